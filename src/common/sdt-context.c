@@ -1,0 +1,103 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <gio/gio.h>
+
+#include "sdt-context.h"
+#include "sdt-error.h"
+
+struct _SdtContext {
+	GObject parent_instance;
+	gchar *root;
+};
+
+G_DEFINE_TYPE(SdtContext, sdt_context, G_TYPE_OBJECT)
+
+static void
+sdt_context_finalize(GObject *object)
+{
+	SdtContext *self = SDT_CONTEXT(object);
+	g_free(self->root);
+	G_OBJECT_CLASS(sdt_context_parent_class)->finalize(object);
+}
+
+static void
+sdt_context_class_init(SdtContextClass *klass)
+{
+	G_OBJECT_CLASS(klass)->finalize = sdt_context_finalize;
+}
+
+static void
+sdt_context_init(SdtContext *self)
+{
+}
+
+/**
+ * sdt_context_new:
+ * @root: (nullable): the root prefix; %NULL means `$SDTUNER_ROOT`, else `/`
+ *
+ * Returns: a new context, or %NULL if @root is not an existing directory
+ */
+SdtContext *
+sdt_context_new(const gchar *root, GError **error)
+{
+	g_autoptr(SdtContext) self = g_object_new(SDT_TYPE_CONTEXT, NULL);
+	g_autofree gchar *canon = NULL;
+
+	if (root == NULL)
+		root = g_getenv("SDTUNER_ROOT");
+	if (root == NULL || root[0] == '\0')
+		root = "/";
+	if (!g_file_test(root, G_FILE_TEST_IS_DIR)) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NOT_FOUND,
+			    "root directory %s does not exist or is not a directory",
+			    root);
+		return NULL;
+	}
+	canon = g_canonicalize_filename(root, NULL);
+	self->root = g_steal_pointer(&canon);
+	return g_steal_pointer(&self);
+}
+
+const gchar *
+sdt_context_get_root(SdtContext *self)
+{
+	g_return_val_if_fail(SDT_IS_CONTEXT(self), NULL);
+	return self->root;
+}
+
+/* any root other than / is a copied card, an image or the simulated board */
+gboolean
+sdt_context_is_simulated(SdtContext *self)
+{
+	g_return_val_if_fail(SDT_IS_CONTEXT(self), FALSE);
+	return g_strcmp0(self->root, "/") != 0;
+}
+
+/**
+ * sdt_context_build_path:
+ * @abs_path: an absolute path as seen on a running Raspberry Pi
+ *
+ * Returns: (transfer full): @abs_path under the root prefix
+ */
+gchar *
+sdt_context_build_path(SdtContext *self, const gchar *abs_path)
+{
+	g_return_val_if_fail(SDT_IS_CONTEXT(self), NULL);
+	g_return_val_if_fail(abs_path != NULL && abs_path[0] == '/', NULL);
+	if (g_strcmp0(self->root, "/") == 0)
+		return g_strdup(abs_path);
+	return g_build_filename(self->root, abs_path, NULL);
+}
+
+gchar *
+sdt_context_get_state_dir(SdtContext *self)
+{
+	return sdt_context_build_path(self, "/var/lib/sd-tuner");
+}

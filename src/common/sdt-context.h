@@ -1,0 +1,32 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+#define SDT_TYPE_CONTEXT (sdt_context_get_type())
+G_DECLARE_FINAL_TYPE(SdtContext, sdt_context, SDT, CONTEXT, GObject)
+
+/*
+ * SdtContext holds the one root prefix under which every non-udev path is
+ * resolved (DESIGN.md "Test root"): /proc/device-tree, /proc/cpuinfo,
+ * /boot/firmware, /var/lib/sd-tuner, /sys/kernel/debug and /dev/kmsg.
+ * Device data (mmc host, card, block devices) always comes from libudev.
+ */
+SdtContext *
+sdt_context_new(const gchar *root, GError **error);
+const gchar *
+sdt_context_get_root(SdtContext *self);
+gboolean
+sdt_context_is_simulated(SdtContext *self);
+gchar *
+sdt_context_build_path(SdtContext *self, const gchar *abs_path);
+gchar *
+sdt_context_get_state_dir(SdtContext *self);
+
+G_END_DECLS

@@ -1,0 +1,77 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "sdt-context.h"
+
+G_BEGIN_DECLS
+
+/*
+ * The operations of SD Tuner, one function each.  `sdtunerctl --root` calls
+ * them in-process; sd-tuner-helper calls them behind polkit and sends the
+ * result over D-Bus as the same JSON text, so both modes print the same thing
+ * and the GTK app parses the same document.  Schemas: docs/DESIGN.md and the
+ * documentation in data/dbus/org.example.SdTuner1.xml.
+ *
+ * Every function returns a new JSON object node or %NULL with @error set in
+ * the SDT_ERROR domain.  None of them checks authorization: that is the
+ * helper's job.
+ */
+
+/* `info --json`: board, card, bus, config, warnings */
+JsonNode *
+sdt_ops_info(SdtContext *ctx, GError **error);
+
+/* `recommend --json`: {"recommendations": [...], "notes": [...]} */
+JsonNode *
+sdt_ops_recommend(SdtContext *ctx, GError **error);
+
+/* `apply ID`: {"id", "path", "diff", "backup", "reboot_required", ...} */
+JsonNode *
+sdt_ops_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error);
+
+/* `revert`: {"path", "diff", "backup", ...}; SDT_ERROR_NOT_FOUND if nothing to revert */
+JsonNode *
+sdt_ops_revert(SdtContext *ctx, GError **error);
+
+/* `status`: the managed block, a pending trial, verification after reboot */
+JsonNode *
+sdt_ops_status(SdtContext *ctx, GError **error);
+
+/* `history`: config changes and benchmark results, oldest first */
+JsonNode *
+sdt_ops_history(SdtContext *ctx, GError **error);
+
+/*
+ * Benchmark progress.  @phase is a test name from DESIGN.md ("seq-write", ...)
+ * or "prepare"; @fraction is the whole run's progress in [0, 1]; @rate_mb_s is
+ * the current rate in 10^6 bytes per second.  Called from the thread that runs
+ * sdt_ops_bench(), at most about 10 times a second.
+ */
+typedef void (*SdtBenchProgressFunc)(const gchar *phase,
+				     gdouble fraction,
+				     gdouble rate_mb_s,
+				     gpointer user_data);
+
+/*
+ * `bench --json`: runs synchronously (call it from a worker thread); @dir is
+ * %NULL except in --root mode tests.  Cancelling @cancellable stops it within
+ * 200 ms with SDT_ERROR_CANCELLED and no file left behind.  The result is
+ * appended to the history under the context's state dir.
+ */
+JsonNode *
+sdt_ops_bench(SdtContext *ctx,
+	      const gchar *profile,
+	      const gchar *dir,
+	      SdtBenchProgressFunc progress,
+	      gpointer user_data,
+	      GCancellable *cancellable,
+	      GError **error);
+
+G_END_DECLS

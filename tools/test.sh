@@ -1,0 +1,43 @@
+#!/bin/sh
+# test.sh - install what is needed, build, and run every test (unit, CLI,
+# D-Bus + polkit integration, GTK under Xvfb). Run as root: the tests attach
+# loop devices, start a private system bus and a real polkitd.
+#   sudo tools/test.sh             all tests
+#   sudo tools/test.sh SUITE...    only these meson test suites
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+if [ "$(id -u)" -ne 0 ]; then
+  exec sudo -E "$0" "$@"
+fi
+
+"$top/tools/deps.sh" test
+
+builddir=${BUILDDIR:-$top/_build}
+if [ ! -f "$builddir/build.ninja" ]; then
+  meson setup "$builddir" --werror -Dtests=true
+fi
+ninja -C "$builddir"
+
+suites=""
+for s in "$@"; do suites="$suites --suite $s"; done
+rc=0
+# shellcheck disable=SC2086
+meson test -C "$builddir" --print-errorlogs --num-processes 2 $suites || rc=$?
+
+# one plain summary line that any CI reader understands
+python3 - "$builddir/meson-logs/testlog.json" <<'PY' || true
+import json, sys
+passed = failed = skipped = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line).get("result")
+    if r in ("OK", "EXPECTEDFAIL"):
+        passed += 1
+    elif r == "SKIP":
+        skipped += 1
+    else:
+        failed += 1
+print(f"{passed} passed, {failed} failed, {skipped} skipped")
+PY
+exit $rc
