@@ -20,8 +20,8 @@ typedef struct {
 } SdtCliCommand;
 
 static const SdtCliCommand commands[] = {
-    /* filled in by each command's source file */
-    {NULL, NULL, NULL, NULL},
+	/* filled in by each command's source file */
+	{NULL, NULL, NULL, NULL},
 };
 
 gboolean
@@ -72,11 +72,10 @@ sdt_cli_summary(void)
 {
 	GString *str = g_string_new(_("Commands:"));
 	for (guint i = 0; commands[i].name != NULL; i++) {
-		g_autofree gchar *left =
-		    g_strdup_printf("%s%s%s",
-				    commands[i].name,
-				    commands[i].args[0] != '\0' ? " " : "",
-				    commands[i].args);
+		g_autofree gchar *left = g_strdup_printf("%s%s%s",
+							 commands[i].name,
+							 commands[i].args[0] != '\0' ? " " : "",
+							 commands[i].args);
 		g_string_append_printf(str, "\n  %-22s %s", left, _(commands[i].description));
 	}
 	return g_string_free(str, FALSE);
@@ -99,16 +98,16 @@ main(int argc, char *argv[])
 	gboolean version = FALSE;
 	gint rc;
 	const GOptionEntry entries[] = {
-	    {"root",
-	     'r',
-	     0,
-	     G_OPTION_ARG_FILENAME,
-	     &cli.root,
-	     N_("Read everything under DIR instead of this machine (no helper, no polkit)"),
-	     N_("DIR")},
-	    {"json", 'j', 0, G_OPTION_ARG_NONE, &cli.json, N_("Print JSON"), NULL},
-	    {"version", 0, 0, G_OPTION_ARG_NONE, &version, N_("Print the version"), NULL},
-	    {NULL},
+		{"root",
+		 'r',
+		 0,
+		 G_OPTION_ARG_FILENAME,
+		 &cli.root,
+		 N_("Read everything under DIR instead of this machine (no helper, no polkit)"),
+		 N_("DIR")},
+		{"json", 'j', 0, G_OPTION_ARG_NONE, &cli.json, N_("Print JSON"), NULL},
+		{"version", 0, 0, G_OPTION_ARG_NONE, &version, N_("Print the version"), NULL},
+		{NULL},
 	};
 
 	setlocale(LC_ALL, "");

@@ -13,13 +13,13 @@
 G_BEGIN_DECLS
 
 /* exit statuses, DESIGN.md "sdtunerctl contract" */
-#define SDT_CLI_EXIT_OK	    0
+#define SDT_CLI_EXIT_OK     0
 #define SDT_CLI_EXIT_FAILED 1
 #define SDT_CLI_EXIT_USAGE  2
 
 typedef struct {
-	gchar *root;	 /* --root, or $SDTUNER_ROOT; NULL: talk to the helper over D-Bus */
-	gboolean json;	 /* --json */
+	gchar *root;     /* --root, or $SDTUNER_ROOT; NULL: talk to the helper over D-Bus */
+	gboolean json;   /* --json */
 	SdtContext *ctx; /* in-process mode only */
 } SdtCli;
 
@@ -31,9 +31,7 @@ typedef struct {
  */
 typedef gint (*SdtCliCommandFunc)(SdtCli *cli, gint argc, gchar **argv, GError **error);
 
-void
-sdt_cli_print_json(SdtCli *cli, JsonNode *node);
-gboolean
-sdt_cli_is_tty(void);
+void sdt_cli_print_json(SdtCli *cli, JsonNode *node);
+gboolean sdt_cli_is_tty(void);
 
 G_END_DECLS

@@ -11,18 +11,18 @@
 #include "sdt-error.h"
 
 static const GDBusErrorEntry sdt_error_entries[] = {
-    {SDT_ERROR_FAILED, "org.example.SdTuner1.Error.Failed"},
-    {SDT_ERROR_NOT_AUTHORIZED, "org.example.SdTuner1.Error.NotAuthorized"},
-    {SDT_ERROR_CANCELLED, "org.example.SdTuner1.Error.Cancelled"},
-    {SDT_ERROR_BUSY, "org.example.SdTuner1.Error.Busy"},
-    {SDT_ERROR_NOT_SUPPORTED, "org.example.SdTuner1.Error.NotSupported"},
-    {SDT_ERROR_INVALID_ARGUMENT, "org.example.SdTuner1.Error.InvalidArgument"},
-    {SDT_ERROR_CONFIG_CHANGED, "org.example.SdTuner1.Error.ConfigChanged"},
-    {SDT_ERROR_NOT_FOUND, "org.example.SdTuner1.Error.NotFound"},
-    {SDT_ERROR_NO_SPACE, "org.example.SdTuner1.Error.NoSpace"},
-    {SDT_ERROR_IO, "org.example.SdTuner1.Error.IO"},
-    {SDT_ERROR_READ_ONLY, "org.example.SdTuner1.Error.ReadOnly"},
-    {SDT_ERROR_INVALID_DATA, "org.example.SdTuner1.Error.InvalidData"},
+	{SDT_ERROR_FAILED, "org.example.SdTuner1.Error.Failed"},
+	{SDT_ERROR_NOT_AUTHORIZED, "org.example.SdTuner1.Error.NotAuthorized"},
+	{SDT_ERROR_CANCELLED, "org.example.SdTuner1.Error.Cancelled"},
+	{SDT_ERROR_BUSY, "org.example.SdTuner1.Error.Busy"},
+	{SDT_ERROR_NOT_SUPPORTED, "org.example.SdTuner1.Error.NotSupported"},
+	{SDT_ERROR_INVALID_ARGUMENT, "org.example.SdTuner1.Error.InvalidArgument"},
+	{SDT_ERROR_CONFIG_CHANGED, "org.example.SdTuner1.Error.ConfigChanged"},
+	{SDT_ERROR_NOT_FOUND, "org.example.SdTuner1.Error.NotFound"},
+	{SDT_ERROR_NO_SPACE, "org.example.SdTuner1.Error.NoSpace"},
+	{SDT_ERROR_IO, "org.example.SdTuner1.Error.IO"},
+	{SDT_ERROR_READ_ONLY, "org.example.SdTuner1.Error.ReadOnly"},
+	{SDT_ERROR_INVALID_DATA, "org.example.SdTuner1.Error.InvalidData"},
 };
 
 G_STATIC_ASSERT(G_N_ELEMENTS(sdt_error_entries) == SDT_ERROR_LAST);
@@ -35,13 +35,13 @@ sdt_error_quark(void)
 					   &quark,
 					   sdt_error_entries,
 					   G_N_ELEMENTS(sdt_error_entries));
-	return (GQuark)quark;
+	return (GQuark) quark;
 }
 
 const gchar *
 sdt_error_to_dbus_name(SdtError code)
 {
-	if ((guint)code >= SDT_ERROR_LAST)
+	if ((guint) code >= SDT_ERROR_LAST)
 		return sdt_error_entries[SDT_ERROR_FAILED].dbus_error_name;
 	return sdt_error_entries[code].dbus_error_name;
 }

@@ -25,28 +25,22 @@ G_BEGIN_DECLS
  */
 
 /* `info --json`: board, card, bus, config, warnings */
-JsonNode *
-sdt_ops_info(SdtContext *ctx, GError **error);
+JsonNode *sdt_ops_info(SdtContext *ctx, GError **error);
 
 /* `recommend --json`: {"recommendations": [...], "notes": [...]} */
-JsonNode *
-sdt_ops_recommend(SdtContext *ctx, GError **error);
+JsonNode *sdt_ops_recommend(SdtContext *ctx, GError **error);
 
 /* `apply ID`: {"id", "path", "diff", "backup", "reboot_required", ...} */
-JsonNode *
-sdt_ops_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error);
+JsonNode *sdt_ops_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error);
 
 /* `revert`: {"path", "diff", "backup", ...}; SDT_ERROR_NOT_FOUND if nothing to revert */
-JsonNode *
-sdt_ops_revert(SdtContext *ctx, GError **error);
+JsonNode *sdt_ops_revert(SdtContext *ctx, GError **error);
 
 /* `status`: the managed block, a pending trial, verification after reboot */
-JsonNode *
-sdt_ops_status(SdtContext *ctx, GError **error);
+JsonNode *sdt_ops_status(SdtContext *ctx, GError **error);
 
 /* `history`: config changes and benchmark results, oldest first */
-JsonNode *
-sdt_ops_history(SdtContext *ctx, GError **error);
+JsonNode *sdt_ops_history(SdtContext *ctx, GError **error);
 
 /*
  * Benchmark progress.  @phase is a test name from DESIGN.md ("seq-write", ...)
@@ -65,13 +59,12 @@ typedef void (*SdtBenchProgressFunc)(const gchar *phase,
  * 200 ms with SDT_ERROR_CANCELLED and no file left behind.  The result is
  * appended to the history under the context's state dir.
  */
-JsonNode *
-sdt_ops_bench(SdtContext *ctx,
-	      const gchar *profile,
-	      const gchar *dir,
-	      SdtBenchProgressFunc progress,
-	      gpointer user_data,
-	      GCancellable *cancellable,
-	      GError **error);
+JsonNode *sdt_ops_bench(SdtContext *ctx,
+			const gchar *profile,
+			const gchar *dir,
+			SdtBenchProgressFunc progress,
+			gpointer user_data,
+			GCancellable *cancellable,
+			GError **error);
 
 G_END_DECLS
