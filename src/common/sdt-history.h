@@ -1,0 +1,26 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "sdt-context.h"
+
+G_BEGIN_DECLS
+
+/*
+ * The history under <state dir>/history/: one JSON file per entry, named
+ * <microseconds since the epoch>-<kind>.json and written atomically, so a
+ * killed writer never leaves half an entry and readers need no lock.
+ * @kind is "bench", "apply" or "revert"; the entry gets "kind" and "time"
+ * (ISO 8601 UTC) members added.
+ */
+gboolean sdt_history_append(SdtContext *ctx, const gchar *kind, JsonObject *entry, GError **error);
+
+/* all entries, oldest first; an empty or missing history is an empty array */
+JsonArray *sdt_history_list(SdtContext *ctx, GError **error);
+
+G_END_DECLS

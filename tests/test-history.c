@@ -1,0 +1,129 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "sdt-error.h"
+#include "sdt-history.h"
+#include "sdt-ops.h"
+
+static SdtContext *
+test_root_new(gchar **root_out)
+{
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *root = g_dir_make_tmp("sdt-history-XXXXXX", &error);
+	SdtContext *ctx;
+
+	g_assert_no_error(error);
+	ctx = sdt_context_new(root, &error);
+	g_assert_no_error(error);
+	*root_out = g_steal_pointer(&root);
+	return ctx;
+}
+
+static void
+test_rm_rf(const gchar *path)
+{
+	g_autoptr(GFile) file = g_file_new_for_path(path);
+	g_autoptr(GFileEnumerator) en =
+		g_file_enumerate_children(file, G_FILE_ATTRIBUTE_STANDARD_NAME, 0, NULL, NULL);
+	GFileInfo *info;
+
+	while (en != NULL && (info = g_file_enumerator_next_file(en, NULL, NULL)) != NULL) {
+		g_autofree gchar *child = g_build_filename(path, g_file_info_get_name(info), NULL);
+		if (g_file_test(child, G_FILE_TEST_IS_DIR) &&
+		    !g_file_test(child, G_FILE_TEST_IS_SYMLINK))
+			test_rm_rf(child);
+		else
+			g_unlink(child);
+		g_object_unref(info);
+	}
+	g_rmdir(path);
+}
+
+static void
+test_history_empty_is_empty_array(void)
+{
+	g_autofree gchar *root = NULL;
+	g_autoptr(SdtContext) ctx = test_root_new(&root);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonNode) node = sdt_ops_history(ctx, &error);
+
+	g_assert_no_error(error);
+	g_assert_nonnull(node);
+	g_assert_cmpuint(
+		json_array_get_length(
+			json_object_get_array_member(json_node_get_object(node), "entries")),
+		==,
+		0);
+	test_rm_rf(root);
+}
+
+static void
+test_history_append_keeps_order_and_skips_damage(void)
+{
+	g_autofree gchar *root = NULL;
+	g_autoptr(SdtContext) ctx = test_root_new(&root);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonArray) list = NULL;
+	g_autofree gchar *junk = NULL;
+
+	for (gint i = 0; i < 5; i++) {
+		g_autoptr(JsonObject) entry = json_object_new();
+		json_object_set_int_member(entry, "n", i);
+		g_assert_true(sdt_history_append(ctx, i % 2 ? "apply" : "bench", entry, &error));
+		g_assert_no_error(error);
+	}
+	/* a damaged entry and a leftover temporary file must not hide the rest */
+	junk = g_build_filename(root, "var/lib/sd-tuner/history/0000000000000001-bench.json", NULL);
+	g_assert_true(g_file_set_contents(junk, "{ not json", -1, NULL));
+	g_free(junk);
+	junk = g_build_filename(root, "var/lib/sd-tuner/history/.0000-bench.json.XYZ123", NULL);
+	g_assert_true(g_file_set_contents(junk, "{}", -1, NULL));
+
+	list = sdt_history_list(ctx, &error);
+	g_assert_no_error(error);
+	g_assert_cmpuint(json_array_get_length(list), ==, 5);
+	for (guint i = 0; i < 5; i++) {
+		JsonObject *o = json_array_get_object_element(list, i);
+		g_assert_cmpint(json_object_get_int_member(o, "n"), ==, i);
+		g_assert_cmpstr(json_object_get_string_member(o, "kind"),
+				==,
+				i % 2 ? "apply" : "bench");
+		g_assert_true(g_str_has_suffix(json_object_get_string_member(o, "time"), "Z"));
+	}
+	test_rm_rf(root);
+}
+
+static void
+test_history_unwritable_state_dir_is_an_error(void)
+{
+	g_autofree gchar *root = NULL;
+	g_autoptr(SdtContext) ctx = test_root_new(&root);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonObject) entry = json_object_new();
+	g_autofree gchar *blocker = g_build_filename(root, "var", NULL);
+
+	/* "var" is a file, so the state dir cannot be made */
+	g_assert_true(g_file_set_contents(blocker, "", 0, NULL));
+	g_assert_false(sdt_history_append(ctx, "bench", entry, &error));
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_FAILED);
+	g_assert_nonnull(strstr(error->message, "var/lib/sd-tuner/history"));
+	test_rm_rf(root);
+}
+
+int
+main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/sdtuner/history/empty-is-empty-array", test_history_empty_is_empty_array);
+	g_test_add_func("/sdtuner/history/append-keeps-order-and-skips-damage",
+			test_history_append_keeps_order_and_skips_damage);
+	g_test_add_func("/sdtuner/history/unwritable-state-dir-is-an-error",
+			test_history_unwritable_state_dir_is_an_error);
+	return g_test_run();
+}
