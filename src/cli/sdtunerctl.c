@@ -21,6 +21,10 @@ typedef struct {
 
 static const SdtCliCommand commands[] = {
 	/* filled in by each command's source file */
+	{"bench",
+	 "[--profile quick|standard|full] [--dir DIR] [--json]",
+	 N_("Measure the SD card: sequential and 4k random I/O, A1/A2 verdict"),
+	 sdt_cli_bench},
 	{NULL, NULL, NULL, NULL},
 };
 
