@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "sdt-bench.h"
 #include "sdt-dbus-generated.h"
 #include "sdt-error.h"
 #include "sdt-ops.h"
@@ -287,6 +288,8 @@ sdt_cli_bench(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	guint sigint_id;
 	guint sigterm_id;
 	gint rc = SDT_CLI_EXIT_OK;
+	SdtBenchConfig config;
+	g_autoptr(GError) error_profile = NULL;
 	const GOptionEntry entries[] = {
 		{"profile",
 		 'p',
@@ -323,6 +326,13 @@ sdt_cli_bench(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		cli->json = TRUE;
 	if (profile == NULL)
 		profile = g_strdup("standard");
+	if (!sdt_bench_config_for_profile(profile, &config, &error_profile)) {
+		g_set_error_literal(error,
+				    G_OPTION_ERROR,
+				    G_OPTION_ERROR_BAD_VALUE,
+				    error_profile->message);
+		return SDT_CLI_EXIT_USAGE;
+	}
 	if (dir != NULL && cli->ctx == NULL) {
 		g_set_error_literal(error,
 				    G_OPTION_ERROR,

@@ -304,9 +304,12 @@ sdt_bench_io_start_uring(SdtBenchIo *io, GError **error)
 	/* room for every slot plus the fsync */
 	gint rc = io_uring_queue_init(io->n_slots + 2, &io->ring, 0);
 	if (rc < 0) {
-		return sdt_error_set_from_errno(error,
-						-rc,
-						"io_uring is not available (io_uring_setup)");
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NOT_SUPPORTED,
+			    "io_uring is not available: %s",
+			    g_strerror(-rc));
+		return FALSE;
 	}
 	io->ring_ok = TRUE;
 	return TRUE;
@@ -636,7 +639,7 @@ static gboolean
 sdt_bench_io_check_cancelled(const SdtBenchIoJob *job, GError **error)
 {
 	if (job->cancellable != NULL && g_cancellable_is_cancelled(job->cancellable)) {
-		g_set_error_literal(error, SDT_ERROR, SDT_ERROR_CANCELLED, "cancelled");
+		g_set_error_literal(error, SDT_ERROR, SDT_ERROR_CANCELLED, "benchmark cancelled");
 		return TRUE;
 	}
 	return FALSE;
