@@ -87,9 +87,7 @@ sdt_cli_info_format_board(GString *out, JsonObject *board)
 					(guint) json_object_get_int_member(board, "type_code"));
 		sdt_cli_info_row(out, _("Revision"), rev);
 	} else {
-		sdt_cli_info_row(out,
-				 _("Revision"),
-				 revision != NULL ? revision : _("none (identified otherwise)"));
+		sdt_cli_info_row(out, _("Revision"), revision != NULL ? revision : _("none"));
 	}
 	sdt_cli_info_row(out, _("SoC"), soc != NULL ? soc : _("unknown"));
 	if (sdt_cli_info_has(board, "core_clock_hz")) {
@@ -156,13 +154,12 @@ sdt_cli_info_format_card(GString *out, JsonObject *card)
 								: _("unknown"));
 	if (sdt_cli_info_has(card, "capacity_bytes")) {
 		gint64 bytes = json_object_get_int_member(card, "capacity_bytes");
-		g_autofree gchar *human = g_format_size_full(bytes, G_FORMAT_SIZE_IEC_UNITS);
-		/* Translators: capacity in GB (10^9 bytes), in bytes, and in IEC units */
-		g_autofree gchar *cap =
-			g_strdup_printf(_("%.1f GB (%" G_GINT64_FORMAT " bytes, %s)"),
-					(gdouble) bytes / 1e9,
-					bytes,
-					human);
+		g_autofree gchar *bytes_str = g_strdup_printf("%" G_GINT64_FORMAT, bytes);
+		/* Translators: capacity in GB (10^9 bytes), in bytes, and in GiB (2^30 bytes) */
+		g_autofree gchar *cap = g_strdup_printf(_("%.1f GB (%s bytes, %.1f GiB)"),
+							(gdouble) bytes / 1e9,
+							bytes_str,
+							(gdouble) bytes / (1 << 30));
 		sdt_cli_info_row(out, _("Capacity"), cap);
 	} else {
 		sdt_cli_info_row(out, _("Capacity"), _("unknown"));
@@ -177,8 +174,8 @@ sdt_cli_info_format_card(GString *out, JsonObject *card)
 	else if (json_object_get_int_member(card, "cq_depth") == 0)
 		cq = g_strdup(_("not supported"));
 	else
-		cq = g_strdup_printf(_("supported, depth %" G_GINT64_FORMAT),
-				     json_object_get_int_member(card, "cq_depth"));
+		cq = g_strdup_printf(_("supported, depth %d"),
+				     (gint) json_object_get_int_member(card, "cq_depth"));
 	sdt_cli_info_row(out, _("Command queue"), cq);
 	if (!sdt_cli_info_has(card, "cache"))
 		sdt_cli_info_row(out, _("Cache"), _("unknown"));
@@ -193,7 +190,9 @@ sdt_cli_info_format_card(GString *out, JsonObject *card)
 				 _("CMD48 (ext. regs)"),
 				 json_object_get_boolean_member(card, "cmd48") ? _("yes")
 									       : _("no"));
-	if (json_object_get_boolean_member(card, "holds_system")) {
+	if (!sdt_cli_info_has(card, "holds_system")) {
+		system = g_strdup(_("unknown"));
+	} else if (json_object_get_boolean_member(card, "holds_system")) {
 		JsonArray *mps = json_object_get_array_member(card, "mount_points");
 		g_autoptr(GString) list = g_string_new(NULL);
 		for (guint i = 0; mps != NULL && i < json_array_get_length(mps); i++) {
@@ -236,8 +235,8 @@ sdt_cli_info_format_bus(GString *out, JsonObject *bus)
 	sdt_cli_info_row(out, _("Clock"), clock);
 	sdt_cli_info_row(out, _("Timing"), sdt_cli_info_str(bus, "timing"));
 	if (sdt_cli_info_has(bus, "bus_width"))
-		width = g_strdup_printf(_("%" G_GINT64_FORMAT " bits"),
-					json_object_get_int_member(bus, "bus_width"));
+		width = g_strdup_printf(_("%d bits"),
+					(gint) json_object_get_int_member(bus, "bus_width"));
 	sdt_cli_info_row(out, _("Bus width"), width != NULL ? width : _("unknown"));
 	if (sdt_cli_info_has(bus, "signal_voltage"))
 		volts = g_strdup_printf(_("%.2f V"),
@@ -265,9 +264,9 @@ sdt_cli_info_format_kernel_log(GString *out, JsonObject *klog)
 		g_autofree gchar *mhz =
 			sdt_cli_info_mhz(json_object_get_int_member(klog, "overclock_hz"));
 		/* Translators: overclock clock, times reduced after errors */
-		oc = g_strdup_printf(_("%s, reduced %" G_GINT64_FORMAT " times%s"),
+		oc = g_strdup_printf(_("%s, reduced %d times%s"),
 				     mhz,
-				     json_object_get_int_member(klog, "overclock_reduced"),
+				     (gint) json_object_get_int_member(klog, "overclock_reduced"),
 				     json_object_get_boolean_member(klog, "overclock_cancelled")
 					     ? _(", then cancelled")
 					     : "");
@@ -276,8 +275,8 @@ sdt_cli_info_format_kernel_log(GString *out, JsonObject *klog)
 	if (json_object_get_boolean_member(klog, "cqe_enabled")) {
 		g_autofree gchar *cqe = NULL;
 		if (sdt_cli_info_has(klog, "cqe_tags"))
-			cqe = g_strdup_printf(_("enabled, %" G_GINT64_FORMAT " tags"),
-					      json_object_get_int_member(klog, "cqe_tags"));
+			cqe = g_strdup_printf(_("enabled, %d tags"),
+					      (gint) json_object_get_int_member(klog, "cqe_tags"));
 		else
 			cqe = g_strdup(_("enabled"));
 		sdt_cli_info_row(out, _("CQ engine"), cqe);

@@ -14,191 +14,78 @@
 #define SDIO1  SDT_SD_CONTROLLER_SDHCI_BRCMSTB
 
 /* PLATFORM.md §1.3, §1.4, §1.6 and §2.1 */
+/* clang-format off */
 static const SdtBoardModel sdt_board_models[] = {
-	{"1",
-	 0x00,
-	 "A",
-	 "BCM2835",
-	 "raspberrypi,model-a",
-	 "Raspberry Pi Model A",
-	 SDHOST,
-	 250000000,
-	 "[pi1]"},
-	{"1",
-	 0x01,
-	 "B",
-	 "BCM2835",
-	 "raspberrypi,model-b",
-	 "Raspberry Pi Model B",
-	 SDHOST,
-	 250000000,
-	 "[pi1]"},
-	{"1",
-	 0x02,
-	 "A+",
-	 "BCM2835",
-	 "raspberrypi,model-a-plus",
-	 "Raspberry Pi Model A Plus",
-	 SDHOST,
-	 250000000,
-	 "[pi1]"},
-	{"1",
-	 0x03,
-	 "B+",
-	 "BCM2835",
-	 "raspberrypi,model-b-plus",
-	 "Raspberry Pi Model B Plus",
-	 SDHOST,
-	 250000000,
-	 "[pi1]"},
-	{"2",
-	 0x04,
-	 "2B",
-	 "BCM2836",
-	 "raspberrypi,2-model-b",
-	 "Raspberry Pi 2 Model B",
-	 SDHOST,
-	 250000000,
-	 "[pi2]"},
-	{"cm1",
-	 0x06,
-	 "CM1",
-	 "BCM2835",
-	 "raspberrypi,compute-module",
-	 "Raspberry Pi Compute Module",
-	 SDHOST,
-	 250000000,
-	 "[pi1]"},
-	{"3",
-	 0x08,
-	 "3B",
-	 "BCM2837",
-	 "raspberrypi,3-model-b",
-	 "Raspberry Pi 3 Model B",
-	 SDHOST,
-	 400000000,
-	 "[board-type=0x08]"},
-	{"zero",
-	 0x09,
-	 "Zero",
-	 "BCM2835",
-	 "raspberrypi,model-zero",
-	 "Raspberry Pi Zero",
-	 SDHOST,
-	 400000000,
-	 "[board-type=0x09]"},
-	{"cm3",
-	 0x0a,
-	 "CM3",
-	 "BCM2837",
-	 "raspberrypi,3-compute-module",
-	 "Raspberry Pi Compute Module 3",
-	 SDHOST,
-	 400000000,
-	 "[board-type=0x0a]"},
-	{"zero-w",
-	 0x0c,
-	 "Zero W",
-	 "BCM2835",
-	 "raspberrypi,model-zero-w",
-	 "Raspberry Pi Zero W",
-	 SDHOST,
-	 400000000,
-	 "[board-type=0x0c]"},
-	{"3-plus",
-	 0x0d,
-	 "3B+",
-	 "BCM2837",
-	 "raspberrypi,3-model-b-plus",
-	 "Raspberry Pi 3 Model B Plus",
-	 SDHOST,
-	 400000000,
-	 "[board-type=0x0d]"},
-	{"3a-plus",
-	 0x0e,
-	 "3A+",
-	 "BCM2837",
-	 "raspberrypi,3-model-a-plus",
-	 "Raspberry Pi 3 Model A Plus",
-	 SDHOST,
-	 400000000,
-	 "[board-type=0x0e]"},
-	{"cm3",
-	 0x10,
-	 "CM3+",
-	 "BCM2837",
-	 "raspberrypi,3-plus-compute-module",
-	 "Raspberry Pi Compute Module 3 Plus",
-	 SDHOST,
-	 400000000,
-	 "[board-type=0x10]"},
-	{"4",
-	 0x11,
-	 "4B",
-	 "BCM2711",
-	 "raspberrypi,4-model-b",
-	 "Raspberry Pi 4 Model B",
-	 EMMC2,
-	 0,
-	 "[board-type=0x11]"},
-	{"zero-2-w",
-	 0x12,
-	 "Zero 2 W",
-	 "BCM2837",
-	 "raspberrypi,model-zero-2-w",
-	 "Raspberry Pi Zero 2 W",
-	 SDHOST,
-	 400000000,
-	 "[pi02]"},
-	{"400", 0x13, "400", "BCM2711", "raspberrypi,400", "Raspberry Pi 400", EMMC2, 0, "[pi400]"},
-	{"cm4",
-	 0x14,
-	 "CM4",
-	 "BCM2711",
-	 "raspberrypi,4-compute-module",
-	 "Raspberry Pi Compute Module 4",
-	 EMMC2,
-	 0,
-	 "[cm4]"},
-	{"cm4",
-	 0x15,
-	 "CM4S",
-	 "BCM2711",
-	 "raspberrypi,4s-compute-module",
-	 "Raspberry Pi Compute Module 4S",
-	 EMMC2,
-	 0,
-	 "[cm4s]"},
-	{"5",
-	 0x17,
-	 "5",
-	 "BCM2712",
-	 "raspberrypi,5-model-b",
-	 "Raspberry Pi 5",
-	 SDIO1,
-	 0,
-	 "[board-type=0x17]"},
-	{"cm5",
-	 0x18,
-	 "CM5",
-	 "BCM2712",
-	 "raspberrypi,5-compute-module",
-	 "Raspberry Pi Compute Module 5",
-	 SDIO1,
-	 0,
-	 "[board-type=0x18]"},
-	{"500",
-	 0x19,
-	 "500",
-	 "BCM2712",
-	 "raspberrypi,500",
-	 "Raspberry Pi 500",
-	 SDIO1,
-	 0,
-	 "[board-type=0x19]"},
+	/* key, type, name, SoC, compatible, model prefix, controller, core clock, filter */
+	{"1", 0x00, "A", "BCM2835",
+	 "raspberrypi,model-a", "Raspberry Pi Model A",
+	 SDHOST, 250000000, "[pi1]"},
+	{"1", 0x01, "B", "BCM2835",
+	 "raspberrypi,model-b", "Raspberry Pi Model B",
+	 SDHOST, 250000000, "[pi1]"},
+	{"1", 0x02, "A+", "BCM2835",
+	 "raspberrypi,model-a-plus", "Raspberry Pi Model A Plus",
+	 SDHOST, 250000000, "[pi1]"},
+	{"1", 0x03, "B+", "BCM2835",
+	 "raspberrypi,model-b-plus", "Raspberry Pi Model B Plus",
+	 SDHOST, 250000000, "[pi1]"},
+	{"2", 0x04, "2B", "BCM2836",
+	 "raspberrypi,2-model-b", "Raspberry Pi 2 Model B",
+	 SDHOST, 250000000, "[pi2]"},
+	{"cm1", 0x06, "CM1", "BCM2835",
+	 "raspberrypi,compute-module", "Raspberry Pi Compute Module",
+	 SDHOST, 250000000, "[pi1]"},
+	{"3", 0x08, "3B", "BCM2837",
+	 "raspberrypi,3-model-b", "Raspberry Pi 3 Model B",
+	 SDHOST, 400000000, "[board-type=0x08]"},
+	{"zero", 0x09, "Zero", "BCM2835",
+	 "raspberrypi,model-zero", "Raspberry Pi Zero",
+	 SDHOST, 400000000, "[board-type=0x09]"},
+	{"cm3", 0x0a, "CM3", "BCM2837",
+	 "raspberrypi,3-compute-module", "Raspberry Pi Compute Module 3",
+	 SDHOST, 400000000, "[board-type=0x0a]"},
+	{"zero-w", 0x0c, "Zero W", "BCM2835",
+	 "raspberrypi,model-zero-w", "Raspberry Pi Zero W",
+	 SDHOST, 400000000, "[board-type=0x0c]"},
+	{"3-plus", 0x0d, "3B+", "BCM2837",
+	 "raspberrypi,3-model-b-plus", "Raspberry Pi 3 Model B Plus",
+	 SDHOST, 400000000, "[board-type=0x0d]"},
+	{"3a-plus", 0x0e, "3A+", "BCM2837",
+	 "raspberrypi,3-model-a-plus", "Raspberry Pi 3 Model A Plus",
+	 SDHOST, 400000000, "[board-type=0x0e]"},
+	{"cm3", 0x10, "CM3+", "BCM2837",
+	 "raspberrypi,3-plus-compute-module", "Raspberry Pi Compute Module 3 Plus",
+	 SDHOST, 400000000, "[board-type=0x10]"},
+	{"4", 0x11, "4B", "BCM2711",
+	 "raspberrypi,4-model-b", "Raspberry Pi 4 Model B",
+	 EMMC2, 0, "[board-type=0x11]"},
+	{"zero-2-w", 0x12, "Zero 2 W", "BCM2837",
+	 "raspberrypi,model-zero-2-w", "Raspberry Pi Zero 2 W",
+	 SDHOST, 400000000, "[pi02]"},
+	{"400", 0x13, "400", "BCM2711",
+	 "raspberrypi,400", "Raspberry Pi 400",
+	 EMMC2, 0, "[pi400]"},
+	{"cm4", 0x14, "CM4", "BCM2711",
+	 "raspberrypi,4-compute-module", "Raspberry Pi Compute Module 4",
+	 EMMC2, 0, "[cm4]"},
+	{"cm4", 0x15, "CM4S", "BCM2711",
+	 "raspberrypi,4s-compute-module", "Raspberry Pi Compute Module 4S",
+	 EMMC2, 0, "[cm4s]"},
+	{"5", 0x17, "5", "BCM2712",
+	 "raspberrypi,5-model-b", "Raspberry Pi 5",
+	 SDIO1, 0, "[board-type=0x17]"},
+	{"cm5", 0x18, "CM5", "BCM2712",
+	 "raspberrypi,5-compute-module", "Raspberry Pi Compute Module 5",
+	 SDIO1, 0, "[board-type=0x18]"},
+	{"500", 0x19, "500", "BCM2712",
+	 "raspberrypi,500", "Raspberry Pi 500",
+	 SDIO1, 0, "[board-type=0x19]"},
 	/* shares its compatible string with the CM5: only the revision code tells them apart */
-	{"cm5", 0x1a, "CM5 Lite", "BCM2712", NULL, NULL, SDIO1, 0, "[board-type=0x1a]"},
+	{"cm5", 0x1a, "CM5 Lite", "BCM2712",
+	 NULL, NULL,
+	 SDIO1, 0, "[board-type=0x1a]"},
 };
+/* clang-format on */
 
 /* the Model B rev 2 has its own board string */
 static const struct {
@@ -209,28 +96,17 @@ static const struct {
 };
 
 /* PLATFORM.md §1.5: old-style code → equivalent type code */
+/* clang-format off */
 static const struct {
 	guint32 code;
 	guint type_code;
 } sdt_board_old_codes[] = {
-	{0x0002, 0x01},
-	{0x0003, 0x01},
-	{0x0004, 0x01},
-	{0x0005, 0x01},
-	{0x0006, 0x01},
-	{0x000d, 0x01},
-	{0x000e, 0x01},
-	{0x000f, 0x01},
-	{0x0007, 0x00},
-	{0x0008, 0x00},
-	{0x0009, 0x00},
-	{0x0010, 0x03},
-	{0x0013, 0x03},
-	{0x0011, 0x06},
-	{0x0014, 0x06},
-	{0x0012, 0x02},
-	{0x0015, 0x02},
+	{0x0002, 0x01}, {0x0003, 0x01}, {0x0004, 0x01}, {0x0005, 0x01}, {0x0006, 0x01},
+	{0x000d, 0x01}, {0x000e, 0x01}, {0x000f, 0x01}, {0x0007, 0x00}, {0x0008, 0x00},
+	{0x0009, 0x00}, {0x0010, 0x03}, {0x0013, 0x03}, {0x0011, 0x06}, {0x0014, 0x06},
+	{0x0012, 0x02}, {0x0015, 0x02},
 };
+/* clang-format on */
 
 static const gchar *sdt_board_processors[] = {"BCM2835",
 					      "BCM2836",
@@ -397,9 +273,9 @@ sdt_board_dt_string_list(const gchar *data, gsize len)
 	return (gchar **) g_ptr_array_free(g_steal_pointer(&list), FALSE);
 }
 
-/* the value of the cpuinfo `Revision` line, or NULL */
+/* the value of the cpuinfo line @name (e.g. `Revision`), or NULL */
 static gchar *
-sdt_board_cpuinfo_revision(const gchar *cpuinfo, gsize len)
+sdt_board_cpuinfo_value(const gchar *cpuinfo, gsize len, const gchar *name)
 {
 	g_autofree gchar *text = g_strndup(cpuinfo, len);
 	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
@@ -410,7 +286,7 @@ sdt_board_cpuinfo_revision(const gchar *cpuinfo, gsize len)
 		if (colon == NULL)
 			continue;
 		key = g_strstrip(g_strndup(lines[i], colon - lines[i]));
-		if (g_strcmp0(key, "Revision") == 0)
+		if (g_strcmp0(key, name) == 0)
 			return g_strstrip(g_strdup(colon + 1));
 	}
 	return NULL;
@@ -540,6 +416,15 @@ sdt_board_new_from_data(const guint8 *dt_revision,
 						  "readable text; it is ignored")));
 	}
 
+	/* for display only: a kernel without a device tree names the board in cpuinfo */
+	if (board->model == NULL && cpuinfo != NULL) {
+		g_autofree gchar *value = sdt_board_cpuinfo_value(cpuinfo, cpuinfo_len, "Model");
+		if (value == NULL)
+			value = sdt_board_cpuinfo_value(cpuinfo, cpuinfo_len, "Hardware");
+		if (value != NULL && value[0] != '\0' && g_utf8_validate(value, -1, NULL))
+			board->model = g_steal_pointer(&value);
+	}
+
 	/* 1: device-tree revision, 4 bytes big-endian */
 	if (dt_revision != NULL) {
 		if (dt_revision_len == 4) {
@@ -562,7 +447,7 @@ sdt_board_new_from_data(const guint8 *dt_revision,
 
 	/* 2: cpuinfo Revision */
 	if (!identified && cpuinfo != NULL) {
-		g_autofree gchar *value = sdt_board_cpuinfo_revision(cpuinfo, cpuinfo_len);
+		g_autofree gchar *value = sdt_board_cpuinfo_value(cpuinfo, cpuinfo_len, "Revision");
 		guint32 code = 0;
 		if (value != NULL && sdt_board_parse_hex32(value, &code)) {
 			identified = sdt_board_use_revision(board,

@@ -332,7 +332,8 @@ sdt_card_detect(GPtrArray *mounts, GPtrArray *warnings)
 					 "not bound)")));
 	}
 
-	if (!card->holds_system) {
+	card->mounts_known = mounts != NULL;
+	if (card->mounts_known && !card->holds_system) {
 		if (card->system_device != NULL)
 			sdt_card_warn(warnings,
 				      g_strdup_printf(_("The system does not run from this SD card "

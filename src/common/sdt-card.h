@@ -21,6 +21,7 @@ typedef struct {
 	gchar *host;             /* "mmc0" */
 	gchar *host_device;      /* "3f202000.mmc" */
 	gchar *host_driver;      /* "sdhost-bcm2835", NULL if unbound */
+	gboolean mounts_known;   /* the mount table was read: holds_system means something */
 	gboolean holds_system;   /* / or /boot/firmware is on this card */
 	gchar *system_device;    /* the device / is on when it is not the card, e.g. "sda2" */
 	GPtrArray *mount_points; /* where the card's partitions are mounted, in mountinfo order */

@@ -101,6 +101,13 @@ sdt_info_collect_kernel_log(SdtInfo *info, SdtContext *ctx)
 			    info->card->present ? info->card->device : NULL);
 }
 
+static const gchar *
+sdt_info_bus_fallback(SdtInfo *info)
+{
+	return info->kernel_log_read ? _("the bus state comes from the kernel log")
+				     : _("the bus state is unknown");
+}
+
 /* reads the debugfs ios of the card's host; FALSE (with a warning) to fall back */
 static gboolean
 sdt_info_collect_ios(SdtInfo *info, SdtContext *ctx)
@@ -115,25 +122,30 @@ sdt_info_collect_ios(SdtInfo *info, SdtContext *ctx)
 		if (g_error_matches(error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
 			sdt_info_warn(info,
 				      g_strdup_printf(_("%s does not exist (debugfs is not "
-							"mounted, or this is not the kernel of "
-							"the card): the bus state comes from the "
-							"kernel log"),
-						      info->bus.ios_path));
+							"mounted): %s"),
+						      info->bus.ios_path,
+						      sdt_info_bus_fallback(info)));
+		else if (g_error_matches(error, G_FILE_ERROR, G_FILE_ERROR_ACCES) ||
+			 g_error_matches(error, G_FILE_ERROR, G_FILE_ERROR_PERM))
+			sdt_info_warn(info,
+				      g_strdup_printf(_("%s cannot be read without root: %s"),
+						      info->bus.ios_path,
+						      sdt_info_bus_fallback(info)));
 		else
 			sdt_info_warn(info,
-				      g_strdup_printf(_("%s cannot be read (%s; it needs root): "
-							"the bus state comes from the kernel log"),
+				      g_strdup_printf(_("%s cannot be read (%s): %s"),
 						      info->bus.ios_path,
-						      error->message));
+						      error->message,
+						      sdt_info_bus_fallback(info)));
 		return FALSE;
 	}
 	if (len > SDT_INFO_IOS_MAX_SIZE || memchr(text, '\0', len) != NULL ||
 	    !sdt_bus_ios_parse(&info->bus.ios, text, &error)) {
 		sdt_info_warn(info,
-			      g_strdup_printf(_("%s is not an mmc ios file (%s): the bus state "
-						"comes from the kernel log"),
+			      g_strdup_printf(_("%s is not an mmc ios file (%s): %s"),
 					      info->bus.ios_path,
-					      error != NULL ? error->message : _("binary data")));
+					      error != NULL ? error->message : _("binary data"),
+					      sdt_info_bus_fallback(info)));
 		sdt_bus_ios_clear(&info->bus.ios);
 		return FALSE;
 	}
@@ -168,10 +180,14 @@ sdt_info_bus_from_kernel_log(SdtInfo *info)
 	/* every Raspberry Pi SD slot is wired 4 bits wide */
 	if (sdt_board_get_controller(info->board) != SDT_SD_CONTROLLER_UNKNOWN)
 		ios->bus_width = 4;
-	if (ios->actual_clock_hz < 0 || ios->bus_width < 0)
+	if (ios->bus_width < 0)
 		sdt_info_warn(info,
-			      g_strdup(_("The kernel log does not give the actual clock or the "
-					 "bus width: the bus ceiling is unknown")));
+			      g_strdup(_("The bus width of this board is not known: the bus "
+					 "ceiling is unknown")));
+	else if (ios->actual_clock_hz < 0)
+		sdt_info_warn(info,
+			      g_strdup(_("The overclock was reduced or cancelled and the kernel "
+					 "log does not say to what: the actual clock is unknown")));
 }
 
 static SdtCqeState
@@ -218,7 +234,7 @@ sdt_info_collect(SdtContext *ctx, GError **error)
 					      error_mounts->message));
 		info->mounts = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_mount_free);
 	}
-	info->card = sdt_card_detect(info->mounts, info->warnings);
+	info->card = sdt_card_detect(error_mounts == NULL ? info->mounts : NULL, info->warnings);
 
 	sdt_info_collect_kernel_log(info, ctx);
 
@@ -366,7 +382,10 @@ sdt_info_card_to_json(SdtInfo *info, JsonBuilder *b)
 	sdt_json_string_or_null(b, "host", card->host);
 	sdt_json_string_or_null(b, "host_device", card->host_device);
 	sdt_json_string_or_null(b, "host_driver", card->host_driver);
-	sdt_json_bool_or_null(b, "holds_system", card->present, card->holds_system);
+	sdt_json_bool_or_null(b,
+			      "holds_system",
+			      card->present && card->mounts_known,
+			      card->holds_system);
 	sdt_json_string_or_null(b, "system_device", card->system_device);
 	json_builder_set_member_name(b, "mount_points");
 	json_builder_begin_array(b);
