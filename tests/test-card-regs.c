@@ -398,6 +398,7 @@ test_public_dumps(void)
 	for (guint i = 1; lines[i] != NULL; i++) {
 		g_auto(GStrv) f = g_strsplit(lines[i], "\t", -1);
 		g_autofree gchar *name = NULL;
+		g_autofree gchar *date = NULL;
 		SdtCid cid;
 		SdtCsd csd;
 		SdtScr scr;
@@ -418,7 +419,8 @@ test_public_dumps(void)
 		if (g_str_has_suffix(name, "."))
 			name[strlen(name) - 1] = '\0';
 		g_assert_cmpstr(cid.name, ==, name);
-		g_assert_nonnull(sdt_cid_get_date(&cid));
+		date = sdt_cid_get_date(&cid);
+		g_assert_nonnull(date);
 
 		g_assert_true(sdt_csd_parse(f[7], &csd, &error));
 		g_assert_no_error(error);

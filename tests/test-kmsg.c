@@ -64,6 +64,7 @@ test_facts_overclock(void)
 	g_assert_cmpint(f.overclock_hz, ==, 80000000);
 	g_assert_cmpuint(f.overclock_reduced, ==, 2);
 	g_assert_true(f.overclock_cancelled);
+	g_assert_cmpint(f.overclock_current_hz, ==, 0);
 	g_assert_true(f.card_seen);
 	g_assert_cmpint(f.card_timing, ==, SDT_TIMING_SD_HIGH_SPEED);
 	g_assert_cmpstr(f.card_type, ==, "SDHC");
@@ -97,6 +98,7 @@ test_facts_cqe(void)
 	g_assert_cmpint(f.card_timing, ==, SDT_TIMING_UHS_SDR104);
 	g_assert_cmpstr(f.card_type, ==, "SDXC");
 	g_assert_cmpint(f.overclock_hz, ==, -1);
+	g_assert_cmpint(f.overclock_current_hz, ==, 0);
 	sdt_kmsg_facts_clear(&f);
 
 	/* no host known: any mmcN counts, the last card line wins */
@@ -156,6 +158,8 @@ test_long_line_and_garbage(void)
 	sdt_kmsg_facts_scan(&f, records, "mmc0", "mmcblk0");
 	g_assert_cmpint(f.overclock_hz, ==, 62500000);
 	g_assert_cmpuint(f.overclock_reduced, ==, 1);
+	/* reduced after the last announcement: the clock now is not known */
+	g_assert_cmpint(f.overclock_current_hz, ==, -1);
 	sdt_kmsg_facts_clear(&f);
 }
 
