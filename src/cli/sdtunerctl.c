@@ -11,6 +11,7 @@
 
 #include "sdt-error.h"
 #include "sdtunerctl.h"
+#include "sdtunerctl-info.h"
 
 typedef struct {
 	const gchar *name;
@@ -25,6 +26,7 @@ static const SdtCliCommand commands[] = {
 	 "[--profile quick|standard|full] [--dir DIR] [--json]",
 	 N_("Measure the SD card: sequential and 4k random I/O, A1/A2 verdict"),
 	 sdt_cli_bench},
+	{"info", "", N_("Show the board, the SD card and how its bus runs"), sdt_cli_info},
 	{NULL, NULL, NULL, NULL},
 };
 
