@@ -14,7 +14,7 @@
 #include "sdt-dbus-generated.h"
 #include "sdt-error.h"
 #include "sdt-ops.h"
-#include "sdtunerctl.h"
+#include "sdtunerctl-bench.h"
 
 #define SDT_CLI_BENCH_BAR_WIDTH 30
 /* without a terminal, one line per phase and then at most one a second */

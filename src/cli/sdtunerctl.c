@@ -11,6 +11,7 @@
 
 #include "sdt-error.h"
 #include "sdtunerctl.h"
+#include "sdtunerctl-bench.h"
 #include "sdtunerctl-info.h"
 
 typedef struct {

@@ -34,7 +34,4 @@ typedef gint (*SdtCliCommandFunc)(SdtCli *cli, gint argc, gchar **argv, GError *
 void sdt_cli_print_json(SdtCli *cli, JsonNode *node);
 gboolean sdt_cli_is_tty(void);
 
-/* the commands, one source file each */
-gint sdt_cli_bench(SdtCli *cli, gint argc, gchar **argv, GError **error);
-
 G_END_DECLS
