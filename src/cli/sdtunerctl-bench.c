@@ -270,6 +270,11 @@ sdt_cli_bench_print_human(JsonObject *obj)
 		json_object_get_double_member(verdict, "read_iops"),
 		json_object_get_double_member(verdict, "write_iops"),
 		json_object_get_double_member(verdict, "seconds"));
+	if (json_object_has_member(obj, "notes")) {
+		JsonArray *notes = json_object_get_array_member(obj, "notes");
+		for (guint i = 0; i < json_array_get_length(notes); i++)
+			g_print(_("Note: %s\n"), json_array_get_string_element(notes, i));
+	}
 	if (ceiling != NULL && !JSON_NODE_HOLDS_NULL(ceiling)) {
 		g_print(_("Bus ceiling %.1f MB/s: %.0f%% reached\n"),
 			json_node_get_double(ceiling),
