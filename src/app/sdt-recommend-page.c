@@ -64,8 +64,8 @@ static void
 sdt_recommend_page_update_sensitivity(SdtRecommendPage *self)
 {
 	gtk_widget_set_sensitive(self->apply_button,
-				 !self->busy && self->recommendation_id != NULL &&
-					 self->manager != NULL);
+				 !self->busy && !self->in_place &&
+					 self->recommendation_id != NULL && self->manager != NULL);
 	gtk_widget_set_sensitive(self->revert_button, !self->busy && self->manager != NULL);
 }
 
