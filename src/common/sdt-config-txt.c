@@ -174,15 +174,17 @@ sdt_config_txt_new_from_bytes(GBytes *bytes, const gchar *name)
 GBytes *
 sdt_config_txt_to_bytes(SdtConfigTxt *self)
 {
-	g_autoptr(GByteArray) buf = g_byte_array_new();
+	GString *buf;
 
 	g_return_val_if_fail(SDT_IS_CONFIG_TXT(self), NULL);
+	/* a GString keeps a NUL after the data, so callers may treat it as text */
+	buf = g_string_new(NULL);
 	for (guint i = 0; i < self->lines->len; i++) {
 		SdtConfigLine *line = g_ptr_array_index(self->lines, i);
-		g_byte_array_append(buf, (const guint8 *) line->text, line->text_len);
-		g_byte_array_append(buf, (const guint8 *) line->eol, strlen(line->eol));
+		g_string_append_len(buf, line->text, line->text_len);
+		g_string_append(buf, line->eol);
 	}
-	return g_byte_array_free_to_bytes(g_steal_pointer(&buf));
+	return g_string_free_to_bytes(buf);
 }
 
 const gchar *
