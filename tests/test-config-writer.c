@@ -319,6 +319,19 @@ test_config_writer_line_endings(void)
 	want1 = g_strconcat("a=1\r\nb=2\r\n", g_strjoinv("\r\n", block_crlf), NULL);
 	g_assert_cmpstr(g_bytes_get_data(e1->new_bytes, NULL), ==, want1);
 
+	/* mostly CRLF, but the last line ends in LF: revert keeps that LF (found by fuzzing) */
+	{
+		g_autoptr(GBytes) mixed = test_bytes("# x\r\ny=1\r\nz=1\n[all]\r\nlast=1\n");
+		g_autoptr(SdtConfigEdit) e = test_apply_text(mixed, 0x08, &error);
+		g_autoptr(SdtConfigTxt) applied = NULL;
+		g_autoptr(SdtConfigEdit) rev = NULL;
+		g_assert_no_error(error);
+		applied = test_parse_bytes(e->new_bytes);
+		rev = sdt_config_edit_revert(applied, NULL, &error);
+		g_assert_no_error(error);
+		g_assert_true(g_bytes_equal(rev->new_bytes, mixed));
+	}
+
 	/* no final newline before: none after either, and revert restores it */
 	e2 = test_apply_text(no_eol, 0x08, &error);
 	g_assert_no_error(error);

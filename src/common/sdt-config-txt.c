@@ -815,6 +815,7 @@ sdt_config_txt_check_editable(SdtConfigTxt *self, GError **error)
 	gboolean has_none = FALSE;
 	guint n_begin = 0;
 	guint n_end = 0;
+	guint first_disabled = 0;
 
 	g_return_val_if_fail(SDT_IS_CONFIG_TXT(self), FALSE);
 	for (guint i = 0; i < self->lines->len; i++) {
@@ -855,6 +856,8 @@ sdt_config_txt_check_editable(SdtConfigTxt *self, GError **error)
 			n_begin++;
 		if (g_strcmp0(line->text, SDT_CONFIG_BLOCK_END) == 0)
 			n_end++;
+		if (first_disabled == 0 && g_str_has_prefix(line->text, SDT_CONFIG_DISABLED_MARK))
+			first_disabled = i + 1;
 	}
 	if (has_none && !has_setting) {
 		g_set_error_literal(error,
@@ -875,6 +878,18 @@ sdt_config_txt_check_editable(SdtConfigTxt *self, GError **error)
 			_("SD Tuner's marked block is damaged (a begin or end marker "
 			  "is missing or repeated): remove the SD Tuner lines by hand or "
 			  "restore a backup from /var/lib/sd-tuner/backups"));
+		return FALSE;
+	}
+	/* a line SD Tuner switched off, but its block was removed by hand */
+	if (first_disabled > 0 && n_begin == 0) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    _("line %u was switched off by SD Tuner (it starts with “%s”), but "
+			      "SD Tuner's block has been removed by hand: delete that marker to "
+			      "switch the line back on, or delete the line, then try again"),
+			    first_disabled,
+			    SDT_CONFIG_DISABLED_MARK);
 		return FALSE;
 	}
 	return TRUE;

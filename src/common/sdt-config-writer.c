@@ -152,8 +152,8 @@ sdt_config_edit_revert_lines(SdtConfigTxt *cfg,
 		}
 		g_ptr_array_add(out, sdt_edit_line_new(line->text, line->eol));
 	}
-	/* the block was the end of a file without a final newline: so is the line before */
-	if (removed_last && out->len > 0) {
+	/* the block ended a file without a final newline: the line before it ends the file now */
+	if (removed_last && last_eol[0] == '\0' && out->len > 0) {
 		SdtEditLine *last = g_ptr_array_index(out, out->len - 1);
 		g_free(last->eol);
 		last->eol = g_strdup(last_eol);
