@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sdt-board.h"
 #include "sdt-config-txt.h"
 #include "sdt-error.h"
 
@@ -286,16 +287,24 @@ static const SdtConfigModelFilter sdt_config_model_filters[] = {
 	{"pi02", {0x12, -1}},
 };
 
-static const gint sdt_config_type_codes[] = {0x00, 0x01, 0x02, 0x03, 0x04, 0x06, 0x08, 0x09,
-					     0x0a, 0x0c, 0x0d, 0x0e, 0x10, 0x11, 0x12, 0x13,
-					     0x14, 0x15, 0x17, 0x18, 0x19, 0x1a};
-
+/* the type codes of the board table (sdt-board.c) */
 const gint *
 sdt_config_known_type_codes(guint *n_codes)
 {
+	static gint codes[64];
+	static gsize n_once = 0;
+
+	if (g_once_init_enter(&n_once)) {
+		guint n_models = 0;
+		const SdtBoardModel *models = sdt_board_model_table(&n_models);
+		gsize n = 0;
+		for (guint i = 0; i < n_models && n < G_N_ELEMENTS(codes); i++)
+			codes[n++] = (gint) models[i].type_code;
+		g_once_init_leave(&n_once, n);
+	}
 	if (n_codes != NULL)
-		*n_codes = G_N_ELEMENTS(sdt_config_type_codes);
-	return sdt_config_type_codes;
+		*n_codes = (guint) n_once;
+	return codes;
 }
 
 static gboolean
@@ -717,9 +726,10 @@ sdt_config_sd_setting_free(SdtConfigSdSetting *setting)
 	g_free(setting);
 }
 
-/* boards whose WLAN sits on the controller the sdhost overlay disables */
-static gboolean
-sdt_config_type_has_wlan_on_mmc(gint type_code)
+/* boards with Wi-Fi and Bluetooth: WLAN on the controller the sdhost overlay
+ * disables, and the mini UART as primary UART (PLATFORM.md §2.1, §2.3) */
+gboolean
+sdt_config_board_has_wireless(gint type_code)
 {
 	return type_code == 0x08 || type_code == 0x0c || type_code == 0x0d || type_code == 0x0e ||
 	       type_code == 0x12;
@@ -756,7 +766,7 @@ sdt_config_txt_sd_settings(SdtConfigTxt *self, gint type_code)
 				   entry->index < end;
 		setting->kills_wlan_here = (kinds & SDT_CONFIG_SD_OVERLAY_SDHOST) != 0 &&
 					   entry->applies != SDT_CONFIG_APPLIES_NO &&
-					   sdt_config_type_has_wlan_on_mmc(type_code);
+					   sdt_config_board_has_wireless(type_code);
 		setting->filter_text = sdt_config_filter_state_to_string(&entry->state);
 		g_ptr_array_add(result, setting);
 	}

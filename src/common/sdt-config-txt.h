@@ -136,7 +136,9 @@ SdtConfigApplies sdt_config_filter_state_applies(const SdtConfigFilterState *sta
 						 gint type_code,
 						 gboolean tryboot);
 gchar *sdt_config_filter_state_to_string(const SdtConfigFilterState *state);
-/* every documented type code (PLATFORM.md §1.3), for reach computations */
+/* boards with Wi-Fi/Bluetooth: 3B, 3B+, 3A+, Zero W, Zero 2 W */
+gboolean sdt_config_board_has_wireless(gint type_code);
+/* every type code of the board table, for reach computations */
 const gint *sdt_config_known_type_codes(guint *n_codes);
 
 /* every line as the firmware meets it (includes inlined), with @type_code's view */

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "sdt-board.h"
 #include "sdt-recommend.h"
 
 #define SDT_MHZ G_GUINT64_CONSTANT(1000000)
@@ -50,47 +51,22 @@ sdt_recommend_sdhost_clock_hz(guint64 core_hz, guint mhz)
 }
 
 /*
- * The filter that reaches exactly the boards sharing this board's SD
- * controller and core clock (PLATFORM.md §2.1, §3.8).
+ * The filter of the board table (sdt-board.c): it reaches exactly the boards
+ * that share this board's SD controller and core clock (PLATFORM.md §2.1,
+ * §3.8).  NULL for boards SD Tuner writes nothing for.
  */
 const gchar *
 sdt_recommend_filter_for_type(gint type_code)
 {
-	switch (type_code) {
-	case 0x00:
-	case 0x01:
-	case 0x02:
-	case 0x03:
-	case 0x06:
-		return "[pi1]";
-	case 0x04:
-		return "[pi2]";
-	case 0x08:
-		return "[board-type=0x08]";
-	case 0x09:
-		return "[board-type=0x09]";
-	case 0x0a:
-		return "[board-type=0x0a]";
-	case 0x0c:
-		return "[board-type=0x0c]";
-	case 0x0d:
-	case 0x0e:
-		return "[pi3+]";
-	case 0x10:
-		return "[board-type=0x10]";
-	case 0x12:
-		return "[pi02]";
-	case 0x17:
-		return "[board-type=0x17]";
-	case 0x18:
-		return "[board-type=0x18]";
-	case 0x19:
-		return "[board-type=0x19]";
-	case 0x1a:
-		return "[board-type=0x1a]";
-	default:
+	const SdtBoardModel *model;
+
+	if (type_code < 0)
 		return NULL;
-	}
+	model = sdt_board_model_lookup_type((guint) type_code);
+	if (model == NULL || (model->controller != SDT_SD_CONTROLLER_SDHOST &&
+			      model->controller != SDT_SD_CONTROLLER_SDHCI_BRCMSTB))
+		return NULL;
+	return model->filter;
 }
 
 static SdtRecommendation *
