@@ -214,6 +214,35 @@ test_read_real_device(void)
 	g_assert_cmpuint(records->len, >, 0);
 }
 
+/* every prefix and random byte flips of a real log: no crash, never more records */
+static void
+test_mutations(void)
+{
+	gsize len = strlen(pi3_log);
+
+	for (gsize cut = 0; cut <= len; cut++) {
+		g_autoptr(GPtrArray) records = sdt_kmsg_parse(pi3_log, cut, NULL);
+		SdtKmsgFacts f;
+		g_assert_cmpuint(records->len, <=, 12);
+		sdt_kmsg_facts_init(&f);
+		sdt_kmsg_facts_scan(&f, records, "mmc0", "mmcblk0");
+		sdt_kmsg_facts_clear(&f);
+	}
+	for (guint i = 0; i < 2000; i++) {
+		g_autofree gchar *buf = g_strdup(pi3_log);
+		g_autoptr(GPtrArray) records = NULL;
+		SdtKmsgFacts f;
+		for (guint j = 0; j < 4; j++)
+			buf[g_test_rand_int_range(0, (gint32) len)] =
+				(gchar) g_test_rand_int_range(0, 256);
+		records = sdt_kmsg_parse(buf, len, NULL);
+		g_assert_cmpuint(records->len, <=, 12);
+		sdt_kmsg_facts_init(&f);
+		sdt_kmsg_facts_scan(&f, records, NULL, NULL);
+		sdt_kmsg_facts_clear(&f);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -225,5 +254,6 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/kmsg/long-line-and-garbage", test_long_line_and_garbage);
 	g_test_add_func("/sdtuner/kmsg/read-file-under-root", test_read_file_under_root);
 	g_test_add_func("/sdtuner/kmsg/read-real-device-without-blocking", test_read_real_device);
+	g_test_add_func("/sdtuner/kmsg/mutated-input-never-crashes", test_mutations);
 	return g_test_run();
 }
