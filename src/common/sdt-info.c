@@ -10,6 +10,7 @@
 
 #include "sdt-error.h"
 #include "sdt-info.h"
+#include "sdt-ops-config.h"
 #include "sdt-mounts.h"
 #include "sdt-ops.h"
 
@@ -541,7 +542,10 @@ JsonNode *
 sdt_ops_info(SdtContext *ctx, GError **error)
 {
 	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
+	JsonNode *node;
 	if (info == NULL)
 		return NULL;
-	return sdt_info_to_json(info);
+	node = sdt_info_to_json(info);
+	sdt_ops_config_add_info(ctx, info, json_node_get_object(node));
+	return node;
 }
