@@ -421,6 +421,38 @@ test_bench_io_fallback_without_uring(void)
 }
 
 static void
+test_bench_io_sequential_steady_state(void)
+{
+	g_autofree gchar *dir = NULL;
+	g_autoptr(SdtBenchTarget) target = test_target_new(&dir, 4 * MIB);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchIo) io =
+		sdt_bench_io_new(SDT_BENCH_IO_BACKEND_AUTO, 1, target->fd, 64 * 1024, &error);
+	SdtBenchIoStats stats;
+	SdtBenchIoJob job = {
+		.dir = SDT_BENCH_IO_WRITE,
+		.block_size = 64 * 1024,
+		.length = 4 * MIB,
+		.fsync_end = TRUE,
+	};
+
+	g_assert_no_error(error);
+	g_assert_true(sdt_bench_io_run(io, &job, &stats, &error));
+	g_assert_no_error(error);
+	/* sequential without a byte limit: the whole region once */
+	g_assert_cmpuint(stats.ios, ==, 64);
+	g_assert_cmpuint(stats.bytes, ==, 4 * MIB);
+	g_assert_cmpuint(stats.steady_bytes, ==, 4 * MIB - 64 * 1024);
+	g_assert_cmpfloat(stats.steady_seconds, >, 0);
+	g_assert_cmpfloat(stats.steady_seconds, <, stats.seconds);
+	g_assert_cmpuint(stats.fsync_ns, >, 0);
+	g_assert_cmpuint(sdt_bench_io_get_in_flight_max(io), ==, 1);
+	g_clear_pointer(&io, sdt_bench_io_free);
+	g_clear_pointer(&target, sdt_bench_target_free);
+	test_rm_rf(dir);
+}
+
+static void
 test_bench_io_injected_error(gconstpointer data)
 {
 	SdtBenchIoBackend backend = GPOINTER_TO_INT(data);
@@ -523,15 +555,22 @@ test_bench_engine_regular_file(void)
 		g_assert_cmpuint(t->ios, >, 0);
 		g_assert_cmpuint(t->bytes, ==, t->ios * t->block_size);
 		g_assert_cmpfloat(t->seconds, >, 0);
-		g_assert_cmpfloat_with_epsilon(t->iops, t->ios / t->seconds, 1e-6 * t->iops);
-		g_assert_cmpfloat_with_epsilon(t->mb_s,
-					       t->bytes / t->seconds / 1e6,
-					       1e-6 * t->mb_s);
 		if (t->random) {
+			g_assert_cmpfloat_with_epsilon(t->iops,
+						       t->ios / t->seconds,
+						       1e-6 * t->iops);
+			g_assert_cmpfloat_with_epsilon(t->mb_s,
+						       t->bytes / t->seconds / 1e6,
+						       1e-6 * t->mb_s);
 			g_assert_cmpuint(t->block_size, ==, 4096);
 			g_assert_cmpuint(t->latency.count, ==, t->ios);
 			g_assert_cmpuint(sdt_bench_latency_percentile(&t->latency, 99), >, 0);
 		} else {
+			/* the steady state leaves out the first block, not its time */
+			g_assert_cmpfloat(t->mb_s, >, 0);
+			g_assert_cmpfloat_with_epsilon(t->iops * t->block_size / 1e6,
+						       t->mb_s,
+						       1e-6 * t->mb_s);
 			/* a sequential test covers the whole file exactly once */
 			g_assert_cmpuint(t->bytes, ==, 8 * MIB);
 			g_assert_cmpuint(t->block_size, ==, 1 * MIB);
@@ -1002,6 +1041,8 @@ main(int argc, char **argv)
 			test_bench_io_threads_qd32_in_flight);
 	g_test_add_func("/sdtuner/bench/io/fallback-without-uring",
 			test_bench_io_fallback_without_uring);
+	g_test_add_func("/sdtuner/bench/io/sequential-steady-state",
+			test_bench_io_sequential_steady_state);
 	g_test_add_data_func("/sdtuner/bench/io/injected-error/sync",
 			     GINT_TO_POINTER(SDT_BENCH_IO_BACKEND_SYNC),
 			     test_bench_io_injected_error);

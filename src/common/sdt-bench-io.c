@@ -679,6 +679,8 @@ sdt_bench_io_run(SdtBenchIo *io, const SdtBenchIoJob *job, SdtBenchIoStats *stat
 	guint64 next_offset = job->offset;
 	gboolean stop = FALSE;
 	gint64 t0;
+	gint64 t_first = 0;
+	gint64 t_end;
 	gint64 deadline = G_MAXINT64;
 	gint64 last_progress;
 	gint64 now;
@@ -756,6 +758,8 @@ sdt_bench_io_run(SdtBenchIo *io, const SdtBenchIoJob *job, SdtBenchIoStats *stat
 			}
 			stats->ios++;
 			stats->bytes += io->block_size;
+			if (stats->ios == 1)
+				t_first = slot->t_done;
 		}
 		now = n > 0 ? done[n - 1]->t_done : sdt_bench_io_now();
 		if (now >= deadline)
@@ -774,7 +778,14 @@ sdt_bench_io_run(SdtBenchIo *io, const SdtBenchIoJob *job, SdtBenchIoStats *stat
 	}
 	if (job->fsync_end && !sdt_bench_io_fsync(io, job, stats, error))
 		return FALSE;
-	stats->seconds = (gdouble) (sdt_bench_io_now() - t0) / 1e9;
+	t_end = sdt_bench_io_now();
+	stats->seconds = (gdouble) (t_end - t0) / 1e9;
+	stats->steady_seconds = stats->seconds;
+	stats->steady_bytes = stats->bytes;
+	if (stats->ios >= 2 && t_end > t_first) {
+		stats->steady_seconds = (gdouble) (t_end - t_first) / 1e9;
+		stats->steady_bytes = stats->bytes - io->block_size;
+	}
 	if (job->progress != NULL)
 		job->progress(stats->bytes, stats->seconds, job->user_data);
 	return TRUE;

@@ -241,7 +241,12 @@ sdt_bench_run_phase(SdtBenchTarget *target,
 	test->bytes = stats.bytes;
 	test->fsync_seconds = (gdouble) stats.fsync_ns / 1e9;
 	test->latency = stats.latency;
-	if (stats.seconds > 0) {
+	if (!phase->random && stats.steady_seconds > 0) {
+		/* sustained rate, as the SD specification's sequential write speed */
+		test->mb_s = (gdouble) stats.steady_bytes / stats.steady_seconds / 1e6;
+		test->iops =
+			(gdouble) stats.steady_bytes / phase->block_size / stats.steady_seconds;
+	} else if (stats.seconds > 0) {
 		test->mb_s = (gdouble) stats.bytes / stats.seconds / 1e6;
 		test->iops = (gdouble) stats.ios / stats.seconds;
 	}

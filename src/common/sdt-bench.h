@@ -56,9 +56,10 @@ typedef struct {
 	gboolean random;
 	const gchar *io_engine; /* "sync", "io_uring", "threads" */
 	guint in_flight_max;
-	gdouble seconds;
+	gdouble seconds; /* the whole test */
 	guint64 ios;
 	guint64 bytes;
+	/* random tests: over the whole test; sequential: the steady state after the first block */
 	gdouble mb_s;
 	gdouble iops;
 	gdouble fsync_seconds;
