@@ -555,6 +555,7 @@ test_bench_engine_regular_file(void)
 		g_assert_cmpuint(t->ios, >, 0);
 		g_assert_cmpuint(t->bytes, ==, t->ios * t->block_size);
 		g_assert_cmpfloat(t->seconds, >, 0);
+		g_assert_cmpfloat(t->cpu_seconds, >, 0);
 		if (t->random) {
 			g_assert_cmpfloat_with_epsilon(t->iops,
 						       t->ios / t->seconds,

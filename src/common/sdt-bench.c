@@ -149,6 +149,15 @@ typedef struct {
 	gdouble last_seconds;
 } SdtBenchProgress;
 
+/* CPU time of the whole process: the I/O threads' share too */
+static gdouble
+sdt_bench_cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (gdouble) ts.tv_sec + (gdouble) ts.tv_nsec / 1e9;
+}
+
 static void
 sdt_bench_progress_cb(guint64 bytes, gdouble seconds, gpointer user_data)
 {
@@ -200,6 +209,7 @@ sdt_bench_run_phase(SdtBenchTarget *target,
 	};
 	SdtBenchIoBackend backend = config->backend;
 	const gchar *where = phase->raw ? target->disk_node : target->device;
+	gdouble cpu0;
 	gboolean ok;
 
 	if (phase->queue_depth == 1 && phase->random)
@@ -228,7 +238,9 @@ sdt_bench_run_phase(SdtBenchTarget *target,
 	progress->phase = phase;
 	progress->last_bytes = 0;
 	progress->last_seconds = 0;
+	cpu0 = sdt_bench_cpu_seconds();
 	ok = sdt_bench_io_run(io, &job, &stats, error);
+	test->cpu_seconds = sdt_bench_cpu_seconds() - cpu0;
 
 	test->name = g_strdup(phase->name);
 	test->block_size = phase->block_size;
@@ -491,6 +503,10 @@ sdt_bench_result_to_json(SdtBenchResult *result, SdtBenchTarget *target, gdouble
 		json_builder_add_string_value(builder, test->io_engine);
 		json_builder_set_member_name(builder, "in_flight_max");
 		json_builder_add_int_value(builder, test->in_flight_max);
+		sdt_bench_json_add_double(builder,
+					  "cpu_us_per_io",
+					  test->ios > 0 ? test->cpu_seconds * 1e6 / test->ios : 0,
+					  100);
 		if (g_strcmp0(test->name, "seq-write") == 0)
 			sdt_bench_json_add_double(builder,
 						  "fsync_seconds",

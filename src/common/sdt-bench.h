@@ -63,6 +63,7 @@ typedef struct {
 	gdouble mb_s;
 	gdouble iops;
 	gdouble fsync_seconds;
+	gdouble cpu_seconds; /* the process's CPU time during the test */
 	SdtBenchLatency latency;
 } SdtBenchTestResult;
 

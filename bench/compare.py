@@ -1,0 +1,226 @@
+#!/usr/bin/python3
+"""compare.py - SD Tuner's benchmark engine side by side with fio, on the card
+stand-in of card.sh (run it under card.sh, which exports CARD_*).
+
+For each profile: RUNS alternating runs of `sdtunerctl bench` and of fio with the
+equivalent jobs (same file size, block sizes, queue depths, durations, order, I/O
+engines: io_uring for the queued and sequential tests, psync for QD1 random), the
+median of each figure and its engine/fio ratio; then the wall time of the profile
+and its time to verdict against fio running the Raspberry Pi Diagnostics job
+(sd_bench.fio).  With a throttled card it also prints each figure against the
+throttle.
+
+Usage (root): bench/card.sh [card options] -- bench/compare.py SDTUNERCTL
+                  [--profile P]... [--runs N] [--no-diagnostics]
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MIB = 1024 * 1024
+
+# mirrors sdt_bench_config_for_profile() in src/common/sdt-bench.c; checked
+# against the engine's JSON after every run
+PROFILES = {
+    "quick": dict(file=64 * MIB, rand=2, qd1=1, raw=1, raw_max=64 * MIB),
+    "standard": dict(file=256 * MIB, rand=10, qd1=5, raw=3, raw_max=256 * MIB),
+    "full": dict(file=1024 * MIB, rand=30, qd1=15, raw=10, raw_max=1024 * MIB),
+}
+# name, rw, block size, queue depth, fio engine, time-based
+TESTS = [
+    ("seq-write", "write", 4 * MIB, 1, "io_uring", False),
+    ("rand-4k-write-qd32", "randwrite", 4096, 32, "io_uring", True),
+    ("rand-4k-read-qd32", "randread", 4096, 32, "io_uring", True),
+    ("seq-read", "read", 4 * MIB, 1, "io_uring", False),
+    ("rand-4k-write-qd1", "randwrite", 4096, 1, "psync", True),
+    ("rand-4k-read-qd1", "randread", 4096, 1, "psync", True),
+    ("raw-read", "read", 2 * MIB, 1, "io_uring", True),
+]
+
+
+def in_cgroup():
+    """preexec_fn: put the benchmark into the card's throttle cgroup"""
+    cg = os.environ.get("CARD_CGROUP")
+    if cg:
+        with open(os.path.join(cg, "cgroup.procs"), "w") as f:
+            f.write(str(os.getpid()))
+
+
+def drop_caches():
+    os.sync()
+    with open("/proc/sys/vm/drop_caches", "w") as f:
+        f.write("3")
+
+
+def fio_job(profile, directory, dev):
+    p = PROFILES[profile]
+    lines = ["[global]", "direct=1", "randrepeat=1", "norandommap=1", "refill_buffers=1"]
+    for name, rw, bs, qd, engine, timed in TESTS:
+        lines += ["", "[%s]" % name, "stonewall", "rw=%s" % rw, "bs=%d" % bs,
+                  "iodepth=%d" % qd, "ioengine=%s" % engine]
+        if qd > 1:
+            # as the engine: reap every completion there is, refill, submit once
+            lines += ["iodepth_batch_submit=%d" % qd, "iodepth_batch_complete_min=1",
+                      "iodepth_batch_complete_max=%d" % qd]
+        if name == "seq-write":
+            lines.append("end_fsync=1")
+        if name == "raw-read":
+            lines += ["filename=%s" % dev, "size=%d" % p["raw_max"], "runtime=%g" % p["raw"]]
+            continue
+        lines += ["filename=%s" % os.path.join(directory, "sdt.fio.file"),
+                  "size=%d" % p["file"]]
+        if timed:
+            secs = p["rand"] if qd == 32 else p["qd1"]
+            lines += ["runtime=%g" % secs, "time_based=1"]
+    return "\n".join(lines) + "\n"
+
+
+def run_engine(ctl, profile, work):
+    root = os.path.join(work, "root")
+    os.makedirs(root, exist_ok=True)
+    d = os.path.join(os.environ["CARD_MNT"], "sdt-engine")
+    os.makedirs(d, mode=0o700, exist_ok=True)
+    drop_caches()
+    t0 = time.monotonic()
+    out = subprocess.run([ctl, "--root", root, "bench", "--profile", profile, "--dir", d,
+                          "--json"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         preexec_fn=in_cgroup, check=True).stdout
+    wall = time.monotonic() - t0
+    doc = json.loads(out)
+    if doc["target"]["file_size"] != PROFILES[profile]["file"]:
+        sys.exit("compare.py: PROFILES is out of date with the engine")
+    figures = {}
+    for t in doc["tests"]:
+        figures[t["name"]] = dict(mb_s=t["mb_s"], iops=t["iops"], cpu=t["cpu_us_per_io"])
+    return figures, wall, doc["verdict"]["seconds"], doc["seconds"]
+
+
+def run_fio(job, work, env=None):
+    path = os.path.join(work, "job.fio")
+    with open(path, "w") as f:
+        f.write(job)
+    out = os.path.join(work, "fio.json")
+    drop_caches()
+    t0 = time.monotonic()
+    subprocess.run(["fio", "--eta=never", "--output-format=json", "--output=" + out, path],
+                   stderr=None,
+                   stdout=subprocess.DEVNULL, preexec_fn=in_cgroup, check=True, env=env)
+    wall = time.monotonic() - t0
+    with open(out) as f:
+        doc = json.load(f)
+    figures = {}
+    for j in doc["jobs"]:
+        d = j["write"] if j["write"]["io_bytes"] else j["read"]
+        secs = j["job_runtime"] / 1000.0  # includes end_fsync
+        cpu = (j["usr_cpu"] + j["sys_cpu"]) / 100.0 * secs * 1e6 / max(d["total_ios"], 1)
+        figures[j["jobname"]] = dict(mb_s=d["io_bytes"] / secs / 1e6,
+                                     iops=d["total_ios"] / secs, cpu=cpu)
+    return figures, wall
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("ctl", help="path to sdtunerctl")
+    ap.add_argument("--profile", action="append", metavar="P[:RUNS]",
+                    help="quick, standard or full, optionally with its own number of runs")
+    ap.add_argument("--runs", type=int, default=3, help="runs per profile (default 3)")
+    ap.add_argument("--no-diagnostics", action="store_true")
+    args = ap.parse_args()
+    profiles = args.profile or ["quick"]
+    for var in ("CARD_DEV", "CARD_MNT"):
+        if var not in os.environ:
+            sys.exit("compare.py: run me under bench/card.sh")
+    bps = int(os.environ.get("CARD_BPS") or 0)
+    iops = int(os.environ.get("CARD_IOPS") or 0)
+    fio_dir = os.path.join(os.environ["CARD_MNT"], "sdt-fio")
+    os.makedirs(fio_dir, mode=0o700, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="sdt-compare-")
+    try:
+        print("fio: %s" % subprocess.run(["fio", "--version"], stdout=subprocess.PIPE,
+                                          text=True).stdout.strip())
+        for spec in profiles:
+            profile, _, runs = spec.partition(":")
+            if profile not in PROFILES:
+                sys.exit("compare.py: unknown profile %s" % profile)
+            compare(args, profile, int(runs or args.runs), work, fio_dir, bps, iops)
+        if not args.no_diagnostics:
+            diag = os.path.join(HERE, "sd_bench.fio")
+            env = dict(os.environ, SDT_FIO_DIR=fio_dir)
+            with open(diag) as f:
+                _, wall = run_fio(f.read(), work, env)
+            for name in os.listdir(fio_dir):
+                os.unlink(os.path.join(fio_dir, name))
+            print("\nfio running the Raspberry Pi Diagnostics job (sd_bench.fio): %.1f s "
+                  "to its verdict (one run; the script retries up to 3 times on a fail)"
+                  % wall)
+    finally:
+        shutil.rmtree(work)
+
+
+def compare(args, profile, runs, work, fio_dir, bps, iops):
+    eng = {}
+    fio = {}
+    eng_wall, eng_verdict, fio_wall = [], [], []
+    job = fio_job(profile, fio_dir, os.environ["CARD_DEV"])
+    for i in range(runs):
+        # alternate which goes first, so drift over time hits both alike
+        order = ("engine", "fio") if i % 2 == 0 else ("fio", "engine")
+        for who in order:
+            if who == "engine":
+                figs, wall, verdict, _ = run_engine(args.ctl, profile, work)
+                eng_wall.append(wall)
+                eng_verdict.append(verdict + wall - _)
+                target = eng
+            else:
+                figs, wall = run_fio(job, work)
+                os.unlink(os.path.join(fio_dir, "sdt.fio.file"))
+                fio_wall.append(wall)
+                target = fio
+            for name, f in figs.items():
+                target.setdefault(name, []).append(f)
+
+    print("\nprofile %s: %d alternating runs, medians; card %s, throttle %s" % (
+        profile, runs, os.environ["CARD_DEV"],
+        "%d B/s %d IOPS" % (bps, iops) if bps or iops else "none"))
+    hdr = "%-19s %12s %12s %7s %17s %17s %13s" % (
+        "test", "engine", "fio", "ratio", "engine min-max", "fio min-max", "CPU us/IO e/f")
+    if bps or iops:
+        hdr += " %9s %6s" % ("throttle", "e/thr")
+    print(hdr)
+    for name, rw, bs, qd, engine, timed in TESTS:
+        if name not in eng or name not in fio:
+            print("%-19s %12s" % (name, "skipped"))
+            continue
+        key = "iops" if bs == 4096 else "mb_s"
+        unit = "IOPS" if key == "iops" else "MB/s"
+        ev = [x[key] for x in eng[name]]
+        fv = [x[key] for x in fio[name]]
+        e = statistics.median(ev)
+        f = statistics.median(fv)
+        ec = statistics.median(x["cpu"] for x in eng[name])
+        fc = statistics.median(x["cpu"] for x in fio[name])
+        line = "%-19s %7.1f %4s %7.1f %4s %7.3f %8.1f-%-8.1f %8.1f-%-8.1f %6.1f/%-6.1f" % (
+            name, e, unit, f, unit, e / f, min(ev), max(ev), min(fv), max(fv), ec, fc)
+        if bps or iops:
+            caps = []
+            if bps:
+                caps.append(bps / 1e6 if key == "mb_s" else bps / bs)
+            if iops:
+                caps.append(iops if key == "iops" else iops * bs / 1e6)
+            cap = min(caps)
+            line += " %9.1f %6.3f" % (cap, e / cap)
+        print(line)
+    print("wall time: engine %.1f s (verdict after %.1f s), fio with the same jobs %.1f s"
+          % (statistics.median(eng_wall), statistics.median(eng_verdict),
+             statistics.median(fio_wall)))
+
+
+if __name__ == "__main__":
+    main()
