@@ -25,6 +25,9 @@
 #define SDT_HELPER_EXIT_FAIL  1
 #define SDT_HELPER_EXIT_USAGE 2
 
+/* on SIGTERM, how long a cancelled job may take to clean up */
+#define SDT_HELPER_SHUTDOWN_WAIT_S 3
+
 typedef struct {
 	GMainLoop *loop;
 	SdtDaemon *daemon;
@@ -124,6 +127,7 @@ main(int argc, char *argv[])
 	gboolean verbose = FALSE;
 	gboolean replace = FALSE;
 	guint owner_id;
+	gint64 deadline;
 	const GOptionEntry entries[] = {
 		{"root",
 		 'r',
@@ -221,7 +225,13 @@ main(int argc, char *argv[])
 	g_bus_unown_name(owner_id);
 	if (helper.idle_id != 0)
 		g_source_remove(helper.idle_id);
+	/* a running benchmark is cancelled and given time to remove its file */
 	sdt_daemon_unexport(helper.daemon);
+	deadline = g_get_monotonic_time() + SDT_HELPER_SHUTDOWN_WAIT_S * G_USEC_PER_SEC;
+	while (sdt_daemon_is_busy(helper.daemon) && g_get_monotonic_time() < deadline) {
+		if (!g_main_context_iteration(NULL, FALSE))
+			g_usleep(10 * 1000);
+	}
 	g_signal_handlers_disconnect_by_data(helper.daemon, &helper);
 	g_clear_object(&helper.daemon);
 	g_main_loop_unref(helper.loop);

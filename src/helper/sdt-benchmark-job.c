@@ -85,7 +85,7 @@ sdt_benchmark_job_update_cb(gpointer user_data)
 	/* a late update must not overwrite the final state */
 	if (self->finished)
 		return G_SOURCE_REMOVE;
-	if (phase != NULL)
+	if (phase != NULL && g_strcmp0(phase, sdt_job_get_phase(SDT_JOB(self))) != 0)
 		sdt_job_set_phase(SDT_JOB(self), phase);
 	sdt_job_set_progress(SDT_JOB(self), CLAMP(fraction, 0.0, 1.0));
 	sdt_job_set_rate(SDT_JOB(self), MAX(rate, 0.0));
