@@ -420,7 +420,10 @@ sdt_cli_ops_bench(SdtCli *cli,
 		return NULL;
 	sdt_cli_ops_ensure_agent(bus);
 	connection = g_dbus_proxy_get_connection(G_DBUS_PROXY(bus->manager));
-	b.context = g_main_context_ref_thread_default();
+	/* a private context: the caller may be a worker thread while its main
+	 * thread runs a loop (e.g. for SIGINT) on the default one */
+	b.context = g_main_context_new();
+	g_main_context_push_thread_default(b.context);
 	b.loop = g_main_loop_new(b.context, FALSE);
 	b.progress = progress;
 	b.user_data = user_data;
@@ -472,14 +475,14 @@ sdt_cli_ops_bench(SdtCli *cli,
 				g_main_loop_run(b.loop);
 			if (cancel_id != 0)
 				g_cancellable_disconnect(cancellable, cancel_id);
-			/* a cancel scheduled but not yet sent must not run later */
-			for (guint i = 0; i < 100 && g_main_context_iteration(b.context, FALSE);
-			     i++)
-				;
 			g_signal_handlers_disconnect_by_data(b.job, &b);
 		}
 	}
 	g_dbus_connection_signal_unsubscribe(connection, subscription);
+	/* the unsubscription completes in b.context */
+	for (guint i = 0; i < 100 && g_main_context_iteration(b.context, FALSE); i++)
+		;
+	g_main_context_pop_thread_default(b.context);
 
 	if (error_local == NULL && b.error != NULL)
 		error_local = g_steal_pointer(&b.error);

@@ -29,11 +29,12 @@ JsonNode *sdt_cli_ops_status(SdtCli *cli, GError **error);
 JsonNode *sdt_cli_ops_history(SdtCli *cli, GError **error);
 
 /*
- * In bus mode @progress is called from the calling thread's thread-default
- * main context, which this function iterates until the job completes;
- * cancelling @cancellable (from any thread, e.g. a SIGINT handler) asks the
- * helper to cancel the job, and the call then fails with SDT_ERROR_CANCELLED.
- * @dir is only accepted in --root mode.
+ * Synchronous in both modes, like sdt_ops_bench(): call it from a worker
+ * thread.  @progress is called from the calling thread (in bus mode from a
+ * private main context this function iterates until the job's Completed
+ * signal).  Cancelling @cancellable from any thread, e.g. a SIGINT handler
+ * in the main thread, stops the benchmark (bus mode: Job.Cancel) and the
+ * call fails with SDT_ERROR_CANCELLED.  @dir is only accepted in --root mode.
  */
 JsonNode *sdt_cli_ops_bench(SdtCli *cli,
 			    const gchar *profile,
