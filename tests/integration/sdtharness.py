@@ -17,7 +17,9 @@ Entry points (the GUI tests use them too):
       with TestEnv(fixture='pi3') as env:      # fixture: a tests/data fixture name or None
           env.environ                # os.environ + DBUS_SYSTEM_BUS_ADDRESS of the private bus
           env.root                   # scratch copy of the fixture's root (the helper's --root)
-          env.bench_dir              # where the helper benchmarks (--bench-dir), on a real fs
+          env.bench_dir              # where the helper benchmarks (--bench-dir), on a real fs;
+                                     # TestEnv(bench_dir=False): no --bench-dir, the helper
+                                     # looks for the card's file system itself
           conn = env.connect()       # a new root connection to the private bus (Gio)
           env.call('GetInfo', '(a{sv})', ({},))        # -> unpacked reply, raises GLib.Error
           env.gdbus_as('nobody', 'Apply', 'id', '{}')  # (rc, output) of gdbus call as that user
@@ -102,11 +104,12 @@ class TestEnv:
     docstring.  idle_timeout is the helper's --idle-timeout."""
 
     def __init__(self, fixture=None, root=None, idle_timeout=30, polkit=True,
-                 extra_helper_args=()):
+                 bench_dir=True, extra_helper_args=()):
         self.fixture = fixture
         self.root_template = root
         self.idle_timeout = idle_timeout
         self.want_polkit = polkit
+        self.want_bench_dir = bench_dir  # False: the helper looks for the card itself
         self.extra_helper_args = list(extra_helper_args)
         self.work = None
         self.bus_pid = None
@@ -161,8 +164,10 @@ class TestEnv:
         self.bench_dir = tempfile.mkdtemp(prefix=f'sdt-itest-bench-{os.getpid()}-', dir=base)
 
     def helper_argv(self):
-        argv = [helper_path(), '--root', self.root, '--bench-dir', self.bench_dir,
-                '--idle-timeout', str(self.idle_timeout), '--verbose']
+        argv = [helper_path(), '--root', self.root, '--idle-timeout', str(self.idle_timeout),
+                '--verbose']
+        if self.want_bench_dir:
+            argv += ['--bench-dir', self.bench_dir]
         argv += self.extra_helper_args
         umockdev = None
         if self.fixture is not None:

@@ -109,9 +109,11 @@ class Job:
 class HelperTestBase(unittest.TestCase):
     fixture = FIXTURE
     idle_timeout = 30
+    bench_dir = True
 
     def setUp(self):
-        self.env = TestEnv(fixture=self.fixture, idle_timeout=self.idle_timeout)
+        self.env = TestEnv(fixture=self.fixture, idle_timeout=self.idle_timeout,
+                           bench_dir=self.bench_dir)
         self.env.start()
         self.addCleanup(self._stop_env)
 
@@ -490,6 +492,7 @@ polkit.addRule(function(action, subject) {
 
 class NoCardTest(HelperTestBase):
     fixture = NO_CARD_FIXTURE
+    bench_dir = False  # the helper must look for the card and find none
 
     def test_no_card(self):
         info = self.json_call('GetInfo')
