@@ -68,6 +68,7 @@ POLKIT_NAME = 'org.freedesktop.PolicyKit1'
 USERS = {  # name -> (uid, gid) for setpriv
     'nobody': ('nobody', 'nogroup'),
     'daemon': ('daemon', 'daemon'),
+    'polkitd': ('polkitd', 'polkitd'),
 }
 
 
