@@ -34,9 +34,9 @@ Entry points (the GUI tests use them too):
   is CMD's.  Example:  sdtharness.py --fixture pi3 -- build/src/cli/sdtunerctl info
 
 Where the build is: $SDTUNER_BUILDDIR (tests/meson.build sets it), else
-../../_build from this file.  Fixtures are tests/data/<name>.umockdev (device
-data, given to umockdev-run) plus tests/data/<name>/ (the root prefix, copied
-for each environment so tests may change it).
+../../_build from this file.  A fixture NAME is tests/data/umockdev/NAME.umockdev
+(device data, given to umockdev-run) plus tests/data/roots/NAME/ (the root
+prefix, copied for each environment so tests may change it).
 
 Each TestEnv is independent (its own bus, polkitd and helper), so tests can
 run in parallel.  Teardown kills only the processes it started, by pid.
@@ -155,7 +155,7 @@ class TestEnv:
         self.root = os.path.join(self.work, 'root')
         template = self.root_template
         if template is None and self.fixture is not None:
-            template = os.path.join(SRCDIR, 'tests', 'data', self.fixture)
+            template = os.path.join(SRCDIR, 'tests', 'data', 'roots', self.fixture)
         if template is not None and os.path.isdir(template):
             shutil.copytree(template, self.root, symlinks=True)
         else:
@@ -172,7 +172,7 @@ class TestEnv:
         argv += self.extra_helper_args
         umockdev = None
         if self.fixture is not None:
-            umockdev = os.path.join(SRCDIR, 'tests', 'data', self.fixture + '.umockdev')
+            umockdev = os.path.join(SRCDIR, 'tests', 'data', 'umockdev', self.fixture + '.umockdev')
         if umockdev is not None and os.path.exists(umockdev):
             argv = ['umockdev-run', '-d', umockdev, '--'] + argv
         return argv
@@ -393,7 +393,8 @@ class TestEnv:
 def main():
     ap = argparse.ArgumentParser(description='Run CMD against a private system bus with '
                                  'polkitd and an activatable sd-tuner-helper.')
-    ap.add_argument('--fixture', help='tests/data fixture name (NAME.umockdev and NAME/)')
+    ap.add_argument('--fixture', help='fixture name (tests/data/umockdev/NAME.umockdev and '
+                    'tests/data/roots/NAME/)')
     ap.add_argument('--root', help='root prefix to copy instead of the fixture directory')
     ap.add_argument('--idle-timeout', type=int, default=60)
     ap.add_argument('--no-polkit', action='store_true', help='do not start polkitd')

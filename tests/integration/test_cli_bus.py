@@ -37,7 +37,7 @@ class CliBusTest(unittest.TestCase):
 
     def ctl_root_mode(self, *args):
         """sdtunerctl --root on the same root and device data, in-process"""
-        umockdev = os.path.join(SRCDIR, 'tests', 'data', FIXTURE + '.umockdev')
+        umockdev = os.path.join(SRCDIR, 'tests', 'data', 'umockdev', FIXTURE + '.umockdev')
         argv = [SDTUNERCTL, '--root', self.env.root] + list(args)
         if os.path.exists(umockdev):
             argv = ['umockdev-run', '-d', umockdev, '--'] + argv

@@ -31,7 +31,7 @@ CONFIG = 'boot/firmware/config.txt'
 
 # the Pi 3 fixture: sdhost, so there is one recommendation (sd_overclock)
 FIXTURE = os.environ.get('SDTUNER_TEST_FIXTURE', 'pi3')
-NO_CARD_FIXTURE = 'no-card'
+NO_CARD_FIXTURE = 'pi4-no-card'
 
 
 def tree_digest(path):
