@@ -65,6 +65,55 @@ JOB_IFACE = 'org.example.SdTuner1.Job'
 ERROR_PREFIX = 'org.example.SdTuner1.Error.'
 POLKIT_NAME = 'org.freedesktop.PolicyKit1'
 
+# Raspberry Pi OS (bookworm) default /boot/firmware/config.txt, shortened; written
+# into the scratch root when the fixture has none
+DEFAULT_CONFIG_TXT = """# For more options and information see
+# http://rptl.io/configtxt
+# Some settings may impact device functionality. See link above for details
+
+# Uncomment some or all of these to enable the optional hardware interfaces
+#dtparam=i2c_arm=on
+#dtparam=i2s=on
+#dtparam=spi=on
+
+# Enable audio (loads snd_bcm2835)
+dtparam=audio=on
+
+# Automatically load overlays for detected cameras
+camera_auto_detect=1
+
+# Automatically load overlays for detected DSI displays
+display_auto_detect=1
+
+# Automatically load initramfs files, if found
+auto_initramfs=1
+
+# Enable DRM VC4 V3D driver
+dtoverlay=vc4-kms-v3d
+max_framebuffers=2
+
+# Don't have the firmware create an initial video= setting in cmdline.txt.
+# Use the kernel's default instead.
+disable_fw_kms_setup=1
+
+# Run in 64-bit mode
+arm_64bit=1
+
+# Disable compensation for displays with overscan
+disable_overscan=1
+
+# Run as fast as firmware / board allows
+arm_boost=1
+
+[cm4]
+# Enable host mode on the 2711 built-in XHCI USB controller.
+# This line should be removed if the legacy DWC2 controller is required
+# (e.g. for USB device mode) or if USB support is not required.
+otg_mode=1
+
+[all]
+"""
+
 USERS = {  # name -> (uid, gid) for setpriv
     'nobody': ('nobody', 'nogroup'),
     'daemon': ('daemon', 'daemon'),
@@ -105,12 +154,13 @@ class TestEnv:
     docstring.  idle_timeout is the helper's --idle-timeout."""
 
     def __init__(self, fixture=None, root=None, idle_timeout=30, polkit=True,
-                 bench_dir=True, extra_helper_args=()):
+                 bench_dir=True, config_txt=True, extra_helper_args=()):
         self.fixture = fixture
         self.root_template = root
         self.idle_timeout = idle_timeout
         self.want_polkit = polkit
         self.want_bench_dir = bench_dir  # False: the helper looks for the card itself
+        self.config_txt = config_txt  # add DEFAULT_CONFIG_TXT if the fixture has none
         self.extra_helper_args = list(extra_helper_args)
         self.work = None
         self.bus_pid = None
@@ -160,6 +210,11 @@ class TestEnv:
             shutil.copytree(template, self.root, symlinks=True)
         else:
             os.makedirs(self.root)
+        config = os.path.join(self.root, 'boot', 'firmware', 'config.txt')
+        if self.config_txt and not os.path.lexists(config):
+            os.makedirs(os.path.dirname(config), exist_ok=True)
+            with open(config, 'w') as f:
+                f.write(DEFAULT_CONFIG_TXT)
         # the benchmark needs O_DIRECT: a disk file system, not tmpfs
         base = '/var/tmp' if os.path.isdir('/var/tmp') else self.work
         self.bench_dir = tempfile.mkdtemp(prefix=f'sdt-itest-bench-{os.getpid()}-', dir=base)
