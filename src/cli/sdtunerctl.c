@@ -12,6 +12,7 @@
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
 #include "sdtunerctl.h"
+#include "sdtunerctl-info.h"
 
 typedef struct {
 	const gchar *name;
@@ -22,6 +23,7 @@ typedef struct {
 
 static const SdtCliCommand commands[] = {
 	/* filled in by each command's source file */
+	{"info", "", N_("Show the board, the SD card and how its bus runs"), sdt_cli_info},
 	{NULL, NULL, NULL, NULL},
 };
 

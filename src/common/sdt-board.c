@@ -1,0 +1,570 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sdt-board.h"
+
+#define SDHOST SDT_SD_CONTROLLER_SDHOST
+#define EMMC2  SDT_SD_CONTROLLER_EMMC2
+#define SDIO1  SDT_SD_CONTROLLER_SDHCI_BRCMSTB
+
+/* PLATFORM.md §1.3, §1.4, §1.6 and §2.1 */
+/* clang-format off */
+static const SdtBoardModel sdt_board_models[] = {
+	/* key, type, name, SoC, compatible, model prefix, controller, core clock, filter */
+	{"1", 0x00, "A", "BCM2835",
+	 "raspberrypi,model-a", "Raspberry Pi Model A",
+	 SDHOST, 250000000, "[pi1]"},
+	{"1", 0x01, "B", "BCM2835",
+	 "raspberrypi,model-b", "Raspberry Pi Model B",
+	 SDHOST, 250000000, "[pi1]"},
+	{"1", 0x02, "A+", "BCM2835",
+	 "raspberrypi,model-a-plus", "Raspberry Pi Model A Plus",
+	 SDHOST, 250000000, "[pi1]"},
+	{"1", 0x03, "B+", "BCM2835",
+	 "raspberrypi,model-b-plus", "Raspberry Pi Model B Plus",
+	 SDHOST, 250000000, "[pi1]"},
+	{"2", 0x04, "2B", "BCM2836",
+	 "raspberrypi,2-model-b", "Raspberry Pi 2 Model B",
+	 SDHOST, 250000000, "[pi2]"},
+	{"cm1", 0x06, "CM1", "BCM2835",
+	 "raspberrypi,compute-module", "Raspberry Pi Compute Module",
+	 SDHOST, 250000000, "[pi1]"},
+	{"3", 0x08, "3B", "BCM2837",
+	 "raspberrypi,3-model-b", "Raspberry Pi 3 Model B",
+	 SDHOST, 400000000, "[board-type=0x08]"},
+	{"zero", 0x09, "Zero", "BCM2835",
+	 "raspberrypi,model-zero", "Raspberry Pi Zero",
+	 SDHOST, 400000000, "[board-type=0x09]"},
+	{"cm3", 0x0a, "CM3", "BCM2837",
+	 "raspberrypi,3-compute-module", "Raspberry Pi Compute Module 3",
+	 SDHOST, 400000000, "[board-type=0x0a]"},
+	{"zero-w", 0x0c, "Zero W", "BCM2835",
+	 "raspberrypi,model-zero-w", "Raspberry Pi Zero W",
+	 SDHOST, 400000000, "[board-type=0x0c]"},
+	{"3-plus", 0x0d, "3B+", "BCM2837",
+	 "raspberrypi,3-model-b-plus", "Raspberry Pi 3 Model B Plus",
+	 SDHOST, 400000000, "[board-type=0x0d]"},
+	{"3a-plus", 0x0e, "3A+", "BCM2837",
+	 "raspberrypi,3-model-a-plus", "Raspberry Pi 3 Model A Plus",
+	 SDHOST, 400000000, "[board-type=0x0e]"},
+	{"cm3", 0x10, "CM3+", "BCM2837",
+	 "raspberrypi,3-plus-compute-module", "Raspberry Pi Compute Module 3 Plus",
+	 SDHOST, 400000000, "[board-type=0x10]"},
+	{"4", 0x11, "4B", "BCM2711",
+	 "raspberrypi,4-model-b", "Raspberry Pi 4 Model B",
+	 EMMC2, 0, "[board-type=0x11]"},
+	{"zero-2-w", 0x12, "Zero 2 W", "BCM2837",
+	 "raspberrypi,model-zero-2-w", "Raspberry Pi Zero 2 W",
+	 SDHOST, 400000000, "[pi02]"},
+	{"400", 0x13, "400", "BCM2711",
+	 "raspberrypi,400", "Raspberry Pi 400",
+	 EMMC2, 0, "[pi400]"},
+	{"cm4", 0x14, "CM4", "BCM2711",
+	 "raspberrypi,4-compute-module", "Raspberry Pi Compute Module 4",
+	 EMMC2, 0, "[cm4]"},
+	{"cm4", 0x15, "CM4S", "BCM2711",
+	 "raspberrypi,4s-compute-module", "Raspberry Pi Compute Module 4S",
+	 EMMC2, 0, "[cm4s]"},
+	{"5", 0x17, "5", "BCM2712",
+	 "raspberrypi,5-model-b", "Raspberry Pi 5",
+	 SDIO1, 0, "[board-type=0x17]"},
+	{"cm5", 0x18, "CM5", "BCM2712",
+	 "raspberrypi,5-compute-module", "Raspberry Pi Compute Module 5",
+	 SDIO1, 0, "[board-type=0x18]"},
+	{"500", 0x19, "500", "BCM2712",
+	 "raspberrypi,500", "Raspberry Pi 500",
+	 SDIO1, 0, "[board-type=0x19]"},
+	/* shares its compatible string with the CM5: only the revision code tells them apart */
+	{"cm5", 0x1a, "CM5 Lite", "BCM2712",
+	 NULL, NULL,
+	 SDIO1, 0, "[board-type=0x1a]"},
+};
+/* clang-format on */
+
+/* the Model B rev 2 has its own board string */
+static const struct {
+	const gchar *compatible;
+	guint type_code;
+} sdt_board_compatible_aliases[] = {
+	{"raspberrypi,model-b-rev2", 0x01},
+};
+
+/* PLATFORM.md §1.5: old-style code → equivalent type code */
+/* clang-format off */
+static const struct {
+	guint32 code;
+	guint type_code;
+} sdt_board_old_codes[] = {
+	{0x0002, 0x01}, {0x0003, 0x01}, {0x0004, 0x01}, {0x0005, 0x01}, {0x0006, 0x01},
+	{0x000d, 0x01}, {0x000e, 0x01}, {0x000f, 0x01}, {0x0007, 0x00}, {0x0008, 0x00},
+	{0x0009, 0x00}, {0x0010, 0x03}, {0x0013, 0x03}, {0x0011, 0x06}, {0x0014, 0x06},
+	{0x0012, 0x02}, {0x0015, 0x02},
+};
+/* clang-format on */
+
+static const gchar *sdt_board_processors[] = {"BCM2835",
+					      "BCM2836",
+					      "BCM2837",
+					      "BCM2711",
+					      "BCM2712"};
+
+static const gchar *sdt_board_makers[] =
+	{"Sony UK", "Egoman", "Embest", "Sony Japan", "Embest", "Stadium"};
+
+static const guint sdt_board_memory_mb[] = {256, 512, 1024, 2048, 4096, 8192, 16384};
+
+/* SoC compatible prefixes: enough to pick the SD controller (PLATFORM.md §1.7) */
+static const struct {
+	const gchar *prefix;
+	const gchar *soc;
+	SdtSdController controller;
+} sdt_board_socs[] = {
+	{"brcm,bcm2835", "BCM2835", SDHOST},
+	{"brcm,bcm2836", "BCM2836", SDHOST},
+	{"brcm,bcm2837", "BCM2837", SDHOST},
+	{"brcm,bcm2711", "BCM2711", EMMC2},
+	{"brcm,bcm2712", "BCM2712", SDIO1},
+};
+
+const gchar *
+sdt_sd_controller_to_string(SdtSdController controller)
+{
+	switch (controller) {
+	case SDT_SD_CONTROLLER_SDHOST:
+		return "sdhost";
+	case SDT_SD_CONTROLLER_EMMC2:
+		return "emmc2";
+	case SDT_SD_CONTROLLER_SDHCI_BRCMSTB:
+		return "sdhci-brcmstb";
+	case SDT_SD_CONTROLLER_UNKNOWN:
+	default:
+		return "unknown";
+	}
+}
+
+const gchar *
+sdt_board_source_to_string(SdtBoardSource source)
+{
+	switch (source) {
+	case SDT_BOARD_SOURCE_DT_REVISION:
+		return "device-tree-revision";
+	case SDT_BOARD_SOURCE_CPUINFO:
+		return "cpuinfo";
+	case SDT_BOARD_SOURCE_COMPATIBLE:
+		return "compatible";
+	case SDT_BOARD_SOURCE_MODEL:
+		return "model";
+	case SDT_BOARD_SOURCE_NONE:
+	default:
+		return NULL;
+	}
+}
+
+const SdtBoardModel *
+sdt_board_model_table(guint *n_models)
+{
+	if (n_models != NULL)
+		*n_models = G_N_ELEMENTS(sdt_board_models);
+	return sdt_board_models;
+}
+
+const SdtBoardModel *
+sdt_board_model_lookup_type(guint type_code)
+{
+	for (guint i = 0; i < G_N_ELEMENTS(sdt_board_models); i++) {
+		if (sdt_board_models[i].type_code == type_code)
+			return &sdt_board_models[i];
+	}
+	return NULL;
+}
+
+const SdtBoardModel *
+sdt_board_model_lookup_key(const gchar *key)
+{
+	for (guint i = 0; key != NULL && i < G_N_ELEMENTS(sdt_board_models); i++) {
+		if (g_strcmp0(sdt_board_models[i].key, key) == 0)
+			return &sdt_board_models[i];
+	}
+	return NULL;
+}
+
+gboolean
+sdt_revision_decode(guint32 code, SdtRevision *rev)
+{
+	memset(rev, 0, sizeof(*rev));
+	rev->code = code;
+	if ((code >> 23) & 1) {
+		guint mem = (code >> 20) & 0x7;
+		guint maker = (code >> 16) & 0xf;
+
+		rev->new_style = TRUE;
+		rev->type_code = (code >> 4) & 0xff;
+		rev->revision = code & 0xf;
+		rev->processor = (code >> 12) & 0xf;
+		rev->memory_mb =
+			mem < G_N_ELEMENTS(sdt_board_memory_mb) ? sdt_board_memory_mb[mem] : 0;
+		rev->maker =
+			maker < G_N_ELEMENTS(sdt_board_makers) ? sdt_board_makers[maker] : NULL;
+		return rev->processor < G_N_ELEMENTS(sdt_board_processors);
+	}
+	/* overvolted pre-Pi 2 boards carry a 0x1000000 prefix */
+	for (guint i = 0; i < G_N_ELEMENTS(sdt_board_old_codes); i++) {
+		if (sdt_board_old_codes[i].code == (code & 0xffffff)) {
+			rev->type_code = sdt_board_old_codes[i].type_code;
+			return TRUE;
+		}
+	}
+	return FALSE;
+}
+
+static void
+sdt_board_warn(GPtrArray *warnings, gchar *msg)
+{
+	if (warnings != NULL)
+		g_ptr_array_add(warnings, msg);
+	else
+		g_free(msg);
+}
+
+/* a device-tree string: printable UTF-8 without control characters, trailing NULs dropped */
+static gchar *
+sdt_board_dt_string(const gchar *data, gsize len)
+{
+	while (len > 0 && data[len - 1] == '\0')
+		len--;
+	if (len == 0)
+		return NULL;
+	if (!g_utf8_validate_len(data, len, NULL))
+		return NULL;
+	for (gsize i = 0; i < len; i++) {
+		if (g_ascii_iscntrl(data[i]))
+			return NULL;
+	}
+	return g_strndup(data, len);
+}
+
+static gchar **
+sdt_board_dt_string_list(const gchar *data, gsize len)
+{
+	g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func(g_free);
+	gsize start = 0;
+
+	while (len > 0 && data[len - 1] == '\0')
+		len--;
+	if (len == 0)
+		return NULL;
+	for (gsize i = 0; i <= len; i++) {
+		gchar *str;
+		if (i < len && data[i] != '\0')
+			continue;
+		str = sdt_board_dt_string(data + start, i - start);
+		if (str == NULL)
+			return NULL;
+		g_ptr_array_add(list, str);
+		start = i + 1;
+	}
+	g_ptr_array_add(list, NULL);
+	return (gchar **) g_ptr_array_free(g_steal_pointer(&list), FALSE);
+}
+
+/* the value of the cpuinfo line @name (e.g. `Revision`), or NULL */
+static gchar *
+sdt_board_cpuinfo_value(const gchar *cpuinfo, gsize len, const gchar *name)
+{
+	g_autofree gchar *text = g_strndup(cpuinfo, len);
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+
+	for (guint i = 0; lines[i] != NULL; i++) {
+		g_autofree gchar *key = NULL;
+		const gchar *colon = strchr(lines[i], ':');
+		if (colon == NULL)
+			continue;
+		key = g_strstrip(g_strndup(lines[i], colon - lines[i]));
+		if (g_strcmp0(key, name) == 0)
+			return g_strstrip(g_strdup(colon + 1));
+	}
+	return NULL;
+}
+
+static gboolean
+sdt_board_parse_hex32(const gchar *str, guint32 *value)
+{
+	guint64 tmp = 0;
+	gsize len = strlen(str);
+
+	if (len == 0 || len > 8)
+		return FALSE;
+	for (gsize i = 0; i < len; i++) {
+		if (!g_ascii_isxdigit(str[i]))
+			return FALSE;
+		tmp = (tmp << 4) | g_ascii_xdigit_value(str[i]);
+	}
+	*value = (guint32) tmp;
+	return TRUE;
+}
+
+static gboolean
+sdt_board_use_revision(SdtBoard *board, guint32 code, SdtBoardSource source, GPtrArray *warnings)
+{
+	if (!sdt_revision_decode(code, &board->revision)) {
+		sdt_board_warn(warnings,
+			       g_strdup_printf(_("Revision code %04x is not a valid Raspberry Pi "
+						 "revision code; it is ignored"),
+					       code));
+		return FALSE;
+	}
+	board->has_revision = TRUE;
+	board->source = source;
+	board->info = sdt_board_model_lookup_type(board->revision.type_code);
+	if (board->revision.new_style)
+		board->soc = sdt_board_processors[board->revision.processor];
+	if (board->info == NULL) {
+		sdt_board_warn(warnings,
+			       g_strdup_printf(_("Board type 0x%02x (revision code %06x) is not a "
+						 "board SD Tuner knows; it only shows information"),
+					       board->revision.type_code,
+					       code));
+	}
+	return TRUE;
+}
+
+static const SdtBoardModel *
+sdt_board_match_compatible(const gchar *board_string)
+{
+	for (guint i = 0; i < G_N_ELEMENTS(sdt_board_models); i++) {
+		if (g_strcmp0(sdt_board_models[i].compatible, board_string) == 0)
+			return &sdt_board_models[i];
+	}
+	for (guint i = 0; i < G_N_ELEMENTS(sdt_board_compatible_aliases); i++) {
+		if (g_strcmp0(sdt_board_compatible_aliases[i].compatible, board_string) == 0)
+			return sdt_board_model_lookup_type(
+				sdt_board_compatible_aliases[i].type_code);
+	}
+	return NULL;
+}
+
+/* the longest model prefix followed by the end or a space ("… Rev 1.2") */
+static const SdtBoardModel *
+sdt_board_match_model(const gchar *model)
+{
+	const SdtBoardModel *best = NULL;
+	gsize best_len = 0;
+
+	for (guint i = 0; i < G_N_ELEMENTS(sdt_board_models); i++) {
+		const gchar *prefix = sdt_board_models[i].model_prefix;
+		gsize len;
+		if (prefix == NULL || !g_str_has_prefix(model, prefix))
+			continue;
+		len = strlen(prefix);
+		if (model[len] != '\0' && model[len] != ' ')
+			continue;
+		if (len > best_len) {
+			best = &sdt_board_models[i];
+			best_len = len;
+		}
+	}
+	return best;
+}
+
+static const gchar *
+sdt_board_soc_from_compatible(gchar **compatible, SdtSdController *controller)
+{
+	for (guint i = 0; compatible != NULL && compatible[i] != NULL; i++) {
+		for (guint j = 0; j < G_N_ELEMENTS(sdt_board_socs); j++) {
+			if (g_str_has_prefix(compatible[i], sdt_board_socs[j].prefix)) {
+				if (controller != NULL)
+					*controller = sdt_board_socs[j].controller;
+				return sdt_board_socs[j].soc;
+			}
+		}
+	}
+	return NULL;
+}
+
+SdtBoard *
+sdt_board_new_from_data(const guint8 *dt_revision,
+			gsize dt_revision_len,
+			const gchar *cpuinfo,
+			gsize cpuinfo_len,
+			const gchar *compatible,
+			gsize compatible_len,
+			const gchar *model,
+			gsize model_len,
+			GPtrArray *warnings)
+{
+	g_autoptr(SdtBoard) board = g_new0(SdtBoard, 1);
+	gboolean identified = FALSE;
+
+	if (model != NULL) {
+		board->model = sdt_board_dt_string(model, model_len);
+		if (board->model == NULL)
+			sdt_board_warn(warnings,
+				       g_strdup(_("The device-tree model string is empty or not "
+						  "readable text; it is ignored")));
+	}
+	if (compatible != NULL) {
+		board->compatible = sdt_board_dt_string_list(compatible, compatible_len);
+		if (board->compatible == NULL)
+			sdt_board_warn(warnings,
+				       g_strdup(_("The device-tree compatible list is empty or not "
+						  "readable text; it is ignored")));
+	}
+
+	/* for display only: a kernel without a device tree names the board in cpuinfo */
+	if (board->model == NULL && cpuinfo != NULL) {
+		g_autofree gchar *value = sdt_board_cpuinfo_value(cpuinfo, cpuinfo_len, "Model");
+		if (value == NULL)
+			value = sdt_board_cpuinfo_value(cpuinfo, cpuinfo_len, "Hardware");
+		if (value != NULL && value[0] != '\0' && g_utf8_validate(value, -1, NULL))
+			board->model = g_steal_pointer(&value);
+	}
+
+	/* 1: device-tree revision, 4 bytes big-endian */
+	if (dt_revision != NULL) {
+		if (dt_revision_len == 4) {
+			guint32 code = ((guint32) dt_revision[0] << 24) |
+				       ((guint32) dt_revision[1] << 16) |
+				       ((guint32) dt_revision[2] << 8) | dt_revision[3];
+			identified = sdt_board_use_revision(board,
+							    code,
+							    SDT_BOARD_SOURCE_DT_REVISION,
+							    warnings);
+		} else {
+			sdt_board_warn(
+				warnings,
+				g_strdup_printf(
+					_("The device-tree revision has %u bytes instead of 4; "
+					  "it is ignored"),
+					(guint) dt_revision_len));
+		}
+	}
+
+	/* 2: cpuinfo Revision */
+	if (!identified && cpuinfo != NULL) {
+		g_autofree gchar *value = sdt_board_cpuinfo_value(cpuinfo, cpuinfo_len, "Revision");
+		guint32 code = 0;
+		if (value != NULL && sdt_board_parse_hex32(value, &code)) {
+			identified = sdt_board_use_revision(board,
+							    code,
+							    SDT_BOARD_SOURCE_CPUINFO,
+							    warnings);
+		} else if (value != NULL) {
+			sdt_board_warn(warnings,
+				       g_strdup_printf(_("The Revision line of /proc/cpuinfo "
+							 "(“%s”) is not a hex number; it is "
+							 "ignored"),
+						       value));
+		}
+	}
+
+	/* 3: compatible board string */
+	if (!identified && board->compatible != NULL) {
+		board->info = sdt_board_match_compatible(board->compatible[0]);
+		if (board->info != NULL) {
+			board->source = SDT_BOARD_SOURCE_COMPATIBLE;
+			identified = TRUE;
+		}
+	}
+
+	/* 4: the model string, only when nothing else is there */
+	if (!identified && board->model != NULL) {
+		board->info = sdt_board_match_model(board->model);
+		if (board->info != NULL) {
+			board->source = SDT_BOARD_SOURCE_MODEL;
+			identified = TRUE;
+		}
+	}
+
+	/* the SoC: revision code, else the compatible SoC string, else the model's usual SoC */
+	if (board->soc == NULL)
+		board->soc = sdt_board_soc_from_compatible(board->compatible, NULL);
+	if (board->soc == NULL && board->info != NULL)
+		board->soc = board->info->soc;
+
+	if (!identified) {
+		sdt_board_warn(warnings,
+			       g_strdup(_("This is not a Raspberry Pi SD Tuner knows: it shows "
+					  "information only and changes nothing")));
+	}
+	return g_steal_pointer(&board);
+}
+
+static gboolean
+sdt_board_read(SdtContext *ctx,
+	       const gchar *abs_path,
+	       gchar **contents,
+	       gsize *len,
+	       GPtrArray *warnings)
+{
+	g_autofree gchar *path = sdt_context_build_path(ctx, abs_path);
+	g_autoptr(GError) error = NULL;
+
+	if (!g_file_test(path, G_FILE_TEST_EXISTS))
+		return FALSE;
+	if (!g_file_get_contents(path, contents, len, &error)) {
+		sdt_board_warn(warnings,
+			       g_strdup_printf(_("Cannot read %s: %s"), path, error->message));
+		return FALSE;
+	}
+	return TRUE;
+}
+
+SdtBoard *
+sdt_board_detect(SdtContext *ctx, GPtrArray *warnings)
+{
+	g_autofree gchar *rev = NULL;
+	g_autofree gchar *cpuinfo = NULL;
+	g_autofree gchar *compatible = NULL;
+	g_autofree gchar *model = NULL;
+	gsize rev_len = 0, cpuinfo_len = 0, compatible_len = 0, model_len = 0;
+
+	sdt_board_read(ctx, "/proc/device-tree/system/linux,revision", &rev, &rev_len, warnings);
+	sdt_board_read(ctx, "/proc/cpuinfo", &cpuinfo, &cpuinfo_len, warnings);
+	sdt_board_read(ctx, "/proc/device-tree/compatible", &compatible, &compatible_len, warnings);
+	sdt_board_read(ctx, "/proc/device-tree/model", &model, &model_len, warnings);
+	return sdt_board_new_from_data((const guint8 *) rev,
+				       rev_len,
+				       cpuinfo,
+				       cpuinfo_len,
+				       compatible,
+				       compatible_len,
+				       model,
+				       model_len,
+				       warnings);
+}
+
+const gchar *
+sdt_board_get_key(const SdtBoard *board)
+{
+	return board->info != NULL ? board->info->key : "unknown";
+}
+
+SdtSdController
+sdt_board_get_controller(const SdtBoard *board)
+{
+	return board->info != NULL ? board->info->controller : SDT_SD_CONTROLLER_UNKNOWN;
+}
+
+gchar *
+sdt_board_get_revision_string(const SdtBoard *board)
+{
+	if (!board->has_revision)
+		return NULL;
+	return g_strdup_printf(board->revision.new_style ? "%06x" : "%04x", board->revision.code);
+}
+
+void
+sdt_board_free(SdtBoard *board)
+{
+	if (board == NULL)
+		return;
+	g_free(board->model);
+	g_strfreev(board->compatible);
+	g_free(board);
+}

@@ -1,0 +1,111 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "sdt-context.h"
+
+G_BEGIN_DECLS
+
+/* the controller behind the SD slot (PLATFORM.md §2.1) */
+typedef enum {
+	SDT_SD_CONTROLLER_UNKNOWN,
+	SDT_SD_CONTROLLER_SDHOST,        /* Pi 0–3, CM1, CM3: bcm2835-sdhost */
+	SDT_SD_CONTROLLER_EMMC2,         /* Pi 4, 400, CM4, CM4S: sdhci-iproc */
+	SDT_SD_CONTROLLER_SDHCI_BRCMSTB, /* Pi 5, 500, CM5: sdio1, sdhci-brcmstb + CQHCI */
+} SdtSdController;
+
+/* "sdhost", "emmc2", "sdhci-brcmstb" or "unknown" (DESIGN.md board.sd_controller) */
+const gchar *sdt_sd_controller_to_string(SdtSdController controller);
+
+/*
+ * One board model, by revision-code type field.  Several type codes share a
+ * DESIGN.md key (1A/1B/1A+/1B+ are all "1"; CM3 and CM3+ are "cm3"; CM4 and
+ * CM4S "cm4"; CM5 and CM5 Lite "cm5").
+ */
+typedef struct {
+	const gchar *key;           /* DESIGN.md board key */
+	guint type_code;            /* revision-code bits 11–4 */
+	const gchar *name;          /* "3B", "Zero 2 W", ... */
+	const gchar *soc;           /* "BCM2837"; the usual SoC of the model */
+	const gchar *compatible;    /* device-tree board string, NULL if none documented */
+	const gchar *model_prefix;  /* /proc/device-tree/model without " Rev x.y" */
+	SdtSdController controller; /* the SD slot's controller */
+	guint core_clock_hz;        /* default core clock on sdhost boards, else 0 */
+	const gchar *filter;        /* config.txt filter that targets exactly this family */
+} SdtBoardModel;
+
+/* every known model, in type-code order; @n_models is set to the count */
+const SdtBoardModel *sdt_board_model_table(guint *n_models);
+const SdtBoardModel *sdt_board_model_lookup_type(guint type_code);
+/* the first model with this DESIGN.md key, NULL for "unknown" or a bad key */
+const SdtBoardModel *sdt_board_model_lookup_key(const gchar *key);
+
+/* where the identity came from */
+typedef enum {
+	SDT_BOARD_SOURCE_NONE,
+	SDT_BOARD_SOURCE_DT_REVISION, /* /proc/device-tree/system/linux,revision */
+	SDT_BOARD_SOURCE_CPUINFO,     /* /proc/cpuinfo Revision */
+	SDT_BOARD_SOURCE_COMPATIBLE,  /* /proc/device-tree/compatible */
+	SDT_BOARD_SOURCE_MODEL,       /* /proc/device-tree/model */
+} SdtBoardSource;
+
+const gchar *sdt_board_source_to_string(SdtBoardSource source);
+
+/* a decoded revision code (PLATFORM.md §1.2, §1.5) */
+typedef struct {
+	guint32 code;
+	gboolean new_style;
+	guint type_code;    /* new style: bits 11–4; old style: the equivalent type */
+	guint revision;     /* bits 3–0, new style only */
+	guint memory_mb;    /* 0 if unknown */
+	guint processor;    /* bits 15–12, new style only */
+	const gchar *maker; /* NULL if unknown */
+} SdtRevision;
+
+/* FALSE for 0, an unlisted old-style code, or a new-style code with a reserved field */
+gboolean sdt_revision_decode(guint32 code, SdtRevision *rev);
+
+typedef struct {
+	gchar *model;              /* display only; NULL if absent or unreadable */
+	gchar **compatible;        /* NULL-terminated; NULL if absent */
+	SdtBoardSource source;     /* what identified the board */
+	gboolean has_revision;     /* a valid revision code was found */
+	SdtRevision revision;      /* valid if has_revision */
+	const SdtBoardModel *info; /* NULL for an unknown board */
+	const gchar *soc;          /* "BCM2837", NULL if unknown */
+} SdtBoard;
+
+/* "unknown" when not identified */
+const gchar *sdt_board_get_key(const SdtBoard *board);
+SdtSdController sdt_board_get_controller(const SdtBoard *board);
+/* "a02082", or NULL without a revision code */
+gchar *sdt_board_get_revision_string(const SdtBoard *board);
+
+/*
+ * Pure detection from the raw bytes of the files (each may be %NULL when the
+ * file is missing; lengths are byte counts, the bytes need no terminator).
+ * Problems become translated strings appended to @warnings.
+ */
+SdtBoard *sdt_board_new_from_data(const guint8 *dt_revision,
+				  gsize dt_revision_len,
+				  const gchar *cpuinfo,
+				  gsize cpuinfo_len,
+				  const gchar *compatible,
+				  gsize compatible_len,
+				  const gchar *model,
+				  gsize model_len,
+				  GPtrArray *warnings);
+
+/* reads the files under the context's root; never fails, an unknown board is a result */
+SdtBoard *sdt_board_detect(SdtContext *ctx, GPtrArray *warnings);
+
+void sdt_board_free(SdtBoard *board);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtBoard, sdt_board_free)
+
+G_END_DECLS

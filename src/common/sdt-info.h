@@ -1,0 +1,65 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "sdt-board.h"
+#include "sdt-bus.h"
+#include "sdt-card.h"
+#include "sdt-context.h"
+#include "sdt-kmsg.h"
+
+G_BEGIN_DECLS
+
+/* DESIGN.md bus.cqe */
+typedef enum {
+	SDT_CQE_UNKNOWN,
+	SDT_CQE_ENABLED,
+	SDT_CQE_HOST_SOFTWARE_QUEUE,
+	SDT_CQE_OFF,
+} SdtCqeState;
+
+const gchar *sdt_cqe_state_to_string(SdtCqeState state);
+
+typedef enum {
+	SDT_BUS_SOURCE_NONE,
+	SDT_BUS_SOURCE_DEBUGFS,    /* /sys/kernel/debug/mmcN/ios */
+	SDT_BUS_SOURCE_KERNEL_LOG, /* "new … card" and "overclocking to" lines */
+} SdtBusSource;
+
+typedef struct {
+	SdtBusIos ios; /* clock, actual clock, width, timing, voltage; -1 = unknown */
+	SdtBusSource source;
+	gchar *ios_path;      /* the debugfs file looked at, NULL without a card */
+	gdouble ceiling_mb_s; /* 10^6 bytes/s, < 0 when unknown */
+	SdtCqeState cqe;
+} SdtBusState;
+
+typedef struct {
+	gboolean simulated; /* sdt_context_is_simulated() */
+	SdtBoard *board;
+	SdtCard *card;
+	SdtBusState bus;
+	gboolean kernel_log_read; /* FALSE: /dev/kmsg missing or unreadable */
+	SdtKmsgFacts kernel_log;  /* facts about the card's host and disk */
+	GPtrArray *mounts;        /* SdtMount, empty if mountinfo is unreadable */
+	GPtrArray *warnings;      /* translated strings */
+} SdtInfo;
+
+void sdt_info_free(SdtInfo *info);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtInfo, sdt_info_free)
+
+/*
+ * Collects everything `info` shows.  Missing or bad files become unknown
+ * values plus warnings; the only error is a context that cannot be used.
+ */
+SdtInfo *sdt_info_collect(SdtContext *ctx, GError **error);
+
+/* the DESIGN.md `info` document (without the "config" member, added by the caller) */
+JsonNode *sdt_info_to_json(SdtInfo *info);
+
+G_END_DECLS

@@ -1,0 +1,127 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include "sdt-error.h"
+#include "sdt-mounts.h"
+
+/* a Raspberry Pi OS layout, plus an escaped path and an overmount */
+static const gchar *mountinfo =
+	"22 1 179:2 / / rw,noatime shared:1 - ext4 /dev/mmcblk0p2 rw\n"
+	"24 22 0:21 / /proc rw,nosuid,nodev,noexec,relatime shared:12 - proc proc rw\n"
+	"31 22 179:1 / /boot/firmware rw,relatime shared:20 master:3 - vfat /dev/mmcblk0p1 "
+	"rw,fmask=0022,dmask=0022\n"
+	"40 22 8:1 /photos /media/pi/My\\040Disk ro,relatime - ext4 /dev/sda1 rw\n"
+	"41 22 8:2 / /mnt rw,relatime - btrfs /dev/sda2 ro,space_cache\n"
+	"42 41 0:30 / /mnt rw,relatime - tmpfs tmpfs rw\n"
+	"this is not a mountinfo line\n"
+	"43 22 x:y / /bad rw - ext4 /dev/x rw\n"
+	"44 22 8:3 / /nosep rw ext4 /dev/sda3 rw\n";
+
+static void
+test_parse(void)
+{
+	g_autoptr(GPtrArray) mounts = NULL;
+	SdtMount *m;
+	guint n_bad = 0;
+
+	mounts = sdt_mounts_parse(mountinfo, &n_bad);
+	g_assert_cmpuint(mounts->len, ==, 6);
+	g_assert_cmpuint(n_bad, ==, 3);
+
+	m = g_ptr_array_index(mounts, 0);
+	g_assert_cmpuint(m->id, ==, 22);
+	g_assert_cmpuint(m->parent_id, ==, 1);
+	g_assert_cmpuint(m->major, ==, 179);
+	g_assert_cmpuint(m->minor, ==, 2);
+	g_assert_cmpstr(m->mount_point, ==, "/");
+	g_assert_cmpstr(m->fs_type, ==, "ext4");
+	g_assert_cmpstr(m->source, ==, "/dev/mmcblk0p2");
+	g_assert_cmpstr(m->options, ==, "rw,noatime");
+	g_assert_false(m->read_only);
+
+	/* optional fields before the separator */
+	m = g_ptr_array_index(mounts, 2);
+	g_assert_cmpstr(m->mount_point, ==, "/boot/firmware");
+	g_assert_cmpstr(m->fs_type, ==, "vfat");
+	g_assert_cmpstr(m->super_options, ==, "rw,fmask=0022,dmask=0022");
+
+	/* \040 is a space; "ro" per mount */
+	m = g_ptr_array_index(mounts, 3);
+	g_assert_cmpstr(m->mount_point, ==, "/media/pi/My Disk");
+	g_assert_cmpstr(m->root, ==, "/photos");
+	g_assert_true(m->read_only);
+
+	/* "ro" per superblock */
+	m = g_ptr_array_index(mounts, 4);
+	g_assert_true(m->read_only);
+}
+
+static void
+test_find(void)
+{
+	g_autoptr(GPtrArray) mounts = sdt_mounts_parse(mountinfo, NULL);
+	g_autoptr(GPtrArray) dev = NULL;
+	SdtMount *m;
+
+	m = sdt_mounts_find_mount_point(mounts, "/boot/firmware");
+	g_assert_nonnull(m);
+	g_assert_cmpuint(m->minor, ==, 1);
+	/* the last mount over a point is the visible one */
+	m = sdt_mounts_find_mount_point(mounts, "/mnt");
+	g_assert_cmpstr(m->fs_type, ==, "tmpfs");
+	g_assert_null(sdt_mounts_find_mount_point(mounts, "/boot"));
+
+	m = sdt_mounts_find_for_path(mounts, "/boot/firmware/config.txt");
+	g_assert_cmpstr(m->mount_point, ==, "/boot/firmware");
+	m = sdt_mounts_find_for_path(mounts, "/boot/firmwarex/file");
+	g_assert_cmpstr(m->mount_point, ==, "/");
+	m = sdt_mounts_find_for_path(mounts, "/var/tmp");
+	g_assert_cmpstr(m->source, ==, "/dev/mmcblk0p2");
+	m = sdt_mounts_find_for_path(mounts, "/mnt/x");
+	g_assert_cmpstr(m->fs_type, ==, "tmpfs");
+
+	dev = sdt_mounts_find_device(mounts, 179, 1);
+	g_assert_cmpuint(dev->len, ==, 1);
+	g_assert_cmpstr(((SdtMount *) g_ptr_array_index(dev, 0))->mount_point,
+			==,
+			"/boot/firmware");
+	g_ptr_array_unref(dev);
+	dev = sdt_mounts_find_device(mounts, 179, 5);
+	g_assert_cmpuint(dev->len, ==, 0);
+}
+
+static void
+test_load_under_root(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *root = g_test_build_filename(G_TEST_DIST, "data", "roots", "pi3", NULL);
+	g_autofree gchar *empty =
+		g_test_build_filename(G_TEST_DIST, "data", "boards", "empty-root", NULL);
+	g_autoptr(SdtContext) ctx = sdt_context_new(root, &error);
+	g_autoptr(SdtContext) ctx_empty = sdt_context_new(empty, &error);
+	g_autoptr(GPtrArray) mounts = NULL;
+
+	g_assert_no_error(error);
+	mounts = sdt_mounts_load(ctx, &error);
+	g_assert_no_error(error);
+	g_assert_cmpuint(mounts->len, ==, 7);
+	g_assert_cmpstr(sdt_mounts_find_mount_point(mounts, "/")->source, ==, "/dev/mmcblk0p2");
+
+	g_assert_null(sdt_mounts_load(ctx_empty, &error));
+	g_assert_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+	g_assert_nonnull(strstr(error->message, "mount table"));
+}
+
+int
+main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/sdtuner/mounts/parse", test_parse);
+	g_test_add_func("/sdtuner/mounts/find", test_find);
+	g_test_add_func("/sdtuner/mounts/load-under-root", test_load_under_root);
+	return g_test_run();
+}
