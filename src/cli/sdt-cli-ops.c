@@ -32,6 +32,20 @@ typedef struct {
 	gboolean agent_tried;
 } SdtCliBus;
 
+static void
+sdt_cli_ops_wrap_error(GError **error, SdtError code)
+{
+	g_autoptr(GError) wrapped =
+		g_error_new(SDT_ERROR,
+			    code,
+			    /* Translators: %s is an error message */
+			    _("Could not reach sd-tuner-helper on the system bus (is SD Tuner "
+			      "installed? use --root DIR to read a copy instead): %s"),
+			    (*error)->message);
+	g_clear_error(error);
+	*error = g_steal_pointer(&wrapped);
+}
+
 /* D-Bus and connection errors become SDT_ERROR with a hint */
 static void
 sdt_cli_ops_fixup_error(GError **error)
@@ -49,19 +63,20 @@ sdt_cli_ops_fixup_error(GError **error)
 		(*error)->code = SDT_ERROR_CANCELLED;
 		return;
 	}
+	/* no helper installed or no system bus: NotSupported, so that a
+	 * command that changes nothing may read this machine itself instead */
 	if (g_strcmp0(remote, "org.freedesktop.DBus.Error.ServiceUnknown") == 0 ||
-	    g_strcmp0(remote, "org.freedesktop.DBus.Error.Spawn.ChildExited") == 0 ||
+	    g_strcmp0(remote, "org.freedesktop.DBus.Error.NameHasNoOwner") == 0 ||
+	    g_error_matches(*error, G_DBUS_ERROR, G_DBUS_ERROR_FILE_NOT_FOUND) ||
+	    g_error_matches(*error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND)) {
+		sdt_cli_ops_wrap_error(error, SDT_ERROR_NOT_SUPPORTED);
+		return;
+	}
+	/* there, but it died or did not answer */
+	if (g_strcmp0(remote, "org.freedesktop.DBus.Error.Spawn.ChildExited") == 0 ||
 	    g_strcmp0(remote, "org.freedesktop.DBus.Error.NoReply") == 0 ||
 	    (*error)->domain == G_IO_ERROR) {
-		g_autoptr(GError) wrapped = g_error_new(
-			SDT_ERROR,
-			SDT_ERROR_FAILED,
-			/* Translators: %s is an error message */
-			_("Could not reach sd-tuner-helper on the system bus (is SD "
-			  "Tuner installed? use --root DIR to read a copy instead): %s"),
-			(*error)->message);
-		g_clear_error(error);
-		*error = g_steal_pointer(&wrapped);
+		sdt_cli_ops_wrap_error(error, SDT_ERROR_FAILED);
 		return;
 	}
 	(*error)->domain = SDT_ERROR;
