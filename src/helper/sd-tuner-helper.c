@@ -20,6 +20,7 @@
 #include "sdt-context.h"
 #include "sdt-daemon.h"
 #include "sdt-error.h"
+#include "sdt-kmsg.h"
 
 #define SDT_HELPER_EXIT_OK    0
 #define SDT_HELPER_EXIT_FAIL  1
@@ -114,6 +115,35 @@ sdt_helper_signal_cb(gpointer user_data)
 	return G_SOURCE_REMOVE;
 }
 
+/*
+ * The kernel log is read once, now: its SD lines (all start with "mmcN:" or
+ * "mmcblkN:") are what `info` and the recommendations need, and the ring
+ * buffer may have dropped the boot messages by the time a client asks.
+ */
+static void
+sdt_helper_keep_kernel_log(SdtContext *ctx)
+{
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *text = NULL;
+	g_autofree gchar *kept = NULL;
+	g_autoptr(GBytes) bytes = NULL;
+	gsize len = 0;
+	gsize kept_len = 0;
+
+	text = sdt_kmsg_read(ctx, &len, &error);
+	if (text == NULL) {
+		/* every `info` will try again and say why it failed */
+		g_debug("kernel log not kept: %s", error->message);
+		return;
+	}
+	kept = sdt_kmsg_filter(text, len, "mmc", &kept_len);
+	g_debug("kept %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes of the kernel log",
+		kept_len,
+		len);
+	bytes = g_bytes_new_take(g_steal_pointer(&kept), kept_len);
+	sdt_context_set_kernel_log(ctx, bytes);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -194,6 +224,7 @@ main(int argc, char *argv[])
 		g_printerr("sd-tuner-helper: %s\n", error->message);
 		return SDT_HELPER_EXIT_USAGE;
 	}
+	sdt_helper_keep_kernel_log(ctx);
 	/* registers org.example.SdTuner1.Error.* before the first reply */
 	(void) SDT_ERROR;
 
