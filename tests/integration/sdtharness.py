@@ -229,7 +229,9 @@ class TestEnv:
         if self.fixture is not None:
             umockdev = os.path.join(SRCDIR, 'tests', 'data', 'umockdev', self.fixture + '.umockdev')
         if umockdev is not None and os.path.exists(umockdev):
-            argv = ['umockdev-run', '-d', umockdev, '--'] + argv
+            # dbus-daemon does not search PATH
+            argv = [shutil.which('umockdev-run') or '/usr/bin/umockdev-run', '-d', umockdev,
+                    '--'] + argv
         return argv
 
     def _write_bus_config(self):
