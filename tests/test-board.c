@@ -21,6 +21,7 @@ static const struct {
 	const gchar *filter;
 	guint n_warnings;
 } boards[] = {
+	{"pi1-a", "1", "0007", 0x00, "BCM2835", "sdhost", "device-tree-revision", "[pi1]", 0},
 	{"pi1-b-rev2", "1", "000e", 0x01, "BCM2835", "sdhost", "device-tree-revision", "[pi1]", 0},
 	{"pi1-bplus", "1", "0010", 0x03, "BCM2835", "sdhost", "device-tree-revision", "[pi1]", 0},
 	{"pi1-aplus", "1", "0012", 0x02, "BCM2835", "sdhost", "device-tree-revision", "[pi1]", 0},

@@ -204,8 +204,35 @@ for line in ['SIMULATED: this is read from a test root, not from the hardware of
              '  Clock              100.00 MHz actual (50.00 MHz requested)',
              '  Bus width          4 bits',
              '  Bus ceiling        50.0 MB/s (10^6 bytes/s, from clock × width)',
+             '  Maker              likely SanDisk/Western Digital (manufacturer id 0x03, OEM “SD”)',
+             '  Command queue      not supported',
              '  SD overclock       100.00 MHz, reduced 0 times']:
     ok(line in p.stdout.splitlines(), f'human: line "{line.strip()}"', p.stdout)
+
+p = run('umockdev/pi5.umockdev', ['--root', os.path.join(DATA, 'roots/pi5'), 'info'])
+ok(p.returncode == 0, 'human pi5: exit status 0', p.stderr)
+for line in ['  Board key          5',
+             '  App class          A2',
+             '  Command queue      card supports depth 32',
+             '  Cache              card supports a cache',
+             '  Linux detected     cache, command queue, power-off notification',
+             '  Bus ceiling        100.0 MB/s (10^6 bytes/s, from clock × width)',
+             '  Command queueing   enabled',
+             '  CQ engine          enabled, 31 tags',
+             '  mmcblk quirks      0x00004000']:
+    ok(line in p.stdout.splitlines(), f'human pi5: line "{line.strip()}"', p.stdout)
+
+# without --root and without a helper on the bus, info reads this machine in-process
+env = dict(os.environ, LANGUAGE='C', LC_ALL='C.UTF-8',
+           DBUS_SYSTEM_BUS_ADDRESS='unix:path=/nonexistent/sd-tuner-test-bus')
+env.pop('SDTUNER_ROOT', None)
+p = subprocess.run([SDTUNERCTL, '--json', 'info'], capture_output=True, text=True, env=env, timeout=60)
+ok(p.returncode == 0 and 'reading this machine directly' in p.stderr,
+   'no helper: info reads this machine directly', f'{p.returncode} {p.stderr}')
+if p.returncode == 0:
+    doc = json.loads(p.stdout)
+    ok(doc['simulated'] is False and isinstance(doc['warnings'], list),
+       'no helper: the document is not simulated', p.stdout)
 
 # bad usage is the only error: exit 2 with a message
 p = run('umockdev/pi3.umockdev', ['--root', os.path.join(DATA, 'no-such-dir'), 'info'])

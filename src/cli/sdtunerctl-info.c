@@ -75,7 +75,7 @@ sdt_cli_info_format_board(GString *out, JsonObject *board)
 
 	g_string_append_printf(out, "%s\n", _("Board"));
 	sdt_cli_info_row(out, _("Model"), model != NULL ? model : _("unknown"));
-	if (name != NULL)
+	if (name != NULL && g_strcmp0(name, sdt_cli_info_str(board, "key")) != 0)
 		key = g_strdup_printf("%s (%s)", sdt_cli_info_str(board, "key"), name);
 	else
 		key = g_strdup(sdt_cli_info_str(board, "key"));
@@ -101,6 +101,34 @@ sdt_cli_info_format_board(GString *out, JsonObject *board)
 	sdt_cli_info_row(out, _("SD controller"), ctrl);
 	if (sdt_cli_info_has(board, "filter"))
 		sdt_cli_info_row(out, _("config.txt filter"), sdt_cli_info_str(board, "filter"));
+}
+
+/* what Linux found out through CMD48 (ext_perf, ext_power), when the kernel shows it */
+static void
+sdt_cli_info_format_kernel_view(GString *out, JsonObject *card)
+{
+	JsonObject *perf = sdt_cli_info_has(card, "ext_perf")
+				   ? json_object_get_object_member(card, "ext_perf")
+				   : NULL;
+	JsonObject *power = sdt_cli_info_has(card, "ext_power")
+				    ? json_object_get_object_member(card, "ext_power")
+				    : NULL;
+	g_autoptr(GPtrArray) parts = g_ptr_array_new();
+	g_autofree gchar *joined = NULL;
+
+	if (perf == NULL && power == NULL)
+		return;
+	if (perf != NULL && json_object_get_boolean_member(perf, "cache"))
+		g_ptr_array_add(parts, (gpointer) _("cache"));
+	if (perf != NULL && json_object_get_boolean_member(perf, "cmd_queue"))
+		g_ptr_array_add(parts, (gpointer) _("command queue"));
+	if (power != NULL && json_object_get_boolean_member(power, "power_off_notify"))
+		g_ptr_array_add(parts, (gpointer) _("power-off notification"));
+	if (parts->len == 0)
+		g_ptr_array_add(parts, (gpointer) _("no extensions"));
+	g_ptr_array_add(parts, NULL);
+	joined = g_strjoinv(", ", (gchar **) parts->pdata);
+	sdt_cli_info_row(out, _("Linux detected"), joined);
 }
 
 static void
@@ -133,9 +161,13 @@ sdt_cli_info_format_card(GString *out, JsonObject *card)
 				 host_driver != NULL ? host_driver : _("none"));
 	sdt_cli_info_row(out, _("Device"), device);
 	if (sdt_cli_info_has(card, "manfid")) {
+		/* Translators: the maker is a guess from the manufacturer id (PLATFORM.md §8) */
+		g_autofree gchar *likely = manufacturer != NULL
+						   ? g_strdup_printf(_("likely %s"), manufacturer)
+						   : g_strdup(_("not in the table"));
 		/* Translators: likely maker, manufacturer id, OEM id */
 		maker = g_strdup_printf(_("%s (manufacturer id 0x%02x, OEM “%s”)"),
-					manufacturer != NULL ? manufacturer : _("unknown maker"),
+					likely,
 					(guint) json_object_get_int_member(card, "manfid"),
 					sdt_cli_info_str(card, "oemid"));
 		sdt_cli_info_row(out, _("Maker"), maker);
@@ -174,7 +206,7 @@ sdt_cli_info_format_card(GString *out, JsonObject *card)
 	else if (json_object_get_int_member(card, "cq_depth") == 0)
 		cq = g_strdup(_("not supported"));
 	else
-		cq = g_strdup_printf(_("supported, depth %d"),
+		cq = g_strdup_printf(_("card supports depth %d"),
 				     (gint) json_object_get_int_member(card, "cq_depth"));
 	sdt_cli_info_row(out, _("Command queue"), cq);
 	if (!sdt_cli_info_has(card, "cache"))
@@ -183,8 +215,9 @@ sdt_cli_info_format_card(GString *out, JsonObject *card)
 		sdt_cli_info_row(out,
 				 _("Cache"),
 				 json_object_get_boolean_member(card, "cache")
-					 ? _("supported")
+					 ? _("card supports a cache")
 					 : _("not supported"));
+	sdt_cli_info_format_kernel_view(out, card);
 	if (sdt_cli_info_has(card, "cmd48"))
 		sdt_cli_info_row(out,
 				 _("CMD48 (ext. regs)"),

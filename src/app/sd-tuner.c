@@ -1,0 +1,28 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+
+#include "sdt-application.h"
+
+int
+main(int argc, char *argv[])
+{
+	g_autoptr(SdtApplication) app = NULL;
+	const gchar *localedir = g_getenv("SDTUNER_LOCALEDIR");
+
+	/* SDTUNER_LOCALEDIR lets tests use the translations in the build tree */
+	setlocale(LC_ALL, "");
+	bindtextdomain(GETTEXT_PACKAGE, localedir != NULL ? localedir : LOCALEDIR);
+	bind_textdomain_codeset(GETTEXT_PACKAGE, "UTF-8");
+	textdomain(GETTEXT_PACKAGE);
+
+	g_set_application_name(_("SD Tuner"));
+	app = sdt_application_new();
+	return g_application_run(G_APPLICATION(app), argc, argv);
+}

@@ -1,0 +1,170 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "sdt-bench-summary.h"
+#include "sdt-error.h"
+#include "sdt-json-reader.h"
+
+static void
+sdt_bench_row_free(SdtBenchRow *row)
+{
+	g_free(row->name);
+	g_free(row);
+}
+
+void
+sdt_bench_summary_free(SdtBenchSummary *summary)
+{
+	if (summary == NULL)
+		return;
+	g_ptr_array_unref(summary->rows);
+	g_free(summary->device);
+	g_free(summary->profile);
+	g_free(summary);
+}
+
+const gchar *
+sdt_bench_test_title(const gchar *name)
+{
+	struct {
+		const gchar *name;
+		const gchar *title;
+	} titles[] = {
+		{"seq-write", N_("Sequential write")},
+		{"seq-read", N_("Sequential read")},
+		{"rand-4k-write-qd1", N_("Random 4K write, one at a time")},
+		{"rand-4k-read-qd1", N_("Random 4K read, one at a time")},
+		{"rand-4k-write-qd32", N_("Random 4K write, 32 queued")},
+		{"rand-4k-read-qd32", N_("Random 4K read, 32 queued")},
+		{"raw-read", N_("Raw device read")},
+	};
+	for (guint i = 0; i < G_N_ELEMENTS(titles); i++) {
+		if (g_strcmp0(name, titles[i].name) == 0)
+			return _(titles[i].title);
+	}
+	return name;
+}
+
+static SdtTarget
+sdt_bench_target(gdouble value, gdouble target)
+{
+	if (!isfinite(value))
+		return SDT_TARGET_NONE;
+	return value >= target ? SDT_TARGET_PASS : SDT_TARGET_FAIL;
+}
+
+static void
+sdt_bench_row_set_targets(SdtBenchRow *row)
+{
+	row->a1 = SDT_TARGET_NONE;
+	row->a2 = SDT_TARGET_NONE;
+	if (!row->valid)
+		return;
+	if (g_strcmp0(row->name, "seq-write") == 0) {
+		row->a1 = sdt_bench_target(row->mb_s, SDT_A_SEQ_MB_S);
+		row->a2 = row->a1;
+	} else if (g_str_has_prefix(row->name, "rand-4k-read-")) {
+		row->a1 = sdt_bench_target(row->iops, SDT_A1_READ_IOPS);
+		row->a2 = sdt_bench_target(row->iops, SDT_A2_READ_IOPS);
+	} else if (g_str_has_prefix(row->name, "rand-4k-write-")) {
+		row->a1 = sdt_bench_target(row->iops, SDT_A1_WRITE_IOPS);
+		row->a2 = sdt_bench_target(row->iops, SDT_A2_WRITE_IOPS);
+	}
+}
+
+/* the verdict member may be a boolean, or an object with a "pass" boolean */
+static SdtTarget
+sdt_bench_summary_get_verdict(JsonObject *verdict, const gchar *member)
+{
+	JsonNode *node;
+
+	if (verdict == NULL)
+		return SDT_TARGET_NONE;
+	node = json_object_get_member(verdict, member);
+	if (node == NULL)
+		return SDT_TARGET_NONE;
+	if (JSON_NODE_HOLDS_VALUE(node) && json_node_get_value_type(node) == G_TYPE_BOOLEAN)
+		return json_node_get_boolean(node) ? SDT_TARGET_PASS : SDT_TARGET_FAIL;
+	if (JSON_NODE_HOLDS_OBJECT(node)) {
+		JsonObject *obj = json_node_get_object(node);
+		JsonNode *pass = json_object_get_member(obj, "pass");
+		if (pass != NULL && JSON_NODE_HOLDS_VALUE(pass) &&
+		    json_node_get_value_type(pass) == G_TYPE_BOOLEAN)
+			return json_node_get_boolean(pass) ? SDT_TARGET_PASS : SDT_TARGET_FAIL;
+	}
+	return SDT_TARGET_NONE;
+}
+
+SdtBenchSummary *
+sdt_bench_summary_from_object(JsonObject *obj, GError **error)
+{
+	g_autoptr(SdtBenchSummary) summary = g_new0(SdtBenchSummary, 1);
+	JsonArray *tests;
+	JsonObject *target;
+	JsonNode *verdict;
+
+	summary->rows = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_bench_row_free);
+	tests = sdt_json_reader_get_array(obj, "tests");
+	if (tests == NULL) {
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_DATA,
+				    _("The benchmark result has no list of tests"));
+		return NULL;
+	}
+	summary->ceiling_mb_s = sdt_json_reader_get_number(obj, "ceiling_mb_s");
+	if (!isfinite(summary->ceiling_mb_s) || summary->ceiling_mb_s <= 0)
+		summary->ceiling_mb_s = -1;
+	summary->profile = g_strdup(sdt_json_reader_get_string(obj, "profile"));
+	target = sdt_json_reader_get_object(obj, "target");
+	summary->device = g_strdup(sdt_json_reader_get_string(target, "device"));
+
+	for (guint i = 0; i < json_array_get_length(tests); i++) {
+		JsonNode *node = json_array_get_element(tests, i);
+		JsonObject *test;
+		SdtBenchRow *row;
+
+		if (!JSON_NODE_HOLDS_OBJECT(node))
+			continue;
+		test = json_node_get_object(node);
+		row = g_new0(SdtBenchRow, 1);
+		row->name = g_strdup(sdt_json_reader_get_string(test, "name"));
+		if (row->name == NULL)
+			row->name = g_strdup("?");
+		row->mb_s = sdt_json_reader_get_number(test, "mb_s");
+		row->iops = sdt_json_reader_get_number(test, "iops");
+		row->seconds = sdt_json_reader_get_number(test, "seconds");
+		row->valid = isfinite(row->mb_s) && row->mb_s >= 0 && isfinite(row->iops) &&
+			     row->iops >= 0 && isfinite(row->seconds) && row->seconds > 0;
+		if (!row->valid)
+			summary->invalid_rows++;
+		row->ceiling_pct = row->valid && summary->ceiling_mb_s > 0
+					   ? 100.0 * row->mb_s / summary->ceiling_mb_s
+					   : -1;
+		sdt_bench_row_set_targets(row);
+		g_ptr_array_add(summary->rows, row);
+	}
+
+	verdict = json_object_get_member(obj, "verdict");
+	if (verdict != NULL && JSON_NODE_HOLDS_OBJECT(verdict) && summary->invalid_rows == 0) {
+		summary->a1 = sdt_bench_summary_get_verdict(json_node_get_object(verdict), "a1");
+		summary->a2 = sdt_bench_summary_get_verdict(json_node_get_object(verdict), "a2");
+	}
+	return g_steal_pointer(&summary);
+}
+
+SdtBenchSummary *
+sdt_bench_summary_parse(const gchar *json, GError **error)
+{
+	g_autoptr(JsonNode) root = sdt_json_reader_parse(json, error);
+	if (root == NULL)
+		return NULL;
+	return sdt_bench_summary_from_object(json_node_get_object(root), error);
+}

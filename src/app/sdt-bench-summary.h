@@ -1,0 +1,63 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* the SD Association's application performance targets (DESIGN.md) */
+#define SDT_A1_READ_IOPS  1500.0
+#define SDT_A1_WRITE_IOPS 500.0
+#define SDT_A2_READ_IOPS  4000.0
+#define SDT_A2_WRITE_IOPS 2000.0
+#define SDT_A_SEQ_MB_S    10.0
+
+typedef enum {
+	SDT_TARGET_NONE, /* this test has no A1/A2 target */
+	SDT_TARGET_FAIL,
+	SDT_TARGET_PASS,
+} SdtTarget;
+
+typedef struct {
+	gchar *name; /* "seq-write", "rand-4k-read-qd32", ... */
+	gdouble mb_s;
+	gdouble iops;
+	gdouble seconds;
+	gboolean valid;      /* finite, non-negative figures and a duration > 0 */
+	gdouble ceiling_pct; /* mb_s as % of the bus ceiling, or -1 if unknown */
+	SdtTarget a1;
+	SdtTarget a2;
+} SdtBenchRow;
+
+typedef struct {
+	GPtrArray *rows; /* of SdtBenchRow */
+	gdouble ceiling_mb_s;
+	gchar *device;
+	gchar *profile;
+	guint invalid_rows;
+	SdtTarget a1; /* whole-card verdict */
+	SdtTarget a2;
+} SdtBenchSummary;
+
+void sdt_bench_summary_free(SdtBenchSummary *summary);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtBenchSummary, sdt_bench_summary_free)
+
+/*
+ * Reads the `bench --json` document.  Rows with a zero or negative duration,
+ * or figures that are not finite numbers, are kept but marked invalid and
+ * counted in @invalid_rows, so the window can say so instead of showing an
+ * absurd rate.  Text that is not that document is SDT_ERROR_INVALID_DATA.
+ */
+SdtBenchSummary *sdt_bench_summary_parse(const gchar *json, GError **error);
+
+/* the same for one entry of the history (an object with the bench members) */
+SdtBenchSummary *sdt_bench_summary_from_object(JsonObject *obj, GError **error);
+
+/* a human name for a test, e.g. "Random 4K read (queue depth 32)" */
+const gchar *sdt_bench_test_title(const gchar *name);
+
+G_END_DECLS

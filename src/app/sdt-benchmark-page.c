@@ -1,0 +1,567 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "sdt-bench-summary.h"
+#include "sdt-benchmark-page.h"
+#include "sdt-error.h"
+#include "sdt-page.h"
+#include "sdt-rate-graph.h"
+#include "sdt-window.h"
+
+struct _SdtBenchmarkPage {
+	GtkBox parent_instance;
+	GtkWidget *profile_combo;
+	GtkWidget *start_button;
+	GtkWidget *cancel_button;
+	GtkWidget *progress_bar;
+	GtkWidget *rate_graph;
+	GtkWidget *verdict_label;
+	GtkWidget *results_grid;
+	SdtManager *manager;
+	GCancellable *cancellable;     /* the page's lifetime */
+	GCancellable *job_cancellable; /* the current run's calls */
+	gboolean running;
+	gboolean cancel_requested;
+	gchar *job_path;
+	GHashTable *completed; /* job path -> GVariant (sss), signals seen before the reply */
+	SdtJob *job;
+	guint completed_id;
+	guint inhibit_cookie;
+};
+
+G_DEFINE_TYPE(SdtBenchmarkPage, sdt_benchmark_page, GTK_TYPE_BOX)
+
+static void
+sdt_benchmark_page_add_cell(SdtBenchmarkPage *self,
+			    const gchar *text,
+			    const gchar *description,
+			    const gchar *style_class,
+			    gint column,
+			    gint row)
+{
+	GtkWidget *label = gtk_label_new(text);
+
+	gtk_label_set_xalign(GTK_LABEL(label), column == 0 ? 0.0 : 1.0);
+	if (column == 0) {
+		gtk_label_set_line_wrap(GTK_LABEL(label), TRUE);
+		gtk_widget_set_hexpand(label, TRUE);
+	}
+	if (style_class != NULL)
+		gtk_style_context_add_class(gtk_widget_get_style_context(label), style_class);
+	if (description != NULL)
+		atk_object_set_description(gtk_widget_get_accessible(label), description);
+	gtk_widget_show(label);
+	gtk_grid_attach(GTK_GRID(self->results_grid), label, column, row, 1, 1);
+}
+
+static const gchar *
+sdt_benchmark_page_target_text(SdtTarget target)
+{
+	switch (target) {
+	case SDT_TARGET_PASS:
+		return _("✓ meets");
+	case SDT_TARGET_FAIL:
+		return _("✗ below");
+	default:
+		return "—";
+	}
+}
+
+static const gchar *
+sdt_benchmark_page_target_class(SdtTarget target)
+{
+	switch (target) {
+	case SDT_TARGET_PASS:
+		return "sdt-pass";
+	case SDT_TARGET_FAIL:
+		return "sdt-fail";
+	default:
+		return "dim-label";
+	}
+}
+
+static void
+sdt_benchmark_page_clear_results(SdtBenchmarkPage *self)
+{
+	g_autoptr(GList) children = gtk_container_get_children(GTK_CONTAINER(self->results_grid));
+	for (GList *l = children; l != NULL; l = l->next)
+		gtk_widget_destroy(GTK_WIDGET(l->data));
+	gtk_label_set_text(GTK_LABEL(self->verdict_label), "");
+}
+
+static void
+sdt_benchmark_page_show_summary(SdtBenchmarkPage *self, SdtBenchSummary *summary)
+{
+	const gchar *headers[] = {N_("Test"),
+				  N_("MB/s"),
+				  N_("IOPS"),
+				  N_("% of bus"),
+				  N_("A1 target"),
+				  N_("A2 target")};
+	g_autofree gchar *verdict = NULL;
+
+	sdt_benchmark_page_clear_results(self);
+	for (guint i = 0; i < G_N_ELEMENTS(headers); i++)
+		sdt_benchmark_page_add_cell(self, _(headers[i]), NULL, "sdt-column-title", i, 0);
+
+	for (guint i = 0; i < summary->rows->len; i++) {
+		SdtBenchRow *row = g_ptr_array_index(summary->rows, i);
+		const gchar *title = sdt_bench_test_title(row->name);
+		g_autofree gchar *mb_s = NULL;
+		g_autofree gchar *iops = NULL;
+		g_autofree gchar *pct = NULL;
+		/* Translators: accessible descriptions of result cells */
+		g_autofree gchar *mb_s_desc = g_strdup_printf(_("%s, MB/s"), title);
+		g_autofree gchar *iops_desc = g_strdup_printf(_("%s, IOPS"), title);
+		g_autofree gchar *pct_desc =
+			g_strdup_printf(_("%s, percent of the bus ceiling"), title);
+		g_autofree gchar *a1_desc = g_strdup_printf(_("%s, A1 target"), title);
+		g_autofree gchar *a2_desc = g_strdup_printf(_("%s, A2 target"), title);
+		gint r = (gint) i + 1;
+
+		if (row->valid) {
+			mb_s = g_strdup_printf("%.1f", row->mb_s);
+			iops = g_strdup_printf("%.0f", row->iops);
+			pct = row->ceiling_pct >= 0 && g_str_has_prefix(row->name, "seq-")
+				      ? g_strdup_printf("%.0f %%", row->ceiling_pct)
+				      : g_strdup("—");
+		} else {
+			/* Translators: a result the helper reported with no usable duration */
+			mb_s = g_strdup(_("invalid"));
+			iops = g_strdup("—");
+			pct = g_strdup("—");
+		}
+		sdt_benchmark_page_add_cell(self, title, NULL, NULL, 0, r);
+		sdt_benchmark_page_add_cell(self, mb_s, mb_s_desc, "sdt-number", 1, r);
+		sdt_benchmark_page_add_cell(self, iops, iops_desc, "sdt-number", 2, r);
+		sdt_benchmark_page_add_cell(self, pct, pct_desc, "sdt-number", 3, r);
+		sdt_benchmark_page_add_cell(self,
+					    sdt_benchmark_page_target_text(row->a1),
+					    a1_desc,
+					    sdt_benchmark_page_target_class(row->a1),
+					    4,
+					    r);
+		sdt_benchmark_page_add_cell(self,
+					    sdt_benchmark_page_target_text(row->a2),
+					    a2_desc,
+					    sdt_benchmark_page_target_class(row->a2),
+					    5,
+					    r);
+	}
+
+	if (summary->a1 == SDT_TARGET_PASS && summary->a2 == SDT_TARGET_PASS)
+		verdict = g_strdup(_("This card reaches the A2 targets on this board."));
+	else if (summary->a1 == SDT_TARGET_PASS)
+		verdict = g_strdup(_("This card reaches the A1 targets on this board, "
+				     "not the A2 targets."));
+	else if (summary->a1 == SDT_TARGET_FAIL)
+		verdict = g_strdup(_("This card does not reach the A1 targets on this board."));
+	else
+		verdict = g_strdup(_("No verdict: some figures are missing."));
+	if (summary->ceiling_mb_s > 0) {
+		g_autofree gchar *tmp = verdict;
+		/* Translators: the verdict, then the bus ceiling in MB/s */
+		verdict = g_strdup_printf(_("%s The bus allows at most %.1f MB/s."),
+					  tmp,
+					  summary->ceiling_mb_s);
+	}
+	gtk_label_set_text(GTK_LABEL(self->verdict_label), verdict);
+}
+
+static void
+sdt_benchmark_page_set_running(SdtBenchmarkPage *self, gboolean running)
+{
+	GtkApplication *app = NULL;
+	SdtWindow *window = sdt_window_from_widget(GTK_WIDGET(self));
+
+	self->running = running;
+	gtk_widget_set_sensitive(self->start_button, !running);
+	gtk_widget_set_sensitive(self->profile_combo, !running);
+	gtk_widget_set_sensitive(self->cancel_button, running);
+	if (window != NULL)
+		app = gtk_window_get_application(GTK_WINDOW(window));
+
+	/* no suspend or logout in the middle of a measurement */
+	if (running && app != NULL && self->inhibit_cookie == 0) {
+		self->inhibit_cookie = gtk_application_inhibit(
+			app,
+			GTK_WINDOW(window),
+			GTK_APPLICATION_INHIBIT_SUSPEND | GTK_APPLICATION_INHIBIT_LOGOUT,
+			_("The SD card benchmark is running"));
+		g_debug("inhibit cookie %u", self->inhibit_cookie);
+	} else if (!running && self->inhibit_cookie != 0) {
+		if (app != NULL)
+			gtk_application_uninhibit(app, self->inhibit_cookie);
+		self->inhibit_cookie = 0;
+	}
+}
+
+static void
+sdt_benchmark_page_reset_job(SdtBenchmarkPage *self)
+{
+	if (self->completed_id != 0 && self->manager != NULL) {
+		g_dbus_connection_signal_unsubscribe(
+			g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager)),
+			self->completed_id);
+	}
+	self->completed_id = 0;
+	if (self->job != NULL)
+		g_signal_handlers_disconnect_by_data(self->job, self);
+	g_clear_object(&self->job);
+	g_clear_pointer(&self->job_path, g_free);
+	g_hash_table_remove_all(self->completed);
+	if (self->job_cancellable != NULL)
+		g_cancellable_cancel(self->job_cancellable);
+	g_clear_object(&self->job_cancellable);
+	self->cancel_requested = FALSE;
+}
+
+static void
+sdt_benchmark_page_finish(SdtBenchmarkPage *self, const gchar *result, const GError *error)
+{
+	SdtWindow *window = sdt_window_from_widget(GTK_WIDGET(self));
+	g_autoptr(GError) error_local = NULL;
+	g_autoptr(SdtBenchSummary) summary = NULL;
+
+	sdt_benchmark_page_reset_job(self);
+	sdt_benchmark_page_set_running(self, FALSE);
+
+	if (error != NULL) {
+		gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar),
+					  g_error_matches(error, SDT_ERROR, SDT_ERROR_CANCELLED)
+						  ? _("Stopped")
+						  : _("Failed"));
+		if (window != NULL)
+			sdt_window_show_error(window, SDT_USER_ACTION_BENCHMARK, error);
+		return;
+	}
+	summary = sdt_bench_summary_parse(result, &error_local);
+	if (summary == NULL) {
+		gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar), _("Failed"));
+		if (window != NULL)
+			sdt_window_show_error(window, SDT_USER_ACTION_BENCHMARK, error_local);
+		return;
+	}
+	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar), 1.0);
+	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar), _("Finished"));
+	sdt_benchmark_page_show_summary(self, summary);
+	if (window != NULL) {
+		if (summary->invalid_rows > 0) {
+			g_autofree gchar *text = g_strdup_printf(
+				ngettext(
+					"The service reported %u result with a zero duration or a "
+					"value that is not a number, so it is not shown. Run the "
+					"benchmark again; if it happens again, the card may be "
+					"failing.",
+					"The service reported %u results with a zero duration or a "
+					"value that is not a number, so they are not shown. Run "
+					"the "
+					"benchmark again; if it happens again, the card may be "
+					"failing.",
+					summary->invalid_rows),
+				summary->invalid_rows);
+			sdt_window_show_notice(window, GTK_MESSAGE_WARNING, text);
+		} else {
+			sdt_window_hide_message(window);
+		}
+		sdt_window_refresh(window);
+	}
+}
+
+static void
+sdt_benchmark_page_dispatch_completed(SdtBenchmarkPage *self, GVariant *params)
+{
+	const gchar *result;
+	const gchar *error_name;
+	const gchar *error_message;
+
+	g_variant_get(params, "(&s&s&s)", &result, &error_name, &error_message);
+	if (error_name[0] != '\0') {
+		g_autoptr(GError) error =
+			g_dbus_error_new_for_dbus_error(error_name, error_message);
+		sdt_benchmark_page_finish(self, NULL, error);
+		return;
+	}
+	sdt_benchmark_page_finish(self, result, NULL);
+}
+
+static void
+sdt_benchmark_page_completed_cb(GDBusConnection *connection,
+				const gchar *sender,
+				const gchar *path,
+				const gchar *iface,
+				const gchar *signal,
+				GVariant *params,
+				gpointer user_data)
+{
+	SdtBenchmarkPage *self = SDT_BENCHMARK_PAGE(user_data);
+	g_autofree gchar *owner = NULL;
+
+	if (!g_variant_is_of_type(params, G_VARIANT_TYPE("(sss)")) || self->manager == NULL)
+		return;
+	/* only the helper's own signals count (it may have been started by our call) */
+	owner = g_dbus_proxy_get_name_owner(G_DBUS_PROXY(self->manager));
+	if (owner == NULL || g_strcmp0(sender, owner) != 0)
+		return;
+	if (self->job_path == NULL) {
+		/* it finished before StartBenchmark's reply arrived */
+		g_hash_table_insert(self->completed, g_strdup(path), g_variant_ref(params));
+		return;
+	}
+	if (g_strcmp0(path, self->job_path) == 0)
+		sdt_benchmark_page_dispatch_completed(self, params);
+}
+
+static void
+sdt_benchmark_page_update_progress(SdtBenchmarkPage *self)
+{
+	const gchar *phase = sdt_job_get_phase(self->job);
+	gdouble progress = sdt_job_get_progress(self->job);
+	gdouble rate = sdt_job_get_rate(self->job);
+	g_autofree gchar *text = NULL;
+
+	if (!self->running)
+		return;
+	if (!isfinite(progress))
+		progress = 0;
+	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar),
+				      CLAMP(progress, 0.0, 1.0));
+	if (phase != NULL && phase[0] != '\0' && g_strcmp0(phase, "prepare") != 0) {
+		/* Translators: the running test and its current rate */
+		text = g_strdup_printf(_("%s: %.1f MB/s"),
+				       sdt_bench_test_title(phase),
+				       isfinite(rate) ? rate : 0.0);
+		sdt_rate_graph_add_sample(SDT_RATE_GRAPH(self->rate_graph), progress, rate, phase);
+	} else {
+		text = g_strdup(_("Preparing the test file…"));
+	}
+	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar), text);
+}
+
+static void
+sdt_benchmark_page_job_properties_cb(GDBusProxy *proxy,
+				     GVariant *changed,
+				     GStrv invalidated,
+				     SdtBenchmarkPage *self)
+{
+	sdt_benchmark_page_update_progress(self);
+}
+
+static void
+sdt_benchmark_page_cancel_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	g_autoptr(GError) error = NULL;
+
+	/* the job ends with Completed(Cancelled); only say something if that cannot come */
+	if (!sdt_job_call_cancel_finish(SDT_JOB(source), res, &error) &&
+	    !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+		g_debug("cancelling the job failed: %s", error->message);
+}
+
+static void
+sdt_benchmark_page_send_cancel(SdtBenchmarkPage *self)
+{
+	sdt_job_call_cancel(self->job, self->job_cancellable, sdt_benchmark_page_cancel_cb, self);
+	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar), _("Stopping…"));
+}
+
+static void
+sdt_benchmark_page_job_ready_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	SdtBenchmarkPage *self;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtJob) job = sdt_job_proxy_new_finish(res, &error);
+
+	if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+		return;
+	self = SDT_BENCHMARK_PAGE(user_data);
+	if (!self->running)
+		return;
+	if (job == NULL) {
+		/* progress is lost, but Completed still arrives through the subscription */
+		g_debug("no proxy for the job: %s", error->message);
+		return;
+	}
+	self->job = g_steal_pointer(&job);
+	g_signal_connect(self->job,
+			 "g-properties-changed",
+			 G_CALLBACK(sdt_benchmark_page_job_properties_cb),
+			 self);
+	sdt_benchmark_page_update_progress(self);
+	if (self->cancel_requested)
+		sdt_benchmark_page_send_cancel(self);
+}
+
+static void
+sdt_benchmark_page_start_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	SdtBenchmarkPage *self;
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *path = NULL;
+	GVariant *early;
+
+	if (!sdt_manager_call_start_benchmark_finish(SDT_MANAGER(source), &path, res, &error) &&
+	    g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+		return;
+	self = SDT_BENCHMARK_PAGE(user_data);
+	if (path == NULL) {
+		sdt_benchmark_page_finish(self, NULL, error);
+		return;
+	}
+	self->job_path = g_strdup(path);
+	early = g_hash_table_lookup(self->completed, path);
+	if (early != NULL) {
+		g_autoptr(GVariant) params = g_variant_ref(early);
+		sdt_benchmark_page_dispatch_completed(self, params);
+		return;
+	}
+	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar),
+				  _("Preparing the test file…"));
+	sdt_job_proxy_new(g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager)),
+			  G_DBUS_PROXY_FLAGS_NONE,
+			  SDT_BUS_NAME,
+			  path,
+			  self->job_cancellable,
+			  sdt_benchmark_page_job_ready_cb,
+			  self);
+}
+
+static void
+sdt_benchmark_page_start_clicked_cb(SdtBenchmarkPage *self)
+{
+	SdtWindow *window = sdt_window_from_widget(GTK_WIDGET(self));
+	GDBusConnection *connection;
+	const gchar *profile = gtk_combo_box_get_active_id(GTK_COMBO_BOX(self->profile_combo));
+
+	if (self->running)
+		return;
+	if (self->manager == NULL) {
+		g_autoptr(GError) error =
+			g_error_new_literal(G_DBUS_ERROR,
+					    G_DBUS_ERROR_SERVICE_UNKNOWN,
+					    _("Not connected to the SD Tuner service"));
+		if (window != NULL)
+			sdt_window_show_error(window, SDT_USER_ACTION_BENCHMARK, error);
+		return;
+	}
+	sdt_benchmark_page_reset_job(self);
+	sdt_benchmark_page_clear_results(self);
+	sdt_rate_graph_clear(SDT_RATE_GRAPH(self->rate_graph));
+	if (window != NULL)
+		sdt_window_hide_message(window);
+
+	connection = g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager));
+	self->completed_id = g_dbus_connection_signal_subscribe(connection,
+								NULL,
+								"org.example.SdTuner1.Job",
+								"Completed",
+								NULL,
+								NULL,
+								G_DBUS_SIGNAL_FLAGS_NONE,
+								sdt_benchmark_page_completed_cb,
+								self,
+								NULL);
+	self->job_cancellable = g_cancellable_new();
+	sdt_benchmark_page_set_running(self, TRUE);
+	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar), 0.0);
+	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar),
+				  _("Waiting for permission…"));
+	sdt_manager_call_start_benchmark(self->manager,
+					 profile != NULL ? profile : "quick",
+					 sdt_page_no_options(),
+					 self->job_cancellable,
+					 sdt_benchmark_page_start_cb,
+					 self);
+}
+
+static void
+sdt_benchmark_page_cancel_clicked_cb(SdtBenchmarkPage *self)
+{
+	if (!self->running)
+		return;
+	if (self->job == NULL) {
+		/* StartBenchmark has not answered yet: cancel once it has */
+		self->cancel_requested = TRUE;
+		return;
+	}
+	sdt_benchmark_page_send_cancel(self);
+}
+
+void
+sdt_benchmark_page_service_vanished(SdtBenchmarkPage *self)
+{
+	g_autoptr(GError) error = NULL;
+
+	g_return_if_fail(SDT_IS_BENCHMARK_PAGE(self));
+	if (!self->running)
+		return;
+	error = g_error_new_literal(G_DBUS_ERROR,
+				    G_DBUS_ERROR_NO_REPLY,
+				    _("sd-tuner-helper stopped in the middle of the benchmark"));
+	sdt_benchmark_page_finish(self, NULL, error);
+}
+
+void
+sdt_benchmark_page_set_manager(SdtBenchmarkPage *self, SdtManager *manager)
+{
+	g_return_if_fail(SDT_IS_BENCHMARK_PAGE(self));
+	if (manager == self->manager)
+		return;
+	sdt_benchmark_page_service_vanished(self);
+	sdt_benchmark_page_reset_job(self);
+	g_set_object(&self->manager, manager);
+}
+
+static void
+sdt_benchmark_page_dispose(GObject *object)
+{
+	SdtBenchmarkPage *self = SDT_BENCHMARK_PAGE(object);
+
+	if (self->completed != NULL)
+		sdt_benchmark_page_reset_job(self);
+	sdt_benchmark_page_set_running(self, FALSE);
+	g_cancellable_cancel(self->cancellable);
+	g_clear_object(&self->cancellable);
+	g_clear_object(&self->manager);
+	g_clear_pointer(&self->completed, g_hash_table_unref);
+	G_OBJECT_CLASS(sdt_benchmark_page_parent_class)->dispose(object);
+}
+
+static void
+sdt_benchmark_page_init(SdtBenchmarkPage *self)
+{
+	gtk_widget_init_template(GTK_WIDGET(self));
+	self->cancellable = g_cancellable_new();
+	self->completed = g_hash_table_new_full(g_str_hash,
+						g_str_equal,
+						g_free,
+						(GDestroyNotify) g_variant_unref);
+}
+
+static void
+sdt_benchmark_page_class_init(SdtBenchmarkPageClass *klass)
+{
+	GObjectClass *object_class = G_OBJECT_CLASS(klass);
+	GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+
+	object_class->dispose = sdt_benchmark_page_dispose;
+	g_type_ensure(SDT_TYPE_RATE_GRAPH);
+	gtk_widget_class_set_template_from_resource(widget_class,
+						    "/org/example/SdTuner/sdt-benchmark-page.ui");
+	gtk_widget_class_bind_template_child(widget_class, SdtBenchmarkPage, profile_combo);
+	gtk_widget_class_bind_template_child(widget_class, SdtBenchmarkPage, start_button);
+	gtk_widget_class_bind_template_child(widget_class, SdtBenchmarkPage, cancel_button);
+	gtk_widget_class_bind_template_child(widget_class, SdtBenchmarkPage, progress_bar);
+	gtk_widget_class_bind_template_child(widget_class, SdtBenchmarkPage, rate_graph);
+	gtk_widget_class_bind_template_child(widget_class, SdtBenchmarkPage, verdict_label);
+	gtk_widget_class_bind_template_child(widget_class, SdtBenchmarkPage, results_grid);
+	gtk_widget_class_bind_template_callback(widget_class, sdt_benchmark_page_start_clicked_cb);
+	gtk_widget_class_bind_template_callback(widget_class, sdt_benchmark_page_cancel_clicked_cb);
+}

@@ -1,0 +1,364 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "sdt-card-badges.h"
+#include "sdt-json-reader.h"
+#include "sdt-overview-page.h"
+#include "sdt-page.h"
+#include "sdt-window.h"
+
+struct _SdtOverviewPage {
+	GtkBox parent_instance;
+	GtkWidget *board_label;
+	GtkWidget *simulated_label;
+	GtkWidget *details_box;
+	GtkWidget *card_label;
+	GtkWidget *badge_box;
+	GtkWidget *badge_grid;
+	GtkWidget *card_features_label;
+	GtkWidget *bus_label;
+	GtkWidget *bus_level;
+	GtkWidget *config_label;
+	GtkWidget *warnings_label;
+	SdtManager *manager;
+	GCancellable *cancellable;
+};
+
+G_DEFINE_TYPE(SdtOverviewPage, sdt_overview_page, GTK_TYPE_BOX)
+
+static void
+sdt_overview_page_clear_container(GtkWidget *container)
+{
+	g_autoptr(GList) children = gtk_container_get_children(GTK_CONTAINER(container));
+	for (GList *l = children; l != NULL; l = l->next)
+		gtk_widget_destroy(GTK_WIDGET(l->data));
+}
+
+static const gchar *
+sdt_overview_page_timing_title(const gchar *timing)
+{
+	struct {
+		const gchar *key;
+		const gchar *title;
+	} timings[] = {
+		{"legacy", N_("default speed")},
+		{"sd-high-speed", N_("SD high speed")},
+		{"mmc-high-speed", N_("MMC high speed")},
+		{"uhs-sdr12", "UHS SDR12"},
+		{"uhs-sdr25", "UHS SDR25"},
+		{"uhs-sdr50", "UHS SDR50"},
+		{"uhs-sdr104", "UHS SDR104"},
+		{"uhs-ddr50", "UHS DDR50"},
+		{"mmc-ddr52", "MMC DDR52"},
+		{"mmc-hs200", "MMC HS200"},
+		{"mmc-hs400", "MMC HS400"},
+		{"mmc-hs400es", "MMC HS400ES"},
+	};
+	for (guint i = 0; i < G_N_ELEMENTS(timings); i++) {
+		if (g_strcmp0(timing, timings[i].key) == 0)
+			return _(timings[i].title);
+	}
+	return _("unknown timing");
+}
+
+static void
+sdt_overview_page_show_card(SdtOverviewPage *self, JsonObject *card, JsonObject *bus)
+{
+	g_autoptr(GPtrArray) badges = NULL;
+	g_autoptr(GString) features = g_string_new(NULL);
+	const gchar *maker = sdt_json_reader_get_string(card, "manufacturer");
+	const gchar *name = sdt_json_reader_get_string(card, "name");
+	const gchar *date = sdt_json_reader_get_string(card, "date");
+	const gchar *cqe = sdt_json_reader_get_string(bus, "cqe");
+	gint64 capacity = sdt_json_reader_get_int(card, "capacity_bytes", 0);
+	g_autofree gchar *size =
+		capacity > 0 ? g_format_size(capacity) : g_strdup(_("unknown size"));
+	g_autofree gchar *title = NULL;
+	gint64 cq_depth;
+	gboolean has_cq;
+
+	sdt_overview_page_clear_container(self->badge_box);
+	sdt_overview_page_clear_container(self->badge_grid);
+	if (card == NULL || !sdt_json_reader_get_bool(card, "present", FALSE)) {
+		gtk_label_set_text(GTK_LABEL(self->card_label),
+				   _("No SD card found. Insert the card, then press Refresh."));
+		gtk_label_set_text(GTK_LABEL(self->card_features_label), "");
+		return;
+	}
+
+	/* Translators: maker, product name, size, date of manufacture */
+	title = g_strdup_printf(_("%s %s, %s, made %s"),
+				maker != NULL ? maker : _("Unknown maker"),
+				name != NULL ? name : "",
+				size,
+				date != NULL ? date : _("at an unknown date"));
+	gtk_label_set_text(GTK_LABEL(self->card_label), title);
+
+	has_cq = g_strcmp0(cqe, "enabled") == 0;
+	badges = sdt_card_badges_new(sdt_json_reader_get_int(card, "speed_class", 0),
+				     sdt_json_reader_get_int(card, "uhs_grade", 0),
+				     sdt_json_reader_get_int(card, "video_class", 0),
+				     sdt_json_reader_get_int(card, "app_class", 0),
+				     has_cq);
+	for (guint i = 0; i < badges->len; i++) {
+		SdtCardBadge *badge = g_ptr_array_index(badges, i);
+		GtkWidget *pill = gtk_label_new(badge->label);
+		GtkWidget *pill2 = gtk_label_new(badge->label);
+		GtkWidget *line = gtk_label_new(badge->explanation);
+
+		gtk_style_context_add_class(gtk_widget_get_style_context(pill), "sdt-badge");
+		gtk_widget_set_tooltip_text(pill, badge->explanation);
+		atk_object_set_description(gtk_widget_get_accessible(pill), badge->explanation);
+		gtk_container_add(GTK_CONTAINER(self->badge_box), pill);
+		if (i + 1 < badges->len) {
+			GtkWidget *dot = gtk_label_new("·");
+			gtk_style_context_add_class(gtk_widget_get_style_context(dot), "dim-label");
+			gtk_container_add(GTK_CONTAINER(self->badge_box), dot);
+		}
+		gtk_style_context_add_class(gtk_widget_get_style_context(pill2), "sdt-badge-small");
+		gtk_widget_set_halign(pill2, GTK_ALIGN_START);
+		gtk_label_set_xalign(GTK_LABEL(line), 0);
+		gtk_label_set_line_wrap(GTK_LABEL(line), TRUE);
+		gtk_widget_set_hexpand(line, TRUE);
+		gtk_grid_attach(GTK_GRID(self->badge_grid), pill2, 0, (gint) i, 1, 1);
+		gtk_grid_attach(GTK_GRID(self->badge_grid), line, 1, (gint) i, 1, 1);
+	}
+	if (badges->len == 0) {
+		GtkWidget *none =
+			gtk_label_new(_("The card reports no speed or application class."));
+		gtk_container_add(GTK_CONTAINER(self->badge_box), none);
+	}
+	gtk_widget_show_all(self->badge_box);
+	gtk_widget_show_all(self->badge_grid);
+
+	cq_depth = sdt_json_reader_get_int(card, "cq_depth", -1);
+	if (cq_depth > 0) {
+		/* Translators: %d is the card's command queue depth */
+		g_string_append_printf(features,
+				       _("The card can queue %d commands. "),
+				       (gint) cq_depth);
+	}
+	if (g_strcmp0(cqe, "enabled") == 0)
+		g_string_append(features, _("This board uses command queueing."));
+	else if (g_strcmp0(cqe, "host-software-queue") == 0)
+		g_string_append(features, _("This board queues commands in software only."));
+	else if (g_strcmp0(cqe, "off") == 0)
+		g_string_append(features,
+				_("This board sends one command at a time (no command queueing)."));
+	gtk_label_set_text(GTK_LABEL(self->card_features_label), features->str);
+}
+
+static void
+sdt_overview_page_show_bus(SdtOverviewPage *self, JsonObject *bus)
+{
+	gdouble clock = sdt_json_reader_get_number(bus, "clock_hz");
+	gdouble actual = sdt_json_reader_get_number(bus, "actual_clock_hz");
+	gdouble ceiling = sdt_json_reader_get_number(bus, "ceiling_mb_s");
+	gint64 width = sdt_json_reader_get_int(bus, "bus_width", 0);
+	g_autoptr(GString) str = g_string_new(NULL);
+
+	if (bus == NULL) {
+		gtk_label_set_text(GTK_LABEL(self->bus_label), _("The bus state is unknown."));
+		gtk_level_bar_set_value(GTK_LEVEL_BAR(self->bus_level), 0);
+		return;
+	}
+	if (isfinite(actual) && actual > 0) {
+		/* Translators: the SD bus clock now, e.g. "Clock now: 41.7 MHz" */
+		g_string_append_printf(str, _("Clock now: %.1f MHz"), actual / 1e6);
+		if (isfinite(clock) && clock > 0 && fabs(clock - actual) > 1e5) {
+			g_string_append_printf(str,
+					       /* Translators: the clock the driver asked for */
+					       _(" (asked for %.1f MHz)"),
+					       clock / 1e6);
+		}
+	} else if (isfinite(clock) && clock > 0) {
+		g_string_append_printf(str, _("Clock now: %.1f MHz"), clock / 1e6);
+	} else {
+		g_string_append(str, _("Clock now: unknown"));
+	}
+	g_string_append_printf(
+		str,
+		", %s",
+		sdt_overview_page_timing_title(sdt_json_reader_get_string(bus, "timing")));
+	if (width > 0) {
+		/* Translators: the SD bus width, 1, 4 or 8 data lines */
+		g_string_append_printf(str, _(", %d bits wide"), (gint) width);
+	}
+	g_string_append(str, "\n");
+	if (isfinite(ceiling) && ceiling > 0) {
+		g_string_append_printf(
+			str,
+			/* Translators: the most any card can transfer on the bus as it runs */
+			_("Ceiling: %.1f MB/s. No card can go faster than this on the bus as it "
+			  "runs now."),
+			ceiling);
+		gtk_level_bar_set_value(GTK_LEVEL_BAR(self->bus_level), MIN(ceiling, 104.0));
+	} else {
+		g_string_append(str, _("Ceiling: unknown."));
+		gtk_level_bar_set_value(GTK_LEVEL_BAR(self->bus_level), 0);
+	}
+	gtk_label_set_text(GTK_LABEL(self->bus_label), str->str);
+}
+
+static void
+sdt_overview_page_show_config(SdtOverviewPage *self, JsonObject *config)
+{
+	g_autoptr(GString) str = g_string_new(NULL);
+	const gchar *path = sdt_json_reader_get_string(config, "path");
+	JsonArray *settings = sdt_json_reader_get_array(config, "sd_settings");
+
+	g_string_append_printf(str, "%s\n", path != NULL ? path : _("config.txt not found"));
+	if (settings == NULL || json_array_get_length(settings) == 0) {
+		g_string_append(str, _("No SD card settings in it: the firmware defaults apply."));
+	} else {
+		for (guint i = 0; i < json_array_get_length(settings); i++) {
+			JsonNode *node = json_array_get_element(settings, i);
+			JsonObject *s =
+				JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
+			const gchar *text = sdt_json_reader_get_string(s, "text");
+			gboolean applies = sdt_json_reader_get_bool(s, "applies", FALSE);
+			gboolean managed = sdt_json_reader_get_bool(s, "managed", FALSE);
+
+			/* Translators: a config.txt line, then whether it takes effect */
+			g_string_append_printf(str,
+					       _("%s: line %d, %s%s\n"),
+					       text != NULL ? text : "?",
+					       (gint) sdt_json_reader_get_int(s, "line", 0),
+					       applies ? _("in effect on this board")
+						       : _("not in effect on this board"),
+					       managed ? _(", set by SD Tuner") : "");
+		}
+	}
+	gtk_label_set_text(GTK_LABEL(self->config_label), g_strchomp(str->str));
+}
+
+static void
+sdt_overview_page_show_info(SdtOverviewPage *self, JsonObject *info)
+{
+	JsonObject *board = sdt_json_reader_get_object(info, "board");
+	JsonObject *bus = sdt_json_reader_get_object(info, "bus");
+	JsonArray *warnings = sdt_json_reader_get_array(info, "warnings");
+	const gchar *model = sdt_json_reader_get_string(board, "model");
+
+	gtk_label_set_text(GTK_LABEL(self->board_label),
+			   model != NULL ? model : _("Unknown board"));
+	sdt_overview_page_show_card(self, sdt_json_reader_get_object(info, "card"), bus);
+	sdt_overview_page_show_bus(self, bus);
+	sdt_overview_page_show_config(self, sdt_json_reader_get_object(info, "config"));
+	gtk_widget_show(self->details_box);
+
+	if (warnings != NULL && json_array_get_length(warnings) > 0) {
+		g_autoptr(GString) str = g_string_new(_("Notes:"));
+		for (guint i = 0; i < json_array_get_length(warnings); i++) {
+			JsonNode *node = json_array_get_element(warnings, i);
+			if (JSON_NODE_HOLDS_VALUE(node) &&
+			    json_node_get_value_type(node) == G_TYPE_STRING)
+				g_string_append_printf(str, "\n• %s", json_node_get_string(node));
+		}
+		gtk_label_set_text(GTK_LABEL(self->warnings_label), str->str);
+		gtk_widget_show(self->warnings_label);
+	} else {
+		gtk_widget_hide(self->warnings_label);
+	}
+}
+
+static void
+sdt_overview_page_get_info_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	SdtOverviewPage *self;
+	SdtWindow *window;
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *json = NULL;
+	g_autoptr(JsonNode) root = NULL;
+
+	if (!sdt_manager_call_get_info_finish(SDT_MANAGER(source), &json, res, &error) &&
+	    g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+		return;
+	self = SDT_OVERVIEW_PAGE(user_data);
+	window = sdt_window_from_widget(GTK_WIDGET(self));
+	if (json != NULL)
+		root = sdt_json_reader_parse(json, &error);
+	if (root == NULL) {
+		gtk_label_set_text(GTK_LABEL(self->board_label),
+				   _("The board and card details are not available."));
+		gtk_widget_hide(self->details_box);
+		if (window != NULL)
+			sdt_window_show_error(window, SDT_USER_ACTION_INFO, error);
+		return;
+	}
+	sdt_overview_page_show_info(self, json_node_get_object(root));
+}
+
+void
+sdt_overview_page_refresh(SdtOverviewPage *self)
+{
+	g_return_if_fail(SDT_IS_OVERVIEW_PAGE(self));
+	if (self->manager == NULL)
+		return;
+	sdt_manager_call_get_info(self->manager,
+				  sdt_page_no_options(),
+				  self->cancellable,
+				  sdt_overview_page_get_info_cb,
+				  self);
+}
+
+void
+sdt_overview_page_set_manager(SdtOverviewPage *self, SdtManager *manager)
+{
+	g_return_if_fail(SDT_IS_OVERVIEW_PAGE(self));
+	g_set_object(&self->manager, manager);
+}
+
+void
+sdt_overview_page_set_simulated(SdtOverviewPage *self, gboolean simulated)
+{
+	g_return_if_fail(SDT_IS_OVERVIEW_PAGE(self));
+	gtk_widget_set_visible(self->simulated_label, simulated);
+}
+
+static void
+sdt_overview_page_dispose(GObject *object)
+{
+	SdtOverviewPage *self = SDT_OVERVIEW_PAGE(object);
+
+	g_cancellable_cancel(self->cancellable);
+	g_clear_object(&self->cancellable);
+	g_clear_object(&self->manager);
+	G_OBJECT_CLASS(sdt_overview_page_parent_class)->dispose(object);
+}
+
+static void
+sdt_overview_page_init(SdtOverviewPage *self)
+{
+	gtk_widget_init_template(GTK_WIDGET(self));
+	self->cancellable = g_cancellable_new();
+}
+
+static void
+sdt_overview_page_class_init(SdtOverviewPageClass *klass)
+{
+	GObjectClass *object_class = G_OBJECT_CLASS(klass);
+	GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+
+	object_class->dispose = sdt_overview_page_dispose;
+	gtk_widget_class_set_template_from_resource(widget_class,
+						    "/org/example/SdTuner/sdt-overview-page.ui");
+	gtk_widget_class_bind_template_child(widget_class, SdtOverviewPage, board_label);
+	gtk_widget_class_bind_template_child(widget_class, SdtOverviewPage, simulated_label);
+	gtk_widget_class_bind_template_child(widget_class, SdtOverviewPage, details_box);
+	gtk_widget_class_bind_template_child(widget_class, SdtOverviewPage, card_label);
+	gtk_widget_class_bind_template_child(widget_class, SdtOverviewPage, badge_box);
+	gtk_widget_class_bind_template_child(widget_class, SdtOverviewPage, badge_grid);
+	gtk_widget_class_bind_template_child(widget_class, SdtOverviewPage, card_features_label);
+	gtk_widget_class_bind_template_child(widget_class, SdtOverviewPage, bus_label);
+	gtk_widget_class_bind_template_child(widget_class, SdtOverviewPage, bus_level);
+	gtk_widget_class_bind_template_child(widget_class, SdtOverviewPage, config_label);
+	gtk_widget_class_bind_template_child(widget_class, SdtOverviewPage, warnings_label);
+}

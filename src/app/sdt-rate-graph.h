@@ -1,0 +1,28 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define SDT_TYPE_RATE_GRAPH (sdt_rate_graph_get_type())
+G_DECLARE_FINAL_TYPE(SdtRateGraph, sdt_rate_graph, SDT, RATE_GRAPH, GtkDrawingArea)
+
+/*
+ * A live graph of the benchmark's transfer rate: x is the whole job's
+ * progress (0 to 1), y the rate in MB/s, scaled to the highest rate seen.
+ * Write phases and read phases are drawn in different colours.
+ */
+GtkWidget *sdt_rate_graph_new(void);
+void sdt_rate_graph_clear(SdtRateGraph *self);
+void sdt_rate_graph_add_sample(SdtRateGraph *self,
+			       gdouble progress,
+			       gdouble rate_mb_s,
+			       const gchar *phase);
+guint sdt_rate_graph_get_n_samples(SdtRateGraph *self);
+
+G_END_DECLS

@@ -1,0 +1,174 @@
+#!/usr/bin/python3
+"""sdt-gui-steps.py STEP... - drive the running sd-tuner window over AT-SPI (pyatspi).
+
+Run by sdtgui.Session.steps() as the app's own user, with DISPLAY and the session bus
+of the test set. Steps, done in order; the first that fails ends it with exit status 1:
+  wait-text REGEX        a showing label matching REGEX appears (20 s)
+  wait-text-long REGEX   the same, 120 s (a benchmark)
+  no-text REGEX          no showing label matches REGEX
+  page TITLE             press the stack-switcher button TITLE
+  click NAME             press the push button NAME once it is sensitive
+  absent NAME            no showing push button is called NAME
+  value DESCRIPTION REGEX  the object with that accessible description has a name
+                         (its text) matching REGEX
+  names                  every showing control has an accessible name
+"""
+import re
+import sys
+import time
+
+import pyatspi
+
+
+def log(*args):
+    print('gui:', *args, flush=True)
+
+
+class Ui:
+    """The app's accessible tree, reached through pyatspi."""
+
+    def __init__(self, app_name='sd-tuner', timeout=20):
+        import pyatspi
+        self.pyatspi = pyatspi
+        desktop = pyatspi.Registry.getDesktop(0)
+        deadline = time.time() + timeout
+        self.root = None
+        while time.time() < deadline:
+            for a in desktop:
+                if a is not None and a.name == app_name:
+                    self.root = a
+                    break
+            if self.root is not None:
+                break
+            time.sleep(0.2)
+        if self.root is None:
+            raise AssertionError(f'{app_name} did not appear on the AT-SPI bus')
+
+    def _walk(self, node):
+        yield node
+        for i in range(node.childCount):
+            child = node.getChildAtIndex(i)
+            if child is not None:
+                yield from self._walk(child)
+
+    def find_all(self, pred):
+        out = []
+        for n in self._walk(self.root):
+            try:
+                if pred(n):
+                    out.append(n)
+            except Exception:   # a node that went away during the walk
+                pass
+        return out
+
+    def showing(self, node):
+        return node.getState().contains(self.pyatspi.STATE_SHOWING)
+
+    def wait(self, pred, timeout, what):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            found = self.find_all(pred)
+            if found:
+                return found[0]
+            time.sleep(0.25)
+        raise AssertionError(f'timed out after {timeout} s waiting for {what}')
+
+    def wait_text(self, pattern, timeout=20):
+        """A showing label whose text matches the regular expression @pattern."""
+        rx = re.compile(pattern, re.S)
+        return self.wait(lambda n: n.getRole() == self.pyatspi.ROLE_LABEL and self.showing(n)
+                         and rx.search(n.name or ''), timeout, f'a label matching {pattern!r}')
+
+    def has_text(self, pattern):
+        rx = re.compile(pattern, re.S)
+        return bool(self.find_all(lambda n: n.getRole() == self.pyatspi.ROLE_LABEL and
+                                  self.showing(n) and rx.search(n.name or '')))
+
+    def button(self, name, timeout=10, roles=None):
+        roles = roles or (self.pyatspi.ROLE_PUSH_BUTTON,)
+        return self.wait(lambda n: n.getRole() in roles and n.name == name and self.showing(n),
+                         timeout, f'button {name!r}')
+
+    def click(self, name, timeout=10):
+        b = self.button(name, timeout)
+        self.wait(lambda n: n == b and b.getState().contains(self.pyatspi.STATE_SENSITIVE),
+                  timeout, f'button {name!r} to be sensitive')
+        b.queryAction().doAction(0)
+        log('clicked', repr(name))
+
+    def show_page(self, title):
+        """Clicks a page's button in the header bar's stack switcher."""
+        b = self.button(title, roles=(self.pyatspi.ROLE_RADIO_BUTTON,
+                                      self.pyatspi.ROLE_TOGGLE_BUTTON,
+                                      self.pyatspi.ROLE_PUSH_BUTTON))
+        b.queryAction().doAction(0)
+        log('page', repr(title))
+        time.sleep(0.4)
+
+    def by_description(self, description, timeout=10):
+        return self.wait(lambda n: n.description == description and self.showing(n), timeout,
+                         f'an object described as {description!r}')
+
+    def unnamed_controls(self):
+        """Focusable controls without an accessible name (should be none)."""
+        P = self.pyatspi
+        roles = {P.ROLE_PUSH_BUTTON, P.ROLE_TOGGLE_BUTTON, P.ROLE_RADIO_BUTTON,
+                 P.ROLE_COMBO_BOX, P.ROLE_CHECK_BOX, P.ROLE_TEXT, P.ROLE_PROGRESS_BAR,
+                 P.ROLE_LEVEL_BAR, P.ROLE_CHART}
+        return [n for n in self.find_all(lambda n: n.getRole() in roles and self.showing(n))
+                if not (n.name or '').strip()]
+
+
+
+
+def main(argv):
+    ui = Ui()
+    i = 0
+    while i < len(argv):
+        step = argv[i]
+        if step in ('wait-text', 'wait-text-long'):
+            n = ui.wait_text(argv[i + 1], timeout=120 if step == 'wait-text-long' else 20)
+            log('text:', repr(n.name[:120]))
+            i += 2
+        elif step == 'no-text':
+            if ui.has_text(argv[i + 1]):
+                raise AssertionError(f'a label matches {argv[i + 1]!r}')
+            log('no text', repr(argv[i + 1]))
+            i += 2
+        elif step == 'page':
+            ui.show_page(argv[i + 1])
+            i += 2
+        elif step == 'click':
+            ui.click(argv[i + 1])
+            i += 2
+        elif step == 'absent':
+            P = ui.pyatspi
+            if ui.find_all(lambda n: n.getRole() == P.ROLE_PUSH_BUTTON and
+                           n.name == argv[i + 1] and ui.showing(n)):
+                raise AssertionError(f'button {argv[i + 1]!r} is showing')
+            log('absent', repr(argv[i + 1]))
+            i += 2
+        elif step == 'value':
+            n = ui.by_description(argv[i + 1])
+            if not re.search(argv[i + 2], n.name or ''):
+                raise AssertionError(f'{argv[i + 1]!r} shows {n.name!r}')
+            log('value', repr(argv[i + 1]), '=', repr(n.name))
+            i += 3
+        elif step == 'names':
+            unnamed = ui.unnamed_controls()
+            if unnamed:
+                raise AssertionError('controls without a name: ' + ', '.join(
+                    f'{n.getRoleName()} in {n.parent.getRoleName() if n.parent else None}'
+                    for n in unnamed))
+            log('every showing control has a name')
+            i += 1
+        else:
+            raise SystemExit(f'unknown step {step!r}')
+
+
+if __name__ == '__main__':
+    try:
+        main(sys.argv[1:])
+    except AssertionError as e:
+        print(f'FAIL: {e}', file=sys.stderr, flush=True)
+        sys.exit(1)
