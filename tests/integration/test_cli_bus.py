@@ -9,6 +9,7 @@ Run as root: tests/integration/test_cli_bus.py
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -84,6 +85,53 @@ class CliBusTest(unittest.TestCase):
         r = self.env.run_as(None, self.env.agent_cmd(
             'allow', self.env.as_user_argv('nobody') + [SDTUNERCTL, 'apply', rec['id']]))
         self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_terminal_password_prompt(self):
+        """as udisksctl: in a terminal, sdtunerctl asks for the administrator's
+        password itself (polkit's text agent for its own process)"""
+        with open(self.config, 'rb') as f:
+            before = f.read()
+        rec = json.loads(self.ctl('--json', 'recommend').stdout)['recommendations'][0]
+        # polkit-agent-helper-1 is setuid: it ignores DBUS_SYSTEM_BUS_ADDRESS and uses
+        # /run/dbus, and it asks PAM; in a private mount namespace the test bus is
+        # /run/dbus and PAM accepts any password (TEST-RECIPES.md sections 2 and 3)
+        pam = os.path.join(self.env.work, 'pam-polkit-1')
+        with open(pam, 'w') as f:
+            f.write('auth sufficient pam_permit.so\naccount sufficient pam_permit.so\n')
+        os.makedirs('/run/dbus', exist_ok=True)
+        inner = ' '.join(self.env.as_user_argv('nobody') + [SDTUNERCTL, 'apply', rec['id']])
+        ns = (f"mount --bind '{pam}' /usr/lib/pam.d/polkit-1 && "
+              f"mount --bind '{self.env.busdir}' /run/dbus && "
+              f"exec script -qec \"{inner}\" /dev/null")
+        p = subprocess.Popen(['unshare', '-m', '--propagation', 'private', 'sh', '-c', ns],
+                             env=self.env.environ, stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        out = b''
+        try:
+            end = time.monotonic() + 30
+            while b'Password:' not in out and time.monotonic() < end:
+                r, _, _ = select.select([p.stdout], [], [], 0.5)
+                if r:
+                    chunk = os.read(p.stdout.fileno(), 4096)
+                    if not chunk:
+                        break
+                    out += chunk
+            self.assertIn(b'Password:', out)
+            p.stdin.write(b'any password\n')
+            p.stdin.flush()
+            rest, _ = p.communicate(timeout=30)
+            out += rest
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        text = out.decode(errors='replace')
+        self.assertEqual(p.returncode, 0, text)
+        self.assertIn('AUTHENTICATION COMPLETE', text)
+        with open(self.config, 'rb') as f:
+            after = f.read()
+        self.assertNotEqual(after, before)
+        self.assertIn(rec['lines'][0].encode(), after)
 
     def test_bench_over_the_bus(self):
         r = self.ctl('--json', 'bench', '--profile', 'quick')
