@@ -376,6 +376,38 @@ test_table(void)
 			"sdhci-brcmstb");
 }
 
+/* random bytes in every file: a result and warnings, never a crash */
+static void
+test_random_files(void)
+{
+	for (guint i = 0; i < 3000; i++) {
+		guint8 rev[6], cpu[64], compat[48], model[32];
+		gsize rev_len = (gsize) g_test_rand_int_range(0, sizeof(rev));
+		g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
+		g_autoptr(SdtBoard) board = NULL;
+		for (guint j = 0; j < sizeof(rev); j++)
+			rev[j] = (guint8) g_test_rand_int_range(0, 256);
+		for (guint j = 0; j < sizeof(cpu); j++)
+			cpu[j] = (guint8) g_test_rand_int_range(0, 256);
+		for (guint j = 0; j < sizeof(compat); j++)
+			compat[j] = (guint8) g_test_rand_int_range(0, 256);
+		for (guint j = 0; j < sizeof(model); j++)
+			model[j] = (guint8) g_test_rand_int_range(0, 256);
+		board = sdt_board_new_from_data(rev,
+						rev_len,
+						(const gchar *) cpu,
+						sizeof(cpu),
+						(const gchar *) compat,
+						sizeof(compat),
+						(const gchar *) model,
+						sizeof(model),
+						warnings);
+		g_assert_nonnull(sdt_board_get_key(board));
+		g_assert_nonnull(sdt_sd_controller_to_string(sdt_board_get_controller(board)));
+		g_assert_true(board->model == NULL || g_utf8_validate(board->model, -1, NULL));
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -386,5 +418,6 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/board/unknown-type-code", test_unknown_type_code);
 	g_test_add_func("/sdtuner/board/model-prefixes", test_model_prefixes);
 	g_test_add_func("/sdtuner/board/table", test_table);
+	g_test_add_func("/sdtuner/board/random-files-never-crash", test_random_files);
 	return g_test_run();
 }

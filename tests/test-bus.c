@@ -163,6 +163,29 @@ test_ceilings(void)
 	g_assert_cmpfloat(sdt_bus_ceiling_mb_s(50000000, -1, SDT_TIMING_UHS_DDR50), <, 0);
 }
 
+/* every prefix and random byte flips of the QEMU ios: no crash, values stay in range */
+static void
+test_mutations(void)
+{
+	gsize len = strlen(qemu_ios);
+
+	for (guint i = 0; i < 3000; i++) {
+		g_autofree gchar *buf = g_strndup(qemu_ios, i < len ? i : len);
+		SdtBusIos ios;
+		if (i >= len) {
+			for (guint j = 0; j < 4; j++)
+				buf[g_test_rand_int_range(0, (gint32) len)] =
+					(gchar) g_test_rand_int_range(1, 256);
+		}
+		sdt_bus_ios_init(&ios);
+		sdt_bus_ios_parse(&ios, buf, NULL);
+		g_assert_true(ios.bus_width == -1 || ios.bus_width == 1 || ios.bus_width == 4 ||
+			      ios.bus_width == 8);
+		g_assert_cmpint(ios.timing, <=, SDT_TIMING_UNKNOWN);
+		sdt_bus_ios_clear(&ios);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -174,5 +197,6 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/bus/ios-unknown-timing", test_ios_unknown_timing);
 	g_test_add_func("/sdtuner/bus/timing-names", test_timing_names);
 	g_test_add_func("/sdtuner/bus/ceilings", test_ceilings);
+	g_test_add_func("/sdtuner/bus/mutated-input-never-crashes", test_mutations);
 	return g_test_run();
 }

@@ -64,6 +64,7 @@ test_facts_overclock(void)
 	g_assert_cmpint(f.overclock_hz, ==, 80000000);
 	g_assert_cmpuint(f.overclock_reduced, ==, 2);
 	g_assert_true(f.overclock_cancelled);
+	g_assert_cmpint(f.overclock_current_hz, ==, 0);
 	g_assert_true(f.card_seen);
 	g_assert_cmpint(f.card_timing, ==, SDT_TIMING_SD_HIGH_SPEED);
 	g_assert_cmpstr(f.card_type, ==, "SDHC");
@@ -97,6 +98,7 @@ test_facts_cqe(void)
 	g_assert_cmpint(f.card_timing, ==, SDT_TIMING_UHS_SDR104);
 	g_assert_cmpstr(f.card_type, ==, "SDXC");
 	g_assert_cmpint(f.overclock_hz, ==, -1);
+	g_assert_cmpint(f.overclock_current_hz, ==, 0);
 	sdt_kmsg_facts_clear(&f);
 
 	/* no host known: any mmcN counts, the last card line wins */
@@ -156,6 +158,8 @@ test_long_line_and_garbage(void)
 	sdt_kmsg_facts_scan(&f, records, "mmc0", "mmcblk0");
 	g_assert_cmpint(f.overclock_hz, ==, 62500000);
 	g_assert_cmpuint(f.overclock_reduced, ==, 1);
+	/* reduced after the last announcement: the clock now is not known */
+	g_assert_cmpint(f.overclock_current_hz, ==, -1);
 	sdt_kmsg_facts_clear(&f);
 }
 
@@ -210,6 +214,35 @@ test_read_real_device(void)
 	g_assert_cmpuint(records->len, >, 0);
 }
 
+/* every prefix and random byte flips of a real log: no crash, never more records */
+static void
+test_mutations(void)
+{
+	gsize len = strlen(pi3_log);
+
+	for (gsize cut = 0; cut <= len; cut++) {
+		g_autoptr(GPtrArray) records = sdt_kmsg_parse(pi3_log, cut, NULL);
+		SdtKmsgFacts f;
+		g_assert_cmpuint(records->len, <=, 12);
+		sdt_kmsg_facts_init(&f);
+		sdt_kmsg_facts_scan(&f, records, "mmc0", "mmcblk0");
+		sdt_kmsg_facts_clear(&f);
+	}
+	for (guint i = 0; i < 2000; i++) {
+		g_autofree gchar *buf = g_strdup(pi3_log);
+		g_autoptr(GPtrArray) records = NULL;
+		SdtKmsgFacts f;
+		for (guint j = 0; j < 4; j++)
+			buf[g_test_rand_int_range(0, (gint32) len)] =
+				(gchar) g_test_rand_int_range(0, 256);
+		records = sdt_kmsg_parse(buf, len, NULL);
+		g_assert_cmpuint(records->len, <=, 12);
+		sdt_kmsg_facts_init(&f);
+		sdt_kmsg_facts_scan(&f, records, NULL, NULL);
+		sdt_kmsg_facts_clear(&f);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -221,5 +254,6 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/kmsg/long-line-and-garbage", test_long_line_and_garbage);
 	g_test_add_func("/sdtuner/kmsg/read-file-under-root", test_read_file_under_root);
 	g_test_add_func("/sdtuner/kmsg/read-real-device-without-blocking", test_read_real_device);
+	g_test_add_func("/sdtuner/kmsg/mutated-input-never-crashes", test_mutations);
 	return g_test_run();
 }

@@ -116,6 +116,30 @@ test_load_under_root(void)
 	g_assert_nonnull(strstr(error->message, "mount table"));
 }
 
+/* every prefix and random byte flips: no crash, never more mounts */
+static void
+test_mutations(void)
+{
+	gsize len = strlen(mountinfo);
+
+	for (gsize cut = 0; cut <= len; cut++) {
+		g_autofree gchar *buf = g_strndup(mountinfo, cut);
+		g_autoptr(GPtrArray) mounts = sdt_mounts_parse(buf, NULL);
+		g_assert_cmpuint(mounts->len, <=, 6);
+		sdt_mounts_find_for_path(mounts, "/boot/firmware/config.txt");
+	}
+	for (guint i = 0; i < 2000; i++) {
+		g_autofree gchar *buf = g_strdup(mountinfo);
+		g_autoptr(GPtrArray) mounts = NULL;
+		for (guint j = 0; j < 4; j++)
+			buf[g_test_rand_int_range(0, (gint32) len)] =
+				(gchar) g_test_rand_int_range(1, 256);
+		mounts = sdt_mounts_parse(buf, NULL);
+		g_assert_cmpuint(mounts->len, <=, 6);
+		sdt_mounts_find_mount_point(mounts, "/");
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -123,5 +147,6 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/mounts/parse", test_parse);
 	g_test_add_func("/sdtuner/mounts/find", test_find);
 	g_test_add_func("/sdtuner/mounts/load-under-root", test_load_under_root);
+	g_test_add_func("/sdtuner/mounts/mutated-input-never-crashes", test_mutations);
 	return g_test_run();
 }

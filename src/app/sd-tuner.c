@@ -22,6 +22,13 @@ main(int argc, char *argv[])
 	bind_textdomain_codeset(GETTEXT_PACKAGE, "UTF-8");
 	textdomain(GETTEXT_PACKAGE);
 
+	/*
+	 * SD Tuner draws with cairo only.  Without this GDK probes GLX to pick a visual,
+	 * which loads the GL driver (on a machine without a GPU, llvmpipe: 44 MiB of
+	 * libLLVM) and doubles the memory the window needs.
+	 */
+	g_setenv("GDK_GL", "disable", FALSE);
+
 	g_set_application_name(_("SD Tuner"));
 	app = sdt_application_new();
 	return g_application_run(G_APPLICATION(app), argc, argv);

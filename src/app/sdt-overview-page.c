@@ -110,8 +110,10 @@ sdt_overview_page_show_card(SdtOverviewPage *self, JsonObject *card, JsonObject 
 	for (guint i = 0; i < badges->len; i++) {
 		SdtCardBadge *badge = g_ptr_array_index(badges, i);
 		GtkWidget *pill = gtk_label_new(badge->label);
-		GtkWidget *pill2 = gtk_label_new(badge->label);
-		GtkWidget *line = gtk_label_new(badge->explanation);
+		/* Translators: a class mark and what it promises, e.g. "C10: Writes video ..." */
+		g_autofree gchar *text =
+			g_strdup_printf(_("%s: %s"), badge->label, badge->explanation);
+		GtkWidget *line = gtk_label_new(text);
 
 		gtk_style_context_add_class(gtk_widget_get_style_context(pill), "sdt-badge");
 		gtk_widget_set_tooltip_text(pill, badge->explanation);
@@ -122,13 +124,10 @@ sdt_overview_page_show_card(SdtOverviewPage *self, JsonObject *card, JsonObject 
 			gtk_style_context_add_class(gtk_widget_get_style_context(dot), "dim-label");
 			gtk_container_add(GTK_CONTAINER(self->badge_box), dot);
 		}
-		gtk_style_context_add_class(gtk_widget_get_style_context(pill2), "sdt-badge-small");
-		gtk_widget_set_halign(pill2, GTK_ALIGN_START);
 		gtk_label_set_xalign(GTK_LABEL(line), 0);
 		gtk_label_set_line_wrap(GTK_LABEL(line), TRUE);
 		gtk_widget_set_hexpand(line, TRUE);
-		gtk_grid_attach(GTK_GRID(self->badge_grid), pill2, 0, (gint) i, 1, 1);
-		gtk_grid_attach(GTK_GRID(self->badge_grid), line, 1, (gint) i, 1, 1);
+		gtk_grid_attach(GTK_GRID(self->badge_grid), line, 0, (gint) i, 1, 1);
 	}
 	if (badges->len == 0) {
 		GtkWidget *none =

@@ -28,6 +28,7 @@ struct _SdtRecommendPage {
 	GCancellable *cancellable;
 	gchar *recommendation_id;
 	gboolean busy;
+	gboolean in_place; /* SD Tuner has its block in config.txt */
 };
 
 G_DEFINE_TYPE(SdtRecommendPage, sdt_recommend_page, GTK_TYPE_BOX)
@@ -177,6 +178,8 @@ sdt_recommend_page_show_status(SdtRecommendPage *self, JsonObject *status)
 	gboolean reboot = sdt_json_reader_get_bool(status, "reboot_pending", FALSE);
 	gboolean verified = sdt_json_reader_get_bool(status, "verified", FALSE);
 
+	self->in_place = in_place;
+	sdt_recommend_page_update_sensitivity(self);
 	gtk_widget_set_visible(self->revert_button, in_place);
 	if (reboot)
 		gtk_widget_show(self->reboot_button);
@@ -285,6 +288,8 @@ sdt_recommend_page_show_change(SdtRecommendPage *self, const gchar *json, gboole
 	gtk_label_set_text(GTK_LABEL(self->status_label), text);
 	gtk_widget_set_visible(self->reboot_button, reboot);
 	gtk_widget_set_visible(self->revert_button, applied);
+	self->in_place = applied;
+	sdt_recommend_page_update_sensitivity(self);
 	if (window != NULL)
 		sdt_window_refresh(window);
 }

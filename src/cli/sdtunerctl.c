@@ -12,6 +12,7 @@
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
 #include "sdtunerctl.h"
+#include "sdtunerctl-config.h"
 #include "sdtunerctl-info.h"
 
 typedef struct {
@@ -24,6 +25,11 @@ typedef struct {
 static const SdtCliCommand commands[] = {
 	/* filled in by each command's source file */
 	{"info", "", N_("Show the board, the SD card and how its bus runs"), sdt_cli_info},
+	{"recommend", "", N_("Show the config.txt setting that would help"), sdt_cli_recommend},
+	{"apply", "ID [--trial]", N_("Write a recommendation into config.txt"), sdt_cli_apply},
+	{"revert", "", N_("Take SD Tuner's change out of config.txt"), sdt_cli_revert},
+	{"status", "", N_("Show SD Tuner's change and whether it works"), sdt_cli_status},
+	{"history", "", N_("List config changes and benchmark results"), sdt_cli_history},
 	{NULL, NULL, NULL, NULL},
 };
 

@@ -158,11 +158,11 @@ sdt_card_sysattr(struct udev_device *dev, const gchar *name)
 static gboolean
 sdt_card_mmc_is_sd(struct udev_device *mmc)
 {
-	const gchar *type = udev_device_get_sysattr_value(mmc, "type");
+	g_autofree gchar *type = sdt_card_sysattr(mmc, "type");
 	if (type == NULL)
-		type = udev_device_get_property_value(mmc, "MMC_TYPE");
-	return g_strcmp0(type, "SD") == 0 || g_strcmp0(type, "SD\n") == 0 ||
-	       g_strcmp0(type, "SDcombo") == 0 || g_strcmp0(type, "SDcombo\n") == 0;
+		type = g_strdup(udev_device_get_property_value(mmc, "MMC_TYPE"));
+	/* SDIO (WLAN) and MMC (eMMC) devices are not SD cards */
+	return g_strcmp0(type, "SD") == 0 || g_strcmp0(type, "SDcombo") == 0;
 }
 
 /* the whole-disk block device below an mmc card device */

@@ -10,6 +10,7 @@
 
 #include "sdt-error.h"
 #include "sdt-info.h"
+#include "sdt-ops-config.h"
 #include "sdt-mounts.h"
 #include "sdt-ops.h"
 
@@ -172,11 +173,11 @@ sdt_info_bus_from_kernel_log(SdtInfo *info)
 	nominal = sdt_timing_get_nominal_clock_hz(facts->card_timing);
 	if (nominal > 0)
 		ios->clock_hz = (gint64) nominal;
-	if (facts->overclock_hz > 0 && !facts->overclock_cancelled &&
-	    facts->overclock_reduced == 0 && facts->card_timing == SDT_TIMING_SD_HIGH_SPEED)
-		ios->actual_clock_hz = facts->overclock_hz;
-	else if (facts->overclock_hz <= 0)
+	/* sdhost overclocks only what the core asks to run at 50 MHz (High Speed) */
+	if (facts->card_timing != SDT_TIMING_SD_HIGH_SPEED || facts->overclock_current_hz == 0)
 		ios->actual_clock_hz = ios->clock_hz;
+	else if (facts->overclock_current_hz > 0)
+		ios->actual_clock_hz = facts->overclock_current_hz;
 	/* every Raspberry Pi SD slot is wired 4 bits wide */
 	if (sdt_board_get_controller(info->board) != SDT_SD_CONTROLLER_UNKNOWN)
 		ios->bus_width = 4;
@@ -497,6 +498,10 @@ sdt_info_kernel_log_to_json(SdtInfo *info, JsonBuilder *b)
 	json_builder_set_member_name(b, "read");
 	json_builder_add_boolean_value(b, read);
 	sdt_json_int_or_null(b, "overclock_hz", read && f->overclock_hz >= 0, f->overclock_hz);
+	sdt_json_int_or_null(b,
+			     "overclock_current_hz",
+			     read && f->overclock_current_hz >= 0,
+			     f->overclock_current_hz);
 	sdt_json_int_or_null(b, "overclock_reduced", read, f->overclock_reduced);
 	sdt_json_bool_or_null(b, "overclock_cancelled", read, f->overclock_cancelled);
 	sdt_json_bool_or_null(b, "cqe_enabled", read, f->cqe_enabled && !f->cmdq_failed);
@@ -537,7 +542,10 @@ JsonNode *
 sdt_ops_info(SdtContext *ctx, GError **error)
 {
 	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
+	JsonNode *node;
 	if (info == NULL)
 		return NULL;
-	return sdt_info_to_json(info);
+	node = sdt_info_to_json(info);
+	sdt_ops_config_add_info(ctx, info, json_node_get_object(node));
+	return node;
 }

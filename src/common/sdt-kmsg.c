@@ -286,12 +286,16 @@ sdt_kmsg_scan_host_line(SdtKmsgFacts *facts, const gchar *rest)
 	if (g_str_has_prefix(rest, "overclocking to ")) {
 		gchar *end = NULL;
 		guint64 hz = g_ascii_strtoull(rest + 16, &end, 10);
-		if (end != rest + 16 && g_str_has_prefix(end, "Hz") && hz <= G_MAXINT64)
+		if (end != rest + 16 && g_str_has_prefix(end, "Hz") && hz <= G_MAXINT64) {
 			facts->overclock_hz = (gint64) hz;
+			facts->overclock_current_hz = (gint64) hz;
+		}
 	} else if (g_str_has_prefix(rest, "reducing overclock due to errors")) {
 		facts->overclock_reduced++;
+		facts->overclock_current_hz = -1;
 	} else if (g_str_has_prefix(rest, "cancelling overclock")) {
 		facts->overclock_cancelled = TRUE;
+		facts->overclock_current_hz = 0;
 	} else if (g_str_has_prefix(rest, "Command Queue Engine enabled")) {
 		facts->cqe_enabled = TRUE;
 		facts->cmdq_failed = FALSE;

@@ -49,6 +49,9 @@ typedef struct {
 	gint64 overclock_hz;     /* last "overclocking to N Hz", -1 if none */
 	guint overclock_reduced; /* "reducing overclock due to errors" lines */
 	gboolean overclock_cancelled;
+	/* the overclock in force after the last of those lines: N Hz, 0 for none (never
+	 * overclocked, or cancelled), -1 when reduced and not yet re-announced */
+	gint64 overclock_current_hz;
 	gboolean cqe_enabled; /* "Command Queue Engine enabled" */
 	gint cqe_tags;        /* its ", N tags", -1 if not given */
 	gboolean host_software_queue;

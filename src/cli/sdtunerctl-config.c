@@ -1,0 +1,395 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sdt-dbus-generated.h"
+#include "sdt-error.h"
+#include "sdt-ops.h"
+#include "sdtunerctl-config.h"
+
+typedef JsonNode *(*SdtCliLocalFunc)(SdtContext *ctx, GError **error);
+
+/*
+ * Calls a Manager method that returns one JSON string.  @local (may be NULL)
+ * answers in-process when the helper is not installed: only for the methods
+ * that read and need no privilege.
+ */
+static JsonNode *
+sdt_cli_config_call(const gchar *method, GVariant *params, SdtCliLocalFunc local, GError **error)
+{
+	g_autoptr(SdtManager) proxy = NULL;
+	g_autoptr(GVariant) ret = NULL;
+	g_autoptr(GError) error_local = NULL;
+	g_autoptr(GVariant) params_owned = g_variant_ref_sink(params);
+	const gchar *text = NULL;
+
+	/* registers the SDT_ERROR D-Bus names, so the helper's errors keep their codes */
+	(void) sdt_error_quark();
+	proxy = sdt_manager_proxy_new_for_bus_sync(G_BUS_TYPE_SYSTEM,
+						   G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES,
+						   "org.example.SdTuner1",
+						   "/org/example/SdTuner1",
+						   NULL,
+						   &error_local);
+	if (proxy != NULL)
+		ret = g_dbus_proxy_call_sync(G_DBUS_PROXY(proxy),
+					     method,
+					     params_owned,
+					     G_DBUS_CALL_FLAGS_NONE,
+					     G_MAXINT,
+					     NULL,
+					     &error_local);
+	if (ret == NULL) {
+		gboolean absent =
+			g_error_matches(error_local, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN) ||
+			g_error_matches(error_local,
+					G_DBUS_ERROR,
+					G_DBUS_ERROR_NAME_HAS_NO_OWNER) ||
+			g_error_matches(error_local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) ||
+			g_error_matches(error_local, G_DBUS_ERROR, G_DBUS_ERROR_FILE_NOT_FOUND);
+		if (absent && local != NULL) {
+			g_autoptr(SdtContext) ctx = NULL;
+			g_printerr(_("sdtunerctl: sd-tuner-helper is not reachable (%s); reading "
+				     "this machine directly\n"),
+				   error_local->message);
+			ctx = sdt_context_new("/", error);
+			if (ctx == NULL)
+				return NULL;
+			return local(ctx, error);
+		}
+		if (absent) {
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_NOT_SUPPORTED,
+				    _("sd-tuner-helper is not reachable (%s): install SD Tuner "
+				      "completely, or use --root DIR on a copy"),
+				    error_local->message);
+			return NULL;
+		}
+		g_dbus_error_strip_remote_error(error_local);
+		g_propagate_error(error, g_steal_pointer(&error_local));
+		return NULL;
+	}
+	g_variant_get(ret, "(&s)", &text);
+	return json_from_string(text, error);
+}
+
+static GVariant *
+sdt_cli_config_options(gboolean trial, gboolean with_trial)
+{
+	g_autoptr(GVariantBuilder) b = g_variant_builder_new(G_VARIANT_TYPE_VARDICT);
+	if (with_trial)
+		g_variant_builder_add(b, "{sv}", "trial", g_variant_new_boolean(trial));
+	return g_variant_builder_end(b);
+}
+
+static gboolean
+sdt_cli_config_no_args(gint argc, gchar **argv, GError **error)
+{
+	if (argc > 1) {
+		g_set_error(error,
+			    G_OPTION_ERROR,
+			    G_OPTION_ERROR_BAD_VALUE,
+			    _("“%s” takes no arguments (got “%s”)"),
+			    argv[0],
+			    argv[1]);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static const gchar *
+sdt_cli_config_str(JsonObject *obj, const gchar *name)
+{
+	if (obj == NULL || !json_object_has_member(obj, name) ||
+	    json_object_get_null_member(obj, name))
+		return NULL;
+	return json_object_get_string_member(obj, name);
+}
+
+static void
+sdt_cli_config_print_wrapped(const gchar *label, const gchar *text)
+{
+	g_print("    %s %s\n", label, text);
+}
+
+gint
+sdt_cli_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error)
+{
+	g_autoptr(JsonNode) node = NULL;
+	JsonObject *obj;
+	JsonArray *recs;
+	JsonArray *notes;
+
+	if (!sdt_cli_config_no_args(argc, argv, error))
+		return SDT_CLI_EXIT_USAGE;
+	if (cli->ctx != NULL)
+		node = sdt_ops_recommend(cli->ctx, error);
+	else
+		node = sdt_cli_config_call(
+			"GetRecommendations",
+			g_variant_new("(@a{sv})", sdt_cli_config_options(FALSE, FALSE)),
+			sdt_ops_recommend,
+			error);
+	if (node == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	if (cli->json) {
+		sdt_cli_print_json(cli, node);
+		return SDT_CLI_EXIT_OK;
+	}
+	obj = json_node_get_object(node);
+	recs = json_object_get_array_member(obj, "recommendations");
+	notes = json_object_get_array_member(obj, "notes");
+	if (json_array_get_length(recs) == 0)
+		g_print("%s\n", _("Nothing to change in config.txt."));
+	for (guint i = 0; i < json_array_get_length(recs); i++) {
+		JsonObject *rec = json_array_get_object_element(recs, i);
+		JsonArray *lines = json_object_get_array_member(rec, "lines");
+		g_print("%s  %s\n",
+			json_object_get_string_member(rec, "id"),
+			json_object_get_string_member(rec, "title"));
+		/* Translators: followed by config.txt lines */
+		g_print(_("    adds under %s:\n"), json_object_get_string_member(rec, "filter"));
+		for (guint j = 0; j < json_array_get_length(lines); j++)
+			g_print("      %s\n", json_array_get_string_element(lines, j));
+		sdt_cli_config_print_wrapped(_("Why:"),
+					     json_object_get_string_member(rec, "reason"));
+		sdt_cli_config_print_wrapped(_("Effect:"),
+					     json_object_get_string_member(rec, "expected_effect"));
+		sdt_cli_config_print_wrapped(_("Risk:"),
+					     json_object_get_string_member(rec, "risk"));
+		/* Translators: %s is a recommendation id */
+		g_print(_("    Apply with: sdtunerctl apply %s\n"),
+			json_object_get_string_member(rec, "id"));
+	}
+	if (notes != NULL && json_array_get_length(notes) > 0) {
+		g_print("\n%s\n", _("Notes"));
+		for (guint i = 0; i < json_array_get_length(notes); i++)
+			g_print("  - %s\n", json_array_get_string_element(notes, i));
+	}
+	return SDT_CLI_EXIT_OK;
+}
+
+static void
+sdt_cli_config_print_result(JsonObject *res)
+{
+	const gchar *diff = sdt_cli_config_str(res, "diff");
+	const gchar *backup = sdt_cli_config_str(res, "backup");
+	JsonArray *warnings = json_object_has_member(res, "warnings")
+				      ? json_object_get_array_member(res, "warnings")
+				      : NULL;
+
+	if (diff != NULL)
+		g_print("%s", diff);
+	for (guint i = 0; warnings != NULL && i < json_array_get_length(warnings); i++)
+		g_printerr(_("sdtunerctl: note: %s\n"), json_array_get_string_element(warnings, i));
+	if (backup != NULL)
+		g_printerr(_("Backup of the previous file: %s\n"), backup);
+}
+
+gint
+sdt_cli_apply(SdtCli *cli, gint argc, gchar **argv, GError **error)
+{
+	g_autoptr(GOptionContext) context = g_option_context_new(_("ID - apply a recommendation"));
+	g_autoptr(JsonNode) node = NULL;
+	gboolean trial = FALSE;
+	JsonObject *res;
+	const GOptionEntry entries[] = {
+		{"trial",
+		 0,
+		 0,
+		 G_OPTION_ARG_NONE,
+		 &trial,
+		 N_("Write tryboot.txt for one trial boot instead of config.txt"),
+		 NULL},
+		{NULL},
+	};
+
+	g_option_context_add_main_entries(context, entries, GETTEXT_PACKAGE);
+	g_option_context_set_help_enabled(context, FALSE);
+	if (!g_option_context_parse(context, &argc, &argv, error))
+		return SDT_CLI_EXIT_USAGE;
+	if (argc != 2) {
+		g_set_error_literal(error,
+				    G_OPTION_ERROR,
+				    G_OPTION_ERROR_BAD_VALUE,
+				    _("“apply” needs one recommendation id, e.g. "
+				      "“sdtunerctl apply sd-overclock-100” (see “sdtunerctl "
+				      "recommend”)"));
+		return SDT_CLI_EXIT_USAGE;
+	}
+	if (cli->ctx != NULL) {
+		node = sdt_ops_apply(cli->ctx, argv[1], trial, error);
+	} else {
+		node = sdt_cli_config_call(
+			"Apply",
+			g_variant_new("(s@a{sv})", argv[1], sdt_cli_config_options(trial, TRUE)),
+			NULL,
+			error);
+	}
+	if (node == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	if (cli->json) {
+		sdt_cli_print_json(cli, node);
+		return SDT_CLI_EXIT_OK;
+	}
+	res = json_node_get_object(node);
+	sdt_cli_config_print_result(res);
+	if (json_object_get_boolean_member_with_default(res, "trial", FALSE)) {
+		/* Translators: %s is the tryboot.txt path, then the reboot command */
+		g_printerr(_("Wrote %s. Boot it once with: %s\nIf the Pi does not come up, "
+			     "switch it off and on: it boots the unchanged config.txt.\n"),
+			   sdt_cli_config_str(res, "path"),
+			   sdt_cli_config_str(res, "reboot_command"));
+	} else if (!json_object_get_boolean_member_with_default(res, "changed", TRUE)) {
+		g_printerr("%s\n", _("Already applied: nothing changed."));
+	} else if (json_object_get_boolean_member_with_default(res, "reboot_required", FALSE)) {
+		g_printerr("%s\n", _("Reboot to use the new setting."));
+	}
+	return SDT_CLI_EXIT_OK;
+}
+
+gint
+sdt_cli_revert(SdtCli *cli, gint argc, gchar **argv, GError **error)
+{
+	g_autoptr(JsonNode) node = NULL;
+
+	if (!sdt_cli_config_no_args(argc, argv, error))
+		return SDT_CLI_EXIT_USAGE;
+	if (cli->ctx != NULL)
+		node = sdt_ops_revert(cli->ctx, error);
+	else
+		node = sdt_cli_config_call(
+			"Revert",
+			g_variant_new("(@a{sv})", sdt_cli_config_options(FALSE, FALSE)),
+			NULL,
+			error);
+	if (node == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	if (cli->json) {
+		sdt_cli_print_json(cli, node);
+		return SDT_CLI_EXIT_OK;
+	}
+	sdt_cli_config_print_result(json_node_get_object(node));
+	g_printerr("%s\n", _("Reboot to go back to the previous setting."));
+	return SDT_CLI_EXIT_OK;
+}
+
+gint
+sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
+{
+	g_autoptr(JsonNode) node = NULL;
+	JsonObject *obj;
+	JsonObject *trial;
+
+	if (!sdt_cli_config_no_args(argc, argv, error))
+		return SDT_CLI_EXIT_USAGE;
+	if (cli->ctx != NULL)
+		node = sdt_ops_status(cli->ctx, error);
+	else
+		node = sdt_cli_config_call(
+			"GetStatus",
+			g_variant_new("(@a{sv})", sdt_cli_config_options(FALSE, FALSE)),
+			sdt_ops_status,
+			error);
+	if (node == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	if (cli->json) {
+		sdt_cli_print_json(cli, node);
+		return SDT_CLI_EXIT_OK;
+	}
+	obj = json_node_get_object(node);
+	if (json_object_get_boolean_member(obj, "applied")) {
+		JsonArray *lines = json_object_get_array_member(obj, "lines");
+		JsonArray *disabled = json_object_get_array_member(obj, "disabled");
+		/* Translators: recommendation id, then the config.txt path */
+		g_print(_("SD Tuner's change %s is in %s:\n"),
+			sdt_cli_config_str(obj, "id"),
+			sdt_cli_config_str(obj, "path"));
+		if (sdt_cli_config_str(obj, "filter") != NULL)
+			g_print("  %s\n", sdt_cli_config_str(obj, "filter"));
+		for (guint i = 0; i < json_array_get_length(lines); i++)
+			g_print("  %s\n", json_array_get_string_element(lines, i));
+		for (guint i = 0; i < json_array_get_length(disabled); i++)
+			g_print(_("  switched off: %s\n"),
+				json_array_get_string_element(disabled, i));
+		if (json_object_get_boolean_member(obj, "verified"))
+			g_print(_("Verified: %s\n"), sdt_cli_config_str(obj, "verification"));
+		else if (json_object_get_boolean_member(obj, "failed"))
+			g_print(_("Problem: %s\n"), sdt_cli_config_str(obj, "verification"));
+		else
+			g_print(_("Not in effect yet: %s\n"),
+				sdt_cli_config_str(obj, "verification"));
+	} else {
+		g_print(_("SD Tuner has no change in %s.\n"), sdt_cli_config_str(obj, "path"));
+	}
+	trial = json_object_has_member(obj, "trial") && !json_object_get_null_member(obj, "trial")
+			? json_object_get_object_member(obj, "trial")
+			: NULL;
+	if (trial != NULL)
+		/* Translators: recommendation id, tryboot.txt path, reboot command */
+		g_print(_("A trial of %s is ready in %s: boot it once with %s\n"),
+			sdt_cli_config_str(trial, "id"),
+			sdt_cli_config_str(trial, "path"),
+			sdt_cli_config_str(trial, "reboot_command"));
+	if (json_object_get_boolean_member_with_default(obj, "tryboot_active", FALSE))
+		g_print("%s\n", _("This boot is a tryboot trial."));
+	return SDT_CLI_EXIT_OK;
+}
+
+gint
+sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
+{
+	g_autoptr(JsonNode) node = NULL;
+	JsonArray *entries;
+
+	if (!sdt_cli_config_no_args(argc, argv, error))
+		return SDT_CLI_EXIT_USAGE;
+	if (cli->ctx != NULL)
+		node = sdt_ops_history(cli->ctx, error);
+	else
+		node = sdt_cli_config_call(
+			"GetHistory",
+			g_variant_new("(@a{sv})", sdt_cli_config_options(FALSE, FALSE)),
+			sdt_ops_history,
+			error);
+	if (node == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	if (cli->json) {
+		sdt_cli_print_json(cli, node);
+		return SDT_CLI_EXIT_OK;
+	}
+	entries = json_object_get_array_member(json_node_get_object(node), "entries");
+	if (json_array_get_length(entries) == 0)
+		g_print("%s\n", _("No history yet."));
+	for (guint i = 0; i < json_array_get_length(entries); i++) {
+		JsonObject *e = json_array_get_object_element(entries, i);
+		const gchar *kind = json_object_get_string_member_with_default(e, "kind", "");
+		const gchar *time = json_object_get_string_member_with_default(e, "time", "");
+		g_autofree gchar *summary = NULL;
+
+		if (g_strcmp0(kind, "bench") == 0) {
+			const gchar *profile =
+				json_object_get_string_member_with_default(e, "profile", "?");
+			/* Translators: benchmark profile: quick, standard or full */
+			summary = g_strdup_printf(_("benchmark (%s)"), profile);
+		} else if (g_strcmp0(kind, "apply") == 0) {
+			const gchar *id = sdt_cli_config_str(e, "id");
+			summary = json_object_get_boolean_member_with_default(e, "trial", FALSE)
+					  ? g_strdup_printf(_("trial of %s"), id != NULL ? id : "?")
+					  : g_strdup_printf(_("applied %s"), id != NULL ? id : "?");
+		} else if (g_strcmp0(kind, "revert") == 0) {
+			const gchar *id = sdt_cli_config_str(e, "id");
+			summary = g_strdup_printf(_("reverted %s"), id != NULL ? id : "?");
+		} else {
+			summary = g_strdup(kind);
+		}
+		g_print("%s  %s\n", time, summary);
+	}
+	return SDT_CLI_EXIT_OK;
+}

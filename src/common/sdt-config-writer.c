@@ -1,0 +1,1480 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sdt-config-writer.h"
+#include "sdt-error.h"
+
+#define SDT_CONFIG_TMP_INFIX ".sd-tuner-tmp-"
+#define SDT_CONFIG_JOURNAL   "config-journal.json"
+
+/* the pure edit ----------------------------------------------------------- */
+
+typedef struct {
+	gchar *text;
+	gchar *eol;
+} SdtEditLine;
+
+static void
+sdt_edit_line_free(SdtEditLine *line)
+{
+	g_free(line->text);
+	g_free(line->eol);
+	g_free(line);
+}
+
+static SdtEditLine *
+sdt_edit_line_new(const gchar *text, const gchar *eol)
+{
+	SdtEditLine *line = g_new0(SdtEditLine, 1);
+	line->text = g_strdup(text);
+	line->eol = g_strdup(eol);
+	return line;
+}
+
+void
+sdt_config_edit_free(SdtConfigEdit *edit)
+{
+	if (edit == NULL)
+		return;
+	g_clear_pointer(&edit->old_bytes, g_bytes_unref);
+	g_clear_pointer(&edit->new_bytes, g_bytes_unref);
+	g_clear_pointer(&edit->disabled, g_ptr_array_unref);
+	g_clear_pointer(&edit->warnings, g_ptr_array_unref);
+	g_clear_pointer(&edit->block, g_ptr_array_unref);
+	g_free(edit);
+}
+
+static SdtConfigEdit *
+sdt_config_edit_new(void)
+{
+	SdtConfigEdit *edit = g_new0(SdtConfigEdit, 1);
+	edit->disabled = g_ptr_array_new_with_free_func(g_free);
+	edit->warnings = g_ptr_array_new_with_free_func(g_free);
+	edit->block = g_ptr_array_new_with_free_func(g_free);
+	return edit;
+}
+
+static GBytes *
+sdt_edit_lines_to_bytes(GPtrArray *lines)
+{
+	GString *str = g_string_new(NULL);
+	for (guint i = 0; i < lines->len; i++) {
+		SdtEditLine *line = g_ptr_array_index(lines, i);
+		g_string_append(str, line->text);
+		g_string_append(str, line->eol);
+	}
+	return g_string_free_to_bytes(str);
+}
+
+/* the reverted lines of @cfg; removes SD Tuner's block and restores disabled lines */
+static GPtrArray *
+sdt_config_edit_revert_lines(SdtConfigTxt *cfg,
+			     const gchar *const *previous_block,
+			     SdtConfigEdit *edit,
+			     gboolean *changed)
+{
+	GPtrArray *src = sdt_config_txt_get_lines(cfg);
+	GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_edit_line_free);
+	guint begin = 0;
+	guint end = 0;
+	gboolean has_block = sdt_config_txt_find_block(cfg, &begin, &end);
+	g_autofree gboolean *ours = g_new0(gboolean, src->len + 1);
+	gboolean foreign = FALSE;
+	gboolean removed_last = FALSE;
+	const gchar *last_eol = "";
+
+	*changed = FALSE;
+	if (src->len > 0)
+		last_eol = ((SdtConfigLine *) g_ptr_array_index(src, src->len - 1))->eol;
+	if (has_block) {
+		guint k = 0;
+		guint n_prev =
+			previous_block != NULL ? g_strv_length((gchar **) previous_block) : 0;
+		ours[begin] = TRUE;
+		ours[end] = TRUE;
+		for (guint i = begin + 1; i < end; i++) {
+			SdtConfigLine *line = g_ptr_array_index(src, i);
+			if (previous_block == NULL) {
+				ours[i] = TRUE;
+			} else if (k < n_prev && g_strcmp0(line->text, previous_block[k]) == 0) {
+				ours[i] = TRUE;
+				k++;
+			} else {
+				foreign = TRUE;
+			}
+		}
+		/* lines added inside the block keep the block's filter around them */
+		if (foreign) {
+			for (guint i = begin + 1; i < end; i++) {
+				SdtConfigLine *line = g_ptr_array_index(src, i);
+				if (!ours[i])
+					g_ptr_array_add(
+						edit->warnings,
+						g_strdup_printf(_("line %u “%s” was added inside "
+								  "SD Tuner's block; it is kept "
+								  "with the block's filter"),
+								i + 1,
+								line->text));
+				if (ours[i] && (line->kind == SDT_CONFIG_LINE_FILTER ||
+						g_strcmp0(line->text, "dtoverlay=") == 0))
+					ours[i] = FALSE;
+			}
+		}
+		*changed = TRUE;
+	}
+	for (guint i = 0; i < src->len; i++) {
+		SdtConfigLine *line = g_ptr_array_index(src, i);
+		if (ours[i]) {
+			if (i == src->len - 1)
+				removed_last = TRUE;
+			continue;
+		}
+		if (g_str_has_prefix(line->text, SDT_CONFIG_DISABLED_MARK)) {
+			const gchar *orig = line->text + strlen(SDT_CONFIG_DISABLED_MARK);
+			g_ptr_array_add(edit->disabled, g_strdup(orig));
+			g_ptr_array_add(out, sdt_edit_line_new(orig, line->eol));
+			*changed = TRUE;
+			continue;
+		}
+		g_ptr_array_add(out, sdt_edit_line_new(line->text, line->eol));
+	}
+	/* the block ended a file without a final newline: the line before it ends the file now */
+	if (removed_last && last_eol[0] == '\0' && out->len > 0) {
+		SdtEditLine *last = g_ptr_array_index(out, out->len - 1);
+		g_free(last->eol);
+		last->eol = g_strdup(last_eol);
+	}
+	return out;
+}
+
+SdtConfigEdit *
+sdt_config_edit_revert(SdtConfigTxt *cfg, const gchar *const *previous_block, GError **error)
+{
+	g_autoptr(SdtConfigEdit) edit = sdt_config_edit_new();
+	g_autoptr(GPtrArray) lines = NULL;
+	gboolean changed = FALSE;
+
+	if (!sdt_config_txt_check_editable(cfg, error))
+		return NULL;
+	lines = sdt_config_edit_revert_lines(cfg, previous_block, edit, &changed);
+	if (!changed) {
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_NOT_FOUND,
+				    _("SD Tuner has no change in this file: nothing to revert"));
+		return NULL;
+	}
+	edit->old_bytes = sdt_config_txt_to_bytes(cfg);
+	edit->new_bytes = sdt_edit_lines_to_bytes(lines);
+	return g_steal_pointer(&edit);
+}
+
+/* the type codes a filter state reaches, ignoring run-time filters */
+static gboolean
+sdt_config_state_reach_within(const SdtConfigFilterState *state, const gchar *filter)
+{
+	guint n = 0;
+	const gint *codes = sdt_config_known_type_codes(&n);
+
+	for (guint i = 0; i < n; i++) {
+		if (sdt_config_filter_state_applies(state, codes[i], FALSE) ==
+			    SDT_CONFIG_APPLIES_NO &&
+		    sdt_config_filter_state_applies(state, codes[i], TRUE) == SDT_CONFIG_APPLIES_NO)
+			continue;
+		if (!sdt_config_model_filter_matches(filter, codes[i]))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+static gboolean
+sdt_config_block_filter_valid(const gchar *filter, gchar **name)
+{
+	SdtConfigFilterType type = SDT_CONFIG_FILTER_UNKNOWN;
+	gsize len = filter != NULL ? strlen(filter) : 0;
+
+	if (len < 3 || filter[0] != '[' || filter[len - 1] != ']')
+		return FALSE;
+	*name = g_strndup(filter + 1, len - 2);
+	if (sdt_config_filter_parse(*name, &type) == NULL || type != SDT_CONFIG_FILTER_MODEL)
+		return FALSE;
+	return TRUE;
+}
+
+SdtConfigEdit *
+sdt_config_edit_apply(SdtConfigTxt *cfg,
+		      const SdtConfigBlock *block,
+		      const gchar *const *previous_block,
+		      GError **error)
+{
+	g_autoptr(SdtConfigEdit) edit = sdt_config_edit_new();
+	g_autoptr(SdtConfigEdit) scratch = sdt_config_edit_new();
+	g_autoptr(GPtrArray) base = NULL;
+	g_autoptr(GBytes) base_bytes = NULL;
+	g_autoptr(SdtConfigTxt) work = NULL;
+	g_autoptr(GPtrArray) entries = NULL;
+	g_autoptr(GPtrArray) out = NULL;
+	g_autofree gboolean *disable = NULL;
+	g_autofree gchar *filter_name = NULL;
+	g_autofree gchar *begin_line = NULL;
+	GPtrArray *lines;
+	const gchar *eol;
+	gboolean changed = FALSE;
+	guint nlines;
+
+	g_return_val_if_fail(block != NULL && block->id != NULL && block->lines != NULL, NULL);
+	if (!sdt_config_block_filter_valid(block->filter, &filter_name)) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_ARGUMENT,
+			    "SD Tuner writes only under a model filter, not under %s",
+			    block->filter);
+		return NULL;
+	}
+	if (!sdt_config_txt_check_editable(cfg, error))
+		return NULL;
+
+	/* start from the file without SD Tuner's earlier change: applying twice is applying once */
+	base = sdt_config_edit_revert_lines(cfg, previous_block, scratch, &changed);
+	base_bytes = sdt_edit_lines_to_bytes(base);
+	work = sdt_config_txt_new_from_bytes(base_bytes, sdt_config_txt_get_name(cfg));
+	sdt_config_txt_copy_includes(work, cfg);
+	lines = sdt_config_txt_get_lines(work);
+	nlines = lines->len;
+	disable = g_new0(gboolean, nlines + 1);
+	eol = sdt_config_txt_get_eol_style(work);
+
+	/* conflicting SD lines */
+	entries = sdt_config_txt_get_entries(work, block->type_code, FALSE);
+	for (guint i = 0; i < entries->len; i++) {
+		SdtConfigEntry *entry = g_ptr_array_index(entries, i);
+		SdtConfigSdKind kinds;
+		gint mhz = 0;
+		g_autofree gchar *cqe = NULL;
+
+		if (entry->applies == SDT_CONFIG_APPLIES_NO)
+			continue;
+		kinds = sdt_config_line_sd_kind(entry->line, entry->overlay, &mhz, &cqe);
+		if ((kinds & block->replaces) == 0)
+			continue;
+		if (entry->in_include) {
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_DATA,
+				    _("line %u “%s” of the included file %s sets the same SD "
+				      "option for this board, and SD Tuner never edits included "
+				      "files: remove that line by hand, then apply again"),
+				    entry->lineno,
+				    entry->line->text,
+				    entry->file);
+			return NULL;
+		}
+		if (!sdt_config_state_reach_within(&entry->state, filter_name)) {
+			if (kinds & SDT_CONFIG_SD_OVERLAY_SDHOST)
+				g_ptr_array_add(
+					edit->warnings,
+					g_strdup_printf(
+						_("line %u “%s” also applies to other boards, "
+						  "so SD Tuner leaves it; the sdhost overlay "
+						  "switches off Wi-Fi on Pi 3, Zero W and "
+						  "Zero 2 W: remove it by hand"),
+						entry->lineno,
+						entry->line->text));
+			else
+				g_ptr_array_add(
+					edit->warnings,
+					g_strdup_printf(
+						_("line %u “%s” also applies to other boards, "
+						  "so SD Tuner leaves it; on this board the "
+						  "block below overrides it"),
+						entry->lineno,
+						entry->line->text));
+			continue;
+		}
+		disable[entry->index] = TRUE;
+
+		/* an overlay switched off takes its parameter lines with it */
+		if (kinds & (SDT_CONFIG_SD_OVERLAY_SDHOST | SDT_CONFIG_SD_OVERLAY_SDTWEAK)) {
+			for (guint j = entry->index + 1; j < nlines; j++) {
+				SdtConfigLine *next = g_ptr_array_index(lines, j);
+				SdtConfigEntry *next_entry = NULL;
+				if (next->kind != SDT_CONFIG_LINE_SETTING)
+					continue;
+				if (g_strcmp0(next->key, "dtoverlay") == 0)
+					break;
+				if (g_strcmp0(next->key, "dtparam") != 0)
+					continue;
+				for (guint k = 0; k < entries->len; k++) {
+					SdtConfigEntry *e = g_ptr_array_index(entries, k);
+					if (!e->in_include && e->index == j)
+						next_entry = e;
+				}
+				if (next_entry != NULL &&
+				    sdt_config_state_reach_within(&next_entry->state, filter_name))
+					disable[j] = TRUE;
+			}
+		}
+	}
+
+	out = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_edit_line_free);
+	for (guint i = 0; i < nlines; i++) {
+		SdtConfigLine *line = g_ptr_array_index(lines, i);
+		if (disable[i]) {
+			g_autofree gchar *text =
+				g_strconcat(SDT_CONFIG_DISABLED_MARK, line->text, NULL);
+			if (strlen(text) > SDT_CONFIG_TXT_MAX_LINE_LENGTH) {
+				g_set_error(
+					error,
+					SDT_ERROR,
+					SDT_ERROR_INVALID_DATA,
+					_("line %u “%s” must be switched off, but with SD Tuner's "
+					  "marker it would be longer than %d characters: put a "
+					  "“#” in front of it by hand, then apply again"),
+					i + 1,
+					line->text,
+					SDT_CONFIG_TXT_MAX_LINE_LENGTH);
+				return NULL;
+			}
+			g_ptr_array_add(edit->disabled, g_strdup(line->text));
+			g_ptr_array_add(out, sdt_edit_line_new(text, line->eol));
+		} else {
+			g_ptr_array_add(out, sdt_edit_line_new(line->text, line->eol));
+		}
+	}
+
+	/* the block */
+	begin_line = g_strdup_printf("%s%s (undo: sdtunerctl revert) ---",
+				     SDT_CONFIG_BLOCK_BEGIN,
+				     block->id);
+	g_ptr_array_add(edit->block, g_strdup("[all]"));
+	g_ptr_array_add(edit->block, g_strdup(block->filter));
+	g_ptr_array_add(edit->block, g_strdup("dtoverlay="));
+	for (guint i = 0; block->lines[i] != NULL; i++)
+		g_ptr_array_add(edit->block, g_strdup(block->lines[i]));
+	g_ptr_array_add(edit->block, g_strdup("[all]"));
+	if (strlen(begin_line) > SDT_CONFIG_TXT_MAX_LINE_LENGTH) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_ARGUMENT,
+			    "recommendation id %s is too long",
+			    block->id);
+		return NULL;
+	}
+	for (guint i = 0; i < edit->block->len; i++) {
+		const gchar *text = g_ptr_array_index(edit->block, i);
+		if (strlen(text) > SDT_CONFIG_TXT_MAX_LINE_LENGTH ||
+		    strpbrk(text, "\r\n") != NULL) {
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_ARGUMENT,
+				    "line “%s” is longer than %d characters",
+				    text,
+				    SDT_CONFIG_TXT_MAX_LINE_LENGTH);
+			return NULL;
+		}
+	}
+	{
+		gboolean no_final_eol = FALSE;
+		if (out->len > 0) {
+			SdtEditLine *last = g_ptr_array_index(out, out->len - 1);
+			if (last->eol[0] == '\0') {
+				no_final_eol = TRUE;
+				g_free(last->eol);
+				last->eol = g_strdup(eol);
+			}
+		}
+		g_ptr_array_add(out, sdt_edit_line_new(begin_line, eol));
+		for (guint i = 0; i < edit->block->len; i++)
+			g_ptr_array_add(out,
+					sdt_edit_line_new(g_ptr_array_index(edit->block, i), eol));
+		g_ptr_array_add(out,
+				sdt_edit_line_new(SDT_CONFIG_BLOCK_END, no_final_eol ? "" : eol));
+	}
+
+	edit->old_bytes = sdt_config_txt_to_bytes(cfg);
+	edit->new_bytes = sdt_edit_lines_to_bytes(out);
+	return g_steal_pointer(&edit);
+}
+
+/* unified diff ------------------------------------------------------------ */
+
+typedef struct {
+	const gchar *text;
+	gsize len; /* text + eol */
+	gboolean no_eol;
+} SdtDiffLine;
+
+static GArray *
+sdt_diff_split(GBytes *bytes)
+{
+	GArray *lines = g_array_new(FALSE, FALSE, sizeof(SdtDiffLine));
+	gsize len = 0;
+	const gchar *data = g_bytes_get_data(bytes, &len);
+	gsize start = 0;
+
+	while (start < len) {
+		const gchar *nl = memchr(data + start, '\n', len - start);
+		SdtDiffLine line = {data + start, 0, FALSE};
+		if (nl == NULL) {
+			line.len = len - start;
+			line.no_eol = TRUE;
+			start = len;
+		} else {
+			line.len = nl - (data + start) + 1;
+			start += line.len;
+		}
+		g_array_append_val(lines, line);
+	}
+	return lines;
+}
+
+static gboolean
+sdt_diff_line_equal(const SdtDiffLine *a, const SdtDiffLine *b)
+{
+	return a->len == b->len && memcmp(a->text, b->text, a->len) == 0;
+}
+
+static void
+sdt_diff_print_line(GString *out, gchar sign, const SdtDiffLine *line)
+{
+	gsize n = line->len;
+	g_string_append_c(out, sign);
+	if (!line->no_eol)
+		n--;
+	if (n > 0 && line->text[n - 1] == '\r' && !line->no_eol)
+		n--;
+	g_string_append_len(out, line->text, n);
+	g_string_append_c(out, '\n');
+	if (line->no_eol)
+		g_string_append(out, "\\ No newline at end of file\n");
+}
+
+typedef enum { SDT_DIFF_EQ, SDT_DIFF_DEL, SDT_DIFF_INS } SdtDiffOp;
+
+static void
+sdt_diff_range(GString *out, gsize start, gsize len)
+{
+	if (len == 1)
+		g_string_append_printf(out, "%" G_GSIZE_FORMAT, start + 1);
+	else
+		g_string_append_printf(out,
+				       "%" G_GSIZE_FORMAT ",%" G_GSIZE_FORMAT,
+				       len == 0 ? start : start + 1,
+				       len);
+}
+
+gchar *
+sdt_config_diff_unified(const gchar *label, GBytes *old_bytes, GBytes *new_bytes)
+{
+	g_autoptr(GArray) a = sdt_diff_split(old_bytes);
+	g_autoptr(GArray) b = sdt_diff_split(new_bytes);
+	g_autoptr(GArray) ops = g_array_new(FALSE, FALSE, sizeof(guint8));
+	GString *out = g_string_new(NULL);
+	gsize pre = 0;
+	gsize suf = 0;
+	gsize n;
+	gsize m;
+
+	if (g_bytes_equal(old_bytes, new_bytes))
+		return g_string_free(out, FALSE);
+	while (pre < a->len && pre < b->len &&
+	       sdt_diff_line_equal(&g_array_index(a, SdtDiffLine, pre),
+				   &g_array_index(b, SdtDiffLine, pre)))
+		pre++;
+	while (suf < a->len - pre && suf < b->len - pre &&
+	       sdt_diff_line_equal(&g_array_index(a, SdtDiffLine, a->len - 1 - suf),
+				   &g_array_index(b, SdtDiffLine, b->len - 1 - suf)))
+		suf++;
+	n = a->len - pre - suf;
+	m = b->len - pre - suf;
+	for (gsize i = 0; i < pre; i++) {
+		guint8 op = SDT_DIFF_EQ;
+		g_array_append_val(ops, op);
+	}
+	if ((guint64) (n + 1) * (m + 1) <= 4 * 1000 * 1000) {
+		/* longest common subsequence of the middle */
+		g_autofree guint32 *t = g_new0(guint32, (n + 1) * (m + 1));
+		gsize i = 0;
+		gsize j = 0;
+		for (gsize x = n; x-- > 0;) {
+			for (gsize y = m; y-- > 0;) {
+				if (sdt_diff_line_equal(&g_array_index(a, SdtDiffLine, pre + x),
+							&g_array_index(b, SdtDiffLine, pre + y)))
+					t[x * (m + 1) + y] = t[(x + 1) * (m + 1) + y + 1] + 1;
+				else
+					t[x * (m + 1) + y] = MAX(t[(x + 1) * (m + 1) + y],
+								 t[x * (m + 1) + y + 1]);
+			}
+		}
+		while (i < n || j < m) {
+			guint8 op;
+			if (i < n && j < m &&
+			    sdt_diff_line_equal(&g_array_index(a, SdtDiffLine, pre + i),
+						&g_array_index(b, SdtDiffLine, pre + j))) {
+				op = SDT_DIFF_EQ;
+				i++;
+				j++;
+			} else if (j < m &&
+				   (i == n || t[i * (m + 1) + j + 1] >= t[(i + 1) * (m + 1) + j])) {
+				op = SDT_DIFF_INS;
+				j++;
+			} else {
+				op = SDT_DIFF_DEL;
+				i++;
+			}
+			g_array_append_val(ops, op);
+		}
+	} else {
+		for (gsize i = 0; i < n + m; i++) {
+			guint8 op = i < n ? SDT_DIFF_DEL : SDT_DIFF_INS;
+			g_array_append_val(ops, op);
+		}
+	}
+	for (gsize i = 0; i < suf; i++) {
+		guint8 op = SDT_DIFF_EQ;
+		g_array_append_val(ops, op);
+	}
+
+	g_string_append_printf(out, "--- a%s\n+++ b%s\n", label, label);
+	for (gsize k = 0; k < ops->len;) {
+		gsize hs;
+		gsize he;
+		gsize ai = 0;
+		gsize bi = 0;
+		gsize a_start;
+		gsize b_start;
+		gsize a_len = 0;
+		gsize b_len = 0;
+
+		if (g_array_index(ops, guint8, k) == SDT_DIFF_EQ) {
+			k++;
+			continue;
+		}
+		/* a hunk: changes with at most 2 × 3 equal lines between them join */
+		{
+			gsize j = k;
+			gsize end_change;
+			for (;;) {
+				gsize eq = 0;
+				while (j < ops->len && g_array_index(ops, guint8, j) != SDT_DIFF_EQ)
+					j++;
+				end_change = j;
+				while (j + eq < ops->len &&
+				       g_array_index(ops, guint8, j + eq) == SDT_DIFF_EQ)
+					eq++;
+				if (j + eq < ops->len && eq <= 6) {
+					j += eq;
+					continue;
+				}
+				break;
+			}
+			hs = k >= 3 ? k - 3 : 0;
+			he = MIN(ops->len, end_change + 3);
+		}
+		for (gsize x = 0; x < hs; x++) {
+			guint8 op = g_array_index(ops, guint8, x);
+			if (op != SDT_DIFF_INS)
+				ai++;
+			if (op != SDT_DIFF_DEL)
+				bi++;
+		}
+		a_start = ai;
+		b_start = bi;
+		for (gsize x = hs; x < he; x++) {
+			guint8 op = g_array_index(ops, guint8, x);
+			if (op != SDT_DIFF_INS)
+				a_len++;
+			if (op != SDT_DIFF_DEL)
+				b_len++;
+		}
+		g_string_append(out, "@@ -");
+		sdt_diff_range(out, a_start, a_len);
+		g_string_append(out, " +");
+		sdt_diff_range(out, b_start, b_len);
+		g_string_append(out, " @@\n");
+		for (gsize x = hs; x < he; x++) {
+			guint8 op = g_array_index(ops, guint8, x);
+			if (op == SDT_DIFF_EQ)
+				sdt_diff_print_line(out, ' ', &g_array_index(a, SdtDiffLine, ai++));
+			else if (op == SDT_DIFF_DEL)
+				sdt_diff_print_line(out, '-', &g_array_index(a, SdtDiffLine, ai++));
+			if (op == SDT_DIFF_EQ)
+				bi++;
+			else if (op == SDT_DIFF_INS)
+				sdt_diff_print_line(out, '+', &g_array_index(b, SdtDiffLine, bi++));
+		}
+		k = he;
+	}
+	return g_string_free(out, FALSE);
+}
+
+/* the writer -------------------------------------------------------------- */
+
+struct _SdtConfigWriter {
+	GObject parent_instance;
+	gchar *path;         /* config.txt as found under the root (may be a symlink) */
+	gchar *display_path; /* as seen on the Pi */
+	gchar *state_dir;
+	gchar *real_path; /* after following a symlink inside the boot partition */
+	SdtConfigWriterIo io;
+	gint lock_fd;
+};
+
+G_DEFINE_TYPE(SdtConfigWriter, sdt_config_writer, G_TYPE_OBJECT)
+
+static gint
+sdt_io_open(const gchar *path, gint flags, mode_t mode, gpointer user_data)
+{
+	return open(path, flags, mode);
+}
+
+static gssize
+sdt_io_write(gint fd, const void *buf, gsize count, gpointer user_data)
+{
+	return write(fd, buf, count);
+}
+
+static gint
+sdt_io_fsync(gint fd, gpointer user_data)
+{
+	return fsync(fd);
+}
+
+static gint
+sdt_io_close(gint fd, gpointer user_data)
+{
+	return close(fd);
+}
+
+static gint
+sdt_io_rename(const gchar *from, const gchar *to, gpointer user_data)
+{
+	return rename(from, to);
+}
+
+static gint
+sdt_io_unlink(const gchar *path, gpointer user_data)
+{
+	return unlink(path);
+}
+
+static const SdtConfigWriterIo sdt_io_default = {
+	sdt_io_open,
+	sdt_io_write,
+	sdt_io_fsync,
+	sdt_io_close,
+	sdt_io_rename,
+	sdt_io_unlink,
+	NULL,
+};
+
+static void
+sdt_config_writer_finalize(GObject *object)
+{
+	SdtConfigWriter *self = SDT_CONFIG_WRITER(object);
+	if (self->lock_fd >= 0)
+		close(self->lock_fd);
+	g_free(self->path);
+	g_free(self->display_path);
+	g_free(self->state_dir);
+	g_free(self->real_path);
+	G_OBJECT_CLASS(sdt_config_writer_parent_class)->finalize(object);
+}
+
+static void
+sdt_config_writer_class_init(SdtConfigWriterClass *klass)
+{
+	G_OBJECT_CLASS(klass)->finalize = sdt_config_writer_finalize;
+}
+
+static void
+sdt_config_writer_init(SdtConfigWriter *self)
+{
+	self->io = sdt_io_default;
+	self->lock_fd = -1;
+}
+
+static gboolean
+sdt_config_is_stub(const gchar *path)
+{
+	g_autofree gchar *text = NULL;
+	gsize len = 0;
+
+	if (!g_file_get_contents(path, &text, &len, NULL) || len > 64 * 1024)
+		return FALSE;
+	return strstr(text, "DO NOT EDIT THIS FILE") != NULL &&
+	       strstr(text, "/boot/firmware/config.txt") != NULL;
+}
+
+gchar *
+sdt_config_writer_locate(SdtContext *ctx, gchar **display_path, GError **error)
+{
+	g_autofree gchar *fw = sdt_context_build_path(ctx, "/boot/firmware/config.txt");
+	g_autofree gchar *legacy = sdt_context_build_path(ctx, "/boot/config.txt");
+	g_autofree gchar *fw_dir = sdt_context_build_path(ctx, "/boot/firmware");
+	GStatBuf st;
+
+	if (g_lstat(fw, &st) == 0) {
+		if (display_path != NULL)
+			*display_path = g_strdup("/boot/firmware/config.txt");
+		return g_steal_pointer(&fw);
+	}
+	if (g_lstat(legacy, &st) == 0) {
+		if (sdt_config_is_stub(legacy)) {
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_NOT_FOUND,
+				    _("%s says the configuration has moved to "
+				      "/boot/firmware/config.txt, but %s %s: mount the boot "
+				      "partition at /boot/firmware, then try again"),
+				    legacy,
+				    g_file_test(fw_dir, G_FILE_TEST_IS_DIR) ? fw : fw_dir,
+				    _("does not exist"));
+			return NULL;
+		}
+		if (display_path != NULL)
+			*display_path = g_strdup("/boot/config.txt");
+		return g_steal_pointer(&legacy);
+	}
+	g_set_error(error,
+		    SDT_ERROR,
+		    SDT_ERROR_NOT_FOUND,
+		    _("neither %s nor %s exists: mount the boot partition at /boot/firmware, "
+		      "then try again"),
+		    fw,
+		    legacy);
+	return NULL;
+}
+
+SdtConfigWriter *
+sdt_config_writer_new_for_paths(const gchar *config_path,
+				const gchar *display_path,
+				const gchar *state_dir)
+{
+	SdtConfigWriter *self = g_object_new(SDT_TYPE_CONFIG_WRITER, NULL);
+	self->path = g_strdup(config_path);
+	self->display_path = g_strdup(display_path != NULL ? display_path : config_path);
+	self->state_dir = g_strdup(state_dir);
+	return self;
+}
+
+SdtConfigWriter *
+sdt_config_writer_new(SdtContext *ctx, GError **error)
+{
+	g_autofree gchar *display = NULL;
+	g_autofree gchar *path = sdt_config_writer_locate(ctx, &display, error);
+	g_autofree gchar *state = NULL;
+
+	if (path == NULL)
+		return NULL;
+	state = sdt_context_get_state_dir(ctx);
+	return sdt_config_writer_new_for_paths(path, display, state);
+}
+
+void
+sdt_config_writer_set_io(SdtConfigWriter *self, const SdtConfigWriterIo *io)
+{
+	g_return_if_fail(SDT_IS_CONFIG_WRITER(self));
+	self->io = io != NULL ? *io : sdt_io_default;
+}
+
+const gchar *
+sdt_config_writer_get_path(SdtConfigWriter *self)
+{
+	return self->path;
+}
+
+const gchar *
+sdt_config_writer_get_display_path(SdtConfigWriter *self)
+{
+	return self->display_path;
+}
+
+/* follows a symlink only when it stays inside the folder of config.txt (the boot partition) */
+static gboolean
+sdt_config_writer_resolve(SdtConfigWriter *self, GError **error)
+{
+	GStatBuf st;
+	GStatBuf st_dir;
+	g_autofree gchar *dir = g_path_get_dirname(self->path);
+	g_autofree gchar *dir_real = NULL;
+	g_autofree gchar *target = NULL;
+	g_autofree gchar *prefix = NULL;
+
+	if (g_lstat(self->path, &st) != 0)
+		return sdt_error_set_from_errno(error, errno, _("cannot read %s"), self->path);
+	g_clear_pointer(&self->real_path, g_free);
+	if (!S_ISLNK(st.st_mode)) {
+		if (!S_ISREG(st.st_mode)) {
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_DATA,
+				    _("%s is not a regular file: replace it with the boot "
+				      "configuration file"),
+				    self->path);
+			return FALSE;
+		}
+		self->real_path = g_strdup(self->path);
+		return TRUE;
+	}
+	dir_real = realpath(dir, NULL);
+	target = realpath(self->path, NULL);
+	if (dir_real == NULL || target == NULL) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NOT_FOUND,
+			    _("%s is a symbolic link to a file that does not exist: replace the "
+			      "link with the real config.txt"),
+			    self->path);
+		return FALSE;
+	}
+	prefix = g_strconcat(dir_real, "/", NULL);
+	if (!g_str_has_prefix(target, prefix) || g_stat(target, &st) != 0 ||
+	    g_stat(dir_real, &st_dir) != 0 || st.st_dev != st_dir.st_dev || !S_ISREG(st.st_mode)) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    _("%s is a symbolic link to %s, outside the boot partition %s; the "
+			      "firmware cannot follow it and SD Tuner will not edit a file "
+			      "elsewhere: replace the link with the real file"),
+			    self->path,
+			    target,
+			    dir_real);
+		return FALSE;
+	}
+	self->real_path = g_steal_pointer(&target);
+	return TRUE;
+}
+
+static GBytes *
+sdt_config_read_limited(const gchar *path, GError **error)
+{
+	g_autofree gchar *data = NULL;
+	gint fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	struct stat st;
+	gsize len = 0;
+
+	if (fd < 0)
+		return sdt_error_set_from_errno(error, errno, _("cannot read %s"), path), NULL;
+	if (fstat(fd, &st) != 0) {
+		gint errsv = errno;
+		close(fd);
+		return sdt_error_set_from_errno(error, errsv, _("cannot read %s"), path), NULL;
+	}
+	if (st.st_size > SDT_CONFIG_TXT_MAX_SIZE) {
+		close(fd);
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    _("the file is %" G_GINT64_FORMAT " bytes long; a boot configuration "
+			      "is a few kilobytes and SD Tuner edits files up to 1 MiB: check that "
+			      "it is the right file and shrink it by hand"),
+			    (gint64) st.st_size);
+		return NULL;
+	}
+	data = g_malloc(SDT_CONFIG_TXT_MAX_SIZE + 2);
+	for (;;) {
+		gssize r = read(fd, data + len, SDT_CONFIG_TXT_MAX_SIZE + 1 - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			gint errsv = errno;
+			close(fd);
+			return sdt_error_set_from_errno(error, errsv, _("cannot read %s"), path),
+			       NULL;
+		}
+		if (r == 0 || len + r > SDT_CONFIG_TXT_MAX_SIZE) {
+			len += r;
+			break;
+		}
+		len += r;
+	}
+	close(fd);
+	return g_bytes_new_take(g_steal_pointer(&data), len);
+}
+
+static void
+sdt_config_writer_load_includes(SdtConfigWriter *self, SdtConfigTxt *cfg, guint depth)
+{
+	g_autoptr(GPtrArray) names = sdt_config_txt_get_include_names(cfg);
+	g_autofree gchar *dir = g_path_get_dirname(self->real_path);
+
+	if (depth >= 4)
+		return;
+	for (guint i = 0; i < names->len; i++) {
+		const gchar *name = g_ptr_array_index(names, i);
+		g_autofree gchar *path = g_build_filename(dir, name, NULL);
+		g_autoptr(GBytes) bytes = NULL;
+		g_autoptr(SdtConfigTxt) inc = NULL;
+
+		/* an include that is missing or unreadable is skipped, as the firmware does */
+		if (strstr(name, "..") != NULL || !g_file_test(path, G_FILE_TEST_IS_REGULAR))
+			continue;
+		bytes = sdt_config_read_limited(path, NULL);
+		if (bytes == NULL || !sdt_config_txt_check_bytes(bytes, NULL))
+			continue;
+		inc = sdt_config_txt_new_from_bytes(bytes, name);
+		sdt_config_writer_load_includes(self, inc, depth + 1);
+		sdt_config_txt_set_include(cfg, name, inc);
+	}
+}
+
+SdtConfigTxt *
+sdt_config_writer_load(SdtConfigWriter *self, GBytes **bytes_out, GError **error)
+{
+	g_autoptr(GBytes) bytes = NULL;
+	SdtConfigTxt *cfg;
+
+	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
+	if (!sdt_config_writer_resolve(self, error))
+		return NULL;
+	bytes = sdt_config_read_limited(self->real_path, error);
+	if (bytes == NULL || !sdt_config_txt_check_bytes(bytes, error)) {
+		g_prefix_error(error, _("cannot edit %s: "), self->path);
+		return NULL;
+	}
+	cfg = sdt_config_txt_new_from_bytes(bytes, "config.txt");
+	sdt_config_writer_load_includes(self, cfg, 0);
+	if (bytes_out != NULL)
+		*bytes_out = g_steal_pointer(&bytes);
+	return cfg;
+}
+
+static gchar *
+sdt_config_hash(GBytes *bytes)
+{
+	return g_compute_checksum_for_bytes(G_CHECKSUM_SHA256, bytes);
+}
+
+/* adds what to do to an errno error of a write */
+static gboolean
+sdt_config_writer_set_write_error(GError **error, gint errsv, const gchar *path)
+{
+	const gchar *hint;
+
+	switch (errsv) {
+	case ENOSPC:
+	case EDQUOT:
+		hint = _("free some space on that file system, then try again");
+		break;
+	case EROFS:
+		hint = _("the file system is mounted read-only: remount it read-write "
+			 "(sudo mount -o remount,rw /boot/firmware), then try again");
+		break;
+	case EIO:
+		hint = _("the card reported a write error: check the card, then try again");
+		break;
+	default:
+		hint = _("nothing was changed; fix the cause, then try again");
+		break;
+	}
+	g_set_error(error,
+		    SDT_ERROR,
+		    sdt_error_from_errno(errsv),
+		    _("cannot write %s: %s; %s"),
+		    path,
+		    g_strerror(errsv),
+		    hint);
+	return FALSE;
+}
+
+static gboolean
+sdt_config_writer_lock(SdtConfigWriter *self, GError **error)
+{
+	g_autofree gchar *lock = g_build_filename(self->state_dir, "lock", NULL);
+
+	if (self->lock_fd >= 0)
+		return TRUE;
+	if (g_mkdir_with_parents(self->state_dir, 0755) != 0)
+		return sdt_error_set_from_errno(error,
+						errno,
+						_("cannot create the state folder %s"),
+						self->state_dir);
+	self->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (self->lock_fd < 0)
+		return sdt_error_set_from_errno(error, errno, _("cannot open %s"), lock);
+	if (flock(self->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+		gint errsv = errno;
+		close(self->lock_fd);
+		self->lock_fd = -1;
+		if (errsv == EWOULDBLOCK) {
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_BUSY,
+				    _("another SD Tuner process is changing %s: wait until it has "
+				      "finished, then try again"),
+				    self->path);
+			return FALSE;
+		}
+		return sdt_error_set_from_errno(error, errsv, _("cannot lock %s"), lock);
+	}
+	return TRUE;
+}
+
+static void
+sdt_config_writer_unlock(SdtConfigWriter *self)
+{
+	if (self->lock_fd < 0)
+		return;
+	flock(self->lock_fd, LOCK_UN);
+	close(self->lock_fd);
+	self->lock_fd = -1;
+}
+
+/*
+ * Replaces @path atomically: a temporary file in the same folder, fsync,
+ * rename over @path, fsync of the folder.  With @expect_hash, @path must
+ * still have that content just before the rename.
+ */
+static gboolean
+sdt_config_writer_write_atomic(SdtConfigWriter *self,
+			       const gchar *path,
+			       GBytes *bytes,
+			       const gchar *expect_hash,
+			       GError **error)
+{
+	g_autofree gchar *dir = g_path_get_dirname(path);
+	g_autofree gchar *base = g_path_get_basename(path);
+	g_autofree gchar *tmp = NULL;
+	gsize len = 0;
+	const guint8 *data = g_bytes_get_data(bytes, &len);
+	gsize done = 0;
+	GStatBuf st;
+	mode_t mode = 0644;
+	gint fd;
+	gint dfd;
+
+	if (g_stat(path, &st) == 0)
+		mode = st.st_mode & 0777;
+	tmp = g_strdup_printf("%s/.%s%s%d-%08x",
+			      dir,
+			      base,
+			      SDT_CONFIG_TMP_INFIX,
+			      (gint) getpid(),
+			      g_random_int());
+	fd = self->io.open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode, self->io.user_data);
+	if (fd < 0)
+		return sdt_config_writer_set_write_error(error, errno, path);
+	while (done < len) {
+		gssize w = self->io.write(fd, data + done, len - done, self->io.user_data);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			gint errsv = w < 0 ? errno : EIO;
+			self->io.close(fd, self->io.user_data);
+			self->io.unlink(tmp, self->io.user_data);
+			return sdt_config_writer_set_write_error(error, errsv, path);
+		}
+		done += w;
+	}
+	if (self->io.fsync(fd, self->io.user_data) != 0) {
+		gint errsv = errno;
+		self->io.close(fd, self->io.user_data);
+		self->io.unlink(tmp, self->io.user_data);
+		return sdt_config_writer_set_write_error(error, errsv, path);
+	}
+	if (self->io.close(fd, self->io.user_data) != 0) {
+		gint errsv = errno;
+		self->io.unlink(tmp, self->io.user_data);
+		return sdt_config_writer_set_write_error(error, errsv, path);
+	}
+	if (expect_hash != NULL) {
+		g_autoptr(GBytes) now = sdt_config_read_limited(path, NULL);
+		g_autofree gchar *hash = now != NULL ? sdt_config_hash(now) : NULL;
+		if (g_strcmp0(hash, expect_hash) != 0) {
+			self->io.unlink(tmp, self->io.user_data);
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_CONFIG_CHANGED,
+				    _("%s was changed by another program while SD Tuner was "
+				      "editing it; SD Tuner changed nothing: try again"),
+				    path);
+			return FALSE;
+		}
+	}
+	if (self->io.rename(tmp, path, self->io.user_data) != 0) {
+		gint errsv = errno;
+		self->io.unlink(tmp, self->io.user_data);
+		return sdt_config_writer_set_write_error(error, errsv, path);
+	}
+	dfd = self->io.open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0, self->io.user_data);
+	if (dfd < 0 || self->io.fsync(dfd, self->io.user_data) != 0) {
+		gint errsv = errno;
+		if (dfd >= 0)
+			self->io.close(dfd, self->io.user_data);
+		g_set_error(error,
+			    SDT_ERROR,
+			    sdt_error_from_errno(errsv),
+			    _("%s was replaced, but its folder could not be flushed to the "
+			      "card (%s): check the file before you reboot"),
+			    path,
+			    g_strerror(errsv));
+		return FALSE;
+	}
+	self->io.close(dfd, self->io.user_data);
+	return TRUE;
+}
+
+static guint
+sdt_config_cleanup_dir(SdtConfigWriter *self, const gchar *dir)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const gchar *name;
+	guint n = 0;
+
+	if (d == NULL)
+		return 0;
+	while ((name = g_dir_read_name(d)) != NULL) {
+		g_autofree gchar *path = NULL;
+		if (strstr(name, SDT_CONFIG_TMP_INFIX) == NULL)
+			continue;
+		path = g_build_filename(dir, name, NULL);
+		if (g_unlink(path) == 0)
+			n++;
+	}
+	return n;
+}
+
+guint
+sdt_config_writer_cleanup(SdtConfigWriter *self)
+{
+	g_autofree gchar *dir =
+		g_path_get_dirname(self->real_path != NULL ? self->real_path : self->path);
+	g_autofree gchar *backups = g_build_filename(self->state_dir, "backups", NULL);
+	guint n = 0;
+
+	n += sdt_config_cleanup_dir(self, dir);
+	n += sdt_config_cleanup_dir(self, self->state_dir);
+	n += sdt_config_cleanup_dir(self, backups);
+	return n;
+}
+
+static gchar *
+sdt_config_writer_backup(SdtConfigWriter *self, GBytes *bytes, const gchar *stem, GError **error)
+{
+	g_autofree gchar *dir = g_build_filename(self->state_dir, "backups", NULL);
+	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+	g_autofree gchar *stamp = g_date_time_format(now, "%Y%m%dT%H%M%S");
+	g_autofree gchar *path = NULL;
+
+	if (g_mkdir_with_parents(dir, 0700) != 0)
+		return sdt_error_set_from_errno(error, errno, _("cannot create %s"), dir), NULL;
+	for (guint i = 0; i < 1000; i++) {
+		g_autofree gchar *suffix = i > 0 ? g_strdup_printf("-%u", i) : g_strdup("");
+		g_free(path);
+		path = g_strdup_printf("%s/%s.%s.%06dZ%s",
+				       dir,
+				       stem,
+				       stamp,
+				       g_date_time_get_microsecond(now),
+				       suffix);
+		if (!g_file_test(path, G_FILE_TEST_EXISTS))
+			break;
+	}
+	if (!sdt_config_writer_write_atomic(self, path, bytes, NULL, error)) {
+		g_prefix_error(error, _("cannot save a backup: "));
+		return NULL;
+	}
+	return g_steal_pointer(&path);
+}
+
+JsonObject *
+sdt_config_writer_get_journal(SdtConfigWriter *self)
+{
+	g_autofree gchar *path = g_build_filename(self->state_dir, SDT_CONFIG_JOURNAL, NULL);
+	g_autoptr(JsonParser) parser = json_parser_new();
+	JsonNode *root;
+
+	if (!json_parser_load_from_file(parser, path, NULL))
+		return NULL;
+	root = json_parser_get_root(parser);
+	if (root == NULL || !JSON_NODE_HOLDS_OBJECT(root))
+		return NULL;
+	return json_object_ref(json_node_get_object(root));
+}
+
+/* the block lines SD Tuner wrote, if the journal describes the block now in the file */
+static gchar **
+sdt_config_writer_previous_block(SdtConfigWriter *self, SdtConfigTxt *cfg)
+{
+	g_autoptr(JsonObject) journal = sdt_config_writer_get_journal(self);
+	g_autofree gchar *id = sdt_config_txt_get_block_id(cfg);
+	g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *src = sdt_config_txt_get_lines(cfg);
+	JsonArray *block;
+	guint begin = 0;
+	guint end = 0;
+	guint k = 0;
+
+	if (journal == NULL || id == NULL || !sdt_config_txt_find_block(cfg, &begin, &end))
+		return NULL;
+	if (g_strcmp0(json_object_get_string_member_with_default(journal, "id", ""), id) != 0 ||
+	    g_strcmp0(json_object_get_string_member_with_default(journal, "path", ""),
+		      self->display_path) != 0 ||
+	    !json_object_has_member(journal, "block"))
+		return NULL;
+	block = json_object_get_array_member(journal, "block");
+	if (block == NULL)
+		return NULL;
+	for (guint i = 0; i < json_array_get_length(block); i++)
+		g_ptr_array_add(lines, g_strdup(json_array_get_string_element(block, i)));
+	for (guint i = begin + 1; i < end && k < lines->len; i++) {
+		SdtConfigLine *line = g_ptr_array_index(src, i);
+		if (g_strcmp0(line->text, g_ptr_array_index(lines, k)) == 0)
+			k++;
+	}
+	/* a journal line missing from the block: the journal is not for this block */
+	if (k != lines->len)
+		return NULL;
+	g_ptr_array_add(lines, NULL);
+	return (gchar **) g_ptr_array_free(g_steal_pointer(&lines), FALSE);
+}
+
+static JsonArray *
+sdt_json_array_from_strings(GPtrArray *strings)
+{
+	JsonArray *array = json_array_new();
+	for (guint i = 0; i < strings->len; i++)
+		json_array_add_string_element(array, g_ptr_array_index(strings, i));
+	return array;
+}
+
+static gboolean
+sdt_config_writer_write_journal(SdtConfigWriter *self, JsonObject *journal, GError **error)
+{
+	g_autofree gchar *path = g_build_filename(self->state_dir, SDT_CONFIG_JOURNAL, NULL);
+	g_autoptr(JsonNode) node = json_node_new(JSON_NODE_OBJECT);
+	g_autofree gchar *text = NULL;
+	g_autoptr(GBytes) bytes = NULL;
+
+	json_node_set_object(node, journal);
+	text = json_to_string(node, TRUE);
+	bytes = g_bytes_new(text, strlen(text));
+	return sdt_config_writer_write_atomic(self, path, bytes, NULL, error);
+}
+
+gchar *
+sdt_config_writer_get_tryboot_path(SdtConfigWriter *self)
+{
+	g_autofree gchar *dir = g_path_get_dirname(self->path);
+	return g_build_filename(dir, "tryboot.txt", NULL);
+}
+
+JsonObject *
+sdt_config_writer_apply(SdtConfigWriter *self,
+			const SdtConfigBlock *block,
+			gboolean trial,
+			GError **error)
+{
+	g_autoptr(GBytes) old = NULL;
+	g_autoptr(SdtConfigTxt) cfg = NULL;
+	g_autoptr(SdtConfigEdit) edit = NULL;
+	g_auto(GStrv) previous = NULL;
+	g_autofree gchar *diff = NULL;
+	g_autofree gchar *backup = NULL;
+	g_autofree gchar *hash_before = NULL;
+	g_autofree gchar *hash_after = NULL;
+	g_autoptr(JsonObject) result = json_object_new();
+	gboolean changed;
+
+	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
+	if (!sdt_config_writer_lock(self, error))
+		return NULL;
+	sdt_config_writer_cleanup(self);
+	cfg = sdt_config_writer_load(self, &old, error);
+	if (cfg == NULL) {
+		sdt_config_writer_unlock(self);
+		return NULL;
+	}
+	previous = sdt_config_writer_previous_block(self, cfg);
+	edit = sdt_config_edit_apply(cfg, block, (const gchar *const *) previous, error);
+	if (edit == NULL) {
+		g_prefix_error(error, _("cannot edit %s: "), self->path);
+		sdt_config_writer_unlock(self);
+		return NULL;
+	}
+	diff = sdt_config_diff_unified(self->display_path, edit->old_bytes, edit->new_bytes);
+	changed = !g_bytes_equal(edit->old_bytes, edit->new_bytes);
+	hash_before = sdt_config_hash(edit->old_bytes);
+	hash_after = sdt_config_hash(edit->new_bytes);
+
+	if (trial) {
+		/* a one-time boot: tryboot.txt = the whole new config.txt (PLATFORM.md §4) */
+		g_autofree gchar *tryboot = sdt_config_writer_get_tryboot_path(self);
+		g_autofree gchar *tryboot_display = NULL;
+		g_autofree gchar *display_dir = g_path_get_dirname(self->display_path);
+		if (g_file_test(tryboot, G_FILE_TEST_EXISTS)) {
+			g_autoptr(GBytes) prev = sdt_config_read_limited(tryboot, NULL);
+			if (prev != NULL) {
+				backup = sdt_config_writer_backup(self, prev, "tryboot.txt", error);
+				if (backup == NULL) {
+					sdt_config_writer_unlock(self);
+					return NULL;
+				}
+			}
+		}
+		if (!sdt_config_writer_write_atomic(self, tryboot, edit->new_bytes, NULL, error)) {
+			sdt_config_writer_unlock(self);
+			return NULL;
+		}
+		tryboot_display = g_build_filename(display_dir, "tryboot.txt", NULL);
+		json_object_set_string_member(result, "path", tryboot_display);
+		json_object_set_boolean_member(result, "trial", TRUE);
+		json_object_set_string_member(result, "reboot_command", "sudo reboot '0 tryboot'");
+	} else {
+		if (changed) {
+			g_autoptr(JsonObject) journal = json_object_new();
+			g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+			g_autofree gchar *iso = g_date_time_format_iso8601(now);
+			backup = sdt_config_writer_backup(self,
+							  edit->old_bytes,
+							  "config.txt",
+							  error);
+			if (backup == NULL) {
+				sdt_config_writer_unlock(self);
+				return NULL;
+			}
+			if (!sdt_config_writer_write_atomic(self,
+							    self->real_path,
+							    edit->new_bytes,
+							    hash_before,
+							    error)) {
+				sdt_config_writer_unlock(self);
+				return NULL;
+			}
+			json_object_set_string_member(journal, "id", block->id);
+			json_object_set_string_member(journal, "path", self->display_path);
+			json_object_set_string_member(journal, "filter", block->filter);
+			json_object_set_int_member(journal, "type_code", block->type_code);
+			json_object_set_array_member(journal,
+						     "block",
+						     sdt_json_array_from_strings(edit->block));
+			json_object_set_array_member(journal,
+						     "disabled",
+						     sdt_json_array_from_strings(edit->disabled));
+			json_object_set_string_member(journal, "backup", backup);
+			json_object_set_string_member(journal, "sha256_before", hash_before);
+			json_object_set_string_member(journal, "sha256_after", hash_after);
+			json_object_set_string_member(journal, "time", iso);
+			/* the file is already right; revert works from the markers alone */
+			if (!sdt_config_writer_write_journal(self, journal, error)) {
+				g_prefix_error(error,
+					       _("%s was changed, but the journal could not be "
+						 "saved: "),
+					       self->path);
+				sdt_config_writer_unlock(self);
+				return NULL;
+			}
+		}
+		json_object_set_string_member(result, "path", self->display_path);
+	}
+	json_object_set_string_member(result, "id", block->id);
+	json_object_set_string_member(result, "diff", diff);
+	if (backup != NULL)
+		json_object_set_string_member(result, "backup", backup);
+	else
+		json_object_set_null_member(result, "backup");
+	json_object_set_boolean_member(result, "reboot_required", changed || trial);
+	json_object_set_boolean_member(result, "changed", changed);
+	json_object_set_array_member(result,
+				     "disabled",
+				     sdt_json_array_from_strings(edit->disabled));
+	json_object_set_array_member(result,
+				     "warnings",
+				     sdt_json_array_from_strings(edit->warnings));
+	sdt_config_writer_unlock(self);
+	return g_steal_pointer(&result);
+}
+
+JsonObject *
+sdt_config_writer_revert(SdtConfigWriter *self, GError **error)
+{
+	g_autoptr(GBytes) old = NULL;
+	g_autoptr(SdtConfigTxt) cfg = NULL;
+	g_autoptr(SdtConfigEdit) edit = NULL;
+	g_auto(GStrv) previous = NULL;
+	g_autofree gchar *diff = NULL;
+	g_autofree gchar *backup = NULL;
+	g_autofree gchar *hash_before = NULL;
+	g_autofree gchar *id = NULL;
+	g_autofree gchar *journal_path = NULL;
+	g_autofree gchar *tryboot = NULL;
+	g_autoptr(JsonObject) result = json_object_new();
+
+	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
+	if (!sdt_config_writer_lock(self, error))
+		return NULL;
+	sdt_config_writer_cleanup(self);
+	cfg = sdt_config_writer_load(self, &old, error);
+	if (cfg == NULL) {
+		sdt_config_writer_unlock(self);
+		return NULL;
+	}
+	id = sdt_config_txt_get_block_id(cfg);
+	previous = sdt_config_writer_previous_block(self, cfg);
+	edit = sdt_config_edit_revert(cfg, (const gchar *const *) previous, error);
+	if (edit == NULL) {
+		g_prefix_error(error, "%s: ", self->path);
+		sdt_config_writer_unlock(self);
+		return NULL;
+	}
+	diff = sdt_config_diff_unified(self->display_path, edit->old_bytes, edit->new_bytes);
+	hash_before = sdt_config_hash(edit->old_bytes);
+	backup = sdt_config_writer_backup(self, edit->old_bytes, "config.txt", error);
+	if (backup == NULL) {
+		sdt_config_writer_unlock(self);
+		return NULL;
+	}
+	if (!sdt_config_writer_write_atomic(self,
+					    self->real_path,
+					    edit->new_bytes,
+					    hash_before,
+					    error)) {
+		sdt_config_writer_unlock(self);
+		return NULL;
+	}
+	journal_path = g_build_filename(self->state_dir, SDT_CONFIG_JOURNAL, NULL);
+	g_unlink(journal_path);
+
+	/* a trial boot file of SD Tuner's goes too: it would bring the change back */
+	tryboot = sdt_config_writer_get_tryboot_path(self);
+	if (g_file_test(tryboot, G_FILE_TEST_IS_REGULAR)) {
+		g_autoptr(GBytes) t = sdt_config_read_limited(tryboot, NULL);
+		if (t != NULL && g_bytes_get_size(t) > 0 &&
+		    g_strstr_len(g_bytes_get_data(t, NULL),
+				 g_bytes_get_size(t),
+				 SDT_CONFIG_BLOCK_BEGIN) != NULL)
+			self->io.unlink(tryboot, self->io.user_data);
+	}
+
+	if (id != NULL)
+		json_object_set_string_member(result, "id", id);
+	else
+		json_object_set_null_member(result, "id");
+	json_object_set_string_member(result, "path", self->display_path);
+	json_object_set_string_member(result, "diff", diff);
+	json_object_set_string_member(result, "backup", backup);
+	json_object_set_boolean_member(result, "reboot_required", TRUE);
+	json_object_set_array_member(result,
+				     "restored",
+				     sdt_json_array_from_strings(edit->disabled));
+	json_object_set_array_member(result,
+				     "warnings",
+				     sdt_json_array_from_strings(edit->warnings));
+	sdt_config_writer_unlock(self);
+	return g_steal_pointer(&result);
+}

@@ -1,0 +1,461 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sdt-board.h"
+#include "sdt-recommend.h"
+
+#define SDT_MHZ G_GUINT64_CONSTANT(1000000)
+
+static void
+sdt_recommendation_free(SdtRecommendation *rec)
+{
+	g_free(rec->id);
+	g_free(rec->title);
+	g_ptr_array_unref(rec->lines);
+	g_free(rec->filter);
+	g_free(rec->reason);
+	g_free(rec->expected_effect);
+	g_free(rec->risk);
+	g_free(rec);
+}
+
+void
+sdt_recommend_result_free(SdtRecommendResult *result)
+{
+	if (result == NULL)
+		return;
+	g_ptr_array_unref(result->recommendations);
+	g_ptr_array_unref(result->notes);
+	g_free(result);
+}
+
+/* PLATFORM.md §2.3: the smallest n >= 2 with core / n <= mhz + 0.999999 MHz */
+guint64
+sdt_recommend_sdhost_clock_hz(guint64 core_hz, guint mhz)
+{
+	guint64 request = (guint64) mhz * SDT_MHZ + (SDT_MHZ - 1);
+	guint64 n;
+
+	if (core_hz == 0 || request == 0)
+		return 0;
+	n = (core_hz + request - 1) / request;
+	if (n < 2)
+		n = 2;
+	return core_hz / n;
+}
+
+/*
+ * The filter of the board table (sdt-board.c): it reaches exactly the boards
+ * that share this board's SD controller and core clock (PLATFORM.md §2.1,
+ * §3.8).  NULL for boards SD Tuner writes nothing for.
+ */
+const gchar *
+sdt_recommend_filter_for_type(gint type_code)
+{
+	const SdtBoardModel *model;
+
+	if (type_code < 0)
+		return NULL;
+	model = sdt_board_model_lookup_type((guint) type_code);
+	if (model == NULL || (model->controller != SDT_SD_CONTROLLER_SDHOST &&
+			      model->controller != SDT_SD_CONTROLLER_SDHCI_BRCMSTB))
+		return NULL;
+	return model->filter;
+}
+
+static SdtRecommendation *
+sdt_recommendation_new(const gchar *id, const gchar *line, const gchar *filter)
+{
+	SdtRecommendation *rec = g_new0(SdtRecommendation, 1);
+	rec->id = g_strdup(id);
+	rec->lines = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(rec->lines, g_strdup(line));
+	rec->filter = g_strdup(filter);
+	return rec;
+}
+
+static gchar *
+sdt_mhz_to_string(guint64 hz)
+{
+	/* "100", "83.3" */
+	if (hz % SDT_MHZ == 0)
+		return g_strdup_printf("%" G_GUINT64_FORMAT, hz / SDT_MHZ);
+	return g_strdup_printf("%.1f", (gdouble) hz / SDT_MHZ);
+}
+
+static void
+sdt_recommend_notes_classes(const SdtRecommendFacts *facts, GPtrArray *notes)
+{
+	g_ptr_array_add(notes,
+			g_strdup(_("A1 and A2 are the SD Association's application performance "
+				   "classes. An A1 card promises at least 1500 random 4 KiB reads "
+				   "and 500 random 4 KiB writes per second, an A2 card 4000 reads "
+				   "and 2000 writes; both promise at least 10 MB/s of sustained "
+				   "sequential writing.")));
+	g_ptr_array_add(notes,
+			g_strdup(_("Command queueing lets the computer hand the card many "
+				   "requests at once, so the card can work on them in the order "
+				   "that suits it and collect writes in its cache. The A2 figures "
+				   "assume that the computer uses command queueing and the card's "
+				   "cache.")));
+	if (g_strcmp0(facts->controller, "sdhci-brcmstb") == 0) {
+		g_ptr_array_add(
+			notes,
+			g_strdup(_("This board's SD controller can queue commands. Linux turns "
+				   "queueing on only for A2 cards known to handle it well "
+				   "(dtparam=sd_cqe=1, the default); sd_cqe=2 also allows other A2 "
+				   "cards, and sd_cqe=0 switches it off.")));
+	} else {
+		g_ptr_array_add(
+			notes,
+			g_strdup(_("This board's SD controller cannot queue commands, so an A2 "
+				   "card runs one command at a time here. Many A2 cards are then "
+				   "no faster at random reads and writes than a good A1 card, and "
+				   "some are slower, because they are built for queued, cached "
+				   "work. Judge the card by the measured random speed, not by the "
+				   "label.")));
+	}
+}
+
+static void
+sdt_recommend_sdhost(const SdtRecommendFacts *facts, SdtRecommendResult *result)
+{
+	guint core_mhz = facts->core_clock_mhz > 0 ? facts->core_clock_mhz : 250;
+	guint64 core_hz;
+	guint64 step_hz;
+	guint64 n;
+	guint value;
+	const gchar *filter = sdt_recommend_filter_for_type(facts->type_code);
+	g_autofree gchar *id = NULL;
+	g_autofree gchar *line = NULL;
+	g_autofree gchar *clock = NULL;
+	g_autofree gchar *core_str = NULL;
+	SdtRecommendation *rec;
+	gboolean reduce = facts->log_overclock_reduced;
+	gboolean legacy = facts->config_sdhost_overlay || facts->config_sdtweak_overlay;
+
+	if (facts->mini_uart && facts->enable_uart)
+		core_mhz = 250;
+	core_hz = (guint64) core_mhz * SDT_MHZ;
+	if (filter == NULL) {
+		g_ptr_array_add(result->notes,
+				g_strdup(_("SD Tuner does not know a config.txt filter that "
+					   "reaches only this board model, so it suggests no "
+					   "change.")));
+		return;
+	}
+	if (g_strcmp0(facts->timing, "legacy") == 0 && facts->config_overclock_mhz == 0) {
+		g_ptr_array_add(result->notes,
+				g_strdup(_("The card runs at Default Speed (25 MHz), not High "
+					   "Speed; the SD overclock applies only to High Speed "
+					   "cards, so there is nothing to set.")));
+		return;
+	}
+
+	/* the step to recommend: the fastest core / n not above 100 MHz ... */
+	n = (core_hz + 100 * SDT_MHZ + SDT_MHZ - 2) / (100 * SDT_MHZ + SDT_MHZ - 1);
+	if (n < 2)
+		n = 2;
+	/* ... or, after errors, the next slower step than the one in use */
+	if (reduce) {
+		guint64 current = facts->log_overclock_hz;
+		if (current == 0 && facts->config_overclock_mhz > 0)
+			current =
+				sdt_recommend_sdhost_clock_hz(core_hz, facts->config_overclock_mhz);
+		if (current == 0)
+			current = facts->actual_clock_hz;
+		if (current > 0)
+			n = MAX(n, (core_hz + current / 2) / current + 1);
+	}
+	step_hz = core_hz / n;
+	if (step_hz <= 50 * SDT_MHZ) {
+		g_ptr_array_add(
+			result->notes,
+			g_strdup(_("The kernel log shows that the card made errors even at "
+				   "the lowest overclock step, so SD Tuner suggests no SD "
+				   "overclock for this card. Revert SD Tuner's change if it "
+				   "is in place.")));
+		return;
+	}
+	value = (guint) (step_hz / SDT_MHZ);
+	id = g_strdup_printf("sd-overclock-%u", value);
+	clock = sdt_mhz_to_string(step_hz);
+	core_str = g_strdup_printf("%u", core_mhz);
+
+	/* already in place and working */
+	if (!reduce && !legacy) {
+		if (g_strcmp0(facts->config_block_id, id) == 0) {
+			g_ptr_array_add(
+				result->notes,
+				g_strdup_printf(_("SD Tuner's setting %s is in place; the SD "
+						  "clock is %s MHz after a reboot."),
+						id,
+						clock));
+			return;
+		}
+		if (facts->actual_clock_hz >= step_hz ||
+		    (facts->config_overclock_mhz > 0 &&
+		     sdt_recommend_sdhost_clock_hz(core_hz, facts->config_overclock_mhz) >=
+			     step_hz)) {
+			g_ptr_array_add(result->notes,
+					g_strdup(_("The SD card is already overclocked by a line "
+						   "in config.txt; there is nothing to add.")));
+			return;
+		}
+	}
+
+	line = g_strdup_printf("dtparam=sd_overclock=%u", value);
+	rec = sdt_recommendation_new(id, line, filter);
+	rec->type_code = facts->type_code;
+	rec->expected_clock_hz = step_hz;
+	rec->replaces = SDT_CONFIG_SD_OVERCLOCK | SDT_CONFIG_SD_OVERLAY_SDHOST;
+	/* Translators: %s is a clock in MHz, e.g. "100" */
+	rec->title = g_strdup_printf(_("Run the SD card at %s MHz"), clock);
+	if (reduce) {
+		rec->reason = g_strdup_printf(
+			_("The kernel log shows “reducing overclock due to errors”: the card "
+			  "cannot keep up with the current SD clock. The next slower step the "
+			  "core clock of %s MHz allows is %s MHz."),
+			core_str,
+			clock);
+	} else {
+		rec->reason = g_strdup_printf(
+			_("This board's SD controller (sdhost) runs High Speed cards at 50 MHz, "
+			  "a 25 MB/s bus, and sequential reads of a good card are limited by "
+			  "that bus. The controller divides the %s MHz core clock, so "
+			  "sd_overclock=%u gives %s MHz."),
+			core_str,
+			value,
+			clock);
+	}
+	if (legacy) {
+		g_autofree gchar *reason = rec->reason;
+		rec->reason =
+			g_strconcat(reason,
+				    " ",
+				    facts->config_sdhost_overlay
+					    ? _("It also replaces the old dtoverlay=sdhost line, "
+						"which switches off Wi-Fi on Pi 3, Zero W and "
+						"Zero 2 W.")
+					    : _("It also replaces the deprecated "
+						"dtoverlay=sdtweak line."),
+				    NULL);
+	}
+	{
+		g_autofree gchar *ceiling = g_strdup_printf("%.1f", (gdouble) step_hz / 2e6);
+		/* Translators: clock in MHz, then bus ceiling in MB/s */
+		rec->expected_effect = g_strdup_printf(
+			_("SD clock %s MHz instead of 50 MHz: the bus ceiling rises from 25 MB/s "
+			  "to %s MB/s, so sequential reads can be up to that much faster; random "
+			  "access changes little."),
+			clock,
+			ceiling);
+	}
+	rec->risk = g_strdup(
+		_("Some cards make errors at this clock. The driver then lowers the clock by "
+		  "itself and logs it; a card that fails badly can corrupt data. Try it with "
+		  "a trial boot first, keep a backup, and revert if the kernel log shows mmc "
+		  "errors."));
+	g_ptr_array_add(result->recommendations, rec);
+}
+
+static void
+sdt_recommend_emmc2(const SdtRecommendFacts *facts, SdtRecommendResult *result)
+{
+	if (g_strcmp0(facts->timing, "uhs-ddr50") == 0) {
+		g_ptr_array_add(result->notes,
+				g_strdup(_("The card already runs in DDR50 mode, the fastest mode "
+					   "of this board's SD slot (a 50 MB/s bus). The Pi 4 "
+					   "family has no SD speed setting in config.txt, so there "
+					   "is nothing to set.")));
+	} else {
+		g_ptr_array_add(
+			result->notes,
+			g_strdup(_("The Pi 4 family has no SD speed setting in config.txt. "
+				   "The card does not run in DDR50 mode, which needs a UHS-I "
+				   "card; a UHS-I card would double the bus speed to "
+				   "50 MB/s.")));
+	}
+}
+
+static void
+sdt_recommend_brcmstb(const SdtRecommendFacts *facts, SdtRecommendResult *result)
+{
+	const gchar *filter = sdt_recommend_filter_for_type(facts->type_code);
+	SdtRecommendation *rec;
+
+	if (filter == NULL) {
+		g_ptr_array_add(result->notes,
+				g_strdup(_("SD Tuner does not know a config.txt filter that "
+					   "reaches only this board model, so it suggests no "
+					   "change.")));
+		return;
+	}
+	if (facts->log_cqe_recovery && g_strcmp0(facts->config_block_id, "sd-cqe-0") != 0 &&
+	    g_strcmp0(facts->config_cqe, "0") != 0 && g_strcmp0(facts->config_cqe, "off") != 0) {
+		rec = sdt_recommendation_new("sd-cqe-0", "dtparam=sd_cqe=0", filter);
+		rec->type_code = facts->type_code;
+		rec->replaces = SDT_CONFIG_SD_CQE;
+		rec->title = g_strdup(_("Switch off SD command queueing"));
+		rec->reason = g_strdup(
+			_("The kernel log shows “running CQE recovery”: this card mishandles "
+			  "command queueing, and each recovery stalls the card."));
+		rec->expected_effect = g_strdup(
+			_("No more command-queue errors and stalls; random reads and writes "
+			  "become slower than with a working queue."));
+		rec->risk = g_strdup(_("Low: this is how Linux ran SD cards before queueing."));
+		g_ptr_array_add(result->recommendations, rec);
+		return;
+	}
+	if (facts->app_class < 2) {
+		g_ptr_array_add(
+			result->notes,
+			g_strdup(facts->app_class == 1
+					 ? _("The card is A1: it does not support command "
+					     "queueing, so there is nothing to set.")
+					 : _("The card has no application performance class: "
+					     "it does not support command queueing, so there is "
+					     "nothing to set.")));
+		return;
+	}
+	if (g_strcmp0(facts->cqe, "enabled") == 0) {
+		g_ptr_array_add(result->notes,
+				g_strdup(_("Command queueing is already on for this A2 card; there "
+					   "is nothing to set.")));
+		return;
+	}
+	if (facts->cmd48 != 1 || facts->ext_perf_cq != 1) {
+		g_ptr_array_add(result->notes,
+				g_strdup(_("The card is labelled A2 but does not report the "
+					   "command-queue support Linux needs (CMD48 and the "
+					   "performance-enhancement register), so queueing cannot "
+					   "be turned on.")));
+		return;
+	}
+	if (g_strcmp0(facts->config_block_id, "sd-cqe-2") == 0 ||
+	    g_strcmp0(facts->config_cqe, "2") == 0) {
+		g_ptr_array_add(result->notes,
+				g_strdup(_("dtparam=sd_cqe=2 is already set; command queueing "
+					   "starts after a reboot. If it stays off, the kernel "
+					   "lists this card as known-bad.")));
+		return;
+	}
+	rec = sdt_recommendation_new("sd-cqe-2", "dtparam=sd_cqe=2", filter);
+	rec->type_code = facts->type_code;
+	rec->replaces = SDT_CONFIG_SD_CQE;
+	rec->title = g_strdup(_("Turn on SD command queueing for this A2 card"));
+	rec->reason = g_strdup(
+		_("This is an A2 card that supports command queueing, but Linux keeps queueing "
+		  "off because the card is not on its list of cards known to work "
+		  "(sd_cqe=1, the default). sd_cqe=2 allows every A2 card that is not known "
+		  "to be bad."));
+	rec->expected_effect = g_strdup(
+		_("Random 4 KiB reads and writes several times faster (about 2.5× reads and 4× "
+		  "writes were measured on a SanDisk A2 card); sequential speed stays the "
+		  "same."));
+	rec->risk = g_strdup(
+		_("Some A2 cards mishandle queueing or their cache: watch the kernel log for "
+		  "“running CQE recovery” and revert if it appears. With the cache on, a "
+		  "power cut can lose the last writes."));
+	g_ptr_array_add(result->recommendations, rec);
+}
+
+/**
+ * sdt_recommend:
+ *
+ * Returns: (transfer full): the recommendations (often none) and the notes
+ */
+SdtRecommendResult *
+sdt_recommend(const SdtRecommendFacts *facts)
+{
+	SdtRecommendResult *result = g_new0(SdtRecommendResult, 1);
+
+	result->recommendations =
+		g_ptr_array_new_with_free_func((GDestroyNotify) sdt_recommendation_free);
+	result->notes = g_ptr_array_new_with_free_func(g_free);
+
+	if (facts->board_key == NULL || g_strcmp0(facts->board_key, "unknown") == 0 ||
+	    facts->type_code < 0) {
+		g_ptr_array_add(result->notes,
+				g_strdup(_("This is not a Raspberry Pi that SD Tuner knows, so it "
+					   "suggests no config.txt change; the card and benchmark "
+					   "information still apply.")));
+	} else if (!facts->card_present) {
+		g_ptr_array_add(result->notes,
+				g_strdup(_("No SD card was found, so there is nothing to tune.")));
+	} else if (g_strcmp0(facts->controller, "sdhost") == 0) {
+		sdt_recommend_sdhost(facts, result);
+	} else if (g_strcmp0(facts->controller, "emmc2") == 0) {
+		sdt_recommend_emmc2(facts, result);
+	} else if (g_strcmp0(facts->controller, "sdhci-brcmstb") == 0) {
+		sdt_recommend_brcmstb(facts, result);
+	} else {
+		g_ptr_array_add(result->notes,
+				g_strdup(_("SD Tuner does not know this board's SD controller, so "
+					   "it suggests no change.")));
+	}
+	if (facts->type_code >= 0)
+		sdt_recommend_notes_classes(facts, result->notes);
+	return result;
+}
+
+const SdtRecommendation *
+sdt_recommend_result_find(const SdtRecommendResult *result, const gchar *id)
+{
+	for (guint i = 0; i < result->recommendations->len; i++) {
+		SdtRecommendation *rec = g_ptr_array_index(result->recommendations, i);
+		if (g_strcmp0(rec->id, id) == 0)
+			return rec;
+	}
+	return NULL;
+}
+
+JsonNode *
+sdt_recommend_result_to_json(const SdtRecommendResult *result)
+{
+	g_autoptr(JsonBuilder) builder = json_builder_new();
+
+	json_builder_begin_object(builder);
+	json_builder_set_member_name(builder, "recommendations");
+	json_builder_begin_array(builder);
+	for (guint i = 0; i < result->recommendations->len; i++) {
+		SdtRecommendation *rec = g_ptr_array_index(result->recommendations, i);
+		json_builder_begin_object(builder);
+		json_builder_set_member_name(builder, "id");
+		json_builder_add_string_value(builder, rec->id);
+		json_builder_set_member_name(builder, "title");
+		json_builder_add_string_value(builder, rec->title);
+		json_builder_set_member_name(builder, "lines");
+		json_builder_begin_array(builder);
+		for (guint j = 0; j < rec->lines->len; j++)
+			json_builder_add_string_value(builder, g_ptr_array_index(rec->lines, j));
+		json_builder_end_array(builder);
+		json_builder_set_member_name(builder, "filter");
+		json_builder_add_string_value(builder, rec->filter);
+		json_builder_set_member_name(builder, "reason");
+		json_builder_add_string_value(builder, rec->reason);
+		json_builder_set_member_name(builder, "expected_effect");
+		json_builder_add_string_value(builder, rec->expected_effect);
+		json_builder_set_member_name(builder, "risk");
+		json_builder_add_string_value(builder, rec->risk);
+		if (rec->expected_clock_hz > 0) {
+			json_builder_set_member_name(builder, "expected_clock_hz");
+			json_builder_add_int_value(builder, (gint64) rec->expected_clock_hz);
+		}
+		json_builder_end_object(builder);
+	}
+	json_builder_end_array(builder);
+	json_builder_set_member_name(builder, "notes");
+	json_builder_begin_array(builder);
+	for (guint i = 0; i < result->notes->len; i++)
+		json_builder_add_string_value(builder, g_ptr_array_index(result->notes, i));
+	json_builder_end_array(builder);
+	json_builder_end_object(builder);
+	return json_builder_get_root(builder);
+}

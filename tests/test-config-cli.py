@@ -1,0 +1,258 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`sdtunerctl --root DIR recommend | apply ID [--trial] | revert | status | history` under
+umockdev-run, on copies of the board fixtures with a config.txt added.
+
+usage: test-config-cli.py SDTUNERCTL   (run by meson; prints TAP)"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SDTUNERCTL = os.path.abspath(sys.argv[1])
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, 'data')
+BOOKWORM = os.path.join(DATA, 'config', 'rpios-bookworm.txt')
+
+n = 0
+failed = 0
+
+
+def ok(cond, name, detail=''):
+    global n, failed
+    n += 1
+    if cond:
+        print(f'ok {n} - {name}')
+    else:
+        failed += 1
+        print(f'not ok {n} - {name}')
+        for line in str(detail).splitlines():
+            print(f'# {line}')
+
+
+def read(path, mode='r'):
+    with open(path, mode) as f:
+        return f.read()
+
+
+def write(path, data, mode='w'):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, mode) as f:
+        f.write(data)
+
+
+class Root:
+    """a copy of a board fixture under a temporary folder named with our pid"""
+
+    def __init__(self, tmp, name, fixture, umockdev, config=BOOKWORM):
+        self.path = os.path.join(tmp, name)
+        shutil.copytree(os.path.join(DATA, 'roots', fixture), self.path)
+        self.umockdev = os.path.join(DATA, 'umockdev', umockdev)
+        self.config = os.path.join(self.path, 'boot', 'firmware', 'config.txt')
+        if config is not None:
+            write(self.config, read(config, 'rb'), 'wb')
+
+    def run(self, *args):
+        cmd = ['umockdev-run', '-d', self.umockdev, '--', SDTUNERCTL, '--root', self.path] + list(args)
+        env = dict(os.environ, LANGUAGE='C', LC_ALL='C.UTF-8')
+        env.pop('SDTUNER_ROOT', None)
+        return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
+
+    def json(self, *args):
+        p = self.run('--json', *args)
+        try:
+            return p, json.loads(p.stdout)
+        except ValueError:
+            return p, None
+
+    def set_clock(self, actual_hz, overclock_line):
+        ios = os.path.join(self.path, 'sys', 'kernel', 'debug', 'mmc0', 'ios')
+        lines = [f'actual clock:\t{actual_hz} Hz' if l.startswith('actual clock:') else l
+                 for l in read(ios).splitlines()]
+        write(ios, '\n'.join(lines) + '\n')
+        kmsg = os.path.join(self.path, 'dev', 'kmsg')
+        recs = [l for l in read(kmsg).splitlines() if 'overclocking to' not in l]
+        if overclock_line:
+            recs.insert(4, f'6,4,1512345,-;mmc0: overclocking to {actual_hz}Hz')
+        write(kmsg, '\n'.join(recs) + '\n')
+
+
+BLOCK = ('# --- SD Tuner begin: sd-overclock-100 (undo: sdtunerctl revert) ---\n'
+         '[all]\n[board-type=0x08]\ndtoverlay=\ndtparam=sd_overclock=100\n[all]\n'
+         '# --- SD Tuner end ---\n')
+DIFF = ('--- a/boot/firmware/config.txt\n'
+        '+++ b/boot/firmware/config.txt\n'
+        '@@ -46,3 +46,10 @@\n'
+        ' dtoverlay=dwc2,dr_mode=host\n'
+        ' \n'
+        ' [all]\n' + ''.join('+' + l + '\n' for l in BLOCK.splitlines()))
+
+
+def pi3_apply_revert(tmp):
+    r = Root(tmp, 'pi3', 'pi3', 'pi3.umockdev')
+    old = read(r.config)
+    r.set_clock(50000000, False)
+
+    p, doc = r.json('recommend')
+    ok(p.returncode == 0 and doc is not None, 'pi3: recommend --json', p.stderr)
+    recs = doc['recommendations']
+    ok([x['id'] for x in recs] == ['sd-overclock-100'], 'pi3: one recommendation, sd-overclock-100', recs)
+    ok(recs[0]['lines'] == ['dtparam=sd_overclock=100'] and recs[0]['filter'] == '[board-type=0x08]',
+       'pi3: lines and filter', recs[0])
+    ok(all(recs[0][k] for k in ('title', 'reason', 'expected_effect', 'risk')), 'pi3: texts present')
+    ok(any('A1 and A2' in t for t in doc['notes']), 'pi3: notes explain A1/A2', doc['notes'])
+
+    p = r.run('apply', 'sd-overclock-100')
+    ok(p.returncode == 0, 'pi3: apply exits 0', p.stderr)
+    ok(p.stdout == DIFF, 'pi3: apply prints the exact unified diff', p.stdout)
+    ok(read(r.config) == old + BLOCK, 'pi3: config.txt = stock + block')
+    print('# ' + '\n# '.join(p.stdout.splitlines()))
+
+    p, st = r.json('status')
+    ok(st is not None and st['applied'] and st['id'] == 'sd-overclock-100', 'pi3: status applied', p.stdout)
+    ok(st['reboot_pending'] is True and st['verified'] is False, 'pi3: reboot pending before reboot', st)
+
+    p, info = r.json('info')
+    sd = info['config']['sd_settings'] if info else []
+    ok(info is not None and info['config']['path'] == '/boot/firmware/config.txt', 'pi3: info config.path')
+    ok(len(sd) == 1 and sd[0]['text'] == 'dtparam=sd_overclock=100' and sd[0]['managed'] is True
+       and sd[0]['applies'] is True and sd[0]['filter'] == '[board-type=0x08]' and sd[0]['line'] == 53,
+       'pi3: info config.sd_settings', sd)
+
+    # "after the reboot": the driver runs the card at 100 MHz
+    r.set_clock(100000000, True)
+    p, st = r.json('status')
+    ok(st['verified'] is True and st['reboot_pending'] is False, 'pi3: verified after reboot', st)
+
+    p, again = r.json('apply', 'sd-overclock-100')
+    ok(p.returncode == 0 and again['changed'] is False and again['diff'] == '', 'pi3: apply twice is a no-op',
+       p.stdout + p.stderr)
+    ok(read(r.config) == old + BLOCK, 'pi3: unchanged by the second apply')
+
+    p = r.run('revert')
+    ok(p.returncode == 0 and p.stdout.startswith('--- a/boot/firmware/config.txt'), 'pi3: revert prints a diff',
+       p.stdout + p.stderr)
+    ok(read(r.config) == old, 'pi3: revert is byte-identical')
+    p = r.run('revert')
+    ok(p.returncode == 1 and 'nothing to revert' in p.stderr, 'pi3: second revert says so, exit 1', p.stderr)
+    p, err = r.json('revert')
+    ok(p.returncode == 1 and err['error']['name'] == 'org.example.SdTuner1.Error.NotFound',
+       'pi3: --json revert error', p.stdout)
+
+    p, hist = r.json('history')
+    kinds = [(e['kind'], e.get('id')) for e in hist['entries']]
+    ok(kinds == [('apply', 'sd-overclock-100'), ('revert', 'sd-overclock-100')], 'pi3: history', kinds)
+    p = r.run('history')
+    ok(p.returncode == 0 and 'applied sd-overclock-100' in p.stdout and 'reverted sd-overclock-100' in p.stdout,
+       'pi3: history text', p.stdout)
+    backups = os.listdir(os.path.join(r.path, 'var', 'lib', 'sd-tuner', 'backups'))
+    ok(len(backups) == 2, 'pi3: a backup per change', backups)
+
+
+def pi3_trial(tmp):
+    r = Root(tmp, 'pi3-trial', 'pi3', 'pi3.umockdev')
+    old = read(r.config)
+    r.set_clock(50000000, False)
+    p, res = r.json('apply', 'sd-overclock-100', '--trial')
+    ok(p.returncode == 0 and res['path'] == '/boot/firmware/tryboot.txt' and res['trial'] is True,
+       'trial: writes tryboot.txt', p.stdout + p.stderr)
+    ok(read(os.path.join(r.path, 'boot', 'firmware', 'tryboot.txt')) == old + BLOCK,
+       'trial: tryboot.txt = full config.txt + block')
+    ok(read(r.config) == old, 'trial: config.txt untouched')
+    p = r.run('apply', '--trial', 'sd-overclock-100')
+    ok(p.returncode == 0 and "sudo reboot '0 tryboot'" in p.stderr, 'trial: says how to reboot into it', p.stderr)
+    p, st = r.json('status')
+    ok(st['applied'] is False and st['trial'] and st['trial']['id'] == 'sd-overclock-100', 'trial: status', st)
+    write(os.path.join(r.path, 'proc', 'device-tree', 'chosen', 'bootloader', 'tryboot'), b'\0\0\0\1', 'wb')
+    p, st = r.json('status')
+    ok(st['tryboot_active'] is True, 'trial: tryboot boot detected', st)
+
+
+def other_boards(tmp):
+    r = Root(tmp, 'pi4', 'pi4', 'pi4.umockdev')
+    p, doc = r.json('recommend')
+    ok(p.returncode == 0 and doc['recommendations'] == [], 'pi4: nothing to set', p.stdout)
+    ok(any('DDR50' in t for t in doc['notes']), 'pi4: note says DDR50 is in use', doc['notes'])
+    p = r.run('apply', 'sd-overclock-100')
+    ok(p.returncode == 1 and 'not a recommendation' in p.stderr, 'pi4: apply of a foreign id fails', p.stderr)
+    ok(read(r.config) == read(BOOKWORM), 'pi4: config.txt untouched')
+
+    r = Root(tmp, 'pi5', 'pi5', 'pi5.umockdev')
+    p, doc = r.json('recommend')
+    ok(p.returncode == 0 and doc['recommendations'] == [], 'pi5: CQE already enabled, nothing to set', p.stdout)
+
+    r = Root(tmp, 'tinker', 'tinker-board', 'tinker-board.umockdev')
+    p, doc = r.json('recommend')
+    ok(p.returncode == 0 and doc['recommendations'] == [] and
+       any('not a Raspberry Pi' in t for t in doc['notes']), 'non-Pi: nothing, explained', p.stdout)
+
+
+def legacy_lines(tmp):
+    r = Root(tmp, 'pi3-legacy', 'pi3', 'pi3.umockdev', os.path.join(DATA, 'config', 'legacy-sd-lines.txt'))
+    p, info = r.json('info')
+    sd = info['config']['sd_settings']
+    first = sd[0]
+    ok(first['text'] == 'dtoverlay=sdhost,overclock_50=100' and first['applies'] is True
+       and first['filter'] == '[pi3]' and first['kind'] == 'sdhost-overlay' and 'Wi-Fi' in first['warning'],
+       'legacy: sdhost overlay reported with its Wi-Fi warning', first)
+    ok([s['applies'] for s in sd] == [True, True, True, True, False, False, True], 'legacy: applies per line',
+       [(s['text'], s['applies']) for s in sd])
+
+
+def bad_input(tmp):
+    cases = [
+        ('nul', b'dtparam=audio=on\n\0\n', 'NUL byte'),
+        ('2mb', b'#' * 2000000 + b'\n', '1 MiB'),
+        ('long-line', b'x' * 10000 + b'\n', '10000 characters'),
+        ('unterminated', b'a=1\n[pi4\nb=1\n', 'never closes it'),
+        ('only-none', b'[none]\n', '[none]'),
+    ]
+    for name, content, needle in cases:
+        r = Root(tmp, 'bad-' + name, 'pi3', 'pi3.umockdev', None)
+        r.set_clock(50000000, False)
+        write(r.config, content, 'wb')
+        p = r.run('apply', 'sd-overclock-100')
+        ok(p.returncode == 1 and needle in p.stderr and r.config in p.stderr,
+           f'bad input {name}: clear error naming the file', p.stderr)
+        ok(read(r.config, 'rb') == content, f'bad input {name}: file untouched')
+
+    # the Bookworm stub in /boot, /boot/firmware missing
+    r = Root(tmp, 'bad-no-firmware', 'pi3', 'pi3.umockdev', None)
+    write(os.path.join(r.path, 'boot', 'config.txt'),
+          'DO NOT EDIT THIS FILE\n\nThe file you are looking for has moved to /boot/firmware/config.txt\n')
+    p = r.run('apply', 'sd-overclock-100')
+    ok(p.returncode == 1 and 'mount the boot partition' in p.stderr, 'missing /boot/firmware: says what to do',
+       p.stderr)
+
+    # a symlink leading out of the boot partition
+    r = Root(tmp, 'bad-symlink', 'pi3', 'pi3.umockdev', None)
+    r.set_clock(50000000, False)
+    outside = os.path.join(r.path, 'elsewhere.txt')
+    write(outside, read(BOOKWORM))
+    os.makedirs(os.path.dirname(r.config), exist_ok=True)
+    os.symlink(outside, r.config)
+    p = r.run('apply', 'sd-overclock-100')
+    ok(p.returncode == 1 and 'outside the boot partition' in p.stderr, 'symlink out: refused', p.stderr)
+    ok(read(outside) == read(BOOKWORM), 'symlink out: target untouched')
+
+    # usage errors exit 2
+    r = Root(tmp, 'usage', 'pi3', 'pi3.umockdev')
+    p = r.run('apply')
+    ok(p.returncode == 2, 'apply without an id: exit 2', p.stderr)
+    p = r.run('revert', 'extra')
+    ok(p.returncode == 2, 'revert with an argument: exit 2', p.stderr)
+
+
+tmp = tempfile.mkdtemp(prefix=f'sdt-config-cli-{os.getpid()}-')
+try:
+    pi3_apply_revert(tmp)
+    pi3_trial(tmp)
+    other_boards(tmp)
+    legacy_lines(tmp)
+    bad_input(tmp)
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+print(f'1..{n}')
+sys.exit(1 if failed else 0)

@@ -1,0 +1,1272 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sdt-config-writer.h"
+#include "sdt-error.h"
+#include "sdt-recommend.h"
+#include "sdt-test-config.h"
+
+/* the block SD Tuner writes for a board family */
+typedef struct {
+	gchar *filter;
+	const gchar *lines[2];
+	SdtConfigBlock block;
+} TestBlock;
+
+static void
+test_block_init(TestBlock *tb, gint type_code)
+{
+	const gchar *filter = sdt_recommend_filter_for_type(type_code);
+
+	/* the Pi 4 family gets no recommendation; its block only exercises the writer */
+	tb->filter = filter != NULL ? g_strdup(filter)
+				    : g_strdup_printf("[board-type=0x%02x]", type_code);
+	if (type_code >= 0x17) {
+		tb->lines[0] = "dtparam=sd_cqe=2";
+		tb->block.id = "sd-cqe-2";
+		tb->block.replaces = SDT_CONFIG_SD_CQE;
+	} else {
+		tb->lines[0] = "dtparam=sd_overclock=100";
+		tb->block.id = "sd-overclock-100";
+		tb->block.replaces = SDT_CONFIG_SD_OVERCLOCK | SDT_CONFIG_SD_OVERLAY_SDHOST;
+	}
+	tb->lines[1] = NULL;
+	tb->block.filter = tb->filter;
+	tb->block.lines = tb->lines;
+	tb->block.type_code = type_code;
+}
+
+static void
+test_block_clear(TestBlock *tb)
+{
+	g_free(tb->filter);
+}
+
+static SdtConfigTxt *
+test_parse_bytes(GBytes *bytes)
+{
+	return sdt_config_txt_new_from_bytes(bytes, "config.txt");
+}
+
+static gchar **
+test_block_strv(SdtConfigEdit *edit)
+{
+	gchar **strv = g_new0(gchar *, edit->block->len + 1);
+	for (guint i = 0; i < edit->block->len; i++)
+		strv[i] = g_strdup(g_ptr_array_index(edit->block, i));
+	return strv;
+}
+
+/* "text\tapplies" of the model's lines in effect */
+static GPtrArray *
+test_model_in_effect(GBytes *bytes, gint type_code)
+{
+	g_autoptr(SdtConfigTxt) cfg = test_parse_bytes(bytes);
+	g_autoptr(GPtrArray) lines = sdt_config_txt_lines_in_effect(cfg, type_code);
+	GPtrArray *result = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = 0; i < lines->len; i++) {
+		SdtConfigEntry *e = g_ptr_array_index(lines, i);
+		g_ptr_array_add(result, g_strdup_printf("%s\t%d", e->line->text, e->applies));
+	}
+	return result;
+}
+
+static void
+test_assert_same_lines(GPtrArray *a, GPtrArray *b, const gchar *what)
+{
+	if (a->len != b->len)
+		g_error("%s: %u lines before, %u after", what, a->len, b->len);
+	for (guint i = 0; i < a->len; i++) {
+		if (g_strcmp0(g_ptr_array_index(a, i), g_ptr_array_index(b, i)) != 0)
+			g_error("%s: line %u “%s” became “%s”",
+				what,
+				i,
+				(const gchar *) g_ptr_array_index(a, i),
+				(const gchar *) g_ptr_array_index(b, i));
+	}
+}
+
+/* every line of @new_bytes that is not in @old_bytes is at most 98 characters */
+static void
+test_assert_new_lines_short(GBytes *old_bytes, GBytes *new_bytes, const gchar *eol)
+{
+	g_autoptr(SdtConfigTxt) a = test_parse_bytes(old_bytes);
+	g_autoptr(SdtConfigTxt) b = test_parse_bytes(new_bytes);
+	g_autoptr(GHashTable) old_lines = g_hash_table_new(g_str_hash, g_str_equal);
+	GPtrArray *la = sdt_config_txt_get_lines(a);
+	GPtrArray *lb = sdt_config_txt_get_lines(b);
+
+	for (guint i = 0; i < la->len; i++)
+		g_hash_table_add(old_lines, ((SdtConfigLine *) g_ptr_array_index(la, i))->text);
+	for (guint i = 0; i < lb->len; i++) {
+		SdtConfigLine *line = g_ptr_array_index(lb, i);
+		if (g_hash_table_contains(old_lines, line->text))
+			continue;
+		g_assert_cmpuint(line->text_len, <=, 98);
+		if (line->eol[0] != '\0')
+			g_assert_cmpstr(line->eol, ==, eol);
+	}
+}
+
+static void
+test_config_writer_corpus(void)
+{
+	guint n_own = 0;
+	guint n_shared = 0;
+	g_autoptr(GPtrArray) paths = sdt_test_corpus_paths(&n_own, &n_shared);
+	guint n_applied = 0;
+	guint n_refused = 0;
+
+	for (guint i = 0; i < paths->len; i++) {
+		const gchar *path = g_ptr_array_index(paths, i);
+		g_autofree gchar *data = NULL;
+		gsize len = 0;
+		g_autoptr(GBytes) old = NULL;
+		g_autoptr(SdtConfigTxt) cfg = NULL;
+
+		g_assert_true(g_file_get_contents(path, &data, &len, NULL));
+		old = g_bytes_new(data, len);
+		cfg = test_parse_bytes(old);
+		for (guint f = 0; f < sdt_test_n_families; f++) {
+			TestBlock tb = {NULL};
+			g_autoptr(GError) error = NULL;
+			g_autoptr(SdtConfigEdit) edit = NULL;
+			g_autoptr(SdtConfigEdit) again = NULL;
+			g_autoptr(SdtConfigEdit) rev = NULL;
+			g_autoptr(SdtConfigEdit) rev_nojournal = NULL;
+			g_autoptr(SdtConfigTxt) applied = NULL;
+			g_autoptr(SdtConfigTxt) applied_model = NULL;
+			g_auto(GStrv) block = NULL;
+			guint n;
+			const gint *codes = sdt_config_known_type_codes(&n);
+			gint tc = sdt_test_families[f].type_code;
+
+			test_block_init(&tb, tc);
+			edit = sdt_config_edit_apply(cfg, &tb.block, NULL, &error);
+			if (edit == NULL) {
+				/* only files SD Tuner refuses as a whole, never one of its own */
+				g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+				g_assert_cmpuint(i, >=, n_own);
+				n_refused++;
+				test_block_clear(&tb);
+				continue;
+			}
+			n_applied++;
+			g_assert_true(g_bytes_equal(edit->old_bytes, old));
+			test_assert_new_lines_short(old,
+						    edit->new_bytes,
+						    sdt_config_txt_get_eol_style(cfg));
+			applied = test_parse_bytes(edit->new_bytes);
+			block = test_block_strv(edit);
+
+			/* apply then revert is byte-identical, with and without the journal */
+			rev = sdt_config_edit_revert(applied, (const gchar *const *) block, &error);
+			g_assert_no_error(error);
+			if (!g_bytes_equal(rev->new_bytes, old))
+				g_error("%s: apply+revert for 0x%02x is not byte-identical",
+					path,
+					tc);
+			rev_nojournal = sdt_config_edit_revert(applied, NULL, &error);
+			g_assert_no_error(error);
+			g_assert_true(g_bytes_equal(rev_nojournal->new_bytes, old));
+
+			/* applying twice is applying once */
+			again = sdt_config_edit_apply(applied,
+						      &tb.block,
+						      (const gchar *const *) block,
+						      &error);
+			g_assert_no_error(error);
+			if (!g_bytes_equal(again->new_bytes, edit->new_bytes))
+				g_error("%s: applying twice for 0x%02x differs", path, tc);
+
+			/* the block takes effect on its own board */
+			applied_model = test_parse_bytes(edit->new_bytes);
+			g_assert_cmpstr(sdt_config_txt_get_value(applied_model, "dtparam", tc),
+					==,
+					tb.lines[0] + strlen("dtparam="));
+
+			/* every other board sees exactly the lines it saw before */
+			for (guint c = 0; c < n; c++) {
+				g_autoptr(GPtrArray) m_old = NULL;
+				g_autoptr(GPtrArray) m_new = NULL;
+				g_autoptr(GPtrArray) o_old = NULL;
+				g_autoptr(GPtrArray) o_new = NULL;
+				g_autofree gchar *what = NULL;
+				g_autofree gchar *fname =
+					g_strndup(tb.filter + 1, strlen(tb.filter) - 2);
+				gsize new_len = 0;
+				const gchar *new_data = g_bytes_get_data(edit->new_bytes, &new_len);
+
+				if (sdt_config_model_filter_matches(fname, codes[c]))
+					continue;
+				what = g_strdup_printf("%s, block for 0x%02x, board 0x%02x",
+						       path,
+						       tc,
+						       codes[c]);
+				m_old = test_model_in_effect(old, codes[c]);
+				m_new = test_model_in_effect(edit->new_bytes, codes[c]);
+				test_assert_same_lines(m_old, m_new, what);
+				o_old = sdt_test_oracle_in_effect(data, len, codes[c]);
+				o_new = sdt_test_oracle_in_effect(new_data, new_len, codes[c]);
+				test_assert_same_lines(o_old, o_new, what);
+			}
+			test_block_clear(&tb);
+		}
+	}
+	g_test_message("corpus: %u own + %u shared files; %u apply/revert cycles, %u refused",
+		       n_own,
+		       n_shared,
+		       n_applied,
+		       n_refused);
+	g_assert_cmpuint(n_applied, >=, n_own * sdt_test_n_families);
+}
+
+static GBytes *
+test_load(const gchar *name)
+{
+	g_autofree gchar *path = g_test_build_filename(G_TEST_DIST, "data", "config", name, NULL);
+	gchar *data = NULL;
+	gsize len = 0;
+	g_assert_true(g_file_get_contents(path, &data, &len, NULL));
+	/* keeps the NUL g_file_get_contents() adds, so the data is also a string */
+	return g_bytes_new_take(data, len);
+}
+
+static GBytes *
+test_bytes(const gchar *text)
+{
+	return g_bytes_new_take(g_strdup(text), strlen(text));
+}
+
+static SdtConfigEdit *
+test_apply_text(GBytes *bytes, gint type_code, GError **error)
+{
+	g_autoptr(SdtConfigTxt) cfg = test_parse_bytes(bytes);
+	TestBlock tb = {NULL};
+	SdtConfigEdit *edit;
+
+	test_block_init(&tb, type_code);
+	edit = sdt_config_edit_apply(cfg, &tb.block, NULL, error);
+	test_block_clear(&tb);
+	return edit;
+}
+
+static const gchar *test_pi3_block =
+	"# --- SD Tuner begin: sd-overclock-100 (undo: sdtunerctl revert) ---\n"
+	"[all]\n"
+	"[board-type=0x08]\n"
+	"dtoverlay=\n"
+	"dtparam=sd_overclock=100\n"
+	"[all]\n"
+	"# --- SD Tuner end ---\n";
+
+static void
+test_config_writer_block_exact(void)
+{
+	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtConfigEdit) edit = test_apply_text(old, 0x08, &error);
+	g_autofree gchar *want = NULL;
+	g_autofree gchar *diff = NULL;
+
+	g_assert_no_error(error);
+	want = g_strconcat(g_bytes_get_data(old, NULL), test_pi3_block, NULL);
+	g_assert_cmpstr(g_bytes_get_data(edit->new_bytes, NULL), ==, want);
+	diff = sdt_config_diff_unified("/boot/firmware/config.txt", old, edit->new_bytes);
+	g_assert_cmpstr(diff,
+			==,
+			"--- a/boot/firmware/config.txt\n"
+			"+++ b/boot/firmware/config.txt\n"
+			"@@ -46,3 +46,10 @@\n"
+			" dtoverlay=dwc2,dr_mode=host\n"
+			" \n"
+			" [all]\n"
+			"+# --- SD Tuner begin: sd-overclock-100 (undo: sdtunerctl revert) ---\n"
+			"+[all]\n"
+			"+[board-type=0x08]\n"
+			"+dtoverlay=\n"
+			"+dtparam=sd_overclock=100\n"
+			"+[all]\n"
+			"+# --- SD Tuner end ---\n");
+}
+
+static void
+test_config_writer_line_endings(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GBytes) crlf = test_bytes("a=1\r\nb=2\r\n");
+	g_autoptr(GBytes) no_eol = test_bytes("a=1\nb=2");
+	g_autoptr(SdtConfigEdit) e1 = test_apply_text(crlf, 0x08, &error);
+	g_autoptr(SdtConfigEdit) e2 = NULL;
+	g_autofree gchar *want1 = NULL;
+	g_autofree gchar *want2 = NULL;
+	g_auto(GStrv) block_crlf = g_strsplit(test_pi3_block, "\n", -1);
+
+	g_assert_no_error(error);
+	want1 = g_strconcat("a=1\r\nb=2\r\n", g_strjoinv("\r\n", block_crlf), NULL);
+	g_assert_cmpstr(g_bytes_get_data(e1->new_bytes, NULL), ==, want1);
+
+	/* mostly CRLF, but the last line ends in LF: revert keeps that LF (found by fuzzing) */
+	{
+		g_autoptr(GBytes) mixed = test_bytes("# x\r\ny=1\r\nz=1\n[all]\r\nlast=1\n");
+		g_autoptr(SdtConfigEdit) e = test_apply_text(mixed, 0x08, &error);
+		g_autoptr(SdtConfigTxt) applied = NULL;
+		g_autoptr(SdtConfigEdit) rev = NULL;
+		g_assert_no_error(error);
+		applied = test_parse_bytes(e->new_bytes);
+		rev = sdt_config_edit_revert(applied, NULL, &error);
+		g_assert_no_error(error);
+		g_assert_true(g_bytes_equal(rev->new_bytes, mixed));
+	}
+
+	/* no final newline before: none after either, and revert restores it */
+	e2 = test_apply_text(no_eol, 0x08, &error);
+	g_assert_no_error(error);
+	want2 = g_strndup(test_pi3_block, strlen(test_pi3_block) - 1);
+	{
+		g_autofree gchar *full = g_strconcat("a=1\nb=2\n", want2, NULL);
+		g_autoptr(SdtConfigTxt) applied = test_parse_bytes(e2->new_bytes);
+		g_autoptr(SdtConfigEdit) rev = NULL;
+		g_assert_cmpstr(g_bytes_get_data(e2->new_bytes, NULL), ==, full);
+		rev = sdt_config_edit_revert(applied, NULL, &error);
+		g_assert_no_error(error);
+		g_assert_true(g_bytes_equal(rev->new_bytes, no_eol));
+	}
+}
+
+/* @foreign is inserted at line @at (0-based) of the applied text; revert keeps it */
+static void
+test_config_writer_foreign_edit(void)
+{
+	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtConfigEdit) edit = test_apply_text(old, 0x08, &error);
+	g_auto(GStrv) block = test_block_strv(edit);
+	g_auto(GStrv) old_lines = g_strsplit(g_bytes_get_data(old, NULL), "\n", -1);
+	guint n_old = g_strv_length(old_lines) - 1; /* the file ends with a newline */
+	const gchar *applied_text = g_bytes_get_data(edit->new_bytes, NULL);
+
+	g_assert_no_error(error);
+	/* above the block, at the top of the file */
+	{
+		g_autofree gchar *text = g_strconcat("# added by hand\n", applied_text, NULL);
+		g_autoptr(GBytes) bytes = test_bytes(text);
+		g_autoptr(SdtConfigTxt) cfg = test_parse_bytes(bytes);
+		g_autoptr(SdtConfigEdit) rev =
+			sdt_config_edit_revert(cfg, (const gchar *const *) block, &error);
+		g_autofree gchar *want =
+			g_strconcat("# added by hand\n", g_bytes_get_data(old, NULL), NULL);
+		g_assert_no_error(error);
+		g_assert_cmpstr(g_bytes_get_data(rev->new_bytes, NULL), ==, want);
+	}
+	/* below the block, as raspi-config appends */
+	{
+		g_autofree gchar *text = g_strconcat(applied_text, "enable_uart=1\n", NULL);
+		g_autoptr(GBytes) bytes = test_bytes(text);
+		g_autoptr(SdtConfigTxt) cfg = test_parse_bytes(bytes);
+		g_autoptr(SdtConfigEdit) rev =
+			sdt_config_edit_revert(cfg, (const gchar *const *) block, &error);
+		g_autofree gchar *want =
+			g_strconcat(g_bytes_get_data(old, NULL), "enable_uart=1\n", NULL);
+		g_assert_no_error(error);
+		g_assert_cmpstr(g_bytes_get_data(rev->new_bytes, NULL), ==, want);
+	}
+	/* inside the block: kept, still only for the block's board */
+	{
+		g_autofree gchar *text = NULL;
+		g_autoptr(GBytes) bytes = NULL;
+		g_autoptr(SdtConfigTxt) cfg = NULL;
+		g_autoptr(SdtConfigEdit) rev = NULL;
+		g_autoptr(SdtConfigTxt) reverted = NULL;
+		g_autofree gchar *want = NULL;
+		g_autofree gchar *needle = g_strdup("dtparam=sd_overclock=100\n");
+		const gchar *pos = strstr(applied_text, needle);
+
+		g_assert_nonnull(pos);
+		text = g_strdup_printf("%.*sgpu_mem=64\n%s",
+				       (gint) (pos - applied_text),
+				       applied_text,
+				       pos);
+		bytes = test_bytes(text);
+		cfg = test_parse_bytes(bytes);
+		rev = sdt_config_edit_revert(cfg, (const gchar *const *) block, &error);
+		g_assert_no_error(error);
+		want = g_strconcat(g_bytes_get_data(old, NULL),
+				   "[all]\n[board-type=0x08]\ndtoverlay=\ngpu_mem=64\n[all]\n",
+				   NULL);
+		g_assert_cmpstr(g_bytes_get_data(rev->new_bytes, NULL), ==, want);
+		g_assert_cmpuint(rev->warnings->len, ==, 1);
+		reverted = test_parse_bytes(rev->new_bytes);
+		g_assert_cmpstr(sdt_config_txt_get_value(reverted, "gpu_mem", 0x08), ==, "64");
+		g_assert_null(sdt_config_txt_get_value(reverted, "gpu_mem", 0x0d));
+	}
+	g_assert_cmpuint(n_old, ==, 48);
+}
+
+static void
+test_config_writer_legacy_lines(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GBytes) own = test_bytes("dtparam=audio=on\n"
+					   "[board-type=0x08]\n"
+					   "dtoverlay=sdhost,overclock_50=100\n"
+					   "dtparam=force_pio=off\n"
+					   "dtparam=sd_overclock=90\n"
+					   "[all]\n"
+					   "dtparam=sd_overclock=80\n");
+	g_autoptr(SdtConfigEdit) edit = test_apply_text(own, 0x08, &error);
+	g_autoptr(SdtConfigTxt) applied = NULL;
+	g_autoptr(SdtConfigEdit) rev = NULL;
+	g_autofree gchar *want = NULL;
+
+	g_assert_no_error(error);
+	want = g_strconcat("dtparam=audio=on\n"
+			   "[board-type=0x08]\n"
+			   "#sd-tuner-off: dtoverlay=sdhost,overclock_50=100\n"
+			   "#sd-tuner-off: dtparam=force_pio=off\n"
+			   "#sd-tuner-off: dtparam=sd_overclock=90\n"
+			   "[all]\n"
+			   "dtparam=sd_overclock=80\n",
+			   test_pi3_block,
+			   NULL);
+	g_assert_cmpstr(g_bytes_get_data(edit->new_bytes, NULL), ==, want);
+	g_assert_cmpuint(edit->disabled->len, ==, 3);
+	/* the [all] line reaches every board: left alone, reported */
+	g_assert_cmpuint(edit->warnings->len, ==, 1);
+	g_assert_nonnull(strstr(g_ptr_array_index(edit->warnings, 0), "line 7"));
+	applied = test_parse_bytes(edit->new_bytes);
+	rev = sdt_config_edit_revert(applied, NULL, &error);
+	g_assert_no_error(error);
+	g_assert_true(g_bytes_equal(rev->new_bytes, own));
+	g_assert_cmpuint(rev->disabled->len, ==, 3);
+
+	/* the corpus file: [pi3] sdhost overlay is wider than the Pi 3B block */
+	{
+		g_autoptr(GBytes) legacy = test_load("legacy-sd-lines.txt");
+		g_autoptr(SdtConfigEdit) e = test_apply_text(legacy, 0x08, &error);
+		g_assert_no_error(error);
+		g_assert_cmpuint(e->disabled->len, ==, 1);
+		g_assert_cmpstr(g_ptr_array_index(e->disabled, 0), ==, "dtparam=sd_overclock=90");
+		g_assert_cmpuint(e->warnings->len, ==, 1);
+		g_assert_nonnull(strstr(g_ptr_array_index(e->warnings, 0), "Wi-Fi"));
+	}
+	/* Pi 5: a [pi5]-only sd_cqe reaches more than [board-type=0x17] ([pi5] sees CM5, 500) */
+	{
+		g_autoptr(GBytes) cqe = test_bytes("[board-type=0x17]\ndtparam=sd_cqe=1\n[all]\n");
+		g_autoptr(SdtConfigEdit) e = test_apply_text(cqe, 0x17, &error);
+		g_assert_no_error(error);
+		g_assert_cmpuint(e->disabled->len, ==, 1);
+		g_assert_nonnull(strstr(g_bytes_get_data(e->new_bytes, NULL),
+					"#sd-tuner-off: dtparam=sd_cqe=1\n"));
+	}
+}
+
+static void
+test_config_writer_refusals(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *long_legacy =
+		g_strdup_printf("[board-type=0x08]\ndtparam=sd_overclock=100,%s\n",
+				g_strnfill(80, 'x'));
+	g_autoptr(GBytes) b1 = test_bytes(long_legacy);
+	g_autoptr(SdtConfigEdit) e1 = test_apply_text(b1, 0x08, &error);
+	g_autoptr(SdtConfigTxt) cfg = NULL;
+	g_autoptr(SdtConfigTxt) inc = NULL;
+	g_autoptr(SdtConfigEdit) e2 = NULL;
+	g_autoptr(GBytes) main_bytes = test_bytes("a=1\ninclude extra.txt\n");
+	g_autoptr(GBytes) inc_bytes = test_bytes("dtparam=sd_overclock=80\n");
+	g_autoptr(GBytes) plain = test_bytes("a=1\n");
+	g_autoptr(SdtConfigEdit) e3 = NULL;
+	g_autoptr(SdtConfigTxt) plain_cfg = NULL;
+	const gchar *lines[] = {"dtparam=sd_overclock=100", NULL};
+	SdtConfigBlock all_block = {"x", "[all]", lines, 0x08, SDT_CONFIG_SD_OVERCLOCK};
+
+	g_assert_null(e1);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+	g_assert_nonnull(strstr(error->message, "by hand"));
+	g_clear_error(&error);
+
+	/* a conflicting line in an included file is never edited */
+	cfg = sdt_config_txt_new_from_bytes(main_bytes, "config.txt");
+	inc = sdt_config_txt_new_from_bytes(inc_bytes, "extra.txt");
+	sdt_config_txt_set_include(cfg, "extra.txt", inc);
+	{
+		TestBlock tb = {NULL};
+		test_block_init(&tb, 0x08);
+		e2 = sdt_config_edit_apply(cfg, &tb.block, NULL, &error);
+		test_block_clear(&tb);
+	}
+	g_assert_null(e2);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+	g_assert_nonnull(strstr(error->message, "extra.txt"));
+	g_clear_error(&error);
+
+	/* never [all] */
+	plain_cfg = test_parse_bytes(plain);
+	e3 = sdt_config_edit_apply(plain_cfg, &all_block, NULL, &error);
+	g_assert_null(e3);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_ARGUMENT);
+	g_clear_error(&error);
+
+	/* nothing to revert */
+	g_assert_null(sdt_config_edit_revert(plain_cfg, NULL, &error));
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND);
+}
+
+/* the file system side ---------------------------------------------------- */
+
+typedef enum { OP_OPEN, OP_WRITE, OP_FSYNC, OP_CLOSE, OP_RENAME, OP_UNLINK, OP_LAST } TestOp;
+
+typedef struct {
+	guint calls;
+	guint count[OP_LAST];
+	TestOp fail_op;
+	guint fail_at; /* 1-based call of fail_op; 0: never */
+	gint fail_errno;
+	const gchar *fail_open_prefix; /* only opens of paths under this fail */
+	guint kill_at;                 /* 1-based call of any op: SIGKILL before it; 0: never */
+	/* another program: rewrites modify_path when a temporary file in modify_dir is opened */
+	const gchar *modify_dir;
+	const gchar *modify_path;
+	GBytes *modify_content;
+	gboolean modified;
+} TestIo;
+
+static gboolean
+test_io_step(TestIo *t, TestOp op)
+{
+	t->calls++;
+	t->count[op]++;
+	if (t->kill_at != 0 && t->calls == t->kill_at)
+		raise(SIGKILL);
+	if (t->fail_at != 0 && op == t->fail_op && t->count[op] == t->fail_at) {
+		errno = t->fail_errno;
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static gint
+test_io_open(const gchar *path, gint flags, mode_t mode, gpointer user_data)
+{
+	TestIo *t = user_data;
+	if (t->fail_open_prefix != NULL && t->fail_op == OP_OPEN &&
+	    g_str_has_prefix(path, t->fail_open_prefix)) {
+		errno = t->fail_errno;
+		return -1;
+	}
+	if (!test_io_step(t, OP_OPEN))
+		return -1;
+	if (t->modify_dir != NULL && !t->modified && g_str_has_prefix(path, t->modify_dir) &&
+	    strstr(path, ".sd-tuner-tmp-") != NULL) {
+		g_assert_true(g_file_set_contents(t->modify_path,
+						  g_bytes_get_data(t->modify_content, NULL),
+						  g_bytes_get_size(t->modify_content),
+						  NULL));
+		t->modified = TRUE;
+	}
+	return open(path, flags, mode);
+}
+
+static gssize
+test_io_write(gint fd, const void *buf, gsize count, gpointer user_data)
+{
+	if (!test_io_step(user_data, OP_WRITE))
+		return -1;
+	/* short writes, to exercise the loop */
+	return write(fd, buf, MIN(count, 512));
+}
+
+static gint
+test_io_fsync(gint fd, gpointer user_data)
+{
+	if (!test_io_step(user_data, OP_FSYNC))
+		return -1;
+	return fsync(fd);
+}
+
+static gint
+test_io_close(gint fd, gpointer user_data)
+{
+	gint rc = close(fd);
+	if (!test_io_step(user_data, OP_CLOSE))
+		return -1;
+	return rc;
+}
+
+static gint
+test_io_rename(const gchar *from, const gchar *to, gpointer user_data)
+{
+	TestIo *t = user_data;
+	if (!test_io_step(t, OP_RENAME))
+		return -1;
+	return rename(from, to);
+}
+
+static gint
+test_io_unlink(const gchar *path, gpointer user_data)
+{
+	if (!test_io_step(user_data, OP_UNLINK))
+		return -1;
+	return unlink(path);
+}
+
+static void
+test_writer_set_io(SdtConfigWriter *writer, TestIo *t)
+{
+	SdtConfigWriterIo io = {test_io_open,
+				test_io_write,
+				test_io_fsync,
+				test_io_close,
+				test_io_rename,
+				test_io_unlink,
+				t};
+	sdt_config_writer_set_io(writer, &io);
+}
+
+typedef struct {
+	gchar *root;
+	gchar *boot;
+	gchar *config;
+	gchar *state;
+	SdtContext *ctx;
+} TestRoot;
+
+static void
+test_root_init(TestRoot *r, GBytes *content)
+{
+	g_autoptr(GError) error = NULL;
+	r->root = sdt_test_mkdtemp("sdt-writer-XXXXXX");
+	r->boot = g_build_filename(r->root, "boot", "firmware", NULL);
+	r->config = g_build_filename(r->boot, "config.txt", NULL);
+	r->state = g_build_filename(r->root, "var", "lib", "sd-tuner", NULL);
+	g_assert_cmpint(g_mkdir_with_parents(r->boot, 0755), ==, 0);
+	if (content != NULL)
+		g_assert_true(g_file_set_contents(r->config,
+						  g_bytes_get_data(content, NULL),
+						  g_bytes_get_size(content),
+						  NULL));
+	r->ctx = sdt_context_new(r->root, &error);
+	g_assert_no_error(error);
+}
+
+static void
+test_root_clear(TestRoot *r)
+{
+	sdt_test_rm_rf(r->root);
+	g_free(r->root);
+	g_free(r->boot);
+	g_free(r->config);
+	g_free(r->state);
+	g_clear_object(&r->ctx);
+}
+
+static GBytes *
+test_read(const gchar *path)
+{
+	gchar *data = NULL;
+	gsize len = 0;
+	if (!g_file_get_contents(path, &data, &len, NULL))
+		return NULL;
+	return g_bytes_new_take(data, len);
+}
+
+/* no temporary file anywhere under @dir */
+static guint
+test_count_tmp(const gchar *dir)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const gchar *name;
+	guint n = 0;
+
+	while (d != NULL && (name = g_dir_read_name(d)) != NULL) {
+		g_autofree gchar *path = g_build_filename(dir, name, NULL);
+		if (strstr(name, ".sd-tuner-tmp-") != NULL)
+			n++;
+		if (g_file_test(path, G_FILE_TEST_IS_DIR))
+			n += test_count_tmp(path);
+	}
+	return n;
+}
+
+/* every backup holds exactly @content; returns how many there are */
+static guint
+test_check_backups(TestRoot *r, GBytes *content)
+{
+	g_autofree gchar *dir = g_build_filename(r->state, "backups", NULL);
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const gchar *name;
+	guint n = 0;
+
+	while (d != NULL && (name = g_dir_read_name(d)) != NULL) {
+		g_autofree gchar *path = g_build_filename(dir, name, NULL);
+		g_autoptr(GBytes) b = NULL;
+		if (strstr(name, ".sd-tuner-tmp-") != NULL)
+			continue;
+		b = test_read(path);
+		g_assert_nonnull(b);
+		g_assert_true(g_bytes_equal(b, content));
+		n++;
+	}
+	return n;
+}
+
+static JsonObject *
+test_writer_apply(TestRoot *r, gint type_code, gboolean trial, TestIo *t, GError **error)
+{
+	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(r->ctx, error);
+	TestBlock tb = {NULL};
+	JsonObject *result;
+
+	if (writer == NULL)
+		return NULL;
+	if (t != NULL)
+		test_writer_set_io(writer, t);
+	test_block_init(&tb, type_code);
+	result = sdt_config_writer_apply(writer, &tb.block, trial, error);
+	test_block_clear(&tb);
+	return result;
+}
+
+static JsonObject *
+test_writer_revert(TestRoot *r, TestIo *t, GError **error)
+{
+	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(r->ctx, error);
+	if (writer == NULL)
+		return NULL;
+	if (t != NULL)
+		test_writer_set_io(writer, t);
+	return sdt_config_writer_revert(writer, error);
+}
+
+static void
+test_config_writer_apply_revert_files(void)
+{
+	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonObject) res = NULL;
+	g_autoptr(JsonObject) res2 = NULL;
+	g_autoptr(JsonObject) rev = NULL;
+	g_autoptr(GBytes) now = NULL;
+	g_autoptr(GBytes) backup = NULL;
+	g_autofree gchar *journal = NULL;
+	TestRoot r = {NULL};
+
+	test_root_init(&r, old);
+	res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+	g_assert_no_error(error);
+	g_assert_cmpstr(json_object_get_string_member(res, "id"), ==, "sd-overclock-100");
+	g_assert_cmpstr(json_object_get_string_member(res, "path"),
+			==,
+			"/boot/firmware/config.txt");
+	g_assert_true(json_object_get_boolean_member(res, "reboot_required"));
+	g_assert_true(g_str_has_prefix(json_object_get_string_member(res, "diff"),
+				       "--- a/boot/firmware/config.txt\n"));
+	backup = test_read(json_object_get_string_member(res, "backup"));
+	g_assert_true(g_bytes_equal(backup, old));
+	journal = g_build_filename(r.state, "config-journal.json", NULL);
+	g_assert_true(g_file_test(journal, G_FILE_TEST_EXISTS));
+	now = test_read(r.config);
+	g_assert_nonnull(strstr(g_bytes_get_data(now, NULL), "dtparam=sd_overclock=100\n"));
+
+	/* twice: no change, no new backup */
+	res2 = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+	g_assert_no_error(error);
+	g_assert_false(json_object_get_boolean_member(res2, "changed"));
+	g_assert_cmpstr(json_object_get_string_member(res2, "diff"), ==, "");
+	g_assert_cmpuint(test_check_backups(&r, old), ==, 1);
+
+	rev = test_writer_revert(&r, NULL, &error);
+	g_assert_no_error(error);
+	g_clear_pointer(&now, g_bytes_unref);
+	now = test_read(r.config);
+	g_assert_true(g_bytes_equal(now, old));
+	g_assert_false(g_file_test(journal, G_FILE_TEST_EXISTS));
+	g_assert_cmpuint(test_count_tmp(r.root), ==, 0);
+
+	/* nothing left to revert */
+	g_assert_null(test_writer_revert(&r, NULL, &error));
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND);
+	test_root_clear(&r);
+}
+
+static void
+test_config_writer_trial(void)
+{
+	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonObject) res = NULL;
+	g_autoptr(GBytes) tryboot = NULL;
+	g_autoptr(GBytes) now = NULL;
+	g_autofree gchar *tryboot_path = NULL;
+	g_autofree gchar *want = NULL;
+	TestRoot r = {NULL};
+
+	test_root_init(&r, old);
+	res = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
+	g_assert_no_error(error);
+	g_assert_cmpstr(json_object_get_string_member(res, "path"),
+			==,
+			"/boot/firmware/tryboot.txt");
+	g_assert_true(json_object_get_boolean_member(res, "trial"));
+	tryboot_path = g_build_filename(r.boot, "tryboot.txt", NULL);
+	tryboot = test_read(tryboot_path);
+	want = g_strconcat(g_bytes_get_data(old, NULL), test_pi3_block, NULL);
+	g_assert_cmpstr(g_bytes_get_data(tryboot, NULL), ==, want);
+	now = test_read(r.config);
+	g_assert_true(g_bytes_equal(now, old));
+	test_root_clear(&r);
+}
+
+/* a bad input: an error naming the file, saying what to do, and the file untouched */
+static void
+test_assert_refused(TestRoot *r, GBytes *content, gint code, const gchar *needle, GError *error)
+{
+	g_autoptr(GBytes) now = test_read(r->config);
+	g_assert_nonnull(error);
+	if (error->domain != SDT_ERROR || error->code != code)
+		g_error("want code %d, got %s", code, error->message);
+	g_assert_nonnull(strstr(error->message, r->config));
+	if (strstr(error->message, needle) == NULL)
+		g_error("“%s” not in “%s”", needle, error->message);
+	if (content != NULL)
+		g_assert_true(g_bytes_equal(now, content));
+	g_assert_cmpuint(test_count_tmp(r->root), ==, 0);
+}
+
+static void
+test_config_writer_bad_input(void)
+{
+	struct {
+		const gchar *what;
+		GBytes *content;
+		const gchar *needle;
+	} cases[5] = {{NULL}};
+	g_autofree gchar *big = g_malloc(2 * 1000 * 1000);
+	g_autofree gchar *long_line = g_strnfill(10000, 'x');
+	const gchar nul[] = "dtparam=audio=on\n\0\n";
+
+	memset(big, '#', 2 * 1000 * 1000);
+	big[999] = '\n';
+	cases[0].content = g_bytes_new(nul, sizeof(nul) - 1);
+	cases[0].needle = "NUL byte";
+	cases[1].content = g_bytes_new(big, 2 * 1000 * 1000);
+	cases[1].needle = "1 MiB";
+	cases[2].content = g_bytes_new(long_line, 10000);
+	cases[2].needle = "10000 characters";
+	cases[3].content = test_bytes("a=1\n[pi4\nb=1\n");
+	cases[3].needle = "never closes it";
+	cases[4].content = test_bytes("[none]\n");
+	cases[4].needle = "[none]";
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonObject) res = NULL;
+		TestRoot r = {NULL};
+		test_root_init(&r, cases[i].content);
+		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+		g_assert_null(res);
+		test_assert_refused(&r,
+				    cases[i].content,
+				    SDT_ERROR_INVALID_DATA,
+				    cases[i].needle,
+				    error);
+		test_root_clear(&r);
+		g_bytes_unref(cases[i].content);
+	}
+}
+
+static void
+test_config_writer_read_only(void)
+{
+	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
+	g_autoptr(GError) error = NULL;
+	TestRoot r = {NULL};
+	/* a read-only mount cannot be made in every test sandbox: the open of the
+	 * temporary file fails with EROFS as it would on one */
+	TestIo t = {0};
+
+	test_root_init(&r, old);
+	t.fail_op = OP_OPEN;
+	t.fail_errno = EROFS;
+	t.fail_open_prefix = r.boot;
+	g_assert_null(test_writer_apply(&r, 0x08, FALSE, &t, &error));
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_READ_ONLY);
+	test_assert_refused(&r, old, SDT_ERROR_READ_ONLY, "remount", error);
+	test_root_clear(&r);
+}
+
+static void
+test_config_writer_locate(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *display = NULL;
+	g_autofree gchar *path = NULL;
+	g_autofree gchar *legacy = NULL;
+	TestRoot r = {NULL};
+
+	/* missing /boot/firmware with the Bookworm stub in /boot */
+	test_root_init(&r, NULL);
+	g_assert_cmpint(g_rmdir(r.boot), ==, 0);
+	legacy = g_build_filename(r.root, "boot", "config.txt", NULL);
+	g_assert_true(g_file_set_contents(legacy,
+					  "DO NOT EDIT THIS FILE\n\n"
+					  "The file you are looking for has moved to "
+					  "/boot/firmware/config.txt\n",
+					  -1,
+					  NULL));
+	path = sdt_config_writer_locate(r.ctx, &display, &error);
+	g_assert_null(path);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND);
+	g_assert_nonnull(strstr(error->message, legacy));
+	g_assert_nonnull(strstr(error->message, "mount the boot partition"));
+	g_clear_error(&error);
+
+	/* a Bullseye layout: /boot/config.txt is the real file */
+	g_assert_true(g_file_set_contents(legacy, "dtparam=audio=on\n", -1, NULL));
+	path = sdt_config_writer_locate(r.ctx, &display, &error);
+	g_assert_no_error(error);
+	g_assert_cmpstr(path, ==, legacy);
+	g_assert_cmpstr(display, ==, "/boot/config.txt");
+	g_clear_pointer(&path, g_free);
+	g_clear_pointer(&display, g_free);
+
+	/* /boot/firmware/config.txt wins when it exists */
+	g_assert_cmpint(g_mkdir_with_parents(r.boot, 0755), ==, 0);
+	g_assert_true(g_file_set_contents(r.config, "a=1\n", -1, NULL));
+	path = sdt_config_writer_locate(r.ctx, &display, &error);
+	g_assert_no_error(error);
+	g_assert_cmpstr(path, ==, r.config);
+	g_assert_cmpstr(display, ==, "/boot/firmware/config.txt");
+	g_clear_pointer(&path, g_free);
+	g_clear_pointer(&display, g_free);
+	test_root_clear(&r);
+
+	/* nothing at all */
+	test_root_init(&r, NULL);
+	g_assert_null(sdt_config_writer_locate(r.ctx, &display, &error));
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND);
+	g_assert_nonnull(strstr(error->message, r.config));
+	test_root_clear(&r);
+}
+
+static void
+test_config_writer_symlinks(void)
+{
+	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *outside = NULL;
+	g_autofree gchar *inside = NULL;
+	g_autoptr(GBytes) now = NULL;
+	g_autoptr(JsonObject) res = NULL;
+	TestRoot r = {NULL};
+
+	/* leading out of the boot partition: refused */
+	test_root_init(&r, NULL);
+	outside = g_build_filename(r.root, "elsewhere.txt", NULL);
+	g_assert_true(g_file_set_contents(outside, g_bytes_get_data(old, NULL), -1, NULL));
+	g_assert_cmpint(symlink(outside, r.config), ==, 0);
+	g_assert_null(test_writer_apply(&r, 0x08, FALSE, NULL, &error));
+	test_assert_refused(&r, old, SDT_ERROR_INVALID_DATA, "outside the boot partition", error);
+	g_clear_error(&error);
+	now = test_read(outside);
+	g_assert_true(g_bytes_equal(now, old));
+	g_clear_pointer(&now, g_bytes_unref);
+
+	/* inside it: the real file is edited and the link stays */
+	g_assert_cmpint(g_unlink(r.config), ==, 0);
+	inside = g_build_filename(r.boot, "config-real.txt", NULL);
+	g_assert_true(g_file_set_contents(inside, g_bytes_get_data(old, NULL), -1, NULL));
+	g_assert_cmpint(symlink("config-real.txt", r.config), ==, 0);
+	res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+	g_assert_no_error(error);
+	g_assert_true(g_file_test(r.config, G_FILE_TEST_IS_SYMLINK));
+	now = test_read(inside);
+	g_assert_nonnull(strstr(g_bytes_get_data(now, NULL), "sd_overclock=100"));
+	test_root_clear(&r);
+}
+
+static void
+test_config_writer_concurrent(void)
+{
+	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
+	g_autoptr(GBytes) theirs = test_bytes("written by someone else\n");
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *lock = NULL;
+	gint fd;
+	TestRoot r = {NULL};
+	TestIo t = {0};
+
+	/* a second SD Tuner writer holds the lock */
+	test_root_init(&r, old);
+	g_assert_cmpint(g_mkdir_with_parents(r.state, 0755), ==, 0);
+	lock = g_build_filename(r.state, "lock", NULL);
+	fd = open(lock, O_RDWR | O_CREAT, 0600);
+	g_assert_cmpint(fd, >=, 0);
+	g_assert_cmpint(flock(fd, LOCK_EX), ==, 0);
+	g_assert_null(test_writer_apply(&r, 0x08, FALSE, NULL, &error));
+	test_assert_refused(&r, old, SDT_ERROR_BUSY, "wait until", error);
+	g_clear_error(&error);
+	close(fd);
+
+	/* another program rewrites config.txt after SD Tuner read it, before the rename */
+	t.modify_dir = r.boot;
+	t.modify_path = r.config;
+	t.modify_content = theirs;
+	g_assert_null(test_writer_apply(&r, 0x08, FALSE, &t, &error));
+	test_assert_refused(&r, theirs, SDT_ERROR_CONFIG_CHANGED, "another program", error);
+	g_assert_true(t.modified);
+	test_root_clear(&r);
+}
+
+/* fault injection: every write, fsync and rename fails once, with ENOSPC and with EIO */
+static void
+test_config_writer_fault_injection(void)
+{
+	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
+	g_autoptr(GBytes) new_bytes = NULL;
+	const TestOp ops[] = {OP_WRITE, OP_FSYNC, OP_RENAME};
+	const gint errnos[] = {ENOSPC, EIO};
+	guint counts[OP_LAST] = {0};
+	guint n_runs = 0;
+	guint n_old = 0;
+	guint n_new = 0;
+
+	/* count the calls of a clean apply and of a clean revert */
+	for (guint phase = 0; phase < 2; phase++) {
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonObject) res = NULL;
+		TestRoot r = {NULL};
+		TestIo t = {0};
+		test_root_init(&r, old);
+		res = test_writer_apply(&r, 0x08, FALSE, phase == 0 ? &t : NULL, &error);
+		g_assert_no_error(error);
+		if (phase == 0) {
+			new_bytes = test_read(r.config);
+			memcpy(counts, t.count, sizeof(counts));
+		} else {
+			g_autoptr(JsonObject) rev = test_writer_revert(&r, &t, &error);
+			g_assert_no_error(error);
+			for (guint i = 0; i < OP_LAST; i++)
+				counts[i] = MAX(counts[i], t.count[i]);
+		}
+		test_root_clear(&r);
+	}
+	g_assert_cmpuint(counts[OP_WRITE], >=, 3);
+	g_assert_cmpuint(counts[OP_FSYNC], >=, 6);
+	g_assert_cmpuint(counts[OP_RENAME], >=, 3);
+
+	for (guint revert = 0; revert < 2; revert++) {
+		GBytes *before = revert ? new_bytes : old;
+		GBytes *after = revert ? old : new_bytes;
+		for (guint o = 0; o < G_N_ELEMENTS(ops); o++) {
+			for (guint k = 1; k <= counts[ops[o]]; k++) {
+				for (guint e = 0; e < G_N_ELEMENTS(errnos); e++) {
+					g_autoptr(GError) error = NULL;
+					g_autoptr(JsonObject) res = NULL;
+					g_autoptr(GBytes) now = NULL;
+					TestRoot r = {NULL};
+					TestIo t = {0};
+
+					test_root_init(&r, old);
+					if (revert) {
+						g_autoptr(JsonObject) a = test_writer_apply(&r,
+											    0x08,
+											    FALSE,
+											    NULL,
+											    &error);
+						g_assert_no_error(error);
+						sdt_test_rm_rf(r.state);
+					}
+					t.fail_op = ops[o];
+					t.fail_at = k;
+					t.fail_errno = errnos[e];
+					res = revert ? test_writer_revert(&r, &t, &error)
+						     : test_writer_apply(&r,
+									 0x08,
+									 FALSE,
+									 &t,
+									 &error);
+					now = test_read(r.config);
+					if (g_bytes_equal(now, before)) {
+						/* refused before the rename: an error that says why
+						 */
+						g_assert_null(res);
+						gint want = errnos[e] == ENOSPC ? SDT_ERROR_NO_SPACE
+										: SDT_ERROR_IO;
+						g_assert_error(error, SDT_ERROR, want);
+						n_old++;
+					} else {
+						g_assert_true(g_bytes_equal(now, after));
+						n_new++;
+					}
+					if (t.count[ops[o]] >= k)
+						g_assert_nonnull(error);
+					test_check_backups(&r, before);
+					g_assert_cmpuint(test_count_tmp(r.root), ==, 0);
+					/* and the next run gets to the goal */
+					g_clear_error(&error);
+					g_clear_pointer(&res, json_object_unref);
+					res = revert ? test_writer_revert(&r, NULL, &error)
+						     : test_writer_apply(&r,
+									 0x08,
+									 FALSE,
+									 NULL,
+									 &error);
+					if (error != NULL)
+						g_assert_error(error,
+							       SDT_ERROR,
+							       SDT_ERROR_NOT_FOUND);
+					g_clear_pointer(&now, g_bytes_unref);
+					now = test_read(r.config);
+					g_assert_true(g_bytes_equal(now, after));
+					test_root_clear(&r);
+					n_runs++;
+				}
+			}
+		}
+	}
+	g_test_message("fault injection: write %u, fsync %u, rename %u call points x "
+		       "ENOSPC/EIO x apply/revert = %u runs; %u kept the old content, %u "
+		       "had the new one",
+		       counts[OP_WRITE],
+		       counts[OP_FSYNC],
+		       counts[OP_RENAME],
+		       n_runs,
+		       n_old,
+		       n_new);
+}
+
+/* SIGKILL before every file system call of apply and of revert */
+static void
+test_config_writer_kill(void)
+{
+	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
+	g_autoptr(GBytes) new_bytes = NULL;
+	guint total[2] = {0, 0};
+	guint n_runs = 0;
+	guint n_old = 0;
+	guint n_new = 0;
+
+	for (guint revert = 0; revert < 2; revert++) {
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonObject) res = NULL;
+		TestRoot r = {NULL};
+		TestIo t = {0};
+		test_root_init(&r, old);
+		res = test_writer_apply(&r, 0x08, FALSE, revert ? NULL : &t, &error);
+		g_assert_no_error(error);
+		if (revert) {
+			g_autoptr(JsonObject) rev = test_writer_revert(&r, &t, &error);
+			g_assert_no_error(error);
+		} else {
+			new_bytes = test_read(r.config);
+		}
+		total[revert] = t.calls;
+		test_root_clear(&r);
+	}
+
+	for (guint revert = 0; revert < 2; revert++) {
+		GBytes *before = revert ? new_bytes : old;
+		GBytes *after = revert ? old : new_bytes;
+		for (guint k = 1; k <= total[revert]; k++) {
+			g_autoptr(GError) error = NULL;
+			g_autoptr(GBytes) now = NULL;
+			g_autoptr(JsonObject) res = NULL;
+			g_autoptr(SdtConfigWriter) cleaner = NULL;
+			TestRoot r = {NULL};
+			gint status = 0;
+			pid_t pid;
+
+			test_root_init(&r, old);
+			if (revert) {
+				g_autoptr(JsonObject) a =
+					test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+				g_assert_no_error(error);
+				sdt_test_rm_rf(r.state);
+			}
+			pid = fork();
+			g_assert_cmpint(pid, >=, 0);
+			if (pid == 0) {
+				TestIo t = {0};
+				g_autoptr(GError) child_error = NULL;
+				t.kill_at = k;
+				if (revert)
+					test_writer_revert(&r, &t, &child_error);
+				else
+					test_writer_apply(&r, 0x08, FALSE, &t, &child_error);
+				_exit(0);
+			}
+			g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
+			g_assert_true(WIFSIGNALED(status));
+			g_assert_cmpint(WTERMSIG(status), ==, SIGKILL);
+			now = test_read(r.config);
+			if (g_bytes_equal(now, before))
+				n_old++;
+			else if (g_bytes_equal(now, after))
+				n_new++;
+			else
+				g_error("kill before call %u left a file that is neither old nor "
+					"new",
+					k);
+			test_check_backups(&r, before);
+
+			/* the next writer removes what the killed one left, and finishes the job */
+			cleaner = sdt_config_writer_new(r.ctx, &error);
+			g_assert_no_error(error);
+			res = revert ? sdt_config_writer_revert(cleaner, &error)
+				     : test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+			if (error != NULL)
+				g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND);
+			g_assert_cmpuint(test_count_tmp(r.root), ==, 0);
+			g_clear_pointer(&now, g_bytes_unref);
+			now = test_read(r.config);
+			g_assert_true(g_bytes_equal(now, after));
+			test_root_clear(&r);
+			n_runs++;
+		}
+	}
+	g_test_message("SIGKILL: %u kill points in apply + %u in revert = %u runs; %u left the "
+		       "old content, %u the new one",
+		       total[0],
+		       total[1],
+		       n_runs,
+		       n_old,
+		       n_new);
+}
+
+int
+main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/sdtuner/config-writer/corpus", test_config_writer_corpus);
+	g_test_add_func("/sdtuner/config-writer/block-exact", test_config_writer_block_exact);
+	g_test_add_func("/sdtuner/config-writer/line-endings", test_config_writer_line_endings);
+	g_test_add_func("/sdtuner/config-writer/foreign-edit", test_config_writer_foreign_edit);
+	g_test_add_func("/sdtuner/config-writer/legacy-lines", test_config_writer_legacy_lines);
+	g_test_add_func("/sdtuner/config-writer/refusals", test_config_writer_refusals);
+	g_test_add_func("/sdtuner/config-writer/apply-revert-files",
+			test_config_writer_apply_revert_files);
+	g_test_add_func("/sdtuner/config-writer/trial", test_config_writer_trial);
+	g_test_add_func("/sdtuner/config-writer/bad-input", test_config_writer_bad_input);
+	g_test_add_func("/sdtuner/config-writer/read-only", test_config_writer_read_only);
+	g_test_add_func("/sdtuner/config-writer/locate", test_config_writer_locate);
+	g_test_add_func("/sdtuner/config-writer/symlinks", test_config_writer_symlinks);
+	g_test_add_func("/sdtuner/config-writer/concurrent", test_config_writer_concurrent);
+	g_test_add_func("/sdtuner/config-writer/fault-injection",
+			test_config_writer_fault_injection);
+	g_test_add_func("/sdtuner/config-writer/kill", test_config_writer_kill);
+	return g_test_run();
+}

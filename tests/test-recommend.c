@@ -1,0 +1,433 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sdt-recommend.h"
+
+/* a Pi 3B with a High Speed card at 50 MHz and nothing in config.txt */
+static SdtRecommendFacts
+test_facts_pi3(void)
+{
+	SdtRecommendFacts f = {0};
+	f.board_key = "3";
+	f.type_code = 0x08;
+	f.controller = "sdhost";
+	f.core_clock_mhz = 400;
+	f.mini_uart = TRUE;
+	f.card_present = TRUE;
+	f.app_class = 1;
+	f.cmd48 = -1;
+	f.ext_perf_cq = -1;
+	f.cq_depth = -1;
+	f.actual_clock_hz = 50000000;
+	f.timing = "sd-high-speed";
+	f.cqe = "off";
+	return f;
+}
+
+static SdtRecommendFacts
+test_facts_pi5(void)
+{
+	SdtRecommendFacts f = {0};
+	f.board_key = "5";
+	f.type_code = 0x17;
+	f.controller = "sdhci-brcmstb";
+	f.card_present = TRUE;
+	f.app_class = 2;
+	f.cmd48 = 1;
+	f.ext_perf_cq = 1;
+	f.cq_depth = 32;
+	f.actual_clock_hz = 200000000;
+	f.timing = "uhs-sdr104";
+	f.cqe = "host-software-queue";
+	return f;
+}
+
+static const SdtRecommendation *
+test_only(SdtRecommendResult *res)
+{
+	g_assert_cmpuint(res->recommendations->len, ==, 1);
+	return g_ptr_array_index(res->recommendations, 0);
+}
+
+static gboolean
+test_notes_contain(SdtRecommendResult *res, const gchar *needle)
+{
+	for (guint i = 0; i < res->notes->len; i++) {
+		if (strstr(g_ptr_array_index(res->notes, i), needle) != NULL)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+static void
+test_recommend_sdhost_arithmetic(void)
+{
+	/* PLATFORM.md §2.3 worked examples */
+	g_assert_cmpuint(sdt_recommend_sdhost_clock_hz(400000000, 100), ==, 100000000);
+	g_assert_cmpuint(sdt_recommend_sdhost_clock_hz(400000000, 80), ==, 80000000);
+	g_assert_cmpuint(sdt_recommend_sdhost_clock_hz(400000000, 90), ==, 80000000);
+	g_assert_cmpuint(sdt_recommend_sdhost_clock_hz(400000000, 63), ==, 57142857);
+	g_assert_cmpuint(sdt_recommend_sdhost_clock_hz(250000000, 100), ==, 83333333);
+	g_assert_cmpuint(sdt_recommend_sdhost_clock_hz(250000000, 63), ==, 62500000);
+	g_assert_cmpuint(sdt_recommend_sdhost_clock_hz(250000000, 62), ==, 62500000);
+	g_assert_cmpuint(sdt_recommend_sdhost_clock_hz(250000000, 80), ==, 62500000);
+	g_assert_cmpuint(sdt_recommend_sdhost_clock_hz(400000000, 300), ==, 200000000);
+}
+
+static void
+test_recommend_pi3_overclock(void)
+{
+	SdtRecommendFacts f = test_facts_pi3();
+	g_autoptr(SdtRecommendResult) res = sdt_recommend(&f);
+	const SdtRecommendation *rec = test_only(res);
+
+	g_assert_cmpstr(rec->id, ==, "sd-overclock-100");
+	g_assert_cmpuint(rec->lines->len, ==, 1);
+	g_assert_cmpstr(g_ptr_array_index(rec->lines, 0), ==, "dtparam=sd_overclock=100");
+	g_assert_cmpstr(rec->filter, ==, "[board-type=0x08]");
+	g_assert_cmpuint(rec->expected_clock_hz, ==, 100000000);
+	g_assert_nonnull(strstr(rec->expected_effect, "50.0 MB/s"));
+	g_assert_nonnull(strstr(rec->reason, "400 MHz"));
+	g_assert_nonnull(rec->risk);
+	g_assert_nonnull(rec->title);
+	/* A1/A2 and command queueing explained for a host without queueing */
+	g_assert_true(test_notes_contain(res, "A1 and A2"));
+	g_assert_true(test_notes_contain(res, "Command queueing"));
+	g_assert_true(test_notes_contain(res, "cannot queue commands"));
+}
+
+static void
+test_recommend_core_clock_250(void)
+{
+	SdtRecommendFacts f = test_facts_pi3();
+	g_autoptr(SdtRecommendResult) res = NULL;
+	g_autoptr(SdtRecommendResult) res2 = NULL;
+	const SdtRecommendation *rec;
+
+	/* enable_uart=1 on a board with the mini UART fixes the core at 250 MHz */
+	f.enable_uart = TRUE;
+	res = sdt_recommend(&f);
+	rec = test_only(res);
+	g_assert_cmpstr(rec->id, ==, "sd-overclock-83");
+	g_assert_cmpuint(rec->expected_clock_hz, ==, 83333333);
+	g_assert_cmpuint(sdt_recommend_sdhost_clock_hz(250000000, 83), ==, 83333333);
+
+	/* a Pi 2 runs its core at 250 MHz anyway */
+	f = test_facts_pi3();
+	f.board_key = "2";
+	f.type_code = 0x04;
+	f.core_clock_mhz = 250;
+	f.mini_uart = FALSE;
+	f.enable_uart = TRUE;
+	res2 = sdt_recommend(&f);
+	rec = test_only(res2);
+	g_assert_cmpstr(rec->id, ==, "sd-overclock-83");
+	g_assert_cmpstr(rec->filter, ==, "[pi2]");
+}
+
+static void
+test_recommend_overclock_reduced(void)
+{
+	SdtRecommendFacts f = test_facts_pi3();
+	g_autoptr(SdtRecommendResult) r1 = NULL;
+	g_autoptr(SdtRecommendResult) r2 = NULL;
+	g_autoptr(SdtRecommendResult) r3 = NULL;
+
+	f.log_overclock_reduced = TRUE;
+	f.log_overclock_hz = 100000000;
+	f.config_overclock_mhz = 100;
+	f.config_block_id = "sd-overclock-100";
+	r1 = sdt_recommend(&f);
+	g_assert_cmpstr(test_only(r1)->id, ==, "sd-overclock-80");
+	g_assert_cmpuint(test_only(r1)->expected_clock_hz, ==, 80000000);
+	g_assert_nonnull(strstr(test_only(r1)->reason, "reducing overclock"));
+
+	f.log_overclock_hz = 80000000;
+	r2 = sdt_recommend(&f);
+	g_assert_cmpstr(test_only(r2)->id, ==, "sd-overclock-66");
+	g_assert_cmpuint(sdt_recommend_sdhost_clock_hz(400000000, 66), ==, 66666666);
+
+	/* 57.1 MHz failed too: the next step is 50 MHz, no overclock at all */
+	f.log_overclock_hz = 57142857;
+	r3 = sdt_recommend(&f);
+	g_assert_cmpuint(r3->recommendations->len, ==, 0);
+	g_assert_true(test_notes_contain(r3, "lowest overclock step"));
+}
+
+static void
+test_recommend_already_done(void)
+{
+	SdtRecommendFacts f = test_facts_pi3();
+	g_autoptr(SdtRecommendResult) r1 = NULL;
+	g_autoptr(SdtRecommendResult) r2 = NULL;
+	g_autoptr(SdtRecommendResult) r3 = NULL;
+	g_autoptr(SdtRecommendResult) r4 = NULL;
+
+	f.config_block_id = "sd-overclock-100";
+	f.config_overclock_mhz = 100;
+	r1 = sdt_recommend(&f);
+	g_assert_cmpuint(r1->recommendations->len, ==, 0);
+	g_assert_true(test_notes_contain(r1, "is in place"));
+
+	/* a hand-written overclock that works */
+	f = test_facts_pi3();
+	f.actual_clock_hz = 100000000;
+	f.config_overclock_mhz = 100;
+	r2 = sdt_recommend(&f);
+	g_assert_cmpuint(r2->recommendations->len, ==, 0);
+	g_assert_true(test_notes_contain(r2, "already overclocked"));
+
+	/* ... but through the sdhost overlay, which kills Wi-Fi: migrate it */
+	f.config_sdhost_overlay = TRUE;
+	r3 = sdt_recommend(&f);
+	g_assert_cmpstr(test_only(r3)->id, ==, "sd-overclock-100");
+	g_assert_nonnull(strstr(test_only(r3)->reason, "Wi-Fi"));
+
+	/* a Default Speed card never reaches the overclock */
+	f = test_facts_pi3();
+	f.timing = "legacy";
+	f.actual_clock_hz = 25000000;
+	r4 = sdt_recommend(&f);
+	g_assert_cmpuint(r4->recommendations->len, ==, 0);
+	g_assert_true(test_notes_contain(r4, "Default Speed"));
+}
+
+static void
+test_recommend_pi4(void)
+{
+	SdtRecommendFacts f = test_facts_pi3();
+	g_autoptr(SdtRecommendResult) r1 = NULL;
+	g_autoptr(SdtRecommendResult) r2 = NULL;
+
+	f.board_key = "4";
+	f.type_code = 0x11;
+	f.controller = "emmc2";
+	f.core_clock_mhz = 0;
+	f.timing = "uhs-ddr50";
+	r1 = sdt_recommend(&f);
+	g_assert_cmpuint(r1->recommendations->len, ==, 0);
+	g_assert_true(test_notes_contain(r1, "DDR50"));
+	g_assert_true(test_notes_contain(r1, "cannot queue commands"));
+	f.timing = "sd-high-speed";
+	r2 = sdt_recommend(&f);
+	g_assert_cmpuint(r2->recommendations->len, ==, 0);
+	g_assert_true(test_notes_contain(r2, "UHS-I"));
+}
+
+static void
+test_recommend_pi5(void)
+{
+	SdtRecommendFacts f = test_facts_pi5();
+	g_autoptr(SdtRecommendResult) r1 = NULL;
+	g_autoptr(SdtRecommendResult) r2 = NULL;
+	g_autoptr(SdtRecommendResult) r3 = NULL;
+	g_autoptr(SdtRecommendResult) r4 = NULL;
+	g_autoptr(SdtRecommendResult) r5 = NULL;
+	g_autoptr(SdtRecommendResult) r6 = NULL;
+	g_autoptr(SdtRecommendResult) r7 = NULL;
+
+	/* an A2 card with CQ support that Linux has not allow-listed */
+	r1 = sdt_recommend(&f);
+	g_assert_cmpstr(test_only(r1)->id, ==, "sd-cqe-2");
+	g_assert_cmpstr(g_ptr_array_index(test_only(r1)->lines, 0), ==, "dtparam=sd_cqe=2");
+	g_assert_cmpstr(test_only(r1)->filter, ==, "[board-type=0x17]");
+	g_assert_true(test_notes_contain(r1, "can queue commands"));
+
+	/* the same on a CM5 and a 500: their own board type */
+	f.type_code = 0x18;
+	f.board_key = "cm5";
+	r2 = sdt_recommend(&f);
+	g_assert_cmpstr(test_only(r2)->filter, ==, "[board-type=0x18]");
+
+	/* CQE recovery in the log: switch it off */
+	f = test_facts_pi5();
+	f.cqe = "enabled";
+	f.log_cqe_recovery = TRUE;
+	r3 = sdt_recommend(&f);
+	g_assert_cmpstr(test_only(r3)->id, ==, "sd-cqe-0");
+	g_assert_cmpstr(g_ptr_array_index(test_only(r3)->lines, 0), ==, "dtparam=sd_cqe=0");
+
+	/* A1: nothing */
+	f = test_facts_pi5();
+	f.app_class = 1;
+	r4 = sdt_recommend(&f);
+	g_assert_cmpuint(r4->recommendations->len, ==, 0);
+	g_assert_true(test_notes_contain(r4, "A1"));
+
+	/* queueing already on: nothing */
+	f = test_facts_pi5();
+	f.cqe = "enabled";
+	r5 = sdt_recommend(&f);
+	g_assert_cmpuint(r5->recommendations->len, ==, 0);
+
+	/* A2 on the label, but no CMD48: nothing */
+	f = test_facts_pi5();
+	f.cmd48 = 0;
+	r6 = sdt_recommend(&f);
+	g_assert_cmpuint(r6->recommendations->len, ==, 0);
+	g_assert_true(test_notes_contain(r6, "CMD48"));
+
+	/* already set, waiting for a reboot */
+	f = test_facts_pi5();
+	f.config_block_id = "sd-cqe-2";
+	f.config_cqe = "2";
+	r7 = sdt_recommend(&f);
+	g_assert_cmpuint(r7->recommendations->len, ==, 0);
+}
+
+static void
+test_recommend_not_a_pi(void)
+{
+	SdtRecommendFacts f = {0};
+	g_autoptr(SdtRecommendResult) r1 = NULL;
+	g_autoptr(SdtRecommendResult) r2 = NULL;
+	g_autoptr(JsonNode) node = NULL;
+	JsonObject *obj;
+
+	f.board_key = "unknown";
+	f.type_code = -1;
+	f.controller = "unknown";
+	f.card_present = TRUE;
+	r1 = sdt_recommend(&f);
+	g_assert_cmpuint(r1->recommendations->len, ==, 0);
+	g_assert_cmpuint(r1->notes->len, ==, 1);
+	g_assert_true(test_notes_contain(r1, "not a Raspberry Pi"));
+	node = sdt_recommend_result_to_json(r1);
+	obj = json_node_get_object(node);
+	g_assert_cmpuint(
+		json_array_get_length(json_object_get_array_member(obj, "recommendations")),
+		==,
+		0);
+	g_assert_cmpuint(json_array_get_length(json_object_get_array_member(obj, "notes")), ==, 1);
+
+	f = test_facts_pi3();
+	f.card_present = FALSE;
+	r2 = sdt_recommend(&f);
+	g_assert_cmpuint(r2->recommendations->len, ==, 0);
+	g_assert_true(test_notes_contain(r2, "No SD card"));
+}
+
+/* independent of sdt-recommend.c: controller and default core clock per type (§2.1) */
+static const gchar *
+test_family_of(gint type_code)
+{
+	switch (type_code) {
+	case 0x00:
+	case 0x01:
+	case 0x02:
+	case 0x03:
+	case 0x04:
+	case 0x06:
+		return "sdhost/250/no-mini-uart";
+	case 0x09:
+	case 0x0a:
+	case 0x10:
+		return "sdhost/400/no-mini-uart";
+	case 0x08:
+	case 0x0c:
+	case 0x0d:
+	case 0x0e:
+	case 0x12:
+		return "sdhost/400/mini-uart";
+	case 0x11:
+	case 0x13:
+	case 0x14:
+	case 0x15:
+		return "emmc2";
+	case 0x17:
+	case 0x18:
+	case 0x19:
+	case 0x1a:
+		return "sdhci-brcmstb";
+	default:
+		return "unknown";
+	}
+}
+
+static void
+test_recommend_filter_reach(void)
+{
+	guint n = 0;
+	const gint *codes = sdt_config_known_type_codes(&n);
+	guint n_filters = 0;
+
+	for (guint i = 0; i < n; i++) {
+		const gchar *filter = sdt_recommend_filter_for_type(codes[i]);
+		g_autofree gchar *name = NULL;
+		gboolean self = FALSE;
+
+		if (filter == NULL) {
+			g_assert_cmpstr(test_family_of(codes[i]), ==, "emmc2");
+			continue;
+		}
+		n_filters++;
+		g_assert_cmpstr(filter, !=, "[all]");
+		g_assert_true(g_str_has_prefix(filter, "[") && g_str_has_suffix(filter, "]"));
+		name = g_strndup(filter + 1, strlen(filter) - 2);
+		for (guint j = 0; j < n; j++) {
+			if (!sdt_config_model_filter_matches(name, codes[j]))
+				continue;
+			if (codes[j] == codes[i])
+				self = TRUE;
+			if (g_strcmp0(test_family_of(codes[j]), test_family_of(codes[i])) != 0)
+				g_error("%s for 0x%02x also reaches 0x%02x (%s, not %s)",
+					filter,
+					codes[i],
+					codes[j],
+					test_family_of(codes[j]),
+					test_family_of(codes[i]));
+		}
+		g_assert_true(self);
+	}
+	g_assert_cmpuint(n_filters, ==, n - 4);
+}
+
+static void
+test_recommend_pure(void)
+{
+	SdtRecommendFacts f = test_facts_pi3();
+	g_autoptr(SdtRecommendResult) r1 = sdt_recommend(&f);
+	g_autoptr(SdtRecommendResult) r2 = sdt_recommend(&f);
+	g_autoptr(JsonNode) n1 = sdt_recommend_result_to_json(r1);
+	g_autoptr(JsonNode) n2 = sdt_recommend_result_to_json(r2);
+	g_autofree gchar *s1 = json_to_string(n1, FALSE);
+	g_autofree gchar *s2 = json_to_string(n2, FALSE);
+	JsonObject *rec;
+	const gchar *keys[] = {"id", "title", "filter", "reason", "expected_effect", "risk"};
+
+	g_assert_cmpstr(s1, ==, s2);
+	rec = json_array_get_object_element(
+		json_object_get_array_member(json_node_get_object(n1), "recommendations"),
+		0);
+	for (guint i = 0; i < G_N_ELEMENTS(keys); i++)
+		g_assert_nonnull(json_object_get_string_member(rec, keys[i]));
+	g_assert_cmpstr(
+		json_array_get_string_element(json_object_get_array_member(rec, "lines"), 0),
+		==,
+		"dtparam=sd_overclock=100");
+	g_assert_nonnull(sdt_recommend_result_find(r1, "sd-overclock-100"));
+	g_assert_null(sdt_recommend_result_find(r1, "sd-cqe-2"));
+}
+
+int
+main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/sdtuner/recommend/sdhost-arithmetic", test_recommend_sdhost_arithmetic);
+	g_test_add_func("/sdtuner/recommend/pi3-overclock", test_recommend_pi3_overclock);
+	g_test_add_func("/sdtuner/recommend/core-clock-250", test_recommend_core_clock_250);
+	g_test_add_func("/sdtuner/recommend/overclock-reduced", test_recommend_overclock_reduced);
+	g_test_add_func("/sdtuner/recommend/already-done", test_recommend_already_done);
+	g_test_add_func("/sdtuner/recommend/pi4-nothing", test_recommend_pi4);
+	g_test_add_func("/sdtuner/recommend/pi5-cqe", test_recommend_pi5);
+	g_test_add_func("/sdtuner/recommend/not-a-pi", test_recommend_not_a_pi);
+	g_test_add_func("/sdtuner/recommend/filter-reach", test_recommend_filter_reach);
+	g_test_add_func("/sdtuner/recommend/pure", test_recommend_pure);
+	return g_test_run();
+}
