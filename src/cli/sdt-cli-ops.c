@@ -30,6 +30,7 @@ typedef struct {
 	gpointer agent_handle;
 #endif
 	gboolean agent_tried;
+	gboolean helper_missing; /* the last call found no helper (or no bus) */
 } SdtCliBus;
 
 static void
@@ -48,7 +49,7 @@ sdt_cli_ops_wrap_error(GError **error, SdtError code)
 
 /* D-Bus and connection errors become SDT_ERROR with a hint */
 static void
-sdt_cli_ops_fixup_error(GError **error)
+sdt_cli_ops_fixup_error(SdtCli *cli, GError **error)
 {
 	g_autofree gchar *remote = NULL;
 
@@ -70,6 +71,8 @@ sdt_cli_ops_fixup_error(GError **error)
 	    g_error_matches(*error, G_DBUS_ERROR, G_DBUS_ERROR_FILE_NOT_FOUND) ||
 	    g_error_matches(*error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND)) {
 		sdt_cli_ops_wrap_error(error, SDT_ERROR_NOT_SUPPORTED);
+		if (cli != NULL && cli->bus != NULL)
+			((SdtCliBus *) cli->bus)->helper_missing = TRUE;
 		return;
 	}
 	/* there, but it died or did not answer */
@@ -86,14 +89,16 @@ sdt_cli_ops_fixup_error(GError **error)
 static SdtCliBus *
 sdt_cli_ops_bus(SdtCli *cli, GError **error)
 {
-	SdtCliBus *bus = cli->bus;
-	g_autoptr(GError) error_local = NULL;
+	SdtCliBus *bus;
 
-	if (bus != NULL)
+	if (cli->bus == NULL)
+		cli->bus = g_new0(SdtCliBus, 1);
+	bus = cli->bus;
+	bus->helper_missing = FALSE;
+	if (bus->manager != NULL)
 		return bus;
 	/* registers org.example.SdTuner1.Error.* so replies map to SDT_ERROR */
 	(void) SDT_ERROR;
-	bus = g_new0(SdtCliBus, 1);
 	bus->manager = sdt_manager_proxy_new_for_bus_sync(
 		G_BUS_TYPE_SYSTEM,
 		G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES |
@@ -101,16 +106,19 @@ sdt_cli_ops_bus(SdtCli *cli, GError **error)
 		SDT_CLI_BUS_NAME,
 		SDT_CLI_PATH,
 		NULL,
-		&error_local);
+		error);
 	if (bus->manager == NULL) {
-		g_free(bus);
-		g_propagate_error(error, g_steal_pointer(&error_local));
-		sdt_cli_ops_fixup_error(error);
+		sdt_cli_ops_fixup_error(cli, error);
 		return NULL;
 	}
 	g_dbus_proxy_set_default_timeout(G_DBUS_PROXY(bus->manager), SDT_CLI_CALL_TIMEOUT_MS);
-	cli->bus = bus;
 	return bus;
+}
+
+gboolean
+sdt_cli_ops_helper_missing(SdtCli *cli)
+{
+	return cli->ctx == NULL && cli->bus != NULL && ((SdtCliBus *) cli->bus)->helper_missing;
 }
 
 /* like udisksctl: a text agent for this process when a person is typing */
@@ -206,7 +214,7 @@ sdt_cli_ops_call_bus(SdtCli *cli, SdtCliCallFunc func, GError **error)
 	if (bus == NULL)
 		return NULL;
 	if (!func(bus->manager, sdt_cli_ops_options(FALSE), &json, NULL, error)) {
-		sdt_cli_ops_fixup_error(error);
+		sdt_cli_ops_fixup_error(cli, error);
 		return NULL;
 	}
 	return sdt_cli_ops_parse(json, error);
@@ -261,7 +269,7 @@ sdt_cli_ops_revert(SdtCli *cli, GError **error)
 					  &json,
 					  NULL,
 					  error)) {
-		sdt_cli_ops_fixup_error(error);
+		sdt_cli_ops_fixup_error(cli, error);
 		return NULL;
 	}
 	return sdt_cli_ops_parse(json, error);
@@ -285,7 +293,7 @@ sdt_cli_ops_apply(SdtCli *cli, const gchar *id, gboolean trial, GError **error)
 					 &json,
 					 NULL,
 					 error)) {
-		sdt_cli_ops_fixup_error(error);
+		sdt_cli_ops_fixup_error(cli, error);
 		return NULL;
 	}
 	return sdt_cli_ops_parse(json, error);
@@ -332,7 +340,7 @@ sdt_cli_bench_completed_cb(GDBusConnection *connection,
 	g_variant_get(params, "(&s&s&s)", &result, &error_name, &error_message);
 	if (error_name[0] != '\0') {
 		b->error = g_dbus_error_new_for_dbus_error(error_name, error_message);
-		sdt_cli_ops_fixup_error(&b->error);
+		sdt_cli_ops_fixup_error(NULL, &b->error);
 	} else {
 		b->result = g_strdup(result);
 	}
@@ -461,7 +469,7 @@ sdt_cli_ops_bench(SdtCli *cli,
 						   &b.job_path,
 						   cancellable,
 						   &error_local)) {
-		sdt_cli_ops_fixup_error(&error_local);
+		sdt_cli_ops_fixup_error(cli, &error_local);
 	} else {
 		b.job = sdt_job_proxy_new_sync(connection,
 					       G_DBUS_PROXY_FLAGS_NONE,
@@ -470,7 +478,7 @@ sdt_cli_ops_bench(SdtCli *cli,
 					       NULL,
 					       &error_local);
 		if (b.job == NULL) {
-			sdt_cli_ops_fixup_error(&error_local);
+			sdt_cli_ops_fixup_error(cli, &error_local);
 		} else {
 			g_signal_connect(b.job,
 					 "g-properties-changed",

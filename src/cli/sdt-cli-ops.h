@@ -44,6 +44,13 @@ JsonNode *sdt_cli_ops_bench(SdtCli *cli,
 			    GCancellable *cancellable,
 			    GError **error);
 
+/*
+ * TRUE when the last bus-mode call failed (SDT_ERROR_NOT_SUPPORTED) because
+ * no helper is installed or there is no system bus: a command that only
+ * reads may then read this machine in-process instead.
+ */
+gboolean sdt_cli_ops_helper_missing(SdtCli *cli);
+
 /* frees what bus mode set up (proxy, authentication agent) */
 void sdt_cli_ops_shutdown(SdtCli *cli);
 

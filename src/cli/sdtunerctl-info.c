@@ -371,8 +371,7 @@ sdt_cli_info(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	/* --root: in-process; otherwise from sd-tuner-helper over the bus */
 	node = sdt_cli_ops_info(cli, &error_local);
 	/* info reads nothing private: without the helper, read this machine directly */
-	if (node == NULL && cli->ctx == NULL &&
-	    g_error_matches(error_local, SDT_ERROR, SDT_ERROR_NOT_SUPPORTED)) {
+	if (node == NULL && sdt_cli_ops_helper_missing(cli)) {
 		g_printerr(_("sdtunerctl: %s; reading this machine directly\n"),
 			   error_local->message);
 		local = sdt_context_new("/", error);

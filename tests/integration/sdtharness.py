@@ -36,7 +36,8 @@ Entry points (the GUI tests use them too):
 Where the build is: $SDTUNER_BUILDDIR (tests/meson.build sets it), else
 ../../_build from this file.  A fixture NAME is tests/data/umockdev/NAME.umockdev
 (device data, given to umockdev-run) plus tests/data/roots/NAME/ (the root
-prefix, copied for each environment so tests may change it).
+prefix, copied for each environment so tests may change it), or the simulated
+board data/sim/NAME/ + data/sim/NAME.umockdev (fixture 'rpi3').
 
 Each TestEnv is independent (its own bus, polkitd and helper), so tests can
 run in parallel.  Teardown kills only the processes it started, by pid.
@@ -119,6 +120,17 @@ USERS = {  # name -> (uid, gid) for setpriv
     'daemon': ('daemon', 'daemon'),
     'polkitd': ('polkitd', 'polkitd'),
 }
+
+
+def fixture_paths(name):
+    """(root directory, umockdev file) of a fixture: tests/data/roots/NAME and
+    tests/data/umockdev/NAME.umockdev, or the simulated board data/sim/NAME
+    and data/sim/NAME.umockdev"""
+    root = os.path.join(SRCDIR, 'tests', 'data', 'roots', name)
+    if os.path.isdir(root):
+        return root, os.path.join(SRCDIR, 'tests', 'data', 'umockdev', name + '.umockdev')
+    return (os.path.join(SRCDIR, 'data', 'sim', name),
+            os.path.join(SRCDIR, 'data', 'sim', name + '.umockdev'))
 
 
 def helper_path():
@@ -205,7 +217,7 @@ class TestEnv:
         self.root = os.path.join(self.work, 'root')
         template = self.root_template
         if template is None and self.fixture is not None:
-            template = os.path.join(SRCDIR, 'tests', 'data', 'roots', self.fixture)
+            template = fixture_paths(self.fixture)[0]
         if template is not None and os.path.isdir(template):
             shutil.copytree(template, self.root, symlinks=True)
         else:
@@ -225,9 +237,7 @@ class TestEnv:
         if self.want_bench_dir:
             argv += ['--bench-dir', self.bench_dir]
         argv += self.extra_helper_args
-        umockdev = None
-        if self.fixture is not None:
-            umockdev = os.path.join(SRCDIR, 'tests', 'data', 'umockdev', self.fixture + '.umockdev')
+        umockdev = fixture_paths(self.fixture)[1] if self.fixture is not None else None
         if umockdev is not None and os.path.exists(umockdev):
             # dbus-daemon does not search PATH
             argv = [shutil.which('umockdev-run') or '/usr/bin/umockdev-run', '-d', umockdev,
@@ -302,7 +312,7 @@ class TestEnv:
         script = (f"mount --bind '{pk}/actions' /usr/share/polkit-1/actions && "
                   f"mount --bind '{pk}/rules.d' /etc/polkit-1/rules.d && "
                   f"mount --bind '{pk}/share-rules.d' /usr/share/polkit-1/rules.d && "
-                  "exec /usr/lib/polkit-1/polkitd --no-debug")
+                  "exec /usr/lib/polkit-1/polkitd")
         self.polkit_log = open(os.path.join(pk, 'polkitd.log'), 'w')
         p = subprocess.Popen(['unshare', '--mount', '--propagation', 'private', 'sh', '-c',
                               script], stdout=self.polkit_log, stderr=subprocess.STDOUT,

@@ -17,9 +17,10 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sdtharness import BUILDDIR, SRCDIR, TestEnv, _wait_for  # noqa: E402
+import sdtharness  # noqa: E402
+from sdtharness import BUILDDIR, TestEnv, _wait_for  # noqa: E402
 
-FIXTURE = os.environ.get('SDTUNER_TEST_FIXTURE', 'pi3')
+FIXTURE = os.environ.get('SDTUNER_TEST_FIXTURE', 'rpi3')
 SDTUNERCTL = os.path.join(BUILDDIR, 'src', 'cli', 'sdtunerctl')
 E = 'org.example.SdTuner1.Error.'
 
@@ -38,7 +39,7 @@ class CliBusTest(unittest.TestCase):
 
     def ctl_root_mode(self, *args):
         """sdtunerctl --root on the same root and device data, in-process"""
-        umockdev = os.path.join(SRCDIR, 'tests', 'data', 'umockdev', FIXTURE + '.umockdev')
+        umockdev = sdtharness.fixture_paths(FIXTURE)[1]
         argv = [SDTUNERCTL, '--root', self.env.root] + list(args)
         if os.path.exists(umockdev):
             argv = ['umockdev-run', '-d', umockdev, '--'] + argv

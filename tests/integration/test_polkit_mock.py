@@ -24,7 +24,7 @@ MODIFY = 'org.example.sdtuner.modify-boot-config'
 
 class PolkitMockTest(unittest.TestCase):
     def setUp(self):
-        self.env = TestEnv(fixture=os.environ.get('SDTUNER_TEST_FIXTURE', 'pi3'), polkit=False)
+        self.env = TestEnv(fixture=os.environ.get('SDTUNER_TEST_FIXTURE', 'rpi3'), polkit=False)
         self.env.start()
         self.addCleanup(self.env.stop)
         # as user polkitd: the bus policy lets only that user own the name
