@@ -79,7 +79,10 @@ sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt
 	if (cfg != NULL) {
 		g_autoptr(GPtrArray) sd = sdt_config_txt_sd_settings_in_effect(cfg, tc);
 		const gchar *uart = sdt_config_txt_get_value(cfg, "enable_uart", tc);
+		const gchar *core_freq = sdt_config_txt_get_value(cfg, "core_freq", tc);
 		facts->enable_uart = g_strcmp0(uart, "1") == 0;
+		if (core_freq != NULL && atoi(core_freq) > 0)
+			facts->config_core_freq_mhz = (guint) atoi(core_freq);
 		for (guint i = 0; i < sd->len; i++) {
 			SdtConfigSdSetting *s = g_ptr_array_index(sd, i);
 			if (s->overclock_mhz > 0)
@@ -388,12 +391,10 @@ sdt_ops_config_verify(const gchar *id,
 	*failed = FALSE;
 	if (g_str_has_prefix(id, "sd-overclock-")) {
 		guint mhz = (guint) atoi(id + strlen("sd-overclock-"));
-		guint core = facts->core_clock_mhz > 0 ? facts->core_clock_mhz : 250;
+		guint core = sdt_recommend_core_clock_mhz(facts);
 		guint64 want;
 		guint64 now = facts->actual_clock_hz;
 		g_autofree gchar *want_str = NULL;
-		if (facts->mini_uart && facts->enable_uart)
-			core = 250;
 		want = sdt_recommend_sdhost_clock_hz((guint64) core * SDT_MHZ, mhz);
 		want_str = g_strdup_printf("%.1f", (gdouble) want / 1e6);
 		if (facts->log_overclock_reduced) {

@@ -123,10 +123,20 @@ sdt_recommend_notes_classes(const SdtRecommendFacts *facts, GPtrArray *notes)
 	}
 }
 
+guint
+sdt_recommend_core_clock_mhz(const SdtRecommendFacts *facts)
+{
+	if (facts->config_core_freq_mhz > 0)
+		return facts->config_core_freq_mhz;
+	if (facts->mini_uart && facts->enable_uart)
+		return 250;
+	return facts->core_clock_mhz > 0 ? facts->core_clock_mhz : 250;
+}
+
 static void
 sdt_recommend_sdhost(const SdtRecommendFacts *facts, SdtRecommendResult *result)
 {
-	guint core_mhz = facts->core_clock_mhz > 0 ? facts->core_clock_mhz : 250;
+	guint core_mhz = sdt_recommend_core_clock_mhz(facts);
 	guint64 core_hz;
 	guint64 step_hz;
 	guint64 n;
@@ -140,8 +150,6 @@ sdt_recommend_sdhost(const SdtRecommendFacts *facts, SdtRecommendResult *result)
 	gboolean reduce = facts->log_overclock_reduced;
 	gboolean legacy = facts->config_sdhost_overlay || facts->config_sdtweak_overlay;
 
-	if (facts->mini_uart && facts->enable_uart)
-		core_mhz = 250;
 	core_hz = (guint64) core_mhz * SDT_MHZ;
 	if (filter == NULL) {
 		g_ptr_array_add(result->notes,
