@@ -270,6 +270,12 @@ def bad_input(tmp):
     p = r.run('apply', 'sd-overclock-100')
     ok(p.returncode == 1 and 'mount the boot partition' in p.stderr, 'missing /boot/firmware: says what to do',
        p.stderr)
+    p, st = r.json('status')
+    ok(p.returncode == 0 and st['applied'] is False and 'mount the boot partition' in st['error'],
+       'missing /boot/firmware: status explains', p.stdout + p.stderr)
+    p = r.run('status')
+    ok(p.returncode == 0 and 'mount the boot partition' in p.stdout, 'missing /boot/firmware: status text',
+       p.stdout)
 
     # a symlink leading out of the boot partition
     r = Root(tmp, 'bad-symlink', 'pi3', 'pi3.umockdev', None)

@@ -278,109 +278,6 @@ sdt_ops_config_history(SdtContext *ctx, const gchar *kind, JsonObject *result)
 		g_warning("%s", error->message);
 }
 
-JsonNode *
-sdt_ops_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
-{
-	g_autoptr(SdtInfo) info = NULL;
-	g_autoptr(SdtConfigTxt) cfg = NULL;
-	g_autoptr(SdtConfigWriter) writer = NULL;
-	g_autoptr(SdtRecommendResult) result = NULL;
-	g_autoptr(JsonObject) res = NULL;
-	g_autofree gchar *current = NULL;
-	const SdtRecommendation *rec;
-	SdtConfigBlock block = {NULL};
-	g_autofree const gchar **lines = NULL;
-
-	g_return_val_if_fail(id != NULL, NULL);
-	writer = sdt_config_writer_new(ctx, error);
-	if (writer == NULL)
-		return NULL;
-	cfg = sdt_config_writer_load(writer, NULL, error);
-	if (cfg == NULL)
-		return NULL;
-
-	/* the same change again: nothing to write */
-	current = sdt_config_txt_get_block_id(cfg);
-	if (!trial && g_strcmp0(current, id) == 0) {
-		res = json_object_new();
-		json_object_set_string_member(res, "id", id);
-		json_object_set_string_member(res,
-					      "path",
-					      sdt_config_writer_get_display_path(writer));
-		json_object_set_string_member(res, "diff", "");
-		json_object_set_null_member(res, "backup");
-		json_object_set_boolean_member(res, "reboot_required", FALSE);
-		json_object_set_boolean_member(res, "changed", FALSE);
-		return sdt_ops_config_node(g_steal_pointer(&res));
-	}
-
-	result = sdt_ops_config_recommend(ctx, &info, NULL, NULL, error);
-	if (result == NULL)
-		return NULL;
-	rec = sdt_recommend_result_find(result, id);
-	if (rec == NULL) {
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_NOT_FOUND,
-			    _("“%s” is not a recommendation for this board and card: run "
-			      "“sdtunerctl recommend” to see what applies"),
-			    id);
-		return NULL;
-	}
-	lines = g_new0(const gchar *, rec->lines->len + 1);
-	for (guint i = 0; i < rec->lines->len; i++)
-		lines[i] = g_ptr_array_index(rec->lines, i);
-	block.id = rec->id;
-	block.filter = rec->filter;
-	block.lines = lines;
-	block.type_code = rec->type_code;
-	block.replaces = rec->replaces;
-	res = sdt_config_writer_apply(writer, &block, trial, error);
-	if (res == NULL)
-		return NULL;
-	if (json_object_get_boolean_member(res, "changed") || trial)
-		sdt_ops_config_history(ctx, "apply", res);
-	return sdt_ops_config_node(g_steal_pointer(&res));
-}
-
-JsonNode *
-sdt_ops_revert(SdtContext *ctx, GError **error)
-{
-	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, error);
-	g_autoptr(JsonObject) res = NULL;
-
-	if (writer == NULL)
-		return NULL;
-	res = sdt_config_writer_revert(writer, error);
-	if (res == NULL)
-		return NULL;
-	sdt_ops_config_history(ctx, "revert", res);
-	return sdt_ops_config_node(g_steal_pointer(&res));
-}
-
-/* the lines between SD Tuner's markers that are settings */
-static JsonArray *
-sdt_ops_config_block_lines(SdtConfigTxt *cfg, gchar **filter)
-{
-	JsonArray *array = json_array_new();
-	GPtrArray *lines = sdt_config_txt_get_lines(cfg);
-	guint begin = 0;
-	guint end = 0;
-
-	if (!sdt_config_txt_find_block(cfg, &begin, &end))
-		return array;
-	for (guint i = begin + 1; i < end; i++) {
-		SdtConfigLine *line = g_ptr_array_index(lines, i);
-		if (line->kind == SDT_CONFIG_LINE_FILTER && g_strcmp0(line->filter, "all") != 0 &&
-		    *filter == NULL)
-			*filter = g_strdup_printf("[%s]", line->filter);
-		if (line->kind == SDT_CONFIG_LINE_SETTING &&
-		    g_strcmp0(line->text, "dtoverlay=") != 0)
-			json_array_add_string_element(array, line->text);
-	}
-	return array;
-}
-
 /* whether the change named @id works now, from the bus and kernel-log facts */
 static gboolean
 sdt_ops_config_verify(const gchar *id,
@@ -466,6 +363,119 @@ sdt_ops_config_tryboot_active(SdtContext *ctx)
 }
 
 JsonNode *
+sdt_ops_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
+{
+	g_autoptr(SdtInfo) info = NULL;
+	g_autoptr(SdtConfigTxt) cfg = NULL;
+	g_autoptr(SdtConfigWriter) writer = NULL;
+	g_autoptr(SdtRecommendResult) result = NULL;
+	g_autoptr(JsonObject) res = NULL;
+	g_autofree gchar *current = NULL;
+	const SdtRecommendation *rec;
+	SdtConfigBlock block = {NULL};
+	g_autofree const gchar **lines = NULL;
+
+	g_return_val_if_fail(id != NULL, NULL);
+	writer = sdt_config_writer_new(ctx, error);
+	if (writer == NULL)
+		return NULL;
+	cfg = sdt_config_writer_load(writer, NULL, error);
+	if (cfg == NULL)
+		return NULL;
+
+	/* the same change again: nothing to write; a reboot is still needed until it works */
+	current = sdt_config_txt_get_block_id(cfg);
+	if (!trial && g_strcmp0(current, id) == 0) {
+		g_autoptr(SdtInfo) now = sdt_info_collect(ctx, error);
+		g_autofree gchar *explanation = NULL;
+		SdtRecommendFacts facts;
+		gboolean failed = FALSE;
+		gboolean verified;
+
+		if (now == NULL)
+			return NULL;
+		sdt_ops_config_facts(&facts, now, cfg);
+		verified = sdt_ops_config_verify(id, &facts, &explanation, &failed);
+		res = json_object_new();
+		json_object_set_string_member(res, "id", id);
+		json_object_set_string_member(res,
+					      "path",
+					      sdt_config_writer_get_display_path(writer));
+		json_object_set_string_member(res, "diff", "");
+		json_object_set_null_member(res, "backup");
+		json_object_set_boolean_member(res, "reboot_required", !verified && !failed);
+		json_object_set_boolean_member(res, "changed", FALSE);
+		return sdt_ops_config_node(g_steal_pointer(&res));
+	}
+
+	result = sdt_ops_config_recommend(ctx, &info, NULL, NULL, error);
+	if (result == NULL)
+		return NULL;
+	rec = sdt_recommend_result_find(result, id);
+	if (rec == NULL) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NOT_FOUND,
+			    _("“%s” is not a recommendation for this board and card: run "
+			      "“sdtunerctl recommend” to see what applies"),
+			    id);
+		return NULL;
+	}
+	lines = g_new0(const gchar *, rec->lines->len + 1);
+	for (guint i = 0; i < rec->lines->len; i++)
+		lines[i] = g_ptr_array_index(rec->lines, i);
+	block.id = rec->id;
+	block.filter = rec->filter;
+	block.lines = lines;
+	block.type_code = rec->type_code;
+	block.replaces = rec->replaces;
+	res = sdt_config_writer_apply(writer, &block, trial, error);
+	if (res == NULL)
+		return NULL;
+	if (json_object_get_boolean_member(res, "changed") || trial)
+		sdt_ops_config_history(ctx, "apply", res);
+	return sdt_ops_config_node(g_steal_pointer(&res));
+}
+
+JsonNode *
+sdt_ops_revert(SdtContext *ctx, GError **error)
+{
+	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, error);
+	g_autoptr(JsonObject) res = NULL;
+
+	if (writer == NULL)
+		return NULL;
+	res = sdt_config_writer_revert(writer, error);
+	if (res == NULL)
+		return NULL;
+	sdt_ops_config_history(ctx, "revert", res);
+	return sdt_ops_config_node(g_steal_pointer(&res));
+}
+
+/* the lines between SD Tuner's markers that are settings */
+static JsonArray *
+sdt_ops_config_block_lines(SdtConfigTxt *cfg, gchar **filter)
+{
+	JsonArray *array = json_array_new();
+	GPtrArray *lines = sdt_config_txt_get_lines(cfg);
+	guint begin = 0;
+	guint end = 0;
+
+	if (!sdt_config_txt_find_block(cfg, &begin, &end))
+		return array;
+	for (guint i = begin + 1; i < end; i++) {
+		SdtConfigLine *line = g_ptr_array_index(lines, i);
+		if (line->kind == SDT_CONFIG_LINE_FILTER && g_strcmp0(line->filter, "all") != 0 &&
+		    *filter == NULL)
+			*filter = g_strdup_printf("[%s]", line->filter);
+		if (line->kind == SDT_CONFIG_LINE_SETTING &&
+		    g_strcmp0(line->text, "dtoverlay=") != 0)
+			json_array_add_string_element(array, line->text);
+	}
+	return array;
+}
+
+JsonNode *
 sdt_ops_status(SdtContext *ctx, GError **error)
 {
 	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
@@ -483,12 +493,28 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 		return NULL;
 	cfg = sdt_ops_config_load(ctx, &writer, &error_cfg);
 	if (cfg == NULL) {
-		g_propagate_error(error, g_steal_pointer(&error_cfg));
-		return NULL;
+		/* nothing SD Tuner can have changed: say why instead of failing */
+		g_autofree gchar *display = NULL;
+		g_autofree gchar *path = sdt_config_writer_locate(ctx, &display, NULL);
+		if (display != NULL)
+			json_object_set_string_member(obj, "path", display);
+		else
+			json_object_set_null_member(obj, "path");
+		json_object_set_string_member(obj, "error", error_cfg->message);
+		json_object_set_boolean_member(obj, "applied", FALSE);
+		json_object_set_null_member(obj, "id");
+		json_object_set_boolean_member(obj, "reboot_pending", FALSE);
+		json_object_set_null_member(obj, "verified");
+		json_object_set_null_member(obj, "trial");
+		json_object_set_boolean_member(obj,
+					       "tryboot_active",
+					       sdt_ops_config_tryboot_active(ctx));
+		return sdt_ops_config_node(g_steal_pointer(&obj));
 	}
 	sdt_ops_config_facts(&facts, info, cfg);
 	id = sdt_config_txt_get_block_id(cfg);
 	json_object_set_string_member(obj, "path", sdt_config_writer_get_display_path(writer));
+	json_object_set_null_member(obj, "error");
 	json_object_set_boolean_member(obj, "applied", id != NULL);
 	if (id != NULL) {
 		g_autofree gchar *explanation = NULL;
