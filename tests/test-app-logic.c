@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 
 #include "sdt-bench-summary.h"
+#include "sdt-block-preview.h"
 #include "sdt-card-badges.h"
 #include "sdt-error.h"
 #include "sdt-user-error.h"
@@ -252,6 +253,38 @@ test_user_error_helper_crashed_and_bus_gone(void)
 		"not running. Restart the computer, then open SD Tuner again.\n(no socket)");
 }
 
+static void
+test_block_preview_is_the_written_block(void)
+{
+	const gchar *lines[] = {"dtparam=sd_overclock=100", NULL};
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *block =
+		sdt_block_preview("sd-overclock-100", "[board-type=0x08]", lines, &error);
+
+	/* what `sdtunerctl apply sd-overclock-100` appends on the simulated Pi 3 */
+	g_assert_no_error(error);
+	g_assert_cmpstr(block,
+			==,
+			"# --- SD Tuner begin: sd-overclock-100 (undo: sdtunerctl revert) ---\n"
+			"[all]\n"
+			"[board-type=0x08]\n"
+			"dtoverlay=\n"
+			"dtparam=sd_overclock=100\n"
+			"[all]\n"
+			"# --- SD Tuner end ---\n");
+}
+
+static void
+test_block_preview_refuses_all(void)
+{
+	const gchar *lines[] = {"dtparam=sd_overclock=100", NULL};
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *block = sdt_block_preview("sd-overclock-100", "[all]", lines, &error);
+
+	g_assert_null(block);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_ARGUMENT);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -272,5 +305,8 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/app-user-error/remote-codes", test_user_error_remote_codes);
 	g_test_add_func("/sdtuner/app-user-error/helper-crashed-and-bus-gone",
 			test_user_error_helper_crashed_and_bus_gone);
+	g_test_add_func("/sdtuner/app-block-preview/is-the-written-block",
+			test_block_preview_is_the_written_block);
+	g_test_add_func("/sdtuner/app-block-preview/refuses-all", test_block_preview_refuses_all);
 	return g_test_run();
 }
