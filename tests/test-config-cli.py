@@ -151,6 +151,25 @@ def pi3_apply_revert(tmp):
     ok(len(backups) == 2, 'pi3: a backup per change', backups)
 
 
+def card_moved(tmp):
+    # a card with SD Tuner's Pi 3B block, now in a Pi 3B+: the block is not this board's
+    r = Root(tmp, 'pi3-moved', 'pi3', 'pi3.umockdev')
+    r.set_clock(50000000, False)
+    write(r.config, read(BOOKWORM) + BLOCK)
+    write(os.path.join(r.path, 'proc', 'device-tree', 'system', 'linux,revision'), b'\x00\xa0\x20\xd3', 'wb')
+    cpuinfo = os.path.join(r.path, 'proc', 'cpuinfo')
+    write(cpuinfo, read(cpuinfo).replace('a02082', 'a020d3'))
+    p, st = r.json('status')
+    ok(st['applied'] is True and st['for_this_board'] is False and st['failed'] is True,
+       'moved card: status says the block is for another board', p.stdout + p.stderr)
+    p, doc = r.json('recommend')
+    recs = doc['recommendations']
+    ok([x['filter'] for x in recs] == ['[board-type=0x0d]'], 'moved card: a 3B+ recommendation', recs)
+    p = r.run('apply', 'sd-overclock-100')
+    ok(p.returncode == 0 and '-[board-type=0x08]\n' in p.stdout and '+[board-type=0x0d]\n' in p.stdout,
+       'moved card: apply replaces the block', p.stdout + p.stderr)
+
+
 def pi3_trial(tmp):
     r = Root(tmp, 'pi3-trial', 'pi3', 'pi3.umockdev')
     old = read(r.config)
@@ -322,6 +341,7 @@ tmp = tempfile.mkdtemp(prefix=f'sdt-config-cli-{os.getpid()}-')
 try:
     pi3_apply_revert(tmp)
     pi3_trial(tmp)
+    card_moved(tmp)
     pi5_cqe(tmp)
     other_boards(tmp)
     legacy_lines(tmp)

@@ -197,6 +197,20 @@ test_recommend_already_done(void)
 	g_assert_cmpuint(r1->recommendations->len, ==, 0);
 	g_assert_true(test_notes_contain(r1, "is in place"));
 
+	/* after a step down to 80 MHz that works, no way back up to 100 */
+	{
+		g_autoptr(SdtRecommendResult) r5 = NULL;
+		f = test_facts_pi3();
+		f.config_block_id = "sd-overclock-80";
+		f.config_overclock_mhz = 80;
+		f.actual_clock_hz = 80000000;
+		f.log_overclock_hz = 80000000;
+		r5 = sdt_recommend(&f);
+		g_assert_cmpuint(r5->recommendations->len, ==, 0);
+		g_assert_true(test_notes_contain(r5, "sd-overclock-80 is in place"));
+		g_assert_true(test_notes_contain(r5, "80 MHz"));
+	}
+
 	/* a hand-written overclock that works */
 	f = test_facts_pi3();
 	f.actual_clock_hz = 100000000;

@@ -30,6 +30,27 @@ sdt_ops_config_type_code(const SdtInfo *info)
 	return -1;
 }
 
+/* the id of SD Tuner's block if its filter reaches board @type_code, else NULL */
+static gchar *
+sdt_ops_config_block_id_here(SdtConfigTxt *cfg, gint type_code)
+{
+	GPtrArray *lines = sdt_config_txt_get_lines(cfg);
+	guint begin = 0;
+	guint end = 0;
+
+	if (!sdt_config_txt_find_block(cfg, &begin, &end))
+		return NULL;
+	for (guint i = begin + 1; i < end; i++) {
+		SdtConfigLine *line = g_ptr_array_index(lines, i);
+		if (line->kind != SDT_CONFIG_LINE_FILTER || g_strcmp0(line->filter, "all") == 0)
+			continue;
+		if (!sdt_config_model_filter_matches(line->filter, type_code))
+			return NULL;
+		return sdt_config_txt_get_block_id(cfg);
+	}
+	return NULL;
+}
+
 void
 sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt *cfg)
 {
@@ -95,7 +116,7 @@ sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt
 				facts->config_sdtweak_overlay = TRUE;
 		}
 		{
-			g_autofree gchar *id = sdt_config_txt_get_block_id(cfg);
+			g_autofree gchar *id = sdt_ops_config_block_id_here(cfg, tc);
 			facts->config_block_id = id != NULL ? g_intern_string(id) : NULL;
 		}
 	}
@@ -384,7 +405,12 @@ sdt_ops_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
 		return NULL;
 
 	/* the same change again: nothing to write; a reboot is still needed until it works */
-	current = sdt_config_txt_get_block_id(cfg);
+	{
+		g_autoptr(SdtInfo) board = sdt_info_collect(ctx, error);
+		if (board == NULL)
+			return NULL;
+		current = sdt_ops_config_block_id_here(cfg, sdt_ops_config_type_code(board));
+	}
 	if (!trial && g_strcmp0(current, id) == 0) {
 		g_autoptr(SdtInfo) now = sdt_info_collect(ctx, error);
 		g_autofree gchar *explanation = NULL;
@@ -521,6 +547,9 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 		gboolean failed = FALSE;
 		gboolean verified = sdt_ops_config_verify(id, &facts, &explanation, &failed);
 		JsonArray *lines = sdt_ops_config_block_lines(cfg, &filter);
+		g_autofree gchar *id_here =
+			sdt_ops_config_block_id_here(cfg, sdt_ops_config_type_code(info));
+		gboolean here = id_here != NULL;
 		g_autoptr(JsonArray) disabled = json_array_new();
 		GPtrArray *all = sdt_config_txt_get_lines(cfg);
 
@@ -538,6 +567,17 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 		else
 			json_object_set_null_member(obj, "filter");
 		json_object_set_array_member(obj, "disabled", g_steal_pointer(&disabled));
+		if (!here) {
+			g_clear_pointer(&explanation, g_free);
+			/* Translators: %s is a config.txt filter such as [board-type=0x08] */
+			explanation =
+				g_strdup_printf(_("the block is for the boards of %s, not for "
+						  "this one"),
+						filter != NULL ? filter : "?");
+			verified = FALSE;
+			failed = TRUE;
+		}
+		json_object_set_boolean_member(obj, "for_this_board", here);
 		json_object_set_boolean_member(obj, "verified", verified);
 		json_object_set_boolean_member(obj, "failed", failed);
 		json_object_set_boolean_member(obj, "reboot_pending", !verified && !failed);
