@@ -904,6 +904,9 @@ sdt_config_read_limited(const gchar *path, GError **error)
 		len += r;
 	}
 	close(fd);
+	/* shrink the buffer, and keep a NUL after the data so it can be read as text */
+	data = g_realloc(g_steal_pointer(&data), len + 1);
+	data[len] = '\0';
 	return g_bytes_new_take(g_steal_pointer(&data), len);
 }
 

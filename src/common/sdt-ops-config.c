@@ -229,11 +229,7 @@ sdt_ops_config_add_info(SdtContext *ctx, const SdtInfo *info, JsonObject *info_o
 
 /* the recommendation for this board, card and config.txt */
 static SdtRecommendResult *
-sdt_ops_config_recommend(SdtContext *ctx,
-			 SdtInfo **info_out,
-			 SdtConfigTxt **cfg_out,
-			 GPtrArray *warnings,
-			 GError **error)
+sdt_ops_config_recommend(SdtContext *ctx, GPtrArray *warnings, GError **error)
 {
 	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
 	g_autoptr(SdtConfigTxt) cfg = NULL;
@@ -248,10 +244,6 @@ sdt_ops_config_recommend(SdtContext *ctx,
 		g_ptr_array_add(warnings, g_strdup(error_cfg->message));
 	sdt_ops_config_facts(&facts, info, cfg);
 	result = sdt_recommend(&facts);
-	if (info_out != NULL)
-		*info_out = g_steal_pointer(&info);
-	if (cfg_out != NULL)
-		*cfg_out = g_steal_pointer(&cfg);
 	return result;
 }
 
@@ -259,8 +251,7 @@ JsonNode *
 sdt_ops_recommend(SdtContext *ctx, GError **error)
 {
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(SdtRecommendResult) result =
-		sdt_ops_config_recommend(ctx, NULL, NULL, warnings, error);
+	g_autoptr(SdtRecommendResult) result = sdt_ops_config_recommend(ctx, warnings, error);
 	JsonNode *node;
 	JsonArray *notes;
 
@@ -394,6 +385,7 @@ sdt_ops_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
 	g_autofree gchar *current = NULL;
 	const SdtRecommendation *rec;
 	SdtConfigBlock block = {NULL};
+	SdtRecommendFacts facts;
 	g_autofree const gchar **lines = NULL;
 
 	g_return_val_if_fail(id != NULL, NULL);
@@ -404,24 +396,18 @@ sdt_ops_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
 	if (cfg == NULL)
 		return NULL;
 
-	/* the same change again: nothing to write; a reboot is still needed until it works */
-	{
-		g_autoptr(SdtInfo) board = sdt_info_collect(ctx, error);
-		if (board == NULL)
-			return NULL;
-		current = sdt_ops_config_block_id_here(cfg, sdt_ops_config_type_code(board));
-	}
-	if (!trial && g_strcmp0(current, id) == 0) {
-		g_autoptr(SdtInfo) now = sdt_info_collect(ctx, error);
-		g_autofree gchar *explanation = NULL;
-		SdtRecommendFacts facts;
-		gboolean failed = FALSE;
-		gboolean verified;
+	info = sdt_info_collect(ctx, error);
+	if (info == NULL)
+		return NULL;
+	sdt_ops_config_facts(&facts, info, cfg);
 
-		if (now == NULL)
-			return NULL;
-		sdt_ops_config_facts(&facts, now, cfg);
-		verified = sdt_ops_config_verify(id, &facts, &explanation, &failed);
+	/* the same change again: nothing to write; a reboot is still needed until it works */
+	current = sdt_ops_config_block_id_here(cfg, sdt_ops_config_type_code(info));
+	if (!trial && g_strcmp0(current, id) == 0) {
+		g_autofree gchar *explanation = NULL;
+		gboolean failed = FALSE;
+		gboolean verified = sdt_ops_config_verify(id, &facts, &explanation, &failed);
+
 		res = json_object_new();
 		json_object_set_string_member(res, "id", id);
 		json_object_set_string_member(res,
@@ -434,9 +420,7 @@ sdt_ops_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
 		return sdt_ops_config_node(g_steal_pointer(&res));
 	}
 
-	result = sdt_ops_config_recommend(ctx, &info, NULL, NULL, error);
-	if (result == NULL)
-		return NULL;
+	result = sdt_recommend(&facts);
 	rec = sdt_recommend_result_find(result, id);
 	if (rec == NULL) {
 		g_set_error(error,
