@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 
 #include "sdt-bench-summary.h"
+#include "sdt-block-preview.h"
 #include "sdt-card-badges.h"
 #include "sdt-error.h"
 #include "sdt-user-error.h"
@@ -26,6 +27,7 @@ static const gchar *bench_json =
 	"  {\"name\": \"rand-4k-read-qd1\", \"block_size\": 4096, \"queue_depth\": 1,"
 	"   \"mb_s\": 8.0, \"iops\": 1953, \"seconds\": 3.0}"
 	" ],"
+	" \"notes\": [\"The test file is on /var/tmp.\", 7],"
 	" \"verdict\": {\"a1\": true, \"a2\": false}}";
 
 static void
@@ -99,6 +101,8 @@ test_bench_summary_rows_and_targets(void)
 	g_assert_cmpstr(s->profile, ==, "quick");
 	g_assert_cmpint(s->a1, ==, SDT_TARGET_PASS);
 	g_assert_cmpint(s->a2, ==, SDT_TARGET_FAIL);
+	g_assert_cmpuint(s->notes->len, ==, 1);
+	g_assert_cmpstr(g_ptr_array_index(s->notes, 0), ==, "The test file is on /var/tmp.");
 
 	row = g_ptr_array_index(s->rows, 0);
 	g_assert_cmpstr(row->name, ==, "seq-write");
@@ -252,6 +256,38 @@ test_user_error_helper_crashed_and_bus_gone(void)
 		"not running. Restart the computer, then open SD Tuner again.\n(no socket)");
 }
 
+static void
+test_block_preview_is_the_written_block(void)
+{
+	const gchar *lines[] = {"dtparam=sd_overclock=100", NULL};
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *block =
+		sdt_block_preview("sd-overclock-100", "[board-type=0x08]", lines, &error);
+
+	/* what `sdtunerctl apply sd-overclock-100` appends on the simulated Pi 3 */
+	g_assert_no_error(error);
+	g_assert_cmpstr(block,
+			==,
+			"# --- SD Tuner begin: sd-overclock-100 (undo: sdtunerctl revert) ---\n"
+			"[all]\n"
+			"[board-type=0x08]\n"
+			"dtoverlay=\n"
+			"dtparam=sd_overclock=100\n"
+			"[all]\n"
+			"# --- SD Tuner end ---\n");
+}
+
+static void
+test_block_preview_refuses_all(void)
+{
+	const gchar *lines[] = {"dtparam=sd_overclock=100", NULL};
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *block = sdt_block_preview("sd-overclock-100", "[all]", lines, &error);
+
+	g_assert_null(block);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_ARGUMENT);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -272,5 +308,8 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/app-user-error/remote-codes", test_user_error_remote_codes);
 	g_test_add_func("/sdtuner/app-user-error/helper-crashed-and-bus-gone",
 			test_user_error_helper_crashed_and_bus_gone);
+	g_test_add_func("/sdtuner/app-block-preview/is-the-written-block",
+			test_block_preview_is_the_written_block);
+	g_test_add_func("/sdtuner/app-block-preview/refuses-all", test_block_preview_refuses_all);
 	return g_test_run();
 }

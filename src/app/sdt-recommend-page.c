@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "sdt-block-preview.h"
 #include "sdt-json-reader.h"
 #include "sdt-page.h"
 #include "sdt-recommend-page.h"
@@ -64,8 +65,8 @@ static void
 sdt_recommend_page_update_sensitivity(SdtRecommendPage *self)
 {
 	gtk_widget_set_sensitive(self->apply_button,
-				 !self->busy && self->recommendation_id != NULL &&
-					 self->manager != NULL);
+				 !self->busy && !self->in_place &&
+					 self->recommendation_id != NULL && self->manager != NULL);
 	gtk_widget_set_sensitive(self->revert_button, !self->busy && self->manager != NULL);
 }
 
@@ -108,6 +109,9 @@ sdt_recommend_page_show_recommendations(SdtRecommendPage *self, JsonObject *obj)
 		JsonArray *lines = sdt_json_reader_get_array(rec, "lines");
 		g_autoptr(GString) details = g_string_new(NULL);
 		g_autoptr(GString) diff = g_string_new(NULL);
+		g_autoptr(GPtrArray) settings = g_ptr_array_new();
+		g_autoptr(GError) error = NULL;
+		g_autofree gchar *block = NULL;
 
 		self->recommendation_id = g_strdup(sdt_json_reader_get_string(rec, "id"));
 		gtk_label_set_text(GTK_LABEL(self->title_label),
@@ -125,16 +129,33 @@ sdt_recommend_page_show_recommendations(SdtRecommendPage *self, JsonObject *obj)
 				   _("Apply adds these lines at the end of config.txt. Nothing "
 				     "else in the file changes, and Revert takes them out again:"));
 
-		/* the block as DESIGN.md fixes it: filter, the lines, [all] */
-		if (filter != NULL)
-			g_string_append_printf(diff, "+%s\n", filter);
+		/* the exact block Apply writes, rendered by the config.txt writer */
 		for (guint i = 0; lines != NULL && i < json_array_get_length(lines); i++) {
 			JsonNode *node = json_array_get_element(lines, i);
 			if (JSON_NODE_HOLDS_VALUE(node) &&
 			    json_node_get_value_type(node) == G_TYPE_STRING)
-				g_string_append_printf(diff, "+%s\n", json_node_get_string(node));
+				g_ptr_array_add(settings, (gpointer) json_node_get_string(node));
 		}
-		g_string_append(diff, "+[all]\n");
+		g_ptr_array_add(settings, NULL);
+		if (self->recommendation_id != NULL && filter != NULL)
+			block = sdt_block_preview(self->recommendation_id,
+						  filter,
+						  (const gchar *const *) settings->pdata,
+						  &error);
+		if (block == NULL) {
+			/* show the settings themselves rather than nothing */
+			g_debug("no block preview: %s",
+				error != NULL ? error->message : "no filter");
+			for (guint i = 0; settings->pdata[i] != NULL; i++)
+				g_string_append_printf(diff, "+%s\n", (gchar *) settings->pdata[i]);
+		} else {
+			g_auto(GStrv) block_lines = g_strsplit(block, "\n", -1);
+			for (guint i = 0; block_lines[i] != NULL; i++) {
+				if (block_lines[i][0] == '\0' && block_lines[i + 1] == NULL)
+					break;
+				g_string_append_printf(diff, "+%s\n", block_lines[i]);
+			}
+		}
 		sdt_recommend_page_set_diff(self, diff->str);
 		gtk_widget_show(self->diff_frame);
 	}
@@ -172,11 +193,11 @@ sdt_recommend_page_get_recommendations_cb(GObject *source, GAsyncResult *res, gp
 static void
 sdt_recommend_page_show_status(SdtRecommendPage *self, JsonObject *status)
 {
-	JsonObject *block = sdt_json_reader_get_object(status, "block");
-	gboolean in_place = sdt_json_reader_get_bool(status, "applied", FALSE) ||
-			    sdt_json_reader_get_bool(status, "managed", FALSE) || block != NULL;
+	gboolean in_place = sdt_json_reader_get_bool(status, "applied", FALSE);
 	gboolean reboot = sdt_json_reader_get_bool(status, "reboot_pending", FALSE);
 	gboolean verified = sdt_json_reader_get_bool(status, "verified", FALSE);
+	gboolean failed = sdt_json_reader_get_bool(status, "failed", FALSE);
+	const gchar *verification = sdt_json_reader_get_string(status, "verification");
 
 	self->in_place = in_place;
 	sdt_recommend_page_update_sensitivity(self);
@@ -190,11 +211,23 @@ sdt_recommend_page_show_status(SdtRecommendPage *self, JsonObject *status)
 		gtk_label_set_text(GTK_LABEL(self->status_label),
 				   _("SD Tuner's change is in config.txt. Restart the computer "
 				     "for it to take effect."));
-	else if (verified)
-		gtk_label_set_text(GTK_LABEL(self->status_label),
-				   _("SD Tuner's change is in effect. Run the benchmark again "
-				     "and compare under History."));
-	else
+	else if (verified || failed) {
+		g_autofree gchar *text = NULL;
+		if (verified)
+			/* Translators: %s says how SD Tuner checked it, e.g. "the SD clock is 100
+			 * MHz" */
+			text = g_strdup_printf(
+				_("SD Tuner's change is in effect: %s. Run the benchmark "
+				  "again and compare under History."),
+				verification != NULL ? verification : "");
+		else
+			/* Translators: %s says what SD Tuner found instead */
+			text = g_strdup_printf(
+				_("SD Tuner's change is in config.txt but did not take "
+				  "effect: %s. Revert it, or check the kernel log."),
+				verification != NULL ? verification : "");
+		gtk_label_set_text(GTK_LABEL(self->status_label), text);
+	} else
 		gtk_label_set_text(GTK_LABEL(self->status_label),
 				   _("SD Tuner's change is in config.txt."));
 }

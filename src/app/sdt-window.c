@@ -20,6 +20,7 @@ struct _SdtWindow {
 	GtkWidget *stack;
 	GtkWidget *info_bar;
 	GtkWidget *info_label;
+	GtkWidget *retry_button;
 	GtkWidget *simulated_banner;
 	GtkWidget *overview_page;
 	GtkWidget *benchmark_page;
@@ -53,6 +54,8 @@ sdt_window_show_notice(SdtWindow *self, GtkMessageType type, const gchar *text)
 {
 	g_return_if_fail(SDT_IS_WINDOW(self));
 	gtk_info_bar_set_message_type(GTK_INFO_BAR(self->info_bar), type);
+	/* Retry reads everything again: only useful after something failed */
+	gtk_widget_set_visible(self->retry_button, type == GTK_MESSAGE_ERROR);
 	gtk_label_set_text(GTK_LABEL(self->info_label), text);
 	gtk_info_bar_set_revealed(GTK_INFO_BAR(self->info_bar), TRUE);
 	/* screen readers announce the new text */
@@ -143,12 +146,11 @@ sdt_window_connection_closed_cb(GDBusConnection *connection,
 	self->bus_closed = TRUE;
 	sdt_benchmark_page_service_vanished(SDT_BENCHMARK_PAGE(self->benchmark_page));
 	sdt_window_set_manager(self, NULL);
-	error_local =
-		error != NULL
-			? g_error_copy(error)
-			: g_error_new_literal(G_IO_ERROR,
-					      G_IO_ERROR_CLOSED,
-					      _("The connection to the system bus was closed"));
+	/* whatever the stream said, for the user this means the bus went away */
+	error_local = g_error_new(G_IO_ERROR,
+				  G_IO_ERROR_CLOSED,
+				  _("The connection to the system bus was closed: %s"),
+				  error != NULL ? error->message : _("the bus went away"));
 	sdt_window_show_error(self, SDT_USER_ACTION_CONNECT, error_local);
 }
 
@@ -364,6 +366,7 @@ sdt_window_class_init(SdtWindowClass *klass)
 	gtk_widget_class_bind_template_child(widget_class, SdtWindow, stack);
 	gtk_widget_class_bind_template_child(widget_class, SdtWindow, info_bar);
 	gtk_widget_class_bind_template_child(widget_class, SdtWindow, info_label);
+	gtk_widget_class_bind_template_child(widget_class, SdtWindow, retry_button);
 	gtk_widget_class_bind_template_child(widget_class, SdtWindow, simulated_banner);
 	gtk_widget_class_bind_template_child(widget_class, SdtWindow, overview_page);
 	gtk_widget_class_bind_template_child(widget_class, SdtWindow, benchmark_page);

@@ -227,7 +227,9 @@ sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		return SDT_CLI_EXIT_OK;
 	}
 	obj = json_node_get_object(node);
-	if (json_object_get_boolean_member(obj, "applied")) {
+	if (sdt_cli_config_str(obj, "error") != NULL) {
+		g_print("%s\n", sdt_cli_config_str(obj, "error"));
+	} else if (json_object_get_boolean_member(obj, "applied")) {
 		JsonArray *lines = json_object_get_array_member(obj, "lines");
 		JsonArray *disabled = json_object_get_array_member(obj, "disabled");
 		/* Translators: recommendation id, then the config.txt path */

@@ -12,6 +12,7 @@
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
 #include "sdtunerctl.h"
+#include "sdtunerctl-bench.h"
 #include "sdtunerctl-config.h"
 #include "sdtunerctl-info.h"
 
@@ -24,6 +25,10 @@ typedef struct {
 
 static const SdtCliCommand commands[] = {
 	/* filled in by each command's source file */
+	{"bench",
+	 "[--profile quick|standard|full] [--dir DIR] [--json]",
+	 N_("Measure the SD card: sequential and 4k random I/O, A1/A2 verdict"),
+	 sdt_cli_bench},
 	{"info", "", N_("Show the board, the SD card and how its bus runs"), sdt_cli_info},
 	{"recommend", "", N_("Show the config.txt setting that would help"), sdt_cli_recommend},
 	{"apply", "ID [--trial]", N_("Write a recommendation into config.txt"), sdt_cli_apply},

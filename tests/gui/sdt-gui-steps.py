@@ -9,6 +9,7 @@ of the test set. Steps, done in order; the first that fails ends it with exit st
   page TITLE             press the stack-switcher button TITLE
   click NAME             press the push button NAME once it is sensitive
   absent NAME            no showing push button is called NAME
+  insensitive NAME       the push button NAME shows but cannot be pressed
   value DESCRIPTION REGEX  the object with that accessible description has a name
                          (its text) matching REGEX
   names                  every showing control has an accessible name
@@ -147,6 +148,12 @@ def main(argv):
                            n.name == argv[i + 1] and ui.showing(n)):
                 raise AssertionError(f'button {argv[i + 1]!r} is showing')
             log('absent', repr(argv[i + 1]))
+            i += 2
+        elif step == 'insensitive':
+            b = ui.button(argv[i + 1])
+            if b.getState().contains(ui.pyatspi.STATE_SENSITIVE):
+                raise AssertionError(f'button {argv[i + 1]!r} can be pressed')
+            log('insensitive', repr(argv[i + 1]))
             i += 2
         elif step == 'value':
             n = ui.by_description(argv[i + 1])

@@ -4,6 +4,7 @@
 1. A private bus that has no sd-tuner-helper: the window opens, says in its info bar that
    the service is not installed and what to do, the Speed page's Benchmark button gives a
    clear message too, and the app keeps running.
+   Then the bus goes away under it: the info bar says so, and the app keeps running.
 2. No system bus at all: the info bar says the message bus is not running.
 Every visible control has an accessible name. Screenshots go to $SDTUNER_SCREENSHOT_DIR
 (or the test's temporary directory).
@@ -59,9 +60,17 @@ def helper_missing(app, shots):
                         'wait-text', r'could not start\. Reinstall SD Tuner')
                 check(s.app_running(), 'the app is still running')
                 s.screenshot('no-helper-800x480', 800, 480)
+
+                # the bus goes away under the running app
+                bus.terminate()
+                bus.wait()
+                s.steps('wait-text', r'^SD Tuner could not reach its system service\. The '
+                        r'system message bus is not running\.')
+                check(s.app_running(), 'the app is still running after the bus went away')
         finally:
-            bus.terminate()
-            bus.wait()
+            if bus.poll() is None:
+                bus.terminate()
+                bus.wait()
 
 
 def bus_missing(app, shots):

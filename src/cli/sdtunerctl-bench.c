@@ -1,0 +1,380 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib-unix.h>
+#include <glib/gi18n.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include "sdt-bench.h"
+#include "sdt-dbus-generated.h"
+#include "sdt-error.h"
+#include "sdt-ops.h"
+#include "sdtunerctl-bench.h"
+
+#define SDT_CLI_BENCH_BAR_WIDTH 30
+/* without a terminal, one line per phase and then at most one a second */
+#define SDT_CLI_BENCH_LINE_INTERVAL G_USEC_PER_SEC
+
+typedef struct {
+	SdtCli *cli;
+	GMainLoop *loop;
+	GCancellable *cancellable;
+	gboolean tty;
+	gboolean bar_shown;
+	gchar *last_phase;
+	gint64 last_line;
+	JsonNode *result;
+	GError *error;
+	SdtJob *job;
+	const gchar *profile;
+	const gchar *dir;
+} SdtCliBench;
+
+static void
+sdt_cli_bench_clear(SdtCliBench *self)
+{
+	g_clear_pointer(&self->loop, g_main_loop_unref);
+	g_clear_object(&self->cancellable);
+	g_clear_pointer(&self->last_phase, g_free);
+	g_clear_pointer(&self->result, json_node_unref);
+	g_clear_error(&self->error);
+	g_clear_object(&self->job);
+}
+
+static void
+sdt_cli_bench_show_progress(SdtCliBench *self, const gchar *phase, gdouble fraction, gdouble rate)
+{
+	gboolean new_phase = g_strcmp0(phase, self->last_phase) != 0;
+	gint64 now = g_get_monotonic_time();
+	guint pct = (guint) (CLAMP(fraction, 0.0, 1.0) * 100 + 0.5);
+
+	if (phase == NULL || phase[0] == '\0')
+		return;
+	if (self->tty) {
+		gchar bar[SDT_CLI_BENCH_BAR_WIDTH + 1];
+		guint filled = (guint) (CLAMP(fraction, 0.0, 1.0) * SDT_CLI_BENCH_BAR_WIDTH);
+		for (guint i = 0; i < SDT_CLI_BENCH_BAR_WIDTH; i++)
+			bar[i] = i < filled ? '#' : '-';
+		bar[SDT_CLI_BENCH_BAR_WIDTH] = '\0';
+		g_printerr("\r%-18s [%s] %3u%% %9.1f MB/s\033[K", phase, bar, pct, rate);
+		self->bar_shown = TRUE;
+	} else if (new_phase || now - self->last_line >= SDT_CLI_BENCH_LINE_INTERVAL) {
+		g_printerr("%s %u%% %.1f MB/s\n", phase, pct, rate);
+		self->last_line = now;
+	}
+	if (new_phase) {
+		g_free(self->last_phase);
+		self->last_phase = g_strdup(phase);
+	}
+}
+
+static void
+sdt_cli_bench_end_progress(SdtCliBench *self)
+{
+	if (self->bar_shown)
+		g_printerr("\n");
+	self->bar_shown = FALSE;
+}
+
+/* called from the benchmark thread; stderr is locked per call */
+static void
+sdt_cli_bench_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gpointer user_data)
+{
+	sdt_cli_bench_show_progress(user_data, phase, fraction, rate);
+}
+
+static gboolean
+sdt_cli_bench_signal_cb(gpointer user_data)
+{
+	SdtCliBench *self = user_data;
+
+	sdt_cli_bench_end_progress(self);
+	g_printerr(_("Cancelling…\n"));
+	g_cancellable_cancel(self->cancellable);
+	if (self->job != NULL)
+		sdt_job_call_cancel(self->job, NULL, NULL, NULL);
+	return G_SOURCE_CONTINUE;
+}
+
+static void
+sdt_cli_bench_thread_cb(GTask *task,
+			gpointer source_object,
+			gpointer task_data,
+			GCancellable *cancellable)
+{
+	SdtCliBench *self = task_data;
+	GError *error = NULL;
+	JsonNode *node = sdt_ops_bench(self->cli->ctx,
+				       self->profile,
+				       self->dir,
+				       sdt_cli_bench_progress_cb,
+				       self,
+				       cancellable,
+				       &error);
+	if (node == NULL)
+		g_task_return_error(task, error);
+	else
+		g_task_return_pointer(task, node, (GDestroyNotify) json_node_unref);
+}
+
+static void
+sdt_cli_bench_done_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	SdtCliBench *self = user_data;
+	self->result = g_task_propagate_pointer(G_TASK(res), &self->error);
+	g_main_loop_quit(self->loop);
+}
+
+static void
+sdt_cli_bench_job_changed_cb(GDBusProxy *proxy,
+			     GVariant *changed,
+			     GStrv invalidated,
+			     gpointer user_data)
+{
+	SdtCliBench *self = user_data;
+	SdtJob *job = SDT_JOB(proxy);
+	sdt_cli_bench_show_progress(self,
+				    sdt_job_get_phase(job),
+				    sdt_job_get_progress(job),
+				    sdt_job_get_rate(job));
+}
+
+static void
+sdt_cli_bench_job_completed_cb(SdtJob *job,
+			       const gchar *result,
+			       const gchar *error_name,
+			       const gchar *error_message,
+			       gpointer user_data)
+{
+	SdtCliBench *self = user_data;
+
+	if (error_name != NULL && error_name[0] != '\0') {
+		self->error = g_dbus_error_new_for_dbus_error(error_name, error_message);
+		g_dbus_error_strip_remote_error(self->error);
+	} else {
+		self->result = json_from_string(result, &self->error);
+		if (self->result == NULL && self->error == NULL) {
+			g_set_error_literal(&self->error,
+					    SDT_ERROR,
+					    SDT_ERROR_INVALID_DATA,
+					    _("The helper sent an empty benchmark result"));
+		}
+	}
+	g_main_loop_quit(self->loop);
+}
+
+/* no --root: the helper runs the benchmark; we follow its job object */
+static gboolean
+sdt_cli_bench_start_remote(SdtCliBench *self, const gchar *profile, GError **error)
+{
+	g_autoptr(SdtManager) manager = NULL;
+	g_autofree gchar *job_path = NULL;
+	GVariantBuilder options;
+
+	manager = sdt_manager_proxy_new_for_bus_sync(G_BUS_TYPE_SYSTEM,
+						     G_DBUS_PROXY_FLAGS_NONE,
+						     "org.example.SdTuner1",
+						     "/org/example/SdTuner1",
+						     NULL,
+						     error);
+	if (manager == NULL)
+		return FALSE;
+	g_variant_builder_init(&options, G_VARIANT_TYPE_VARDICT);
+	if (!sdt_manager_call_start_benchmark_sync(manager,
+						   profile,
+						   g_variant_builder_end(&options),
+						   &job_path,
+						   self->cancellable,
+						   error)) {
+		g_dbus_error_strip_remote_error(*error);
+		return FALSE;
+	}
+	self->job = sdt_job_proxy_new_for_bus_sync(G_BUS_TYPE_SYSTEM,
+						   G_DBUS_PROXY_FLAGS_NONE,
+						   "org.example.SdTuner1",
+						   job_path,
+						   NULL,
+						   error);
+	if (self->job == NULL)
+		return FALSE;
+	g_signal_connect(self->job,
+			 "g-properties-changed",
+			 G_CALLBACK(sdt_cli_bench_job_changed_cb),
+			 self);
+	g_signal_connect(self->job, "completed", G_CALLBACK(sdt_cli_bench_job_completed_cb), self);
+	return TRUE;
+}
+
+static const gchar *
+sdt_cli_bench_human_size(gint64 bytes, gchar *buf, gsize bufsz)
+{
+	if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0)
+		g_snprintf(buf, bufsz, "%" G_GINT64_FORMAT " MiB", bytes / (1024 * 1024));
+	else if (bytes >= 1024 && bytes % 1024 == 0)
+		g_snprintf(buf, bufsz, "%" G_GINT64_FORMAT " KiB", bytes / 1024);
+	else
+		g_snprintf(buf, bufsz, "%" G_GINT64_FORMAT " B", bytes);
+	return buf;
+}
+
+static void
+sdt_cli_bench_print_human(JsonObject *obj)
+{
+	JsonObject *target = json_object_get_object_member(obj, "target");
+	JsonArray *tests = json_object_get_array_member(obj, "tests");
+	JsonObject *verdict = json_object_get_object_member(obj, "verdict");
+	JsonNode *ceiling = json_object_get_member(obj, "ceiling_mb_s");
+
+	/* Translators: the benchmark's test file: directory, block device, file system */
+	g_print(_("Test file in %s on %s (%s), profile %s\n"),
+		json_object_get_string_member(target, "path"),
+		json_object_get_string_member(target, "device"),
+		json_object_get_string_member(target, "filesystem"),
+		json_object_get_string_member(obj, "profile"));
+	g_print("%-20s %8s %3s %10s %10s %10s\n",
+		_("Test"),
+		_("Block"),
+		_("QD"),
+		_("MB/s"),
+		_("IOPS"),
+		_("p99 µs"));
+	for (guint i = 0; i < json_array_get_length(tests); i++) {
+		JsonObject *t = json_array_get_object_element(tests, i);
+		gchar size[32];
+		g_autofree gchar *p99 = NULL;
+		if (json_object_has_member(t, "latency_us")) {
+			JsonObject *lat = json_object_get_object_member(t, "latency_us");
+			p99 = g_strdup_printf("%.0f", json_object_get_double_member(lat, "p99"));
+		}
+		g_print("%-20s %8s %3" G_GINT64_FORMAT " %10.2f %10.0f %10s\n",
+			json_object_get_string_member(t, "name"),
+			sdt_cli_bench_human_size(json_object_get_int_member(t, "block_size"),
+						 size,
+						 sizeof(size)),
+			json_object_get_int_member(t, "queue_depth"),
+			json_object_get_double_member(t, "mb_s"),
+			json_object_get_double_member(t, "iops"),
+			p99 != NULL ? p99 : "");
+	}
+	/* Translators: A1 and A2 are SD card classes; the values are “pass” or “fail” */
+	g_print(_("A1: %s   A2: %s   (sequential write %.1f MB/s, random read %.0f IOPS, "
+		  "random write %.0f IOPS at queue depth 32; verdict after %.1f s)\n"),
+		json_object_get_boolean_member(verdict, "a1") ? _("pass") : _("fail"),
+		json_object_get_boolean_member(verdict, "a2") ? _("pass") : _("fail"),
+		json_object_get_double_member(verdict, "seq_write_mb_s"),
+		json_object_get_double_member(verdict, "read_iops"),
+		json_object_get_double_member(verdict, "write_iops"),
+		json_object_get_double_member(verdict, "seconds"));
+	if (json_object_has_member(obj, "notes")) {
+		JsonArray *notes = json_object_get_array_member(obj, "notes");
+		for (guint i = 0; i < json_array_get_length(notes); i++)
+			g_print(_("Note: %s\n"), json_array_get_string_element(notes, i));
+	}
+	if (ceiling != NULL && !JSON_NODE_HOLDS_NULL(ceiling)) {
+		g_print(_("Bus ceiling %.1f MB/s: %.0f%% reached\n"),
+			json_node_get_double(ceiling),
+			json_object_get_double_member(obj, "ceiling_percent"));
+	}
+}
+
+gint
+sdt_cli_bench(SdtCli *cli, gint argc, gchar **argv, GError **error)
+{
+	SdtCliBench self = {.cli = cli};
+	g_autoptr(GOptionContext) context = g_option_context_new(NULL);
+	g_autofree gchar *profile = NULL;
+	g_autofree gchar *dir = NULL;
+	gboolean json = FALSE;
+	guint sigint_id;
+	guint sigterm_id;
+	gint rc = SDT_CLI_EXIT_OK;
+	SdtBenchConfig config;
+	g_autoptr(GError) error_profile = NULL;
+	const GOptionEntry entries[] = {
+		{"profile",
+		 'p',
+		 0,
+		 G_OPTION_ARG_STRING,
+		 &profile,
+		 N_("quick, standard (the default) or full"),
+		 N_("PROFILE")},
+		{"dir",
+		 0,
+		 0,
+		 G_OPTION_ARG_FILENAME,
+		 &dir,
+		 N_("Put the test file in DIR (only with --root, for tests)"),
+		 N_("DIR")},
+		{"json", 'j', 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL},
+		{NULL},
+	};
+
+	g_option_context_set_summary(context, _("Measure the SD card (sdtunerctl bench)"));
+	g_option_context_add_main_entries(context, entries, GETTEXT_PACKAGE);
+	g_option_context_set_translation_domain(context, GETTEXT_PACKAGE);
+	if (!g_option_context_parse(context, &argc, &argv, error))
+		return SDT_CLI_EXIT_USAGE;
+	if (argc > 1) {
+		g_set_error(error,
+			    G_OPTION_ERROR,
+			    G_OPTION_ERROR_BAD_VALUE,
+			    _("bench: unexpected argument “%s”"),
+			    argv[1]);
+		return SDT_CLI_EXIT_USAGE;
+	}
+	if (json)
+		cli->json = TRUE;
+	if (profile == NULL)
+		profile = g_strdup("standard");
+	if (!sdt_bench_config_for_profile(profile, &config, &error_profile)) {
+		g_set_error_literal(error,
+				    G_OPTION_ERROR,
+				    G_OPTION_ERROR_BAD_VALUE,
+				    error_profile->message);
+		return SDT_CLI_EXIT_USAGE;
+	}
+	if (dir != NULL && cli->ctx == NULL) {
+		g_set_error_literal(error,
+				    G_OPTION_ERROR,
+				    G_OPTION_ERROR_BAD_VALUE,
+				    _("bench: --dir is accepted only with --root"));
+		return SDT_CLI_EXIT_USAGE;
+	}
+
+	self.tty = isatty(STDERR_FILENO);
+	self.cancellable = g_cancellable_new();
+	self.loop = g_main_loop_new(NULL, FALSE);
+	sigint_id = g_unix_signal_add(SIGINT, sdt_cli_bench_signal_cb, &self);
+	sigterm_id = g_unix_signal_add(SIGTERM, sdt_cli_bench_signal_cb, &self);
+
+	if (cli->ctx != NULL) {
+		g_autoptr(GTask) task =
+			g_task_new(NULL, self.cancellable, sdt_cli_bench_done_cb, &self);
+		self.profile = profile;
+		self.dir = dir;
+		g_task_set_task_data(task, &self, NULL);
+		g_task_run_in_thread(task, sdt_cli_bench_thread_cb);
+		g_main_loop_run(self.loop);
+	} else if (sdt_cli_bench_start_remote(&self, profile, &self.error)) {
+		g_main_loop_run(self.loop);
+	}
+	g_source_remove(sigint_id);
+	g_source_remove(sigterm_id);
+	sdt_cli_bench_end_progress(&self);
+
+	if (self.error != NULL) {
+		g_propagate_error(error, g_steal_pointer(&self.error));
+		rc = SDT_CLI_EXIT_FAILED;
+	} else if (cli->json) {
+		sdt_cli_print_json(cli, self.result);
+	} else {
+		sdt_cli_bench_print_human(json_node_get_object(self.result));
+	}
+	sdt_cli_bench_clear(&self);
+	return rc;
+}

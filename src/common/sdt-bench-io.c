@@ -1,0 +1,781 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#define _GNU_SOURCE /* O_DIRECT, O_TMPFILE, statx, fallocate */
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#if HAVE_LIBURING
+#include <liburing.h>
+#endif
+
+#include "sdt-bench-io.h"
+#include "sdt-error.h"
+
+/* how long the run loop blocks before it looks at the cancellable again */
+#define SDT_BENCH_IO_WAIT_NS         (50 * G_GINT64_CONSTANT(1000000))
+#define SDT_BENCH_IO_PROGRESS_NS     (100 * G_GINT64_CONSTANT(1000000))
+#define SDT_BENCH_IO_BUFFER_ALIGN    4096
+#define SDT_BENCH_IO_MAX_COMPLETIONS 64
+
+typedef enum {
+	SDT_BENCH_IO_SLOT_FREE,
+	SDT_BENCH_IO_SLOT_READY, /* holds fresh data for the next write */
+	SDT_BENCH_IO_SLOT_IN_FLIGHT,
+} SdtBenchIoSlotState;
+
+typedef enum {
+	SDT_BENCH_IO_OP_READ,
+	SDT_BENCH_IO_OP_WRITE,
+	SDT_BENCH_IO_OP_FSYNC,
+	SDT_BENCH_IO_OP_QUIT, /* tells a worker thread to exit */
+} SdtBenchIoOp;
+
+typedef struct {
+	SdtBenchIoOp op;
+	SdtBenchIoSlotState state;
+	gpointer buf;
+	guint64 offset;
+	gint64 t_submit;
+	gint64 t_done; /* set by the backend when it knows better than the reaper */
+	gssize res;    /* bytes, or -errno */
+} SdtBenchIoSlot;
+
+struct _SdtBenchIo {
+	SdtBenchIoBackend backend;
+	guint depth;
+	gint fd;
+	gsize block_size;
+	SdtBenchIoSlot *slots; /* depth + 1: one spare is filled while the others are in flight */
+	guint n_slots;
+	SdtBenchIoSlot fsync_slot;
+	SdtBenchIoSlot quit_slot;
+	guint in_flight;
+	guint in_flight_max;
+	guint64 completed;
+	gboolean inject;
+	guint64 inject_after;
+	gint inject_errsv;
+#if HAVE_LIBURING
+	struct io_uring ring;
+	gboolean ring_ok;
+#endif
+	/* threads */
+	GAsyncQueue *requests;
+	GAsyncQueue *completions;
+	GThread **workers;
+	guint n_workers;
+	/* sync */
+	SdtBenchIoSlot *sync_done;
+};
+
+static inline gint64
+sdt_bench_io_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (gint64) ts.tv_sec * G_GINT64_CONSTANT(1000000000) + ts.tv_nsec;
+}
+
+const gchar *
+sdt_bench_io_backend_to_string(SdtBenchIoBackend backend)
+{
+	switch (backend) {
+	case SDT_BENCH_IO_BACKEND_SYNC:
+		return "sync";
+	case SDT_BENCH_IO_BACKEND_URING:
+		return "io_uring";
+	case SDT_BENCH_IO_BACKEND_THREADS:
+		return "threads";
+	default:
+		return "auto";
+	}
+}
+
+/* random numbers */
+
+static guint64
+sdt_bench_splitmix64(guint64 *x)
+{
+	guint64 z = (*x += G_GUINT64_CONSTANT(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+void
+sdt_bench_rng_init(SdtBenchRng *rng, guint64 seed)
+{
+	for (guint i = 0; i < 4; i++)
+		rng->s[i] = sdt_bench_splitmix64(&seed);
+}
+
+static inline guint64
+sdt_bench_rotl(guint64 x, gint k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+guint64
+sdt_bench_rng_next(SdtBenchRng *rng)
+{
+	guint64 *s = rng->s;
+	guint64 result = s[0] + s[3];
+	guint64 t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = sdt_bench_rotl(s[3], 45);
+	return result;
+}
+
+guint64
+sdt_bench_rng_below(SdtBenchRng *rng, guint64 n)
+{
+	/* Lemire's multiply-shift: no division, bias below 2^-64 * n */
+	return (guint64) (((unsigned __int128) sdt_bench_rng_next(rng) * n) >> 64);
+}
+
+void
+sdt_bench_rng_fill(SdtBenchRng *rng, gpointer buf, gsize len)
+{
+	guint64 *p = buf;
+	guint64 s0 = rng->s[0], s1 = rng->s[1], s2 = rng->s[2], s3 = rng->s[3];
+
+	/* xoshiro256+ inlined with the state in registers: about 1 ns per 8 bytes */
+	for (gsize i = 0; i < len / 8; i++) {
+		guint64 t = s1 << 17;
+		p[i] = s0 + s3;
+		s2 ^= s0;
+		s3 ^= s1;
+		s1 ^= s2;
+		s0 ^= s3;
+		s2 ^= t;
+		s3 = sdt_bench_rotl(s3, 45);
+	}
+	rng->s[0] = s0;
+	rng->s[1] = s1;
+	rng->s[2] = s2;
+	rng->s[3] = s3;
+}
+
+/* latency histogram */
+
+void
+sdt_bench_latency_reset(SdtBenchLatency *lat)
+{
+	memset(lat, 0, sizeof(*lat));
+}
+
+static guint
+sdt_bench_latency_bucket(guint64 ns)
+{
+	guint msb;
+	guint idx;
+
+	if (ns < SDT_BENCH_LATENCY_SUB)
+		return (guint) ns;
+	msb = 63 - (guint) __builtin_clzll(ns);
+	/* msb >= 5: 32 sub-buckets between 2^msb and 2^(msb+1) */
+	idx = (msb - 4) * SDT_BENCH_LATENCY_SUB + (guint) ((ns >> (msb - 5)) & 31);
+	return MIN(idx, SDT_BENCH_LATENCY_BUCKETS - 1);
+}
+
+/* the middle of a bucket */
+static guint64
+sdt_bench_latency_bucket_value(guint idx)
+{
+	guint msb;
+	guint64 lo;
+	guint64 width;
+
+	if (idx < SDT_BENCH_LATENCY_SUB)
+		return idx;
+	msb = idx / SDT_BENCH_LATENCY_SUB + 4;
+	width = G_GUINT64_CONSTANT(1) << (msb - 5);
+	lo = (G_GUINT64_CONSTANT(1) << msb) + (idx % SDT_BENCH_LATENCY_SUB) * width;
+	return lo + width / 2;
+}
+
+void
+sdt_bench_latency_add(SdtBenchLatency *lat, guint64 ns)
+{
+	if (lat->count == 0 || ns < lat->min_ns)
+		lat->min_ns = ns;
+	if (ns > lat->max_ns)
+		lat->max_ns = ns;
+	lat->count++;
+	lat->sum_ns += ns;
+	lat->buckets[sdt_bench_latency_bucket(ns)]++;
+}
+
+guint64
+sdt_bench_latency_percentile(const SdtBenchLatency *lat, gdouble p)
+{
+	guint64 rank;
+	guint64 seen = 0;
+
+	if (lat->count == 0)
+		return 0;
+	if (p >= 100.0)
+		return lat->max_ns;
+	/* the smallest value with at least p% of the samples at or below it */
+	rank = (guint64) (p / 100.0 * (gdouble) lat->count + 0.999999);
+	rank = CLAMP(rank, 1, lat->count);
+	for (guint i = 0; i < SDT_BENCH_LATENCY_BUCKETS; i++) {
+		seen += lat->buckets[i];
+		if (seen >= rank)
+			return CLAMP(sdt_bench_latency_bucket_value(i), lat->min_ns, lat->max_ns);
+	}
+	return lat->max_ns;
+}
+
+/* backends */
+
+static gssize
+sdt_bench_io_do_sync(gint fd, SdtBenchIoSlot *slot, gsize len)
+{
+	gssize rc;
+
+	switch (slot->op) {
+	case SDT_BENCH_IO_OP_READ:
+		rc = pread(fd, slot->buf, len, (off_t) slot->offset);
+		break;
+	case SDT_BENCH_IO_OP_WRITE:
+		rc = pwrite(fd, slot->buf, len, (off_t) slot->offset);
+		break;
+	case SDT_BENCH_IO_OP_FSYNC:
+		rc = fsync(fd);
+		break;
+	default:
+		g_assert_not_reached();
+	}
+	return rc < 0 ? -errno : rc;
+}
+
+static gpointer
+sdt_bench_io_worker(gpointer data)
+{
+	SdtBenchIo *io = data;
+
+	for (;;) {
+		SdtBenchIoSlot *slot = g_async_queue_pop(io->requests);
+		if (slot->op == SDT_BENCH_IO_OP_QUIT)
+			return NULL;
+		slot->res = sdt_bench_io_do_sync(io->fd, slot, io->block_size);
+		slot->t_done = sdt_bench_io_now();
+		g_async_queue_push(io->completions, slot);
+	}
+}
+
+static gboolean
+sdt_bench_io_start_threads(SdtBenchIo *io, GError **error)
+{
+	io->requests = g_async_queue_new();
+	io->completions = g_async_queue_new();
+	io->workers = g_new0(GThread *, io->depth);
+	for (guint i = 0; i < io->depth; i++) {
+		io->workers[i] = g_thread_try_new("sdt-bench-io", sdt_bench_io_worker, io, error);
+		if (io->workers[i] == NULL) {
+			g_prefix_error(error, "cannot start I/O worker thread: ");
+			return FALSE;
+		}
+		io->n_workers++;
+	}
+	return TRUE;
+}
+
+#if HAVE_LIBURING
+static gboolean
+sdt_bench_io_start_uring(SdtBenchIo *io, GError **error)
+{
+	/* room for every slot plus the fsync */
+	gint rc = io_uring_queue_init(io->n_slots + 2, &io->ring, 0);
+	if (rc < 0) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NOT_SUPPORTED,
+			    "io_uring is not available: %s",
+			    g_strerror(-rc));
+		return FALSE;
+	}
+	io->ring_ok = TRUE;
+	return TRUE;
+}
+#endif
+
+SdtBenchIo *
+sdt_bench_io_new(SdtBenchIoBackend backend, guint depth, gint fd, gsize block_size, GError **error)
+{
+	SdtBenchIo *io;
+
+	g_return_val_if_fail(depth > 0 && depth <= 256, NULL);
+	g_return_val_if_fail(block_size > 0 && block_size % 8 == 0, NULL);
+	g_return_val_if_fail(backend != SDT_BENCH_IO_BACKEND_SYNC || depth == 1, NULL);
+
+	io = g_new0(SdtBenchIo, 1);
+	io->depth = depth;
+	io->block_size = block_size;
+	io->fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (io->fd < 0) {
+		sdt_error_set_from_errno(error, errno, "cannot duplicate the file descriptor");
+		g_free(io);
+		return NULL;
+	}
+	io->n_slots = depth + 1;
+	io->slots = g_new0(SdtBenchIoSlot, io->n_slots);
+	for (guint i = 0; i < io->n_slots; i++) {
+		gint rc = posix_memalign(&io->slots[i].buf, SDT_BENCH_IO_BUFFER_ALIGN, block_size);
+		if (rc != 0) {
+			sdt_error_set_from_errno(error, rc, "cannot allocate I/O buffers");
+			sdt_bench_io_free(io);
+			return NULL;
+		}
+		memset(io->slots[i].buf, 0, block_size);
+	}
+	io->fsync_slot.op = SDT_BENCH_IO_OP_FSYNC;
+	io->quit_slot.op = SDT_BENCH_IO_OP_QUIT;
+
+	if (backend == SDT_BENCH_IO_BACKEND_AUTO || backend == SDT_BENCH_IO_BACKEND_URING) {
+#if HAVE_LIBURING
+		g_autoptr(GError) error_local = NULL;
+		if (sdt_bench_io_start_uring(io, &error_local)) {
+			io->backend = SDT_BENCH_IO_BACKEND_URING;
+			return io;
+		}
+		if (backend == SDT_BENCH_IO_BACKEND_URING) {
+			g_propagate_error(error, g_steal_pointer(&error_local));
+			sdt_bench_io_free(io);
+			return NULL;
+		}
+		g_debug("falling back to threads: %s", error_local->message);
+#else
+		if (backend == SDT_BENCH_IO_BACKEND_URING) {
+			g_set_error_literal(error,
+					    SDT_ERROR,
+					    SDT_ERROR_NOT_SUPPORTED,
+					    "built without liburing");
+			sdt_bench_io_free(io);
+			return NULL;
+		}
+#endif
+		backend = SDT_BENCH_IO_BACKEND_THREADS;
+	}
+	io->backend = backend;
+	if (backend == SDT_BENCH_IO_BACKEND_THREADS && !sdt_bench_io_start_threads(io, error)) {
+		sdt_bench_io_free(io);
+		return NULL;
+	}
+	return io;
+}
+
+SdtBenchIoBackend
+sdt_bench_io_get_backend(SdtBenchIo *io)
+{
+	return io->backend;
+}
+
+guint
+sdt_bench_io_get_depth(SdtBenchIo *io)
+{
+	return io->depth;
+}
+
+guint
+sdt_bench_io_get_in_flight(SdtBenchIo *io)
+{
+	return io->in_flight;
+}
+
+guint
+sdt_bench_io_get_in_flight_max(SdtBenchIo *io)
+{
+	return io->in_flight_max;
+}
+
+void
+sdt_bench_io_inject_error(SdtBenchIo *io, guint64 after_ios, gint errsv)
+{
+	io->inject = TRUE;
+	io->inject_after = after_ios;
+	io->inject_errsv = errsv;
+}
+
+static void
+sdt_bench_io_submit(SdtBenchIo *io, SdtBenchIoSlot *slot)
+{
+	slot->state = SDT_BENCH_IO_SLOT_IN_FLIGHT;
+	slot->t_done = 0;
+	io->in_flight++;
+	if (io->in_flight > io->in_flight_max)
+		io->in_flight_max = io->in_flight;
+
+	switch (io->backend) {
+	case SDT_BENCH_IO_BACKEND_SYNC:
+		slot->t_submit = sdt_bench_io_now();
+		slot->res = sdt_bench_io_do_sync(io->fd, slot, io->block_size);
+		slot->t_done = sdt_bench_io_now();
+		io->sync_done = slot;
+		break;
+	case SDT_BENCH_IO_BACKEND_THREADS:
+		slot->t_submit = sdt_bench_io_now();
+		g_async_queue_push(io->requests, slot);
+		break;
+#if HAVE_LIBURING
+	case SDT_BENCH_IO_BACKEND_URING: {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&io->ring);
+		g_assert(sqe != NULL); /* the ring has room for every slot */
+		if (slot->op == SDT_BENCH_IO_OP_READ)
+			io_uring_prep_read(sqe, io->fd, slot->buf, io->block_size, slot->offset);
+		else if (slot->op == SDT_BENCH_IO_OP_WRITE)
+			io_uring_prep_write(sqe, io->fd, slot->buf, io->block_size, slot->offset);
+		else
+			io_uring_prep_fsync(sqe, io->fd, 0);
+		io_uring_sqe_set_data(sqe, slot);
+		slot->t_submit = sdt_bench_io_now();
+		break;
+	}
+#endif
+	default:
+		g_assert_not_reached();
+	}
+}
+
+static void
+sdt_bench_io_flush(SdtBenchIo *io)
+{
+#if HAVE_LIBURING
+	if (io->backend == SDT_BENCH_IO_BACKEND_URING) {
+		gint rc;
+		do {
+			rc = io_uring_submit(&io->ring);
+		} while (rc == -EINTR || rc == -EAGAIN);
+		g_assert(rc >= 0);
+	}
+#endif
+}
+
+/* reaps up to @max completions, blocking up to @timeout_ns (-1: forever) for the first */
+static guint
+sdt_bench_io_reap(SdtBenchIo *io, gint64 timeout_ns, SdtBenchIoSlot **done, guint max)
+{
+	guint n = 0;
+
+	switch (io->backend) {
+	case SDT_BENCH_IO_BACKEND_SYNC:
+		if (io->sync_done != NULL) {
+			done[n++] = io->sync_done;
+			io->sync_done = NULL;
+		}
+		break;
+	case SDT_BENCH_IO_BACKEND_THREADS: {
+		SdtBenchIoSlot *slot;
+		if (timeout_ns < 0)
+			slot = g_async_queue_pop(io->completions);
+		else
+			slot = g_async_queue_timeout_pop(io->completions,
+							 (guint64) timeout_ns / 1000);
+		if (slot == NULL)
+			break;
+		done[n++] = slot;
+		while (n < max && (slot = g_async_queue_try_pop(io->completions)) != NULL)
+			done[n++] = slot;
+		break;
+	}
+#if HAVE_LIBURING
+	case SDT_BENCH_IO_BACKEND_URING: {
+		struct io_uring_cqe *cqe = NULL;
+		unsigned head;
+		guint seen = 0;
+		gint rc;
+		gint64 now;
+
+		if (timeout_ns < 0) {
+			rc = io_uring_wait_cqe(&io->ring, &cqe);
+		} else {
+			struct __kernel_timespec ts = {
+				.tv_sec = timeout_ns / G_GINT64_CONSTANT(1000000000),
+				.tv_nsec = timeout_ns % G_GINT64_CONSTANT(1000000000),
+			};
+			rc = io_uring_wait_cqe_timeout(&io->ring, &cqe, &ts);
+		}
+		if (rc < 0)
+			break;
+		now = sdt_bench_io_now();
+		io_uring_for_each_cqe(&io->ring, head, cqe)
+		{
+			SdtBenchIoSlot *slot;
+			if (n == max)
+				break;
+			slot = io_uring_cqe_get_data(cqe);
+			slot->res = cqe->res;
+			slot->t_done = now;
+			done[n++] = slot;
+			seen++;
+		}
+		io_uring_cq_advance(&io->ring, seen);
+		break;
+	}
+#endif
+	default:
+		g_assert_not_reached();
+	}
+	for (guint i = 0; i < n; i++) {
+		g_assert(io->in_flight > 0);
+		io->in_flight--;
+		if (done[i]->t_done == 0)
+			done[i]->t_done = sdt_bench_io_now();
+	}
+	return n;
+}
+
+static void
+sdt_bench_io_free_now(SdtBenchIo *io)
+{
+#if HAVE_LIBURING
+	if (io->ring_ok)
+		io_uring_queue_exit(&io->ring);
+#endif
+	for (guint i = 0; i < io->n_workers; i++)
+		g_async_queue_push(io->requests, &io->quit_slot);
+	for (guint i = 0; i < io->n_workers; i++)
+		g_thread_join(io->workers[i]);
+	g_free(io->workers);
+	g_clear_pointer(&io->requests, g_async_queue_unref);
+	g_clear_pointer(&io->completions, g_async_queue_unref);
+	for (guint i = 0; io->slots != NULL && i < io->n_slots; i++)
+		free(io->slots[i].buf);
+	g_free(io->slots);
+	if (io->fd >= 0)
+		close(io->fd);
+	g_free(io);
+}
+
+static gpointer
+sdt_bench_io_reaper(gpointer data)
+{
+	SdtBenchIo *io = data;
+	SdtBenchIoSlot *done[SDT_BENCH_IO_MAX_COMPLETIONS];
+
+	while (io->in_flight > 0)
+		sdt_bench_io_reap(io, -1, done, G_N_ELEMENTS(done));
+	sdt_bench_io_free_now(io);
+	return NULL;
+}
+
+void
+sdt_bench_io_free(SdtBenchIo *io)
+{
+	if (io == NULL)
+		return;
+	if (io->in_flight == 0) {
+		sdt_bench_io_free_now(io);
+		return;
+	}
+	/* the buffers and the fd must outlive the requests still in the kernel */
+	g_thread_unref(g_thread_new("sdt-bench-reap", sdt_bench_io_reaper, io));
+}
+
+static SdtBenchIoSlot *
+sdt_bench_io_take_slot(SdtBenchIo *io, SdtBenchIoSlotState state)
+{
+	for (guint i = 0; i < io->n_slots; i++) {
+		if (io->slots[i].state == state)
+			return &io->slots[i];
+	}
+	return NULL;
+}
+
+static gboolean
+sdt_bench_io_check_result(SdtBenchIo *io, SdtBenchIoSlot *slot, GError **error)
+{
+	const gchar *what = slot->op == SDT_BENCH_IO_OP_READ ? "read" : "write";
+
+	if (slot->op == SDT_BENCH_IO_OP_FSYNC) {
+		if (slot->res < 0)
+			return sdt_error_set_from_errno(error, (gint) -slot->res, "fsync failed");
+		return TRUE;
+	}
+	if (io->inject && io->completed == io->inject_after)
+		slot->res = -io->inject_errsv;
+	io->completed++;
+	if (slot->res < 0) {
+		return sdt_error_set_from_errno(error,
+						(gint) -slot->res,
+						"%s of %" G_GSIZE_FORMAT
+						" bytes at offset %" G_GUINT64_FORMAT " failed",
+						what,
+						io->block_size,
+						slot->offset);
+	}
+	if ((gsize) slot->res != io->block_size) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_IO,
+			    "short %s: %" G_GSSIZE_FORMAT " of %" G_GSIZE_FORMAT
+			    " bytes at offset %" G_GUINT64_FORMAT,
+			    what,
+			    slot->res,
+			    io->block_size,
+			    slot->offset);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static gboolean
+sdt_bench_io_check_cancelled(const SdtBenchIoJob *job, GError **error)
+{
+	if (job->cancellable != NULL && g_cancellable_is_cancelled(job->cancellable)) {
+		g_set_error_literal(error, SDT_ERROR, SDT_ERROR_CANCELLED, "benchmark cancelled");
+		return TRUE;
+	}
+	return FALSE;
+}
+
+static gboolean
+sdt_bench_io_fsync(SdtBenchIo *io, const SdtBenchIoJob *job, SdtBenchIoStats *stats, GError **error)
+{
+	SdtBenchIoSlot *done[1];
+	gint64 t0 = sdt_bench_io_now();
+
+	sdt_bench_io_submit(io, &io->fsync_slot);
+	sdt_bench_io_flush(io);
+	while (io->in_flight > 0) {
+		if (sdt_bench_io_reap(io, SDT_BENCH_IO_WAIT_NS, done, 1) == 1)
+			break;
+		if (sdt_bench_io_check_cancelled(job, error))
+			return FALSE;
+	}
+	stats->fsync_ns = (guint64) (sdt_bench_io_now() - t0);
+	io->fsync_slot.state = SDT_BENCH_IO_SLOT_FREE;
+	return sdt_bench_io_check_result(io, &io->fsync_slot, error);
+}
+
+gboolean
+sdt_bench_io_run(SdtBenchIo *io, const SdtBenchIoJob *job, SdtBenchIoStats *stats, GError **error)
+{
+	SdtBenchIoSlot *done[SDT_BENCH_IO_MAX_COMPLETIONS];
+	SdtBenchRng rng_offset;
+	SdtBenchRng rng_data;
+	g_autoptr(GError) error_io = NULL;
+	gboolean is_write = job->dir == SDT_BENCH_IO_WRITE;
+	SdtBenchIoOp op = is_write ? SDT_BENCH_IO_OP_WRITE : SDT_BENCH_IO_OP_READ;
+	guint64 nblocks;
+	guint64 limit;
+	guint64 submitted = 0;
+	guint64 next_offset = job->offset;
+	gboolean stop = FALSE;
+	gint64 t0;
+	gint64 deadline = G_MAXINT64;
+	gint64 last_progress;
+	gint64 now;
+
+	g_return_val_if_fail(job->block_size == io->block_size, FALSE);
+	g_return_val_if_fail(job->length >= job->block_size, FALSE);
+	g_return_val_if_fail(io->in_flight == 0, FALSE);
+
+	memset(stats, 0, sizeof(*stats));
+	nblocks = job->length / job->block_size;
+	limit = job->max_bytes;
+	if (!job->random && (limit == 0 || limit > nblocks * job->block_size))
+		limit = nblocks * job->block_size;
+	if (limit == 0)
+		limit = G_MAXUINT64;
+	sdt_bench_rng_init(&rng_offset, job->seed);
+	sdt_bench_rng_init(&rng_data, job->seed ^ G_GUINT64_CONSTANT(0x5344547544415441));
+	for (guint i = 0; i < io->n_slots; i++)
+		io->slots[i].state = SDT_BENCH_IO_SLOT_FREE;
+
+	if (sdt_bench_io_check_cancelled(job, error))
+		return FALSE;
+	t0 = last_progress = sdt_bench_io_now();
+	if (job->max_seconds > 0)
+		deadline = t0 + (gint64) (job->max_seconds * 1e9);
+
+	for (;;) {
+		guint n;
+
+		while (!stop && io->in_flight < io->depth) {
+			SdtBenchIoSlot *slot = sdt_bench_io_take_slot(io, SDT_BENCH_IO_SLOT_READY);
+			if (slot == NULL) {
+				slot = sdt_bench_io_take_slot(io, SDT_BENCH_IO_SLOT_FREE);
+				if (is_write)
+					sdt_bench_rng_fill(&rng_data, slot->buf, io->block_size);
+			}
+			slot->op = op;
+			if (job->random) {
+				slot->offset =
+					job->offset +
+					sdt_bench_rng_below(&rng_offset, nblocks) * job->block_size;
+			} else {
+				slot->offset = next_offset;
+				next_offset += job->block_size;
+			}
+			sdt_bench_io_submit(io, slot);
+			submitted += job->block_size;
+			if (submitted >= limit)
+				stop = TRUE;
+		}
+		sdt_bench_io_flush(io);
+
+		/* fresh data for the next write while the card works on this one */
+		if (is_write && !stop && io->backend != SDT_BENCH_IO_BACKEND_SYNC) {
+			SdtBenchIoSlot *slot = sdt_bench_io_take_slot(io, SDT_BENCH_IO_SLOT_FREE);
+			if (slot != NULL) {
+				sdt_bench_rng_fill(&rng_data, slot->buf, io->block_size);
+				slot->state = SDT_BENCH_IO_SLOT_READY;
+			}
+		}
+		if (io->in_flight == 0)
+			break;
+
+		n = sdt_bench_io_reap(io, SDT_BENCH_IO_WAIT_NS, done, G_N_ELEMENTS(done));
+		for (guint i = 0; i < n; i++) {
+			SdtBenchIoSlot *slot = done[i];
+			slot->state = SDT_BENCH_IO_SLOT_FREE;
+			sdt_bench_latency_add(&stats->latency,
+					      (guint64) (slot->t_done - slot->t_submit));
+			if (error_io != NULL)
+				continue;
+			if (!sdt_bench_io_check_result(io, slot, &error_io)) {
+				stop = TRUE;
+				continue;
+			}
+			stats->ios++;
+			stats->bytes += io->block_size;
+		}
+		now = n > 0 ? done[n - 1]->t_done : sdt_bench_io_now();
+		if (now >= deadline)
+			stop = TRUE;
+		stats->seconds = (gdouble) (now - t0) / 1e9;
+		if (sdt_bench_io_check_cancelled(job, error))
+			return FALSE;
+		if (job->progress != NULL && now - last_progress >= SDT_BENCH_IO_PROGRESS_NS) {
+			last_progress = now;
+			job->progress(stats->bytes, stats->seconds, job->user_data);
+		}
+	}
+	if (error_io != NULL) {
+		g_propagate_error(error, g_steal_pointer(&error_io));
+		return FALSE;
+	}
+	if (job->fsync_end && !sdt_bench_io_fsync(io, job, stats, error))
+		return FALSE;
+	stats->seconds = (gdouble) (sdt_bench_io_now() - t0) / 1e9;
+	if (job->progress != NULL)
+		job->progress(stats->bytes, stats->seconds, job->user_data);
+	return TRUE;
+}

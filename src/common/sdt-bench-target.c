@@ -1,0 +1,337 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#define _GNU_SOURCE /* O_DIRECT, O_TMPFILE, statx, fallocate */
+
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <libudev.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "sdt-bench-target.h"
+#include "sdt-error.h"
+
+/* free space needed on top of the file */
+#define SDT_BENCH_TARGET_MARGIN_PERCENT 10
+
+typedef struct udev SdtBenchUdev;
+typedef struct udev_device SdtBenchUdevDevice;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtBenchUdev, udev_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtBenchUdevDevice, udev_device_unref)
+
+void
+sdt_bench_target_free(SdtBenchTarget *self)
+{
+	if (self == NULL)
+		return;
+	if (self->fd >= 0)
+		close(self->fd);
+	g_free(self->dir);
+	g_free(self->device);
+	g_free(self->device_node);
+	g_free(self->disk_node);
+	g_free(self->filesystem);
+	g_free(self);
+}
+
+const gchar *
+sdt_bench_target_fs_name(guint64 magic)
+{
+	switch (magic) {
+	case EXT4_SUPER_MAGIC:
+		return "ext4";
+	case MSDOS_SUPER_MAGIC:
+		return "vfat";
+	case EXFAT_SUPER_MAGIC:
+		return "exfat";
+	case BTRFS_SUPER_MAGIC:
+		return "btrfs";
+	case F2FS_SUPER_MAGIC:
+		return "f2fs";
+	case XFS_SUPER_MAGIC:
+		return "xfs";
+	case TMPFS_MAGIC:
+		return "tmpfs";
+	case RAMFS_MAGIC:
+		return "ramfs";
+	case OVERLAYFS_SUPER_MAGIC:
+		return "overlay";
+	case NFS_SUPER_MAGIC:
+		return "nfs";
+	case SQUASHFS_MAGIC:
+		return "squashfs";
+	default:
+		return NULL;
+	}
+}
+
+/* the block device behind @devnum, through udev; falls back to "MAJ:MIN" */
+static void
+sdt_bench_target_identify(SdtBenchTarget *self)
+{
+	g_autoptr(SdtBenchUdev) udev = udev_new();
+	g_autoptr(SdtBenchUdevDevice) dev = NULL;
+	struct udev_device *disk;
+	const gchar *size;
+
+	if (udev != NULL)
+		dev = udev_device_new_from_devnum(udev, 'b', self->devnum);
+	if (dev == NULL) {
+		self->device = g_strdup_printf("%u:%u", major(self->devnum), minor(self->devnum));
+		return;
+	}
+	self->device = g_strdup(udev_device_get_sysname(dev));
+	self->device_node = g_strdup(udev_device_get_devnode(dev));
+	size = udev_device_get_sysattr_value(dev, "size");
+	if (size != NULL)
+		self->device_size = g_ascii_strtoull(size, NULL, 10) * 512;
+	if (g_strcmp0(udev_device_get_devtype(dev), "disk") == 0)
+		disk = dev;
+	else
+		disk = udev_device_get_parent_with_subsystem_devtype(dev, "block", "disk");
+	if (disk != NULL)
+		self->disk_node = g_strdup(udev_device_get_devnode(disk));
+}
+
+static gboolean
+sdt_bench_target_check_dir(const gchar *dir, struct stat *st, GError **error)
+{
+	if (g_lstat(dir, st) != 0)
+		return sdt_error_set_from_errno(error, errno, _("Cannot use %s"), dir);
+	if (!S_ISDIR(st->st_mode)) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_ARGUMENT,
+			    _("%s is not a directory"),
+			    dir);
+		return FALSE;
+	}
+	/* nobody else may swap files under us: owned by root (or us), not shared */
+	if ((st->st_uid != 0 && st->st_uid != geteuid()) || (st->st_mode & (S_IWGRP | S_IWOTH))) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_ARGUMENT,
+			    _("%s is writable by other users; the test file is only created "
+			      "in a directory owned by root"),
+			    dir);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static gboolean
+sdt_bench_target_check_space(SdtBenchTarget *self, GError **error)
+{
+	struct statvfs vfs;
+	guint64 need = self->size + self->size / 100 * SDT_BENCH_TARGET_MARGIN_PERCENT;
+	guint64 avail;
+
+	if (statvfs(self->dir, &vfs) != 0)
+		return sdt_error_set_from_errno(error, errno, _("Cannot use %s"), self->dir);
+	if (vfs.f_flag & ST_RDONLY) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_READ_ONLY,
+			    _("The file system on %s (%s) is mounted read-only; remount it "
+			      "read-write to run the benchmark"),
+			    self->device,
+			    self->dir);
+		return FALSE;
+	}
+	if (self->device_size > 0 && self->device_size < need) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NO_SPACE,
+			    _("%s holds %" G_GUINT64_FORMAT
+			      " MB, too small for the %" G_GUINT64_FORMAT
+			      " MiB test file of this profile; choose a smaller profile"),
+			    self->device,
+			    self->device_size / 1000000,
+			    self->size / (1024 * 1024));
+		return FALSE;
+	}
+	avail = (guint64) vfs.f_bavail * vfs.f_frsize;
+	if (avail < need) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NO_SPACE,
+			    _("Not enough free space on %s (%s): %" G_GUINT64_FORMAT
+			      " MiB free, the test file needs %" G_GUINT64_FORMAT
+			      " MiB plus 10%%; free some space or choose a smaller profile"),
+			    self->device,
+			    self->dir,
+			    avail / (1024 * 1024),
+			    self->size / (1024 * 1024));
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static gboolean
+sdt_bench_target_open_errno(SdtBenchTarget *self, gint errsv, GError **error)
+{
+	if (errsv == EINVAL) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NOT_SUPPORTED,
+			    _("The %s file system on %s does not support direct I/O (O_DIRECT)"),
+			    self->filesystem,
+			    self->dir);
+		return FALSE;
+	}
+	return sdt_error_set_from_errno(error,
+					errsv,
+					_("Cannot create the test file in %s on %s"),
+					self->dir,
+					self->device);
+}
+
+static gboolean
+sdt_bench_target_create(SdtBenchTarget *self, SdtBenchTargetFlags flags, GError **error)
+{
+	g_autofree gchar *path = NULL;
+	gint flags_open = O_RDWR | O_DIRECT | O_CLOEXEC | O_NOFOLLOW;
+
+	if ((flags & SDT_BENCH_TARGET_FLAG_NO_TMPFILE) == 0) {
+		self->fd = open(self->dir, O_TMPFILE | flags_open, 0600);
+		if (self->fd >= 0) {
+			self->tmpfile = TRUE;
+			return TRUE;
+		}
+		/* EOPNOTSUPP: the file system has no O_TMPFILE (vfat); older kernels say EISDIR */
+		if (errno != EOPNOTSUPP && errno != EISDIR)
+			return sdt_bench_target_open_errno(self, errno, error);
+	}
+	for (guint i = 0; i < 100; i++) {
+		g_autofree gchar *name =
+			g_strdup_printf(".sd-tuner-bench-%d-%08x", getpid(), g_random_int());
+		g_free(path);
+		path = g_build_filename(self->dir, name, NULL);
+		self->fd = open(path, O_CREAT | O_EXCL | flags_open, 0600);
+		if (self->fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (self->fd < 0)
+		return sdt_bench_target_open_errno(self, errno, error);
+	if (unlink(path) != 0) {
+		gint errsv = errno;
+		close(self->fd);
+		self->fd = -1;
+		return sdt_error_set_from_errno(error, errsv, _("Cannot unlink %s"), path);
+	}
+	return TRUE;
+}
+
+SdtBenchTarget *
+sdt_bench_target_open(const gchar *dir, guint64 size, SdtBenchTargetFlags flags, GError **error)
+{
+	g_autoptr(SdtBenchTarget) self = g_new0(SdtBenchTarget, 1);
+	struct stat st_dir;
+	struct stat st_file;
+	struct statfs sfs;
+	struct statx stx;
+	const gchar *fs_name;
+
+	self->fd = -1;
+	self->size = size;
+	self->dir = g_canonicalize_filename(dir, NULL);
+	if (!sdt_bench_target_check_dir(self->dir, &st_dir, error))
+		return NULL;
+	if (statfs(self->dir, &sfs) != 0) {
+		sdt_error_set_from_errno(error, errno, _("Cannot use %s"), self->dir);
+		return NULL;
+	}
+	fs_name = sdt_bench_target_fs_name((guint64) sfs.f_type);
+	self->filesystem = fs_name != NULL
+				   ? g_strdup(fs_name)
+				   : g_strdup_printf("0x%llx", (unsigned long long) sfs.f_type);
+	self->devnum = st_dir.st_dev;
+	if (sfs.f_type == TMPFS_MAGIC || sfs.f_type == RAMFS_MAGIC || major(self->devnum) == 0) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NOT_SUPPORTED,
+			    _("%s is on %s, which is not a block device: direct I/O would "
+			      "measure memory, not a card"),
+			    self->dir,
+			    self->filesystem);
+		return NULL;
+	}
+	sdt_bench_target_identify(self);
+	if (!sdt_bench_target_check_space(self, error))
+		return NULL;
+	if (!sdt_bench_target_create(self, flags, error))
+		return NULL;
+
+	/* the file must be where the directory is, and take aligned direct I/O */
+	if (fstat(self->fd, &st_file) != 0) {
+		sdt_error_set_from_errno(error, errno, _("Cannot use %s"), self->dir);
+		return NULL;
+	}
+	if (st_file.st_dev != st_dir.st_dev) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_FAILED,
+			    _("The test file in %s landed on device %u:%u, not on %s"),
+			    self->dir,
+			    major(st_file.st_dev),
+			    minor(st_file.st_dev),
+			    self->device);
+		return NULL;
+	}
+	if (statx(self->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0 &&
+	    (stx.stx_mask & STATX_DIOALIGN) &&
+	    (stx.stx_dio_offset_align == 0 || stx.stx_dio_offset_align > 4096 ||
+	     stx.stx_dio_mem_align > 4096)) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NOT_SUPPORTED,
+			    _("The %s file system on %s does not support direct I/O in 4 KiB "
+			      "blocks (alignment %u)"),
+			    self->filesystem,
+			    self->dir,
+			    stx.stx_dio_offset_align);
+		return NULL;
+	}
+	if (fallocate(self->fd, 0, 0, (off_t) size) != 0 && errno != EOPNOTSUPP) {
+		sdt_error_set_from_errno(
+			error,
+			errno,
+			_("Cannot reserve %" G_GUINT64_FORMAT " MiB for the test file in %s on %s"),
+			size / (1024 * 1024),
+			self->dir,
+			self->device);
+		return NULL;
+	}
+	return g_steal_pointer(&self);
+}
+
+gint
+sdt_bench_target_open_raw(SdtBenchTarget *self, GError **error)
+{
+	gint fd;
+
+	if (self->disk_node == NULL) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NOT_FOUND,
+			    _("No device node for %s"),
+			    self->device);
+		return -1;
+	}
+	fd = open(self->disk_node, SDT_BENCH_RAW_OPEN_FLAGS);
+	if (fd < 0) {
+		sdt_error_set_from_errno(error, errno, _("Cannot open %s"), self->disk_node);
+		return -1;
+	}
+	return fd;
+}

@@ -1,0 +1,61 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <fcntl.h>
+#include <gio/gio.h>
+#include <sys/types.h>
+
+G_BEGIN_DECLS
+
+/*
+ * The benchmark's test file: created by the engine in a directory on the
+ * card's file system, opened O_DIRECT, without a name (O_TMPFILE, or unlinked
+ * right after it was created where the file system has no O_TMPFILE), so
+ * nothing is left behind whatever happens to the process.
+ */
+
+/* the raw-device read test opens the card like this: never for writing */
+#define SDT_BENCH_RAW_OPEN_FLAGS (O_RDONLY | O_DIRECT | O_CLOEXEC | O_NOCTTY)
+
+typedef enum {
+	SDT_BENCH_TARGET_FLAG_NONE = 0,
+	/* create and unlink even where O_TMPFILE works (tests the fallback path) */
+	SDT_BENCH_TARGET_FLAG_NO_TMPFILE = 1 << 0,
+} SdtBenchTargetFlags;
+
+typedef struct {
+	gint fd;            /* O_RDWR | O_DIRECT, no name */
+	gchar *dir;         /* the directory the file was created in */
+	gchar *device;      /* the block device it really lives on: "mmcblk0p2", or "MAJ:MIN" */
+	gchar *device_node; /* "/dev/mmcblk0p2", %NULL when udev does not know it */
+	gchar *disk_node;   /* the whole device for the raw read test, %NULL if unknown */
+	gchar *filesystem;  /* "ext4", "vfat", ... */
+	dev_t devnum;
+	guint64 device_size; /* bytes of the device holding the file system, 0 if unknown */
+	guint64 size;        /* bytes of the test file */
+	gboolean tmpfile;    /* created with O_TMPFILE */
+} SdtBenchTarget;
+
+/*
+ * Creates a @size byte test file in @dir after checking that @dir is a
+ * root-owned directory on a block device (tmpfs and friends: NotSupported),
+ * writable (ReadOnly), on a device larger than @size and with @size + 10%
+ * free (NoSpace).  Errors name the directory and the device.
+ */
+SdtBenchTarget *
+sdt_bench_target_open(const gchar *dir, guint64 size, SdtBenchTargetFlags flags, GError **error);
+void sdt_bench_target_free(SdtBenchTarget *self);
+
+/* opens @self->disk_node with SDT_BENCH_RAW_OPEN_FLAGS; returns the fd or -1 */
+gint sdt_bench_target_open_raw(SdtBenchTarget *self, GError **error);
+
+/* the name of a file system from its statfs() magic, or %NULL */
+const gchar *sdt_bench_target_fs_name(guint64 magic);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtBenchTarget, sdt_bench_target_free)
+
+G_END_DECLS

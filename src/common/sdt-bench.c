@@ -1,0 +1,568 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#define _GNU_SOURCE /* O_DIRECT, O_TMPFILE, statx, fallocate */
+
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sdt-bench.h"
+#include "sdt-error.h"
+
+#define MIB (G_GUINT64_CONSTANT(1024) * 1024)
+
+/* a sequential phase's share of the progress bar: its time on a 20 MB/s card */
+#define SDT_BENCH_NOMINAL_MB_S 20.0
+
+/*
+ * Idle time between two tests, as fio's stonewall leaves between jobs: the card
+ * finishes what the last test left in its cache, and on the throttled stand-in
+ * the block layer's throttle forgets the budget the last test left unused
+ * (measured: with no pause a QD32 write right after the sequential write came
+ * out 6% above a 2000 IOPS throttle; with 250 ms, within 1%).
+ */
+#define SDT_BENCH_SETTLE_MS 250
+
+/* fixed seeds: the same offsets every run, so runs compare */
+#define SDT_BENCH_SEED 0x5344547553656564ULL
+
+gboolean
+sdt_bench_config_for_profile(const gchar *profile, SdtBenchConfig *config, GError **error)
+{
+	memset(config, 0, sizeof(*config));
+	config->seq_block_size = 4 * MIB;
+	config->rand_block_size = 4096;
+	config->queue_depth = 32;
+	config->raw_block_size = 2 * MIB;
+	config->backend = SDT_BENCH_IO_BACKEND_AUTO;
+
+	if (g_strcmp0(profile, "quick") == 0) {
+		/* about 15 s on a 20 MB/s card */
+		config->profile = "quick";
+		config->file_size = 64 * MIB;
+		config->rand_seconds = 2;
+		config->rand_qd1_seconds = 1;
+		config->raw_seconds = 1;
+		config->raw_max_bytes = 64 * MIB;
+		return TRUE;
+	}
+	if (g_strcmp0(profile, "standard") == 0) {
+		/* Raspberry Pi Diagnostics: 256 MiB, 4 MiB blocks, 4k QD32 for 10 s; plus QD1 */
+		config->profile = "standard";
+		config->file_size = 256 * MIB;
+		config->rand_seconds = 10;
+		config->rand_qd1_seconds = 5;
+		config->raw_seconds = 3;
+		config->raw_max_bytes = 256 * MIB;
+		return TRUE;
+	}
+	if (g_strcmp0(profile, "full") == 0) {
+		/* a file larger than any card's fast cache area, long random phases */
+		config->profile = "full";
+		config->file_size = 1024 * MIB;
+		config->rand_seconds = 30;
+		config->rand_qd1_seconds = 15;
+		config->raw_seconds = 10;
+		config->raw_max_bytes = 1024 * MIB;
+		return TRUE;
+	}
+	g_set_error(error,
+		    SDT_ERROR,
+		    SDT_ERROR_INVALID_ARGUMENT,
+		    _("Unknown benchmark profile “%s”: use quick, standard or full"),
+		    profile != NULL ? profile : "");
+	return FALSE;
+}
+
+static void
+sdt_bench_test_result_free(SdtBenchTestResult *test)
+{
+	g_free(test->name);
+	g_free(test);
+}
+
+void
+sdt_bench_result_free(SdtBenchResult *result)
+{
+	if (result == NULL)
+		return;
+	g_free(result->profile);
+	g_ptr_array_unref(result->tests);
+	g_ptr_array_unref(result->notes);
+	g_free(result);
+}
+
+SdtBenchTestResult *
+sdt_bench_result_get_test(SdtBenchResult *result, const gchar *name)
+{
+	for (guint i = 0; i < result->tests->len; i++) {
+		SdtBenchTestResult *test = g_ptr_array_index(result->tests, i);
+		if (g_strcmp0(test->name, name) == 0)
+			return test;
+	}
+	return NULL;
+}
+
+void
+sdt_bench_verdict_compute(SdtBenchVerdict *verdict,
+			  gdouble seq_write_mb_s,
+			  gdouble read_iops,
+			  gdouble write_iops)
+{
+	verdict->seq_write_mb_s = seq_write_mb_s;
+	verdict->read_iops = read_iops;
+	verdict->write_iops = write_iops;
+	verdict->a1 = seq_write_mb_s >= SDT_BENCH_A_SEQ_MB_S &&
+		      read_iops >= SDT_BENCH_A1_READ_IOPS && write_iops >= SDT_BENCH_A1_WRITE_IOPS;
+	verdict->a2 = seq_write_mb_s >= SDT_BENCH_A_SEQ_MB_S &&
+		      read_iops >= SDT_BENCH_A2_READ_IOPS && write_iops >= SDT_BENCH_A2_WRITE_IOPS;
+}
+
+/* one test of a run */
+typedef struct {
+	const gchar *name;
+	SdtBenchIoDir dir;
+	gboolean random;
+	gboolean raw;
+	guint queue_depth;
+	gsize block_size;
+	guint64 length;
+	gdouble max_seconds;
+	gboolean fsync_end;
+	gdouble weight; /* share of the progress bar */
+} SdtBenchPhase;
+
+typedef struct {
+	SdtBenchProgressFunc func;
+	gpointer user_data;
+	const SdtBenchPhase *phase;
+	gdouble done_weight;
+	gdouble total_weight;
+	guint64 last_bytes;
+	gdouble last_seconds;
+} SdtBenchProgress;
+
+static void
+sdt_bench_progress_cb(guint64 bytes, gdouble seconds, gpointer user_data)
+{
+	SdtBenchProgress *p = user_data;
+	const SdtBenchPhase *phase = p->phase;
+	gdouble frac = 0;
+	gdouble rate = 0;
+
+	if (phase->max_seconds > 0)
+		frac = seconds / phase->max_seconds;
+	if (!phase->random && phase->length > 0)
+		frac = MAX(frac, (gdouble) bytes / (gdouble) phase->length);
+	frac = CLAMP(frac, 0.0, 1.0);
+	if (seconds > p->last_seconds)
+		rate = (gdouble) (bytes - p->last_bytes) / (seconds - p->last_seconds) / 1e6;
+	p->last_bytes = bytes;
+	p->last_seconds = seconds;
+	if (p->func != NULL) {
+		p->func(phase->name,
+			CLAMP((p->done_weight + frac * phase->weight) / p->total_weight, 0.0, 1.0),
+			rate,
+			p->user_data);
+	}
+}
+
+static gboolean
+sdt_bench_run_phase(SdtBenchTarget *target,
+		    const SdtBenchConfig *config,
+		    const SdtBenchPhase *phase,
+		    gint fd,
+		    SdtBenchProgress *progress,
+		    GCancellable *cancellable,
+		    SdtBenchTestResult *test,
+		    GError **error)
+{
+	g_autoptr(SdtBenchIo) io = NULL;
+	SdtBenchIoStats stats;
+	SdtBenchIoJob job = {
+		.dir = phase->dir,
+		.block_size = phase->block_size,
+		.length = phase->length,
+		.random = phase->random,
+		.seed = SDT_BENCH_SEED + g_str_hash(phase->name),
+		.max_seconds = phase->max_seconds,
+		.fsync_end = phase->fsync_end,
+		.progress = sdt_bench_progress_cb,
+		.user_data = progress,
+		.cancellable = cancellable,
+	};
+	SdtBenchIoBackend backend = config->backend;
+	const gchar *where = phase->raw ? target->disk_node : target->device;
+	gboolean ok;
+
+	if (phase->queue_depth == 1 && phase->random)
+		backend = SDT_BENCH_IO_BACKEND_SYNC;
+	else if (backend == SDT_BENCH_IO_BACKEND_SYNC)
+		backend = SDT_BENCH_IO_BACKEND_AUTO;
+	if (phase->raw) {
+		off_t end = lseek(fd, 0, SEEK_END);
+		if (end < (off_t) phase->block_size) {
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_IO,
+				    _("%s is empty or cannot be read"),
+				    target->disk_node);
+			return FALSE;
+		}
+		job.length = MIN(phase->length, (guint64) end);
+		job.length -= job.length % phase->block_size;
+	}
+	io = sdt_bench_io_new(backend, phase->queue_depth, fd, phase->block_size, error);
+	if (io == NULL)
+		return FALSE;
+	if (config->inject_test != NULL && g_strcmp0(config->inject_test, phase->name) == 0)
+		sdt_bench_io_inject_error(io, config->inject_after, config->inject_errno);
+
+	progress->phase = phase;
+	progress->last_bytes = 0;
+	progress->last_seconds = 0;
+	ok = sdt_bench_io_run(io, &job, &stats, error);
+
+	test->name = g_strdup(phase->name);
+	test->block_size = phase->block_size;
+	test->queue_depth = phase->queue_depth;
+	test->random = phase->random;
+	test->io_engine = sdt_bench_io_backend_to_string(sdt_bench_io_get_backend(io));
+	test->in_flight_max = sdt_bench_io_get_in_flight_max(io);
+	test->seconds = stats.seconds;
+	test->ios = stats.ios;
+	test->bytes = stats.bytes;
+	test->fsync_seconds = (gdouble) stats.fsync_ns / 1e9;
+	test->latency = stats.latency;
+	if (stats.seconds > 0) {
+		test->mb_s = (gdouble) stats.bytes / stats.seconds / 1e6;
+		test->iops = (gdouble) stats.ios / stats.seconds;
+	}
+	if (!ok) {
+		if (!g_error_matches(*error, SDT_ERROR, SDT_ERROR_CANCELLED)) {
+			g_prefix_error(error,
+				       _("%s test on %s (%s) failed: "),
+				       phase->name,
+				       where,
+				       phase->raw ? target->disk_node : target->dir);
+		}
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static gboolean
+sdt_bench_settle(GCancellable *cancellable, GError **error)
+{
+	for (guint i = 0; i < SDT_BENCH_SETTLE_MS / 50; i++) {
+		if (g_cancellable_is_cancelled(cancellable)) {
+			g_set_error_literal(error,
+					    SDT_ERROR,
+					    SDT_ERROR_CANCELLED,
+					    "benchmark cancelled");
+			return FALSE;
+		}
+		g_usleep(50 * 1000);
+	}
+	return TRUE;
+}
+
+static gdouble
+sdt_bench_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (gdouble) ts.tv_sec + (gdouble) ts.tv_nsec / 1e9;
+}
+
+SdtBenchResult *
+sdt_bench_run(SdtBenchTarget *target,
+	      const SdtBenchConfig *config,
+	      SdtBenchProgressFunc progress,
+	      gpointer user_data,
+	      GCancellable *cancellable,
+	      GError **error)
+{
+	g_autoptr(SdtBenchResult) result = g_new0(SdtBenchResult, 1);
+	SdtBenchProgress prog = {.func = progress, .user_data = user_data};
+	gdouble seq_weight = (gdouble) config->file_size / 1e6 / SDT_BENCH_NOMINAL_MB_S;
+	const SdtBenchPhase phases[] = {
+		{"seq-write",
+		 SDT_BENCH_IO_WRITE,
+		 FALSE,
+		 FALSE,
+		 1,
+		 config->seq_block_size,
+		 config->file_size,
+		 0,
+		 TRUE,
+		 seq_weight},
+		{"rand-4k-write-qd32",
+		 SDT_BENCH_IO_WRITE,
+		 TRUE,
+		 FALSE,
+		 config->queue_depth,
+		 config->rand_block_size,
+		 config->file_size,
+		 config->rand_seconds,
+		 FALSE,
+		 config->rand_seconds},
+		{"rand-4k-read-qd32",
+		 SDT_BENCH_IO_READ,
+		 TRUE,
+		 FALSE,
+		 config->queue_depth,
+		 config->rand_block_size,
+		 config->file_size,
+		 config->rand_seconds,
+		 FALSE,
+		 config->rand_seconds},
+		{"seq-read",
+		 SDT_BENCH_IO_READ,
+		 FALSE,
+		 FALSE,
+		 1,
+		 config->seq_block_size,
+		 config->file_size,
+		 0,
+		 FALSE,
+		 seq_weight},
+		{"rand-4k-write-qd1",
+		 SDT_BENCH_IO_WRITE,
+		 TRUE,
+		 FALSE,
+		 1,
+		 config->rand_block_size,
+		 config->file_size,
+		 config->rand_qd1_seconds,
+		 FALSE,
+		 config->rand_qd1_seconds},
+		{"rand-4k-read-qd1",
+		 SDT_BENCH_IO_READ,
+		 TRUE,
+		 FALSE,
+		 1,
+		 config->rand_block_size,
+		 config->file_size,
+		 config->rand_qd1_seconds,
+		 FALSE,
+		 config->rand_qd1_seconds},
+		{"raw-read",
+		 SDT_BENCH_IO_READ,
+		 FALSE,
+		 TRUE,
+		 1,
+		 config->raw_block_size,
+		 config->raw_max_bytes,
+		 config->raw_seconds,
+		 FALSE,
+		 config->raw_seconds},
+	};
+	gboolean run_raw = config->raw_seconds > 0;
+	gint fd_raw = -1;
+	gdouble t0 = sdt_bench_now();
+
+	g_return_val_if_fail(config->file_size >= config->seq_block_size, NULL);
+	g_return_val_if_fail(config->file_size <= target->size, NULL);
+
+	result->profile = g_strdup(config->profile);
+	result->tests = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_bench_test_result_free);
+	result->notes = g_ptr_array_new_with_free_func(g_free);
+
+	/* the raw read is an extra: a device we may not open only drops that test */
+	if (run_raw) {
+		g_autoptr(GError) error_raw = NULL;
+		fd_raw = sdt_bench_target_open_raw(target, &error_raw);
+		if (fd_raw < 0) {
+			g_ptr_array_add(
+				result->notes,
+				g_strdup_printf(_("raw-read skipped: %s"), error_raw->message));
+			run_raw = FALSE;
+		}
+	}
+	for (guint i = 0; i < G_N_ELEMENTS(phases); i++) {
+		if (!phases[i].raw || run_raw)
+			prog.total_weight += phases[i].weight;
+	}
+	for (guint i = 0; i < G_N_ELEMENTS(phases); i++) {
+		SdtBenchTestResult *test;
+		if (phases[i].raw && !run_raw)
+			continue;
+		test = g_new0(SdtBenchTestResult, 1);
+		g_ptr_array_add(result->tests, test);
+		if (i > 0 && !sdt_bench_settle(cancellable, error))
+			return NULL;
+		if (!sdt_bench_run_phase(target,
+					 config,
+					 &phases[i],
+					 phases[i].raw ? fd_raw : target->fd,
+					 &prog,
+					 cancellable,
+					 test,
+					 error)) {
+			if (fd_raw >= 0)
+				close(fd_raw);
+			return NULL;
+		}
+		prog.done_weight += phases[i].weight;
+		if (g_strcmp0(phases[i].name, "rand-4k-read-qd32") == 0) {
+			sdt_bench_verdict_compute(
+				&result->verdict,
+				sdt_bench_result_get_test(result, "seq-write")->mb_s,
+				test->iops,
+				sdt_bench_result_get_test(result, "rand-4k-write-qd32")->iops);
+			result->verdict.seconds = sdt_bench_now() - t0;
+		}
+	}
+	if (fd_raw >= 0)
+		close(fd_raw);
+	result->seconds = sdt_bench_now() - t0;
+	return g_steal_pointer(&result);
+}
+
+static void
+sdt_bench_json_add_double(JsonBuilder *builder, const gchar *name, gdouble value, gdouble scale)
+{
+	json_builder_set_member_name(builder, name);
+	json_builder_add_double_value(builder, (gdouble) (gint64) (value * scale + 0.5) / scale);
+}
+
+JsonNode *
+sdt_bench_result_to_json(SdtBenchResult *result, SdtBenchTarget *target, gdouble ceiling_mb_s)
+{
+	g_autoptr(JsonBuilder) builder = json_builder_new();
+	gdouble best_read = 0;
+
+	json_builder_begin_object(builder);
+
+	json_builder_set_member_name(builder, "target");
+	json_builder_begin_object(builder);
+	json_builder_set_member_name(builder, "path");
+	json_builder_add_string_value(builder, target->dir);
+	json_builder_set_member_name(builder, "device");
+	json_builder_add_string_value(builder, target->device);
+	json_builder_set_member_name(builder, "filesystem");
+	json_builder_add_string_value(builder, target->filesystem);
+	json_builder_set_member_name(builder, "raw_device");
+	if (target->disk_node != NULL)
+		json_builder_add_string_value(builder, target->disk_node);
+	else
+		json_builder_add_null_value(builder);
+	json_builder_set_member_name(builder, "file_size");
+	json_builder_add_int_value(builder, (gint64) target->size);
+	json_builder_set_member_name(builder, "tmpfile");
+	json_builder_add_boolean_value(builder, target->tmpfile);
+	json_builder_end_object(builder);
+
+	json_builder_set_member_name(builder, "profile");
+	json_builder_add_string_value(builder, result->profile);
+
+	json_builder_set_member_name(builder, "tests");
+	json_builder_begin_array(builder);
+	for (guint i = 0; i < result->tests->len; i++) {
+		SdtBenchTestResult *test = g_ptr_array_index(result->tests, i);
+		json_builder_begin_object(builder);
+		json_builder_set_member_name(builder, "name");
+		json_builder_add_string_value(builder, test->name);
+		json_builder_set_member_name(builder, "block_size");
+		json_builder_add_int_value(builder, (gint64) test->block_size);
+		json_builder_set_member_name(builder, "queue_depth");
+		json_builder_add_int_value(builder, test->queue_depth);
+		sdt_bench_json_add_double(builder, "mb_s", test->mb_s, 100);
+		sdt_bench_json_add_double(builder, "iops", test->iops, 10);
+		sdt_bench_json_add_double(builder, "seconds", test->seconds, 1000);
+		json_builder_set_member_name(builder, "ios");
+		json_builder_add_int_value(builder, (gint64) test->ios);
+		json_builder_set_member_name(builder, "bytes");
+		json_builder_add_int_value(builder, (gint64) test->bytes);
+		json_builder_set_member_name(builder, "io_engine");
+		json_builder_add_string_value(builder, test->io_engine);
+		json_builder_set_member_name(builder, "in_flight_max");
+		json_builder_add_int_value(builder, test->in_flight_max);
+		if (g_strcmp0(test->name, "seq-write") == 0)
+			sdt_bench_json_add_double(builder,
+						  "fsync_seconds",
+						  test->fsync_seconds,
+						  1000);
+		if (test->random) {
+			const SdtBenchLatency *lat = &test->latency;
+			json_builder_set_member_name(builder, "latency_us");
+			json_builder_begin_object(builder);
+			sdt_bench_json_add_double(
+				builder,
+				"mean",
+				lat->count > 0 ? (gdouble) lat->sum_ns / (gdouble) lat->count / 1e3
+					       : 0,
+				10);
+			sdt_bench_json_add_double(builder,
+						  "p50",
+						  sdt_bench_latency_percentile(lat, 50) / 1e3,
+						  10);
+			sdt_bench_json_add_double(builder,
+						  "p90",
+						  sdt_bench_latency_percentile(lat, 90) / 1e3,
+						  10);
+			sdt_bench_json_add_double(builder,
+						  "p99",
+						  sdt_bench_latency_percentile(lat, 99) / 1e3,
+						  10);
+			sdt_bench_json_add_double(builder,
+						  "p99_9",
+						  sdt_bench_latency_percentile(lat, 99.9) / 1e3,
+						  10);
+			sdt_bench_json_add_double(builder, "max", lat->max_ns / 1e3, 10);
+			json_builder_end_object(builder);
+		}
+		json_builder_end_object(builder);
+		if (!test->random && test->queue_depth == 1 &&
+		    (g_strcmp0(test->name, "seq-read") == 0 ||
+		     g_strcmp0(test->name, "raw-read") == 0))
+			best_read = MAX(best_read, test->mb_s);
+	}
+	json_builder_end_array(builder);
+
+	json_builder_set_member_name(builder, "notes");
+	json_builder_begin_array(builder);
+	for (guint i = 0; i < result->notes->len; i++)
+		json_builder_add_string_value(builder, g_ptr_array_index(result->notes, i));
+	json_builder_end_array(builder);
+
+	json_builder_set_member_name(builder, "verdict");
+	json_builder_begin_object(builder);
+	json_builder_set_member_name(builder, "a1");
+	json_builder_add_boolean_value(builder, result->verdict.a1);
+	json_builder_set_member_name(builder, "a2");
+	json_builder_add_boolean_value(builder, result->verdict.a2);
+	sdt_bench_json_add_double(builder, "seq_write_mb_s", result->verdict.seq_write_mb_s, 100);
+	sdt_bench_json_add_double(builder, "read_iops", result->verdict.read_iops, 10);
+	sdt_bench_json_add_double(builder, "write_iops", result->verdict.write_iops, 10);
+	json_builder_set_member_name(builder, "basis");
+	json_builder_add_string_value(builder, "seq-write, rand-4k-read-qd32, rand-4k-write-qd32");
+	sdt_bench_json_add_double(builder, "seconds", result->verdict.seconds, 1000);
+	json_builder_end_object(builder);
+
+	if (ceiling_mb_s > 0) {
+		json_builder_set_member_name(builder, "ceiling_mb_s");
+		json_builder_add_double_value(builder, ceiling_mb_s);
+		sdt_bench_json_add_double(builder,
+					  "ceiling_percent",
+					  best_read / ceiling_mb_s * 100,
+					  10);
+	} else {
+		json_builder_set_member_name(builder, "ceiling_mb_s");
+		json_builder_add_null_value(builder);
+		json_builder_set_member_name(builder, "ceiling_percent");
+		json_builder_add_null_value(builder);
+	}
+	sdt_bench_json_add_double(builder, "seconds", result->seconds, 1000);
+
+	json_builder_end_object(builder);
+	return json_builder_get_root(builder);
+}

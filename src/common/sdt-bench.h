@@ -1,0 +1,120 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "sdt-bench-io.h"
+#include "sdt-bench-target.h"
+#include "sdt-context.h"
+#include "sdt-ops.h"
+
+G_BEGIN_DECLS
+
+/* SD Association application performance classes (PLATFORM.md 7.1) */
+#define SDT_BENCH_A1_READ_IOPS  1500
+#define SDT_BENCH_A1_WRITE_IOPS 500
+#define SDT_BENCH_A2_READ_IOPS  4000
+#define SDT_BENCH_A2_WRITE_IOPS 2000
+#define SDT_BENCH_A_SEQ_MB_S    10.0
+
+/*
+ * What one run does.  The profiles fill this in; tests use tiny sizes.  Tests
+ * run in this order: seq-write, rand-4k-write-qd32, rand-4k-read-qd32 (the
+ * verdict is known here), seq-read, rand-4k-write-qd1, rand-4k-read-qd1,
+ * raw-read.
+ */
+typedef struct {
+	const gchar *profile;
+	guint64 file_size;        /* bytes; a multiple of @seq_block_size */
+	gsize seq_block_size;     /* 4 MiB */
+	gsize rand_block_size;    /* 4 KiB */
+	guint queue_depth;        /* 32 */
+	gdouble rand_seconds;     /* each QD32 test */
+	gdouble rand_qd1_seconds; /* each QD1 test */
+	gsize raw_block_size;     /* 2 MiB, as hdparm */
+	gdouble raw_seconds;      /* 0: no raw-device test */
+	guint64 raw_max_bytes;
+	/* the rest is for tests */
+	SdtBenchIoBackend backend; /* for the queue-depth tests; AUTO: io_uring, else threads */
+	SdtBenchTargetFlags target_flags;
+	const gchar *inject_test; /* inject an error into this test ... */
+	guint64 inject_after;     /* ... at the completion of this IO ... */
+	gint inject_errno;        /* ... with this errno */
+} SdtBenchConfig;
+
+/* quick, standard, full; SDT_ERROR_INVALID_ARGUMENT for anything else */
+gboolean sdt_bench_config_for_profile(const gchar *profile, SdtBenchConfig *config, GError **error);
+
+typedef struct {
+	gchar *name;
+	gsize block_size;
+	guint queue_depth;
+	gboolean random;
+	const gchar *io_engine; /* "sync", "io_uring", "threads" */
+	guint in_flight_max;
+	gdouble seconds;
+	guint64 ios;
+	guint64 bytes;
+	gdouble mb_s;
+	gdouble iops;
+	gdouble fsync_seconds;
+	SdtBenchLatency latency;
+} SdtBenchTestResult;
+
+typedef struct {
+	gboolean a1;
+	gboolean a2;
+	gdouble seq_write_mb_s;
+	gdouble read_iops;
+	gdouble write_iops;
+	gdouble seconds; /* from the start until the verdict was known */
+} SdtBenchVerdict;
+
+typedef struct {
+	gchar *profile;
+	GPtrArray *tests; /* of SdtBenchTestResult */
+	SdtBenchVerdict verdict;
+	gdouble seconds;
+	GPtrArray *notes; /* of gchar*: what was skipped and why */
+} SdtBenchResult;
+
+void sdt_bench_result_free(SdtBenchResult *result);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtBenchResult, sdt_bench_result_free)
+
+SdtBenchTestResult *sdt_bench_result_get_test(SdtBenchResult *result, const gchar *name);
+
+/* pure: the A1/A2 verdict of these figures */
+void sdt_bench_verdict_compute(SdtBenchVerdict *verdict,
+			       gdouble seq_write_mb_s,
+			       gdouble read_iops,
+			       gdouble write_iops);
+
+/*
+ * Runs the tests of @config on @target, calling @progress at most ~10 times a
+ * second.  Cancelling @cancellable stops it within 200 ms (SDT_ERROR_CANCELLED).
+ */
+SdtBenchResult *sdt_bench_run(SdtBenchTarget *target,
+			      const SdtBenchConfig *config,
+			      SdtBenchProgressFunc progress,
+			      gpointer user_data,
+			      GCancellable *cancellable,
+			      GError **error);
+
+/* the `bench --json` document; @ceiling_mb_s <= 0 means unknown (null) */
+JsonNode *
+sdt_bench_result_to_json(SdtBenchResult *result, SdtBenchTarget *target, gdouble ceiling_mb_s);
+
+/* sdt_ops_bench() with an explicit configuration (tests use tiny sizes) */
+JsonNode *sdt_bench_ops_run(SdtContext *ctx,
+			    const SdtBenchConfig *config,
+			    const gchar *dir,
+			    SdtBenchProgressFunc progress,
+			    gpointer user_data,
+			    GCancellable *cancellable,
+			    GError **error);
+
+G_END_DECLS

@@ -1,0 +1,1034 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#define _GNU_SOURCE /* O_DIRECT */
+
+#include "config.h"
+
+#include <errno.h>
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "sdt-bench.h"
+#include "sdt-error.h"
+#include "sdt-history.h"
+
+#define MIB (1024 * 1024)
+
+/* disk-backed scratch space: /tmp may be tmpfs, which the engine refuses */
+#define TEST_DISK_DIR "/var/tmp"
+
+static gchar *
+test_dir_new(const gchar *base)
+{
+	g_autofree gchar *tmpl = g_build_filename(base, "sdt-bench-test-XXXXXX", NULL);
+	gchar *dir = g_mkdtemp_full(g_steal_pointer(&tmpl), 0700);
+	g_assert_nonnull(dir);
+	return dir;
+}
+
+static guint
+test_dir_count(const gchar *dir)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	guint n = 0;
+	g_assert_nonnull(d);
+	while (g_dir_read_name(d) != NULL)
+		n++;
+	return n;
+}
+
+static void
+test_rm_rf(const gchar *path)
+{
+	g_autoptr(GDir) d = g_dir_open(path, 0, NULL);
+	const gchar *name;
+
+	while (d != NULL && (name = g_dir_read_name(d)) != NULL) {
+		g_autofree gchar *child = g_build_filename(path, name, NULL);
+		if (g_file_test(child, G_FILE_TEST_IS_DIR) &&
+		    !g_file_test(child, G_FILE_TEST_IS_SYMLINK))
+			test_rm_rf(child);
+		else
+			g_unlink(child);
+	}
+	g_rmdir(path);
+}
+
+/* the open flags of one of our file descriptors, as the kernel reports them */
+static gint
+test_fd_flags(gint fd)
+{
+	g_autofree gchar *path = g_strdup_printf("/proc/self/fdinfo/%d", fd);
+	g_autofree gchar *text = NULL;
+	g_auto(GStrv) lines = NULL;
+
+	g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+	lines = g_strsplit(text, "\n", -1);
+	for (guint i = 0; lines[i] != NULL; i++) {
+		if (g_str_has_prefix(lines[i], "flags:"))
+			return (gint) g_ascii_strtoll(lines[i] + 6, NULL, 8);
+	}
+	g_assert_not_reached();
+}
+
+static void
+test_config_tiny(SdtBenchConfig *config)
+{
+	g_autoptr(GError) error = NULL;
+	g_assert_true(sdt_bench_config_for_profile("quick", config, &error));
+	config->profile = "test";
+	config->file_size = 8 * MIB;
+	config->seq_block_size = 1 * MIB;
+	config->rand_seconds = 0.2;
+	config->rand_qd1_seconds = 0.1;
+	config->raw_seconds = 0;
+	config->raw_block_size = 1 * MIB;
+	config->raw_max_bytes = 4 * MIB;
+}
+
+static gboolean
+test_is_root(void)
+{
+	if (geteuid() == 0)
+		return TRUE;
+	g_test_skip("needs root (loop devices, mount)");
+	return FALSE;
+}
+
+/* pure parts */
+
+static void
+test_bench_rng_fixed_seed(void)
+{
+	SdtBenchRng a;
+	SdtBenchRng b;
+	SdtBenchRng c;
+
+	sdt_bench_rng_init(&a, 42);
+	sdt_bench_rng_init(&b, 42);
+	sdt_bench_rng_init(&c, 43);
+	for (guint i = 0; i < 1000; i++) {
+		guint64 va = sdt_bench_rng_next(&a);
+		g_assert_cmpuint(va, ==, sdt_bench_rng_next(&b));
+		g_assert_cmpuint(va, !=, sdt_bench_rng_next(&c));
+	}
+	for (guint i = 0; i < 10000; i++)
+		g_assert_cmpuint(sdt_bench_rng_below(&a, 7), <, 7);
+}
+
+static void
+test_bench_rng_fresh_incompressible(void)
+{
+	SdtBenchRng rng;
+	gsize len = 1 * MIB;
+	g_autofree guint64 *block1 = g_malloc(4096);
+	g_autofree guint64 *block2 = g_malloc(4096);
+	g_autofree guint8 *data = g_malloc(len);
+	g_autofree guint8 *out = g_malloc(len * 2);
+	g_autoptr(GZlibCompressor) zlib = g_zlib_compressor_new(G_ZLIB_COMPRESSOR_FORMAT_RAW, 9);
+	g_autoptr(GError) error = NULL;
+	gsize read = 0;
+	gsize written = 0;
+
+	/* two consecutive blocks differ everywhere: no repeated pattern */
+	sdt_bench_rng_init(&rng, 1);
+	sdt_bench_rng_fill(&rng, block1, 4096);
+	sdt_bench_rng_fill(&rng, block2, 4096);
+	for (guint i = 0; i < 4096 / 8; i++)
+		g_assert_cmpuint(block1[i], !=, block2[i]);
+
+	/* and deflate at its best cannot shrink the data */
+	sdt_bench_rng_fill(&rng, data, len);
+	g_assert_cmpint(g_converter_convert(G_CONVERTER(zlib),
+					    data,
+					    len,
+					    out,
+					    len * 2,
+					    G_CONVERTER_INPUT_AT_END,
+					    &read,
+					    &written,
+					    &error),
+			==,
+			G_CONVERTER_FINISHED);
+	g_assert_no_error(error);
+	g_assert_cmpuint(read, ==, len);
+	g_assert_cmpuint(written, >=, len);
+}
+
+static void
+test_bench_latency_percentiles(void)
+{
+	SdtBenchLatency lat;
+
+	sdt_bench_latency_reset(&lat);
+	g_assert_cmpuint(sdt_bench_latency_percentile(&lat, 50), ==, 0);
+	/* 1..1000 µs, one sample each */
+	for (guint i = 1; i <= 1000; i++)
+		sdt_bench_latency_add(&lat, (guint64) i * 1000);
+	g_assert_cmpuint(lat.count, ==, 1000);
+	g_assert_cmpuint(lat.min_ns, ==, 1000);
+	g_assert_cmpuint(lat.max_ns, ==, 1000000);
+	/* within the histogram's 1/32 resolution */
+	g_assert_cmpfloat_with_epsilon(sdt_bench_latency_percentile(&lat, 50) / 1e3,
+				       500,
+				       500 / 32.);
+	g_assert_cmpfloat_with_epsilon(sdt_bench_latency_percentile(&lat, 99) / 1e3,
+				       990,
+				       990 / 32.);
+	g_assert_cmpuint(sdt_bench_latency_percentile(&lat, 100), ==, 1000000);
+	g_assert_cmpuint(sdt_bench_latency_percentile(&lat, 0.01), ==, 1000);
+}
+
+static void
+test_bench_profiles(void)
+{
+	SdtBenchConfig config;
+	g_autoptr(GError) error = NULL;
+
+	g_assert_true(sdt_bench_config_for_profile("standard", &config, &error));
+	g_assert_no_error(error);
+	/* Raspberry Pi Diagnostics: 256 MiB, 4 MiB blocks, 4k random QD32 for 10 s */
+	g_assert_cmpuint(config.file_size, ==, 256 * MIB);
+	g_assert_cmpuint(config.seq_block_size, ==, 4 * MIB);
+	g_assert_cmpuint(config.rand_block_size, ==, 4096);
+	g_assert_cmpuint(config.queue_depth, ==, 32);
+	g_assert_cmpfloat(config.rand_seconds, ==, 10);
+	g_assert_cmpfloat(config.rand_qd1_seconds, >, 0);
+
+	g_assert_true(sdt_bench_config_for_profile("quick", &config, &error));
+	g_assert_cmpuint(config.file_size, <, 256 * MIB);
+	g_assert_true(sdt_bench_config_for_profile("full", &config, &error));
+	g_assert_cmpuint(config.file_size, >, 256 * MIB);
+
+	g_assert_false(sdt_bench_config_for_profile("fast", &config, &error));
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_ARGUMENT);
+	g_assert_nonnull(strstr(error->message, "fast"));
+}
+
+static void
+test_bench_verdict(void)
+{
+	SdtBenchVerdict v;
+
+	sdt_bench_verdict_compute(&v, 10.0, 1500, 500);
+	g_assert_true(v.a1);
+	g_assert_false(v.a2);
+	sdt_bench_verdict_compute(&v, 9.99, 9000, 9000);
+	g_assert_false(v.a1);
+	g_assert_false(v.a2);
+	sdt_bench_verdict_compute(&v, 40, 1499, 3000);
+	g_assert_false(v.a1);
+	sdt_bench_verdict_compute(&v, 40, 4000, 2000);
+	g_assert_true(v.a1);
+	g_assert_true(v.a2);
+	sdt_bench_verdict_compute(&v, 40, 4000, 1999);
+	g_assert_true(v.a1);
+	g_assert_false(v.a2);
+}
+
+/* the test file */
+
+static void
+test_bench_target_tmpfile_has_no_name(void)
+{
+	g_autofree gchar *dir = test_dir_new(TEST_DISK_DIR);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchTarget) target = sdt_bench_target_open(dir, 4 * MIB, 0, &error);
+	gint flags;
+
+	g_assert_no_error(error);
+	g_assert_nonnull(target);
+	g_assert_true(target->tmpfile);
+	g_assert_cmpuint(test_dir_count(dir), ==, 0);
+	flags = test_fd_flags(target->fd);
+	g_assert_cmpint(flags & O_ACCMODE, ==, O_RDWR);
+	g_assert_cmpint(flags & O_DIRECT, ==, O_DIRECT);
+	g_assert_cmpstr(target->filesystem, ==, "ext4");
+	g_assert_nonnull(target->device);
+	g_assert_cmpuint(target->size, ==, 4 * MIB);
+	g_clear_pointer(&target, sdt_bench_target_free);
+	g_assert_cmpuint(test_dir_count(dir), ==, 0);
+	test_rm_rf(dir);
+}
+
+static void
+test_bench_target_unlinked_fallback(void)
+{
+	g_autofree gchar *dir = test_dir_new(TEST_DISK_DIR);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchTarget) target =
+		sdt_bench_target_open(dir, 4 * MIB, SDT_BENCH_TARGET_FLAG_NO_TMPFILE, &error);
+
+	g_assert_no_error(error);
+	g_assert_false(target->tmpfile);
+	g_assert_cmpuint(test_dir_count(dir), ==, 0);
+	g_assert_cmpint(test_fd_flags(target->fd) & O_DIRECT, ==, O_DIRECT);
+	test_rm_rf(dir);
+}
+
+static void
+test_bench_target_tmpfs_not_supported(void)
+{
+	g_autofree gchar *dir = NULL;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchTarget) target = NULL;
+
+	if (!g_file_test("/dev/shm", G_FILE_TEST_IS_DIR)) {
+		g_test_skip("no /dev/shm");
+		return;
+	}
+	dir = test_dir_new("/dev/shm");
+	target = sdt_bench_target_open(dir, 4 * MIB, 0, &error);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_SUPPORTED);
+	g_assert_null(target);
+	g_assert_nonnull(strstr(error->message, dir));
+	g_assert_nonnull(strstr(error->message, "tmpfs"));
+	g_assert_cmpuint(test_dir_count(dir), ==, 0);
+	test_rm_rf(dir);
+}
+
+static void
+test_bench_target_shared_dir_refused(void)
+{
+	g_autofree gchar *dir = test_dir_new(TEST_DISK_DIR);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchTarget) target = NULL;
+
+	g_assert_cmpint(g_chmod(dir, 01777), ==, 0);
+	target = sdt_bench_target_open(dir, 4 * MIB, 0, &error);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_ARGUMENT);
+	g_assert_nonnull(strstr(error->message, dir));
+	g_assert_cmpuint(test_dir_count(dir), ==, 0);
+	test_rm_rf(dir);
+}
+
+static void
+test_bench_target_missing_dir(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchTarget) target =
+		sdt_bench_target_open("/var/tmp/sdt-bench-does-not-exist", 4 * MIB, 0, &error);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND);
+	g_assert_null(target);
+	g_assert_nonnull(strstr(error->message, "/var/tmp/sdt-bench-does-not-exist"));
+}
+
+/* the I/O layer */
+
+static SdtBenchTarget *
+test_target_new(gchar **dir_out, guint64 size)
+{
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *dir = test_dir_new(TEST_DISK_DIR);
+	SdtBenchTarget *target = sdt_bench_target_open(dir, size, 0, &error);
+	g_assert_no_error(error);
+	*dir_out = g_steal_pointer(&dir);
+	return target;
+}
+
+static void
+test_bench_io_qd32(SdtBenchIoBackend backend, SdtBenchIoBackend expected)
+{
+	g_autofree gchar *dir = NULL;
+	g_autoptr(SdtBenchTarget) target = test_target_new(&dir, 4 * MIB);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchIo) io = sdt_bench_io_new(backend, 32, target->fd, 4096, &error);
+	SdtBenchIoStats stats;
+	SdtBenchIoJob job = {
+		.dir = SDT_BENCH_IO_WRITE,
+		.block_size = 4096,
+		.length = 4 * MIB,
+		.random = TRUE,
+		.seed = 7,
+		.max_bytes = 4096 * 2000,
+	};
+
+	g_assert_no_error(error);
+	g_assert_cmpint(sdt_bench_io_get_backend(io), ==, expected);
+	g_assert_true(sdt_bench_io_run(io, &job, &stats, &error));
+	g_assert_no_error(error);
+	g_assert_cmpuint(stats.ios, ==, 2000);
+	g_assert_cmpuint(stats.bytes, ==, 2000 * 4096);
+	g_assert_cmpuint(stats.latency.count, ==, 2000);
+	/* the engine's own counter: 32 requests were in flight, never more */
+	g_assert_cmpuint(sdt_bench_io_get_in_flight_max(io), ==, 32);
+	g_assert_cmpuint(sdt_bench_io_get_in_flight(io), ==, 0);
+
+	/* reads of what was written, same depth */
+	job.dir = SDT_BENCH_IO_READ;
+	g_assert_true(sdt_bench_io_run(io, &job, &stats, &error));
+	g_assert_no_error(error);
+	g_assert_cmpuint(stats.ios, ==, 2000);
+	g_assert_cmpuint(sdt_bench_io_get_in_flight_max(io), ==, 32);
+	g_clear_pointer(&io, sdt_bench_io_free);
+	g_clear_pointer(&target, sdt_bench_target_free);
+	test_rm_rf(dir);
+}
+
+static void
+test_bench_io_uring_qd32_in_flight(void)
+{
+#if HAVE_LIBURING
+	test_bench_io_qd32(SDT_BENCH_IO_BACKEND_AUTO, SDT_BENCH_IO_BACKEND_URING);
+#else
+	g_test_skip("built without liburing");
+#endif
+}
+
+static void
+test_bench_io_threads_qd32_in_flight(void)
+{
+	test_bench_io_qd32(SDT_BENCH_IO_BACKEND_THREADS, SDT_BENCH_IO_BACKEND_THREADS);
+}
+
+/*
+ * io_uring blocked the way container runtimes block it (seccomp: ENOSYS from
+ * io_uring_setup), in a subprocess: AUTO must fall back to threads.
+ */
+static void
+test_bench_io_fallback_without_uring(void)
+{
+	if (g_test_subprocess()) {
+		struct sock_filter filter[] = {
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA)),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		};
+		struct sock_fprog prog = {.len = G_N_ELEMENTS(filter), .filter = filter};
+		g_autoptr(GError) error = NULL;
+		g_autoptr(SdtBenchIo) io = NULL;
+
+		g_assert_cmpint(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), ==, 0);
+		g_assert_cmpint(prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog), ==, 0);
+		io = sdt_bench_io_new(SDT_BENCH_IO_BACKEND_URING, 32, 0, 4096, &error);
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_SUPPORTED);
+		g_assert_null(io);
+		test_bench_io_qd32(SDT_BENCH_IO_BACKEND_AUTO, SDT_BENCH_IO_BACKEND_THREADS);
+		return;
+	}
+	g_test_trap_subprocess(NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+	g_test_trap_assert_passed();
+}
+
+static void
+test_bench_io_injected_error(gconstpointer data)
+{
+	SdtBenchIoBackend backend = GPOINTER_TO_INT(data);
+	g_autofree gchar *dir = NULL;
+	g_autoptr(SdtBenchTarget) target = test_target_new(&dir, 4 * MIB);
+	g_autoptr(GError) error = NULL;
+	guint depth = backend == SDT_BENCH_IO_BACKEND_SYNC ? 1 : 32;
+	g_autoptr(SdtBenchIo) io = sdt_bench_io_new(backend, depth, target->fd, 4096, &error);
+	SdtBenchIoStats stats;
+	SdtBenchIoJob job = {
+		.dir = SDT_BENCH_IO_READ,
+		.block_size = 4096,
+		.length = 4 * MIB,
+		.random = TRUE,
+		.seed = 7,
+		.max_bytes = 4096 * 5000,
+	};
+
+	g_assert_no_error(error);
+	sdt_bench_io_inject_error(io, 100, EIO);
+	g_assert_false(sdt_bench_io_run(io, &job, &stats, &error));
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_IO);
+	g_assert_nonnull(strstr(error->message, "offset"));
+	/* IOs 0..99 succeeded; the run stopped at the failure */
+	g_assert_cmpuint(stats.ios, ==, 100);
+	g_assert_cmpuint(sdt_bench_io_get_in_flight(io), ==, 0);
+	g_clear_pointer(&io, sdt_bench_io_free);
+	g_clear_pointer(&target, sdt_bench_target_free);
+	g_assert_cmpuint(test_dir_count(dir), ==, 0);
+	test_rm_rf(dir);
+}
+
+/* the engine */
+
+typedef struct {
+	GCancellable *cancellable;
+	guint delay_ms;
+	gint64 cancelled_at;
+} TestCanceller;
+
+static gpointer
+test_canceller_thread(gpointer data)
+{
+	TestCanceller *c = data;
+	g_usleep(c->delay_ms * 1000);
+	c->cancelled_at = g_get_monotonic_time();
+	g_cancellable_cancel(c->cancellable);
+	return NULL;
+}
+
+typedef struct {
+	GPtrArray *phases;
+	gdouble last_fraction;
+	guint calls;
+} TestProgress;
+
+static void
+test_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gpointer user_data)
+{
+	TestProgress *p = user_data;
+
+	g_assert_cmpfloat(fraction, >=, p->last_fraction - 1e-9);
+	g_assert_cmpfloat(fraction, <=, 1.0);
+	g_assert_cmpfloat(rate, >=, 0.0);
+	p->last_fraction = fraction;
+	p->calls++;
+	if (p->phases->len == 0 ||
+	    g_strcmp0(g_ptr_array_index(p->phases, p->phases->len - 1), phase) != 0)
+		g_ptr_array_add(p->phases, g_strdup(phase));
+}
+
+static void
+test_bench_engine_regular_file(void)
+{
+	g_autofree gchar *dir = NULL;
+	g_autoptr(SdtBenchTarget) target = test_target_new(&dir, 8 * MIB);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchResult) result = NULL;
+	g_autoptr(GPtrArray) phases = g_ptr_array_new_with_free_func(g_free);
+	TestProgress progress = {.phases = phases};
+	SdtBenchConfig config;
+	const gchar *order[] = {"seq-write",
+				"rand-4k-write-qd32",
+				"rand-4k-read-qd32",
+				"seq-read",
+				"rand-4k-write-qd1",
+				"rand-4k-read-qd1"};
+	gint64 t0 = g_get_monotonic_time();
+	gdouble elapsed;
+
+	test_config_tiny(&config);
+	result = sdt_bench_run(target, &config, test_progress_cb, &progress, NULL, &error);
+	elapsed = (g_get_monotonic_time() - t0) / 1e6;
+	g_assert_no_error(error);
+	g_assert_nonnull(result);
+	g_assert_cmpuint(result->tests->len, ==, G_N_ELEMENTS(order));
+	for (guint i = 0; i < G_N_ELEMENTS(order); i++) {
+		SdtBenchTestResult *t = g_ptr_array_index(result->tests, i);
+		g_assert_cmpstr(t->name, ==, order[i]);
+		g_assert_cmpuint(t->ios, >, 0);
+		g_assert_cmpuint(t->bytes, ==, t->ios * t->block_size);
+		g_assert_cmpfloat(t->seconds, >, 0);
+		g_assert_cmpfloat_with_epsilon(t->iops, t->ios / t->seconds, 1e-6 * t->iops);
+		g_assert_cmpfloat_with_epsilon(t->mb_s,
+					       t->bytes / t->seconds / 1e6,
+					       1e-6 * t->mb_s);
+		if (t->random) {
+			g_assert_cmpuint(t->block_size, ==, 4096);
+			g_assert_cmpuint(t->latency.count, ==, t->ios);
+			g_assert_cmpuint(sdt_bench_latency_percentile(&t->latency, 99), >, 0);
+		} else {
+			/* a sequential test covers the whole file exactly once */
+			g_assert_cmpuint(t->bytes, ==, 8 * MIB);
+			g_assert_cmpuint(t->block_size, ==, 1 * MIB);
+		}
+		g_assert_cmpuint(t->in_flight_max, ==, t->queue_depth);
+	}
+	g_assert_cmpuint(sdt_bench_result_get_test(result, "rand-4k-read-qd32")->queue_depth,
+			 ==,
+			 32);
+	g_assert_cmpuint(sdt_bench_result_get_test(result, "rand-4k-read-qd1")->queue_depth, ==, 1);
+	g_assert_cmpstr(sdt_bench_result_get_test(result, "rand-4k-read-qd1")->io_engine,
+			==,
+			"sync");
+
+	/* the verdict comes from seq-write and the QD32 tests, before the rest */
+	g_assert_cmpfloat(result->verdict.seq_write_mb_s,
+			  ==,
+			  sdt_bench_result_get_test(result, "seq-write")->mb_s);
+	g_assert_cmpfloat(result->verdict.read_iops,
+			  ==,
+			  sdt_bench_result_get_test(result, "rand-4k-read-qd32")->iops);
+	g_assert_cmpfloat(result->verdict.seconds, >, 0);
+	g_assert_cmpfloat(result->verdict.seconds, <, result->seconds);
+
+	/* progress: every phase in order, monotonic, at most ~10 calls a second each */
+	g_assert_cmpuint(phases->len, ==, G_N_ELEMENTS(order));
+	for (guint i = 0; i < G_N_ELEMENTS(order); i++)
+		g_assert_cmpstr(g_ptr_array_index(phases, i), ==, order[i]);
+	g_assert_cmpuint(progress.calls, <=, (guint) (elapsed * 10) + 2 * G_N_ELEMENTS(order));
+	g_assert_cmpfloat(progress.last_fraction, ==, 1.0);
+
+	g_clear_pointer(&target, sdt_bench_target_free);
+	g_assert_cmpuint(test_dir_count(dir), ==, 0);
+	test_rm_rf(dir);
+}
+
+static void
+test_bench_engine_injected_error(void)
+{
+	g_autofree gchar *dir = NULL;
+	g_autoptr(SdtBenchTarget) target = test_target_new(&dir, 8 * MIB);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchResult) result = NULL;
+	SdtBenchConfig config;
+
+	test_config_tiny(&config);
+	config.inject_test = "rand-4k-read-qd32";
+	config.inject_after = 50;
+	config.inject_errno = EIO;
+	result = sdt_bench_run(target, &config, NULL, NULL, NULL, &error);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_IO);
+	g_assert_null(result);
+	/* which test, which device, which directory */
+	g_assert_nonnull(strstr(error->message, "rand-4k-read-qd32"));
+	g_assert_nonnull(strstr(error->message, target->device));
+	g_assert_nonnull(strstr(error->message, dir));
+	g_clear_pointer(&target, sdt_bench_target_free);
+	g_assert_cmpuint(test_dir_count(dir), ==, 0);
+	test_rm_rf(dir);
+}
+
+static void
+test_bench_engine_cancel(gconstpointer data)
+{
+	SdtBenchTargetFlags flags = GPOINTER_TO_UINT(data);
+	g_autofree gchar *dir = test_dir_new(TEST_DISK_DIR);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchTarget) target = sdt_bench_target_open(dir, 8 * MIB, flags, &error);
+	g_autoptr(SdtBenchResult) result = NULL;
+	g_autoptr(GCancellable) cancellable = g_cancellable_new();
+	TestCanceller canceller = {.cancellable = cancellable, .delay_ms = 300};
+	g_autoptr(GThread) thread = NULL;
+	SdtBenchConfig config;
+	gint64 returned_at;
+
+	g_assert_no_error(error);
+	test_config_tiny(&config);
+	config.rand_seconds = 30; /* would run a minute without the cancel */
+	thread = g_thread_new("canceller", test_canceller_thread, &canceller);
+	result = sdt_bench_run(target, &config, NULL, NULL, cancellable, &error);
+	returned_at = g_get_monotonic_time();
+	g_thread_join(g_steal_pointer(&thread));
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_CANCELLED);
+	g_assert_null(result);
+	g_assert_cmpint(returned_at - canceller.cancelled_at, <, 200 * 1000);
+	g_clear_pointer(&target, sdt_bench_target_free);
+	g_assert_cmpuint(test_dir_count(dir), ==, 0);
+	test_rm_rf(dir);
+}
+
+/* sdt_bench_ops_run(): the JSON document and the history */
+
+static void
+test_bench_ops_json_and_history(void)
+{
+	g_autofree gchar *root = test_dir_new(TEST_DISK_DIR);
+	g_autofree gchar *dir = test_dir_new(TEST_DISK_DIR);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtContext) ctx = sdt_context_new(root, &error);
+	g_autoptr(JsonNode) node = NULL;
+	g_autoptr(JsonArray) history = NULL;
+	JsonObject *obj;
+	JsonObject *target;
+	JsonObject *verdict;
+	JsonArray *tests;
+	SdtBenchConfig config;
+	const gchar *names[] = {"seq-write",
+				"rand-4k-write-qd32",
+				"rand-4k-read-qd32",
+				"seq-read",
+				"rand-4k-write-qd1",
+				"rand-4k-read-qd1"};
+
+	g_assert_no_error(error);
+	test_config_tiny(&config);
+	node = sdt_bench_ops_run(ctx, &config, dir, NULL, NULL, NULL, &error);
+	g_assert_no_error(error);
+	obj = json_node_get_object(node);
+
+	target = json_object_get_object_member(obj, "target");
+	g_assert_cmpstr(json_object_get_string_member(target, "path"), ==, dir);
+	g_assert_nonnull(json_object_get_string_member(target, "device"));
+	g_assert_cmpstr(json_object_get_string_member(target, "filesystem"), ==, "ext4");
+	g_assert_cmpstr(json_object_get_string_member(obj, "profile"), ==, "test");
+	tests = json_object_get_array_member(obj, "tests");
+	g_assert_cmpuint(json_array_get_length(tests), ==, G_N_ELEMENTS(names));
+	for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
+		JsonObject *t = json_array_get_object_element(tests, i);
+		g_assert_cmpstr(json_object_get_string_member(t, "name"), ==, names[i]);
+		g_assert_true(json_object_has_member(t, "block_size"));
+		g_assert_true(json_object_has_member(t, "queue_depth"));
+		g_assert_cmpfloat(json_object_get_double_member(t, "mb_s"), >, 0);
+		g_assert_cmpfloat(json_object_get_double_member(t, "iops"), >, 0);
+		g_assert_cmpfloat(json_object_get_double_member(t, "seconds"), >, 0);
+		g_assert_cmpint(json_object_has_member(t, "latency_us"),
+				==,
+				g_str_has_prefix(names[i], "rand-"));
+	}
+	verdict = json_object_get_object_member(obj, "verdict");
+	g_assert_true(json_object_has_member(verdict, "a1"));
+	g_assert_true(json_object_has_member(verdict, "a2"));
+	g_assert_true(json_object_has_member(obj, "ceiling_mb_s"));
+	g_assert_false(json_object_has_member(obj, "kind"));
+
+	history = sdt_history_list(ctx, &error);
+	g_assert_no_error(error);
+	g_assert_cmpuint(json_array_get_length(history), ==, 1);
+	obj = json_array_get_object_element(history, 0);
+	g_assert_cmpstr(json_object_get_string_member(obj, "kind"), ==, "bench");
+	g_assert_cmpuint(json_array_get_length(json_object_get_array_member(obj, "tests")),
+			 ==,
+			 G_N_ELEMENTS(names));
+	g_assert_cmpuint(test_dir_count(dir), ==, 0);
+	test_rm_rf(dir);
+	test_rm_rf(root);
+}
+
+static void
+test_bench_ops_dir_needs_root(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtContext) ctx = sdt_context_new("/", &error);
+	g_autoptr(JsonNode) node = NULL;
+
+	g_assert_no_error(error);
+	node = sdt_ops_bench(ctx, "quick", "/var/tmp", NULL, NULL, NULL, &error);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_ARGUMENT);
+	g_assert_null(node);
+}
+
+static void
+test_bench_ops_unknown_profile(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtContext) ctx = sdt_context_new("/", &error);
+	g_autoptr(JsonNode) node = sdt_ops_bench(ctx, "turbo", NULL, NULL, NULL, NULL, &error);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_ARGUMENT);
+	g_assert_null(node);
+}
+
+/*
+ * Loop devices.  Each test body runs in a subprocess; the parent attaches and
+ * mounts before and always detaches after, so a failing assertion leaves no
+ * loop device, mount or image behind.
+ */
+
+typedef struct {
+	gchar *image;
+	gchar *device; /* /dev/loopN */
+	gchar *mnt;
+} TestLoop;
+
+static TestLoop test_loop;
+
+static gboolean
+test_run(const gchar *cmdline)
+{
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *err = NULL;
+	gint status = 0;
+
+	if (!g_spawn_command_line_sync(cmdline, NULL, &err, &status, &error) ||
+	    !g_spawn_check_wait_status(status, NULL)) {
+		g_printerr("%s failed: %s %s\n", cmdline, error ? error->message : "", err);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static void
+test_loop_setup(guint size_mb, const gchar *mount_opts)
+{
+	g_autofree gchar *out = NULL;
+	g_autofree gchar *cmd = NULL;
+	gint fd;
+
+	test_loop.image = g_build_filename(TEST_DISK_DIR, "sdt-bench-loop-XXXXXX.img", NULL);
+	fd = g_mkstemp(test_loop.image);
+	g_assert_cmpint(fd, >=, 0);
+	g_assert_cmpint(ftruncate(fd, (off_t) size_mb * MIB), ==, 0);
+	close(fd);
+	cmd = g_strdup_printf("losetup --find --show --direct-io=on %s", test_loop.image);
+	g_assert_true(g_spawn_command_line_sync(cmd, &out, NULL, NULL, NULL));
+	g_assert_true(g_str_has_prefix(out, "/dev/loop"));
+	test_loop.device = g_strstrip(g_steal_pointer(&out));
+	g_free(cmd);
+	cmd = g_strdup_printf("mkfs.ext4 -q -F -m 0 %s", test_loop.device);
+	g_assert_true(test_run(cmd));
+	test_loop.mnt = test_dir_new(TEST_DISK_DIR);
+	g_free(cmd);
+	cmd = g_strdup_printf("mount -o %s %s %s", mount_opts, test_loop.device, test_loop.mnt);
+	g_assert_true(test_run(cmd));
+}
+
+static void
+test_loop_teardown(void)
+{
+	g_autofree gchar *cmd = NULL;
+
+	if (test_loop.mnt != NULL) {
+		cmd = g_strdup_printf("umount %s", test_loop.mnt);
+		test_run(cmd);
+		g_rmdir(test_loop.mnt);
+	}
+	if (test_loop.device != NULL) {
+		/* only if it is still ours */
+		g_autofree gchar *fn = g_strdup_printf("/sys/block/%s/loop/backing_file",
+						       test_loop.device + strlen("/dev/"));
+		g_autofree gchar *backing = NULL;
+		if (g_file_get_contents(fn, &backing, NULL, NULL) &&
+		    g_strcmp0(g_strstrip(backing), test_loop.image) == 0) {
+			g_free(cmd);
+			cmd = g_strdup_printf("losetup -d %s", test_loop.device);
+			test_run(cmd);
+		}
+	}
+	g_unlink(test_loop.image);
+	g_clear_pointer(&test_loop.image, g_free);
+	g_clear_pointer(&test_loop.device, g_free);
+	g_clear_pointer(&test_loop.mnt, g_free);
+}
+
+static void
+test_loop_run(const gchar *path, guint size_mb, const gchar *mount_opts)
+{
+	if (!test_is_root())
+		return;
+	test_loop_setup(size_mb, mount_opts);
+	g_setenv("SDT_TEST_LOOP_DEVICE", test_loop.device, TRUE);
+	g_setenv("SDT_TEST_LOOP_MNT", test_loop.mnt, TRUE);
+	g_setenv("SDT_TEST_LOOP_IMAGE", test_loop.image, TRUE);
+	g_test_trap_subprocess(path, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+	test_loop_teardown();
+	g_test_trap_assert_passed();
+}
+
+static void
+test_bench_loop_engine(void)
+{
+	const gchar *device = g_getenv("SDT_TEST_LOOP_DEVICE");
+	const gchar *mnt = g_getenv("SDT_TEST_LOOP_MNT");
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchTarget) target = NULL;
+	g_autoptr(SdtBenchResult) result = NULL;
+	SdtBenchTestResult *raw;
+	SdtBenchConfig config;
+	gint fd;
+
+	if (!g_test_subprocess()) {
+		test_loop_run("/sdtuner/bench/loop/engine", 48, "rw");
+		return;
+	}
+	test_config_tiny(&config);
+	config.raw_seconds = 0.2;
+	target = sdt_bench_target_open(mnt, config.file_size, 0, &error);
+	g_assert_no_error(error);
+	/* the device the file really lives on, through udev */
+	g_assert_cmpstr(target->device, ==, device + strlen("/dev/"));
+	g_assert_cmpstr(target->device_node, ==, device);
+	g_assert_cmpstr(target->disk_node, ==, device);
+	g_assert_cmpstr(target->filesystem, ==, "ext4");
+	g_assert_cmpuint(target->device_size, ==, 48 * MIB);
+
+	/* the raw test never opens the card for writing */
+	g_assert_cmpint(SDT_BENCH_RAW_OPEN_FLAGS & O_ACCMODE, ==, O_RDONLY);
+	fd = sdt_bench_target_open_raw(target, &error);
+	g_assert_no_error(error);
+	g_assert_cmpint(test_fd_flags(fd) & O_ACCMODE, ==, O_RDONLY);
+	g_assert_cmpint(test_fd_flags(fd) & O_DIRECT, ==, O_DIRECT);
+	close(fd);
+
+	result = sdt_bench_run(target, &config, NULL, NULL, NULL, &error);
+	g_assert_no_error(error);
+	g_assert_cmpuint(result->tests->len, ==, 7);
+	g_assert_cmpuint(result->notes->len, ==, 0);
+	raw = sdt_bench_result_get_test(result, "raw-read");
+	g_assert_nonnull(raw);
+	g_assert_cmpuint(raw->bytes, >, 0);
+	g_assert_cmpuint(raw->bytes, <=, 4 * MIB);
+	g_clear_pointer(&target, sdt_bench_target_free);
+	g_assert_cmpuint(test_dir_count(mnt), ==, 1); /* lost+found */
+}
+
+static void
+test_bench_loop_card_too_small(void)
+{
+	const gchar *device = g_getenv("SDT_TEST_LOOP_DEVICE");
+	const gchar *mnt = g_getenv("SDT_TEST_LOOP_MNT");
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchTarget) target = NULL;
+
+	if (!g_test_subprocess()) {
+		test_loop_run("/sdtuner/bench/loop/card-too-small", 16, "rw");
+		return;
+	}
+	target = sdt_bench_target_open(mnt, 64 * MIB, 0, &error);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_NO_SPACE);
+	g_assert_null(target);
+	g_assert_nonnull(strstr(error->message, device + strlen("/dev/")));
+	g_assert_nonnull(strstr(error->message, "64 MiB"));
+	g_assert_cmpuint(test_dir_count(mnt), ==, 1);
+}
+
+static void
+test_bench_loop_disk_full(void)
+{
+	const gchar *device = g_getenv("SDT_TEST_LOOP_DEVICE");
+	const gchar *mnt = g_getenv("SDT_TEST_LOOP_MNT");
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchTarget) target = NULL;
+	g_autofree gchar *filler = NULL;
+	g_autofree gchar *cmd = NULL;
+
+	if (!g_test_subprocess()) {
+		test_loop_run("/sdtuner/bench/loop/disk-full", 48, "rw");
+		return;
+	}
+	/* 32 of 48 MiB taken (plus the journal): a 16 MiB test file does not fit with its margin */
+	filler = g_build_filename(mnt, "filler", NULL);
+	cmd = g_strdup_printf("fallocate -l 32M %s", filler);
+	g_assert_true(test_run(cmd));
+	target = sdt_bench_target_open(mnt, 16 * MIB, 0, &error);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_NO_SPACE);
+	g_assert_null(target);
+	g_assert_nonnull(strstr(error->message, device + strlen("/dev/")));
+	g_assert_nonnull(strstr(error->message, mnt));
+	g_assert_cmpuint(test_dir_count(mnt), ==, 2);
+	g_unlink(filler);
+}
+
+static void
+test_bench_loop_read_only(void)
+{
+	const gchar *device = g_getenv("SDT_TEST_LOOP_DEVICE");
+	const gchar *mnt = g_getenv("SDT_TEST_LOOP_MNT");
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchTarget) target = NULL;
+
+	if (!g_test_subprocess()) {
+		test_loop_run("/sdtuner/bench/loop/read-only", 16, "ro");
+		return;
+	}
+	target = sdt_bench_target_open(mnt, 4 * MIB, 0, &error);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_READ_ONLY);
+	g_assert_null(target);
+	g_assert_nonnull(strstr(error->message, device + strlen("/dev/")));
+	g_assert_nonnull(strstr(error->message, mnt));
+}
+
+/*
+ * The card goes away mid-run.  `losetup -d` on a mounted loop device only sets
+ * autoclear (the kernel detaches it after the last close), so the run would
+ * go on unharmed; what a pulled card does to I/O is what shrinking the loop
+ * device to 1 MiB does: every request beyond fails with EIO.
+ */
+typedef struct {
+	gchar *cmd;
+	guint delay_ms;
+} TestShrink;
+
+static gpointer
+test_shrink_thread(gpointer data)
+{
+	TestShrink *s = data;
+	g_usleep(s->delay_ms * 1000);
+	g_assert_true(test_run(s->cmd));
+	return NULL;
+}
+
+static void
+test_bench_loop_device_gone(void)
+{
+	const gchar *device = g_getenv("SDT_TEST_LOOP_DEVICE");
+	const gchar *mnt = g_getenv("SDT_TEST_LOOP_MNT");
+	const gchar *image = g_getenv("SDT_TEST_LOOP_IMAGE");
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchTarget) target = NULL;
+	g_autoptr(SdtBenchResult) result = NULL;
+	g_autoptr(GThread) thread = NULL;
+	TestShrink shrink = {.delay_ms = 300};
+	SdtBenchConfig config;
+
+	if (!g_test_subprocess()) {
+		test_loop_run("/sdtuner/bench/loop/device-gone", 48, "rw");
+		return;
+	}
+	test_config_tiny(&config);
+	config.file_size = 32 * MIB;
+	config.rand_seconds = 10;
+	target = sdt_bench_target_open(mnt, config.file_size, 0, &error);
+	g_assert_no_error(error);
+	shrink.cmd = g_strdup_printf("sh -c 'truncate -s 1M %s && losetup -c %s'", image, device);
+	thread = g_thread_new("shrink", test_shrink_thread, &shrink);
+	result = sdt_bench_run(target, &config, NULL, NULL, NULL, &error);
+	g_thread_join(g_steal_pointer(&thread));
+	g_free(shrink.cmd);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_IO);
+	g_assert_null(result);
+	g_assert_nonnull(strstr(error->message, device + strlen("/dev/")));
+	g_assert_nonnull(strstr(error->message, mnt));
+}
+
+int
+main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+
+	g_test_add_func("/sdtuner/bench/rng/fixed-seed", test_bench_rng_fixed_seed);
+	g_test_add_func("/sdtuner/bench/rng/fresh-incompressible",
+			test_bench_rng_fresh_incompressible);
+	g_test_add_func("/sdtuner/bench/latency/percentiles", test_bench_latency_percentiles);
+	g_test_add_func("/sdtuner/bench/profiles", test_bench_profiles);
+	g_test_add_func("/sdtuner/bench/verdict", test_bench_verdict);
+
+	g_test_add_func("/sdtuner/bench/target/tmpfile-has-no-name",
+			test_bench_target_tmpfile_has_no_name);
+	g_test_add_func("/sdtuner/bench/target/unlinked-fallback",
+			test_bench_target_unlinked_fallback);
+	g_test_add_func("/sdtuner/bench/target/tmpfs-not-supported",
+			test_bench_target_tmpfs_not_supported);
+	g_test_add_func("/sdtuner/bench/target/shared-dir-refused",
+			test_bench_target_shared_dir_refused);
+	g_test_add_func("/sdtuner/bench/target/missing-dir", test_bench_target_missing_dir);
+
+	g_test_add_func("/sdtuner/bench/io/uring-qd32-in-flight",
+			test_bench_io_uring_qd32_in_flight);
+	g_test_add_func("/sdtuner/bench/io/threads-qd32-in-flight",
+			test_bench_io_threads_qd32_in_flight);
+	g_test_add_func("/sdtuner/bench/io/fallback-without-uring",
+			test_bench_io_fallback_without_uring);
+	g_test_add_data_func("/sdtuner/bench/io/injected-error/sync",
+			     GINT_TO_POINTER(SDT_BENCH_IO_BACKEND_SYNC),
+			     test_bench_io_injected_error);
+	g_test_add_data_func("/sdtuner/bench/io/injected-error/uring",
+			     GINT_TO_POINTER(SDT_BENCH_IO_BACKEND_AUTO),
+			     test_bench_io_injected_error);
+	g_test_add_data_func("/sdtuner/bench/io/injected-error/threads",
+			     GINT_TO_POINTER(SDT_BENCH_IO_BACKEND_THREADS),
+			     test_bench_io_injected_error);
+
+	g_test_add_func("/sdtuner/bench/engine/regular-file", test_bench_engine_regular_file);
+	g_test_add_func("/sdtuner/bench/engine/injected-error", test_bench_engine_injected_error);
+	g_test_add_data_func("/sdtuner/bench/engine/cancel-leaves-no-file/tmpfile",
+			     GUINT_TO_POINTER(SDT_BENCH_TARGET_FLAG_NONE),
+			     test_bench_engine_cancel);
+	g_test_add_data_func("/sdtuner/bench/engine/cancel-leaves-no-file/unlinked",
+			     GUINT_TO_POINTER(SDT_BENCH_TARGET_FLAG_NO_TMPFILE),
+			     test_bench_engine_cancel);
+
+	g_test_add_func("/sdtuner/bench/ops/json-and-history", test_bench_ops_json_and_history);
+	g_test_add_func("/sdtuner/bench/ops/dir-needs-root", test_bench_ops_dir_needs_root);
+	g_test_add_func("/sdtuner/bench/ops/unknown-profile", test_bench_ops_unknown_profile);
+
+	g_test_add_func("/sdtuner/bench/loop/engine", test_bench_loop_engine);
+	g_test_add_func("/sdtuner/bench/loop/card-too-small", test_bench_loop_card_too_small);
+	g_test_add_func("/sdtuner/bench/loop/disk-full", test_bench_loop_disk_full);
+	g_test_add_func("/sdtuner/bench/loop/read-only", test_bench_loop_read_only);
+	g_test_add_func("/sdtuner/bench/loop/device-gone", test_bench_loop_device_gone);
+	return g_test_run();
+}
