@@ -78,20 +78,34 @@ class Job:
         self.conn = conn
         self.completed = None
         self.props = {}
-        self.path = env.call('StartBenchmark', '(sa{sv})', (profile, options or {}),
-                             conn=conn)[0]
+        self.path = None
+        self._early = {}
+        # subscribed before the call: Completed may follow the reply at once
         self._subs = [
-            conn.signal_subscribe(None, JOB_IFACE, 'Completed', self.path, None,
+            conn.signal_subscribe(None, JOB_IFACE, 'Completed', None, None,
                                   Gio.DBusSignalFlags.NONE, self._on_completed),
             conn.signal_subscribe(None, 'org.freedesktop.DBus.Properties', 'PropertiesChanged',
-                                  self.path, None, Gio.DBusSignalFlags.NONE, self._on_props),
+                                  None, None, Gio.DBusSignalFlags.NONE, self._on_props),
         ]
+        try:
+            self.path = env.call('StartBenchmark', '(sa{sv})', (profile, options or {}),
+                                 conn=conn)[0]
+        except GLib.Error:
+            self.unsubscribe()
+            raise
+
+    def unsubscribe(self):
+        for sub in self._subs:
+            self.conn.signal_unsubscribe(sub)
+        self._subs = []
 
     def _on_completed(self, conn, sender, path, iface, signal, params):
-        self.completed = params.unpack()
+        if self.path is None or path == self.path:
+            self.completed = params.unpack()
 
     def _on_props(self, conn, sender, path, iface, signal, params):
-        self.props.update(params.unpack()[1])
+        if (self.path is None or path == self.path) and params.unpack()[0] == JOB_IFACE:
+            self.props.update(params.unpack()[1])
 
     def get(self, prop, conn=None):
         return (conn or self.conn).call_sync(
