@@ -88,16 +88,21 @@ sdt_cli_config_options(gboolean trial, gboolean with_trial)
 	return g_variant_builder_end(b);
 }
 
+/* the command takes no arguments; --json may also come after it */
 static gboolean
-sdt_cli_config_no_args(gint argc, gchar **argv, GError **error)
+sdt_cli_config_no_args(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
-	if (argc > 1) {
+	for (gint i = 1; i < argc; i++) {
+		if (g_strcmp0(argv[i], "--json") == 0 || g_strcmp0(argv[i], "-j") == 0) {
+			cli->json = TRUE;
+			continue;
+		}
 		g_set_error(error,
 			    G_OPTION_ERROR,
 			    G_OPTION_ERROR_BAD_VALUE,
 			    _("“%s” takes no arguments (got “%s”)"),
 			    argv[0],
-			    argv[1]);
+			    argv[i]);
 		return FALSE;
 	}
 	return TRUE;
@@ -126,7 +131,7 @@ sdt_cli_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	JsonArray *recs;
 	JsonArray *notes;
 
-	if (!sdt_cli_config_no_args(argc, argv, error))
+	if (!sdt_cli_config_no_args(cli, argc, argv, error))
 		return SDT_CLI_EXIT_USAGE;
 	if (cli->ctx != NULL)
 		node = sdt_ops_recommend(cli->ctx, error);
@@ -207,6 +212,7 @@ sdt_cli_apply(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		 &trial,
 		 N_("Write tryboot.txt for one trial boot instead of config.txt"),
 		 NULL},
+		{"json", 'j', 0, G_OPTION_ARG_NONE, &cli->json, N_("Print JSON"), NULL},
 		{NULL},
 	};
 
@@ -259,7 +265,7 @@ sdt_cli_revert(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
 
-	if (!sdt_cli_config_no_args(argc, argv, error))
+	if (!sdt_cli_config_no_args(cli, argc, argv, error))
 		return SDT_CLI_EXIT_USAGE;
 	if (cli->ctx != NULL)
 		node = sdt_ops_revert(cli->ctx, error);
@@ -287,7 +293,7 @@ sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	JsonObject *obj;
 	JsonObject *trial;
 
-	if (!sdt_cli_config_no_args(argc, argv, error))
+	if (!sdt_cli_config_no_args(cli, argc, argv, error))
 		return SDT_CLI_EXIT_USAGE;
 	if (cli->ctx != NULL)
 		node = sdt_ops_status(cli->ctx, error);
@@ -350,7 +356,7 @@ sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	g_autoptr(JsonNode) node = NULL;
 	JsonArray *entries;
 
-	if (!sdt_cli_config_no_args(argc, argv, error))
+	if (!sdt_cli_config_no_args(cli, argc, argv, error))
 		return SDT_CLI_EXIT_USAGE;
 	if (cli->ctx != NULL)
 		node = sdt_ops_history(cli->ctx, error);
