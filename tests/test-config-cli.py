@@ -335,6 +335,11 @@ def bad_input(tmp):
     ok(p.returncode == 2, 'apply without an id: exit 2', p.stderr)
     p = r.run('revert', 'extra')
     ok(p.returncode == 2, 'revert with an argument: exit 2', p.stderr)
+    p = r.run('status', '--json')
+    ok(p.returncode == 0 and json.loads(p.stdout)['applied'] is False, '--json after the command', p.stdout)
+    p = r.run('apply', 'no-such-id', '--json')
+    ok(p.returncode == 1 and json.loads(p.stdout)['error']['name'] == 'org.example.SdTuner1.Error.NotFound',
+       'apply --json of an unknown id', p.stdout)
 
 
 tmp = tempfile.mkdtemp(prefix=f'sdt-config-cli-{os.getpid()}-')

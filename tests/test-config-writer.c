@@ -1167,6 +1167,7 @@ test_config_writer_fault_injection(void)
 			memcpy(counts, t.count, sizeof(counts));
 		} else {
 			g_autoptr(JsonObject) rev = test_writer_revert(&r, &t, &error);
+			g_assert_nonnull(rev);
 			g_assert_no_error(error);
 			for (guint i = 0; i < OP_LAST; i++)
 				counts[i] = MAX(counts[i], t.count[i]);
@@ -1196,6 +1197,7 @@ test_config_writer_fault_injection(void)
 											    FALSE,
 											    NULL,
 											    &error);
+						g_assert_nonnull(a);
 						g_assert_no_error(error);
 						sdt_test_rm_rf(r.state);
 					}
@@ -1279,6 +1281,7 @@ test_config_writer_kill(void)
 		g_assert_no_error(error);
 		if (revert) {
 			g_autoptr(JsonObject) rev = test_writer_revert(&r, &t, &error);
+			g_assert_nonnull(rev);
 			g_assert_no_error(error);
 		} else {
 			new_bytes = test_read(r.config);
@@ -1303,6 +1306,7 @@ test_config_writer_kill(void)
 			if (revert) {
 				g_autoptr(JsonObject) a =
 					test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+				g_assert_nonnull(a);
 				g_assert_no_error(error);
 				sdt_test_rm_rf(r.state);
 			}

@@ -40,16 +40,21 @@ sdt_cli_config_read(SdtCli *cli, SdtCliOpsFunc ops, SdtCliLocalFunc local, GErro
 	return local(ctx, error);
 }
 
+/* the command takes no arguments; --json may also come after it */
 static gboolean
-sdt_cli_config_no_args(gint argc, gchar **argv, GError **error)
+sdt_cli_config_no_args(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
-	if (argc > 1) {
+	for (gint i = 1; i < argc; i++) {
+		if (g_strcmp0(argv[i], "--json") == 0 || g_strcmp0(argv[i], "-j") == 0) {
+			cli->json = TRUE;
+			continue;
+		}
 		g_set_error(error,
 			    G_OPTION_ERROR,
 			    G_OPTION_ERROR_BAD_VALUE,
 			    _("“%s” takes no arguments (got “%s”)"),
 			    argv[0],
-			    argv[1]);
+			    argv[i]);
 		return FALSE;
 	}
 	return TRUE;
@@ -78,7 +83,7 @@ sdt_cli_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	JsonArray *recs;
 	JsonArray *notes;
 
-	if (!sdt_cli_config_no_args(argc, argv, error))
+	if (!sdt_cli_config_no_args(cli, argc, argv, error))
 		return SDT_CLI_EXIT_USAGE;
 	node = sdt_cli_config_read(cli, sdt_cli_ops_recommend, sdt_ops_recommend, error);
 	if (node == NULL)
@@ -152,6 +157,7 @@ sdt_cli_apply(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		 &trial,
 		 N_("Write tryboot.txt for one trial boot instead of config.txt"),
 		 NULL},
+		{"json", 'j', 0, G_OPTION_ARG_NONE, &cli->json, N_("Print JSON"), NULL},
 		{NULL},
 	};
 
@@ -196,7 +202,7 @@ sdt_cli_revert(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
 
-	if (!sdt_cli_config_no_args(argc, argv, error))
+	if (!sdt_cli_config_no_args(cli, argc, argv, error))
 		return SDT_CLI_EXIT_USAGE;
 	node = sdt_cli_ops_revert(cli, error);
 	if (node == NULL)
@@ -217,7 +223,7 @@ sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	JsonObject *obj;
 	JsonObject *trial;
 
-	if (!sdt_cli_config_no_args(argc, argv, error))
+	if (!sdt_cli_config_no_args(cli, argc, argv, error))
 		return SDT_CLI_EXIT_USAGE;
 	node = sdt_cli_config_read(cli, sdt_cli_ops_status, sdt_ops_status, error);
 	if (node == NULL)
@@ -273,7 +279,7 @@ sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	g_autoptr(JsonNode) node = NULL;
 	JsonArray *entries;
 
-	if (!sdt_cli_config_no_args(argc, argv, error))
+	if (!sdt_cli_config_no_args(cli, argc, argv, error))
 		return SDT_CLI_EXIT_USAGE;
 	node = sdt_cli_config_read(cli, sdt_cli_ops_history, sdt_ops_history, error);
 	if (node == NULL)

@@ -505,7 +505,8 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 	if (cfg == NULL) {
 		/* nothing SD Tuner can have changed: say why instead of failing */
 		g_autofree gchar *display = NULL;
-		g_autofree gchar *path = sdt_config_writer_locate(ctx, &display, NULL);
+		/* only the path as seen on the Pi is wanted */
+		g_free(sdt_config_writer_locate(ctx, &display, NULL));
 		if (display != NULL)
 			json_object_set_string_member(obj, "path", display);
 		else
