@@ -121,6 +121,17 @@ def pi3_apply_revert(tmp):
        and sd[0]['applies'] is True and sd[0]['filter'] == '[board-type=0x08]' and sd[0]['line'] == 53,
        'pi3: info config.sd_settings', sd)
 
+    # uptime says the Pi booted long before the change: still waiting for the reboot
+    write(os.path.join(r.path, 'proc', 'uptime'), '100000.00 150000.00\n')
+    p, st = r.json('status')
+    ok(st['reboot_pending'] is True and st['failed'] is False, 'pi3: pending, booted before the change', st)
+    # booted after the change, and still 50 MHz: it did not work
+    write(os.path.join(r.path, 'proc', 'uptime'), '0.01 0.01\n')
+    p, st = r.json('status')
+    ok(st['reboot_pending'] is False and st['failed'] is True and 'restarted' in st['verification'],
+       'pi3: failed, restarted since the change without effect', st)
+    os.unlink(os.path.join(r.path, 'proc', 'uptime'))
+
     # "after the reboot": the driver runs the card at 100 MHz
     r.set_clock(100000000, True)
     p, st = r.json('status')

@@ -485,6 +485,36 @@ sdt_ops_config_block_lines(SdtConfigTxt *cfg, gchar **filter)
 	return array;
 }
 
+/*
+ * 1 if the system booted after the journal's time of the change @id, 0 if
+ * not, -1 if unknown (no journal for it, or no <root>/proc/uptime).
+ */
+static gint
+sdt_ops_config_booted_since_change(SdtContext *ctx, SdtConfigWriter *writer, const gchar *id)
+{
+	g_autoptr(JsonObject) journal = sdt_config_writer_get_journal(writer);
+	g_autofree gchar *uptime_path = sdt_context_build_path(ctx, "/proc/uptime");
+	g_autofree gchar *uptime = NULL;
+	g_autoptr(GDateTime) changed = NULL;
+	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+	gdouble up;
+	gchar *end = NULL;
+
+	if (journal == NULL ||
+	    g_strcmp0(json_object_get_string_member_with_default(journal, "id", ""), id) != 0)
+		return -1;
+	changed = g_date_time_new_from_iso8601(
+		json_object_get_string_member_with_default(journal, "time", ""),
+		NULL);
+	if (changed == NULL || !g_file_get_contents(uptime_path, &uptime, NULL, NULL))
+		return -1;
+	up = g_ascii_strtod(uptime, &end);
+	if (end == uptime || up < 0)
+		return -1;
+	/* boot time = now - uptime */
+	return g_date_time_difference(now, changed) > (GTimeSpan) (up * G_USEC_PER_SEC) ? 1 : 0;
+}
+
 JsonNode *
 sdt_ops_status(SdtContext *ctx, GError **error)
 {
@@ -560,6 +590,18 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 						  "this one"),
 						filter != NULL ? filter : "?");
 			verified = FALSE;
+			failed = TRUE;
+		}
+		/* restarted since the change and still not in effect: it did not work */
+		if (here && !verified && !failed &&
+		    sdt_ops_config_booted_since_change(ctx, writer, id) == 1) {
+			g_autofree gchar *before = g_steal_pointer(&explanation);
+			/* Translators: %s says what SD Tuner found, e.g. "the SD clock is not
+			 * 100.0 MHz yet: reboot to use the new setting" */
+			explanation =
+				g_strdup_printf(_("the Pi has restarted since the change, but "
+						  "it is not in effect (%s)"),
+						before);
 			failed = TRUE;
 		}
 		json_object_set_boolean_member(obj, "for_this_board", here);
