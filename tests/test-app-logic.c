@@ -27,6 +27,7 @@ static const gchar *bench_json =
 	"  {\"name\": \"rand-4k-read-qd1\", \"block_size\": 4096, \"queue_depth\": 1,"
 	"   \"mb_s\": 8.0, \"iops\": 1953, \"seconds\": 3.0}"
 	" ],"
+	" \"notes\": [\"The test file is on /var/tmp.\", 7],"
 	" \"verdict\": {\"a1\": true, \"a2\": false}}";
 
 static void
@@ -100,6 +101,8 @@ test_bench_summary_rows_and_targets(void)
 	g_assert_cmpstr(s->profile, ==, "quick");
 	g_assert_cmpint(s->a1, ==, SDT_TARGET_PASS);
 	g_assert_cmpint(s->a2, ==, SDT_TARGET_FAIL);
+	g_assert_cmpuint(s->notes->len, ==, 1);
+	g_assert_cmpstr(g_ptr_array_index(s->notes, 0), ==, "The test file is on /var/tmp.");
 
 	row = g_ptr_array_index(s->rows, 0);
 	g_assert_cmpstr(row->name, ==, "seq-write");

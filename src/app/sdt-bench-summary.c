@@ -25,6 +25,7 @@ sdt_bench_summary_free(SdtBenchSummary *summary)
 	if (summary == NULL)
 		return;
 	g_ptr_array_unref(summary->rows);
+	g_ptr_array_unref(summary->notes);
 	g_free(summary->device);
 	g_free(summary->profile);
 	g_free(summary);
@@ -109,8 +110,10 @@ sdt_bench_summary_from_object(JsonObject *obj, GError **error)
 	JsonArray *tests;
 	JsonObject *target;
 	JsonNode *verdict;
+	JsonArray *notes;
 
 	summary->rows = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_bench_row_free);
+	summary->notes = g_ptr_array_new_with_free_func(g_free);
 	tests = sdt_json_reader_get_array(obj, "tests");
 	if (tests == NULL) {
 		g_set_error_literal(error,
@@ -150,6 +153,13 @@ sdt_bench_summary_from_object(JsonObject *obj, GError **error)
 					   : -1;
 		sdt_bench_row_set_targets(row);
 		g_ptr_array_add(summary->rows, row);
+	}
+
+	notes = sdt_json_reader_get_array(obj, "notes");
+	for (guint i = 0; notes != NULL && i < json_array_get_length(notes); i++) {
+		JsonNode *node = json_array_get_element(notes, i);
+		if (JSON_NODE_HOLDS_VALUE(node) && json_node_get_value_type(node) == G_TYPE_STRING)
+			g_ptr_array_add(summary->notes, g_strdup(json_node_get_string(node)));
 	}
 
 	verdict = json_object_get_member(obj, "verdict");

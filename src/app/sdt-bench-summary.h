@@ -38,6 +38,7 @@ typedef struct {
 	gdouble ceiling_mb_s;
 	gchar *device;
 	gchar *profile;
+	GPtrArray *notes; /* of gchar*: the engine's remarks on this run */
 	guint invalid_rows;
 	SdtTarget a1; /* whole-card verdict */
 	SdtTarget a2;

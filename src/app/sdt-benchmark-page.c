@@ -172,6 +172,12 @@ sdt_benchmark_page_show_summary(SdtBenchmarkPage *self, SdtBenchSummary *summary
 					  tmp,
 					  summary->ceiling_mb_s);
 	}
+	for (guint i = 0; i < summary->notes->len; i++) {
+		g_autofree gchar *tmp = verdict;
+		verdict = g_strdup_printf("%s\n%s",
+					  tmp,
+					  (gchar *) g_ptr_array_index(summary->notes, i));
+	}
 	gtk_label_set_text(GTK_LABEL(self->verdict_label), verdict);
 }
 

@@ -116,6 +116,21 @@ class Session:
         self.env['DBUS_SESSION_BUS_ADDRESS'] = address
         log('session bus', address)
 
+    def start_session_manager(self):
+        """tests/gui/fake-session-manager.py on the session bus (as nobody); returns the
+        path of its call log once it owns org.gnome.SessionManager"""
+        path = os.path.join(self.home, 'session-manager.log')
+        env = dict(self.env, HOME=self.home, PATH=os.environ.get('PATH', '/usr/bin:/bin'))
+        self._spawn('session-manager', NOBODY + ['env', '-i'] +
+                    [f'{k}={v}' for k, v in env.items()] +
+                    ['/usr/bin/python3', os.path.join(HERE, 'fake-session-manager.py'), path],
+                    stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            if os.path.exists(path) and 'ready' in open(path).read():
+                return path
+            time.sleep(0.05)
+        raise RuntimeError('the stand-in session manager did not start')
+
     def app_env(self, system_bus_address, extra=None):
         env = {
             'PATH': os.environ.get('PATH', '/usr/bin:/bin'),
