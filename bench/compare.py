@@ -133,6 +133,7 @@ def main():
     ap.add_argument("--runs", type=int, default=3, help="runs per profile (default 3)")
     ap.add_argument("--no-diagnostics", action="store_true")
     args = ap.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)
     profiles = args.profile or ["quick"]
     for var in ("CARD_DEV", "CARD_MNT"):
         if var not in os.environ:
