@@ -121,6 +121,17 @@ def pi3_apply_revert(tmp):
        and sd[0]['applies'] is True and sd[0]['filter'] == '[board-type=0x08]' and sd[0]['line'] == 53,
        'pi3: info config.sd_settings', sd)
 
+    # uptime says the Pi booted long before the change: still waiting for the reboot
+    write(os.path.join(r.path, 'proc', 'uptime'), '100000.00 150000.00\n')
+    p, st = r.json('status')
+    ok(st['reboot_pending'] is True and st['failed'] is False, 'pi3: pending, booted before the change', st)
+    # booted after the change, and still 50 MHz: it did not work
+    write(os.path.join(r.path, 'proc', 'uptime'), '0.01 0.01\n')
+    p, st = r.json('status')
+    ok(st['reboot_pending'] is False and st['failed'] is True and 'restarted' in st['verification'],
+       'pi3: failed, restarted since the change without effect', st)
+    os.unlink(os.path.join(r.path, 'proc', 'uptime'))
+
     # "after the reboot": the driver runs the card at 100 MHz
     r.set_clock(100000000, True)
     p, st = r.json('status')
@@ -151,6 +162,25 @@ def pi3_apply_revert(tmp):
     ok(len(backups) == 2, 'pi3: a backup per change', backups)
 
 
+def card_moved(tmp):
+    # a card with SD Tuner's Pi 3B block, now in a Pi 3B+: the block is not this board's
+    r = Root(tmp, 'pi3-moved', 'pi3', 'pi3.umockdev')
+    r.set_clock(50000000, False)
+    write(r.config, read(BOOKWORM) + BLOCK)
+    write(os.path.join(r.path, 'proc', 'device-tree', 'system', 'linux,revision'), b'\x00\xa0\x20\xd3', 'wb')
+    cpuinfo = os.path.join(r.path, 'proc', 'cpuinfo')
+    write(cpuinfo, read(cpuinfo).replace('a02082', 'a020d3'))
+    p, st = r.json('status')
+    ok(st['applied'] is True and st['for_this_board'] is False and st['failed'] is True,
+       'moved card: status says the block is for another board', p.stdout + p.stderr)
+    p, doc = r.json('recommend')
+    recs = doc['recommendations']
+    ok([x['filter'] for x in recs] == ['[board-type=0x0d]'], 'moved card: a 3B+ recommendation', recs)
+    p = r.run('apply', 'sd-overclock-100')
+    ok(p.returncode == 0 and '-[board-type=0x08]\n' in p.stdout and '+[board-type=0x0d]\n' in p.stdout,
+       'moved card: apply replaces the block', p.stdout + p.stderr)
+
+
 def pi3_trial(tmp):
     r = Root(tmp, 'pi3-trial', 'pi3', 'pi3.umockdev')
     old = read(r.config)
@@ -168,6 +198,51 @@ def pi3_trial(tmp):
     write(os.path.join(r.path, 'proc', 'device-tree', 'chosen', 'bootloader', 'tryboot'), b'\0\0\0\1', 'wb')
     p, st = r.json('status')
     ok(st['tryboot_active'] is True, 'trial: tryboot boot detected', st)
+
+
+def kmsg_replace(r, old, new):
+    kmsg = os.path.join(r.path, 'dev', 'kmsg')
+    text = read(kmsg)
+    assert old in text
+    write(kmsg, text.replace(old, new))
+
+
+def pi5_cqe(tmp):
+    # an allow-list miss: the host queues in software, the A2 card is not in CQ mode
+    r = Root(tmp, 'pi5-hsq', 'pi5', 'pi5.umockdev')
+    old = read(r.config)
+    kmsg_replace(r, 'mmc0: Command Queue Engine enabled, 31 tags', 'mmc0: Host Software Queue enabled')
+    p, doc = r.json('recommend')
+    recs = doc['recommendations'] if doc else []
+    ok([x['id'] for x in recs] == ['sd-cqe-2'] and recs[0]['lines'] == ['dtparam=sd_cqe=2']
+       and recs[0]['filter'] == '[board-type=0x17]', 'pi5: sd-cqe-2 for an A2 card out of CQ', p.stdout)
+    ok(any('can queue commands' in t for t in doc['notes']), 'pi5: note on command queueing', doc['notes'])
+    p = r.run('apply', 'sd-cqe-2')
+    ok(p.returncode == 0 and '+dtparam=sd_cqe=2\n' in p.stdout and '+[board-type=0x17]\n' in p.stdout,
+       'pi5: apply sd-cqe-2', p.stdout + p.stderr)
+    p, st = r.json('status')
+    ok(st['applied'] and st['reboot_pending'] is True, 'pi5: pending before reboot', st)
+    kmsg_replace(r, 'mmc0: Host Software Queue enabled', 'mmc0: Command Queue Engine enabled, 31 tags')
+    p, st = r.json('status')
+    ok(st['verified'] is True, 'pi5: verified once CQE is enabled', st)
+    p = r.run('revert')
+    ok(p.returncode == 0 and read(r.config) == old, 'pi5: revert is byte-identical', p.stderr)
+
+    # CQE recovery errors: switch queueing off; an sd_cqe line for this board only is replaced
+    r = Root(tmp, 'pi5-recovery', 'pi5', 'pi5.umockdev')
+    write(r.config, read(BOOKWORM) + '[board-type=0x17]\ndtparam=sd_cqe=2\n[pi5]\ndtparam=sd_cqe=1\n[all]\n')
+    old = read(r.config)
+    kmsg_replace(r, 'mmc0: new ultra high speed', 'mmc0: running CQE recovery\n6,9,1600000,-;mmc0: new ultra high speed')
+    p, doc = r.json('recommend')
+    ok([x['id'] for x in doc['recommendations']] == ['sd-cqe-0'], 'pi5: sd-cqe-0 after CQE recovery', p.stdout)
+    p, res = r.json('apply', 'sd-cqe-0')
+    ok(p.returncode == 0 and res['disabled'] == ['dtparam=sd_cqe=2'], 'pi5: the board-only sd_cqe line is switched off',
+       p.stdout + p.stderr)
+    ok(len(res['warnings']) == 1 and 'other boards' in res['warnings'][0], 'pi5: the [pi5] line is kept and reported',
+       res['warnings'])
+    ok('#sd-tuner-off: dtparam=sd_cqe=2\n' in read(r.config), 'pi5: marker in the file')
+    p = r.run('revert')
+    ok(p.returncode == 0 and read(r.config) == old, 'pi5: revert restores the switched-off line', p.stderr)
 
 
 def other_boards(tmp):
@@ -225,6 +300,12 @@ def bad_input(tmp):
     p = r.run('apply', 'sd-overclock-100')
     ok(p.returncode == 1 and 'mount the boot partition' in p.stderr, 'missing /boot/firmware: says what to do',
        p.stderr)
+    p, st = r.json('status')
+    ok(p.returncode == 0 and st['applied'] is False and 'mount the boot partition' in st['error'],
+       'missing /boot/firmware: status explains', p.stdout + p.stderr)
+    p = r.run('status')
+    ok(p.returncode == 0 and 'mount the boot partition' in p.stdout, 'missing /boot/firmware: status text',
+       p.stdout)
 
     # a symlink leading out of the boot partition
     r = Root(tmp, 'bad-symlink', 'pi3', 'pi3.umockdev', None)
@@ -237,18 +318,47 @@ def bad_input(tmp):
     ok(p.returncode == 1 and 'outside the boot partition' in p.stderr, 'symlink out: refused', p.stderr)
     ok(read(outside) == read(BOOKWORM), 'symlink out: target untouched')
 
+    # a real read-only boot partition: a tmpfs remounted read-only in a private mount namespace
+    r = Root(tmp, 'bad-read-only', 'pi3', 'pi3.umockdev')
+    r.set_clock(50000000, False)
+    boot = os.path.dirname(r.config)
+    script = (f'set -e; mount -t tmpfs -o size=4m tmpfs "{boot}"; cp "{BOOKWORM}" "{r.config}"; '
+              f'mount -o remount,ro "{boot}"; echo mounted >&2; '
+              f'umockdev-run -d "{r.umockdev}" -- "{SDTUNERCTL}" --root "{r.path}" apply sd-overclock-100 '
+              f'|| echo "exit=$?" >&2; cmp "{BOOKWORM}" "{r.config}" && echo same >&2')
+    env = dict(os.environ, LANGUAGE='C', LC_ALL='C.UTF-8')
+    env.pop('SDTUNER_ROOT', None)
+    p = subprocess.run(['unshare', '-m', 'sh', '-c', script], capture_output=True, text=True, env=env,
+                       timeout=60)
+    if 'mounted' not in p.stderr:
+        print('ok {} - read-only file system # SKIP cannot mount here: {}'.format(n + 1, p.stderr.strip()))
+        globals()['n'] += 1
+    else:
+        ok('exit=1' in p.stderr and 'Read-only file system' in p.stderr and 'remount' in p.stderr
+           and r.config in p.stderr and 'same' in p.stderr,
+           'read-only file system: clear error naming the file, file untouched', p.stderr)
+        backups = os.path.join(r.path, 'var', 'lib', 'sd-tuner', 'backups')
+        ok(not os.path.exists(backups) or os.listdir(backups) == [], 'read-only file system: no stray backup')
+
     # usage errors exit 2
     r = Root(tmp, 'usage', 'pi3', 'pi3.umockdev')
     p = r.run('apply')
     ok(p.returncode == 2, 'apply without an id: exit 2', p.stderr)
     p = r.run('revert', 'extra')
     ok(p.returncode == 2, 'revert with an argument: exit 2', p.stderr)
+    p = r.run('status', '--json')
+    ok(p.returncode == 0 and json.loads(p.stdout)['applied'] is False, '--json after the command', p.stdout)
+    p = r.run('apply', 'no-such-id', '--json')
+    ok(p.returncode == 1 and json.loads(p.stdout)['error']['name'] == 'org.example.SdTuner1.Error.NotFound',
+       'apply --json of an unknown id', p.stdout)
 
 
 tmp = tempfile.mkdtemp(prefix=f'sdt-config-cli-{os.getpid()}-')
 try:
     pi3_apply_revert(tmp)
     pi3_trial(tmp)
+    card_moved(tmp)
+    pi5_cqe(tmp)
     other_boards(tmp)
     legacy_lines(tmp)
     bad_input(tmp)

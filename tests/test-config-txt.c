@@ -454,6 +454,14 @@ test_config_txt_bad_input(void)
 	g_clear_error(&error);
 	g_clear_object(&cfg);
 
+	/* found by fuzzing: a lone CR at the end would merge with the added line feed */
+	cfg = test_parse("a=1\nabc\r");
+	g_assert_false(sdt_config_txt_check_editable(cfg, &error));
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+	g_assert_nonnull(strstr(error->message, "carriage return"));
+	g_clear_error(&error);
+	g_clear_object(&cfg);
+
 	/* an empty file is a valid config.txt (firmware defaults) */
 	cfg = test_parse("");
 	g_assert_true(sdt_config_txt_check_editable(cfg, &error));

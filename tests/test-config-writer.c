@@ -121,6 +121,112 @@ test_assert_new_lines_short(GBytes *old_bytes, GBytes *new_bytes, const gchar *e
 	}
 }
 
+static GBytes *
+test_concat(GBytes *a, const gchar *b)
+{
+	GString *str = g_string_new_len(g_bytes_get_data(a, NULL), g_bytes_get_size(a));
+	g_string_append(str, b);
+	return g_string_free_to_bytes(str);
+}
+
+static GBytes *
+test_revert_bytes(GBytes *bytes, SdtConfigEdit *edit)
+{
+	g_autoptr(SdtConfigTxt) cfg = test_parse_bytes(bytes);
+	g_auto(GStrv) block = test_block_strv(edit);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtConfigEdit) rev =
+		sdt_config_edit_revert(cfg, (const gchar *const *) block, &error);
+	g_assert_no_error(error);
+	return g_bytes_ref(rev->new_bytes);
+}
+
+static void
+test_foreign_edits(GBytes *old, SdtConfigEdit *edit, TestBlock *tb, const gchar *path)
+{
+	g_autoptr(SdtConfigTxt) old_cfg = test_parse_bytes(old);
+	const gchar *eol = sdt_config_txt_get_eol_style(old_cfg);
+	gsize old_len = g_bytes_get_size(old);
+	gsize new_len = 0;
+	const gchar *new_data = g_bytes_get_data(edit->new_bytes, &new_len);
+	gboolean old_open =
+		old_len > 0 && ((const gchar *) g_bytes_get_data(old, NULL))[old_len - 1] != '\n';
+	gboolean new_closed = new_len > 0 && new_data[new_len - 1] == '\n';
+
+	/* above: a line at the top */
+	{
+		g_autofree gchar *top = g_strconcat("# foreign above", eol, NULL);
+		GString *s = g_string_new(top);
+		g_autoptr(GBytes) edited = NULL;
+		g_autoptr(GBytes) got = NULL;
+		g_autoptr(GBytes) want = NULL;
+		g_string_append_len(s, new_data, new_len);
+		edited = g_string_free_to_bytes(s);
+		got = test_revert_bytes(edited, edit);
+		{
+			GString *w = g_string_new(top);
+			g_string_append_len(w, g_bytes_get_data(old, NULL), old_len);
+			want = g_string_free_to_bytes(w);
+		}
+		if (!g_bytes_equal(got, want))
+			g_error("%s, 0x%02x: an edit above the block was not kept exactly",
+				path,
+				tb->block.type_code);
+	}
+	/* below: a line appended after the block, as raspi-config does */
+	{
+		g_autofree gchar *tail = g_strconcat(new_closed ? "" : eol,
+						     "foreign_below=1",
+						     new_closed ? eol : "",
+						     NULL);
+		g_autofree gchar *want_tail = g_strconcat(old_open ? eol : "",
+							  "foreign_below=1",
+							  new_closed ? eol : "",
+							  NULL);
+		g_autoptr(GBytes) edited = test_concat(edit->new_bytes, tail);
+		g_autoptr(GBytes) got = test_revert_bytes(edited, edit);
+		g_autoptr(GBytes) want = test_concat(old, want_tail);
+		if (!g_bytes_equal(got, want))
+			g_error("%s, 0x%02x: an edit below the block was not kept exactly",
+				path,
+				tb->block.type_code);
+	}
+	/* inside: a line after the block's filter; kept, and only for the block's boards */
+	{
+		g_autofree gchar *needle = g_strconcat(tb->filter, eol, NULL);
+		const gchar *pos = g_strstr_len(new_data, new_len, needle);
+		GString *s = g_string_new(NULL);
+		g_autoptr(GBytes) edited = NULL;
+		g_autoptr(GBytes) got = NULL;
+		g_autoptr(SdtConfigTxt) got_cfg = NULL;
+		g_autofree gchar *fname = g_strndup(tb->filter + 1, strlen(tb->filter) - 2);
+		guint n = 0;
+		const gint *codes = sdt_config_known_type_codes(&n);
+
+		g_assert_nonnull(pos);
+		pos += strlen(needle);
+		g_string_append_len(s, new_data, pos - new_data);
+		g_string_append_printf(s, "foreign_inside=1%s", eol);
+		g_string_append_len(s, pos, new_len - (pos - new_data));
+		edited = g_string_free_to_bytes(s);
+		got = test_revert_bytes(edited, edit);
+		got_cfg = test_parse_bytes(got);
+		g_assert_cmpstr(
+			sdt_config_txt_get_value(got_cfg, "foreign_inside", tb->block.type_code),
+			==,
+			"1");
+		for (guint c = 0; c < n; c++) {
+			g_autoptr(GPtrArray) a = NULL;
+			g_autoptr(GPtrArray) b = NULL;
+			if (sdt_config_model_filter_matches(fname, codes[c]))
+				continue;
+			a = test_model_in_effect(old, codes[c]);
+			b = test_model_in_effect(got, codes[c]);
+			test_assert_same_lines(a, b, path);
+		}
+	}
+}
+
 static void
 test_config_writer_corpus(void)
 {
@@ -191,6 +297,9 @@ test_config_writer_corpus(void)
 			g_assert_no_error(error);
 			if (!g_bytes_equal(again->new_bytes, edit->new_bytes))
 				g_error("%s: applying twice for 0x%02x differs", path, tc);
+
+			/* foreign edits above, below and inside the block survive revert */
+			test_foreign_edits(old, edit, &tb, path);
 
 			/* the block takes effect on its own board */
 			applied_model = test_parse_bytes(edit->new_bytes);
@@ -1058,6 +1167,7 @@ test_config_writer_fault_injection(void)
 			memcpy(counts, t.count, sizeof(counts));
 		} else {
 			g_autoptr(JsonObject) rev = test_writer_revert(&r, &t, &error);
+			g_assert_nonnull(rev);
 			g_assert_no_error(error);
 			for (guint i = 0; i < OP_LAST; i++)
 				counts[i] = MAX(counts[i], t.count[i]);
@@ -1087,6 +1197,7 @@ test_config_writer_fault_injection(void)
 											    FALSE,
 											    NULL,
 											    &error);
+						g_assert_nonnull(a);
 						g_assert_no_error(error);
 						sdt_test_rm_rf(r.state);
 					}
@@ -1170,6 +1281,7 @@ test_config_writer_kill(void)
 		g_assert_no_error(error);
 		if (revert) {
 			g_autoptr(JsonObject) rev = test_writer_revert(&r, &t, &error);
+			g_assert_nonnull(rev);
 			g_assert_no_error(error);
 		} else {
 			new_bytes = test_read(r.config);
@@ -1194,6 +1306,7 @@ test_config_writer_kill(void)
 			if (revert) {
 				g_autoptr(JsonObject) a =
 					test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+				g_assert_nonnull(a);
 				g_assert_no_error(error);
 				sdt_test_rm_rf(r.state);
 			}

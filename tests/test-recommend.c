@@ -118,6 +118,28 @@ test_recommend_core_clock_250(void)
 	g_assert_cmpuint(rec->expected_clock_hz, ==, 83333333);
 	g_assert_cmpuint(sdt_recommend_sdhost_clock_hz(250000000, 83), ==, 83333333);
 
+	/* core_freq in config.txt sets the core clock: 500 / 5 = 100 MHz */
+	{
+		g_autoptr(SdtRecommendResult) r3 = NULL;
+		f = test_facts_pi3();
+		f.config_core_freq_mhz = 500;
+		g_assert_cmpuint(sdt_recommend_core_clock_mhz(&f), ==, 500);
+		r3 = sdt_recommend(&f);
+		g_assert_cmpstr(test_only(r3)->id, ==, "sd-overclock-100");
+		g_assert_nonnull(strstr(test_only(r3)->reason, "500 MHz"));
+		f.config_core_freq_mhz = 300;
+		g_clear_pointer(&r3, sdt_recommend_result_free);
+		r3 = sdt_recommend(&f);
+		/* 300 / 3 = 100 MHz */
+		g_assert_cmpuint(test_only(r3)->expected_clock_hz, ==, 100000000);
+		f.config_core_freq_mhz = 350;
+		g_clear_pointer(&r3, sdt_recommend_result_free);
+		r3 = sdt_recommend(&f);
+		/* 350 / 4 = 87.5 MHz */
+		g_assert_cmpstr(test_only(r3)->id, ==, "sd-overclock-87");
+		g_assert_cmpuint(sdt_recommend_sdhost_clock_hz(350000000, 87), ==, 87500000);
+	}
+
 	/* a Pi 2 runs its core at 250 MHz anyway */
 	f = test_facts_pi3();
 	f.board_key = "2";
@@ -174,6 +196,20 @@ test_recommend_already_done(void)
 	r1 = sdt_recommend(&f);
 	g_assert_cmpuint(r1->recommendations->len, ==, 0);
 	g_assert_true(test_notes_contain(r1, "is in place"));
+
+	/* after a step down to 80 MHz that works, no way back up to 100 */
+	{
+		g_autoptr(SdtRecommendResult) r5 = NULL;
+		f = test_facts_pi3();
+		f.config_block_id = "sd-overclock-80";
+		f.config_overclock_mhz = 80;
+		f.actual_clock_hz = 80000000;
+		f.log_overclock_hz = 80000000;
+		r5 = sdt_recommend(&f);
+		g_assert_cmpuint(r5->recommendations->len, ==, 0);
+		g_assert_true(test_notes_contain(r5, "sd-overclock-80 is in place"));
+		g_assert_true(test_notes_contain(r5, "80 MHz"));
+	}
 
 	/* a hand-written overclock that works */
 	f = test_facts_pi3();

@@ -890,6 +890,22 @@ sdt_config_txt_check_editable(SdtConfigTxt *self, GError **error)
 			  "restore a backup from /var/lib/sd-tuner/backups"));
 		return FALSE;
 	}
+	/* "…\r" at the very end: a line feed after it would turn it into a CRLF ending */
+	if (self->lines->len > 0) {
+		SdtConfigLine *last = g_ptr_array_index(self->lines, self->lines->len - 1);
+		if (last->eol[0] == '\0' && last->text_len > 0 &&
+		    last->text[last->text_len - 1] == '\r') {
+			g_set_error_literal(
+				error,
+				SDT_ERROR,
+				SDT_ERROR_INVALID_DATA,
+				_("the file ends with a carriage return (CR) but no line "
+				  "feed, so a line cannot be added after it without "
+				  "changing that line: end the file with a normal line "
+				  "break, then try again"));
+			return FALSE;
+		}
+	}
 	/* a line SD Tuner switched off, but its block was removed by hand */
 	if (first_disabled > 0 && n_begin == 0) {
 		g_set_error(error,

@@ -904,6 +904,9 @@ sdt_config_read_limited(const gchar *path, GError **error)
 		len += r;
 	}
 	close(fd);
+	/* shrink the buffer, and keep a NUL after the data so it can be read as text */
+	data = g_realloc(g_steal_pointer(&data), len + 1);
+	data[len] = '\0';
 	return g_bytes_new_take(g_steal_pointer(&data), len);
 }
 
@@ -977,6 +980,11 @@ sdt_config_writer_set_write_error(GError **error, gint errsv, const gchar *path)
 		break;
 	case EIO:
 		hint = _("the card reported a write error: check the card, then try again");
+		break;
+	case EACCES:
+	case EPERM:
+		hint = _("SD Tuner needs root for this: use sdtunerctl without --root, which asks "
+			 "sd-tuner-helper");
 		break;
 	default:
 		hint = _("nothing was changed; fix the cause, then try again");
@@ -1274,6 +1282,20 @@ sdt_config_writer_get_tryboot_path(SdtConfigWriter *self)
 	return g_build_filename(dir, "tryboot.txt", NULL);
 }
 
+/* before any lock, backup or temporary file: can config.txt's folder be written at all? */
+static gboolean
+sdt_config_writer_check_writable(SdtConfigWriter *self, GError **error)
+{
+	g_autofree gchar *dir = NULL;
+
+	if (!sdt_config_writer_resolve(self, error))
+		return FALSE;
+	dir = g_path_get_dirname(self->real_path);
+	if (access(dir, W_OK) != 0)
+		return sdt_config_writer_set_write_error(error, errno, self->path);
+	return TRUE;
+}
+
 JsonObject *
 sdt_config_writer_apply(SdtConfigWriter *self,
 			const SdtConfigBlock *block,
@@ -1292,6 +1314,8 @@ sdt_config_writer_apply(SdtConfigWriter *self,
 	gboolean changed;
 
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
+	if (!sdt_config_writer_check_writable(self, error))
+		return NULL;
 	if (!sdt_config_writer_lock(self, error))
 		return NULL;
 	sdt_config_writer_cleanup(self);
@@ -1416,6 +1440,8 @@ sdt_config_writer_revert(SdtConfigWriter *self, GError **error)
 	g_autoptr(JsonObject) result = json_object_new();
 
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
+	if (!sdt_config_writer_check_writable(self, error))
+		return NULL;
 	if (!sdt_config_writer_lock(self, error))
 		return NULL;
 	sdt_config_writer_cleanup(self);

@@ -30,6 +30,27 @@ sdt_ops_config_type_code(const SdtInfo *info)
 	return -1;
 }
 
+/* the id of SD Tuner's block if its filter reaches board @type_code, else NULL */
+static gchar *
+sdt_ops_config_block_id_here(SdtConfigTxt *cfg, gint type_code)
+{
+	GPtrArray *lines = sdt_config_txt_get_lines(cfg);
+	guint begin = 0;
+	guint end = 0;
+
+	if (!sdt_config_txt_find_block(cfg, &begin, &end))
+		return NULL;
+	for (guint i = begin + 1; i < end; i++) {
+		SdtConfigLine *line = g_ptr_array_index(lines, i);
+		if (line->kind != SDT_CONFIG_LINE_FILTER || g_strcmp0(line->filter, "all") == 0)
+			continue;
+		if (!sdt_config_model_filter_matches(line->filter, type_code))
+			return NULL;
+		return sdt_config_txt_get_block_id(cfg);
+	}
+	return NULL;
+}
+
 void
 sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt *cfg)
 {
@@ -79,7 +100,10 @@ sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt
 	if (cfg != NULL) {
 		g_autoptr(GPtrArray) sd = sdt_config_txt_sd_settings_in_effect(cfg, tc);
 		const gchar *uart = sdt_config_txt_get_value(cfg, "enable_uart", tc);
+		const gchar *core_freq = sdt_config_txt_get_value(cfg, "core_freq", tc);
 		facts->enable_uart = g_strcmp0(uart, "1") == 0;
+		if (core_freq != NULL && atoi(core_freq) > 0)
+			facts->config_core_freq_mhz = (guint) atoi(core_freq);
 		for (guint i = 0; i < sd->len; i++) {
 			SdtConfigSdSetting *s = g_ptr_array_index(sd, i);
 			if (s->overclock_mhz > 0)
@@ -92,7 +116,7 @@ sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt
 				facts->config_sdtweak_overlay = TRUE;
 		}
 		{
-			g_autofree gchar *id = sdt_config_txt_get_block_id(cfg);
+			g_autofree gchar *id = sdt_ops_config_block_id_here(cfg, tc);
 			facts->config_block_id = id != NULL ? g_intern_string(id) : NULL;
 		}
 	}
@@ -205,11 +229,7 @@ sdt_ops_config_add_info(SdtContext *ctx, const SdtInfo *info, JsonObject *info_o
 
 /* the recommendation for this board, card and config.txt */
 static SdtRecommendResult *
-sdt_ops_config_recommend(SdtContext *ctx,
-			 SdtInfo **info_out,
-			 SdtConfigTxt **cfg_out,
-			 GPtrArray *warnings,
-			 GError **error)
+sdt_ops_config_recommend(SdtContext *ctx, GPtrArray *warnings, GError **error)
 {
 	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
 	g_autoptr(SdtConfigTxt) cfg = NULL;
@@ -224,10 +244,6 @@ sdt_ops_config_recommend(SdtContext *ctx,
 		g_ptr_array_add(warnings, g_strdup(error_cfg->message));
 	sdt_ops_config_facts(&facts, info, cfg);
 	result = sdt_recommend(&facts);
-	if (info_out != NULL)
-		*info_out = g_steal_pointer(&info);
-	if (cfg_out != NULL)
-		*cfg_out = g_steal_pointer(&cfg);
 	return result;
 }
 
@@ -235,8 +251,7 @@ JsonNode *
 sdt_ops_recommend(SdtContext *ctx, GError **error)
 {
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(SdtRecommendResult) result =
-		sdt_ops_config_recommend(ctx, NULL, NULL, warnings, error);
+	g_autoptr(SdtRecommendResult) result = sdt_ops_config_recommend(ctx, warnings, error);
 	JsonNode *node;
 	JsonArray *notes;
 
@@ -275,109 +290,6 @@ sdt_ops_config_history(SdtContext *ctx, const gchar *kind, JsonObject *result)
 		g_warning("%s", error->message);
 }
 
-JsonNode *
-sdt_ops_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
-{
-	g_autoptr(SdtInfo) info = NULL;
-	g_autoptr(SdtConfigTxt) cfg = NULL;
-	g_autoptr(SdtConfigWriter) writer = NULL;
-	g_autoptr(SdtRecommendResult) result = NULL;
-	g_autoptr(JsonObject) res = NULL;
-	g_autofree gchar *current = NULL;
-	const SdtRecommendation *rec;
-	SdtConfigBlock block = {NULL};
-	g_autofree const gchar **lines = NULL;
-
-	g_return_val_if_fail(id != NULL, NULL);
-	writer = sdt_config_writer_new(ctx, error);
-	if (writer == NULL)
-		return NULL;
-	cfg = sdt_config_writer_load(writer, NULL, error);
-	if (cfg == NULL)
-		return NULL;
-
-	/* the same change again: nothing to write */
-	current = sdt_config_txt_get_block_id(cfg);
-	if (!trial && g_strcmp0(current, id) == 0) {
-		res = json_object_new();
-		json_object_set_string_member(res, "id", id);
-		json_object_set_string_member(res,
-					      "path",
-					      sdt_config_writer_get_display_path(writer));
-		json_object_set_string_member(res, "diff", "");
-		json_object_set_null_member(res, "backup");
-		json_object_set_boolean_member(res, "reboot_required", FALSE);
-		json_object_set_boolean_member(res, "changed", FALSE);
-		return sdt_ops_config_node(g_steal_pointer(&res));
-	}
-
-	result = sdt_ops_config_recommend(ctx, &info, NULL, NULL, error);
-	if (result == NULL)
-		return NULL;
-	rec = sdt_recommend_result_find(result, id);
-	if (rec == NULL) {
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_NOT_FOUND,
-			    _("“%s” is not a recommendation for this board and card: run "
-			      "“sdtunerctl recommend” to see what applies"),
-			    id);
-		return NULL;
-	}
-	lines = g_new0(const gchar *, rec->lines->len + 1);
-	for (guint i = 0; i < rec->lines->len; i++)
-		lines[i] = g_ptr_array_index(rec->lines, i);
-	block.id = rec->id;
-	block.filter = rec->filter;
-	block.lines = lines;
-	block.type_code = rec->type_code;
-	block.replaces = rec->replaces;
-	res = sdt_config_writer_apply(writer, &block, trial, error);
-	if (res == NULL)
-		return NULL;
-	if (json_object_get_boolean_member(res, "changed") || trial)
-		sdt_ops_config_history(ctx, "apply", res);
-	return sdt_ops_config_node(g_steal_pointer(&res));
-}
-
-JsonNode *
-sdt_ops_revert(SdtContext *ctx, GError **error)
-{
-	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, error);
-	g_autoptr(JsonObject) res = NULL;
-
-	if (writer == NULL)
-		return NULL;
-	res = sdt_config_writer_revert(writer, error);
-	if (res == NULL)
-		return NULL;
-	sdt_ops_config_history(ctx, "revert", res);
-	return sdt_ops_config_node(g_steal_pointer(&res));
-}
-
-/* the lines between SD Tuner's markers that are settings */
-static JsonArray *
-sdt_ops_config_block_lines(SdtConfigTxt *cfg, gchar **filter)
-{
-	JsonArray *array = json_array_new();
-	GPtrArray *lines = sdt_config_txt_get_lines(cfg);
-	guint begin = 0;
-	guint end = 0;
-
-	if (!sdt_config_txt_find_block(cfg, &begin, &end))
-		return array;
-	for (guint i = begin + 1; i < end; i++) {
-		SdtConfigLine *line = g_ptr_array_index(lines, i);
-		if (line->kind == SDT_CONFIG_LINE_FILTER && g_strcmp0(line->filter, "all") != 0 &&
-		    *filter == NULL)
-			*filter = g_strdup_printf("[%s]", line->filter);
-		if (line->kind == SDT_CONFIG_LINE_SETTING &&
-		    g_strcmp0(line->text, "dtoverlay=") != 0)
-			json_array_add_string_element(array, line->text);
-	}
-	return array;
-}
-
 /* whether the change named @id works now, from the bus and kernel-log facts */
 static gboolean
 sdt_ops_config_verify(const gchar *id,
@@ -388,12 +300,10 @@ sdt_ops_config_verify(const gchar *id,
 	*failed = FALSE;
 	if (g_str_has_prefix(id, "sd-overclock-")) {
 		guint mhz = (guint) atoi(id + strlen("sd-overclock-"));
-		guint core = facts->core_clock_mhz > 0 ? facts->core_clock_mhz : 250;
+		guint core = sdt_recommend_core_clock_mhz(facts);
 		guint64 want;
 		guint64 now = facts->actual_clock_hz;
 		g_autofree gchar *want_str = NULL;
-		if (facts->mini_uart && facts->enable_uart)
-			core = 250;
 		want = sdt_recommend_sdhost_clock_hz((guint64) core * SDT_MHZ, mhz);
 		want_str = g_strdup_printf("%.1f", (gdouble) want / 1e6);
 		if (facts->log_overclock_reduced) {
@@ -465,6 +375,147 @@ sdt_ops_config_tryboot_active(SdtContext *ctx)
 }
 
 JsonNode *
+sdt_ops_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
+{
+	g_autoptr(SdtInfo) info = NULL;
+	g_autoptr(SdtConfigTxt) cfg = NULL;
+	g_autoptr(SdtConfigWriter) writer = NULL;
+	g_autoptr(SdtRecommendResult) result = NULL;
+	g_autoptr(JsonObject) res = NULL;
+	g_autofree gchar *current = NULL;
+	const SdtRecommendation *rec;
+	SdtConfigBlock block = {NULL};
+	SdtRecommendFacts facts;
+	g_autofree const gchar **lines = NULL;
+
+	g_return_val_if_fail(id != NULL, NULL);
+	writer = sdt_config_writer_new(ctx, error);
+	if (writer == NULL)
+		return NULL;
+	cfg = sdt_config_writer_load(writer, NULL, error);
+	if (cfg == NULL)
+		return NULL;
+
+	info = sdt_info_collect(ctx, error);
+	if (info == NULL)
+		return NULL;
+	sdt_ops_config_facts(&facts, info, cfg);
+
+	/* the same change again: nothing to write; a reboot is still needed until it works */
+	current = sdt_ops_config_block_id_here(cfg, sdt_ops_config_type_code(info));
+	if (!trial && g_strcmp0(current, id) == 0) {
+		g_autofree gchar *explanation = NULL;
+		gboolean failed = FALSE;
+		gboolean verified = sdt_ops_config_verify(id, &facts, &explanation, &failed);
+
+		res = json_object_new();
+		json_object_set_string_member(res, "id", id);
+		json_object_set_string_member(res,
+					      "path",
+					      sdt_config_writer_get_display_path(writer));
+		json_object_set_string_member(res, "diff", "");
+		json_object_set_null_member(res, "backup");
+		json_object_set_boolean_member(res, "reboot_required", !verified && !failed);
+		json_object_set_boolean_member(res, "changed", FALSE);
+		return sdt_ops_config_node(g_steal_pointer(&res));
+	}
+
+	result = sdt_recommend(&facts);
+	rec = sdt_recommend_result_find(result, id);
+	if (rec == NULL) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NOT_FOUND,
+			    _("“%s” is not a recommendation for this board and card: run "
+			      "“sdtunerctl recommend” to see what applies"),
+			    id);
+		return NULL;
+	}
+	lines = g_new0(const gchar *, rec->lines->len + 1);
+	for (guint i = 0; i < rec->lines->len; i++)
+		lines[i] = g_ptr_array_index(rec->lines, i);
+	block.id = rec->id;
+	block.filter = rec->filter;
+	block.lines = lines;
+	block.type_code = rec->type_code;
+	block.replaces = rec->replaces;
+	res = sdt_config_writer_apply(writer, &block, trial, error);
+	if (res == NULL)
+		return NULL;
+	if (json_object_get_boolean_member(res, "changed") || trial)
+		sdt_ops_config_history(ctx, "apply", res);
+	return sdt_ops_config_node(g_steal_pointer(&res));
+}
+
+JsonNode *
+sdt_ops_revert(SdtContext *ctx, GError **error)
+{
+	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, error);
+	g_autoptr(JsonObject) res = NULL;
+
+	if (writer == NULL)
+		return NULL;
+	res = sdt_config_writer_revert(writer, error);
+	if (res == NULL)
+		return NULL;
+	sdt_ops_config_history(ctx, "revert", res);
+	return sdt_ops_config_node(g_steal_pointer(&res));
+}
+
+/* the lines between SD Tuner's markers that are settings */
+static JsonArray *
+sdt_ops_config_block_lines(SdtConfigTxt *cfg, gchar **filter)
+{
+	JsonArray *array = json_array_new();
+	GPtrArray *lines = sdt_config_txt_get_lines(cfg);
+	guint begin = 0;
+	guint end = 0;
+
+	if (!sdt_config_txt_find_block(cfg, &begin, &end))
+		return array;
+	for (guint i = begin + 1; i < end; i++) {
+		SdtConfigLine *line = g_ptr_array_index(lines, i);
+		if (line->kind == SDT_CONFIG_LINE_FILTER && g_strcmp0(line->filter, "all") != 0 &&
+		    *filter == NULL)
+			*filter = g_strdup_printf("[%s]", line->filter);
+		if (line->kind == SDT_CONFIG_LINE_SETTING &&
+		    g_strcmp0(line->text, "dtoverlay=") != 0)
+			json_array_add_string_element(array, line->text);
+	}
+	return array;
+}
+
+/*
+ * 1 if the system booted after the journal's time of the change @id, 0 if
+ * not, -1 if unknown (no journal for it, or no <root>/proc/uptime).
+ */
+static gint
+sdt_ops_config_booted_since_change(SdtContext *ctx, SdtConfigWriter *writer, const gchar *id)
+{
+	g_autoptr(JsonObject) journal = sdt_config_writer_get_journal(writer);
+	g_autofree gchar *uptime_path = sdt_context_build_path(ctx, "/proc/uptime");
+	g_autofree gchar *uptime = NULL;
+	g_autoptr(GDateTime) changed = NULL;
+	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+	gdouble up;
+	gchar *end = NULL;
+
+	if (journal == NULL ||
+	    g_strcmp0(json_object_get_string_member_with_default(journal, "id", ""), id) != 0)
+		return -1;
+	changed = g_date_time_new_from_iso8601(
+		json_object_get_string_member_with_default(journal, "time", ""),
+		NULL);
+	if (changed == NULL || !g_file_get_contents(uptime_path, &uptime, NULL, NULL))
+		return -1;
+	up = g_ascii_strtod(uptime, &end);
+	if (end == uptime || up < 0)
+		return -1;
+	/* boot time = now - uptime */
+	return g_date_time_difference(now, changed) > (GTimeSpan) (up * G_USEC_PER_SEC) ? 1 : 0;
+}
+
+JsonNode *
 sdt_ops_status(SdtContext *ctx, GError **error)
 {
 	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
@@ -482,18 +533,38 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 		return NULL;
 	cfg = sdt_ops_config_load(ctx, &writer, &error_cfg);
 	if (cfg == NULL) {
-		g_propagate_error(error, g_steal_pointer(&error_cfg));
-		return NULL;
+		/* nothing SD Tuner can have changed: say why instead of failing */
+		g_autofree gchar *display = NULL;
+		/* only the path as seen on the Pi is wanted */
+		g_free(sdt_config_writer_locate(ctx, &display, NULL));
+		if (display != NULL)
+			json_object_set_string_member(obj, "path", display);
+		else
+			json_object_set_null_member(obj, "path");
+		json_object_set_string_member(obj, "error", error_cfg->message);
+		json_object_set_boolean_member(obj, "applied", FALSE);
+		json_object_set_null_member(obj, "id");
+		json_object_set_boolean_member(obj, "reboot_pending", FALSE);
+		json_object_set_null_member(obj, "verified");
+		json_object_set_null_member(obj, "trial");
+		json_object_set_boolean_member(obj,
+					       "tryboot_active",
+					       sdt_ops_config_tryboot_active(ctx));
+		return sdt_ops_config_node(g_steal_pointer(&obj));
 	}
 	sdt_ops_config_facts(&facts, info, cfg);
 	id = sdt_config_txt_get_block_id(cfg);
 	json_object_set_string_member(obj, "path", sdt_config_writer_get_display_path(writer));
+	json_object_set_null_member(obj, "error");
 	json_object_set_boolean_member(obj, "applied", id != NULL);
 	if (id != NULL) {
 		g_autofree gchar *explanation = NULL;
 		gboolean failed = FALSE;
 		gboolean verified = sdt_ops_config_verify(id, &facts, &explanation, &failed);
 		JsonArray *lines = sdt_ops_config_block_lines(cfg, &filter);
+		g_autofree gchar *id_here =
+			sdt_ops_config_block_id_here(cfg, sdt_ops_config_type_code(info));
+		gboolean here = id_here != NULL;
 		g_autoptr(JsonArray) disabled = json_array_new();
 		GPtrArray *all = sdt_config_txt_get_lines(cfg);
 
@@ -511,6 +582,29 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 		else
 			json_object_set_null_member(obj, "filter");
 		json_object_set_array_member(obj, "disabled", g_steal_pointer(&disabled));
+		if (!here) {
+			g_clear_pointer(&explanation, g_free);
+			/* Translators: %s is a config.txt filter such as [board-type=0x08] */
+			explanation =
+				g_strdup_printf(_("the block is for the boards of %s, not for "
+						  "this one"),
+						filter != NULL ? filter : "?");
+			verified = FALSE;
+			failed = TRUE;
+		}
+		/* restarted since the change and still not in effect: it did not work */
+		if (here && !verified && !failed &&
+		    sdt_ops_config_booted_since_change(ctx, writer, id) == 1) {
+			g_autofree gchar *before = g_steal_pointer(&explanation);
+			/* Translators: %s says what SD Tuner found, e.g. "the SD clock is not
+			 * 100.0 MHz yet: reboot to use the new setting" */
+			explanation =
+				g_strdup_printf(_("the Pi has restarted since the change, but "
+						  "it is not in effect (%s)"),
+						before);
+			failed = TRUE;
+		}
+		json_object_set_boolean_member(obj, "for_this_board", here);
 		json_object_set_boolean_member(obj, "verified", verified);
 		json_object_set_boolean_member(obj, "failed", failed);
 		json_object_set_boolean_member(obj, "reboot_pending", !verified && !failed);

@@ -6,6 +6,8 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "sdt-board.h"
 #include "sdt-recommend.h"
@@ -123,10 +125,20 @@ sdt_recommend_notes_classes(const SdtRecommendFacts *facts, GPtrArray *notes)
 	}
 }
 
+guint
+sdt_recommend_core_clock_mhz(const SdtRecommendFacts *facts)
+{
+	if (facts->config_core_freq_mhz > 0)
+		return facts->config_core_freq_mhz;
+	if (facts->mini_uart && facts->enable_uart)
+		return 250;
+	return facts->core_clock_mhz > 0 ? facts->core_clock_mhz : 250;
+}
+
 static void
 sdt_recommend_sdhost(const SdtRecommendFacts *facts, SdtRecommendResult *result)
 {
-	guint core_mhz = facts->core_clock_mhz > 0 ? facts->core_clock_mhz : 250;
+	guint core_mhz = sdt_recommend_core_clock_mhz(facts);
 	guint64 core_hz;
 	guint64 step_hz;
 	guint64 n;
@@ -140,8 +152,6 @@ sdt_recommend_sdhost(const SdtRecommendFacts *facts, SdtRecommendResult *result)
 	gboolean reduce = facts->log_overclock_reduced;
 	gboolean legacy = facts->config_sdhost_overlay || facts->config_sdtweak_overlay;
 
-	if (facts->mini_uart && facts->enable_uart)
-		core_mhz = 250;
 	core_hz = (guint64) core_mhz * SDT_MHZ;
 	if (filter == NULL) {
 		g_ptr_array_add(result->notes,
@@ -188,26 +198,35 @@ sdt_recommend_sdhost(const SdtRecommendFacts *facts, SdtRecommendResult *result)
 	clock = sdt_mhz_to_string(step_hz);
 	core_str = g_strdup_printf("%u", core_mhz);
 
-	/* already in place and working */
-	if (!reduce && !legacy) {
-		if (g_strcmp0(facts->config_block_id, id) == 0) {
+	/* SD Tuner's overclock is in place: only errors lead to another step (never back up) */
+	if (!reduce && facts->config_block_id != NULL &&
+	    g_str_has_prefix(facts->config_block_id, "sd-overclock-")) {
+		guint in_place = (guint) atoi(facts->config_block_id + strlen("sd-overclock-"));
+		g_autofree gchar *in_place_clock =
+			sdt_mhz_to_string(sdt_recommend_sdhost_clock_hz(core_hz, in_place));
+		g_ptr_array_add(result->notes,
+				/* Translators: a recommendation id, then a clock in MHz */
+				g_strdup_printf(_("SD Tuner's setting %s is in place; the SD "
+						  "clock is %s MHz once the Pi has rebooted."),
+						facts->config_block_id,
+						in_place_clock));
+		if (facts->config_sdhost_overlay)
 			g_ptr_array_add(
 				result->notes,
-				g_strdup_printf(_("SD Tuner's setting %s is in place; the SD "
-						  "clock is %s MHz after a reboot."),
-						id,
-						clock));
-			return;
-		}
-		if (facts->actual_clock_hz >= step_hz ||
-		    (facts->config_overclock_mhz > 0 &&
-		     sdt_recommend_sdhost_clock_hz(core_hz, facts->config_overclock_mhz) >=
-			     step_hz)) {
-			g_ptr_array_add(result->notes,
-					g_strdup(_("The SD card is already overclocked by a line "
-						   "in config.txt; there is nothing to add.")));
-			return;
-		}
+				g_strdup(_("A dtoverlay=sdhost line that also applies to "
+					   "other boards is still in config.txt; it switches "
+					   "off Wi-Fi on this board: remove it by hand.")));
+		return;
+	}
+	/* overclocked by a line of the user's that works */
+	if (!reduce && !legacy &&
+	    (facts->actual_clock_hz >= step_hz ||
+	     (facts->config_overclock_mhz > 0 &&
+	      sdt_recommend_sdhost_clock_hz(core_hz, facts->config_overclock_mhz) >= step_hz))) {
+		g_ptr_array_add(result->notes,
+				g_strdup(_("The SD card is already overclocked by a line "
+					   "in config.txt; there is nothing to add.")));
+		return;
 	}
 
 	line = g_strdup_printf("dtparam=sd_overclock=%u", value);

@@ -18,12 +18,13 @@ G_BEGIN_DECLS
  */
 typedef struct {
 	/* board */
-	const gchar *board_key;  /* DESIGN.md board.key; "unknown" for a non-Pi board */
-	gint type_code;          /* revision-code type, -1 if unknown */
-	const gchar *controller; /* "sdhost", "emmc2", "sdhci-brcmstb" or "unknown" */
-	guint core_clock_mhz;    /* default core clock of an sdhost board, 0 if unknown */
-	gboolean mini_uart;      /* the primary UART is the mini UART (boards with Bluetooth) */
-	gboolean enable_uart;    /* enable_uart=1 takes effect in config.txt */
+	const gchar *board_key;     /* DESIGN.md board.key; "unknown" for a non-Pi board */
+	gint type_code;             /* revision-code type, -1 if unknown */
+	const gchar *controller;    /* "sdhost", "emmc2", "sdhci-brcmstb" or "unknown" */
+	guint core_clock_mhz;       /* default core clock of an sdhost board, 0 if unknown */
+	gboolean mini_uart;         /* the primary UART is the mini UART (boards with Bluetooth) */
+	gboolean enable_uart;       /* enable_uart=1 takes effect in config.txt */
+	guint config_core_freq_mhz; /* core_freq=N takes effect in config.txt, 0 if not */
 	/* card */
 	gboolean card_present;
 	guint app_class;  /* 0 none, 1 A1, 2 A2 */
@@ -75,6 +76,10 @@ const SdtRecommendation *sdt_recommend_result_find(const SdtRecommendResult *res
 /* the block filter for a board: reaches only boards with the same SD controller
  * and core clock; NULL for boards SD Tuner writes nothing for */
 const gchar *sdt_recommend_filter_for_type(gint type_code);
+
+/* the core clock an sdhost board runs at: core_freq if set, 250 MHz with
+ * enable_uart=1 on a mini-UART board, else the board's default */
+guint sdt_recommend_core_clock_mhz(const SdtRecommendFacts *facts);
 
 /* the clock the sdhost driver uses for sd_overclock=@mhz at core clock @core_hz */
 guint64 sdt_recommend_sdhost_clock_hz(guint64 core_hz, guint mhz);
