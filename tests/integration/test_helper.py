@@ -12,13 +12,12 @@ by D-Bus activation under umockdev (sdtharness.py).  Run as root:
 import hashlib
 import json
 import os
-import random
 import sys
-import threading
 import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sdtfuzz  # noqa: E402
 import sdtharness  # noqa: E402
 from sdtharness import (BUS_NAME, JOB_IFACE, MANAGER_IFACE, MANAGER_PATH,  # noqa: E402
                         TestEnv, error_name)
@@ -405,114 +404,41 @@ polkit.addRule(function(action, subject) {
         self.assertEqual(tree_digest(self.env.root), before)
 
     def test_fuzz(self):
-        """1,000 wrong calls: each gets an error, the helper never restarts"""
-        rng = random.Random(20261130)
+        """1,000 wrong calls as root: each gets an error, the helper never restarts"""
         conn = self.env.connect()
         self.json_call('GetInfo', conn=conn)
         pid = self.env.helper_pid()
         before = tree_digest(self.env.root, LOCK_PATHS)
-        values = [
-            lambda: GLib.Variant('s', rng.choice(['', '..', '../..', '/', '/etc/shadow',
-                                                  'a/../../b', 'sd-overclock-100/..',
-                                                  './x', 'x' * (1 << 20), '\u00e9' * 1000,
-                                                  'id with spaces', 'Sd-Overclock'])),
-            lambda: GLib.Variant('i', rng.randint(-2**31, 2**31 - 1)),
-            lambda: GLib.Variant('b', rng.random() < 0.5),
-            lambda: GLib.Variant('d', rng.random()),
-            lambda: GLib.Variant('o', '/' + '/'.join('x' * rng.randint(1, 9)
-                                                      for _ in range(rng.randint(1, 5)))),
-            lambda: GLib.Variant('as', ['a'] * rng.randint(0, 50)),
-            lambda: GLib.Variant('ay', bytes(rng.randint(0, 255) for _ in range(64))),
-            lambda: GLib.Variant('a{sv}', {'auth.no_user_interaction':
-                                           GLib.Variant('s', 'true')}),
-            lambda: GLib.Variant('a{sv}', {'trial': GLib.Variant('i', 1)}),
-            lambda: GLib.Variant('a{ss}', {'trial': 'true'}),
-            lambda: GLib.Variant('v', GLib.Variant('s', 'x')),
-            lambda: GLib.Variant('(ss)', ('a', 'b')),
-        ]
-        methods = ['GetInfo', 'GetRecommendations', 'StartBenchmark', 'Apply', 'Revert',
-                   'GetStatus', 'GetHistory', 'NoSuchMethod', 'Cancel']
-
-        def bad_call():
-            kind = rng.randrange(6)
-            method = rng.choice(methods)
-            path, iface = MANAGER_PATH, MANAGER_IFACE
-            if kind == 0:    # random arguments: almost never the right signature
-                args = [rng.choice(values)() for _ in range(rng.randint(0, 3))]
-                sig = ''.join(a.get_type_string() for a in args)
-                if method in ('GetInfo', 'GetRecommendations', 'Revert', 'GetStatus',
-                              'GetHistory') and sig == 'a{sv}':
-                    args = [GLib.Variant('s', 'x')] + args
-                if method == 'Apply' and sig == 'sa{sv}':
-                    args[0] = GLib.Variant('s', '../' + args[0].get_string()[:10])
-                if method == 'StartBenchmark' and sig == 'sa{sv}':
-                    args[0] = GLib.Variant('s', 'no-such-profile')
-                params = GLib.Variant.new_tuple(*args) if args else None
-            elif kind == 1:  # right signature, bad id or option
-                method = 'Apply'
-                opt = rng.choice([{}, {'auth.no_user_interaction': GLib.Variant('s', 'x')},
-                                  {'trial': GLib.Variant('ay', b'1')}])
-                ident = rng.choice(['../config.txt', '/boot/firmware/config.txt', '..',
-                                    'x' * (1 << 20), 'unknown-id-%d' % rng.randint(0, 999),
-                                    'a/b', '%s%s' % ('.' * rng.randint(1, 3), 'x')])
-                params = GLib.Variant('(sa{sv})', (ident, opt))
-            elif kind == 2:  # right signature, bad profile
-                method = 'StartBenchmark'
-                params = GLib.Variant('(sa{sv})', (rng.choice(['', 'QUICK', '../quick',
-                                                               'x' * (1 << 20)]), {}))
-            elif kind == 3:  # jobs that do not exist, path-like names
-                path = rng.choice(['/org/example/SdTuner1/jobs/0',
-                                   '/org/example/SdTuner1/jobs/999999',
-                                   '/org/example/SdTuner1/jobs',
-                                   '/org/example/SdTuner1/x'])
-                iface, method, params = JOB_IFACE, 'Cancel', None
-            elif kind == 4:  # writing read-only properties
-                iface, method = 'org.freedesktop.DBus.Properties', 'Set'
-                params = GLib.Variant('(ssv)', (MANAGER_IFACE, rng.choice(
-                    ['Version', 'Simulated', 'NoSuch']), GLib.Variant('s', 'x')))
-            else:            # options of the wrong type on the reading methods
-                method = rng.choice(['GetInfo', 'GetHistory', 'GetStatus',
-                                     'GetRecommendations'])
-                params = GLib.Variant('(a{ss})', ({'a': 'b'},))
-            return path, iface, method, params
-
-        errors = {}
-        samples = {}
-        answers = []
-        total = 1000
-        sent = 0
-
-        def done(c, res, _):
-            try:
-                c.call_finish(res)
-                answers.append('ok')
-            except GLib.Error as e:
-                answers.append('error')
-                name = error_name(e)
-                errors[name] = errors.get(name, 0) + 1
-                samples.setdefault(name, sdtharness.error_message(e)[:160])
-
-        while sent < total:
-            batch = min(32, total - sent)  # below the bus's 128 pending replies
-            start = len(answers)
-            for _ in range(batch):
-                path, iface, method, params = bad_call()
-                conn.call(BUS_NAME, path, iface, method, params, None, Gio.DBusCallFlags.NONE,
-                          30000, None, done, None)
-            sent += batch
-            Loop.until(lambda: len(answers) == start + batch, 60, 'fuzz replies')
-            if sent % 200 == 0:  # still answering real calls
-                self.assertIn('board', self.json_call('GetInfo', conn=conn))
-        print(f'fuzz: {total} calls, {answers.count("error")} errors: '
-              + ', '.join(f'{k} {v}' for k, v in sorted(errors.items())), file=sys.stderr)
-        for k, v in sorted(samples.items()):
-            print(f'  e.g. {k}: {v}', file=sys.stderr)
-        self.assertEqual(answers.count('ok'), 0)
-        self.assertEqual(answers.count('error'), total)
+        summary = sdtfuzz.run(conn, total=1000, seed=20261130,
+                              alive=lambda: self.json_call('GetInfo', conn=conn))
+        print(sdtfuzz.describe(summary), file=sys.stderr)
+        self.assertEqual(summary['ok'], 0)
+        self.assertEqual(sum(summary['errors'].values()), 1000)
+        self.assertEqual(summary['alive_checks'], 5)
         self.assertEqual(self.env.helper_pid(), pid, 'the helper restarted')
         self.assertEqual(tree_digest(self.env.root, LOCK_PATHS), before)
         self.assertEqual(os.listdir(self.env.bench_dir), [])
         self.assertIn('board', self.json_call('GetInfo', conn=conn))
+
+    def test_fuzz_unprivileged(self):
+        """1,000 calls as nobody, right signatures for privileged methods included:
+        errors only, nothing written at all (not even a lock file)"""
+        self.json_call('GetInfo')
+        pid = self.env.helper_pid()
+        before = tree_digest(self.env.root)
+        r = self.env.run_as('nobody', ['/usr/bin/python3', sdtfuzz.__file__, '--total', '1000',
+                                       '--seed', '20261201', '--privileged-valid',
+                                       '--id', self.recommendation_id()], timeout=300)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        summary = json.loads(r.stdout)
+        print(sdtfuzz.describe(summary), file=sys.stderr)
+        self.assertEqual(summary['ok'], 0)
+        self.assertEqual(sum(summary['errors'].values()), 1000)
+        self.assertGreater(summary['errors'].get(NOT_AUTHORIZED, 0), 50)
+        self.assertEqual(summary['alive_checks'], 5)
+        self.assertEqual(self.env.helper_pid(), pid, 'the helper restarted')
+        self.assertEqual(tree_digest(self.env.root), before)
+        self.assertEqual(os.listdir(self.env.bench_dir), [])
 
 
 class NoCardTest(HelperTestBase):
