@@ -288,6 +288,21 @@ polkit.addRule(function(action, subject) {
         self.assertEqual((result, err), ('', E + 'Cancelled'))
         self.assertEqual(job.get('State'), 'cancelled')
         self.assertEqual(os.listdir(self.env.bench_dir), [])
+        # readable for a few seconds after Completed, then unexported
+        t0 = time.monotonic()
+
+        def gone():
+            try:
+                job.get('State')
+                return False
+            except GLib.Error as e:
+                return error_name(e) in ('org.freedesktop.DBus.Error.UnknownMethod',
+                                         'org.freedesktop.DBus.Error.UnknownObject',
+                                         'org.freedesktop.DBus.Error.UnknownInterface')
+        sdtharness._wait_for(gone, 15, 'the finished job to be unexported')
+        self.assertGreater(time.monotonic() - t0, 3)
+        # a second benchmark may start now
+        Job(self.env, other).cancel()
 
     def test_caller_disconnect_cancels_job(self):
         owner = self.env.connect()
