@@ -331,6 +331,38 @@ polkit.addRule(function(action, subject) {
         # the next call activates a new helper
         self.assertIn('board', self.json_call('GetInfo'))
 
+    def test_dead_callers(self):
+        """callers that leave before their answer: no job survives them, the
+        helper keeps answering"""
+        before = tree_digest(self.env.root, LOCK_PATHS)
+        self.json_call('GetInfo')
+        pid = self.env.helper_pid()
+        for i in range(20):
+            c = self.env.connect()
+            for method, args in (('StartBenchmark', GLib.Variant('(sa{sv})', ('quick', {}))),
+                                 ('Apply', GLib.Variant('(sa{sv})', ('unknown-id', {}))),
+                                 ('GetInfo', GLib.Variant('(a{sv})', ({},)))):
+                c.call(BUS_NAME, MANAGER_PATH, MANAGER_IFACE, method, args, None,
+                       Gio.DBusCallFlags.NONE, -1, None, None, None)
+            c.flush_sync(None)
+            if i % 2:
+                time.sleep(0.05)  # some leave after their job has started
+            c.close_sync(None)
+
+        # every job was cancelled with its caller: a new one is not Busy
+        def can_start():
+            try:
+                Job(self.env, self.env.connect()).cancel()
+                return True
+            except GLib.Error as e:
+                self.assertEqual(error_name(e), E + 'Busy', e.message)
+                return False
+        sdtharness._wait_for(can_start, 20, "the dead callers' jobs to end")
+        self.assertEqual(self.env.helper_pid(), pid)
+        sdtharness._wait_for(lambda: os.listdir(self.env.bench_dir) == [], 5, 'no test file')
+        self.assertEqual(tree_digest(self.env.root, LOCK_PATHS), before)
+        self.assertIn('board', self.json_call('GetInfo'))
+
     def test_concurrent_apply_serialized(self):
         rec = self.recommendation_id()
         line = self.json_call('GetRecommendations')['recommendations'][0]['lines'][0]
