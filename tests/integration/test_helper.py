@@ -215,7 +215,12 @@ class HelperTest(HelperTestBase):
                              ('StartBenchmark', ('quick', '{}'))):
             rc, out = self.env.gdbus_as('nobody', method, *args)
             self.assertNotEqual(rc, 0, out)
-            self.assertIn(NOT_AUTHORIZED + ': Not authorized: org.example.sdtuner.', out)
+            action = 'benchmark' if method == 'StartBenchmark' else 'modify-boot-config'
+            why = ('the caller asked not to be prompted (auth.no_user_interaction)'
+                   if 'no_user_interaction' in args[-1] else
+                   'no authentication agent answered')
+            self.assertIn(f"{NOT_AUTHORIZED}: Not authorized: org.example.sdtuner.{action} "
+                          f"needs an administrator's password and {why}", out)
         # an agent that answers "no"
         r = self.env.run_as(None, self.env.agent_cmd('deny', self.env.as_user_argv('nobody') +
                                                      self.env.gdbus_argv('Apply', rec, '{}')))
