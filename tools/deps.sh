@@ -5,7 +5,7 @@ set -eu
 what=${1:-test}
 
 build="meson ninja-build pkg-config gcc libc6-dev gettext libglib2.0-dev libglib2.0-bin
-  libjson-glib-dev libudev-dev liburing-dev libpolkit-gobject-1-dev libgtk-3-dev
+  libjson-glib-dev libudev-dev liburing-dev libpolkit-gobject-1-dev libpolkit-agent-1-dev libgtk-3-dev
   desktop-file-utils umockdev libumockdev-dev"
 run="dbus-daemon dbus-system-bus-common polkitd xvfb xauth"
 test="$run fio hdparm e2fsprogs util-linux mount xdotool imagemagick at-spi2-core

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "sdt-bench.h"
-#include "sdt-dbus-generated.h"
+#include "sdt-cli-ops.h"
 #include "sdt-error.h"
 #include "sdt-ops.h"
 #include "sdtunerctl-bench.h"
@@ -30,7 +30,6 @@ typedef struct {
 	gint64 last_line;
 	JsonNode *result;
 	GError *error;
-	SdtJob *job;
 	const gchar *profile;
 	const gchar *dir;
 } SdtCliBench;
@@ -43,7 +42,6 @@ sdt_cli_bench_clear(SdtCliBench *self)
 	g_clear_pointer(&self->last_phase, g_free);
 	g_clear_pointer(&self->result, json_node_unref);
 	g_clear_error(&self->error);
-	g_clear_object(&self->job);
 }
 
 static void
@@ -95,9 +93,8 @@ sdt_cli_bench_signal_cb(gpointer user_data)
 
 	sdt_cli_bench_end_progress(self);
 	g_printerr(_("Cancelling…\n"));
+	/* bus mode: sdt_cli_ops_bench() sends Job.Cancel to the helper */
 	g_cancellable_cancel(self->cancellable);
-	if (self->job != NULL)
-		sdt_job_call_cancel(self->job, NULL, NULL, NULL);
 	return G_SOURCE_CONTINUE;
 }
 
@@ -109,13 +106,14 @@ sdt_cli_bench_thread_cb(GTask *task,
 {
 	SdtCliBench *self = task_data;
 	GError *error = NULL;
-	JsonNode *node = sdt_ops_bench(self->cli->ctx,
-				       self->profile,
-				       self->dir,
-				       sdt_cli_bench_progress_cb,
-				       self,
-				       cancellable,
-				       &error);
+	/* in-process with --root, else a job of the helper followed over the bus */
+	JsonNode *node = sdt_cli_ops_bench(self->cli,
+					   self->profile,
+					   self->dir,
+					   sdt_cli_bench_progress_cb,
+					   self,
+					   cancellable,
+					   &error);
 	if (node == NULL)
 		g_task_return_error(task, error);
 	else
@@ -128,86 +126,6 @@ sdt_cli_bench_done_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 	SdtCliBench *self = user_data;
 	self->result = g_task_propagate_pointer(G_TASK(res), &self->error);
 	g_main_loop_quit(self->loop);
-}
-
-static void
-sdt_cli_bench_job_changed_cb(GDBusProxy *proxy,
-			     GVariant *changed,
-			     GStrv invalidated,
-			     gpointer user_data)
-{
-	SdtCliBench *self = user_data;
-	SdtJob *job = SDT_JOB(proxy);
-	sdt_cli_bench_show_progress(self,
-				    sdt_job_get_phase(job),
-				    sdt_job_get_progress(job),
-				    sdt_job_get_rate(job));
-}
-
-static void
-sdt_cli_bench_job_completed_cb(SdtJob *job,
-			       const gchar *result,
-			       const gchar *error_name,
-			       const gchar *error_message,
-			       gpointer user_data)
-{
-	SdtCliBench *self = user_data;
-
-	if (error_name != NULL && error_name[0] != '\0') {
-		self->error = g_dbus_error_new_for_dbus_error(error_name, error_message);
-		g_dbus_error_strip_remote_error(self->error);
-	} else {
-		self->result = json_from_string(result, &self->error);
-		if (self->result == NULL && self->error == NULL) {
-			g_set_error_literal(&self->error,
-					    SDT_ERROR,
-					    SDT_ERROR_INVALID_DATA,
-					    _("The helper sent an empty benchmark result"));
-		}
-	}
-	g_main_loop_quit(self->loop);
-}
-
-/* no --root: the helper runs the benchmark; we follow its job object */
-static gboolean
-sdt_cli_bench_start_remote(SdtCliBench *self, const gchar *profile, GError **error)
-{
-	g_autoptr(SdtManager) manager = NULL;
-	g_autofree gchar *job_path = NULL;
-	GVariantBuilder options;
-
-	manager = sdt_manager_proxy_new_for_bus_sync(G_BUS_TYPE_SYSTEM,
-						     G_DBUS_PROXY_FLAGS_NONE,
-						     "org.example.SdTuner1",
-						     "/org/example/SdTuner1",
-						     NULL,
-						     error);
-	if (manager == NULL)
-		return FALSE;
-	g_variant_builder_init(&options, G_VARIANT_TYPE_VARDICT);
-	if (!sdt_manager_call_start_benchmark_sync(manager,
-						   profile,
-						   g_variant_builder_end(&options),
-						   &job_path,
-						   self->cancellable,
-						   error)) {
-		g_dbus_error_strip_remote_error(*error);
-		return FALSE;
-	}
-	self->job = sdt_job_proxy_new_for_bus_sync(G_BUS_TYPE_SYSTEM,
-						   G_DBUS_PROXY_FLAGS_NONE,
-						   "org.example.SdTuner1",
-						   job_path,
-						   NULL,
-						   error);
-	if (self->job == NULL)
-		return FALSE;
-	g_signal_connect(self->job,
-			 "g-properties-changed",
-			 G_CALLBACK(sdt_cli_bench_job_changed_cb),
-			 self);
-	g_signal_connect(self->job, "completed", G_CALLBACK(sdt_cli_bench_job_completed_cb), self);
-	return TRUE;
 }
 
 static const gchar *
@@ -286,6 +204,7 @@ gint
 sdt_cli_bench(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	SdtCliBench self = {.cli = cli};
+	g_autoptr(GTask) task = NULL;
 	g_autoptr(GOptionContext) context = g_option_context_new(NULL);
 	g_autofree gchar *profile = NULL;
 	g_autofree gchar *dir = NULL;
@@ -352,17 +271,14 @@ sdt_cli_bench(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	sigint_id = g_unix_signal_add(SIGINT, sdt_cli_bench_signal_cb, &self);
 	sigterm_id = g_unix_signal_add(SIGTERM, sdt_cli_bench_signal_cb, &self);
 
-	if (cli->ctx != NULL) {
-		g_autoptr(GTask) task =
-			g_task_new(NULL, self.cancellable, sdt_cli_bench_done_cb, &self);
-		self.profile = profile;
-		self.dir = dir;
-		g_task_set_task_data(task, &self, NULL);
-		g_task_run_in_thread(task, sdt_cli_bench_thread_cb);
-		g_main_loop_run(self.loop);
-	} else if (sdt_cli_bench_start_remote(&self, profile, &self.error)) {
-		g_main_loop_run(self.loop);
-	}
+	task = g_task_new(NULL, self.cancellable, sdt_cli_bench_done_cb, &self);
+	self.profile = profile;
+	self.dir = dir;
+	g_task_set_task_data(task, &self, NULL);
+	/* the engine's (or the helper's) Cancelled error is the one to show */
+	g_task_set_check_cancellable(task, FALSE);
+	g_task_run_in_thread(task, sdt_cli_bench_thread_cb);
+	g_main_loop_run(self.loop);
 	g_source_remove(sigint_id);
 	g_source_remove(sigterm_id);
 	sdt_cli_bench_end_progress(&self);

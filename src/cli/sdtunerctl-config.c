@@ -7,85 +7,37 @@
 
 #include <glib/gi18n.h>
 
-#include "sdt-dbus-generated.h"
+#include "sdt-cli-ops.h"
 #include "sdt-error.h"
 #include "sdt-ops.h"
 #include "sdtunerctl-config.h"
 
 typedef JsonNode *(*SdtCliLocalFunc)(SdtContext *ctx, GError **error);
+typedef JsonNode *(*SdtCliOpsFunc)(SdtCli *cli, GError **error);
 
 /*
- * Calls a Manager method that returns one JSON string.  @local (may be NULL)
- * answers in-process when the helper is not installed: only for the methods
- * that read and need no privilege.
+ * An operation that only reads: in-process with --root, else from the helper
+ * (sdt-cli-ops.c); when no helper is installed, @local reads this machine
+ * in-process instead.
  */
 static JsonNode *
-sdt_cli_config_call(const gchar *method, GVariant *params, SdtCliLocalFunc local, GError **error)
+sdt_cli_config_read(SdtCli *cli, SdtCliOpsFunc ops, SdtCliLocalFunc local, GError **error)
 {
-	g_autoptr(SdtManager) proxy = NULL;
-	g_autoptr(GVariant) ret = NULL;
 	g_autoptr(GError) error_local = NULL;
-	g_autoptr(GVariant) params_owned = g_variant_ref_sink(params);
-	const gchar *text = NULL;
+	g_autoptr(SdtContext) ctx = NULL;
+	JsonNode *node = ops(cli, &error_local);
 
-	/* registers the SDT_ERROR D-Bus names, so the helper's errors keep their codes */
-	(void) sdt_error_quark();
-	proxy = sdt_manager_proxy_new_for_bus_sync(G_BUS_TYPE_SYSTEM,
-						   G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES,
-						   "org.example.SdTuner1",
-						   "/org/example/SdTuner1",
-						   NULL,
-						   &error_local);
-	if (proxy != NULL)
-		ret = g_dbus_proxy_call_sync(G_DBUS_PROXY(proxy),
-					     method,
-					     params_owned,
-					     G_DBUS_CALL_FLAGS_NONE,
-					     G_MAXINT,
-					     NULL,
-					     &error_local);
-	if (ret == NULL) {
-		gboolean absent =
-			g_error_matches(error_local, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN) ||
-			g_error_matches(error_local,
-					G_DBUS_ERROR,
-					G_DBUS_ERROR_NAME_HAS_NO_OWNER) ||
-			g_error_matches(error_local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) ||
-			g_error_matches(error_local, G_DBUS_ERROR, G_DBUS_ERROR_FILE_NOT_FOUND);
-		if (absent && local != NULL) {
-			g_autoptr(SdtContext) ctx = NULL;
-			g_printerr(_("sdtunerctl: sd-tuner-helper is not reachable (%s); reading "
-				     "this machine directly\n"),
-				   error_local->message);
-			ctx = sdt_context_new("/", error);
-			if (ctx == NULL)
-				return NULL;
-			return local(ctx, error);
-		}
-		if (absent) {
-			g_set_error(error,
-				    SDT_ERROR,
-				    SDT_ERROR_NOT_SUPPORTED,
-				    _("sd-tuner-helper is not reachable (%s): install SD Tuner "
-				      "completely, or use --root DIR on a copy"),
-				    error_local->message);
-			return NULL;
-		}
-		g_dbus_error_strip_remote_error(error_local);
+	if (node != NULL)
+		return node;
+	if (!sdt_cli_ops_helper_missing(cli)) {
 		g_propagate_error(error, g_steal_pointer(&error_local));
 		return NULL;
 	}
-	g_variant_get(ret, "(&s)", &text);
-	return json_from_string(text, error);
-}
-
-static GVariant *
-sdt_cli_config_options(gboolean trial, gboolean with_trial)
-{
-	g_autoptr(GVariantBuilder) b = g_variant_builder_new(G_VARIANT_TYPE_VARDICT);
-	if (with_trial)
-		g_variant_builder_add(b, "{sv}", "trial", g_variant_new_boolean(trial));
-	return g_variant_builder_end(b);
+	g_printerr(_("sdtunerctl: %s; reading this machine directly\n"), error_local->message);
+	ctx = sdt_context_new("/", error);
+	if (ctx == NULL)
+		return NULL;
+	return local(ctx, error);
 }
 
 /* the command takes no arguments; --json may also come after it */
@@ -133,14 +85,7 @@ sdt_cli_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error)
 
 	if (!sdt_cli_config_no_args(cli, argc, argv, error))
 		return SDT_CLI_EXIT_USAGE;
-	if (cli->ctx != NULL)
-		node = sdt_ops_recommend(cli->ctx, error);
-	else
-		node = sdt_cli_config_call(
-			"GetRecommendations",
-			g_variant_new("(@a{sv})", sdt_cli_config_options(FALSE, FALSE)),
-			sdt_ops_recommend,
-			error);
+	node = sdt_cli_config_read(cli, sdt_cli_ops_recommend, sdt_ops_recommend, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {
@@ -229,15 +174,7 @@ sdt_cli_apply(SdtCli *cli, gint argc, gchar **argv, GError **error)
 				      "recommend”)"));
 		return SDT_CLI_EXIT_USAGE;
 	}
-	if (cli->ctx != NULL) {
-		node = sdt_ops_apply(cli->ctx, argv[1], trial, error);
-	} else {
-		node = sdt_cli_config_call(
-			"Apply",
-			g_variant_new("(s@a{sv})", argv[1], sdt_cli_config_options(trial, TRUE)),
-			NULL,
-			error);
-	}
+	node = sdt_cli_ops_apply(cli, argv[1], trial, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {
@@ -267,14 +204,7 @@ sdt_cli_revert(SdtCli *cli, gint argc, gchar **argv, GError **error)
 
 	if (!sdt_cli_config_no_args(cli, argc, argv, error))
 		return SDT_CLI_EXIT_USAGE;
-	if (cli->ctx != NULL)
-		node = sdt_ops_revert(cli->ctx, error);
-	else
-		node = sdt_cli_config_call(
-			"Revert",
-			g_variant_new("(@a{sv})", sdt_cli_config_options(FALSE, FALSE)),
-			NULL,
-			error);
+	node = sdt_cli_ops_revert(cli, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {
@@ -295,14 +225,7 @@ sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 
 	if (!sdt_cli_config_no_args(cli, argc, argv, error))
 		return SDT_CLI_EXIT_USAGE;
-	if (cli->ctx != NULL)
-		node = sdt_ops_status(cli->ctx, error);
-	else
-		node = sdt_cli_config_call(
-			"GetStatus",
-			g_variant_new("(@a{sv})", sdt_cli_config_options(FALSE, FALSE)),
-			sdt_ops_status,
-			error);
+	node = sdt_cli_config_read(cli, sdt_cli_ops_status, sdt_ops_status, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {
@@ -358,14 +281,7 @@ sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 
 	if (!sdt_cli_config_no_args(cli, argc, argv, error))
 		return SDT_CLI_EXIT_USAGE;
-	if (cli->ctx != NULL)
-		node = sdt_ops_history(cli->ctx, error);
-	else
-		node = sdt_cli_config_call(
-			"GetHistory",
-			g_variant_new("(@a{sv})", sdt_cli_config_options(FALSE, FALSE)),
-			sdt_ops_history,
-			error);
+	node = sdt_cli_config_read(cli, sdt_cli_ops_history, sdt_ops_history, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {

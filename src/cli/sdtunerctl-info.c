@@ -7,7 +7,7 @@
 
 #include <glib/gi18n.h>
 
-#include "sdt-dbus-generated.h"
+#include "sdt-cli-ops.h"
 #include "sdt-error.h"
 #include "sdt-ops.h"
 #include "sdtunerctl-info.h"
@@ -353,50 +353,12 @@ sdt_cli_info_format(JsonObject *info)
 	return g_string_free(g_steal_pointer(&out), FALSE);
 }
 
-/* the helper's answer, or NULL with @error; SDT_ERROR_NOT_SUPPORTED if it is not installed */
-static JsonNode *
-sdt_cli_info_from_helper(GError **error)
-{
-	g_autoptr(SdtManager) proxy = NULL;
-	g_autofree gchar *text = NULL;
-	g_autoptr(GVariantBuilder) options = g_variant_builder_new(G_VARIANT_TYPE_VARDICT);
-	g_autoptr(GError) error_local = NULL;
-
-	proxy = sdt_manager_proxy_new_for_bus_sync(G_BUS_TYPE_SYSTEM,
-						   G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES,
-						   "org.example.SdTuner1",
-						   "/org/example/SdTuner1",
-						   NULL,
-						   &error_local);
-	if (proxy != NULL)
-		sdt_manager_call_get_info_sync(proxy,
-					       g_variant_builder_end(options),
-					       &text,
-					       NULL,
-					       &error_local);
-	if (text == NULL) {
-		if (g_error_matches(error_local, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN) ||
-		    g_error_matches(error_local, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER) ||
-		    g_error_matches(error_local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) ||
-		    g_error_matches(error_local, G_DBUS_ERROR, G_DBUS_ERROR_FILE_NOT_FOUND)) {
-			g_set_error(error,
-				    SDT_ERROR,
-				    SDT_ERROR_NOT_SUPPORTED,
-				    "sd-tuner-helper is not reachable: %s",
-				    error_local->message);
-			return NULL;
-		}
-		g_propagate_error(error, g_steal_pointer(&error_local));
-		return NULL;
-	}
-	return json_from_string(text, error);
-}
-
 gint
 sdt_cli_info(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
 	g_autoptr(SdtContext) local = NULL;
+	g_autoptr(GError) error_local = NULL;
 
 	if (argc > 1) {
 		g_set_error(error,
@@ -406,23 +368,18 @@ sdt_cli_info(SdtCli *cli, gint argc, gchar **argv, GError **error)
 			    argv[1]);
 		return SDT_CLI_EXIT_USAGE;
 	}
-	if (cli->ctx != NULL) {
-		node = sdt_ops_info(cli->ctx, error);
-	} else {
-		g_autoptr(GError) error_helper = NULL;
-		node = sdt_cli_info_from_helper(&error_helper);
-		/* info reads nothing private: without the helper, read this machine directly */
-		if (node == NULL &&
-		    g_error_matches(error_helper, SDT_ERROR, SDT_ERROR_NOT_SUPPORTED)) {
-			g_printerr(_("sdtunerctl: %s; reading this machine directly\n"),
-				   error_helper->message);
-			local = sdt_context_new("/", error);
-			if (local == NULL)
-				return SDT_CLI_EXIT_FAILED;
-			node = sdt_ops_info(local, error);
-		} else if (node == NULL) {
-			g_propagate_error(error, g_steal_pointer(&error_helper));
-		}
+	/* --root: in-process; otherwise from sd-tuner-helper over the bus */
+	node = sdt_cli_ops_info(cli, &error_local);
+	/* info reads nothing private: without the helper, read this machine directly */
+	if (node == NULL && sdt_cli_ops_helper_missing(cli)) {
+		g_printerr(_("sdtunerctl: %s; reading this machine directly\n"),
+			   error_local->message);
+		local = sdt_context_new("/", error);
+		if (local == NULL)
+			return SDT_CLI_EXIT_FAILED;
+		node = sdt_ops_info(local, error);
+	} else if (node == NULL) {
+		g_propagate_error(error, g_steal_pointer(&error_local));
 	}
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;

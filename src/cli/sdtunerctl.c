@@ -9,6 +9,7 @@
 #include <locale.h>
 #include <unistd.h>
 
+#include "sdt-cli-ops.h"
 #include "sdt-error.h"
 #include "sdtunerctl.h"
 #include "sdtunerctl-bench.h"
@@ -97,6 +98,7 @@ sdt_cli_summary(void)
 static void
 sdt_cli_clear(SdtCli *cli)
 {
+	sdt_cli_ops_shutdown(cli);
 	g_clear_object(&cli->ctx);
 	g_clear_pointer(&cli->root, g_free);
 }

@@ -21,6 +21,7 @@ typedef struct {
 	gchar *root;     /* --root, or $SDTUNER_ROOT; NULL: talk to the helper over D-Bus */
 	gboolean json;   /* --json */
 	SdtContext *ctx; /* in-process mode only */
+	gpointer bus;    /* bus mode: the helper's proxy, see sdt-cli-ops.c */
 } SdtCli;
 
 /*

@@ -13,6 +13,7 @@
 struct _SdtContext {
 	GObject parent_instance;
 	gchar *root;
+	GBytes *kernel_log;
 };
 
 G_DEFINE_TYPE(SdtContext, sdt_context, G_TYPE_OBJECT)
@@ -22,6 +23,7 @@ sdt_context_finalize(GObject *object)
 {
 	SdtContext *self = SDT_CONTEXT(object);
 	g_free(self->root);
+	g_clear_pointer(&self->kernel_log, g_bytes_unref);
 	G_OBJECT_CLASS(sdt_context_parent_class)->finalize(object);
 }
 
@@ -100,4 +102,21 @@ gchar *
 sdt_context_get_state_dir(SdtContext *self)
 {
 	return sdt_context_build_path(self, "/var/lib/sd-tuner");
+}
+
+void
+sdt_context_set_kernel_log(SdtContext *self, GBytes *kernel_log)
+{
+	g_return_if_fail(SDT_IS_CONTEXT(self));
+	g_clear_pointer(&self->kernel_log, g_bytes_unref);
+	if (kernel_log != NULL)
+		self->kernel_log = g_bytes_ref(kernel_log);
+}
+
+/* Returns: (transfer none) (nullable): the kept kernel log, if any */
+GBytes *
+sdt_context_get_kernel_log(SdtContext *self)
+{
+	g_return_val_if_fail(SDT_IS_CONTEXT(self), NULL);
+	return self->kernel_log;
 }

@@ -24,4 +24,12 @@ gboolean sdt_context_is_simulated(SdtContext *self);
 gchar *sdt_context_build_path(SdtContext *self, const gchar *abs_path);
 gchar *sdt_context_get_state_dir(SdtContext *self);
 
+/*
+ * A kernel log kept in memory: sd-tuner-helper reads <root>/dev/kmsg once when
+ * it starts and sets what it keeps here, and sdt_kmsg_read() then returns it
+ * instead of reading again.  Set it before any thread uses the context.
+ */
+void sdt_context_set_kernel_log(SdtContext *self, GBytes *kernel_log);
+GBytes *sdt_context_get_kernel_log(SdtContext *self);
+
 G_END_DECLS

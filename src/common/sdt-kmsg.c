@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "sdt-error.h"
@@ -133,10 +134,25 @@ sdt_kmsg_parse(const gchar *text, gsize len, guint *n_bad)
 gchar *
 sdt_kmsg_read(SdtContext *ctx, gsize *len, GError **error)
 {
-	g_autofree gchar *path = sdt_context_build_path(ctx, "/dev/kmsg");
-	g_autoptr(GString) str = g_string_new(NULL);
-	g_autofree gchar *buf = g_malloc(SDT_KMSG_READ_CHUNK);
+	g_autofree gchar *path = NULL;
+	g_autoptr(GString) str = NULL;
+	g_autofree gchar *buf = NULL;
+	GBytes *kept = sdt_context_get_kernel_log(ctx);
 	gint fd;
+
+	if (kept != NULL) {
+		gsize size = 0;
+		const gchar *data = g_bytes_get_data(kept, &size);
+		gchar *copy = g_malloc(size + 1);
+		if (size > 0)
+			memcpy(copy, data, size);
+		copy[size] = '\0';
+		*len = size;
+		return copy;
+	}
+	path = sdt_context_build_path(ctx, "/dev/kmsg");
+	str = g_string_new(NULL);
+	buf = g_malloc(SDT_KMSG_READ_CHUNK);
 
 	fd = g_open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
 	if (fd < 0) {
@@ -162,6 +178,34 @@ sdt_kmsg_read(SdtContext *ctx, gsize *len, GError **error)
 	close(fd);
 	*len = str->len;
 	return g_string_free(g_steal_pointer(&str), FALSE);
+}
+
+gchar *
+sdt_kmsg_filter(const gchar *text, gsize len, const gchar *prefix, gsize *out_len)
+{
+	GString *out = g_string_new(NULL);
+	gboolean keep = FALSE;
+	gsize pos = 0;
+
+	while (pos < len) {
+		const gchar *line = text + pos;
+		const gchar *nl = memchr(line, '\n', len - pos);
+		gsize line_len = nl != NULL ? (gsize) (nl - line) : len - pos;
+
+		if (line_len > 0 && line[0] != ' ') {
+			const gchar *semi = memchr(line, ';', line_len);
+			gsize plen = strlen(prefix);
+			keep = semi != NULL && (gsize) (line + line_len - (semi + 1)) >= plen &&
+			       strncmp(semi + 1, prefix, plen) == 0;
+		}
+		if (keep && line_len > 0) {
+			g_string_append_len(out, line, line_len);
+			g_string_append_c(out, '\n');
+		}
+		pos += line_len + 1;
+	}
+	*out_len = out->len;
+	return g_string_free(out, FALSE);
 }
 
 void

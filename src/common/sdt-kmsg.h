@@ -33,9 +33,16 @@ GPtrArray *sdt_kmsg_parse(const gchar *text, gsize len, guint *n_bad);
 
 /*
  * Reads <root>/dev/kmsg: on a real /dev/kmsg every record there is (without
- * blocking); under a test root a regular file of records.
+ * blocking); under a test root a regular file of records.  If the context
+ * keeps a kernel log (sdt_context_set_kernel_log()), returns a copy of it.
  */
 gchar *sdt_kmsg_read(SdtContext *ctx, gsize *len, GError **error);
+
+/*
+ * The records of kmsg @text whose message starts with @prefix, with their
+ * continuation lines, in order (what sd-tuner-helper keeps: "mmc").
+ */
+gchar *sdt_kmsg_filter(const gchar *text, gsize len, const gchar *prefix, gsize *out_len);
 
 /* what the kernel log says about the SD host and card (PLATFORM.md §5.1) */
 typedef struct {

@@ -1,0 +1,79 @@
+#!/bin/sh
+# helper-rss.sh - peak resident memory of sd-tuner-helper while it benchmarks.
+#
+# Usage, as root, after a build:  bench/helper-rss.sh [PROFILE=quick] [FIXTURE=pi3]
+#   BUILDDIR=DIR   the build directory (default: _build)
+# Starts the integration harness (private system bus, polkitd, the built helper
+# activated under umockdev with the fixture), runs one benchmark through
+# StartBenchmark on a scratch directory on a disk file system, samples
+# /proc/PID/status every 20 ms and prints:
+#   - VmHWM, the kernel's peak resident set: anonymous memory plus the mapped
+#     file pages (shared libraries; these are page-cache pages shared with
+#     every other process using the same libraries);
+#   - the peak of RssAnon + RssShmem over the samples: the helper's own
+#     memory, i.e. the resident set without any page-cache pages.
+# The benchmark file never enters the page cache (O_DIRECT).
+# Target: 12 MiB.  Exit 0 when VmHWM is within it.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+export SDTUNER_BUILDDIR=${BUILDDIR:-$top/_build}
+exec /usr/bin/python3 - "${1:-quick}" "${2:-pi3}" "$top" <<'PY'
+import json, os, sys, time
+profile, fixture, top = sys.argv[1:4]
+sys.path.insert(0, os.path.join(top, 'tests', 'integration'))
+from sdtharness import TestEnv, JOB_IFACE
+from gi.repository import Gio, GLib
+
+LIMIT_KIB = 12 * 1024
+
+
+def status(pid):
+    out = {}
+    with open(f'/proc/{pid}/status') as f:
+        for line in f:
+            k, _, v = line.partition(':')
+            if k in ('VmHWM', 'VmRSS', 'RssAnon', 'RssFile', 'RssShmem'):
+                out[k] = int(v.split()[0])
+    return out
+
+
+with TestEnv(fixture=fixture, idle_timeout=120) as env:
+    conn = env.connect()
+    env.call('GetInfo', '(a{sv})', ({},), conn=conn)
+    pid = env.helper_pid()
+    idle = status(pid)
+    done = []
+    path = env.call('StartBenchmark', '(sa{sv})', (profile, {}), conn=conn)[0]
+    conn.signal_subscribe(None, JOB_IFACE, 'Completed', path, None, Gio.DBusSignalFlags.NONE,
+                          lambda *a: done.append(a[-1].unpack()))
+    peak = idle
+    own_peak = idle['RssAnon'] + idle['RssShmem']
+    ctx = GLib.MainContext.default()
+    t0 = time.monotonic()
+    while not done and time.monotonic() - t0 < 600:
+        while ctx.iteration(False):
+            pass
+        s = status(pid)
+        if s['VmRSS'] > peak['VmRSS']:
+            peak = s
+        own_peak = max(own_peak, s['RssAnon'] + s['RssShmem'])
+        time.sleep(0.02)
+    final = status(pid)
+    if not done:
+        sys.exit('the benchmark did not complete within 600 s')
+    result, err, msg = done[0]
+    if err:
+        sys.exit(f'the benchmark failed: {err}: {msg}')
+    tests = json.loads(result).get('tests', [])
+    print(f'profile {profile}, fixture {fixture}, {time.monotonic() - t0:.1f} s, '
+          f'{len(tests)} tests, target {env.bench_dir}')
+    print(f'idle after GetInfo: VmRSS {idle["VmRSS"]} KiB')
+    print(f'highest sample:     VmRSS {peak["VmRSS"]} KiB (RssAnon {peak["RssAnon"]}, '
+          f'RssFile {peak["RssFile"]}, RssShmem {peak["RssShmem"]})')
+    print(f'own memory peak:    RssAnon + RssShmem {own_peak} KiB = {own_peak / 1024:.1f} MiB '
+          '(resident set without page-cache pages)')
+    hwm = final['VmHWM']
+    verdict = 'PASS' if hwm <= LIMIT_KIB else 'FAIL'
+    print(f'peak (VmHWM):       {hwm} KiB = {hwm / 1024:.1f} MiB, target <= 12 MiB: {verdict}')
+    sys.exit(0 if hwm <= LIMIT_KIB else 1)
+PY

@@ -1,0 +1,57 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include "sdt-ops.h"
+#include "sdtunerctl.h"
+
+G_BEGIN_DECLS
+
+/*
+ * The operations as a command sees them.  Each returns the same JSON
+ * document as the sdt_ops_* function of the same name: computed in-process
+ * when sdtunerctl runs with --root (cli->ctx set), otherwise received from
+ * sd-tuner-helper over the system bus, where Apply, Revert and bench are
+ * checked by polkit.  In bus mode, when stdin is a terminal, sdtunerctl runs
+ * a text authentication agent for its own process, as udisksctl does, so the
+ * administrator's password can be typed in the terminal.
+ *
+ * Commands call these and print the result the same way in both modes.
+ */
+JsonNode *sdt_cli_ops_info(SdtCli *cli, GError **error);
+JsonNode *sdt_cli_ops_recommend(SdtCli *cli, GError **error);
+JsonNode *sdt_cli_ops_apply(SdtCli *cli, const gchar *id, gboolean trial, GError **error);
+JsonNode *sdt_cli_ops_revert(SdtCli *cli, GError **error);
+JsonNode *sdt_cli_ops_status(SdtCli *cli, GError **error);
+JsonNode *sdt_cli_ops_history(SdtCli *cli, GError **error);
+
+/*
+ * Synchronous in both modes, like sdt_ops_bench(): call it from a worker
+ * thread.  @progress is called from the calling thread (in bus mode from a
+ * private main context this function iterates until the job's Completed
+ * signal).  Cancelling @cancellable from any thread, e.g. a SIGINT handler
+ * in the main thread, stops the benchmark (bus mode: Job.Cancel) and the
+ * call fails with SDT_ERROR_CANCELLED.  @dir is only accepted in --root mode.
+ */
+JsonNode *sdt_cli_ops_bench(SdtCli *cli,
+			    const gchar *profile,
+			    const gchar *dir,
+			    SdtBenchProgressFunc progress,
+			    gpointer user_data,
+			    GCancellable *cancellable,
+			    GError **error);
+
+/*
+ * TRUE when the last bus-mode call failed (SDT_ERROR_NOT_SUPPORTED) because
+ * no helper is installed or there is no system bus: a command that only
+ * reads may then read this machine in-process instead.
+ */
+gboolean sdt_cli_ops_helper_missing(SdtCli *cli);
+
+/* frees what bus mode set up (proxy, authentication agent) */
+void sdt_cli_ops_shutdown(SdtCli *cli);
+
+G_END_DECLS

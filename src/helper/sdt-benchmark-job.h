@@ -1,0 +1,50 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include "sdt-context.h"
+#include "sdt-dbus-generated.h"
+#include "sdt-ops.h"
+
+G_BEGIN_DECLS
+
+/*
+ * One benchmark, exported as org.example.SdTuner1.Job at
+ * /org/example/SdTuner1/jobs/N.  The engine (sdt_ops_bench) runs in a GTask
+ * worker thread; its progress callbacks are coalesced there and handed to the
+ * thread-default main context of the job's creator at most every 100 ms (and
+ * at every phase change), where the State/Phase/Progress/Rate properties
+ * change.  Completed is emitted once, from that main context, then the
+ * "finished" GObject signal.
+ *
+ * Cancel is accepted only from the unique bus name that started the job
+ * (others get NotAuthorized), and the job cancels itself when that name
+ * leaves the bus.
+ */
+#define SDT_TYPE_BENCHMARK_JOB (sdt_benchmark_job_get_type())
+G_DECLARE_FINAL_TYPE(SdtBenchmarkJob, sdt_benchmark_job, SDT, BENCHMARK_JOB, SdtJobSkeleton)
+
+/* the engine: sdt_ops_bench, or a stand-in in the unit tests */
+typedef JsonNode *(*SdtBenchmarkJobFunc)(SdtContext *ctx,
+					 const gchar *profile,
+					 const gchar *dir,
+					 SdtBenchProgressFunc progress,
+					 gpointer user_data,
+					 GCancellable *cancellable,
+					 GError **error);
+
+SdtBenchmarkJob *sdt_benchmark_job_new(SdtContext *ctx,
+				       const gchar *profile,
+				       const gchar *bench_dir,
+				       const gchar *starter,
+				       SdtBenchmarkJobFunc func);
+const gchar *sdt_benchmark_job_get_starter(SdtBenchmarkJob *self);
+/* starts watching @connection for the starter leaving, and the worker */
+void sdt_benchmark_job_start(SdtBenchmarkJob *self, GDBusConnection *connection);
+void sdt_benchmark_job_cancel(SdtBenchmarkJob *self);
+gboolean sdt_benchmark_job_is_finished(SdtBenchmarkJob *self);
+
+G_END_DECLS

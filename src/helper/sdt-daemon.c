@@ -1,0 +1,550 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sdt-authority.h"
+#include "sdt-daemon.h"
+#include "sdt-error.h"
+#include "sdt-ops.h"
+#include "sdt-options.h"
+
+/* a finished job stays on the bus this long, so a late client can read it */
+#define SDT_DAEMON_JOB_LINGER_S 5
+
+struct _SdtDaemon {
+	GObject parent_instance;
+	SdtContext *ctx;
+	gchar *bench_dir;
+	SdtManager *manager;
+	SdtAuthority *authority;
+	GDBusConnection *connection;
+	GHashTable *jobs;           /* object path -> SdtBenchmarkJob, exported */
+	SdtBenchmarkJob *bench_job; /* the running benchmark, or NULL */
+	SdtBenchmarkJobFunc bench_func;
+	guint job_counter;
+	guint job_linger;
+	guint busy;         /* calls in progress + running jobs */
+	GMutex config_lock; /* Apply, Revert, GetStatus */
+};
+
+G_DEFINE_TYPE(SdtDaemon, sdt_daemon, G_TYPE_OBJECT)
+
+enum { SIGNAL_BUSY_CHANGED, SIGNAL_LAST };
+static guint signals[SIGNAL_LAST] = {0};
+
+typedef enum {
+	SDT_DAEMON_OP_INFO,
+	SDT_DAEMON_OP_RECOMMEND,
+	SDT_DAEMON_OP_STATUS,
+	SDT_DAEMON_OP_HISTORY,
+	SDT_DAEMON_OP_APPLY,
+	SDT_DAEMON_OP_REVERT,
+	SDT_DAEMON_OP_BENCHMARK,
+} SdtDaemonOp;
+
+/* one method call on its way through validation, polkit and the worker */
+typedef struct {
+	SdtDaemon *daemon;
+	GDBusMethodInvocation *invocation;
+	SdtDaemonOp op;
+	gchar *arg; /* recommendation id or profile */
+	gboolean trial;
+} SdtDaemonCall;
+
+static void
+sdt_daemon_busy_inc(SdtDaemon *self)
+{
+	if (self->busy++ == 0)
+		g_signal_emit(self, signals[SIGNAL_BUSY_CHANGED], 0);
+}
+
+static void
+sdt_daemon_busy_dec(SdtDaemon *self)
+{
+	g_return_if_fail(self->busy > 0);
+	if (--self->busy == 0)
+		g_signal_emit(self, signals[SIGNAL_BUSY_CHANGED], 0);
+}
+
+gboolean
+sdt_daemon_is_busy(SdtDaemon *self)
+{
+	g_return_val_if_fail(SDT_IS_DAEMON(self), FALSE);
+	return self->busy > 0;
+}
+
+static SdtDaemonCall *
+sdt_daemon_call_new(SdtDaemon *self,
+		    GDBusMethodInvocation *invocation,
+		    SdtDaemonOp op,
+		    const gchar *arg)
+{
+	SdtDaemonCall *call = g_new0(SdtDaemonCall, 1);
+	call->daemon = g_object_ref(self);
+	call->invocation = g_object_ref(invocation);
+	call->op = op;
+	call->arg = g_strdup(arg);
+	sdt_daemon_busy_inc(self);
+	return call;
+}
+
+static void
+sdt_daemon_call_free(SdtDaemonCall *call)
+{
+	sdt_daemon_busy_dec(call->daemon);
+	g_object_unref(call->daemon);
+	g_object_unref(call->invocation);
+	g_free(call->arg);
+	g_free(call);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtDaemonCall, sdt_daemon_call_free)
+
+/* every error leaves as org.example.SdTuner1.Error.* */
+static void
+sdt_daemon_return_error(GDBusMethodInvocation *invocation, const GError *error)
+{
+	if (error->domain == SDT_ERROR) {
+		g_dbus_method_invocation_return_gerror(invocation, error);
+		return;
+	}
+	if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
+		g_dbus_method_invocation_return_error_literal(invocation,
+							      SDT_ERROR,
+							      SDT_ERROR_CANCELLED,
+							      error->message);
+		return;
+	}
+	g_dbus_method_invocation_return_error_literal(invocation,
+						      SDT_ERROR,
+						      SDT_ERROR_FAILED,
+						      error->message);
+}
+
+static JsonNode *
+sdt_daemon_run_op(SdtDaemon *self, SdtDaemonCall *call, GError **error)
+{
+	switch (call->op) {
+	case SDT_DAEMON_OP_INFO:
+		return sdt_ops_info(self->ctx, error);
+	case SDT_DAEMON_OP_RECOMMEND:
+		return sdt_ops_recommend(self->ctx, error);
+	case SDT_DAEMON_OP_HISTORY:
+		return sdt_ops_history(self->ctx, error);
+	case SDT_DAEMON_OP_STATUS: {
+		g_autoptr(GMutexLocker) locker = g_mutex_locker_new(&self->config_lock);
+		return sdt_ops_status(self->ctx, error);
+	}
+	case SDT_DAEMON_OP_APPLY: {
+		g_autoptr(GMutexLocker) locker = g_mutex_locker_new(&self->config_lock);
+		return sdt_ops_apply(self->ctx, call->arg, call->trial, error);
+	}
+	case SDT_DAEMON_OP_REVERT: {
+		g_autoptr(GMutexLocker) locker = g_mutex_locker_new(&self->config_lock);
+		return sdt_ops_revert(self->ctx, error);
+	}
+	default:
+		break;
+	}
+	g_set_error(error, SDT_ERROR, SDT_ERROR_FAILED, "operation %d has no worker", call->op);
+	return NULL;
+}
+
+static void
+sdt_daemon_op_thread(GTask *task, gpointer source_object, gpointer task_data, GCancellable *c)
+{
+	SdtDaemon *self = SDT_DAEMON(source_object);
+	SdtDaemonCall *call = task_data;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonNode) node = sdt_daemon_run_op(self, call, &error);
+
+	if (node == NULL) {
+		g_task_return_error(task, g_steal_pointer(&error));
+		return;
+	}
+	g_task_return_pointer(task, json_to_string(node, FALSE), g_free);
+}
+
+static void
+sdt_daemon_op_done_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	SdtDaemonCall *call = g_task_get_task_data(G_TASK(res));
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *json = g_task_propagate_pointer(G_TASK(res), &error);
+
+	if (json == NULL) {
+		g_debug("%s from %s failed: %s",
+			g_dbus_method_invocation_get_method_name(call->invocation),
+			g_dbus_method_invocation_get_sender(call->invocation),
+			error->message);
+		sdt_daemon_return_error(call->invocation, error);
+		return;
+	}
+	g_dbus_method_invocation_return_value(call->invocation, g_variant_new("(s)", json));
+}
+
+static void
+sdt_daemon_run_in_thread(SdtDaemon *self, SdtDaemonCall *call)
+{
+	g_autoptr(GTask) task = g_task_new(self, NULL, sdt_daemon_op_done_cb, NULL);
+	g_task_set_source_tag(task, sdt_daemon_run_in_thread);
+	g_task_set_task_data(task, call, (GDestroyNotify) sdt_daemon_call_free);
+	g_task_run_in_thread(task, sdt_daemon_op_thread);
+}
+
+static gboolean
+sdt_daemon_unexport_job_cb(gpointer user_data)
+{
+	SdtBenchmarkJob *job = SDT_BENCHMARK_JOB(user_data);
+	SdtDaemon *self = g_object_get_data(G_OBJECT(job), "sdt-daemon");
+	g_autofree gchar *path =
+		g_strdup(g_dbus_interface_skeleton_get_object_path(G_DBUS_INTERFACE_SKELETON(job)));
+
+	g_dbus_interface_skeleton_unexport(G_DBUS_INTERFACE_SKELETON(job));
+	if (self != NULL && path != NULL)
+		g_hash_table_remove(self->jobs, path);
+	return G_SOURCE_REMOVE;
+}
+
+static void
+sdt_daemon_job_finished_cb(SdtBenchmarkJob *job, SdtDaemon *self)
+{
+	if (self->bench_job == job)
+		self->bench_job = NULL;
+	g_timeout_add_seconds_full(G_PRIORITY_DEFAULT,
+				   self->job_linger,
+				   sdt_daemon_unexport_job_cb,
+				   g_object_ref(job),
+				   g_object_unref);
+	sdt_daemon_busy_dec(self);
+}
+
+static void
+sdt_daemon_start_benchmark(SdtDaemon *self, SdtDaemonCall *call)
+{
+	const gchar *sender = g_dbus_method_invocation_get_sender(call->invocation);
+	g_autoptr(SdtBenchmarkJob) job = NULL;
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *path = NULL;
+
+	if (self->bench_job != NULL) {
+		g_dbus_method_invocation_return_error(
+			call->invocation,
+			SDT_ERROR,
+			SDT_ERROR_BUSY,
+			/* Translators: %s is a D-Bus object path */
+			_("A benchmark is already running (%s); wait until it has finished"),
+			g_dbus_interface_skeleton_get_object_path(
+				G_DBUS_INTERFACE_SKELETON(self->bench_job)));
+		return;
+	}
+	job = sdt_benchmark_job_new(self->ctx,
+				    call->arg,
+				    self->bench_dir,
+				    sender,
+				    self->bench_func);
+	path = g_strdup_printf("%s/%u", SDT_DBUS_JOBS_PATH, ++self->job_counter);
+	if (!g_dbus_interface_skeleton_export(G_DBUS_INTERFACE_SKELETON(job),
+					      self->connection,
+					      path,
+					      &error)) {
+		g_prefix_error(&error, "could not export %s: ", path);
+		sdt_daemon_return_error(call->invocation, error);
+		return;
+	}
+	g_object_set_data(G_OBJECT(job), "sdt-daemon", self);
+	g_hash_table_insert(self->jobs, g_strdup(path), g_object_ref(job));
+	self->bench_job = job;
+	sdt_daemon_busy_inc(self);
+	g_signal_connect(job, "finished", G_CALLBACK(sdt_daemon_job_finished_cb), self);
+	g_debug("benchmark %s (%s) started for %s", path, call->arg, sender);
+	/* the reply goes out before any signal of the job */
+	sdt_manager_complete_start_benchmark(self->manager, call->invocation, path);
+	sdt_benchmark_job_start(job, self->connection);
+}
+
+static void
+sdt_daemon_authorized_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	g_autoptr(SdtDaemonCall) call = user_data;
+	SdtDaemon *self = call->daemon;
+	g_autoptr(GError) error = NULL;
+
+	if (!sdt_authority_check_finish(SDT_AUTHORITY(source), res, &error)) {
+		g_debug("%s refused for %s: %s",
+			g_dbus_method_invocation_get_method_name(call->invocation),
+			g_dbus_method_invocation_get_sender(call->invocation),
+			error->message);
+		sdt_daemon_return_error(call->invocation, error);
+		return;
+	}
+	if (call->op == SDT_DAEMON_OP_BENCHMARK) {
+		sdt_daemon_start_benchmark(self, call);
+		return;
+	}
+	sdt_daemon_run_in_thread(self, g_steal_pointer(&call));
+}
+
+/* polkit first, then the work; @call is consumed */
+static void
+sdt_daemon_authorize(SdtDaemon *self,
+		     SdtDaemonCall *call,
+		     const gchar *action_id,
+		     GVariant *options)
+{
+	g_autoptr(GError) error = NULL;
+	gboolean no_interaction = FALSE;
+
+	if (!sdt_options_lookup_boolean(options,
+					SDT_OPTION_NO_USER_INTERACTION,
+					FALSE,
+					&no_interaction,
+					&error)) {
+		sdt_daemon_return_error(call->invocation, error);
+		sdt_daemon_call_free(call);
+		return;
+	}
+	sdt_authority_check_async(self->authority,
+				  g_dbus_method_invocation_get_sender(call->invocation),
+				  action_id,
+				  !no_interaction,
+				  NULL,
+				  sdt_daemon_authorized_cb,
+				  call);
+}
+
+static gboolean
+sdt_daemon_handle_get_info(SdtManager *manager,
+			   GDBusMethodInvocation *invocation,
+			   GVariant *options,
+			   SdtDaemon *self)
+{
+	sdt_daemon_run_in_thread(self,
+				 sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_INFO, NULL));
+	return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
+static gboolean
+sdt_daemon_handle_get_recommendations(SdtManager *manager,
+				      GDBusMethodInvocation *invocation,
+				      GVariant *options,
+				      SdtDaemon *self)
+{
+	sdt_daemon_run_in_thread(
+		self,
+		sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_RECOMMEND, NULL));
+	return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
+static gboolean
+sdt_daemon_handle_get_status(SdtManager *manager,
+			     GDBusMethodInvocation *invocation,
+			     GVariant *options,
+			     SdtDaemon *self)
+{
+	sdt_daemon_run_in_thread(self,
+				 sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_STATUS, NULL));
+	return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
+static gboolean
+sdt_daemon_handle_get_history(SdtManager *manager,
+			      GDBusMethodInvocation *invocation,
+			      GVariant *options,
+			      SdtDaemon *self)
+{
+	sdt_daemon_run_in_thread(
+		self,
+		sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_HISTORY, NULL));
+	return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
+static gboolean
+sdt_daemon_handle_start_benchmark(SdtManager *manager,
+				  GDBusMethodInvocation *invocation,
+				  const gchar *profile,
+				  GVariant *options,
+				  SdtDaemon *self)
+{
+	g_autoptr(GError) error = NULL;
+
+	if (!sdt_options_check_profile(profile, &error)) {
+		sdt_daemon_return_error(invocation, error);
+		return G_DBUS_METHOD_INVOCATION_HANDLED;
+	}
+	sdt_daemon_authorize(
+		self,
+		sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_BENCHMARK, profile),
+		SDT_ACTION_BENCHMARK,
+		options);
+	return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
+static gboolean
+sdt_daemon_handle_apply(SdtManager *manager,
+			GDBusMethodInvocation *invocation,
+			const gchar *id,
+			GVariant *options,
+			SdtDaemon *self)
+{
+	g_autoptr(GError) error = NULL;
+	SdtDaemonCall *call;
+	gboolean trial = FALSE;
+
+	if (!sdt_options_check_id(id, &error) ||
+	    !sdt_options_lookup_boolean(options, SDT_OPTION_TRIAL, FALSE, &trial, &error)) {
+		sdt_daemon_return_error(invocation, error);
+		return G_DBUS_METHOD_INVOCATION_HANDLED;
+	}
+	call = sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_APPLY, id);
+	call->trial = trial;
+	sdt_daemon_authorize(self, call, SDT_ACTION_MODIFY_BOOT_CONFIG, options);
+	return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
+static gboolean
+sdt_daemon_handle_revert(SdtManager *manager,
+			 GDBusMethodInvocation *invocation,
+			 GVariant *options,
+			 SdtDaemon *self)
+{
+	sdt_daemon_authorize(self,
+			     sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_REVERT, NULL),
+			     SDT_ACTION_MODIFY_BOOT_CONFIG,
+			     options);
+	return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
+void
+sdt_daemon_set_benchmark_func(SdtDaemon *self, SdtBenchmarkJobFunc func)
+{
+	g_return_if_fail(SDT_IS_DAEMON(self));
+	self->bench_func = func;
+}
+
+void
+sdt_daemon_set_job_linger(SdtDaemon *self, guint seconds)
+{
+	g_return_if_fail(SDT_IS_DAEMON(self));
+	self->job_linger = seconds;
+}
+
+gboolean
+sdt_daemon_export(SdtDaemon *self, GDBusConnection *connection, GError **error)
+{
+	g_return_val_if_fail(SDT_IS_DAEMON(self), FALSE);
+	g_set_object(&self->connection, connection);
+	if (!g_dbus_interface_skeleton_export(G_DBUS_INTERFACE_SKELETON(self->manager),
+					      connection,
+					      SDT_DBUS_PATH,
+					      error)) {
+		g_prefix_error(error, "could not export %s: ", SDT_DBUS_PATH);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+void
+sdt_daemon_unexport(SdtDaemon *self)
+{
+	GHashTableIter iter;
+	gpointer job;
+
+	g_return_if_fail(SDT_IS_DAEMON(self));
+	if (self->bench_job != NULL)
+		sdt_benchmark_job_cancel(self->bench_job);
+	g_hash_table_iter_init(&iter, self->jobs);
+	while (g_hash_table_iter_next(&iter, NULL, &job))
+		g_dbus_interface_skeleton_unexport(G_DBUS_INTERFACE_SKELETON(job));
+	g_dbus_interface_skeleton_unexport(G_DBUS_INTERFACE_SKELETON(self->manager));
+}
+
+static void
+sdt_daemon_finalize(GObject *object)
+{
+	SdtDaemon *self = SDT_DAEMON(object);
+	GHashTableIter iter;
+	gpointer job;
+
+	g_hash_table_iter_init(&iter, self->jobs);
+	while (g_hash_table_iter_next(&iter, NULL, &job)) {
+		g_signal_handlers_disconnect_by_data(job, self);
+		g_object_set_data(G_OBJECT(job), "sdt-daemon", NULL);
+	}
+	g_hash_table_unref(self->jobs);
+	g_clear_object(&self->manager);
+	g_clear_object(&self->authority);
+	g_clear_object(&self->connection);
+	g_clear_object(&self->ctx);
+	g_free(self->bench_dir);
+	g_mutex_clear(&self->config_lock);
+	G_OBJECT_CLASS(sdt_daemon_parent_class)->finalize(object);
+}
+
+static void
+sdt_daemon_class_init(SdtDaemonClass *klass)
+{
+	G_OBJECT_CLASS(klass)->finalize = sdt_daemon_finalize;
+	signals[SIGNAL_BUSY_CHANGED] = g_signal_new("busy-changed",
+						    G_TYPE_FROM_CLASS(klass),
+						    G_SIGNAL_RUN_LAST,
+						    0,
+						    NULL,
+						    NULL,
+						    NULL,
+						    G_TYPE_NONE,
+						    0);
+}
+
+static void
+sdt_daemon_init(SdtDaemon *self)
+{
+	g_mutex_init(&self->config_lock);
+	self->jobs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_object_unref);
+	self->authority = sdt_authority_new();
+	self->bench_func = sdt_ops_bench;
+	self->job_linger = SDT_DAEMON_JOB_LINGER_S;
+	self->manager = sdt_manager_skeleton_new();
+}
+
+SdtDaemon *
+sdt_daemon_new(SdtContext *ctx, const gchar *bench_dir)
+{
+	SdtDaemon *self = g_object_new(SDT_TYPE_DAEMON, NULL);
+
+	self->ctx = g_object_ref(ctx);
+	self->bench_dir = g_strdup(bench_dir);
+	sdt_manager_set_version(self->manager, PACKAGE_VERSION);
+	sdt_manager_set_simulated(self->manager, sdt_context_is_simulated(ctx));
+	g_signal_connect(self->manager,
+			 "handle-get-info",
+			 G_CALLBACK(sdt_daemon_handle_get_info),
+			 self);
+	g_signal_connect(self->manager,
+			 "handle-get-recommendations",
+			 G_CALLBACK(sdt_daemon_handle_get_recommendations),
+			 self);
+	g_signal_connect(self->manager,
+			 "handle-get-status",
+			 G_CALLBACK(sdt_daemon_handle_get_status),
+			 self);
+	g_signal_connect(self->manager,
+			 "handle-get-history",
+			 G_CALLBACK(sdt_daemon_handle_get_history),
+			 self);
+	g_signal_connect(self->manager,
+			 "handle-start-benchmark",
+			 G_CALLBACK(sdt_daemon_handle_start_benchmark),
+			 self);
+	g_signal_connect(self->manager, "handle-apply", G_CALLBACK(sdt_daemon_handle_apply), self);
+	g_signal_connect(self->manager,
+			 "handle-revert",
+			 G_CALLBACK(sdt_daemon_handle_revert),
+			 self);
+	return self;
+}

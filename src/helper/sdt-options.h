@@ -1,0 +1,37 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* option keys of the a{sv} dictionaries (data/dbus/org.example.SdTuner1.xml) */
+#define SDT_OPTION_NO_USER_INTERACTION "auth.no_user_interaction"
+#define SDT_OPTION_TRIAL               "trial"
+
+/*
+ * Checks of what a D-Bus caller sends, done before anything else.  They are
+ * pure functions of the arguments; each failure is SDT_ERROR_INVALID_ARGUMENT
+ * with a message that names the argument.
+ */
+
+/* @options must be a{sv}; a known key with a value of the wrong type fails,
+ * unknown keys are ignored */
+gboolean sdt_options_lookup_boolean(GVariant *options,
+				    const gchar *key,
+				    gboolean default_value,
+				    gboolean *value,
+				    GError **error);
+
+/* a recommendation id: 1-64 characters of [a-z0-9._-], starting with a letter
+ * or digit, so no path, no "..", nothing to escape */
+gboolean sdt_options_check_id(const gchar *id, GError **error);
+
+/* "quick", "standard" or "full" */
+gboolean sdt_options_check_profile(const gchar *profile, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,181 @@
+#!/usr/bin/python3
+# Copyright 2026 SD Tuner developers
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""sdtunerctl without --root is a client of sd-tuner-helper: same output as
+--root mode, polkit refusals as exit status 1, bench over the bus with Ctrl-C.
+Each test gets its own private bus, real polkitd and helper (sdtharness.py).
+Run as root: tests/integration/test_cli_bus.py
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sdtharness  # noqa: E402
+from sdtharness import BUILDDIR, TestEnv, _wait_for  # noqa: E402
+
+FIXTURE = os.environ.get('SDTUNER_TEST_FIXTURE', 'rpi3')
+SDTUNERCTL = os.path.join(BUILDDIR, 'src', 'cli', 'sdtunerctl')
+E = 'org.example.SdTuner1.Error.'
+
+
+class CliBusTest(unittest.TestCase):
+    def setUp(self):
+        self.env = TestEnv(fixture=FIXTURE)
+        self.env.start()
+        self.addCleanup(self.env.stop)
+        self.config = os.path.join(self.env.root, 'boot', 'firmware', 'config.txt')
+
+    def ctl(self, *args, user=None, timeout=120):
+        """sdtunerctl over the bus, as root or another user"""
+        return self.env.run_as(user, [SDTUNERCTL] + list(args), timeout=timeout,
+                               stdin=subprocess.DEVNULL)
+
+    def ctl_root_mode(self, *args):
+        """sdtunerctl --root on the same root and device data, in-process"""
+        umockdev = sdtharness.fixture_paths(FIXTURE)[1]
+        argv = [SDTUNERCTL, '--root', self.env.root] + list(args)
+        if os.path.exists(umockdev):
+            argv = ['umockdev-run', '-d', umockdev, '--'] + argv
+        return self.env.run_as(None, argv, stdin=subprocess.DEVNULL)
+
+    def test_same_output_as_root_mode(self):
+        for cmd in (['info'], ['recommend'], ['status'], ['history']):
+            for fmt in (['--json'], []):
+                with self.subTest(cmd=cmd, fmt=fmt):
+                    bus = self.ctl(*fmt, *cmd)
+                    local = self.ctl_root_mode(*fmt, *cmd)
+                    self.assertEqual(bus.returncode, 0, bus.stderr)
+                    self.assertEqual(local.returncode, 0, local.stderr)
+                    self.assertEqual(bus.stdout, local.stdout)
+                    if fmt:
+                        self.assertIsInstance(json.loads(bus.stdout), dict)
+
+    def test_apply_and_revert_over_the_bus(self):
+        with open(self.config, 'rb') as f:
+            before = f.read()
+        rec = json.loads(self.ctl('--json', 'recommend').stdout)['recommendations'][0]
+        r = self.ctl('apply', rec['id'])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(self.config, 'rb') as f:
+            self.assertIn(rec['lines'][0].encode(), f.read())
+        r = self.ctl('revert')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(self.config, 'rb') as f:
+            self.assertEqual(f.read(), before)
+        r = self.ctl('revert')
+        self.assertEqual(r.returncode, 1)
+
+    def test_nobody_refused_with_exit_1(self):
+        with open(self.config, 'rb') as f:
+            before = f.read()
+        rec = json.loads(self.ctl('--json', 'recommend').stdout)['recommendations'][0]
+        r = self.ctl('--json', 'apply', rec['id'], user='nobody')
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn('Not authorized', r.stderr)
+        self.assertEqual(json.loads(r.stdout)['error']['name'], E + 'NotAuthorized')
+        with open(self.config, 'rb') as f:
+            self.assertEqual(f.read(), before)
+        # with an agent that answers for an administrator, the same call works
+        r = self.env.run_as(None, self.env.agent_cmd(
+            'allow', self.env.as_user_argv('nobody') + [SDTUNERCTL, 'apply', rec['id']]))
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_terminal_password_prompt(self):
+        """as udisksctl: in a terminal, sdtunerctl asks for the administrator's
+        password itself (polkit's text agent for its own process)"""
+        with open(self.config, 'rb') as f:
+            before = f.read()
+        rec = json.loads(self.ctl('--json', 'recommend').stdout)['recommendations'][0]
+        # polkit-agent-helper-1 is setuid: it ignores DBUS_SYSTEM_BUS_ADDRESS and uses
+        # /run/dbus, and it asks PAM; in a private mount namespace the test bus is
+        # /run/dbus and PAM accepts any password (TEST-RECIPES.md sections 2 and 3)
+        pam = os.path.join(self.env.work, 'pam-polkit-1')
+        with open(pam, 'w') as f:
+            f.write('auth sufficient pam_permit.so\naccount sufficient pam_permit.so\n')
+        os.makedirs('/run/dbus', exist_ok=True)
+        inner = ' '.join(self.env.as_user_argv('nobody') + [SDTUNERCTL, 'apply', rec['id']])
+        ns = (f"mount --bind '{pam}' /usr/lib/pam.d/polkit-1 && "
+              f"mount --bind '{self.env.busdir}' /run/dbus && "
+              f"exec script -qec \"{inner}\" /dev/null")
+        # PAM accepts without a prompt, so nothing needs to be typed
+        p = subprocess.run(['unshare', '-m', '--propagation', 'private', 'sh', '-c', ns],
+                           env=self.env.environ, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+        out = p.stdout
+        text = out.decode(errors='replace')
+        self.assertEqual(p.returncode, 0, text)
+        self.assertIn('==== AUTHENTICATING FOR org.example.sdtuner.modify-boot-config ====', text)
+        self.assertIn('Authenticating as: root', text)
+        self.assertIn('==== AUTHENTICATION COMPLETE ====', text)
+        with open(self.config, 'rb') as f:
+            after = f.read()
+        self.assertNotEqual(after, before)
+        self.assertIn(rec['lines'][0].encode(), after)
+
+    def test_bench_over_the_bus(self):
+        r = self.ctl('--json', 'bench', '--profile', 'quick')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        result = json.loads(r.stdout)
+        self.assertEqual(result['profile'], 'quick')
+        names = {t['name'] for t in result['tests']}
+        self.assertTrue({'seq-write', 'seq-read', 'rand-4k-read-qd1'} <= names, names)
+        # the result went through the helper: it is in the history the helper keeps
+        history = json.loads(self.ctl('--json', 'history').stdout)
+        self.assertEqual([e['kind'] for e in history['entries']], ['bench'])
+        self.assertEqual(os.listdir(self.env.bench_dir), [])
+
+    def test_bench_ctrl_c_cancels_the_job(self):
+        p = subprocess.Popen([SDTUNERCTL, 'bench', '--profile', 'standard'], env=self.env.environ,
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        try:
+            def file_open():
+                pid = self.env.helper_pid()
+                if pid is None:
+                    return False
+                for fd in os.listdir(f'/proc/{pid}/fd'):
+                    try:
+                        if os.readlink(f'/proc/{pid}/fd/{fd}').startswith(self.env.bench_dir):
+                            return True
+                    except OSError:
+                        pass
+                return False
+            _wait_for(file_open, 60, 'the helper to open its test file')
+            t0 = time.monotonic()
+            p.send_signal(signal.SIGINT)
+            out, err = p.communicate(timeout=20)
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        self.assertEqual(p.returncode, 1, err)
+        self.assertLess(time.monotonic() - t0, 5)
+        self.assertIn('ancel', err)
+        self.assertEqual(os.listdir(self.env.bench_dir), [])
+
+    def test_no_helper_is_a_clear_error(self):
+        os.unlink(os.path.join(self.env.busdir, 'system-services', 'org.example.SdTuner1.service'))
+        subprocess.run(['gdbus', 'call', '--system', '-d', 'org.freedesktop.DBus', '-o',
+                        '/org/freedesktop/DBus', '-m', 'org.freedesktop.DBus.ReloadConfig'],
+                       env=self.env.environ, capture_output=True, check=True)
+        r = self.ctl('revert')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('Could not reach sd-tuner-helper on the system bus', r.stderr)
+        # reading falls back to this machine, and says so
+        r = self.ctl('--json', 'info')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('reading this machine directly', r.stderr)
+        self.assertIn('board', json.loads(r.stdout))
+
+
+if __name__ == '__main__':
+    if os.geteuid() != 0:
+        print('SKIP: the helper integration tests need root', file=sys.stderr)
+        sys.exit(77)
+    unittest.main(verbosity=2)

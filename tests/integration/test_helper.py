@@ -1,0 +1,526 @@
+#!/usr/bin/python3
+# Copyright 2026 SD Tuner developers
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Bus-level tests of sd-tuner-helper: each test gets its own private system
+bus, a real polkitd with the project's .policy, and the built helper started
+by D-Bus activation under umockdev (sdtharness.py).  Run as root:
+
+    tests/integration/test_helper.py                       all tests
+    tests/integration/test_helper.py HelperTest.test_fuzz  one test
+"""
+
+import hashlib
+import json
+import os
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sdtfuzz  # noqa: E402
+import sdtharness  # noqa: E402
+from sdtharness import (BUS_NAME, JOB_IFACE, MANAGER_IFACE, MANAGER_PATH,  # noqa: E402
+                        TestEnv, error_name)
+
+from gi.repository import Gio, GLib  # noqa: E402
+
+E = 'org.example.SdTuner1.Error.'
+NOT_AUTHORIZED = E + 'NotAuthorized'
+CONFIG = 'boot/firmware/config.txt'
+
+# the simulated Pi 3 (data/sim/rpi3): sdhost at 50 MHz with a stock config.txt, so
+# there is one recommendation (sd_overclock)
+FIXTURE = os.environ.get('SDTUNER_TEST_FIXTURE', 'rpi3')
+NO_CARD_FIXTURE = 'pi4-no-card'
+
+
+# the config writer's lock file: created by any Apply/Revert that ran, changes nothing
+LOCK_PATHS = {'var', 'var/lib', 'var/lib/sd-tuner', 'var/lib/sd-tuner/lock'}
+
+
+def tree_digest(path, ignore=()):
+    """every file, link and directory under path with its content hash and mode"""
+    out = {}
+    for d, dirs, files in os.walk(path):
+        for name in sorted(dirs + files):
+            p = os.path.join(d, name)
+            st = os.lstat(p)
+            h = None
+            if os.path.isfile(p) and not os.path.islink(p):
+                with open(p, 'rb') as f:
+                    h = hashlib.sha256(f.read()).hexdigest()
+            rel = os.path.relpath(p, path)
+            if rel not in ignore:
+                out[rel] = (st.st_mode, st.st_size, h)
+    return out
+
+
+class Loop:
+    """runs the default main context until cond() or timeout"""
+
+    @staticmethod
+    def until(cond, timeout, what):
+        ctx = GLib.MainContext.default()
+        end = time.monotonic() + timeout
+        while not cond():
+            if time.monotonic() > end:
+                raise TimeoutError(f'timed out after {timeout} s waiting for {what}')
+            if not ctx.iteration(False):
+                time.sleep(0.01)
+
+
+class Job:
+    """a benchmark job followed from one connection"""
+
+    def __init__(self, env, conn, profile='quick', options=None):
+        self.env = env
+        self.conn = conn
+        self.completed = None
+        self.props = {}
+        self.path = None
+        self._early = {}
+        # subscribed before the call: Completed may follow the reply at once
+        self._subs = [
+            conn.signal_subscribe(None, JOB_IFACE, 'Completed', None, None,
+                                  Gio.DBusSignalFlags.NONE, self._on_completed),
+            conn.signal_subscribe(None, 'org.freedesktop.DBus.Properties', 'PropertiesChanged',
+                                  None, None, Gio.DBusSignalFlags.NONE, self._on_props),
+        ]
+        try:
+            self.path = env.call('StartBenchmark', '(sa{sv})', (profile, options or {}),
+                                 conn=conn)[0]
+        except GLib.Error:
+            self.unsubscribe()
+            raise
+
+    def unsubscribe(self):
+        for sub in self._subs:
+            self.conn.signal_unsubscribe(sub)
+        self._subs = []
+
+    def _on_completed(self, conn, sender, path, iface, signal, params):
+        if self.path is None or path == self.path:
+            self.completed = params.unpack()
+
+    def _on_props(self, conn, sender, path, iface, signal, params):
+        if (self.path is None or path == self.path) and params.unpack()[0] == JOB_IFACE:
+            self.props.update(params.unpack()[1])
+
+    def get(self, prop, conn=None):
+        return (conn or self.conn).call_sync(
+            BUS_NAME, self.path, 'org.freedesktop.DBus.Properties', 'Get',
+            GLib.Variant('(ss)', (JOB_IFACE, prop)), None, Gio.DBusCallFlags.NONE, 5000,
+            None).unpack()[0]
+
+    def cancel(self, conn=None):
+        return self.env.call('Cancel', None, None, conn=conn or self.conn, path=self.path,
+                             iface=JOB_IFACE)
+
+    def wait_running(self, timeout=60):
+        """until the engine has reported progress and holds its test file open"""
+        Loop.until(lambda: self.completed is not None or self.props.get('Progress', 0) > 0,
+                   timeout, 'benchmark progress')
+
+    def wait_completed(self, timeout=120):
+        Loop.until(lambda: self.completed is not None, timeout, 'Completed')
+        return self.completed
+
+
+class HelperTestBase(unittest.TestCase):
+    fixture = FIXTURE
+    idle_timeout = 30
+    bench_dir = True
+
+    def setUp(self):
+        self.env = TestEnv(fixture=self.fixture, idle_timeout=self.idle_timeout,
+                           bench_dir=self.bench_dir)
+        self.env.start()
+        self.addCleanup(self._stop_env)
+
+    def _stop_env(self):
+        if self._outcome_failed():
+            print('--- bus log (helper output) ---\n' + self.env.log(), file=sys.stderr)
+        self.env.stop()
+
+    def _outcome_failed(self):
+        res = getattr(self, '_outcome', None)
+        errors = getattr(getattr(res, 'result', None), 'errors', []) + \
+            getattr(getattr(res, 'result', None), 'failures', [])
+        return any(t is self for t, _ in errors)
+
+    # ---- helpers ------------------------------------------------------------
+    def config_path(self):
+        return os.path.join(self.env.root, CONFIG)
+
+    def read_config(self):
+        with open(self.config_path(), 'rb') as f:
+            return f.read()
+
+    def json_call(self, method, *args, conn=None):
+        sig = {'Apply': '(sa{sv})', 'StartBenchmark': '(sa{sv})'}.get(method, '(a{sv})')
+        if not args:
+            args = ({},)
+        return json.loads(self.env.call(method, sig, args, conn=conn)[0])
+
+    def recommendation_id(self):
+        recs = self.json_call('GetRecommendations')['recommendations']
+        self.assertGreaterEqual(len(recs), 1, 'the fixture must have a recommendation')
+        return recs[0]['id']
+
+    def assertDBusError(self, name, fn, *args, **kw):
+        with self.assertRaises(GLib.Error) as cm:
+            fn(*args, **kw)
+        self.assertEqual(error_name(cm.exception), name, cm.exception.message)
+        return sdtharness.error_message(cm.exception)
+
+    def helper_fds_in(self, directory):
+        pid = self.env.helper_pid()
+        fds = []
+        for fd in os.listdir(f'/proc/{pid}/fd'):
+            try:
+                target = os.readlink(f'/proc/{pid}/fd/{fd}')
+            except OSError:
+                continue
+            if target.startswith(directory + '/'):
+                fds.append(target)
+        return fds
+
+
+class HelperTest(HelperTestBase):
+    # ---- authorization ------------------------------------------------------
+    def test_root_allowed(self):
+        before = self.read_config()
+        rec = self.recommendation_id()
+        lines = self.json_call('GetRecommendations')['recommendations'][0]['lines']
+        result = self.json_call('Apply', rec, {})
+        self.assertEqual(result['id'], rec)
+        after = self.read_config()
+        self.assertNotEqual(before, after)
+        for line in lines:
+            self.assertIn(line.encode(), after)
+        self.json_call('Revert', {})
+        self.assertEqual(self.read_config(), before)
+        job = Job(self.env, self.env.connect())
+        result, err, msg = job.wait_completed()
+        self.assertEqual((err, msg), ('', ''))
+        self.assertEqual(json.loads(result)['profile'], 'quick')
+        self.assertEqual(os.listdir(self.env.bench_dir), [])
+
+    def test_nobody_denied_and_nothing_changes(self):
+        rec = self.recommendation_id()
+        before = tree_digest(self.env.root)
+        for method, args in (('Apply', (rec, '{}')),
+                             ('Apply', (rec, "{'auth.no_user_interaction': <true>}")),
+                             ('Revert', ('{}',)),
+                             ('StartBenchmark', ('quick', '{}'))):
+            rc, out = self.env.gdbus_as('nobody', method, *args)
+            self.assertNotEqual(rc, 0, out)
+            action = 'benchmark' if method == 'StartBenchmark' else 'modify-boot-config'
+            why = ('the caller asked not to be prompted (auth.no_user_interaction)'
+                   if 'no_user_interaction' in args[-1] else
+                   'no authentication agent answered')
+            self.assertIn(f"{NOT_AUTHORIZED}: Not authorized: org.example.sdtuner.{action} "
+                          f"needs an administrator's password and {why}", out)
+        # an agent that answers "no"
+        r = self.env.run_as(None, self.env.agent_cmd('deny', self.env.as_user_argv('nobody') +
+                                                     self.env.gdbus_argv('Apply', rec, '{}')))
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(NOT_AUTHORIZED + ': Not authorized: the authentication dialog was '
+                      'dismissed', r.stderr)
+        self.assertEqual(tree_digest(self.env.root), before)
+        self.assertEqual(os.listdir(self.env.bench_dir), [])
+        # reading needs no authorization
+        for method in ('GetInfo', 'GetRecommendations', 'GetStatus', 'GetHistory'):
+            rc, out = self.env.gdbus_as('nobody', method, '{}')
+            self.assertEqual(rc, 0, f'{method}: {out}')
+        self.assertEqual(tree_digest(self.env.root), before)
+
+    def test_nobody_with_agent_allowed(self):
+        rec = self.recommendation_id()
+        r = self.env.run_as(None, self.env.agent_cmd('allow', self.env.as_user_argv('nobody') +
+                                                     self.env.gdbus_argv('Apply', rec, '{}')))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(f'"id":"{rec}"', r.stdout)
+
+    def test_rules_d_grant(self):
+        rec = self.recommendation_id()
+        before = self.read_config()
+        self.env.add_polkit_rule('50-sdtuner-test.rules', '''
+polkit.addRule(function(action, subject) {
+    if (action.id == "org.example.sdtuner.modify-boot-config" && subject.user == "nobody")
+        return polkit.Result.YES;
+});
+''')
+        rc, out = self.env.gdbus_as('nobody', 'Apply', rec, "{'auth.no_user_interaction': <true>}")
+        self.assertEqual(rc, 0, out)
+        self.assertNotEqual(self.read_config(), before)
+        rc, out = self.env.gdbus_as('nobody', 'Revert', "{'auth.no_user_interaction': <true>}")
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(self.read_config(), before)
+        # the rule names one action only
+        rc, out = self.env.gdbus_as('nobody', 'StartBenchmark', 'quick', '{}')
+        self.assertNotEqual(rc, 0)
+        self.assertIn(NOT_AUTHORIZED, out)
+        rc, out = self.env.gdbus_as('daemon', 'Apply', rec, '{}')
+        self.assertNotEqual(rc, 0)
+        self.assertIn(NOT_AUTHORIZED, out)
+
+    def test_policy_loaded_by_polkitd(self):
+        """the built .policy, as polkitd reads it"""
+        want = {'org.example.sdtuner.benchmark': ('auth_admin', 'auth_admin', 'auth_admin_keep'),
+                'org.example.sdtuner.modify-boot-config': ('auth_admin_keep',) * 3}
+        for action, (any_, inactive, active) in want.items():
+            r = self.env.run_as('nobody', ['pkaction', '--action-id', action, '--verbose'])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertRegex(r.stdout, rf'implicit any: +{any_}\n')
+            self.assertRegex(r.stdout, rf'implicit inactive: +{inactive}\n')
+            self.assertRegex(r.stdout, rf'implicit active: +{active}\n')
+            self.assertRegex(r.stdout, r'message: +Authentication is required to ')
+
+    def test_polkitd_stopped_fails_closed(self):
+        rec = self.recommendation_id()
+        before = tree_digest(self.env.root)
+        self.env.stop_polkitd()
+        msg = self.assertDBusError(NOT_AUTHORIZED, self.env.call, 'Apply', '(sa{sv})', (rec, {}))
+        self.assertIn('Could not check authorization with polkit, so the request is refused',
+                      msg)
+        self.assertDBusError(NOT_AUTHORIZED, self.env.call, 'Revert', '(a{sv})', ({},))
+        self.assertDBusError(NOT_AUTHORIZED, self.env.call, 'StartBenchmark', '(sa{sv})',
+                             ('quick', {}))
+        self.assertEqual(tree_digest(self.env.root), before)
+        self.assertIn('board', self.json_call('GetInfo'))
+
+    # ---- jobs ---------------------------------------------------------------
+    def test_cancel_only_by_starter(self):
+        owner = self.env.connect()
+        other = self.env.connect()
+        job = Job(self.env, owner)
+        job.wait_running()
+        msg = self.assertDBusError(NOT_AUTHORIZED, job.cancel, conn=other)
+        self.assertEqual(msg, 'Only the program that started this benchmark may cancel it')
+        self.assertEqual(job.get('State', conn=other), 'running')
+        self.assertDBusError(E + 'Busy', Job, self.env, other)
+        job.cancel()
+        result, err, msg = job.wait_completed(timeout=10)
+        self.assertEqual((result, err), ('', E + 'Cancelled'))
+        self.assertEqual(job.get('State'), 'cancelled')
+        self.assertEqual(os.listdir(self.env.bench_dir), [])
+        # readable for a few seconds after Completed, then unexported
+        t0 = time.monotonic()
+
+        def gone():
+            try:
+                job.get('State')
+                return False
+            except GLib.Error as e:
+                return error_name(e) in ('org.freedesktop.DBus.Error.UnknownMethod',
+                                         'org.freedesktop.DBus.Error.UnknownObject',
+                                         'org.freedesktop.DBus.Error.UnknownInterface')
+        sdtharness._wait_for(gone, 15, 'the finished job to be unexported')
+        self.assertGreater(time.monotonic() - t0, 3)
+        # a second benchmark may start now
+        Job(self.env, other).cancel()
+
+    def test_caller_disconnect_cancels_job(self):
+        owner = self.env.connect()
+        watcher = self.env.connect()
+        job = Job(self.env, owner)
+        seen = []
+        watcher.signal_subscribe(None, JOB_IFACE, 'Completed', job.path, None,
+                                 Gio.DBusSignalFlags.NONE,
+                                 lambda *a: seen.append(a[-1].unpack()))
+        job.wait_running()
+        self.assertGreaterEqual(len(self.helper_fds_in(self.env.bench_dir)), 1,
+                                'the engine should hold its test file open')
+        owner.close_sync(None)
+        Loop.until(lambda: seen, 10, 'Completed after the caller left')
+        self.assertEqual(seen[0][1], E + 'Cancelled')
+        self.assertEqual(os.listdir(self.env.bench_dir), [])
+        self.assertEqual(self.helper_fds_in(self.env.bench_dir), [])
+        self.assertIn('board', self.json_call('GetInfo', conn=watcher))
+
+    def test_helper_killed_leaves_no_file(self):
+        job = Job(self.env, self.env.connect())
+        job.wait_running()
+        self.assertGreaterEqual(len(self.helper_fds_in(self.env.bench_dir)), 1)
+        self.env.kill_helper()
+        self.assertEqual(os.listdir(self.env.bench_dir), [])
+        # the next call activates a new helper
+        self.assertIn('board', self.json_call('GetInfo'))
+
+    def test_dead_callers(self):
+        """callers that leave before their answer: no job survives them, the
+        helper keeps answering"""
+        before = tree_digest(self.env.root, LOCK_PATHS)
+        self.json_call('GetInfo')
+        pid = self.env.helper_pid()
+        for i in range(20):
+            c = self.env.connect()
+            for method, args in (('StartBenchmark', GLib.Variant('(sa{sv})', ('quick', {}))),
+                                 ('Apply', GLib.Variant('(sa{sv})', ('unknown-id', {}))),
+                                 ('GetInfo', GLib.Variant('(a{sv})', ({},)))):
+                c.call(BUS_NAME, MANAGER_PATH, MANAGER_IFACE, method, args, None,
+                       Gio.DBusCallFlags.NONE, -1, None, None, None)
+            c.flush_sync(None)
+            if i % 2:
+                time.sleep(0.05)  # some leave after their job has started
+            c.close_sync(None)
+
+        # every job was cancelled with its caller: a new one is not Busy
+        def can_start():
+            try:
+                Job(self.env, self.env.connect()).cancel()
+                return True
+            except GLib.Error as e:
+                self.assertEqual(error_name(e), E + 'Busy', e.message)
+                return False
+        sdtharness._wait_for(can_start, 20, "the dead callers' jobs to end")
+        self.assertEqual(self.env.helper_pid(), pid)
+        sdtharness._wait_for(lambda: os.listdir(self.env.bench_dir) == [], 5, 'no test file')
+        self.assertEqual(tree_digest(self.env.root, LOCK_PATHS), before)
+        self.assertIn('board', self.json_call('GetInfo'))
+
+    def test_concurrent_apply_serialized(self):
+        rec = self.recommendation_id()
+        line = self.json_call('GetRecommendations')['recommendations'][0]['lines'][0]
+        before = self.read_config()
+        conns = [self.env.connect() for _ in range(4)]
+        replies = []
+
+        def done(conn, res, i):
+            try:
+                replies.append(('ok', conn.call_finish(res).unpack()[0]))
+            except GLib.Error as e:
+                replies.append((error_name(e), sdtharness.error_message(e)))
+
+        for i, c in enumerate(conns):
+            c.call(BUS_NAME, MANAGER_PATH, MANAGER_IFACE, 'Apply',
+                   GLib.Variant('(sa{sv})', (rec, {})), None, Gio.DBusCallFlags.NONE, 60000,
+                   None, done, i)
+        Loop.until(lambda: len(replies) == len(conns), 60, 'all Apply replies')
+        print('concurrent Apply replies: ' + '; '.join(
+            r[0] if r[0] == 'ok' else f'{r[0]}: {r[1]}'
+            for r in replies), file=sys.stderr)
+        oks = [r for r in replies if r[0] == 'ok']
+        self.assertGreaterEqual(len(oks), 1, replies)
+        for r in replies:  # the others fail cleanly or apply the same thing again
+            self.assertTrue(r[0] == 'ok' or r[0].startswith(E), replies)
+        after = self.read_config()
+        # exactly one managed block, whatever order the calls ran in
+        self.assertEqual(after.count(line.encode()), 1, after.decode(errors='replace'))
+        self.json_call('Revert', {})
+        self.assertEqual(self.read_config(), before)
+
+    def test_idle_exit_not_while_job_runs(self):
+        self.env.stop()
+        self.env = TestEnv(fixture=self.fixture, idle_timeout=2)
+        self.env.start()
+        self.json_call('GetInfo')
+        pid = self.env.helper_pid()
+        self.assertIsNotNone(pid)
+        sdtharness._wait_for(lambda: self.env.helper_pid() is None, 10, 'idle exit')
+        job = Job(self.env, self.env.connect(), profile='quick')
+        job.wait_completed()
+        # the job ran longer than the idle timeout without the helper leaving
+        self.assertEqual(job.completed[1], '')
+
+    # ---- bad input ----------------------------------------------------------
+    def test_bad_arguments(self):
+        cases = [
+            ('Apply', '(sa{sv})', ('', {}), 'InvalidArgument'),
+            ('Apply', '(sa{sv})', ('../../etc/passwd', {}), 'InvalidArgument'),
+            ('Apply', '(sa{sv})', ('a/b', {}), 'InvalidArgument'),
+            ('Apply', '(sa{sv})', ('..', {}), 'InvalidArgument'),
+            ('Apply', '(sa{sv})', ('x' * (1 << 20), {}), 'InvalidArgument'),
+            ('Apply', '(sa{sv})', ('no-such-id', {}), 'NotFound'),
+            ('Apply', '(sa{sv})', ('sd-overclock-100', {'trial': GLib.Variant('s', 'yes')}),
+             'InvalidArgument'),
+            ('Apply', '(sa{sv})', ('sd-overclock-100',
+                                   {'auth.no_user_interaction': GLib.Variant('i', 1)}),
+             'InvalidArgument'),
+            ('StartBenchmark', '(sa{sv})', ('turbo', {}), 'InvalidArgument'),
+            ('StartBenchmark', '(sa{sv})', ('x' * (1 << 20), {}), 'InvalidArgument'),
+            ('Revert', '(a{sv})', ({},), 'NotFound'),
+        ]
+        before = tree_digest(self.env.root, LOCK_PATHS)
+        for method, sig, args, want in cases:
+            with self.subTest(method=method, arg=str(args)[:40]):
+                msg = self.assertDBusError(E + want, self.env.call, method, sig, args)
+                self.assertLess(len(msg), 400)
+        self.assertEqual(tree_digest(self.env.root, LOCK_PATHS), before)
+
+    def test_missing_config_txt(self):
+        rec = self.recommendation_id()
+        os.unlink(self.config_path())
+        msg = self.assertDBusError(E + 'NotFound', self.env.call, 'Apply', '(sa{sv})',
+                                   (rec, {}))
+        self.assertIn('config.txt', msg)
+        self.assertFalse(os.path.exists(self.config_path()))
+
+    def test_broken_config_txt(self):
+        rec = self.recommendation_id()
+        with open(self.config_path(), 'wb') as f:
+            f.write(b'dtparam=audio=on\n\0\0\0garbage\n')
+        before = tree_digest(self.env.root)
+        msg = self.assertDBusError(E + 'InvalidData', self.env.call, 'Apply', '(sa{sv})',
+                                   (rec, {}))
+        self.assertIn('config.txt', msg)
+        self.assertEqual(tree_digest(self.env.root), before)
+
+    def test_fuzz(self):
+        """1,000 wrong calls as root: each gets an error, the helper never restarts"""
+        conn = self.env.connect()
+        self.json_call('GetInfo', conn=conn)
+        pid = self.env.helper_pid()
+        before = tree_digest(self.env.root, LOCK_PATHS)
+        summary = sdtfuzz.run(conn, total=1000, seed=20261130,
+                              alive=lambda: self.json_call('GetInfo', conn=conn))
+        print(sdtfuzz.describe(summary), file=sys.stderr)
+        self.assertEqual(summary['ok'], 0)
+        self.assertEqual(sum(summary['errors'].values()), 1000)
+        self.assertEqual(summary['alive_checks'], 5)
+        self.assertEqual(self.env.helper_pid(), pid, 'the helper restarted')
+        self.assertEqual(tree_digest(self.env.root, LOCK_PATHS), before)
+        self.assertEqual(os.listdir(self.env.bench_dir), [])
+        self.assertIn('board', self.json_call('GetInfo', conn=conn))
+
+    def test_fuzz_unprivileged(self):
+        """1,000 calls as nobody, right signatures for privileged methods included:
+        errors only, nothing written at all (not even a lock file)"""
+        self.json_call('GetInfo')
+        pid = self.env.helper_pid()
+        before = tree_digest(self.env.root)
+        r = self.env.run_as('nobody', ['/usr/bin/python3', sdtfuzz.__file__, '--total', '1000',
+                                       '--seed', '20261201', '--privileged-valid',
+                                       '--id', self.recommendation_id()], timeout=300)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        summary = json.loads(r.stdout)
+        print(sdtfuzz.describe(summary), file=sys.stderr)
+        self.assertEqual(summary['ok'], 0)
+        self.assertEqual(sum(summary['errors'].values()), 1000)
+        self.assertGreater(summary['errors'].get(NOT_AUTHORIZED, 0), 50)
+        self.assertEqual(summary['alive_checks'], 5)
+        self.assertEqual(self.env.helper_pid(), pid, 'the helper restarted')
+        self.assertEqual(tree_digest(self.env.root), before)
+        self.assertEqual(os.listdir(self.env.bench_dir), [])
+
+
+class NoCardTest(HelperTestBase):
+    fixture = NO_CARD_FIXTURE
+    bench_dir = False  # the helper must look for the card and find none
+
+    def test_no_card(self):
+        info = self.json_call('GetInfo')
+        self.assertFalse(info['card']['present'])
+        job = Job(self.env, self.env.connect())
+        result, err, msg = job.wait_completed(timeout=30)
+        self.assertEqual((result, err), ('', E + 'NotFound'))
+        self.assertIn('card', msg.lower())
+        self.assertEqual(os.listdir(self.env.bench_dir), [])
+
+
+if __name__ == '__main__':
+    if os.geteuid() != 0:
+        print('SKIP: the helper integration tests need root', file=sys.stderr)
+        sys.exit(77)
+    unittest.main(verbosity=2)
