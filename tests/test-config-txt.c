@@ -228,10 +228,10 @@ test_config_txt_filter_types(void)
 	};
 	SdtConfigFilterType type;
 
-	g_assert_null(sdt_config_filter_parse("all", &type));
+	g_assert_false(sdt_config_filter_parse("all", &type));
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
 		type = SDT_CONFIG_FILTER_LAST;
-		g_assert_nonnull(sdt_config_filter_parse(cases[i].name, &type));
+		g_assert_true(sdt_config_filter_parse(cases[i].name, &type));
 		g_assert_cmpint(type, ==, cases[i].type);
 	}
 	g_assert_true(sdt_config_model_filter_matches("board-type=0x08", 0x08));

@@ -423,9 +423,10 @@ test_config_writer_line_endings(void)
 	g_autofree gchar *want1 = NULL;
 	g_autofree gchar *want2 = NULL;
 	g_auto(GStrv) block_crlf = g_strsplit(test_pi3_block, "\n", -1);
+	g_autofree gchar *joined = g_strjoinv("\r\n", block_crlf);
 
 	g_assert_no_error(error);
-	want1 = g_strconcat("a=1\r\nb=2\r\n", g_strjoinv("\r\n", block_crlf), NULL);
+	want1 = g_strconcat("a=1\r\nb=2\r\n", joined, NULL);
 	g_assert_cmpstr(g_bytes_get_data(e1->new_bytes, NULL), ==, want1);
 
 	/* mostly CRLF, but the last line ends in LF: revert keeps that LF (found by fuzzing) */
@@ -587,9 +588,9 @@ static void
 test_config_writer_refusals(void)
 {
 	g_autoptr(GError) error = NULL;
+	g_autofree gchar *xs = g_strnfill(80, 'x');
 	g_autofree gchar *long_legacy =
-		g_strdup_printf("[board-type=0x08]\ndtparam=sd_overclock=100,%s\n",
-				g_strnfill(80, 'x'));
+		g_strdup_printf("[board-type=0x08]\ndtparam=sd_overclock=100,%s\n", xs);
 	g_autoptr(GBytes) b1 = test_bytes(long_legacy);
 	g_autoptr(SdtConfigEdit) e1 = test_apply_text(b1, 0x08, &error);
 	g_autoptr(SdtConfigTxt) cfg = NULL;

@@ -210,7 +210,7 @@ sdt_config_block_filter_valid(const gchar *filter, gchar **name)
 	if (len < 3 || filter[0] != '[' || filter[len - 1] != ']')
 		return FALSE;
 	*name = g_strndup(filter + 1, len - 2);
-	if (sdt_config_filter_parse(*name, &type) == NULL || type != SDT_CONFIG_FILTER_MODEL)
+	if (!sdt_config_filter_parse(*name, &type) || type != SDT_CONFIG_FILTER_MODEL)
 		return FALSE;
 	return TRUE;
 }
