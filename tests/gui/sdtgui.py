@@ -220,6 +220,16 @@ class Session:
             raise RuntimeError('no SD Tuner window')
         return out[0]
 
+    def keys(self, *keys):
+        """Types key combinations (xdotool syntax, e.g. 'alt+2') into the focused window."""
+        env = dict(os.environ, DISPLAY=self.env['DISPLAY'])
+        wid = self.window_id()
+        subprocess.run(['xdotool', 'windowfocus', '--sync', wid], env=env, check=True)
+        for k in keys:
+            subprocess.run(['xdotool', 'key', '--clearmodifiers', k], env=env, check=True)
+            log('key', k)
+            time.sleep(0.3)
+
     def screenshot(self, name, width=None, height=None):
         """Resizes the window to WIDTHxHEIGHT (there is no window manager: it sits at
         0,0) and saves the window alone as OUT/NAME.png."""
