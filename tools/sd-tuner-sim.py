@@ -56,7 +56,7 @@ def headless(env, app, screenshot):
     """no display: a virtual screen, a screenshot once the window is filled"""
     r, w = os.pipe()
     xvfb = subprocess.Popen(['Xvfb', '-displayfd', str(w), '-screen', '0', '1280x800x24',
-                             '-nolisten', 'tcp'], pass_fds=(w,), stderr=subprocess.DEVNULL)
+                             '-nolisten', 'tcp', '-noreset'], pass_fds=(w,), stderr=subprocess.DEVNULL)
     os.close(w)
     with os.fdopen(r) as f:
         display = ':' + f.readline().strip()

@@ -483,11 +483,15 @@ sdt_recommend_page_reboot_clicked_cb(SdtRecommendPage *self)
 		return;
 	/* a simulated board lives on someone's computer: never restart that */
 	if (sdt_window_get_simulated(window)) {
-		sdt_window_show_notice(window,
-				       GTK_MESSAGE_INFO,
-				       _("This is a simulated Raspberry Pi 3 Model B, so SD Tuner "
-					 "does not restart this computer. On a real Raspberry Pi "
-					 "it restarts now, and the new setting takes effect."));
+		const gchar *model = sdt_window_get_board_model(window);
+		g_autofree gchar *text = g_strdup_printf(
+			/* Translators: %s is the board's model, e.g. "Raspberry Pi 3 Model B
+			   Rev 1.2" */
+			_("This is a simulated %s, so SD Tuner does not restart this computer. On "
+			  "a "
+			  "real Raspberry Pi it restarts now, and the new setting takes effect."),
+			model != NULL ? model : _("Raspberry Pi"));
+		sdt_window_show_notice(window, GTK_MESSAGE_INFO, text);
 		return;
 	}
 	g_dbus_connection_call(g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager)),

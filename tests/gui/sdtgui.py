@@ -103,7 +103,7 @@ class Session:
     def _start_xvfb(self):
         r, w = os.pipe()
         self._spawn('Xvfb', ['Xvfb', '-displayfd', str(w), '-screen', '0',
-                             f'{self.width}x{self.height}x24', '-nolisten', 'tcp'],
+                             f'{self.width}x{self.height}x24', '-nolisten', 'tcp', '-noreset'],
                     pass_fds=(w,), stdout=subprocess.DEVNULL,
                     stderr=open(os.path.join(self.tmp, 'xvfb.log'), 'w'))
         os.close(w)

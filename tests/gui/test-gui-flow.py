@@ -16,6 +16,8 @@ answered by the test polkit agent. Steps:
                byte-identical to before.
   helper dies: the helper is killed in the middle of a benchmark; the window says the
                service stopped, and the app keeps running.
+  no card:     a Pi 4 with an empty SD slot (tests/data pi4-no-card): the overview says so,
+               Tuning has nothing to change, Benchmark says what to do.
 Screenshots at 1280x800 and 800x480 go to $SDTUNER_SCREENSHOT_DIR.
 """
 import os
@@ -88,8 +90,8 @@ def allowed(env, app, shots):
         check(b'sd_overclock' in after, 'the block in config.txt sets sd_overclock')
         check(after.startswith(before.rstrip(b'\n')), 'everything before the block is kept')
         s.steps('insensitive', 'Apply', 'click', 'Reboot Now',
-                'wait-text', r'^This is a simulated Raspberry Pi 3 Model B, so SD Tuner does not '
-                r'restart this computer', 'names')
+                'wait-text', r'^This is a simulated Raspberry Pi 3 Model B Rev 1\.2, so SD Tuner '
+                r'does not restart this computer', 'names')
         shots_both(s, 'applied')
 
         # "after the reboot": benchmark again, and History compares before and after
@@ -119,6 +121,25 @@ def helper_dies(env, app, shots):
         s.steps('click', 'Retry', 'wait-text', r'^Simulated Raspberry Pi 3 Model B')
 
 
+def no_card(app, shots):
+    """the pi4-no-card fixture: a Pi 4 booted from USB with its SD slot empty"""
+    sys.path.insert(0, os.path.join(HERE, '..', 'integration'))
+    from sdtharness import TestEnv
+    with TestEnv(fixture='pi4-no-card', bench_dir=False) as env, \
+            sdtgui.Session(app, out_dir=shots) as s:
+        s.start_app(env.address, prefix=env.agent_cmd('allow', []))
+        s.steps('wait-text', r'^Raspberry Pi 4 Model B',
+                'wait-text', r'^Simulated Raspberry Pi 4 Model B Rev 1\.5: this computer is not',
+                'wait-text', r'^No SD card found\. Insert the card, then press Refresh\.',
+                'page', 'Tuning', 'wait-text', r'^Nothing to change on this board',
+                'insensitive', 'Apply',
+                'page', 'Speed', 'click', 'Benchmark',
+                'wait-text', r'^The benchmark did not finish\. No SD card was found\. Insert '
+                r'the card the system runs from, then press Retry\.')
+        check(s.app_running(), 'the app runs on without a card')
+        s.screenshot('no-card-800x480', 800, 480)
+
+
 def main():
     builddir = sys.argv[1]
     os.environ.setdefault('SDTUNER_BUILDDIR', builddir)
@@ -128,7 +149,8 @@ def main():
         denied(env, app, shots)
         allowed(env, app, shots)
         helper_dies(env, app, shots)
-    print('PASS')
+    no_card(app, shots)
+    print(f'PASS (screenshots in {shots})')
 
 
 if __name__ == '__main__':
