@@ -412,6 +412,61 @@ test_config_writer_block_exact(void)
 			"+# --- SD Tuner end ---\n");
 }
 
+/* two hunks, removals first, as diff -u prints them */
+static void
+test_config_writer_diff_hunks(void)
+{
+	g_autoptr(GBytes) old = test_bytes("dtparam=audio=on\n"
+					   "[board-type=0x08]\n"
+					   "dtoverlay=sdhost,overclock_50=100\n"
+					   "dtparam=force_pio=off\n"
+					   "[all]\n"
+					   "a=1\nb=1\nc=1\nd=1\ne=1\nf=1\ng=1\nh=1\n");
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtConfigEdit) edit = test_apply_text(old, 0x08, &error);
+	g_autofree gchar *diff = NULL;
+	g_autoptr(GBytes) a = test_bytes("x\ny");
+	g_autoptr(GBytes) b = test_bytes("x\ny\n");
+	g_autofree gchar *eol_diff = NULL;
+
+	g_assert_no_error(error);
+	diff = sdt_config_diff_unified("/boot/firmware/config.txt", old, edit->new_bytes);
+	g_assert_cmpstr(diff,
+			==,
+			"--- a/boot/firmware/config.txt\n"
+			"+++ b/boot/firmware/config.txt\n"
+			"@@ -1,7 +1,7 @@\n"
+			" dtparam=audio=on\n"
+			" [board-type=0x08]\n"
+			"-dtoverlay=sdhost,overclock_50=100\n"
+			"-dtparam=force_pio=off\n"
+			"+#sd-tuner-off: dtoverlay=sdhost,overclock_50=100\n"
+			"+#sd-tuner-off: dtparam=force_pio=off\n"
+			" [all]\n"
+			" a=1\n"
+			" b=1\n"
+			"@@ -11,3 +11,10 @@\n"
+			" f=1\n"
+			" g=1\n"
+			" h=1\n"
+			"+# --- SD Tuner begin: sd-overclock-100 (undo: sdtunerctl revert) ---\n"
+			"+[all]\n"
+			"+[board-type=0x08]\n"
+			"+dtoverlay=\n"
+			"+dtparam=sd_overclock=100\n"
+			"+[all]\n"
+			"+# --- SD Tuner end ---\n");
+	/* a missing final newline is shown the way diff -u shows it */
+	eol_diff = sdt_config_diff_unified("/f", a, b);
+	g_assert_cmpstr(eol_diff,
+			==,
+			"--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n x\n-y\n"
+			"\\ No newline at end of file\n+y\n");
+	g_clear_pointer(&eol_diff, g_free);
+	eol_diff = sdt_config_diff_unified("/f", a, a);
+	g_assert_cmpstr(eol_diff, ==, "");
+}
+
 static void
 test_config_writer_line_endings(void)
 {
@@ -1380,6 +1435,7 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/config-writer/corpus", test_config_writer_corpus);
 	g_test_add_func("/sdtuner/config-writer/block-exact", test_config_writer_block_exact);
 	g_test_add_func("/sdtuner/config-writer/line-endings", test_config_writer_line_endings);
+	g_test_add_func("/sdtuner/config-writer/diff-hunks", test_config_writer_diff_hunks);
 	g_test_add_func("/sdtuner/config-writer/foreign-edit", test_config_writer_foreign_edit);
 	g_test_add_func("/sdtuner/config-writer/legacy-lines", test_config_writer_legacy_lines);
 	g_test_add_func("/sdtuner/config-writer/refusals", test_config_writer_refusals);
