@@ -528,13 +528,14 @@ sdt_config_diff_unified(const gchar *label, GBytes *old_bytes, GBytes *new_bytes
 				op = SDT_DIFF_EQ;
 				i++;
 				j++;
-			} else if (j < m &&
-				   (i == n || t[i * (m + 1) + j + 1] >= t[(i + 1) * (m + 1) + j])) {
-				op = SDT_DIFF_INS;
-				j++;
-			} else {
+			} else if (i < n &&
+				   (j == m || t[(i + 1) * (m + 1) + j] >= t[i * (m + 1) + j + 1])) {
+				/* removals before additions, as diff -u prints them */
 				op = SDT_DIFF_DEL;
 				i++;
+			} else {
+				op = SDT_DIFF_INS;
+				j++;
 			}
 			g_array_append_val(ops, op);
 		}
