@@ -57,8 +57,10 @@ if $is_pi; then
     exec /usr/bin/sd-tuner
   fi
   home=$(getent passwd "$user" | cut -d: -f6)
+  # sudo keeps DISPLAY and XAUTHORITY; the session bus is found under XDG_RUNTIME_DIR
   exec setpriv --reuid="$user" --regid="$(id -g "$user")" --init-groups \
-    env HOME="$home" USER="$user" LOGNAME="$user" /usr/bin/sd-tuner
+    env HOME="$home" USER="$user" LOGNAME="$user" \
+    XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/run/user/$(id -u "$user")}" /usr/bin/sd-tuner
 fi
 
 exec /usr/bin/python3 "$top/tools/sd-tuner-sim.py" --builddir "$builddir"
