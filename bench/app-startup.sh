@@ -1,5 +1,5 @@
 #!/bin/sh
-# app-startup.sh [RUNS] - time to the first frame of the sd-tuner window, and its memory.
+# app-startup.sh [--sim] [RUNS] - time to the first frame of the sd-tuner window, and its memory.
 #
 # Starts the built app RUNS times (default 5) under Xvfb with a private session bus (the
 # AT-SPI bridge loaded, as on a desktop) and reports, per run:
@@ -9,12 +9,24 @@
 #   RSS           VmHWM (peak resident set) from /proc/PID/status, 3 s after start,
 #                 when the pages have been filled
 # then the median and the worst run, against the targets 400 ms and 45 MiB.
-# The system bus is whatever DBUS_SYSTEM_BUS_ADDRESS says (tools/run.sh's simulated board
-# exports one with SDTUNER_BENCH_BUS=1; without a helper the window shows its error bar).
+# The system bus is whatever DBUS_SYSTEM_BUS_ADDRESS says; with --sim (as root) the script
+# runs itself inside the GUI tests' environment: a private system bus, polkitd and the
+# built helper on the simulated Raspberry Pi 3 (tests/gui/sdtgui.py sim_env), so the
+# pages fill with real answers, as in tools/run.sh.
 # Warm page cache: run it once before believing the first figure.
 set -eu
-runs=${1:-5}
 top=$(cd "$(dirname "$0")/.." && pwd)
+if [ "${1:-}" = "--sim" ]; then
+  shift
+  exec /usr/bin/python3 - "$0" "$@" <<'EOPY'
+import os, subprocess, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), '..', 'tests', 'gui'))
+from sdtgui import sim_env
+with sim_env() as env:
+    sys.exit(subprocess.run(['sh'] + sys.argv[1:], env=env.environ).returncode)
+EOPY
+fi
+runs=${1:-5}
 app=${APP:-$top/_build/src/app/sd-tuner}
 [ -x "$app" ] || { echo "build first: meson setup _build && ninja -C _build" >&2; exit 2; }
 
@@ -33,7 +45,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$out/display" 2>"$out/xvfb.log" &
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset 3>"$out/display" 2>"$out/xvfb.log" &
 xvfb=$!
 i=0
 until [ -s "$out/display" ]; do

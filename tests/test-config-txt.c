@@ -228,10 +228,10 @@ test_config_txt_filter_types(void)
 	};
 	SdtConfigFilterType type;
 
-	g_assert_null(sdt_config_filter_parse("all", &type));
+	g_assert_false(sdt_config_filter_parse("all", &type));
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
 		type = SDT_CONFIG_FILTER_LAST;
-		g_assert_nonnull(sdt_config_filter_parse(cases[i].name, &type));
+		g_assert_true(sdt_config_filter_parse(cases[i].name, &type));
 		g_assert_cmpint(type, ==, cases[i].type);
 	}
 	g_assert_true(sdt_config_model_filter_matches("board-type=0x08", 0x08));
@@ -468,6 +468,45 @@ test_config_txt_bad_input(void)
 	g_assert_no_error(error);
 }
 
+/* a long-running helper reads many files: no name from a file may be interned */
+static void
+test_config_txt_interns_nothing(void)
+{
+	g_autoptr(GString) text = g_string_new(NULL);
+	g_autoptr(SdtConfigTxt) cfg = NULL;
+	g_autoptr(GPtrArray) entries = NULL;
+	g_autoptr(GPtrArray) sd = NULL;
+	g_autoptr(GPtrArray) eff = NULL;
+
+	for (guint i = 0; i < 50; i++)
+		g_string_append_printf(text,
+				       "[zz-filter-%u]\ndtoverlay=zz-overlay-%u\n"
+				       "dtparam=sd_cqe=zz-cqe-%u\n",
+				       i,
+				       i,
+				       i);
+	cfg = test_parse(text->str);
+	entries = sdt_config_txt_get_entries(cfg, 0x17, FALSE);
+	sd = sdt_config_txt_sd_settings(cfg, 0x17);
+	eff = sdt_config_txt_lines_in_effect(cfg, 0x17);
+	g_assert_cmpuint(entries->len, ==, 150);
+	g_assert_cmpuint(sd->len, ==, 50);
+	/* the state points into the model's own lines */
+	g_assert_cmpstr(((SdtConfigEntry *) g_ptr_array_index(entries, 149))
+				->state.active[SDT_CONFIG_FILTER_UNKNOWN],
+			==,
+			"zz-filter-49");
+	g_assert_cmpstr(((SdtConfigEntry *) g_ptr_array_index(entries, 149))->overlay,
+			==,
+			"zz-overlay-49");
+	for (guint i = 0; i < 50; i++) {
+		g_autofree gchar *f = g_strdup_printf("zz-filter-%u", i);
+		g_autofree gchar *o = g_strdup_printf("zz-overlay-%u", i);
+		g_assert_cmpuint(g_quark_try_string(f), ==, 0);
+		g_assert_cmpuint(g_quark_try_string(o), ==, 0);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -483,5 +522,6 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/config-txt/includes", test_config_txt_includes);
 	g_test_add_func("/sdtuner/config-txt/oracle-agrees", test_config_txt_oracle_agrees);
 	g_test_add_func("/sdtuner/config-txt/bad-input", test_config_txt_bad_input);
+	g_test_add_func("/sdtuner/config-txt/interns-nothing", test_config_txt_interns_nothing);
 	return g_test_run();
 }

@@ -412,6 +412,61 @@ test_config_writer_block_exact(void)
 			"+# --- SD Tuner end ---\n");
 }
 
+/* two hunks, removals first, as diff -u prints them */
+static void
+test_config_writer_diff_hunks(void)
+{
+	g_autoptr(GBytes) old = test_bytes("dtparam=audio=on\n"
+					   "[board-type=0x08]\n"
+					   "dtoverlay=sdhost,overclock_50=100\n"
+					   "dtparam=force_pio=off\n"
+					   "[all]\n"
+					   "a=1\nb=1\nc=1\nd=1\ne=1\nf=1\ng=1\nh=1\n");
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtConfigEdit) edit = test_apply_text(old, 0x08, &error);
+	g_autofree gchar *diff = NULL;
+	g_autoptr(GBytes) a = test_bytes("x\ny");
+	g_autoptr(GBytes) b = test_bytes("x\ny\n");
+	g_autofree gchar *eol_diff = NULL;
+
+	g_assert_no_error(error);
+	diff = sdt_config_diff_unified("/boot/firmware/config.txt", old, edit->new_bytes);
+	g_assert_cmpstr(diff,
+			==,
+			"--- a/boot/firmware/config.txt\n"
+			"+++ b/boot/firmware/config.txt\n"
+			"@@ -1,7 +1,7 @@\n"
+			" dtparam=audio=on\n"
+			" [board-type=0x08]\n"
+			"-dtoverlay=sdhost,overclock_50=100\n"
+			"-dtparam=force_pio=off\n"
+			"+#sd-tuner-off: dtoverlay=sdhost,overclock_50=100\n"
+			"+#sd-tuner-off: dtparam=force_pio=off\n"
+			" [all]\n"
+			" a=1\n"
+			" b=1\n"
+			"@@ -11,3 +11,10 @@\n"
+			" f=1\n"
+			" g=1\n"
+			" h=1\n"
+			"+# --- SD Tuner begin: sd-overclock-100 (undo: sdtunerctl revert) ---\n"
+			"+[all]\n"
+			"+[board-type=0x08]\n"
+			"+dtoverlay=\n"
+			"+dtparam=sd_overclock=100\n"
+			"+[all]\n"
+			"+# --- SD Tuner end ---\n");
+	/* a missing final newline is shown the way diff -u shows it */
+	eol_diff = sdt_config_diff_unified("/f", a, b);
+	g_assert_cmpstr(eol_diff,
+			==,
+			"--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n x\n-y\n"
+			"\\ No newline at end of file\n+y\n");
+	g_clear_pointer(&eol_diff, g_free);
+	eol_diff = sdt_config_diff_unified("/f", a, a);
+	g_assert_cmpstr(eol_diff, ==, "");
+}
+
 static void
 test_config_writer_line_endings(void)
 {
@@ -423,9 +478,10 @@ test_config_writer_line_endings(void)
 	g_autofree gchar *want1 = NULL;
 	g_autofree gchar *want2 = NULL;
 	g_auto(GStrv) block_crlf = g_strsplit(test_pi3_block, "\n", -1);
+	g_autofree gchar *joined = g_strjoinv("\r\n", block_crlf);
 
 	g_assert_no_error(error);
-	want1 = g_strconcat("a=1\r\nb=2\r\n", g_strjoinv("\r\n", block_crlf), NULL);
+	want1 = g_strconcat("a=1\r\nb=2\r\n", joined, NULL);
 	g_assert_cmpstr(g_bytes_get_data(e1->new_bytes, NULL), ==, want1);
 
 	/* mostly CRLF, but the last line ends in LF: revert keeps that LF (found by fuzzing) */
@@ -587,9 +643,9 @@ static void
 test_config_writer_refusals(void)
 {
 	g_autoptr(GError) error = NULL;
+	g_autofree gchar *xs = g_strnfill(80, 'x');
 	g_autofree gchar *long_legacy =
-		g_strdup_printf("[board-type=0x08]\ndtparam=sd_overclock=100,%s\n",
-				g_strnfill(80, 'x'));
+		g_strdup_printf("[board-type=0x08]\ndtparam=sd_overclock=100,%s\n", xs);
 	g_autoptr(GBytes) b1 = test_bytes(long_legacy);
 	g_autoptr(SdtConfigEdit) e1 = test_apply_text(b1, 0x08, &error);
 	g_autoptr(SdtConfigTxt) cfg = NULL;
@@ -1148,41 +1204,41 @@ test_config_writer_fault_injection(void)
 	g_autoptr(GBytes) new_bytes = NULL;
 	const TestOp ops[] = {OP_WRITE, OP_FSYNC, OP_RENAME};
 	const gint errnos[] = {ENOSPC, EIO};
-	guint counts[OP_LAST] = {0};
+	guint counts[2][OP_LAST] = {{0}};
 	guint n_runs = 0;
 	guint n_old = 0;
 	guint n_new = 0;
 
 	/* count the calls of a clean apply and of a clean revert */
-	for (guint phase = 0; phase < 2; phase++) {
+	{
 		g_autoptr(GError) error = NULL;
 		g_autoptr(JsonObject) res = NULL;
+		g_autoptr(JsonObject) rev = NULL;
 		TestRoot r = {NULL};
-		TestIo t = {0};
+		TestIo ta = {0};
+		TestIo tr = {0};
 		test_root_init(&r, old);
-		res = test_writer_apply(&r, 0x08, FALSE, phase == 0 ? &t : NULL, &error);
+		res = test_writer_apply(&r, 0x08, FALSE, &ta, &error);
 		g_assert_no_error(error);
-		if (phase == 0) {
-			new_bytes = test_read(r.config);
-			memcpy(counts, t.count, sizeof(counts));
-		} else {
-			g_autoptr(JsonObject) rev = test_writer_revert(&r, &t, &error);
-			g_assert_nonnull(rev);
-			g_assert_no_error(error);
-			for (guint i = 0; i < OP_LAST; i++)
-				counts[i] = MAX(counts[i], t.count[i]);
-		}
+		new_bytes = test_read(r.config);
+		rev = test_writer_revert(&r, &tr, &error);
+		g_assert_no_error(error);
+		g_assert_nonnull(rev);
+		memcpy(counts[0], ta.count, sizeof(counts[0]));
+		memcpy(counts[1], tr.count, sizeof(counts[1]));
 		test_root_clear(&r);
 	}
-	g_assert_cmpuint(counts[OP_WRITE], >=, 3);
-	g_assert_cmpuint(counts[OP_FSYNC], >=, 6);
-	g_assert_cmpuint(counts[OP_RENAME], >=, 3);
+	/* apply: backup, config.txt, journal; revert: backup, config.txt */
+	g_assert_cmpuint(counts[0][OP_RENAME], ==, 3);
+	g_assert_cmpuint(counts[1][OP_RENAME], ==, 2);
+	g_assert_cmpuint(counts[0][OP_FSYNC], ==, 6);
+	g_assert_cmpuint(counts[1][OP_FSYNC], ==, 4);
 
 	for (guint revert = 0; revert < 2; revert++) {
 		GBytes *before = revert ? new_bytes : old;
 		GBytes *after = revert ? old : new_bytes;
 		for (guint o = 0; o < G_N_ELEMENTS(ops); o++) {
-			for (guint k = 1; k <= counts[ops[o]]; k++) {
+			for (guint k = 1; k <= counts[revert][ops[o]]; k++) {
 				for (guint e = 0; e < G_N_ELEMENTS(errnos); e++) {
 					g_autoptr(GError) error = NULL;
 					g_autoptr(JsonObject) res = NULL;
@@ -1197,9 +1253,13 @@ test_config_writer_fault_injection(void)
 											    FALSE,
 											    NULL,
 											    &error);
+						g_autofree gchar *backups =
+							g_build_filename(r.state, "backups", NULL);
 						g_assert_nonnull(a);
 						g_assert_no_error(error);
-						sdt_test_rm_rf(r.state);
+						/* keep the journal; only the revert's backup is
+						 * checked */
+						sdt_test_rm_rf(backups);
 					}
 					t.fail_op = ops[o];
 					t.fail_at = k;
@@ -1223,8 +1283,9 @@ test_config_writer_fault_injection(void)
 						g_assert_true(g_bytes_equal(now, after));
 						n_new++;
 					}
-					if (t.count[ops[o]] >= k)
-						g_assert_nonnull(error);
+					/* the failure really happened, and was reported */
+					g_assert_cmpuint(t.count[ops[o]], >=, k);
+					g_assert_nonnull(error);
 					test_check_backups(&r, before);
 					g_assert_cmpuint(test_count_tmp(r.root), ==, 0);
 					/* and the next run gets to the goal */
@@ -1249,12 +1310,16 @@ test_config_writer_fault_injection(void)
 			}
 		}
 	}
-	g_test_message("fault injection: write %u, fsync %u, rename %u call points x "
-		       "ENOSPC/EIO x apply/revert = %u runs; %u kept the old content, %u "
-		       "had the new one",
-		       counts[OP_WRITE],
-		       counts[OP_FSYNC],
-		       counts[OP_RENAME],
+	g_test_message("fault injection: apply has %u write, %u fsync and %u rename calls, "
+		       "revert %u, %u and %u; each failed with ENOSPC and with EIO: %u runs, "
+		       "%u kept the old content, %u had the new one (a failure after the "
+		       "rename), every one reported",
+		       counts[0][OP_WRITE],
+		       counts[0][OP_FSYNC],
+		       counts[0][OP_RENAME],
+		       counts[1][OP_WRITE],
+		       counts[1][OP_FSYNC],
+		       counts[1][OP_RENAME],
 		       n_runs,
 		       n_old,
 		       n_new);
@@ -1306,9 +1371,12 @@ test_config_writer_kill(void)
 			if (revert) {
 				g_autoptr(JsonObject) a =
 					test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+				g_autofree gchar *backups =
+					g_build_filename(r.state, "backups", NULL);
 				g_assert_nonnull(a);
 				g_assert_no_error(error);
-				sdt_test_rm_rf(r.state);
+				/* keep the journal; only the revert's backup is checked */
+				sdt_test_rm_rf(backups);
 			}
 			pid = fork();
 			g_assert_cmpint(pid, >=, 0);
@@ -1367,6 +1435,7 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/config-writer/corpus", test_config_writer_corpus);
 	g_test_add_func("/sdtuner/config-writer/block-exact", test_config_writer_block_exact);
 	g_test_add_func("/sdtuner/config-writer/line-endings", test_config_writer_line_endings);
+	g_test_add_func("/sdtuner/config-writer/diff-hunks", test_config_writer_diff_hunks);
 	g_test_add_func("/sdtuner/config-writer/foreign-edit", test_config_writer_foreign_edit);
 	g_test_add_func("/sdtuner/config-writer/legacy-lines", test_config_writer_legacy_lines);
 	g_test_add_func("/sdtuner/config-writer/refusals", test_config_writer_refusals);

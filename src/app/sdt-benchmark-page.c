@@ -49,10 +49,8 @@ sdt_benchmark_page_add_cell(SdtBenchmarkPage *self,
 	GtkWidget *label = gtk_label_new(text);
 
 	gtk_label_set_xalign(GTK_LABEL(label), column == 0 ? 0.0 : 1.0);
-	if (column == 0) {
+	if (column == 0)
 		gtk_label_set_line_wrap(GTK_LABEL(label), TRUE);
-		gtk_widget_set_hexpand(label, TRUE);
-	}
 	if (style_class != NULL)
 		gtk_style_context_add_class(gtk_widget_get_style_context(label), style_class);
 	if (description != NULL)

@@ -246,8 +246,16 @@ sdt_overview_page_show_info(SdtOverviewPage *self, JsonObject *info)
 	JsonArray *warnings = sdt_json_reader_get_array(info, "warnings");
 	const gchar *model = sdt_json_reader_get_string(board, "model");
 
+	SdtWindow *window = sdt_window_from_widget(GTK_WIDGET(self));
+	g_autofree gchar *simulated = NULL;
+
 	gtk_label_set_text(GTK_LABEL(self->board_label),
 			   model != NULL ? model : _("Unknown board"));
+	/* Translators: %s is the board's model, e.g. "Raspberry Pi 3 Model B Rev 1.2" */
+	simulated = g_strdup_printf(_("Simulated %s"), model != NULL ? model : _("Raspberry Pi"));
+	gtk_label_set_text(GTK_LABEL(self->simulated_label), simulated);
+	if (window != NULL)
+		sdt_window_set_board_model(window, model);
 	sdt_overview_page_show_card(self, sdt_json_reader_get_object(info, "card"), bus);
 	sdt_overview_page_show_bus(self, bus);
 	sdt_overview_page_show_config(self, sdt_json_reader_get_object(info, "config"));

@@ -29,7 +29,10 @@ struct _SdtRecommendPage {
 	GCancellable *cancellable;
 	gchar *recommendation_id;
 	gboolean busy;
-	gboolean in_place; /* SD Tuner has its block in config.txt */
+	gboolean in_place;  /* SD Tuner has its block in config.txt */
+	gchar *change_diff; /* the diff of this session's Apply, while it is in place */
+	JsonNode *recs;     /* the last GetRecommendations answer */
+	JsonNode *status;   /* the last GetStatus answer */
 };
 
 G_DEFINE_TYPE(SdtRecommendPage, sdt_recommend_page, GTK_TYPE_BOX)
@@ -70,9 +73,52 @@ sdt_recommend_page_update_sensitivity(SdtRecommendPage *self)
 	gtk_widget_set_sensitive(self->revert_button, !self->busy && self->manager != NULL);
 }
 
-static void
-sdt_recommend_page_show_recommendations(SdtRecommendPage *self, JsonObject *obj)
+/* the block as written, one "+" line each, from the config.txt writer itself */
+static gchar *
+sdt_recommend_page_block_diff(const gchar *id, const gchar *filter, JsonArray *lines)
 {
+	g_autoptr(GPtrArray) settings = g_ptr_array_new();
+	g_autoptr(GString) diff = g_string_new(NULL);
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *block = NULL;
+
+	for (guint i = 0; lines != NULL && i < json_array_get_length(lines); i++) {
+		JsonNode *node = json_array_get_element(lines, i);
+		if (JSON_NODE_HOLDS_VALUE(node) && json_node_get_value_type(node) == G_TYPE_STRING)
+			g_ptr_array_add(settings, (gpointer) json_node_get_string(node));
+	}
+	g_ptr_array_add(settings, NULL);
+	if (id != NULL && filter != NULL)
+		block = sdt_block_preview(id,
+					  filter,
+					  (const gchar *const *) settings->pdata,
+					  &error);
+	if (block == NULL) {
+		/* show the settings themselves rather than nothing */
+		g_debug("no block preview: %s", error != NULL ? error->message : "no filter");
+		for (guint i = 0; settings->pdata[i] != NULL; i++)
+			g_string_append_printf(diff, "+%s\n", (gchar *) settings->pdata[i]);
+	} else {
+		g_auto(GStrv) block_lines = g_strsplit(block, "\n", -1);
+		for (guint i = 0; block_lines[i] != NULL; i++) {
+			if (block_lines[i][0] == '\0' && block_lines[i + 1] == NULL)
+				break;
+			g_string_append_printf(diff, "+%s\n", block_lines[i]);
+		}
+	}
+	return g_string_free(g_steal_pointer(&diff), FALSE);
+}
+
+/*
+ * The top of the page from the last GetRecommendations and GetStatus answers
+ * (they arrive in any order): SD Tuner's change when one is in place, else the
+ * recommendation with the exact block Apply would write, else why there is none.
+ */
+static void
+sdt_recommend_page_render(SdtRecommendPage *self)
+{
+	JsonObject *obj = self->recs != NULL ? json_node_get_object(self->recs) : NULL;
+	JsonObject *status = self->status != NULL ? json_node_get_object(self->status) : NULL;
 	JsonArray *recs = sdt_json_reader_get_array(obj, "recommendations");
 	JsonArray *notes = sdt_json_reader_get_array(obj, "notes");
 	g_autoptr(GString) notes_str = g_string_new(NULL);
@@ -92,12 +138,44 @@ sdt_recommend_page_show_recommendations(SdtRecommendPage *self, JsonObject *obj)
 	if (recs != NULL && json_array_get_length(recs) > 0 &&
 	    JSON_NODE_HOLDS_OBJECT(json_array_get_element(recs, 0)))
 		rec = json_node_get_object(json_array_get_element(recs, 0));
-	if (rec == NULL) {
-		gtk_label_set_text(GTK_LABEL(self->title_label),
-				   _("Nothing to change on this board"));
+	if (rec != NULL)
+		self->recommendation_id = g_strdup(sdt_json_reader_get_string(rec, "id"));
+
+	if (self->in_place) {
+		const gchar *id = sdt_json_reader_get_string(status, "id");
+		g_autofree gchar *title = NULL;
+		g_autofree gchar *diff = NULL;
+
+		/* Translators: %s is the id of the setting, e.g. sd-overclock-100 */
+		title = g_strdup_printf(_("SD Tuner's setting %s is in config.txt"),
+					id != NULL ? id : "");
+		gtk_label_set_text(GTK_LABEL(self->title_label), title);
 		gtk_label_set_text(GTK_LABEL(self->details_label),
-				   _("SD Tuner has no setting that would make this card faster "
-				     "here. The explanation below says why."));
+				   _("Revert takes out exactly what SD Tuner wrote and keeps any "
+				     "other change made to the file since."));
+		if (self->change_diff != NULL) {
+			gtk_label_set_text(GTK_LABEL(self->file_label),
+					   _("This is what changed in the file:"));
+			sdt_recommend_page_set_diff(self, self->change_diff);
+		} else {
+			gtk_label_set_text(GTK_LABEL(self->file_label),
+					   _("SD Tuner's lines in config.txt:"));
+			diff = sdt_recommend_page_block_diff(
+				id,
+				sdt_json_reader_get_string(status, "filter"),
+				sdt_json_reader_get_array(status, "lines"));
+			sdt_recommend_page_set_diff(self, diff);
+		}
+		gtk_widget_show(self->diff_frame);
+	} else if (rec == NULL) {
+		gtk_label_set_text(GTK_LABEL(self->title_label),
+				   obj != NULL ? _("Nothing to change on this board")
+					       : _("The recommendations are not available."));
+		gtk_label_set_text(GTK_LABEL(self->details_label),
+				   obj != NULL ? _("SD Tuner has no setting that would make this "
+						   "card faster here. The explanation below says "
+						   "why.")
+					       : "");
 		gtk_label_set_text(GTK_LABEL(self->file_label), "");
 		gtk_widget_hide(self->diff_frame);
 	} else {
@@ -105,15 +183,9 @@ sdt_recommend_page_show_recommendations(SdtRecommendPage *self, JsonObject *obj)
 		const gchar *reason = sdt_json_reader_get_string(rec, "reason");
 		const gchar *effect = sdt_json_reader_get_string(rec, "expected_effect");
 		const gchar *risk = sdt_json_reader_get_string(rec, "risk");
-		const gchar *filter = sdt_json_reader_get_string(rec, "filter");
-		JsonArray *lines = sdt_json_reader_get_array(rec, "lines");
 		g_autoptr(GString) details = g_string_new(NULL);
-		g_autoptr(GString) diff = g_string_new(NULL);
-		g_autoptr(GPtrArray) settings = g_ptr_array_new();
-		g_autoptr(GError) error = NULL;
-		g_autofree gchar *block = NULL;
+		g_autofree gchar *diff = NULL;
 
-		self->recommendation_id = g_strdup(sdt_json_reader_get_string(rec, "id"));
 		gtk_label_set_text(GTK_LABEL(self->title_label),
 				   title != NULL ? title : _("Recommended change"));
 		if (reason != NULL)
@@ -128,35 +200,10 @@ sdt_recommend_page_show_recommendations(SdtRecommendPage *self, JsonObject *obj)
 		gtk_label_set_text(GTK_LABEL(self->file_label),
 				   _("Apply adds these lines at the end of config.txt. Nothing "
 				     "else in the file changes, and Revert takes them out again:"));
-
-		/* the exact block Apply writes, rendered by the config.txt writer */
-		for (guint i = 0; lines != NULL && i < json_array_get_length(lines); i++) {
-			JsonNode *node = json_array_get_element(lines, i);
-			if (JSON_NODE_HOLDS_VALUE(node) &&
-			    json_node_get_value_type(node) == G_TYPE_STRING)
-				g_ptr_array_add(settings, (gpointer) json_node_get_string(node));
-		}
-		g_ptr_array_add(settings, NULL);
-		if (self->recommendation_id != NULL && filter != NULL)
-			block = sdt_block_preview(self->recommendation_id,
-						  filter,
-						  (const gchar *const *) settings->pdata,
-						  &error);
-		if (block == NULL) {
-			/* show the settings themselves rather than nothing */
-			g_debug("no block preview: %s",
-				error != NULL ? error->message : "no filter");
-			for (guint i = 0; settings->pdata[i] != NULL; i++)
-				g_string_append_printf(diff, "+%s\n", (gchar *) settings->pdata[i]);
-		} else {
-			g_auto(GStrv) block_lines = g_strsplit(block, "\n", -1);
-			for (guint i = 0; block_lines[i] != NULL; i++) {
-				if (block_lines[i][0] == '\0' && block_lines[i + 1] == NULL)
-					break;
-				g_string_append_printf(diff, "+%s\n", block_lines[i]);
-			}
-		}
-		sdt_recommend_page_set_diff(self, diff->str);
+		diff = sdt_recommend_page_block_diff(self->recommendation_id,
+						     sdt_json_reader_get_string(rec, "filter"),
+						     sdt_json_reader_get_array(rec, "lines"));
+		sdt_recommend_page_set_diff(self, diff);
 		gtk_widget_show(self->diff_frame);
 	}
 	sdt_recommend_page_update_sensitivity(self);
@@ -179,15 +226,15 @@ sdt_recommend_page_get_recommendations_cb(GObject *source, GAsyncResult *res, gp
 	if (json != NULL)
 		root = sdt_json_reader_parse(json, &error);
 	if (root == NULL) {
-		gtk_label_set_text(GTK_LABEL(self->title_label),
-				   _("The recommendations are not available."));
-		g_clear_pointer(&self->recommendation_id, g_free);
-		sdt_recommend_page_update_sensitivity(self);
+		g_clear_pointer(&self->recs, json_node_unref);
+		sdt_recommend_page_render(self);
 		if (window != NULL)
 			sdt_window_show_error(window, SDT_USER_ACTION_INFO, error);
 		return;
 	}
-	sdt_recommend_page_show_recommendations(self, json_node_get_object(root));
+	g_clear_pointer(&self->recs, json_node_unref);
+	self->recs = g_steal_pointer(&root);
+	sdt_recommend_page_render(self);
 }
 
 static void
@@ -200,7 +247,9 @@ sdt_recommend_page_show_status(SdtRecommendPage *self, JsonObject *status)
 	const gchar *verification = sdt_json_reader_get_string(status, "verification");
 
 	self->in_place = in_place;
-	sdt_recommend_page_update_sensitivity(self);
+	if (!in_place)
+		g_clear_pointer(&self->change_diff, g_free);
+	sdt_recommend_page_render(self);
 	gtk_widget_set_visible(self->revert_button, in_place);
 	if (reboot)
 		gtk_widget_show(self->reboot_button);
@@ -252,6 +301,8 @@ sdt_recommend_page_get_status_cb(GObject *source, GAsyncResult *res, gpointer us
 		gtk_widget_hide(self->revert_button);
 		return;
 	}
+	g_clear_pointer(&self->status, json_node_unref);
+	self->status = json_node_ref(root);
 	sdt_recommend_page_show_status(self, json_node_get_object(root));
 }
 
@@ -298,13 +349,9 @@ sdt_recommend_page_show_change(SdtRecommendPage *self, const gchar *json, gboole
 	diff = sdt_json_reader_get_string(obj, "diff");
 	path = sdt_json_reader_get_string(obj, "path");
 	reboot = sdt_json_reader_get_bool(obj, "reboot_required", TRUE);
-	if (diff != NULL && diff[0] != '\0') {
-		sdt_recommend_page_set_diff(self, diff);
-		gtk_widget_show(self->diff_frame);
-		gtk_label_set_text(GTK_LABEL(self->file_label),
-				   applied ? _("This is what changed in the file:")
-					   : _("This is what was taken out of the file:"));
-	}
+	g_clear_pointer(&self->change_diff, g_free);
+	if (applied && diff != NULL && diff[0] != '\0')
+		self->change_diff = g_strdup(diff);
 	if (applied) {
 		/* Translators: %s is the path of config.txt */
 		text = g_strdup_printf(_("Applied to %s. A restart is needed for the change to "
@@ -322,7 +369,7 @@ sdt_recommend_page_show_change(SdtRecommendPage *self, const gchar *json, gboole
 	gtk_widget_set_visible(self->reboot_button, reboot);
 	gtk_widget_set_visible(self->revert_button, applied);
 	self->in_place = applied;
-	sdt_recommend_page_update_sensitivity(self);
+	sdt_recommend_page_render(self);
 	if (window != NULL)
 		sdt_window_refresh(window);
 }
@@ -436,11 +483,15 @@ sdt_recommend_page_reboot_clicked_cb(SdtRecommendPage *self)
 		return;
 	/* a simulated board lives on someone's computer: never restart that */
 	if (sdt_window_get_simulated(window)) {
-		sdt_window_show_notice(window,
-				       GTK_MESSAGE_INFO,
-				       _("This is a simulated Raspberry Pi 3 Model B, so SD Tuner "
-					 "does not restart this computer. On a real Raspberry Pi "
-					 "it restarts now, and the new setting takes effect."));
+		const gchar *model = sdt_window_get_board_model(window);
+		g_autofree gchar *text = g_strdup_printf(
+			/* Translators: %s is the board's model, e.g. "Raspberry Pi 3 Model B
+			   Rev 1.2" */
+			_("This is a simulated %s, so SD Tuner does not restart this computer. On "
+			  "a "
+			  "real Raspberry Pi it restarts now, and the new setting takes effect."),
+			model != NULL ? model : _("Raspberry Pi"));
+		sdt_window_show_notice(window, GTK_MESSAGE_INFO, text);
 		return;
 	}
 	g_dbus_connection_call(g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager)),
@@ -474,6 +525,9 @@ sdt_recommend_page_dispose(GObject *object)
 	g_clear_object(&self->cancellable);
 	g_clear_object(&self->manager);
 	g_clear_pointer(&self->recommendation_id, g_free);
+	g_clear_pointer(&self->change_diff, g_free);
+	g_clear_pointer(&self->recs, json_node_unref);
+	g_clear_pointer(&self->status, json_node_unref);
 	G_OBJECT_CLASS(sdt_recommend_page_parent_class)->dispose(object);
 }
 

@@ -30,6 +30,7 @@ struct _SdtWindow {
 	GDBusConnection *connection;
 	SdtManager *manager;
 	gboolean simulated;
+	gchar *board_model; /* board.model of the last GetInfo, for the simulated banner */
 	gboolean connecting;
 	gboolean bus_closed;
 };
@@ -86,6 +87,36 @@ sdt_window_get_simulated(SdtWindow *self)
 }
 
 static void
+sdt_window_update_banner(SdtWindow *self)
+{
+	g_autofree gchar *text = NULL;
+
+	/* Translators: %s is the simulated board's model, e.g. "Raspberry Pi 3 Model B Rev 1.2" */
+	text = g_strdup_printf(
+		_("Simulated %s: this computer is not a Raspberry Pi. Its boot files "
+		  "and card are stand-ins, and nothing on this computer is changed."),
+		self->board_model != NULL ? self->board_model : _("Raspberry Pi"));
+	gtk_label_set_text(GTK_LABEL(self->simulated_banner), text);
+	gtk_widget_set_visible(self->simulated_banner, self->simulated);
+}
+
+void
+sdt_window_set_board_model(SdtWindow *self, const gchar *model)
+{
+	g_return_if_fail(SDT_IS_WINDOW(self));
+	g_free(self->board_model);
+	self->board_model = g_strdup(model);
+	sdt_window_update_banner(self);
+}
+
+const gchar *
+sdt_window_get_board_model(SdtWindow *self)
+{
+	g_return_val_if_fail(SDT_IS_WINDOW(self), NULL);
+	return self->board_model;
+}
+
+static void
 sdt_window_update_simulated(SdtWindow *self)
 {
 	g_autofree gchar *owner = NULL;
@@ -97,7 +128,7 @@ sdt_window_update_simulated(SdtWindow *self)
 	if (owner == NULL)
 		return;
 	self->simulated = sdt_manager_get_simulated(self->manager);
-	gtk_widget_set_visible(self->simulated_banner, self->simulated);
+	sdt_window_update_banner(self);
 	sdt_overview_page_set_simulated(SDT_OVERVIEW_PAGE(self->overview_page), self->simulated);
 }
 
@@ -332,6 +363,7 @@ sdt_window_dispose(GObject *object)
 	if (self->connection != NULL)
 		g_signal_handlers_disconnect_by_data(self->connection, self);
 	g_clear_object(&self->connection);
+	g_clear_pointer(&self->board_model, g_free);
 	G_OBJECT_CLASS(sdt_window_parent_class)->dispose(object);
 }
 

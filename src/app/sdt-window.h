@@ -22,6 +22,10 @@ void sdt_window_show_error(SdtWindow *self, SdtUserAction action, const GError *
 void sdt_window_show_notice(SdtWindow *self, GtkMessageType type, const gchar *text);
 void sdt_window_hide_message(SdtWindow *self);
 
+/* the board's model from GetInfo: the simulated banner names it */
+void sdt_window_set_board_model(SdtWindow *self, const gchar *model);
+const gchar *sdt_window_get_board_model(SdtWindow *self);
+
 /* the helper's Simulated property, remembered while it is idle-stopped */
 gboolean sdt_window_get_simulated(SdtWindow *self);
 

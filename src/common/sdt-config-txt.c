@@ -33,6 +33,7 @@ sdt_config_line_free(SdtConfigLine *line)
 	g_free(line->key);
 	g_free(line->value);
 	g_free(line->filter);
+	g_free(line->overlay);
 	g_free(line);
 }
 
@@ -109,6 +110,8 @@ sdt_config_line_classify(SdtConfigLine *line)
 		line->kind = SDT_CONFIG_LINE_SETTING;
 		line->key = g_strndup(p, eq - p);
 		line->value = sdt_config_strdup_trimmed(eq + 1, eq + 1 + strlen(eq + 1));
+		if (g_strcmp0(line->key, "dtoverlay") == 0)
+			line->overlay = g_strndup(line->value, strcspn(line->value, ","));
 		return;
 	}
 	if (ws != NULL) {
@@ -337,15 +340,15 @@ sdt_config_parse_board_type(const gchar *name, gint *type_code)
  * @name: the text between [ and ]
  * @type: (out): the filter type
  *
- * Returns: the interned name, or %NULL for [all]
+ * Returns: %FALSE for [all], which is no filter but clears them all
  */
-const gchar *
+gboolean
 sdt_config_filter_parse(const gchar *name, SdtConfigFilterType *type)
 {
 	gint code;
 
 	if (g_strcmp0(name, "all") == 0)
-		return NULL;
+		return FALSE;
 	if (g_strcmp0(name, "none") == 0)
 		*type = SDT_CONFIG_FILTER_NONE;
 	else if (g_strcmp0(name, "tryboot") == 0)
@@ -370,7 +373,7 @@ sdt_config_filter_parse(const gchar *name, SdtConfigFilterType *type)
 		*type = SDT_CONFIG_FILTER_MODEL;
 	else
 		*type = SDT_CONFIG_FILTER_UNKNOWN;
-	return g_intern_string(name);
+	return TRUE;
 }
 
 gboolean
@@ -430,17 +433,17 @@ sdt_config_filter_state_to_string(const SdtConfigFilterState *state)
 	return g_string_free(str, FALSE);
 }
 
+/* @filter is the line's own string: the state lives as long as the model */
 static void
 sdt_config_filter_state_update(SdtConfigFilterState *state, const gchar *filter)
 {
 	SdtConfigFilterType type = SDT_CONFIG_FILTER_UNKNOWN;
-	const gchar *name = sdt_config_filter_parse(filter, &type);
 
-	if (name == NULL) {
+	if (!sdt_config_filter_parse(filter, &type)) {
 		memset(state, 0, sizeof(*state));
 		return;
 	}
-	state->active[type] = name;
+	state->active[type] = filter;
 }
 
 /* entries ----------------------------------------------------------------- */
@@ -448,14 +451,7 @@ sdt_config_filter_state_update(SdtConfigFilterState *state, const gchar *filter)
 gchar *
 sdt_config_line_overlay_name(const SdtConfigLine *line)
 {
-	const gchar *comma;
-
-	if (line->kind != SDT_CONFIG_LINE_SETTING || g_strcmp0(line->key, "dtoverlay") != 0)
-		return NULL;
-	comma = strchr(line->value, ',');
-	if (comma == NULL)
-		return g_strdup(line->value);
-	return g_strndup(line->value, comma - line->value);
+	return g_strdup(line->overlay);
 }
 
 typedef struct {
@@ -474,7 +470,6 @@ sdt_config_txt_walk(SdtConfigTxt *self, SdtConfigWalk *walk, gboolean in_include
 	for (guint i = 0; i < self->lines->len; i++) {
 		SdtConfigLine *line = g_ptr_array_index(self->lines, i);
 		SdtConfigEntry *entry = g_new0(SdtConfigEntry, 1);
-		g_autofree gchar *overlay = NULL;
 
 		if (line->kind == SDT_CONFIG_LINE_FILTER)
 			sdt_config_filter_state_update(&walk->state, line->filter);
@@ -487,9 +482,9 @@ sdt_config_txt_walk(SdtConfigTxt *self, SdtConfigWalk *walk, gboolean in_include
 		entry->applies = sdt_config_filter_state_applies(&walk->state,
 								 walk->type_code,
 								 walk->tryboot);
-		overlay = sdt_config_line_overlay_name(line);
-		if (overlay != NULL && entry->applies != SDT_CONFIG_APPLIES_NO)
-			walk->overlay = overlay[0] == '\0' ? NULL : g_intern_string(overlay);
+		/* names point into the model's lines: nothing user-controlled is interned */
+		if (line->overlay != NULL && entry->applies != SDT_CONFIG_APPLIES_NO)
+			walk->overlay = line->overlay[0] == '\0' ? NULL : line->overlay;
 		entry->overlay = walk->overlay;
 		g_ptr_array_add(walk->entries, entry);
 

@@ -65,7 +65,7 @@ typedef enum {
 	SDT_CONFIG_APPLIES_MAYBE, /* depends on a run-time filter: [HDMI:1], [gpio4=1], ... */
 } SdtConfigApplies;
 
-/* the active filters before a line; each slot is an interned filter name or NULL */
+/* the active filters at a line; each slot points to a filter line's text, or is NULL */
 typedef struct {
 	const gchar *active[SDT_CONFIG_FILTER_LAST];
 } SdtConfigFilterState;
@@ -88,7 +88,8 @@ typedef struct {
 	gchar *eol; /* "\n", "\r\n" or "" */
 	gchar *key; /* setting/include/directive: the key without leading blanks */
 	gchar *value;
-	gchar *filter; /* FILTER: the text between [ and ] */
+	gchar *filter;  /* FILTER: the text between [ and ] */
+	gchar *overlay; /* dtoverlay=: the overlay name, "" for an empty dtoverlay= */
 } SdtConfigLine;
 
 /* one line as the firmware meets it, after includes are inlined */
@@ -130,7 +131,7 @@ gboolean sdt_config_txt_check_bytes(GBytes *bytes, GError **error);
 gboolean sdt_config_txt_check_editable(SdtConfigTxt *self, GError **error);
 
 /* filters */
-const gchar *sdt_config_filter_parse(const gchar *name, SdtConfigFilterType *type);
+gboolean sdt_config_filter_parse(const gchar *name, SdtConfigFilterType *type);
 gboolean sdt_config_model_filter_matches(const gchar *filter, gint type_code);
 SdtConfigApplies sdt_config_filter_state_applies(const SdtConfigFilterState *state,
 						 gint type_code,

@@ -210,7 +210,7 @@ sdt_config_block_filter_valid(const gchar *filter, gchar **name)
 	if (len < 3 || filter[0] != '[' || filter[len - 1] != ']')
 		return FALSE;
 	*name = g_strndup(filter + 1, len - 2);
-	if (sdt_config_filter_parse(*name, &type) == NULL || type != SDT_CONFIG_FILTER_MODEL)
+	if (!sdt_config_filter_parse(*name, &type) || type != SDT_CONFIG_FILTER_MODEL)
 		return FALSE;
 	return TRUE;
 }
@@ -528,13 +528,14 @@ sdt_config_diff_unified(const gchar *label, GBytes *old_bytes, GBytes *new_bytes
 				op = SDT_DIFF_EQ;
 				i++;
 				j++;
-			} else if (j < m &&
-				   (i == n || t[i * (m + 1) + j + 1] >= t[(i + 1) * (m + 1) + j])) {
-				op = SDT_DIFF_INS;
-				j++;
-			} else {
+			} else if (i < n &&
+				   (j == m || t[(i + 1) * (m + 1) + j] >= t[i * (m + 1) + j + 1])) {
+				/* removals before additions, as diff -u prints them */
 				op = SDT_DIFF_DEL;
 				i++;
+			} else {
+				op = SDT_DIFF_INS;
+				j++;
 			}
 			g_array_append_val(ops, op);
 		}

@@ -51,6 +51,36 @@ sdt_ops_config_block_id_here(SdtConfigTxt *cfg, gint type_code)
 	return NULL;
 }
 
+/* a static string for an sd_cqe value: never intern what a file says */
+static const gchar *
+sdt_ops_config_cqe_value(const gchar *value)
+{
+	static const gchar *const known[] = {"0", "1", "2", "off", "on", "", NULL};
+	for (guint i = 0; known[i] != NULL; i++) {
+		if (g_strcmp0(value, known[i]) == 0)
+			return known[i];
+	}
+	return "other";
+}
+
+/* only ids SD Tuner writes are interned (a bounded set); anything else is unknown */
+static const gchar *
+sdt_ops_config_block_id_static(const gchar *id)
+{
+	const gchar *num;
+	if (id == NULL)
+		return NULL;
+	if (g_str_has_prefix(id, "sd-overclock-"))
+		num = id + strlen("sd-overclock-");
+	else if (g_str_has_prefix(id, "sd-cqe-"))
+		num = id + strlen("sd-cqe-");
+	else
+		return "unknown";
+	if (num[0] == '\0' || strlen(num) > 3 || strspn(num, "0123456789") != strlen(num))
+		return "unknown";
+	return g_intern_string(id);
+}
+
 void
 sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt *cfg)
 {
@@ -109,7 +139,7 @@ sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt
 			if (s->overclock_mhz > 0)
 				facts->config_overclock_mhz = s->overclock_mhz;
 			if (s->cqe != NULL)
-				facts->config_cqe = g_intern_string(s->cqe);
+				facts->config_cqe = sdt_ops_config_cqe_value(s->cqe);
 			if (s->kinds & SDT_CONFIG_SD_OVERLAY_SDHOST)
 				facts->config_sdhost_overlay = TRUE;
 			if (s->kinds & SDT_CONFIG_SD_OVERLAY_SDTWEAK)
@@ -117,7 +147,7 @@ sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt
 		}
 		{
 			g_autofree gchar *id = sdt_ops_config_block_id_here(cfg, tc);
-			facts->config_block_id = id != NULL ? g_intern_string(id) : NULL;
+			facts->config_block_id = sdt_ops_config_block_id_static(id);
 		}
 	}
 }

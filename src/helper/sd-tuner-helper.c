@@ -34,6 +34,7 @@ typedef struct {
 	SdtDaemon *daemon;
 	guint idle_timeout_s;
 	guint idle_id;
+	gboolean name_owned;
 	gint exit_status;
 } SdtHelper;
 
@@ -90,6 +91,8 @@ sdt_helper_bus_acquired_cb(GDBusConnection *connection, const gchar *name, gpoin
 static void
 sdt_helper_name_acquired_cb(GDBusConnection *connection, const gchar *name, gpointer user_data)
 {
+	SdtHelper *helper = user_data;
+	helper->name_owned = TRUE;
 	g_debug("owns %s", name);
 }
 
@@ -97,6 +100,12 @@ static void
 sdt_helper_name_lost_cb(GDBusConnection *connection, const gchar *name, gpointer user_data)
 {
 	SdtHelper *helper = user_data;
+	/* replaced (--replace) or the bus went away: a normal end */
+	if (helper->name_owned) {
+		g_debug("no longer owns %s", name);
+		sdt_helper_quit(helper, SDT_HELPER_EXIT_OK);
+		return;
+	}
 	if (connection == NULL) {
 		g_printerr(_("sd-tuner-helper: cannot connect to the system bus\n"));
 	} else {

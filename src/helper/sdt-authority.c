@@ -89,6 +89,18 @@ sdt_authority_checked_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 			_("Not authorized: the authentication dialog was dismissed"));
 		return;
 	}
+	if (polkit_authorization_result_get_is_challenge(result) && !check->interactive) {
+		g_task_return_new_error(
+			task,
+			SDT_ERROR,
+			SDT_ERROR_NOT_AUTHORIZED,
+			/* Translators: %s is a polkit action id; do not translate
+			 * auth.no_user_interaction */
+			_("Not authorized: %s needs an administrator's password and the "
+			  "caller asked not to be prompted (auth.no_user_interaction)"),
+			check->action_id);
+		return;
+	}
 	if (polkit_authorization_result_get_is_challenge(result)) {
 		g_task_return_new_error(
 			task,

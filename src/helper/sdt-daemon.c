@@ -25,9 +25,7 @@ struct _SdtDaemon {
 	GDBusConnection *connection;
 	GHashTable *jobs;           /* object path -> SdtBenchmarkJob, exported */
 	SdtBenchmarkJob *bench_job; /* the running benchmark, or NULL */
-	SdtBenchmarkJobFunc bench_func;
 	guint job_counter;
-	guint job_linger;
 	guint busy;         /* calls in progress + running jobs */
 	GMutex config_lock; /* Apply, Revert, GetStatus */
 };
@@ -217,7 +215,7 @@ sdt_daemon_job_finished_cb(SdtBenchmarkJob *job, SdtDaemon *self)
 	if (self->bench_job == job)
 		self->bench_job = NULL;
 	g_timeout_add_seconds_full(G_PRIORITY_DEFAULT,
-				   self->job_linger,
+				   SDT_DAEMON_JOB_LINGER_S,
 				   sdt_daemon_unexport_job_cb,
 				   g_object_ref(job),
 				   g_object_unref);
@@ -243,11 +241,7 @@ sdt_daemon_start_benchmark(SdtDaemon *self, SdtDaemonCall *call)
 				G_DBUS_INTERFACE_SKELETON(self->bench_job)));
 		return;
 	}
-	job = sdt_benchmark_job_new(self->ctx,
-				    call->arg,
-				    self->bench_dir,
-				    sender,
-				    self->bench_func);
+	job = sdt_benchmark_job_new(self->ctx, call->arg, self->bench_dir, sender, sdt_ops_bench);
 	path = g_strdup_printf("%s/%u", SDT_DBUS_JOBS_PATH, ++self->job_counter);
 	if (!g_dbus_interface_skeleton_export(G_DBUS_INTERFACE_SKELETON(job),
 					      self->connection,
@@ -420,20 +414,6 @@ sdt_daemon_handle_revert(SdtManager *manager,
 	return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 
-void
-sdt_daemon_set_benchmark_func(SdtDaemon *self, SdtBenchmarkJobFunc func)
-{
-	g_return_if_fail(SDT_IS_DAEMON(self));
-	self->bench_func = func;
-}
-
-void
-sdt_daemon_set_job_linger(SdtDaemon *self, guint seconds)
-{
-	g_return_if_fail(SDT_IS_DAEMON(self));
-	self->job_linger = seconds;
-}
-
 gboolean
 sdt_daemon_export(SdtDaemon *self, GDBusConnection *connection, GError **error)
 {
@@ -507,8 +487,6 @@ sdt_daemon_init(SdtDaemon *self)
 	g_mutex_init(&self->config_lock);
 	self->jobs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_object_unref);
 	self->authority = sdt_authority_new();
-	self->bench_func = sdt_ops_bench;
-	self->job_linger = SDT_DAEMON_JOB_LINGER_S;
 	self->manager = sdt_manager_skeleton_new();
 }
 

@@ -29,10 +29,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE(SdtDaemon, sdt_daemon, SDT, DAEMON, GObject)
 
 SdtDaemon *sdt_daemon_new(SdtContext *ctx, const gchar *bench_dir);
-/* the engine the jobs run; sdt_ops_bench unless a test swaps it */
-void sdt_daemon_set_benchmark_func(SdtDaemon *self, SdtBenchmarkJobFunc func);
-/* seconds a finished job stays exported so that clients can read it */
-void sdt_daemon_set_job_linger(SdtDaemon *self, guint seconds);
 gboolean sdt_daemon_export(SdtDaemon *self, GDBusConnection *connection, GError **error);
 void sdt_daemon_unexport(SdtDaemon *self);
 gboolean sdt_daemon_is_busy(SdtDaemon *self);

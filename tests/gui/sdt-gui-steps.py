@@ -12,6 +12,7 @@ of the test set. Steps, done in order; the first that fails ends it with exit st
   insensitive NAME       the push button NAME shows but cannot be pressed
   value DESCRIPTION REGEX  the object with that accessible description has a name
                          (its text) matching REGEX
+  progress NAME          the progress bar NAME shows a value above 0 (20 s)
   names                  every showing control has an accessible name
 """
 import re
@@ -161,6 +162,14 @@ def main(argv):
                 raise AssertionError(f'{argv[i + 1]!r} shows {n.name!r}')
             log('value', repr(argv[i + 1]), '=', repr(n.name))
             i += 3
+        elif step == 'progress':
+            P = ui.pyatspi
+            bar = ui.wait(lambda n: n.getRole() == P.ROLE_PROGRESS_BAR and n.name == argv[i + 1],
+                          10, f'progress bar {argv[i + 1]!r}')
+            ui.wait(lambda n: n == bar and bar.queryValue().currentValue > 0, 20,
+                    f'progress in {argv[i + 1]!r}')
+            log('progress', bar.queryValue().currentValue)
+            i += 2
         elif step == 'names':
             unnamed = ui.unnamed_controls()
             if unnamed:

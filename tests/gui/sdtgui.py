@@ -41,6 +41,25 @@ SESSION_CONF = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Conf
 """
 
 
+SIM_ROOT = os.path.join(HERE, '..', '..', 'data', 'sim', 'rpi3')
+SIM_UMOCKDEV = os.path.join(HERE, '..', '..', 'data', 'sim', 'rpi3.umockdev')
+
+
+def sim_env(**kwargs):
+    """The integration harness (tests/integration/sdtharness.py) running the helper on the
+    bundled simulated Raspberry Pi 3 that tools/run.sh shows: a scratch copy of
+    data/sim/rpi3 as its root, data/sim/rpi3.umockdev as its device data."""
+    sys.path.insert(0, os.path.join(HERE, '..', 'integration'))
+    from sdtharness import TestEnv
+
+    class SimEnv(TestEnv):
+        def helper_argv(self):
+            return [shutil.which('umockdev-run') or '/usr/bin/umockdev-run', '-d',
+                    os.path.abspath(SIM_UMOCKDEV), '--'] + super().helper_argv()
+
+    return SimEnv(root=os.path.abspath(SIM_ROOT), **kwargs)
+
+
 def log(*args):
     print('gui:', *args, flush=True)
 
@@ -84,7 +103,7 @@ class Session:
     def _start_xvfb(self):
         r, w = os.pipe()
         self._spawn('Xvfb', ['Xvfb', '-displayfd', str(w), '-screen', '0',
-                             f'{self.width}x{self.height}x24', '-nolisten', 'tcp'],
+                             f'{self.width}x{self.height}x24', '-nolisten', 'tcp', '-noreset'],
                     pass_fds=(w,), stdout=subprocess.DEVNULL,
                     stderr=open(os.path.join(self.tmp, 'xvfb.log'), 'w'))
         os.close(w)
@@ -93,6 +112,15 @@ class Session:
         if not display:
             raise RuntimeError('Xvfb did not start')
         self.env['DISPLAY'] = ':' + display
+        # it said it was ready; make sure a client (as nobody, like the app) gets in
+        for _ in range(50):
+            if subprocess.run(NOBODY + ['env', f'DISPLAY=:{display}', 'xdotool',
+                                        'getdisplaygeometry'],
+                              capture_output=True).returncode == 0:
+                break
+            time.sleep(0.1)
+        else:
+            raise RuntimeError(f'Xvfb on :{display} does not accept clients')
         log('Xvfb on', self.env['DISPLAY'])
 
     def _start_session_bus(self):
@@ -154,8 +182,10 @@ class Session:
         env = self.app_env(system_bus_address, extra_env)
         argv = list(prefix) + NOBODY + ['env', '-i'] + [f'{k}={v}' for k, v in env.items()] + \
             [self.app_path]
+        # the prefix (a polkit agent) talks to the same system bus as the app
         self.app = self._spawn('app', argv, stdout=open(self.app_log, 'w'),
-                               stderr=subprocess.STDOUT, start_new_session=True)
+                               stderr=subprocess.STDOUT, start_new_session=True,
+                               env=dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=system_bus_address))
         return self.app
 
     def steps(self, *steps, timeout=120):
@@ -189,6 +219,16 @@ class Session:
         if not out:
             raise RuntimeError('no SD Tuner window')
         return out[0]
+
+    def keys(self, *keys):
+        """Types key combinations (xdotool syntax, e.g. 'alt+2') into the focused window."""
+        env = dict(os.environ, DISPLAY=self.env['DISPLAY'])
+        wid = self.window_id()
+        subprocess.run(['xdotool', 'windowfocus', '--sync', wid], env=env, check=True)
+        for k in keys:
+            subprocess.run(['xdotool', 'key', '--clearmodifiers', k], env=env, check=True)
+            log('key', k)
+            time.sleep(0.3)
 
     def screenshot(self, name, width=None, height=None):
         """Resizes the window to WIDTHxHEIGHT (there is no window manager: it sits at

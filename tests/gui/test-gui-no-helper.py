@@ -88,7 +88,7 @@ def main():
     shots = os.environ.get('SDTUNER_SCREENSHOT_DIR') or tempfile.mkdtemp(prefix='sdt-shots-')
     helper_missing(app, shots)
     bus_missing(app, shots)
-    print('PASS')
+    print(f'PASS (screenshots in {shots})')
 
 
 if __name__ == '__main__':

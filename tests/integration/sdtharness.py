@@ -51,6 +51,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from gi.repository import Gio, GLib
@@ -152,6 +153,10 @@ def error_message(err):
     return msg[len(prefix):] if name and msg.startswith(prefix) else msg
 
 
+def _exit_on_signal(signum, frame):
+    raise SystemExit(128 + signum)
+
+
 def _wait_for(pred, timeout, what):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -197,6 +202,12 @@ class TestEnv:
         return False
 
     def start(self):
+        # SIGTERM/SIGHUP (e.g. a test timeout) unwind like an exception, so that
+        # stop() still runs; an existing handler is left alone
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGTERM, signal.SIGHUP):
+                if signal.getsignal(sig) == signal.SIG_DFL:
+                    signal.signal(sig, _exit_on_signal)
         if os.geteuid() != 0:
             raise RuntimeError('the integration harness needs root (private bus, polkitd)')
         self.work = tempfile.mkdtemp(prefix=f'sdt-itest-{os.getpid()}-')

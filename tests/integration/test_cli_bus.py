@@ -55,6 +55,18 @@ class CliBusTest(unittest.TestCase):
                     self.assertEqual(bus.stdout, local.stdout)
                     if fmt:
                         self.assertIsInstance(json.loads(bus.stdout), dict)
+        # with SD Tuner's change in place and a history entry
+        rec = json.loads(self.ctl('--json', 'recommend').stdout)['recommendations'][0]
+        self.assertEqual(self.ctl('apply', rec['id']).returncode, 0)
+        for cmd in (['status'], ['history'], ['info']):
+            for fmt in (['--json'], []):
+                with self.subTest(cmd=cmd, fmt=fmt, applied=True):
+                    bus = self.ctl(*fmt, *cmd)
+                    local = self.ctl_root_mode(*fmt, *cmd)
+                    self.assertEqual(bus.returncode, 0, bus.stderr)
+                    self.assertEqual(bus.stdout, local.stdout)
+        history = json.loads(self.ctl('--json', 'history').stdout)['entries']
+        self.assertEqual([e['kind'] for e in history], ['apply'])
 
     def test_apply_and_revert_over_the_bus(self):
         with open(self.config, 'rb') as f:

@@ -12,13 +12,12 @@ by D-Bus activation under umockdev (sdtharness.py).  Run as root:
 import hashlib
 import json
 import os
-import random
 import sys
-import threading
 import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sdtfuzz  # noqa: E402
 import sdtharness  # noqa: E402
 from sdtharness import (BUS_NAME, JOB_IFACE, MANAGER_IFACE, MANAGER_PATH,  # noqa: E402
                         TestEnv, error_name)
@@ -216,7 +215,12 @@ class HelperTest(HelperTestBase):
                              ('StartBenchmark', ('quick', '{}'))):
             rc, out = self.env.gdbus_as('nobody', method, *args)
             self.assertNotEqual(rc, 0, out)
-            self.assertIn(NOT_AUTHORIZED + ': Not authorized: org.example.sdtuner.', out)
+            action = 'benchmark' if method == 'StartBenchmark' else 'modify-boot-config'
+            why = ('the caller asked not to be prompted (auth.no_user_interaction)'
+                   if 'no_user_interaction' in args[-1] else
+                   'no authentication agent answered')
+            self.assertIn(f"{NOT_AUTHORIZED}: Not authorized: org.example.sdtuner.{action} "
+                          f"needs an administrator's password and {why}", out)
         # an agent that answers "no"
         r = self.env.run_as(None, self.env.agent_cmd('deny', self.env.as_user_argv('nobody') +
                                                      self.env.gdbus_argv('Apply', rec, '{}')))
@@ -261,6 +265,18 @@ polkit.addRule(function(action, subject) {
         self.assertNotEqual(rc, 0)
         self.assertIn(NOT_AUTHORIZED, out)
 
+    def test_policy_loaded_by_polkitd(self):
+        """the built .policy, as polkitd reads it"""
+        want = {'org.example.sdtuner.benchmark': ('auth_admin', 'auth_admin', 'auth_admin_keep'),
+                'org.example.sdtuner.modify-boot-config': ('auth_admin_keep',) * 3}
+        for action, (any_, inactive, active) in want.items():
+            r = self.env.run_as('nobody', ['pkaction', '--action-id', action, '--verbose'])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertRegex(r.stdout, rf'implicit any: +{any_}\n')
+            self.assertRegex(r.stdout, rf'implicit inactive: +{inactive}\n')
+            self.assertRegex(r.stdout, rf'implicit active: +{active}\n')
+            self.assertRegex(r.stdout, r'message: +Authentication is required to ')
+
     def test_polkitd_stopped_fails_closed(self):
         rec = self.recommendation_id()
         before = tree_digest(self.env.root)
@@ -289,6 +305,21 @@ polkit.addRule(function(action, subject) {
         self.assertEqual((result, err), ('', E + 'Cancelled'))
         self.assertEqual(job.get('State'), 'cancelled')
         self.assertEqual(os.listdir(self.env.bench_dir), [])
+        # readable for a few seconds after Completed, then unexported
+        t0 = time.monotonic()
+
+        def gone():
+            try:
+                job.get('State')
+                return False
+            except GLib.Error as e:
+                return error_name(e) in ('org.freedesktop.DBus.Error.UnknownMethod',
+                                         'org.freedesktop.DBus.Error.UnknownObject',
+                                         'org.freedesktop.DBus.Error.UnknownInterface')
+        sdtharness._wait_for(gone, 15, 'the finished job to be unexported')
+        self.assertGreater(time.monotonic() - t0, 3)
+        # a second benchmark may start now
+        Job(self.env, other).cancel()
 
     def test_caller_disconnect_cancels_job(self):
         owner = self.env.connect()
@@ -315,6 +346,38 @@ polkit.addRule(function(action, subject) {
         self.env.kill_helper()
         self.assertEqual(os.listdir(self.env.bench_dir), [])
         # the next call activates a new helper
+        self.assertIn('board', self.json_call('GetInfo'))
+
+    def test_dead_callers(self):
+        """callers that leave before their answer: no job survives them, the
+        helper keeps answering"""
+        before = tree_digest(self.env.root, LOCK_PATHS)
+        self.json_call('GetInfo')
+        pid = self.env.helper_pid()
+        for i in range(20):
+            c = self.env.connect()
+            for method, args in (('StartBenchmark', GLib.Variant('(sa{sv})', ('quick', {}))),
+                                 ('Apply', GLib.Variant('(sa{sv})', ('unknown-id', {}))),
+                                 ('GetInfo', GLib.Variant('(a{sv})', ({},)))):
+                c.call(BUS_NAME, MANAGER_PATH, MANAGER_IFACE, method, args, None,
+                       Gio.DBusCallFlags.NONE, -1, None, None, None)
+            c.flush_sync(None)
+            if i % 2:
+                time.sleep(0.05)  # some leave after their job has started
+            c.close_sync(None)
+
+        # every job was cancelled with its caller: a new one is not Busy
+        def can_start():
+            try:
+                Job(self.env, self.env.connect()).cancel()
+                return True
+            except GLib.Error as e:
+                self.assertEqual(error_name(e), E + 'Busy', e.message)
+                return False
+        sdtharness._wait_for(can_start, 20, "the dead callers' jobs to end")
+        self.assertEqual(self.env.helper_pid(), pid)
+        sdtharness._wait_for(lambda: os.listdir(self.env.bench_dir) == [], 5, 'no test file')
+        self.assertEqual(tree_digest(self.env.root, LOCK_PATHS), before)
         self.assertIn('board', self.json_call('GetInfo'))
 
     def test_concurrent_apply_serialized(self):
@@ -405,114 +468,41 @@ polkit.addRule(function(action, subject) {
         self.assertEqual(tree_digest(self.env.root), before)
 
     def test_fuzz(self):
-        """1,000 wrong calls: each gets an error, the helper never restarts"""
-        rng = random.Random(20261130)
+        """1,000 wrong calls as root: each gets an error, the helper never restarts"""
         conn = self.env.connect()
         self.json_call('GetInfo', conn=conn)
         pid = self.env.helper_pid()
         before = tree_digest(self.env.root, LOCK_PATHS)
-        values = [
-            lambda: GLib.Variant('s', rng.choice(['', '..', '../..', '/', '/etc/shadow',
-                                                  'a/../../b', 'sd-overclock-100/..',
-                                                  './x', 'x' * (1 << 20), '\u00e9' * 1000,
-                                                  'id with spaces', 'Sd-Overclock'])),
-            lambda: GLib.Variant('i', rng.randint(-2**31, 2**31 - 1)),
-            lambda: GLib.Variant('b', rng.random() < 0.5),
-            lambda: GLib.Variant('d', rng.random()),
-            lambda: GLib.Variant('o', '/' + '/'.join('x' * rng.randint(1, 9)
-                                                      for _ in range(rng.randint(1, 5)))),
-            lambda: GLib.Variant('as', ['a'] * rng.randint(0, 50)),
-            lambda: GLib.Variant('ay', bytes(rng.randint(0, 255) for _ in range(64))),
-            lambda: GLib.Variant('a{sv}', {'auth.no_user_interaction':
-                                           GLib.Variant('s', 'true')}),
-            lambda: GLib.Variant('a{sv}', {'trial': GLib.Variant('i', 1)}),
-            lambda: GLib.Variant('a{ss}', {'trial': 'true'}),
-            lambda: GLib.Variant('v', GLib.Variant('s', 'x')),
-            lambda: GLib.Variant('(ss)', ('a', 'b')),
-        ]
-        methods = ['GetInfo', 'GetRecommendations', 'StartBenchmark', 'Apply', 'Revert',
-                   'GetStatus', 'GetHistory', 'NoSuchMethod', 'Cancel']
-
-        def bad_call():
-            kind = rng.randrange(6)
-            method = rng.choice(methods)
-            path, iface = MANAGER_PATH, MANAGER_IFACE
-            if kind == 0:    # random arguments: almost never the right signature
-                args = [rng.choice(values)() for _ in range(rng.randint(0, 3))]
-                sig = ''.join(a.get_type_string() for a in args)
-                if method in ('GetInfo', 'GetRecommendations', 'Revert', 'GetStatus',
-                              'GetHistory') and sig == 'a{sv}':
-                    args = [GLib.Variant('s', 'x')] + args
-                if method == 'Apply' and sig == 'sa{sv}':
-                    args[0] = GLib.Variant('s', '../' + args[0].get_string()[:10])
-                if method == 'StartBenchmark' and sig == 'sa{sv}':
-                    args[0] = GLib.Variant('s', 'no-such-profile')
-                params = GLib.Variant.new_tuple(*args) if args else None
-            elif kind == 1:  # right signature, bad id or option
-                method = 'Apply'
-                opt = rng.choice([{}, {'auth.no_user_interaction': GLib.Variant('s', 'x')},
-                                  {'trial': GLib.Variant('ay', b'1')}])
-                ident = rng.choice(['../config.txt', '/boot/firmware/config.txt', '..',
-                                    'x' * (1 << 20), 'unknown-id-%d' % rng.randint(0, 999),
-                                    'a/b', '%s%s' % ('.' * rng.randint(1, 3), 'x')])
-                params = GLib.Variant('(sa{sv})', (ident, opt))
-            elif kind == 2:  # right signature, bad profile
-                method = 'StartBenchmark'
-                params = GLib.Variant('(sa{sv})', (rng.choice(['', 'QUICK', '../quick',
-                                                               'x' * (1 << 20)]), {}))
-            elif kind == 3:  # jobs that do not exist, path-like names
-                path = rng.choice(['/org/example/SdTuner1/jobs/0',
-                                   '/org/example/SdTuner1/jobs/999999',
-                                   '/org/example/SdTuner1/jobs',
-                                   '/org/example/SdTuner1/x'])
-                iface, method, params = JOB_IFACE, 'Cancel', None
-            elif kind == 4:  # writing read-only properties
-                iface, method = 'org.freedesktop.DBus.Properties', 'Set'
-                params = GLib.Variant('(ssv)', (MANAGER_IFACE, rng.choice(
-                    ['Version', 'Simulated', 'NoSuch']), GLib.Variant('s', 'x')))
-            else:            # options of the wrong type on the reading methods
-                method = rng.choice(['GetInfo', 'GetHistory', 'GetStatus',
-                                     'GetRecommendations'])
-                params = GLib.Variant('(a{ss})', ({'a': 'b'},))
-            return path, iface, method, params
-
-        errors = {}
-        samples = {}
-        answers = []
-        total = 1000
-        sent = 0
-
-        def done(c, res, _):
-            try:
-                c.call_finish(res)
-                answers.append('ok')
-            except GLib.Error as e:
-                answers.append('error')
-                name = error_name(e)
-                errors[name] = errors.get(name, 0) + 1
-                samples.setdefault(name, sdtharness.error_message(e)[:160])
-
-        while sent < total:
-            batch = min(32, total - sent)  # below the bus's 128 pending replies
-            start = len(answers)
-            for _ in range(batch):
-                path, iface, method, params = bad_call()
-                conn.call(BUS_NAME, path, iface, method, params, None, Gio.DBusCallFlags.NONE,
-                          30000, None, done, None)
-            sent += batch
-            Loop.until(lambda: len(answers) == start + batch, 60, 'fuzz replies')
-            if sent % 200 == 0:  # still answering real calls
-                self.assertIn('board', self.json_call('GetInfo', conn=conn))
-        print(f'fuzz: {total} calls, {answers.count("error")} errors: '
-              + ', '.join(f'{k} {v}' for k, v in sorted(errors.items())), file=sys.stderr)
-        for k, v in sorted(samples.items()):
-            print(f'  e.g. {k}: {v}', file=sys.stderr)
-        self.assertEqual(answers.count('ok'), 0)
-        self.assertEqual(answers.count('error'), total)
+        summary = sdtfuzz.run(conn, total=1000, seed=20261130,
+                              alive=lambda: self.json_call('GetInfo', conn=conn))
+        print(sdtfuzz.describe(summary), file=sys.stderr)
+        self.assertEqual(summary['ok'], 0)
+        self.assertEqual(sum(summary['errors'].values()), 1000)
+        self.assertEqual(summary['alive_checks'], 5)
         self.assertEqual(self.env.helper_pid(), pid, 'the helper restarted')
         self.assertEqual(tree_digest(self.env.root, LOCK_PATHS), before)
         self.assertEqual(os.listdir(self.env.bench_dir), [])
         self.assertIn('board', self.json_call('GetInfo', conn=conn))
+
+    def test_fuzz_unprivileged(self):
+        """1,000 calls as nobody, right signatures for privileged methods included:
+        errors only, nothing written at all (not even a lock file)"""
+        self.json_call('GetInfo')
+        pid = self.env.helper_pid()
+        before = tree_digest(self.env.root)
+        r = self.env.run_as('nobody', ['/usr/bin/python3', sdtfuzz.__file__, '--total', '1000',
+                                       '--seed', '20261201', '--privileged-valid',
+                                       '--id', self.recommendation_id()], timeout=300)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        summary = json.loads(r.stdout)
+        print(sdtfuzz.describe(summary), file=sys.stderr)
+        self.assertEqual(summary['ok'], 0)
+        self.assertEqual(sum(summary['errors'].values()), 1000)
+        self.assertGreater(summary['errors'].get(NOT_AUTHORIZED, 0), 50)
+        self.assertEqual(summary['alive_checks'], 5)
+        self.assertEqual(self.env.helper_pid(), pid, 'the helper restarted')
+        self.assertEqual(tree_digest(self.env.root), before)
+        self.assertEqual(os.listdir(self.env.bench_dir), [])
 
 
 class NoCardTest(HelperTestBase):
