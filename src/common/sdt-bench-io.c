@@ -55,7 +55,7 @@ struct _SdtBenchIo {
 	guint depth;
 	gint fd;
 	gsize block_size;
-	SdtBenchIoSlot *slots; /* depth + 1: one spare is filled while the others are in flight */
+	SdtBenchIoSlot *slots; /* see sdt_bench_io_new() */
 	guint n_slots;
 	SdtBenchIoSlot fsync_slot;
 	SdtBenchIoSlot quit_slot;
@@ -334,7 +334,14 @@ sdt_bench_io_new(SdtBenchIoBackend backend, guint depth, gint fd, gsize block_si
 		g_free(io);
 		return NULL;
 	}
-	io->n_slots = depth + 1;
+	/*
+	 * Queued tests get a spare slot, filled with fresh data while the others
+	 * are in flight.  At queue depth 1 (the 4 MiB sequential blocks) there is
+	 * none: the next block is filled after the last one completed, as fio
+	 * does, which costs a card at 20 MB/s 0.5% of the time and saves the
+	 * helper 4 MiB of memory.
+	 */
+	io->n_slots = depth > 1 ? depth + 1 : 1;
 	io->slots = g_new0(SdtBenchIoSlot, io->n_slots);
 	for (guint i = 0; i < io->n_slots; i++) {
 		gint rc = posix_memalign(&io->slots[i].buf, SDT_BENCH_IO_BUFFER_ALIGN, block_size);
