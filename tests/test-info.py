@@ -6,8 +6,10 @@ exactly the board key, card classes and bus facts it should.
 usage: test-info.py SDTUNERCTL   (run by meson; prints TAP)"""
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 SDTUNERCTL = sys.argv[1]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -230,6 +232,26 @@ for line in ['  Board key          5',
              '  CQ engine          enabled, 31 tags',
              '  mmcblk quirks      0x00004000']:
     ok(line in p.stdout.splitlines(), f'human pi5: line "{line.strip()}"', p.stdout)
+
+# the human output names config.txt and every SD line in it, with its filter and owner
+with tempfile.TemporaryDirectory(prefix='sdt-info-config-') as scratch:
+    shutil.copytree(os.path.join(SIM, 'rpi3'), scratch, dirs_exist_ok=True)
+    with open(os.path.join(scratch, 'boot/firmware/config.txt'), 'a') as f:
+        f.write('[pi3]\ndtoverlay=sdhost,overclock_50=80\n[all]\n')
+    p = run('../../data/sim/rpi3.umockdev', ['--root', scratch, 'info'])
+    ok(p.returncode == 0, 'human config: exit status 0', p.stderr)
+    for line in ['Boot configuration',
+                 '  config.txt         /boot/firmware/config.txt',
+                 '  SD Tuner block     none',
+                 '  line 50            dtoverlay=sdhost,overclock_50=80  [pi3], '
+                 'applies to this board, written by hand',
+                 '                     warning: the sdhost overlay switches off Wi-Fi on this '
+                 'board: use dtparam=sd_overclock instead']:
+        ok(line in p.stdout.splitlines(), f'human config: line "{line.strip()}"', p.stdout)
+p = run('umockdev/pi3.umockdev', ['--root', os.path.join(DATA, 'roots/pi3'), 'info'])
+ok(any(l.startswith('  config.txt         neither ') and l.endswith('then try again')
+       for l in p.stdout.splitlines()),
+   'human config: a missing config.txt is explained', p.stdout)
 
 # without --root and without a helper on the bus, info reads this machine in-process
 env = dict(os.environ, LANGUAGE='C', LC_ALL='C.UTF-8',

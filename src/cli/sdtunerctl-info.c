@@ -326,6 +326,64 @@ sdt_cli_info_format_kernel_log(GString *out, JsonObject *klog)
 		sdt_cli_info_row(out, _("mmcblk quirks"), sdt_cli_info_str(klog, "quirks"));
 }
 
+static void
+sdt_cli_info_format_config(GString *out, JsonObject *config)
+{
+	JsonArray *settings;
+	guint n;
+
+	if (config == NULL)
+		return;
+	g_string_append_printf(out, "\n%s\n", _("Boot configuration"));
+	if (sdt_cli_info_has(config, "error")) {
+		sdt_cli_info_row(out, _("config.txt"), sdt_cli_info_str(config, "error"));
+		return;
+	}
+	sdt_cli_info_row(out,
+			 _("config.txt"),
+			 sdt_cli_info_has(config, "path") ? sdt_cli_info_str(config, "path")
+							  : _("unknown"));
+	sdt_cli_info_row(out,
+			 _("SD Tuner block"),
+			 sdt_cli_info_has(config, "managed_block")
+				 ? sdt_cli_info_str(config, "managed_block")
+				 : _("none"));
+	settings = sdt_cli_info_has(config, "sd_settings")
+			   ? json_object_get_array_member(config, "sd_settings")
+			   : NULL;
+	n = settings != NULL ? json_array_get_length(settings) : 0;
+	if (n == 0) {
+		sdt_cli_info_row(out, _("SD settings"), _("none: the firmware defaults apply"));
+		return;
+	}
+	for (guint i = 0; i < n; i++) {
+		JsonObject *s = json_array_get_object_element(settings, i);
+		g_autofree gchar *label = NULL;
+		g_autofree gchar *value = NULL;
+
+		if (s == NULL)
+			continue;
+		/* Translators: "line 12" of config.txt */
+		label = g_strdup_printf(_("line %d"), (gint) json_object_get_int_member(s, "line"));
+		/* Translators: the config.txt line, its filter section, whether it applies to
+		 * this board, and who wrote it */
+		value = g_strdup_printf(
+			_("%s  %s, %s, %s"),
+			sdt_cli_info_str(s, "text"),
+			sdt_cli_info_has(s, "filter") ? sdt_cli_info_str(s, "filter") : "[all]",
+			json_object_get_boolean_member(s, "applies") ? _("applies to this board")
+								     : _("not for this board"),
+			json_object_get_boolean_member(s, "managed") ? _("written by SD Tuner")
+								     : _("written by hand"));
+		sdt_cli_info_row(out, label, value);
+		if (sdt_cli_info_has(s, "warning")) {
+			g_autofree gchar *warn =
+				g_strdup_printf(_("warning: %s"), sdt_cli_info_str(s, "warning"));
+			sdt_cli_info_row(out, "", warn);
+		}
+	}
+}
+
 gchar *
 sdt_cli_info_format(JsonObject *info)
 {
@@ -343,6 +401,8 @@ sdt_cli_info_format(JsonObject *info)
 	if (json_object_has_member(info, "kernel_log"))
 		sdt_cli_info_format_kernel_log(out,
 					       json_object_get_object_member(info, "kernel_log"));
+	if (json_object_has_member(info, "config"))
+		sdt_cli_info_format_config(out, json_object_get_object_member(info, "config"));
 	if (warnings != NULL && json_array_get_length(warnings) > 0) {
 		g_string_append_printf(out, "\n%s\n", _("Warnings"));
 		for (guint i = 0; i < json_array_get_length(warnings); i++)

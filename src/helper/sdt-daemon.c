@@ -135,15 +135,18 @@ sdt_daemon_run_op(SdtDaemon *self, SdtDaemonCall *call, GError **error)
 	case SDT_DAEMON_OP_HISTORY:
 		return sdt_ops_history(self->ctx, error);
 	case SDT_DAEMON_OP_STATUS: {
-		g_autoptr(GMutexLocker) locker = g_mutex_locker_new(&self->config_lock);
+		g_autoptr(GMutexLocker) locker G_GNUC_UNUSED =
+			g_mutex_locker_new(&self->config_lock);
 		return sdt_ops_status(self->ctx, error);
 	}
 	case SDT_DAEMON_OP_APPLY: {
-		g_autoptr(GMutexLocker) locker = g_mutex_locker_new(&self->config_lock);
+		g_autoptr(GMutexLocker) locker G_GNUC_UNUSED =
+			g_mutex_locker_new(&self->config_lock);
 		return sdt_ops_apply(self->ctx, call->arg, call->trial, error);
 	}
 	case SDT_DAEMON_OP_REVERT: {
-		g_autoptr(GMutexLocker) locker = g_mutex_locker_new(&self->config_lock);
+		g_autoptr(GMutexLocker) locker G_GNUC_UNUSED =
+			g_mutex_locker_new(&self->config_lock);
 		return sdt_ops_revert(self->ctx, error);
 	}
 	default:
