@@ -5,7 +5,6 @@
 
 #include "config.h"
 
-
 #include "sdt-card-regs.h"
 #include "sdt-error.h"
 
