@@ -374,50 +374,50 @@ sdt_recommend_page_show_change(SdtRecommendPage *self, const gchar *json, gboole
 		sdt_window_refresh(window);
 }
 
+/* the end of an Apply (@applied) or Revert call: the new state or the error */
+static void
+sdt_recommend_page_change_done(SdtRecommendPage *self,
+			       const gchar *json,
+			       const GError *error,
+			       gboolean applied)
+{
+	SdtWindow *window = sdt_window_from_widget(GTK_WIDGET(self));
+
+	self->busy = FALSE;
+	sdt_recommend_page_update_sensitivity(self);
+	if (json == NULL) {
+		if (window != NULL)
+			sdt_window_show_error(window,
+					      applied ? SDT_USER_ACTION_APPLY
+						      : SDT_USER_ACTION_REVERT,
+					      error);
+		return;
+	}
+	sdt_recommend_page_show_change(self, json, applied);
+}
+
 static void
 sdt_recommend_page_apply_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 {
-	SdtRecommendPage *self;
-	SdtWindow *window;
 	g_autoptr(GError) error = NULL;
 	g_autofree gchar *json = NULL;
 
 	if (!sdt_manager_call_apply_finish(SDT_MANAGER(source), &json, res, &error) &&
 	    g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
 		return;
-	self = SDT_RECOMMEND_PAGE(user_data);
-	window = sdt_window_from_widget(GTK_WIDGET(self));
-	self->busy = FALSE;
-	sdt_recommend_page_update_sensitivity(self);
-	if (json == NULL) {
-		if (window != NULL)
-			sdt_window_show_error(window, SDT_USER_ACTION_APPLY, error);
-		return;
-	}
-	sdt_recommend_page_show_change(self, json, TRUE);
+	sdt_recommend_page_change_done(SDT_RECOMMEND_PAGE(user_data), json, error, TRUE);
 }
 
 static void
 sdt_recommend_page_revert_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 {
-	SdtRecommendPage *self;
-	SdtWindow *window;
 	g_autoptr(GError) error = NULL;
 	g_autofree gchar *json = NULL;
 
 	if (!sdt_manager_call_revert_finish(SDT_MANAGER(source), &json, res, &error) &&
 	    g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
 		return;
-	self = SDT_RECOMMEND_PAGE(user_data);
-	window = sdt_window_from_widget(GTK_WIDGET(self));
-	self->busy = FALSE;
-	sdt_recommend_page_update_sensitivity(self);
-	if (json == NULL) {
-		if (window != NULL)
-			sdt_window_show_error(window, SDT_USER_ACTION_REVERT, error);
-		return;
-	}
-	sdt_recommend_page_show_change(self, json, FALSE);
+	sdt_recommend_page_change_done(SDT_RECOMMEND_PAGE(user_data), json, error, FALSE);
 }
 
 static void

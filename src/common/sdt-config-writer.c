@@ -1297,6 +1297,27 @@ sdt_config_writer_check_writable(SdtConfigWriter *self, GError **error)
 	return TRUE;
 }
 
+/* backs up the old config.txt, then writes the new one over it; the lock stays held */
+static gchar *
+sdt_config_writer_replace(SdtConfigWriter *self,
+			  SdtConfigEdit *edit,
+			  const gchar *hash_before,
+			  GError **error)
+{
+	g_autofree gchar *backup =
+		sdt_config_writer_backup(self, edit->old_bytes, "config.txt", error);
+
+	if (backup == NULL)
+		return NULL;
+	if (!sdt_config_writer_write_atomic(self,
+					    self->real_path,
+					    edit->new_bytes,
+					    hash_before,
+					    error))
+		return NULL;
+	return g_steal_pointer(&backup);
+}
+
 JsonObject *
 sdt_config_writer_apply(SdtConfigWriter *self,
 			const SdtConfigBlock *block,
@@ -1365,19 +1386,8 @@ sdt_config_writer_apply(SdtConfigWriter *self,
 			g_autoptr(JsonObject) journal = json_object_new();
 			g_autoptr(GDateTime) now = g_date_time_new_now_utc();
 			g_autofree gchar *iso = g_date_time_format_iso8601(now);
-			backup = sdt_config_writer_backup(self,
-							  edit->old_bytes,
-							  "config.txt",
-							  error);
+			backup = sdt_config_writer_replace(self, edit, hash_before, error);
 			if (backup == NULL) {
-				sdt_config_writer_unlock(self);
-				return NULL;
-			}
-			if (!sdt_config_writer_write_atomic(self,
-							    self->real_path,
-							    edit->new_bytes,
-							    hash_before,
-							    error)) {
 				sdt_config_writer_unlock(self);
 				return NULL;
 			}
@@ -1461,16 +1471,8 @@ sdt_config_writer_revert(SdtConfigWriter *self, GError **error)
 	}
 	diff = sdt_config_diff_unified(self->display_path, edit->old_bytes, edit->new_bytes);
 	hash_before = sdt_config_hash(edit->old_bytes);
-	backup = sdt_config_writer_backup(self, edit->old_bytes, "config.txt", error);
+	backup = sdt_config_writer_replace(self, edit, hash_before, error);
 	if (backup == NULL) {
-		sdt_config_writer_unlock(self);
-		return NULL;
-	}
-	if (!sdt_config_writer_write_atomic(self,
-					    self->real_path,
-					    edit->new_bytes,
-					    hash_before,
-					    error)) {
 		sdt_config_writer_unlock(self);
 		return NULL;
 	}
