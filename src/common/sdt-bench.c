@@ -33,6 +33,23 @@
 /* fixed seeds: the same offsets every run, so runs compare */
 #define SDT_BENCH_SEED 0x5344547553656564ULL
 
+typedef struct {
+	const gchar *name;
+	guint64 file_size; /* also the most the raw-device test reads */
+	gdouble rand_seconds;
+	gdouble rand_qd1_seconds;
+	gdouble raw_seconds;
+} SdtBenchProfile;
+
+static const SdtBenchProfile sdt_bench_profiles[] = {
+	/* about 15 s on a 20 MB/s card */
+	{"quick", 64 * MIB, 2, 1, 1},
+	/* Raspberry Pi Diagnostics: 256 MiB, 4 MiB blocks, 4k QD32 for 10 s; plus QD1 */
+	{"standard", 256 * MIB, 10, 5, 3},
+	/* a file larger than any card's fast cache area, long random phases */
+	{"full", 1024 * MIB, 30, 15, 10},
+};
+
 gboolean
 sdt_bench_config_for_profile(const gchar *profile, SdtBenchConfig *config, GError **error)
 {
@@ -43,34 +60,16 @@ sdt_bench_config_for_profile(const gchar *profile, SdtBenchConfig *config, GErro
 	config->raw_block_size = 2 * MIB;
 	config->backend = SDT_BENCH_IO_BACKEND_AUTO;
 
-	if (g_strcmp0(profile, "quick") == 0) {
-		/* about 15 s on a 20 MB/s card */
-		config->profile = "quick";
-		config->file_size = 64 * MIB;
-		config->rand_seconds = 2;
-		config->rand_qd1_seconds = 1;
-		config->raw_seconds = 1;
-		config->raw_max_bytes = 64 * MIB;
-		return TRUE;
-	}
-	if (g_strcmp0(profile, "standard") == 0) {
-		/* Raspberry Pi Diagnostics: 256 MiB, 4 MiB blocks, 4k QD32 for 10 s; plus QD1 */
-		config->profile = "standard";
-		config->file_size = 256 * MIB;
-		config->rand_seconds = 10;
-		config->rand_qd1_seconds = 5;
-		config->raw_seconds = 3;
-		config->raw_max_bytes = 256 * MIB;
-		return TRUE;
-	}
-	if (g_strcmp0(profile, "full") == 0) {
-		/* a file larger than any card's fast cache area, long random phases */
-		config->profile = "full";
-		config->file_size = 1024 * MIB;
-		config->rand_seconds = 30;
-		config->rand_qd1_seconds = 15;
-		config->raw_seconds = 10;
-		config->raw_max_bytes = 1024 * MIB;
+	for (guint i = 0; i < G_N_ELEMENTS(sdt_bench_profiles); i++) {
+		const SdtBenchProfile *p = &sdt_bench_profiles[i];
+		if (g_strcmp0(profile, p->name) != 0)
+			continue;
+		config->profile = p->name;
+		config->file_size = p->file_size;
+		config->rand_seconds = p->rand_seconds;
+		config->rand_qd1_seconds = p->rand_qd1_seconds;
+		config->raw_seconds = p->raw_seconds;
+		config->raw_max_bytes = p->file_size;
 		return TRUE;
 	}
 	g_set_error(error,
