@@ -1298,6 +1298,23 @@ sdt_config_writer_check_writable(SdtConfigWriter *self, GError **error)
 }
 
 /* backs up the old config.txt, then writes the new one over it; the lock stays held */
+/* checks, locks and reads config.txt; the lock is held when a model is returned */
+static SdtConfigTxt *
+sdt_config_writer_begin(SdtConfigWriter *self, GBytes **old, GError **error)
+{
+	SdtConfigTxt *cfg;
+
+	if (!sdt_config_writer_check_writable(self, error))
+		return NULL;
+	if (!sdt_config_writer_lock(self, error))
+		return NULL;
+	sdt_config_writer_cleanup(self);
+	cfg = sdt_config_writer_load(self, old, error);
+	if (cfg == NULL)
+		sdt_config_writer_unlock(self);
+	return cfg;
+}
+
 static gchar *
 sdt_config_writer_replace(SdtConfigWriter *self,
 			  SdtConfigEdit *edit,
@@ -1336,16 +1353,9 @@ sdt_config_writer_apply(SdtConfigWriter *self,
 	gboolean changed;
 
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
-	if (!sdt_config_writer_check_writable(self, error))
+	cfg = sdt_config_writer_begin(self, &old, error);
+	if (cfg == NULL)
 		return NULL;
-	if (!sdt_config_writer_lock(self, error))
-		return NULL;
-	sdt_config_writer_cleanup(self);
-	cfg = sdt_config_writer_load(self, &old, error);
-	if (cfg == NULL) {
-		sdt_config_writer_unlock(self);
-		return NULL;
-	}
 	previous = sdt_config_writer_previous_block(self, cfg);
 	edit = sdt_config_edit_apply(cfg, block, (const gchar *const *) previous, error);
 	if (edit == NULL) {
@@ -1451,16 +1461,9 @@ sdt_config_writer_revert(SdtConfigWriter *self, GError **error)
 	g_autoptr(JsonObject) result = json_object_new();
 
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
-	if (!sdt_config_writer_check_writable(self, error))
+	cfg = sdt_config_writer_begin(self, &old, error);
+	if (cfg == NULL)
 		return NULL;
-	if (!sdt_config_writer_lock(self, error))
-		return NULL;
-	sdt_config_writer_cleanup(self);
-	cfg = sdt_config_writer_load(self, &old, error);
-	if (cfg == NULL) {
-		sdt_config_writer_unlock(self);
-		return NULL;
-	}
 	id = sdt_config_txt_get_block_id(cfg);
 	previous = sdt_config_writer_previous_block(self, cfg);
 	edit = sdt_config_edit_revert(cfg, (const gchar *const *) previous, error);
