@@ -90,7 +90,18 @@ sdt_cli_summary(void)
 							 commands[i].name,
 							 commands[i].args[0] != '\0' ? " " : "",
 							 commands[i].args);
-		g_string_append_printf(str, "\n  %-22s %s", left, _(commands[i].description));
+		/* a long synopsis gets its description on the next line, aligned */
+		if (g_utf8_strlen(left, -1) > 22)
+			g_string_append_printf(str,
+					       "\n  %s\n  %-22s %s",
+					       left,
+					       "",
+					       _(commands[i].description));
+		else
+			g_string_append_printf(str,
+					       "\n  %-22s %s",
+					       left,
+					       _(commands[i].description));
 	}
 	return g_string_free(str, FALSE);
 }
