@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <errno.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -152,8 +153,7 @@ sdt_bench_target_check_space(SdtBenchTarget *self, GError **error)
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_NO_SPACE,
-			    _("%s holds %" G_GUINT64_FORMAT
-			      " MB, too small for the %" G_GUINT64_FORMAT
+			    _("%s holds %" PRIu64 " MB, too small for the %" PRIu64
 			      " MiB test file of this profile; choose a smaller profile"),
 			    self->device,
 			    self->device_size / 1000000,
@@ -165,8 +165,8 @@ sdt_bench_target_check_space(SdtBenchTarget *self, GError **error)
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_NO_SPACE,
-			    _("Not enough free space on %s (%s): %" G_GUINT64_FORMAT
-			      " MiB free, the test file needs %" G_GUINT64_FORMAT
+			    _("Not enough free space on %s (%s): %" PRIu64
+			      " MiB free, the test file needs %" PRIu64
 			      " MiB plus 10%%; free some space or choose a smaller profile"),
 			    self->device,
 			    self->dir,
@@ -306,7 +306,7 @@ sdt_bench_target_open(const gchar *dir, guint64 size, SdtBenchTargetFlags flags,
 		sdt_error_set_from_errno(
 			error,
 			errno,
-			_("Cannot reserve %" G_GUINT64_FORMAT " MiB for the test file in %s on %s"),
+			_("Cannot reserve %" PRIu64 " MiB for the test file in %s on %s"),
 			size / (1024 * 1024),
 			self->dir,
 			self->device);

@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <stdlib.h>
 #include <string.h>
@@ -793,7 +794,7 @@ sdt_config_txt_check_bytes(GBytes *bytes, GError **error)
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_DATA,
-			    _("the file is %" G_GSIZE_FORMAT " bytes long; a boot configuration "
+			    _("the file is %zu bytes long; a boot configuration "
 			      "is a few kilobytes and SD Tuner edits files up to 1 MiB: check that "
 			      "it is the right file and shrink it by hand"),
 			    len);
@@ -804,10 +805,9 @@ sdt_config_txt_check_bytes(GBytes *bytes, GError **error)
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_DATA,
-			    _("the file contains a NUL byte at offset %" G_GSIZE_FORMAT
-			      ", so it is damaged or not a text file: restore it from a backup "
-			      "before changing it"),
-			    (gsize) (nul - data));
+			    _("the file contains a NUL byte at offset %lu, so it is damaged or not "
+			      "a text file: restore it from a backup before changing it"),
+			    (gulong) (nul - data));
 		return FALSE;
 	}
 	return TRUE;
@@ -830,12 +830,11 @@ sdt_config_txt_check_editable(SdtConfigTxt *self, GError **error)
 				    SDT_ERROR,
 				    SDT_ERROR_INVALID_DATA,
 				    /* Translators: the firmware reads only 98 characters */
-				    _("line %u is %" G_GSIZE_FORMAT
-				      " characters long; the firmware "
+				    _("line %u is %lu characters long; the firmware "
 				      "reads only the first %d characters of a line: shorten or "
 				      "remove that line by hand"),
 				    i + 1,
-				    line->text_len,
+				    (gulong) line->text_len,
 				    SDT_CONFIG_TXT_MAX_LINE_LENGTH);
 			return FALSE;
 		}

@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gi18n.h>
@@ -881,7 +882,7 @@ sdt_config_read_limited(const gchar *path, GError **error)
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_DATA,
-			    _("the file is %" G_GINT64_FORMAT " bytes long; a boot configuration "
+			    _("the file is %" PRId64 " bytes long; a boot configuration "
 			      "is a few kilobytes and SD Tuner edits files up to 1 MiB: check that "
 			      "it is the right file and shrink it by hand"),
 			    (gint64) st.st_size);

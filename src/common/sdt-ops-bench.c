@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <sys/stat.h>
@@ -74,8 +75,7 @@ sdt_bench_card_find_dir(SdtContext *ctx,
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_NO_SPACE,
-			    _("The SD card %s holds %" G_GINT64_FORMAT
-			      " MB, too small for the %" G_GUINT64_FORMAT
+			    _("The SD card %s holds %" PRId64 " MB, too small for the %" PRIu64
 			      " MiB test file of this profile; choose a smaller profile"),
 			    info->card->device,
 			    info->card->size_bytes / 1000000,
