@@ -121,6 +121,26 @@ sdt_cli_ops_helper_missing(SdtCli *cli)
 	return cli->ctx == NULL && cli->bus != NULL && ((SdtCliBus *) cli->bus)->helper_missing;
 }
 
+JsonNode *
+sdt_cli_ops_read(SdtCli *cli, SdtCliOpsFunc ops, SdtCliLocalFunc local, GError **error)
+{
+	g_autoptr(GError) error_local = NULL;
+	g_autoptr(SdtContext) ctx = NULL;
+	JsonNode *node = ops(cli, &error_local);
+
+	if (node != NULL)
+		return node;
+	if (!sdt_cli_ops_helper_missing(cli)) {
+		g_propagate_error(error, g_steal_pointer(&error_local));
+		return NULL;
+	}
+	g_printerr(_("sdtunerctl: %s; reading this machine directly\n"), error_local->message);
+	ctx = sdt_context_new("/", error);
+	if (ctx == NULL)
+		return NULL;
+	return local(ctx, error);
+}
+
 /* like udisksctl: a text agent for this process when a person is typing */
 static void
 sdt_cli_ops_ensure_agent(SdtCliBus *bus)

@@ -51,6 +51,15 @@ JsonNode *sdt_cli_ops_bench(SdtCli *cli,
  */
 gboolean sdt_cli_ops_helper_missing(SdtCli *cli);
 
+/*
+ * An operation that only reads: @ops (in-process with --root, else the helper);
+ * when no helper is installed, @local reads this machine in-process instead and
+ * a line on stderr says so.
+ */
+typedef JsonNode *(*SdtCliOpsFunc)(SdtCli *cli, GError **error);
+typedef JsonNode *(*SdtCliLocalFunc)(SdtContext *ctx, GError **error);
+JsonNode *sdt_cli_ops_read(SdtCli *cli, SdtCliOpsFunc ops, SdtCliLocalFunc local, GError **error);
+
 /* frees what bus mode set up (proxy, authentication agent) */
 void sdt_cli_ops_shutdown(SdtCli *cli);
 

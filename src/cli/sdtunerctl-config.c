@@ -12,54 +12,6 @@
 #include "sdt-ops.h"
 #include "sdtunerctl-config.h"
 
-typedef JsonNode *(*SdtCliLocalFunc)(SdtContext *ctx, GError **error);
-typedef JsonNode *(*SdtCliOpsFunc)(SdtCli *cli, GError **error);
-
-/*
- * An operation that only reads: in-process with --root, else from the helper
- * (sdt-cli-ops.c); when no helper is installed, @local reads this machine
- * in-process instead.
- */
-static JsonNode *
-sdt_cli_config_read(SdtCli *cli, SdtCliOpsFunc ops, SdtCliLocalFunc local, GError **error)
-{
-	g_autoptr(GError) error_local = NULL;
-	g_autoptr(SdtContext) ctx = NULL;
-	JsonNode *node = ops(cli, &error_local);
-
-	if (node != NULL)
-		return node;
-	if (!sdt_cli_ops_helper_missing(cli)) {
-		g_propagate_error(error, g_steal_pointer(&error_local));
-		return NULL;
-	}
-	g_printerr(_("sdtunerctl: %s; reading this machine directly\n"), error_local->message);
-	ctx = sdt_context_new("/", error);
-	if (ctx == NULL)
-		return NULL;
-	return local(ctx, error);
-}
-
-/* the command takes no arguments; --json may also come after it */
-static gboolean
-sdt_cli_config_no_args(SdtCli *cli, gint argc, gchar **argv, GError **error)
-{
-	for (gint i = 1; i < argc; i++) {
-		if (g_strcmp0(argv[i], "--json") == 0 || g_strcmp0(argv[i], "-j") == 0) {
-			cli->json = TRUE;
-			continue;
-		}
-		g_set_error(error,
-			    G_OPTION_ERROR,
-			    G_OPTION_ERROR_BAD_VALUE,
-			    _("“%s” takes no arguments (got “%s”)"),
-			    argv[0],
-			    argv[i]);
-		return FALSE;
-	}
-	return TRUE;
-}
-
 static const gchar *
 sdt_cli_config_str(JsonObject *obj, const gchar *name)
 {
@@ -83,9 +35,9 @@ sdt_cli_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	JsonArray *recs;
 	JsonArray *notes;
 
-	if (!sdt_cli_config_no_args(cli, argc, argv, error))
+	if (!sdt_cli_no_args(cli, argc, argv, error))
 		return SDT_CLI_EXIT_USAGE;
-	node = sdt_cli_config_read(cli, sdt_cli_ops_recommend, sdt_ops_recommend, error);
+	node = sdt_cli_ops_read(cli, sdt_cli_ops_recommend, sdt_ops_recommend, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {
@@ -202,7 +154,7 @@ sdt_cli_revert(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
 
-	if (!sdt_cli_config_no_args(cli, argc, argv, error))
+	if (!sdt_cli_no_args(cli, argc, argv, error))
 		return SDT_CLI_EXIT_USAGE;
 	node = sdt_cli_ops_revert(cli, error);
 	if (node == NULL)
@@ -223,9 +175,9 @@ sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	JsonObject *obj;
 	JsonObject *trial;
 
-	if (!sdt_cli_config_no_args(cli, argc, argv, error))
+	if (!sdt_cli_no_args(cli, argc, argv, error))
 		return SDT_CLI_EXIT_USAGE;
-	node = sdt_cli_config_read(cli, sdt_cli_ops_status, sdt_ops_status, error);
+	node = sdt_cli_ops_read(cli, sdt_cli_ops_status, sdt_ops_status, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {
@@ -279,9 +231,9 @@ sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	g_autoptr(JsonNode) node = NULL;
 	JsonArray *entries;
 
-	if (!sdt_cli_config_no_args(cli, argc, argv, error))
+	if (!sdt_cli_no_args(cli, argc, argv, error))
 		return SDT_CLI_EXIT_USAGE;
-	node = sdt_cli_config_read(cli, sdt_cli_ops_history, sdt_ops_history, error);
+	node = sdt_cli_ops_read(cli, sdt_cli_ops_history, sdt_ops_history, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {

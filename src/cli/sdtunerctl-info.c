@@ -417,30 +417,11 @@ gint
 sdt_cli_info(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
-	g_autoptr(SdtContext) local = NULL;
-	g_autoptr(GError) error_local = NULL;
 
-	if (argc > 1) {
-		g_set_error(error,
-			    G_OPTION_ERROR,
-			    G_OPTION_ERROR_BAD_VALUE,
-			    _("“info” takes no arguments (got “%s”)"),
-			    argv[1]);
+	if (!sdt_cli_no_args(cli, argc, argv, error))
 		return SDT_CLI_EXIT_USAGE;
-	}
-	/* --root: in-process; otherwise from sd-tuner-helper over the bus */
-	node = sdt_cli_ops_info(cli, &error_local);
 	/* info reads nothing private: without the helper, read this machine directly */
-	if (node == NULL && sdt_cli_ops_helper_missing(cli)) {
-		g_printerr(_("sdtunerctl: %s; reading this machine directly\n"),
-			   error_local->message);
-		local = sdt_context_new("/", error);
-		if (local == NULL)
-			return SDT_CLI_EXIT_FAILED;
-		node = sdt_ops_info(local, error);
-	} else if (node == NULL) {
-		g_propagate_error(error, g_steal_pointer(&error_local));
-	}
+	node = sdt_cli_ops_read(cli, sdt_cli_ops_info, sdt_ops_info, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {

@@ -51,6 +51,26 @@ sdt_cli_print_json(SdtCli *cli, JsonNode *node)
 	g_print("%s\n", text);
 }
 
+/* a command without arguments; --json may also come after it */
+gboolean
+sdt_cli_no_args(SdtCli *cli, gint argc, gchar **argv, GError **error)
+{
+	for (gint i = 1; i < argc; i++) {
+		if (g_strcmp0(argv[i], "--json") == 0 || g_strcmp0(argv[i], "-j") == 0) {
+			cli->json = TRUE;
+			continue;
+		}
+		g_set_error(error,
+			    G_OPTION_ERROR,
+			    G_OPTION_ERROR_BAD_VALUE,
+			    _("“%s” takes no arguments (got “%s”)"),
+			    argv[0],
+			    argv[i]);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 static void
 sdt_cli_print_error(SdtCli *cli, const GError *error)
 {

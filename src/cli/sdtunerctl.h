@@ -33,6 +33,7 @@ typedef struct {
 typedef gint (*SdtCliCommandFunc)(SdtCli *cli, gint argc, gchar **argv, GError **error);
 
 void sdt_cli_print_json(SdtCli *cli, JsonNode *node);
+gboolean sdt_cli_no_args(SdtCli *cli, gint argc, gchar **argv, GError **error);
 gboolean sdt_cli_is_tty(void);
 
 G_END_DECLS
