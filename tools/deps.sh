@@ -29,6 +29,6 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 echo "deps.sh: installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+$SUDO apt-get -o DPkg::Lock::Timeout=900 update -qq
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq $missing
+$SUDO apt-get -o DPkg::Lock::Timeout=900 install -y -qq $missing
