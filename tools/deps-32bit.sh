@@ -24,10 +24,12 @@ i386) cc_pkg=gcc-i686-linux-gnu ;;
 armhf) cc_pkg=gcc-arm-linux-gnueabihf ;;
 *) echo "usage: deps-32bit.sh i386|armhf SYSROOT" >&2; exit 2 ;;
 esac
-# what the build links: the unit tests also need umockdev (its preload
-# library is in the umockdev package) and, for the helper's units, polkit
+# what the build links: the i386 build is the whole program (the helper
+# needs polkit, the app GTK 3) and its unit tests umockdev (the preload
+# library is in the umockdev package); armhf only the common library
 libs="libc6-dev libglib2.0-dev libjson-glib-dev libudev-dev liburing-dev"
-[ "$arch" = i386 ] && libs="$libs libumockdev-dev umockdev libpolkit-gobject-1-dev libpolkit-agent-1-dev"
+[ "$arch" = i386 ] && libs="$libs libumockdev-dev umockdev libpolkit-gobject-1-dev
+  libpolkit-agent-1-dev libgtk-3-dev"
 
 skip() {
   echo "deps-32bit.sh: $*"
@@ -52,7 +54,8 @@ fi
 
 # the sysroot, rebuilt when the list of packages changes
 stamp="$sysroot/.sdt-sysroot"
-want="$arch: $libs"
+# shellcheck disable=SC2086,SC2116 # on one line, without the list's newlines
+want=$(echo "$arch:" $libs)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
   exit 0
 fi
