@@ -13,6 +13,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -123,6 +124,136 @@ test_bench_rng_fixed_seed(void)
 	}
 	for (guint i = 0; i < 10000; i++)
 		g_assert_cmpuint(sdt_bench_rng_below(&a, 7), <, 7);
+}
+
+/* a * b as 128 bits by shift-and-add, one bit at a time: slow, but obviously right */
+static guint64
+test_mul_high_reference(guint64 a, guint64 b)
+{
+	guint64 hi = 0, lo = 0;
+	guint64 add_hi = 0, add_lo = a;
+
+	for (guint bit = 0; bit < 64; bit++) {
+		if (b & (G_GUINT64_CONSTANT(1) << bit)) {
+			guint64 sum = lo + add_lo;
+			hi += add_hi + (sum < lo);
+			lo = sum;
+		}
+		add_hi = (add_hi << 1) | (add_lo >> 63);
+		add_lo <<= 1;
+	}
+	return hi;
+}
+
+/*
+ * sdt_bench_rng_below() multiplies 64 by 64 bits: unsigned __int128 where the
+ * compiler has it, the portable version on 32-bit targets (armhf, i386),
+ * which have no 128-bit integer. Both must give the same offsets.
+ */
+static void
+test_bench_rng_mul_high(void)
+{
+	static const guint64 edges[] = {
+		0,
+		1,
+		2,
+		G_MAXUINT32 - 1,
+		G_MAXUINT32,
+		G_GUINT64_CONSTANT(1) << 32,
+		(G_GUINT64_CONSTANT(1) << 32) + 1,
+		G_GUINT64_CONSTANT(1) << 63,
+		(G_GUINT64_CONSTANT(1) << 63) - 1,
+		G_MAXUINT64 - 1,
+		G_MAXUINT64,
+		G_GUINT64_CONSTANT(0x123456789abcdef0),
+		G_GUINT64_CONSTANT(0xfedcba9876543210),
+		G_GUINT64_CONSTANT(0xffffffff00000001),
+		G_GUINT64_CONSTANT(0x00000001ffffffff),
+	};
+	SdtBenchRng rng;
+
+	/* known answers */
+	g_assert_cmphex(sdt_bench_mul_high_portable(G_MAXUINT64, G_MAXUINT64), ==, G_MAXUINT64 - 1);
+	g_assert_cmphex(sdt_bench_mul_high_portable(G_GUINT64_CONSTANT(1) << 32,
+						    G_GUINT64_CONSTANT(1) << 32),
+			==,
+			1);
+	g_assert_cmphex(sdt_bench_mul_high_portable(G_GUINT64_CONSTANT(0x123456789abcdef0),
+						    G_GUINT64_CONSTANT(0xfedcba9876543210)),
+			==,
+			G_GUINT64_CONSTANT(0x121fa00ad77d7422));
+
+	/* every pair of edge values, then random pairs, against the reference
+	 * and, on 64-bit targets, against unsigned __int128 */
+	sdt_bench_rng_init(&rng, 2040);
+	for (guint i = 0; i < G_N_ELEMENTS(edges) * G_N_ELEMENTS(edges) + 20000; i++) {
+		guint64 a, b, hi;
+
+		if (i < G_N_ELEMENTS(edges) * G_N_ELEMENTS(edges)) {
+			a = edges[i / G_N_ELEMENTS(edges)];
+			b = edges[i % G_N_ELEMENTS(edges)];
+		} else {
+			/* short operands too: the block counts of real cards */
+			a = sdt_bench_rng_next(&rng) >> (i % 64);
+			b = sdt_bench_rng_next(&rng) >> ((i / 64) % 64);
+		}
+		hi = sdt_bench_mul_high_portable(a, b);
+		if (hi != test_mul_high_reference(a, b) || hi != sdt_bench_mul_high(a, b))
+			g_error("high 64 bits of %#" G_GINT64_MODIFIER "x * %#" G_GINT64_MODIFIER
+				"x: portable %#" G_GINT64_MODIFIER
+				"x, reference %#" G_GINT64_MODIFIER
+				"x, sdt_bench_mul_high %#" G_GINT64_MODIFIER "x",
+				a,
+				b,
+				hi,
+				test_mul_high_reference(a, b),
+				sdt_bench_mul_high(a, b));
+#ifdef __SIZEOF_INT128__
+		g_assert_cmphex(hi, ==, (guint64) (((unsigned __int128) a * b) >> 64));
+#endif
+	}
+#ifdef __SIZEOF_INT128__
+	/* many more where the compiler can check it fast */
+	for (guint i = 0; i < 1000000; i++) {
+		guint64 a = sdt_bench_rng_next(&rng);
+		guint64 b = sdt_bench_rng_next(&rng) >> (i % 64);
+		g_assert_cmphex(sdt_bench_mul_high_portable(a, b),
+				==,
+				(guint64) (((unsigned __int128) a * b) >> 64));
+	}
+#else
+	g_test_message("no unsigned __int128 on this target: checked against the reference only");
+#endif
+}
+
+/*
+ * The random offsets of a benchmark are the same on 32-bit and 64-bit builds.
+ * The expected values come from an independent model of splitmix64 +
+ * xoshiro256+ with Python's exact integers: (next * n) >> 64.
+ */
+static void
+test_bench_rng_below_same_everywhere(void)
+{
+	/* 4 KiB blocks of a 64 GB card, then a 7-block file */
+	static const guint64 want_card[] = {
+		1339931,
+		4850178,
+		977652,
+		4788458,
+		671,
+		4735395,
+		1368900,
+		3547402,
+	};
+	static const guint64 want_small[] = {6, 3, 1, 5};
+	SdtBenchRng rng;
+	guint64 nblocks = G_GUINT64_CONSTANT(64000000000) / 4096;
+
+	sdt_bench_rng_init(&rng, 42);
+	for (guint i = 0; i < G_N_ELEMENTS(want_card); i++)
+		g_assert_cmpuint(sdt_bench_rng_below(&rng, nblocks), ==, want_card[i]);
+	for (guint i = 0; i < G_N_ELEMENTS(want_small); i++)
+		g_assert_cmpuint(sdt_bench_rng_below(&rng, 7), ==, want_small[i]);
 }
 
 static void
@@ -293,6 +424,70 @@ test_bench_target_tmpfs_not_supported(void)
 	g_assert_nonnull(strstr(error->message, dir));
 	g_assert_nonnull(strstr(error->message, "tmpfs"));
 	g_assert_cmpuint(test_dir_count(dir), ==, 0);
+	test_rm_rf(dir);
+}
+
+/*
+ * statfs() magics at or above 0x80000000 (ramfs, btrfs, f2fs): f_type is a
+ * signed word, an int on 32-bit targets, so they arrive negative there and
+ * must be named, or printed, as the 32-bit magic they are.
+ */
+static void
+test_bench_target_fs_magic(void)
+{
+	static const struct {
+		guint32 magic;
+		const gchar *want;
+	} cases[] = {
+		{0x858458f6, "ramfs"},
+		{0x9123683e, "btrfs"},
+		{0xf2f52010, "f2fs"},
+		{0x01021994, "tmpfs"},
+		{0xef53, "ext4"},
+		{0x4d44, "vfat"},
+		/* not in the table: printed as the magic, 32 bits */
+		{0xcafe4a11, "0xcafe4a11"},
+		{0x62656572, "0x62656572"},
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		struct statfs sfs;
+		g_autofree gchar *got = NULL;
+
+		memset(&sfs, 0, sizeof(sfs));
+		/* as the kernel hands it over: the 32-bit pattern in a signed word */
+		sfs.f_type = (__typeof__(sfs.f_type)) cases[i].magic;
+		if (sizeof(sfs.f_type) == 4 && cases[i].magic >= 0x80000000u)
+			g_assert_cmpint(sfs.f_type, <, 0);
+		got = sdt_bench_target_fs_describe(&sfs);
+		g_assert_cmpstr(got, ==, cases[i].want);
+		g_assert_cmphex(sdt_bench_target_fs_magic(&sfs), ==, cases[i].magic);
+	}
+}
+
+/* a real ramfs (magic 0x858458f6) is refused by name */
+static void
+test_bench_target_ramfs_not_supported(void)
+{
+	g_autofree gchar *dir = NULL;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchTarget) target = NULL;
+
+	if (!test_is_root())
+		return;
+	dir = test_dir_new(TEST_DISK_DIR);
+	if (mount("sdt-test-ramfs", dir, "ramfs", MS_NOSUID | MS_NODEV, "mode=0700") != 0) {
+		g_autofree gchar *why =
+			g_strdup_printf("cannot mount a ramfs: %s", g_strerror(errno));
+		g_test_skip(why);
+		test_rm_rf(dir);
+		return;
+	}
+	target = sdt_bench_target_open(dir, 4 * MIB, 0, &error);
+	g_assert_cmpint(umount2(dir, MNT_DETACH), ==, 0);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_SUPPORTED);
+	g_assert_null(target);
+	g_assert_nonnull(strstr(error->message, "is on ramfs,"));
 	test_rm_rf(dir);
 }
 
@@ -1020,6 +1215,9 @@ main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 
 	g_test_add_func("/sdtuner/bench/rng/fixed-seed", test_bench_rng_fixed_seed);
+	g_test_add_func("/sdtuner/bench/rng/mul-high", test_bench_rng_mul_high);
+	g_test_add_func("/sdtuner/bench/rng/below-same-everywhere",
+			test_bench_rng_below_same_everywhere);
 	g_test_add_func("/sdtuner/bench/rng/fresh-incompressible",
 			test_bench_rng_fresh_incompressible);
 	g_test_add_func("/sdtuner/bench/latency/percentiles", test_bench_latency_percentiles);
@@ -1032,6 +1230,9 @@ main(int argc, char **argv)
 			test_bench_target_unlinked_fallback);
 	g_test_add_func("/sdtuner/bench/target/tmpfs-not-supported",
 			test_bench_target_tmpfs_not_supported);
+	g_test_add_func("/sdtuner/bench/target/fs-magic", test_bench_target_fs_magic);
+	g_test_add_func("/sdtuner/bench/target/ramfs-not-supported",
+			test_bench_target_ramfs_not_supported);
 	g_test_add_func("/sdtuner/bench/target/shared-dir-refused",
 			test_bench_target_shared_dir_refused);
 	g_test_add_func("/sdtuner/bench/target/missing-dir", test_bench_target_missing_dir);

@@ -917,6 +917,40 @@ test_writer_revert(TestRoot *r, TestIo *t, GError **error)
 	return sdt_config_writer_revert(writer, error);
 }
 
+/* a change made past 2038 (32-bit time_t runs out): the journal and the backup keep the time */
+static void
+test_config_writer_journal_past_2038(void)
+{
+	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonObject) res = NULL;
+	g_autoptr(JsonObject) journal = NULL;
+	g_autoptr(SdtConfigWriter) writer = NULL;
+	g_autoptr(GDateTime) when =
+		g_date_time_new_from_iso8601("2040-02-29T12:34:56.789012Z", NULL);
+	g_autoptr(GDateTime) got = NULL;
+	g_autofree gchar *backup_name = NULL;
+	TestRoot r = {NULL};
+
+	test_root_init(&r, old);
+	sdt_context_set_now(r.ctx, when);
+	res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+	g_assert_no_error(error);
+	g_assert_true(json_object_get_boolean_member(res, "changed"));
+	backup_name = g_path_get_basename(json_object_get_string_member(res, "backup"));
+	g_assert_cmpstr(backup_name, ==, "config.txt.20400229T123456.789012Z");
+
+	writer = sdt_config_writer_new(r.ctx, &error);
+	g_assert_no_error(error);
+	journal = sdt_config_writer_get_journal(writer);
+	g_assert_nonnull(journal);
+	got = g_date_time_new_from_iso8601(json_object_get_string_member(journal, "time"), NULL);
+	g_assert_nonnull(got);
+	g_assert_true(g_date_time_equal(got, when));
+	g_assert_cmpint(g_date_time_to_unix(got), ==, G_GINT64_CONSTANT(2214131696));
+	test_root_clear(&r);
+}
+
 static void
 test_config_writer_apply_revert_files(void)
 {
@@ -1441,6 +1475,8 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/config-writer/refusals", test_config_writer_refusals);
 	g_test_add_func("/sdtuner/config-writer/apply-revert-files",
 			test_config_writer_apply_revert_files);
+	g_test_add_func("/sdtuner/config-writer/journal-past-2038",
+			test_config_writer_journal_past_2038);
 	g_test_add_func("/sdtuner/config-writer/trial", test_config_writer_trial);
 	g_test_add_func("/sdtuner/config-writer/bad-input", test_config_writer_bad_input);
 	g_test_add_func("/sdtuner/config-writer/read-only", test_config_writer_read_only);

@@ -116,6 +116,72 @@ test_history_unwritable_state_dir_is_an_error(void)
 	test_rm_rf(root);
 }
 
+/*
+ * Entries past 2038, when a 32-bit time_t (Bookworm's armhf glibc) runs out:
+ * the history keeps 64-bit times, so they get the right "time", file names
+ * that sort after today's and before later ones, and list in that order.
+ */
+static void
+test_history_past_2038(void)
+{
+	static const struct {
+		const gchar *iso;
+		const gchar *file; /* microseconds since the epoch */
+	} when[] = {
+		/* the last second a 32-bit time_t holds, and the first past it */
+		{"2038-01-19T03:14:07Z", "2147483647000000-apply.json"},
+		{"2038-01-19T03:14:08Z", "2147483648000000-apply.json"},
+		{"2040-02-29T12:34:56.789012Z", "2214131696789012-apply.json"},
+	};
+	g_autofree gchar *root = NULL;
+	g_autoptr(SdtContext) ctx = test_root_new(&root);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonArray) list = NULL;
+
+	/* written newest first: the order comes from the times, not the writes */
+	for (gint i = G_N_ELEMENTS(when) - 1; i >= 0; i--) {
+		g_autoptr(GDateTime) t = g_date_time_new_from_iso8601(when[i].iso, NULL);
+		g_autoptr(JsonObject) entry = json_object_new();
+		g_autofree gchar *path = NULL;
+
+		g_assert_nonnull(t);
+		sdt_context_set_now(ctx, t);
+		json_object_set_int_member(entry, "n", i);
+		g_assert_true(sdt_history_append(ctx, "apply", entry, &error));
+		g_assert_no_error(error);
+		path = g_build_filename(root, "var/lib/sd-tuner/history", when[i].file, NULL);
+		g_assert_true(g_file_test(path, G_FILE_TEST_IS_REGULAR));
+	}
+	/* and one at the real time, which is before all of them */
+	sdt_context_set_now(ctx, NULL);
+	{
+		g_autoptr(JsonObject) entry = json_object_new();
+		json_object_set_int_member(entry, "n", -1);
+		g_assert_true(sdt_history_append(ctx, "bench", entry, &error));
+		g_assert_no_error(error);
+	}
+
+	list = sdt_history_list(ctx, &error);
+	g_assert_no_error(error);
+	g_assert_cmpuint(json_array_get_length(list), ==, G_N_ELEMENTS(when) + 1);
+	g_assert_cmpint(json_object_get_int_member(json_array_get_object_element(list, 0), "n"),
+			==,
+			-1);
+	for (guint i = 0; i < G_N_ELEMENTS(when); i++) {
+		JsonObject *o = json_array_get_object_element(list, i + 1);
+		g_autoptr(GDateTime) want = g_date_time_new_from_iso8601(when[i].iso, NULL);
+		g_autoptr(GDateTime) got =
+			g_date_time_new_from_iso8601(json_object_get_string_member(o, "time"),
+						     NULL);
+
+		g_assert_cmpint(json_object_get_int_member(o, "n"), ==, i);
+		g_assert_nonnull(got);
+		g_assert_true(g_date_time_equal(got, want));
+		g_assert_cmpint(g_date_time_get_year(got), >=, 2038);
+	}
+	test_rm_rf(root);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -125,5 +191,6 @@ main(int argc, char **argv)
 			test_history_append_keeps_order_and_skips_damage);
 	g_test_add_func("/sdtuner/history/unwritable-state-dir-is-an-error",
 			test_history_unwritable_state_dir_is_an_error);
+	g_test_add_func("/sdtuner/history/past-2038", test_history_past_2038);
 	return g_test_run();
 }

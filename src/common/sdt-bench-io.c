@@ -142,10 +142,37 @@ sdt_bench_rng_next(SdtBenchRng *rng)
 }
 
 guint64
+sdt_bench_mul_high_portable(guint64 a, guint64 b)
+{
+	/* schoolbook on 32-bit halves: every partial product fits in 64 bits */
+	guint64 a_lo = a & G_MAXUINT32, a_hi = a >> 32;
+	guint64 b_lo = b & G_MAXUINT32, b_hi = b >> 32;
+	guint64 lo_lo = a_lo * b_lo;
+	guint64 hi_lo = a_hi * b_lo;
+	guint64 lo_hi = a_lo * b_hi;
+	guint64 hi_hi = a_hi * b_hi;
+	/* the middle column: at most (2^32 - 1)^2 + 2 * (2^32 - 1) = 2^64 - 1, no overflow */
+	guint64 cross = (lo_lo >> 32) + (hi_lo & G_MAXUINT32) + lo_hi;
+
+	return hi_hi + (hi_lo >> 32) + (cross >> 32);
+}
+
+guint64
+sdt_bench_mul_high(guint64 a, guint64 b)
+{
+#ifdef __SIZEOF_INT128__
+	return (guint64) (((unsigned __int128) a * b) >> 64);
+#else
+	/* 32-bit targets (armhf, i386) have no 128-bit integer */
+	return sdt_bench_mul_high_portable(a, b);
+#endif
+}
+
+guint64
 sdt_bench_rng_below(SdtBenchRng *rng, guint64 n)
 {
 	/* Lemire's multiply-shift: no division, bias below 2^-64 * n */
-	return (guint64) (((unsigned __int128) sdt_bench_rng_next(rng) * n) >> 64);
+	return sdt_bench_mul_high(sdt_bench_rng_next(rng), n);
 }
 
 void

@@ -46,7 +46,7 @@ sdt_bench_target_free(SdtBenchTarget *self)
 }
 
 const gchar *
-sdt_bench_target_fs_name(guint64 magic)
+sdt_bench_target_fs_name(guint32 magic)
 {
 	switch (magic) {
 	case EXT4_SUPER_MAGIC:
@@ -74,6 +74,22 @@ sdt_bench_target_fs_name(guint64 magic)
 	default:
 		return NULL;
 	}
+}
+
+guint32
+sdt_bench_target_fs_magic(const struct statfs *sfs)
+{
+	/* through the unsigned type of the same width: never sign-extended */
+	return (guint32) sfs->f_type;
+}
+
+gchar *
+sdt_bench_target_fs_describe(const struct statfs *sfs)
+{
+	guint32 magic = sdt_bench_target_fs_magic(sfs);
+	const gchar *name = sdt_bench_target_fs_name(magic);
+
+	return name != NULL ? g_strdup(name) : g_strdup_printf("0x%" G_GINT32_MODIFIER "x", magic);
 }
 
 /* the block device behind @devnum, through udev; falls back to "MAJ:MIN" */
@@ -240,7 +256,7 @@ sdt_bench_target_open(const gchar *dir, guint64 size, SdtBenchTargetFlags flags,
 	struct stat st_file;
 	struct statfs sfs;
 	struct statx stx;
-	const gchar *fs_name;
+	guint32 magic;
 
 	self->fd = -1;
 	self->size = size;
@@ -251,12 +267,10 @@ sdt_bench_target_open(const gchar *dir, guint64 size, SdtBenchTargetFlags flags,
 		sdt_error_set_from_errno(error, errno, _("Cannot use %s"), self->dir);
 		return NULL;
 	}
-	fs_name = sdt_bench_target_fs_name((guint64) sfs.f_type);
-	self->filesystem = fs_name != NULL
-				   ? g_strdup(fs_name)
-				   : g_strdup_printf("0x%llx", (unsigned long long) sfs.f_type);
+	self->filesystem = sdt_bench_target_fs_describe(&sfs);
+	magic = sdt_bench_target_fs_magic(&sfs);
 	self->devnum = st_dir.st_dev;
-	if (sfs.f_type == TMPFS_MAGIC || sfs.f_type == RAMFS_MAGIC || major(self->devnum) == 0) {
+	if (magic == TMPFS_MAGIC || magic == RAMFS_MAGIC || major(self->devnum) == 0) {
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_NOT_SUPPORTED,

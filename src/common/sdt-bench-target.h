@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 #include <gio/gio.h>
+#include <sys/statfs.h>
 #include <sys/types.h>
 
 G_BEGIN_DECLS
@@ -54,7 +55,15 @@ void sdt_bench_target_free(SdtBenchTarget *self);
 gint sdt_bench_target_open_raw(SdtBenchTarget *self, GError **error);
 
 /* the name of a file system from its statfs() magic, or %NULL */
-const gchar *sdt_bench_target_fs_name(guint64 magic);
+const gchar *sdt_bench_target_fs_name(guint32 magic);
+/*
+ * The magic of a statfs() result. f_type is a signed word, an int on 32-bit
+ * targets: magics at or above 0x80000000 (ramfs, btrfs, f2fs) are negative
+ * there and must not be sign-extended to 64 bits.
+ */
+guint32 sdt_bench_target_fs_magic(const struct statfs *sfs);
+/* the file system's name, else its magic in hex: "0xcafe4a11" */
+gchar *sdt_bench_target_fs_describe(const struct statfs *sfs);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtBenchTarget, sdt_bench_target_free)
 

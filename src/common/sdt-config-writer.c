@@ -634,6 +634,7 @@ struct _SdtConfigWriter {
 	gchar *real_path; /* after following a symlink inside the boot partition */
 	SdtConfigWriterIo io;
 	gint lock_fd;
+	SdtContext *ctx; /* the clock; %NULL: the real time */
 };
 
 G_DEFINE_TYPE(SdtConfigWriter, sdt_config_writer, G_TYPE_OBJECT)
@@ -694,6 +695,7 @@ sdt_config_writer_finalize(GObject *object)
 	g_free(self->display_path);
 	g_free(self->state_dir);
 	g_free(self->real_path);
+	g_clear_object(&self->ctx);
 	G_OBJECT_CLASS(sdt_config_writer_parent_class)->finalize(object);
 }
 
@@ -780,11 +782,20 @@ sdt_config_writer_new(SdtContext *ctx, GError **error)
 	g_autofree gchar *display = NULL;
 	g_autofree gchar *path = sdt_config_writer_locate(ctx, &display, error);
 	g_autofree gchar *state = NULL;
+	SdtConfigWriter *self;
 
 	if (path == NULL)
 		return NULL;
 	state = sdt_context_get_state_dir(ctx);
-	return sdt_config_writer_new_for_paths(path, display, state);
+	self = sdt_config_writer_new_for_paths(path, display, state);
+	self->ctx = g_object_ref(ctx);
+	return self;
+}
+
+static GDateTime *
+sdt_config_writer_now(SdtConfigWriter *self)
+{
+	return self->ctx != NULL ? sdt_context_get_now(self->ctx) : g_date_time_new_now_utc();
 }
 
 void
@@ -1177,7 +1188,7 @@ static gchar *
 sdt_config_writer_backup(SdtConfigWriter *self, GBytes *bytes, const gchar *stem, GError **error)
 {
 	g_autofree gchar *dir = g_build_filename(self->state_dir, "backups", NULL);
-	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+	g_autoptr(GDateTime) now = sdt_config_writer_now(self);
 	g_autofree gchar *stamp = g_date_time_format(now, "%Y%m%dT%H%M%S");
 	g_autofree gchar *path = NULL;
 
@@ -1395,7 +1406,7 @@ sdt_config_writer_apply(SdtConfigWriter *self,
 	} else {
 		if (changed) {
 			g_autoptr(JsonObject) journal = json_object_new();
-			g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+			g_autoptr(GDateTime) now = sdt_config_writer_now(self);
 			g_autofree gchar *iso = g_date_time_format_iso8601(now);
 			backup = sdt_config_writer_replace(self, edit, hash_before, error);
 			if (backup == NULL) {

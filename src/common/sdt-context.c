@@ -6,6 +6,8 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <sys/types.h>
+#include <time.h>
 
 #include "sdt-context.h"
 #include "sdt-error.h"
@@ -14,7 +16,12 @@ struct _SdtContext {
 	GObject parent_instance;
 	gchar *root;
 	GBytes *kernel_log;
+	GDateTime *now; /* set by tests, else NULL: the real time */
 };
+
+/* SD Tuner's own code is built with 64-bit file offsets and times (meson.build) */
+G_STATIC_ASSERT(sizeof(off_t) == 8);
+G_STATIC_ASSERT(sizeof(time_t) == 8);
 
 G_DEFINE_TYPE(SdtContext, sdt_context, G_TYPE_OBJECT)
 
@@ -24,6 +31,7 @@ sdt_context_finalize(GObject *object)
 	SdtContext *self = SDT_CONTEXT(object);
 	g_free(self->root);
 	g_clear_pointer(&self->kernel_log, g_bytes_unref);
+	g_clear_pointer(&self->now, g_date_time_unref);
 	G_OBJECT_CLASS(sdt_context_parent_class)->finalize(object);
 }
 
@@ -119,4 +127,19 @@ sdt_context_get_kernel_log(SdtContext *self)
 {
 	g_return_val_if_fail(SDT_IS_CONTEXT(self), NULL);
 	return self->kernel_log;
+}
+
+GDateTime *
+sdt_context_get_now(SdtContext *self)
+{
+	g_return_val_if_fail(SDT_IS_CONTEXT(self), NULL);
+	return self->now != NULL ? g_date_time_ref(self->now) : g_date_time_new_now_utc();
+}
+
+void
+sdt_context_set_now(SdtContext *self, GDateTime *now)
+{
+	g_return_if_fail(SDT_IS_CONTEXT(self));
+	g_clear_pointer(&self->now, g_date_time_unref);
+	self->now = now != NULL ? g_date_time_to_utc(now) : NULL;
 }

@@ -30,6 +30,15 @@ gchar *sdt_context_get_state_dir(SdtContext *self);
  * instead of reading again.  Set it before any thread uses the context.
  */
 void sdt_context_set_kernel_log(SdtContext *self, GBytes *kernel_log);
+
+/*
+ * The wall clock in UTC (transfer full) for history entries, backups and the
+ * journal: the real time, or the one set with sdt_context_set_now() (tests;
+ * %NULL goes back to the real time). Times are GDateTime/gint64 throughout,
+ * so they stay right past 2038 where time_t is 32 bits wide.
+ */
+GDateTime *sdt_context_get_now(SdtContext *self);
+void sdt_context_set_now(SdtContext *self, GDateTime *now);
 GBytes *sdt_context_get_kernel_log(SdtContext *self);
 
 G_END_DECLS

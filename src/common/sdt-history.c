@@ -42,7 +42,7 @@ sdt_history_append(SdtContext *ctx, const gchar *kind, JsonObject *entry, GError
 	g_autofree gchar *fn = NULL;
 	g_autofree gchar *path = NULL;
 	g_autofree gchar *text = NULL;
-	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+	g_autoptr(GDateTime) now = sdt_context_get_now(ctx);
 	g_autoptr(JsonNode) node = json_node_new(JSON_NODE_OBJECT);
 	g_autofree gchar *iso = g_date_time_format_iso8601(now);
 	gint64 usec = g_date_time_to_unix(now) * G_USEC_PER_SEC + g_date_time_get_microsecond(now);

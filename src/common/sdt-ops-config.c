@@ -526,7 +526,7 @@ sdt_ops_config_booted_since_change(SdtContext *ctx, SdtConfigWriter *writer, con
 	g_autofree gchar *uptime_path = sdt_context_build_path(ctx, "/proc/uptime");
 	g_autofree gchar *uptime = NULL;
 	g_autoptr(GDateTime) changed = NULL;
-	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+	g_autoptr(GDateTime) now = sdt_context_get_now(ctx);
 	gdouble up;
 	gchar *end = NULL;
 
