@@ -296,6 +296,30 @@ test_bench_target_tmpfs_not_supported(void)
 	test_rm_rf(dir);
 }
 
+/* a shared tmpfs (/dev/shm is 1777) is refused for being memory, not for being shared */
+static void
+test_bench_target_shared_tmpfs_says_tmpfs(void)
+{
+	g_autofree gchar *dir = NULL;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchTarget) target = NULL;
+
+	if (!g_file_test("/dev/shm", G_FILE_TEST_IS_DIR)) {
+		g_test_skip("no /dev/shm");
+		return;
+	}
+	dir = test_dir_new("/dev/shm");
+	g_assert_cmpint(g_chmod(dir, 01777), ==, 0);
+	target = sdt_bench_target_open(dir, 4 * MIB, 0, &error);
+	g_assert_null(target);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_SUPPORTED);
+	g_assert_nonnull(strstr(error->message, "tmpfs"));
+	g_assert_nonnull(strstr(error->message, "not a block device"));
+	g_assert_null(strstr(error->message, "writable by other users"));
+	g_assert_cmpuint(test_dir_count(dir), ==, 0);
+	test_rm_rf(dir);
+}
+
 static void
 test_bench_target_shared_dir_refused(void)
 {
@@ -1032,6 +1056,8 @@ main(int argc, char **argv)
 			test_bench_target_unlinked_fallback);
 	g_test_add_func("/sdtuner/bench/target/tmpfs-not-supported",
 			test_bench_target_tmpfs_not_supported);
+	g_test_add_func("/sdtuner/bench/target/shared-tmpfs-says-tmpfs",
+			test_bench_target_shared_tmpfs_says_tmpfs);
 	g_test_add_func("/sdtuner/bench/target/shared-dir-refused",
 			test_bench_target_shared_dir_refused);
 	g_test_add_func("/sdtuner/bench/target/missing-dir", test_bench_target_missing_dir);
