@@ -569,8 +569,7 @@ sdt_bench_result_to_json(SdtBenchResult *result, SdtBenchTarget *target, gdouble
 	json_builder_end_object(builder);
 
 	if (ceiling_mb_s > 0) {
-		json_builder_set_member_name(builder, "ceiling_mb_s");
-		json_builder_add_double_value(builder, ceiling_mb_s);
+		sdt_bench_json_add_double(builder, "ceiling_mb_s", ceiling_mb_s, 10);
 		sdt_bench_json_add_double(builder,
 					  "ceiling_percent",
 					  best_read / ceiling_mb_s * 100,

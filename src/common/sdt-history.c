@@ -14,6 +14,7 @@
 
 #include "sdt-error.h"
 #include "sdt-history.h"
+#include "sdt-json.h"
 #include "sdt-ops.h"
 
 /* more than this many entries: the oldest are not listed (files are tiny) */
@@ -142,7 +143,7 @@ sdt_history_append(SdtContext *ctx, const gchar *kind, JsonObject *entry, GError
 	json_object_set_string_member(entry, "kind", kind);
 	json_object_set_string_member(entry, "time", iso);
 	json_node_set_object(node, entry);
-	text = json_to_string(node, TRUE);
+	text = sdt_json_to_string(node, TRUE);
 
 	/* two entries in the same microsecond get distinct names */
 	for (guint i = 0; i < 100; i++) {
