@@ -205,10 +205,8 @@ sdt_cli_bench(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	SdtCliBench self = {.cli = cli};
 	g_autoptr(GTask) task = NULL;
-	g_autoptr(GOptionContext) context = g_option_context_new(NULL);
 	g_autofree gchar *profile = NULL;
 	g_autofree gchar *dir = NULL;
-	gboolean json = FALSE;
 	guint sigint_id;
 	guint sigterm_id;
 	gint rc = SDT_CLI_EXIT_OK;
@@ -229,25 +227,11 @@ sdt_cli_bench(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		 &dir,
 		 N_("Put the test file in DIR (only with --root, for tests)"),
 		 N_("DIR")},
-		{"json", 'j', 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL},
 		{NULL},
 	};
 
-	g_option_context_set_summary(context, _("Measure the SD card (sdtunerctl bench)"));
-	g_option_context_add_main_entries(context, entries, GETTEXT_PACKAGE);
-	g_option_context_set_translation_domain(context, GETTEXT_PACKAGE);
-	if (!g_option_context_parse(context, &argc, &argv, error))
-		return SDT_CLI_EXIT_USAGE;
-	if (argc > 1) {
-		g_set_error(error,
-			    G_OPTION_ERROR,
-			    G_OPTION_ERROR_BAD_VALUE,
-			    _("bench: unexpected argument “%s”"),
-			    argv[1]);
-		return SDT_CLI_EXIT_USAGE;
-	}
-	if (json)
-		cli->json = TRUE;
+	if (!sdt_cli_parse(cli, entries, 0, 0, &argc, &argv, &rc, error))
+		return rc;
 	if (profile == NULL)
 		profile = g_strdup("standard");
 	if (!sdt_bench_config_for_profile(profile, &config, &error_profile)) {

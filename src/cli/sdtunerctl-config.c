@@ -34,9 +34,10 @@ sdt_cli_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	JsonObject *obj;
 	JsonArray *recs;
 	JsonArray *notes;
+	gint rc;
 
-	if (!sdt_cli_no_args(cli, argc, argv, error))
-		return SDT_CLI_EXIT_USAGE;
+	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
+		return rc;
 	node = sdt_cli_ops_read(cli, sdt_cli_ops_recommend, sdt_ops_recommend, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
@@ -97,10 +98,10 @@ sdt_cli_config_print_result(JsonObject *res)
 gint
 sdt_cli_apply(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
-	g_autoptr(GOptionContext) context = g_option_context_new(_("ID - apply a recommendation"));
 	g_autoptr(JsonNode) node = NULL;
 	gboolean trial = FALSE;
 	JsonObject *res;
+	gint rc;
 	const GOptionEntry entries[] = {
 		{"trial",
 		 0,
@@ -109,22 +110,22 @@ sdt_cli_apply(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		 &trial,
 		 N_("Write tryboot.txt for one trial boot instead of config.txt"),
 		 NULL},
-		{"json", 'j', 0, G_OPTION_ARG_NONE, &cli->json, N_("Print JSON"), NULL},
 		{NULL},
 	};
 
-	g_option_context_add_main_entries(context, entries, GETTEXT_PACKAGE);
-	g_option_context_set_help_enabled(context, FALSE);
-	if (!g_option_context_parse(context, &argc, &argv, error))
-		return SDT_CLI_EXIT_USAGE;
-	if (argc != 2) {
-		g_set_error_literal(error,
-				    G_OPTION_ERROR,
-				    G_OPTION_ERROR_BAD_VALUE,
-				    _("“apply” needs one recommendation id, e.g. "
-				      "“sdtunerctl apply sd-overclock-100” (see “sdtunerctl "
-				      "recommend”)"));
-		return SDT_CLI_EXIT_USAGE;
+	if (!sdt_cli_parse(cli, entries, 1, 1, &argc, &argv, &rc, error)) {
+		if (rc == SDT_CLI_EXIT_USAGE &&
+		    g_error_matches(*error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE)) {
+			g_clear_error(error);
+			g_set_error_literal(
+				error,
+				G_OPTION_ERROR,
+				G_OPTION_ERROR_BAD_VALUE,
+				_("“apply” needs one recommendation id, e.g. "
+				  "“sdtunerctl apply sd-overclock-100” (see “sdtunerctl "
+				  "recommend”)"));
+		}
+		return rc;
 	}
 	node = sdt_cli_ops_apply(cli, argv[1], trial, error);
 	if (node == NULL)
@@ -153,9 +154,10 @@ gint
 sdt_cli_revert(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
+	gint rc;
 
-	if (!sdt_cli_no_args(cli, argc, argv, error))
-		return SDT_CLI_EXIT_USAGE;
+	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
+		return rc;
 	node = sdt_cli_ops_revert(cli, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
@@ -174,9 +176,10 @@ sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	g_autoptr(JsonNode) node = NULL;
 	JsonObject *obj;
 	JsonObject *trial;
+	gint rc;
 
-	if (!sdt_cli_no_args(cli, argc, argv, error))
-		return SDT_CLI_EXIT_USAGE;
+	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
+		return rc;
 	node = sdt_cli_ops_read(cli, sdt_cli_ops_status, sdt_ops_status, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
@@ -206,7 +209,7 @@ sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		else if (json_object_get_boolean_member(obj, "failed"))
 			g_print(_("Problem: %s\n"), sdt_cli_config_str(obj, "verification"));
 		else
-			g_print(_("Not in effect yet: %s\n"),
+			g_print(_("Pending: %s\n"),
 				sdt_cli_config_str(obj, "verification"));
 	} else {
 		g_print(_("SD Tuner has no change in %s.\n"), sdt_cli_config_str(obj, "path"));
@@ -230,9 +233,10 @@ sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
 	JsonArray *entries;
+	gint rc;
 
-	if (!sdt_cli_no_args(cli, argc, argv, error))
-		return SDT_CLI_EXIT_USAGE;
+	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
+		return rc;
 	node = sdt_cli_ops_read(cli, sdt_cli_ops_history, sdt_ops_history, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
