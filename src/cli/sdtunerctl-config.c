@@ -209,8 +209,7 @@ sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		else if (json_object_get_boolean_member(obj, "failed"))
 			g_print(_("Problem: %s\n"), sdt_cli_config_str(obj, "verification"));
 		else
-			g_print(_("Pending: %s\n"),
-				sdt_cli_config_str(obj, "verification"));
+			g_print(_("Pending: %s\n"), sdt_cli_config_str(obj, "verification"));
 	} else {
 		g_print(_("SD Tuner has no change in %s.\n"), sdt_cli_config_str(obj, "path"));
 	}
