@@ -269,6 +269,7 @@ sdt_cli_clear(SdtCli *cli)
 	sdt_cli_ops_shutdown(cli);
 	g_clear_object(&cli->ctx);
 	g_clear_pointer(&cli->root, g_free);
+	g_clear_pointer(&cli->argv, g_strfreev);
 }
 
 /* `sdtunerctl help [COMMAND]` */
@@ -359,7 +360,8 @@ main(int argc, char *argv[])
 	if (g_strcmp0(argv[1], "help") == 0) {
 		rc = sdt_cli_help(&cli, context, argc, argv, &error);
 	} else if ((command = sdt_cli_find_command(argv[1])) != NULL) {
-		cli.argv = argv + 1;
+		/* a copy: the command's option parser rearranges argv */
+		cli.argv = g_strdupv(argv + 1);
 		rc = command->func(&cli, argc - 1, argv + 1, &error);
 	} else {
 		g_printerr(_("sdtunerctl: unknown command “%s”\n"), argv[1]);
