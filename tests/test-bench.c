@@ -737,6 +737,12 @@ test_bench_ops_json_and_history(void)
 	verdict = json_object_get_object_member(obj, "verdict");
 	g_assert_true(json_object_has_member(verdict, "a1"));
 	g_assert_true(json_object_has_member(verdict, "a2"));
+	/* a directory given for tests is a stand-in, not the SD card: marked as such */
+	g_assert_true(json_object_get_boolean_member(target, "stand_in"));
+	g_assert_true(json_object_get_boolean_member(verdict, "stand_in"));
+	g_assert_true(g_str_has_prefix(
+		json_array_get_string_element(json_object_get_array_member(obj, "notes"), 0),
+		"Stand-in: the test file was in "));
 	g_assert_true(json_object_has_member(obj, "ceiling_mb_s"));
 	g_assert_false(json_object_has_member(obj, "kind"));
 
@@ -745,6 +751,8 @@ test_bench_ops_json_and_history(void)
 	g_assert_cmpuint(json_array_get_length(history), ==, 1);
 	obj = json_array_get_object_element(history, 0);
 	g_assert_cmpstr(json_object_get_string_member(obj, "kind"), ==, "bench");
+	g_assert_true(json_object_get_boolean_member(json_object_get_object_member(obj, "target"),
+						     "stand_in"));
 	g_assert_cmpuint(json_array_get_length(json_object_get_array_member(obj, "tests")),
 			 ==,
 			 G_N_ELEMENTS(names));

@@ -255,8 +255,25 @@ sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		if (g_strcmp0(kind, "bench") == 0) {
 			const gchar *profile =
 				json_object_get_string_member_with_default(e, "profile", "?");
-			/* Translators: benchmark profile: quick, standard or full */
-			summary = g_strdup_printf(_("benchmark (%s)"), profile);
+			JsonObject *target =
+				json_object_has_member(e, "target") &&
+						JSON_NODE_HOLDS_OBJECT(
+							json_object_get_member(e, "target"))
+					? json_object_get_object_member(e, "target")
+					: NULL;
+			if (target != NULL &&
+			    json_object_get_boolean_member_with_default(target, "stand_in", FALSE))
+				/* Translators: benchmark profile, then the directory it used */
+				summary = g_strdup_printf(
+					_("benchmark (%s) of a stand-in, not the SD "
+					  "card: %s"),
+					profile,
+					json_object_get_string_member_with_default(target,
+										   "path",
+										   "?"));
+			else
+				/* Translators: benchmark profile: quick, standard or full */
+				summary = g_strdup_printf(_("benchmark (%s)"), profile);
 		} else if (g_strcmp0(kind, "apply") == 0) {
 			const gchar *id = sdt_cli_config_str(e, "id");
 			summary = json_object_get_boolean_member_with_default(e, "trial", FALSE)

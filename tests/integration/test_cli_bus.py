@@ -139,9 +139,17 @@ class CliBusTest(unittest.TestCase):
         self.assertEqual(result['profile'], 'quick')
         names = {t['name'] for t in result['tests']}
         self.assertTrue({'seq-write', 'seq-read', 'rand-4k-read-qd1'} <= names, names)
+        # the helper's --bench-dir is a stand-in for the card, and says so
+        self.assertIs(result['target']['stand_in'], True)
+        self.assertIs(result['verdict']['stand_in'], True)
+        r = self.ctl('bench', '--profile', 'quick')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith('STAND-IN, NOT THE SD CARD: test file in '), r.stdout)
+        self.assertNotIn('\nA1: ', r.stdout)
         # the result went through the helper: it is in the history the helper keeps
         history = json.loads(self.ctl('--json', 'history').stdout)
-        self.assertEqual([e['kind'] for e in history['entries']], ['bench'])
+        self.assertEqual([e['kind'] for e in history['entries']], ['bench', 'bench'])
+        self.assertTrue(all(e['target']['stand_in'] for e in history['entries']))
         self.assertEqual(os.listdir(self.env.bench_dir), [])
 
     def test_bench_ctrl_c_cancels_the_job(self):
