@@ -183,16 +183,6 @@ sdt_bench_ops_run(SdtContext *ctx,
 	/* a directory given for tests, or a simulated board's card directory on this
 	 * machine: the figures are not the card's (marked in the result and history) */
 	target->stand_in = dir_card == NULL || target->devnum != card_devnum;
-	if (dir_card == NULL) {
-		g_ptr_array_insert(
-			result->notes,
-			0,
-			g_strdup_printf(_("Stand-in: the test file was in %s on %s, not on the SD "
-					  "card; these figures and the A1/A2 verdict are that "
-					  "device's, not the card's"),
-					target->dir,
-					target->device));
-	}
 	if (card_source != NULL && target->devnum != card_devnum) {
 		/* only under a root prefix: otherwise the directory was checked to be on the card
 		 */
