@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "sdt-error.h"
+#include "sdt-file.h"
 #include "sdt-history.h"
 #include "sdt-json.h"
 #include "sdt-ops.h"
@@ -209,8 +210,9 @@ sdt_history_list(SdtContext *ctx, GError **error)
 		g_autoptr(JsonParser) parser = json_parser_new();
 		JsonNode *root;
 
-		/* a damaged entry is skipped, never fatal: the rest stays readable */
-		if (!g_file_get_contents(path, &text, &len, NULL) || len > SDT_HISTORY_MAX_SIZE)
+		/* a damaged entry is skipped, never fatal: the rest stays readable; a FIFO,
+		 * a link or an oversized file planted here is not even opened for long */
+		if (!sdt_file_read_bounded(path, SDT_HISTORY_MAX_SIZE, &text, &len, NULL))
 			continue;
 		if (!json_parser_load_from_data(parser, text, (gssize) len, NULL))
 			continue;
