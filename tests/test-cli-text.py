@@ -137,11 +137,39 @@ def c_locale_and_json(tmp):
     ok('Not in effect yet: the SD clock is not' not in out, 'status: no "Not in effect yet: ... not ... yet"', out)
 
 
+def odd_history(tmp):
+    """history entries a hand (or a bug) left with members of the wrong type: listed, no
+    critical warning (the tests run with G_DEBUG=fatal-criticals)"""
+    root = os.path.join(tmp, 'odd')
+    history = os.path.join(root, 'var', 'lib', 'sd-tuner', 'history')
+    os.makedirs(history)
+    entries = {
+        '1764579600000000-apply.json': {'kind': 'apply', 'time': '2026-12-01T08:00:00Z',
+                                        'id': {'not': 'a string'}, 'trial': 'yes'},
+        '1764579600000001-revert.json': {'kind': 'revert', 'time': 7, 'id': ['x']},
+        '1764579600000002-bench.json': {'kind': 'bench', 'time': None, 'profile': 3,
+                                        'target': 'not an object'},
+        '1764579600000003-bench.json': {'kind': 'bench', 'target': {'stand_in': 'yes',
+                                                                    'path': 5}},
+        '1764579600000004-x.json': {'kind': ['bench']},
+    }
+    for name, doc in entries.items():
+        with open(os.path.join(history, name), 'w') as f:
+            json.dump(doc, f)
+    env_fatal = dict(os.environ, G_DEBUG='fatal-criticals')
+    p = subprocess.run([SDTUNERCTL, '--root', root, 'history'], capture_output=True,
+                       env=env_fatal, timeout=60)
+    ok(p.returncode == 0 and len(p.stdout.decode().splitlines()) == len(entries),
+       'history with members of the wrong type: one line each, no critical',
+       f'rc={p.returncode}\n{p.stdout.decode()}\n{p.stderr.decode()}')
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix=f'sdt-cli-text-{os.getpid()}-')
     try:
         help_for_every_command()
         c_locale_and_json(tmp)
+        odd_history(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f'1..{n}')

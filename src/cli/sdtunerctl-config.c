@@ -12,13 +12,27 @@
 #include "sdt-ops.h"
 #include "sdtunerctl-config.h"
 
+/* a string member, or NULL when it is missing, null or not a string (a tampered
+ * history entry must not trip a critical warning) */
 static const gchar *
 sdt_cli_config_str(JsonObject *obj, const gchar *name)
 {
-	if (obj == NULL || !json_object_has_member(obj, name) ||
-	    json_object_get_null_member(obj, name))
+	JsonNode *node = obj != NULL ? json_object_get_member(obj, name) : NULL;
+
+	if (node == NULL || !JSON_NODE_HOLDS_VALUE(node) ||
+	    json_node_get_value_type(node) != G_TYPE_STRING)
 		return NULL;
-	return json_object_get_string_member(obj, name);
+	return json_node_get_string(node);
+}
+
+/* a boolean member; FALSE when it is missing or not a boolean */
+static gboolean
+sdt_cli_config_bool(JsonObject *obj, const gchar *name)
+{
+	JsonNode *node = obj != NULL ? json_object_get_member(obj, name) : NULL;
+
+	return node != NULL && JSON_NODE_HOLDS_VALUE(node) &&
+	       json_node_get_value_type(node) == G_TYPE_BOOLEAN && json_node_get_boolean(node);
 }
 
 static void
@@ -247,43 +261,45 @@ sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	if (json_array_get_length(entries) == 0)
 		g_print("%s\n", _("No history yet."));
 	for (guint i = 0; i < json_array_get_length(entries); i++) {
-		JsonObject *e = json_array_get_object_element(entries, i);
-		const gchar *kind = json_object_get_string_member_with_default(e, "kind", "");
-		const gchar *time = json_object_get_string_member_with_default(e, "time", "");
+		JsonNode *element = json_array_get_element(entries, i);
+		JsonObject *e =
+			JSON_NODE_HOLDS_OBJECT(element) ? json_node_get_object(element) : NULL;
+		const gchar *kind = sdt_cli_config_str(e, "kind");
+		const gchar *time = sdt_cli_config_str(e, "time");
 		g_autofree gchar *summary = NULL;
 
+		if (time == NULL)
+			time = "?";
 		if (g_strcmp0(kind, "bench") == 0) {
-			const gchar *profile =
-				json_object_get_string_member_with_default(e, "profile", "?");
+			const gchar *profile = sdt_cli_config_str(e, "profile");
+			JsonNode *target_node = json_object_get_member(e, "target");
 			JsonObject *target =
-				json_object_has_member(e, "target") &&
-						JSON_NODE_HOLDS_OBJECT(
-							json_object_get_member(e, "target"))
-					? json_object_get_object_member(e, "target")
+				target_node != NULL && JSON_NODE_HOLDS_OBJECT(target_node)
+					? json_node_get_object(target_node)
 					: NULL;
-			if (target != NULL &&
-			    json_object_get_boolean_member_with_default(target, "stand_in", FALSE))
+			const gchar *path = sdt_cli_config_str(target, "path");
+			if (profile == NULL)
+				profile = "?";
+			if (sdt_cli_config_bool(target, "stand_in"))
 				/* Translators: benchmark profile, then the directory it used */
 				summary = g_strdup_printf(
 					_("benchmark (%s) of a stand-in, not the SD "
 					  "card: %s"),
 					profile,
-					json_object_get_string_member_with_default(target,
-										   "path",
-										   "?"));
+					path != NULL ? path : "?");
 			else
 				/* Translators: benchmark profile: quick, standard or full */
 				summary = g_strdup_printf(_("benchmark (%s)"), profile);
 		} else if (g_strcmp0(kind, "apply") == 0) {
 			const gchar *id = sdt_cli_config_str(e, "id");
-			summary = json_object_get_boolean_member_with_default(e, "trial", FALSE)
+			summary = sdt_cli_config_bool(e, "trial")
 					  ? g_strdup_printf(_("trial of %s"), id != NULL ? id : "?")
 					  : g_strdup_printf(_("applied %s"), id != NULL ? id : "?");
 		} else if (g_strcmp0(kind, "revert") == 0) {
 			const gchar *id = sdt_cli_config_str(e, "id");
 			summary = g_strdup_printf(_("reverted %s"), id != NULL ? id : "?");
 		} else {
-			summary = g_strdup(kind);
+			summary = g_strdup(kind != NULL ? kind : "?");
 		}
 		g_print("%s  %s\n", time, summary);
 	}
