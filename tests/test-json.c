@@ -64,6 +64,9 @@ test_json_to_string_numbers(void)
 	json_builder_add_double_value(b, 0.1);
 	json_builder_add_double_value(b, 1e-7);
 	json_builder_add_null_value(b);
+	json_builder_add_double_value(b, INFINITY);
+	json_builder_add_double_value(b, -INFINITY);
+	json_builder_add_double_value(b, NAN);
 	json_builder_end_array(b);
 	json_builder_end_object(b);
 	node = json_builder_get_root(b);
@@ -94,7 +97,13 @@ test_json_to_string_numbers(void)
 		==,
 		1e-7);
 
+	g_assert_true(JSON_NODE_HOLDS_NULL(
+		json_array_get_element(json_object_get_array_member(obj, "list"), 3)));
+	g_assert_true(JSON_NODE_HOLDS_NULL(
+		json_array_get_element(json_object_get_array_member(obj, "list"), 5)));
+
 	compact = sdt_json_to_string(node, FALSE);
+	g_assert_nonnull(strstr(compact, "null,null,null,null]"));
 	g_assert_nonnull(strstr(compact, "\"signal_voltage\":3.3,"));
 }
 

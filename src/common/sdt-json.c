@@ -54,6 +54,13 @@ sdt_json_to_string(JsonNode *node, gboolean pretty)
 			if (*p == '"')
 				p++;
 			g_string_append_len(out, start, p - start);
+		} else if (g_str_has_prefix(p, "inf") || g_str_has_prefix(p, "-inf") ||
+			   g_str_has_prefix(p, "nan") || g_str_has_prefix(p, "-nan")) {
+			/* JSON has no infinity or NaN (a number like 1e999 read from a
+			 * file becomes one): json-glib would write invalid JSON */
+			while (g_ascii_isalnum(*p) || *p == '-' || *p == '.' || *p == '+')
+				p++;
+			g_string_append(out, "null");
 		} else if (g_ascii_isdigit(*p) || *p == '-') {
 			const gchar *start = p;
 			g_autofree gchar *token = NULL;

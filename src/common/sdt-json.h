@@ -15,7 +15,8 @@ G_BEGIN_DECLS
  * 17 significant digits, so 3.3 comes out as 3.2999999999999998.  Here every
  * floating-point number is written in its shortest form that reads back as
  * the same double (3.3), still with a decimal point (25.0), so readers see the
- * same values and types as before.
+ * same values and types as before.  An infinite or NaN double (json-glib reads
+ * 1e999 as infinity) is written as null: the text is always valid JSON.
  */
 gchar *sdt_json_to_string(JsonNode *node, gboolean pretty);
 
