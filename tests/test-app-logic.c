@@ -155,6 +155,102 @@ test_bench_summary_zero_duration_is_invalid(void)
 	g_assert_cmpint(s->a2, ==, SDT_TARGET_NONE);
 }
 
+/* a run whose test file was not on the SD card: no A1/A2 marks, no verdict on the card */
+static void
+test_bench_summary_stand_in(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchSummary) s = sdt_bench_summary_parse(
+		"{\"target\": {\"path\": \"/var/tmp/x\", \"device\": \"sda1\", \"stand_in\": true},"
+		" \"tests\": ["
+		"  {\"name\": \"seq-write\", \"mb_s\": 300, \"iops\": 75, \"seconds\": 1},"
+		"  {\"name\": \"rand-4k-read-qd32\", \"mb_s\": 90, \"iops\": 22000, \"seconds\": "
+		"1}],"
+		" \"verdict\": {\"a1\": true, \"a2\": true, \"stand_in\": true}}",
+		&error);
+
+	g_assert_no_error(error);
+	g_assert_true(s->stand_in);
+	g_assert_cmpstr(s->path, ==, "/var/tmp/x");
+	g_assert_cmpstr(s->device, ==, "sda1");
+	g_assert_cmpint(s->a1, ==, SDT_TARGET_NONE);
+	g_assert_cmpint(s->a2, ==, SDT_TARGET_NONE);
+	for (guint i = 0; i < s->rows->len; i++) {
+		SdtBenchRow *row = g_ptr_array_index(s->rows, i);
+		g_assert_true(row->valid);
+		g_assert_cmpint(row->a1, ==, SDT_TARGET_NONE);
+		g_assert_cmpint(row->a2, ==, SDT_TARGET_NONE);
+	}
+}
+
+/* a history of card runs, stand-in runs and a change, oldest first */
+static JsonArray *
+test_history_entries(const gchar *const *spec)
+{
+	JsonArray *entries = json_array_new();
+
+	for (guint i = 0; spec[i] != NULL; i++) {
+		g_autofree gchar *json = NULL;
+		g_autoptr(JsonNode) node = NULL;
+		gdouble mb_s = 10.0 + i;
+		if (g_strcmp0(spec[i], "apply") == 0)
+			json = g_strdup("{\"kind\": \"apply\", \"id\": \"sd-overclock-100\"}");
+		else
+			json = g_strdup_printf(
+				"{\"kind\": \"bench\", \"target\": {\"path\": \"/p%u\", "
+				"\"device\": \"d\", \"stand_in\": %s}, \"tests\": [{\"name\": "
+				"\"seq-read\", \"mb_s\": %.1f, \"iops\": 1, \"seconds\": 1}], "
+				"\"verdict\": {\"a1\": true, \"a2\": false}}",
+				i,
+				g_strcmp0(spec[i], "stand-in") == 0 ? "true" : "false",
+				mb_s);
+		node = json_from_string(json, NULL);
+		g_assert_nonnull(node);
+		json_array_add_element(entries, g_steal_pointer(&node));
+	}
+	return entries;
+}
+
+static void
+test_history_comparison_leaves_out_stand_ins(void)
+{
+	/* card, stand-in, apply, stand-in, card, stand-in: the two card runs */
+	const gchar *const mixed[] =
+		{"card", "stand-in", "apply", "stand-in", "card", "stand-in", NULL};
+	/* stand-ins only, around a change: nothing to compare */
+	const gchar *const only[] = {"stand-in", "apply", "stand-in", NULL};
+	/* a card run before the change, stand-ins after: waiting for a card run */
+	const gchar *const waiting[] = {"card", "apply", "stand-in", NULL};
+	/* two card runs, no change, a stand-in between */
+	const gchar *const previous[] = {"card", "stand-in", "card", NULL};
+	g_autoptr(JsonArray) e1 = test_history_entries(mixed);
+	g_autoptr(JsonArray) e2 = test_history_entries(only);
+	g_autoptr(JsonArray) e3 = test_history_entries(waiting);
+	g_autoptr(JsonArray) e4 = test_history_entries(previous);
+	g_autoptr(SdtHistoryComparison) c1 = sdt_history_comparison_new(e1);
+	g_autoptr(SdtHistoryComparison) c2 = sdt_history_comparison_new(e2);
+	g_autoptr(SdtHistoryComparison) c3 = sdt_history_comparison_new(e3);
+	g_autoptr(SdtHistoryComparison) c4 = sdt_history_comparison_new(e4);
+
+	g_assert_cmpint(c1->kind, ==, SDT_HISTORY_COMPARE_CHANGE);
+	g_assert_cmpstr(c1->before->path, ==, "/p0");
+	g_assert_cmpstr(c1->after->path, ==, "/p4");
+	g_assert_cmpuint(c1->stand_in_runs, ==, 3);
+
+	g_assert_cmpint(c2->kind, ==, SDT_HISTORY_COMPARE_NONE);
+	g_assert_null(c2->before);
+	g_assert_null(c2->after);
+	g_assert_cmpuint(c2->stand_in_runs, ==, 2);
+
+	g_assert_cmpint(c3->kind, ==, SDT_HISTORY_COMPARE_WAITING);
+	g_assert_cmpstr(c3->before->path, ==, "/p0");
+	g_assert_null(c3->after);
+
+	g_assert_cmpint(c4->kind, ==, SDT_HISTORY_COMPARE_PREVIOUS);
+	g_assert_cmpstr(c4->before->path, ==, "/p0");
+	g_assert_cmpstr(c4->after->path, ==, "/p2");
+}
+
 static void
 test_bench_summary_bad_documents(void)
 {
@@ -302,6 +398,9 @@ main(int argc, char **argv)
 			test_bench_summary_rows_and_targets);
 	g_test_add_func("/sdtuner/app-bench-summary/zero-duration-is-invalid",
 			test_bench_summary_zero_duration_is_invalid);
+	g_test_add_func("/sdtuner/app-bench-summary/stand-in", test_bench_summary_stand_in);
+	g_test_add_func("/sdtuner/app-history/comparison-leaves-out-stand-ins",
+			test_history_comparison_leaves_out_stand_ins);
 	g_test_add_func("/sdtuner/app-bench-summary/bad-documents",
 			test_bench_summary_bad_documents);
 	g_test_add_func("/sdtuner/app-user-error/helper-missing", test_user_error_helper_missing);

@@ -134,6 +134,11 @@ test_bench_card_simulated_board(Fixture *fx, gconstpointer data)
 	notes = json_object_get_array_member(obj, "notes");
 	g_assert_cmpuint(json_array_get_length(notes), >=, 1);
 	g_assert_true(g_str_has_prefix(json_array_get_string_element(notes, 0), "Simulated board"));
+	/* the simulated board's card directory is on this machine: a stand-in */
+	g_assert_true(json_object_get_boolean_member(json_object_get_object_member(obj, "target"),
+						     "stand_in"));
+	g_assert_true(json_object_get_boolean_member(json_object_get_object_member(obj, "verdict"),
+						     "stand_in"));
 	g_assert_nonnull(strstr(json_array_get_string_element(notes, 0), "/dev/mmcblk0p2"));
 
 	history = sdt_history_list(fx->ctx, &error);

@@ -80,5 +80,18 @@ else
   not_ok "the quick run reached its random phase"
 fi
 
+# a finished run on --dir: a stand-in, not the SD card, marked in the output and the history
+"$CTL" --root "$ROOT" bench --profile quick --dir "$DIR" > "$WORK/out" 2> "$WORK/err"; rc=$?
+check "a quick run on --dir finishes (exit 0)" '[ $rc = 0 ]'
+check "its output says it is a stand-in, not the SD card" \
+  'head -n 1 "$WORK/out" | grep -q "^STAND-IN, NOT THE SD CARD: test file in $DIR "'
+check "and claims no A1/A2 pass for the card" \
+  '! grep -q "^A1: " "$WORK/out" && grep -q "^No A1/A2 verdict on the SD card" "$WORK/out"'
+"$CTL" --root "$ROOT" --json history > "$WORK/history.json" 2> "$WORK/err"
+check "the history entry is marked stand_in (target and verdict)" \
+  'python3 -c "import json,sys; e=json.load(open(sys.argv[1]))[\"entries\"][-1]; sys.exit(not (e[\"kind\"] == \"bench\" and e[\"target\"][\"stand_in\"] is True and e[\"verdict\"][\"stand_in\"] is True))" "$WORK/history.json"'
+"$CTL" --root "$ROOT" history > "$WORK/history.txt" 2> "$WORK/err"
+check "history lists it as a stand-in" 'grep -q "benchmark (quick) of a stand-in, not the SD card: $DIR" "$WORK/history.txt"'
+
 echo "1..$n"
 exit $failed

@@ -491,6 +491,30 @@ test_bench_target_ramfs_not_supported(void)
 	test_rm_rf(dir);
 }
 
+/* a shared tmpfs (/dev/shm is 1777) is refused for being memory, not for being shared */
+static void
+test_bench_target_shared_tmpfs_says_tmpfs(void)
+{
+	g_autofree gchar *dir = NULL;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchTarget) target = NULL;
+
+	if (!g_file_test("/dev/shm", G_FILE_TEST_IS_DIR)) {
+		g_test_skip("no /dev/shm");
+		return;
+	}
+	dir = test_dir_new("/dev/shm");
+	g_assert_cmpint(g_chmod(dir, 01777), ==, 0);
+	target = sdt_bench_target_open(dir, 4 * MIB, 0, &error);
+	g_assert_null(target);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_SUPPORTED);
+	g_assert_nonnull(strstr(error->message, "tmpfs"));
+	g_assert_nonnull(strstr(error->message, "not a block device"));
+	g_assert_null(strstr(error->message, "writable by other users"));
+	g_assert_cmpuint(test_dir_count(dir), ==, 0);
+	test_rm_rf(dir);
+}
+
 static void
 test_bench_target_shared_dir_refused(void)
 {
@@ -908,6 +932,9 @@ test_bench_ops_json_and_history(void)
 	verdict = json_object_get_object_member(obj, "verdict");
 	g_assert_true(json_object_has_member(verdict, "a1"));
 	g_assert_true(json_object_has_member(verdict, "a2"));
+	/* a directory given for tests is a stand-in, not the SD card: marked as such */
+	g_assert_true(json_object_get_boolean_member(target, "stand_in"));
+	g_assert_true(json_object_get_boolean_member(verdict, "stand_in"));
 	g_assert_true(json_object_has_member(obj, "ceiling_mb_s"));
 	g_assert_false(json_object_has_member(obj, "kind"));
 
@@ -916,6 +943,8 @@ test_bench_ops_json_and_history(void)
 	g_assert_cmpuint(json_array_get_length(history), ==, 1);
 	obj = json_array_get_object_element(history, 0);
 	g_assert_cmpstr(json_object_get_string_member(obj, "kind"), ==, "bench");
+	g_assert_true(json_object_get_boolean_member(json_object_get_object_member(obj, "target"),
+						     "stand_in"));
 	g_assert_cmpuint(json_array_get_length(json_object_get_array_member(obj, "tests")),
 			 ==,
 			 G_N_ELEMENTS(names));
@@ -1233,6 +1262,8 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/bench/target/fs-magic", test_bench_target_fs_magic);
 	g_test_add_func("/sdtuner/bench/target/ramfs-not-supported",
 			test_bench_target_ramfs_not_supported);
+	g_test_add_func("/sdtuner/bench/target/shared-tmpfs-says-tmpfs",
+			test_bench_target_shared_tmpfs_says_tmpfs);
 	g_test_add_func("/sdtuner/bench/target/shared-dir-refused",
 			test_bench_target_shared_dir_refused);
 	g_test_add_func("/sdtuner/bench/target/missing-dir", test_bench_target_missing_dir);

@@ -6,6 +6,8 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "sdt-error.h"
 #include "sdt-history.h"
@@ -182,11 +184,116 @@ test_history_past_2038(void)
 	test_rm_rf(root);
 }
 
+/* what a history write killed between its temporary file and the rename leaves */
+static gchar *
+test_history_make_temp(const gchar *root, const gchar *name)
+{
+	g_autofree gchar *dir = g_build_filename(root, "var", "lib", "sd-tuner", "history", NULL);
+	gchar *path = g_build_filename(dir, name, NULL);
+
+	g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
+	g_assert_true(g_file_set_contents(path, "{\"kind\": \"ben", -1, NULL));
+	return path;
+}
+
+static void
+test_history_stale_temp_files_removed(void)
+{
+	g_autofree gchar *root = NULL;
+	g_autoptr(SdtContext) ctx = test_root_new(&root);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonObject) entry = json_object_new();
+	g_autoptr(JsonArray) list = NULL;
+	g_autofree gchar *stale1 =
+		test_history_make_temp(root, "1764579600000000-bench.json.Ab3dE9");
+	g_autofree gchar *stale2 =
+		test_history_make_temp(root, "1764579600000001-apply.json.ZZZZZZ");
+	/* not of the temporary shape: not ours to remove */
+	g_autofree gchar *other = test_history_make_temp(root, "notes.json.Ab3dE9");
+	g_autofree gchar *other2 = test_history_make_temp(root, "1764579600000002-bench.json.x");
+
+	/* a write cleans up first */
+	g_assert_true(sdt_history_append(ctx, "bench", entry, &error));
+	g_assert_no_error(error);
+	g_assert_false(g_file_test(stale1, G_FILE_TEST_EXISTS));
+	g_assert_false(g_file_test(stale2, G_FILE_TEST_EXISTS));
+	g_assert_true(g_file_test(other, G_FILE_TEST_EXISTS));
+	g_assert_true(g_file_test(other2, G_FILE_TEST_EXISTS));
+	list = sdt_history_list(ctx, &error);
+	g_assert_no_error(error);
+	g_assert_cmpuint(json_array_get_length(list), ==, 1);
+
+	/* and the helper's start-up, without a write */
+	g_clear_pointer(&stale1, g_free);
+	stale1 = test_history_make_temp(root, "1764579600000003-revert.json.q1W2e3");
+	g_assert_cmpuint(sdt_history_remove_stale(ctx, &error), ==, 1);
+	g_assert_no_error(error);
+	g_assert_false(g_file_test(stale1, G_FILE_TEST_EXISTS));
+	g_assert_true(g_file_test(other, G_FILE_TEST_EXISTS));
+	g_clear_pointer(&list, json_array_unref);
+	list = sdt_history_list(ctx, &error);
+	g_assert_cmpuint(json_array_get_length(list), ==, 1);
+	test_rm_rf(root);
+}
+
+/* entries that are not small regular files are skipped without blocking */
+static void
+test_history_odd_files_skipped_subprocess(void)
+{
+	g_autofree gchar *root = NULL;
+	g_autoptr(SdtContext) ctx = test_root_new(&root);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonObject) entry = json_object_new();
+	g_autoptr(JsonArray) list = NULL;
+	g_autofree gchar *dir = g_build_filename(root, "var", "lib", "sd-tuner", "history", NULL);
+	g_autofree gchar *fifo = g_build_filename(dir, "1764579600000000-bench.json", NULL);
+	g_autofree gchar *link = g_build_filename(dir, "1764579600000001-bench.json", NULL);
+	g_autofree gchar *big = g_build_filename(dir, "1764579600000002-bench.json", NULL);
+	g_autofree gchar *big_text = NULL;
+	g_autoptr(GString) padding = g_string_new("{\"kind\": \"bench\", \"pad\": \"");
+
+	json_object_set_int_member(entry, "n", 1);
+	g_assert_true(sdt_history_append(ctx, "apply", entry, &error));
+	g_assert_no_error(error);
+	/* a FIFO would block a plain read for ever, with the helper's caller waiting */
+	g_assert_cmpint(mkfifo(fifo, 0644), ==, 0);
+	g_assert_cmpint(symlink("/etc/passwd", link), ==, 0);
+	while (padding->len < 300 * 1024)
+		g_string_append(padding,
+				"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+	g_string_append(padding, "\"}");
+	g_assert_true(g_file_set_contents(big, padding->str, -1, NULL));
+
+	list = sdt_history_list(ctx, &error);
+	g_assert_no_error(error);
+	g_assert_cmpuint(json_array_get_length(list), ==, 1);
+	g_assert_cmpstr(
+		json_object_get_string_member(json_array_get_object_element(list, 0), "kind"),
+		==,
+		"apply");
+	test_rm_rf(root);
+}
+
+static void
+test_history_odd_files_skipped(void)
+{
+	/* in a child with a time limit: on failure it would hang on the FIFO */
+	g_test_trap_subprocess("/sdtuner/history/odd-files-skipped/subprocess",
+			       10 * G_USEC_PER_SEC,
+			       G_TEST_SUBPROCESS_INHERIT_STDERR);
+	g_test_trap_assert_passed();
+}
+
 int
 main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/sdtuner/history/empty-is-empty-array", test_history_empty_is_empty_array);
+	g_test_add_func("/sdtuner/history/odd-files-skipped", test_history_odd_files_skipped);
+	g_test_add_func("/sdtuner/history/odd-files-skipped/subprocess",
+			test_history_odd_files_skipped_subprocess);
+	g_test_add_func("/sdtuner/history/stale-temp-files-removed",
+			test_history_stale_temp_files_removed);
 	g_test_add_func("/sdtuner/history/append-keeps-order-and-skips-damage",
 			test_history_append_keeps_order_and_skips_damage);
 	g_test_add_func("/sdtuner/history/unwritable-state-dir-is-an-error",

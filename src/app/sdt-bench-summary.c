@@ -28,6 +28,7 @@ sdt_bench_summary_free(SdtBenchSummary *summary)
 	g_ptr_array_unref(summary->notes);
 	g_free(summary->device);
 	g_free(summary->profile);
+	g_free(summary->path);
 	g_free(summary);
 }
 
@@ -128,6 +129,11 @@ sdt_bench_summary_from_object(JsonObject *obj, GError **error)
 	summary->profile = g_strdup(sdt_json_reader_get_string(obj, "profile"));
 	target = sdt_json_reader_get_object(obj, "target");
 	summary->device = g_strdup(sdt_json_reader_get_string(target, "device"));
+	summary->path = g_strdup(sdt_json_reader_get_string(target, "path"));
+	summary->stand_in = sdt_json_reader_get_bool(target, "stand_in", FALSE) ||
+			    sdt_json_reader_get_bool(sdt_json_reader_get_object(obj, "verdict"),
+						     "stand_in",
+						     FALSE);
 
 	for (guint i = 0; i < json_array_get_length(tests); i++) {
 		JsonNode *node = json_array_get_element(tests, i);
@@ -151,7 +157,9 @@ sdt_bench_summary_from_object(JsonObject *obj, GError **error)
 		row->ceiling_pct = row->valid && summary->ceiling_mb_s > 0
 					   ? 100.0 * row->mb_s / summary->ceiling_mb_s
 					   : -1;
-		sdt_bench_row_set_targets(row);
+		/* a stand-in's figures are not the card's: no A1/A2 marks */
+		if (!summary->stand_in)
+			sdt_bench_row_set_targets(row);
 		g_ptr_array_add(summary->rows, row);
 	}
 
@@ -163,7 +171,8 @@ sdt_bench_summary_from_object(JsonObject *obj, GError **error)
 	}
 
 	verdict = json_object_get_member(obj, "verdict");
-	if (verdict != NULL && JSON_NODE_HOLDS_OBJECT(verdict) && summary->invalid_rows == 0) {
+	if (verdict != NULL && JSON_NODE_HOLDS_OBJECT(verdict) && summary->invalid_rows == 0 &&
+	    !summary->stand_in) {
 		summary->a1 = sdt_bench_summary_get_verdict(json_node_get_object(verdict), "a1");
 		summary->a2 = sdt_bench_summary_get_verdict(json_node_get_object(verdict), "a2");
 	}
@@ -177,4 +186,72 @@ sdt_bench_summary_parse(const gchar *json, GError **error)
 	if (root == NULL)
 		return NULL;
 	return sdt_bench_summary_from_object(json_node_get_object(root), error);
+}
+
+SdtBenchSummary *
+sdt_bench_summary_from_history_entry(JsonObject *entry)
+{
+	JsonObject *result = sdt_json_reader_get_object(entry, "result");
+	g_autoptr(GError) error = NULL;
+	SdtBenchSummary *summary;
+
+	summary = sdt_bench_summary_from_object(result != NULL ? result : entry, &error);
+	if (summary == NULL)
+		g_debug("history entry without results: %s", error->message);
+	return summary;
+}
+
+void
+sdt_history_comparison_free(SdtHistoryComparison *comparison)
+{
+	if (comparison == NULL)
+		return;
+	sdt_bench_summary_free(comparison->before);
+	sdt_bench_summary_free(comparison->after);
+	g_free(comparison);
+}
+
+SdtHistoryComparison *
+sdt_history_comparison_new(JsonArray *entries)
+{
+	g_autoptr(SdtHistoryComparison) c = g_new0(SdtHistoryComparison, 1);
+	g_autoptr(SdtBenchSummary) previous = NULL; /* the run before the latest, no change */
+	gboolean changed = FALSE;
+	guint n = entries != NULL ? json_array_get_length(entries) : 0;
+
+	/* newest first: the latest runs, then SD Tuner's last change, then the run before it */
+	for (gint i = (gint) n - 1; i >= 0; i--) {
+		JsonNode *node = json_array_get_element(entries, (guint) i);
+		JsonObject *entry =
+			JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
+		const gchar *kind = sdt_json_reader_get_string(entry, "kind");
+
+		if (g_strcmp0(kind, "bench") == 0) {
+			g_autoptr(SdtBenchSummary) s = sdt_bench_summary_from_history_entry(entry);
+			if (s == NULL)
+				continue;
+			if (s->stand_in)
+				c->stand_in_runs++;
+			else if (!changed && c->after == NULL)
+				c->after = g_steal_pointer(&s);
+			else if (!changed && previous == NULL)
+				previous = g_steal_pointer(&s);
+			else if (changed && c->before == NULL)
+				c->before = g_steal_pointer(&s);
+		} else if (g_strcmp0(kind, "apply") == 0 || g_strcmp0(kind, "revert") == 0) {
+			changed = TRUE;
+		}
+	}
+	if (c->after == NULL && c->before == NULL) {
+		c->kind = SDT_HISTORY_COMPARE_NONE;
+	} else if (changed && c->before != NULL && c->after != NULL) {
+		c->kind = SDT_HISTORY_COMPARE_CHANGE;
+	} else if (changed && c->after == NULL) {
+		c->kind = SDT_HISTORY_COMPARE_WAITING;
+	} else {
+		c->kind = SDT_HISTORY_COMPARE_PREVIOUS;
+		sdt_bench_summary_free(c->before);
+		c->before = g_steal_pointer(&previous);
+	}
+	return g_steal_pointer(&c);
 }

@@ -40,8 +40,12 @@ typedef struct {
 	gchar *profile;
 	GPtrArray *notes; /* of gchar*: the engine's remarks on this run */
 	guint invalid_rows;
-	SdtTarget a1; /* whole-card verdict */
+	SdtTarget a1; /* whole-card verdict; NONE for a stand-in */
 	SdtTarget a2;
+	/* the test file was not on the SD card (target.stand_in): no A1/A2 marks,
+	 * no verdict on the card, no place in before/after comparisons */
+	gboolean stand_in;
+	gchar *path; /* the test file's directory */
 } SdtBenchSummary;
 
 void sdt_bench_summary_free(SdtBenchSummary *summary);
@@ -57,6 +61,32 @@ SdtBenchSummary *sdt_bench_summary_parse(const gchar *json, GError **error);
 
 /* the same for one entry of the history (an object with the bench members) */
 SdtBenchSummary *sdt_bench_summary_from_object(JsonObject *obj, GError **error);
+
+/* the summary of one history entry (its members, or under "result"), %NULL if none */
+SdtBenchSummary *sdt_bench_summary_from_history_entry(JsonObject *entry);
+
+typedef enum {
+	SDT_HISTORY_COMPARE_NONE,    /* no benchmark of the card yet */
+	SDT_HISTORY_COMPARE_CHANGE,  /* the last run before SD Tuner's last change, the latest after
+				      */
+	SDT_HISTORY_COMPARE_WAITING, /* a change, and no run after it yet */
+	SDT_HISTORY_COMPARE_PREVIOUS, /* the latest run against the one before it */
+} SdtHistoryCompareKind;
+
+typedef struct {
+	SdtHistoryCompareKind kind;
+	SdtBenchSummary *before; /* %NULL when there is none */
+	SdtBenchSummary *after;  /* %NULL when there is none */
+	guint stand_in_runs;     /* benchmarks of a stand-in, left out */
+} SdtHistoryComparison;
+
+/*
+ * What the History page compares, from the history's entries (oldest first):
+ * only benchmarks of the SD card, never of a stand-in directory.
+ */
+SdtHistoryComparison *sdt_history_comparison_new(JsonArray *entries);
+void sdt_history_comparison_free(SdtHistoryComparison *comparison);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtHistoryComparison, sdt_history_comparison_free)
 
 /* a human name for a test, e.g. "Random 4K read (queue depth 32)" */
 const gchar *sdt_bench_test_title(const gchar *name);

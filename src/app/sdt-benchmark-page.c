@@ -154,7 +154,15 @@ sdt_benchmark_page_show_summary(SdtBenchmarkPage *self, SdtBenchSummary *summary
 					    r);
 	}
 
-	if (summary->a1 == SDT_TARGET_PASS && summary->a2 == SDT_TARGET_PASS)
+	if (summary->stand_in)
+		/* Translators: the folder and the device of a benchmark that did not run
+		 * on the SD card */
+		verdict = g_strdup_printf(_("Stand-in: the test file was in %s on %s, not on the "
+					    "SD card. These figures are that device's, so there is "
+					    "no A1 or A2 verdict on the card."),
+					  summary->path != NULL ? summary->path : "?",
+					  summary->device != NULL ? summary->device : "?");
+	else if (summary->a1 == SDT_TARGET_PASS && summary->a2 == SDT_TARGET_PASS)
 		verdict = g_strdup(_("This card reaches the A2 targets on this board."));
 	else if (summary->a1 == SDT_TARGET_PASS)
 		verdict = g_strdup(_("This card reaches the A1 targets on this board, "

@@ -25,20 +25,6 @@ struct _SdtHistoryPage {
 
 G_DEFINE_TYPE(SdtHistoryPage, sdt_history_page, GTK_TYPE_BOX)
 
-/* a bench entry carries the result's members itself, or under "result" */
-static SdtBenchSummary *
-sdt_history_page_entry_summary(JsonObject *entry)
-{
-	JsonObject *result = sdt_json_reader_get_object(entry, "result");
-	g_autoptr(GError) error = NULL;
-	SdtBenchSummary *summary;
-
-	summary = sdt_bench_summary_from_object(result != NULL ? result : entry, &error);
-	if (summary == NULL)
-		g_debug("history entry without results: %s", error->message);
-	return summary;
-}
-
 static gchar *
 sdt_history_page_format_time(const gchar *iso)
 {
@@ -88,17 +74,14 @@ sdt_history_page_show(SdtHistoryPage *self, JsonArray *entries)
 		{"rand-4k-write-qd32", "iops"},
 	};
 	g_autoptr(GList) children = gtk_container_get_children(GTK_CONTAINER(self->entries_list));
-	g_autoptr(SdtBenchSummary) before = NULL;
-	g_autoptr(SdtBenchSummary) after = NULL;
-	g_autoptr(SdtBenchSummary) previous = NULL; /* the run before the latest, if no change */
-	gint last_change = -1;
+	g_autoptr(SdtHistoryComparison) cmp = sdt_history_comparison_new(entries);
 	guint n = entries != NULL ? json_array_get_length(entries) : 0;
 
 	for (GList *l = children; l != NULL; l = l->next)
 		gtk_widget_destroy(GTK_WIDGET(l->data));
 	sdt_history_chart_clear(SDT_HISTORY_CHART(self->chart));
 
-	/* newest first in the list; find the last apply or revert on the way */
+	/* newest first in the list */
 	for (gint i = (gint) n - 1; i >= 0; i--) {
 		JsonNode *node = json_array_get_element(entries, (guint) i);
 		JsonObject *entry =
@@ -109,21 +92,28 @@ sdt_history_page_show(SdtHistoryPage *self, JsonArray *entries)
 		g_autofree gchar *text = NULL;
 
 		if (g_strcmp0(kind, "bench") == 0) {
-			g_autoptr(SdtBenchSummary) s = sdt_history_page_entry_summary(entry);
+			g_autoptr(SdtBenchSummary) s = sdt_bench_summary_from_history_entry(entry);
 			gdouble rd = sdt_history_page_find(s, "seq-read", FALSE);
 			gdouble rr = sdt_history_page_find(s, "rand-4k-read-qd1", TRUE);
-			/* Translators: a history line: time, sequential MB/s, random IOPS */
-			text = g_strdup_printf(_("%s  Benchmark: reads %.1f MB/s, %.0f random "
-						 "reads per second"),
-					       when,
-					       MAX(rd, 0.0),
-					       MAX(rr, 0.0));
-			if (s != NULL && last_change < 0 && after == NULL)
-				after = g_steal_pointer(&s);
-			else if (s != NULL && last_change < 0 && previous == NULL)
-				previous = g_steal_pointer(&s);
-			else if (s != NULL && last_change >= 0 && before == NULL)
-				before = g_steal_pointer(&s);
+			if (s != NULL && s->stand_in)
+				/* Translators: a history line: time, folder, sequential MB/s,
+				 * random IOPS of a benchmark that did not run on the SD card */
+				text = g_strdup_printf(
+					_("%s  Benchmark of a stand-in folder, not the "
+					  "SD card (%s): reads %.1f MB/s, %.0f random "
+					  "reads per second"),
+					when,
+					s->path != NULL ? s->path : "?",
+					MAX(rd, 0.0),
+					MAX(rr, 0.0));
+			else
+				/* Translators: a history line: time, sequential MB/s, random IOPS
+				 */
+				text = g_strdup_printf(_("%s  Benchmark: reads %.1f MB/s, %.0f "
+							 "random reads per second"),
+						       when,
+						       MAX(rd, 0.0),
+						       MAX(rr, 0.0));
 		} else if (g_strcmp0(kind, "apply") == 0 || g_strcmp0(kind, "revert") == 0) {
 			const gchar *id = sdt_json_reader_get_string(entry, "id");
 			if (g_strcmp0(kind, "apply") == 0)
@@ -134,50 +124,58 @@ sdt_history_page_show(SdtHistoryPage *self, JsonArray *entries)
 			else
 				/* Translators: a history line: time */
 				text = g_strdup_printf(_("%s  Reverted SD Tuner's change"), when);
-			if (last_change < 0)
-				last_change = i;
 		} else {
 			text = g_strdup_printf("%s  %s", when, kind != NULL ? kind : "?");
 		}
 		sdt_history_page_add_row(self, text);
 	}
 
-	if (after == NULL && before == NULL) {
-		gtk_label_set_text(
-			GTK_LABEL(self->summary_label),
-			_("No benchmark has been run yet. Run one on the Speed page, apply the "
-			  "recommended setting, restart, and run it again: this page then shows "
-			  "before and after."));
+	switch (cmp->kind) {
+	case SDT_HISTORY_COMPARE_NONE:
+		if (cmp->stand_in_runs > 0)
+			gtk_label_set_text(
+				GTK_LABEL(self->summary_label),
+				_("Benchmarks of a stand-in folder are listed below but not "
+				  "compared: they did not measure the SD card. No benchmark of the "
+				  "SD card itself has been run yet."));
+		else
+			gtk_label_set_text(
+				GTK_LABEL(self->summary_label),
+				_("No benchmark has been run yet. Run one on the Speed page, apply "
+				  "the recommended setting, restart, and run it again: this page "
+				  "then shows before and after."));
 		gtk_widget_hide(self->chart);
 		return;
-	}
-	if (last_change >= 0 && before != NULL && after != NULL) {
+	case SDT_HISTORY_COMPARE_CHANGE:
 		sdt_history_chart_set_labels(SDT_HISTORY_CHART(self->chart),
 					     _("Before the change"),
 					     _("After the change"));
 		gtk_label_set_text(GTK_LABEL(self->summary_label),
 				   _("The last benchmark before SD Tuner's last change, against "
 				     "the latest one after it."));
-	} else if (last_change >= 0 && after == NULL) {
+		break;
+	case SDT_HISTORY_COMPARE_WAITING:
 		sdt_history_chart_set_labels(SDT_HISTORY_CHART(self->chart),
 					     _("Before the change"),
 					     _("After the change"));
 		gtk_label_set_text(GTK_LABEL(self->summary_label),
 				   _("Restart the computer, then run the benchmark again to see "
 				     "the effect of the change."));
-	} else {
-		before = g_steal_pointer(&previous);
+		break;
+	case SDT_HISTORY_COMPARE_PREVIOUS:
+	default:
 		sdt_history_chart_set_labels(SDT_HISTORY_CHART(self->chart),
 					     _("Previous run"),
 					     _("Latest run"));
 		gtk_label_set_text(GTK_LABEL(self->summary_label),
 				   _("The latest benchmark against the one before it. Apply the "
 				     "recommended change and benchmark again to see its effect."));
+		break;
 	}
 	for (guint i = 0; i < G_N_ELEMENTS(tests); i++) {
 		gboolean iops = g_strcmp0(tests[i][1], "iops") == 0;
-		gdouble b = sdt_history_page_find(before, tests[i][0], iops);
-		gdouble a = sdt_history_page_find(after, tests[i][0], iops);
+		gdouble b = sdt_history_page_find(cmp->before, tests[i][0], iops);
+		gdouble a = sdt_history_page_find(cmp->after, tests[i][0], iops);
 		if (a < 0 && b < 0)
 			continue;
 		sdt_history_chart_add_group(SDT_HISTORY_CHART(self->chart),

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 #include <unistd.h>
 
 #if HAVE_POLKIT_AGENT
@@ -34,17 +35,94 @@ typedef struct {
 } SdtCliBus;
 
 static void
-sdt_cli_ops_wrap_error(GError **error, SdtError code)
+sdt_cli_ops_wrap_error(GError **error, SdtError code, gboolean missing)
 {
-	g_autoptr(GError) wrapped =
-		g_error_new(SDT_ERROR,
-			    code,
-			    /* Translators: %s is an error message */
-			    _("Could not reach sd-tuner-helper on the system bus (is SD Tuner "
-			      "installed? use --root DIR to read a copy instead): %s"),
-			    (*error)->message);
+	g_autoptr(GError) wrapped = NULL;
+
+	if (missing)
+		wrapped = g_error_new(
+			SDT_ERROR,
+			code,
+			/* Translators: %s is the D-Bus error message */
+			_("SD Tuner's system service (sd-tuner-helper) is not installed "
+			  "or could not be started (%s)"),
+			(*error)->message);
+	else
+		wrapped =
+			g_error_new(SDT_ERROR,
+				    code,
+				    /* Translators: %s is the D-Bus error message */
+				    _("SD Tuner's system service (sd-tuner-helper) did not answer "
+				      "(%s)"),
+				    (*error)->message);
 	g_clear_error(error);
 	*error = g_steal_pointer(&wrapped);
+}
+
+/* the command as typed, for a hint the user can copy */
+static gchar *
+sdt_cli_ops_command_line(SdtCli *cli)
+{
+	g_autoptr(GString) str = g_string_new(NULL);
+
+	for (guint i = 0; cli->argv != NULL && cli->argv[i] != NULL; i++) {
+		const gchar *arg = cli->argv[i];
+		gboolean plain = arg[0] != '\0';
+		for (const gchar *p = arg; *p != '\0'; p++) {
+			if (!g_ascii_isalnum(*p) && strchr("-_./=,:", *p) == NULL)
+				plain = FALSE;
+		}
+		if (str->len > 0)
+			g_string_append_c(str, ' ');
+		if (plain) {
+			g_string_append(str, arg);
+		} else {
+			g_autofree gchar *quoted = g_shell_quote(arg);
+			g_string_append(str, quoted);
+		}
+	}
+	return g_string_free(g_steal_pointer(&str), FALSE);
+}
+
+/*
+ * bench, apply and revert need the helper, or root in-process: say what to
+ * install, or the exact command that works without the service
+ */
+static void
+sdt_cli_ops_privileged_hint(SdtCli *cli, GError **error)
+{
+	g_autofree gchar *command = NULL;
+	g_autoptr(GError) hinted = NULL;
+
+	if (error == NULL || *error == NULL || !sdt_cli_ops_helper_missing(cli))
+		return;
+	command = sdt_cli_ops_command_line(cli);
+	if (geteuid() == 0)
+		hinted =
+			g_error_new(SDT_ERROR,
+				    (*error)->code,
+				    /* Translators: the first %s says why the service is missing,
+				     * the second is the command the user typed, e.g. "apply
+				     * sd-overclock-100" */
+				    _("%s. Install the sd-tuner package, which brings the service, "
+				      "or run the command on this machine without the service: "
+				      "“sdtunerctl --root / %s”."),
+				    (*error)->message,
+				    command);
+	else
+		hinted =
+			g_error_new(SDT_ERROR,
+				    (*error)->code,
+				    /* Translators: the first %s says why the service is missing,
+				     * the second is the command the user typed, e.g. "apply
+				     * sd-overclock-100" */
+				    _("%s. Install the sd-tuner package, which brings the service, "
+				      "or run the command as root on this machine without the "
+				      "service: “sudo sdtunerctl --root / %s”."),
+				    (*error)->message,
+				    command);
+	g_clear_error(error);
+	*error = g_steal_pointer(&hinted);
 }
 
 /* D-Bus and connection errors become SDT_ERROR with a hint */
@@ -70,7 +148,7 @@ sdt_cli_ops_fixup_error(SdtCli *cli, GError **error)
 	    g_strcmp0(remote, "org.freedesktop.DBus.Error.NameHasNoOwner") == 0 ||
 	    g_error_matches(*error, G_DBUS_ERROR, G_DBUS_ERROR_FILE_NOT_FOUND) ||
 	    g_error_matches(*error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND)) {
-		sdt_cli_ops_wrap_error(error, SDT_ERROR_NOT_SUPPORTED);
+		sdt_cli_ops_wrap_error(error, SDT_ERROR_NOT_SUPPORTED, TRUE);
 		if (cli != NULL && cli->bus != NULL)
 			((SdtCliBus *) cli->bus)->helper_missing = TRUE;
 		return;
@@ -79,7 +157,7 @@ sdt_cli_ops_fixup_error(SdtCli *cli, GError **error)
 	if (g_strcmp0(remote, "org.freedesktop.DBus.Error.Spawn.ChildExited") == 0 ||
 	    g_strcmp0(remote, "org.freedesktop.DBus.Error.NoReply") == 0 ||
 	    (*error)->domain == G_IO_ERROR) {
-		sdt_cli_ops_wrap_error(error, SDT_ERROR_FAILED);
+		sdt_cli_ops_wrap_error(error, SDT_ERROR_FAILED, FALSE);
 		return;
 	}
 	(*error)->domain = SDT_ERROR;
@@ -281,8 +359,10 @@ sdt_cli_ops_revert(SdtCli *cli, GError **error)
 	if (cli->ctx != NULL)
 		return sdt_ops_revert(cli->ctx, error);
 	bus = sdt_cli_ops_bus(cli, error);
-	if (bus == NULL)
+	if (bus == NULL) {
+		sdt_cli_ops_privileged_hint(cli, error);
 		return NULL;
+	}
 	sdt_cli_ops_ensure_agent(bus);
 	if (!sdt_manager_call_revert_sync(bus->manager,
 					  sdt_cli_ops_options(FALSE),
@@ -290,6 +370,7 @@ sdt_cli_ops_revert(SdtCli *cli, GError **error)
 					  NULL,
 					  error)) {
 		sdt_cli_ops_fixup_error(cli, error);
+		sdt_cli_ops_privileged_hint(cli, error);
 		return NULL;
 	}
 	return sdt_cli_ops_parse(json, error);
@@ -304,8 +385,10 @@ sdt_cli_ops_apply(SdtCli *cli, const gchar *id, gboolean trial, GError **error)
 	if (cli->ctx != NULL)
 		return sdt_ops_apply(cli->ctx, id, trial, error);
 	bus = sdt_cli_ops_bus(cli, error);
-	if (bus == NULL)
+	if (bus == NULL) {
+		sdt_cli_ops_privileged_hint(cli, error);
 		return NULL;
+	}
 	sdt_cli_ops_ensure_agent(bus);
 	if (!sdt_manager_call_apply_sync(bus->manager,
 					 id,
@@ -314,6 +397,7 @@ sdt_cli_ops_apply(SdtCli *cli, const gchar *id, gboolean trial, GError **error)
 					 NULL,
 					 error)) {
 		sdt_cli_ops_fixup_error(cli, error);
+		sdt_cli_ops_privileged_hint(cli, error);
 		return NULL;
 	}
 	return sdt_cli_ops_parse(json, error);
@@ -325,6 +409,7 @@ typedef struct {
 	GMainLoop *loop;
 	SdtJob *job;
 	gchar *job_path;
+	gchar *helper; /* the helper's unique bus name: only its signals count */
 	SdtBenchProgressFunc progress;
 	gpointer user_data;
 	gboolean done;
@@ -354,7 +439,11 @@ sdt_cli_bench_completed_cb(GDBusConnection *connection,
 	const gchar *error_name;
 	const gchar *error_message;
 
-	if (b->done || g_strcmp0(path, b->job_path) != 0 ||
+	/* any local user may emit a signal on the system bus, and job paths are
+	 * predictable: only the helper that runs our job says how it ended (the
+	 * subscription is on its unique name already; this holds for unicast
+	 * signals, which reach us whatever the match rules say) */
+	if (b->done || g_strcmp0(sender, b->helper) != 0 || g_strcmp0(path, b->job_path) != 0 ||
 	    !g_variant_is_of_type(params, G_VARIANT_TYPE("(sss)")))
 		return;
 	g_variant_get(params, "(&s&s&s)", &result, &error_name, &error_message);
@@ -382,12 +471,11 @@ sdt_cli_bench_properties_cb(GDBusProxy *proxy,
 }
 
 static void
-sdt_cli_bench_owner_cb(GObject *object, GParamSpec *pspec, gpointer user_data)
+sdt_cli_bench_vanished_cb(GDBusConnection *connection, const gchar *name, gpointer user_data)
 {
 	SdtCliBench *b = user_data;
-	g_autofree gchar *owner = g_dbus_proxy_get_name_owner(G_DBUS_PROXY(object));
 
-	if (owner != NULL || b->done)
+	if (b->done)
 		return;
 	g_set_error_literal(&b->error,
 			    SDT_ERROR,
@@ -425,6 +513,175 @@ sdt_cli_bench_cancelled_cb(GCancellable *cancellable, gpointer user_data)
 	g_main_context_invoke(b->context, sdt_cli_bench_send_cancel_cb, b);
 }
 
+/*
+ * The unique name of the helper that will run our job: activated (it may not
+ * run yet), then asked for; StartBenchmark goes to that name, so the job is
+ * that helper's even if another instance replaced it meanwhile.
+ */
+static gchar *
+sdt_cli_bench_helper_name(GDBusConnection *connection, GCancellable *cancellable, GError **error)
+{
+	g_autoptr(GVariant) started = NULL;
+	g_autoptr(GVariant) owner = NULL;
+	gchar *name = NULL;
+
+	started = g_dbus_connection_call_sync(connection,
+					      "org.freedesktop.DBus",
+					      "/org/freedesktop/DBus",
+					      "org.freedesktop.DBus",
+					      "StartServiceByName",
+					      g_variant_new("(su)", SDT_CLI_BUS_NAME, 0),
+					      G_VARIANT_TYPE("(u)"),
+					      G_DBUS_CALL_FLAGS_NONE,
+					      -1,
+					      cancellable,
+					      error);
+	if (started == NULL)
+		return NULL;
+	owner = g_dbus_connection_call_sync(connection,
+					    "org.freedesktop.DBus",
+					    "/org/freedesktop/DBus",
+					    "org.freedesktop.DBus",
+					    "GetNameOwner",
+					    g_variant_new("(s)", SDT_CLI_BUS_NAME),
+					    G_VARIANT_TYPE("(s)"),
+					    G_DBUS_CALL_FLAGS_NONE,
+					    -1,
+					    cancellable,
+					    error);
+	if (owner == NULL)
+		return NULL;
+	g_variant_get(owner, "(s)", &name);
+	return name;
+}
+
+static JsonNode *
+sdt_cli_ops_bench_bus(SdtCli *cli,
+		      const gchar *profile,
+		      SdtBenchProgressFunc progress,
+		      gpointer user_data,
+		      GCancellable *cancellable,
+		      GError **error)
+{
+	SdtCliBus *bus;
+	GDBusConnection *connection;
+	SdtCliBench b = {NULL};
+	g_autoptr(GError) error_local = NULL;
+	g_autoptr(JsonNode) node = NULL;
+	g_autoptr(GVariant) reply = NULL;
+	guint subscription = 0;
+	guint watch = 0;
+	gulong cancel_id = 0;
+
+	bus = sdt_cli_ops_bus(cli, error);
+	if (bus == NULL)
+		return NULL;
+	sdt_cli_ops_ensure_agent(bus);
+	connection = g_dbus_proxy_get_connection(G_DBUS_PROXY(bus->manager));
+	/* a private context: the caller may be a worker thread while its main
+	 * thread runs a loop (e.g. for SIGINT) on the default one */
+	b.context = g_main_context_new();
+	g_main_context_push_thread_default(b.context);
+	b.loop = g_main_loop_new(b.context, FALSE);
+	b.progress = progress;
+	b.user_data = user_data;
+
+	b.helper = sdt_cli_bench_helper_name(connection, cancellable, &error_local);
+	if (b.helper == NULL) {
+		sdt_cli_ops_fixup_error(cli, &error_local);
+	} else {
+		/* subscribed before the job exists, so even a very short job's
+		 * Completed (sent after the StartBenchmark reply) is seen */
+		subscription = g_dbus_connection_signal_subscribe(connection,
+								  b.helper,
+								  "org.example.SdTuner1.Job",
+								  "Completed",
+								  NULL,
+								  NULL,
+								  G_DBUS_SIGNAL_FLAGS_NONE,
+								  sdt_cli_bench_completed_cb,
+								  &b,
+								  NULL);
+		/* gone before the job is even started: the call below fails too */
+		watch = g_bus_watch_name_on_connection(connection,
+						       b.helper,
+						       G_BUS_NAME_WATCHER_FLAGS_NONE,
+						       NULL,
+						       sdt_cli_bench_vanished_cb,
+						       &b,
+						       NULL);
+		reply = g_dbus_connection_call_sync(
+			connection,
+			b.helper,
+			SDT_CLI_PATH,
+			"org.example.SdTuner1.Manager",
+			"StartBenchmark",
+			g_variant_new("(s@a{sv})", profile, sdt_cli_ops_options(FALSE)),
+			G_VARIANT_TYPE("(o)"),
+			G_DBUS_CALL_FLAGS_NO_AUTO_START,
+			SDT_CLI_CALL_TIMEOUT_MS,
+			cancellable,
+			&error_local);
+	}
+	if (reply == NULL) {
+		if (b.helper != NULL)
+			sdt_cli_ops_fixup_error(cli, &error_local);
+	} else {
+		g_variant_get(reply, "(o)", &b.job_path);
+		/* the job's properties, from the same helper only */
+		b.job = sdt_job_proxy_new_sync(connection,
+					       G_DBUS_PROXY_FLAGS_NONE,
+					       b.helper,
+					       b.job_path,
+					       NULL,
+					       &error_local);
+		if (b.job == NULL) {
+			sdt_cli_ops_fixup_error(cli, &error_local);
+		} else {
+			g_signal_connect(b.job,
+					 "g-properties-changed",
+					 G_CALLBACK(sdt_cli_bench_properties_cb),
+					 &b);
+			if (cancellable != NULL)
+				cancel_id = g_cancellable_connect(
+					cancellable,
+					G_CALLBACK(sdt_cli_bench_cancelled_cb),
+					&b,
+					NULL);
+			if (!b.done)
+				g_main_loop_run(b.loop);
+			if (cancel_id != 0)
+				g_cancellable_disconnect(cancellable, cancel_id);
+			g_signal_handlers_disconnect_by_data(b.job, &b);
+		}
+	}
+	if (watch != 0)
+		g_bus_unwatch_name(watch);
+	if (subscription != 0)
+		g_dbus_connection_signal_unsubscribe(connection, subscription);
+	/* the unsubscription completes in b.context */
+	for (guint i = 0; i < 100 && g_main_context_iteration(b.context, FALSE); i++)
+		;
+	g_main_context_pop_thread_default(b.context);
+
+	if (error_local == NULL && b.error != NULL)
+		error_local = g_steal_pointer(&b.error);
+	if (error_local == NULL && b.result != NULL)
+		node = sdt_cli_ops_parse(b.result, &error_local);
+	g_clear_error(&b.error);
+	g_clear_object(&b.job);
+	g_free(b.job_path);
+	g_free(b.helper);
+	g_free(b.result);
+	g_main_loop_unref(b.loop);
+	g_main_context_unref(b.context);
+	if (node == NULL) {
+		g_propagate_error(error, g_steal_pointer(&error_local));
+		return NULL;
+	}
+	return g_steal_pointer(&node);
+}
+
 JsonNode *
 sdt_cli_ops_bench(SdtCli *cli,
 		  const gchar *profile,
@@ -434,13 +691,7 @@ sdt_cli_ops_bench(SdtCli *cli,
 		  GCancellable *cancellable,
 		  GError **error)
 {
-	SdtCliBus *bus;
-	GDBusConnection *connection;
-	SdtCliBench b = {NULL};
-	g_autoptr(GError) error_local = NULL;
-	g_autoptr(JsonNode) node = NULL;
-	guint subscription;
-	gulong cancel_id = 0;
+	JsonNode *node;
 
 	if (cli->ctx != NULL)
 		return sdt_ops_bench(cli->ctx,
@@ -458,88 +709,8 @@ sdt_cli_ops_bench(SdtCli *cli,
 				      "benchmarks the file system on the SD card"));
 		return NULL;
 	}
-	bus = sdt_cli_ops_bus(cli, error);
-	if (bus == NULL)
-		return NULL;
-	sdt_cli_ops_ensure_agent(bus);
-	connection = g_dbus_proxy_get_connection(G_DBUS_PROXY(bus->manager));
-	/* a private context: the caller may be a worker thread while its main
-	 * thread runs a loop (e.g. for SIGINT) on the default one */
-	b.context = g_main_context_new();
-	g_main_context_push_thread_default(b.context);
-	b.loop = g_main_loop_new(b.context, FALSE);
-	b.progress = progress;
-	b.user_data = user_data;
-
-	/* subscribed before the job exists, so even a very short job's
-	 * Completed (sent after the StartBenchmark reply) is seen */
-	subscription = g_dbus_connection_signal_subscribe(connection,
-							  NULL,
-							  "org.example.SdTuner1.Job",
-							  "Completed",
-							  NULL,
-							  NULL,
-							  G_DBUS_SIGNAL_FLAGS_NONE,
-							  sdt_cli_bench_completed_cb,
-							  &b,
-							  NULL);
-	if (!sdt_manager_call_start_benchmark_sync(bus->manager,
-						   profile,
-						   sdt_cli_ops_options(FALSE),
-						   &b.job_path,
-						   cancellable,
-						   &error_local)) {
-		sdt_cli_ops_fixup_error(cli, &error_local);
-	} else {
-		b.job = sdt_job_proxy_new_sync(connection,
-					       G_DBUS_PROXY_FLAGS_NONE,
-					       SDT_CLI_BUS_NAME,
-					       b.job_path,
-					       NULL,
-					       &error_local);
-		if (b.job == NULL) {
-			sdt_cli_ops_fixup_error(cli, &error_local);
-		} else {
-			g_signal_connect(b.job,
-					 "g-properties-changed",
-					 G_CALLBACK(sdt_cli_bench_properties_cb),
-					 &b);
-			g_signal_connect(b.job,
-					 "notify::g-name-owner",
-					 G_CALLBACK(sdt_cli_bench_owner_cb),
-					 &b);
-			if (cancellable != NULL)
-				cancel_id = g_cancellable_connect(
-					cancellable,
-					G_CALLBACK(sdt_cli_bench_cancelled_cb),
-					&b,
-					NULL);
-			if (!b.done)
-				g_main_loop_run(b.loop);
-			if (cancel_id != 0)
-				g_cancellable_disconnect(cancellable, cancel_id);
-			g_signal_handlers_disconnect_by_data(b.job, &b);
-		}
-	}
-	g_dbus_connection_signal_unsubscribe(connection, subscription);
-	/* the unsubscription completes in b.context */
-	for (guint i = 0; i < 100 && g_main_context_iteration(b.context, FALSE); i++)
-		;
-	g_main_context_pop_thread_default(b.context);
-
-	if (error_local == NULL && b.error != NULL)
-		error_local = g_steal_pointer(&b.error);
-	if (error_local == NULL && b.result != NULL)
-		node = sdt_cli_ops_parse(b.result, &error_local);
-	g_clear_error(&b.error);
-	g_clear_object(&b.job);
-	g_free(b.job_path);
-	g_free(b.result);
-	g_main_loop_unref(b.loop);
-	g_main_context_unref(b.context);
-	if (node == NULL) {
-		g_propagate_error(error, g_steal_pointer(&error_local));
-		return NULL;
-	}
-	return g_steal_pointer(&node);
+	node = sdt_cli_ops_bench_bus(cli, profile, progress, user_data, cancellable, error);
+	if (node == NULL)
+		sdt_cli_ops_privileged_hint(cli, error);
+	return node;
 }

@@ -147,13 +147,22 @@ sdt_cli_bench_print_human(JsonObject *obj)
 	JsonArray *tests = json_object_get_array_member(obj, "tests");
 	JsonObject *verdict = json_object_get_object_member(obj, "verdict");
 	JsonNode *ceiling = json_object_get_member(obj, "ceiling_mb_s");
+	gboolean stand_in = json_object_get_boolean_member_with_default(target, "stand_in", FALSE);
 
-	/* Translators: the benchmark's test file: directory, block device, file system */
-	g_print(_("Test file in %s on %s (%s), profile %s\n"),
-		json_object_get_string_member(target, "path"),
-		json_object_get_string_member(target, "device"),
-		json_object_get_string_member(target, "filesystem"),
-		json_object_get_string_member(obj, "profile"));
+	if (stand_in)
+		/* Translators: the benchmark's test file: directory, block device, file system */
+		g_print(_("STAND-IN, NOT THE SD CARD: test file in %s on %s (%s), profile %s\n"),
+			json_object_get_string_member(target, "path"),
+			json_object_get_string_member(target, "device"),
+			json_object_get_string_member(target, "filesystem"),
+			json_object_get_string_member(obj, "profile"));
+	else
+		/* Translators: the benchmark's test file: directory, block device, file system */
+		g_print(_("Test file in %s on %s (%s), profile %s\n"),
+			json_object_get_string_member(target, "path"),
+			json_object_get_string_member(target, "device"),
+			json_object_get_string_member(target, "filesystem"),
+			json_object_get_string_member(obj, "profile"));
 	g_print("%-20s %8s %3s %10s %10s %10s\n",
 		_("Test"),
 		_("Block"),
@@ -179,15 +188,25 @@ sdt_cli_bench_print_human(JsonObject *obj)
 			json_object_get_double_member(t, "iops"),
 			p99 != NULL ? p99 : "");
 	}
-	/* Translators: A1 and A2 are SD card classes; the values are “pass” or “fail” */
-	g_print(_("A1: %s   A2: %s   (sequential write %.1f MB/s, random read %.0f IOPS, "
-		  "random write %.0f IOPS at queue depth 32; verdict after %.1f s)\n"),
-		json_object_get_boolean_member(verdict, "a1") ? _("pass") : _("fail"),
-		json_object_get_boolean_member(verdict, "a2") ? _("pass") : _("fail"),
-		json_object_get_double_member(verdict, "seq_write_mb_s"),
-		json_object_get_double_member(verdict, "read_iops"),
-		json_object_get_double_member(verdict, "write_iops"),
-		json_object_get_double_member(verdict, "seconds"));
+	if (stand_in)
+		/* Translators: %s is a block device such as sda1; the figures are its own */
+		g_print(_("No A1/A2 verdict on the SD card: the test file was on %s, a stand-in "
+			  "(sequential write %.1f MB/s, random read %.0f IOPS, random write %.0f "
+			  "IOPS at queue depth 32)\n"),
+			json_object_get_string_member(target, "device"),
+			json_object_get_double_member(verdict, "seq_write_mb_s"),
+			json_object_get_double_member(verdict, "read_iops"),
+			json_object_get_double_member(verdict, "write_iops"));
+	else
+		/* Translators: A1 and A2 are SD card classes; the values are “pass” or “fail” */
+		g_print(_("A1: %s   A2: %s   (sequential write %.1f MB/s, random read %.0f IOPS, "
+			  "random write %.0f IOPS at queue depth 32; verdict after %.1f s)\n"),
+			json_object_get_boolean_member(verdict, "a1") ? _("pass") : _("fail"),
+			json_object_get_boolean_member(verdict, "a2") ? _("pass") : _("fail"),
+			json_object_get_double_member(verdict, "seq_write_mb_s"),
+			json_object_get_double_member(verdict, "read_iops"),
+			json_object_get_double_member(verdict, "write_iops"),
+			json_object_get_double_member(verdict, "seconds"));
 	if (json_object_has_member(obj, "notes")) {
 		JsonArray *notes = json_object_get_array_member(obj, "notes");
 		for (guint i = 0; i < json_array_get_length(notes); i++)
@@ -205,10 +224,8 @@ sdt_cli_bench(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	SdtCliBench self = {.cli = cli};
 	g_autoptr(GTask) task = NULL;
-	g_autoptr(GOptionContext) context = g_option_context_new(NULL);
 	g_autofree gchar *profile = NULL;
 	g_autofree gchar *dir = NULL;
-	gboolean json = FALSE;
 	guint sigint_id;
 	guint sigterm_id;
 	gint rc = SDT_CLI_EXIT_OK;
@@ -229,25 +246,11 @@ sdt_cli_bench(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		 &dir,
 		 N_("Put the test file in DIR (only with --root, for tests)"),
 		 N_("DIR")},
-		{"json", 'j', 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL},
 		{NULL},
 	};
 
-	g_option_context_set_summary(context, _("Measure the SD card (sdtunerctl bench)"));
-	g_option_context_add_main_entries(context, entries, GETTEXT_PACKAGE);
-	g_option_context_set_translation_domain(context, GETTEXT_PACKAGE);
-	if (!g_option_context_parse(context, &argc, &argv, error))
-		return SDT_CLI_EXIT_USAGE;
-	if (argc > 1) {
-		g_set_error(error,
-			    G_OPTION_ERROR,
-			    G_OPTION_ERROR_BAD_VALUE,
-			    _("bench: unexpected argument “%s”"),
-			    argv[1]);
-		return SDT_CLI_EXIT_USAGE;
-	}
-	if (json)
-		cli->json = TRUE;
+	if (!sdt_cli_parse(cli, entries, 0, 0, &argc, &argv, &rc, error))
+		return rc;
 	if (profile == NULL)
 		profile = g_strdup("standard");
 	if (!sdt_bench_config_for_profile(profile, &config, &error_profile)) {

@@ -12,13 +12,27 @@
 #include "sdt-ops.h"
 #include "sdtunerctl-config.h"
 
+/* a string member, or NULL when it is missing, null or not a string (a tampered
+ * history entry must not trip a critical warning) */
 static const gchar *
 sdt_cli_config_str(JsonObject *obj, const gchar *name)
 {
-	if (obj == NULL || !json_object_has_member(obj, name) ||
-	    json_object_get_null_member(obj, name))
+	JsonNode *node = obj != NULL ? json_object_get_member(obj, name) : NULL;
+
+	if (node == NULL || !JSON_NODE_HOLDS_VALUE(node) ||
+	    json_node_get_value_type(node) != G_TYPE_STRING)
 		return NULL;
-	return json_object_get_string_member(obj, name);
+	return json_node_get_string(node);
+}
+
+/* a boolean member; FALSE when it is missing or not a boolean */
+static gboolean
+sdt_cli_config_bool(JsonObject *obj, const gchar *name)
+{
+	JsonNode *node = obj != NULL ? json_object_get_member(obj, name) : NULL;
+
+	return node != NULL && JSON_NODE_HOLDS_VALUE(node) &&
+	       json_node_get_value_type(node) == G_TYPE_BOOLEAN && json_node_get_boolean(node);
 }
 
 static void
@@ -34,9 +48,10 @@ sdt_cli_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	JsonObject *obj;
 	JsonArray *recs;
 	JsonArray *notes;
+	gint rc;
 
-	if (!sdt_cli_no_args(cli, argc, argv, error))
-		return SDT_CLI_EXIT_USAGE;
+	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
+		return rc;
 	node = sdt_cli_ops_read(cli, sdt_cli_ops_recommend, sdt_ops_recommend, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
@@ -97,10 +112,10 @@ sdt_cli_config_print_result(JsonObject *res)
 gint
 sdt_cli_apply(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
-	g_autoptr(GOptionContext) context = g_option_context_new(_("ID - apply a recommendation"));
 	g_autoptr(JsonNode) node = NULL;
 	gboolean trial = FALSE;
 	JsonObject *res;
+	gint rc;
 	const GOptionEntry entries[] = {
 		{"trial",
 		 0,
@@ -109,22 +124,22 @@ sdt_cli_apply(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		 &trial,
 		 N_("Write tryboot.txt for one trial boot instead of config.txt"),
 		 NULL},
-		{"json", 'j', 0, G_OPTION_ARG_NONE, &cli->json, N_("Print JSON"), NULL},
 		{NULL},
 	};
 
-	g_option_context_add_main_entries(context, entries, GETTEXT_PACKAGE);
-	g_option_context_set_help_enabled(context, FALSE);
-	if (!g_option_context_parse(context, &argc, &argv, error))
-		return SDT_CLI_EXIT_USAGE;
-	if (argc != 2) {
-		g_set_error_literal(error,
-				    G_OPTION_ERROR,
-				    G_OPTION_ERROR_BAD_VALUE,
-				    _("“apply” needs one recommendation id, e.g. "
-				      "“sdtunerctl apply sd-overclock-100” (see “sdtunerctl "
-				      "recommend”)"));
-		return SDT_CLI_EXIT_USAGE;
+	if (!sdt_cli_parse(cli, entries, 1, 1, &argc, &argv, &rc, error)) {
+		if (rc == SDT_CLI_EXIT_USAGE &&
+		    g_error_matches(*error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE)) {
+			g_clear_error(error);
+			g_set_error_literal(
+				error,
+				G_OPTION_ERROR,
+				G_OPTION_ERROR_BAD_VALUE,
+				_("“apply” needs one recommendation id, e.g. "
+				  "“sdtunerctl apply sd-overclock-100” (see “sdtunerctl "
+				  "recommend”)"));
+		}
+		return rc;
 	}
 	node = sdt_cli_ops_apply(cli, argv[1], trial, error);
 	if (node == NULL)
@@ -153,9 +168,10 @@ gint
 sdt_cli_revert(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
+	gint rc;
 
-	if (!sdt_cli_no_args(cli, argc, argv, error))
-		return SDT_CLI_EXIT_USAGE;
+	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
+		return rc;
 	node = sdt_cli_ops_revert(cli, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
@@ -174,9 +190,10 @@ sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	g_autoptr(JsonNode) node = NULL;
 	JsonObject *obj;
 	JsonObject *trial;
+	gint rc;
 
-	if (!sdt_cli_no_args(cli, argc, argv, error))
-		return SDT_CLI_EXIT_USAGE;
+	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
+		return rc;
 	node = sdt_cli_ops_read(cli, sdt_cli_ops_status, sdt_ops_status, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
@@ -206,8 +223,7 @@ sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		else if (json_object_get_boolean_member(obj, "failed"))
 			g_print(_("Problem: %s\n"), sdt_cli_config_str(obj, "verification"));
 		else
-			g_print(_("Not in effect yet: %s\n"),
-				sdt_cli_config_str(obj, "verification"));
+			g_print(_("Pending: %s\n"), sdt_cli_config_str(obj, "verification"));
 	} else {
 		g_print(_("SD Tuner has no change in %s.\n"), sdt_cli_config_str(obj, "path"));
 	}
@@ -230,9 +246,10 @@ sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
 	JsonArray *entries;
+	gint rc;
 
-	if (!sdt_cli_no_args(cli, argc, argv, error))
-		return SDT_CLI_EXIT_USAGE;
+	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
+		return rc;
 	node = sdt_cli_ops_read(cli, sdt_cli_ops_history, sdt_ops_history, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
@@ -244,26 +261,45 @@ sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	if (json_array_get_length(entries) == 0)
 		g_print("%s\n", _("No history yet."));
 	for (guint i = 0; i < json_array_get_length(entries); i++) {
-		JsonObject *e = json_array_get_object_element(entries, i);
-		const gchar *kind = json_object_get_string_member_with_default(e, "kind", "");
-		const gchar *time = json_object_get_string_member_with_default(e, "time", "");
+		JsonNode *element = json_array_get_element(entries, i);
+		JsonObject *e =
+			JSON_NODE_HOLDS_OBJECT(element) ? json_node_get_object(element) : NULL;
+		const gchar *kind = sdt_cli_config_str(e, "kind");
+		const gchar *time = sdt_cli_config_str(e, "time");
 		g_autofree gchar *summary = NULL;
 
+		if (time == NULL)
+			time = "?";
 		if (g_strcmp0(kind, "bench") == 0) {
-			const gchar *profile =
-				json_object_get_string_member_with_default(e, "profile", "?");
-			/* Translators: benchmark profile: quick, standard or full */
-			summary = g_strdup_printf(_("benchmark (%s)"), profile);
+			const gchar *profile = sdt_cli_config_str(e, "profile");
+			JsonNode *target_node = json_object_get_member(e, "target");
+			JsonObject *target =
+				target_node != NULL && JSON_NODE_HOLDS_OBJECT(target_node)
+					? json_node_get_object(target_node)
+					: NULL;
+			const gchar *path = sdt_cli_config_str(target, "path");
+			if (profile == NULL)
+				profile = "?";
+			if (sdt_cli_config_bool(target, "stand_in"))
+				/* Translators: benchmark profile, then the directory it used */
+				summary = g_strdup_printf(
+					_("benchmark (%s) of a stand-in, not the SD "
+					  "card: %s"),
+					profile,
+					path != NULL ? path : "?");
+			else
+				/* Translators: benchmark profile: quick, standard or full */
+				summary = g_strdup_printf(_("benchmark (%s)"), profile);
 		} else if (g_strcmp0(kind, "apply") == 0) {
 			const gchar *id = sdt_cli_config_str(e, "id");
-			summary = json_object_get_boolean_member_with_default(e, "trial", FALSE)
+			summary = sdt_cli_config_bool(e, "trial")
 					  ? g_strdup_printf(_("trial of %s"), id != NULL ? id : "?")
 					  : g_strdup_printf(_("applied %s"), id != NULL ? id : "?");
 		} else if (g_strcmp0(kind, "revert") == 0) {
 			const gchar *id = sdt_cli_config_str(e, "id");
 			summary = g_strdup_printf(_("reverted %s"), id != NULL ? id : "?");
 		} else {
-			summary = g_strdup(kind);
+			summary = g_strdup(kind != NULL ? kind : "?");
 		}
 		g_print("%s  %s\n", time, summary);
 	}

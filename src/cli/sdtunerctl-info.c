@@ -417,9 +417,10 @@ gint
 sdt_cli_info(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
+	gint rc;
 
-	if (!sdt_cli_no_args(cli, argc, argv, error))
-		return SDT_CLI_EXIT_USAGE;
+	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
+		return rc;
 	/* info reads nothing private: without the helper, read this machine directly */
 	node = sdt_cli_ops_read(cli, sdt_cli_ops_info, sdt_ops_info, error);
 	if (node == NULL)

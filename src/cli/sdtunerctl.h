@@ -22,6 +22,7 @@ typedef struct {
 	gboolean json;   /* --json */
 	SdtContext *ctx; /* in-process mode only */
 	gpointer bus;    /* bus mode: the helper's proxy, see sdt-cli-ops.c */
+	gchar **argv;    /* the command and its arguments as given (for hints) */
 } SdtCli;
 
 /*
@@ -32,8 +33,28 @@ typedef struct {
  */
 typedef gint (*SdtCliCommandFunc)(SdtCli *cli, gint argc, gchar **argv, GError **error);
 
+/* JSON on stdout as UTF-8 whatever the locale, numbers in their shortest form */
 void sdt_cli_print_json(SdtCli *cli, JsonNode *node);
-gboolean sdt_cli_no_args(SdtCli *cli, gint argc, gchar **argv, GError **error);
 gboolean sdt_cli_is_tty(void);
+
+/*
+ * Parses a command's arguments (@argv[0] is the command name) with @entries
+ * (may be %NULL) plus --json/-j and --help/-h, leaving the positional
+ * arguments in @argc/@argv; from @min_args to @max_args of them are allowed.
+ * Returns TRUE when the command is to run, with cli->ctx made for --root.
+ * Otherwise *@rc is the exit status: SDT_CLI_EXIT_OK after printing the
+ * command's help on stdout, SDT_CLI_EXIT_USAGE with @error set.
+ */
+gboolean sdt_cli_parse(SdtCli *cli,
+		       const GOptionEntry *entries,
+		       guint min_args,
+		       guint max_args,
+		       gint *argc,
+		       gchar ***argv,
+		       gint *rc,
+		       GError **error);
+
+/* a command without arguments of its own */
+gboolean sdt_cli_no_args(SdtCli *cli, gint argc, gchar **argv, gint *rc, GError **error);
 
 G_END_DECLS

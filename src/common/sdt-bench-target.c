@@ -133,6 +133,12 @@ sdt_bench_target_check_dir(const gchar *dir, struct stat *st, GError **error)
 			    dir);
 		return FALSE;
 	}
+	return TRUE;
+}
+
+static gboolean
+sdt_bench_target_check_owner(const gchar *dir, const struct stat *st, GError **error)
+{
 	/* nobody else may swap files under us: owned by root (or us), not shared */
 	if ((st->st_uid != 0 && st->st_uid != geteuid()) || (st->st_mode & (S_IWGRP | S_IWOTH))) {
 		g_set_error(error,
@@ -270,6 +276,8 @@ sdt_bench_target_open(const gchar *dir, guint64 size, SdtBenchTargetFlags flags,
 	self->filesystem = sdt_bench_target_fs_describe(&sfs);
 	magic = sdt_bench_target_fs_magic(&sfs);
 	self->devnum = st_dir.st_dev;
+	/* before the ownership check: a tmpfs such as /dev/shm is usually shared
+	 * (1777) too, and what is really wrong with it is that it is memory */
 	if (magic == TMPFS_MAGIC || magic == RAMFS_MAGIC || major(self->devnum) == 0) {
 		g_set_error(error,
 			    SDT_ERROR,
@@ -280,6 +288,8 @@ sdt_bench_target_open(const gchar *dir, guint64 size, SdtBenchTargetFlags flags,
 			    self->filesystem);
 		return NULL;
 	}
+	if (!sdt_bench_target_check_owner(self->dir, &st_dir, error))
+		return NULL;
 	sdt_bench_target_identify(self);
 	if (!sdt_bench_target_check_space(self, error))
 		return NULL;

@@ -39,6 +39,9 @@ typedef struct {
 	guint64 device_size; /* bytes of the device holding the file system, 0 if unknown */
 	guint64 size;        /* bytes of the test file */
 	gboolean tmpfile;    /* created with O_TMPFILE */
+	/* not on the SD card: a --dir/--bench-dir of tests, or a simulated board's
+	 * directory on this machine; set by the caller that knows where the card is */
+	gboolean stand_in;
 } SdtBenchTarget;
 
 /*

@@ -475,6 +475,9 @@ sdt_bench_result_to_json(SdtBenchResult *result, SdtBenchTarget *target, gdouble
 	json_builder_add_int_value(builder, (gint64) target->size);
 	json_builder_set_member_name(builder, "tmpfile");
 	json_builder_add_boolean_value(builder, target->tmpfile);
+	/* not the SD card: kept out of A1/A2 claims about the card and of comparisons */
+	json_builder_set_member_name(builder, "stand_in");
+	json_builder_add_boolean_value(builder, target->stand_in);
 	json_builder_end_object(builder);
 
 	json_builder_set_member_name(builder, "profile");
@@ -563,14 +566,15 @@ sdt_bench_result_to_json(SdtBenchResult *result, SdtBenchTarget *target, gdouble
 	sdt_bench_json_add_double(builder, "seq_write_mb_s", result->verdict.seq_write_mb_s, 100);
 	sdt_bench_json_add_double(builder, "read_iops", result->verdict.read_iops, 10);
 	sdt_bench_json_add_double(builder, "write_iops", result->verdict.write_iops, 10);
+	json_builder_set_member_name(builder, "stand_in");
+	json_builder_add_boolean_value(builder, target->stand_in);
 	json_builder_set_member_name(builder, "basis");
 	json_builder_add_string_value(builder, "seq-write, rand-4k-read-qd32, rand-4k-write-qd32");
 	sdt_bench_json_add_double(builder, "seconds", result->verdict.seconds, 1000);
 	json_builder_end_object(builder);
 
 	if (ceiling_mb_s > 0) {
-		json_builder_set_member_name(builder, "ceiling_mb_s");
-		json_builder_add_double_value(builder, ceiling_mb_s);
+		sdt_bench_json_add_double(builder, "ceiling_mb_s", ceiling_mb_s, 10);
 		sdt_bench_json_add_double(builder,
 					  "ceiling_percent",
 					  best_read / ceiling_mb_s * 100,

@@ -6,10 +6,16 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "sdt-error.h"
+#include "sdt-file.h"
 #include "sdt-history.h"
+#include "sdt-json.h"
 #include "sdt-ops.h"
 
 /* more than this many entries: the oldest are not listed (files are tiny) */
@@ -35,6 +41,84 @@ sdt_history_kind_valid(const gchar *kind)
 	return TRUE;
 }
 
+/*
+ * g_file_set_contents() writes "<name>.XXXXXX" next to the entry and renames it;
+ * a writer killed in between (kill -9, power cut) leaves that file behind.
+ * Only names of exactly that shape are temporary files of ours.
+ */
+static gboolean
+sdt_history_is_temp_name(const gchar *name)
+{
+	const gchar *suffix = g_strrstr(name, ".json.");
+
+	if (!g_ascii_isdigit(name[0]) || suffix == NULL || strlen(suffix) != strlen(".json.") + 6)
+		return FALSE;
+	for (const gchar *p = suffix + strlen(".json."); *p != '\0'; p++) {
+		if (!g_ascii_isalnum(*p))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+/* writers hold this while they write, so no live temporary file is removed */
+static gint
+sdt_history_lock(const gchar *dir, GError **error)
+{
+	g_autofree gchar *path = g_build_filename(dir, ".lock", NULL);
+	gint fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+
+	if (fd < 0) {
+		sdt_error_set_from_errno(error, errno, "cannot open %s", path);
+		return -1;
+	}
+	while (flock(fd, LOCK_EX) != 0) {
+		if (errno != EINTR) {
+			sdt_error_set_from_errno(error, errno, "cannot lock %s", path);
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
+}
+
+/* with the lock held: no other writer is between its temporary file and the rename */
+static guint
+sdt_history_remove_temp_locked(const gchar *dir)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const gchar *name;
+	guint removed = 0;
+
+	while (d != NULL && (name = g_dir_read_name(d)) != NULL) {
+		g_autofree gchar *path = NULL;
+		if (!sdt_history_is_temp_name(name))
+			continue;
+		path = g_build_filename(dir, name, NULL);
+		if (g_unlink(path) == 0)
+			removed++;
+		else
+			g_warning("cannot remove %s: %s", path, g_strerror(errno));
+	}
+	return removed;
+}
+
+guint
+sdt_history_remove_stale(SdtContext *ctx, GError **error)
+{
+	g_autofree gchar *dir = sdt_history_get_dir(ctx);
+	guint removed;
+	gint fd;
+
+	if (!g_file_test(dir, G_FILE_TEST_IS_DIR))
+		return 0;
+	fd = sdt_history_lock(dir, error);
+	if (fd < 0)
+		return 0;
+	removed = sdt_history_remove_temp_locked(dir);
+	close(fd);
+	return removed;
+}
+
 gboolean
 sdt_history_append(SdtContext *ctx, const gchar *kind, JsonObject *entry, GError **error)
 {
@@ -46,15 +130,21 @@ sdt_history_append(SdtContext *ctx, const gchar *kind, JsonObject *entry, GError
 	g_autoptr(JsonNode) node = json_node_new(JSON_NODE_OBJECT);
 	g_autofree gchar *iso = g_date_time_format_iso8601(now);
 	gint64 usec = g_date_time_to_unix(now) * G_USEC_PER_SEC + g_date_time_get_microsecond(now);
+	gint lock_fd;
+	gboolean ok;
 
 	g_return_val_if_fail(sdt_history_kind_valid(kind), FALSE);
 
 	if (g_mkdir_with_parents(dir, 0755) != 0)
 		return sdt_error_set_from_errno(error, errno, "cannot create %s", dir);
+	lock_fd = sdt_history_lock(dir, error);
+	if (lock_fd < 0)
+		return FALSE;
+	sdt_history_remove_temp_locked(dir);
 	json_object_set_string_member(entry, "kind", kind);
 	json_object_set_string_member(entry, "time", iso);
 	json_node_set_object(node, entry);
-	text = json_to_string(node, TRUE);
+	text = sdt_json_to_string(node, TRUE);
 
 	/* two entries in the same microsecond get distinct names */
 	for (guint i = 0; i < 100; i++) {
@@ -65,16 +155,16 @@ sdt_history_append(SdtContext *ctx, const gchar *kind, JsonObject *entry, GError
 		if (!g_file_test(path, G_FILE_TEST_EXISTS))
 			break;
 	}
-	if (!g_file_set_contents_full(path,
+	ok = g_file_set_contents_full(path,
 				      text,
 				      -1,
 				      G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
 				      0644,
-				      error)) {
+				      error);
+	close(lock_fd);
+	if (!ok)
 		g_prefix_error(error, "cannot save history entry: ");
-		return FALSE;
-	}
-	return TRUE;
+	return ok;
 }
 
 static gint
@@ -120,8 +210,9 @@ sdt_history_list(SdtContext *ctx, GError **error)
 		g_autoptr(JsonParser) parser = json_parser_new();
 		JsonNode *root;
 
-		/* a damaged entry is skipped, never fatal: the rest stays readable */
-		if (!g_file_get_contents(path, &text, &len, NULL) || len > SDT_HISTORY_MAX_SIZE)
+		/* a damaged entry is skipped, never fatal: the rest stays readable; a FIFO,
+		 * a link or an oversized file planted here is not even opened for long */
+		if (!sdt_file_read_bounded(path, SDT_HISTORY_MAX_SIZE, &text, &len, NULL))
 			continue;
 		if (!json_parser_load_from_data(parser, text, (gssize) len, NULL))
 			continue;

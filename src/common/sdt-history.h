@@ -20,6 +20,13 @@ G_BEGIN_DECLS
  */
 gboolean sdt_history_append(SdtContext *ctx, const gchar *kind, JsonObject *entry, GError **error);
 
+/*
+ * Removes the temporary files of history writes that were killed before their
+ * rename (kill -9, power loss): "<entry>.json.XXXXXX".  Called when the helper
+ * starts; every append does it too.  Returns how many were removed.
+ */
+guint sdt_history_remove_stale(SdtContext *ctx, GError **error);
+
 /* all entries, oldest first; an empty or missing history is an empty array */
 JsonArray *sdt_history_list(SdtContext *ctx, GError **error);
 

@@ -476,10 +476,11 @@ sdt_info_bus_to_json(SdtInfo *info, JsonBuilder *b)
 	sdt_json_double_or_null(b, "ceiling_mb_s", bus->ceiling_mb_s >= 0, ceiling);
 	sdt_json_string_or_null(b, "cqe", sdt_cqe_state_to_string(bus->cqe));
 	/* extras */
+	/* the kernel's ios file gives hundredths of a volt */
 	sdt_json_double_or_null(b,
 				"signal_voltage",
 				bus->ios.signal_voltage > 0,
-				bus->ios.signal_voltage);
+				(gdouble) (gint64) (bus->ios.signal_voltage * 100 + 0.5) / 100);
 	sdt_json_string_or_null(b, "timing_text", bus->ios.timing_text);
 	sdt_json_string_or_null(b, "source", sdt_bus_source_to_string(bus->source));
 	json_builder_end_object(b);

@@ -180,6 +180,9 @@ sdt_bench_ops_run(SdtContext *ctx,
 	result = sdt_bench_run(target, config, progress, user_data, cancellable, error);
 	if (result == NULL)
 		return NULL;
+	/* a directory given for tests, or a simulated board's card directory on this
+	 * machine: the figures are not the card's (marked in the result and history) */
+	target->stand_in = dir_card == NULL || target->devnum != card_devnum;
 	if (card_source != NULL && target->devnum != card_devnum) {
 		/* only under a root prefix: otherwise the directory was checked to be on the card
 		 */

@@ -20,6 +20,7 @@
 #include "sdt-context.h"
 #include "sdt-daemon.h"
 #include "sdt-error.h"
+#include "sdt-history.h"
 #include "sdt-kmsg.h"
 
 #define SDT_HELPER_EXIT_OK    0
@@ -234,6 +235,11 @@ main(int argc, char *argv[])
 		return SDT_HELPER_EXIT_USAGE;
 	}
 	sdt_helper_keep_kernel_log(ctx);
+	/* history writes killed before their rename leave temporary files */
+	if (sdt_history_remove_stale(ctx, &error) == 0 && error != NULL) {
+		g_warning("%s", error->message);
+		g_clear_error(&error);
+	}
 	/* registers org.example.SdTuner1.Error.* before the first reply */
 	(void) SDT_ERROR;
 

@@ -9,6 +9,7 @@
 
 #include "sdt-benchmark-job.h"
 #include "sdt-error.h"
+#include "sdt-json.h"
 
 /* property updates reach the bus at most this often (plus one per phase) */
 #define SDT_BENCHMARK_JOB_UPDATE_INTERVAL_US (100 * G_TIME_SPAN_MILLISECOND)
@@ -151,7 +152,7 @@ sdt_benchmark_job_thread(GTask *task,
 		g_task_return_error(task, g_steal_pointer(&error));
 		return;
 	}
-	g_task_return_pointer(task, json_to_string(result, FALSE), g_free);
+	g_task_return_pointer(task, sdt_json_to_string(result, FALSE), g_free);
 }
 
 static void

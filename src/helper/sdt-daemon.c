@@ -10,6 +10,7 @@
 #include "sdt-authority.h"
 #include "sdt-daemon.h"
 #include "sdt-error.h"
+#include "sdt-json.h"
 #include "sdt-ops.h"
 #include "sdt-options.h"
 
@@ -168,7 +169,7 @@ sdt_daemon_op_thread(GTask *task, gpointer source_object, gpointer task_data, GC
 		g_task_return_error(task, g_steal_pointer(&error));
 		return;
 	}
-	g_task_return_pointer(task, json_to_string(node, FALSE), g_free);
+	g_task_return_pointer(task, sdt_json_to_string(node, FALSE), g_free);
 }
 
 static void

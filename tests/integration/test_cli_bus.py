@@ -9,6 +9,7 @@ Run as root: tests/integration/test_cli_bus.py
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from sdtharness import BUILDDIR, TestEnv, _wait_for  # noqa: E402
 
 FIXTURE = os.environ.get('SDTUNER_TEST_FIXTURE', 'rpi3')
 SDTUNERCTL = os.path.join(BUILDDIR, 'src', 'cli', 'sdtunerctl')
+FORGER = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'forge-job-signal.py')
 E = 'org.example.SdTuner1.Error.'
 
 
@@ -137,9 +139,17 @@ class CliBusTest(unittest.TestCase):
         self.assertEqual(result['profile'], 'quick')
         names = {t['name'] for t in result['tests']}
         self.assertTrue({'seq-write', 'seq-read', 'rand-4k-read-qd1'} <= names, names)
+        # the helper's --bench-dir is a stand-in for the card, and says so
+        self.assertIs(result['target']['stand_in'], True)
+        self.assertIs(result['verdict']['stand_in'], True)
+        r = self.ctl('bench', '--profile', 'quick')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith('STAND-IN, NOT THE SD CARD: test file in '), r.stdout)
+        self.assertNotIn('\nA1: ', r.stdout)
         # the result went through the helper: it is in the history the helper keeps
         history = json.loads(self.ctl('--json', 'history').stdout)
-        self.assertEqual([e['kind'] for e in history['entries']], ['bench'])
+        self.assertEqual([e['kind'] for e in history['entries']], ['bench', 'bench'])
+        self.assertTrue(all(e['target']['stand_in'] for e in history['entries']))
         self.assertEqual(os.listdir(self.env.bench_dir), [])
 
     def test_bench_ctrl_c_cancels_the_job(self):
@@ -171,20 +181,78 @@ class CliBusTest(unittest.TestCase):
         self.assertIn('ancel', err)
         self.assertEqual(os.listdir(self.env.bench_dir), [])
 
+    def test_forged_completed_is_ignored(self):
+        """another local user emits the job's Completed first, broadcast and sent straight
+        to every connection, with invented numbers: sdtunerctl matches the job's signals on
+        the helper's unique name and prints the helper's own result"""
+        forger = subprocess.Popen(self.env.as_user_argv('nobody') + ['/usr/bin/python3', FORGER],
+                                  env=self.env.environ, stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            ready, _, _ = select.select([forger.stdout], [], [], 60)
+            self.assertTrue(ready and forger.stdout.readline().strip() == 'ready',
+                            'the forger did not start')
+            r = self.ctl('--json', 'bench', '--profile', 'quick')
+        finally:
+            forger.kill()
+            out, err = forger.communicate()
+        forged = [line for line in out.splitlines() if line.startswith('forged /org/example/')]
+        self.assertTrue(forged, 'the forger emitted no Completed signal: ' + err)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        result = json.loads(r.stdout)
+        self.assertNotEqual(result['target']['path'], '/forged', 'the forged result was taken')
+        self.assertTrue(all(t['mb_s'] != 999999.0 for t in result['tests']), result['tests'])
+        # what sdtunerctl printed is what the helper measured and recorded
+        history = json.loads(self.ctl('--json', 'history').stdout)['entries']
+        self.assertEqual([e['kind'] for e in history], ['bench'])
+        self.assertEqual(history[0]['tests'], result['tests'])
+        self.assertEqual(history[0]['target']['path'], result['target']['path'])
+
+    def test_stale_history_temp_files_removed_at_start(self):
+        """a history write killed before its rename leaves <entry>.json.XXXXXX; the helper
+        removes such files when it starts, and only those"""
+        history = os.path.join(self.env.root, 'var', 'lib', 'sd-tuner', 'history')
+        os.makedirs(history, exist_ok=True)
+        stale = os.path.join(history, '1764579600000000-bench.json.Ab3dE9')
+        entry = os.path.join(history, '1764579600000001-apply.json')
+        other = os.path.join(history, 'README.json.Ab3dE9')
+        for path, text in ((stale, '{"kind": "be'), (entry, '{"kind": "apply", "id": "x"}'),
+                           (other, 'not ours')):
+            with open(path, 'w') as f:
+                f.write(text)
+        if self.env.helper_pid() is not None:
+            self.env.kill_helper()
+        r = self.ctl('--json', 'history')   # activates the helper
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertFalse(os.path.exists(stale), os.listdir(history))
+        self.assertTrue(os.path.exists(entry))
+        self.assertTrue(os.path.exists(other))
+        self.assertEqual([e['kind'] for e in json.loads(r.stdout)['entries']], ['apply'])
+
     def test_no_helper_is_a_clear_error(self):
         os.unlink(os.path.join(self.env.busdir, 'system-services', 'org.example.SdTuner1.service'))
         subprocess.run(['gdbus', 'call', '--system', '-d', 'org.freedesktop.DBus', '-o',
                         '/org/freedesktop/DBus', '-m', 'org.freedesktop.DBus.ReloadConfig'],
                        env=self.env.environ, capture_output=True, check=True)
-        r = self.ctl('revert')
-        self.assertEqual(r.returncode, 1)
-        self.assertIn('Could not reach sd-tuner-helper on the system bus', r.stderr)
+        # what needs the service says what to install, or the command that works without it
+        for args in (['revert'], ['apply', 'sd-overclock-100'],
+                     ['bench', '--profile', 'quick'], ['apply', 'sd-overclock-100', '--trial']):
+            for user, prefix in ((None, 'sdtunerctl --root / '),
+                                 ('nobody', 'sudo sdtunerctl --root / ')):
+                with self.subTest(args=args, user=user):
+                    r = self.ctl(*args, user=user)
+                    self.assertEqual(r.returncode, 1, r.stderr)
+                    self.assertIn("SD Tuner's system service (sd-tuner-helper) is not installed",
+                                  r.stderr)
+                    self.assertIn('Install the sd-tuner package', r.stderr)
+                    self.assertIn(prefix + ' '.join(args), r.stderr)
+                    self.assertNotIn('--root DIR', r.stderr)
+                    self.assertNotIn('a copy', r.stderr)
         # reading falls back to this machine, and says so
         r = self.ctl('--json', 'info')
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn('reading this machine directly', r.stderr)
         self.assertIn('board', json.loads(r.stdout))
-
 
 if __name__ == '__main__':
     if os.geteuid() != 0:

@@ -1,0 +1,82 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sdt-json.h"
+
+gchar *
+sdt_json_format_double(gdouble value)
+{
+	gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+	if (!isfinite(value))
+		return g_strdup(g_ascii_dtostr(buf, sizeof(buf), value));
+	for (gint precision = 1; precision <= 17; precision++) {
+		gchar format[8];
+		g_snprintf(format, sizeof(format), "%%.%dg", precision);
+		g_ascii_formatd(buf, sizeof(buf), format, value);
+		if (g_ascii_strtod(buf, NULL) == value)
+			break;
+	}
+	/* a whole number stays a double for the reader: 25.0, as json-glib writes it */
+	if (strpbrk(buf, ".eE") == NULL)
+		return g_strconcat(buf, ".0", NULL);
+	return g_strdup(buf);
+}
+
+/* the characters json-glib writes in a number */
+static gboolean
+sdt_json_is_number_char(gchar c)
+{
+	return g_ascii_isdigit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+gchar *
+sdt_json_to_string(JsonNode *node, gboolean pretty)
+{
+	g_autofree gchar *text = json_to_string(node, pretty);
+	GString *out = g_string_sized_new(strlen(text));
+	const gchar *p = text;
+
+	/* json-glib's own output: strings are quoted with \-escapes, and a number
+	 * outside a string starts with a digit or a minus sign */
+	while (*p != '\0') {
+		if (*p == '"') {
+			const gchar *start = p++;
+			while (*p != '\0' && *p != '"')
+				p += (*p == '\\' && p[1] != '\0') ? 2 : 1;
+			if (*p == '"')
+				p++;
+			g_string_append_len(out, start, p - start);
+		} else if (g_str_has_prefix(p, "inf") || g_str_has_prefix(p, "-inf") ||
+			   g_str_has_prefix(p, "nan") || g_str_has_prefix(p, "-nan")) {
+			/* JSON has no infinity or NaN (a number like 1e999 read from a
+			 * file becomes one): json-glib would write invalid JSON */
+			while (g_ascii_isalnum(*p) || *p == '-' || *p == '.' || *p == '+')
+				p++;
+			g_string_append(out, "null");
+		} else if (g_ascii_isdigit(*p) || *p == '-') {
+			const gchar *start = p;
+			g_autofree gchar *token = NULL;
+			while (sdt_json_is_number_char(*p))
+				p++;
+			token = g_strndup(start, p - start);
+			if (strpbrk(token, ".eE") != NULL) {
+				g_autofree gchar *number =
+					sdt_json_format_double(g_ascii_strtod(token, NULL));
+				g_string_append(out, number);
+			} else {
+				g_string_append(out, token);
+			}
+		} else {
+			g_string_append_c(out, *p++);
+		}
+	}
+	return g_string_free(out, FALSE);
+}
