@@ -1792,7 +1792,12 @@ test_config_writer_fifo(void)
 	g_assert_null(res);
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_assert_nonnull(strstr(error->message, "tryboot.txt"));
+	g_assert_nonnull(strstr(error->message, "changes nothing"));
 	alarm(0);
+	{
+		g_autoptr(GBytes) now = test_read(r.config);
+		g_assert_nonnull(strstr(g_bytes_get_data(now, NULL), "dtparam=sd_overclock=100"));
+	}
 	g_assert_true(g_file_test(tryboot, G_FILE_TEST_EXISTS));
 	test_root_clear(&r);
 }

@@ -2458,6 +2458,27 @@ sdt_config_writer_revert(SdtConfigWriter *self, GError **error)
 		sdt_config_writer_unlock(self);
 		return NULL;
 	}
+	/* a tryboot.txt that cannot be read: refused before anything changes */
+	{
+		g_autoptr(GError) local = NULL;
+		g_autoptr(GBytes) tryboot = NULL;
+		gboolean exists = FALSE;
+		tryboot = sdt_config_writer_read_tryboot(self, &exists, &local);
+		if (exists && tryboot == NULL) {
+			g_autofree gchar *display = sdt_config_writer_get_tryboot_display(self);
+			g_set_error(
+				error,
+				SDT_ERROR,
+				local->code,
+				_("SD Tuner cannot read %s (%s), so it cannot tell whether a "
+				  "trial is pending and changes nothing: move that file away by "
+				  "hand, then try again"),
+				display,
+				local->message);
+			sdt_config_writer_unlock(self);
+			return NULL;
+		}
+	}
 	if (has_block) {
 		const gchar *const *ours = (const gchar *const *) ev.block;
 		edit = sdt_config_edit_revert(cfg, ours, error);
