@@ -343,7 +343,6 @@ sdt_config_sd_lines_between(SdtConfigTxt *cfg, guint from, guint to)
 
 	for (guint i = from; i < to && i < lines->len; i++) {
 		SdtConfigLine *line = g_ptr_array_index(lines, i);
-		g_autofree gchar *overlay = NULL;
 		g_autofree gchar *item = NULL;
 		g_autofree gchar *cqe = NULL;
 		gint mhz = 0;
