@@ -55,9 +55,12 @@ fuzz_setup(void)
 	backups = g_build_filename(fuzz_state, "backups", NULL);
 	if (!g_file_set_contents(fuzz_config, fuzz_before, -1, NULL))
 		abort();
-	writer = sdt_config_writer_new_for_paths(fuzz_config, "/boot/firmware/config.txt", fuzz_state);
+	writer = sdt_config_writer_new_for_paths(fuzz_config,
+						 "/boot/firmware/config.txt",
+						 fuzz_state);
 	res = sdt_config_writer_apply(writer, &block, FALSE, NULL);
-	if (res == NULL || !g_file_get_contents(fuzz_config, &fuzz_applied, &fuzz_applied_len, NULL))
+	if (res == NULL ||
+	    !g_file_get_contents(fuzz_config, &fuzz_applied, &fuzz_applied_len, NULL))
 		abort();
 	/* a fixed backup name the seeds can refer to as @STATE@/backups/config.txt.seed */
 	{
@@ -102,7 +105,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!g_file_set_contents(fuzz_config, fuzz_applied, (gssize) fuzz_applied_len, NULL) ||
 	    !g_file_set_contents(journal_path, text->str, (gssize) text->len, NULL))
 		abort();
-	writer = sdt_config_writer_new_for_paths(fuzz_config, "/boot/firmware/config.txt", fuzz_state);
+	writer = sdt_config_writer_new_for_paths(fuzz_config,
+						 "/boot/firmware/config.txt",
+						 fuzz_state);
 	res = sdt_config_writer_revert(writer, &error);
 	if (!g_file_get_contents(fuzz_config, &now, &now_len, NULL))
 		abort();
