@@ -1479,6 +1479,32 @@ test_config_writer_tampered_journal(void)
 		test_root_clear(&r);
 	}
 
+	/* a "filter" that is no model filter, with a block to match it: it must not make
+	 * the user's own gpu_mem=64 inside the block look like SD Tuner's */
+	{
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonObject) res = NULL;
+		g_autoptr(JsonObject) rev = NULL;
+		g_autofree gchar *text = NULL;
+		g_autofree gchar *text2 = NULL;
+		TestRoot r = {NULL};
+
+		test_root_init(&r, old);
+		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+		g_assert_no_error(error);
+		test_file_replace(r.config, "dtoverlay=\n", "dtoverlay=\ngpu_mem=64\n");
+		text = test_journal_with(&r, "filter", "\"gpu_mem=64\"");
+		test_journal_set(&r, text);
+		text2 = test_journal_with(&r,
+					  "block",
+					  "[\"[all]\", \"gpu_mem=64\", \"dtoverlay=\", "
+					  "\"dtparam=sd_overclock=100\", \"[all]\"]");
+		test_journal_set(&r, text2);
+		rev = test_writer_revert(&r, NULL, &error);
+		g_assert_null(rev);
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+		test_root_clear(&r);
+	}
 	/* a backup that no longer holds the file the journal describes */
 	{
 		g_autoptr(GError) error = NULL;

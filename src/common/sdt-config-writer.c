@@ -1913,6 +1913,7 @@ sdt_config_writer_evidence(SdtConfigWriter *self,
 	g_autofree gchar *hash = NULL;
 	g_auto(GStrv) block = NULL;
 	g_auto(GStrv) template = NULL;
+	g_autofree gchar *filter_name = NULL;
 	const gchar *backup_path;
 
 	if (!sdt_config_writer_read_journal(self, &journal, &local))
@@ -1924,7 +1925,10 @@ sdt_config_writer_evidence(SdtConfigWriter *self,
 
 	block = sdt_json_array_to_strv(json_object_get_array_member(journal, "block"));
 	template = sdt_config_block_template(id, json_object_get_string_member(journal, "filter"));
-	if (template == NULL ||
+	/* the filter too: SD Tuner writes only under a model filter */
+	if (!sdt_config_block_filter_valid(json_object_get_string_member(journal, "filter"),
+					   &filter_name) ||
+	    template == NULL ||
 	    !g_strv_equal((const gchar *const *) template, (const gchar *const *) block)) {
 		g_autofree gchar *reason = g_strdup_printf(
 			_("SD Tuner's record of its change does not list the lines SD Tuner "

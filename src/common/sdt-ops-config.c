@@ -614,12 +614,6 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 		json_object_set_boolean_member(obj, "failed", TRUE);
 		json_object_set_boolean_member(obj, "reboot_pending", FALSE);
 		json_object_set_string_member(obj, "verification", damage);
-	} else {
-		json_object_set_null_member(obj, "error");
-		json_object_set_boolean_member(obj, "applied", id != NULL);
-	}
-	if (damage != NULL) {
-		/* described above */
 	} else if (id != NULL) {
 		g_autofree gchar *explanation = NULL;
 		gboolean failed = FALSE;
@@ -638,6 +632,8 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 					disabled,
 					line->text + strlen(SDT_CONFIG_DISABLED_MARK));
 		}
+		json_object_set_null_member(obj, "error");
+		json_object_set_boolean_member(obj, "applied", TRUE);
 		json_object_set_string_member(obj, "id", id);
 		json_object_set_array_member(obj, "lines", lines);
 		if (filter != NULL)
@@ -673,6 +669,8 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 		json_object_set_boolean_member(obj, "reboot_pending", !verified && !failed);
 		json_object_set_string_member(obj, "verification", explanation);
 	} else {
+		json_object_set_null_member(obj, "error");
+		json_object_set_boolean_member(obj, "applied", FALSE);
 		json_object_set_null_member(obj, "id");
 		json_object_set_array_member(obj, "lines", json_array_new());
 		json_object_set_null_member(obj, "filter");
