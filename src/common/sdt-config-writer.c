@@ -1278,7 +1278,7 @@ sdt_config_writer_lock(SdtConfigWriter *self, GError **error)
 						errno,
 						_("cannot create the state folder %s"),
 						self->state_dir);
-	self->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	self->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (self->lock_fd < 0)
 		return sdt_error_set_from_errno(error, errno, _("cannot open %s"), lock);
 	if (flock(self->lock_fd, LOCK_EX | LOCK_NB) != 0) {
