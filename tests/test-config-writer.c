@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1262,11 +1263,12 @@ test_config_writer_fault_injection(void)
 		memcpy(counts[1], tr.count, sizeof(counts[1]));
 		test_root_clear(&r);
 	}
-	/* apply: backup, config.txt, journal; revert: backup, config.txt */
+	/* apply: backup, config.txt, journal; revert: config.txt only, since the
+	 * backup taken before the apply already holds the old bytes */
 	g_assert_cmpuint(counts[0][OP_RENAME], ==, 3);
-	g_assert_cmpuint(counts[1][OP_RENAME], ==, 2);
+	g_assert_cmpuint(counts[1][OP_RENAME], ==, 1);
 	g_assert_cmpuint(counts[0][OP_FSYNC], ==, 6);
-	g_assert_cmpuint(counts[1][OP_FSYNC], ==, 4);
+	g_assert_cmpuint(counts[1][OP_FSYNC], ==, 2);
 
 	for (guint revert = 0; revert < 2; revert++) {
 		GBytes *before = revert ? new_bytes : old;
@@ -1287,13 +1289,8 @@ test_config_writer_fault_injection(void)
 											    FALSE,
 											    NULL,
 											    &error);
-						g_autofree gchar *backups =
-							g_build_filename(r.state, "backups", NULL);
 						g_assert_nonnull(a);
 						g_assert_no_error(error);
-						/* keep the journal; only the revert's backup is
-						 * checked */
-						sdt_test_rm_rf(backups);
 					}
 					t.fail_op = ops[o];
 					t.fail_at = k;
@@ -1320,7 +1317,8 @@ test_config_writer_fault_injection(void)
 					/* the failure really happened, and was reported */
 					g_assert_cmpuint(t.count[ops[o]], >=, k);
 					g_assert_nonnull(error);
-					test_check_backups(&r, before);
+					/* the only backup is the one from before the apply */
+					g_assert_cmpuint(test_check_backups(&r, old), <=, 1);
 					g_assert_cmpuint(test_count_tmp(r.root), ==, 0);
 					/* and the next run gets to the goal */
 					g_clear_error(&error);
@@ -1357,6 +1355,588 @@ test_config_writer_fault_injection(void)
 		       n_runs,
 		       n_old,
 		       n_new);
+}
+
+/* replaces the first @from in @path's content with @to */
+static void
+test_file_replace(const gchar *path, const gchar *from, const gchar *to)
+{
+	g_autoptr(GBytes) now = test_read(path);
+	const gchar *data = g_bytes_get_data(now, NULL);
+	const gchar *pos = strstr(data, from);
+	g_autofree gchar *text = NULL;
+
+	g_assert_nonnull(pos);
+	text = g_strdup_printf("%.*s%s%s", (gint) (pos - data), data, to, pos + strlen(from));
+	g_assert_true(g_file_set_contents(path, text, -1, NULL));
+}
+
+static gchar *
+test_journal_path(TestRoot *r)
+{
+	return g_build_filename(r->state, "config-journal.json", NULL);
+}
+
+/* issue 9 item 1: a line SD Tuner did not write survives revert, with or without journal */
+static void
+test_config_writer_user_lines(void)
+{
+	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
+	const gchar *kept = "[all]\n[board-type=0x08]\ndtoverlay=\ngpu_mem=64\n"
+			    "dtparam=sd_overclock=80\n[all]\n";
+
+	for (guint with_journal = 0; with_journal < 2; with_journal++) {
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonObject) res = NULL;
+		g_autoptr(JsonObject) rev = NULL;
+		g_autoptr(GBytes) now = NULL;
+		g_autofree gchar *want = g_strconcat(g_bytes_get_data(old, NULL), kept, NULL);
+		g_autofree gchar *journal = NULL;
+		JsonArray *kept_lines;
+		JsonArray *warnings;
+		TestRoot r = {NULL};
+
+		test_root_init(&r, old);
+		journal = test_journal_path(&r);
+		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+		g_assert_no_error(error);
+		/* edited by hand: a line added inside the block, SD Tuner's line changed */
+		test_file_replace(r.config,
+				  "dtparam=sd_overclock=100\n",
+				  "gpu_mem=64\ndtparam=sd_overclock=80\n");
+		if (!with_journal)
+			g_assert_cmpint(g_unlink(journal), ==, 0);
+		rev = test_writer_revert(&r, NULL, &error);
+		g_assert_no_error(error);
+		now = test_read(r.config);
+		g_assert_cmpstr(g_bytes_get_data(now, NULL), ==, want);
+		kept_lines = json_object_get_array_member(rev, "kept");
+		g_assert_cmpuint(json_array_get_length(kept_lines), ==, 2);
+		g_assert_cmpstr(json_array_get_string_element(kept_lines, 0), ==, "53: gpu_mem=64");
+		g_assert_cmpstr(json_array_get_string_element(kept_lines, 1),
+				==,
+				"54: dtparam=sd_overclock=80");
+		warnings = json_object_get_array_member(rev, "warnings");
+		g_assert_cmpuint(json_array_get_length(warnings), >=, 1);
+		g_assert_nonnull(strstr(json_array_get_string_element(warnings, 0),
+					with_journal ? "kept 2 lines SD Tuner did not write"
+						     : "cannot tell are its own"));
+		g_assert_nonnull(
+			strstr(json_array_get_string_element(warnings, 0), "“gpu_mem=64”"));
+		test_root_clear(&r);
+	}
+}
+
+/* writes @text as the journal */
+static void
+test_journal_set(TestRoot *r, const gchar *text)
+{
+	g_autofree gchar *journal = test_journal_path(r);
+	g_assert_true(g_file_set_contents(journal, text, -1, NULL));
+}
+
+/* the journal with member @name replaced by the JSON @value */
+static gchar *
+test_journal_with(TestRoot *r, const gchar *name, const gchar *value)
+{
+	g_autofree gchar *journal = test_journal_path(r);
+	g_autoptr(JsonParser) parser = json_parser_new();
+	g_autoptr(JsonParser) vparser = json_parser_new();
+	g_autoptr(JsonNode) root = NULL;
+	JsonObject *obj;
+
+	g_assert_true(json_parser_load_from_file(parser, journal, NULL));
+	g_assert_true(json_parser_load_from_data(vparser, value, -1, NULL));
+	root = json_node_copy(json_parser_get_root(parser));
+	obj = json_node_get_object(root);
+	json_object_set_member(obj, name, json_node_copy(json_parser_get_root(vparser)));
+	return json_to_string(root, FALSE);
+}
+
+/* issue 9 item 2: a tampered journal is corrupt state, never a "successful" revert */
+static void
+test_config_writer_tampered_journal(void)
+{
+	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
+	const struct {
+		const gchar *member;
+		const gchar *value; /* NULL: the whole journal is @member */
+	} cases[] = {
+		{"block", "[\"[all]\"]"},
+		{"block",
+		 "[\"[all]\", \"[board-type=0x08]\", \"dtoverlay=\", \"gpu_mem=64\", \"[all]\"]"},
+		{"block", "5"},
+		{"block", "[1, 2]"},
+		{"id", "7"},
+		{"type_code", "\"eight\""},
+		{"sha256_after", "null"},
+		{"backup", "{}"},
+		{"{\"id\": \"sd-overclock-100\"}", NULL},
+		{"not json", NULL},
+		{"[1, 2, 3]", NULL},
+	};
+
+	for (guint c = 0; c < G_N_ELEMENTS(cases); c++) {
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonObject) res = NULL;
+		g_autoptr(JsonObject) rev = NULL;
+		g_autoptr(GBytes) applied = NULL;
+		g_autoptr(GBytes) now = NULL;
+		g_autofree gchar *text = NULL;
+		g_autofree gchar *journal = NULL;
+		TestRoot r = {NULL};
+
+		test_root_init(&r, old);
+		journal = test_journal_path(&r);
+		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+		g_assert_no_error(error);
+		applied = test_read(r.config);
+		text = cases[c].value != NULL
+			       ? test_journal_with(&r, cases[c].member, cases[c].value)
+			       : g_strdup(cases[c].member);
+		test_journal_set(&r, text);
+		rev = test_writer_revert(&r, NULL, &error);
+		g_assert_null(rev);
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+		g_assert_nonnull(strstr(error->message, "changes nothing"));
+		g_assert_nonnull(strstr(error->message, journal));
+		now = test_read(r.config);
+		g_assert_true(g_bytes_equal(now, applied));
+		/* the way out the message gives works */
+		g_clear_error(&error);
+		g_assert_cmpint(g_unlink(journal), ==, 0);
+		rev = test_writer_revert(&r, NULL, &error);
+		g_assert_no_error(error);
+		g_clear_pointer(&now, g_bytes_unref);
+		now = test_read(r.config);
+		g_assert_true(g_bytes_equal(now, old));
+		test_root_clear(&r);
+	}
+
+	/* a "filter" that is no model filter, with a block to match it: it must not make
+	 * the user's own gpu_mem=64 inside the block look like SD Tuner's */
+	{
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonObject) res = NULL;
+		g_autoptr(JsonObject) rev = NULL;
+		g_autofree gchar *text = NULL;
+		g_autofree gchar *text2 = NULL;
+		TestRoot r = {NULL};
+
+		test_root_init(&r, old);
+		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+		g_assert_no_error(error);
+		test_file_replace(r.config, "dtoverlay=\n", "dtoverlay=\ngpu_mem=64\n");
+		text = test_journal_with(&r, "filter", "\"gpu_mem=64\"");
+		test_journal_set(&r, text);
+		text2 = test_journal_with(&r,
+					  "block",
+					  "[\"[all]\", \"gpu_mem=64\", \"dtoverlay=\", "
+					  "\"dtparam=sd_overclock=100\", \"[all]\"]");
+		test_journal_set(&r, text2);
+		rev = test_writer_revert(&r, NULL, &error);
+		g_assert_null(rev);
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+		test_root_clear(&r);
+	}
+	/* a backup that no longer holds the file the journal describes */
+	{
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonObject) res = NULL;
+		g_autoptr(JsonObject) rev = NULL;
+		TestRoot r = {NULL};
+
+		test_root_init(&r, old);
+		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+		g_assert_no_error(error);
+		g_assert_true(g_file_set_contents(json_object_get_string_member(res, "backup"),
+						  "dtparam=sd_overclock=100\n",
+						  -1,
+						  NULL));
+		rev = test_writer_revert(&r, NULL, &error);
+		g_assert_null(rev);
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+		g_assert_nonnull(strstr(error->message, "no longer holds"));
+		test_root_clear(&r);
+	}
+}
+
+/* the journal reader: members of the wrong type are errors, never Json-CRITICAL */
+static void
+test_config_writer_journal_schema(void)
+{
+	const gchar *bad[] = {
+		"",
+		"null",
+		"\"x\"",
+		"{}",
+		"{\"id\": \"a\", \"path\": \"/p\", \"filter\": \"[pi3]\", \"type_code\": 8, "
+		"\"block\": [\"x\", null], \"disabled\": [], \"backup\": \"b\", "
+		"\"sha256_before\": \"h\", \"sha256_after\": \"h\", \"time\": \"t\"}",
+		"{\"id\": \"a\", \"path\": \"/p\", \"filter\": \"[pi3]\", \"type_code\": 8.5, "
+		"\"block\": [], \"disabled\": [], \"backup\": \"b\", "
+		"\"sha256_before\": \"h\", \"sha256_after\": \"h\", \"time\": \"t\"}",
+		"{\"id\": \"a\", \"path\": \"/p\", \"filter\": \"[pi3]\", \"type_code\": 8, "
+		"\"block\": [], \"disabled\": {}, \"backup\": \"b\", "
+		"\"sha256_before\": \"h\", \"sha256_after\": \"h\", \"time\": \"t\", "
+		"\"boot_id\": null}",
+		"{\"id\": \"a\", \"path\": \"/p\", \"filter\": \"[pi3]\", \"type_code\": 8, "
+		"\"block\": [], \"disabled\": [], \"backup\": \"b\", "
+		"\"sha256_before\": \"h\", \"sha256_after\": \"h\", \"time\": \"t\", "
+		"\"boot_id\": 5}",
+	};
+	const gchar *good = "{\"id\": \"a\", \"path\": \"/p\", \"filter\": \"[pi3]\", "
+			    "\"type_code\": 8, \"block\": [\"x\"], \"disabled\": [], "
+			    "\"backup\": \"b\", \"sha256_before\": \"h\", \"sha256_after\": "
+			    "\"h\", \"time\": \"t\", \"boot_id\": null}";
+
+	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonObject) obj =
+			sdt_config_journal_parse(bad[i], strlen(bad[i]), &error);
+		g_assert_null(obj);
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+	}
+	{
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonObject) obj = sdt_config_journal_parse(good, strlen(good), &error);
+		g_assert_no_error(error);
+		g_assert_nonnull(obj);
+	}
+}
+
+/* issue 9 item 5: the boot id is recorded with the change */
+static void
+test_config_writer_boot_id(void)
+{
+	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonObject) res = NULL;
+	g_autoptr(SdtConfigWriter) writer = NULL;
+	g_autoptr(JsonObject) journal = NULL;
+	g_autofree gchar *boot_id = NULL;
+	TestRoot r = {NULL};
+
+	test_root_init(&r, old);
+	boot_id = g_build_filename(r.root, "proc", "sys", "kernel", "random", "boot_id", NULL);
+	g_assert_cmpint(g_mkdir_with_parents(g_path_get_dirname(boot_id), 0755), ==, 0);
+	g_assert_true(
+		g_file_set_contents(boot_id, "3f1c9b2e-6a4d-4e8f-9b1a-0c2d3e4f5a6b\n", -1, NULL));
+	res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+	g_assert_no_error(error);
+	writer = sdt_config_writer_new(r.ctx, &error);
+	g_assert_no_error(error);
+	g_assert_true(sdt_config_writer_read_journal(writer, &journal, &error));
+	g_assert_no_error(error);
+	g_assert_cmpstr(json_object_get_string_member(journal, "boot_id"),
+			==,
+			"3f1c9b2e-6a4d-4e8f-9b1a-0c2d3e4f5a6b");
+	test_root_clear(&r);
+}
+
+/* issue 9 item 3: revert cancels a trial; an existing tryboot.txt is never lost */
+static void
+test_config_writer_trial_cancel(void)
+{
+	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
+
+	/* apply --trial, then revert: tryboot.txt goes, config.txt is untouched */
+	{
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonObject) res = NULL;
+		g_autoptr(JsonObject) rev = NULL;
+		g_autoptr(JsonObject) trial = NULL;
+		g_autoptr(SdtConfigWriter) writer = NULL;
+		g_autoptr(GBytes) now = NULL;
+		g_autofree gchar *tryboot = NULL;
+		TestRoot r = {NULL};
+
+		test_root_init(&r, old);
+		tryboot = g_build_filename(r.boot, "tryboot.txt", NULL);
+		res = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
+		g_assert_no_error(error);
+		writer = sdt_config_writer_new(r.ctx, &error);
+		trial = sdt_config_writer_get_trial(writer, &error);
+		g_assert_no_error(error);
+		g_assert_nonnull(trial);
+		g_assert_false(json_object_get_boolean_member(trial, "stale"));
+		rev = test_writer_revert(&r, NULL, &error);
+		g_assert_no_error(error);
+		g_assert_true(json_object_get_boolean_member(rev, "trial_cancelled"));
+		g_assert_false(g_file_test(tryboot, G_FILE_TEST_EXISTS));
+		now = test_read(r.config);
+		g_assert_true(g_bytes_equal(now, old));
+		g_clear_pointer(&trial, json_object_unref);
+		trial = sdt_config_writer_get_trial(writer, &error);
+		g_assert_no_error(error);
+		g_assert_null(trial);
+		g_clear_pointer(&rev, json_object_unref);
+		rev = test_writer_revert(&r, NULL, &error);
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND);
+		test_root_clear(&r);
+	}
+	/* a tryboot.txt of the user's: backed up, kept across a second trial, put back */
+	{
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonObject) res = NULL;
+		g_autoptr(JsonObject) res2 = NULL;
+		g_autoptr(JsonObject) rev = NULL;
+		g_autoptr(GBytes) now = NULL;
+		g_autofree gchar *tryboot = NULL;
+		const gchar *mine = "# my own trial\narm_freq=1000\n";
+		TestRoot r = {NULL};
+
+		test_root_init(&r, old);
+		tryboot = g_build_filename(r.boot, "tryboot.txt", NULL);
+		g_assert_true(g_file_set_contents(tryboot, mine, -1, NULL));
+		res = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
+		g_assert_no_error(error);
+		g_assert_false(json_object_get_null_member(res, "backup"));
+		res2 = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
+		g_assert_no_error(error);
+		g_assert_cmpstr(json_object_get_string_member(res2, "backup"),
+				==,
+				json_object_get_string_member(res, "backup"));
+		rev = test_writer_revert(&r, NULL, &error);
+		g_assert_no_error(error);
+		now = test_read(tryboot);
+		g_assert_cmpstr(g_bytes_get_data(now, NULL), ==, mine);
+		test_root_clear(&r);
+	}
+	/* a tryboot.txt over 1 MiB is not overwritten: refused, untouched */
+	{
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonObject) res = NULL;
+		g_autofree gchar *tryboot = NULL;
+		g_autofree gchar *big = g_strnfill(2 * 1024 * 1024, '#');
+		g_autoptr(GBytes) now = NULL;
+		TestRoot r = {NULL};
+
+		test_root_init(&r, old);
+		tryboot = g_build_filename(r.boot, "tryboot.txt", NULL);
+		g_assert_true(g_file_set_contents(tryboot, big, -1, NULL));
+		res = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
+		g_assert_null(res);
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+		g_assert_nonnull(strstr(error->message, "move it away"));
+		now = test_read(tryboot);
+		g_assert_cmpstr(g_bytes_get_data(now, NULL), ==, big);
+		test_root_clear(&r);
+	}
+	/* config.txt edited after the trial was prepared: stale, and rebuilt by a new trial */
+	{
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonObject) res = NULL;
+		g_autoptr(JsonObject) res2 = NULL;
+		g_autoptr(JsonObject) trial = NULL;
+		g_autoptr(SdtConfigWriter) writer = NULL;
+		g_autoptr(GBytes) now = NULL;
+		g_autoptr(GBytes) edited = NULL;
+		g_autofree gchar *tryboot = NULL;
+		g_autofree gchar *want = NULL;
+		TestRoot r = {NULL};
+
+		test_root_init(&r, old);
+		tryboot = g_build_filename(r.boot, "tryboot.txt", NULL);
+		res = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
+		g_assert_no_error(error);
+		edited = test_concat(old, "enable_uart=1\n");
+		g_assert_true(g_file_set_contents(r.config,
+						  g_bytes_get_data(edited, NULL),
+						  g_bytes_get_size(edited),
+						  NULL));
+		writer = sdt_config_writer_new(r.ctx, &error);
+		trial = sdt_config_writer_get_trial(writer, &error);
+		g_assert_no_error(error);
+		g_assert_true(json_object_get_boolean_member(trial, "stale"));
+		g_assert_nonnull(strstr(json_object_get_string_member(trial, "note"), "--trial"));
+		res2 = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
+		g_assert_no_error(error);
+		now = test_read(tryboot);
+		want = g_strconcat(g_bytes_get_data(edited, NULL), test_pi3_block, NULL);
+		g_assert_cmpstr(g_bytes_get_data(now, NULL), ==, want);
+		test_root_clear(&r);
+	}
+}
+
+/* issue 9 item 7: one diagnosis of a damaged block, the same for apply and revert */
+static void
+test_config_writer_damaged_block(void)
+{
+	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
+	const gchar *markers[] = {"# --- SD Tuner end ---\n", "# --- SD Tuner begin: "};
+
+	for (guint m = 0; m < G_N_ELEMENTS(markers); m++) {
+		g_autoptr(GError) error = NULL;
+		g_autoptr(GError) error2 = NULL;
+		g_autoptr(JsonObject) res = NULL;
+		g_autoptr(JsonObject) res2 = NULL;
+		g_autoptr(JsonObject) rev = NULL;
+		g_autoptr(GBytes) damaged = NULL;
+		g_autoptr(GBytes) now = NULL;
+		g_autoptr(SdtConfigTxt) cfg = NULL;
+		g_autofree gchar *diag = NULL;
+		TestRoot r = {NULL};
+
+		test_root_init(&r, old);
+		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+		g_assert_no_error(error);
+		if (m == 0)
+			test_file_replace(r.config, markers[m], "");
+		else
+			test_file_replace(r.config,
+					  "# --- SD Tuner begin: sd-overclock-100 (undo: "
+					  "sdtunerctl revert) ---\n",
+					  "");
+		damaged = test_read(r.config);
+		cfg = test_parse_bytes(damaged);
+		diag = sdt_config_block_diagnose(cfg, "/boot/firmware/config.txt");
+		g_assert_nonnull(diag);
+		g_assert_nonnull(strstr(diag, "/boot/firmware/config.txt"));
+		g_assert_nonnull(strstr(diag, "dtparam=sd_overclock=100"));
+		res2 = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+		g_assert_null(res2);
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+		g_assert_cmpstr(error->message, ==, diag);
+		rev = test_writer_revert(&r, NULL, &error2);
+		g_assert_null(rev);
+		g_assert_error(error2, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+		g_assert_cmpstr(error2->message, ==, diag);
+		now = test_read(r.config);
+		g_assert_true(g_bytes_equal(now, damaged));
+		test_root_clear(&r);
+	}
+	/* a whole block: no diagnosis */
+	{
+		g_autoptr(GBytes) whole = test_concat(old, test_pi3_block);
+		g_autoptr(SdtConfigTxt) cfg = test_parse_bytes(whole);
+		g_autofree gchar *diag =
+			sdt_config_block_diagnose(cfg, "/boot/firmware/config.txt");
+		g_assert_null(diag);
+	}
+}
+
+/* issue 9 item 9: a FIFO as tryboot.txt is an error, never a hang */
+static void
+test_config_writer_fifo(void)
+{
+	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonObject) res = NULL;
+	g_autoptr(JsonObject) trial = NULL;
+	g_autoptr(SdtConfigWriter) writer = NULL;
+	g_autofree gchar *tryboot = NULL;
+	TestRoot r = {NULL};
+
+	test_root_init(&r, old);
+	tryboot = g_build_filename(r.boot, "tryboot.txt", NULL);
+	g_assert_cmpint(mkfifo(tryboot, 0644), ==, 0);
+	/* a hang fails the test instead of blocking the suite */
+	alarm(20);
+	res = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
+	g_assert_null(res);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+	g_assert_nonnull(strstr(error->message, "not a regular file"));
+	g_clear_error(&error);
+	writer = sdt_config_writer_new(r.ctx, &error);
+	trial = sdt_config_writer_get_trial(writer, &error);
+	g_assert_null(trial);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+	g_clear_error(&error);
+	/* with a change in config.txt, revert takes it back and reports the FIFO */
+	g_clear_pointer(&res, json_object_unref);
+	res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+	g_assert_no_error(error);
+	g_clear_pointer(&res, json_object_unref);
+	res = test_writer_revert(&r, NULL, &error);
+	g_assert_null(res);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+	g_assert_nonnull(strstr(error->message, "tryboot.txt"));
+	g_assert_nonnull(strstr(error->message, "changes nothing"));
+	alarm(0);
+	{
+		g_autoptr(GBytes) now = test_read(r.config);
+		g_assert_nonnull(strstr(g_bytes_get_data(now, NULL), "dtparam=sd_overclock=100"));
+	}
+	g_assert_true(g_file_test(tryboot, G_FILE_TEST_EXISTS));
+	test_root_clear(&r);
+}
+
+/* issue 9 item 10: revert does not depend on space for a backup */
+static void
+test_config_writer_revert_no_space(void)
+{
+	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
+	const gint errnos[] = {ENOSPC, EIO};
+
+	for (guint e = 0; e < G_N_ELEMENTS(errnos); e++) {
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonObject) res = NULL;
+		g_autoptr(JsonObject) rev = NULL;
+		g_autoptr(GBytes) edited = NULL;
+		g_autoptr(GBytes) now = NULL;
+		g_autofree gchar *backups = NULL;
+		TestRoot r = {NULL};
+		TestIo t = {0};
+
+		test_root_init(&r, old);
+		backups = g_build_filename(r.state, "backups", NULL);
+		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+		g_assert_no_error(error);
+		/* edited by hand since: not SD Tuner's own state, so a backup is tried */
+		test_file_replace(r.config, "[cm4]\n", "# my note\n[cm4]\n");
+		edited = test_read(r.config);
+		t.fail_open_prefix = backups;
+		t.fail_op = OP_OPEN;
+		t.fail_errno = errnos[e];
+		rev = test_writer_revert(&r, &t, &error);
+		now = test_read(r.config);
+		if (errnos[e] == ENOSPC) {
+			JsonArray *warnings;
+			gboolean said = FALSE;
+			g_assert_no_error(error);
+			g_assert_true(json_object_get_null_member(rev, "backup"));
+			warnings = json_object_get_array_member(rev, "warnings");
+			for (guint i = 0; i < json_array_get_length(warnings); i++)
+				said |= strstr(json_array_get_string_element(warnings, i),
+					       "could not be saved") != NULL;
+			g_assert_true(said);
+			g_assert_null(strstr(g_bytes_get_data(now, NULL), "sd_overclock"));
+			g_assert_nonnull(strstr(g_bytes_get_data(now, NULL), "# my note\n"));
+		} else {
+			g_assert_null(rev);
+			g_assert_error(error, SDT_ERROR, SDT_ERROR_IO);
+			g_assert_true(g_bytes_equal(now, edited));
+		}
+		test_root_clear(&r);
+	}
+	/* not edited since: no backup at all, and the result says which one has the old bytes */
+	{
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonObject) res = NULL;
+		g_autoptr(JsonObject) rev = NULL;
+		g_autoptr(GBytes) now = NULL;
+		g_autofree gchar *backups = NULL;
+		TestRoot r = {NULL};
+		TestIo t = {0};
+
+		test_root_init(&r, old);
+		backups = g_build_filename(r.state, "backups", NULL);
+		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+		g_assert_no_error(error);
+		t.fail_open_prefix = backups;
+		t.fail_op = OP_OPEN;
+		t.fail_errno = ENOSPC;
+		rev = test_writer_revert(&r, &t, &error);
+		g_assert_no_error(error);
+		g_assert_cmpstr(json_object_get_string_member(rev, "backup_before_change"),
+				==,
+				json_object_get_string_member(res, "backup"));
+		now = test_read(r.config);
+		g_assert_true(g_bytes_equal(now, old));
+		g_assert_cmpuint(test_check_backups(&r, old), ==, 1);
+		test_root_clear(&r);
+	}
 }
 
 /* SIGKILL before every file system call of apply and of revert */
@@ -1486,5 +2066,15 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/config-writer/fault-injection",
 			test_config_writer_fault_injection);
 	g_test_add_func("/sdtuner/config-writer/kill", test_config_writer_kill);
+	g_test_add_func("/sdtuner/config-writer/user-lines", test_config_writer_user_lines);
+	g_test_add_func("/sdtuner/config-writer/tampered-journal",
+			test_config_writer_tampered_journal);
+	g_test_add_func("/sdtuner/config-writer/journal-schema", test_config_writer_journal_schema);
+	g_test_add_func("/sdtuner/config-writer/boot-id", test_config_writer_boot_id);
+	g_test_add_func("/sdtuner/config-writer/trial-cancel", test_config_writer_trial_cancel);
+	g_test_add_func("/sdtuner/config-writer/damaged-block", test_config_writer_damaged_block);
+	g_test_add_func("/sdtuner/config-writer/fifo", test_config_writer_fifo);
+	g_test_add_func("/sdtuner/config-writer/revert-no-space",
+			test_config_writer_revert_no_space);
 	return g_test_run();
 }

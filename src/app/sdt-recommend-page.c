@@ -245,15 +245,20 @@ sdt_recommend_page_show_status(SdtRecommendPage *self, JsonObject *status)
 	gboolean verified = sdt_json_reader_get_bool(status, "verified", FALSE);
 	gboolean failed = sdt_json_reader_get_bool(status, "failed", FALSE);
 	const gchar *verification = sdt_json_reader_get_string(status, "verification");
+	/* a damaged block: the one diagnosis status, apply and revert give */
+	gboolean damaged = sdt_json_reader_get_bool(status, "damaged", FALSE);
 
 	self->in_place = in_place;
 	if (!in_place)
 		g_clear_pointer(&self->change_diff, g_free);
 	sdt_recommend_page_render(self);
-	gtk_widget_set_visible(self->revert_button, in_place);
+	gtk_widget_set_visible(self->revert_button, in_place && !damaged);
 	if (reboot)
 		gtk_widget_show(self->reboot_button);
-	if (!in_place)
+	if (damaged)
+		gtk_label_set_text(GTK_LABEL(self->status_label),
+				   verification != NULL ? verification : "");
+	else if (!in_place)
 		gtk_label_set_text(GTK_LABEL(self->status_label),
 				   _("SD Tuner has not changed config.txt."));
 	else if (reboot)

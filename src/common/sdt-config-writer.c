@@ -18,9 +18,11 @@
 
 #include "sdt-config-writer.h"
 #include "sdt-error.h"
+#include "sdt-file.h"
 
 #define SDT_CONFIG_TMP_INFIX ".sd-tuner-tmp-"
 #define SDT_CONFIG_JOURNAL   "config-journal.json"
+#define SDT_TRIAL_JOURNAL    "trial-journal.json"
 
 /* the pure edit ----------------------------------------------------------- */
 
@@ -56,6 +58,7 @@ sdt_config_edit_free(SdtConfigEdit *edit)
 	g_clear_pointer(&edit->disabled, g_ptr_array_unref);
 	g_clear_pointer(&edit->warnings, g_ptr_array_unref);
 	g_clear_pointer(&edit->block, g_ptr_array_unref);
+	g_clear_pointer(&edit->kept, g_ptr_array_unref);
 	g_free(edit);
 }
 
@@ -66,6 +69,7 @@ sdt_config_edit_new(void)
 	edit->disabled = g_ptr_array_new_with_free_func(g_free);
 	edit->warnings = g_ptr_array_new_with_free_func(g_free);
 	edit->block = g_ptr_array_new_with_free_func(g_free);
+	edit->kept = g_ptr_array_new_with_free_func(g_free);
 	return edit;
 }
 
@@ -81,7 +85,121 @@ sdt_edit_lines_to_bytes(GPtrArray *lines)
 	return g_string_free_to_bytes(str);
 }
 
-/* the reverted lines of @cfg; removes SD Tuner's block and restores disabled lines */
+gchar **
+sdt_config_block_template(const gchar *id, const gchar *filter)
+{
+	g_autoptr(GPtrArray) lines = NULL;
+	const gchar *num;
+	const gchar *key;
+
+	if (id == NULL)
+		return NULL;
+	if (g_str_has_prefix(id, "sd-overclock-")) {
+		num = id + strlen("sd-overclock-");
+		key = "dtparam=sd_overclock=";
+	} else if (g_str_has_prefix(id, "sd-cqe-")) {
+		num = id + strlen("sd-cqe-");
+		key = "dtparam=sd_cqe=";
+	} else {
+		return NULL;
+	}
+	if (num[0] == '\0' || strlen(num) > 3 || strspn(num, "0123456789") != strlen(num))
+		return NULL;
+	lines = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(lines, g_strdup("[all]"));
+	if (filter != NULL)
+		g_ptr_array_add(lines, g_strdup(filter));
+	g_ptr_array_add(lines, g_strdup("dtoverlay="));
+	g_ptr_array_add(lines, g_strconcat(key, num, NULL));
+	g_ptr_array_add(lines, g_strdup("[all]"));
+	g_ptr_array_add(lines, NULL);
+	return (gchar **) g_ptr_array_free(g_steal_pointer(&lines), FALSE);
+}
+
+/* without a journal: the lines SD Tuner writes for the id in the begin marker */
+static gchar **
+sdt_config_block_template_for(SdtConfigTxt *cfg, guint begin, guint end)
+{
+	GPtrArray *src = sdt_config_txt_get_lines(cfg);
+	g_autofree gchar *id = sdt_config_txt_get_block_id(cfg);
+	const gchar *filter = NULL;
+	gchar **template;
+
+	for (guint i = begin + 1; i < end && filter == NULL; i++) {
+		SdtConfigLine *line = g_ptr_array_index(src, i);
+		if (line->kind == SDT_CONFIG_LINE_FILTER && g_strcmp0(line->filter, "all") != 0)
+			filter = line->text;
+	}
+	template = sdt_config_block_template(id, filter);
+	if (template == NULL) {
+		/* an id SD Tuner does not write: only the frame is known to be its own */
+		GPtrArray *lines = g_ptr_array_new_with_free_func(g_free);
+		g_ptr_array_add(lines, g_strdup("[all]"));
+		if (filter != NULL)
+			g_ptr_array_add(lines, g_strdup(filter));
+		g_ptr_array_add(lines, g_strdup("dtoverlay="));
+		g_ptr_array_add(lines, g_strdup("[all]"));
+		g_ptr_array_add(lines, NULL);
+		template = (gchar **) g_ptr_array_free(lines, FALSE);
+	}
+	return template;
+}
+
+/*
+ * Marks in @ours the lines between @begin and @end that are byte-identical to
+ * a line of @want, in order (a longest common subsequence, so a line changed
+ * by hand does not hide the lines after it).
+ */
+static void
+sdt_config_match_block(GPtrArray *src,
+		       guint begin,
+		       guint end,
+		       const gchar *const *want,
+		       gboolean *ours)
+{
+	guint n = end - begin - 1;
+	guint m = g_strv_length((gchar **) want);
+	g_autofree guint32 *t = NULL;
+	guint i = 0;
+	guint j = 0;
+
+	if ((guint64) (n + 1) * (m + 1) > 4 * 1000 * 1000) {
+		/* a block grown by hand to thousands of lines: in-order greedy matching */
+		for (guint x = 0, k = 0; x < n && k < m; x++) {
+			SdtConfigLine *line = g_ptr_array_index(src, begin + 1 + x);
+			if (g_strcmp0(line->text, want[k]) == 0) {
+				ours[begin + 1 + x] = TRUE;
+				k++;
+			}
+		}
+		return;
+	}
+	t = g_new0(guint32, (gsize) (n + 1) * (m + 1));
+	for (guint x = n; x-- > 0;) {
+		SdtConfigLine *line = g_ptr_array_index(src, begin + 1 + x);
+		for (guint y = m; y-- > 0;) {
+			if (g_strcmp0(line->text, want[y]) == 0)
+				t[x * (m + 1) + y] = t[(x + 1) * (m + 1) + y + 1] + 1;
+			else
+				t[x * (m + 1) + y] =
+					MAX(t[(x + 1) * (m + 1) + y], t[x * (m + 1) + y + 1]);
+		}
+	}
+	while (i < n && j < m) {
+		SdtConfigLine *line = g_ptr_array_index(src, begin + 1 + i);
+		if (g_strcmp0(line->text, want[j]) == 0) {
+			ours[begin + 1 + i] = TRUE;
+			i++;
+			j++;
+		} else if (t[(i + 1) * (m + 1) + j] >= t[i * (m + 1) + j + 1]) {
+			i++;
+		} else {
+			j++;
+		}
+	}
+}
+
+/* the reverted lines of @cfg; removes SD Tuner's lines and restores disabled lines */
 static GPtrArray *
 sdt_config_edit_revert_lines(SdtConfigTxt *cfg,
 			     const gchar *const *previous_block,
@@ -102,38 +220,70 @@ sdt_config_edit_revert_lines(SdtConfigTxt *cfg,
 	if (src->len > 0)
 		last_eol = ((SdtConfigLine *) g_ptr_array_index(src, src->len - 1))->eol;
 	if (has_block) {
-		guint k = 0;
-		guint n_prev =
-			previous_block != NULL ? g_strv_length((gchar **) previous_block) : 0;
+		g_auto(GStrv) template = NULL;
+		const gchar *const *want = previous_block;
+
+		if (want == NULL) {
+			template = sdt_config_block_template_for(cfg, begin, end);
+			want = (const gchar *const *) template;
+		}
 		ours[begin] = TRUE;
 		ours[end] = TRUE;
+		sdt_config_match_block(src, begin, end, want, ours);
 		for (guint i = begin + 1; i < end; i++) {
-			SdtConfigLine *line = g_ptr_array_index(src, i);
-			if (previous_block == NULL) {
-				ours[i] = TRUE;
-			} else if (k < n_prev && g_strcmp0(line->text, previous_block[k]) == 0) {
-				ours[i] = TRUE;
-				k++;
-			} else {
+			if (!ours[i])
 				foreign = TRUE;
-			}
 		}
-		/* lines added inside the block keep the block's filter around them */
+		/* lines SD Tuner did not write stay, with the block's filter around them */
 		if (foreign) {
+			g_autoptr(GString) list = g_string_new(NULL);
+			guint n_kept = 0;
 			for (guint i = begin + 1; i < end; i++) {
 				SdtConfigLine *line = g_ptr_array_index(src, i);
-				if (!ours[i])
+				if (!ours[i]) {
+					g_autofree gchar *item = NULL;
+					/* Translators: one kept line: its number, then its text */
+					item = g_strdup_printf(_("line %u “%s”"),
+							       i + 1,
+							       line->text);
 					g_ptr_array_add(
-						edit->warnings,
-						g_strdup_printf(_("line %u “%s” was added inside "
-								  "SD Tuner's block; it is kept "
-								  "with the block's filter"),
-								i + 1,
-								line->text));
+						edit->kept,
+						g_strdup_printf("%u: %s", i + 1, line->text));
+					if (list->len > 0)
+						g_string_append(list, ", ");
+					g_string_append(list, item);
+					n_kept++;
+				}
 				if (ours[i] && (line->kind == SDT_CONFIG_LINE_FILTER ||
 						g_strcmp0(line->text, "dtoverlay=") == 0))
 					ours[i] = FALSE;
 			}
+			edit->kept_unknown = previous_block == NULL;
+			if (previous_block != NULL)
+				g_ptr_array_add(
+					edit->warnings,
+					g_strdup_printf(
+						ngettext("kept %u line SD Tuner did not write, "
+							 "with the block's filter: %s",
+							 "kept %u lines SD Tuner did not write, "
+							 "with the block's filter: %s",
+							 n_kept),
+						n_kept,
+						list->str));
+			else
+				g_ptr_array_add(
+					edit->warnings,
+					g_strdup_printf(
+						ngettext(
+							"SD Tuner has no record of the lines it "
+							"wrote, so it kept %u line it cannot tell "
+							"is its own, with the block's filter: %s",
+							"SD Tuner has no record of the lines it "
+							"wrote, so it kept %u lines it cannot tell "
+							"are its own, with the block's filter: %s",
+							n_kept),
+						n_kept,
+						list->str));
 		}
 		*changed = TRUE;
 	}
@@ -182,6 +332,122 @@ sdt_config_edit_revert(SdtConfigTxt *cfg, const gchar *const *previous_block, GE
 	edit->old_bytes = sdt_config_txt_to_bytes(cfg);
 	edit->new_bytes = sdt_edit_lines_to_bytes(lines);
 	return g_steal_pointer(&edit);
+}
+
+/* the SD settings at lines [@from, @to) of @cfg, as "line N “text”", or NULL */
+static gchar *
+sdt_config_sd_lines_between(SdtConfigTxt *cfg, guint from, guint to)
+{
+	GPtrArray *lines = sdt_config_txt_get_lines(cfg);
+	g_autoptr(GString) list = g_string_new(NULL);
+
+	for (guint i = from; i < to && i < lines->len; i++) {
+		SdtConfigLine *line = g_ptr_array_index(lines, i);
+		g_autofree gchar *item = NULL;
+		g_autofree gchar *cqe = NULL;
+		gint mhz = 0;
+		if (line->kind != SDT_CONFIG_LINE_SETTING ||
+		    sdt_config_line_sd_kind(line, NULL, &mhz, &cqe) == SDT_CONFIG_SD_NONE)
+			continue;
+		item = g_strdup_printf(_("line %u “%s”"), i + 1, line->text);
+		if (list->len > 0)
+			g_string_append(list, ", ");
+		g_string_append(list, item);
+	}
+	return list->len > 0 ? g_strdup(list->str) : NULL;
+}
+
+gchar *
+sdt_config_block_diagnose(SdtConfigTxt *cfg, const gchar *display_path)
+{
+	GPtrArray *lines = sdt_config_txt_get_lines(cfg);
+	guint n_begin = 0;
+	guint n_end = 0;
+	guint first_begin = 0;
+	guint first_end = 0;
+	guint second = 0;
+	guint first_disabled = 0;
+	g_autofree gchar *what = NULL;
+	g_autofree gchar *in_effect = NULL;
+
+	for (guint i = 0; i < lines->len; i++) {
+		SdtConfigLine *line = g_ptr_array_index(lines, i);
+		if (g_str_has_prefix(line->text, SDT_CONFIG_BLOCK_BEGIN)) {
+			if (n_begin == 0)
+				first_begin = i + 1;
+			else if (second == 0)
+				second = i + 1;
+			n_begin++;
+		} else if (g_strcmp0(line->text, SDT_CONFIG_BLOCK_END) == 0) {
+			if (n_end == 0)
+				first_end = i + 1;
+			else if (second == 0)
+				second = i + 1;
+			n_end++;
+		} else if (first_disabled == 0 &&
+			   g_str_has_prefix(line->text, SDT_CONFIG_DISABLED_MARK)) {
+			first_disabled = i + 1;
+		}
+	}
+	if (n_begin == 1 && n_end == 1 && first_begin < first_end)
+		return NULL;
+	if (n_begin == 0 && n_end == 0) {
+		if (first_disabled == 0)
+			return NULL;
+		return g_strdup_printf(
+			_("SD Tuner's block in %s has been removed by hand, but line %u is still "
+			  "switched off by SD Tuner (it starts with “%s”). Delete that marker "
+			  "to switch the line back on, or delete the line."),
+			display_path,
+			first_disabled,
+			SDT_CONFIG_DISABLED_MARK);
+	}
+	if (n_begin > 1 || n_end > 1) {
+		what = g_strdup_printf(
+			_("SD Tuner's block in %s is damaged: a marker line is repeated on line "
+			  "%u, "
+			  "so SD Tuner cannot tell which lines are its own and changes nothing. "
+			  "Delete the repeated marker and anything SD Tuner wrote twice by hand, "
+			  "keeping one “%s” and one “%s” line, then run “sdtunerctl revert”."),
+			display_path,
+			second,
+			SDT_CONFIG_BLOCK_BEGIN "…",
+			SDT_CONFIG_BLOCK_END);
+		in_effect =
+			sdt_config_sd_lines_between(cfg, MIN(first_begin, first_end), lines->len);
+	} else if (n_begin == 1) {
+		/* the end marker is missing (or stands above the begin marker) */
+		what = g_strdup_printf(
+			_("SD Tuner's block in %s is damaged: the end marker “%s” after line %u is "
+			  "missing, so SD Tuner cannot tell where its lines end and changes "
+			  "nothing. Put that line back right after the block's closing “[all]”, "
+			  "then run “sdtunerctl revert”."),
+			display_path,
+			SDT_CONFIG_BLOCK_END,
+			first_begin);
+		in_effect = sdt_config_sd_lines_between(cfg, first_begin, lines->len);
+	} else {
+		what = g_strdup_printf(
+			_("SD Tuner's block in %s is damaged: the begin marker before the end "
+			  "marker "
+			  "on line %u is missing, so SD Tuner cannot tell where its lines start "
+			  "and "
+			  "changes nothing. Delete the lines SD Tuner wrote above line %u and that "
+			  "line by hand."),
+			display_path,
+			first_end,
+			first_end);
+		in_effect = sdt_config_sd_lines_between(cfg,
+							first_end > 10 ? first_end - 10 : 0,
+							first_end - 1);
+	}
+	if (in_effect != NULL) {
+		g_autofree gchar *extra =
+			g_strdup_printf(_("These SD settings may still be in effect: %s."),
+					in_effect);
+		return g_strconcat(what, " ", extra, NULL);
+	}
+	return g_steal_pointer(&what);
 }
 
 /* the type codes a filter state reaches, ignoring run-time filters */
@@ -631,7 +897,8 @@ struct _SdtConfigWriter {
 	gchar *path;         /* config.txt as found under the root (may be a symlink) */
 	gchar *display_path; /* as seen on the Pi */
 	gchar *state_dir;
-	gchar *real_path; /* after following a symlink inside the boot partition */
+	gchar *real_path;    /* after following a symlink inside the boot partition */
+	gchar *boot_id_path; /* <root>/proc/sys/kernel/random/boot_id, NULL for explicit paths */
 	SdtConfigWriterIo io;
 	gint lock_fd;
 	SdtContext *ctx; /* the clock; %NULL: the real time */
@@ -696,6 +963,7 @@ sdt_config_writer_finalize(GObject *object)
 	g_free(self->state_dir);
 	g_free(self->real_path);
 	g_clear_object(&self->ctx);
+	g_free(self->boot_id_path);
 	G_OBJECT_CLASS(sdt_config_writer_parent_class)->finalize(object);
 }
 
@@ -718,7 +986,7 @@ sdt_config_is_stub(const gchar *path)
 	g_autofree gchar *text = NULL;
 	gsize len = 0;
 
-	if (!g_file_get_contents(path, &text, &len, NULL) || len > 64 * 1024)
+	if (!sdt_file_read_bounded(path, 64 * 1024, &text, &len, NULL))
 		return FALSE;
 	return strstr(text, "DO NOT EDIT THIS FILE") != NULL &&
 	       strstr(text, "/boot/firmware/config.txt") != NULL;
@@ -786,9 +1054,11 @@ sdt_config_writer_new(SdtContext *ctx, GError **error)
 
 	if (path == NULL)
 		return NULL;
+
 	state = sdt_context_get_state_dir(ctx);
 	self = sdt_config_writer_new_for_paths(path, display, state);
 	self->ctx = g_object_ref(ctx);
+	self->boot_id_path = sdt_context_build_path(ctx, "/proc/sys/kernel/random/boot_id");
 	return self;
 }
 
@@ -873,54 +1143,46 @@ sdt_config_writer_resolve(SdtConfigWriter *self, GError **error)
 	return TRUE;
 }
 
+/*
+ * Reads a file SD Tuner does not own (config.txt, an include, tryboot.txt, a
+ * backup) with sdt_file_read_bounded(): never blocks on a FIFO, never follows
+ * a link, refuses anything but a regular file of at most 1 MiB.
+ */
 static GBytes *
 sdt_config_read_limited(const gchar *path, GError **error)
 {
-	g_autofree gchar *data = NULL;
-	gint fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	struct stat st;
+	g_autoptr(GError) local = NULL;
+	gchar *data = NULL;
 	gsize len = 0;
+	GStatBuf st;
 
-	if (fd < 0)
-		return sdt_error_set_from_errno(error, errno, _("cannot read %s"), path), NULL;
-	if (fstat(fd, &st) != 0) {
-		gint errsv = errno;
-		close(fd);
-		return sdt_error_set_from_errno(error, errsv, _("cannot read %s"), path), NULL;
-	}
-	if (st.st_size > SDT_CONFIG_TXT_MAX_SIZE) {
-		close(fd);
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_INVALID_DATA,
-			    _("the file is %" PRId64 " bytes long; a boot configuration "
-			      "is a few kilobytes and SD Tuner edits files up to 1 MiB: check that "
-			      "it is the right file and shrink it by hand"),
-			    (gint64) st.st_size);
-		return NULL;
-	}
-	data = g_malloc(SDT_CONFIG_TXT_MAX_SIZE + 2);
-	for (;;) {
-		gssize r = read(fd, data + len, SDT_CONFIG_TXT_MAX_SIZE + 1 - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			gint errsv = errno;
-			close(fd);
-			return sdt_error_set_from_errno(error, errsv, _("cannot read %s"), path),
-			       NULL;
+	if (sdt_file_read_bounded(path, SDT_CONFIG_TXT_MAX_SIZE, &data, &len, &local))
+		return g_bytes_new_take(data, len);
+	if (g_error_matches(local, SDT_ERROR, SDT_ERROR_INVALID_DATA) && g_lstat(path, &st) == 0) {
+		if (S_ISREG(st.st_mode) && st.st_size > SDT_CONFIG_TXT_MAX_SIZE) {
+			g_set_error(
+				error,
+				SDT_ERROR,
+				SDT_ERROR_INVALID_DATA,
+				_("the file is %" PRId64 " bytes long; a boot configuration "
+				  "is a few kilobytes and SD Tuner edits files up to 1 MiB: check "
+				  "that it is the right file and shrink it by hand"),
+				(gint64) st.st_size);
+			return NULL;
 		}
-		if (r == 0 || len + r > SDT_CONFIG_TXT_MAX_SIZE) {
-			len += r;
-			break;
+		if (!S_ISREG(st.st_mode)) {
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_DATA,
+				    _("%s is not a regular file (it is a pipe, socket, device, "
+				      "folder or link), so SD Tuner does not read it: replace it "
+				      "with a regular file or remove it"),
+				    path);
+			return NULL;
 		}
-		len += r;
 	}
-	close(fd);
-	/* shrink the buffer, and keep a NUL after the data so it can be read as text */
-	data = g_realloc(g_steal_pointer(&data), len + 1);
-	data[len] = '\0';
-	return g_bytes_new_take(g_steal_pointer(&data), len);
+	g_propagate_error(error, g_steal_pointer(&local));
+	return NULL;
 }
 
 static void
@@ -1025,7 +1287,7 @@ sdt_config_writer_lock(SdtConfigWriter *self, GError **error)
 						errno,
 						_("cannot create the state folder %s"),
 						self->state_dir);
-	self->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	self->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (self->lock_fd < 0)
 		return sdt_error_set_from_errno(error, errno, _("cannot open %s"), lock);
 	if (flock(self->lock_fd, LOCK_EX | LOCK_NB) != 0) {
@@ -1213,56 +1475,266 @@ sdt_config_writer_backup(SdtConfigWriter *self, GBytes *bytes, const gchar *stem
 	return g_steal_pointer(&path);
 }
 
+/* the journals: schema-checked before use ----------------------------------- */
+
+typedef enum {
+	SDT_JSON_STRING,
+	SDT_JSON_STRING_OR_NULL,
+	SDT_JSON_INT,
+	SDT_JSON_STRV,
+} SdtJsonType;
+
+typedef struct {
+	const gchar *name;
+	SdtJsonType type;
+	gboolean required;
+} SdtJsonMember;
+
+static const SdtJsonMember sdt_journal_schema[] = {
+	{"version", SDT_JSON_INT, FALSE},
+	{"id", SDT_JSON_STRING, TRUE},
+	{"path", SDT_JSON_STRING, TRUE},
+	{"filter", SDT_JSON_STRING, TRUE},
+	{"type_code", SDT_JSON_INT, TRUE},
+	{"block", SDT_JSON_STRV, TRUE},
+	{"disabled", SDT_JSON_STRV, TRUE},
+	{"backup", SDT_JSON_STRING, TRUE},
+	{"sha256_before", SDT_JSON_STRING, TRUE},
+	{"sha256_after", SDT_JSON_STRING, TRUE},
+	{"time", SDT_JSON_STRING, TRUE},
+	{"boot_id", SDT_JSON_STRING_OR_NULL, FALSE},
+};
+
+static const SdtJsonMember sdt_trial_journal_schema[] = {
+	{"version", SDT_JSON_INT, FALSE},
+	{"id", SDT_JSON_STRING, TRUE},
+	{"path", SDT_JSON_STRING, TRUE},
+	{"config_sha256", SDT_JSON_STRING, TRUE},
+	{"tryboot_sha256", SDT_JSON_STRING, TRUE},
+	{"previous_backup", SDT_JSON_STRING_OR_NULL, TRUE},
+	{"time", SDT_JSON_STRING, TRUE},
+	{"boot_id", SDT_JSON_STRING_OR_NULL, FALSE},
+};
+
+#define SDT_CONFIG_JOURNAL_MAX (256 * 1024)
+
+static gboolean
+sdt_json_node_is(JsonNode *node, GType type)
+{
+	return node != NULL && JSON_NODE_HOLDS_VALUE(node) &&
+	       json_node_get_value_type(node) == type;
+}
+
+static gboolean
+sdt_json_member_valid(JsonNode *node, SdtJsonType type)
+{
+	switch (type) {
+	case SDT_JSON_STRING:
+		return sdt_json_node_is(node, G_TYPE_STRING);
+	case SDT_JSON_STRING_OR_NULL:
+		return JSON_NODE_HOLDS_NULL(node) || sdt_json_node_is(node, G_TYPE_STRING);
+	case SDT_JSON_INT:
+		return sdt_json_node_is(node, G_TYPE_INT64);
+	case SDT_JSON_STRV: {
+		JsonArray *array;
+		if (!JSON_NODE_HOLDS_ARRAY(node))
+			return FALSE;
+		array = json_node_get_array(node);
+		for (guint i = 0; i < json_array_get_length(array); i++) {
+			if (!sdt_json_node_is(json_array_get_element(array, i), G_TYPE_STRING))
+				return FALSE;
+		}
+		return TRUE;
+	}
+	}
+	return FALSE;
+}
+
+static JsonObject *
+sdt_json_parse_with_schema(const gchar *data,
+			   gsize len,
+			   const SdtJsonMember *schema,
+			   guint n_members,
+			   GError **error)
+{
+	g_autoptr(JsonParser) parser = json_parser_new_immutable();
+	g_autoptr(GError) local = NULL;
+	JsonNode *root;
+	JsonObject *obj;
+
+	if (len > SDT_CONFIG_JOURNAL_MAX) {
+		g_set_error(
+			error,
+			SDT_ERROR,
+			SDT_ERROR_INVALID_DATA,
+			_("it is %" G_GUINT64_FORMAT " bytes long, far more than SD Tuner writes"),
+			(guint64) len);
+		return NULL;
+	}
+	if (!json_parser_load_from_data(parser, data, (gssize) len, &local)) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    _("it is not valid JSON (%s)"),
+			    local->message);
+		return NULL;
+	}
+	root = json_parser_get_root(parser);
+	if (root == NULL || !JSON_NODE_HOLDS_OBJECT(root)) {
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_DATA,
+				    _("it is not a JSON object"));
+		return NULL;
+	}
+	obj = json_node_get_object(root);
+	for (guint i = 0; i < n_members; i++) {
+		JsonNode *node = json_object_get_member(obj, schema[i].name);
+		if (node == NULL && !schema[i].required)
+			continue;
+		if (node == NULL) {
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_DATA,
+				    _("the member “%s” is missing"),
+				    schema[i].name);
+			return NULL;
+		}
+		if (!sdt_json_member_valid(node, schema[i].type)) {
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_DATA,
+				    _("the member “%s” has the wrong type"),
+				    schema[i].name);
+			return NULL;
+		}
+	}
+	return json_object_ref(obj);
+}
+
+JsonObject *
+sdt_config_journal_parse(const gchar *data, gsize len, GError **error)
+{
+	return sdt_json_parse_with_schema(data,
+					  len,
+					  sdt_journal_schema,
+					  G_N_ELEMENTS(sdt_journal_schema),
+					  error);
+}
+
+JsonObject *
+sdt_config_trial_journal_parse(const gchar *data, gsize len, GError **error)
+{
+	return sdt_json_parse_with_schema(data,
+					  len,
+					  sdt_trial_journal_schema,
+					  G_N_ELEMENTS(sdt_trial_journal_schema),
+					  error);
+}
+
+static gboolean
+sdt_config_writer_read_json(SdtConfigWriter *self,
+			    const gchar *name,
+			    JsonObject *(*parse)(const gchar *, gsize, GError **),
+			    JsonObject **out,
+			    GError **error)
+{
+	g_autofree gchar *path = g_build_filename(self->state_dir, name, NULL);
+	g_autofree gchar *data = NULL;
+	g_autoptr(GError) local = NULL;
+	gsize len = 0;
+	GStatBuf st;
+
+	*out = NULL;
+	if (g_lstat(path, &st) != 0 && errno == ENOENT)
+		return TRUE;
+	if (!sdt_file_read_bounded(path, SDT_CONFIG_JOURNAL_MAX, &data, &len, &local) ||
+	    (*out = parse(data, len, &local)) == NULL) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    /* Translators: the journal's path, then what is wrong with it */
+			    _("SD Tuner's record of its change, %s, is damaged: %s"),
+			    path,
+			    local->message);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean
+sdt_config_writer_read_journal(SdtConfigWriter *self, JsonObject **journal, GError **error)
+{
+	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), FALSE);
+	return sdt_config_writer_read_json(self,
+					   SDT_CONFIG_JOURNAL,
+					   sdt_config_journal_parse,
+					   journal,
+					   error);
+}
+
+gboolean
+sdt_config_writer_read_trial_journal(SdtConfigWriter *self, JsonObject **journal, GError **error)
+{
+	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), FALSE);
+	return sdt_config_writer_read_json(self,
+					   SDT_TRIAL_JOURNAL,
+					   sdt_config_trial_journal_parse,
+					   journal,
+					   error);
+}
+
 JsonObject *
 sdt_config_writer_get_journal(SdtConfigWriter *self)
 {
-	g_autofree gchar *path = g_build_filename(self->state_dir, SDT_CONFIG_JOURNAL, NULL);
-	g_autoptr(JsonParser) parser = json_parser_new();
-	JsonNode *root;
+	JsonObject *journal = NULL;
 
-	if (!json_parser_load_from_file(parser, path, NULL))
+	if (!sdt_config_writer_read_journal(self, &journal, NULL))
 		return NULL;
-	root = json_parser_get_root(parser);
-	if (root == NULL || !JSON_NODE_HOLDS_OBJECT(root))
-		return NULL;
-	return json_object_ref(json_node_get_object(root));
+	return journal;
 }
 
-/* the block lines SD Tuner wrote, if the journal describes the block now in the file */
-static gchar **
-sdt_config_writer_previous_block(SdtConfigWriter *self, SdtConfigTxt *cfg)
+gchar *
+sdt_config_writer_get_boot_id(SdtConfigWriter *self)
 {
-	g_autoptr(JsonObject) journal = sdt_config_writer_get_journal(self);
-	g_autofree gchar *id = sdt_config_txt_get_block_id(cfg);
-	g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func(g_free);
-	GPtrArray *src = sdt_config_txt_get_lines(cfg);
-	JsonArray *block;
-	guint begin = 0;
-	guint end = 0;
-	guint k = 0;
+	gchar buf[65];
+	gssize n;
+	struct stat st;
+	gint fd;
 
-	if (journal == NULL || id == NULL || !sdt_config_txt_find_block(cfg, &begin, &end))
+	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
+	if (self->boot_id_path == NULL)
 		return NULL;
-	if (g_strcmp0(json_object_get_string_member_with_default(journal, "id", ""), id) != 0 ||
-	    g_strcmp0(json_object_get_string_member_with_default(journal, "path", ""),
-		      self->display_path) != 0 ||
-	    !json_object_has_member(journal, "block"))
+	/* a procfs file reports size 0, so sdt_file_read_bounded() cannot read it */
+	fd = open(self->boot_id_path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
 		return NULL;
-	block = json_object_get_array_member(journal, "block");
-	if (block == NULL)
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
 		return NULL;
-	for (guint i = 0; i < json_array_get_length(block); i++)
-		g_ptr_array_add(lines, g_strdup(json_array_get_string_element(block, i)));
-	for (guint i = begin + 1; i < end && k < lines->len; i++) {
-		SdtConfigLine *line = g_ptr_array_index(src, i);
-		if (g_strcmp0(line->text, g_ptr_array_index(lines, k)) == 0)
-			k++;
 	}
-	/* a journal line missing from the block: the journal is not for this block */
-	if (k != lines->len)
+	do
+		n = read(fd, buf, sizeof(buf) - 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n <= 0)
 		return NULL;
-	g_ptr_array_add(lines, NULL);
-	return (gchar **) g_ptr_array_free(g_steal_pointer(&lines), FALSE);
+	buf[n] = '\0';
+	g_strstrip(buf);
+	if (buf[0] == '\0' || strspn(buf, "0123456789abcdefABCDEF-") != strlen(buf))
+		return NULL;
+	return g_strdup(buf);
+}
+
+gchar *
+sdt_config_writer_hash_config(SdtConfigWriter *self)
+{
+	g_autoptr(GBytes) bytes = NULL;
+
+	if (!sdt_config_writer_resolve(self, NULL))
+		return NULL;
+	bytes = sdt_config_read_limited(self->real_path, NULL);
+	return bytes != NULL ? sdt_config_hash(bytes) : NULL;
 }
 
 static JsonArray *
@@ -1274,24 +1746,50 @@ sdt_json_array_from_strings(GPtrArray *strings)
 	return array;
 }
 
-static gboolean
-sdt_config_writer_write_journal(SdtConfigWriter *self, JsonObject *journal, GError **error)
+static gchar **
+sdt_json_array_to_strv(JsonArray *array)
 {
-	g_autofree gchar *path = g_build_filename(self->state_dir, SDT_CONFIG_JOURNAL, NULL);
+	gchar **strv = g_new0(gchar *, json_array_get_length(array) + 1);
+	for (guint i = 0; i < json_array_get_length(array); i++)
+		strv[i] = g_strdup(json_array_get_string_element(array, i));
+	return strv;
+}
+
+static gboolean
+sdt_config_writer_write_json(SdtConfigWriter *self,
+			     const gchar *name,
+			     JsonObject *obj,
+			     GError **error)
+{
+	g_autofree gchar *path = g_build_filename(self->state_dir, name, NULL);
 	g_autoptr(JsonNode) node = json_node_new(JSON_NODE_OBJECT);
 	g_autofree gchar *text = NULL;
 	g_autoptr(GBytes) bytes = NULL;
 
-	json_node_set_object(node, journal);
+	json_node_set_object(node, obj);
 	text = json_to_string(node, TRUE);
 	bytes = g_bytes_new(text, strlen(text));
 	return sdt_config_writer_write_atomic(self, path, bytes, NULL, error);
+}
+
+static void
+sdt_config_writer_remove_state(SdtConfigWriter *self, const gchar *name)
+{
+	g_autofree gchar *path = g_build_filename(self->state_dir, name, NULL);
+	self->io.unlink(path, self->io.user_data);
 }
 
 gchar *
 sdt_config_writer_get_tryboot_path(SdtConfigWriter *self)
 {
 	g_autofree gchar *dir = g_path_get_dirname(self->path);
+	return g_build_filename(dir, "tryboot.txt", NULL);
+}
+
+static gchar *
+sdt_config_writer_get_tryboot_display(SdtConfigWriter *self)
+{
+	g_autofree gchar *dir = g_path_get_dirname(self->display_path);
 	return g_build_filename(dir, "tryboot.txt", NULL);
 }
 
@@ -1309,12 +1807,12 @@ sdt_config_writer_check_writable(SdtConfigWriter *self, GError **error)
 	return TRUE;
 }
 
-/* backs up the old config.txt, then writes the new one over it; the lock stays held */
 /* checks, locks and reads config.txt; the lock is held when a model is returned */
 static SdtConfigTxt *
 sdt_config_writer_begin(SdtConfigWriter *self, GBytes **old, GError **error)
 {
 	SdtConfigTxt *cfg;
+	g_autofree gchar *damage = NULL;
 
 	if (!sdt_config_writer_check_writable(self, error))
 		return NULL;
@@ -1322,10 +1820,484 @@ sdt_config_writer_begin(SdtConfigWriter *self, GBytes **old, GError **error)
 		return NULL;
 	sdt_config_writer_cleanup(self);
 	cfg = sdt_config_writer_load(self, old, error);
-	if (cfg == NULL)
+	if (cfg == NULL) {
 		sdt_config_writer_unlock(self);
+		return NULL;
+	}
+	/* one diagnosis of a damaged block for every command */
+	damage = sdt_config_block_diagnose(cfg, self->display_path);
+	if (damage != NULL) {
+		g_set_error_literal(error, SDT_ERROR, SDT_ERROR_INVALID_DATA, damage);
+		g_object_unref(cfg);
+		sdt_config_writer_unlock(self);
+		return NULL;
+	}
 	return cfg;
 }
+
+/* what tells SD Tuner's lines from the user's ------------------------------ */
+
+typedef struct {
+	JsonObject *journal; /* validated, and about the block in the file */
+	gchar **block;       /* the journal's lines of the block */
+	GBytes *backup;      /* the file before the apply, checked against the journal */
+	gchar *backup_path;
+	gboolean own_state; /* config.txt is exactly as SD Tuner's apply left it */
+} SdtConfigEvidence;
+
+static void
+sdt_config_evidence_clear(SdtConfigEvidence *ev)
+{
+	g_clear_pointer(&ev->journal, json_object_unref);
+	g_clear_pointer(&ev->block, g_strfreev);
+	g_clear_pointer(&ev->backup, g_bytes_unref);
+	g_clear_pointer(&ev->backup_path, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SdtConfigEvidence, sdt_config_evidence_clear)
+
+static gboolean
+sdt_config_writer_corrupt(SdtConfigWriter *self, GError **error, const gchar *reason)
+{
+	g_autofree gchar *journal = g_build_filename(self->state_dir, SDT_CONFIG_JOURNAL, NULL);
+	g_set_error(error,
+		    SDT_ERROR,
+		    SDT_ERROR_INVALID_DATA,
+		    _("%s, so SD Tuner cannot trust it to tell its lines in %s from yours and "
+		      "changes nothing. Delete %s, then run the command again: SD Tuner then "
+		      "removes only the lines it recognises as its own and keeps any other."),
+		    reason,
+		    self->display_path,
+		    journal);
+	return FALSE;
+}
+
+/* a backup SD Tuner made: a file directly in <state>/backups */
+static gboolean
+sdt_config_writer_is_backup_path(SdtConfigWriter *self, const gchar *path)
+{
+	g_autofree gchar *dir = g_build_filename(self->state_dir, "backups", NULL);
+	g_autofree gchar *parent = g_path_get_dirname(path);
+	return g_strcmp0(dir, parent) == 0 && strstr(path, "/../") == NULL;
+}
+
+/* the newest backup of config.txt, or NULL */
+static gchar *
+sdt_config_writer_newest_backup(SdtConfigWriter *self)
+{
+	g_autofree gchar *dir = g_build_filename(self->state_dir, "backups", NULL);
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	g_autofree gchar *best = NULL;
+	const gchar *name;
+
+	while (d != NULL && (name = g_dir_read_name(d)) != NULL) {
+		if (!g_str_has_prefix(name, "config.txt.") ||
+		    strstr(name, SDT_CONFIG_TMP_INFIX) != NULL)
+			continue;
+		if (best == NULL || strcmp(name, best) > 0) {
+			g_free(best);
+			best = g_strdup(name);
+		}
+	}
+	return best != NULL ? g_build_filename(dir, best, NULL) : NULL;
+}
+
+/*
+ * Gathers the evidence of which lines are SD Tuner's: the journal, checked
+ * against its schema, the markers in the file and the backup it names.  A
+ * journal about another change (a kill between the rename and the journal
+ * write) is set aside; one that contradicts the markers or its backup is
+ * corrupt state and an error.
+ */
+static gboolean
+sdt_config_writer_evidence(SdtConfigWriter *self,
+			   SdtConfigTxt *cfg,
+			   GBytes *old,
+			   SdtConfigEvidence *ev,
+			   GError **error)
+{
+	g_autoptr(JsonObject) journal = NULL;
+	g_autoptr(GError) local = NULL;
+	g_autofree gchar *id = sdt_config_txt_get_block_id(cfg);
+	g_autofree gchar *hash = NULL;
+	g_auto(GStrv) block = NULL;
+	g_auto(GStrv) template = NULL;
+	g_autofree gchar *filter_name = NULL;
+	const gchar *backup_path;
+
+	if (!sdt_config_writer_read_journal(self, &journal, &local))
+		return sdt_config_writer_corrupt(self, error, local->message);
+	if (journal == NULL || id == NULL ||
+	    g_strcmp0(json_object_get_string_member(journal, "id"), id) != 0 ||
+	    g_strcmp0(json_object_get_string_member(journal, "path"), self->display_path) != 0)
+		return TRUE;
+
+	block = sdt_json_array_to_strv(json_object_get_array_member(journal, "block"));
+	template = sdt_config_block_template(id, json_object_get_string_member(journal, "filter"));
+	/* the filter too: SD Tuner writes only under a model filter */
+	if (!sdt_config_block_filter_valid(json_object_get_string_member(journal, "filter"),
+					   &filter_name) ||
+	    template == NULL ||
+	    !g_strv_equal((const gchar *const *) template, (const gchar *const *) block)) {
+		g_autofree gchar *reason = g_strdup_printf(
+			_("SD Tuner's record of its change does not list the lines SD Tuner "
+			  "writes for %s"),
+			id);
+		return sdt_config_writer_corrupt(self, error, reason);
+	}
+	hash = sdt_config_hash(old);
+	ev->own_state =
+		g_strcmp0(hash, json_object_get_string_member(journal, "sha256_after")) == 0;
+	backup_path = json_object_get_string_member(journal, "backup");
+	if (sdt_config_writer_is_backup_path(self, backup_path)) {
+		g_autoptr(GBytes) bytes = sdt_config_read_limited(backup_path, NULL);
+		g_autofree gchar *bhash = bytes != NULL ? sdt_config_hash(bytes) : NULL;
+		if (bhash != NULL &&
+		    g_strcmp0(bhash, json_object_get_string_member(journal, "sha256_before")) !=
+			    0) {
+			g_autofree gchar *reason = g_strdup_printf(
+				_("the backup %s no longer holds the file SD Tuner's record of "
+				  "its change describes"),
+				backup_path);
+			return sdt_config_writer_corrupt(self, error, reason);
+		}
+		if (bytes != NULL) {
+			ev->backup = g_steal_pointer(&bytes);
+			ev->backup_path = g_strdup(backup_path);
+		}
+	}
+	ev->journal = g_steal_pointer(&journal);
+	ev->block = g_steal_pointer(&block);
+	return TRUE;
+}
+
+/* how often each line text occurs in @lines, outside [@skip_from, @skip_to] */
+static guint
+sdt_config_count_text(GPtrArray *lines, const gchar *text, guint skip_from, guint skip_to)
+{
+	guint n = 0;
+	for (guint i = 0; i < lines->len; i++) {
+		SdtConfigLine *line = g_ptr_array_index(lines, i);
+		if (i >= skip_from && i <= skip_to)
+			continue;
+		if (g_strcmp0(line->text, text) == 0)
+			n++;
+	}
+	return n;
+}
+
+/*
+ * Re-parses the reverted file: no marker may be left, and no setting SD Tuner
+ * wrote may occur more often than it did outside the block before (or as a
+ * line SD Tuner had switched off).  Never report success otherwise.
+ */
+static gboolean
+sdt_config_writer_verify_revert(SdtConfigWriter *self,
+				SdtConfigTxt *cfg,
+				SdtConfigEdit *edit,
+				const gchar *const *ours,
+				SdtConfigEvidence *ev,
+				GError **error)
+{
+	g_autoptr(SdtConfigTxt) result =
+		sdt_config_txt_new_from_bytes(edit->new_bytes, "config.txt");
+	GPtrArray *after = sdt_config_txt_get_lines(result);
+	GPtrArray *before = sdt_config_txt_get_lines(cfg);
+	guint begin = 0;
+	guint end = 0;
+	const gchar *left = NULL;
+
+	sdt_config_txt_find_block(cfg, &begin, &end);
+	for (guint i = 0; i < after->len && left == NULL; i++) {
+		SdtConfigLine *line = g_ptr_array_index(after, i);
+		if (g_str_has_prefix(line->text, SDT_CONFIG_BLOCK_BEGIN) ||
+		    g_strcmp0(line->text, SDT_CONFIG_BLOCK_END) == 0 ||
+		    g_str_has_prefix(line->text, SDT_CONFIG_DISABLED_MARK))
+			left = line->text;
+	}
+	for (guint k = 0; ours != NULL && ours[k] != NULL && left == NULL; k++) {
+		guint allowed;
+		if (g_str_has_prefix(ours[k], "[") || g_strcmp0(ours[k], "dtoverlay=") == 0)
+			continue;
+		allowed = sdt_config_count_text(before, ours[k], begin, end);
+		for (guint j = 0; j < edit->disabled->len; j++)
+			allowed += g_strcmp0(g_ptr_array_index(edit->disabled, j), ours[k]) == 0;
+		for (guint j = 0; j < edit->kept->len; j++) {
+			const gchar *kept = g_ptr_array_index(edit->kept, j);
+			const gchar *text = strstr(kept, ": ");
+			allowed += text != NULL && g_strcmp0(text + 2, ours[k]) == 0;
+		}
+		if (sdt_config_count_text(after, ours[k], G_MAXUINT, G_MAXUINT) > allowed)
+			left = ours[k];
+	}
+	if (left != NULL) {
+		g_set_error(
+			error,
+			SDT_ERROR,
+			SDT_ERROR_INVALID_DATA,
+			_("SD Tuner could not take back its change to %s: the line “%s” would "
+			  "still be there afterwards, so it changes nothing. Restore the backup "
+			  "from before the change by hand (see “sdtunerctl history”)."),
+			self->display_path,
+			left);
+		return FALSE;
+	}
+	/* untouched since the apply: the result must be the backup from before it */
+	if (ev->own_state && ev->backup != NULL && !g_bytes_equal(ev->backup, edit->new_bytes)) {
+		g_autofree gchar *reason = g_strdup_printf(
+			_("taking back SD Tuner's lines does not give the backup %s from before "
+			  "the change"),
+			ev->backup_path);
+		return sdt_config_writer_corrupt(self, error, reason);
+	}
+	return TRUE;
+}
+
+/* the trial ---------------------------------------------------------------- */
+
+/* tryboot.txt's bytes; NULL with no error when it does not exist */
+static GBytes *
+sdt_config_writer_read_tryboot(SdtConfigWriter *self, gboolean *exists, GError **error)
+{
+	g_autofree gchar *path = sdt_config_writer_get_tryboot_path(self);
+	GStatBuf st;
+
+	*exists = g_lstat(path, &st) == 0;
+	if (!*exists)
+		return NULL;
+	return sdt_config_read_limited(path, error);
+}
+
+static gboolean
+sdt_config_has_block_text(GBytes *bytes)
+{
+	return bytes != NULL && g_bytes_get_size(bytes) > 0 &&
+	       g_strstr_len(g_bytes_get_data(bytes, NULL),
+			    g_bytes_get_size(bytes),
+			    SDT_CONFIG_BLOCK_BEGIN) != NULL;
+}
+
+JsonObject *
+sdt_config_writer_get_trial(SdtConfigWriter *self, GError **error)
+{
+	g_autoptr(GBytes) bytes = NULL;
+	g_autoptr(SdtConfigTxt) t = NULL;
+	g_autoptr(JsonObject) journal = NULL;
+	g_autoptr(JsonObject) trial = NULL;
+	g_autofree gchar *id = NULL;
+	g_autofree gchar *display = NULL;
+	gboolean exists = FALSE;
+
+	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
+	bytes = sdt_config_writer_read_tryboot(self, &exists, error);
+	if (bytes == NULL)
+		return NULL;
+	t = sdt_config_txt_new_from_bytes(bytes, "tryboot.txt");
+	id = sdt_config_txt_get_block_id(t);
+	if (id == NULL)
+		return NULL;
+	display = sdt_config_writer_get_tryboot_display(self);
+	trial = json_object_new();
+	json_object_set_string_member(trial, "id", id);
+	json_object_set_string_member(trial, "path", display);
+	json_object_set_string_member(trial, "reboot_command", "sudo reboot '0 tryboot'");
+	json_object_set_boolean_member(trial, "stale", FALSE);
+	json_object_set_null_member(trial, "note");
+	if (sdt_config_writer_read_trial_journal(self, &journal, NULL) && journal != NULL) {
+		g_autofree gchar *now = sdt_config_writer_hash_config(self);
+		if (now != NULL &&
+		    g_strcmp0(now, json_object_get_string_member(journal, "config_sha256")) != 0) {
+			g_autofree gchar *note = g_strdup_printf(
+				_("%s has changed since the trial was prepared, and the trial boot "
+				  "would not have those changes: run “sdtunerctl apply %s --trial” "
+				  "again to rebuild %s from it."),
+				self->display_path,
+				id,
+				display);
+			json_object_set_boolean_member(trial, "stale", TRUE);
+			json_object_set_string_member(trial, "note", note);
+		}
+	}
+	return g_steal_pointer(&trial);
+}
+
+/*
+ * Puts tryboot.txt for a trial of @bytes in place.  An existing tryboot.txt
+ * that is not SD Tuner's own earlier trial is backed up first, whatever its
+ * size; one that cannot be read (too large, not a regular file) is refused.
+ */
+static gboolean
+sdt_config_writer_write_trial(SdtConfigWriter *self,
+			      const gchar *id,
+			      GBytes *bytes,
+			      const gchar *config_hash,
+			      gchar **previous_backup,
+			      GError **error)
+{
+	g_autofree gchar *tryboot = sdt_config_writer_get_tryboot_path(self);
+	g_autofree gchar *display = sdt_config_writer_get_tryboot_display(self);
+	g_autoptr(JsonObject) old_journal = NULL;
+	g_autoptr(JsonObject) journal = json_object_new();
+	g_autoptr(GBytes) prev = NULL;
+	g_autoptr(GError) local = NULL;
+	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+	g_autofree gchar *iso = g_date_time_format_iso8601(now);
+	g_autofree gchar *boot_id = sdt_config_writer_get_boot_id(self);
+	g_autofree gchar *backup = NULL;
+	g_autofree gchar *hash = sdt_config_hash(bytes);
+	gboolean exists = FALSE;
+
+	/* a damaged trial journal only means the old tryboot.txt is backed up */
+	if (!sdt_config_writer_read_trial_journal(self, &old_journal, NULL))
+		old_journal = NULL;
+	prev = sdt_config_writer_read_tryboot(self, &exists, &local);
+	if (exists && prev == NULL) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    local->code,
+			    _("%s already exists and SD Tuner cannot keep a copy of it (%s), so "
+			      "it does not replace it: move it away by hand, then try again"),
+			    display,
+			    local->message);
+		return FALSE;
+	}
+	if (prev != NULL) {
+		g_autofree gchar *prev_hash = sdt_config_hash(prev);
+		if (old_journal != NULL &&
+		    g_strcmp0(prev_hash,
+			      json_object_get_string_member(old_journal, "tryboot_sha256")) == 0) {
+			/* SD Tuner's own trial: the user's file from before it is already saved */
+			if (json_object_get_string_member(old_journal, "previous_backup") != NULL)
+				backup = g_strdup(json_object_get_string_member(old_journal,
+										"previous_backup"));
+		} else {
+			backup = sdt_config_writer_backup(self, prev, "tryboot.txt", error);
+			if (backup == NULL)
+				return FALSE;
+		}
+	}
+	if (!sdt_config_writer_write_atomic(self, tryboot, bytes, NULL, error))
+		return FALSE;
+	json_object_set_int_member(journal, "version", 1);
+	json_object_set_string_member(journal, "id", id);
+	json_object_set_string_member(journal, "path", display);
+	json_object_set_string_member(journal, "config_sha256", config_hash);
+	json_object_set_string_member(journal, "tryboot_sha256", hash);
+	if (backup != NULL)
+		json_object_set_string_member(journal, "previous_backup", backup);
+	else
+		json_object_set_null_member(journal, "previous_backup");
+	json_object_set_string_member(journal, "time", iso);
+	if (boot_id != NULL)
+		json_object_set_string_member(journal, "boot_id", boot_id);
+	else
+		json_object_set_null_member(journal, "boot_id");
+	if (!sdt_config_writer_write_json(self, SDT_TRIAL_JOURNAL, journal, error)) {
+		g_prefix_error(error,
+			       _("%s was written, but SD Tuner's record of it could not be "
+				 "saved: "),
+			       display);
+		return FALSE;
+	}
+	*previous_backup = g_steal_pointer(&backup);
+	return TRUE;
+}
+
+/*
+ * Cancels a pending trial: SD Tuner's tryboot.txt goes, or the user's earlier
+ * one comes back from its backup.  A tryboot.txt edited since SD Tuner wrote
+ * it is backed up first.  *@cancelled says whether there was a trial.
+ */
+static gboolean
+sdt_config_writer_cancel_trial(SdtConfigWriter *self,
+			       JsonObject *result,
+			       GPtrArray *warnings,
+			       gboolean *cancelled,
+			       GError **error)
+{
+	g_autofree gchar *tryboot = sdt_config_writer_get_tryboot_path(self);
+	g_autofree gchar *display = sdt_config_writer_get_tryboot_display(self);
+	g_autoptr(JsonObject) journal = NULL;
+	g_autoptr(GBytes) bytes = NULL;
+	g_autoptr(GBytes) previous = NULL;
+	g_autoptr(GError) local = NULL;
+	const gchar *previous_path = NULL;
+	gboolean exists = FALSE;
+
+	*cancelled = FALSE;
+	if (!sdt_config_writer_read_trial_journal(self, &journal, NULL))
+		journal = NULL;
+	bytes = sdt_config_writer_read_tryboot(self, &exists, &local);
+	if (exists && bytes == NULL) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    local->code,
+			    _("SD Tuner cannot read %s (%s), so it cannot tell whether a trial is "
+			      "pending: move that file away by hand, then try again"),
+			    display,
+			    local->message);
+		return FALSE;
+	}
+	if (!sdt_config_has_block_text(bytes)) {
+		/* no trial of SD Tuner's in tryboot.txt: a leftover record goes */
+		if (journal != NULL)
+			sdt_config_writer_remove_state(self, SDT_TRIAL_JOURNAL);
+		return TRUE;
+	}
+	if (journal != NULL && json_object_get_string_member(journal, "previous_backup") != NULL) {
+		previous_path = json_object_get_string_member(journal, "previous_backup");
+		if (sdt_config_writer_is_backup_path(self, previous_path))
+			previous = sdt_config_read_limited(previous_path, NULL);
+		if (previous == NULL) {
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_NOT_FOUND,
+				    _("the trial in %s replaced an earlier tryboot.txt, but its "
+				      "backup %s cannot be read, so SD Tuner leaves the trial in "
+				      "place: restore that file or delete %s by hand"),
+				    display,
+				    previous_path,
+				    display);
+			return FALSE;
+		}
+	}
+	{
+		g_autofree gchar *hash = sdt_config_hash(bytes);
+		gboolean own =
+			journal != NULL &&
+			g_strcmp0(hash, json_object_get_string_member(journal, "tryboot_sha256")) ==
+				0;
+		if (!own) {
+			/* edited since SD Tuner wrote it, or no record of it: keep a copy */
+			g_autofree gchar *backup =
+				sdt_config_writer_backup(self, bytes, "tryboot.txt", error);
+			if (backup == NULL)
+				return FALSE;
+			json_object_set_string_member(result, "tryboot_backup", backup);
+		}
+	}
+	if (previous != NULL) {
+		if (!sdt_config_writer_write_atomic(self, tryboot, previous, NULL, error))
+			return FALSE;
+		json_object_set_string_member(result, "tryboot_restored", previous_path);
+		g_ptr_array_add(warnings,
+				g_strdup_printf(_("the trial was cancelled: %s is the one from "
+						  "before the trial again"),
+						display));
+	} else {
+		if (self->io.unlink(tryboot, self->io.user_data) != 0 && errno != ENOENT)
+			return sdt_config_writer_set_write_error(error, errno, tryboot);
+		g_ptr_array_add(warnings,
+				g_strdup_printf(_("the trial was cancelled: SD Tuner's %s was "
+						  "removed"),
+						display));
+	}
+	sdt_config_writer_remove_state(self, SDT_TRIAL_JOURNAL);
+	*cancelled = TRUE;
+	return TRUE;
+}
+
+/* apply and revert ---------------------------------------------------------- */
 
 static gchar *
 sdt_config_writer_replace(SdtConfigWriter *self,
@@ -1356,7 +2328,7 @@ sdt_config_writer_apply(SdtConfigWriter *self,
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	g_autoptr(SdtConfigEdit) edit = NULL;
-	g_auto(GStrv) previous = NULL;
+	g_auto(SdtConfigEvidence) ev = {NULL};
 	g_autofree gchar *diff = NULL;
 	g_autofree gchar *backup = NULL;
 	g_autofree gchar *hash_before = NULL;
@@ -1368,8 +2340,11 @@ sdt_config_writer_apply(SdtConfigWriter *self,
 	cfg = sdt_config_writer_begin(self, &old, error);
 	if (cfg == NULL)
 		return NULL;
-	previous = sdt_config_writer_previous_block(self, cfg);
-	edit = sdt_config_edit_apply(cfg, block, (const gchar *const *) previous, error);
+	if (!sdt_config_writer_evidence(self, cfg, old, &ev, error)) {
+		sdt_config_writer_unlock(self);
+		return NULL;
+	}
+	edit = sdt_config_edit_apply(cfg, block, (const gchar *const *) ev.block, error);
 	if (edit == NULL) {
 		g_prefix_error(error, _("cannot edit %s: "), self->path);
 		sdt_config_writer_unlock(self);
@@ -1381,25 +2356,18 @@ sdt_config_writer_apply(SdtConfigWriter *self,
 	hash_after = sdt_config_hash(edit->new_bytes);
 
 	if (trial) {
-		/* a one-time boot: tryboot.txt = the whole new config.txt (PLATFORM.md §4) */
-		g_autofree gchar *tryboot = sdt_config_writer_get_tryboot_path(self);
-		g_autofree gchar *tryboot_display = NULL;
-		g_autofree gchar *display_dir = g_path_get_dirname(self->display_path);
-		if (g_file_test(tryboot, G_FILE_TEST_EXISTS)) {
-			g_autoptr(GBytes) prev = sdt_config_read_limited(tryboot, NULL);
-			if (prev != NULL) {
-				backup = sdt_config_writer_backup(self, prev, "tryboot.txt", error);
-				if (backup == NULL) {
-					sdt_config_writer_unlock(self);
-					return NULL;
-				}
-			}
-		}
-		if (!sdt_config_writer_write_atomic(self, tryboot, edit->new_bytes, NULL, error)) {
+		/* a one-time boot: tryboot.txt = the whole new config.txt (PLATFORM.md §4),
+		 * built from config.txt as it is now */
+		g_autofree gchar *tryboot_display = sdt_config_writer_get_tryboot_display(self);
+		if (!sdt_config_writer_write_trial(self,
+						   block->id,
+						   edit->new_bytes,
+						   hash_before,
+						   &backup,
+						   error)) {
 			sdt_config_writer_unlock(self);
 			return NULL;
 		}
-		tryboot_display = g_build_filename(display_dir, "tryboot.txt", NULL);
 		json_object_set_string_member(result, "path", tryboot_display);
 		json_object_set_boolean_member(result, "trial", TRUE);
 		json_object_set_string_member(result, "reboot_command", "sudo reboot '0 tryboot'");
@@ -1408,11 +2376,13 @@ sdt_config_writer_apply(SdtConfigWriter *self,
 			g_autoptr(JsonObject) journal = json_object_new();
 			g_autoptr(GDateTime) now = sdt_config_writer_now(self);
 			g_autofree gchar *iso = g_date_time_format_iso8601(now);
+			g_autofree gchar *boot_id = sdt_config_writer_get_boot_id(self);
 			backup = sdt_config_writer_replace(self, edit, hash_before, error);
 			if (backup == NULL) {
 				sdt_config_writer_unlock(self);
 				return NULL;
 			}
+			json_object_set_int_member(journal, "version", 2);
 			json_object_set_string_member(journal, "id", block->id);
 			json_object_set_string_member(journal, "path", self->display_path);
 			json_object_set_string_member(journal, "filter", block->filter);
@@ -1427,8 +2397,16 @@ sdt_config_writer_apply(SdtConfigWriter *self,
 			json_object_set_string_member(journal, "sha256_before", hash_before);
 			json_object_set_string_member(journal, "sha256_after", hash_after);
 			json_object_set_string_member(journal, "time", iso);
+			/* "has it rebooted since": compared by boot id, never by the clock */
+			if (boot_id != NULL)
+				json_object_set_string_member(journal, "boot_id", boot_id);
+			else
+				json_object_set_null_member(journal, "boot_id");
 			/* the file is already right; revert works from the markers alone */
-			if (!sdt_config_writer_write_journal(self, journal, error)) {
+			if (!sdt_config_writer_write_json(self,
+							  SDT_CONFIG_JOURNAL,
+							  journal,
+							  error)) {
 				g_prefix_error(error,
 					       _("%s was changed, but the journal could not be "
 						 "saved: "),
@@ -1457,52 +2435,156 @@ sdt_config_writer_apply(SdtConfigWriter *self,
 	return g_steal_pointer(&result);
 }
 
+/* an error of a backup SD Tuner may go on without: the state dir is full or read-only */
+static gboolean
+sdt_config_backup_error_is_space(const GError *error)
+{
+	return g_error_matches(error, SDT_ERROR, SDT_ERROR_NO_SPACE) ||
+	       g_error_matches(error, SDT_ERROR, SDT_ERROR_READ_ONLY);
+}
+
 JsonObject *
 sdt_config_writer_revert(SdtConfigWriter *self, GError **error)
 {
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	g_autoptr(SdtConfigEdit) edit = NULL;
-	g_auto(GStrv) previous = NULL;
+	g_auto(SdtConfigEvidence) ev = {NULL};
+	g_auto(GStrv) template = NULL;
 	g_autofree gchar *diff = NULL;
 	g_autofree gchar *backup = NULL;
 	g_autofree gchar *hash_before = NULL;
 	g_autofree gchar *id = NULL;
-	g_autofree gchar *journal_path = NULL;
-	g_autofree gchar *tryboot = NULL;
 	g_autoptr(JsonObject) result = json_object_new();
+	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
+	gboolean has_block;
+	gboolean cancelled = FALSE;
 
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
 	cfg = sdt_config_writer_begin(self, &old, error);
 	if (cfg == NULL)
 		return NULL;
 	id = sdt_config_txt_get_block_id(cfg);
-	previous = sdt_config_writer_previous_block(self, cfg);
-	edit = sdt_config_edit_revert(cfg, (const gchar *const *) previous, error);
-	if (edit == NULL) {
+	has_block = sdt_config_txt_find_block(cfg, NULL, NULL);
+	if (!sdt_config_writer_evidence(self, cfg, old, &ev, error)) {
+		sdt_config_writer_unlock(self);
+		return NULL;
+	}
+	/* a tryboot.txt that cannot be read: refused before anything changes */
+	{
+		g_autoptr(GError) local = NULL;
+		g_autoptr(GBytes) tryboot = NULL;
+		gboolean exists = FALSE;
+		tryboot = sdt_config_writer_read_tryboot(self, &exists, &local);
+		if (exists && tryboot == NULL) {
+			g_autofree gchar *display = sdt_config_writer_get_tryboot_display(self);
+			g_set_error(
+				error,
+				SDT_ERROR,
+				local->code,
+				_("SD Tuner cannot read %s (%s), so it cannot tell whether a "
+				  "trial is pending and changes nothing: move that file away by "
+				  "hand, then try again"),
+				display,
+				local->message);
+			sdt_config_writer_unlock(self);
+			return NULL;
+		}
+	}
+	if (has_block) {
+		const gchar *const *ours = (const gchar *const *) ev.block;
+		edit = sdt_config_edit_revert(cfg, ours, error);
+		if (edit == NULL) {
+			g_prefix_error(error, "%s: ", self->path);
+			sdt_config_writer_unlock(self);
+			return NULL;
+		}
+		if (ours == NULL) {
+			guint begin = 0;
+			guint end = 0;
+			sdt_config_txt_find_block(cfg, &begin, &end);
+			template = sdt_config_block_template_for(cfg, begin, end);
+			ours = (const gchar *const *) template;
+		}
+		/* without a journal: the newest backup with exactly these bytes shows the
+		 * file is as SD Tuner's apply left it */
+		if (ev.journal == NULL && edit->kept->len == 0) {
+			g_autofree gchar *newest = sdt_config_writer_newest_backup(self);
+			g_autoptr(GBytes) bytes =
+				newest != NULL ? sdt_config_read_limited(newest, NULL) : NULL;
+			if (bytes != NULL && g_bytes_equal(bytes, edit->new_bytes)) {
+				ev.own_state = TRUE;
+				ev.backup_path = g_steal_pointer(&newest);
+			}
+		}
+		if (!sdt_config_writer_verify_revert(self, cfg, edit, ours, &ev, error)) {
+			sdt_config_writer_unlock(self);
+			return NULL;
+		}
+		for (guint i = 0; i < edit->warnings->len; i++)
+			g_ptr_array_add(warnings, g_strdup(g_ptr_array_index(edit->warnings, i)));
+		diff = sdt_config_diff_unified(self->display_path,
+					       edit->old_bytes,
+					       edit->new_bytes);
+		hash_before = sdt_config_hash(edit->old_bytes);
+		if (ev.own_state && ev.backup_path != NULL) {
+			/* SD Tuner's own state: the backup from before the apply has the old bytes
+			 */
+			g_ptr_array_add(
+				warnings,
+				g_strdup_printf(_("no new backup was needed: %s was exactly as "
+						  "SD Tuner's change left it, and %s holds it as "
+						  "it was before the change"),
+						self->display_path,
+						ev.backup_path));
+		} else {
+			g_autoptr(GError) local = NULL;
+			backup = sdt_config_writer_backup(self,
+							  edit->old_bytes,
+							  "config.txt",
+							  &local);
+			if (backup == NULL && !sdt_config_backup_error_is_space(local)) {
+				g_propagate_error(error, g_steal_pointer(&local));
+				sdt_config_writer_unlock(self);
+				return NULL;
+			}
+			if (backup == NULL)
+				g_ptr_array_add(
+					warnings,
+					g_strdup_printf(_("the file as it was before this revert "
+							  "could not be saved (%s); only SD "
+							  "Tuner's lines were removed, so nothing "
+							  "you wrote is lost"),
+							local->message));
+		}
+		if (!sdt_config_writer_write_atomic(self,
+						    self->real_path,
+						    edit->new_bytes,
+						    hash_before,
+						    error)) {
+			sdt_config_writer_unlock(self);
+			return NULL;
+		}
+		sdt_config_writer_remove_state(self, SDT_CONFIG_JOURNAL);
+	}
+
+	/* a pending trial goes too: it would bring the change back */
+	if (!sdt_config_writer_cancel_trial(self, result, warnings, &cancelled, error)) {
+		if (edit != NULL)
+			g_prefix_error(error,
+				       _("%s was reverted, but the trial could not be cancelled: "),
+				       self->display_path);
+		sdt_config_writer_unlock(self);
+		return NULL;
+	}
+	if (edit == NULL && !cancelled) {
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_NOT_FOUND,
+				    _("SD Tuner has no change in this file: nothing to revert"));
 		g_prefix_error(error, "%s: ", self->path);
 		sdt_config_writer_unlock(self);
 		return NULL;
-	}
-	diff = sdt_config_diff_unified(self->display_path, edit->old_bytes, edit->new_bytes);
-	hash_before = sdt_config_hash(edit->old_bytes);
-	backup = sdt_config_writer_replace(self, edit, hash_before, error);
-	if (backup == NULL) {
-		sdt_config_writer_unlock(self);
-		return NULL;
-	}
-	journal_path = g_build_filename(self->state_dir, SDT_CONFIG_JOURNAL, NULL);
-	g_unlink(journal_path);
-
-	/* a trial boot file of SD Tuner's goes too: it would bring the change back */
-	tryboot = sdt_config_writer_get_tryboot_path(self);
-	if (g_file_test(tryboot, G_FILE_TEST_IS_REGULAR)) {
-		g_autoptr(GBytes) t = sdt_config_read_limited(tryboot, NULL);
-		if (t != NULL && g_bytes_get_size(t) > 0 &&
-		    g_strstr_len(g_bytes_get_data(t, NULL),
-				 g_bytes_get_size(t),
-				 SDT_CONFIG_BLOCK_BEGIN) != NULL)
-			self->io.unlink(tryboot, self->io.user_data);
 	}
 
 	if (id != NULL)
@@ -1510,15 +2592,26 @@ sdt_config_writer_revert(SdtConfigWriter *self, GError **error)
 	else
 		json_object_set_null_member(result, "id");
 	json_object_set_string_member(result, "path", self->display_path);
-	json_object_set_string_member(result, "diff", diff);
-	json_object_set_string_member(result, "backup", backup);
-	json_object_set_boolean_member(result, "reboot_required", TRUE);
+	json_object_set_string_member(result, "diff", diff != NULL ? diff : "");
+	if (backup != NULL)
+		json_object_set_string_member(result, "backup", backup);
+	else
+		json_object_set_null_member(result, "backup");
+	if (ev.backup_path != NULL)
+		json_object_set_string_member(result, "backup_before_change", ev.backup_path);
+	else
+		json_object_set_null_member(result, "backup_before_change");
+	json_object_set_boolean_member(result, "reboot_required", edit != NULL);
+	json_object_set_boolean_member(result, "trial_cancelled", cancelled);
 	json_object_set_array_member(result,
 				     "restored",
-				     sdt_json_array_from_strings(edit->disabled));
+				     edit != NULL ? sdt_json_array_from_strings(edit->disabled)
+						  : json_array_new());
 	json_object_set_array_member(result,
-				     "warnings",
-				     sdt_json_array_from_strings(edit->warnings));
+				     "kept",
+				     edit != NULL ? sdt_json_array_from_strings(edit->kept)
+						  : json_array_new());
+	json_object_set_array_member(result, "warnings", sdt_json_array_from_strings(warnings));
 	sdt_config_writer_unlock(self);
 	return g_steal_pointer(&result);
 }

@@ -57,6 +57,8 @@ typedef struct {
 	GPtrArray *disabled; /* apply: texts of lines commented out; revert: lines restored */
 	GPtrArray *warnings; /* translated messages: conflicts left in place, foreign lines kept */
 	GPtrArray *block;    /* apply: the lines between the markers, as written */
+	GPtrArray *kept;     /* revert: "line N: text" of lines inside the block that stay */
+	gboolean kept_unknown; /* revert: @kept are lines whose author is unknown (no journal) */
 } SdtConfigEdit;
 
 void sdt_config_edit_free(SdtConfigEdit *edit);
@@ -66,8 +68,32 @@ SdtConfigEdit *sdt_config_edit_apply(SdtConfigTxt *cfg,
 				     const SdtConfigBlock *block,
 				     const gchar *const *previous_block,
 				     GError **error);
+/*
+ * Revert is line-precise: a line between the markers goes only when it is
+ * byte-identical to a line SD Tuner wrote.  @previous_block is the journal's
+ * copy of those lines; without it (NULL) only the lines SD Tuner writes for
+ * the block's id (sdt_config_block_template()) count as its own, and any other
+ * line is kept because its author is unknown.  Kept lines stay under the
+ * block's `[all]`/filter/`dtoverlay=` lines, so their meaning is unchanged.
+ */
 SdtConfigEdit *
 sdt_config_edit_revert(SdtConfigTxt *cfg, const gchar *const *previous_block, GError **error);
+
+/*
+ * The lines SD Tuner writes between its markers for recommendation @id under
+ * @filter: `[all]`, @filter, `dtoverlay=`, the settings of @id, `[all]`.
+ * NULL when @id is not one SD Tuner writes (sd-overclock-N, sd-cqe-N).
+ */
+gchar **sdt_config_block_template(const gchar *id, const gchar *filter);
+
+/*
+ * The one diagnosis of a damaged block (a marker missing or repeated, a line
+ * switched off by SD Tuner without its block), shared by status, apply,
+ * revert and the app: one translated message that says what is wrong, which
+ * SD settings of the block are still in effect and the one way out.  NULL
+ * when the block is whole or absent.  @display_path names the file.
+ */
+gchar *sdt_config_block_diagnose(SdtConfigTxt *cfg, const gchar *display_path);
 
 /* a unified diff with 3 lines of context; "" when the contents are equal */
 gchar *sdt_config_diff_unified(const gchar *label, GBytes *old_bytes, GBytes *new_bytes);
@@ -115,11 +141,50 @@ JsonObject *sdt_config_writer_apply(SdtConfigWriter *self,
 				    const SdtConfigBlock *block,
 				    gboolean trial,
 				    GError **error);
-/* {"id", "path", "diff", "backup", "reboot_required", "restored": [...], "warnings": [...]} */
+/*
+ * {"id", "path", "diff", "backup", "backup_before_change", "reboot_required",
+ * "restored": [...], "kept": [...], "warnings": [...], "trial_cancelled",
+ * "tryboot_restored"}: "backup" is a copy of the file as it was just before
+ * the revert, or null when none was needed or none could be saved ("warnings"
+ * says which); "backup_before_change" is the one taken before the apply.
+ * Cancels a pending trial too (tryboot.txt of SD Tuner's removed, or the
+ * user's earlier tryboot.txt put back).
+ */
 JsonObject *sdt_config_writer_revert(SdtConfigWriter *self, GError **error);
 
-/* the journal of the change in place, or NULL */
+/*
+ * The journal (`<state>/config-journal.json`): what the last apply wrote.
+ * Schema (every member type-checked): version (int, optional), id, path,
+ * filter (strings), type_code (int), block, disabled (arrays of strings),
+ * backup, sha256_before, sha256_after, time (strings), boot_id (string or
+ * null, optional).  Returns NULL with SDT_ERROR_INVALID_DATA for anything else.
+ */
+JsonObject *sdt_config_journal_parse(const gchar *data, gsize len, GError **error);
+/* the trial journal (`<state>/trial-journal.json`) */
+JsonObject *sdt_config_trial_journal_parse(const gchar *data, gsize len, GError **error);
+
+/* the journal of the change in place, or NULL (missing or corrupt) */
 JsonObject *sdt_config_writer_get_journal(SdtConfigWriter *self);
+/*
+ * Reads the journal: TRUE with *@journal NULL when there is none, FALSE with
+ * @error when it cannot be read or does not match the schema.
+ */
+gboolean
+sdt_config_writer_read_journal(SdtConfigWriter *self, JsonObject **journal, GError **error);
+/* the trial journal, same contract */
+gboolean
+sdt_config_writer_read_trial_journal(SdtConfigWriter *self, JsonObject **journal, GError **error);
+/* the boot id of the running system (`<root>/proc/sys/kernel/random/boot_id`), or NULL */
+gchar *sdt_config_writer_get_boot_id(SdtConfigWriter *self);
+/* the sha256 of config.txt now, or NULL when it cannot be read */
+gchar *sdt_config_writer_hash_config(SdtConfigWriter *self);
+/*
+ * The pending trial: {"id", "path", "reboot_command", "stale", "note"} when
+ * tryboot.txt holds SD Tuner's block, else NULL (with @error when tryboot.txt
+ * cannot be read).  "stale" is TRUE when config.txt changed since the trial
+ * was prepared; "note" then says how to rebuild it.
+ */
+JsonObject *sdt_config_writer_get_trial(SdtConfigWriter *self, GError **error);
 /* the path of tryboot.txt beside config.txt */
 gchar *sdt_config_writer_get_tryboot_path(SdtConfigWriter *self);
 

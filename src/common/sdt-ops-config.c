@@ -12,6 +12,7 @@
 
 #include "sdt-config-writer.h"
 #include "sdt-error.h"
+#include "sdt-file.h"
 #include "sdt-history.h"
 #include "sdt-ops-config.h"
 #include "sdt-ops.h"
@@ -398,7 +399,7 @@ sdt_ops_config_tryboot_active(SdtContext *ctx)
 	g_autofree gchar *data = NULL;
 	gsize len = 0;
 
-	if (!g_file_get_contents(path, &data, &len, NULL) || len != 4)
+	if (!sdt_file_read_bounded(path, 64, &data, &len, NULL) || len != 4)
 		return FALSE;
 	return ((guint8) data[0] | (guint8) data[1] | (guint8) data[2]) == 0 &&
 	       (guint8) data[3] == 1;
@@ -425,6 +426,15 @@ sdt_ops_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
 	cfg = sdt_config_writer_load(writer, NULL, error);
 	if (cfg == NULL)
 		return NULL;
+	/* a damaged block: the one diagnosis status and revert give too */
+	{
+		g_autofree gchar *damage =
+			sdt_config_block_diagnose(cfg, sdt_config_writer_get_display_path(writer));
+		if (damage != NULL) {
+			g_set_error_literal(error, SDT_ERROR, SDT_ERROR_INVALID_DATA, damage);
+			return NULL;
+		}
+	}
 
 	info = sdt_info_collect(ctx, error);
 	if (info == NULL)
@@ -516,33 +526,25 @@ sdt_ops_config_block_lines(SdtConfigTxt *cfg, gchar **filter)
 }
 
 /*
- * 1 if the system booted after the journal's time of the change @id, 0 if
- * not, -1 if unknown (no journal for it, or no <root>/proc/uptime).
+ * 1 if the system booted since the change @id, 0 if not, -1 if unknown (no
+ * journal for it, or no boot id recorded or readable).  Decided by the boot
+ * id recorded with the change, never by the wall clock: a Pi without a
+ * real-time clock may set its clock back after the change (NTP).
  */
 static gint
-sdt_ops_config_booted_since_change(SdtContext *ctx, SdtConfigWriter *writer, const gchar *id)
+sdt_ops_config_booted_since_change(SdtConfigWriter *writer, const gchar *id)
 {
 	g_autoptr(JsonObject) journal = sdt_config_writer_get_journal(writer);
-	g_autofree gchar *uptime_path = sdt_context_build_path(ctx, "/proc/uptime");
-	g_autofree gchar *uptime = NULL;
-	g_autoptr(GDateTime) changed = NULL;
-	g_autoptr(GDateTime) now = sdt_context_get_now(ctx);
-	gdouble up;
-	gchar *end = NULL;
+	g_autofree gchar *now = NULL;
+	const gchar *then;
 
-	if (journal == NULL ||
-	    g_strcmp0(json_object_get_string_member_with_default(journal, "id", ""), id) != 0)
+	if (journal == NULL || g_strcmp0(json_object_get_string_member(journal, "id"), id) != 0)
 		return -1;
-	changed = g_date_time_new_from_iso8601(
-		json_object_get_string_member_with_default(journal, "time", ""),
-		NULL);
-	if (changed == NULL || !g_file_get_contents(uptime_path, &uptime, NULL, NULL))
+	then = json_object_get_string_member_with_default(journal, "boot_id", NULL);
+	now = sdt_config_writer_get_boot_id(writer);
+	if (then == NULL || now == NULL)
 		return -1;
-	up = g_ascii_strtod(uptime, &end);
-	if (end == uptime || up < 0)
-		return -1;
-	/* boot time = now - uptime */
-	return g_date_time_difference(now, changed) > (GTimeSpan) (up * G_USEC_PER_SEC) ? 1 : 0;
+	return g_ascii_strcasecmp(then, now) != 0 ? 1 : 0;
 }
 
 JsonNode *
@@ -556,7 +558,7 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 	g_autoptr(GError) error_cfg = NULL;
 	g_autofree gchar *id = NULL;
 	g_autofree gchar *filter = NULL;
-	g_autofree gchar *tryboot = NULL;
+	g_autofree gchar *damage = NULL;
 	SdtRecommendFacts facts;
 
 	if (info == NULL)
@@ -572,6 +574,7 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 		else
 			json_object_set_null_member(obj, "path");
 		json_object_set_string_member(obj, "error", error_cfg->message);
+		json_object_set_boolean_member(obj, "damaged", FALSE);
 		json_object_set_boolean_member(obj, "applied", FALSE);
 		json_object_set_null_member(obj, "id");
 		json_object_set_boolean_member(obj, "reboot_pending", FALSE);
@@ -585,9 +588,33 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 	sdt_ops_config_facts(&facts, info, cfg);
 	id = sdt_config_txt_get_block_id(cfg);
 	json_object_set_string_member(obj, "path", sdt_config_writer_get_display_path(writer));
-	json_object_set_null_member(obj, "error");
-	json_object_set_boolean_member(obj, "applied", id != NULL);
-	if (id != NULL) {
+	damage = sdt_config_block_diagnose(cfg, sdt_config_writer_get_display_path(writer));
+	json_object_set_boolean_member(obj, "damaged", damage != NULL);
+	if (damage != NULL) {
+		/* the same text as apply and revert give, and the app shows */
+		GPtrArray *all = sdt_config_txt_get_lines(cfg);
+		g_autofree gchar *damaged_id = NULL;
+		for (guint i = 0; i < all->len && damaged_id == NULL; i++) {
+			SdtConfigLine *line = g_ptr_array_index(all, i);
+			if (g_str_has_prefix(line->text, SDT_CONFIG_BLOCK_BEGIN)) {
+				const gchar *p = line->text + strlen(SDT_CONFIG_BLOCK_BEGIN);
+				damaged_id = g_strndup(p, strcspn(p, " \t"));
+			}
+		}
+		json_object_set_string_member(obj, "error", damage);
+		json_object_set_boolean_member(obj, "applied", TRUE);
+		if (damaged_id != NULL)
+			json_object_set_string_member(obj, "id", damaged_id);
+		else
+			json_object_set_null_member(obj, "id");
+		json_object_set_array_member(obj, "lines", json_array_new());
+		json_object_set_null_member(obj, "filter");
+		json_object_set_array_member(obj, "disabled", json_array_new());
+		json_object_set_boolean_member(obj, "verified", FALSE);
+		json_object_set_boolean_member(obj, "failed", TRUE);
+		json_object_set_boolean_member(obj, "reboot_pending", FALSE);
+		json_object_set_string_member(obj, "verification", damage);
+	} else if (id != NULL) {
 		g_autofree gchar *explanation = NULL;
 		gboolean failed = FALSE;
 		gboolean verified = sdt_ops_config_verify(id, &facts, &explanation, &failed);
@@ -605,6 +632,8 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 					disabled,
 					line->text + strlen(SDT_CONFIG_DISABLED_MARK));
 		}
+		json_object_set_null_member(obj, "error");
+		json_object_set_boolean_member(obj, "applied", TRUE);
 		json_object_set_string_member(obj, "id", id);
 		json_object_set_array_member(obj, "lines", lines);
 		if (filter != NULL)
@@ -624,7 +653,7 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 		}
 		/* restarted since the change and still not in effect: it did not work */
 		if (here && !verified && !failed &&
-		    sdt_ops_config_booted_since_change(ctx, writer, id) == 1) {
+		    sdt_ops_config_booted_since_change(writer, id) == 1) {
 			g_autofree gchar *before = g_steal_pointer(&explanation);
 			/* Translators: %s says what SD Tuner found, e.g. "the SD clock is not
 			 * 100.0 MHz yet: reboot to use the new setting" */
@@ -640,6 +669,8 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 		json_object_set_boolean_member(obj, "reboot_pending", !verified && !failed);
 		json_object_set_string_member(obj, "verification", explanation);
 	} else {
+		json_object_set_null_member(obj, "error");
+		json_object_set_boolean_member(obj, "applied", FALSE);
 		json_object_set_null_member(obj, "id");
 		json_object_set_array_member(obj, "lines", json_array_new());
 		json_object_set_null_member(obj, "filter");
@@ -651,32 +682,13 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 	}
 
 	/* a trial boot file of SD Tuner's, waiting for `reboot '0 tryboot'` */
-	tryboot = sdt_config_writer_get_tryboot_path(writer);
-	if (g_file_test(tryboot, G_FILE_TEST_IS_REGULAR)) {
-		g_autofree gchar *text = NULL;
-		gsize len = 0;
-		if (g_file_get_contents(tryboot, &text, &len, NULL) &&
-		    len < SDT_CONFIG_TXT_MAX_SIZE) {
-			g_autoptr(GBytes) bytes = g_bytes_new(text, len);
-			g_autoptr(SdtConfigTxt) t =
-				sdt_config_txt_new_from_bytes(bytes, "tryboot.txt");
-			g_autofree gchar *trial_id = sdt_config_txt_get_block_id(t);
-			if (trial_id != NULL) {
-				g_autoptr(JsonObject) trial = json_object_new();
-				g_autofree gchar *dir = g_path_get_dirname(
-					sdt_config_writer_get_display_path(writer));
-				g_autofree gchar *display =
-					g_build_filename(dir, "tryboot.txt", NULL);
-				json_object_set_string_member(trial, "id", trial_id);
-				json_object_set_string_member(trial, "path", display);
-				json_object_set_string_member(trial,
-							      "reboot_command",
-							      "sudo reboot '0 tryboot'");
-				json_object_set_object_member(obj,
-							      "trial",
-							      g_steal_pointer(&trial));
-			}
-		}
+	{
+		g_autoptr(GError) error_trial = NULL;
+		JsonObject *trial = sdt_config_writer_get_trial(writer, &error_trial);
+		if (trial != NULL)
+			json_object_set_object_member(obj, "trial", trial);
+		if (error_trial != NULL)
+			json_object_set_string_member(obj, "trial_error", error_trial->message);
 	}
 	if (!json_object_has_member(obj, "trial"))
 		json_object_set_null_member(obj, "trial");

@@ -118,6 +118,29 @@ def allowed(env, app, shots):
         check(s.app_running(), 'the app is still running')
 
 
+def damaged_block(env, app, shots):
+    """issue 9 item 7: a block whose end marker was deleted by hand; the Tuning page shows
+    the one diagnosis status, apply and revert give, and offers no Revert"""
+    path = config_path(env)
+    before = read(path)
+    block = (b'# --- SD Tuner begin: sd-overclock-100 (undo: sdtunerctl revert) ---\n'
+             b'[all]\n[board-type=0x08]\ndtoverlay=\ndtparam=sd_overclock=100\n[all]\n')
+    with open(path, 'wb') as f:
+        f.write(before + block)
+    try:
+        with sdtgui.Session(app, out_dir=shots) as s:
+            s.start_app(env.address, prefix=env.agent_cmd('allow', []))
+            s.steps('wait-text', r'^Simulated Raspberry Pi 3 Model B',
+                    'page', 'Tuning',
+                    'wait-text', r"^SD Tuner's block in /boot/firmware/config\.txt is damaged: the "
+                    r'end marker .* is missing, .* Put that line back right after the block',
+                    'names')
+            check(s.app_running(), 'the app shows the damaged block')
+    finally:
+        with open(path, 'wb') as f:
+            f.write(before)
+
+
 def helper_dies(env, app, shots):
     with sdtgui.Session(app, out_dir=shots) as s:
         s.start_app(env.address, prefix=env.agent_cmd('allow', []))
@@ -160,6 +183,7 @@ def main():
     with sdtgui.sim_env() as env:
         denied(env, app, shots)
         allowed(env, app, shots)
+        damaged_block(env, app, shots)
         helper_dies(env, app, shots)
     no_card(app, shots)
     print(f'PASS (screenshots in {shots})')

@@ -12,7 +12,11 @@ by D-Bus activation under umockdev (sdtharness.py).  Run as root:
 import hashlib
 import json
 import os
+import random
+import signal
+import stat
 import sys
+import threading
 import time
 import unittest
 
@@ -410,6 +414,122 @@ polkit.addRule(function(action, subject) {
         self.assertEqual(after.count(line.encode()), 1, after.decode(errors='replace'))
         self.json_call('Revert', {})
         self.assertEqual(self.read_config(), before)
+
+    # ---- issue 9: the config writer under hostile files and kills ------------
+    def test_fifo_tryboot_does_not_hang(self):
+        """a FIFO as tryboot.txt is an error, and the helper keeps answering"""
+        rec = self.recommendation_id()
+        tryboot = os.path.join(self.env.root, 'boot', 'firmware', 'tryboot.txt')
+        os.mkfifo(tryboot)
+        before = self.read_config()
+        conn = self.env.connect()
+        start = time.monotonic()
+        with self.assertRaises(GLib.Error) as cm:
+            conn.call_sync(BUS_NAME, MANAGER_PATH, MANAGER_IFACE, 'Apply',
+                           GLib.Variant('(sa{sv})', (rec, {'trial': GLib.Variant('b', True)})),
+                           None, Gio.DBusCallFlags.NONE, 20000, None)
+        self.assertEqual(error_name(cm.exception), E + 'InvalidData', cm.exception.message)
+        self.assertIn('not a regular file', sdtharness.error_message(cm.exception))
+        # the other calls are answered, none waits for a lock held by a blocked reader
+        status = self.json_call('GetStatus')
+        self.assertIsNone(status['trial'])
+        self.assertIn('not a regular file', status.get('trial_error') or '')
+        self.assertIn('board', self.json_call('GetInfo'))
+        result = self.json_call('Apply', rec, {})
+        self.assertTrue(result['changed'])
+        self.assertDBusError(E + 'InvalidData', self.json_call, 'Revert', {})
+        print(f'FIFO tryboot.txt: refused and 4 more calls answered in '
+              f'{time.monotonic() - start:.1f} s', file=sys.stderr)
+        os.unlink(tryboot)
+        self.json_call('Revert', {})
+        self.assertEqual(self.read_config(), before)
+        self.assertTrue(stat.S_ISREG(os.stat(self.config_path()).st_mode))
+
+    def test_apply_revert_loops_with_kills(self):
+        """several clients apply and revert in loops while the helper is killed at
+        random: after every step config.txt is the old or the new file, never partial"""
+        rec = self.recommendation_id()
+        old = self.read_config()
+        self.json_call('Apply', rec, {})
+        new = self.read_config()
+        self.assertNotEqual(new, old)
+        self.json_call('Revert', {})
+        self.assertEqual(self.read_config(), old)
+
+        rng = random.Random(int(os.environ.get('SDTUNER_TEST_SEED', '9')))
+        n_clients = 3
+        steps = 25
+        conns = [self.env.connect() for _ in range(n_clients)]
+        bad = []
+        outcomes = {}
+        lock = threading.Lock()
+        stop = threading.Event()
+        kills = [0]
+
+        def check(what):
+            data = self.read_config()
+            if data not in (old, new):
+                bad.append((what, data))
+
+        def client(i):
+            r = random.Random(rng.random())
+            for step in range(steps):
+                method = r.choice(['Apply', 'Revert'])
+                args = GLib.Variant('(sa{sv})', (rec, {})) if method == 'Apply' \
+                    else GLib.Variant('(a{sv})', ({},))
+                try:
+                    conns[i].call_sync(BUS_NAME, MANAGER_PATH, MANAGER_IFACE, method, args,
+                                       None, Gio.DBusCallFlags.NONE, 60000, None)
+                    name = 'ok'
+                except GLib.Error as e:
+                    name = error_name(e) or e.message
+                with lock:
+                    outcomes[(method, name)] = outcomes.get((method, name), 0) + 1
+                check(f'client {i} step {step} {method} -> {name}')
+
+        def killer():
+            r = random.Random(rng.random())
+            while not stop.wait(r.uniform(0.0, 0.25)):
+                pid = self.env.helper_pid()
+                if pid is not None:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                        kills[0] += 1
+                    except ProcessLookupError:
+                        pass
+
+        def watcher():
+            while not stop.is_set():
+                check('watcher')
+                time.sleep(0.002)
+
+        threads = [threading.Thread(target=client, args=(i,)) for i in range(n_clients)]
+        side = [threading.Thread(target=killer), threading.Thread(target=watcher)]
+        for t in threads + side:
+            t.start()
+        for t in threads:
+            t.join(600)
+        stop.set()
+        for t in side:
+            t.join(10)
+        print(f'apply/revert loops: {n_clients} clients x {steps} steps, {kills[0]} kills; '
+              f'outcomes {sorted(outcomes.items())}', file=sys.stderr)
+        self.assertEqual(bad[:3], [])
+        self.assertGreater(kills[0], 0)
+        allowed = {'ok', E + 'NotFound', E + 'Busy', 'org.freedesktop.DBus.Error.NoReply'}
+        for (method, name), count in outcomes.items():
+            self.assertIn(name, allowed, (method, name, count))
+        self.assertGreater(outcomes.get(('Apply', 'ok'), 0) + outcomes.get(('Revert', 'ok'), 0), 0)
+        # whatever state the kills left, the way back works and leaves no stray file
+        status = self.json_call('GetStatus')
+        self.assertIsNone(status['error'], status)
+        try:
+            self.json_call('Revert', {})
+        except GLib.Error as e:
+            self.assertEqual(error_name(e), E + 'NotFound', e.message)
+        self.assertEqual(self.read_config(), old)
+        boot = os.path.dirname(self.config_path())
+        self.assertEqual([f for f in os.listdir(boot) if '.sd-tuner-tmp-' in f], [])
 
     def test_idle_exit_not_while_job_runs(self):
         self.env.stop()
