@@ -17,12 +17,13 @@ list=$(mktemp)
 trap 'rm -f "$list"' EXIT
 if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   (cd "$top" && git ls-files -z --cached --others --exclude-standard |
-    xargs -0 -r sh -c 'for f; do [ -f "$f" ] && printf "%s\n" "$f"; done' sh) >"$list"
+    xargs -0 -r sh -c 'for f; do if [ -f "$f" ] || [ -L "$f" ]; then printf "%s\n" "$f"; fi; done' sh) >"$list"
 else
-  (cd "$top" && find . -path './_build*' -prune -o -path ./.git -prune -o -type f -print |
+  (cd "$top" && find . -path './_build*' -prune -o -path ./.git -prune -o \( -type f -o -type l \) -print |
     sed 's|^\./||') >"$list"
 fi
 sum=$(cd "$top" && tr '\n' '\0' <"$list" | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
+sum="$sum $(cd "$top" && tr '\n' '\0' <"$list" | xargs -0 stat -c '%a %N' | sha256sum | cut -d' ' -f1)"
 
 version=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
@@ -35,7 +36,7 @@ fi
 
 rm -rf "$out/src" "$out/sources.sha256" "$out"/sd-tuner_* "$out"/sd-tuner-dbgsym_*
 mkdir -p "$out/src"
-(cd "$top" && tr '\n' '\0' <"$list" | xargs -0 cp --parents -p -t "$out/src")
+(cd "$top" && tr '\n' '\0' <"$list" | xargs -0 cp --parents -P -p -t "$out/src")
 echo "build-deb.sh: dpkg-buildpackage -us -uc -b in $out/src" >&2
 (cd "$out/src" && DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-parallel=$(nproc)}" \
   dpkg-buildpackage -us -uc -b >"$out/build.log" 2>&1) || {

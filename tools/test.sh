@@ -22,6 +22,30 @@ ninja -C "$builddir"
 
 suites=""
 for s in "$@"; do suites="$suites --suite $s"; done
+
+# the installed files (suite "installed"): build the .deb with the standard Debian
+# tools (reused while the sources are unchanged) and unpack it into a throwaway
+# root; where those tools or the Build-Depends are missing, `meson install
+# --destdir` of a /usr build instead
+case " $* " in
+"  " | *" installed "*)
+  root="$builddir/installed-root"
+  rm -rf "$root"
+  mkdir -p "$root"
+  if command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null &&
+    dpkg-checkbuilddeps "$top/debian/control" >/dev/null 2>&1; then
+    deb=$("$top/tools/build-deb.sh" "$builddir/deb")
+    dpkg-deb -x "$deb" "$root"
+    export SDTUNER_DEB="$deb"
+  else
+    echo "test.sh: no Debian package tools or Build-Depends: testing meson install --destdir"
+    ib="$builddir/install-usr"
+    [ -f "$ib/build.ninja" ] || meson setup "$ib" "$top" --prefix=/usr -Dtests=false >/dev/null
+    meson install -C "$ib" --destdir "$root" --quiet
+  fi
+  export SDTUNER_INSTALLED_ROOT="$root" SDTUNER_REQUIRE_INSTALLED=1
+  ;;
+esac
 rc=0
 # shellcheck disable=SC2086
 meson test -C "$builddir" --print-errorlogs --num-processes 2 $suites || rc=$?
