@@ -14,6 +14,15 @@ fi
 
 "$top/tools/deps.sh" test
 
+# Shared reference data (fixtures, the config.txt corpus, public register dumps) is
+# not part of the project.  Tests that use it read $SDTUNER_SHARED_DIR and skip,
+# saying why, without it; it is set here only when a `shared` directory with that
+# data sits next to this checkout.
+if [ -z "${SDTUNER_SHARED_DIR:-}" ] && [ -d "$(dirname "$top")/shared/data/config-corpus" ]; then
+  SDTUNER_SHARED_DIR="$(dirname "$top")/shared"
+  export SDTUNER_SHARED_DIR
+fi
+
 builddir=${BUILDDIR:-$top/_build}
 if [ ! -f "$builddir/build.ninja" ]; then
   meson setup "$builddir" --werror -Dtests=true
