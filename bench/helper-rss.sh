@@ -11,7 +11,8 @@
 #     file pages (shared libraries; these are page-cache pages shared with
 #     every other process using the same libraries);
 #   - the peak of RssAnon + RssShmem over the samples: the helper's own
-#     memory, i.e. the resident set without any page-cache pages.
+#     memory, i.e. the resident set without any page-cache pages;
+#   - the most threads seen at once (the unit's TasksMax= is sized from it).
 # The benchmark file never enters the page cache (O_DIRECT).
 # Target: 12 MiB of resident memory excluding the page cache, i.e. the
 # RssAnon + RssShmem peak; exit 0 when it is within it.  VmHWM is printed too.
@@ -33,7 +34,7 @@ def status(pid):
     with open(f'/proc/{pid}/status') as f:
         for line in f:
             k, _, v = line.partition(':')
-            if k in ('VmHWM', 'VmRSS', 'RssAnon', 'RssFile', 'RssShmem'):
+            if k in ('VmHWM', 'VmRSS', 'RssAnon', 'RssFile', 'RssShmem', 'Threads'):
                 out[k] = int(v.split()[0])
     return out
 
@@ -49,6 +50,7 @@ with TestEnv(fixture=fixture, idle_timeout=120) as env:
                           lambda *a: done.append(a[-1].unpack()))
     peak = idle
     own_peak = idle['RssAnon'] + idle['RssShmem']
+    threads_peak = idle['Threads']
     ctx = GLib.MainContext.default()
     t0 = time.monotonic()
     while not done and time.monotonic() - t0 < 600:
@@ -58,6 +60,7 @@ with TestEnv(fixture=fixture, idle_timeout=120) as env:
         if s['VmRSS'] > peak['VmRSS']:
             peak = s
         own_peak = max(own_peak, s['RssAnon'] + s['RssShmem'])
+        threads_peak = max(threads_peak, s['Threads'])
         time.sleep(0.02)
     final = status(pid)
     if not done:
@@ -76,6 +79,8 @@ with TestEnv(fixture=fixture, idle_timeout=120) as env:
     hwm = final['VmHWM']
     print(f'peak (VmHWM):       {hwm} KiB = {hwm / 1024:.1f} MiB, including '
           'shared-library pages')
+    print(f'threads:            {idle["Threads"]} idle, at most {threads_peak} while '
+          'benchmarking')
     verdict = 'PASS' if own_peak <= LIMIT_KIB else 'FAIL'
     print(f'target: own memory peak <= 12 MiB (RSS without page cache): {verdict}')
     sys.exit(0 if own_peak <= LIMIT_KIB else 1)

@@ -46,20 +46,31 @@ sdt_test_add_dir(GPtrArray *paths, const gchar *dir)
 }
 
 GPtrArray *
-sdt_test_corpus_paths(guint *n_own, guint *n_shared)
+sdt_test_corpus_files(SdtTestCorpus which)
 {
 	GPtrArray *paths = g_ptr_array_new_with_free_func(g_free);
-	g_autofree gchar *own = g_test_build_filename(G_TEST_DIST, "data", "config", NULL);
 	const gchar *shared_dir = g_getenv("SDTUNER_SHARED_DIR");
-	guint shared = 0;
+	g_autofree gchar *dir = NULL;
 
-	*n_own = sdt_test_add_dir(paths, own);
-	if (shared_dir != NULL) {
-		g_autofree gchar *dir = g_build_filename(shared_dir, "data", "config-corpus", NULL);
-		shared = sdt_test_add_dir(paths, dir);
+	if (which == SDT_TEST_CORPUS_OWN) {
+		dir = g_test_build_filename(G_TEST_DIST, "data", "config", NULL);
+		sdt_test_add_dir(paths, dir);
+		return paths;
 	}
-	if (n_shared != NULL)
-		*n_shared = shared;
+	if (shared_dir == NULL || shared_dir[0] == '\0') {
+		g_test_skip("SDTUNER_SHARED_DIR is not set: the shared reference corpus "
+			    "(SDTUNER_SHARED_DIR/data/config-corpus) is not checked");
+		g_ptr_array_unref(paths);
+		return NULL;
+	}
+	dir = g_build_filename(shared_dir, "data", "config-corpus", NULL);
+	if (sdt_test_add_dir(paths, dir) == 0) {
+		g_autofree gchar *why =
+			g_strdup_printf("no shared corpus: %s has no .txt files", dir);
+		g_test_skip(why);
+		g_ptr_array_unref(paths);
+		return NULL;
+	}
 	return paths;
 }
 

@@ -18,8 +18,16 @@ typedef struct {
 extern const SdtTestFamily sdt_test_families[];
 extern const guint sdt_test_n_families;
 
-/* every corpus file: tests/data/config/ *.txt, then $SDTUNER_SHARED_DIR/data/config-corpus */
-GPtrArray *sdt_test_corpus_paths(guint *n_own, guint *n_shared);
+/* the project's own corpus (tests/data/config/ *.txt), or the shared reference
+ * corpus outside the project ($SDTUNER_SHARED_DIR/data/config-corpus) */
+typedef enum {
+	SDT_TEST_CORPUS_OWN,
+	SDT_TEST_CORPUS_SHARED,
+} SdtTestCorpus;
+
+/* the files of one corpus, sorted; for the shared one, NULL after g_test_skip()
+ * with the reason when $SDTUNER_SHARED_DIR is not set or has no corpus */
+GPtrArray *sdt_test_corpus_files(SdtTestCorpus which);
 
 /*
  * A second implementation of the config.txt filter rules (PLATFORM.md §3.3),

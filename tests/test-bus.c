@@ -8,7 +8,7 @@
 #include "sdt-bus.h"
 #include "sdt-error.h"
 
-/* observed (QEMU 7.2 raspi3b, Linux 6.1): /work/shared/fixtures/qemu-rpi3/ios */
+/* observed (QEMU 7.2 raspi3b, Linux 6.1): the shared fixture qemu-rpi3/ios */
 static const gchar *qemu_ios = "clock:\t\t50000000 Hz\n"
 			       "actual clock:\t50000000 Hz\n"
 			       "vdd:\t\t21 (3.3 ~ 3.4 V)\n"

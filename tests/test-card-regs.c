@@ -14,7 +14,7 @@
  *  - SanDisk Extreme 64 GB A2, read over SPI: ironsheep/P2-uSD-FS DOCs/cards/sandisk-sn64g-64gb.md
  *  - Gigastone "Camera Plus" 64 GB: ironsheep/P2-uSD-FS DOCs/cards/gigastone-astc-64gb.md
  *  - SanDisk 8 GB Class 4 with SSR: jkristell/sdio-host tests/tests.rs
- *  - the emulated card of QEMU 7.2 raspi3b (observed, /work/shared/fixtures/qemu-rpi3)
+ *  - the emulated card of QEMU 7.2 raspi3b (observed; the shared fixture qemu-rpi3)
  */
 #define SN64G_CID "035344534e363447867e650771016b8d"
 #define SN64G_CSD "400e0032db790001dbd37f800a4040f9"

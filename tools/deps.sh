@@ -6,10 +6,11 @@ what=${1:-test}
 
 build="meson ninja-build pkg-config gcc libc6-dev gettext libglib2.0-dev libglib2.0-bin
   libjson-glib-dev libudev-dev liburing-dev libpolkit-gobject-1-dev libpolkit-agent-1-dev libgtk-3-dev
-  desktop-file-utils umockdev libumockdev-dev"
+  desktop-file-utils umockdev libumockdev-dev scdoc libglib2.0-dev-bin pkgconf polkitd"
 run="dbus-daemon dbus-system-bus-common polkitd xvfb xauth"
 test="$run fio hdparm e2fsprogs util-linux mount xdotool imagemagick at-spi2-core
-  python3 python3-gi python3-pyatspi python3-dbusmock clang-format librsvg2-bin"
+  python3 python3-gi python3-pyatspi python3-dbusmock clang-format librsvg2-bin
+  dpkg-dev debhelper lintian appstream systemd man-db groff-base"
 
 case "$what" in
 build) pkgs="$build" ;;

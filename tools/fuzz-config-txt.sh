@@ -7,7 +7,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-300}
 builddir=${FUZZ_BUILDDIR:-$top/_build-fuzz}
-shared=${SDTUNER_SHARED_DIR:-$top/../shared}
+shared=${SDTUNER_SHARED_DIR:-$(dirname "$top")/shared}
 
 if [ ! -f "$builddir/build.ninja" ]; then
   CC=clang meson setup "$builddir" "$top" -Dfuzzing=true -Dtests=false \

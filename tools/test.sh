@@ -16,6 +16,15 @@ fi
 
 "$top/tools/deps.sh" test
 
+# Shared reference data (fixtures, the config.txt corpus, public register dumps) is
+# not part of the project.  Tests that use it read $SDTUNER_SHARED_DIR and skip,
+# saying why, without it; it is set here only when a `shared` directory with that
+# data sits next to this checkout.
+if [ -z "${SDTUNER_SHARED_DIR:-}" ] && [ -d "$(dirname "$top")/shared/data/config-corpus" ]; then
+  SDTUNER_SHARED_DIR="$(dirname "$top")/shared"
+  export SDTUNER_SHARED_DIR
+fi
+
 builddir=${BUILDDIR:-$top/_build}
 if [ ! -f "$builddir/build.ninja" ]; then
   meson setup "$builddir" --werror -Dtests=true
@@ -31,6 +40,30 @@ for s in "$@"; do
   *) suites="$suites --suite $s" ;;
   esac
 done
+
+# the installed files (suite "installed"): build the .deb with the standard Debian
+# tools (reused while the sources are unchanged) and unpack it into a throwaway
+# root; where those tools or the Build-Depends are missing, `meson install
+# --destdir` of a /usr build instead
+case " $* " in
+"  " | *" installed "*)
+  root="$builddir/installed-root"
+  rm -rf "$root"
+  mkdir -p "$root"
+  if command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null &&
+    dpkg-checkbuilddeps "$top/debian/control" >/dev/null 2>&1; then
+    deb=$("$top/tools/build-deb.sh" "$builddir/deb")
+    dpkg-deb -x "$deb" "$root"
+    export SDTUNER_DEB="$deb"
+  else
+    echo "test.sh: no Debian package tools or Build-Depends: testing meson install --destdir"
+    ib="$builddir/install-usr"
+    [ -f "$ib/build.ninja" ] || meson setup "$ib" "$top" --prefix=/usr -Dtests=false >/dev/null
+    meson install -C "$ib" --destdir "$root" --quiet
+  fi
+  export SDTUNER_INSTALLED_ROOT="$root" SDTUNER_REQUIRE_INSTALLED=1
+  ;;
+esac
 rc=0
 if [ $# -eq 0 ] || [ -n "$suites" ]; then
   # shellcheck disable=SC2086

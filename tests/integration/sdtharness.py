@@ -34,7 +34,18 @@ Entry points (the GUI tests use them too):
   is CMD's.  Example:  sdtharness.py --fixture pi3 -- build/src/cli/sdtunerctl info
 
 Where the build is: $SDTUNER_BUILDDIR (tests/meson.build sets it), else
-../../_build from this file.  A fixture NAME is tests/data/umockdev/NAME.umockdev
+../../_build from this file.
+
+TestEnv(installed=ROOT) uses the INSTALLED files instead of the build, ROOT
+being an unpacked package or `meson install --destdir` tree (prefix /usr):
+the bus reads ROOT's activation file (its Exec= path as installed) and bus
+policy; dbus-daemon and polkitd run in private mount namespaces where ROOT's
+/usr/libexec and /usr/share/polkit-1/actions are overlaid on the host's, so the
+helper starts from /usr/libexec/sd-tuner-helper and polkitd reads the policy
+where it always does.  The activation file has no --root: the fixture's root
+reaches the helper as $SDTUNER_ROOT, and its device data through umockdev-run
+around dbus-daemon, whose environment activated services inherit.  The
+helper then has its default idle timeout and no --bench-dir.  A fixture NAME is tests/data/umockdev/NAME.umockdev
 (device data, given to umockdev-run) plus tests/data/roots/NAME/ (the root
 prefix, copied for each environment so tests may change it), or the simulated
 board data/sim/NAME/ + data/sim/NAME.umockdev (fixture 'rpi3').
@@ -171,7 +182,8 @@ class TestEnv:
     docstring.  idle_timeout is the helper's --idle-timeout."""
 
     def __init__(self, fixture=None, root=None, idle_timeout=30, polkit=True,
-                 bench_dir=True, config_txt=True, extra_helper_args=()):
+                 bench_dir=True, config_txt=True, extra_helper_args=(), installed=None):
+        self.installed = installed
         self.fixture = fixture
         self.root_template = root
         self.idle_timeout = idle_timeout
@@ -263,8 +275,10 @@ class TestEnv:
         conf = re.sub(r'\s*<fork/>', '', conf)
         conf = re.sub(r'\s*<syslog/>', '', conf)
         conf = re.sub(r'\s*<servicehelper>.*?</servicehelper>', '', conf)
+        services = (os.path.join(self.installed, 'usr/share/dbus-1/system-services')
+                    if self.installed else f'{b}/system-services')
         conf = conf.replace('<standard_system_servicedirs/>',
-                            f'<servicedir>{b}/system-services</servicedir>')
+                            f'<servicedir>{services}</servicedir>')
         conf = re.sub(r'<pidfile>.*?</pidfile>', f'<pidfile>{b}/pid</pidfile>', conf)
         conf = re.sub(r'<listen>.*?</listen>', f'<listen>unix:path={b}/system_bus_socket</listen>',
                       conf)
@@ -272,8 +286,14 @@ class TestEnv:
         conf = conf.replace('<includedir>system.d</includedir>',
                             '<includedir>system.d</includedir>\n'
                             '  <includedir>/usr/share/dbus-1/system.d</includedir>')
+        if self.installed:  # the installed bus policy, read where the package put it
+            policy_dir = os.path.join(self.installed, 'usr/share/dbus-1/system.d')
+            conf = conf.replace('<includedir>system.d</includedir>',
+                                f'<includedir>{policy_dir}</includedir>')
         with open(os.path.join(b, 'system.conf'), 'w') as f:
             f.write(conf)
+        if self.installed:
+            return
         shutil.copy(os.path.join(SRCDIR, 'data', 'dbus', 'org.example.SdTuner1.conf'),
                     os.path.join(b, 'system.d'))
         # D-Bus parses Exec= like a shell command line; quote each word
@@ -290,9 +310,15 @@ class TestEnv:
         self.environ.pop('SDTUNER_ROOT', None)
         self.environ['G_DEBUG'] = 'fatal-criticals'  # a critical in the helper fails the test
         self.daemon_log = open(os.path.join(self.busdir, 'daemon.log'), 'w')
-        p = subprocess.Popen(['dbus-daemon', f'--config-file={self.busdir}/system.conf',
-                              '--nopidfile'], stdout=self.daemon_log,
-                             stderr=subprocess.STDOUT, env=self.environ)
+        argv = ['dbus-daemon', f'--config-file={self.busdir}/system.conf', '--nopidfile']
+        env = self.environ
+        if self.installed:
+            env = dict(self.environ, SDTUNER_ROOT=self.root)
+            umockdev = fixture_paths(self.fixture)[1] if self.fixture is not None else None
+            if umockdev is not None and os.path.exists(umockdev):
+                argv = ['umockdev-run', '-d', umockdev, '--'] + argv
+            argv = self._in_namespace({'/usr/libexec': 'usr/libexec'}, argv)
+        p = subprocess.Popen(argv, stdout=self.daemon_log, stderr=subprocess.STDOUT, env=env)
         self.bus_pid = p.pid
         self.procs.append(p)
         sock = f'{self.busdir}/system_bus_socket'
@@ -308,8 +334,9 @@ class TestEnv:
             if f.endswith('.policy'):
                 shutil.copy(os.path.join('/usr/share/polkit-1/actions', f),
                             os.path.join(pk, 'actions'))
-        policy = policy or os.path.join(BUILDDIR, 'polkit', 'org.example.sdtuner.policy')
-        shutil.copy(policy, os.path.join(pk, 'actions'))
+        if not self.installed:
+            policy = policy or os.path.join(BUILDDIR, 'polkit', 'org.example.sdtuner.policy')
+            shutil.copy(policy, os.path.join(pk, 'actions'))
         if os.path.isdir('/usr/share/polkit-1/rules.d'):
             for f in os.listdir('/usr/share/polkit-1/rules.d'):
                 shutil.copy(os.path.join('/usr/share/polkit-1/rules.d', f),
@@ -320,7 +347,12 @@ class TestEnv:
             for f in os.listdir(path):
                 shutil.chown(os.path.join(path, f), 'polkitd')
             os.chmod(path, 0o700)
-        script = (f"mount --bind '{pk}/actions' /usr/share/polkit-1/actions && "
+        # installed: the package's actions on top of the host's, where polkitd reads them
+        actions = (self._overlay_cmd(os.path.join(self.installed, 'usr/share/polkit-1/actions'),
+                                     '/usr/share/polkit-1/actions')
+                   if self.installed else
+                   f"mount --bind '{pk}/actions' /usr/share/polkit-1/actions")
+        script = (f"{actions} && "
                   f"mount --bind '{pk}/rules.d' /etc/polkit-1/rules.d && "
                   f"mount --bind '{pk}/share-rules.d' /usr/share/polkit-1/rules.d && "
                   "exec /usr/lib/polkit-1/polkitd")
@@ -333,6 +365,19 @@ class TestEnv:
         _wait_for(lambda: self._has_owner(POLKIT_NAME) or p.poll() is not None, 15, 'polkitd')
         if p.poll() is not None:
             raise RuntimeError('polkitd failed: ' + open(os.path.join(pk, 'polkitd.log')).read())
+
+    @staticmethod
+    def _overlay_cmd(upper, target):
+        """a shell command: a read-only overlay of directory upper on target"""
+        return (f"mount -t overlay sdt-installed -o 'lowerdir={upper}:{target}' '{target}'")
+
+    def _in_namespace(self, overlays, argv):
+        """argv run in a private mount namespace where each target directory
+        shows the installed tree's files on top of the host's"""
+        mounts = ' && '.join(self._overlay_cmd(os.path.join(self.installed, rel), target)
+                             for target, rel in overlays.items())
+        return ['unshare', '--mount', '--propagation', 'private', 'sh', '-c',
+                f'{mounts} && exec "$@"', 'sh'] + list(argv)
 
     def stop_polkitd(self):
         for p in self.procs:

@@ -1,0 +1,48 @@
+#!/bin/sh
+# build-deb.sh [OUTDIR] - build the Debian package with the standard tools
+# (dpkg-buildpackage -us -uc -b) from a copy of this tree, so that nothing is
+# written next to the repository and no build state leaks into the package.
+#   OUTDIR   where the copy is built and the .deb ends up (default: _build-deb)
+# Prints the path of the .deb.  When the sources are byte-identical to those of
+# the last build in OUTDIR, that .deb is reused.  Needs dpkg-dev, debhelper and
+# the Build-Depends of debian/control (`apt-get build-dep ./` installs them).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$top/_build-deb}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+# the files of the tree: git's list when this is a checkout, else all but builds
+list=$(mktemp)
+trap 'rm -f "$list"' EXIT
+if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  (cd "$top" && git ls-files -z --cached --others --exclude-standard |
+    xargs -0 -r sh -c 'for f; do if [ -f "$f" ] || [ -L "$f" ]; then printf "%s\n" "$f"; fi; done' sh) >"$list"
+else
+  (cd "$top" && find . -path './_build*' -prune -o -path ./.git -prune -o \( -type f -o -type l \) -print |
+    sed 's|^\./||') >"$list"
+fi
+sum=$(cd "$top" && tr '\n' '\0' <"$list" | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
+sum="$sum $(cd "$top" && tr '\n' '\0' <"$list" | xargs -0 stat -c '%a %N' | sha256sum | cut -d' ' -f1)"
+
+version=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
+arch=$(dpkg-architecture -qDEB_HOST_ARCH)
+deb="$out/sd-tuner_${version}_${arch}.deb"
+if [ -f "$deb" ] && [ "$(cat "$out/sources.sha256" 2>/dev/null)" = "$sum" ]; then
+  echo "build-deb.sh: sources unchanged since the last build, reusing $deb" >&2
+  echo "$deb"
+  exit 0
+fi
+
+rm -rf "$out/src" "$out/sources.sha256" "$out"/sd-tuner_* "$out"/sd-tuner-dbgsym_*
+mkdir -p "$out/src"
+(cd "$top" && tr '\n' '\0' <"$list" | xargs -0 cp --parents -P -p -t "$out/src")
+echo "build-deb.sh: dpkg-buildpackage -us -uc -b in $out/src" >&2
+(cd "$out/src" && DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-parallel=$(nproc)}" \
+  dpkg-buildpackage -us -uc -b >"$out/build.log" 2>&1) || {
+  tail -n 40 "$out/build.log" >&2
+  echo "build-deb.sh: dpkg-buildpackage failed, see $out/build.log" >&2
+  exit 1
+}
+echo "$sum" >"$out/sources.sha256"
+echo "$deb"
