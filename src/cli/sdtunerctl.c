@@ -11,6 +11,7 @@
 
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
+#include "sdt-utf8.h"
 #include "sdtunerctl.h"
 #include "sdtunerctl-bench.h"
 #include "sdtunerctl-config.h"
@@ -47,7 +48,11 @@ sdt_cli_is_tty(void)
 void
 sdt_cli_print_json(SdtCli *cli, JsonNode *node)
 {
-	g_autofree gchar *text = json_to_string(node, TRUE);
+	g_autofree gchar *text = NULL;
+
+	/* JSON is UTF-8: bytes of config.txt that are not become U+FFFD */
+	sdt_utf8_sanitize_json(node);
+	text = json_to_string(node, TRUE);
 	g_print("%s\n", text);
 }
 
@@ -72,8 +77,11 @@ sdt_cli_no_args(SdtCli *cli, gint argc, gchar **argv, GError **error)
 }
 
 static void
-sdt_cli_print_error(SdtCli *cli, const GError *error)
+sdt_cli_print_error(SdtCli *cli, const GError *error_in)
 {
+	g_autoptr(GError) error = g_error_copy(error_in);
+
+	sdt_utf8_sanitize_error(error);
 	g_printerr("sdtunerctl: %s\n", error->message);
 	if (cli->json) {
 		g_autoptr(JsonBuilder) builder = json_builder_new();
