@@ -181,11 +181,37 @@ def clock(tmp):
        'a core clock in debugfs wins, and its source is recorded', f'{ids} {cc}\n{p.stderr}')
 
 
+def history(tmp):
+    """tampered history entries: `history` lists the good ones, explains the others,
+    and never hits a Json-CRITICAL (G_DEBUG=fatal-criticals is set by meson)"""
+    r = Root(tmp, 'history', read(BOOKWORM))
+    hist = os.path.join(r.path, 'var', 'lib', 'sd-tuner', 'history')
+    shutil.copytree(os.path.join(DATA, 'history'), hist)
+    write(os.path.join(hist, '0001780000000000003-apply.json'),
+          b'{"kind": {"x": 1}, "time": "2026-01-01T00:00:00Z"}')
+    write(os.path.join(hist, '0001780000000000004-apply.json'),
+          b'{"kind": "apply", "time": "t", "id": 5, "trial": {}}')
+    write(os.path.join(hist, '0001780000000000005-apply.json'),
+          b'{"kind": "apply", "time": "t", "id": "a\\ud800"}')
+    os.mkfifo(os.path.join(hist, '0001780000000000006-bench.json'))
+    env = dict(os.environ, G_DEBUG='fatal-criticals')
+    p = Run(subprocess.run(['umockdev-run', '-d', r.umockdev, '--', SDTUNERCTL, '--root', r.path,
+                            'history'], capture_output=True, env=env, timeout=60))
+    ok(p.returncode == 0 and p.utf8 and 'applied sd-overclock-100' in p.stdout and
+       'CRITICAL' not in p.stderr and p.stderr.count('is damaged') == 4,
+       'history: good entries listed, tampered ones explained, no critical', p.stdout + p.stderr)
+    p = r.run('--json', 'history')
+    res = p.json() or {}
+    ok(p.utf8 and len(res.get('entries', [])) == 3 and len(res.get('warnings', [])) == 4,
+       'history --json: 3 entries, 4 warnings, valid UTF-8', p.stdout + p.stderr)
+
+
 tmp = tempfile.mkdtemp(prefix=f'sdt-hostile-{os.getpid()}-')
 try:
     non_utf8(tmp)
     fanout(tmp)
     clock(tmp)
+    history(tmp)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 print(f'1..{n}')
