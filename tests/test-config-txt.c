@@ -574,8 +574,9 @@ test_config_txt_include_fanout(void)
 	g_assert_false(sdt_config_txt_check_include_budget(manual, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_assert_nonnull(strstr(error->message, "lines"));
+	/* the 3 lines of the main file, then included lines up to the budget */
 	entries = sdt_config_txt_get_entries(manual, 0x08, FALSE);
-	g_assert_cmpuint(entries->len, <=, SDT_CONFIG_TXT_MAX_WALK_LINES);
+	g_assert_cmpuint(entries->len, <=, 3 + SDT_CONFIG_TXT_MAX_WALK_LINES);
 	sdt_test_rm_rf(dir);
 }
 
@@ -597,6 +598,22 @@ test_config_txt_include_budget(void)
 		g_assert_cmpstr(((SdtConfigEntry *) g_ptr_array_index(lines, 2))->file,
 				==,
 				"inc1.txt");
+	}
+	/* a long main file is bounded by its size, not by the include budget */
+	{
+		g_autoptr(GString) big = g_string_new(NULL);
+		g_autoptr(GBytes) bytes = NULL;
+		g_autoptr(SdtConfigTxt) cfg = NULL;
+		g_autoptr(GPtrArray) lines = NULL;
+		for (guint i = 0; i < SDT_CONFIG_TXT_MAX_WALK_LINES + 5000; i++)
+			g_string_append_printf(big, "k%u=1\n", i);
+		g_string_append(big, "include inc1.txt\n");
+		bytes = g_bytes_new(big->str, big->len);
+		cfg = sdt_config_txt_new_from_bytes(bytes, "config.txt");
+		g_assert_true(sdt_config_txt_load_includes(cfg, dir, &error));
+		g_assert_no_error(error);
+		lines = sdt_config_txt_lines_in_effect(cfg, 0x08);
+		g_assert_cmpuint(lines->len, ==, SDT_CONFIG_TXT_MAX_WALK_LINES + 5000 + 2);
 	}
 	/* more different files than the budget */
 	{

@@ -518,9 +518,10 @@ sdt_config_txt_walk(SdtConfigTxt *self, SdtConfigWalk *walk, gboolean in_include
 		SdtConfigTxt *inc;
 		gboolean cycle = FALSE;
 
-		/* the budget bounds the work whatever the include lines say; a model
-		 * loaded by sdt_config_txt_load_includes() never reaches it */
-		if (++walk->n_lines > SDT_CONFIG_TXT_MAX_WALK_LINES) {
+		/* the budget bounds the work whatever the include lines say (the main
+		 * file is bounded by its size); a model loaded by
+		 * sdt_config_txt_load_includes() never reaches it */
+		if (in_include && ++walk->n_lines > SDT_CONFIG_TXT_MAX_WALK_LINES) {
 			walk->over_budget = TRUE;
 			break;
 		}
@@ -590,12 +591,12 @@ sdt_config_txt_check_include_budget(SdtConfigTxt *self, GError **error)
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_DATA,
-			    ngettext("config.txt and its included files add up to more than %u "
-				     "line when every include line is read in place (an "
+			    ngettext("the files included from config.txt add up to more than "
+				     "%u line when every include line is read in place (an "
 				     "include line inside an included file reads that file "
 				     "again each time): remove the nested include lines by hand",
-				     "config.txt and its included files add up to more than %u "
-				     "lines when every include line is read in place (an "
+				     "the files included from config.txt add up to more than "
+				     "%u lines when every include line is read in place (an "
 				     "include line inside an included file reads that file "
 				     "again each time): remove the nested include lines by hand",
 				     SDT_CONFIG_TXT_MAX_WALK_LINES),

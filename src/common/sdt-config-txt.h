@@ -34,7 +34,7 @@ G_DECLARE_FINAL_TYPE(SdtConfigTxt, sdt_config_txt, SDT, CONFIG_TXT, GObject)
  * (PLATFORM.md §3.2), so a config.txt past these is refused, not walked */
 #define SDT_CONFIG_TXT_MAX_INCLUDE_FILES 32           /* different files read */
 #define SDT_CONFIG_TXT_MAX_INCLUDE_BYTES (256 * 1024) /* their total size */
-#define SDT_CONFIG_TXT_MAX_WALK_LINES    20000        /* lines met, includes in place */
+#define SDT_CONFIG_TXT_MAX_WALK_LINES    20000        /* included lines met, in place */
 #define SDT_CONFIG_TXT_MAX_WALK_INCLUDES 256          /* include lines followed */
 
 /* the no-board value for @type_code arguments: only unfiltered lines apply */
