@@ -12,7 +12,7 @@
  * the types SD Tuner writes, whose strings are valid UTF-8, and that reads
  * back equal from its own serialisation; and every member the CLI's history
  * listing reads can be read without a critical.
- * Build and run with tools/fuzz-history.sh (meson -Dfuzzing=true, clang).
+ * Build and run with tools/fuzz-history-entry.sh (meson -Dfuzzing=true, clang).
  */
 
 #include "config.h"
