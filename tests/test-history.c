@@ -140,9 +140,9 @@ test_history_tampered_entries(void)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(JsonNode) node = NULL;
 	g_autofree gchar *fifo = NULL;
-	const gchar *seeds[] = {"0001780000000000000-apply.json",
-				"0001780000000000001-revert.json",
-				"0001780000000000002-bench.json"};
+	const gchar *seeds[] = {"1767225600000000-apply.json",
+				"1767225600000001-revert.json",
+				"1767225600000002-bench.json"};
 	JsonObject *obj;
 	JsonArray *entries;
 	JsonArray *warnings;
@@ -159,24 +159,22 @@ test_history_tampered_entries(void)
 	}
 	/* wrong types, where `sdtunerctl history` reads them */
 	test_history_write(root,
-			   "0001780000000000003-apply.json",
+			   "1767225600000003-apply.json",
 			   "{\"kind\": {\"x\": 1}, \"time\": \"2026-01-01T00:00:00Z\"}",
 			   -1);
 	test_history_write(root,
-			   "0001780000000000004-apply.json",
+			   "1767225600000004-apply.json",
 			   "{\"kind\": \"apply\", \"time\": \"t\", \"id\": 5, \"trial\": \"yes\"}",
 			   -1);
-	test_history_write(root, "0001780000000000005-apply.json", "[1, 2]", -1);
-	test_history_write(root, "0001780000000000006-apply.json", "{\"time\": \"t\"}", -1);
+	test_history_write(root, "1767225600000005-apply.json", "[1, 2]", -1);
+	test_history_write(root, "1767225600000006-apply.json", "{\"time\": \"t\"}", -1);
 	/* a lone surrogate decodes to bytes that are not UTF-8 */
 	test_history_write(root,
-			   "0001780000000000007-apply.json",
+			   "1767225600000007-apply.json",
 			   "{\"kind\": \"apply\", \"time\": \"t\", \"id\": \"a\\ud800b\"}",
 			   -1);
 	/* a FIFO planted in the folder: never opened for reading, no hang */
-	fifo = g_build_filename(root,
-				"var/lib/sd-tuner/history/0001780000000000008-bench.json",
-				NULL);
+	fifo = g_build_filename(root, "var/lib/sd-tuner/history/1767225600000008-bench.json", NULL);
 	g_assert_cmpint(mkfifo(fifo, 0600), ==, 0);
 
 	node = sdt_ops_history(ctx, &error);
@@ -199,8 +197,8 @@ test_history_tampered_entries(void)
 	warnings = json_object_get_array_member(obj, "warnings");
 	g_assert_nonnull(warnings);
 	g_assert_cmpuint(json_array_get_length(warnings), ==, 5);
-	g_assert_nonnull(strstr(json_array_get_string_element(warnings, 0),
-				"0001780000000000003-apply.json"));
+	g_assert_nonnull(
+		strstr(json_array_get_string_element(warnings, 0), "1767225600000003-apply.json"));
 	g_assert_nonnull(
 		strstr(json_array_get_string_element(warnings, 0), "\"kind\" has the wrong type"));
 	g_assert_nonnull(

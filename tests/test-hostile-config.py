@@ -187,13 +187,13 @@ def history(tmp):
     r = Root(tmp, 'history', read(BOOKWORM))
     hist = os.path.join(r.path, 'var', 'lib', 'sd-tuner', 'history')
     shutil.copytree(os.path.join(DATA, 'history'), hist)
-    write(os.path.join(hist, '0001780000000000003-apply.json'),
+    write(os.path.join(hist, '1767225600000003-apply.json'),
           b'{"kind": {"x": 1}, "time": "2026-01-01T00:00:00Z"}')
-    write(os.path.join(hist, '0001780000000000004-apply.json'),
+    write(os.path.join(hist, '1767225600000004-apply.json'),
           b'{"kind": "apply", "time": "t", "id": 5, "trial": {}}')
-    write(os.path.join(hist, '0001780000000000005-apply.json'),
+    write(os.path.join(hist, '1767225600000005-apply.json'),
           b'{"kind": "apply", "time": "t", "id": "a\\ud800"}')
-    os.mkfifo(os.path.join(hist, '0001780000000000006-bench.json'))
+    os.mkfifo(os.path.join(hist, '1767225600000006-bench.json'))
     env = dict(os.environ, G_DEBUG='fatal-criticals')
     p = Run(subprocess.run(['umockdev-run', '-d', r.umockdev, '--', SDTUNERCTL, '--root', r.path,
                             'history'], capture_output=True, env=env, timeout=60))
