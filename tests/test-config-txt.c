@@ -6,6 +6,8 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "sdt-config-txt.h"
 #include "sdt-error.h"
@@ -508,6 +510,175 @@ test_config_txt_interns_nothing(void)
 	}
 }
 
+static void
+test_write_file(const gchar *dir, const gchar *name, const gchar *text)
+{
+	g_autofree gchar *path = g_build_filename(dir, name, NULL);
+	g_autoptr(GError) error = NULL;
+	g_file_set_contents(path, text, -1, &error);
+	g_assert_no_error(error);
+}
+
+/* config.txt including @n files inc1..incN; each includes all @n when @nested */
+static SdtConfigTxt *
+test_fanout(const gchar *dir, guint n, gboolean nested)
+{
+	g_autoptr(GString) main = g_string_new("arm_64bit=1\n");
+	g_autoptr(GString) each = g_string_new(NULL);
+	g_autoptr(GBytes) bytes = NULL;
+
+	for (guint i = 1; i <= n; i++) {
+		g_string_append_printf(main, "include inc%u.txt\n", i);
+		g_string_append_printf(each, "include inc%u.txt\n", i);
+	}
+	for (guint i = 1; i <= n; i++) {
+		g_autofree gchar *name = g_strdup_printf("inc%u.txt", i);
+		g_autofree gchar *flat = g_strdup_printf("# %s\ndisable_splash=1\n", name);
+		test_write_file(dir, name, nested ? each->str : flat);
+	}
+	bytes = g_bytes_new(main->str, main->len);
+	return sdt_config_txt_new_from_bytes(bytes, "config.txt");
+}
+
+/* issue 9 item 8: 20 files each including all 20 took 12 s and 800 MiB */
+static void
+test_config_txt_include_fanout(void)
+{
+	g_autofree gchar *dir = sdt_test_mkdtemp("sdt-fanout-XXXXXX");
+	g_autoptr(SdtConfigTxt) cfg = test_fanout(dir, 20, TRUE);
+	g_autoptr(SdtConfigTxt) manual = NULL;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GPtrArray) entries = NULL;
+
+	g_assert_false(sdt_config_txt_load_includes(cfg, dir, &error));
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+	g_assert_nonnull(strstr(error->message, "remove the nested include lines"));
+	g_test_message("%s", error->message);
+
+	/* attached by hand, past the loader: the walk still stops at the budget */
+	manual = test_parse("include a.txt\ninclude a.txt\ninclude a.txt\n");
+	{
+		g_autoptr(SdtConfigTxt) a = test_parse_named("include b.txt\ninclude b.txt\n"
+							     "include b.txt\ninclude b.txt\n",
+							     "a.txt");
+		g_autoptr(GString) big = g_string_new(NULL);
+		g_autoptr(SdtConfigTxt) b = NULL;
+		g_autoptr(GBytes) big_bytes = NULL;
+		for (guint i = 0; i < 3000; i++)
+			g_string_append_printf(big, "x%u=1\n", i);
+		big_bytes = g_bytes_new(big->str, big->len);
+		b = sdt_config_txt_new_from_bytes(big_bytes, "b.txt");
+		sdt_config_txt_set_include(manual, "a.txt", a);
+		sdt_config_txt_set_include(manual, "b.txt", b);
+	}
+	g_clear_error(&error);
+	g_assert_false(sdt_config_txt_check_include_budget(manual, &error));
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+	g_assert_nonnull(strstr(error->message, "lines"));
+	/* the 3 lines of the main file, then included lines up to the budget */
+	entries = sdt_config_txt_get_entries(manual, 0x08, FALSE);
+	g_assert_cmpuint(entries->len, <=, 3 + SDT_CONFIG_TXT_MAX_WALK_LINES);
+	sdt_test_rm_rf(dir);
+}
+
+static void
+test_config_txt_include_budget(void)
+{
+	g_autofree gchar *dir = sdt_test_mkdtemp("sdt-incbudget-XXXXXX");
+	g_autoptr(GError) error = NULL;
+
+	/* within the budget: 20 flat includes, each read once and walked in place */
+	{
+		g_autoptr(SdtConfigTxt) cfg = test_fanout(dir, 20, FALSE);
+		g_autoptr(GPtrArray) lines = NULL;
+		g_assert_true(sdt_config_txt_load_includes(cfg, dir, &error));
+		g_assert_no_error(error);
+		lines = sdt_config_txt_lines_in_effect(cfg, 0x08);
+		/* arm_64bit, then per file: the include line and disable_splash */
+		g_assert_cmpuint(lines->len, ==, 1 + 2 * 20);
+		g_assert_cmpstr(((SdtConfigEntry *) g_ptr_array_index(lines, 2))->file,
+				==,
+				"inc1.txt");
+	}
+	/* a long main file is bounded by its size, not by the include budget */
+	{
+		g_autoptr(GString) big = g_string_new(NULL);
+		g_autoptr(GBytes) bytes = NULL;
+		g_autoptr(SdtConfigTxt) cfg = NULL;
+		g_autoptr(GPtrArray) lines = NULL;
+		for (guint i = 0; i < SDT_CONFIG_TXT_MAX_WALK_LINES + 5000; i++)
+			g_string_append_printf(big, "k%u=1\n", i);
+		g_string_append(big, "include inc1.txt\n");
+		bytes = g_bytes_new(big->str, big->len);
+		cfg = sdt_config_txt_new_from_bytes(bytes, "config.txt");
+		g_assert_true(sdt_config_txt_load_includes(cfg, dir, &error));
+		g_assert_no_error(error);
+		lines = sdt_config_txt_lines_in_effect(cfg, 0x08);
+		g_assert_cmpuint(lines->len, ==, SDT_CONFIG_TXT_MAX_WALK_LINES + 5000 + 2);
+	}
+	/* more different files than the budget */
+	{
+		g_autoptr(SdtConfigTxt) cfg =
+			test_fanout(dir, SDT_CONFIG_TXT_MAX_INCLUDE_FILES + 1, FALSE);
+		g_assert_false(sdt_config_txt_load_includes(cfg, dir, &error));
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+		g_assert_nonnull(strstr(error->message, "different files"));
+		g_clear_error(&error);
+	}
+	/* more bytes than the budget, split over two files */
+	{
+		g_autofree gchar *half = g_strnfill(SDT_CONFIG_TXT_MAX_INCLUDE_BYTES / 2 + 10, '#');
+		g_autoptr(SdtConfigTxt) cfg = test_parse("include big1.txt\ninclude big2.txt\n");
+		test_write_file(dir, "big1.txt", half);
+		test_write_file(dir, "big2.txt", half);
+		g_assert_false(sdt_config_txt_load_includes(cfg, dir, &error));
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+		g_assert_nonnull(strstr(error->message, "big2.txt"));
+		g_assert_nonnull(strstr(error->message, "KiB"));
+		g_clear_error(&error);
+	}
+	/* missing: skipped as the firmware does; "..": never read; a FIFO or a
+	 * symlink: a clear error, and no hang on the FIFO */
+	{
+		g_autoptr(SdtConfigTxt) cfg =
+			test_parse("include missing.txt\ninclude ../etc/passwd.txt\na=1\n");
+		g_autofree gchar *fifo = g_build_filename(dir, "fifo.txt", NULL);
+		g_autofree gchar *link = g_build_filename(dir, "link.txt", NULL);
+		g_autoptr(SdtConfigTxt) with_fifo = test_parse("include fifo.txt\n");
+		g_autoptr(SdtConfigTxt) with_link = test_parse("include link.txt\n");
+
+		g_assert_true(sdt_config_txt_load_includes(cfg, dir, &error));
+		g_assert_no_error(error);
+		g_assert_cmpint(mkfifo(fifo, 0600), ==, 0);
+		g_assert_false(sdt_config_txt_load_includes(with_fifo, dir, &error));
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+		g_assert_nonnull(strstr(error->message, "fifo.txt"));
+		g_clear_error(&error);
+		g_assert_cmpint(symlink("inc1.txt", link), ==, 0);
+		g_assert_false(sdt_config_txt_load_includes(with_link, dir, &error));
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+		g_clear_error(&error);
+	}
+	/* nested includes are followed as deep as the walk goes, each file read once */
+	{
+		g_autoptr(SdtConfigTxt) cfg = test_parse("include n1.txt\ninclude n1.txt\n");
+		g_autoptr(GPtrArray) lines = NULL;
+		test_write_file(dir, "n1.txt", "one=1\ninclude n2.txt\n");
+		test_write_file(dir, "n2.txt", "two=1\ninclude n3.txt\n");
+		test_write_file(dir, "n3.txt", "three=1\ninclude n4.txt\n");
+		test_write_file(dir, "n4.txt", "four=1\n");
+		g_assert_true(sdt_config_txt_load_includes(cfg, dir, &error));
+		g_assert_no_error(error);
+		g_assert_cmpstr(sdt_config_txt_get_value(cfg, "three", 0x08), ==, "1");
+		/* depth 4 is not followed, as before */
+		g_assert_null(sdt_config_txt_get_value(cfg, "four", 0x08));
+		lines = sdt_config_txt_lines_in_effect(cfg, 0x08);
+		/* twice: include, one, include, two, include, three, include */
+		g_assert_cmpuint(lines->len, ==, 14);
+	}
+	sdt_test_rm_rf(dir);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -534,5 +705,7 @@ main(int argc, char **argv)
 			     test_config_txt_oracle_agrees);
 	g_test_add_func("/sdtuner/config-txt/bad-input", test_config_txt_bad_input);
 	g_test_add_func("/sdtuner/config-txt/interns-nothing", test_config_txt_interns_nothing);
+	g_test_add_func("/sdtuner/config-txt/include-fanout", test_config_txt_include_fanout);
+	g_test_add_func("/sdtuner/config-txt/include-budget", test_config_txt_include_budget);
 	return g_test_run();
 }

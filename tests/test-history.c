@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -284,6 +285,97 @@ test_history_odd_files_skipped(void)
 	g_test_trap_assert_passed();
 }
 
+static void
+test_history_write(const gchar *root, const gchar *name, const gchar *data, gssize len)
+{
+	g_autofree gchar *dir = g_build_filename(root, "var/lib/sd-tuner/history", NULL);
+	g_autofree gchar *path = g_build_filename(dir, name, NULL);
+	g_autoptr(GError) error = NULL;
+
+	g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
+	g_file_set_contents(path, data, len, &error);
+	g_assert_no_error(error);
+}
+
+/* issue 9 (tests): tampered history entries are refused with a reason, never
+ * handed to a reader that would hit a Json-CRITICAL or print invalid UTF-8 */
+static void
+test_history_tampered_entries(void)
+{
+	g_autofree gchar *root = NULL;
+	g_autoptr(SdtContext) ctx = test_root_new(&root);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonNode) node = NULL;
+	g_autofree gchar *fifo = NULL;
+	const gchar *seeds[] = {"1767225600000000-apply.json",
+				"1767225600000001-revert.json",
+				"1767225600000002-bench.json"};
+	JsonObject *obj;
+	JsonArray *entries;
+	JsonArray *warnings;
+	const gchar *id;
+
+	/* the entries SD Tuner writes are read */
+	for (guint i = 0; i < G_N_ELEMENTS(seeds); i++) {
+		g_autofree gchar *path =
+			g_test_build_filename(G_TEST_DIST, "data", "history", seeds[i], NULL);
+		g_autofree gchar *text = NULL;
+		gsize len = 0;
+		g_assert_true(g_file_get_contents(path, &text, &len, NULL));
+		test_history_write(root, seeds[i], text, (gssize) len);
+	}
+	/* wrong types, where `sdtunerctl history` reads them */
+	test_history_write(root,
+			   "1767225600000003-apply.json",
+			   "{\"kind\": {\"x\": 1}, \"time\": \"2026-01-01T00:00:00Z\"}",
+			   -1);
+	test_history_write(root,
+			   "1767225600000004-apply.json",
+			   "{\"kind\": \"apply\", \"time\": \"t\", \"id\": 5, \"trial\": \"yes\"}",
+			   -1);
+	test_history_write(root, "1767225600000005-apply.json", "[1, 2]", -1);
+	test_history_write(root, "1767225600000006-apply.json", "{\"time\": \"t\"}", -1);
+	/* a lone surrogate decodes to bytes that are not UTF-8 */
+	test_history_write(root,
+			   "1767225600000007-apply.json",
+			   "{\"kind\": \"apply\", \"time\": \"t\", \"id\": \"a\\ud800b\"}",
+			   -1);
+	/* a FIFO planted in the folder: never opened for reading, no hang */
+	fifo = g_build_filename(root, "var/lib/sd-tuner/history/1767225600000008-bench.json", NULL);
+	g_assert_cmpint(mkfifo(fifo, 0600), ==, 0);
+
+	node = sdt_ops_history(ctx, &error);
+	g_assert_no_error(error);
+	obj = json_node_get_object(node);
+	entries = json_object_get_array_member(obj, "entries");
+	g_assert_cmpuint(json_array_get_length(entries), ==, 4);
+	g_assert_cmpstr(
+		json_object_get_string_member(json_array_get_object_element(entries, 0), "kind"),
+		==,
+		"apply");
+	g_assert_cmpstr(
+		json_object_get_string_member(json_array_get_object_element(entries, 2), "kind"),
+		==,
+		"bench");
+	id = json_object_get_string_member(json_array_get_object_element(entries, 3), "id");
+	g_assert_true(g_utf8_validate(id, -1, NULL));
+	g_assert_true(g_str_has_prefix(id, "a\uFFFD"));
+	/* each skipped entry is explained, by file name */
+	warnings = json_object_get_array_member(obj, "warnings");
+	g_assert_nonnull(warnings);
+	g_assert_cmpuint(json_array_get_length(warnings), ==, 5);
+	g_assert_nonnull(
+		strstr(json_array_get_string_element(warnings, 0), "1767225600000003-apply.json"));
+	g_assert_nonnull(
+		strstr(json_array_get_string_element(warnings, 0), "\"kind\" has the wrong type"));
+	g_assert_nonnull(
+		strstr(json_array_get_string_element(warnings, 1), "\"id\" has the wrong type"));
+	g_assert_nonnull(strstr(json_array_get_string_element(warnings, 2), "not a JSON object"));
+	g_assert_nonnull(strstr(json_array_get_string_element(warnings, 3), "no \"kind\" member"));
+	g_assert_nonnull(strstr(json_array_get_string_element(warnings, 4), "not a regular file"));
+	test_rm_rf(root);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -299,5 +391,6 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/history/unwritable-state-dir-is-an-error",
 			test_history_unwritable_state_dir_is_an_error);
 	g_test_add_func("/sdtuner/history/past-2038", test_history_past_2038);
+	g_test_add_func("/sdtuner/history/tampered-entries", test_history_tampered_entries);
 	return g_test_run();
 }

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "sdt-board.h"
 #include "sdt-recommend.h"
 
 /* a Pi 3B with a High Speed card at 50 MHz and nothing in config.txt */
@@ -451,6 +452,166 @@ test_recommend_pure(void)
 	g_assert_null(sdt_recommend_result_find(r1, "sd-cqe-2"));
 }
 
+/* issue 9 item 4: the core clock rules on every board with the mini UART as primary UART */
+typedef struct {
+	const gchar *config;
+	guint core_mhz;
+	SdtCoreClockSource source;
+	const gchar *id;
+} TestClockCase;
+
+static void
+test_recommend_core_clock_uart_rules(void)
+{
+	const TestClockCase cases[] = {
+		{"enable_uart=1\n", 250, SDT_CORE_CLOCK_UART_FIXED, "sd-overclock-83"},
+		{"enable_uart=0\n", 400, SDT_CORE_CLOCK_BOARD_DEFAULT, "sd-overclock-100"},
+		/* the PL011 becomes the primary UART: the core keeps its clock */
+		{"enable_uart=1\ndtoverlay=disable-bt\n",
+		 400,
+		 SDT_CORE_CLOCK_BOARD_DEFAULT,
+		 "sd-overclock-100"},
+		{"dtoverlay=miniuart-bt\nenable_uart=1\n",
+		 400,
+		 SDT_CORE_CLOCK_BOARD_DEFAULT,
+		 "sd-overclock-100"},
+		{"enable_uart=1\ndtoverlay=pi3-disable-bt\n",
+		 400,
+		 SDT_CORE_CLOCK_BOARD_DEFAULT,
+		 "sd-overclock-100"},
+		{"enable_uart=1\ndtoverlay=pi3-miniuart-bt,krnbt=on\n",
+		 400,
+		 SDT_CORE_CLOCK_BOARD_DEFAULT,
+		 "sd-overclock-100"},
+		/* force_turbo fixes the core at the turbo clock, not at 250 MHz */
+		{"enable_uart=1\nforce_turbo=1\n",
+		 400,
+		 SDT_CORE_CLOCK_UART_TURBO,
+		 "sd-overclock-100"},
+		{"enable_uart=1\nforce_turbo=1\ncore_freq=450\n",
+		 450,
+		 SDT_CORE_CLOCK_UART_TURBO,
+		 "sd-overclock-90"},
+		/* without force_turbo enable_uart wins over core_freq */
+		{"enable_uart=1\ncore_freq=500\n",
+		 250,
+		 SDT_CORE_CLOCK_UART_FIXED,
+		 "sd-overclock-83"},
+		{"core_freq=500\n", 500, SDT_CORE_CLOCK_CONFIG_CORE_FREQ, "sd-overclock-100"},
+		/* an overlay for another board, or under a run-time filter, does not count */
+		{"[pi4]\ndtoverlay=disable-bt\n[all]\nenable_uart=1\n",
+		 250,
+		 SDT_CORE_CLOCK_UART_FIXED,
+		 "sd-overclock-83"},
+		{"[HDMI:1]\ndtoverlay=disable-bt\n[all]\nenable_uart=1\n",
+		 250,
+		 SDT_CORE_CLOCK_UART_FIXED,
+		 "sd-overclock-83"},
+	};
+	guint n_models = 0;
+	const SdtBoardModel *models = sdt_board_model_table(&n_models);
+	guint n_boards = 0;
+
+	for (guint m = 0; m < n_models; m++) {
+		const SdtBoardModel *model = &models[m];
+
+		if (model->controller != SDT_SD_CONTROLLER_SDHOST ||
+		    !sdt_config_board_has_wireless((gint) model->type_code))
+			continue;
+		n_boards++;
+		for (guint c = 0; c < G_N_ELEMENTS(cases); c++) {
+			g_autoptr(GBytes) bytes =
+				g_bytes_new_static(cases[c].config, strlen(cases[c].config));
+			g_autoptr(SdtConfigTxt) cfg =
+				sdt_config_txt_new_from_bytes(bytes, "config.txt");
+			g_autoptr(SdtRecommendResult) res = NULL;
+			g_autoptr(JsonNode) node = NULL;
+			SdtRecommendFacts f = test_facts_pi3();
+			SdtCoreClockSource source;
+			JsonObject *clock;
+
+			f.board_key = model->key;
+			f.type_code = (gint) model->type_code;
+			f.core_clock_mhz = model->core_clock_hz / 1000000;
+			f.mini_uart = TRUE;
+			sdt_recommend_facts_from_config(&f, cfg, f.type_code);
+			if (sdt_recommend_core_clock(&f, &source) != cases[c].core_mhz ||
+			    source != cases[c].source)
+				g_error("%s (0x%02x) with “%s”: core %u MHz (%s), want %u (%s)",
+					model->name,
+					model->type_code,
+					cases[c].config,
+					sdt_recommend_core_clock(&f, NULL),
+					sdt_core_clock_source_to_string(source),
+					cases[c].core_mhz,
+					sdt_core_clock_source_to_string(cases[c].source));
+			res = sdt_recommend(&f);
+			g_assert_cmpstr(test_only(res)->id, ==, cases[c].id);
+			g_assert_cmpstr(test_only(res)->filter, ==, model->filter);
+			/* the figure and where it came from are in the JSON */
+			node = sdt_recommend_result_to_json(res);
+			clock = json_object_get_object_member(json_node_get_object(node),
+							      "core_clock");
+			g_assert_nonnull(clock);
+			g_assert_cmpint(json_object_get_int_member(clock, "hz"),
+					==,
+					(gint64) cases[c].core_mhz * 1000000);
+			g_assert_cmpstr(json_object_get_string_member(clock, "source"),
+					==,
+					sdt_core_clock_source_to_string(cases[c].source));
+		}
+	}
+	/* 3B, Zero W, 3B+, 3A+, Zero 2 W */
+	g_assert_cmpuint(n_boards, ==, 5);
+}
+
+static void
+test_recommend_core_clock_running(void)
+{
+	SdtRecommendFacts f = test_facts_pi3();
+	g_autoptr(SdtRecommendResult) res = NULL;
+	g_autoptr(SdtRecommendResult) res2 = NULL;
+	g_autoptr(JsonNode) node = NULL;
+	JsonObject *clock;
+	SdtCoreClockSource source;
+
+	/* config.txt says 250 MHz, the running system reads 400 MHz: the reading wins */
+	f.enable_uart = TRUE;
+	f.running_core_clock_mhz = 400;
+	f.running_core_clock_source = "/sys/kernel/debug/clk/fw-clk-core/clk_rate";
+	g_assert_cmpuint(sdt_recommend_core_clock(&f, &source), ==, 400);
+	g_assert_cmpint(source, ==, SDT_CORE_CLOCK_RUNNING);
+	res = sdt_recommend(&f);
+	g_assert_cmpstr(test_only(res)->id, ==, "sd-overclock-100");
+	g_assert_true(test_notes_contain(res, "reports a core clock of 400 MHz"));
+	node = sdt_recommend_result_to_json(res);
+	clock = json_object_get_object_member(json_node_get_object(node), "core_clock");
+	g_assert_cmpstr(json_object_get_string_member(clock, "source"), ==, "running-system");
+	g_assert_cmpstr(json_object_get_string_member(clock, "detail"),
+			==,
+			"/sys/kernel/debug/clk/fw-clk-core/clk_rate");
+
+	/* and the other way round: 250 MHz read on a board that would run at 400 */
+	f = test_facts_pi3();
+	f.running_core_clock_mhz = 250;
+	res2 = sdt_recommend(&f);
+	g_assert_cmpstr(test_only(res2)->id, ==, "sd-overclock-83");
+
+	/* boards without the mini UART as primary: enable_uart changes nothing */
+	{
+		const gint codes[] = {0x09, 0x0a, 0x10};
+		for (guint i = 0; i < G_N_ELEMENTS(codes); i++) {
+			f = test_facts_pi3();
+			f.type_code = codes[i];
+			f.mini_uart = sdt_config_board_has_wireless(codes[i]);
+			f.enable_uart = TRUE;
+			g_assert_false(f.mini_uart);
+			g_assert_cmpuint(sdt_recommend_core_clock(&f, &source), ==, 400);
+			g_assert_cmpint(source, ==, SDT_CORE_CLOCK_BOARD_DEFAULT);
+		}
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -465,5 +626,8 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/recommend/not-a-pi", test_recommend_not_a_pi);
 	g_test_add_func("/sdtuner/recommend/filter-reach", test_recommend_filter_reach);
 	g_test_add_func("/sdtuner/recommend/pure", test_recommend_pure);
+	g_test_add_func("/sdtuner/recommend/core-clock-uart-rules",
+			test_recommend_core_clock_uart_rules);
+	g_test_add_func("/sdtuner/recommend/core-clock-running", test_recommend_core_clock_running);
 	return g_test_run();
 }

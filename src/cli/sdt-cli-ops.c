@@ -17,6 +17,7 @@
 #include "sdt-cli-ops.h"
 #include "sdt-dbus-generated.h"
 #include "sdt-error.h"
+#include "sdt-utf8.h"
 
 #define SDT_CLI_BUS_NAME "org.example.SdTuner1"
 #define SDT_CLI_PATH     "/org/example/SdTuner1"
@@ -33,6 +34,17 @@ typedef struct {
 	gboolean agent_tried;
 	gboolean helper_missing; /* the last call found no helper (or no bus) */
 } SdtCliBus;
+
+/* a result read in this process: what it prints is valid UTF-8, as over the bus */
+static JsonNode *
+sdt_cli_ops_local(JsonNode *node, GError **error)
+{
+	if (node != NULL)
+		sdt_utf8_sanitize_json(node);
+	else if (error != NULL)
+		sdt_utf8_sanitize_error(*error);
+	return node;
+}
 
 static void
 sdt_cli_ops_wrap_error(GError **error, SdtError code, gboolean missing)
@@ -216,7 +228,7 @@ sdt_cli_ops_read(SdtCli *cli, SdtCliOpsFunc ops, SdtCliLocalFunc local, GError *
 	ctx = sdt_context_new("/", error);
 	if (ctx == NULL)
 		return NULL;
-	return local(ctx, error);
+	return sdt_cli_ops_local(local(ctx, error), error);
 }
 
 /* like udisksctl: a text agent for this process when a person is typing */
@@ -322,7 +334,7 @@ JsonNode *
 sdt_cli_ops_info(SdtCli *cli, GError **error)
 {
 	if (cli->ctx != NULL)
-		return sdt_ops_info(cli->ctx, error);
+		return sdt_cli_ops_local(sdt_ops_info(cli->ctx, error), error);
 	return sdt_cli_ops_call_bus(cli, sdt_manager_call_get_info_sync, error);
 }
 
@@ -330,7 +342,7 @@ JsonNode *
 sdt_cli_ops_recommend(SdtCli *cli, GError **error)
 {
 	if (cli->ctx != NULL)
-		return sdt_ops_recommend(cli->ctx, error);
+		return sdt_cli_ops_local(sdt_ops_recommend(cli->ctx, error), error);
 	return sdt_cli_ops_call_bus(cli, sdt_manager_call_get_recommendations_sync, error);
 }
 
@@ -338,7 +350,7 @@ JsonNode *
 sdt_cli_ops_status(SdtCli *cli, GError **error)
 {
 	if (cli->ctx != NULL)
-		return sdt_ops_status(cli->ctx, error);
+		return sdt_cli_ops_local(sdt_ops_status(cli->ctx, error), error);
 	return sdt_cli_ops_call_bus(cli, sdt_manager_call_get_status_sync, error);
 }
 
@@ -346,7 +358,7 @@ JsonNode *
 sdt_cli_ops_history(SdtCli *cli, GError **error)
 {
 	if (cli->ctx != NULL)
-		return sdt_ops_history(cli->ctx, error);
+		return sdt_cli_ops_local(sdt_ops_history(cli->ctx, error), error);
 	return sdt_cli_ops_call_bus(cli, sdt_manager_call_get_history_sync, error);
 }
 
@@ -357,7 +369,7 @@ sdt_cli_ops_revert(SdtCli *cli, GError **error)
 	g_autofree gchar *json = NULL;
 
 	if (cli->ctx != NULL)
-		return sdt_ops_revert(cli->ctx, error);
+		return sdt_cli_ops_local(sdt_ops_revert(cli->ctx, error), error);
 	bus = sdt_cli_ops_bus(cli, error);
 	if (bus == NULL) {
 		sdt_cli_ops_privileged_hint(cli, error);
@@ -383,7 +395,7 @@ sdt_cli_ops_apply(SdtCli *cli, const gchar *id, gboolean trial, GError **error)
 	g_autofree gchar *json = NULL;
 
 	if (cli->ctx != NULL)
-		return sdt_ops_apply(cli->ctx, id, trial, error);
+		return sdt_cli_ops_local(sdt_ops_apply(cli->ctx, id, trial, error), error);
 	bus = sdt_cli_ops_bus(cli, error);
 	if (bus == NULL) {
 		sdt_cli_ops_privileged_hint(cli, error);

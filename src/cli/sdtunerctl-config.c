@@ -258,6 +258,13 @@ sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		return SDT_CLI_EXIT_OK;
 	}
 	entries = json_object_get_array_member(json_node_get_object(node), "entries");
+	if (json_object_has_member(json_node_get_object(node), "warnings")) {
+		JsonArray *warnings =
+			json_object_get_array_member(json_node_get_object(node), "warnings");
+		for (guint i = 0; i < json_array_get_length(warnings); i++)
+			g_printerr(_("sdtunerctl: note: %s\n"),
+				   json_array_get_string_element(warnings, i));
+	}
 	if (json_array_get_length(entries) == 0)
 		g_print("%s\n", _("No history yet."));
 	for (guint i = 0; i < json_array_get_length(entries); i++) {

@@ -13,6 +13,7 @@
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
 #include "sdt-json.h"
+#include "sdt-utf8.h"
 #include "sdtunerctl.h"
 #include "sdtunerctl-bench.h"
 #include "sdtunerctl-config.h"
@@ -115,7 +116,11 @@ sdt_cli_printerr_handler(const gchar *text)
 void
 sdt_cli_print_json(SdtCli *cli, JsonNode *node)
 {
-	g_autofree gchar *text = sdt_json_to_string(node, TRUE);
+	g_autofree gchar *text = NULL;
+
+	/* JSON is UTF-8: bytes of config.txt that are not become U+FFFD */
+	sdt_utf8_sanitize_json(node);
+	text = sdt_json_to_string(node, TRUE);
 	/* JSON is UTF-8 for every reader, never converted to the locale's charset */
 	fputs(text, stdout);
 	fputc('\n', stdout);
@@ -208,8 +213,11 @@ sdt_cli_no_args(SdtCli *cli, gint argc, gchar **argv, gint *rc, GError **error)
 }
 
 static void
-sdt_cli_print_error(SdtCli *cli, const GError *error)
+sdt_cli_print_error(SdtCli *cli, const GError *error_in)
 {
+	g_autoptr(GError) error = g_error_copy(error_in);
+
+	sdt_utf8_sanitize_error(error);
 	g_printerr("sdtunerctl: %s\n", error->message);
 	if (cli->json) {
 		g_autoptr(JsonBuilder) builder = json_builder_new();

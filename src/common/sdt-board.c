@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sdt-board.h"
+#include "sdt-file.h"
 
 #define SDHOST SDT_SD_CONTROLLER_SDHOST
 #define EMMC2  SDT_SD_CONTROLLER_EMMC2
@@ -567,4 +568,36 @@ sdt_board_free(SdtBoard *board)
 	g_free(board->model);
 	g_strfreev(board->compatible);
 	g_free(board);
+}
+
+/* a clk_rate file holds one decimal number and a newline */
+#define SDT_BOARD_CLK_RATE_MAX_SIZE 64
+
+guint64
+sdt_board_read_core_clock_hz(SdtContext *ctx, gchar **source)
+{
+	/* the sdhost node's clock: the firmware clock "core" (clk-raspberrypi
+	 * names it fw-clk-core); older kernels: the cprman "vpu" clock
+	 * [UNVERIFIED which kernels use which] */
+	static const gchar *const paths[] = {"/sys/kernel/debug/clk/fw-clk-core/clk_rate",
+					     "/sys/kernel/debug/clk/vpu/clk_rate",
+					     NULL};
+
+	for (guint i = 0; paths[i] != NULL; i++) {
+		g_autofree gchar *path = sdt_context_build_path(ctx, paths[i]);
+		g_autofree gchar *text = NULL;
+		guint64 hz = 0;
+		gsize len = 0;
+
+		if (!sdt_file_read_bounded(path, SDT_BOARD_CLK_RATE_MAX_SIZE, &text, &len, NULL))
+			continue;
+		g_strstrip(text);
+		/* a core clock runs between 100 MHz and 1 GHz; anything else is not a reading */
+		if (!g_ascii_string_to_unsigned(text, 10, 100000000, 1000000000, &hz, NULL))
+			continue;
+		if (source != NULL)
+			*source = g_strdup(paths[i]);
+		return hz;
+	}
+	return 0;
 }

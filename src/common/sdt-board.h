@@ -106,6 +106,15 @@ SdtBoard *sdt_board_detect(SdtContext *ctx, GPtrArray *warnings);
 
 void sdt_board_free(SdtBoard *board);
 
+/*
+ * The core clock the running system reports, in Hz, or 0 when no reading is
+ * available: the rate of the firmware core clock in debugfs
+ * (/sys/kernel/debug/clk/fw-clk-core/clk_rate, older kernels "vpu"), the clock
+ * the sdhost controller divides (docs/PLATFORM.md §2.3).  @source is set to
+ * the file read, as given (under the context's root prefix in tests).
+ */
+guint64 sdt_board_read_core_clock_hz(SdtContext *ctx, gchar **source);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtBoard, sdt_board_free)
 
 G_END_DECLS

@@ -7,12 +7,15 @@
 
 #include <inttypes.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sdt-board.h"
 #include "sdt-config-txt.h"
 #include "sdt-error.h"
+#include "sdt-file.h"
 
 /* nesting deeper than this is not followed (and a cycle is cut at once) */
 #define SDT_CONFIG_TXT_MAX_INCLUDE_DEPTH 4
@@ -21,7 +24,7 @@ struct _SdtConfigTxt {
 	GObject parent_instance;
 	gchar *name;
 	GPtrArray *lines;     /* of SdtConfigLine */
-	GHashTable *includes; /* name -> SdtConfigTxt */
+	GHashTable *includes; /* name -> SdtConfigTxt; the main file holds every file loaded */
 };
 
 G_DEFINE_TYPE(SdtConfigTxt, sdt_config_txt, G_TYPE_OBJECT)
@@ -456,49 +459,86 @@ sdt_config_line_overlay_name(const SdtConfigLine *line)
 }
 
 typedef struct {
-	GPtrArray *entries;
+	GPtrArray *entries; /* NULL: only count */
 	SdtConfigFilterState state;
 	const gchar *overlay;
 	gint type_code;
 	gboolean tryboot;
-	GPtrArray *stack; /* file names being walked, to cut include cycles */
+	GPtrArray *stack;   /* file names being walked, to cut include cycles */
+	SdtConfigTxt *root; /* the main file: holds the included files */
+	guint n_lines;      /* lines met so far, each include counted every time */
+	guint n_includes;   /* include lines followed so far */
+	gboolean over_budget;
 } SdtConfigWalk;
+
+/* the file an include line of @self names, or NULL when it is not attached */
+static SdtConfigTxt *
+sdt_config_txt_lookup_include(SdtConfigTxt *self, SdtConfigTxt *root, const gchar *name)
+{
+	SdtConfigTxt *inc = g_hash_table_lookup(self->includes, name);
+	if (inc == NULL && root != NULL)
+		inc = g_hash_table_lookup(root->includes, name);
+	return inc;
+}
+
+/* the entry of one line, with the filter state and overlay scope it meets */
+static void
+sdt_config_txt_walk_add(SdtConfigTxt *self,
+			SdtConfigWalk *walk,
+			SdtConfigLine *line,
+			guint i,
+			gboolean in_include,
+			guint main_index)
+{
+	SdtConfigEntry *entry = g_new0(SdtConfigEntry, 1);
+
+	if (line->kind == SDT_CONFIG_LINE_FILTER)
+		sdt_config_filter_state_update(&walk->state, line->filter);
+	entry->line = line;
+	entry->file = self->name;
+	entry->lineno = i + 1;
+	entry->in_include = in_include;
+	entry->index = in_include ? main_index : i;
+	entry->state = walk->state;
+	entry->applies =
+		sdt_config_filter_state_applies(&walk->state, walk->type_code, walk->tryboot);
+	/* names point into the model's lines: nothing user-controlled is interned */
+	if (line->overlay != NULL && entry->applies != SDT_CONFIG_APPLIES_NO)
+		walk->overlay = line->overlay[0] == '\0' ? NULL : line->overlay;
+	entry->overlay = walk->overlay;
+	g_ptr_array_add(walk->entries, entry);
+}
 
 static void
 sdt_config_txt_walk(SdtConfigTxt *self, SdtConfigWalk *walk, gboolean in_include, guint main_index)
 {
 	g_ptr_array_add(walk->stack, self->name);
-	for (guint i = 0; i < self->lines->len; i++) {
+	for (guint i = 0; i < self->lines->len && !walk->over_budget; i++) {
 		SdtConfigLine *line = g_ptr_array_index(self->lines, i);
-		SdtConfigEntry *entry = g_new0(SdtConfigEntry, 1);
+		SdtConfigTxt *inc;
+		gboolean cycle = FALSE;
 
-		if (line->kind == SDT_CONFIG_LINE_FILTER)
-			sdt_config_filter_state_update(&walk->state, line->filter);
-		entry->line = line;
-		entry->file = self->name;
-		entry->lineno = i + 1;
-		entry->in_include = in_include;
-		entry->index = in_include ? main_index : i;
-		entry->state = walk->state;
-		entry->applies = sdt_config_filter_state_applies(&walk->state,
-								 walk->type_code,
-								 walk->tryboot);
-		/* names point into the model's lines: nothing user-controlled is interned */
-		if (line->overlay != NULL && entry->applies != SDT_CONFIG_APPLIES_NO)
-			walk->overlay = line->overlay[0] == '\0' ? NULL : line->overlay;
-		entry->overlay = walk->overlay;
-		g_ptr_array_add(walk->entries, entry);
-
-		if (line->kind == SDT_CONFIG_LINE_INCLUDE) {
-			SdtConfigTxt *inc = g_hash_table_lookup(self->includes, line->value);
-			gboolean cycle = FALSE;
-			for (guint j = 0; j < walk->stack->len; j++)
-				cycle |= g_strcmp0(g_ptr_array_index(walk->stack, j),
-						   line->value) == 0;
-			if (inc != NULL && !cycle &&
-			    walk->stack->len < SDT_CONFIG_TXT_MAX_INCLUDE_DEPTH)
-				sdt_config_txt_walk(inc, walk, TRUE, in_include ? main_index : i);
+		/* the budget bounds the work whatever the include lines say (the main
+		 * file is bounded by its size); a model loaded by
+		 * sdt_config_txt_load_includes() never reaches it */
+		if (in_include && ++walk->n_lines > SDT_CONFIG_TXT_MAX_WALK_LINES) {
+			walk->over_budget = TRUE;
+			break;
 		}
+		if (walk->entries != NULL)
+			sdt_config_txt_walk_add(self, walk, line, i, in_include, main_index);
+		if (line->kind != SDT_CONFIG_LINE_INCLUDE)
+			continue;
+		inc = sdt_config_txt_lookup_include(self, walk->root, line->value);
+		for (guint j = 0; j < walk->stack->len; j++)
+			cycle |= g_strcmp0(g_ptr_array_index(walk->stack, j), line->value) == 0;
+		if (inc == NULL || cycle || walk->stack->len >= SDT_CONFIG_TXT_MAX_INCLUDE_DEPTH)
+			continue;
+		if (++walk->n_includes > SDT_CONFIG_TXT_MAX_WALK_INCLUDES) {
+			walk->over_budget = TRUE;
+			break;
+		}
+		sdt_config_txt_walk(inc, walk, TRUE, in_include ? main_index : i);
 	}
 	g_ptr_array_remove_index(walk->stack, walk->stack->len - 1);
 }
@@ -522,8 +562,182 @@ sdt_config_txt_get_entries(SdtConfigTxt *self, gint type_code, gboolean tryboot)
 	walk.type_code = type_code;
 	walk.tryboot = tryboot;
 	walk.stack = stack;
+	walk.root = self;
 	sdt_config_txt_walk(self, &walk, FALSE, 0);
 	return walk.entries;
+}
+
+/**
+ * sdt_config_txt_check_include_budget:
+ *
+ * Checks that reading the file with its attached includes in place stays
+ * within %SDT_CONFIG_TXT_MAX_WALK_LINES lines and
+ * %SDT_CONFIG_TXT_MAX_WALK_INCLUDES followed include lines.  The count stops
+ * as soon as a budget is exceeded, so the check itself is bounded.
+ */
+gboolean
+sdt_config_txt_check_include_budget(SdtConfigTxt *self, GError **error)
+{
+	SdtConfigWalk walk = {NULL};
+	g_autoptr(GPtrArray) stack = g_ptr_array_new();
+
+	g_return_val_if_fail(SDT_IS_CONFIG_TXT(self), FALSE);
+	walk.stack = stack;
+	walk.root = self;
+	sdt_config_txt_walk(self, &walk, FALSE, 0);
+	if (!walk.over_budget)
+		return TRUE;
+	if (walk.n_lines > SDT_CONFIG_TXT_MAX_WALK_LINES)
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    ngettext("the files included from config.txt add up to more than "
+				     "%u line when every include line is read in place (an "
+				     "include line inside an included file reads that file "
+				     "again each time): remove the nested include lines by hand",
+				     "the files included from config.txt add up to more than "
+				     "%u lines when every include line is read in place (an "
+				     "include line inside an included file reads that file "
+				     "again each time): remove the nested include lines by hand",
+				     SDT_CONFIG_TXT_MAX_WALK_LINES),
+			    (guint) SDT_CONFIG_TXT_MAX_WALK_LINES);
+	else
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    ngettext("config.txt and its included files follow more than %u "
+				     "include line (an include line inside an included file "
+				     "reads that file again each time): remove the nested "
+				     "include lines by hand",
+				     "config.txt and its included files follow more than %u "
+				     "include lines (an include line inside an included file "
+				     "reads that file again each time): remove the nested "
+				     "include lines by hand",
+				     SDT_CONFIG_TXT_MAX_WALK_INCLUDES),
+			    (guint) SDT_CONFIG_TXT_MAX_WALK_INCLUDES);
+	return FALSE;
+}
+
+/* a name the firmware resolves in the boot folder: no way out of it */
+static gboolean
+sdt_config_include_name_ok(const gchar *name)
+{
+	return name[0] != '\0' && name[0] != '/' && strstr(name, "..") == NULL;
+}
+
+/**
+ * sdt_config_txt_load_includes:
+ * @dir: the folder config.txt is in; include names are relative to it
+ *
+ * Reads the files the `include` lines name (and those their include lines
+ * name, as deep as the walk follows them), each file once, with
+ * sdt_file_read_bounded(), and attaches them to @self.  A missing include is
+ * skipped, as the firmware skips it.  The work is bounded: at most
+ * %SDT_CONFIG_TXT_MAX_INCLUDE_FILES files and
+ * %SDT_CONFIG_TXT_MAX_INCLUDE_BYTES bytes are read, and the walk over them
+ * must stay within sdt_config_txt_check_include_budget(); past any of these
+ * it fails with %SDT_ERROR_INVALID_DATA and a message that says what to do.
+ */
+gboolean
+sdt_config_txt_load_includes(SdtConfigTxt *self, const gchar *dir, GError **error)
+{
+	g_autoptr(GPtrArray) queue = g_ptr_array_new_with_free_func(g_object_unref);
+	g_autoptr(GArray) depths = g_array_new(FALSE, FALSE, sizeof(guint));
+	g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	guint64 total_bytes = 0;
+	guint n_files = 0;
+	guint depth = 0;
+
+	g_return_val_if_fail(SDT_IS_CONFIG_TXT(self), FALSE);
+	g_return_val_if_fail(dir != NULL, FALSE);
+	g_ptr_array_add(queue, g_object_ref(self));
+	g_array_append_val(depths, depth);
+	/* breadth first: each file is read once, however often it is named */
+	for (guint q = 0; q < queue->len; q++) {
+		SdtConfigTxt *cfg = g_ptr_array_index(queue, q);
+		g_autoptr(GPtrArray) names = NULL;
+
+		depth = g_array_index(depths, guint, q);
+		/* the walk does not follow include lines of a file this deep */
+		if (depth + 1 >= SDT_CONFIG_TXT_MAX_INCLUDE_DEPTH)
+			continue;
+		names = sdt_config_txt_get_include_names(cfg);
+		for (guint i = 0; i < names->len; i++) {
+			const gchar *name = g_ptr_array_index(names, i);
+			g_autofree gchar *path = NULL;
+			g_autofree gchar *data = NULL;
+			g_autoptr(GError) error_local = NULL;
+			g_autoptr(GBytes) bytes = NULL;
+			g_autoptr(SdtConfigTxt) inc = NULL;
+			GStatBuf st;
+			gsize len = 0;
+			guint next = depth + 1;
+
+			if (!sdt_config_include_name_ok(name) || g_strcmp0(name, self->name) == 0 ||
+			    g_hash_table_contains(seen, name))
+				continue;
+			g_hash_table_add(seen, g_strdup(name));
+			path = g_build_filename(dir, name, NULL);
+			/* a missing include is skipped, as the firmware does */
+			if (g_lstat(path, &st) != 0)
+				continue;
+			if (++n_files > SDT_CONFIG_TXT_MAX_INCLUDE_FILES) {
+				g_set_error(
+					error,
+					SDT_ERROR,
+					SDT_ERROR_INVALID_DATA,
+					ngettext("config.txt and its included files name more "
+						 "than %u different file to include; SD Tuner "
+						 "reads at most that many: remove include lines "
+						 "by hand",
+						 "config.txt and its included files name more "
+						 "than %u different files to include; SD Tuner "
+						 "reads at most that many: remove include lines "
+						 "by hand",
+						 SDT_CONFIG_TXT_MAX_INCLUDE_FILES),
+					(guint) SDT_CONFIG_TXT_MAX_INCLUDE_FILES);
+				return FALSE;
+			}
+			if (S_ISREG(st.st_mode) &&
+			    total_bytes + (guint64) st.st_size > SDT_CONFIG_TXT_MAX_INCLUDE_BYTES) {
+				g_set_error(error,
+					    SDT_ERROR,
+					    SDT_ERROR_INVALID_DATA,
+					    _("the files included from config.txt add up to more "
+					      "than %u KiB (%s is %" G_GUINT64_FORMAT " bytes); "
+					      "SD Tuner reads at most that much: remove include "
+					      "lines or shrink those files by hand"),
+					    (guint) (SDT_CONFIG_TXT_MAX_INCLUDE_BYTES / 1024),
+					    name,
+					    (guint64) st.st_size);
+				return FALSE;
+			}
+			if (!sdt_file_read_bounded(path,
+						   SDT_CONFIG_TXT_MAX_INCLUDE_BYTES - total_bytes,
+						   &data,
+						   &len,
+						   &error_local)) {
+				if (g_error_matches(error_local, SDT_ERROR, SDT_ERROR_NOT_FOUND))
+					continue;
+				g_set_error(error,
+					    SDT_ERROR,
+					    SDT_ERROR_INVALID_DATA,
+					    /* Translators: a file name, then the reason */
+					    _("config.txt includes %s, which cannot be read (%s): "
+					      "make it a plain file or remove the include line"),
+					    name,
+					    error_local->message);
+				return FALSE;
+			}
+			total_bytes += len;
+			bytes = g_bytes_new_take(g_steal_pointer(&data), len);
+			inc = sdt_config_txt_new_from_bytes(bytes, name);
+			sdt_config_txt_set_include(self, name, inc);
+			g_ptr_array_add(queue, g_object_ref(inc));
+			g_array_append_val(depths, next);
+		}
+	}
+	return sdt_config_txt_check_include_budget(self, error);
 }
 
 GPtrArray *

@@ -30,6 +30,13 @@ G_DECLARE_FINAL_TYPE(SdtConfigTxt, sdt_config_txt, SDT, CONFIG_TXT, GObject)
 /* a longer line is refused for editing: no real config.txt has one */
 #define SDT_CONFIG_TXT_MAX_RAW_LINE 1024
 
+/* the include budget: the firmware reads a small, flat set of files
+ * (PLATFORM.md §3.2), so a config.txt past these is refused, not walked */
+#define SDT_CONFIG_TXT_MAX_INCLUDE_FILES 32           /* different files read */
+#define SDT_CONFIG_TXT_MAX_INCLUDE_BYTES (256 * 1024) /* their total size */
+#define SDT_CONFIG_TXT_MAX_WALK_LINES    20000        /* included lines met, in place */
+#define SDT_CONFIG_TXT_MAX_WALK_INCLUDES 256          /* include lines followed */
+
 /* the no-board value for @type_code arguments: only unfiltered lines apply */
 #define SDT_CONFIG_TYPE_CODE_NONE (-1)
 
@@ -125,6 +132,10 @@ const gchar *sdt_config_txt_get_eol_style(SdtConfigTxt *self);
 GPtrArray *sdt_config_txt_get_include_names(SdtConfigTxt *self);
 void sdt_config_txt_set_include(SdtConfigTxt *self, const gchar *name, SdtConfigTxt *included);
 void sdt_config_txt_copy_includes(SdtConfigTxt *self, SdtConfigTxt *from);
+/* reads and attaches the included files under @dir, within the include budget */
+gboolean sdt_config_txt_load_includes(SdtConfigTxt *self, const gchar *dir, GError **error);
+/* FALSE with a clear error when the attached includes exceed the walk budget */
+gboolean sdt_config_txt_check_include_budget(SdtConfigTxt *self, GError **error);
 
 /* checks that SD Tuner can edit the bytes: no NUL, size, line length, unclosed [ ... */
 gboolean sdt_config_txt_check_bytes(GBytes *bytes, GError **error);

@@ -1185,32 +1185,6 @@ sdt_config_read_limited(const gchar *path, GError **error)
 	return NULL;
 }
 
-static void
-sdt_config_writer_load_includes(SdtConfigWriter *self, SdtConfigTxt *cfg, guint depth)
-{
-	g_autoptr(GPtrArray) names = sdt_config_txt_get_include_names(cfg);
-	g_autofree gchar *dir = g_path_get_dirname(self->real_path);
-
-	if (depth >= 4)
-		return;
-	for (guint i = 0; i < names->len; i++) {
-		const gchar *name = g_ptr_array_index(names, i);
-		g_autofree gchar *path = g_build_filename(dir, name, NULL);
-		g_autoptr(GBytes) bytes = NULL;
-		g_autoptr(SdtConfigTxt) inc = NULL;
-
-		/* an include that is missing or unreadable is skipped, as the firmware does */
-		if (strstr(name, "..") != NULL || !g_file_test(path, G_FILE_TEST_IS_REGULAR))
-			continue;
-		bytes = sdt_config_read_limited(path, NULL);
-		if (bytes == NULL || !sdt_config_txt_check_bytes(bytes, NULL))
-			continue;
-		inc = sdt_config_txt_new_from_bytes(bytes, name);
-		sdt_config_writer_load_includes(self, inc, depth + 1);
-		sdt_config_txt_set_include(cfg, name, inc);
-	}
-}
-
 SdtConfigTxt *
 sdt_config_writer_load(SdtConfigWriter *self, GBytes **bytes_out, GError **error)
 {
@@ -1226,7 +1200,15 @@ sdt_config_writer_load(SdtConfigWriter *self, GBytes **bytes_out, GError **error
 		return NULL;
 	}
 	cfg = sdt_config_txt_new_from_bytes(bytes, "config.txt");
-	sdt_config_writer_load_includes(self, cfg, 0);
+	/* bounded: each include read once, within the include budget */
+	{
+		g_autofree gchar *dir = g_path_get_dirname(self->real_path);
+		if (!sdt_config_txt_load_includes(cfg, dir, error)) {
+			g_prefix_error(error, _("cannot read %s: "), self->path);
+			g_object_unref(cfg);
+			return NULL;
+		}
+	}
 	if (bytes_out != NULL)
 		*bytes_out = g_steal_pointer(&bytes);
 	return cfg;

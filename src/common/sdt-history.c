@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -17,6 +18,7 @@
 #include "sdt-history.h"
 #include "sdt-json.h"
 #include "sdt-ops.h"
+#include "sdt-utf8.h"
 
 /* more than this many entries: the oldest are not listed (files are tiny) */
 #define SDT_HISTORY_MAX_ENTRIES 1000
@@ -173,8 +175,129 @@ sdt_history_name_cmp(gconstpointer a, gconstpointer b)
 	return g_strcmp0(*(const gchar **) a, *(const gchar **) b);
 }
 
+typedef enum {
+	SDT_HISTORY_STRING,
+	SDT_HISTORY_STRING_OR_NULL,
+	SDT_HISTORY_BOOLEAN,
+	SDT_HISTORY_OBJECT,
+	SDT_HISTORY_ARRAY,
+} SdtHistoryType;
+
+/* the members SD Tuner writes (sdt-ops-config.c, sdt-bench.c) and their types */
+static const struct {
+	const gchar *name;
+	SdtHistoryType type;
+} sdt_history_members[] = {
+	{"kind", SDT_HISTORY_STRING},
+	{"time", SDT_HISTORY_STRING},
+	{"id", SDT_HISTORY_STRING_OR_NULL},
+	{"path", SDT_HISTORY_STRING},
+	{"backup", SDT_HISTORY_STRING_OR_NULL},
+	{"trial", SDT_HISTORY_BOOLEAN},
+	{"changed", SDT_HISTORY_BOOLEAN},
+	{"profile", SDT_HISTORY_STRING},
+	{"target", SDT_HISTORY_OBJECT},
+	{"tests", SDT_HISTORY_ARRAY},
+	{"verdict", SDT_HISTORY_OBJECT},
+};
+
+static gboolean
+sdt_history_type_ok(JsonNode *node, SdtHistoryType type)
+{
+	switch (type) {
+	case SDT_HISTORY_STRING_OR_NULL:
+		if (JSON_NODE_HOLDS_NULL(node))
+			return TRUE;
+		/* fall through */
+	case SDT_HISTORY_STRING:
+		return JSON_NODE_HOLDS_VALUE(node) &&
+		       json_node_get_value_type(node) == G_TYPE_STRING;
+	case SDT_HISTORY_BOOLEAN:
+		return JSON_NODE_HOLDS_VALUE(node) &&
+		       json_node_get_value_type(node) == G_TYPE_BOOLEAN;
+	case SDT_HISTORY_OBJECT:
+		return JSON_NODE_HOLDS_OBJECT(node);
+	case SDT_HISTORY_ARRAY:
+		return JSON_NODE_HOLDS_ARRAY(node);
+	default:
+		return FALSE;
+	}
+}
+
+JsonNode *
+sdt_history_parse_entry(const gchar *data, gsize len, GError **error)
+{
+	g_autoptr(JsonParser) parser = json_parser_new();
+	g_autoptr(GError) error_local = NULL;
+	JsonNode *root;
+	JsonObject *obj;
+
+	if (len > SDT_HISTORY_MAX_SIZE) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    "%" G_GSIZE_FORMAT " bytes, more than a history entry can be",
+			    len);
+		return NULL;
+	}
+	if (len > 0 && memchr(data, '\0', len) != NULL) {
+		g_set_error_literal(error, SDT_ERROR, SDT_ERROR_INVALID_DATA, "a NUL byte");
+		return NULL;
+	}
+	if (!json_parser_load_from_data(parser, data, (gssize) len, &error_local)) {
+		/* the parser's message may quote the bad bytes */
+		sdt_utf8_sanitize_error(error_local);
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    "not JSON: %s",
+			    error_local->message);
+		return NULL;
+	}
+	root = json_parser_get_root(parser);
+	if (root == NULL || !JSON_NODE_HOLDS_OBJECT(root)) {
+		g_set_error_literal(error, SDT_ERROR, SDT_ERROR_INVALID_DATA, "not a JSON object");
+		return NULL;
+	}
+	obj = json_node_get_object(root);
+	for (guint i = 0; i < G_N_ELEMENTS(sdt_history_members); i++) {
+		const gchar *name = sdt_history_members[i].name;
+		JsonNode *member = json_object_get_member(obj, name);
+		gboolean required = i < 2; /* kind and time */
+
+		if (member == NULL && !required)
+			continue;
+		if (member == NULL || !sdt_history_type_ok(member, sdt_history_members[i].type)) {
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_DATA,
+				    member == NULL ? "no \"%s\" member"
+						   : "\"%s\" has the wrong type",
+				    name);
+			return NULL;
+		}
+	}
+	if (!sdt_history_kind_valid(json_object_get_string_member(obj, "kind"))) {
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_DATA,
+				    "an unknown \"kind\"");
+		return NULL;
+	}
+	root = json_node_copy(root);
+	/* a "\ud800" escape decodes to bytes that are not UTF-8: replace them visibly */
+	sdt_utf8_sanitize_json(root);
+	return root;
+}
+
 JsonArray *
 sdt_history_list(SdtContext *ctx, GError **error)
+{
+	return sdt_history_list_full(ctx, NULL, error);
+}
+
+JsonArray *
+sdt_history_list_full(SdtContext *ctx, GPtrArray *warnings, GError **error)
 {
 	g_autofree gchar *dir = sdt_history_get_dir(ctx);
 	g_autoptr(GDir) d = NULL;
@@ -204,22 +327,28 @@ sdt_history_list(SdtContext *ctx, GError **error)
 	g_ptr_array_sort(names, sdt_history_name_cmp);
 	start = names->len > SDT_HISTORY_MAX_ENTRIES ? names->len - SDT_HISTORY_MAX_ENTRIES : 0;
 	for (guint i = start; i < names->len; i++) {
-		g_autofree gchar *path = g_build_filename(dir, g_ptr_array_index(names, i), NULL);
+		const gchar *fn = g_ptr_array_index(names, i);
+		g_autofree gchar *path = g_build_filename(dir, fn, NULL);
 		g_autofree gchar *text = NULL;
+		g_autoptr(GError) error_entry = NULL;
+		JsonNode *entry = NULL;
 		gsize len = 0;
-		g_autoptr(JsonParser) parser = json_parser_new();
-		JsonNode *root;
 
-		/* a damaged entry is skipped, never fatal: the rest stays readable; a FIFO,
-		 * a link or an oversized file planted here is not even opened for long */
-		if (!sdt_file_read_bounded(path, SDT_HISTORY_MAX_SIZE, &text, &len, NULL))
+		/* a damaged entry is skipped, never fatal: the rest stays readable; a
+		 * FIFO or a link planted in the folder is never opened for reading */
+		if (sdt_file_read_bounded(path, SDT_HISTORY_MAX_SIZE, &text, &len, &error_entry))
+			entry = sdt_history_parse_entry(text, len, &error_entry);
+		if (entry == NULL) {
+			if (warnings != NULL)
+				g_ptr_array_add(warnings,
+						/* Translators: a file name, then the reason */
+						g_strdup_printf(_("History entry %s is damaged "
+								  "(%s); it is skipped"),
+								fn,
+								error_entry->message));
 			continue;
-		if (!json_parser_load_from_data(parser, text, (gssize) len, NULL))
-			continue;
-		root = json_parser_get_root(parser);
-		if (root == NULL || !JSON_NODE_HOLDS_OBJECT(root))
-			continue;
-		json_array_add_element(array, json_node_copy(root));
+		}
+		json_array_add_element(array, entry);
 	}
 	return g_steal_pointer(&array);
 }
@@ -227,7 +356,8 @@ sdt_history_list(SdtContext *ctx, GError **error)
 JsonNode *
 sdt_ops_history(SdtContext *ctx, GError **error)
 {
-	g_autoptr(JsonArray) entries = sdt_history_list(ctx, error);
+	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(JsonArray) entries = sdt_history_list_full(ctx, warnings, error);
 	g_autoptr(JsonObject) obj = NULL;
 	JsonNode *node;
 
@@ -235,6 +365,13 @@ sdt_ops_history(SdtContext *ctx, GError **error)
 		return NULL;
 	obj = json_object_new();
 	json_object_set_array_member(obj, "entries", g_steal_pointer(&entries));
+	/* entries skipped as damaged, so that a missing entry is explained */
+	if (warnings->len > 0) {
+		JsonArray *w = json_array_new();
+		for (guint i = 0; i < warnings->len; i++)
+			json_array_add_string_element(w, g_ptr_array_index(warnings, i));
+		json_object_set_array_member(obj, "warnings", w);
+	}
 	node = json_node_new(JSON_NODE_OBJECT);
 	json_node_take_object(node, g_steal_pointer(&obj));
 	return node;

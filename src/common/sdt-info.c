@@ -58,6 +58,7 @@ sdt_info_free(SdtInfo *info)
 	g_free(info->bus.ios_path);
 	sdt_kmsg_facts_clear(&info->kernel_log);
 	g_ptr_array_unref(info->mounts);
+	g_free(info->core_clock_source);
 	g_ptr_array_unref(info->warnings);
 	g_free(info);
 }
@@ -250,6 +251,9 @@ sdt_info_collect(SdtContext *ctx, GError **error)
 			sdt_bus_ceiling_mb_s(clock, info->bus.ios.bus_width, info->bus.ios.timing);
 	}
 	info->bus.cqe = sdt_info_cqe_state(info);
+	/* the sdhost divides the core clock: what it runs at now, where it can be read */
+	if (sdt_board_get_controller(info->board) == SDT_SD_CONTROLLER_SDHOST)
+		info->core_clock_hz = sdt_board_read_core_clock_hz(ctx, &info->core_clock_source);
 	return g_steal_pointer(&info);
 }
 

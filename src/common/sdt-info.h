@@ -47,6 +47,8 @@ typedef struct {
 	gboolean kernel_log_read; /* FALSE: /dev/kmsg missing or unreadable */
 	SdtKmsgFacts kernel_log;  /* facts about the card's host and disk */
 	GPtrArray *mounts;        /* SdtMount, empty if mountinfo is unreadable */
+	guint64 core_clock_hz;    /* sdhost boards: the running core clock, 0 if unknown */
+	gchar *core_clock_source; /* the file it was read from, NULL if unknown */
 	GPtrArray *warnings;      /* translated strings */
 } SdtInfo;
 

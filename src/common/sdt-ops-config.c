@@ -96,6 +96,11 @@ sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt
 	if (info->board != NULL && info->board->info != NULL)
 		facts->core_clock_mhz = info->board->info->core_clock_hz / 1000000;
 	facts->mini_uart = sdt_config_board_has_wireless(tc);
+	/* the running system's reading wins over the config.txt rules */
+	if (info->core_clock_hz > 0) {
+		facts->running_core_clock_mhz = (guint) ((info->core_clock_hz + 500000) / 1000000);
+		facts->running_core_clock_source = info->core_clock_source;
+	}
 
 	facts->card_present = card != NULL && card->present;
 	facts->cmd48 = -1;
@@ -130,11 +135,7 @@ sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt
 
 	if (cfg != NULL) {
 		g_autoptr(GPtrArray) sd = sdt_config_txt_sd_settings_in_effect(cfg, tc);
-		const gchar *uart = sdt_config_txt_get_value(cfg, "enable_uart", tc);
-		const gchar *core_freq = sdt_config_txt_get_value(cfg, "core_freq", tc);
-		facts->enable_uart = g_strcmp0(uart, "1") == 0;
-		if (core_freq != NULL && atoi(core_freq) > 0)
-			facts->config_core_freq_mhz = (guint) atoi(core_freq);
+		sdt_recommend_facts_from_config(facts, cfg, tc);
 		for (guint i = 0; i < sd->len; i++) {
 			SdtConfigSdSetting *s = g_ptr_array_index(sd, i);
 			if (s->overclock_mhz > 0)

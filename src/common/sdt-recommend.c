@@ -34,6 +34,7 @@ sdt_recommend_result_free(SdtRecommendResult *result)
 		return;
 	g_ptr_array_unref(result->recommendations);
 	g_ptr_array_unref(result->notes);
+	g_free(result->core_clock_detail);
 	g_free(result);
 }
 
@@ -125,20 +126,159 @@ sdt_recommend_notes_classes(const SdtRecommendFacts *facts, GPtrArray *notes)
 	}
 }
 
+const gchar *
+sdt_core_clock_source_to_string(SdtCoreClockSource source)
+{
+	switch (source) {
+	case SDT_CORE_CLOCK_RUNNING:
+		return "running-system";
+	case SDT_CORE_CLOCK_UART_FIXED:
+		return "enable-uart";
+	case SDT_CORE_CLOCK_UART_TURBO:
+		return "enable-uart-force-turbo";
+	case SDT_CORE_CLOCK_CONFIG_CORE_FREQ:
+		return "core-freq";
+	case SDT_CORE_CLOCK_BOARD_DEFAULT:
+	default:
+		return "board-default";
+	}
+}
+
+/* the clock config.txt and the board give, without a reading of the running system */
+static guint
+sdt_recommend_core_clock_configured(const SdtRecommendFacts *facts, SdtCoreClockSource *source)
+{
+	guint turbo = facts->config_core_freq_mhz > 0 ? facts->config_core_freq_mhz
+		      : facts->core_clock_mhz > 0     ? facts->core_clock_mhz
+						      : 250;
+
+	/* docs/PLATFORM.md §2.3: enable_uart=1 fixes the core clock while the mini
+	 * UART is the primary UART; disable-bt and miniuart-bt make the PL011
+	 * primary, and then the core keeps its own clock */
+	if (facts->mini_uart && facts->enable_uart && !facts->pl011_primary) {
+		if (facts->force_turbo) {
+			*source = SDT_CORE_CLOCK_UART_TURBO;
+			return turbo;
+		}
+		*source = SDT_CORE_CLOCK_UART_FIXED;
+		return 250;
+	}
+	if (facts->config_core_freq_mhz > 0) {
+		*source = SDT_CORE_CLOCK_CONFIG_CORE_FREQ;
+		return facts->config_core_freq_mhz;
+	}
+	*source = SDT_CORE_CLOCK_BOARD_DEFAULT;
+	return turbo;
+}
+
+guint
+sdt_recommend_core_clock(const SdtRecommendFacts *facts, SdtCoreClockSource *source)
+{
+	SdtCoreClockSource dummy;
+
+	if (source == NULL)
+		source = &dummy;
+	if (facts->running_core_clock_mhz > 0) {
+		*source = SDT_CORE_CLOCK_RUNNING;
+		return facts->running_core_clock_mhz;
+	}
+	return sdt_recommend_core_clock_configured(facts, source);
+}
+
 guint
 sdt_recommend_core_clock_mhz(const SdtRecommendFacts *facts)
 {
-	if (facts->config_core_freq_mhz > 0)
-		return facts->config_core_freq_mhz;
-	if (facts->mini_uart && facts->enable_uart)
-		return 250;
-	return facts->core_clock_mhz > 0 ? facts->core_clock_mhz : 250;
+	return sdt_recommend_core_clock(facts, NULL);
+}
+
+/* "1", "2", ...: the firmware takes any non-zero number as on */
+static gboolean
+sdt_recommend_config_on(const gchar *value)
+{
+	return value != NULL && atoi(value) != 0;
+}
+
+void
+sdt_recommend_facts_from_config(SdtRecommendFacts *facts, SdtConfigTxt *cfg, gint type_code)
+{
+	static const gchar *const pl011_overlays[] = {"disable-bt",
+						      "miniuart-bt",
+						      "pi3-disable-bt",
+						      "pi3-miniuart-bt",
+						      NULL};
+	g_autoptr(GPtrArray) lines = sdt_config_txt_lines_in_effect(cfg, type_code);
+	const gchar *core_freq = sdt_config_txt_get_value(cfg, "core_freq", type_code);
+
+	facts->enable_uart =
+		sdt_recommend_config_on(sdt_config_txt_get_value(cfg, "enable_uart", type_code));
+	facts->force_turbo =
+		sdt_recommend_config_on(sdt_config_txt_get_value(cfg, "force_turbo", type_code));
+	facts->config_core_freq_mhz =
+		core_freq != NULL && atoi(core_freq) > 0 ? (guint) atoi(core_freq) : 0;
+	facts->pl011_primary = FALSE;
+	for (guint i = 0; i < lines->len; i++) {
+		const SdtConfigEntry *entry = g_ptr_array_index(lines, i);
+		const gchar *overlay = entry->line->overlay;
+		g_autofree gchar *name = NULL;
+
+		/* only a line that surely applies: a run-time filter may not hold */
+		if (entry->applies != SDT_CONFIG_APPLIES_YES || overlay == NULL)
+			continue;
+		name = g_strstrip(g_strdup(overlay));
+		if (g_strv_contains(pl011_overlays, name))
+			facts->pl011_primary = TRUE;
+	}
+}
+
+/* records which core clock the advice uses, and where the figure came from */
+static guint
+sdt_recommend_sdhost_core(const SdtRecommendFacts *facts, SdtRecommendResult *result)
+{
+	SdtCoreClockSource configured_source;
+	guint configured = sdt_recommend_core_clock_configured(facts, &configured_source);
+
+	result->core_clock_mhz = sdt_recommend_core_clock(facts, &result->core_clock_source);
+	switch (result->core_clock_source) {
+	case SDT_CORE_CLOCK_RUNNING:
+		result->core_clock_detail = g_strdup(facts->running_core_clock_source != NULL
+							     ? facts->running_core_clock_source
+							     : "the running system");
+		break;
+	case SDT_CORE_CLOCK_UART_FIXED:
+		result->core_clock_detail =
+			g_strdup("config.txt: enable_uart=1 with the mini UART as primary UART");
+		break;
+	case SDT_CORE_CLOCK_UART_TURBO:
+		result->core_clock_detail =
+			g_strdup("config.txt: enable_uart=1 with the mini UART as primary UART, "
+				 "and force_turbo=1");
+		break;
+	case SDT_CORE_CLOCK_CONFIG_CORE_FREQ:
+		result->core_clock_detail = g_strdup("config.txt: core_freq");
+		break;
+	case SDT_CORE_CLOCK_BOARD_DEFAULT:
+	default:
+		result->core_clock_detail = g_strdup("the board's default core clock");
+		break;
+	}
+	if (result->core_clock_source == SDT_CORE_CLOCK_RUNNING &&
+	    configured != result->core_clock_mhz)
+		g_ptr_array_add(
+			result->notes,
+			/* Translators: two clocks in MHz */
+			g_strdup_printf(_("The running system reports a core clock of %u MHz, "
+					  "while config.txt and the board's default give %u MHz; "
+					  "SD Tuner uses the reported clock. If config.txt was "
+					  "changed since the last boot, reboot and look again."),
+					result->core_clock_mhz,
+					configured));
+	return result->core_clock_mhz;
 }
 
 static void
 sdt_recommend_sdhost(const SdtRecommendFacts *facts, SdtRecommendResult *result)
 {
-	guint core_mhz = sdt_recommend_core_clock_mhz(facts);
+	guint core_mhz = sdt_recommend_sdhost_core(facts, result);
 	guint64 core_hz;
 	guint64 step_hz;
 	guint64 n;
@@ -475,6 +615,20 @@ sdt_recommend_result_to_json(const SdtRecommendResult *result)
 	for (guint i = 0; i < result->notes->len; i++)
 		json_builder_add_string_value(builder, g_ptr_array_index(result->notes, i));
 	json_builder_end_array(builder);
+	/* sdhost boards: the core clock the advice is computed for, and its source */
+	if (result->core_clock_mhz > 0) {
+		json_builder_set_member_name(builder, "core_clock");
+		json_builder_begin_object(builder);
+		json_builder_set_member_name(builder, "hz");
+		json_builder_add_int_value(builder, (gint64) result->core_clock_mhz * 1000000);
+		json_builder_set_member_name(builder, "source");
+		json_builder_add_string_value(
+			builder,
+			sdt_core_clock_source_to_string(result->core_clock_source));
+		json_builder_set_member_name(builder, "detail");
+		json_builder_add_string_value(builder, result->core_clock_detail);
+		json_builder_end_object(builder);
+	}
 	json_builder_end_object(builder);
 	return json_builder_get_root(builder);
 }

@@ -24,7 +24,11 @@ typedef struct {
 	guint core_clock_mhz;       /* default core clock of an sdhost board, 0 if unknown */
 	gboolean mini_uart;         /* the primary UART is the mini UART (boards with Bluetooth) */
 	gboolean enable_uart;       /* enable_uart=1 takes effect in config.txt */
+	gboolean pl011_primary;     /* dtoverlay=disable-bt/miniuart-bt (or pi3-…) takes effect */
+	gboolean force_turbo;       /* force_turbo=1 takes effect in config.txt */
 	guint config_core_freq_mhz; /* core_freq=N takes effect in config.txt, 0 if not */
+	guint running_core_clock_mhz; /* the core clock the running system reports, 0 if not */
+	const gchar *running_core_clock_source; /* where that reading came from (a file) */
 	/* card */
 	gboolean card_present;
 	guint app_class;  /* 0 none, 1 A1, 2 A2 */
@@ -60,9 +64,24 @@ typedef struct {
 	guint64 expected_clock_hz; /* overclock: the clock the driver will use */
 } SdtRecommendation;
 
+/* where the core clock figure comes from (JSON core_clock.source) */
+typedef enum {
+	SDT_CORE_CLOCK_BOARD_DEFAULT,    /* "board-default": the board table */
+	SDT_CORE_CLOCK_RUNNING,          /* "running-system": read from the running system */
+	SDT_CORE_CLOCK_UART_FIXED,       /* "enable-uart": mini UART primary fixes it at 250 MHz */
+	SDT_CORE_CLOCK_UART_TURBO,       /* "enable-uart-force-turbo": fixed at the turbo clock */
+	SDT_CORE_CLOCK_CONFIG_CORE_FREQ, /* "core-freq": core_freq= in config.txt */
+} SdtCoreClockSource;
+
+const gchar *sdt_core_clock_source_to_string(SdtCoreClockSource source);
+
 typedef struct {
 	GPtrArray *recommendations; /* of SdtRecommendation */
 	GPtrArray *notes;           /* translated plain-text paragraphs */
+	/* sdhost boards: the core clock the advice is computed for, 0 otherwise */
+	guint core_clock_mhz;
+	SdtCoreClockSource core_clock_source;
+	gchar *core_clock_detail; /* English: the file read or the config.txt lines */
 } SdtRecommendResult;
 
 void sdt_recommend_result_free(SdtRecommendResult *result);
@@ -77,9 +96,21 @@ const SdtRecommendation *sdt_recommend_result_find(const SdtRecommendResult *res
  * and core clock; NULL for boards SD Tuner writes nothing for */
 const gchar *sdt_recommend_filter_for_type(gint type_code);
 
-/* the core clock an sdhost board runs at: core_freq if set, 250 MHz with
- * enable_uart=1 on a mini-UART board, else the board's default */
+/*
+ * The core clock an sdhost board runs at (docs/PLATFORM.md §2.3): the running
+ * system's reading when there is one; else, with enable_uart=1 while the mini
+ * UART is the primary UART (a board with Bluetooth and no disable-bt or
+ * miniuart-bt overlay), 250 MHz, or the turbo clock (core_freq, else the
+ * board's default) with force_turbo=1; else core_freq if set; else the
+ * board's default.  @source (optional) says which rule gave the figure.
+ */
+guint sdt_recommend_core_clock(const SdtRecommendFacts *facts, SdtCoreClockSource *source);
 guint sdt_recommend_core_clock_mhz(const SdtRecommendFacts *facts);
+
+/* the config.txt facts of the clock rules: enable_uart, force_turbo, core_freq
+ * and the overlays that make the PL011 the primary UART, as in effect on
+ * @type_code */
+void sdt_recommend_facts_from_config(SdtRecommendFacts *facts, SdtConfigTxt *cfg, gint type_code);
 
 /* the clock the sdhost driver uses for sd_overclock=@mhz at core clock @core_hz */
 guint64 sdt_recommend_sdhost_clock_hz(guint64 core_hz, guint mhz);

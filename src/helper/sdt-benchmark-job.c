@@ -10,6 +10,7 @@
 #include "sdt-benchmark-job.h"
 #include "sdt-error.h"
 #include "sdt-json.h"
+#include "sdt-utf8.h"
 
 /* property updates reach the bus at most this often (plus one per phase) */
 #define SDT_BENCHMARK_JOB_UPDATE_INTERVAL_US (100 * G_TIME_SPAN_MILLISECOND)
@@ -149,9 +150,11 @@ sdt_benchmark_job_thread(GTask *task,
 						&error);
 
 	if (result == NULL) {
+		sdt_utf8_sanitize_error(error);
 		g_task_return_error(task, g_steal_pointer(&error));
 		return;
 	}
+	sdt_utf8_sanitize_json(result);
 	g_task_return_pointer(task, sdt_json_to_string(result, FALSE), g_free);
 }
 

@@ -11,6 +11,7 @@
 #include "sdt-daemon.h"
 #include "sdt-error.h"
 #include "sdt-json.h"
+#include "sdt-utf8.h"
 #include "sdt-ops.h"
 #include "sdt-options.h"
 
@@ -106,8 +107,12 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtDaemonCall, sdt_daemon_call_free)
 
 /* every error leaves as org.example.SdTuner1.Error.* */
 static void
-sdt_daemon_return_error(GDBusMethodInvocation *invocation, const GError *error)
+sdt_daemon_return_error(GDBusMethodInvocation *invocation, const GError *error_in)
 {
+	/* a message may quote config.txt: a D-Bus string must be valid UTF-8 */
+	g_autoptr(GError) error = g_error_copy(error_in);
+
+	sdt_utf8_sanitize_error(error);
 	if (error->domain == SDT_ERROR) {
 		g_dbus_method_invocation_return_gerror(invocation, error);
 		return;
@@ -166,9 +171,12 @@ sdt_daemon_op_thread(GTask *task, gpointer source_object, gpointer task_data, GC
 	g_autoptr(JsonNode) node = sdt_daemon_run_op(self, call, &error);
 
 	if (node == NULL) {
+		sdt_utf8_sanitize_error(error);
 		g_task_return_error(task, g_steal_pointer(&error));
 		return;
 	}
+	/* config.txt, sysfs and the kernel log may hold any bytes: the reply is UTF-8 */
+	sdt_utf8_sanitize_json(node);
 	g_task_return_pointer(task, sdt_json_to_string(node, FALSE), g_free);
 }
 
