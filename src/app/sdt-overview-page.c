@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "sdt-l10n.h"
 #include "sdt-card-badges.h"
 #include "sdt-json-reader.h"
 #include "sdt-overview-page.h"
@@ -267,7 +268,9 @@ sdt_overview_page_show_info(SdtOverviewPage *self, JsonObject *info)
 			JsonNode *node = json_array_get_element(warnings, i);
 			if (JSON_NODE_HOLDS_VALUE(node) &&
 			    json_node_get_value_type(node) == G_TYPE_STRING)
-				g_string_append_printf(str, "\n• %s", json_node_get_string(node));
+				g_string_append_printf(str,
+						       "\n• %s",
+						       sdt_l10n_tr(json_node_get_string(node)));
 		}
 		gtk_label_set_text(GTK_LABEL(self->warnings_label), str->str);
 		gtk_widget_show(self->warnings_label);

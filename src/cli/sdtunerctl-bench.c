@@ -13,6 +13,7 @@
 #include "sdt-bench.h"
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
+#include "sdt-l10n.h"
 #include "sdt-ops.h"
 #include "sdtunerctl-bench.h"
 
@@ -191,7 +192,8 @@ sdt_cli_bench_print_human(JsonObject *obj)
 	if (json_object_has_member(obj, "notes")) {
 		JsonArray *notes = json_object_get_array_member(obj, "notes");
 		for (guint i = 0; i < json_array_get_length(notes); i++)
-			g_print(_("Note: %s\n"), json_array_get_string_element(notes, i));
+			g_print(_("Note: %s\n"),
+				sdt_l10n_tr(json_array_get_string_element(notes, i)));
 	}
 	if (ceiling != NULL && !JSON_NODE_HOLDS_NULL(ceiling)) {
 		g_print(_("Bus ceiling %.1f MB/s: %.0f%% reached\n"),

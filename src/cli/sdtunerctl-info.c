@@ -9,6 +9,7 @@
 
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
+#include "sdt-l10n.h"
 #include "sdt-ops.h"
 #include "sdtunerctl-info.h"
 
@@ -336,7 +337,9 @@ sdt_cli_info_format_config(GString *out, JsonObject *config)
 		return;
 	g_string_append_printf(out, "\n%s\n", _("Boot configuration"));
 	if (sdt_cli_info_has(config, "error")) {
-		sdt_cli_info_row(out, _("config.txt"), sdt_cli_info_str(config, "error"));
+		sdt_cli_info_row(out,
+				 _("config.txt"),
+				 sdt_l10n_tr(sdt_cli_info_str(config, "error")));
 		return;
 	}
 	sdt_cli_info_row(out,
@@ -406,9 +409,10 @@ sdt_cli_info_format(JsonObject *info)
 	if (warnings != NULL && json_array_get_length(warnings) > 0) {
 		g_string_append_printf(out, "\n%s\n", _("Warnings"));
 		for (guint i = 0; i < json_array_get_length(warnings); i++)
-			g_string_append_printf(out,
-					       "  - %s\n",
-					       json_array_get_string_element(warnings, i));
+			g_string_append_printf(
+				out,
+				"  - %s\n",
+				sdt_l10n_tr(json_array_get_string_element(warnings, i)));
 	}
 	return g_string_free(g_steal_pointer(&out), FALSE);
 }

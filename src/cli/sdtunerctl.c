@@ -11,6 +11,7 @@
 
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
+#include "sdt-l10n.h"
 #include "sdtunerctl.h"
 #include "sdtunerctl-bench.h"
 #include "sdtunerctl-config.h"
@@ -74,7 +75,7 @@ sdt_cli_no_args(SdtCli *cli, gint argc, gchar **argv, GError **error)
 static void
 sdt_cli_print_error(SdtCli *cli, const GError *error)
 {
-	g_printerr("sdtunerctl: %s\n", error->message);
+	g_printerr("sdtunerctl: %s\n", cli->json ? error->message : sdt_l10n_tr(error->message));
 	if (cli->json) {
 		g_autoptr(JsonBuilder) builder = json_builder_new();
 		g_autoptr(JsonNode) root = NULL;
@@ -183,6 +184,11 @@ main(int argc, char *argv[])
 		g_printerr("%s\n", summary);
 		return SDT_CLI_EXIT_USAGE;
 	}
+	/* JSON is for programs: English text and C numbers, in-process (--root) too */
+	for (gint i = 1; i < argc && !cli.json; i++)
+		cli.json = g_strcmp0(argv[i], "--json") == 0 || g_strcmp0(argv[i], "-j") == 0;
+	if (cli.json)
+		sdt_l10n_use_c_locale_for_output();
 	if (cli.root == NULL && g_getenv("SDTUNER_ROOT") != NULL && g_getenv("SDTUNER_ROOT")[0])
 		cli.root = g_strdup(g_getenv("SDTUNER_ROOT"));
 
