@@ -94,12 +94,22 @@ sdt_overview_page_show_card(SdtOverviewPage *self, JsonObject *card, JsonObject 
 		return;
 	}
 
-	/* Translators: maker, product name, size, date of manufacture */
-	title = g_strdup_printf(_("%s %s, %s, made %s"),
-				maker != NULL ? maker : _("Unknown maker"),
-				name != NULL ? name : "",
-				size,
-				date != NULL ? date : _("at an unknown date"));
+	if (date != NULL) {
+		g_autofree gchar *month = sdt_l10n_month(date);
+		/* Translators: maker, product name, size, month of manufacture:
+		 * "SanDisk SU08G, 7.9 GB, made in February 2013" */
+		title = g_strdup_printf(_("%1$s %2$s, %3$s, made in %4$s"),
+					maker != NULL ? maker : _("Unknown maker"),
+					name != NULL ? name : "",
+					size,
+					month);
+	} else {
+		/* Translators: maker, product name, size: "SanDisk SU08G, 7.9 GB" */
+		title = g_strdup_printf(_("%1$s %2$s, %3$s, date of manufacture unknown"),
+					maker != NULL ? maker : _("Unknown maker"),
+					name != NULL ? name : "",
+					size);
+	}
 	gtk_label_set_text(GTK_LABEL(self->card_label), title);
 
 	has_cq = g_strcmp0(cqe, "enabled") == 0;
@@ -226,14 +236,39 @@ sdt_overview_page_show_config(SdtOverviewPage *self, JsonObject *config)
 			gboolean applies = sdt_json_reader_get_bool(s, "applies", FALSE);
 			gboolean managed = sdt_json_reader_get_bool(s, "managed", FALSE);
 
-			/* Translators: a config.txt line, then whether it takes effect */
-			g_string_append_printf(str,
-					       _("%s: line %d, %s%s\n"),
-					       text != NULL ? text : "?",
-					       (gint) sdt_json_reader_get_int(s, "line", 0),
-					       applies ? _("in effect on this board")
-						       : _("not in effect on this board"),
-					       managed ? _(", set by SD Tuner") : "");
+			const gchar *line_text = text != NULL ? text : "?";
+			gint line = (gint) sdt_json_reader_get_int(s, "line", 0);
+
+			/* Translators: a config.txt line and its line number in the file */
+			if (applies && managed)
+				g_string_append_printf(
+					str,
+					_("%1$s: line %2$d, in effect on this board, "
+					  "set by SD Tuner"),
+					line_text,
+					line);
+			else if (applies)
+				/* Translators: a config.txt line and its line number in the file */
+				g_string_append_printf(
+					str,
+					_("%1$s: line %2$d, in effect on this board"),
+					line_text,
+					line);
+			else if (managed)
+				/* Translators: a config.txt line and its line number in the file */
+				g_string_append_printf(str,
+						       _("%1$s: line %2$d, not in effect on this "
+							 "board, set by SD Tuner"),
+						       line_text,
+						       line);
+			else
+				/* Translators: a config.txt line and its line number in the file */
+				g_string_append_printf(
+					str,
+					_("%1$s: line %2$d, not in effect on this board"),
+					line_text,
+					line);
+			g_string_append_c(str, '\n');
 		}
 	}
 	gtk_label_set_text(GTK_LABEL(self->config_label), g_strchomp(str->str));

@@ -272,7 +272,10 @@ sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		} else {
 			summary = g_strdup(kind);
 		}
-		g_print("%s  %s\n", time, summary);
+		{
+			g_autofree gchar *when = sdt_l10n_time(time);
+			g_print("%s  %s\n", when, summary);
+		}
 	}
 	return SDT_CLI_EXIT_OK;
 }

@@ -386,3 +386,132 @@ sdt_l10n_tr(const gchar *english)
 	g_mutex_unlock(&lock);
 	return result;
 }
+
+/**
+ * sdt_l10n_month:
+ * @yyyy_mm: (nullable): a month as JSON has it, "2013-02"
+ *
+ * Returns: (transfer full) (nullable): the month in the user's language
+ * ("February 2013", "2013年2月"), or a copy of @yyyy_mm if it is not a month
+ */
+gchar *
+sdt_l10n_month(const gchar *yyyy_mm)
+{
+	guint64 year = 0;
+	guint64 month = 0;
+	g_autoptr(GDateTime) dt = NULL;
+
+	if (yyyy_mm == NULL)
+		return NULL;
+	if (strlen(yyyy_mm) != 7 || yyyy_mm[4] != '-' ||
+	    !g_ascii_string_to_unsigned(yyyy_mm + 5, 10, 1, 12, &month, NULL))
+		return g_strdup(yyyy_mm);
+	{
+		g_autofree gchar *y = g_strndup(yyyy_mm, 4);
+		if (!g_ascii_string_to_unsigned(y, 10, 1, 9999, &year, NULL))
+			return g_strdup(yyyy_mm);
+	}
+	dt = g_date_time_new_utc((gint) year, (gint) month, 1, 0, 0, 0);
+	if (dt == NULL)
+		return g_strdup(yyyy_mm);
+	/* Translators: a card's month of manufacture, a g_date_time_format() format:
+	 * %B is the month's name, %Y the year ("February 2013"; "%Y年%-m月") */
+	return g_date_time_format(dt, C_("month", "%B %Y"));
+}
+
+/**
+ * sdt_l10n_time:
+ * @iso: (nullable): a time as JSON has it (ISO 8601, UTC)
+ *
+ * Returns: (transfer full) (nullable): the local date and time in the user's
+ * language, or a copy of @iso if it is not a time
+ */
+gchar *
+sdt_l10n_time(const gchar *iso)
+{
+	g_autoptr(GDateTime) dt = iso != NULL ? g_date_time_new_from_iso8601(iso, NULL) : NULL;
+	g_autoptr(GDateTime) local = dt != NULL ? g_date_time_to_local(dt) : NULL;
+
+	if (local == NULL)
+		return g_strdup(iso);
+	/* Translators: a date and time in the history, a g_date_time_format() format
+	 * ("2026-12-01 09:30"; e.g. "%d.%m.%Y %H:%M", "%Y年%-m月%-d日 %H:%M") */
+	return g_date_time_format(local, C_("history time", "%Y-%m-%d %H:%M"));
+}
+
+/**
+ * sdt_l10n_timing:
+ * @timing: (nullable): bus.timing of the info JSON ("sd-high-speed")
+ *
+ * Returns: (transfer none): the bus timing's name for people
+ */
+const gchar *
+sdt_l10n_timing(const gchar *timing)
+{
+	/* names of standards (UHS-I DDR50) stay as they are in every language */
+	static const struct {
+		const gchar *key;
+		const gchar *title;
+		gboolean translate;
+	} timings[] = {
+		{"legacy", N_("Default Speed (25 MHz)"), TRUE},
+		{"sd-high-speed", N_("High Speed (50 MHz)"), TRUE},
+		{"mmc-high-speed", N_("MMC High Speed"), TRUE},
+		{"uhs-sdr12", "UHS-I SDR12", FALSE},
+		{"uhs-sdr25", "UHS-I SDR25", FALSE},
+		{"uhs-sdr50", "UHS-I SDR50", FALSE},
+		{"uhs-sdr104", "UHS-I SDR104", FALSE},
+		{"uhs-ddr50", "UHS-I DDR50", FALSE},
+		{"mmc-ddr52", "MMC DDR52", FALSE},
+		{"mmc-hs200", "MMC HS200", FALSE},
+		{"mmc-hs400", "MMC HS400", FALSE},
+		{"mmc-hs400es", "MMC HS400ES", FALSE},
+	};
+	for (guint i = 0; i < G_N_ELEMENTS(timings); i++) {
+		if (g_strcmp0(timing, timings[i].key) == 0)
+			return timings[i].translate ? _(timings[i].title) : timings[i].title;
+	}
+	/* Translators: the bus timing could not be found out */
+	return C_("timing", "unknown");
+}
+
+/**
+ * sdt_l10n_cqe:
+ * @cqe: (nullable): bus.cqe of the info JSON
+ *
+ * Returns: (transfer none): whether the card's commands are queued, for people
+ */
+const gchar *
+sdt_l10n_cqe(const gchar *cqe)
+{
+	if (g_strcmp0(cqe, "enabled") == 0)
+		/* Translators: command queueing is on (the controller's CQ engine) */
+		return C_("cqe", "enabled");
+	if (g_strcmp0(cqe, "host-software-queue") == 0)
+		/* Translators: Linux queues in software; the card sees one command at a time */
+		return _("host software queue (card not queued)");
+	if (g_strcmp0(cqe, "off") == 0)
+		/* Translators: command queueing is off */
+		return C_("cqe", "off");
+	return C_("cqe", "unknown");
+}
+
+/**
+ * sdt_l10n_columns:
+ * @text: UTF-8 text
+ *
+ * Returns: how many terminal columns @text takes (wide CJK characters take two)
+ */
+glong
+sdt_l10n_columns(const gchar *text)
+{
+	glong cols = 0;
+
+	for (const gchar *p = text; p != NULL && *p != '\0'; p = g_utf8_next_char(p)) {
+		gunichar c = g_utf8_get_char(p);
+		if (g_unichar_iszerowidth(c))
+			continue;
+		cols += g_unichar_iswide(c) ? 2 : 1;
+	}
+	return cols;
+}

@@ -21,5 +21,10 @@ gchar *sdt_l10n_translate(const gchar *english);
 const gchar *sdt_l10n_tr(const gchar *english);
 gchar *sdt_l10n_translate_with(const gchar *english, const SdtL10nFormat *formats);
 void sdt_l10n_use_c_locale_for_output(void);
+gchar *sdt_l10n_month(const gchar *yyyy_mm);
+gchar *sdt_l10n_time(const gchar *iso);
+const gchar *sdt_l10n_timing(const gchar *timing);
+const gchar *sdt_l10n_cqe(const gchar *cqe);
+glong sdt_l10n_columns(const gchar *text);
 
 G_END_DECLS
