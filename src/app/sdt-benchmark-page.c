@@ -165,10 +165,12 @@ sdt_benchmark_page_show_summary(SdtBenchmarkPage *self, SdtBenchSummary *summary
 		verdict = g_strdup(_("No verdict: some figures are missing."));
 	if (summary->ceiling_mb_s > 0) {
 		g_autofree gchar *tmp = verdict;
-		/* Translators: the verdict, then the bus ceiling in MB/s */
-		verdict = g_strdup_printf(_("%s The bus allows at most %.1f MB/s."),
-					  tmp,
+		g_autofree gchar *ceiling = NULL;
+
+		/* Translators: the bus ceiling in MB/s; follows the verdict */
+		ceiling = g_strdup_printf(_("The bus allows at most %.1f MB/s."),
 					  summary->ceiling_mb_s);
+		verdict = g_strconcat(tmp, " ", ceiling, NULL);
 	}
 	for (guint i = 0; i < summary->notes->len; i++) {
 		g_autofree gchar *tmp = verdict;

@@ -152,8 +152,11 @@ sdt_overview_page_show_card(SdtOverviewPage *self, JsonObject *card, JsonObject 
 	if (cq_depth > 0) {
 		/* Translators: %d is the card's command queue depth */
 		g_string_append_printf(features,
-				       _("The card can queue %d commands. "),
+				       ngettext("The card can queue %d command.",
+						"The card can queue %d commands.",
+						(gulong) cq_depth),
 				       (gint) cq_depth);
+		g_string_append_c(features, ' ');
 	}
 	if (g_strcmp0(cqe, "enabled") == 0)
 		g_string_append(features, _("This board uses command queueing."));
@@ -173,33 +176,41 @@ sdt_overview_page_show_bus(SdtOverviewPage *self, JsonObject *bus)
 	gdouble ceiling = sdt_json_reader_get_number(bus, "ceiling_mb_s");
 	gint64 width = sdt_json_reader_get_int(bus, "bus_width", 0);
 	g_autoptr(GString) str = g_string_new(NULL);
+	const gchar *timing;
 
 	if (bus == NULL) {
 		gtk_label_set_text(GTK_LABEL(self->bus_label), _("The bus state is unknown."));
 		gtk_level_bar_set_value(GTK_LEVEL_BAR(self->bus_level), 0);
 		return;
 	}
-	if (isfinite(actual) && actual > 0) {
-		/* Translators: the SD bus clock now, e.g. "Clock now: 41.7 MHz" */
-		g_string_append_printf(str, _("Clock now: %.1f MHz"), actual / 1e6);
-		if (isfinite(clock) && clock > 0 && fabs(clock - actual) > 1e5) {
-			g_string_append_printf(str,
-					       /* Translators: the clock the driver asked for */
-					       _(" (asked for %.1f MHz)"),
-					       clock / 1e6);
-		}
-	} else if (isfinite(clock) && clock > 0) {
-		g_string_append_printf(str, _("Clock now: %.1f MHz"), clock / 1e6);
-	} else {
-		g_string_append(str, _("Clock now: unknown"));
-	}
-	g_string_append_printf(
-		str,
-		", %s",
-		sdt_overview_page_timing_title(sdt_json_reader_get_string(bus, "timing")));
+	timing = sdt_overview_page_timing_title(sdt_json_reader_get_string(bus, "timing"));
+	if (isfinite(actual) && actual > 0 && isfinite(clock) && clock > 0 &&
+	    fabs(clock - actual) > 1e5)
+		/* Translators: the SD bus clock now, the clock the driver asked for, and the
+		 * bus timing: "Clock now: 100.0 MHz (asked for 50.0 MHz), SD high speed." */
+		g_string_append_printf(str,
+				       _("Clock now: %1$.1f MHz (asked for %2$.1f MHz), %3$s."),
+				       actual / 1e6,
+				       clock / 1e6,
+				       timing);
+	else if ((isfinite(actual) && actual > 0) || (isfinite(clock) && clock > 0))
+		/* Translators: the SD bus clock now and the bus timing:
+		 * "Clock now: 41.7 MHz, SD high speed." */
+		g_string_append_printf(str,
+				       _("Clock now: %1$.1f MHz, %2$s."),
+				       (isfinite(actual) && actual > 0 ? actual : clock) / 1e6,
+				       timing);
+	else
+		/* Translators: %s is the bus timing, e.g. "SD high speed" */
+		g_string_append_printf(str, _("Clock now: unknown, %s."), timing);
 	if (width > 0) {
+		g_string_append_c(str, ' ');
 		/* Translators: the SD bus width, 1, 4 or 8 data lines */
-		g_string_append_printf(str, _(", %d bits wide"), (gint) width);
+		g_string_append_printf(str,
+				       ngettext("The bus is %d bit wide.",
+						"The bus is %d bits wide.",
+						(gulong) width),
+				       (gint) width);
 	}
 	g_string_append(str, "\n");
 	if (isfinite(ceiling) && ceiling > 0) {
