@@ -100,6 +100,9 @@ sdt_benchmark_page_show_summary(SdtBenchmarkPage *self, SdtBenchSummary *summary
 	const gchar *headers[] = {N_("Test"),
 				  N_("MB/s"),
 				  N_("IOPS"),
+				  /* xgettext:no-c-format */
+				  /* Translators: column head: the rate as a percentage of the
+				   * bus ceiling */
 				  N_("% of bus"),
 				  N_("A1 target"),
 				  N_("A2 target")};
