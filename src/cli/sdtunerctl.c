@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 #include <locale.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "sdt-cli-ops.h"
@@ -49,7 +50,10 @@ void
 sdt_cli_print_json(SdtCli *cli, JsonNode *node)
 {
 	g_autofree gchar *text = json_to_string(node, TRUE);
-	g_print("%s\n", text);
+	/* UTF-8 whatever the locale: g_print() would turn “ into ? under LANG=C */
+	fputs(text, stdout);
+	fputc('\n', stdout);
+	fflush(stdout);
 }
 
 /* a command without arguments; --json may also come after it */

@@ -515,3 +515,51 @@ sdt_l10n_columns(const gchar *text)
 	}
 	return cols;
 }
+
+/**
+ * sdt_l10n_bench_test:
+ * @name: (nullable): a test name of the bench JSON ("seq-write"), or "prepare"
+ *
+ * Returns: (transfer none): the test's title for people
+ */
+const gchar *
+sdt_l10n_bench_test(const gchar *name)
+{
+	/* the same msgids as the app's result table (sdt-bench-summary.c) */
+	static const struct {
+		const gchar *name;
+		const gchar *title;
+	} tests[] = {
+		{"prepare", N_("Preparing the test file…")},
+		{"seq-write", N_("Sequential write")},
+		{"seq-read", N_("Sequential read")},
+		{"rand-4k-write-qd1", N_("Random 4K write, one at a time")},
+		{"rand-4k-read-qd1", N_("Random 4K read, one at a time")},
+		{"rand-4k-write-qd32", N_("Random 4K write, 32 queued")},
+		{"rand-4k-read-qd32", N_("Random 4K read, 32 queued")},
+		{"raw-read", N_("Raw device read")},
+	};
+	for (guint i = 0; i < G_N_ELEMENTS(tests); i++) {
+		if (g_strcmp0(name, tests[i].name) == 0)
+			return _(tests[i].title);
+	}
+	return name != NULL ? name : "";
+}
+
+/**
+ * sdt_l10n_pad:
+ * @text: UTF-8 text
+ * @columns: the width to fill
+ *
+ * Returns: (transfer full): @text followed by spaces up to @columns terminal
+ * columns (printf's %-20s counts bytes, which misaligns Japanese)
+ */
+gchar *
+sdt_l10n_pad(const gchar *text, glong columns)
+{
+	GString *str = g_string_new(text);
+
+	for (glong i = sdt_l10n_columns(text); i < columns; i++)
+		g_string_append_c(str, ' ');
+	return g_string_free(str, FALSE);
+}

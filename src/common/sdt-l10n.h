@@ -26,5 +26,7 @@ gchar *sdt_l10n_time(const gchar *iso);
 const gchar *sdt_l10n_timing(const gchar *timing);
 const gchar *sdt_l10n_cqe(const gchar *cqe);
 glong sdt_l10n_columns(const gchar *text);
+const gchar *sdt_l10n_bench_test(const gchar *name);
+gchar *sdt_l10n_pad(const gchar *text, glong columns);
 
 G_END_DECLS
