@@ -67,9 +67,11 @@ ALLOWED = [
     r'sdtunerctl|sd-tuner-helper|SD Tuner',         # the program's names
     r'info|recommend|apply|revert|status|history|bench|ID|DIR|COMMAND',  # CLI syntax
     r'--?[\w-]+(?:=|,)?|\[[^\]⟦⟧]*\]',               # options, [--profile quick|…]
-    # GLib's own --help headings: translated by GLib's catalogue, not by SD Tuner's
+    # GLib's own --help headings and GTK's title-bar buttons and info-bar names: translated
+    # by GLib's and GTK's catalogues (glib20, gtk30), not by SD Tuner's
     r'Usage:|Help Options:|Application Options:|Show help options',
-    r'[-·•✓✗:;,.()（）、。/ ]',                      # punctuation
+    r'Minimize|Maximize|Restore|Close|Error|Warning|Information|Question',
+    r'[-—·•✓✗:;,.()（）、。/ ]',                     # punctuation, the empty cell's dash
 ]
 _ALLOWED_RX = re.compile(r'(?:\s|' + '|'.join(f'(?:{a})' for a in ALLOWED) + r')*', re.S)
 
