@@ -436,12 +436,15 @@ sdt_board_new_from_data(const guint8 *dt_revision,
 							    SDT_BOARD_SOURCE_DT_REVISION,
 							    warnings);
 		} else {
-			sdt_board_warn(
-				warnings,
-				g_strdup_printf(
-					_("The device-tree revision has %u bytes instead of 4; "
-					  "it is ignored"),
-					(guint) dt_revision_len));
+			sdt_board_warn(warnings,
+				       g_strdup_printf(ngettext("The device-tree revision has %u "
+								"byte instead of 4; "
+								"it is ignored",
+								"The device-tree revision has %u "
+								"bytes instead of 4; "
+								"it is ignored",
+								(gulong) dt_revision_len),
+						       (guint) dt_revision_len));
 		}
 	}
 

@@ -5,7 +5,8 @@
 Installs the build into a scratch DESTDIR (`meson install --destdir`) and checks, for
 every language of po/LINGUAS: the polkit .policy has a translated <description> and
 <message> for each action (what the password prompt shows), the menu entry has Name,
-GenericName, Comment and Keywords, and the catalogue sd-tuner.mo is installed. TAP."""
+GenericName, Comment and Keywords, and the catalogue sd-tuner.mo is installed. SDTUNER_I18N_PENDING="de fr" reports the missing
+translations of those languages as TODO (see test-catalogues.py); nothing sets it. TAP."""
 import configparser
 import os
 import subprocess
@@ -14,17 +15,22 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 SRC, BUILD = sys.argv[1:3]
+PENDING = set(os.environ.get('SDTUNER_I18N_PENDING', '').split())
 XML_LANG = '{http://www.w3.org/XML/1998/namespace}lang'
 n = 0
 failed = 0
 
 
-def ok(cond, name, detail=''):
+def ok(cond, name, detail='', lang=None):
     global n, failed
     n += 1
-    print(f'{"ok" if cond else "not ok"} {n} - {name}')
-    if not cond:
+    todo = lang in PENDING
+    # a pending language's check that passes is simply ok (meson fails unexpected passes)
+    directive = ' # TODO pending translation (SDTUNER_I18N_PENDING)' if todo and not cond else ''
+    print(f'{"ok" if cond else "not ok"} {n} - {name}{directive}')
+    if not cond and not todo:
         failed += 1
+    if not cond:
         for line in str(detail).splitlines():
             print(f'# {line}')
 
@@ -56,7 +62,7 @@ with tempfile.TemporaryDirectory(prefix='sdt-install-') as dest:
                 for lang in languages:
                     ok(texts.get(lang) and [texts.get(lang)] != english,
                        f'{aid}: <{tag} xml:lang="{lang}"> is translated',
-                       f'{lang}: {texts.get(lang)!r}, English: {english!r}')
+                       f'{lang}: {texts.get(lang)!r}, English: {english!r}', lang=lang)
 
     desktop = find(dest, 'org.example.SdTuner.desktop')
     ok(desktop is not None, 'the menu entry (.desktop) is installed')
@@ -68,9 +74,10 @@ with tempfile.TemporaryDirectory(prefix='sdt-install-') as dest:
         for lang in languages:
             for key in ('Name', 'GenericName', 'Comment', 'Keywords'):
                 value = entry.get(f'{key}[{lang}]')
-                ok(bool(value), f'.desktop: {key}[{lang}]', f'{key}[{lang}] = {value!r}')
+                ok(bool(value), f'.desktop: {key}[{lang}]', f'{key}[{lang}] = {value!r}',
+                   lang=lang)
             ok(entry.get(f'Comment[{lang}]') != entry.get('Comment'),
-               f'.desktop: Comment[{lang}] differs from the English comment')
+               f'.desktop: Comment[{lang}] differs from the English comment', lang=lang)
 
     for lang in languages:
         mo = os.path.join(dest, 'usr', 'local', 'share', 'locale', lang, 'LC_MESSAGES',
