@@ -37,6 +37,7 @@ typedef struct {
 	gchar conv[SDT_L10N_MAX_ARGS];
 	guint n_groups;
 	gint literal_len;
+	gboolean prefix; /* one more group after the format: the message it prefixes */
 } SdtL10nPattern;
 
 /* one conversion of a printf format at *p (just after '%'); FALSE for "%%" */
@@ -131,6 +132,11 @@ sdt_l10n_pattern_new(const gchar *format)
 		g_string_append(re, literal);
 		pat->literal_len += (gint) strlen(lit);
 	}
+	/* a prefix ("cannot edit %s: ") is followed by the reason, itself a message */
+	if (g_str_has_suffix(format, ": ") && pat->n_groups < SDT_L10N_MAX_ARGS) {
+		pat->prefix = TRUE;
+		g_string_append(re, "(.+)");
+	}
 	g_string_append(re, "\\z");
 	pat->regex = g_regex_new(re->str, G_REGEX_DOTALL | G_REGEX_OPTIMIZE, 0, NULL);
 	return pat;
@@ -195,6 +201,11 @@ sdt_l10n_fill(const gchar *translated,
 		lit = p;
 	}
 	g_string_append(out, lit);
+	if (pat->prefix) {
+		g_autofree gchar *rest = g_match_info_fetch(info, (gint) pat->n_groups + 1);
+		g_autofree gchar *t = sdt_l10n_translate_depth(rest, formats, depth + 1);
+		g_string_append(out, t);
+	}
 	return g_string_free(g_steal_pointer(&out), FALSE);
 }
 
