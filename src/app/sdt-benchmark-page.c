@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "sdt-l10n.h"
 #include "sdt-bench-summary.h"
 #include "sdt-benchmark-page.h"
 #include "sdt-error.h"
@@ -173,7 +174,7 @@ sdt_benchmark_page_show_summary(SdtBenchmarkPage *self, SdtBenchSummary *summary
 		/* Translators: the bus ceiling in MB/s; follows the verdict */
 		ceiling = g_strdup_printf(_("The bus allows at most %.1f MB/s."),
 					  summary->ceiling_mb_s);
-		verdict = g_strconcat(tmp, " ", ceiling, NULL);
+		verdict = g_strconcat(tmp, sdt_l10n_sentence_gap(tmp), ceiling, NULL);
 	}
 	for (guint i = 0; i < summary->notes->len; i++) {
 		g_autofree gchar *tmp = verdict;

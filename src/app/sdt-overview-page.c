@@ -156,7 +156,7 @@ sdt_overview_page_show_card(SdtOverviewPage *self, JsonObject *card, JsonObject 
 						"The card can queue %d commands.",
 						(gulong) cq_depth),
 				       (gint) cq_depth);
-		g_string_append_c(features, ' ');
+		g_string_append(features, sdt_l10n_sentence_gap(features->str));
 	}
 	if (g_strcmp0(cqe, "enabled") == 0)
 		g_string_append(features, _("This board uses command queueing."));
@@ -204,7 +204,7 @@ sdt_overview_page_show_bus(SdtOverviewPage *self, JsonObject *bus)
 		/* Translators: %s is the bus timing, e.g. "SD high speed" */
 		g_string_append_printf(str, _("Clock now: unknown, %s."), timing);
 	if (width > 0) {
-		g_string_append_c(str, ' ');
+		g_string_append(str, sdt_l10n_sentence_gap(str->str));
 		/* Translators: the SD bus width, 1, 4 or 8 data lines */
 		g_string_append_printf(str,
 				       ngettext("The bus is %d bit wide.",

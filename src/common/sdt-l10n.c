@@ -325,9 +325,8 @@ sdt_l10n_translate_depth(const gchar *english, const SdtL10nFormat *formats, gui
 		const gchar *piece = t != NULL ? t : sentences[i];
 
 		any |= t != NULL;
-		/* no space after a sentence that ends in an ideographic full stop */
-		if (joined->len > 0 && !g_str_has_suffix(joined->str, "。"))
-			g_string_append_c(joined, ' ');
+		if (joined->len > 0)
+			g_string_append(joined, sdt_l10n_sentence_gap(joined->str));
 		g_string_append(joined, piece);
 	}
 	if (!any)
@@ -573,4 +572,20 @@ sdt_l10n_pad(const gchar *text, glong columns)
 	for (glong i = sdt_l10n_columns(text); i < columns; i++)
 		g_string_append_c(str, ' ');
 	return g_string_free(str, FALSE);
+}
+
+/**
+ * sdt_l10n_sentence_gap:
+ * @sentence: the sentence just written
+ *
+ * Returns: (transfer none): what goes between @sentence and the next one: a space,
+ * or nothing after an ideographic full stop (Japanese and Chinese put no space there)
+ */
+const gchar *
+sdt_l10n_sentence_gap(const gchar *sentence)
+{
+	if (sentence != NULL &&
+	    (g_str_has_suffix(sentence, "。") || g_str_has_suffix(sentence, "．")))
+		return "";
+	return " ";
 }

@@ -28,5 +28,6 @@ const gchar *sdt_l10n_cqe(const gchar *cqe);
 glong sdt_l10n_columns(const gchar *text);
 const gchar *sdt_l10n_bench_test(const gchar *name);
 gchar *sdt_l10n_pad(const gchar *text, glong columns);
+const gchar *sdt_l10n_sentence_gap(const gchar *sentence);
 
 G_END_DECLS
