@@ -121,8 +121,9 @@ sdt_overview_page_show_card(SdtOverviewPage *self, JsonObject *card, JsonObject 
 	for (guint i = 0; i < badges->len; i++) {
 		SdtCardBadge *badge = g_ptr_array_index(badges, i);
 		GtkWidget *pill = gtk_label_new(badge->label);
-		/* Translators: a class mark and what it promises, e.g. "C10: Writes video ..." */
 		g_autofree gchar *text =
+			/* Translators: a class mark and what it promises, e.g. "C10: Writes
+			 * video ..." */
 			g_strdup_printf(_("%s: %s"), badge->label, badge->explanation);
 		GtkWidget *line = gtk_label_new(text);
 
@@ -186,17 +187,18 @@ sdt_overview_page_show_bus(SdtOverviewPage *self, JsonObject *bus)
 	timing = sdt_overview_page_timing_title(sdt_json_reader_get_string(bus, "timing"));
 	if (isfinite(actual) && actual > 0 && isfinite(clock) && clock > 0 &&
 	    fabs(clock - actual) > 1e5)
-		/* Translators: the SD bus clock now, the clock the driver asked for, and the
-		 * bus timing: "Clock now: 100.0 MHz (asked for 50.0 MHz), SD high speed." */
 		g_string_append_printf(str,
+				       /* Translators: the SD bus clock now, the clock the driver
+					* asked for, and the bus timing: "Clock now: 100.0 MHz
+					* (asked for 50.0 MHz), SD high speed." */
 				       _("Clock now: %1$.1f MHz (asked for %2$.1f MHz), %3$s."),
 				       actual / 1e6,
 				       clock / 1e6,
 				       timing);
 	else if ((isfinite(actual) && actual > 0) || (isfinite(clock) && clock > 0))
-		/* Translators: the SD bus clock now and the bus timing:
-		 * "Clock now: 41.7 MHz, SD high speed." */
 		g_string_append_printf(str,
+				       /* Translators: the SD bus clock now and the bus timing:
+					* "Clock now: 41.7 MHz, SD high speed." */
 				       _("Clock now: %1$.1f MHz, %2$s."),
 				       (isfinite(actual) && actual > 0 ? actual : clock) / 1e6,
 				       timing);
@@ -250,32 +252,33 @@ sdt_overview_page_show_config(SdtOverviewPage *self, JsonObject *config)
 			const gchar *line_text = text != NULL ? text : "?";
 			gint line = (gint) sdt_json_reader_get_int(s, "line", 0);
 
-			/* Translators: a config.txt line and its line number in the file */
 			if (applies && managed)
 				g_string_append_printf(
 					str,
+					/* Translators: a config.txt line, its line number */
 					_("%1$s: line %2$d, in effect on this board, "
 					  "set by SD Tuner"),
 					line_text,
 					line);
 			else if (applies)
-				/* Translators: a config.txt line and its line number in the file */
 				g_string_append_printf(
 					str,
+					/* Translators: a config.txt line, its line number */
 					_("%1$s: line %2$d, in effect on this board"),
 					line_text,
 					line);
 			else if (managed)
-				/* Translators: a config.txt line and its line number in the file */
 				g_string_append_printf(str,
+						       /* Translators: a config.txt line, its line
+							* number */
 						       _("%1$s: line %2$d, not in effect on this "
 							 "board, set by SD Tuner"),
 						       line_text,
 						       line);
 			else
-				/* Translators: a config.txt line and its line number in the file */
 				g_string_append_printf(
 					str,
+					/* Translators: a config.txt line, its line number */
 					_("%1$s: line %2$d, not in effect on this board"),
 					line_text,
 					line);

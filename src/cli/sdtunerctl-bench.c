@@ -202,6 +202,8 @@ sdt_cli_bench_print_human(JsonObject *obj)
 				sdt_l10n_tr(json_array_get_string_element(notes, i)));
 	}
 	if (ceiling != NULL && !JSON_NODE_HOLDS_NULL(ceiling)) {
+		/* Translators: the bus ceiling, then the percentage of it the sequential read
+		 * reached */
 		g_print(_("Bus ceiling %.1f MB/s: %.0f%% reached\n"),
 			json_node_get_double(ceiling),
 			json_object_get_double_member(obj, "ceiling_percent"));

@@ -84,6 +84,7 @@ sdt_cli_info_format_board(GString *out, JsonObject *board)
 	sdt_cli_info_row(out, _("Board key"), key);
 	if (revision != NULL && sdt_cli_info_has(board, "type_code")) {
 		g_autofree gchar *rev =
+			/* Translators: the revision code, then the board type in hex */
 			g_strdup_printf(_("%s (type 0x%02x)"),
 					revision,
 					(guint) json_object_get_int_member(board, "type_code"));
@@ -389,9 +390,9 @@ sdt_cli_info_format_config(GString *out, JsonObject *config)
 			continue;
 		/* Translators: "line 12" of config.txt */
 		label = g_strdup_printf(_("line %d"), (gint) json_object_get_int_member(s, "line"));
-		/* Translators: the config.txt line, its filter section, whether it applies to
-		 * this board, and who wrote it */
 		value = g_strdup_printf(
+			/* Translators: the config.txt line, its filter section, whether it
+			 * applies to this board, and who wrote it */
 			_("%s  %s, %s, %s"),
 			sdt_cli_info_str(s, "text"),
 			sdt_cli_info_has(s, "filter") ? sdt_cli_info_str(s, "filter") : "[all]",

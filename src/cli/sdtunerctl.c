@@ -68,6 +68,7 @@ sdt_cli_no_args(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		g_set_error(error,
 			    G_OPTION_ERROR,
 			    G_OPTION_ERROR_BAD_VALUE,
+			    /* Translators: a command, then the argument it was given */
 			    _("“%s” takes no arguments (got “%s”)"),
 			    argv[0],
 			    argv[i]);

@@ -326,6 +326,7 @@ sdt_board_use_revision(SdtBoard *board, guint32 code, SdtBoardSource source, GPt
 		board->soc = sdt_board_processors[board->revision.processor];
 	if (board->info == NULL) {
 		sdt_board_warn(warnings,
+			       /* Translators: the board type and the revision code, in hex */
 			       g_strdup_printf(_("Board type 0x%02x (revision code %06x) is not a "
 						 "board SD Tuner knows; it only shows information"),
 					       board->revision.type_code,
@@ -512,6 +513,7 @@ sdt_board_read(SdtContext *ctx,
 		return FALSE;
 	if (!g_file_get_contents(path, contents, len, &error)) {
 		sdt_board_warn(warnings,
+			       /* Translators: a file's path, then the system's error message */
 			       g_strdup_printf(_("Cannot read %s: %s"), path, error->message));
 		return FALSE;
 	}
