@@ -95,6 +95,27 @@ class CliBusTest(unittest.TestCase):
                 self.assertIn('SD カードを 100 MHz で動かす', self.ctl('recommend').stdout)
                 self.assertEqual(self.ctl('apply', rec['id']).returncode, 0)
 
+    def test_helper_in_japanese_answers_in_english(self):
+        """The helper's JSON and errors are for programs: English and C numbers even when
+        the system locale it starts under is Japanese (a Pi set up in Japanese)."""
+        self.env.stop()
+
+        class JapaneseHelperEnv(TestEnv):
+            def helper_argv(self):
+                return ['/usr/bin/env', 'LANG=C.UTF-8', 'LANGUAGE=ja',
+                        'SDTUNER_LOCALEDIR=' + os.path.join(BUILDDIR, 'po')] + \
+                    super().helper_argv()
+
+        self.env = JapaneseHelperEnv(fixture=FIXTURE)
+        self.env.start()
+        self.addCleanup(self.env.stop)
+        for cmd in (['recommend'], ['info'], ['status'], ['apply', 'no-such-id']):
+            with self.subTest(cmd=cmd):
+                bus = self.ctl('--json', *cmd)
+                local = self.ctl_root_mode('--json', *cmd)
+                self.assertEqual(bus.stdout, local.stdout)
+                self.assertNotRegex(bus.stdout, '[\u3040-\u30ff]')
+
     def test_apply_and_revert_over_the_bus(self):
         with open(self.config, 'rb') as f:
             before = f.read()
