@@ -46,7 +46,7 @@ start_run() {
   "$CTL" --root "$ROOT" bench --profile quick --dir "$DIR" > "$WORK/out" 2> "$WORK/progress" &
   CHILD=$!
   for _ in $(seq 100); do
-    grep -q '^rand-4k-write-qd32' "$WORK/progress" && return 0
+    grep -q '^Random 4K write, 32 queued' "$WORK/progress" && return 0
     sleep 0.05
   done
   return 1

@@ -9,6 +9,7 @@
 
 #include "sdt-application.h"
 #include "sdt-error.h"
+#include "sdt-layout-report.h"
 #include "sdt-window.h"
 
 struct _SdtApplication {
@@ -45,6 +46,8 @@ sdt_application_startup(GApplication *app)
 						  GTK_STYLE_PROVIDER(css),
 						  GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 	gtk_window_set_default_icon_name("org.example.SdTuner");
+	/* only for the GUI tests, when SDTUNER_LAYOUT_REPORT is set */
+	sdt_layout_report_install(GTK_APPLICATION(app));
 
 	g_action_map_add_action_entries(G_ACTION_MAP(app),
 					sdt_application_actions,

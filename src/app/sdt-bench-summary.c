@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "sdt-l10n.h"
 #include "sdt-bench-summary.h"
 #include "sdt-error.h"
 #include "sdt-json-reader.h"
@@ -167,7 +168,8 @@ sdt_bench_summary_from_object(JsonObject *obj, GError **error)
 	for (guint i = 0; notes != NULL && i < json_array_get_length(notes); i++) {
 		JsonNode *node = json_array_get_element(notes, i);
 		if (JSON_NODE_HOLDS_VALUE(node) && json_node_get_value_type(node) == G_TYPE_STRING)
-			g_ptr_array_add(summary->notes, g_strdup(json_node_get_string(node)));
+			g_ptr_array_add(summary->notes,
+					sdt_l10n_translate(json_node_get_string(node)));
 	}
 
 	verdict = json_object_get_member(obj, "verdict");

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "sdt-l10n.h"
 #include "sdt-bench-summary.h"
 #include "sdt-benchmark-page.h"
 #include "sdt-error.h"
@@ -100,6 +101,9 @@ sdt_benchmark_page_show_summary(SdtBenchmarkPage *self, SdtBenchSummary *summary
 	const gchar *headers[] = {N_("Test"),
 				  N_("MB/s"),
 				  N_("IOPS"),
+				  /* xgettext:no-c-format */
+				  /* Translators: column head: the rate as a percentage of the
+				   * bus ceiling */
 				  N_("% of bus"),
 				  N_("A1 target"),
 				  N_("A2 target")};
@@ -173,10 +177,12 @@ sdt_benchmark_page_show_summary(SdtBenchmarkPage *self, SdtBenchSummary *summary
 		verdict = g_strdup(_("No verdict: some figures are missing."));
 	if (summary->ceiling_mb_s > 0) {
 		g_autofree gchar *tmp = verdict;
-		/* Translators: the verdict, then the bus ceiling in MB/s */
-		verdict = g_strdup_printf(_("%s The bus allows at most %.1f MB/s."),
-					  tmp,
+		g_autofree gchar *ceiling = NULL;
+
+		/* Translators: the bus ceiling in MB/s; follows the verdict */
+		ceiling = g_strdup_printf(_("The bus allows at most %.1f MB/s."),
 					  summary->ceiling_mb_s);
+		verdict = g_strconcat(tmp, sdt_l10n_sentence_gap(tmp), ceiling, NULL);
 	}
 	for (guint i = 0; i < summary->notes->len; i++) {
 		g_autofree gchar *tmp = verdict;

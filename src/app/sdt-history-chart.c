@@ -57,9 +57,11 @@ sdt_history_chart_update_accessible(SdtHistoryChart *self)
 		SdtHistoryGroup *g = g_ptr_array_index(self->groups, i);
 		g_autofree gchar *before = sdt_history_chart_format(g->before, g->unit);
 		g_autofree gchar *after = sdt_history_chart_format(g->after, g->unit);
-		/* Translators: "Sequential read: before 22.1 MB/s, after 40.3 MB/s. " */
 		g_string_append_printf(str,
-				       _("%s: %s %s, %s %s. "),
+				       /* Translators: test, first label, its figure, second
+					* label, its figure: "Sequential read: Before 22.1 MB/s,
+					* After 40.3 MB/s. " */
+				       _("%1$s: %2$s %3$s, %4$s %5$s. "),
 				       g->title,
 				       self->before_label,
 				       before,

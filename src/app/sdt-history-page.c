@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "sdt-l10n.h"
 #include "sdt-bench-summary.h"
 #include "sdt-history-chart.h"
 #include "sdt-history-page.h"
@@ -28,12 +29,7 @@ G_DEFINE_TYPE(SdtHistoryPage, sdt_history_page, GTK_TYPE_BOX)
 static gchar *
 sdt_history_page_format_time(const gchar *iso)
 {
-	g_autoptr(GDateTime) dt = iso != NULL ? g_date_time_new_from_iso8601(iso, NULL) : NULL;
-	g_autoptr(GDateTime) local = dt != NULL ? g_date_time_to_local(dt) : NULL;
-
-	if (local == NULL)
-		return g_strdup(iso != NULL ? iso : "?");
-	return g_date_time_format(local, "%Y-%m-%d %H:%M");
+	return iso != NULL ? sdt_l10n_time(iso) : g_strdup("?");
 }
 
 static gdouble

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "sdt-l10n.h"
 #include "sdt-card-badges.h"
 #include "sdt-json-reader.h"
 #include "sdt-overview-page.h"
@@ -93,12 +94,22 @@ sdt_overview_page_show_card(SdtOverviewPage *self, JsonObject *card, JsonObject 
 		return;
 	}
 
-	/* Translators: maker, product name, size, date of manufacture */
-	title = g_strdup_printf(_("%s %s, %s, made %s"),
-				maker != NULL ? maker : _("Unknown maker"),
-				name != NULL ? name : "",
-				size,
-				date != NULL ? date : _("at an unknown date"));
+	if (date != NULL) {
+		g_autofree gchar *month = sdt_l10n_month(date);
+		/* Translators: maker, product name, size, month of manufacture:
+		 * "SanDisk SU08G, 7.9 GB, made in February 2013" */
+		title = g_strdup_printf(_("%1$s %2$s, %3$s, made in %4$s"),
+					maker != NULL ? maker : _("Unknown maker"),
+					name != NULL ? name : "",
+					size,
+					month);
+	} else {
+		/* Translators: maker, product name, size: "SanDisk SU08G, 7.9 GB" */
+		title = g_strdup_printf(_("%1$s %2$s, %3$s, date of manufacture unknown"),
+					maker != NULL ? maker : _("Unknown maker"),
+					name != NULL ? name : "",
+					size);
+	}
 	gtk_label_set_text(GTK_LABEL(self->card_label), title);
 
 	has_cq = g_strcmp0(cqe, "enabled") == 0;
@@ -110,8 +121,9 @@ sdt_overview_page_show_card(SdtOverviewPage *self, JsonObject *card, JsonObject 
 	for (guint i = 0; i < badges->len; i++) {
 		SdtCardBadge *badge = g_ptr_array_index(badges, i);
 		GtkWidget *pill = gtk_label_new(badge->label);
-		/* Translators: a class mark and what it promises, e.g. "C10: Writes video ..." */
 		g_autofree gchar *text =
+			/* Translators: a class mark and what it promises, e.g. "C10: Writes
+			 * video ..." */
 			g_strdup_printf(_("%s: %s"), badge->label, badge->explanation);
 		GtkWidget *line = gtk_label_new(text);
 
@@ -141,8 +153,11 @@ sdt_overview_page_show_card(SdtOverviewPage *self, JsonObject *card, JsonObject 
 	if (cq_depth > 0) {
 		/* Translators: %d is the card's command queue depth */
 		g_string_append_printf(features,
-				       _("The card can queue %d commands. "),
+				       ngettext("The card can queue %d command.",
+						"The card can queue %d commands.",
+						(gulong) cq_depth),
 				       (gint) cq_depth);
+		g_string_append(features, sdt_l10n_sentence_gap(features->str));
 	}
 	if (g_strcmp0(cqe, "enabled") == 0)
 		g_string_append(features, _("This board uses command queueing."));
@@ -162,33 +177,42 @@ sdt_overview_page_show_bus(SdtOverviewPage *self, JsonObject *bus)
 	gdouble ceiling = sdt_json_reader_get_number(bus, "ceiling_mb_s");
 	gint64 width = sdt_json_reader_get_int(bus, "bus_width", 0);
 	g_autoptr(GString) str = g_string_new(NULL);
+	const gchar *timing;
 
 	if (bus == NULL) {
 		gtk_label_set_text(GTK_LABEL(self->bus_label), _("The bus state is unknown."));
 		gtk_level_bar_set_value(GTK_LEVEL_BAR(self->bus_level), 0);
 		return;
 	}
-	if (isfinite(actual) && actual > 0) {
-		/* Translators: the SD bus clock now, e.g. "Clock now: 41.7 MHz" */
-		g_string_append_printf(str, _("Clock now: %.1f MHz"), actual / 1e6);
-		if (isfinite(clock) && clock > 0 && fabs(clock - actual) > 1e5) {
-			g_string_append_printf(str,
-					       /* Translators: the clock the driver asked for */
-					       _(" (asked for %.1f MHz)"),
-					       clock / 1e6);
-		}
-	} else if (isfinite(clock) && clock > 0) {
-		g_string_append_printf(str, _("Clock now: %.1f MHz"), clock / 1e6);
-	} else {
-		g_string_append(str, _("Clock now: unknown"));
-	}
-	g_string_append_printf(
-		str,
-		", %s",
-		sdt_overview_page_timing_title(sdt_json_reader_get_string(bus, "timing")));
+	timing = sdt_overview_page_timing_title(sdt_json_reader_get_string(bus, "timing"));
+	if (isfinite(actual) && actual > 0 && isfinite(clock) && clock > 0 &&
+	    fabs(clock - actual) > 1e5)
+		g_string_append_printf(str,
+				       /* Translators: the SD bus clock now, the clock the driver
+					* asked for, and the bus timing: "Clock now: 100.0 MHz
+					* (asked for 50.0 MHz), SD high speed." */
+				       _("Clock now: %1$.1f MHz (asked for %2$.1f MHz), %3$s."),
+				       actual / 1e6,
+				       clock / 1e6,
+				       timing);
+	else if ((isfinite(actual) && actual > 0) || (isfinite(clock) && clock > 0))
+		g_string_append_printf(str,
+				       /* Translators: the SD bus clock now and the bus timing:
+					* "Clock now: 41.7 MHz, SD high speed." */
+				       _("Clock now: %1$.1f MHz, %2$s."),
+				       (isfinite(actual) && actual > 0 ? actual : clock) / 1e6,
+				       timing);
+	else
+		/* Translators: %s is the bus timing, e.g. "SD high speed" */
+		g_string_append_printf(str, _("Clock now: unknown, %s."), timing);
 	if (width > 0) {
+		g_string_append(str, sdt_l10n_sentence_gap(str->str));
 		/* Translators: the SD bus width, 1, 4 or 8 data lines */
-		g_string_append_printf(str, _(", %d bits wide"), (gint) width);
+		g_string_append_printf(str,
+				       ngettext("The bus is %d bit wide.",
+						"The bus is %d bits wide.",
+						(gulong) width),
+				       (gint) width);
 	}
 	g_string_append(str, "\n");
 	if (isfinite(ceiling) && ceiling > 0) {
@@ -225,14 +249,40 @@ sdt_overview_page_show_config(SdtOverviewPage *self, JsonObject *config)
 			gboolean applies = sdt_json_reader_get_bool(s, "applies", FALSE);
 			gboolean managed = sdt_json_reader_get_bool(s, "managed", FALSE);
 
-			/* Translators: a config.txt line, then whether it takes effect */
-			g_string_append_printf(str,
-					       _("%s: line %d, %s%s\n"),
-					       text != NULL ? text : "?",
-					       (gint) sdt_json_reader_get_int(s, "line", 0),
-					       applies ? _("in effect on this board")
-						       : _("not in effect on this board"),
-					       managed ? _(", set by SD Tuner") : "");
+			const gchar *line_text = text != NULL ? text : "?";
+			gint line = (gint) sdt_json_reader_get_int(s, "line", 0);
+
+			if (applies && managed)
+				g_string_append_printf(
+					str,
+					/* Translators: a config.txt line, its line number */
+					_("%1$s: line %2$d, in effect on this board, "
+					  "set by SD Tuner"),
+					line_text,
+					line);
+			else if (applies)
+				g_string_append_printf(
+					str,
+					/* Translators: a config.txt line, its line number */
+					_("%1$s: line %2$d, in effect on this board"),
+					line_text,
+					line);
+			else if (managed)
+				g_string_append_printf(str,
+						       /* Translators: a config.txt line, its line
+							* number */
+						       _("%1$s: line %2$d, not in effect on this "
+							 "board, set by SD Tuner"),
+						       line_text,
+						       line);
+			else
+				g_string_append_printf(
+					str,
+					/* Translators: a config.txt line, its line number */
+					_("%1$s: line %2$d, not in effect on this board"),
+					line_text,
+					line);
+			g_string_append_c(str, '\n');
 		}
 	}
 	gtk_label_set_text(GTK_LABEL(self->config_label), g_strchomp(str->str));
@@ -267,7 +317,9 @@ sdt_overview_page_show_info(SdtOverviewPage *self, JsonObject *info)
 			JsonNode *node = json_array_get_element(warnings, i);
 			if (JSON_NODE_HOLDS_VALUE(node) &&
 			    json_node_get_value_type(node) == G_TYPE_STRING)
-				g_string_append_printf(str, "\n• %s", json_node_get_string(node));
+				g_string_append_printf(str,
+						       "\n• %s",
+						       sdt_l10n_tr(json_node_get_string(node)));
 		}
 		gtk_label_set_text(GTK_LABEL(self->warnings_label), str->str);
 		gtk_widget_show(self->warnings_label);

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "sdt-l10n.h"
 #include "sdt-block-preview.h"
 #include "sdt-json-reader.h"
 #include "sdt-page.h"
@@ -131,7 +132,7 @@ sdt_recommend_page_render(SdtRecommendPage *self)
 			g_string_append_printf(notes_str,
 					       "%s%s",
 					       notes_str->len > 0 ? "\n\n" : "",
-					       json_node_get_string(node));
+					       sdt_l10n_tr(json_node_get_string(node)));
 	}
 	gtk_label_set_text(GTK_LABEL(self->notes_label), notes_str->str);
 
@@ -179,10 +180,11 @@ sdt_recommend_page_render(SdtRecommendPage *self)
 		gtk_label_set_text(GTK_LABEL(self->file_label), "");
 		gtk_widget_hide(self->diff_frame);
 	} else {
-		const gchar *title = sdt_json_reader_get_string(rec, "title");
-		const gchar *reason = sdt_json_reader_get_string(rec, "reason");
-		const gchar *effect = sdt_json_reader_get_string(rec, "expected_effect");
-		const gchar *risk = sdt_json_reader_get_string(rec, "risk");
+		const gchar *title = sdt_l10n_tr(sdt_json_reader_get_string(rec, "title"));
+		const gchar *reason = sdt_l10n_tr(sdt_json_reader_get_string(rec, "reason"));
+		const gchar *effect =
+			sdt_l10n_tr(sdt_json_reader_get_string(rec, "expected_effect"));
+		const gchar *risk = sdt_l10n_tr(sdt_json_reader_get_string(rec, "risk"));
 		g_autoptr(GString) details = g_string_new(NULL);
 		g_autofree gchar *diff = NULL;
 
@@ -244,7 +246,7 @@ sdt_recommend_page_show_status(SdtRecommendPage *self, JsonObject *status)
 	gboolean reboot = sdt_json_reader_get_bool(status, "reboot_pending", FALSE);
 	gboolean verified = sdt_json_reader_get_bool(status, "verified", FALSE);
 	gboolean failed = sdt_json_reader_get_bool(status, "failed", FALSE);
-	const gchar *verification = sdt_json_reader_get_string(status, "verification");
+	const gchar *verification = sdt_l10n_tr(sdt_json_reader_get_string(status, "verification"));
 	/* a damaged block: the one diagnosis status, apply and revert give */
 	gboolean damaged = sdt_json_reader_get_bool(status, "damaged", FALSE);
 

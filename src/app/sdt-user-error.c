@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 #include <glib/gi18n.h>
 
+#include "sdt-l10n.h"
 #include "sdt-error.h"
 #include "sdt-user-error.h"
 
@@ -147,5 +148,5 @@ sdt_user_error_describe(SdtUserAction action, const GError *error)
 	return g_strdup_printf(_("%s %s\n(%s)"),
 			       sdt_user_error_what_failed(action),
 			       sdt_user_error_what_to_do(action, error),
-			       copy->message);
+			       sdt_l10n_tr(copy->message));
 }

@@ -13,6 +13,7 @@
 #include "sdt-bench.h"
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
+#include "sdt-l10n.h"
 #include "sdt-ops.h"
 #include "sdtunerctl-bench.h"
 
@@ -59,10 +60,11 @@ sdt_cli_bench_show_progress(SdtCliBench *self, const gchar *phase, gdouble fract
 		for (guint i = 0; i < SDT_CLI_BENCH_BAR_WIDTH; i++)
 			bar[i] = i < filled ? '#' : '-';
 		bar[SDT_CLI_BENCH_BAR_WIDTH] = '\0';
-		g_printerr("\r%-18s [%s] %3u%% %9.1f MB/s\033[K", phase, bar, pct, rate);
+		g_autofree gchar *title = sdt_l10n_pad(sdt_l10n_bench_test(phase), 30);
+		g_printerr("\r%s [%s] %3u%% %9.1f MB/s\033[K", title, bar, pct, rate);
 		self->bar_shown = TRUE;
 	} else if (new_phase || now - self->last_line >= SDT_CLI_BENCH_LINE_INTERVAL) {
-		g_printerr("%s %u%% %.1f MB/s\n", phase, pct, rate);
+		g_printerr("%s %u%% %.1f MB/s\n", sdt_l10n_bench_test(phase), pct, rate);
 		self->last_line = now;
 	}
 	if (new_phase) {
@@ -149,6 +151,8 @@ sdt_cli_bench_print_human(JsonObject *obj)
 	JsonNode *ceiling = json_object_get_member(obj, "ceiling_mb_s");
 	gboolean stand_in = json_object_get_boolean_member_with_default(target, "stand_in", FALSE);
 
+	g_autofree gchar *head = sdt_l10n_pad(_("Test"), 30);
+
 	if (stand_in)
 		/* Translators: the benchmark's test file: directory, block device, file system */
 		g_print(_("STAND-IN, NOT THE SD CARD: test file in %s on %s (%s), profile %s\n"),
@@ -163,8 +167,8 @@ sdt_cli_bench_print_human(JsonObject *obj)
 			json_object_get_string_member(target, "device"),
 			json_object_get_string_member(target, "filesystem"),
 			json_object_get_string_member(obj, "profile"));
-	g_print("%-20s %8s %3s %10s %10s %10s\n",
-		_("Test"),
+	g_print("%s %8s %3s %10s %10s %10s\n",
+		head,
 		_("Block"),
 		_("QD"),
 		_("MB/s"),
@@ -178,8 +182,11 @@ sdt_cli_bench_print_human(JsonObject *obj)
 			JsonObject *lat = json_object_get_object_member(t, "latency_us");
 			p99 = g_strdup_printf("%.0f", json_object_get_double_member(lat, "p99"));
 		}
-		g_print("%-20s %8s %3" G_GINT64_FORMAT " %10.2f %10.0f %10s\n",
-			json_object_get_string_member(t, "name"),
+		g_autofree gchar *title =
+			sdt_l10n_pad(sdt_l10n_bench_test(json_object_get_string_member(t, "name")),
+				     30);
+		g_print("%s %8s %3" G_GINT64_FORMAT " %10.2f %10.0f %10s\n",
+			title,
 			sdt_cli_bench_human_size(json_object_get_int_member(t, "block_size"),
 						 size,
 						 sizeof(size)),
@@ -210,9 +217,12 @@ sdt_cli_bench_print_human(JsonObject *obj)
 	if (json_object_has_member(obj, "notes")) {
 		JsonArray *notes = json_object_get_array_member(obj, "notes");
 		for (guint i = 0; i < json_array_get_length(notes); i++)
-			g_print(_("Note: %s\n"), json_array_get_string_element(notes, i));
+			g_print(_("Note: %s\n"),
+				sdt_l10n_tr(json_array_get_string_element(notes, i)));
 	}
 	if (ceiling != NULL && !JSON_NODE_HOLDS_NULL(ceiling)) {
+		/* Translators: the bus ceiling, then the percentage of it the sequential read
+		 * reached */
 		g_print(_("Bus ceiling %.1f MB/s: %.0f%% reached\n"),
 			json_node_get_double(ceiling),
 			json_object_get_double_member(obj, "ceiling_percent"));

@@ -9,6 +9,7 @@
 
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
+#include "sdt-l10n.h"
 #include "sdt-ops.h"
 #include "sdtunerctl-config.h"
 
@@ -69,17 +70,20 @@ sdt_cli_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		JsonArray *lines = json_object_get_array_member(rec, "lines");
 		g_print("%s  %s\n",
 			json_object_get_string_member(rec, "id"),
-			json_object_get_string_member(rec, "title"));
+			sdt_l10n_tr(json_object_get_string_member(rec, "title")));
 		/* Translators: followed by config.txt lines */
 		g_print(_("    adds under %s:\n"), json_object_get_string_member(rec, "filter"));
 		for (guint j = 0; j < json_array_get_length(lines); j++)
 			g_print("      %s\n", json_array_get_string_element(lines, j));
-		sdt_cli_config_print_wrapped(_("Why:"),
-					     json_object_get_string_member(rec, "reason"));
-		sdt_cli_config_print_wrapped(_("Effect:"),
-					     json_object_get_string_member(rec, "expected_effect"));
-		sdt_cli_config_print_wrapped(_("Risk:"),
-					     json_object_get_string_member(rec, "risk"));
+		sdt_cli_config_print_wrapped(
+			_("Why:"),
+			sdt_l10n_tr(json_object_get_string_member(rec, "reason")));
+		sdt_cli_config_print_wrapped(
+			_("Effect:"),
+			sdt_l10n_tr(json_object_get_string_member(rec, "expected_effect")));
+		sdt_cli_config_print_wrapped(
+			_("Risk:"),
+			sdt_l10n_tr(json_object_get_string_member(rec, "risk")));
 		/* Translators: %s is a recommendation id */
 		g_print(_("    Apply with: sdtunerctl apply %s\n"),
 			json_object_get_string_member(rec, "id"));
@@ -87,7 +91,7 @@ sdt_cli_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	if (notes != NULL && json_array_get_length(notes) > 0) {
 		g_print("\n%s\n", _("Notes"));
 		for (guint i = 0; i < json_array_get_length(notes); i++)
-			g_print("  - %s\n", json_array_get_string_element(notes, i));
+			g_print("  - %s\n", sdt_l10n_tr(json_array_get_string_element(notes, i)));
 	}
 	return SDT_CLI_EXIT_OK;
 }
@@ -104,7 +108,8 @@ sdt_cli_config_print_result(JsonObject *res)
 	if (diff != NULL)
 		g_print("%s", diff);
 	for (guint i = 0; warnings != NULL && i < json_array_get_length(warnings); i++)
-		g_printerr(_("sdtunerctl: note: %s\n"), json_array_get_string_element(warnings, i));
+		g_printerr(_("sdtunerctl: note: %s\n"),
+			   sdt_l10n_tr(json_array_get_string_element(warnings, i)));
 	if (backup != NULL)
 		g_printerr(_("Backup of the previous file: %s\n"), backup);
 }
@@ -203,7 +208,7 @@ sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	}
 	obj = json_node_get_object(node);
 	if (sdt_cli_config_str(obj, "error") != NULL) {
-		g_print("%s\n", sdt_cli_config_str(obj, "error"));
+		g_print("%s\n", sdt_l10n_tr(sdt_cli_config_str(obj, "error")));
 	} else if (json_object_get_boolean_member(obj, "applied")) {
 		JsonArray *lines = json_object_get_array_member(obj, "lines");
 		JsonArray *disabled = json_object_get_array_member(obj, "disabled");
@@ -219,11 +224,14 @@ sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 			g_print(_("  switched off: %s\n"),
 				json_array_get_string_element(disabled, i));
 		if (json_object_get_boolean_member(obj, "verified"))
-			g_print(_("Verified: %s\n"), sdt_cli_config_str(obj, "verification"));
+			g_print(_("Verified: %s\n"),
+				sdt_l10n_tr(sdt_cli_config_str(obj, "verification")));
 		else if (json_object_get_boolean_member(obj, "failed"))
-			g_print(_("Problem: %s\n"), sdt_cli_config_str(obj, "verification"));
+			g_print(_("Problem: %s\n"),
+				sdt_l10n_tr(sdt_cli_config_str(obj, "verification")));
 		else
-			g_print(_("Pending: %s\n"), sdt_cli_config_str(obj, "verification"));
+			g_print(_("Pending: %s\n"),
+				sdt_l10n_tr(sdt_cli_config_str(obj, "verification")));
 	} else {
 		g_print(_("SD Tuner has no change in %s.\n"), sdt_cli_config_str(obj, "path"));
 	}
@@ -308,7 +316,10 @@ sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		} else {
 			summary = g_strdup(kind != NULL ? kind : "?");
 		}
-		g_print("%s  %s\n", time, summary);
+		{
+			g_autofree gchar *when = sdt_l10n_time(time);
+			g_print("%s  %s\n", when, summary);
+		}
 	}
 	return SDT_CLI_EXIT_OK;
 }

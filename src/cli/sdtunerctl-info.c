@@ -9,6 +9,7 @@
 
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
+#include "sdt-l10n.h"
 #include "sdt-ops.h"
 #include "sdtunerctl-info.h"
 
@@ -18,7 +19,8 @@
 static void
 sdt_cli_info_row(GString *out, const gchar *label, const gchar *value)
 {
-	glong len = g_utf8_strlen(label, -1);
+	/* in terminal columns: a Japanese label's characters are two wide */
+	glong len = sdt_l10n_columns(label);
 
 	g_string_append_printf(out, "  %s", label);
 	for (glong i = len; i < SDT_CLI_INFO_LABEL_WIDTH; i++)
@@ -82,6 +84,7 @@ sdt_cli_info_format_board(GString *out, JsonObject *board)
 	sdt_cli_info_row(out, _("Board key"), key);
 	if (revision != NULL && sdt_cli_info_has(board, "type_code")) {
 		g_autofree gchar *rev =
+			/* Translators: the revision code, then the board type in hex */
 			g_strdup_printf(_("%s (type 0x%02x)"),
 					revision,
 					(guint) json_object_get_int_member(board, "type_code"));
@@ -152,7 +155,9 @@ sdt_cli_info_format_card(GString *out, JsonObject *card)
 		sdt_cli_info_row(out, _("Card"), _("none found"));
 		return;
 	}
-	device = g_strdup_printf("%s (%s on %s, driver %s)",
+	/* Translators: block device, mmc device, controller, driver:
+	 * "mmcblk0 (mmc0:0001 on 3f202000.mmc, driver sdhost-bcm2835)" */
+	device = g_strdup_printf(_("%1$s (%2$s on %3$s, driver %4$s)"),
 				 sdt_cli_info_str(card, "device") != NULL
 					 ? sdt_cli_info_str(card, "device")
 					 : _("no block device"),
@@ -180,13 +185,14 @@ sdt_cli_info_format_card(GString *out, JsonObject *card)
 								: _("unknown"));
 	if (sdt_cli_info_has(card, "serial"))
 		sdt_cli_info_row(out, _("Serial"), sdt_cli_info_str(card, "serial"));
-	sdt_cli_info_row(out,
-			 _("Date"),
-			 sdt_cli_info_str(card, "date") != NULL ? sdt_cli_info_str(card, "date")
-								: _("unknown"));
+	{
+		g_autofree gchar *date = sdt_l10n_month(sdt_cli_info_str(card, "date"));
+		sdt_cli_info_row(out, _("Date"), date != NULL ? date : _("unknown"));
+	}
 	if (sdt_cli_info_has(card, "capacity_bytes")) {
 		gint64 bytes = json_object_get_int_member(card, "capacity_bytes");
-		g_autofree gchar *bytes_str = g_strdup_printf("%" G_GINT64_FORMAT, bytes);
+		/* grouped as the locale groups digits: 7,948,206,080; 7.948.206.080 */
+		g_autofree gchar *bytes_str = g_strdup_printf("%'" G_GINT64_FORMAT, bytes);
 		/* Translators: capacity in GB (10^9 bytes), in bytes, and in GiB (2^30 bytes) */
 		g_autofree gchar *cap = g_strdup_printf(_("%.1f GB (%s bytes, %.1f GiB)"),
 							(gdouble) bytes / 1e9,
@@ -266,10 +272,13 @@ sdt_cli_info_format_bus(GString *out, JsonObject *bus)
 		clock = g_strdup(_("unknown"));
 	}
 	sdt_cli_info_row(out, _("Clock"), clock);
-	sdt_cli_info_row(out, _("Timing"), sdt_cli_info_str(bus, "timing"));
+	sdt_cli_info_row(out, _("Timing"), sdt_l10n_timing(sdt_cli_info_str(bus, "timing")));
 	if (sdt_cli_info_has(bus, "bus_width"))
-		width = g_strdup_printf(_("%d bits"),
-					(gint) json_object_get_int_member(bus, "bus_width"));
+		width = g_strdup_printf(
+			ngettext("%d bit",
+				 "%d bits",
+				 (gulong) json_object_get_int_member(bus, "bus_width")),
+			(gint) json_object_get_int_member(bus, "bus_width"));
 	sdt_cli_info_row(out, _("Bus width"), width != NULL ? width : _("unknown"));
 	if (sdt_cli_info_has(bus, "signal_voltage"))
 		volts = g_strdup_printf(_("%.2f V"),
@@ -280,7 +289,7 @@ sdt_cli_info_format_bus(GString *out, JsonObject *bus)
 		ceiling = g_strdup_printf(_("%.1f MB/s (10^6 bytes/s, from clock × width)"),
 					  json_object_get_double_member(bus, "ceiling_mb_s"));
 	sdt_cli_info_row(out, _("Bus ceiling"), ceiling != NULL ? ceiling : _("unknown"));
-	sdt_cli_info_row(out, _("Command queueing"), sdt_cli_info_str(bus, "cqe"));
+	sdt_cli_info_row(out, _("Command queueing"), sdt_l10n_cqe(sdt_cli_info_str(bus, "cqe")));
 	if (g_strcmp0(source, "kernel-log") == 0)
 		sdt_cli_info_row(out, _("Source"), _("kernel log (debugfs not available)"));
 }
@@ -296,20 +305,34 @@ sdt_cli_info_format_kernel_log(GString *out, JsonObject *klog)
 	if (sdt_cli_info_has(klog, "overclock_hz")) {
 		g_autofree gchar *mhz =
 			sdt_cli_info_mhz(json_object_get_int_member(klog, "overclock_hz"));
-		/* Translators: overclock clock, times reduced after errors */
-		oc = g_strdup_printf(_("%s, reduced %d times%s"),
-				     mhz,
-				     (gint) json_object_get_int_member(klog, "overclock_reduced"),
-				     json_object_get_boolean_member(klog, "overclock_cancelled")
-					     ? _(", then cancelled")
-					     : "");
+		gint reduced = (gint) json_object_get_int_member(klog, "overclock_reduced");
+
+		if (json_object_get_boolean_member(klog, "overclock_cancelled"))
+			/* Translators: the overclock (e.g. "100.00 MHz"), how often the driver
+			 * lowered it after errors, and that it then gave up overclocking */
+			oc = g_strdup_printf(ngettext("%1$s, reduced %2$d time, then cancelled",
+						      "%1$s, reduced %2$d times, then cancelled",
+						      (gulong) reduced),
+					     mhz,
+					     reduced);
+		else
+			/* Translators: the overclock (e.g. "100.00 MHz") and how often the
+			 * driver lowered it after errors */
+			oc = g_strdup_printf(ngettext("%1$s, reduced %2$d time",
+						      "%1$s, reduced %2$d times",
+						      (gulong) reduced),
+					     mhz,
+					     reduced);
 	}
 	sdt_cli_info_row(out, _("SD overclock"), oc != NULL ? oc : _("none"));
 	if (json_object_get_boolean_member(klog, "cqe_enabled")) {
 		g_autofree gchar *cqe = NULL;
 		if (sdt_cli_info_has(klog, "cqe_tags"))
-			cqe = g_strdup_printf(_("enabled, %d tags"),
-					      (gint) json_object_get_int_member(klog, "cqe_tags"));
+			cqe = g_strdup_printf(
+				ngettext("enabled, %d tag",
+					 "enabled, %d tags",
+					 (gulong) json_object_get_int_member(klog, "cqe_tags")),
+				(gint) json_object_get_int_member(klog, "cqe_tags"));
 		else
 			cqe = g_strdup(_("enabled"));
 		sdt_cli_info_row(out, _("CQ engine"), cqe);
@@ -336,7 +359,9 @@ sdt_cli_info_format_config(GString *out, JsonObject *config)
 		return;
 	g_string_append_printf(out, "\n%s\n", _("Boot configuration"));
 	if (sdt_cli_info_has(config, "error")) {
-		sdt_cli_info_row(out, _("config.txt"), sdt_cli_info_str(config, "error"));
+		sdt_cli_info_row(out,
+				 _("config.txt"),
+				 sdt_l10n_tr(sdt_cli_info_str(config, "error")));
 		return;
 	}
 	sdt_cli_info_row(out,
@@ -365,9 +390,9 @@ sdt_cli_info_format_config(GString *out, JsonObject *config)
 			continue;
 		/* Translators: "line 12" of config.txt */
 		label = g_strdup_printf(_("line %d"), (gint) json_object_get_int_member(s, "line"));
-		/* Translators: the config.txt line, its filter section, whether it applies to
-		 * this board, and who wrote it */
 		value = g_strdup_printf(
+			/* Translators: the config.txt line, its filter section, whether it
+			 * applies to this board, and who wrote it */
 			_("%s  %s, %s, %s"),
 			sdt_cli_info_str(s, "text"),
 			sdt_cli_info_has(s, "filter") ? sdt_cli_info_str(s, "filter") : "[all]",
@@ -406,9 +431,10 @@ sdt_cli_info_format(JsonObject *info)
 	if (warnings != NULL && json_array_get_length(warnings) > 0) {
 		g_string_append_printf(out, "\n%s\n", _("Warnings"));
 		for (guint i = 0; i < json_array_get_length(warnings); i++)
-			g_string_append_printf(out,
-					       "  - %s\n",
-					       json_array_get_string_element(warnings, i));
+			g_string_append_printf(
+				out,
+				"  - %s\n",
+				sdt_l10n_tr(json_array_get_string_element(warnings, i)));
 	}
 	return g_string_free(g_steal_pointer(&out), FALSE);
 }

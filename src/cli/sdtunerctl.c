@@ -14,6 +14,7 @@
 #include "sdt-error.h"
 #include "sdt-json.h"
 #include "sdt-utf8.h"
+#include "sdt-l10n.h"
 #include "sdtunerctl.h"
 #include "sdtunerctl-bench.h"
 #include "sdtunerctl-config.h"
@@ -183,6 +184,7 @@ sdt_cli_parse(SdtCli *cli,
 			g_set_error(error,
 				    G_OPTION_ERROR,
 				    G_OPTION_ERROR_BAD_VALUE,
+				    /* Translators: a command, then the argument it was given */
 				    _("“%s” takes no arguments (got “%s”)"),
 				    command->name,
 				    (*argv)[1]);
@@ -190,6 +192,7 @@ sdt_cli_parse(SdtCli *cli,
 			g_set_error(error,
 				    G_OPTION_ERROR,
 				    G_OPTION_ERROR_BAD_VALUE,
+				    /* Translators: a command, then its arguments, e.g. "ID" */
 				    _("“%s” takes the arguments %s"),
 				    command->name,
 				    command->parameters);
@@ -218,7 +221,7 @@ sdt_cli_print_error(SdtCli *cli, const GError *error_in)
 	g_autoptr(GError) error = g_error_copy(error_in);
 
 	sdt_utf8_sanitize_error(error);
-	g_printerr("sdtunerctl: %s\n", error->message);
+	g_printerr("sdtunerctl: %s\n", cli->json ? error->message : sdt_l10n_tr(error->message));
 	if (cli->json) {
 		g_autoptr(JsonBuilder) builder = json_builder_new();
 		g_autoptr(JsonNode) root = NULL;
@@ -362,6 +365,11 @@ main(int argc, char *argv[])
 		g_printerr("%s\n", summary);
 		return SDT_CLI_EXIT_USAGE;
 	}
+	/* JSON is for programs: English text and C numbers, in-process (--root) too */
+	for (gint i = 1; i < argc && !cli.json; i++)
+		cli.json = g_strcmp0(argv[i], "--json") == 0 || g_strcmp0(argv[i], "-j") == 0;
+	if (cli.json)
+		sdt_l10n_use_c_locale_for_output();
 	if (cli.root == NULL && g_getenv("SDTUNER_ROOT") != NULL && g_getenv("SDTUNER_ROOT")[0])
 		cli.root = g_strdup(g_getenv("SDTUNER_ROOT"));
 

@@ -327,6 +327,7 @@ sdt_board_use_revision(SdtBoard *board, guint32 code, SdtBoardSource source, GPt
 		board->soc = sdt_board_processors[board->revision.processor];
 	if (board->info == NULL) {
 		sdt_board_warn(warnings,
+			       /* Translators: the board type and the revision code, in hex */
 			       g_strdup_printf(_("Board type 0x%02x (revision code %06x) is not a "
 						 "board SD Tuner knows; it only shows information"),
 					       board->revision.type_code,
@@ -437,12 +438,15 @@ sdt_board_new_from_data(const guint8 *dt_revision,
 							    SDT_BOARD_SOURCE_DT_REVISION,
 							    warnings);
 		} else {
-			sdt_board_warn(
-				warnings,
-				g_strdup_printf(
-					_("The device-tree revision has %u bytes instead of 4; "
-					  "it is ignored"),
-					(guint) dt_revision_len));
+			sdt_board_warn(warnings,
+				       g_strdup_printf(ngettext("The device-tree revision has %u "
+								"byte instead of 4; "
+								"it is ignored",
+								"The device-tree revision has %u "
+								"bytes instead of 4; "
+								"it is ignored",
+								(gulong) dt_revision_len),
+						       (guint) dt_revision_len));
 		}
 	}
 
@@ -510,6 +514,7 @@ sdt_board_read(SdtContext *ctx,
 		return FALSE;
 	if (!g_file_get_contents(path, contents, len, &error)) {
 		sdt_board_warn(warnings,
+			       /* Translators: a file's path, then the system's error message */
 			       g_strdup_printf(_("Cannot read %s: %s"), path, error->message));
 		return FALSE;
 	}

@@ -704,7 +704,7 @@ sdt_config_txt_load_includes(SdtConfigTxt *self, const gchar *dir, GError **erro
 					    SDT_ERROR,
 					    SDT_ERROR_INVALID_DATA,
 					    _("the files included from config.txt add up to more "
-					      "than %u KiB (%s is %" G_GUINT64_FORMAT " bytes); "
+					      "than %u KiB (%s is %" PRIu64 " bytes); "
 					      "SD Tuner reads at most that much: remove include "
 					      "lines or shrink those files by hand"),
 					    (guint) (SDT_CONFIG_TXT_MAX_INCLUDE_BYTES / 1024),

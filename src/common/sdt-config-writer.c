@@ -1549,7 +1549,7 @@ sdt_json_parse_with_schema(const gchar *data,
 			error,
 			SDT_ERROR,
 			SDT_ERROR_INVALID_DATA,
-			_("it is %" G_GUINT64_FORMAT " bytes long, far more than SD Tuner writes"),
+			_("it is %" PRIu64 " bytes long, far more than SD Tuner writes"),
 			(guint64) len);
 		return NULL;
 	}

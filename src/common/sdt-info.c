@@ -123,6 +123,8 @@ sdt_info_collect_ios(SdtInfo *info, SdtContext *ctx)
 	if (!g_file_get_contents(info->bus.ios_path, &text, &len, &error)) {
 		if (g_error_matches(error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
 			sdt_info_warn(info,
+				      /* Translators: the ios file's path, then where the bus
+				       * state comes from instead */
 				      g_strdup_printf(_("%s does not exist (debugfs is not "
 							"mounted): %s"),
 						      info->bus.ios_path,
@@ -130,11 +132,15 @@ sdt_info_collect_ios(SdtInfo *info, SdtContext *ctx)
 		else if (g_error_matches(error, G_FILE_ERROR, G_FILE_ERROR_ACCES) ||
 			 g_error_matches(error, G_FILE_ERROR, G_FILE_ERROR_PERM))
 			sdt_info_warn(info,
+				      /* Translators: the ios file's path, then where the bus
+				       * state comes from instead */
 				      g_strdup_printf(_("%s cannot be read without root: %s"),
 						      info->bus.ios_path,
 						      sdt_info_bus_fallback(info)));
 		else
 			sdt_info_warn(info,
+				      /* Translators: the ios file's path, the system's error
+				       * message, then where the bus state comes from instead */
 				      g_strdup_printf(_("%s cannot be read (%s): %s"),
 						      info->bus.ios_path,
 						      error->message,
@@ -144,6 +150,8 @@ sdt_info_collect_ios(SdtInfo *info, SdtContext *ctx)
 	if (len > SDT_INFO_IOS_MAX_SIZE || memchr(text, '\0', len) != NULL ||
 	    !sdt_bus_ios_parse(&info->bus.ios, text, &error)) {
 		sdt_info_warn(info,
+			      /* Translators: the file's path, what is wrong with it, then
+			       * where the bus state comes from instead */
 			      g_strdup_printf(_("%s is not an mmc ios file (%s): %s"),
 					      info->bus.ios_path,
 					      error != NULL ? error->message : _("binary data"),

@@ -378,6 +378,7 @@ sdt_recommend_sdhost(const SdtRecommendFacts *facts, SdtRecommendResult *result)
 	rec->title = g_strdup_printf(_("Run the SD card at %s MHz"), clock);
 	if (reduce) {
 		rec->reason = g_strdup_printf(
+			/* Translators: the core clock and the new SD clock, in MHz ("400", "80") */
 			_("The kernel log shows “reducing overclock due to errors”: the card "
 			  "cannot keep up with the current SD clock. The next slower step the "
 			  "core clock of %s MHz allows is %s MHz."),
@@ -385,6 +386,8 @@ sdt_recommend_sdhost(const SdtRecommendFacts *facts, SdtRecommendResult *result)
 			clock);
 	} else {
 		rec->reason = g_strdup_printf(
+			/* Translators: the core clock in MHz, the sd_overclock value, then the
+			 * SD clock it gives in MHz ("400", 100, "100") */
 			_("This board's SD controller (sdhost) runs High Speed cards at 50 MHz, "
 			  "a 25 MB/s bus, and sequential reads of a good card are limited by "
 			  "that bus. The controller divides the %s MHz core clock, so "
@@ -408,8 +411,8 @@ sdt_recommend_sdhost(const SdtRecommendFacts *facts, SdtRecommendResult *result)
 	}
 	{
 		g_autofree gchar *ceiling = g_strdup_printf("%.1f", (gdouble) step_hz / 2e6);
-		/* Translators: clock in MHz, then bus ceiling in MB/s */
 		rec->expected_effect = g_strdup_printf(
+			/* Translators: the new SD clock in MHz, then the new bus ceiling in MB/s */
 			_("SD clock %s MHz instead of 50 MHz: the bus ceiling rises from 25 MB/s "
 			  "to %s MB/s, so sequential reads can be up to that much faster; random "
 			  "access changes little."),

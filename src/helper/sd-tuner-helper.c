@@ -22,6 +22,7 @@
 #include "sdt-error.h"
 #include "sdt-history.h"
 #include "sdt-kmsg.h"
+#include "sdt-l10n.h"
 
 #define SDT_HELPER_EXIT_OK    0
 #define SDT_HELPER_EXIT_FAIL  1
@@ -215,6 +216,9 @@ main(int argc, char *argv[])
 		g_printerr("sd-tuner-helper: %s\n", error->message);
 		return SDT_HELPER_EXIT_USAGE;
 	}
+	/* JSON and D-Bus errors go to programs (sdtunerctl --json): English, C numbers;
+	 * the app and sdtunerctl translate them for people (sdt-l10n.c) */
+	sdt_l10n_use_c_locale_for_output();
 	if (idle_timeout < 0) {
 		g_printerr(_("sd-tuner-helper: --idle-timeout must be 0 or more\n"));
 		return SDT_HELPER_EXIT_USAGE;

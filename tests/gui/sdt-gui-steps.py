@@ -14,8 +14,15 @@ of the test set. Steps, done in order; the first that fails ends it with exit st
                          (its text) matching REGEX
   progress NAME          the progress bar NAME shows a value above 0 (20 s)
   names                  every showing control has an accessible name
+  marked                 under the pseudo-locale: no showing text (names, descriptions)
+                         outside ⟦…⟧ but the allow-list of tests/i18n/sdti18n.py
+  layout WIDTH HEIGHT    no label is clipped (the app's SDTUNER_LAYOUT_REPORT, see
+                         src/app/sdt-layout-report.c), and the window fits WIDTHxHEIGHT
 """
+import json
+import os
 import re
+import signal
 import sys
 import time
 
@@ -123,6 +130,52 @@ class Ui:
 
 
 
+def unmarked_texts(ui):
+    """(role, text, what is unmarked) of every showing object with text"""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'i18n'))
+    import sdti18n
+    bad = []
+    for node in ui.find_all(lambda n: ui.showing(n)):
+        for text in (node.name or '', node.description or ''):
+            rest = sdti18n.unmarked(text)
+            if rest:
+                bad.append((node.getRoleName(), text, rest))
+    return bad
+
+
+def layout_problems(ui, width, height):
+    """asks the app for its layout report (SIGUSR1) and returns what is clipped"""
+    path = os.environ['SDTUNER_LAYOUT_REPORT']
+    if os.path.exists(path):
+        os.unlink(path)
+    os.kill(ui.root.get_process_id(), signal.SIGUSR1)
+    deadline = time.time() + 10
+    while not os.path.exists(path):
+        if time.time() > deadline:
+            raise AssertionError('the app wrote no layout report')
+        time.sleep(0.1)
+    with open(path) as f:
+        windows = json.load(f)
+    problems = []
+    for w in windows:
+        if w['window_width'] > width or w['window_height'] > height:
+            problems.append(f'the window needs {w["window_width"]}x{w["window_height"]}, '
+                            f'more than {width}x{height}')
+        for lb in w['labels']:
+            what = f'{lb["text"][:60]!r} ({lb["width"]}x{lb["height"]} at {lb["x"]},{lb["y"]})'
+            if not lb['wrap'] and lb['width'] < lb['natural_width']:
+                problems.append(f'{what}: narrower than its natural width {lb["natural_width"]}')
+            if lb['wrap'] and (lb['width'] < lb['min_width'] or
+                               lb['height'] < lb['height_for_width']):
+                problems.append(f'{what}: wrapped, needs {lb["min_width"]} wide and '
+                                f'{lb["height_for_width"]} high')
+            if not lb['scrolled'] and (lb['x'] < 0 or lb['x'] + lb['width'] > w['window_width']
+                                       or lb['y'] + lb['height'] > w['window_height']):
+                problems.append(f'{what}: outside the {w["window_width"]}x{w["window_height"]} '
+                                f'window')
+    return problems, sum(len(w['labels']) for w in windows)
+
+
 def main(argv):
     ui = Ui()
     i = 0
@@ -178,6 +231,22 @@ def main(argv):
                     for n in unnamed))
             log('every showing control has a name')
             i += 1
+        elif step == 'marked':
+            time.sleep(0.5)   # let pending relabelling land
+            bad = unmarked_texts(ui)
+            if bad:
+                raise AssertionError('text outside the pseudo-locale markers:\n' + '\n'.join(
+                    f'  {role}: {text!r} -> {rest!r}' for role, text, rest in bad))
+            log('every showing text is marked')
+            i += 1
+        elif step == 'layout':
+            time.sleep(0.5)
+            problems, count = layout_problems(ui, int(argv[i + 1]), int(argv[i + 2]))
+            if problems:
+                raise AssertionError('clipped at %sx%s:\n  ' % (argv[i + 1], argv[i + 2]) +
+                                     '\n  '.join(problems))
+            log(f'none of {count} labels is clipped at {argv[i + 1]}x{argv[i + 2]}')
+            i += 3
         else:
             raise SystemExit(f'unknown step {step!r}')
 

@@ -230,6 +230,13 @@ class Session:
             log('key', k)
             time.sleep(0.3)
 
+    def resize(self, width, height):
+        """Resizes the window to WIDTHxHEIGHT and lets it lay out and redraw."""
+        env = dict(os.environ, DISPLAY=self.env['DISPLAY'])
+        subprocess.run(['xdotool', 'windowsize', self.window_id(), str(width), str(height)],
+                       env=env, check=True)
+        time.sleep(0.8)
+
     def screenshot(self, name, width=None, height=None):
         """Resizes the window to WIDTHxHEIGHT (there is no window manager: it sits at
         0,0) and saves the window alone as OUT/NAME.png."""

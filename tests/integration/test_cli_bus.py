@@ -70,6 +70,54 @@ class CliBusTest(unittest.TestCase):
         history = json.loads(self.ctl('--json', 'history').stdout)['entries']
         self.assertEqual([e['kind'] for e in history], ['apply'])
 
+    def test_japanese_same_as_root_mode(self):
+        """The helper answers in English (its JSON is for programs); sdtunerctl translates
+        that text when it shows it. In Japanese, the human output over the bus is the
+        same as in-process, where the library's text is translated where it is made;
+        the JSON is English and the same both ways."""
+        saved = dict(self.env.environ)
+        self.addCleanup(lambda: (self.env.environ.clear(), self.env.environ.update(saved)))
+        self.env.environ.update(LANGUAGE='ja', LC_ALL='C.UTF-8',
+                                SDTUNER_LOCALEDIR=os.path.join(BUILDDIR, 'po'))
+        english = self.ctl('--json', 'recommend').stdout
+        rec = json.loads(english)['recommendations'][0]
+        for step in ('before', 'applied'):
+            for cmd in (['info'], ['recommend'], ['status'], ['history']):
+                with self.subTest(cmd=cmd, step=step):
+                    bus = self.ctl(*cmd)
+                    local = self.ctl_root_mode(*cmd)
+                    self.assertEqual(bus.returncode, 0, bus.stderr)
+                    self.assertEqual(bus.stdout, local.stdout)
+                    # Japanese text, not only the labels
+                    self.assertRegex(bus.stdout, '[\u3040-\u30ff]')
+                    json_bus = self.ctl('--json', *cmd).stdout
+                    self.assertEqual(json_bus, self.ctl_root_mode('--json', *cmd).stdout)
+                    self.assertNotRegex(json_bus, '[\u3040-\u30ff]')
+            if step == 'before':
+                self.assertIn('SD カードを 100 MHz で動かす', self.ctl('recommend').stdout)
+                self.assertEqual(self.ctl('apply', rec['id']).returncode, 0)
+
+    def test_helper_in_japanese_answers_in_english(self):
+        """The helper's JSON and errors are for programs: English and C numbers even when
+        the system locale it starts under is Japanese (a Pi set up in Japanese)."""
+        self.env.stop()
+
+        class JapaneseHelperEnv(TestEnv):
+            def helper_argv(self):
+                return ['/usr/bin/env', 'LANG=C.UTF-8', 'LANGUAGE=ja',
+                        'SDTUNER_LOCALEDIR=' + os.path.join(BUILDDIR, 'po')] + \
+                    super().helper_argv()
+
+        self.env = JapaneseHelperEnv(fixture=FIXTURE)
+        self.env.start()
+        self.addCleanup(self.env.stop)
+        for cmd in (['recommend'], ['info'], ['status'], ['apply', 'no-such-id']):
+            with self.subTest(cmd=cmd):
+                bus = self.ctl('--json', *cmd)
+                local = self.ctl_root_mode('--json', *cmd)
+                self.assertEqual(bus.stdout, local.stdout)
+                self.assertNotRegex(bus.stdout, '[\u3040-\u30ff]')
+
     def test_apply_and_revert_over_the_bus(self):
         with open(self.config, 'rb') as f:
             before = f.read()

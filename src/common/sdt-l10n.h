@@ -1,0 +1,33 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* a printf-style msgid of the library or the helper (generated table) */
+typedef struct {
+	const char *msgid;
+	const char *msgid_plural;
+} SdtL10nFormat;
+
+extern const SdtL10nFormat sdt_l10n_formats[];
+
+gchar *sdt_l10n_translate(const gchar *english);
+const gchar *sdt_l10n_tr(const gchar *english);
+gchar *sdt_l10n_translate_with(const gchar *english, const SdtL10nFormat *formats);
+void sdt_l10n_use_c_locale_for_output(void);
+gchar *sdt_l10n_month(const gchar *yyyy_mm);
+gchar *sdt_l10n_time(const gchar *iso);
+const gchar *sdt_l10n_timing(const gchar *timing);
+const gchar *sdt_l10n_cqe(const gchar *cqe);
+glong sdt_l10n_columns(const gchar *text);
+const gchar *sdt_l10n_bench_test(const gchar *name);
+gchar *sdt_l10n_pad(const gchar *text, glong columns);
+const gchar *sdt_l10n_sentence_gap(const gchar *sentence);
+
+G_END_DECLS

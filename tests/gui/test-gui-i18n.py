@@ -1,0 +1,156 @@
+#!/usr/bin/python3
+"""test-gui-i18n.py BUILDDIR PSEUDO-LOCALEDIR - the window in other languages, over AT-SPI.
+
+The app runs as in test-gui-flow.py (user nobody, the built helper on the simulated
+Raspberry Pi 3, the real polkitd and the test agent), in three languages:
+  qps (pseudo-locale, every msgstr wrapped in ⟦…⟧, built from a freshly extracted pot):
+        on every page (Overview; Speed before and after a benchmark; Tuning with the
+        recommendation, its explanation and, after Apply, the diff; History) and in the
+        error bar of a refused Apply, no text that AT-SPI shows (names and descriptions)
+        stands outside the markers, apart from the allow-list of tests/i18n/sdti18n.py
+        (numbers, units, device names, config.txt lines, the board's model);
+  ja    a known Japanese label on each page; no label is clipped (the app's layout
+        report: allocated width >= natural width, wrapped labels get the height they
+        need, nothing outside the window, which fits the screen) at 1280x800 and
+        800x480; screenshots of Overview, Speed with results and Tuning (with
+        fonts-noto-cjk) into $SDTUNER_SCREENSHOT_DIR as ja-*.png;
+  de    the same clipping checks (German has long words).
+"""
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import sdtgui  # noqa: E402
+from sdtgui import check, log  # noqa: E402
+
+SIZES = [(1280, 800), (800, 480)]
+
+
+def session(app, shots, env, agent, language, localedir):
+    s = sdtgui.Session(app, out_dir=shots)
+    s.__enter__()
+    s.env['SDTUNER_LAYOUT_REPORT'] = os.path.join(s.home, 'layout.json')
+    s.start_app(env.address, prefix=env.agent_cmd(agent, []),
+                extra_env={'LANGUAGE': language, 'SDTUNER_LOCALEDIR': localedir})
+    return s
+
+
+def pseudo(env, app, shots, localedir):
+    # the error bar of a refused Apply
+    s = session(app, shots, env, 'deny', 'qps', localedir)
+    try:
+        s.steps('wait-text', r'^⟦Simulated Raspberry Pi 3 Model B', 'marked',
+                'page', '⟦Tuning⟧', 'wait-text', r'^⟦Run the SD card at 100 MHz⟧', 'marked',
+                'click', '⟦Apply⟧', 'wait-text', r'⟦The setting was not applied\.⟧ ⟦Permission',
+                'marked')
+    finally:
+        s.close()
+    # every page, with results, the recommendation applied, and History's comparison
+    s = session(app, shots, env, 'allow', 'qps', localedir)
+    try:
+        s.steps('wait-text', r'^⟦Simulated Raspberry Pi 3 Model B',
+                'wait-text', r'MB/s\. No card can go faster', 'marked',
+                'page', '⟦Speed⟧', 'marked',
+                'click', '⟦Benchmark⟧',
+                'wait-text-long', r'^⟦(This card (reaches|does not reach)|No verdict)', 'marked',
+                'page', '⟦Tuning⟧', 'wait-text', r'^⟦Run the SD card at 100 MHz⟧', 'marked',
+                'click', '⟦Apply⟧', 'wait-text', r'^⟦Applied to ', 'marked',
+                'page', '⟦Speed⟧', 'click', '⟦Benchmark⟧',
+                'wait-text-long', r'^⟦(This card (reaches|does not reach)|No verdict)',
+                'page', '⟦History⟧', 'wait-text', r'^⟦The last benchmark before SD Tuner',
+                'marked',
+                'page', '⟦Tuning⟧', 'click', '⟦Revert⟧', 'wait-text', r'^⟦Reverted: ', 'marked',
+                timeout=480)
+        check(s.app_running(), 'qps: the app runs on')
+    finally:
+        s.close()
+
+
+def layouts(s, what):
+    for w, h in SIZES:
+        s.resize(w, h)
+        s.steps('layout', str(w), str(h))
+        log(f'{what}: no label clipped at {w}x{h}')
+
+
+def japanese(env, app, shots, localedir):
+    s = session(app, shots, env, 'allow', 'ja', localedir)
+    try:
+        s.steps('wait-text', r'^シミュレーションの Raspberry Pi 3 Model B',
+                'wait-text', r'^SD カード$', 'wait-text', r'上限: \d+\.\d MB/s。')
+        layouts(s, 'ja Overview')
+        s.screenshot('ja-overview-1280x800', 1280, 800)
+        s.steps('page', '速度', 'wait-text', r'^カードの本当の速さを測ります',
+                'click', 'ベンチマーク(B)',
+                'wait-text-long', r'^このカードは、このボードで|^判定できません',
+                'value', 'シーケンシャル読み取り、MB/s', r'^\d+\.\d$', timeout=300)
+        layouts(s, 'ja Speed')
+        s.screenshot('ja-benchmark-1280x800', 1280, 800)
+        s.steps('page', 'チューニング', 'wait-text', r'^SD カードを 100 MHz で動かす$',
+                'wait-text', r'^このボードの SD コントローラー（sdhost）は')
+        layouts(s, 'ja Tuning')
+        s.screenshot('ja-tuning-1280x800', 1280, 800)
+        s.steps('page', '履歴', 'wait-text', r'^最新のベンチマークとその前|^まだベンチマーク|^SD Tuner の直近')
+        layouts(s, 'ja History')
+        check(s.app_running(), 'ja: the app runs on')
+    finally:
+        s.close()
+
+
+def german(env, app, shots, localedir):
+    t = catalogue(localedir, 'de')
+    s = session(app, shots, env, 'allow', 'de', localedir)
+    try:
+        s.steps('wait-text', r'Raspberry Pi 3 Model B')
+        layouts(s, 'de Overview')
+        s.resize(1280, 800)
+        # a results table full of figures: the widest the Speed page gets
+        s.steps('page', t.gettext('Speed'), 'click', mnemonic_free(t.gettext('_Benchmark')),
+                'wait-text-long', r'^\d+\.\d\d?$', timeout=300)
+        layouts(s, 'de Speed')
+        s.resize(1280, 800)
+        s.steps('page', t.gettext('Tuning'), 'wait-text', r'100 MHz')
+        layouts(s, 'de Tuning')
+        s.resize(1280, 800)
+        s.steps('page', t.gettext('History'))
+        layouts(s, 'de History')
+        # the check can fail: squeezed below its minimum size the window is clipped
+        s.resize(400, 240)
+        try:
+            s.steps('layout', '400', '240')
+            squeezed_ok = True
+        except AssertionError:
+            squeezed_ok = False
+        check(not squeezed_ok, 'the layout check reports a window squeezed to 400x240')
+    finally:
+        s.close()
+
+
+def catalogue(localedir, language):
+    import gettext
+    return gettext.translation('sd-tuner', localedir, [language], fallback=True)
+
+
+def mnemonic_free(label):
+    """a button's accessible name: its label without the mnemonic mark"""
+    return label.replace('(_', '(').replace('_', '')
+
+
+def main():
+    builddir = sys.argv[1]
+    pseudo_dir = sys.argv[2]
+    po_dir = os.path.join(builddir, 'po')
+    os.environ.setdefault('SDTUNER_BUILDDIR', builddir)
+    app = os.path.join(builddir, 'src', 'app', 'sd-tuner')
+    shots = os.environ.get('SDTUNER_SCREENSHOT_DIR') or tempfile.mkdtemp(prefix='sdt-shots-')
+    with sdtgui.sim_env() as env:
+        pseudo(env, app, shots, pseudo_dir)
+        japanese(env, app, shots, po_dir)
+        german(env, app, shots, po_dir)
+    print(f'PASS (screenshots in {shots})')
+
+
+if __name__ == '__main__':
+    sdtgui.main_wrapper(main)
