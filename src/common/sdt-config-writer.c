@@ -1545,12 +1545,11 @@ sdt_json_parse_with_schema(const gchar *data,
 	JsonObject *obj;
 
 	if (len > SDT_CONFIG_JOURNAL_MAX) {
-		g_set_error(
-			error,
-			SDT_ERROR,
-			SDT_ERROR_INVALID_DATA,
-			_("it is %" PRIu64 " bytes long, far more than SD Tuner writes"),
-			(guint64) len);
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    _("it is %" PRIu64 " bytes long, far more than SD Tuner writes"),
+			    (guint64) len);
 		return NULL;
 	}
 	if (!json_parser_load_from_data(parser, data, (gssize) len, &local)) {

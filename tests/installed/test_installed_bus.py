@@ -132,7 +132,11 @@ class InstalledBusTest(unittest.TestCase):
         """with a Japanese translation installed, polkitd shows its message"""
         with open(os.path.join(ROOT, POLICY)) as f:
             policy = f.read()
-        m = re.search(r'<message xml:lang="ja">([^<]+)</message>', policy)
+        # Revert asks for the modify-boot-config action: its Japanese message
+        action = re.search(r'<action id="org\.example\.sdtuner\.modify-boot-config">(.*?)</action>',
+                           policy, re.S)
+        self.assertIsNotNone(action, 'the installed policy has no modify-boot-config action')
+        m = re.search(r'<message xml:lang="ja">([^<]+)</message>', action.group(1))
         if m is None:
             self.skipTest('the installed policy has no Japanese message yet (po/LINGUAS has '
                           'no ja)')
