@@ -452,6 +452,81 @@ test_bench_io_sequential_steady_state(void)
 	test_rm_rf(dir);
 }
 
+/*
+ * cpu_ns counts the threads doing the I/O, not the rest of the process: a
+ * thread spinning beside the run (a main loop, a progress display) must not
+ * show up in it.  The process-wide clock it replaced counted the spinner too.
+ */
+typedef struct {
+	gint stop;
+	guint64 cpu_ns;
+} TestSpinner;
+
+static guint64
+test_thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (guint64) ts.tv_sec * 1000000000 + (guint64) ts.tv_nsec;
+}
+
+static gpointer
+test_spinner_thread(gpointer data)
+{
+	TestSpinner *s = data;
+	guint64 t0 = test_thread_cpu_ns();
+	while (!g_atomic_int_get(&s->stop))
+		;
+	s->cpu_ns = test_thread_cpu_ns() - t0;
+	return NULL;
+}
+
+static void
+test_bench_io_cpu_of_io_threads_only(gconstpointer data)
+{
+	SdtBenchIoBackend backend = GPOINTER_TO_INT(data);
+	guint depth = backend == SDT_BENCH_IO_BACKEND_SYNC ? 1 : 4;
+	g_autofree gchar *dir = NULL;
+	g_autoptr(SdtBenchTarget) target = test_target_new(&dir, 4 * MIB);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchIo) io = sdt_bench_io_new(backend, depth, target->fd, 4096, &error);
+	g_autoptr(GThread) spinner = NULL;
+	TestSpinner spin = {0};
+	SdtBenchIoStats stats;
+	SdtBenchIoJob job = {
+		.dir = SDT_BENCH_IO_WRITE,
+		.block_size = 4096,
+		.length = 4 * MIB,
+		.random = TRUE,
+		.seed = 3,
+		.max_seconds = 0.3,
+	};
+	struct timespec ts;
+	guint64 process0;
+	guint64 process1;
+
+	g_assert_no_error(error);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	process0 = (guint64) ts.tv_sec * 1000000000 + (guint64) ts.tv_nsec;
+	spinner = g_thread_new("spinner", test_spinner_thread, &spin);
+	g_assert_true(sdt_bench_io_run(io, &job, &stats, &error));
+	g_assert_no_error(error);
+	g_atomic_int_set(&spin.stop, 1);
+	g_thread_join(g_steal_pointer(&spinner));
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	process1 = (guint64) ts.tv_sec * 1000000000 + (guint64) ts.tv_nsec;
+
+	g_assert_cmpuint(stats.ios, >, 0);
+	/* the I/O cost something ... */
+	g_assert_cmpuint(stats.cpu_ns, >, 0);
+	/* ... and the spinner, which ran during the whole run, is not part of it */
+	g_assert_cmpuint(spin.cpu_ns, >, 1000000);
+	g_assert_cmpuint(stats.cpu_ns, <=, process1 - process0 - spin.cpu_ns + 1000000);
+	g_clear_pointer(&io, sdt_bench_io_free);
+	g_clear_pointer(&target, sdt_bench_target_free);
+	test_rm_rf(dir);
+}
+
 static void
 test_bench_io_injected_error(gconstpointer data)
 {
@@ -1044,6 +1119,15 @@ main(int argc, char **argv)
 			test_bench_io_fallback_without_uring);
 	g_test_add_func("/sdtuner/bench/io/sequential-steady-state",
 			test_bench_io_sequential_steady_state);
+	g_test_add_data_func("/sdtuner/bench/io/cpu-of-io-threads-only/sync",
+			     GINT_TO_POINTER(SDT_BENCH_IO_BACKEND_SYNC),
+			     test_bench_io_cpu_of_io_threads_only);
+	g_test_add_data_func("/sdtuner/bench/io/cpu-of-io-threads-only/uring",
+			     GINT_TO_POINTER(SDT_BENCH_IO_BACKEND_AUTO),
+			     test_bench_io_cpu_of_io_threads_only);
+	g_test_add_data_func("/sdtuner/bench/io/cpu-of-io-threads-only/threads",
+			     GINT_TO_POINTER(SDT_BENCH_IO_BACKEND_THREADS),
+			     test_bench_io_cpu_of_io_threads_only);
 	g_test_add_data_func("/sdtuner/bench/io/injected-error/sync",
 			     GINT_TO_POINTER(SDT_BENCH_IO_BACKEND_SYNC),
 			     test_bench_io_injected_error);

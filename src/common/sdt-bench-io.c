@@ -7,10 +7,13 @@
 
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -73,6 +76,7 @@ struct _SdtBenchIo {
 	GAsyncQueue *requests;
 	GAsyncQueue *completions;
 	GThread **workers;
+	gint *worker_tids; /* written by each worker as it starts */
 	guint n_workers;
 	/* sync */
 	SdtBenchIoSlot *sync_done;
@@ -265,11 +269,19 @@ sdt_bench_io_do_sync(gint fd, SdtBenchIoSlot *slot, gsize len)
 	return rc < 0 ? -errno : rc;
 }
 
+typedef struct {
+	SdtBenchIo *io;
+	guint index;
+} SdtBenchIoWorkerStart;
+
 static gpointer
 sdt_bench_io_worker(gpointer data)
 {
-	SdtBenchIo *io = data;
+	SdtBenchIoWorkerStart *start = data;
+	SdtBenchIo *io = start->io;
 
+	g_atomic_int_set(&io->worker_tids[start->index], (gint) syscall(SYS_gettid));
+	g_free(start);
 	for (;;) {
 		SdtBenchIoSlot *slot = g_async_queue_pop(io->requests);
 		if (slot->op == SDT_BENCH_IO_OP_QUIT)
@@ -286,9 +298,15 @@ sdt_bench_io_start_threads(SdtBenchIo *io, GError **error)
 	io->requests = g_async_queue_new();
 	io->completions = g_async_queue_new();
 	io->workers = g_new0(GThread *, io->depth);
+	io->worker_tids = g_new0(gint, io->depth);
 	for (guint i = 0; i < io->depth; i++) {
-		io->workers[i] = g_thread_try_new("sdt-bench-io", sdt_bench_io_worker, io, error);
+		SdtBenchIoWorkerStart *start = g_new(SdtBenchIoWorkerStart, 1);
+		start->io = io;
+		start->index = i;
+		io->workers[i] =
+			g_thread_try_new("sdt-bench-io", sdt_bench_io_worker, start, error);
 		if (io->workers[i] == NULL) {
+			g_free(start);
 			g_prefix_error(error, "cannot start I/O worker thread: ");
 			return FALSE;
 		}
@@ -560,6 +578,7 @@ sdt_bench_io_free_now(SdtBenchIo *io)
 	for (guint i = 0; i < io->n_workers; i++)
 		g_thread_join(io->workers[i]);
 	g_free(io->workers);
+	g_free(io->worker_tids);
 	g_clear_pointer(&io->requests, g_async_queue_unref);
 	g_clear_pointer(&io->completions, g_async_queue_unref);
 	for (guint i = 0; io->slots != NULL && i < io->n_slots; i++)
@@ -671,8 +690,146 @@ sdt_bench_io_fsync(SdtBenchIo *io, const SdtBenchIoJob *job, SdtBenchIoStats *st
 	return sdt_bench_io_check_result(io, &io->fsync_slot, error);
 }
 
-gboolean
-sdt_bench_io_run(SdtBenchIo *io, const SdtBenchIoJob *job, SdtBenchIoStats *stats, GError **error)
+/*
+ * CPU time, as the threads doing the I/O see it: the thread running the loop,
+ * the backend's worker threads, and io_uring's io-wq workers, which the kernel
+ * creates inside this process for requests it cannot issue without blocking
+ * (an ext4 write into unwritten extents, for one) and names "iou-wrk-<tid of
+ * the submitter>".  Each thread's own CPU clock (ns, user + system) is read at
+ * the start and the end of the run.  A thread that exits during the run (an
+ * io-wq worker does after idling a while) leaves the set, but its time stays
+ * in the process's clock: the part of the process's time no live thread
+ * accounts for grows by exactly what exited threads ran during the run, and
+ * that growth is counted too.  Nothing else of the process (a main loop, the
+ * helper's D-Bus thread, a progress display) is counted: fio's per-job figure
+ * does not count its main process either.
+ */
+typedef struct {
+	gint tid;
+	guint64 ns;
+} SdtBenchIoThreadTime;
+
+typedef struct {
+	GArray *io_threads;     /* of SdtBenchIoThreadTime */
+	guint64 unaccounted_ns; /* process CPU not in any live thread's clock */
+} SdtBenchIoCpuSnapshot;
+
+static guint64
+sdt_bench_io_clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+	if (clock_gettime(clock, &ts) != 0)
+		return G_MAXUINT64;
+	return (guint64) ts.tv_sec * G_GUINT64_CONSTANT(1000000000) + (guint64) ts.tv_nsec;
+}
+
+/* the CPU clock of thread @tid of this process (the kernel's MAKE_THREAD_CPUCLOCK) */
+static clockid_t
+sdt_bench_io_thread_clock(gint tid)
+{
+	return (clockid_t) ((~(guint32) tid << 3) | 4 /* per thread */ | 2 /* sched */);
+}
+
+static gboolean
+sdt_bench_io_is_io_thread(SdtBenchIo *io, gint tid, gint self_tid, gint task_fd)
+{
+	gchar comm[32];
+	gchar want[32];
+	gssize n;
+
+	if (tid == self_tid)
+		return TRUE;
+	for (guint i = 0; i < io->n_workers; i++) {
+		if (g_atomic_int_get(&io->worker_tids[i]) == tid)
+			return TRUE;
+	}
+	if (io->backend != SDT_BENCH_IO_BACKEND_URING)
+		return FALSE;
+	n = pread(task_fd, comm, sizeof(comm) - 1, 0);
+	if (n <= 0)
+		return FALSE;
+	comm[n] = '\0';
+	g_strchomp(comm);
+	g_snprintf(want, sizeof(want), "iou-wrk-%d", self_tid);
+	return strcmp(comm, want) == 0;
+}
+
+static void
+sdt_bench_io_cpu_snapshot(SdtBenchIo *io, SdtBenchIoCpuSnapshot *snap)
+{
+	gint self_tid = (gint) syscall(SYS_gettid);
+	guint64 process_ns = sdt_bench_io_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	guint64 live_ns = 0;
+	DIR *dir = opendir("/proc/self/task");
+	struct dirent *ent;
+
+	snap->io_threads = g_array_new(FALSE, FALSE, sizeof(SdtBenchIoThreadTime));
+	snap->unaccounted_ns = 0;
+	if (dir == NULL) {
+		/* no /proc: this thread alone */
+		SdtBenchIoThreadTime t = {self_tid, sdt_bench_io_clock_ns(CLOCK_THREAD_CPUTIME_ID)};
+		g_array_append_val(snap->io_threads, t);
+		return;
+	}
+	while ((ent = readdir(dir)) != NULL) {
+		gchar path[64];
+		gint tid;
+		guint64 ns;
+		gint fd;
+
+		if (ent->d_name[0] < '0' || ent->d_name[0] > '9')
+			continue;
+		tid = atoi(ent->d_name);
+		ns = sdt_bench_io_clock_ns(sdt_bench_io_thread_clock(tid));
+		if (ns == G_MAXUINT64)
+			continue; /* exited meanwhile */
+		live_ns += ns;
+		g_snprintf(path, sizeof(path), "/proc/self/task/%d/comm", tid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (sdt_bench_io_is_io_thread(io, tid, self_tid, fd)) {
+			SdtBenchIoThreadTime t = {tid, ns};
+			g_array_append_val(snap->io_threads, t);
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	closedir(dir);
+	snap->unaccounted_ns = process_ns > live_ns ? process_ns - live_ns : 0;
+}
+
+/* CPU time of the I/O threads between @start and @end; frees both */
+static guint64
+sdt_bench_io_cpu_between(SdtBenchIoCpuSnapshot *start, SdtBenchIoCpuSnapshot *end)
+{
+	guint64 total = 0;
+
+	for (guint i = 0; i < end->io_threads->len; i++) {
+		SdtBenchIoThreadTime *e = &g_array_index(end->io_threads, SdtBenchIoThreadTime, i);
+		guint64 before = 0;
+		for (guint j = 0; j < start->io_threads->len; j++) {
+			SdtBenchIoThreadTime *s =
+				&g_array_index(start->io_threads, SdtBenchIoThreadTime, j);
+			if (s->tid == e->tid) {
+				before = s->ns;
+				break;
+			}
+		}
+		if (e->ns > before)
+			total += e->ns - before;
+	}
+	/* what threads that exited during the run used */
+	if (end->unaccounted_ns > start->unaccounted_ns)
+		total += end->unaccounted_ns - start->unaccounted_ns;
+	g_array_unref(start->io_threads);
+	g_array_unref(end->io_threads);
+	return total;
+}
+
+static gboolean
+sdt_bench_io_run_loop(SdtBenchIo *io,
+		      const SdtBenchIoJob *job,
+		      SdtBenchIoStats *stats,
+		      GError **error)
 {
 	SdtBenchIoSlot *done[SDT_BENCH_IO_MAX_COMPLETIONS];
 	SdtBenchRng rng_offset;
@@ -692,11 +849,6 @@ sdt_bench_io_run(SdtBenchIo *io, const SdtBenchIoJob *job, SdtBenchIoStats *stat
 	gint64 last_progress;
 	gint64 now;
 
-	g_return_val_if_fail(job->block_size == io->block_size, FALSE);
-	g_return_val_if_fail(job->length >= job->block_size, FALSE);
-	g_return_val_if_fail(io->in_flight == 0, FALSE);
-
-	memset(stats, 0, sizeof(*stats));
 	nblocks = job->length / job->block_size;
 	limit = job->max_bytes;
 	if (!job->random && (limit == 0 || limit > nblocks * job->block_size))
@@ -796,4 +948,23 @@ sdt_bench_io_run(SdtBenchIo *io, const SdtBenchIoJob *job, SdtBenchIoStats *stat
 	if (job->progress != NULL)
 		job->progress(stats->bytes, stats->seconds, job->user_data);
 	return TRUE;
+}
+
+gboolean
+sdt_bench_io_run(SdtBenchIo *io, const SdtBenchIoJob *job, SdtBenchIoStats *stats, GError **error)
+{
+	SdtBenchIoCpuSnapshot cpu_start;
+	SdtBenchIoCpuSnapshot cpu_end;
+	gboolean ok;
+
+	g_return_val_if_fail(job->block_size == io->block_size, FALSE);
+	g_return_val_if_fail(job->length >= job->block_size, FALSE);
+	g_return_val_if_fail(io->in_flight == 0, FALSE);
+
+	memset(stats, 0, sizeof(*stats));
+	sdt_bench_io_cpu_snapshot(io, &cpu_start);
+	ok = sdt_bench_io_run_loop(io, job, stats, error);
+	sdt_bench_io_cpu_snapshot(io, &cpu_end);
+	stats->cpu_ns = sdt_bench_io_cpu_between(&cpu_start, &cpu_end);
+	return ok;
 }

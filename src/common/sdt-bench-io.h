@@ -96,6 +96,13 @@ typedef struct {
 	gdouble steady_seconds;
 	guint64 steady_bytes;
 	guint64 fsync_ns;
+	/*
+	 * CPU time (user + system) of the threads doing the I/O during the run:
+	 * the calling thread, the backend's worker threads and io_uring's io-wq
+	 * workers ("iou-wrk-*"), including any that exited during the run; not the
+	 * rest of the process
+	 */
+	guint64 cpu_ns;
 	SdtBenchLatency latency;
 } SdtBenchIoStats;
 

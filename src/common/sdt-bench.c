@@ -148,15 +148,6 @@ typedef struct {
 	gdouble last_seconds;
 } SdtBenchProgress;
 
-/* CPU time of the whole process: the I/O threads' share too */
-static gdouble
-sdt_bench_cpu_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (gdouble) ts.tv_sec + (gdouble) ts.tv_nsec / 1e9;
-}
-
 static void
 sdt_bench_progress_cb(guint64 bytes, gdouble seconds, gpointer user_data)
 {
@@ -208,7 +199,6 @@ sdt_bench_run_phase(SdtBenchTarget *target,
 	};
 	SdtBenchIoBackend backend = config->backend;
 	const gchar *where = phase->raw ? target->disk_node : target->device;
-	gdouble cpu0;
 	gboolean ok;
 
 	if (phase->queue_depth == 1 && phase->random)
@@ -237,9 +227,8 @@ sdt_bench_run_phase(SdtBenchTarget *target,
 	progress->phase = phase;
 	progress->last_bytes = 0;
 	progress->last_seconds = 0;
-	cpu0 = sdt_bench_cpu_seconds();
 	ok = sdt_bench_io_run(io, &job, &stats, error);
-	test->cpu_seconds = sdt_bench_cpu_seconds() - cpu0;
+	test->cpu_seconds = (gdouble) stats.cpu_ns / 1e9;
 
 	test->name = g_strdup(phase->name);
 	test->block_size = phase->block_size;

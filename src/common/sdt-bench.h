@@ -63,7 +63,7 @@ typedef struct {
 	gdouble mb_s;
 	gdouble iops;
 	gdouble fsync_seconds;
-	gdouble cpu_seconds; /* the process's CPU time during the test */
+	gdouble cpu_seconds; /* CPU time of the threads doing the I/O (SdtBenchIoStats.cpu_ns) */
 	SdtBenchLatency latency;
 } SdtBenchTestResult;
 
