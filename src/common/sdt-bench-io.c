@@ -10,6 +10,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +26,15 @@
 #include "sdt-bench-io.h"
 #include "sdt-error.h"
 
-/* how long the run loop blocks before it looks at the cancellable again */
+/*
+ * How long the run loop blocks before it looks at the cancellable again, where
+ * a cancellation cannot wake it (a cancellable without a file descriptor).
+ * Otherwise it blocks until a request completes or the cancellable fires: on
+ * a slow card, waiting costs nothing.
+ */
 #define SDT_BENCH_IO_WAIT_NS         (50 * G_GINT64_CONSTANT(1000000))
 #define SDT_BENCH_IO_PROGRESS_NS     (100 * G_GINT64_CONSTANT(1000000))
+#define SDT_BENCH_IO_SLICE_NS        (250 * G_GINT64_CONSTANT(1000000))
 #define SDT_BENCH_IO_BUFFER_ALIGN    4096
 #define SDT_BENCH_IO_MAX_COMPLETIONS 64
 
@@ -62,6 +70,9 @@ struct _SdtBenchIo {
 	guint n_slots;
 	SdtBenchIoSlot fsync_slot;
 	SdtBenchIoSlot quit_slot;
+	SdtBenchIoSlot wake_slot;       /* a cancellation's wake-up, never counted as I/O */
+	GCancellable *wake_cancellable; /* io_uring: its fd is polled by the ring */
+	gboolean wake_armed;
 	guint in_flight;
 	guint in_flight_max;
 	guint64 completed;
@@ -319,8 +330,8 @@ sdt_bench_io_start_threads(SdtBenchIo *io, GError **error)
 static gboolean
 sdt_bench_io_start_uring(SdtBenchIo *io, GError **error)
 {
-	/* room for every slot plus the fsync */
-	gint rc = io_uring_queue_init(io->n_slots + 2, &io->ring, 0);
+	/* room for every slot plus the fsync and the cancellation's poll */
+	gint rc = io_uring_queue_init(io->n_slots + 4, &io->ring, 0);
 	if (rc < 0) {
 		g_set_error(error,
 			    SDT_ERROR,
@@ -372,6 +383,7 @@ sdt_bench_io_new(SdtBenchIoBackend backend, guint depth, gint fd, gsize block_si
 	}
 	io->fsync_slot.op = SDT_BENCH_IO_OP_FSYNC;
 	io->quit_slot.op = SDT_BENCH_IO_OP_QUIT;
+	io->wake_slot.op = SDT_BENCH_IO_OP_QUIT;
 
 	if (backend == SDT_BENCH_IO_BACKEND_AUTO || backend == SDT_BENCH_IO_BACKEND_URING) {
 #if HAVE_LIBURING
@@ -512,11 +524,13 @@ sdt_bench_io_reap(SdtBenchIo *io, gint64 timeout_ns, SdtBenchIoSlot **done, guin
 		else
 			slot = g_async_queue_timeout_pop(io->completions,
 							 (guint64) timeout_ns / 1000);
-		if (slot == NULL)
-			break;
-		done[n++] = slot;
-		while (n < max && (slot = g_async_queue_try_pop(io->completions)) != NULL)
-			done[n++] = slot;
+		while (slot != NULL) {
+			if (slot != &io->wake_slot)
+				done[n++] = slot;
+			if (n == max)
+				break;
+			slot = g_async_queue_try_pop(io->completions);
+		}
 		break;
 	}
 #if HAVE_LIBURING
@@ -545,10 +559,14 @@ sdt_bench_io_reap(SdtBenchIo *io, gint64 timeout_ns, SdtBenchIoSlot **done, guin
 			if (n == max)
 				break;
 			slot = io_uring_cqe_get_data(cqe);
+			seen++;
+			if (slot == &io->wake_slot) {
+				io->wake_armed = FALSE;
+				continue;
+			}
 			slot->res = cqe->res;
 			slot->t_done = now;
 			done[n++] = slot;
-			seen++;
 		}
 		io_uring_cq_advance(&io->ring, seen);
 		break;
@@ -573,6 +591,11 @@ sdt_bench_io_free_now(SdtBenchIo *io)
 	if (io->ring_ok)
 		io_uring_queue_exit(&io->ring);
 #endif
+	if (io->wake_cancellable != NULL) {
+		/* the ring, gone now, held the poll on its fd */
+		g_cancellable_release_fd(io->wake_cancellable);
+		g_object_unref(io->wake_cancellable);
+	}
 	for (guint i = 0; i < io->n_workers; i++)
 		g_async_queue_push(io->requests, &io->quit_slot);
 	for (guint i = 0; i < io->n_workers; i++)
@@ -671,8 +694,68 @@ sdt_bench_io_check_cancelled(const SdtBenchIoJob *job, GError **error)
 	return FALSE;
 }
 
+static void
+sdt_bench_io_wake_cb(GCancellable *cancellable, gpointer user_data)
+{
+	SdtBenchIo *io = user_data;
+	g_async_queue_push(io->completions, &io->wake_slot);
+}
+
+/*
+ * Lets a cancellation of @cancellable wake a blocked wait.  Returns the wait
+ * timeout to use: -1 (block until a completion or the cancellation) where it
+ * can, else SDT_BENCH_IO_WAIT_NS.  *@handler is a signal handler to disconnect.
+ */
+static gint64
+sdt_bench_io_arm_wake(SdtBenchIo *io, GCancellable *cancellable, gulong *handler)
+{
+	*handler = 0;
+	if (cancellable == NULL)
+		return -1;
+	switch (io->backend) {
+	case SDT_BENCH_IO_BACKEND_SYNC:
+		return -1; /* never waits but in the one request it makes */
+	case SDT_BENCH_IO_BACKEND_THREADS:
+		/* the handler queues a wake-up where the loop waits for completions */
+		*handler = g_cancellable_connect(cancellable,
+						 G_CALLBACK(sdt_bench_io_wake_cb),
+						 io,
+						 NULL);
+		return -1;
+#if HAVE_LIBURING
+	case SDT_BENCH_IO_BACKEND_URING: {
+		struct io_uring_sqe *sqe;
+		gint fd;
+
+		if (io->wake_armed && io->wake_cancellable == cancellable)
+			return -1;
+		if (io->wake_cancellable != NULL)
+			return SDT_BENCH_IO_WAIT_NS; /* armed for another cancellable */
+		fd = g_cancellable_get_fd(cancellable);
+		if (fd < 0)
+			return SDT_BENCH_IO_WAIT_NS;
+		/* the cancellable's fd becomes readable when it fires: a completion */
+		io->wake_cancellable = g_object_ref(cancellable);
+		sqe = io_uring_get_sqe(&io->ring);
+		g_assert(sqe != NULL);
+		io_uring_prep_poll_add(sqe, fd, POLLIN);
+		io_uring_sqe_set_data(sqe, &io->wake_slot);
+		io->wake_armed = TRUE;
+		sdt_bench_io_flush(io);
+		return -1;
+	}
+#endif
+	default:
+		return SDT_BENCH_IO_WAIT_NS;
+	}
+}
+
 static gboolean
-sdt_bench_io_fsync(SdtBenchIo *io, const SdtBenchIoJob *job, SdtBenchIoStats *stats, GError **error)
+sdt_bench_io_fsync(SdtBenchIo *io,
+		   const SdtBenchIoJob *job,
+		   gint64 wait_ns,
+		   SdtBenchIoStats *stats,
+		   GError **error)
 {
 	SdtBenchIoSlot *done[1];
 	gint64 t0 = sdt_bench_io_now();
@@ -680,7 +763,7 @@ sdt_bench_io_fsync(SdtBenchIo *io, const SdtBenchIoJob *job, SdtBenchIoStats *st
 	sdt_bench_io_submit(io, &io->fsync_slot);
 	sdt_bench_io_flush(io);
 	while (io->in_flight > 0) {
-		if (sdt_bench_io_reap(io, SDT_BENCH_IO_WAIT_NS, done, 1) == 1)
+		if (sdt_bench_io_reap(io, wait_ns, done, 1) == 1)
 			break;
 		if (sdt_bench_io_check_cancelled(job, error))
 			return FALSE;
@@ -825,6 +908,59 @@ sdt_bench_io_cpu_between(SdtBenchIoCpuSnapshot *start, SdtBenchIoCpuSnapshot *en
 	return total;
 }
 
+/* Student's t, two-sided 95%, by degrees of freedom */
+static gdouble
+sdt_bench_io_t95(guint df)
+{
+	static const gdouble t[] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447,
+				    2.365, 2.306,  2.262, 2.228, 2.201, 2.179, 2.160,
+				    2.145, 2.131,  2.120, 2.110, 2.101, 2.093, 2.086};
+	if (df < G_N_ELEMENTS(t))
+		return t[df];
+	return df < 30 ? 2.06 : df < 60 ? 2.02 : 1.98;
+}
+
+/* the rate of each slice of at least SDT_BENCH_IO_SLICE_NS, from completion to completion */
+typedef struct {
+	gint64 t;      /* the completion that ended the last slice; 0: none yet */
+	guint64 bytes; /* bytes completed then */
+	guint n;       /* Welford over the slices' rates */
+	gdouble mean;
+	gdouble m2;
+} SdtBenchIoSlices;
+
+static void
+sdt_bench_io_slices_add(SdtBenchIoSlices *sl, gint64 t, guint64 bytes)
+{
+	gdouble rate;
+	gdouble delta;
+
+	if (sl->t == 0) {
+		sl->t = t;
+		sl->bytes = bytes;
+		return;
+	}
+	if (t - sl->t < SDT_BENCH_IO_SLICE_NS)
+		return;
+	rate = (gdouble) (bytes - sl->bytes) * 1e9 / (gdouble) (t - sl->t);
+	sl->t = t;
+	sl->bytes = bytes;
+	sl->n++;
+	delta = rate - sl->mean;
+	sl->mean += delta / sl->n;
+	sl->m2 += delta * (rate - sl->mean);
+}
+
+/* the 95% confidence interval's half-width relative to the mean, in percent; -1: unknown */
+static gdouble
+sdt_bench_io_slices_ci(const SdtBenchIoSlices *sl)
+{
+	if (sl->n < 2 || sl->mean <= 0)
+		return -1;
+	return sdt_bench_io_t95(sl->n - 1) * sqrt(sl->m2 / (sl->n - 1)) / sqrt((gdouble) sl->n) /
+	       sl->mean * 100;
+}
+
 static gboolean
 sdt_bench_io_run_loop(SdtBenchIo *io,
 		      const SdtBenchIoJob *job,
@@ -834,6 +970,7 @@ sdt_bench_io_run_loop(SdtBenchIo *io,
 	SdtBenchIoSlot *done[SDT_BENCH_IO_MAX_COMPLETIONS];
 	SdtBenchRng rng_offset;
 	SdtBenchRng rng_data;
+	SdtBenchIoSlices slices = {0};
 	g_autoptr(GError) error_io = NULL;
 	gboolean is_write = job->dir == SDT_BENCH_IO_WRITE;
 	SdtBenchIoOp op = is_write ? SDT_BENCH_IO_OP_WRITE : SDT_BENCH_IO_OP_READ;
@@ -841,13 +978,17 @@ sdt_bench_io_run_loop(SdtBenchIo *io,
 	guint64 limit;
 	guint64 submitted = 0;
 	guint64 next_offset = job->offset;
+	guint64 progress_bytes = 0;
 	gboolean stop = FALSE;
 	gint64 t0;
 	gint64 t_first = 0;
 	gint64 t_end;
 	gint64 deadline = G_MAXINT64;
+	gint64 min_end = 0;
 	gint64 last_progress;
-	gint64 now;
+	gint64 wait_ns;
+	gulong wake_handler;
+	gboolean ok = FALSE;
 
 	nblocks = job->length / job->block_size;
 	limit = job->max_bytes;
@@ -862,12 +1003,15 @@ sdt_bench_io_run_loop(SdtBenchIo *io,
 
 	if (sdt_bench_io_check_cancelled(job, error))
 		return FALSE;
+	wait_ns = sdt_bench_io_arm_wake(io, job->cancellable, &wake_handler);
 	t0 = last_progress = sdt_bench_io_now();
 	if (job->max_seconds > 0)
 		deadline = t0 + (gint64) (job->max_seconds * 1e9);
+	min_end = t0 + (gint64) (job->min_seconds * 1e9);
 
 	for (;;) {
 		guint n;
+		gint64 now;
 
 		while (!stop && io->in_flight < io->depth) {
 			SdtBenchIoSlot *slot = sdt_bench_io_take_slot(io, SDT_BENCH_IO_SLOT_READY);
@@ -903,7 +1047,7 @@ sdt_bench_io_run_loop(SdtBenchIo *io,
 		if (io->in_flight == 0)
 			break;
 
-		n = sdt_bench_io_reap(io, SDT_BENCH_IO_WAIT_NS, done, G_N_ELEMENTS(done));
+		n = sdt_bench_io_reap(io, wait_ns, done, G_N_ELEMENTS(done));
 		for (guint i = 0; i < n; i++) {
 			SdtBenchIoSlot *slot = done[i];
 			slot->state = SDT_BENCH_IO_SLOT_FREE;
@@ -920,23 +1064,37 @@ sdt_bench_io_run_loop(SdtBenchIo *io,
 			if (stats->ios == 1)
 				t_first = slot->t_done;
 		}
-		now = n > 0 ? done[n - 1]->t_done : sdt_bench_io_now();
+		if (sdt_bench_io_check_cancelled(job, error))
+			goto out;
+		if (n == 0)
+			continue; /* woken without a completion */
+		now = done[n - 1]->t_done;
+		stats->seconds = (gdouble) (now - t0) / 1e9;
 		if (now >= deadline)
 			stop = TRUE;
-		stats->seconds = (gdouble) (now - t0) / 1e9;
-		if (sdt_bench_io_check_cancelled(job, error))
-			return FALSE;
-		if (job->progress != NULL && now - last_progress >= SDT_BENCH_IO_PROGRESS_NS) {
+		if (error_io == NULL) {
+			sdt_bench_io_slices_add(&slices, now, stats->bytes);
+			/* known within ±target: enough for the verdict */
+			if (job->target_ci_percent > 0 && now >= min_end && slices.n >= 3) {
+				gdouble ci = sdt_bench_io_slices_ci(&slices);
+				if (ci >= 0 && ci <= job->target_ci_percent)
+					stop = TRUE;
+			}
+		}
+		/* only when something completed: a live rate of what completed */
+		if (job->progress != NULL && stats->bytes > progress_bytes &&
+		    (progress_bytes == 0 || now - last_progress >= SDT_BENCH_IO_PROGRESS_NS)) {
 			last_progress = now;
+			progress_bytes = stats->bytes;
 			job->progress(stats->bytes, stats->seconds, job->user_data);
 		}
 	}
 	if (error_io != NULL) {
 		g_propagate_error(error, g_steal_pointer(&error_io));
-		return FALSE;
+		goto out;
 	}
-	if (job->fsync_end && !sdt_bench_io_fsync(io, job, stats, error))
-		return FALSE;
+	if (job->fsync_end && !sdt_bench_io_fsync(io, job, wait_ns, stats, error))
+		goto out;
 	t_end = sdt_bench_io_now();
 	stats->seconds = (gdouble) (t_end - t0) / 1e9;
 	stats->steady_seconds = stats->seconds;
@@ -947,7 +1105,13 @@ sdt_bench_io_run_loop(SdtBenchIo *io,
 	}
 	if (job->progress != NULL)
 		job->progress(stats->bytes, stats->seconds, job->user_data);
-	return TRUE;
+	ok = TRUE;
+out:
+	stats->slices = slices.n;
+	stats->ci_percent = sdt_bench_io_slices_ci(&slices);
+	if (wake_handler != 0)
+		g_cancellable_disconnect(job->cancellable, wake_handler);
+	return ok;
 }
 
 gboolean

@@ -66,7 +66,12 @@ void sdt_bench_latency_add(SdtBenchLatency *lat, guint64 ns);
 /* @p in [0, 100]; 0 for an empty histogram */
 guint64 sdt_bench_latency_percentile(const SdtBenchLatency *lat, gdouble p);
 
-/* called from the run loop at most every @progress_interval_ns */
+/*
+ * Called from the run loop when requests completed, at most every 100 ms, and
+ * once at the end: @bytes_done completed by @seconds after the start (the time
+ * of the last completion), so a rate computed from two calls is a rate of
+ * completed bytes.
+ */
 typedef void (*SdtBenchIoProgressFunc)(guint64 bytes_done, gdouble seconds, gpointer user_data);
 
 typedef struct {
@@ -79,6 +84,14 @@ typedef struct {
 	guint64 max_bytes;   /* stop submitting after this much (0: @length if sequential) */
 	gdouble max_seconds; /* stop submitting after this long (0: no limit) */
 	gboolean fsync_end;  /* fsync once after the last write, counted in the time */
+	/*
+	 * Adaptive length: stop submitting once the rate is known within
+	 * ±@target_ci_percent (the 95% confidence interval of the rates of
+	 * 250 ms slices, at least 3 of them) and @min_seconds have passed; the
+	 * limits above still apply.  0: run to the limits.
+	 */
+	gdouble target_ci_percent;
+	gdouble min_seconds;
 	SdtBenchIoProgressFunc progress;
 	gpointer user_data;
 	GCancellable *cancellable;
@@ -103,6 +116,14 @@ typedef struct {
 	 * rest of the process
 	 */
 	guint64 cpu_ns;
+	/*
+	 * the rates of the slices of at least 250 ms from the first completion on,
+	 * each from completion to completion: how many, and the half-width of
+	 * their mean's 95% confidence interval relative to it (-1 with fewer than
+	 * two slices)
+	 */
+	guint slices;
+	gdouble ci_percent;
 	SdtBenchLatency latency;
 } SdtBenchIoStats;
 
@@ -130,8 +151,10 @@ void sdt_bench_io_inject_error(SdtBenchIo *io, guint64 after_ios, gint errsv);
 
 /*
  * Runs @job.  Returns %FALSE with SDT_ERROR_IO (or the errno's code) on a
- * failed or short IO, SDT_ERROR_CANCELLED when @job->cancellable fires (noticed
- * within 50 ms), with @stats filled up to that point.
+ * failed or short IO, SDT_ERROR_CANCELLED when @job->cancellable fires, with
+ * @stats filled up to that point.  Waiting for a completion blocks until one
+ * arrives or the cancellable fires (its fd wakes the wait: no polling); only
+ * a cancellable without an fd is looked at every 50 ms.
  */
 gboolean
 sdt_bench_io_run(SdtBenchIo *io, const SdtBenchIoJob *job, SdtBenchIoStats *stats, GError **error);
