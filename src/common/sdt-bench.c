@@ -261,6 +261,17 @@ sdt_bench_run_phase(SdtBenchTarget *target,
 
 	if (phase->queue_depth == 1 && phase->random)
 		backend = SDT_BENCH_IO_BACKEND_SYNC;
+	else if (phase->raw)
+		/*
+		 * Blocking reads in a worker thread, as hdparm's read(): io_uring
+		 * cannot issue a 2 MiB O_DIRECT read of a block device without
+		 * blocking (it spans more than one bio, or is split below), so every
+		 * request went to an io-wq worker anyway, and on the throttled loop
+		 * device some runs had every block charged twice: 10.0 MB/s on a
+		 * 20 MB/s throttle (docs/BENCHMARK-ENGINE.md).  The worker keeps
+		 * cancellation prompt, which a read in this thread would not.
+		 */
+		backend = SDT_BENCH_IO_BACKEND_THREADS;
 	else if (backend == SDT_BENCH_IO_BACKEND_SYNC)
 		backend = SDT_BENCH_IO_BACKEND_AUTO;
 	if (phase->raw) {
