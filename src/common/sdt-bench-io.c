@@ -963,45 +963,66 @@ sdt_bench_io_t95(guint df)
 	return df < 30 ? 2.06 : df < 60 ? 2.02 : 1.98;
 }
 
-/* the rate of each slice of at least SDT_BENCH_IO_SLICE_NS, from completion to completion */
+/*
+ * How well the rate is known: completed bytes against time, sampled at the
+ * first completion and then at the completion ending each slice of at least
+ * SDT_BENCH_IO_SLICE_NS; the rate is the slope of the least-squares line
+ * through these points, and its 95% confidence interval comes from the
+ * points' scatter around the line.  (The mean of the slices' own rates would
+ * do on a device with independent slices; a throttle or a card's controller
+ * making up for a slow slice with a fast one makes the slices' rates scatter
+ * far more than the rate over the whole run does.)
+ */
 typedef struct {
-	gint64 t;      /* the completion that ended the last slice; 0: none yet */
-	guint64 bytes; /* bytes completed then */
-	guint n;       /* Welford over the slices' rates */
-	gdouble mean;
-	gdouble m2;
+	gint64 t0;                     /* the first completion; 0: none yet */
+	gint64 t;                      /* the last point */
+	guint n;                       /* points */
+	gdouble st, sb, stt, stb, sbb; /* sums of t, b (s, MiB), t², t·b, b² */
 } SdtBenchIoSlices;
 
 static void
 sdt_bench_io_slices_add(SdtBenchIoSlices *sl, gint64 t, guint64 bytes)
 {
-	gdouble rate;
-	gdouble delta;
+	gdouble x;
+	gdouble y;
 
-	if (sl->t == 0) {
-		sl->t = t;
-		sl->bytes = bytes;
+	if (sl->n == 0) {
+		sl->t0 = t;
+	} else if (t - sl->t < SDT_BENCH_IO_SLICE_NS) {
 		return;
 	}
-	if (t - sl->t < SDT_BENCH_IO_SLICE_NS)
-		return;
-	rate = (gdouble) (bytes - sl->bytes) * 1e9 / (gdouble) (t - sl->t);
 	sl->t = t;
-	sl->bytes = bytes;
+	x = (gdouble) (t - sl->t0) / 1e9;
+	y = (gdouble) bytes / (1024.0 * 1024.0);
 	sl->n++;
-	delta = rate - sl->mean;
-	sl->mean += delta / sl->n;
-	sl->m2 += delta * (rate - sl->mean);
+	sl->st += x;
+	sl->sb += y;
+	sl->stt += x * x;
+	sl->stb += x * y;
+	sl->sbb += y * y;
 }
 
-/* the 95% confidence interval's half-width relative to the mean, in percent; -1: unknown */
+/* the 95% confidence interval's half-width relative to the rate, in percent; -1: unknown */
 static gdouble
 sdt_bench_io_slices_ci(const SdtBenchIoSlices *sl)
 {
-	if (sl->n < 2 || sl->mean <= 0)
+	gdouble n = sl->n;
+	gdouble sxx;
+	gdouble sxy;
+	gdouble syy;
+	gdouble slope;
+	gdouble sse;
+
+	if (sl->n < 3)
 		return -1;
-	return sdt_bench_io_t95(sl->n - 1) * sqrt(sl->m2 / (sl->n - 1)) / sqrt((gdouble) sl->n) /
-	       sl->mean * 100;
+	sxx = sl->stt - sl->st * sl->st / n;
+	sxy = sl->stb - sl->st * sl->sb / n;
+	syy = sl->sbb - sl->sb * sl->sb / n;
+	if (sxx <= 0 || sxy <= 0)
+		return -1;
+	slope = sxy / sxx;
+	sse = MAX(syy - slope * sxy, 0.0);
+	return sdt_bench_io_t95(sl->n - 2) * sqrt(sse / (n - 2) / sxx) / slope * 100;
 }
 
 static gboolean
@@ -1118,7 +1139,7 @@ sdt_bench_io_run_loop(SdtBenchIo *io,
 		if (error_io == NULL) {
 			sdt_bench_io_slices_add(&slices, now, stats->bytes);
 			/* known within ±target: enough for the verdict */
-			if (job->target_ci_percent > 0 && now >= min_end && slices.n >= 3) {
+			if (job->target_ci_percent > 0 && now >= min_end && slices.n >= 4) {
 				gdouble ci = sdt_bench_io_slices_ci(&slices);
 				if (ci >= 0 && ci <= job->target_ci_percent)
 					stop = TRUE;
@@ -1150,7 +1171,7 @@ sdt_bench_io_run_loop(SdtBenchIo *io,
 		job->progress(stats->bytes, stats->seconds, job->user_data);
 	ok = TRUE;
 out:
-	stats->slices = slices.n;
+	stats->slices = slices.n > 0 ? slices.n - 1 : 0;
 	stats->ci_percent = sdt_bench_io_slices_ci(&slices);
 	if (wake_handler != 0)
 		g_cancellable_disconnect(job->cancellable, wake_handler);

@@ -86,9 +86,9 @@ typedef struct {
 	gboolean fsync_end;  /* fsync once after the last write, counted in the time */
 	/*
 	 * Adaptive length: stop submitting once the rate is known within
-	 * ±@target_ci_percent (the 95% confidence interval of the rates of
-	 * 250 ms slices, at least 3 of them) and @min_seconds have passed; the
-	 * limits above still apply.  0: run to the limits.
+	 * ±@target_ci_percent (see @ci_percent in the stats; at least 3 slices of
+	 * 250 ms) and @min_seconds have passed; the limits above still apply.
+	 * 0: run to the limits.
 	 */
 	gdouble target_ci_percent;
 	gdouble min_seconds;
@@ -117,10 +117,10 @@ typedef struct {
 	 */
 	guint64 cpu_ns;
 	/*
-	 * the rates of the slices of at least 250 ms from the first completion on,
-	 * each from completion to completion: how many, and the half-width of
-	 * their mean's 95% confidence interval relative to it (-1 with fewer than
-	 * two slices)
+	 * slices of at least 250 ms from the first completion on, ending at
+	 * completions: how many, and the half-width of the 95% confidence
+	 * interval of the rate (the slope of completed bytes over time at their
+	 * ends) relative to it, in percent (-1 with fewer than two slices)
 	 */
 	guint slices;
 	gdouble ci_percent;
