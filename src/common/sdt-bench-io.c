@@ -976,6 +976,8 @@ sdt_bench_io_t95(guint df)
 typedef struct {
 	gint64 t0;                     /* the first completion; 0: none yet */
 	gint64 t;                      /* the last point */
+	guint64 b;                     /* bytes at the last point */
+	guint64 slice_bytes;           /* a slice also ends after this many bytes (0: never) */
 	guint n;                       /* points */
 	gdouble st, sb, stt, stb, sbb; /* sums of t, b (s, MiB), t², t·b, b² */
 } SdtBenchIoSlices;
@@ -988,10 +990,12 @@ sdt_bench_io_slices_add(SdtBenchIoSlices *sl, gint64 t, guint64 bytes)
 
 	if (sl->n == 0) {
 		sl->t0 = t;
-	} else if (t - sl->t < SDT_BENCH_IO_SLICE_NS) {
+	} else if (t - sl->t < SDT_BENCH_IO_SLICE_NS &&
+		   (sl->slice_bytes == 0 || bytes - sl->b < sl->slice_bytes)) {
 		return;
 	}
 	sl->t = t;
+	sl->b = bytes;
 	x = (gdouble) (t - sl->t0) / 1e9;
 	y = (gdouble) bytes / (1024.0 * 1024.0);
 	sl->n++;
@@ -1064,6 +1068,9 @@ sdt_bench_io_run_loop(SdtBenchIo *io,
 	sdt_bench_rng_init(&rng_data, job->seed ^ G_GUINT64_CONSTANT(0x5344547544415441));
 	for (guint i = 0; i < io->n_slots; i++)
 		io->slots[i].state = SDT_BENCH_IO_SLOT_FREE;
+	/* a sequential test over in less than 2 s still gets 8 slices */
+	if (limit != G_MAXUINT64)
+		slices.slice_bytes = MAX(limit / 8, (guint64) job->block_size);
 
 	if (sdt_bench_io_check_cancelled(job, error))
 		return FALSE;

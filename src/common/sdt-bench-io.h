@@ -117,9 +117,9 @@ typedef struct {
 	 */
 	guint64 cpu_ns;
 	/*
-	 * slices of at least 250 ms from the first completion on, ending at
-	 * completions: how many, and the half-width of the 95% confidence
-	 * interval of the rate (the slope of completed bytes over time at their
+	 * slices of at least 250 ms (or an eighth of a sequential test's bytes)
+	 * from the first completion on, ending at completions: how many, and the half-width of the
+	 * 95% confidence interval of the rate (the slope of completed bytes over time at their
 	 * ends) relative to it, in percent (-1 with fewer than two slices)
 	 */
 	guint slices;
