@@ -1306,8 +1306,8 @@ test_bench_loop_live_rate_throttled(void)
 		g_assert_cmpint(getrusage(RUSAGE_THREAD, &ru1), ==, 0);
 		g_assert_no_error(error);
 		g_assert_cmpuint(stats.ios, ==, 8);
-		/* 8 blocks at 4 MB/s: about 2 s */
-		g_assert_cmpfloat(stats.seconds, >=, 1.5);
+		/* 8 blocks at 4 MB/s: about 2 s (less what the throttle lets through at once) */
+		g_assert_cmpfloat(stats.seconds, >=, 1.0);
 		g_test_message("%s: %ld voluntary switches for %" G_GUINT64_FORMAT " blocks",
 			       sdt_bench_io_backend_to_string(sdt_bench_io_get_backend(io)),
 			       ru1.ru_nvcsw - ru0.ru_nvcsw,

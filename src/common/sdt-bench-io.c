@@ -585,8 +585,17 @@ sdt_bench_io_reap(SdtBenchIo *io, gint64 timeout_ns, SdtBenchIoSlot **done, guin
 		gint64 now;
 
 		if (timeout_ns < 0) {
+			/* what the loop queued goes in with the wait: one system call */
+			rc = 0;
+			if (io_uring_sq_ready(&io->ring) > 0) {
+				do {
+					rc = io_uring_submit_and_wait(&io->ring, 1);
+				} while (rc == -EINTR || rc == -EAGAIN);
+				g_assert(rc >= 0);
+			}
 			rc = io_uring_wait_cqe(&io->ring, &cqe);
 		} else {
+			sdt_bench_io_flush(io);
 			struct __kernel_timespec ts = {
 				.tv_sec = timeout_ns / G_GINT64_CONSTANT(1000000000),
 				.tv_nsec = timeout_ns % G_GINT64_CONSTANT(1000000000),
@@ -1105,11 +1114,10 @@ sdt_bench_io_run_loop(SdtBenchIo *io,
 			if (submitted >= limit)
 				stop = TRUE;
 		}
-		sdt_bench_io_flush(io);
-
 		/* fresh data for the next write while the card works on this one */
 		if (is_write && !stop && io->backend != SDT_BENCH_IO_BACKEND_SYNC) {
 			SdtBenchIoSlot *slot = sdt_bench_io_take_slot(io, SDT_BENCH_IO_SLOT_FREE);
+			sdt_bench_io_flush(io);
 			if (slot != NULL) {
 				sdt_bench_rng_fill(&rng_data, slot->buf, io->block_size);
 				slot->state = SDT_BENCH_IO_SLOT_READY;
