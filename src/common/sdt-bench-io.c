@@ -35,6 +35,7 @@
 #define SDT_BENCH_IO_WAIT_NS         (50 * G_GINT64_CONSTANT(1000000))
 #define SDT_BENCH_IO_PROGRESS_NS     (100 * G_GINT64_CONSTANT(1000000))
 #define SDT_BENCH_IO_SLICE_NS        (250 * G_GINT64_CONSTANT(1000000))
+#define SDT_BENCH_IO_DRAIN_NS        (100 * G_GINT64_CONSTANT(1000000))
 #define SDT_BENCH_IO_BUFFER_ALIGN    4096
 #define SDT_BENCH_IO_MAX_COMPLETIONS 64
 
@@ -831,13 +832,13 @@ sdt_bench_io_fsync(SdtBenchIo *io,
  * creates inside this process for requests it cannot issue without blocking
  * (an ext4 write into unwritten extents, for one) and names "iou-wrk-<tid of
  * the submitter>".  Each thread's own CPU clock (ns, user + system) is read at
- * the start and the end of the run.  A thread that exits during the run (an
- * io-wq worker does after idling a while) leaves the set, but its time stays
- * in the process's clock: the part of the process's time no live thread
- * accounts for grows by exactly what exited threads ran during the run, and
- * that growth is counted too.  Nothing else of the process (a main loop, the
- * helper's D-Bus thread, a progress display) is counted: fio's per-job figure
- * does not count its main process either.
+ * the start and the end of the run.  A thread of the set that exits during
+ * the run (an io-wq worker does after idling a while) is gone at the end, but
+ * its time stays in the process's clock: the part of the process's time no
+ * live thread accounts for grows by what exited threads ran during the run,
+ * and that growth is counted when one of ours exited.  Nothing else of the process (a main loop,
+ * the helper's D-Bus thread, a progress display) is counted: fio's per-job figure does not count
+ * its main process either.
  */
 typedef struct {
 	gint tid;
@@ -937,7 +938,15 @@ static guint64
 sdt_bench_io_cpu_between(SdtBenchIoCpuSnapshot *start, SdtBenchIoCpuSnapshot *end)
 {
 	guint64 total = 0;
+	gboolean exited = FALSE;
 
+	for (guint j = 0; j < start->io_threads->len; j++) {
+		gint tid = g_array_index(start->io_threads, SdtBenchIoThreadTime, j).tid;
+		gboolean alive = FALSE;
+		for (guint i = 0; i < end->io_threads->len && !alive; i++)
+			alive = g_array_index(end->io_threads, SdtBenchIoThreadTime, i).tid == tid;
+		exited |= !alive;
+	}
 	for (guint i = 0; i < end->io_threads->len; i++) {
 		SdtBenchIoThreadTime *e = &g_array_index(end->io_threads, SdtBenchIoThreadTime, i);
 		guint64 before = 0;
@@ -952,8 +961,12 @@ sdt_bench_io_cpu_between(SdtBenchIoCpuSnapshot *start, SdtBenchIoCpuSnapshot *en
 		if (e->ns > before)
 			total += e->ns - before;
 	}
-	/* what threads that exited during the run used */
-	if (end->unaccounted_ns > start->unaccounted_ns)
+	/*
+	 * what threads that exited during the run used, only when one of ours did
+	 * (the difference also carries the few microseconds other threads run
+	 * while the snapshots are read)
+	 */
+	if (exited && end->unaccounted_ns > start->unaccounted_ns)
 		total += end->unaccounted_ns - start->unaccounted_ns;
 	g_array_unref(start->io_threads);
 	g_array_unref(end->io_threads);
@@ -1036,6 +1049,29 @@ sdt_bench_io_slices_ci(const SdtBenchIoSlices *sl)
 	slope = sxy / sxx;
 	sse = MAX(syy - slope * sxy, 0.0);
 	return sdt_bench_io_t95(sl->n - 2) * sqrt(sse / (n - 2) / sxx) / slope * 100;
+}
+
+/*
+ * After a cancellation: give the requests in flight up to @budget_ns to
+ * finish, so that usually nothing is left for the reaper thread and the test
+ * file is closed when the caller returns; a slow card's 4 MiB write is left
+ * to the reaper.
+ */
+static void
+sdt_bench_io_drain(SdtBenchIo *io, gint64 budget_ns)
+{
+	SdtBenchIoSlot *done[SDT_BENCH_IO_MAX_COMPLETIONS];
+	gint64 deadline = sdt_bench_io_now() + budget_ns;
+
+	while (io->in_flight > 0) {
+		gint64 left = deadline - sdt_bench_io_now();
+		guint n;
+		if (left <= 0)
+			break;
+		n = sdt_bench_io_reap(io, left, done, G_N_ELEMENTS(done));
+		for (guint i = 0; i < n; i++)
+			done[i]->state = SDT_BENCH_IO_SLOT_FREE;
+	}
 }
 
 static gboolean
@@ -1143,8 +1179,10 @@ sdt_bench_io_run_loop(SdtBenchIo *io,
 			if (stats->ios == 1)
 				t_first = slot->t_done;
 		}
-		if (sdt_bench_io_check_cancelled(job, error))
+		if (sdt_bench_io_check_cancelled(job, error)) {
+			sdt_bench_io_drain(io, SDT_BENCH_IO_DRAIN_NS);
 			goto out;
+		}
 		if (n == 0)
 			continue; /* woken without a completion */
 		now = done[n - 1]->t_done;
