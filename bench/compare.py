@@ -5,10 +5,22 @@ stand-in of card.sh (run it under card.sh, which exports CARD_*).
 For each profile: RUNS alternating runs of `sdtunerctl bench` and of fio with the
 equivalent jobs (same file size, block sizes, queue depths, durations, order, I/O
 engines: io_uring for the queued and sequential tests, psync for QD1 random), the
-median of each figure and its engine/fio ratio; then the wall time of the profile
-and its time to verdict against fio running the Raspberry Pi Diagnostics job
-(sd_bench.fio).  With a throttled card it also prints each figure against the
-throttle.
+median of each figure, its engine/fio ratio and its spread over the runs
+((max - min) / median); then the wall time of the profile and its time to
+verdict against fio running the Raspberry Pi Diagnostics job (sd_bench.fio).
+With a throttled card it also prints each figure against the throttle.
+
+CPU per I/O is counted the same way for both: the CPU time (user + system) of
+the threads doing the test's I/O, io_uring's io-wq workers ("iou-wrk-*")
+included, over the test, divided by its I/Os.  The engine reports it itself
+(`cpu_us_per_io`: its I/O thread, its worker threads and its io-wq workers,
+read from their thread CPU clocks).  fio's own usr_cpu/sys_cpu cannot be used:
+fio reads getrusage(RUSAGE_THREAD) of the job thread alone (io-wq workers are
+other threads) in whole milliseconds.  So each fio job moves its own process
+into a CPU-accounting cgroup in exec_prerun and reads the cgroup's CPU time
+there and again in exec_postrun (the job process, every thread it has or had,
+nothing of fio's main process); the cost of the postrun shell getting that far
+is measured with a one-I/O job and subtracted.
 
 Usage (root): bench/card.sh [card options] -- bench/compare.py SDTUNERCTL
                   [--profile P]... [--runs N] [--no-diagnostics]
@@ -59,12 +71,78 @@ def drop_caches():
         f.write("3")
 
 
-def fio_job(profile, directory, dev):
+class CpuCgroup:
+    """A cgroup that counts the CPU time of the fio job process that joins it."""
+
+    def __init__(self):
+        card_cg = os.environ.get("CARD_CGROUP") or ""
+        if os.path.exists("/sys/fs/cgroup/cgroup.controllers"):
+            # cgroup v2: a child of the throttle group keeps its io.max
+            parent = card_cg or "/sys/fs/cgroup"
+            self.path = os.path.join(parent, "sdt-cpu-%d" % os.getpid())
+            self.usage = "cpu.stat"  # usage_usec
+            self.home = parent
+        elif os.path.isdir("/sys/fs/cgroup/cpuacct"):
+            # cgroup v1: its own hierarchy, blkio (the throttle) is untouched
+            self.path = "/sys/fs/cgroup/cpuacct/sdt-cpu-%d" % os.getpid()
+            self.usage = "cpuacct.usage"  # ns
+            self.home = "/sys/fs/cgroup/cpuacct"
+        else:
+            sys.exit("compare.py: no cgroup v2 and no cgroup v1 cpuacct to count fio's CPU")
+        os.mkdir(self.path)
+
+    def write_scripts(self, work):
+        """exec_prerun/exec_postrun scripts (fio's job file syntax has no room for
+        shell quoting: ';' starts a comment)"""
+        # system() runs the script in a shell or two below the job process: the
+        # nearest ancestor named fio is the job
+        find_job = ('p=$PPID\n'
+                    'while [ "$(cat /proc/$p/comm)" != fio ]; do\n'
+                    '  p=$(awk \'/^PPid:/ {print $2}\' /proc/$p/status)\n'
+                    'done\n')
+        self.pre = os.path.join(work, "cpu-prerun.sh")
+        self.post = os.path.join(work, "cpu-postrun.sh")
+        with open(self.pre, "w") as f:
+            f.write(find_job + "echo $p > %s/cgroup.procs\ncat %s/%s\n" % (
+                self.path, self.path, self.usage))
+        # the shell leaves the group before it reads, so only its start is counted
+        with open(self.post, "w") as f:
+            f.write("echo $$ > %s/cgroup.procs\ncat %s/%s\n" % (
+                self.home, self.path, self.usage))
+
+    def prerun(self):
+        return "sh " + self.pre
+
+    def postrun(self):
+        return "sh " + self.post
+
+    def read(self, text):
+        """seconds from what prerun/postrun printed"""
+        if self.usage == "cpu.stat":
+            for line in text.splitlines():
+                k, _, v = line.partition(" ")
+                if k == "usage_usec":
+                    return int(v) / 1e6
+            raise ValueError("no usage_usec in %r" % text)
+        return int(text.split()[0]) / 1e9
+
+    def remove(self):
+        try:
+            os.rmdir(self.path)
+        except OSError as e:
+            print("compare.py: could not remove %s: %s" % (self.path, e), file=sys.stderr)
+
+
+def fio_cpu_lines(cg, name):
+    return ['exec_prerun=%s' % cg.prerun(), 'exec_postrun=%s' % cg.postrun()]
+
+
+def fio_job(profile, directory, dev, cg):
     p = PROFILES[profile]
     lines = ["[global]", "direct=1", "randrepeat=1", "norandommap=1", "refill_buffers=1"]
     for name, rw, bs, qd, engine, timed in TESTS:
         lines += ["", "[%s]" % name, "stonewall", "rw=%s" % rw, "bs=%d" % bs,
-                  "iodepth=%d" % qd, "ioengine=%s" % engine]
+                  "iodepth=%d" % qd, "ioengine=%s" % engine] + fio_cpu_lines(cg, name)
         if qd > 1:
             # as the engine: reap every completion there is, refill, submit once
             lines += ["iodepth_batch_submit=%d" % qd, "iodepth_batch_complete_min=1",
@@ -102,7 +180,7 @@ def run_engine(ctl, profile, work):
     return figures, wall, doc["verdict"]["seconds"], doc["seconds"]
 
 
-def run_fio(job, work, env=None):
+def run_fio(job, work, env=None, cg=None, overhead=0.0):
     path = os.path.join(work, "job.fio")
     with open(path, "w") as f:
         f.write(job)
@@ -110,7 +188,7 @@ def run_fio(job, work, env=None):
     drop_caches()
     t0 = time.monotonic()
     subprocess.run(["fio", "--eta=never", "--output-format=json", "--output=" + out, path],
-                   stderr=None,
+                   stderr=None, cwd=work,
                    stdout=subprocess.DEVNULL, preexec_fn=in_cgroup, check=True, env=env)
     wall = time.monotonic() - t0
     with open(out) as f:
@@ -118,11 +196,31 @@ def run_fio(job, work, env=None):
     figures = {}
     for j in doc["jobs"]:
         d = j["write"] if j["write"]["io_bytes"] else j["read"]
-        secs = j["job_runtime"] / 1000.0  # includes end_fsync
-        cpu = (j["usr_cpu"] + j["sys_cpu"]) / 100.0 * secs * 1e6 / max(d["total_ios"], 1)
+        secs = max(j["job_runtime"], 1) / 1000.0  # includes end_fsync
+        cpu = None
+        if cg is not None:
+            name = j["jobname"]
+            with open(os.path.join(work, name + ".prerun.txt")) as f:
+                c0 = cg.read(f.read())
+            with open(os.path.join(work, name + ".postrun.txt")) as f:
+                c1 = cg.read(f.read())
+            cpu = max(c1 - c0 - overhead, 0.0) * 1e6 / max(d["total_ios"], 1)
         figures[j["jobname"]] = dict(mb_s=d["io_bytes"] / secs / 1e6,
                                      iops=d["total_ios"] / secs, cpu=cpu)
     return figures, wall
+
+
+def fio_overhead(cg, directory, work, runs=5):
+    """CPU seconds the prerun/postrun bracket costs a job: a job of one 4 KiB read"""
+    fn = os.path.join(directory, "sdt.fio.calib")
+    job = "\n".join(["[calib]", "direct=1", "rw=read", "bs=4096", "size=4096",
+                     "ioengine=psync", "filename=" + fn] + fio_cpu_lines(cg, "calib")) + "\n"
+    cpus = []
+    for _ in range(runs):
+        figs, _ = run_fio(job, work, cg=cg)
+        cpus.append(figs["calib"]["cpu"] / 1e6)
+    os.unlink(fn)
+    return statistics.median(cpus)
 
 
 def main():
@@ -143,14 +241,20 @@ def main():
     fio_dir = os.path.join(os.environ["CARD_MNT"], "sdt-fio")
     os.makedirs(fio_dir, mode=0o700, exist_ok=True)
     work = tempfile.mkdtemp(prefix="sdt-compare-")
+    cg = CpuCgroup()
+    cg.write_scripts(work)
     try:
         print("fio: %s" % subprocess.run(["fio", "--version"], stdout=subprocess.PIPE,
                                           text=True).stdout.strip())
+        overhead = fio_overhead(cg, fio_dir, work)
+        print("fio CPU bracket (exec_prerun/exec_postrun), subtracted per job: %.0f us"
+              % (overhead * 1e6))
         for spec in profiles:
             profile, _, runs = spec.partition(":")
             if profile not in PROFILES:
                 sys.exit("compare.py: unknown profile %s" % profile)
-            compare(args, profile, int(runs or args.runs), work, fio_dir, bps, iops)
+            compare(args, profile, int(runs or args.runs), work, fio_dir, bps, iops, cg,
+                    overhead)
         if not args.no_diagnostics:
             diag = os.path.join(HERE, "sd_bench.fio")
             env = dict(os.environ, SDT_FIO_DIR=fio_dir)
@@ -162,14 +266,15 @@ def main():
                   "to its verdict (one run; the script retries up to 3 times on a fail)"
                   % wall)
     finally:
+        cg.remove()
         shutil.rmtree(work)
 
 
-def compare(args, profile, runs, work, fio_dir, bps, iops):
+def compare(args, profile, runs, work, fio_dir, bps, iops, cg, overhead):
     eng = {}
     fio = {}
     eng_wall, eng_verdict, fio_wall = [], [], []
-    job = fio_job(profile, fio_dir, os.environ["CARD_DEV"])
+    job = fio_job(profile, fio_dir, os.environ["CARD_DEV"], cg)
     for i in range(runs):
         # alternate which goes first, so drift over time hits both alike
         order = ("engine", "fio") if i % 2 == 0 else ("fio", "engine")
@@ -180,7 +285,7 @@ def compare(args, profile, runs, work, fio_dir, bps, iops):
                 eng_verdict.append(verdict + wall - _)
                 target = eng
             else:
-                figs, wall = run_fio(job, work)
+                figs, wall = run_fio(job, work, cg=cg, overhead=overhead)
                 os.unlink(os.path.join(fio_dir, "sdt.fio.file"))
                 fio_wall.append(wall)
                 target = fio
@@ -190,8 +295,9 @@ def compare(args, profile, runs, work, fio_dir, bps, iops):
     print("\nprofile %s: %d alternating runs, medians; card %s, throttle %s" % (
         profile, runs, os.environ["CARD_DEV"],
         "%d B/s %d IOPS" % (bps, iops) if bps or iops else "none"))
-    hdr = "%-19s %12s %12s %7s %17s %17s %13s" % (
-        "test", "engine", "fio", "ratio", "engine min-max", "fio min-max", "CPU us/IO e/f")
+    hdr = "%-19s %12s %12s %7s %17s %17s %6s %6s %15s %6s" % (
+        "test", "engine", "fio", "ratio", "engine min-max", "fio min-max", "e sprd",
+        "f sprd", "CPU us/IO e/f", "ratio")
     if bps or iops:
         hdr += " %9s %6s" % ("throttle", "e/thr")
     print(hdr)
@@ -207,8 +313,11 @@ def compare(args, profile, runs, work, fio_dir, bps, iops):
         f = statistics.median(fv)
         ec = statistics.median(x["cpu"] for x in eng[name])
         fc = statistics.median(x["cpu"] for x in fio[name])
-        line = "%-19s %7.1f %4s %7.1f %4s %7.3f %8.1f-%-8.1f %8.1f-%-8.1f %6.1f/%-6.1f" % (
-            name, e, unit, f, unit, e / f, min(ev), max(ev), min(fv), max(fv), ec, fc)
+        line = ("%-19s %7.1f %4s %7.1f %4s %7.3f %8.1f-%-8.1f %8.1f-%-8.1f %5.1f%% %5.1f%% "
+                "%7.1f/%-7.1f %6.3f") % (
+            name, e, unit, f, unit, e / f, min(ev), max(ev), min(fv), max(fv),
+            (max(ev) - min(ev)) / e * 100, (max(fv) - min(fv)) / f * 100, ec, fc,
+            ec / fc if fc else float("nan"))
         if bps or iops:
             caps = []
             if bps:

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <linux/filter.h>
@@ -15,6 +16,7 @@
 #include <stddef.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -671,6 +673,81 @@ test_bench_io_sequential_steady_state(void)
 	test_rm_rf(dir);
 }
 
+/*
+ * cpu_ns counts the threads doing the I/O, not the rest of the process: a
+ * thread spinning beside the run (a main loop, a progress display) must not
+ * show up in it.  The process-wide clock it replaced counted the spinner too.
+ */
+typedef struct {
+	gint stop;
+	guint64 cpu_ns;
+} TestSpinner;
+
+static guint64
+test_thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (guint64) ts.tv_sec * 1000000000 + (guint64) ts.tv_nsec;
+}
+
+static gpointer
+test_spinner_thread(gpointer data)
+{
+	TestSpinner *s = data;
+	guint64 t0 = test_thread_cpu_ns();
+	while (!g_atomic_int_get(&s->stop))
+		;
+	s->cpu_ns = test_thread_cpu_ns() - t0;
+	return NULL;
+}
+
+static void
+test_bench_io_cpu_of_io_threads_only(gconstpointer data)
+{
+	SdtBenchIoBackend backend = GPOINTER_TO_INT(data);
+	guint depth = backend == SDT_BENCH_IO_BACKEND_SYNC ? 1 : 4;
+	g_autofree gchar *dir = NULL;
+	g_autoptr(SdtBenchTarget) target = test_target_new(&dir, 4 * MIB);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchIo) io = sdt_bench_io_new(backend, depth, target->fd, 4096, &error);
+	g_autoptr(GThread) spinner = NULL;
+	TestSpinner spin = {0};
+	SdtBenchIoStats stats;
+	SdtBenchIoJob job = {
+		.dir = SDT_BENCH_IO_WRITE,
+		.block_size = 4096,
+		.length = 4 * MIB,
+		.random = TRUE,
+		.seed = 3,
+		.max_seconds = 0.3,
+	};
+	struct timespec ts;
+	guint64 process0;
+	guint64 process1;
+
+	g_assert_no_error(error);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	process0 = (guint64) ts.tv_sec * 1000000000 + (guint64) ts.tv_nsec;
+	spinner = g_thread_new("spinner", test_spinner_thread, &spin);
+	g_assert_true(sdt_bench_io_run(io, &job, &stats, &error));
+	g_assert_no_error(error);
+	g_atomic_int_set(&spin.stop, 1);
+	g_thread_join(g_steal_pointer(&spinner));
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	process1 = (guint64) ts.tv_sec * 1000000000 + (guint64) ts.tv_nsec;
+
+	g_assert_cmpuint(stats.ios, >, 0);
+	/* the I/O cost something ... */
+	g_assert_cmpuint(stats.cpu_ns, >, 0);
+	/* ... and the spinner, which ran during the whole run, is not part of it */
+	g_assert_cmpuint(spin.cpu_ns, >, 1000000);
+	g_assert_cmpuint(stats.cpu_ns, <=, process1 - process0 - spin.cpu_ns + 1000000);
+	g_clear_pointer(&io, sdt_bench_io_free);
+	g_clear_pointer(&target, sdt_bench_target_free);
+	test_rm_rf(dir);
+}
+
 static void
 test_bench_io_injected_error(gconstpointer data)
 {
@@ -1238,6 +1315,233 @@ test_bench_loop_device_gone(void)
 	g_assert_nonnull(strstr(error->message, mnt));
 }
 
+/*
+ * The live rate on a slow card (a loop device throttled to 4 MB/s with the
+ * cgroup block-I/O controller, as bench/card.sh does): 1 MiB blocks complete
+ * every 250 ms.  A rate computed over whatever 100 ms had passed since the
+ * last sample read 0.0 between two completions and 2.5 times the throttle
+ * right after one.  Computed over a window of completed bytes, every sample
+ * is above zero and none exceeds what the card can have completed.
+ */
+#define TEST_THROTTLE_BPS 4000000
+
+static gchar *
+test_throttle_new(const gchar *device, guint64 bps)
+{
+	g_autofree gchar *fn = g_strdup_printf("/sys/block/%s/dev", device + strlen("/dev/"));
+	g_autofree gchar *majmin = NULL;
+	g_autofree gchar *controllers = NULL;
+	g_autoptr(GError) error = NULL;
+	gchar *cg;
+
+	g_assert_true(g_file_get_contents(fn, &majmin, NULL, &error));
+	g_strstrip(majmin);
+	if (g_file_get_contents("/sys/fs/cgroup/cgroup.controllers", &controllers, NULL, NULL) &&
+	    strstr(controllers, "io") != NULL) {
+		g_autofree gchar *limit = NULL;
+		g_autofree gchar *max = NULL;
+		/* cgroup v2 */
+		test_run("sh -c 'grep -qw io /sys/fs/cgroup/cgroup.subtree_control || "
+			 "echo +io > /sys/fs/cgroup/cgroup.subtree_control'");
+		cg = g_strdup_printf("/sys/fs/cgroup/sdt-test-throttle-%d", getpid());
+		g_assert_cmpint(g_mkdir(cg, 0755), ==, 0);
+		limit = g_strdup_printf("%s rbps=%" G_GUINT64_FORMAT " wbps=%" G_GUINT64_FORMAT,
+					majmin,
+					bps,
+					bps);
+		max = g_build_filename(cg, "io.max", NULL);
+		g_assert_true(g_file_set_contents(max, limit, -1, &error));
+	} else if (g_file_test("/sys/fs/cgroup/blkio", G_FILE_TEST_IS_DIR)) {
+		/* cgroup v1 */
+		const gchar *files[] = {"blkio.throttle.read_bps_device",
+					"blkio.throttle.write_bps_device"};
+		g_autofree gchar *limit = g_strdup_printf("%s %" G_GUINT64_FORMAT, majmin, bps);
+		cg = g_strdup_printf("/sys/fs/cgroup/blkio/sdt-test-throttle-%d", getpid());
+		g_assert_cmpint(g_mkdir(cg, 0755), ==, 0);
+		for (guint i = 0; i < G_N_ELEMENTS(files); i++) {
+			g_autofree gchar *path = g_build_filename(cg, files[i], NULL);
+			/* sysfs: one write(), as echo does */
+			gint fd = open(path, O_WRONLY);
+			g_assert_cmpint(fd, >=, 0);
+			g_assert_cmpint(write(fd, limit, strlen(limit)),
+					==,
+					(gssize) strlen(limit));
+			close(fd);
+		}
+	} else {
+		return NULL;
+	}
+	g_assert_no_error(error);
+	return cg;
+}
+
+typedef struct {
+	const gchar *phase; /* interned */
+	gdouble rate;
+	gdouble at; /* seconds since the phase's first sample */
+	gint64 t;
+} TestRateSample;
+
+typedef struct {
+	GArray *samples; /* of TestRateSample */
+	gint64 phase_start;
+	gchar *phase;
+} TestRates;
+
+static void
+test_rates_cb(const gchar *phase, gdouble fraction, gdouble rate, gpointer user_data)
+{
+	TestRates *r = user_data;
+	gint64 now = g_get_monotonic_time();
+	TestRateSample sample;
+
+	if (g_strcmp0(phase, r->phase) != 0) {
+		g_free(r->phase);
+		r->phase = g_strdup(phase);
+		r->phase_start = now;
+	}
+	sample.phase = g_intern_string(phase);
+	sample.rate = rate;
+	sample.t = now;
+	sample.at = (gdouble) (now - r->phase_start) / 1e6;
+	g_array_append_val(r->samples, sample);
+}
+
+static void
+test_bench_loop_live_rate_throttled(void)
+{
+	const gchar *mnt = g_getenv("SDT_TEST_LOOP_MNT");
+	const gchar *cg = g_getenv("SDT_TEST_THROTTLE_CGROUP");
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchTarget) target = NULL;
+	g_autoptr(SdtBenchResult) result = NULL;
+	g_autoptr(GPtrArray) phases = g_ptr_array_new_with_free_func(g_free);
+	TestRates rates = {.samples = g_array_new(FALSE, FALSE, sizeof(TestRateSample))};
+	const gdouble limit_mb_s = TEST_THROTTLE_BPS / 1e6;
+	const gchar *seq[] = {"seq-write", "seq-read"};
+	SdtBenchConfig config;
+
+	if (!g_test_subprocess()) {
+		const gchar *device;
+		g_autofree gchar *throttle = NULL;
+		if (!test_is_root())
+			return;
+		test_loop_setup(48, "rw");
+		device = test_loop.device;
+		throttle = test_throttle_new(device, TEST_THROTTLE_BPS);
+		if (throttle == NULL) {
+			test_loop_teardown();
+			g_test_skip("no cgroup io (v2) or blkio (v1) controller to throttle with");
+			return;
+		}
+		g_setenv("SDT_TEST_LOOP_DEVICE", test_loop.device, TRUE);
+		g_setenv("SDT_TEST_LOOP_MNT", test_loop.mnt, TRUE);
+		g_setenv("SDT_TEST_THROTTLE_CGROUP", throttle, TRUE);
+		g_test_trap_subprocess("/sdtuner/bench/loop/live-rate-throttled",
+				       120 * G_USEC_PER_SEC,
+				       G_TEST_SUBPROCESS_INHERIT_STDOUT |
+					       G_TEST_SUBPROCESS_INHERIT_STDERR);
+		g_rmdir(throttle);
+		test_loop_teardown();
+		g_test_trap_assert_passed();
+		return;
+	}
+	/* into the throttled group, then a run with 1 MiB sequential blocks */
+	{
+		g_autofree gchar *procs = g_build_filename(cg, "cgroup.procs", NULL);
+		g_autofree gchar *pid = g_strdup_printf("%d", getpid());
+		gint fd = open(procs, O_WRONLY);
+		g_assert_cmpint(fd, >=, 0);
+		g_assert_cmpint(write(fd, pid, strlen(pid)), ==, (gssize) strlen(pid));
+		close(fd);
+	}
+	test_config_tiny(&config);
+	config.file_size = 8 * MIB;
+	config.rand_seconds = 0.1;
+	config.rand_qd1_seconds = 0.1;
+	/* 2 MiB raw reads, larger than a loop device's largest request (1280 KiB) */
+	config.raw_seconds = 1.5;
+	config.raw_block_size = 2 * MIB;
+	config.raw_max_bytes = 16 * MIB;
+	target = sdt_bench_target_open(mnt, config.file_size, 0, &error);
+	g_assert_no_error(error);
+	result = sdt_bench_run(target, &config, test_rates_cb, &rates, NULL, &error);
+	g_assert_no_error(error);
+
+	/*
+	 * The raw read through io_uring went to an io-wq worker for every block
+	 * and, in some runs, read at exactly half the throttle (each block charged
+	 * twice).  Blocking reads in a worker thread read at the throttle.
+	 */
+	{
+		SdtBenchTestResult *raw = sdt_bench_result_get_test(result, "raw-read");
+		g_assert_nonnull(raw);
+		g_assert_cmpstr(raw->io_engine, ==, "threads");
+		g_assert_cmpuint(raw->ios, >=, 3);
+		g_assert_cmpfloat(raw->mb_s, >=, limit_mb_s * 0.85);
+		g_assert_cmpfloat(raw->mb_s, <=, limit_mb_s * 1.15);
+	}
+	for (guint p = 0; p < G_N_ELEMENTS(seq); p++) {
+		SdtBenchTestResult *test = sdt_bench_result_get_test(result, seq[p]);
+		guint n = 0;
+		/* the throttle holds: the test's own figure is at most the limit */
+		g_assert_cmpfloat(test->mb_s, <=, limit_mb_s * 1.1);
+		for (guint i = 0; i < rates.samples->len; i++) {
+			TestRateSample *s = &g_array_index(rates.samples, TestRateSample, i);
+			if (g_strcmp0(s->phase, seq[p]) != 0)
+				continue;
+			n++;
+			g_test_message("%s %.2f s: %.2f MB/s", s->phase, s->at, s->rate);
+			/* no 0.0 between two completions */
+			g_assert_cmpfloat(s->rate, >, 0.0);
+			/* and after the throttle's start, never above what it lets through */
+			if (s->at >= 1.0)
+				g_assert_cmpfloat(s->rate, <=, limit_mb_s * 1.25);
+		}
+		/* 8 blocks in about 2 s: a sample for most of them */
+		g_assert_cmpuint(n, >=, 4);
+	}
+
+	/*
+	 * Waiting costs nothing: with a cancellable (the helper always has one)
+	 * the loop sleeps until a block completes, instead of waking every 50 ms
+	 * to look at it.  Voluntary context switches of this thread: about one
+	 * per block; 50 ms polling added 20 a second (40 over these 2 s).
+	 */
+	for (guint b = 0; b < 2; b++) {
+		SdtBenchIoBackend backend =
+			b == 0 ? SDT_BENCH_IO_BACKEND_AUTO : SDT_BENCH_IO_BACKEND_THREADS;
+		g_autoptr(GCancellable) cancellable = g_cancellable_new();
+		g_autoptr(SdtBenchIo) io =
+			sdt_bench_io_new(backend, 1, target->fd, 1 * MIB, &error);
+		SdtBenchIoJob job = {
+			.dir = SDT_BENCH_IO_READ,
+			.block_size = 1 * MIB,
+			.length = 8 * MIB,
+			.cancellable = cancellable,
+		};
+		SdtBenchIoStats stats;
+		struct rusage ru0;
+		struct rusage ru1;
+
+		g_assert_no_error(error);
+		g_assert_cmpint(getrusage(RUSAGE_THREAD, &ru0), ==, 0);
+		g_assert_true(sdt_bench_io_run(io, &job, &stats, &error));
+		g_assert_cmpint(getrusage(RUSAGE_THREAD, &ru1), ==, 0);
+		g_assert_no_error(error);
+		g_assert_cmpuint(stats.ios, ==, 8);
+		/* 8 blocks at 4 MB/s: about 2 s (less what the throttle lets through at once) */
+		g_assert_cmpfloat(stats.seconds, >=, 1.0);
+		g_test_message("%s: %ld voluntary switches for %" G_GUINT64_FORMAT " blocks",
+			       sdt_bench_io_backend_to_string(sdt_bench_io_get_backend(io)),
+			       ru1.ru_nvcsw - ru0.ru_nvcsw,
+			       stats.ios);
+		g_assert_cmpint(ru1.ru_nvcsw - ru0.ru_nvcsw, <=, 2 * (glong) stats.ios + 4);
+	}
+	g_free(rates.phase);
+	g_array_unref(rates.samples);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1276,6 +1580,15 @@ main(int argc, char **argv)
 			test_bench_io_fallback_without_uring);
 	g_test_add_func("/sdtuner/bench/io/sequential-steady-state",
 			test_bench_io_sequential_steady_state);
+	g_test_add_data_func("/sdtuner/bench/io/cpu-of-io-threads-only/sync",
+			     GINT_TO_POINTER(SDT_BENCH_IO_BACKEND_SYNC),
+			     test_bench_io_cpu_of_io_threads_only);
+	g_test_add_data_func("/sdtuner/bench/io/cpu-of-io-threads-only/uring",
+			     GINT_TO_POINTER(SDT_BENCH_IO_BACKEND_AUTO),
+			     test_bench_io_cpu_of_io_threads_only);
+	g_test_add_data_func("/sdtuner/bench/io/cpu-of-io-threads-only/threads",
+			     GINT_TO_POINTER(SDT_BENCH_IO_BACKEND_THREADS),
+			     test_bench_io_cpu_of_io_threads_only);
 	g_test_add_data_func("/sdtuner/bench/io/injected-error/sync",
 			     GINT_TO_POINTER(SDT_BENCH_IO_BACKEND_SYNC),
 			     test_bench_io_injected_error);
@@ -1304,5 +1617,7 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/bench/loop/disk-full", test_bench_loop_disk_full);
 	g_test_add_func("/sdtuner/bench/loop/read-only", test_bench_loop_read_only);
 	g_test_add_func("/sdtuner/bench/loop/device-gone", test_bench_loop_device_gone);
+	g_test_add_func("/sdtuner/bench/loop/live-rate-throttled",
+			test_bench_loop_live_rate_throttled);
 	return g_test_run();
 }

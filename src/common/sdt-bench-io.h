@@ -71,7 +71,12 @@ void sdt_bench_latency_add(SdtBenchLatency *lat, guint64 ns);
 /* @p in [0, 100]; 0 for an empty histogram */
 guint64 sdt_bench_latency_percentile(const SdtBenchLatency *lat, gdouble p);
 
-/* called from the run loop at most every @progress_interval_ns */
+/*
+ * Called from the run loop when requests completed, at most every 100 ms, and
+ * once at the end: @bytes_done completed by @seconds after the start (the time
+ * of the last completion), so a rate computed from two calls is a rate of
+ * completed bytes.
+ */
 typedef void (*SdtBenchIoProgressFunc)(guint64 bytes_done, gdouble seconds, gpointer user_data);
 
 typedef struct {
@@ -84,6 +89,14 @@ typedef struct {
 	guint64 max_bytes;   /* stop submitting after this much (0: @length if sequential) */
 	gdouble max_seconds; /* stop submitting after this long (0: no limit) */
 	gboolean fsync_end;  /* fsync once after the last write, counted in the time */
+	/*
+	 * Adaptive length: stop submitting once the rate is known within
+	 * ±@target_ci_percent (see @ci_percent in the stats; at least 3 slices of
+	 * 250 ms) and @min_seconds have passed; the limits above still apply.
+	 * 0: run to the limits.
+	 */
+	gdouble target_ci_percent;
+	gdouble min_seconds;
 	SdtBenchIoProgressFunc progress;
 	gpointer user_data;
 	GCancellable *cancellable;
@@ -101,6 +114,21 @@ typedef struct {
 	gdouble steady_seconds;
 	guint64 steady_bytes;
 	guint64 fsync_ns;
+	/*
+	 * CPU time (user + system) of the threads doing the I/O during the run:
+	 * the calling thread, the backend's worker threads and io_uring's io-wq
+	 * workers ("iou-wrk-*"), including any that exited during the run; not the
+	 * rest of the process
+	 */
+	guint64 cpu_ns;
+	/*
+	 * slices of at least 250 ms (or an eighth of a sequential test's bytes)
+	 * from the first completion on, ending at completions: how many, and the half-width of the
+	 * 95% confidence interval of the rate (the slope of completed bytes over time at their
+	 * ends) relative to it, in percent (-1 with fewer than two slices)
+	 */
+	guint slices;
+	gdouble ci_percent;
 	SdtBenchLatency latency;
 } SdtBenchIoStats;
 
@@ -128,8 +156,10 @@ void sdt_bench_io_inject_error(SdtBenchIo *io, guint64 after_ios, gint errsv);
 
 /*
  * Runs @job.  Returns %FALSE with SDT_ERROR_IO (or the errno's code) on a
- * failed or short IO, SDT_ERROR_CANCELLED when @job->cancellable fires (noticed
- * within 50 ms), with @stats filled up to that point.
+ * failed or short IO, SDT_ERROR_CANCELLED when @job->cancellable fires, with
+ * @stats filled up to that point.  Waiting for a completion blocks until one
+ * arrives or the cancellable fires (its fd wakes the wait: no polling); only
+ * a cancellable without an fd is looked at every 50 ms.
  */
 gboolean
 sdt_bench_io_run(SdtBenchIo *io, const SdtBenchIoJob *job, SdtBenchIoStats *stats, GError **error);

@@ -39,15 +39,20 @@ typedef struct {
 	gdouble rand_seconds;
 	gdouble rand_qd1_seconds;
 	gdouble raw_seconds;
+	gdouble target_ci_percent; /* adaptive: each test ends when known this well */
+	gdouble min_seconds;
 } SdtBenchProfile;
 
 static const SdtBenchProfile sdt_bench_profiles[] = {
-	/* about 15 s on a 20 MB/s card */
-	{"quick", 64 * MIB, 2, 1, 1},
+	/*
+	 * about 15 s on a 20 MB/s card at most; each test ends as soon as its
+	 * figure is known within ±5% (and ran 1 s): the verdict after about 5 s
+	 */
+	{"quick", 64 * MIB, 2, 1, 1, 5.0, 1.0},
 	/* Raspberry Pi Diagnostics: 256 MiB, 4 MiB blocks, 4k QD32 for 10 s; plus QD1 */
-	{"standard", 256 * MIB, 10, 5, 3},
+	{"standard", 256 * MIB, 10, 5, 3, 0, 0},
 	/* a file larger than any card's fast cache area, long random phases */
-	{"full", 1024 * MIB, 30, 15, 10},
+	{"full", 1024 * MIB, 30, 15, 10, 0, 0},
 };
 
 gboolean
@@ -70,6 +75,8 @@ sdt_bench_config_for_profile(const gchar *profile, SdtBenchConfig *config, GErro
 		config->rand_qd1_seconds = p->rand_qd1_seconds;
 		config->raw_seconds = p->raw_seconds;
 		config->raw_max_bytes = p->file_size;
+		config->target_ci_percent = p->target_ci_percent;
+		config->min_seconds = p->min_seconds;
 		return TRUE;
 	}
 	g_set_error(error,
@@ -138,23 +145,67 @@ typedef struct {
 	gdouble weight; /* share of the progress bar */
 } SdtBenchPhase;
 
+/*
+ * The live rate: completed bytes over a sliding window of about a second,
+ * between two points in time at which requests completed (the phase's start
+ * is the first).  It never exceeds what completed, and a call comes only when
+ * something completed, so there is no 0.0 between two completions of a slow
+ * card's 4 MiB blocks.
+ */
+#define SDT_BENCH_RATE_WINDOW_S 1.0
+#define SDT_BENCH_RATE_POINTS   32
+
+typedef struct {
+	gdouble seconds;
+	guint64 bytes;
+} SdtBenchRatePoint;
+
 typedef struct {
 	SdtBenchProgressFunc func;
 	gpointer user_data;
 	const SdtBenchPhase *phase;
 	gdouble done_weight;
 	gdouble total_weight;
-	guint64 last_bytes;
-	gdouble last_seconds;
+	SdtBenchRatePoint points[SDT_BENCH_RATE_POINTS]; /* oldest first */
+	guint n_points;
 } SdtBenchProgress;
 
-/* CPU time of the whole process: the I/O threads' share too */
-static gdouble
-sdt_bench_cpu_seconds(void)
+static void
+sdt_bench_progress_start_phase(SdtBenchProgress *p, const SdtBenchPhase *phase)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (gdouble) ts.tv_sec + (gdouble) ts.tv_nsec / 1e9;
+	p->phase = phase;
+	p->points[0].seconds = 0;
+	p->points[0].bytes = 0;
+	p->n_points = 1;
+}
+
+/* adds a point and returns the rate over the window in 10^6 bytes/s */
+static gdouble
+sdt_bench_progress_rate(SdtBenchProgress *p, guint64 bytes, gdouble seconds)
+{
+	SdtBenchRatePoint *oldest;
+
+	if (seconds <= p->points[p->n_points - 1].seconds ||
+	    bytes < p->points[p->n_points - 1].bytes)
+		goto rate;
+	/* drop the oldest while the next one still leaves a full window */
+	while (p->n_points >= 2 && seconds - p->points[1].seconds >= SDT_BENCH_RATE_WINDOW_S) {
+		memmove(&p->points[0], &p->points[1], (p->n_points - 1) * sizeof(p->points[0]));
+		p->n_points--;
+	}
+	if (p->n_points == SDT_BENCH_RATE_POINTS) {
+		memmove(&p->points[0], &p->points[1], (p->n_points - 1) * sizeof(p->points[0]));
+		p->n_points--;
+	}
+	p->points[p->n_points].seconds = seconds;
+	p->points[p->n_points].bytes = bytes;
+	p->n_points++;
+rate:
+	oldest = &p->points[0];
+	if (p->n_points < 2 || seconds <= oldest->seconds)
+		return 0;
+	return (gdouble) (p->points[p->n_points - 1].bytes - oldest->bytes) /
+	       (p->points[p->n_points - 1].seconds - oldest->seconds) / 1e6;
 }
 
 static void
@@ -163,17 +214,13 @@ sdt_bench_progress_cb(guint64 bytes, gdouble seconds, gpointer user_data)
 	SdtBenchProgress *p = user_data;
 	const SdtBenchPhase *phase = p->phase;
 	gdouble frac = 0;
-	gdouble rate = 0;
+	gdouble rate = sdt_bench_progress_rate(p, bytes, seconds);
 
 	if (phase->max_seconds > 0)
 		frac = seconds / phase->max_seconds;
 	if (!phase->random && phase->length > 0)
 		frac = MAX(frac, (gdouble) bytes / (gdouble) phase->length);
 	frac = CLAMP(frac, 0.0, 1.0);
-	if (seconds > p->last_seconds)
-		rate = (gdouble) (bytes - p->last_bytes) / (seconds - p->last_seconds) / 1e6;
-	p->last_bytes = bytes;
-	p->last_seconds = seconds;
 	if (p->func != NULL) {
 		p->func(phase->name,
 			CLAMP((p->done_weight + frac * phase->weight) / p->total_weight, 0.0, 1.0),
@@ -202,17 +249,29 @@ sdt_bench_run_phase(SdtBenchTarget *target,
 		.seed = SDT_BENCH_SEED + g_str_hash(phase->name),
 		.max_seconds = phase->max_seconds,
 		.fsync_end = phase->fsync_end,
+		.target_ci_percent = config->target_ci_percent,
+		.min_seconds = config->min_seconds,
 		.progress = sdt_bench_progress_cb,
 		.user_data = progress,
 		.cancellable = cancellable,
 	};
 	SdtBenchIoBackend backend = config->backend;
 	const gchar *where = phase->raw ? target->disk_node : target->device;
-	gdouble cpu0;
 	gboolean ok;
 
 	if (phase->queue_depth == 1 && phase->random)
 		backend = SDT_BENCH_IO_BACKEND_SYNC;
+	else if (phase->raw)
+		/*
+		 * Blocking reads in a worker thread, as hdparm's read(): io_uring
+		 * cannot issue a 2 MiB O_DIRECT read of a block device without
+		 * blocking (it spans more than one bio, or is split below), so every
+		 * request went to an io-wq worker anyway, and on the throttled loop
+		 * device some runs had every block charged twice: 10.0 MB/s on a
+		 * 20 MB/s throttle (docs/BENCHMARK-ENGINE.md).  The worker keeps
+		 * cancellation prompt, which a read in this thread would not.
+		 */
+		backend = SDT_BENCH_IO_BACKEND_THREADS;
 	else if (backend == SDT_BENCH_IO_BACKEND_SYNC)
 		backend = SDT_BENCH_IO_BACKEND_AUTO;
 	if (phase->raw) {
@@ -234,12 +293,9 @@ sdt_bench_run_phase(SdtBenchTarget *target,
 	if (config->inject_test != NULL && g_strcmp0(config->inject_test, phase->name) == 0)
 		sdt_bench_io_inject_error(io, config->inject_after, config->inject_errno);
 
-	progress->phase = phase;
-	progress->last_bytes = 0;
-	progress->last_seconds = 0;
-	cpu0 = sdt_bench_cpu_seconds();
+	sdt_bench_progress_start_phase(progress, phase);
 	ok = sdt_bench_io_run(io, &job, &stats, error);
-	test->cpu_seconds = sdt_bench_cpu_seconds() - cpu0;
+	test->cpu_seconds = (gdouble) stats.cpu_ns / 1e9;
 
 	test->name = g_strdup(phase->name);
 	test->block_size = phase->block_size;
@@ -251,6 +307,8 @@ sdt_bench_run_phase(SdtBenchTarget *target,
 	test->ios = stats.ios;
 	test->bytes = stats.bytes;
 	test->fsync_seconds = (gdouble) stats.fsync_ns / 1e9;
+	test->slices = stats.slices;
+	test->ci_percent = stats.ci_percent;
 	test->latency = stats.latency;
 	if (!phase->random && stats.steady_seconds > 0) {
 		/* sustained rate, as the SD specification's sequential write speed */
@@ -274,18 +332,21 @@ sdt_bench_run_phase(SdtBenchTarget *target,
 	return TRUE;
 }
 
+/* one sleep, which a cancellation cuts short */
 static gboolean
 sdt_bench_settle(GCancellable *cancellable, GError **error)
 {
-	for (guint i = 0; i < SDT_BENCH_SETTLE_MS / 50; i++) {
-		if (g_cancellable_is_cancelled(cancellable)) {
-			g_set_error_literal(error,
-					    SDT_ERROR,
-					    SDT_ERROR_CANCELLED,
-					    "benchmark cancelled");
-			return FALSE;
-		}
-		g_usleep(50 * 1000);
+	GPollFD pfd;
+
+	if (cancellable != NULL && g_cancellable_make_pollfd(cancellable, &pfd)) {
+		g_poll(&pfd, 1, SDT_BENCH_SETTLE_MS);
+		g_cancellable_release_fd(cancellable);
+	} else {
+		g_usleep(SDT_BENCH_SETTLE_MS * 1000);
+	}
+	if (g_cancellable_is_cancelled(cancellable)) {
+		g_set_error_literal(error, SDT_ERROR, SDT_ERROR_CANCELLED, "benchmark cancelled");
+		return FALSE;
 	}
 	return TRUE;
 }
@@ -296,6 +357,21 @@ sdt_bench_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (gdouble) ts.tv_sec + (gdouble) ts.tv_nsec / 1e9;
+}
+
+/* the widest confidence interval of the first @n tests; -1 if one is unknown */
+static gdouble
+sdt_bench_spread_of(SdtBenchResult *result, guint n)
+{
+	gdouble spread = 0;
+
+	for (guint i = 0; i < n && i < result->tests->len; i++) {
+		SdtBenchTestResult *test = g_ptr_array_index(result->tests, i);
+		if (test->ci_percent < 0)
+			return -1;
+		spread = MAX(spread, test->ci_percent);
+	}
+	return spread;
 }
 
 SdtBenchResult *
@@ -383,6 +459,7 @@ sdt_bench_run(SdtBenchTarget *target,
 	};
 	gboolean run_raw = config->raw_seconds > 0;
 	gint fd_raw = -1;
+	guint64 written = 0;
 	gdouble t0 = sdt_bench_now();
 
 	g_return_val_if_fail(config->file_size >= config->seq_block_size, NULL);
@@ -409,15 +486,24 @@ sdt_bench_run(SdtBenchTarget *target,
 	}
 	for (guint i = 0; i < G_N_ELEMENTS(phases); i++) {
 		SdtBenchTestResult *test;
+		SdtBenchPhase phase;
 		if (phases[i].raw && !run_raw)
 			continue;
 		test = g_new0(SdtBenchTestResult, 1);
 		g_ptr_array_add(result->tests, test);
 		if (i > 0 && !sdt_bench_settle(cancellable, error))
 			return NULL;
+		phase = phases[i];
+		/*
+		 * An adaptive sequential write may end before the end of the file: the
+		 * later tests of the file stay in what it wrote (the rest is unwritten
+		 * extents, which read as zeros without touching the card)
+		 */
+		if (!phase.raw && written > 0)
+			phase.length = MIN(phase.length, written);
 		if (!sdt_bench_run_phase(target,
 					 config,
-					 &phases[i],
+					 &phase,
 					 phases[i].raw ? fd_raw : target->fd,
 					 &prog,
 					 cancellable,
@@ -428,6 +514,8 @@ sdt_bench_run(SdtBenchTarget *target,
 			return NULL;
 		}
 		prog.done_weight += phases[i].weight;
+		if (i == 0)
+			written = test->bytes - test->bytes % config->seq_block_size;
 		if (g_strcmp0(phases[i].name, "rand-4k-read-qd32") == 0) {
 			sdt_bench_verdict_compute(
 				&result->verdict,
@@ -435,11 +523,13 @@ sdt_bench_run(SdtBenchTarget *target,
 				test->iops,
 				sdt_bench_result_get_test(result, "rand-4k-write-qd32")->iops);
 			result->verdict.seconds = sdt_bench_now() - t0;
+			result->verdict.spread_percent = sdt_bench_spread_of(result, 3);
 		}
 	}
 	if (fd_raw >= 0)
 		close(fd_raw);
 	result->seconds = sdt_bench_now() - t0;
+	result->spread_percent = sdt_bench_spread_of(result, result->tests->len);
 	return g_steal_pointer(&result);
 }
 
@@ -448,6 +538,21 @@ sdt_bench_json_add_double(JsonBuilder *builder, const gchar *name, gdouble value
 {
 	json_builder_set_member_name(builder, name);
 	json_builder_add_double_value(builder, (gdouble) (gint64) (value * scale + 0.5) / scale);
+}
+
+/* a negative value: unknown */
+static void
+sdt_bench_json_add_double_or_null(JsonBuilder *builder,
+				  const gchar *name,
+				  gdouble value,
+				  gdouble scale)
+{
+	if (value >= 0) {
+		sdt_bench_json_add_double(builder, name, value, scale);
+		return;
+	}
+	json_builder_set_member_name(builder, name);
+	json_builder_add_null_value(builder);
 }
 
 JsonNode *
@@ -505,6 +610,9 @@ sdt_bench_result_to_json(SdtBenchResult *result, SdtBenchTarget *target, gdouble
 		json_builder_add_string_value(builder, test->io_engine);
 		json_builder_set_member_name(builder, "in_flight_max");
 		json_builder_add_int_value(builder, test->in_flight_max);
+		json_builder_set_member_name(builder, "slices");
+		json_builder_add_int_value(builder, test->slices);
+		sdt_bench_json_add_double_or_null(builder, "ci_percent", test->ci_percent, 10);
 		sdt_bench_json_add_double(builder,
 					  "cpu_us_per_io",
 					  test->ios > 0 ? test->cpu_seconds * 1e6 / test->ios : 0,
@@ -571,7 +679,12 @@ sdt_bench_result_to_json(SdtBenchResult *result, SdtBenchTarget *target, gdouble
 	json_builder_set_member_name(builder, "basis");
 	json_builder_add_string_value(builder, "seq-write, rand-4k-read-qd32, rand-4k-write-qd32");
 	sdt_bench_json_add_double(builder, "seconds", result->verdict.seconds, 1000);
+	sdt_bench_json_add_double_or_null(builder,
+					  "spread_percent",
+					  result->verdict.spread_percent,
+					  10);
 	json_builder_end_object(builder);
+	sdt_bench_json_add_double_or_null(builder, "spread_percent", result->spread_percent, 10);
 
 	if (ceiling_mb_s > 0) {
 		sdt_bench_json_add_double(builder, "ceiling_mb_s", ceiling_mb_s, 10);

@@ -38,6 +38,12 @@ typedef struct {
 	gsize raw_block_size;     /* 2 MiB, as hdparm */
 	gdouble raw_seconds;      /* 0: no raw-device test */
 	guint64 raw_max_bytes;
+	/*
+	 * adaptive (quick): a test ends once its figure is known within
+	 * ±@target_ci_percent and it ran @min_seconds; 0: fixed lengths
+	 */
+	gdouble target_ci_percent;
+	gdouble min_seconds;
 	/* the rest is for tests */
 	SdtBenchIoBackend backend; /* for the queue-depth tests; AUTO: io_uring, else threads */
 	SdtBenchTargetFlags target_flags;
@@ -63,7 +69,9 @@ typedef struct {
 	gdouble mb_s;
 	gdouble iops;
 	gdouble fsync_seconds;
-	gdouble cpu_seconds; /* the process's CPU time during the test */
+	guint slices;        /* 250 ms slices (SdtBenchIoStats) */
+	gdouble ci_percent;  /* their 95% CI half-width, % of the mean; -1: unknown */
+	gdouble cpu_seconds; /* CPU time of the threads doing the I/O (SdtBenchIoStats.cpu_ns) */
 	SdtBenchLatency latency;
 } SdtBenchTestResult;
 
@@ -73,7 +81,8 @@ typedef struct {
 	gdouble seq_write_mb_s;
 	gdouble read_iops;
 	gdouble write_iops;
-	gdouble seconds; /* from the start until the verdict was known */
+	gdouble seconds;        /* from the start until the verdict was known */
+	gdouble spread_percent; /* the widest CI of its three figures; -1: unknown */
 } SdtBenchVerdict;
 
 typedef struct {
@@ -81,7 +90,8 @@ typedef struct {
 	GPtrArray *tests; /* of SdtBenchTestResult */
 	SdtBenchVerdict verdict;
 	gdouble seconds;
-	GPtrArray *notes; /* of gchar*: what was skipped and why */
+	gdouble spread_percent; /* the widest CI of all figures; -1: one is unknown */
+	GPtrArray *notes;       /* of gchar*: what was skipped and why */
 } SdtBenchResult;
 
 void sdt_bench_result_free(SdtBenchResult *result);
