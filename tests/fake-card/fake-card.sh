@@ -3,7 +3,7 @@
 # authenticity check's tests and bench/.  Needs root, FUSE and the built
 # sdt-fake-card (path in $SDT_FAKE_CARD).
 #
-#   fake-card.sh up DIR KIND CLAIM_MIB REAL_MIB
+#   fake-card.sh up DIR KIND CLAIM_MIB REAL  (REAL: MiB, or NNNb for bytes)
 #       KIND: wrap | zeros | eio | genuine.  Starts the FUSE fake in DIR/fuse,
 #       attaches DIR/fuse/card to a loop device (name in DIR/loop), makes ext4
 #       over the whole claimed size with all of its metadata in the low
@@ -26,7 +26,11 @@ up)
   kind=$3 claim=$4 real=$5
   fake=${SDT_FAKE_CARD:?set SDT_FAKE_CARD to the built sdt-fake-card}
   mkdir -p "$dir/fuse" "$dir/mnt"
-  "$fake" --kind "$kind" --claim $((claim * 1048576)) --real $((real * 1048576)) \
+  case "$real" in
+    *b) real_bytes=${real%b} ;;
+    *) real_bytes=$((real * 1048576)) ;;
+  esac
+  "$fake" --kind "$kind" --claim $((claim * 1048576)) --real "$real_bytes" \
     --backing "$dir/backing" "$dir/fuse" >"$dir/fuse.log" 2>&1 &
   echo $! >"$dir/fuse.pid"
   i=0
@@ -44,7 +48,11 @@ up)
     head -c $((n * 262144 + 1048576)) /dev/urandom >"$dir/mnt/user-$n.bin"
   done
   (cd "$dir/mnt" && sha256sum user-*.bin) >"$dir/sums"
-  sync
+  umount "$dir/mnt"
+  # the fixture itself must be sound before any check runs
+  e2fsck -fn "$loop" >"$dir/fsck-before.log" 2>&1 ||
+    { cat "$dir/fsck-before.log" >&2; fail "the fake's file system is broken before the check"; }
+  mount -o rw,noatime "$loop" "$dir/mnt"
   # from now on the eio kind fails beyond its real size
   kill -USR1 "$(cat "$dir/fuse.pid")"
   ;;
