@@ -13,6 +13,7 @@
 #include <polkitagent/polkitagent.h>
 #endif
 
+#include "sdt-check.h"
 #include "sdt-cli-ops.h"
 #include "sdt-dbus-generated.h"
 #include "sdt-error.h"
@@ -392,7 +393,7 @@ sdt_cli_bench_owner_cb(GObject *object, GParamSpec *pspec, gpointer user_data)
 	g_set_error_literal(&b->error,
 			    SDT_ERROR,
 			    SDT_ERROR_FAILED,
-			    _("sd-tuner-helper stopped during the benchmark; nothing was left "
+			    _("sd-tuner-helper stopped while its job ran; nothing was left "
 			      "on the card"));
 	sdt_cli_bench_finish(b);
 }
@@ -425,14 +426,23 @@ sdt_cli_bench_cancelled_cb(GCancellable *cancellable, gpointer user_data)
 	g_main_context_invoke(b->context, sdt_cli_bench_send_cancel_cb, b);
 }
 
-JsonNode *
-sdt_cli_ops_bench(SdtCli *cli,
-		  const gchar *profile,
-		  const gchar *dir,
-		  SdtBenchProgressFunc progress,
-		  gpointer user_data,
-		  GCancellable *cancellable,
-		  GError **error)
+/* StartBenchmark or StartCheck */
+typedef gboolean (*SdtCliStartJobFunc)(SdtManager *proxy,
+				       const gchar *arg,
+				       GVariant *options,
+				       gchar **out_job,
+				       GCancellable *cancellable,
+				       GError **error);
+
+/* starts a job of the helper and follows it until Completed */
+static JsonNode *
+sdt_cli_ops_run_job(SdtCli *cli,
+		    SdtCliStartJobFunc start,
+		    const gchar *arg,
+		    SdtBenchProgressFunc progress,
+		    gpointer user_data,
+		    GCancellable *cancellable,
+		    GError **error)
 {
 	SdtCliBus *bus;
 	GDBusConnection *connection;
@@ -442,22 +452,6 @@ sdt_cli_ops_bench(SdtCli *cli,
 	guint subscription;
 	gulong cancel_id = 0;
 
-	if (cli->ctx != NULL)
-		return sdt_ops_bench(cli->ctx,
-				     profile,
-				     dir,
-				     progress,
-				     user_data,
-				     cancellable,
-				     error);
-	if (dir != NULL) {
-		g_set_error_literal(error,
-				    SDT_ERROR,
-				    SDT_ERROR_INVALID_ARGUMENT,
-				    _("--dir is only for --root mode: the helper always "
-				      "benchmarks the file system on the SD card"));
-		return NULL;
-	}
 	bus = sdt_cli_ops_bus(cli, error);
 	if (bus == NULL)
 		return NULL;
@@ -483,12 +477,12 @@ sdt_cli_ops_bench(SdtCli *cli,
 							  sdt_cli_bench_completed_cb,
 							  &b,
 							  NULL);
-	if (!sdt_manager_call_start_benchmark_sync(bus->manager,
-						   profile,
-						   sdt_cli_ops_options(FALSE),
-						   &b.job_path,
-						   cancellable,
-						   &error_local)) {
+	if (!start(bus->manager,
+		   arg,
+		   sdt_cli_ops_options(FALSE),
+		   &b.job_path,
+		   cancellable,
+		   &error_local)) {
 		sdt_cli_ops_fixup_error(cli, &error_local);
 	} else {
 		b.job = sdt_job_proxy_new_sync(connection,
@@ -542,4 +536,66 @@ sdt_cli_ops_bench(SdtCli *cli,
 		return NULL;
 	}
 	return g_steal_pointer(&node);
+}
+
+JsonNode *
+sdt_cli_ops_bench(SdtCli *cli,
+		  const gchar *profile,
+		  const gchar *dir,
+		  SdtBenchProgressFunc progress,
+		  gpointer user_data,
+		  GCancellable *cancellable,
+		  GError **error)
+{
+	if (cli->ctx != NULL)
+		return sdt_ops_bench(cli->ctx,
+				     profile,
+				     dir,
+				     progress,
+				     user_data,
+				     cancellable,
+				     error);
+	if (dir != NULL) {
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_ARGUMENT,
+				    _("--dir is only for --root mode: the helper always "
+				      "benchmarks the file system on the SD card"));
+		return NULL;
+	}
+	return sdt_cli_ops_run_job(cli,
+				   sdt_manager_call_start_benchmark_sync,
+				   profile,
+				   progress,
+				   user_data,
+				   cancellable,
+				   error);
+}
+
+JsonNode *
+sdt_cli_ops_check(SdtCli *cli,
+		  const gchar *mode,
+		  const gchar *dir,
+		  SdtBenchProgressFunc progress,
+		  gpointer user_data,
+		  GCancellable *cancellable,
+		  GError **error)
+{
+	if (cli->ctx != NULL)
+		return sdt_ops_check(cli->ctx, mode, dir, progress, user_data, cancellable, error);
+	if (dir != NULL) {
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_ARGUMENT,
+				    _("--dir is only for in-process mode (--root): the helper "
+				      "always checks the file system on the SD card"));
+		return NULL;
+	}
+	return sdt_cli_ops_run_job(cli,
+				   sdt_manager_call_start_check_sync,
+				   mode,
+				   progress,
+				   user_data,
+				   cancellable,
+				   error);
 }

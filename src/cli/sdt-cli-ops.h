@@ -45,6 +45,19 @@ JsonNode *sdt_cli_ops_bench(SdtCli *cli,
 			    GError **error);
 
 /*
+ * `check`: like sdt_cli_ops_bench(), with @mode "quick" or "full"; bus mode
+ * runs the helper's StartCheck job (its own polkit action).  @dir only
+ * in-process (--root, e.g. `--root / check --dir MNT` as root).
+ */
+JsonNode *sdt_cli_ops_check(SdtCli *cli,
+			    const gchar *mode,
+			    const gchar *dir,
+			    SdtBenchProgressFunc progress,
+			    gpointer user_data,
+			    GCancellable *cancellable,
+			    GError **error);
+
+/*
  * TRUE when the last bus-mode call failed (SDT_ERROR_NOT_SUPPORTED) because
  * no helper is installed or there is no system bus: a command that only
  * reads may then read this machine in-process instead.

@@ -13,6 +13,7 @@
 #include "sdt-error.h"
 #include "sdtunerctl.h"
 #include "sdtunerctl-bench.h"
+#include "sdtunerctl-check.h"
 #include "sdtunerctl-config.h"
 #include "sdtunerctl-info.h"
 
@@ -29,6 +30,10 @@ static const SdtCliCommand commands[] = {
 	 "[--profile quick|standard|full] [--dir DIR] [--json]",
 	 N_("Measure the SD card: sequential and 4k random I/O, A1/A2 verdict"),
 	 sdt_cli_bench},
+	{"check",
+	 "[--full] [--dir DIR] [--json]",
+	 N_("Check whether the SD card is as large as it claims (a fake)"),
+	 sdt_cli_check},
 	{"info", "", N_("Show the board, the SD card and how its bus runs"), sdt_cli_info},
 	{"recommend", "", N_("Show the config.txt setting that would help"), sdt_cli_recommend},
 	{"apply", "ID [--trial]", N_("Write a recommendation into config.txt"), sdt_cli_apply},

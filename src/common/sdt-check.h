@@ -7,6 +7,7 @@
 
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
+#include <sys/types.h>
 
 #include "sdt-ops.h"
 
@@ -57,6 +58,33 @@ gboolean sdt_check_mode_from_string(const gchar *name, SdtCheckMode *mode, GErro
  */
 JsonNode *sdt_check_run(const gchar *dir,
 			const SdtCheckConfig *config,
+			SdtBenchProgressFunc progress,
+			gpointer user_data,
+			GCancellable *cancellable,
+			GError **error);
+
+/*
+ * The directory on the SD card's file system where the benchmark and the check
+ * put their file (the root partition's state dir, else the partition itself),
+ * after refusing a missing card, an unmounted or read-only one, and a card
+ * smaller than @file_size + 10% (sdt-ops-bench.c).
+ */
+gchar *sdt_bench_card_find_dir(SdtContext *ctx,
+			       guint64 file_size,
+			       gdouble *ceiling_mb_s,
+			       dev_t *card_devnum,
+			       gchar **card_source,
+			       GError **error);
+
+/*
+ * `check --json`: sdt_check_run() on the SD card's file system, or on @dir
+ * (a stand-in, labelled so in the result); @mode is "quick" or "full".  The
+ * card's result (not a stand-in's) is appended to the history as "check".  The signature is
+ * the benchmark's, so the helper runs it as a job the same way.
+ */
+JsonNode *sdt_ops_check(SdtContext *ctx,
+			const gchar *mode,
+			const gchar *dir,
 			SdtBenchProgressFunc progress,
 			gpointer user_data,
 			GCancellable *cancellable,

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sdt-authority.h"
+#include "sdt-check.h"
 #include "sdt-daemon.h"
 #include "sdt-error.h"
 #include "sdt-ops.h"
@@ -43,6 +44,7 @@ typedef enum {
 	SDT_DAEMON_OP_APPLY,
 	SDT_DAEMON_OP_REVERT,
 	SDT_DAEMON_OP_BENCHMARK,
+	SDT_DAEMON_OP_CHECK,
 } SdtDaemonOp;
 
 /* one method call on its way through validation, polkit and the worker */
@@ -233,18 +235,36 @@ sdt_daemon_start_benchmark(SdtDaemon *self, SdtDaemonCall *call)
 	g_autoptr(GError) error = NULL;
 	g_autofree gchar *path = NULL;
 
+	/* one job writes to the card at a time: a benchmark or a check */
 	if (self->bench_job != NULL) {
-		g_dbus_method_invocation_return_error(
-			call->invocation,
-			SDT_ERROR,
-			SDT_ERROR_BUSY,
-			/* Translators: %s is a D-Bus object path */
-			_("A benchmark is already running (%s); wait until it has finished"),
-			g_dbus_interface_skeleton_get_object_path(
-				G_DBUS_INTERFACE_SKELETON(self->bench_job)));
+		const gchar *running = g_dbus_interface_skeleton_get_object_path(
+			G_DBUS_INTERFACE_SKELETON(self->bench_job));
+		if (call->op == SDT_DAEMON_OP_CHECK)
+			g_dbus_method_invocation_return_error(
+				call->invocation,
+				SDT_ERROR,
+				SDT_ERROR_BUSY,
+				/* Translators: %s is a D-Bus object path */
+				_("A benchmark or check of the card is already running (%s); wait "
+				  "until it has finished"),
+				running);
+		else
+			g_dbus_method_invocation_return_error(
+				call->invocation,
+				SDT_ERROR,
+				SDT_ERROR_BUSY,
+				/* Translators: %s is a D-Bus object path */
+				_("A benchmark is already running (%s); wait until it has "
+				  "finished"),
+				running);
 		return;
 	}
-	job = sdt_benchmark_job_new(self->ctx, call->arg, self->bench_dir, sender, sdt_ops_bench);
+	job = sdt_benchmark_job_new(self->ctx,
+				    call->arg,
+				    self->bench_dir,
+				    sender,
+				    call->op == SDT_DAEMON_OP_CHECK ? sdt_ops_check
+								    : sdt_ops_bench);
 	path = g_strdup_printf("%s/%u", SDT_DBUS_JOBS_PATH, ++self->job_counter);
 	if (!g_dbus_interface_skeleton_export(G_DBUS_INTERFACE_SKELETON(job),
 					      self->connection,
@@ -259,9 +279,16 @@ sdt_daemon_start_benchmark(SdtDaemon *self, SdtDaemonCall *call)
 	self->bench_job = job;
 	sdt_daemon_busy_inc(self);
 	g_signal_connect(job, "finished", G_CALLBACK(sdt_daemon_job_finished_cb), self);
-	g_debug("benchmark %s (%s) started for %s", path, call->arg, sender);
+	g_debug("%s %s (%s) started for %s",
+		call->op == SDT_DAEMON_OP_CHECK ? "check" : "benchmark",
+		path,
+		call->arg,
+		sender);
 	/* the reply goes out before any signal of the job */
-	sdt_manager_complete_start_benchmark(self->manager, call->invocation, path);
+	if (call->op == SDT_DAEMON_OP_CHECK)
+		sdt_manager_complete_start_check(self->manager, call->invocation, path);
+	else
+		sdt_manager_complete_start_benchmark(self->manager, call->invocation, path);
 	sdt_benchmark_job_start(job, self->connection);
 }
 
@@ -280,7 +307,7 @@ sdt_daemon_authorized_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 		sdt_daemon_return_error(call->invocation, error);
 		return;
 	}
-	if (call->op == SDT_DAEMON_OP_BENCHMARK) {
+	if (call->op == SDT_DAEMON_OP_BENCHMARK || call->op == SDT_DAEMON_OP_CHECK) {
 		sdt_daemon_start_benchmark(self, call);
 		return;
 	}
@@ -379,6 +406,27 @@ sdt_daemon_handle_start_benchmark(SdtManager *manager,
 		sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_BENCHMARK, profile),
 		SDT_ACTION_BENCHMARK,
 		options);
+	return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
+static gboolean
+sdt_daemon_handle_start_check(SdtManager *manager,
+			      GDBusMethodInvocation *invocation,
+			      const gchar *mode,
+			      GVariant *options,
+			      SdtDaemon *self)
+{
+	g_autoptr(GError) error = NULL;
+	SdtCheckMode check_mode;
+
+	if (!sdt_check_mode_from_string(mode, &check_mode, &error)) {
+		sdt_daemon_return_error(invocation, error);
+		return G_DBUS_METHOD_INVOCATION_HANDLED;
+	}
+	sdt_daemon_authorize(self,
+			     sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_CHECK, mode),
+			     SDT_ACTION_CHECK,
+			     options);
 	return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 
@@ -521,6 +569,10 @@ sdt_daemon_new(SdtContext *ctx, const gchar *bench_dir)
 	g_signal_connect(self->manager,
 			 "handle-start-benchmark",
 			 G_CALLBACK(sdt_daemon_handle_start_benchmark),
+			 self);
+	g_signal_connect(self->manager,
+			 "handle-start-check",
+			 G_CALLBACK(sdt_daemon_handle_start_check),
 			 self);
 	g_signal_connect(self->manager, "handle-apply", G_CALLBACK(sdt_daemon_handle_apply), self);
 	g_signal_connect(self->manager,

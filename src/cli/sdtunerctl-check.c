@@ -1,0 +1,226 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib-unix.h>
+#include <glib/gi18n.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include "sdt-cli-ops.h"
+#include "sdt-error.h"
+#include "sdtunerctl-check.h"
+
+typedef struct {
+	SdtCli *cli;
+	GMainLoop *loop;
+	GCancellable *cancellable;
+	gboolean tty;
+	gboolean line_shown;
+	gchar *last_phase;
+	gint64 started;
+	JsonNode *result;
+	GError *error;
+	const gchar *mode;
+	const gchar *dir;
+} SdtCliCheck;
+
+/* called from the worker thread */
+static void
+sdt_cli_check_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gpointer user_data)
+{
+	SdtCliCheck *self = user_data;
+	guint pct = (guint) (CLAMP(fraction, 0.0, 1.0) * 100 + 0.5);
+	gdouble elapsed = (gdouble) (g_get_monotonic_time() - self->started) / G_USEC_PER_SEC;
+	gboolean new_phase = g_strcmp0(phase, self->last_phase) != 0;
+
+	if (phase == NULL || phase[0] == '\0')
+		return;
+	if (self->tty) {
+		if (fraction > 0.02 && fraction < 1.0)
+			/* Translators: a check's phase, its progress in percent and the time left
+			 */
+			g_printerr(_("\r%-10s %3u%%  about %.0f s left\033[K"),
+				   phase,
+				   pct,
+				   elapsed / fraction * (1.0 - fraction));
+		else
+			g_printerr("\r%-10s %3u%%\033[K", phase, pct);
+		self->line_shown = TRUE;
+	} else if (new_phase) {
+		g_printerr("%s %u%%\n", phase, pct);
+	}
+	if (new_phase) {
+		g_free(self->last_phase);
+		self->last_phase = g_strdup(phase);
+	}
+}
+
+static gboolean
+sdt_cli_check_signal_cb(gpointer user_data)
+{
+	SdtCliCheck *self = user_data;
+	if (self->line_shown)
+		g_printerr("\n");
+	self->line_shown = FALSE;
+	g_printerr(_("Stopping the check and removing its reserved file…\n"));
+	g_cancellable_cancel(self->cancellable);
+	return G_SOURCE_CONTINUE;
+}
+
+static void
+sdt_cli_check_thread_cb(GTask *task, gpointer source, gpointer task_data, GCancellable *c)
+{
+	SdtCliCheck *self = task_data;
+	GError *error = NULL;
+	JsonNode *node = sdt_cli_ops_check(self->cli,
+					   self->mode,
+					   self->dir,
+					   sdt_cli_check_progress_cb,
+					   self,
+					   c,
+					   &error);
+	if (node == NULL)
+		g_task_return_error(task, error);
+	else
+		g_task_return_pointer(task, node, (GDestroyNotify) json_node_unref);
+}
+
+static void
+sdt_cli_check_done_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	SdtCliCheck *self = user_data;
+	self->result = g_task_propagate_pointer(G_TASK(res), &self->error);
+	g_main_loop_quit(self->loop);
+}
+
+static void
+sdt_cli_check_print_human(JsonObject *obj)
+{
+	const gchar *verdict = json_object_get_string_member(obj, "verdict");
+	JsonObject *target = json_object_get_object_member(obj, "target");
+	JsonObject *samples = json_object_get_object_member(obj, "samples");
+	JsonArray *notes = json_object_get_array_member(obj, "notes");
+	gint64 claim = json_object_get_int_member(obj, "claimed_bytes");
+
+	if (g_strcmp0(verdict, "genuine") == 0)
+		g_print(_("Verdict: genuine\n"));
+	else if (g_strcmp0(verdict, "fake") == 0)
+		g_print(_("Verdict: FAKE\n"));
+	else
+		g_print(_("Verdict: not determinable\n"));
+	/* Translators: the claimed size in MiB, the disk, the file system and its directory */
+	g_print(_("The card claims %" G_GINT64_FORMAT " MiB (%s, %s at %s)\n"),
+		claim / 1048576,
+		json_object_get_string_member(target, "disk"),
+		json_object_get_string_member(target, "filesystem"),
+		json_object_get_string_member(target, "path"));
+	if (!json_object_get_null_member(obj, "estimated_capacity_bytes"))
+		g_print(_("Real capacity about %" G_GINT64_FORMAT " MiB; the first bad block is at "
+			  "%" G_GINT64_FORMAT " MiB\n"),
+			json_object_get_int_member(obj, "estimated_capacity_bytes") / 1048576,
+			json_object_get_int_member(obj, "first_bad_offset") / 1048576);
+	g_print("%s\n", json_object_get_string_member(obj, "reason"));
+	/* Translators: coverage in percent, blocks written, blocks read, seconds */
+	g_print(_("Covered %.0f%% of the card's addresses (%" G_GINT64_FORMAT
+		  " blocks written, %" G_GINT64_FORMAT " read) in %.1f s\n"),
+		json_object_get_double_member(obj, "coverage") * 100,
+		json_object_get_int_member(samples, "written"),
+		json_object_get_int_member(samples, "read"),
+		json_object_get_double_member(obj, "seconds"));
+	for (guint i = 0; notes != NULL && i < json_array_get_length(notes); i++)
+		g_print(_("Note: %s\n"), json_array_get_string_element(notes, i));
+}
+
+gint
+sdt_cli_check(SdtCli *cli, gint argc, gchar **argv, GError **error)
+{
+	SdtCliCheck self = {.cli = cli};
+	g_autoptr(GTask) task = NULL;
+	g_autoptr(GOptionContext) context = g_option_context_new(NULL);
+	g_autofree gchar *dir = NULL;
+	gboolean full = FALSE;
+	gboolean json = FALSE;
+	guint sigint_id;
+	guint sigterm_id;
+	gint rc = SDT_CLI_EXIT_OK;
+	const GOptionEntry entries[] = {
+		{"full",
+		 0,
+		 0,
+		 G_OPTION_ARG_NONE,
+		 &full,
+		 N_("Write and verify all the free space (slow) instead of samples"),
+		 NULL},
+		{"dir",
+		 0,
+		 0,
+		 G_OPTION_ARG_FILENAME,
+		 &dir,
+		 N_("Check the file system mounted at DIR instead of the SD card (only "
+		    "in-process, with --root)"),
+		 N_("DIR")},
+		{"json", 'j', 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL},
+		{NULL},
+	};
+
+	g_option_context_set_summary(context,
+				     _("Check whether the SD card is as large as it claims "
+				       "(sdtunerctl check)"));
+	g_option_context_add_main_entries(context, entries, GETTEXT_PACKAGE);
+	g_option_context_set_translation_domain(context, GETTEXT_PACKAGE);
+	if (!g_option_context_parse(context, &argc, &argv, error))
+		return SDT_CLI_EXIT_USAGE;
+	if (argc > 1) {
+		g_set_error(error,
+			    G_OPTION_ERROR,
+			    G_OPTION_ERROR_BAD_VALUE,
+			    _("check: unexpected argument “%s”"),
+			    argv[1]);
+		return SDT_CLI_EXIT_USAGE;
+	}
+	if (json)
+		cli->json = TRUE;
+	if (dir != NULL && cli->ctx == NULL) {
+		g_set_error_literal(error,
+				    G_OPTION_ERROR,
+				    G_OPTION_ERROR_BAD_VALUE,
+				    _("check: --dir is accepted only with --root"));
+		return SDT_CLI_EXIT_USAGE;
+	}
+
+	self.tty = isatty(STDERR_FILENO);
+	self.started = g_get_monotonic_time();
+	self.cancellable = g_cancellable_new();
+	self.loop = g_main_loop_new(NULL, FALSE);
+	self.mode = full ? "full" : "quick";
+	self.dir = dir;
+	sigint_id = g_unix_signal_add(SIGINT, sdt_cli_check_signal_cb, &self);
+	sigterm_id = g_unix_signal_add(SIGTERM, sdt_cli_check_signal_cb, &self);
+	task = g_task_new(NULL, self.cancellable, sdt_cli_check_done_cb, &self);
+	g_task_set_task_data(task, &self, NULL);
+	g_task_set_check_cancellable(task, FALSE);
+	g_task_run_in_thread(task, sdt_cli_check_thread_cb);
+	g_main_loop_run(self.loop);
+	g_source_remove(sigint_id);
+	g_source_remove(sigterm_id);
+	if (self.line_shown)
+		g_printerr("\n");
+
+	if (self.error != NULL) {
+		g_propagate_error(error, g_steal_pointer(&self.error));
+		rc = SDT_CLI_EXIT_FAILED;
+	} else if (cli->json) {
+		sdt_cli_print_json(cli, self.result);
+	} else {
+		sdt_cli_check_print_human(json_node_get_object(self.result));
+	}
+	g_clear_pointer(&self.loop, g_main_loop_unref);
+	g_clear_object(&self.cancellable);
+	g_clear_pointer(&self.last_phase, g_free);
+	g_clear_pointer(&self.result, json_node_unref);
+	return rc;
+}
