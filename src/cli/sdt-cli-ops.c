@@ -17,6 +17,7 @@
 #include "sdt-cli-ops.h"
 #include "sdt-dbus-generated.h"
 #include "sdt-error.h"
+#include "sdt-health.h"
 
 #define SDT_CLI_BUS_NAME "org.example.SdTuner1"
 #define SDT_CLI_PATH     "/org/example/SdTuner1"
@@ -271,6 +272,14 @@ sdt_cli_ops_history(SdtCli *cli, GError **error)
 	if (cli->ctx != NULL)
 		return sdt_ops_history(cli->ctx, error);
 	return sdt_cli_ops_call_bus(cli, sdt_manager_call_get_history_sync, error);
+}
+
+JsonNode *
+sdt_cli_ops_health(SdtCli *cli, GError **error)
+{
+	if (cli->ctx != NULL)
+		return sdt_ops_health(cli->ctx, error);
+	return sdt_cli_ops_call_bus(cli, sdt_manager_call_get_health_sync, error);
 }
 
 JsonNode *

@@ -27,6 +27,7 @@ JsonNode *sdt_cli_ops_apply(SdtCli *cli, const gchar *id, gboolean trial, GError
 JsonNode *sdt_cli_ops_revert(SdtCli *cli, GError **error);
 JsonNode *sdt_cli_ops_status(SdtCli *cli, GError **error);
 JsonNode *sdt_cli_ops_history(SdtCli *cli, GError **error);
+JsonNode *sdt_cli_ops_health(SdtCli *cli, GError **error);
 
 /*
  * Synchronous in both modes, like sdt_ops_bench(): call it from a worker

@@ -12,6 +12,7 @@
 
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
+#include "sdt-health.h"
 #include "sdtunerctl-check.h"
 
 typedef struct {
@@ -223,4 +224,68 @@ sdt_cli_check(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	g_clear_pointer(&self.last_phase, g_free);
 	g_clear_pointer(&self.result, json_node_unref);
 	return rc;
+}
+
+static void
+sdt_cli_health_print_human(JsonObject *obj)
+{
+	JsonObject *card = json_object_get_object_member(obj, "card");
+	JsonObject *boot = json_object_get_object_member(obj, "since_boot");
+	JsonNode *lifetime = json_object_get_member(obj, "lifetime_write_bytes");
+	JsonNode *per_day = json_object_get_member(obj, "writes_per_day_bytes");
+	JsonNode *errors = json_object_get_member(obj, "kernel_errors_since_boot");
+	JsonNode *projection = json_object_get_member(obj, "projection");
+	JsonObject *trend = json_object_get_object_member(obj, "trend");
+	JsonArray *alerts = json_object_get_array_member(trend, "alerts");
+	JsonArray *notes = json_object_get_array_member(obj, "notes");
+
+	if (!json_object_get_boolean_member(card, "present")) {
+		g_print(_("No SD card found\n"));
+		return;
+	}
+	if (!JSON_NODE_HOLDS_NULL(lifetime))
+		g_print(_("Written over the file systems' lifetime: %.1f GB\n"),
+			json_node_get_int(lifetime) / 1e9);
+	if (!json_object_get_null_member(boot, "written_bytes"))
+		g_print(_("Written since boot: %.1f GB\n"),
+			json_object_get_int_member(boot, "written_bytes") / 1e9);
+	if (!JSON_NODE_HOLDS_NULL(per_day))
+		g_print(_("Writes per day: %.2f GB\n"), json_node_get_double(per_day) / 1e9);
+	if (!JSON_NODE_HOLDS_NULL(projection)) {
+		JsonObject *p = json_node_get_object(projection);
+		g_print(_("At this rate the card lasts about %.0f more years.\n%s\n"),
+			json_object_get_double_member(p, "years"),
+			json_object_get_string_member(p, "assumption"));
+	}
+	if (!JSON_NODE_HOLDS_NULL(errors))
+		g_print(ngettext("%" G_GINT64_FORMAT
+				 " card error reported by the kernel since boot\n",
+				 "%" G_GINT64_FORMAT
+				 " card errors reported by the kernel since boot\n",
+				 (gulong) json_node_get_int(errors)),
+			json_node_get_int(errors));
+	if (json_object_get_boolean_member(obj, "read_only"))
+		g_print(_("A file system on the card is mounted read-only\n"));
+	for (guint i = 0; i < json_array_get_length(alerts); i++)
+		g_print(_("Alert: %s got clearly worse over the benchmark history\n"),
+			json_array_get_string_element(alerts, i));
+	for (guint i = 0; i < json_array_get_length(notes); i++)
+		g_print(_("Note: %s\n"), json_array_get_string_element(notes, i));
+}
+
+gint
+sdt_cli_health(SdtCli *cli, gint argc, gchar **argv, GError **error)
+{
+	g_autoptr(JsonNode) node = NULL;
+
+	if (!sdt_cli_no_args(cli, argc, argv, error))
+		return SDT_CLI_EXIT_USAGE;
+	node = sdt_cli_ops_read(cli, sdt_cli_ops_health, sdt_ops_health, error);
+	if (node == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	if (cli->json)
+		sdt_cli_print_json(cli, node);
+	else
+		sdt_cli_health_print_human(json_node_get_object(node));
+	return SDT_CLI_EXIT_OK;
 }

@@ -90,13 +90,16 @@ typedef struct {
 	guint n_bad;
 	guint n_top_verified;
 	guint64 verified_bytes; /* full mode */
+	gdouble write_mb_s;     /* full mode: the write pass, 10^6 bytes/s */
+	gdouble read_mb_s;
 	gboolean strata[SDT_CHECK_STRATA];
 	const gchar *failure; /* "wrap", "lost-writes", "io-error", "corrupted" */
 	guint64 first_bad;    /* G_MAXUINT64: none */
 	guint64 estimate;
 	guint64 last_good; /* highest verified address below first_bad */
 	GPtrArray *notes;
-	gchar *reason;
+	gchar *reason;         /* why fake or undetermined */
+	gchar *genuine_reason; /* full mode: what was verified */
 } SdtCheck;
 
 static void
@@ -119,6 +122,7 @@ sdt_check_clear(SdtCheck *self)
 	g_clear_pointer(&self->rand, g_rand_free);
 	g_clear_pointer(&self->notes, g_ptr_array_unref);
 	g_free(self->reason);
+	g_free(self->genuine_reason);
 }
 
 void
@@ -1045,6 +1049,8 @@ sdt_check_to_json(SdtCheck *self)
 			  " MiB); free some space and check again"),
 			self->reserved_top / SDT_CHECK_MIB,
 			self->claim / SDT_CHECK_MIB);
+	if (g_strcmp0(verdict, "genuine") == 0 && self->genuine_reason != NULL)
+		self->reason = g_steal_pointer(&self->genuine_reason);
 	if (g_strcmp0(verdict, "genuine") == 0 && self->reason == NULL)
 		self->reason = g_strdup_printf(
 			_("Every sampled block up to %" PRIu64
@@ -1102,6 +1108,12 @@ sdt_check_to_json(SdtCheck *self)
 	json_builder_add_int_value(b, (gint64) self->reserved);
 	json_builder_set_member_name(b, "reserved_top_offset");
 	json_builder_add_int_value(b, (gint64) self->reserved_top);
+	if (self->config->mode == SDT_CHECK_MODE_FULL) {
+		json_builder_set_member_name(b, "write_mb_s");
+		json_builder_add_double_value(b, self->write_mb_s);
+		json_builder_set_member_name(b, "read_mb_s");
+		json_builder_add_double_value(b, self->read_mb_s);
+	}
 	json_builder_set_member_name(b, "samples");
 	json_builder_begin_object(b);
 	json_builder_set_member_name(b, "read");
@@ -1205,6 +1217,15 @@ sdt_check_full(SdtCheck *self, GError **error)
 							errno,
 							_("Flushing %s failed"),
 							self->disk_node);
+		{
+			/* the write pass's rate includes the final flush */
+			gdouble secs = (gdouble) (g_get_monotonic_time() - t0) / G_USEC_PER_SEC;
+			gdouble rate = secs > 0 ? total / secs / 1e6 : 0.0;
+			if (pass == 0)
+				self->write_mb_s = rate;
+			else
+				self->read_mb_s = rate;
+		}
 		t0 = g_get_monotonic_time();
 	}
 	if (self->failure != NULL) {
@@ -1224,7 +1245,7 @@ sdt_check_full(SdtCheck *self, GError **error)
 			self->reserved_top / SDT_CHECK_MIB,
 			self->claim / SDT_CHECK_MIB);
 	} else {
-		self->reason = g_strdup_printf(
+		self->genuine_reason = g_strdup_printf(
 			_("All %" PRIu64 " MiB of free space kept what was written"),
 			total / SDT_CHECK_MIB);
 	}

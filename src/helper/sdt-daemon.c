@@ -11,6 +11,7 @@
 #include "sdt-check.h"
 #include "sdt-daemon.h"
 #include "sdt-error.h"
+#include "sdt-health.h"
 #include "sdt-ops.h"
 #include "sdt-options.h"
 
@@ -45,6 +46,7 @@ typedef enum {
 	SDT_DAEMON_OP_REVERT,
 	SDT_DAEMON_OP_BENCHMARK,
 	SDT_DAEMON_OP_CHECK,
+	SDT_DAEMON_OP_HEALTH,
 } SdtDaemonOp;
 
 /* one method call on its way through validation, polkit and the worker */
@@ -136,6 +138,8 @@ sdt_daemon_run_op(SdtDaemon *self, SdtDaemonCall *call, GError **error)
 		return sdt_ops_recommend(self->ctx, error);
 	case SDT_DAEMON_OP_HISTORY:
 		return sdt_ops_history(self->ctx, error);
+	case SDT_DAEMON_OP_HEALTH:
+		return sdt_ops_health(self->ctx, error);
 	case SDT_DAEMON_OP_STATUS: {
 		g_autoptr(GMutexLocker) locker G_GNUC_UNUSED =
 			g_mutex_locker_new(&self->config_lock);
@@ -389,6 +393,17 @@ sdt_daemon_handle_get_history(SdtManager *manager,
 }
 
 static gboolean
+sdt_daemon_handle_get_health(SdtManager *manager,
+			     GDBusMethodInvocation *invocation,
+			     GVariant *options,
+			     SdtDaemon *self)
+{
+	sdt_daemon_run_in_thread(self,
+				 sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_HEALTH, NULL));
+	return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
+static gboolean
 sdt_daemon_handle_start_benchmark(SdtManager *manager,
 				  GDBusMethodInvocation *invocation,
 				  const gchar *profile,
@@ -569,6 +584,10 @@ sdt_daemon_new(SdtContext *ctx, const gchar *bench_dir)
 	g_signal_connect(self->manager,
 			 "handle-start-benchmark",
 			 G_CALLBACK(sdt_daemon_handle_start_benchmark),
+			 self);
+	g_signal_connect(self->manager,
+			 "handle-get-health",
+			 G_CALLBACK(sdt_daemon_handle_get_health),
 			 self);
 	g_signal_connect(self->manager,
 			 "handle-start-check",

@@ -99,20 +99,28 @@ class CheckInProcessTest(unittest.TestCase):
                     card.down()
 
     def test_full_mode(self):
-        card = FakeCard('zeros', 384)
-        try:
-            r = subprocess.run([SDTUNERCTL, '--root', '/', '--json', 'check', '--full',
-                                '--dir', card.mnt], capture_output=True, text=True,
-                               timeout=300, stdin=subprocess.DEVNULL)
-            self.assertEqual(r.returncode, 0, r.stderr)
-            result = json.loads(r.stdout)
-            self.assertEqual(result['mode'], 'full')
-            self.assertEqual(result['verdict'], 'fake')
-            self.assertLessEqual(abs(result['estimated_capacity_bytes'] - card.real),
-                                 card.real // 10)
-            card.verify()
-        finally:
-            card.down()
+        for kind, real_mib, verdict in (('zeros', 384, 'fake'), ('genuine', CLAIM_MIB, 'genuine')):
+            with self.subTest(kind=kind):
+                card = FakeCard(kind, real_mib)
+                try:
+                    r = subprocess.run([SDTUNERCTL, '--root', '/', '--json', 'check', '--full',
+                                        '--dir', card.mnt], capture_output=True, text=True,
+                                       timeout=300, stdin=subprocess.DEVNULL)
+                    self.assertEqual(r.returncode, 0, r.stderr)
+                    result = json.loads(r.stdout)
+                    print(f'\nfull {kind}: {result["verdict"]} {result["seconds"]:.1f} s '
+                          f'write {result["write_mb_s"]:.1f} MB/s coverage '
+                          f'{result["coverage"]:.3f}', file=sys.stderr)
+                    self.assertEqual(result['mode'], 'full')
+                    self.assertEqual(result['verdict'], verdict, result['reason'])
+                    if verdict == 'fake':
+                        self.assertLessEqual(
+                            abs(result['estimated_capacity_bytes'] - card.real), card.real // 10)
+                    else:
+                        self.assertGreater(result['coverage'], 0.7)
+                    card.verify()
+                finally:
+                    card.down()
 
     def test_bad_usage_and_refusals(self):
         # --dir needs in-process mode
