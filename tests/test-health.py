@@ -69,6 +69,8 @@ with tempfile.TemporaryDirectory() as tmp:
        'CSD write-protect bits decoded')
     ok(any('CMD56' in note for note in h['notes']), 'no vendor command, and it says so')
     ok(h['trend']['alerts'] == [] and h['trend']['runs'] == 0, 'no history, no trend')
+    ok(h['registers']['verdict'] == 'plausible' and h['registers']['findings'] == [],
+       'the SanDisk card\'s registers are plausible')
 
     write(root, '/sys/fs/ext4/mmcblk0p2/lifetime_write_kbytes', '123456789\n')
     write(root, '/sys/block/mmcblk0/stat',
@@ -120,6 +122,9 @@ with tempfile.TemporaryDirectory() as tmp:
        'worse beyond the spread: alerts')
     ok(h['trend']['seq_write_mb_s']['latest'] < h['trend']['seq_write_mb_s']['first'],
        'latest below first')
+    ok(h['registers']['verdict'] == 'suspicious'
+       and [f['rule'] for f in h['registers']['findings']] == ['speed-contradicted'],
+       'a U3/V30 card writing 9.8 MB/s: its promise is contradicted')
 
     # garbage counters are null, not a failure
     write(root, '/sys/block/mmcblk0/stat', 'garbage\n')

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "sdt-card-plausible.h"
 #include "sdt-error.h"
 #include "sdt-file.h"
 #include "sdt-health.h"
@@ -214,6 +215,50 @@ sdt_health_trend(JsonArray *entries)
 	return json_builder_get_root(b);
 }
 
+/* the latest benchmark's sequential write rate, -1 if none */
+static gdouble
+sdt_health_last_seq_write(JsonArray *entries)
+{
+	gdouble rate = -1;
+	for (guint i = 0; entries != NULL && i < json_array_get_length(entries); i++) {
+		JsonNode *node = json_array_get_element(entries, i);
+		JsonObject *e = JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
+		JsonArray *tests;
+		if (e == NULL ||
+		    g_strcmp0(json_object_get_string_member_with_default(e, "kind", ""), "bench") !=
+			    0 ||
+		    !json_object_has_member(e, "tests") ||
+		    !JSON_NODE_HOLDS_ARRAY(json_object_get_member(e, "tests")))
+			continue;
+		tests = json_object_get_array_member(e, "tests");
+		for (guint t = 0; t < json_array_get_length(tests); t++) {
+			JsonNode *tn = json_array_get_element(tests, t);
+			JsonObject *to =
+				JSON_NODE_HOLDS_OBJECT(tn) ? json_node_get_object(tn) : NULL;
+			if (to != NULL &&
+			    g_strcmp0(json_object_get_string_member_with_default(to, "name", ""),
+				      "seq-write") == 0)
+				rate = json_object_get_double_member_with_default(to, "mb_s", -1);
+		}
+	}
+	return rate;
+}
+
+JsonNode *
+sdt_health_registers(SdtCard *card, JsonArray *history)
+{
+	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+
+	if (card == NULL || !card->present || !card->cid_valid)
+		return json_node_new(JSON_NODE_NULL);
+	return sdt_card_plausibility(&card->cid,
+				     card->csd_valid ? &card->csd : NULL,
+				     card->scr_valid ? &card->scr : NULL,
+				     card->ssr_valid ? &card->ssr : NULL,
+				     sdt_health_last_seq_write(history),
+				     now);
+}
+
 JsonNode *
 sdt_ops_health(SdtContext *ctx, GError **error)
 {
@@ -395,6 +440,8 @@ sdt_ops_health(SdtContext *ctx, GError **error)
 	json_builder_add_boolean_value(b, read_only);
 
 	history = sdt_history_list(ctx, NULL);
+	json_builder_set_member_name(b, "registers");
+	json_builder_add_value(b, sdt_health_registers(card, history));
 	json_builder_set_member_name(b, "trend");
 	json_builder_add_value(b, sdt_health_trend(history));
 

@@ -7,6 +7,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "sdt-card.h"
 #include "sdt-context.h"
 
 G_BEGIN_DECLS
@@ -29,6 +30,12 @@ JsonNode *sdt_ops_health(SdtContext *ctx, GError **error);
  * @entries: the history's entries (sdt_history_list()).
  */
 JsonNode *sdt_health_trend(JsonArray *entries);
+
+/*
+ * Register plausibility of @card (sdt_card_plausibility()), with the latest
+ * benchmark's sequential write rate from @history; JSON null without a CID.
+ */
+JsonNode *sdt_health_registers(SdtCard *card, JsonArray *history);
 
 /* the pure parts, for tests */
 gboolean

@@ -9,6 +9,8 @@
 
 #include "sdt-check.h"
 #include "sdt-error.h"
+#include "sdt-health.h"
+#include "sdt-info.h"
 #include "sdt-history.h"
 #include "sdt-ops.h"
 
@@ -53,6 +55,17 @@ sdt_ops_check(SdtContext *ctx,
 	node = sdt_check_run(dir, &config, progress, user_data, cancellable, error);
 	if (node == NULL)
 		return NULL;
+	/* the card's registers say "plausible" or "suspicious", never "fake" */
+	{
+		g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
+		SdtInfo *info = config.stand_in ? NULL : sdt_info_collect(ctx, NULL);
+		json_object_set_member(
+			json_node_get_object(node),
+			"registers",
+			sdt_health_registers(info != NULL ? info->card : NULL, history));
+		if (info != NULL)
+			sdt_info_free(info);
+	}
 
 	/* the card's history; a stand-in is not the card.  A failure to save the
 	 * history does not throw the verdict away */
