@@ -15,6 +15,7 @@
 #include <libudev.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
+#include <linux/hdreg.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -26,6 +27,7 @@
 #include "sdt-bench-target.h"
 #include "sdt-check.h"
 #include "sdt-error.h"
+#include "sdt-mounts.h"
 
 #define SDT_CHECK_BLOCK     4096u
 #define SDT_CHECK_MAGIC     G_GUINT64_CONSTANT(0x31304b4843544453) /* "SDTCHK01" */
@@ -322,6 +324,52 @@ sdt_check_set_bad(SdtCheck *self, const gchar *failure, guint64 offset)
 
 /* ---- the target ---- */
 
+/*
+ * Without udev's view of the device (a container, or a test's umockdev
+ * testbed that knows only the simulated card): the mount's own device node,
+ * if it is a whole disk (a partition's disk and start are sysfs facts).
+ */
+static gboolean
+sdt_check_target_from_mount(SdtCheck *self, dev_t devnum)
+{
+	g_autofree gchar *text = NULL;
+	g_autoptr(GPtrArray) mounts = NULL;
+	struct hd_geometry geo;
+	struct stat st;
+	guint64 size = 0;
+	gsize len = 0;
+	gint fd;
+
+	/* the kernel's own table (a /proc file has no size to bound it by) */
+	if (!g_file_get_contents("/proc/self/mountinfo", &text, &len, NULL))
+		return FALSE;
+	mounts = sdt_mounts_parse(text, NULL);
+	for (guint i = 0; i < mounts->len; i++) {
+		SdtMount *m = g_ptr_array_index(mounts, i);
+		if (m->major != major(devnum) || m->minor != minor(devnum) || m->source == NULL ||
+		    !g_str_has_prefix(m->source, "/dev/"))
+			continue;
+		fd = open(m->source, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0)
+			continue;
+		memset(&geo, 0, sizeof(geo));
+		/* the size by seeking: umockdev's ioctl() wrapper answers ENOTTY */
+		if (fstat(fd, &st) != 0 || !S_ISBLK(st.st_mode) || st.st_rdev != devnum ||
+		    (ioctl(fd, BLKGETSIZE64, &size) != 0 &&
+		     (off_t) (size = (guint64) lseek(fd, 0, SEEK_END)) <= 0) ||
+		    (ioctl(fd, HDIO_GETGEO, &geo) == 0 && geo.start != 0)) {
+			close(fd);
+			continue;
+		}
+		close(fd);
+		self->device = g_path_get_basename(m->source);
+		self->disk_node = g_strdup(m->source);
+		self->claim = size;
+		return TRUE;
+	}
+	return FALSE;
+}
+
 static gboolean
 sdt_check_open_target(SdtCheck *self, GError **error)
 {
@@ -359,16 +407,6 @@ sdt_check_open_target(SdtCheck *self, GError **error)
 	self->filesystem = g_strdup(fs != NULL ? fs : "unknown");
 	if (udev != NULL && major(st.st_dev) != 0)
 		dev = udev_device_new_from_devnum(udev, 'b', st.st_dev);
-	if (dev == NULL) {
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_NOT_SUPPORTED,
-			    _("%s is not on a block device (%s file system); the check needs "
-			      "the card's own file system"),
-			    self->dir,
-			    self->filesystem);
-		return FALSE;
-	}
 	if (vfs.f_flag & ST_RDONLY) {
 		g_set_error(error,
 			    SDT_ERROR,
@@ -378,26 +416,39 @@ sdt_check_open_target(SdtCheck *self, GError **error)
 			    self->dir);
 		return FALSE;
 	}
-	self->device = g_strdup(udev_device_get_sysname(dev));
-	if (g_strcmp0(udev_device_get_devtype(dev), "disk") == 0) {
-		disk = dev;
+	if (dev == NULL) {
+		if (major(st.st_dev) == 0 || !sdt_check_target_from_mount(self, st.st_dev)) {
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_NOT_SUPPORTED,
+				    _("%s is not on a block device (%s file system); the check "
+				      "needs the card's own file system"),
+				    self->dir,
+				    self->filesystem);
+			return FALSE;
+		}
 	} else {
-		disk = udev_device_get_parent_with_subsystem_devtype(dev, "block", "disk");
-		value = udev_device_get_sysattr_value(dev, "start");
-		if (value != NULL)
-			self->part_start = g_ascii_strtoull(value, NULL, 10) * 512;
+		self->device = g_strdup(udev_device_get_sysname(dev));
+		if (g_strcmp0(udev_device_get_devtype(dev), "disk") == 0) {
+			disk = dev;
+		} else {
+			disk = udev_device_get_parent_with_subsystem_devtype(dev, "block", "disk");
+			value = udev_device_get_sysattr_value(dev, "start");
+			if (value != NULL)
+				self->part_start = g_ascii_strtoull(value, NULL, 10) * 512;
+		}
+		value = disk != NULL ? udev_device_get_sysattr_value(disk, "size") : NULL;
+		if (disk == NULL || udev_device_get_devnode(disk) == NULL || value == NULL) {
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_NOT_SUPPORTED,
+				    _("Cannot find the whole device behind %s"),
+				    self->device);
+			return FALSE;
+		}
+		self->disk_node = g_strdup(udev_device_get_devnode(disk));
+		self->claim = g_ascii_strtoull(value, NULL, 10) * 512;
 	}
-	value = disk != NULL ? udev_device_get_sysattr_value(disk, "size") : NULL;
-	if (disk == NULL || udev_device_get_devnode(disk) == NULL || value == NULL) {
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_NOT_SUPPORTED,
-			    _("Cannot find the whole device behind %s"),
-			    self->device);
-		return FALSE;
-	}
-	self->disk_node = g_strdup(udev_device_get_devnode(disk));
-	self->claim = g_ascii_strtoull(value, NULL, 10) * 512;
 	self->rfd = open(self->disk_node, SDT_BENCH_RAW_OPEN_FLAGS);
 	if (self->rfd < 0)
 		return sdt_error_set_from_errno(error,
