@@ -532,6 +532,7 @@ sdt_check_read_phase(SdtCheck *self, GError **error)
 				continue;
 			}
 			tried++;
+			sdt_check_mark(self, at, FALSE);
 			if (memcmp(self->buf,
 				   anchors + (gsize) i * SDT_CHECK_BLOCK,
 				   SDT_CHECK_BLOCK) == 0)
