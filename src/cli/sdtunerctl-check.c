@@ -7,6 +7,7 @@
 
 #include <glib-unix.h>
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -41,14 +42,16 @@ sdt_cli_check_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gp
 	if (phase == NULL || phase[0] == '\0')
 		return;
 	if (self->tty) {
-		if (fraction > 0.02 && fraction < 1.0)
+		if (fraction > 0.02 && fraction < 1.0) {
+			g_printerr("\r");
 			/* Translators: a check's phase, its progress in percent and the time left
 			 */
-			g_printerr(_("\r%-10s %3u%%  about %.0f s left\033[K"),
+			g_printerr(_("%-10s %3u%%  about %.0f s left"),
 				   phase,
 				   pct,
 				   elapsed / fraction * (1.0 - fraction));
-		else
+			g_printerr("\033[K");
+		} else
 			g_printerr("\r%-10s %3u%%\033[K", phase, pct);
 		self->line_shown = TRUE;
 	} else if (new_phase) {
@@ -114,20 +117,20 @@ sdt_cli_check_print_human(JsonObject *obj)
 	else
 		g_print(_("Verdict: not determinable\n"));
 	/* Translators: the claimed size in MiB, the disk, the file system and its directory */
-	g_print(_("The card claims %" G_GINT64_FORMAT " MiB (%s, %s at %s)\n"),
+	g_print(_("The card claims %" PRId64 " MiB (%s, %s at %s)\n"),
 		claim / 1048576,
 		json_object_get_string_member(target, "disk"),
 		json_object_get_string_member(target, "filesystem"),
 		json_object_get_string_member(target, "path"));
 	if (!json_object_get_null_member(obj, "estimated_capacity_bytes"))
-		g_print(_("Real capacity about %" G_GINT64_FORMAT " MiB; the first bad block is at "
-			  "%" G_GINT64_FORMAT " MiB\n"),
+		g_print(_("Real capacity about %" PRId64 " MiB; the first bad block is at "
+			  "%" PRId64 " MiB\n"),
 			json_object_get_int_member(obj, "estimated_capacity_bytes") / 1048576,
 			json_object_get_int_member(obj, "first_bad_offset") / 1048576);
 	g_print("%s\n", json_object_get_string_member(obj, "reason"));
 	/* Translators: coverage in percent, blocks written, blocks read, seconds */
-	g_print(_("Covered %.0f%% of the card's addresses (%" G_GINT64_FORMAT
-		  " blocks written, %" G_GINT64_FORMAT " read) in %.1f s\n"),
+	g_print(_("Covered %.0f%% of the card's addresses (%" PRId64 " blocks written, %" PRId64
+		  " read) in %.1f s\n"),
 		json_object_get_double_member(obj, "coverage") * 100,
 		json_object_get_int_member(samples, "written"),
 		json_object_get_int_member(samples, "read"),
@@ -258,10 +261,8 @@ sdt_cli_health_print_human(JsonObject *obj)
 			json_object_get_string_member(p, "assumption"));
 	}
 	if (!JSON_NODE_HOLDS_NULL(errors))
-		g_print(ngettext("%" G_GINT64_FORMAT
-				 " card error reported by the kernel since boot\n",
-				 "%" G_GINT64_FORMAT
-				 " card errors reported by the kernel since boot\n",
+		g_print(ngettext("%" PRId64 " card error reported by the kernel since boot\n",
+				 "%" PRId64 " card errors reported by the kernel since boot\n",
 				 (gulong) json_node_get_int(errors)),
 			json_node_get_int(errors));
 	if (json_object_get_boolean_member(obj, "read_only"))
