@@ -191,10 +191,72 @@ class CheckBusTest(unittest.TestCase):
         self.assertEqual(self.card.free(), free)
         self.card.verify()
 
+    def _wait(self, pred, timeout, what):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if pred():
+                return
+            time.sleep(0.02)
+        self.fail(f'timed out waiting for {what}')
+
+    def _start_full(self, conn):
+        """StartCheck('full') on @conn; returns once the reserved file holds space"""
+        (path,) = self.env.call('StartCheck', '(sa{sv})', ('full', {}), conn=conn)
+        self._wait(lambda: self.card.free() < self.free0 - 100 * MIB, 30,
+                   'the reserved file')
+        return path
+
+    def test_stop_disconnect_and_kill_release_the_space(self):
+        from gi.repository import GLib
+        os.unlink(self.stale)
+        self.free0 = self.card.free()
+        # Stop: Job.Cancel, Completed says Cancelled, the space is back at once
+        conn = self.env.connect()
+        done = []
+        conn.signal_subscribe(None, 'org.example.SdTuner1.Job', 'Completed', None, None, 0,
+                              lambda *a: done.append(a[5].unpack()))
+        path = self._start_full(conn)
+        self.env.call('Cancel', None, None, conn=conn, path=path,
+                      iface='org.example.SdTuner1.Job')
+        ctx = GLib.MainContext.default()
+        end = time.monotonic() + 10
+        while not done and time.monotonic() < end:
+            ctx.iteration(False)
+            time.sleep(0.01)
+        self.assertTrue(done, 'Completed after Cancel')
+        self.assertEqual(done[0][1], E + 'Cancelled', done)
+        self._wait(lambda: self.card.free() >= self.free0 - MIB, 5, 'the space after Stop')
+        # the caller leaves the bus: its check is cancelled and the space released
+        conn = self.env.connect()
+        self._start_full(conn)
+        conn.close_sync(None)
+        self._wait(lambda: self.card.free() >= self.free0 - MIB, 10,
+                   'the space after the caller left')
+        # the helper is killed mid-check: the nameless file goes with its process
+        conn = self.env.connect()
+        self._start_full(conn)
+        self.env.kill_helper()
+        self._wait(lambda: self.card.free() >= self.free0 - MIB, 10,
+                   'the space after the helper was killed')
+        self.assertEqual(sorted(os.listdir(self.card.mnt)),
+                         ['lost+found'] + [f'user-{i}.bin' for i in range(1, 9)])
+        self.card.verify()
+
     def test_unknown_mode_and_busy(self):
         rc, out = self.env.gdbus_as(None, 'StartCheck', 'thorough', '{}')
         self.assertNotEqual(rc, 0)
         self.assertIn(E + 'InvalidArgument', out)
+        # one job writes to the card at a time
+        os.unlink(self.stale)
+        self.free0 = self.card.free()
+        conn = self.env.connect()
+        self._start_full(conn)
+        for method, arg in (('StartCheck', 'quick'), ('StartBenchmark', 'quick')):
+            rc, out = self.env.gdbus_as(None, method, arg, '{}')
+            self.assertNotEqual(rc, 0, out)
+            self.assertIn(E + 'Busy', out)
+        conn.close_sync(None)
+        self._wait(lambda: self.card.free() >= self.free0 - MIB, 10, 'the space')
 
 
 if __name__ == '__main__':
