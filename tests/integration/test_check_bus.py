@@ -246,8 +246,8 @@ class CheckBusTest(unittest.TestCase):
         rc, out = self.env.gdbus_as(None, 'StartCheck', 'thorough', '{}')
         self.assertNotEqual(rc, 0)
         self.assertIn(E + 'InvalidArgument', out)
-        # one job writes to the card at a time
-        os.unlink(self.stale)
+        # one job writes to the card at a time (the helper's start removed the stale file)
+        self.assertFalse(os.path.exists(self.stale))
         self.free0 = self.card.free()
         conn = self.env.connect()
         self._start_full(conn)
