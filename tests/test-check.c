@@ -355,6 +355,13 @@ test_check_candidates(void)
 	g_assert_true(has_8g);
 	g_assert_true(has_8gib);
 	g_assert_cmpuint(g_array_index(sizes, guint64, 0), ==, MIB);
+
+	/* raw writes go where FIEMAP says only on one-device file systems */
+	g_assert_true(sdt_check_fs_supported("ext4"));
+	g_assert_true(sdt_check_fs_supported("vfat"));
+	g_assert_false(sdt_check_fs_supported("btrfs"));
+	g_assert_false(sdt_check_fs_supported("tmpfs"));
+	g_assert_false(sdt_check_fs_supported(NULL));
 }
 
 int

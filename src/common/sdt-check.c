@@ -324,6 +324,16 @@ sdt_check_set_bad(SdtCheck *self, const gchar *failure, guint64 offset)
 
 /* ---- the target ---- */
 
+gboolean
+sdt_check_fs_supported(const gchar *filesystem)
+{
+	/* FIEMAP's fe_physical is an offset on the file system's own block device
+	 * only where one file system sits on one device: btrfs reports its
+	 * logical addresses, so a raw write there would land elsewhere */
+	const gchar *ok[] = {"ext4", "vfat", "xfs", "f2fs", NULL};
+	return filesystem != NULL && g_strv_contains(ok, filesystem);
+}
+
 /*
  * Without udev's view of the device (a container, or a test's umockdev
  * testbed that knows only the simulated card): the mount's own device node,
@@ -413,6 +423,16 @@ sdt_check_open_target(SdtCheck *self, GError **error)
 			    SDT_ERROR_READ_ONLY,
 			    _("The file system at %s is mounted read-only; remount it read-write "
 			      "to check the card"),
+			    self->dir);
+		return FALSE;
+	}
+	if (dev != NULL && !sdt_check_fs_supported(self->filesystem)) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NOT_SUPPORTED,
+			    _("The check cannot work on the %s file system at %s: it needs ext4, "
+			      "vfat, xfs or f2fs, where a file's place on the disk is known"),
+			    self->filesystem,
 			    self->dir);
 		return FALSE;
 	}

@@ -93,6 +93,9 @@ JsonNode *sdt_ops_check(SdtContext *ctx,
 /* removes a reserved file a killed check left in @dir; TRUE if there was one */
 gboolean sdt_check_remove_stale(const gchar *dir);
 
+/* file systems whose FIEMAP offsets are offsets on their block device */
+gboolean sdt_check_fs_supported(const gchar *filesystem);
+
 /* the candidate real sizes below @claim, ascending (powers of two, marketing sizes) */
 GArray *sdt_check_candidate_sizes(guint64 claim);
 

@@ -212,7 +212,12 @@ class HelperTest(HelperTestBase):
         for method, args in (('Apply', (rec, '{}')),
                              ('Apply', (rec, "{'auth.no_user_interaction': <true>}")),
                              ('Revert', ('{}',)),
-XX
+                             ('StartBenchmark', ('quick', '{}')),
+                             ('StartCheck', ('quick', '{}'))):
+            rc, out = self.env.gdbus_as('nobody', method, *args)
+            self.assertNotEqual(rc, 0, out)
+            action = {'StartBenchmark': 'benchmark',
+                      'StartCheck': 'check'}.get(method, 'modify-boot-config')
             why = ('the caller asked not to be prompted (auth.no_user_interaction)'
                    if 'no_user_interaction' in args[-1] else
                    'no authentication agent answered')
