@@ -64,6 +64,8 @@ sdt_user_error_what_failed(SdtUserAction action)
 		return _("The change was not reverted.");
 	case SDT_USER_ACTION_REBOOT:
 		return _("The computer was not restarted.");
+	case SDT_USER_ACTION_CHECK:
+		return _("The card check did not finish.");
 	default:
 		return _("Something went wrong.");
 	}
@@ -94,6 +96,9 @@ sdt_user_error_what_to_do(SdtUserAction action, const GError *error)
 			return _("Permission was not given. Try again and enter an administrator "
 				 "password when asked.");
 		case SDT_ERROR_CANCELLED:
+			if (action == SDT_USER_ACTION_CHECK)
+				return _("It was stopped, and the space it had reserved was "
+					 "released. Press Quick check to start again.");
 			return action == SDT_USER_ACTION_BENCHMARK
 				       ? _("It was cancelled. Press Benchmark to start again.")
 				       : _("The password prompt was dismissed. Try again when you "

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sdt-benchmark-page.h"
+#include "sdt-health-page.h"
 #include "sdt-history-page.h"
 #include "sdt-overview-page.h"
 #include "sdt-page.h"
@@ -26,6 +27,7 @@ struct _SdtWindow {
 	GtkWidget *benchmark_page;
 	GtkWidget *recommend_page;
 	GtkWidget *history_page;
+	GtkWidget *health_page;
 	GCancellable *cancellable;
 	GDBusConnection *connection;
 	SdtManager *manager;
@@ -141,6 +143,7 @@ sdt_window_refresh(SdtWindow *self)
 	sdt_overview_page_refresh(SDT_OVERVIEW_PAGE(self->overview_page));
 	sdt_recommend_page_refresh(SDT_RECOMMEND_PAGE(self->recommend_page));
 	sdt_history_page_refresh(SDT_HISTORY_PAGE(self->history_page));
+	sdt_health_page_refresh(SDT_HEALTH_PAGE(self->health_page));
 }
 
 static void
@@ -151,6 +154,7 @@ sdt_window_set_manager(SdtWindow *self, SdtManager *manager)
 	sdt_benchmark_page_set_manager(SDT_BENCHMARK_PAGE(self->benchmark_page), manager);
 	sdt_recommend_page_set_manager(SDT_RECOMMEND_PAGE(self->recommend_page), manager);
 	sdt_history_page_set_manager(SDT_HISTORY_PAGE(self->history_page), manager);
+	sdt_health_page_set_manager(SDT_HEALTH_PAGE(self->health_page), manager);
 }
 
 static void
@@ -161,6 +165,7 @@ sdt_window_name_owner_cb(GObject *proxy, GParamSpec *pspec, SdtWindow *self)
 	/* the helper exits when idle: that only matters while a job runs */
 	if (owner == NULL) {
 		sdt_benchmark_page_service_vanished(SDT_BENCHMARK_PAGE(self->benchmark_page));
+		sdt_health_page_service_vanished(SDT_HEALTH_PAGE(self->health_page));
 		return;
 	}
 	sdt_window_update_simulated(self);
@@ -176,6 +181,7 @@ sdt_window_connection_closed_cb(GDBusConnection *connection,
 
 	self->bus_closed = TRUE;
 	sdt_benchmark_page_service_vanished(SDT_BENCHMARK_PAGE(self->benchmark_page));
+	sdt_health_page_service_vanished(SDT_HEALTH_PAGE(self->health_page));
 	sdt_window_set_manager(self, NULL);
 	/* whatever the stream said, for the user this means the bus went away */
 	error_local = g_error_new(G_IO_ERROR,
@@ -392,6 +398,7 @@ sdt_window_class_init(SdtWindowClass *klass)
 	g_type_ensure(SDT_TYPE_BENCHMARK_PAGE);
 	g_type_ensure(SDT_TYPE_RECOMMEND_PAGE);
 	g_type_ensure(SDT_TYPE_HISTORY_PAGE);
+	g_type_ensure(SDT_TYPE_HEALTH_PAGE);
 
 	gtk_widget_class_set_template_from_resource(widget_class,
 						    "/org/example/SdTuner/sdt-window.ui");
@@ -404,6 +411,7 @@ sdt_window_class_init(SdtWindowClass *klass)
 	gtk_widget_class_bind_template_child(widget_class, SdtWindow, benchmark_page);
 	gtk_widget_class_bind_template_child(widget_class, SdtWindow, recommend_page);
 	gtk_widget_class_bind_template_child(widget_class, SdtWindow, history_page);
+	gtk_widget_class_bind_template_child(widget_class, SdtWindow, health_page);
 	gtk_widget_class_bind_template_callback(widget_class, sdt_window_refresh_clicked_cb);
 	gtk_widget_class_bind_template_callback(widget_class, sdt_window_info_bar_response_cb);
 }

@@ -14,10 +14,12 @@
 #include <polkitagent/polkitagent.h>
 #endif
 
+#include "sdt-check.h"
 #include "sdt-cli-ops.h"
 #include "sdt-dbus-generated.h"
 #include "sdt-error.h"
 #include "sdt-utf8.h"
+#include "sdt-health.h"
 
 #define SDT_CLI_BUS_NAME "org.example.SdTuner1"
 #define SDT_CLI_PATH     "/org/example/SdTuner1"
@@ -363,6 +365,14 @@ sdt_cli_ops_history(SdtCli *cli, GError **error)
 }
 
 JsonNode *
+sdt_cli_ops_health(SdtCli *cli, GError **error)
+{
+	if (cli->ctx != NULL)
+		return sdt_ops_health(cli->ctx, error);
+	return sdt_cli_ops_call_bus(cli, sdt_manager_call_get_health_sync, error);
+}
+
+JsonNode *
 sdt_cli_ops_revert(SdtCli *cli, GError **error)
 {
 	SdtCliBus *bus;
@@ -492,7 +502,7 @@ sdt_cli_bench_vanished_cb(GDBusConnection *connection, const gchar *name, gpoint
 	g_set_error_literal(&b->error,
 			    SDT_ERROR,
 			    SDT_ERROR_FAILED,
-			    _("sd-tuner-helper stopped during the benchmark; nothing was left "
+			    _("sd-tuner-helper stopped while its job ran; nothing was left "
 			      "on the card"));
 	sdt_cli_bench_finish(b);
 }
@@ -567,13 +577,20 @@ sdt_cli_bench_helper_name(GDBusConnection *connection, GCancellable *cancellable
 	return name;
 }
 
+/*
+ * Starts a job of the helper (StartBenchmark or StartCheck, with @arg) and
+ * follows it until Completed.  Signals and properties are taken from the
+ * helper's unique name only: the system bus lets any user emit a Completed for
+ * our job's predictable path.
+ */
 static JsonNode *
-sdt_cli_ops_bench_bus(SdtCli *cli,
-		      const gchar *profile,
-		      SdtBenchProgressFunc progress,
-		      gpointer user_data,
-		      GCancellable *cancellable,
-		      GError **error)
+sdt_cli_ops_run_job(SdtCli *cli,
+		    const gchar *method,
+		    const gchar *arg,
+		    SdtBenchProgressFunc progress,
+		    gpointer user_data,
+		    GCancellable *cancellable,
+		    GError **error)
 {
 	SdtCliBus *bus;
 	GDBusConnection *connection;
@@ -627,8 +644,8 @@ sdt_cli_ops_bench_bus(SdtCli *cli,
 			b.helper,
 			SDT_CLI_PATH,
 			"org.example.SdTuner1.Manager",
-			"StartBenchmark",
-			g_variant_new("(s@a{sv})", profile, sdt_cli_ops_options(FALSE)),
+			method,
+			g_variant_new("(s@a{sv})", arg, sdt_cli_ops_options(FALSE)),
 			G_VARIANT_TYPE("(o)"),
 			G_DBUS_CALL_FLAGS_NO_AUTO_START,
 			SDT_CLI_CALL_TIMEOUT_MS,
@@ -721,7 +738,46 @@ sdt_cli_ops_bench(SdtCli *cli,
 				      "benchmarks the file system on the SD card"));
 		return NULL;
 	}
-	node = sdt_cli_ops_bench_bus(cli, profile, progress, user_data, cancellable, error);
+	node = sdt_cli_ops_run_job(cli,
+				   "StartBenchmark",
+				   profile,
+				   progress,
+				   user_data,
+				   cancellable,
+				   error);
+	if (node == NULL)
+		sdt_cli_ops_privileged_hint(cli, error);
+	return node;
+}
+
+JsonNode *
+sdt_cli_ops_check(SdtCli *cli,
+		  const gchar *mode,
+		  const gchar *dir,
+		  SdtBenchProgressFunc progress,
+		  gpointer user_data,
+		  GCancellable *cancellable,
+		  GError **error)
+{
+	JsonNode *node;
+
+	if (cli->ctx != NULL)
+		return sdt_ops_check(cli->ctx, mode, dir, progress, user_data, cancellable, error);
+	if (dir != NULL) {
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_ARGUMENT,
+				    _("--dir is only for in-process mode (--root): the helper "
+				      "always checks the file system on the SD card"));
+		return NULL;
+	}
+	node = sdt_cli_ops_run_job(cli,
+				   "StartCheck",
+				   mode,
+				   progress,
+				   user_data,
+				   cancellable,
+				   error);
 	if (node == NULL)
 		sdt_cli_ops_privileged_hint(cli, error);
 	return node;

@@ -27,6 +27,7 @@ JsonNode *sdt_cli_ops_apply(SdtCli *cli, const gchar *id, gboolean trial, GError
 JsonNode *sdt_cli_ops_revert(SdtCli *cli, GError **error);
 JsonNode *sdt_cli_ops_status(SdtCli *cli, GError **error);
 JsonNode *sdt_cli_ops_history(SdtCli *cli, GError **error);
+JsonNode *sdt_cli_ops_health(SdtCli *cli, GError **error);
 
 /*
  * Synchronous in both modes, like sdt_ops_bench(): call it from a worker
@@ -38,6 +39,19 @@ JsonNode *sdt_cli_ops_history(SdtCli *cli, GError **error);
  */
 JsonNode *sdt_cli_ops_bench(SdtCli *cli,
 			    const gchar *profile,
+			    const gchar *dir,
+			    SdtBenchProgressFunc progress,
+			    gpointer user_data,
+			    GCancellable *cancellable,
+			    GError **error);
+
+/*
+ * `check`: like sdt_cli_ops_bench(), with @mode "quick" or "full"; bus mode
+ * runs the helper's StartCheck job (its own polkit action).  @dir only
+ * in-process (--root, e.g. `--root / check --dir MNT` as root).
+ */
+JsonNode *sdt_cli_ops_check(SdtCli *cli,
+			    const gchar *mode,
 			    const gchar *dir,
 			    SdtBenchProgressFunc progress,
 			    gpointer user_data,

@@ -17,6 +17,7 @@
 #include "sdt-l10n.h"
 #include "sdtunerctl.h"
 #include "sdtunerctl-bench.h"
+#include "sdtunerctl-check.h"
 #include "sdtunerctl-config.h"
 #include "sdtunerctl-info.h"
 
@@ -35,6 +36,16 @@ static const SdtCliCommand commands[] = {
 	 "",
 	 N_("Measure the SD card: sequential and 4k random I/O, A1/A2 verdict"),
 	 sdt_cli_bench},
+	{"check",
+	 "[--full] [--dir DIR] [--json]",
+	 "",
+	 N_("Check whether the SD card is as large as it claims (a fake)"),
+	 sdt_cli_check},
+	{"health",
+	 "",
+	 "",
+	 N_("Show how much was written to the card and what the kernel says about it"),
+	 sdt_cli_health},
 	{"info", "", "", N_("Show the board, the SD card and how its bus runs"), sdt_cli_info},
 	{"recommend", "", "", N_("Show the config.txt setting that would help"), sdt_cli_recommend},
 	{"apply",

@@ -14,6 +14,7 @@
 #include <sys/sysmacros.h>
 
 #include "sdt-bench.h"
+#include "sdt-check.h"
 #include "sdt-error.h"
 #include "sdt-history.h"
 #include "sdt-info.h"
@@ -46,7 +47,7 @@ sdt_bench_card_pick_mount(SdtInfo *info)
  * under the root, so a simulated board benchmarks a file on this machine; on
  * the real system the directory must be on the card's partition itself.
  */
-static gchar *
+gchar *
 sdt_bench_card_find_dir(SdtContext *ctx,
 			guint64 file_size,
 			gdouble *ceiling_mb_s,

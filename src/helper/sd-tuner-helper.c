@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "sdt-context.h"
+#include "sdt-check.h"
 #include "sdt-daemon.h"
 #include "sdt-error.h"
 #include "sdt-history.h"
@@ -155,6 +156,27 @@ sdt_helper_keep_kernel_log(SdtContext *ctx)
 	sdt_context_set_kernel_log(ctx, bytes);
 }
 
+/*
+ * A check killed in the instant its reserved file had a name (file systems
+ * without O_TMPFILE) leaves that one file; it goes at the next start.
+ */
+static void
+sdt_helper_remove_stale_checks(SdtContext *ctx, const gchar *bench_dir)
+{
+	const gchar *mount_points[] = {"/", "/boot/firmware", "/boot"};
+	g_autofree gchar *state = sdt_context_get_state_dir(ctx);
+
+	if (bench_dir != NULL && sdt_check_remove_stale(bench_dir))
+		g_message("removed a stale reserved file of a killed check in %s", bench_dir);
+	if (sdt_check_remove_stale(state))
+		g_message("removed a stale reserved file of a killed check in %s", state);
+	for (guint i = 0; i < G_N_ELEMENTS(mount_points); i++) {
+		g_autofree gchar *dir = sdt_context_build_path(ctx, mount_points[i]);
+		if (sdt_check_remove_stale(dir))
+			g_message("removed a stale reserved file of a killed check in %s", dir);
+	}
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -244,6 +266,7 @@ main(int argc, char *argv[])
 		g_warning("%s", error->message);
 		g_clear_error(&error);
 	}
+	sdt_helper_remove_stale_checks(ctx, bench_dir);
 	/* registers org.example.SdTuner1.Error.* before the first reply */
 	(void) SDT_ERROR;
 

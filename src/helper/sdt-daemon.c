@@ -8,10 +8,12 @@
 #include <glib/gi18n.h>
 
 #include "sdt-authority.h"
+#include "sdt-check.h"
 #include "sdt-daemon.h"
 #include "sdt-error.h"
 #include "sdt-json.h"
 #include "sdt-utf8.h"
+#include "sdt-health.h"
 #include "sdt-ops.h"
 #include "sdt-options.h"
 
@@ -45,6 +47,8 @@ typedef enum {
 	SDT_DAEMON_OP_APPLY,
 	SDT_DAEMON_OP_REVERT,
 	SDT_DAEMON_OP_BENCHMARK,
+	SDT_DAEMON_OP_CHECK,
+	SDT_DAEMON_OP_HEALTH,
 } SdtDaemonOp;
 
 /* one method call on its way through validation, polkit and the worker */
@@ -140,6 +144,8 @@ sdt_daemon_run_op(SdtDaemon *self, SdtDaemonCall *call, GError **error)
 		return sdt_ops_recommend(self->ctx, error);
 	case SDT_DAEMON_OP_HISTORY:
 		return sdt_ops_history(self->ctx, error);
+	case SDT_DAEMON_OP_HEALTH:
+		return sdt_ops_health(self->ctx, error);
 	case SDT_DAEMON_OP_STATUS: {
 		g_autoptr(GMutexLocker) locker G_GNUC_UNUSED =
 			g_mutex_locker_new(&self->config_lock);
@@ -242,18 +248,36 @@ sdt_daemon_start_benchmark(SdtDaemon *self, SdtDaemonCall *call)
 	g_autoptr(GError) error = NULL;
 	g_autofree gchar *path = NULL;
 
+	/* one job writes to the card at a time: a benchmark or a check */
 	if (self->bench_job != NULL) {
-		g_dbus_method_invocation_return_error(
-			call->invocation,
-			SDT_ERROR,
-			SDT_ERROR_BUSY,
-			/* Translators: %s is a D-Bus object path */
-			_("A benchmark is already running (%s); wait until it has finished"),
-			g_dbus_interface_skeleton_get_object_path(
-				G_DBUS_INTERFACE_SKELETON(self->bench_job)));
+		const gchar *running = g_dbus_interface_skeleton_get_object_path(
+			G_DBUS_INTERFACE_SKELETON(self->bench_job));
+		if (call->op == SDT_DAEMON_OP_CHECK)
+			g_dbus_method_invocation_return_error(
+				call->invocation,
+				SDT_ERROR,
+				SDT_ERROR_BUSY,
+				/* Translators: %s is a D-Bus object path */
+				_("A benchmark or check of the card is already running (%s); wait "
+				  "until it has finished"),
+				running);
+		else
+			g_dbus_method_invocation_return_error(
+				call->invocation,
+				SDT_ERROR,
+				SDT_ERROR_BUSY,
+				/* Translators: %s is a D-Bus object path */
+				_("A benchmark is already running (%s); wait until it has "
+				  "finished"),
+				running);
 		return;
 	}
-	job = sdt_benchmark_job_new(self->ctx, call->arg, self->bench_dir, sender, sdt_ops_bench);
+	job = sdt_benchmark_job_new(self->ctx,
+				    call->arg,
+				    self->bench_dir,
+				    sender,
+				    call->op == SDT_DAEMON_OP_CHECK ? sdt_ops_check
+								    : sdt_ops_bench);
 	path = g_strdup_printf("%s/%u", SDT_DBUS_JOBS_PATH, ++self->job_counter);
 	if (!g_dbus_interface_skeleton_export(G_DBUS_INTERFACE_SKELETON(job),
 					      self->connection,
@@ -268,9 +292,16 @@ sdt_daemon_start_benchmark(SdtDaemon *self, SdtDaemonCall *call)
 	self->bench_job = job;
 	sdt_daemon_busy_inc(self);
 	g_signal_connect(job, "finished", G_CALLBACK(sdt_daemon_job_finished_cb), self);
-	g_debug("benchmark %s (%s) started for %s", path, call->arg, sender);
+	g_debug("%s %s (%s) started for %s",
+		call->op == SDT_DAEMON_OP_CHECK ? "check" : "benchmark",
+		path,
+		call->arg,
+		sender);
 	/* the reply goes out before any signal of the job */
-	sdt_manager_complete_start_benchmark(self->manager, call->invocation, path);
+	if (call->op == SDT_DAEMON_OP_CHECK)
+		sdt_manager_complete_start_check(self->manager, call->invocation, path);
+	else
+		sdt_manager_complete_start_benchmark(self->manager, call->invocation, path);
 	sdt_benchmark_job_start(job, self->connection);
 }
 
@@ -289,7 +320,7 @@ sdt_daemon_authorized_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 		sdt_daemon_return_error(call->invocation, error);
 		return;
 	}
-	if (call->op == SDT_DAEMON_OP_BENCHMARK) {
+	if (call->op == SDT_DAEMON_OP_BENCHMARK || call->op == SDT_DAEMON_OP_CHECK) {
 		sdt_daemon_start_benchmark(self, call);
 		return;
 	}
@@ -371,6 +402,17 @@ sdt_daemon_handle_get_history(SdtManager *manager,
 }
 
 static gboolean
+sdt_daemon_handle_get_health(SdtManager *manager,
+			     GDBusMethodInvocation *invocation,
+			     GVariant *options,
+			     SdtDaemon *self)
+{
+	sdt_daemon_run_in_thread(self,
+				 sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_HEALTH, NULL));
+	return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
+static gboolean
 sdt_daemon_handle_start_benchmark(SdtManager *manager,
 				  GDBusMethodInvocation *invocation,
 				  const gchar *profile,
@@ -388,6 +430,27 @@ sdt_daemon_handle_start_benchmark(SdtManager *manager,
 		sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_BENCHMARK, profile),
 		SDT_ACTION_BENCHMARK,
 		options);
+	return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
+static gboolean
+sdt_daemon_handle_start_check(SdtManager *manager,
+			      GDBusMethodInvocation *invocation,
+			      const gchar *mode,
+			      GVariant *options,
+			      SdtDaemon *self)
+{
+	g_autoptr(GError) error = NULL;
+	SdtCheckMode check_mode;
+
+	if (!sdt_check_mode_from_string(mode, &check_mode, &error)) {
+		sdt_daemon_return_error(invocation, error);
+		return G_DBUS_METHOD_INVOCATION_HANDLED;
+	}
+	sdt_daemon_authorize(self,
+			     sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_CHECK, mode),
+			     SDT_ACTION_CHECK,
+			     options);
 	return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 
@@ -530,6 +593,14 @@ sdt_daemon_new(SdtContext *ctx, const gchar *bench_dir)
 	g_signal_connect(self->manager,
 			 "handle-start-benchmark",
 			 G_CALLBACK(sdt_daemon_handle_start_benchmark),
+			 self);
+	g_signal_connect(self->manager,
+			 "handle-get-health",
+			 G_CALLBACK(sdt_daemon_handle_get_health),
+			 self);
+	g_signal_connect(self->manager,
+			 "handle-start-check",
+			 G_CALLBACK(sdt_daemon_handle_start_check),
 			 self);
 	g_signal_connect(self->manager, "handle-apply", G_CALLBACK(sdt_daemon_handle_apply), self);
 	g_signal_connect(self->manager,

@@ -216,10 +216,12 @@ class HelperTest(HelperTestBase):
         for method, args in (('Apply', (rec, '{}')),
                              ('Apply', (rec, "{'auth.no_user_interaction': <true>}")),
                              ('Revert', ('{}',)),
-                             ('StartBenchmark', ('quick', '{}'))):
+                             ('StartBenchmark', ('quick', '{}')),
+                             ('StartCheck', ('quick', '{}'))):
             rc, out = self.env.gdbus_as('nobody', method, *args)
             self.assertNotEqual(rc, 0, out)
-            action = 'benchmark' if method == 'StartBenchmark' else 'modify-boot-config'
+            action = {'StartBenchmark': 'benchmark',
+                      'StartCheck': 'check'}.get(method, 'modify-boot-config')
             why = ('the caller asked not to be prompted (auth.no_user_interaction)'
                    if 'no_user_interaction' in args[-1] else
                    'no authentication agent answered')
@@ -272,6 +274,7 @@ polkit.addRule(function(action, subject) {
     def test_policy_loaded_by_polkitd(self):
         """the built .policy, as polkitd reads it"""
         want = {'org.example.sdtuner.benchmark': ('auth_admin', 'auth_admin', 'auth_admin_keep'),
+                'org.example.sdtuner.check': ('auth_admin', 'auth_admin', 'auth_admin_keep'),
                 'org.example.sdtuner.modify-boot-config': ('auth_admin_keep',) * 3}
         for action, (any_, inactive, active) in want.items():
             r = self.env.run_as('nobody', ['pkaction', '--action-id', action, '--verbose'])

@@ -1,0 +1,515 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "sdt-health-page.h"
+#include "sdt-json-reader.h"
+#include "sdt-page.h"
+#include "sdt-user-error.h"
+
+struct _SdtHealthPage {
+	GtkBox parent_instance;
+	GtkWidget *registers_label;
+	GtkWidget *quick_button;
+	GtkWidget *full_button;
+	GtkWidget *stop_button;
+	GtkWidget *progress_bar;
+	GtkWidget *result_label;
+	GtkWidget *wear_label;
+	SdtManager *manager;
+	SdtJob *job;
+	gchar *job_path;
+	GHashTable *completed; /* job path -> (sss) seen before StartCheck answered */
+	guint completed_id;
+	GCancellable *cancellable;
+	gboolean running;
+	gboolean stop_wanted;
+};
+
+G_DEFINE_TYPE(SdtHealthPage, sdt_health_page, GTK_TYPE_BOX)
+
+static void
+sdt_health_page_set_running(SdtHealthPage *self, gboolean running)
+{
+	self->running = running;
+	gtk_widget_set_sensitive(self->quick_button, !running && self->manager != NULL);
+	gtk_widget_set_sensitive(self->full_button, !running && self->manager != NULL);
+	gtk_widget_set_visible(self->stop_button, running);
+	gtk_widget_set_visible(self->progress_bar, running);
+}
+
+/* a number member, FALSE when missing or null */
+static gboolean
+sdt_health_page_num(JsonObject *obj, const gchar *member, gdouble *value)
+{
+	gdouble v = obj != NULL ? sdt_json_reader_get_number(obj, member) : NAN;
+	if (isnan(v))
+		return FALSE;
+	*value = v;
+	return TRUE;
+}
+
+static gchar *
+sdt_health_page_gb(gint64 bytes)
+{
+	return g_strdup_printf("%.1f", (gdouble) bytes / 1e9);
+}
+
+static void
+sdt_health_page_show_health(SdtHealthPage *self, JsonObject *obj)
+{
+	JsonObject *registers = sdt_json_reader_get_object(obj, "registers");
+	JsonObject *boot = sdt_json_reader_get_object(obj, "since_boot");
+	JsonObject *projection = sdt_json_reader_get_object(obj, "projection");
+	JsonObject *trend = sdt_json_reader_get_object(obj, "trend");
+	JsonArray *alerts = sdt_json_reader_get_array(trend, "alerts");
+	g_autoptr(GString) wear = g_string_new(NULL);
+	gdouble v;
+
+	if (registers == NULL) {
+		gtk_label_set_text(GTK_LABEL(self->registers_label),
+				   _("The card's registers cannot be read."));
+	} else {
+		JsonArray *findings = sdt_json_reader_get_array(registers, "findings");
+		guint n = findings != NULL ? json_array_get_length(findings) : 0;
+		g_autoptr(GString) text = g_string_new(NULL);
+		if (n == 0)
+			g_string_append(text,
+					_("Registers: plausible. Nothing in what the card says "
+					  "about itself is suspicious."));
+		else
+			g_string_append(text,
+					_("Registers: suspicious. This alone does not prove a "
+					  "fake; run the check below."));
+		for (guint i = 0; i < n; i++) {
+			JsonObject *f = json_array_get_object_element(findings, i);
+			g_string_append_printf(text,
+					       "\n• %s",
+					       sdt_json_reader_get_string(f, "message"));
+		}
+		gtk_label_set_text(GTK_LABEL(self->registers_label), text->str);
+	}
+
+	if (sdt_health_page_num(obj, "lifetime_write_bytes", &v)) {
+		g_autofree gchar *gb = sdt_health_page_gb((gint64) v);
+		/* Translators: %s is a number of GB */
+		g_string_append_printf(wear,
+				       _("Written over the file system's lifetime: %s GB"),
+				       gb);
+		g_string_append_c(wear, '\n');
+	}
+	if (sdt_health_page_num(boot, "written_bytes", &v)) {
+		g_autofree gchar *gb = sdt_health_page_gb((gint64) v);
+		/* Translators: %s is a number of GB */
+		g_string_append_printf(wear, _("Written since the computer started: %s GB"), gb);
+		g_string_append_c(wear, '\n');
+	}
+	if (sdt_health_page_num(obj, "writes_per_day_bytes", &v)) {
+		g_autofree gchar *gb = sdt_health_page_gb((gint64) v);
+		/* Translators: %s is a number of GB */
+		g_string_append_printf(wear, _("Writes per day: %s GB"), gb);
+		g_string_append_c(wear, '\n');
+	}
+	if (projection != NULL && sdt_health_page_num(projection, "years", &v)) {
+		/* Translators: %.0f is a number of years */
+		g_string_append_printf(wear,
+				       _("At this rate the card may last about %.0f more years."),
+				       v);
+		g_string_append_printf(wear,
+				       "\n%s\n",
+				       sdt_json_reader_get_string(projection, "assumption"));
+	}
+	if (sdt_health_page_num(obj, "kernel_errors_since_boot", &v)) {
+		g_string_append_printf(wear,
+				       ngettext("The kernel reported %.0f card error since the "
+						"computer started.",
+						"The kernel reported %.0f card errors since the "
+						"computer started.",
+						(gulong) v),
+				       v);
+		g_string_append_c(wear, '\n');
+	}
+	if (sdt_json_reader_get_bool(obj, "read_only", FALSE))
+		g_string_append(wear,
+				_("A file system on the card is mounted read-only: the kernel may "
+				  "have stopped writing to it after errors.\n"));
+	for (guint i = 0; alerts != NULL && i < json_array_get_length(alerts); i++) {
+		const gchar *metric = json_array_get_string_element(alerts, i);
+		if (g_strcmp0(metric, "seq_write_mb_s") == 0)
+			g_string_append(wear,
+					_("Alert: sequential writes got clearly slower over the "
+					  "benchmark history.\n"));
+		else
+			g_string_append(wear,
+					_("Alert: small writes got clearly slower over the "
+					  "benchmark history.\n"));
+	}
+	if (wear->len == 0)
+		g_string_append(wear, _("The card's write counters are not available."));
+	gtk_label_set_text(GTK_LABEL(self->wear_label), g_strchomp(wear->str));
+}
+
+static void
+sdt_health_page_get_health_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	SdtHealthPage *self;
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *json = NULL;
+	g_autoptr(JsonNode) root = NULL;
+
+	if (!sdt_manager_call_get_health_finish(SDT_MANAGER(source), &json, res, &error) &&
+	    g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+		return;
+	self = SDT_HEALTH_PAGE(user_data);
+	if (json != NULL)
+		root = sdt_json_reader_parse(json, &error);
+	if (root == NULL) {
+		gtk_label_set_text(GTK_LABEL(self->wear_label),
+				   _("The card's health is not available."));
+		g_debug("no health: %s", error->message);
+		return;
+	}
+	sdt_health_page_show_health(self, json_node_get_object(root));
+}
+
+void
+sdt_health_page_refresh(SdtHealthPage *self)
+{
+	g_return_if_fail(SDT_IS_HEALTH_PAGE(self));
+	if (self->manager == NULL)
+		return;
+	sdt_manager_call_get_health(self->manager,
+				    sdt_page_no_options(),
+				    self->cancellable,
+				    sdt_health_page_get_health_cb,
+				    self);
+}
+
+static void
+sdt_health_page_show_result(SdtHealthPage *self, JsonObject *obj)
+{
+	const gchar *verdict = sdt_json_reader_get_string(obj, "verdict");
+	g_autoptr(GString) text = g_string_new(NULL);
+	gdouble coverage = 0;
+	gdouble seconds = 0;
+	gdouble estimate;
+
+	sdt_health_page_num(obj, "coverage", &coverage);
+	sdt_health_page_num(obj, "seconds", &seconds);
+	if (g_strcmp0(verdict, "genuine") == 0)
+		g_string_append(text, _("Genuine: the card holds what it claims."));
+	else if (g_strcmp0(verdict, "fake") == 0)
+		g_string_append(text, _("Fake: the card holds less than it claims."));
+	else
+		g_string_append(text, _("Not determinable."));
+	g_string_append_c(text, '\n');
+	if (g_strcmp0(verdict, "fake") == 0 &&
+	    sdt_health_page_num(obj, "estimated_capacity_bytes", &estimate)) {
+		/* Translators: the real capacity in GB */
+		g_string_append_printf(text,
+				       _("It really holds about %.1f GB. Copy your files off it "
+					 "and do not use it for anything important."),
+				       estimate / 1e9);
+		g_string_append_c(text, '\n');
+	}
+	g_string_append(text, sdt_json_reader_get_string(obj, "reason"));
+	g_string_append_c(text, '\n');
+	/* Translators: coverage in percent, duration in seconds */
+	g_string_append_printf(text,
+			       _("Checked %.0f%% of the card's addresses in %.1f s."),
+			       coverage * 100,
+			       seconds);
+	gtk_label_set_text(GTK_LABEL(self->result_label), text->str);
+	gtk_widget_set_name(self->result_label, verdict != NULL ? verdict : "undetermined");
+}
+
+static void
+sdt_health_page_end_job(SdtHealthPage *self)
+{
+	if (self->job != NULL)
+		g_signal_handlers_disconnect_by_data(self->job, self);
+	g_clear_object(&self->job);
+	g_clear_pointer(&self->job_path, g_free);
+	sdt_health_page_set_running(self, FALSE);
+}
+
+static void
+sdt_health_page_dispatch_completed(SdtHealthPage *self, GVariant *params)
+{
+	const gchar *result;
+	const gchar *error_name;
+	const gchar *error_message;
+
+	g_variant_get(params, "(&s&s&s)", &result, &error_name, &error_message);
+	if (error_name[0] != '\0') {
+		g_autoptr(GError) error =
+			g_dbus_error_new_for_dbus_error(error_name, error_message);
+		g_autofree gchar *msg = NULL;
+		g_dbus_error_strip_remote_error(error);
+		msg = sdt_user_error_describe(SDT_USER_ACTION_CHECK, error);
+		gtk_label_set_text(GTK_LABEL(self->result_label), msg);
+		gtk_widget_set_name(self->result_label, "error");
+	} else {
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonNode) root = sdt_json_reader_parse(result, &error);
+		if (root != NULL)
+			sdt_health_page_show_result(self, json_node_get_object(root));
+		else
+			gtk_label_set_text(GTK_LABEL(self->result_label), error->message);
+	}
+	sdt_health_page_end_job(self);
+	sdt_health_page_refresh(self);
+}
+
+static void
+sdt_health_page_completed_cb(GDBusConnection *connection,
+			     const gchar *sender,
+			     const gchar *path,
+			     const gchar *iface,
+			     const gchar *signal,
+			     GVariant *params,
+			     gpointer user_data)
+{
+	SdtHealthPage *self = SDT_HEALTH_PAGE(user_data);
+	g_autofree gchar *owner = NULL;
+
+	if (self->manager == NULL || !g_variant_is_of_type(params, G_VARIANT_TYPE("(sss)")))
+		return;
+	owner = g_dbus_proxy_get_name_owner(G_DBUS_PROXY(self->manager));
+	if (g_strcmp0(owner, sender) != 0)
+		return;
+	if (self->job_path == NULL)
+		g_hash_table_insert(self->completed, g_strdup(path), g_variant_ref(params));
+	else if (g_strcmp0(path, self->job_path) == 0)
+		sdt_health_page_dispatch_completed(self, params);
+}
+
+static void
+sdt_health_page_properties_cb(GDBusProxy *proxy,
+			      GVariant *changed,
+			      const gchar *const *invalidated,
+			      gpointer user_data)
+{
+	SdtHealthPage *self = SDT_HEALTH_PAGE(user_data);
+	SdtJob *job = SDT_JOB(proxy);
+	const gchar *phase = sdt_job_get_phase(job);
+
+	if (!self->running || phase == NULL || phase[0] == '\0')
+		return;
+	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar),
+				      sdt_job_get_progress(job));
+	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar), phase);
+}
+
+static void
+sdt_health_page_cancel_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	g_autoptr(GError) error = NULL;
+	if (!sdt_job_call_cancel_finish(SDT_JOB(source), res, &error))
+		g_debug("Cancel: %s", error->message);
+}
+
+static void
+sdt_health_page_job_proxy_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	SdtHealthPage *self;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtJob) job = sdt_job_proxy_new_finish(res, &error);
+
+	if (job == NULL && g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+		return;
+	self = SDT_HEALTH_PAGE(user_data);
+	if (job == NULL || !self->running)
+		return;
+	self->job = g_steal_pointer(&job);
+	g_signal_connect(self->job,
+			 "g-properties-changed",
+			 G_CALLBACK(sdt_health_page_properties_cb),
+			 self);
+	if (self->stop_wanted)
+		sdt_job_call_cancel(self->job, NULL, sdt_health_page_cancel_cb, NULL);
+}
+
+static void
+sdt_health_page_start_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	SdtHealthPage *self;
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *path = NULL;
+	GVariant *early;
+
+	if (!sdt_manager_call_start_check_finish(SDT_MANAGER(source), &path, res, &error) &&
+	    g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+		return;
+	self = SDT_HEALTH_PAGE(user_data);
+	if (path == NULL) {
+		g_autofree gchar *msg = NULL;
+		g_dbus_error_strip_remote_error(error);
+		msg = sdt_user_error_describe(SDT_USER_ACTION_CHECK, error);
+		gtk_label_set_text(GTK_LABEL(self->result_label), msg);
+		gtk_widget_set_name(self->result_label, "error");
+		sdt_health_page_end_job(self);
+		return;
+	}
+	self->job_path = g_strdup(path);
+	early = g_hash_table_lookup(self->completed, path);
+	if (early != NULL) {
+		g_autoptr(GVariant) params = g_variant_ref(early);
+		g_hash_table_remove_all(self->completed);
+		sdt_health_page_dispatch_completed(self, params);
+		return;
+	}
+	g_hash_table_remove_all(self->completed);
+	sdt_job_proxy_new(g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager)),
+			  G_DBUS_PROXY_FLAGS_NONE,
+			  SDT_BUS_NAME,
+			  path,
+			  self->cancellable,
+			  sdt_health_page_job_proxy_cb,
+			  self);
+}
+
+static void
+sdt_health_page_start(SdtHealthPage *self, const gchar *mode)
+{
+	if (self->manager == NULL || self->running)
+		return;
+	self->stop_wanted = FALSE;
+	sdt_health_page_set_running(self, TRUE);
+	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar), 0.0);
+	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar), "prepare");
+	gtk_label_set_text(GTK_LABEL(self->result_label),
+			   _("Checking… Your files are safe: the check only writes inside "
+			     "space it reserves, and removes it afterwards."));
+	gtk_widget_set_name(self->result_label, "running");
+	g_hash_table_remove_all(self->completed);
+	sdt_manager_call_start_check(self->manager,
+				     mode,
+				     sdt_page_no_options(),
+				     self->cancellable,
+				     sdt_health_page_start_cb,
+				     self);
+}
+
+static void
+sdt_health_page_quick_clicked(GtkButton *button, SdtHealthPage *self)
+{
+	sdt_health_page_start(self, "quick");
+}
+
+static void
+sdt_health_page_full_clicked(GtkButton *button, SdtHealthPage *self)
+{
+	sdt_health_page_start(self, "full");
+}
+
+static void
+sdt_health_page_stop_clicked(GtkButton *button, SdtHealthPage *self)
+{
+	self->stop_wanted = TRUE;
+	if (self->job != NULL)
+		sdt_job_call_cancel(self->job, NULL, sdt_health_page_cancel_cb, NULL);
+}
+
+void
+sdt_health_page_service_vanished(SdtHealthPage *self)
+{
+	g_return_if_fail(SDT_IS_HEALTH_PAGE(self));
+	if (!self->running)
+		return;
+	gtk_label_set_text(GTK_LABEL(self->result_label),
+			   _("The SD Tuner service stopped during the check; its reserved "
+			     "space was released."));
+	gtk_widget_set_name(self->result_label, "error");
+	sdt_health_page_end_job(self);
+}
+
+void
+sdt_health_page_set_manager(SdtHealthPage *self, SdtManager *manager)
+{
+	GDBusConnection *connection;
+
+	g_return_if_fail(SDT_IS_HEALTH_PAGE(self));
+	if (self->completed_id != 0 && self->manager != NULL)
+		g_dbus_connection_signal_unsubscribe(
+			g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager)),
+			self->completed_id);
+	self->completed_id = 0;
+	sdt_health_page_end_job(self);
+	g_set_object(&self->manager, manager);
+	if (manager != NULL) {
+		connection = g_dbus_proxy_get_connection(G_DBUS_PROXY(manager));
+		self->completed_id =
+			g_dbus_connection_signal_subscribe(connection,
+							   SDT_BUS_NAME,
+							   "org.example.SdTuner1.Job",
+							   "Completed",
+							   NULL,
+							   NULL,
+							   G_DBUS_SIGNAL_FLAGS_NONE,
+							   sdt_health_page_completed_cb,
+							   self,
+							   NULL);
+	}
+	sdt_health_page_set_running(self, FALSE);
+}
+
+static void
+sdt_health_page_dispose(GObject *object)
+{
+	SdtHealthPage *self = SDT_HEALTH_PAGE(object);
+
+	if (self->completed_id != 0 && self->manager != NULL)
+		g_dbus_connection_signal_unsubscribe(
+			g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager)),
+			self->completed_id);
+	self->completed_id = 0;
+	g_cancellable_cancel(self->cancellable);
+	g_clear_object(&self->cancellable);
+	if (self->job != NULL)
+		g_signal_handlers_disconnect_by_data(self->job, self);
+	g_clear_object(&self->job);
+	g_clear_pointer(&self->job_path, g_free);
+	g_clear_pointer(&self->completed, g_hash_table_unref);
+	g_clear_object(&self->manager);
+	G_OBJECT_CLASS(sdt_health_page_parent_class)->dispose(object);
+}
+
+static void
+sdt_health_page_init(SdtHealthPage *self)
+{
+	gtk_widget_init_template(GTK_WIDGET(self));
+	self->cancellable = g_cancellable_new();
+	self->completed = g_hash_table_new_full(g_str_hash,
+						g_str_equal,
+						g_free,
+						(GDestroyNotify) g_variant_unref);
+	sdt_health_page_set_running(self, FALSE);
+}
+
+static void
+sdt_health_page_class_init(SdtHealthPageClass *klass)
+{
+	GObjectClass *object_class = G_OBJECT_CLASS(klass);
+	GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+
+	object_class->dispose = sdt_health_page_dispose;
+	gtk_widget_class_set_template_from_resource(widget_class,
+						    "/org/example/SdTuner/sdt-health-page.ui");
+	gtk_widget_class_bind_template_child(widget_class, SdtHealthPage, registers_label);
+	gtk_widget_class_bind_template_child(widget_class, SdtHealthPage, quick_button);
+	gtk_widget_class_bind_template_child(widget_class, SdtHealthPage, full_button);
+	gtk_widget_class_bind_template_child(widget_class, SdtHealthPage, stop_button);
+	gtk_widget_class_bind_template_child(widget_class, SdtHealthPage, progress_bar);
+	gtk_widget_class_bind_template_child(widget_class, SdtHealthPage, result_label);
+	gtk_widget_class_bind_template_child(widget_class, SdtHealthPage, wear_label);
+	gtk_widget_class_bind_template_callback(widget_class, sdt_health_page_quick_clicked);
+	gtk_widget_class_bind_template_callback(widget_class, sdt_health_page_full_clicked);
+	gtk_widget_class_bind_template_callback(widget_class, sdt_health_page_stop_clicked);
+}

@@ -1,0 +1,276 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib-unix.h>
+#include <glib/gi18n.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include "sdt-cli-ops.h"
+#include "sdt-error.h"
+#include "sdt-health.h"
+#include "sdtunerctl-check.h"
+
+typedef struct {
+	SdtCli *cli;
+	GMainLoop *loop;
+	GCancellable *cancellable;
+	gboolean tty;
+	gboolean line_shown;
+	gchar *last_phase;
+	gint64 started;
+	JsonNode *result;
+	GError *error;
+	const gchar *mode;
+	const gchar *dir;
+} SdtCliCheck;
+
+/* called from the worker thread */
+static void
+sdt_cli_check_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gpointer user_data)
+{
+	SdtCliCheck *self = user_data;
+	guint pct = (guint) (CLAMP(fraction, 0.0, 1.0) * 100 + 0.5);
+	gdouble elapsed = (gdouble) (g_get_monotonic_time() - self->started) / G_USEC_PER_SEC;
+	gboolean new_phase = g_strcmp0(phase, self->last_phase) != 0;
+
+	if (phase == NULL || phase[0] == '\0')
+		return;
+	if (self->tty) {
+		if (fraction > 0.02 && fraction < 1.0) {
+			g_printerr("\r");
+			/* Translators: a check's phase, its progress in percent and the time left
+			 */
+			g_printerr(_("%-10s %3u%%  about %.0f s left"),
+				   phase,
+				   pct,
+				   elapsed / fraction * (1.0 - fraction));
+			g_printerr("\033[K");
+		} else
+			g_printerr("\r%-10s %3u%%\033[K", phase, pct);
+		self->line_shown = TRUE;
+	} else if (new_phase) {
+		g_printerr("%s %u%%\n", phase, pct);
+	}
+	if (new_phase) {
+		g_free(self->last_phase);
+		self->last_phase = g_strdup(phase);
+	}
+}
+
+static gboolean
+sdt_cli_check_signal_cb(gpointer user_data)
+{
+	SdtCliCheck *self = user_data;
+	if (self->line_shown)
+		g_printerr("\n");
+	self->line_shown = FALSE;
+	g_printerr(_("Stopping the check and removing its reserved file…\n"));
+	g_cancellable_cancel(self->cancellable);
+	return G_SOURCE_CONTINUE;
+}
+
+static void
+sdt_cli_check_thread_cb(GTask *task, gpointer source, gpointer task_data, GCancellable *c)
+{
+	SdtCliCheck *self = task_data;
+	GError *error = NULL;
+	JsonNode *node = sdt_cli_ops_check(self->cli,
+					   self->mode,
+					   self->dir,
+					   sdt_cli_check_progress_cb,
+					   self,
+					   c,
+					   &error);
+	if (node == NULL)
+		g_task_return_error(task, error);
+	else
+		g_task_return_pointer(task, node, (GDestroyNotify) json_node_unref);
+}
+
+static void
+sdt_cli_check_done_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	SdtCliCheck *self = user_data;
+	self->result = g_task_propagate_pointer(G_TASK(res), &self->error);
+	g_main_loop_quit(self->loop);
+}
+
+static void
+sdt_cli_check_print_human(JsonObject *obj)
+{
+	const gchar *verdict = json_object_get_string_member(obj, "verdict");
+	JsonObject *target = json_object_get_object_member(obj, "target");
+	JsonObject *samples = json_object_get_object_member(obj, "samples");
+	JsonArray *notes = json_object_get_array_member(obj, "notes");
+	gint64 claim = json_object_get_int_member(obj, "claimed_bytes");
+
+	if (g_strcmp0(verdict, "genuine") == 0)
+		g_print(_("Verdict: genuine\n"));
+	else if (g_strcmp0(verdict, "fake") == 0)
+		g_print(_("Verdict: FAKE\n"));
+	else
+		g_print(_("Verdict: not determinable\n"));
+	/* Translators: the claimed size in MiB, the disk, the file system and its directory */
+	g_print(_("The card claims %" PRId64 " MiB (%s, %s at %s)\n"),
+		claim / 1048576,
+		json_object_get_string_member(target, "disk"),
+		json_object_get_string_member(target, "filesystem"),
+		json_object_get_string_member(target, "path"));
+	if (!json_object_get_null_member(obj, "estimated_capacity_bytes"))
+		g_print(_("Real capacity about %" PRId64 " MiB; the first bad block is at "
+			  "%" PRId64 " MiB\n"),
+			json_object_get_int_member(obj, "estimated_capacity_bytes") / 1048576,
+			json_object_get_int_member(obj, "first_bad_offset") / 1048576);
+	g_print("%s\n", json_object_get_string_member(obj, "reason"));
+	/* Translators: coverage in percent, blocks written, blocks read, seconds */
+	g_print(_("Covered %.0f%% of the card's addresses (%" PRId64 " blocks written, %" PRId64
+		  " read) in %.1f s\n"),
+		json_object_get_double_member(obj, "coverage") * 100,
+		json_object_get_int_member(samples, "written"),
+		json_object_get_int_member(samples, "read"),
+		json_object_get_double_member(obj, "seconds"));
+	for (guint i = 0; notes != NULL && i < json_array_get_length(notes); i++)
+		g_print(_("Note: %s\n"), json_array_get_string_element(notes, i));
+}
+
+gint
+sdt_cli_check(SdtCli *cli, gint argc, gchar **argv, GError **error)
+{
+	SdtCliCheck self = {.cli = cli};
+	g_autoptr(GTask) task = NULL;
+	g_autofree gchar *dir = NULL;
+	gboolean full = FALSE;
+	guint sigint_id;
+	guint sigterm_id;
+	gint rc = SDT_CLI_EXIT_OK;
+	const GOptionEntry entries[] = {
+		{"full",
+		 0,
+		 0,
+		 G_OPTION_ARG_NONE,
+		 &full,
+		 N_("Write and verify all the free space (slow) instead of samples"),
+		 NULL},
+		{"dir",
+		 0,
+		 0,
+		 G_OPTION_ARG_FILENAME,
+		 &dir,
+		 N_("Check the file system mounted at DIR instead of the SD card (only "
+		    "in-process, with --root)"),
+		 N_("DIR")},
+		{NULL},
+	};
+
+	/* --json and --help/-h come from sdt_cli_parse(), as for every command */
+	if (!sdt_cli_parse(cli, entries, 0, 0, &argc, &argv, &rc, error))
+		return rc;
+	if (dir != NULL && cli->ctx == NULL) {
+		g_set_error_literal(error,
+				    G_OPTION_ERROR,
+				    G_OPTION_ERROR_BAD_VALUE,
+				    _("check: --dir is accepted only with --root"));
+		return SDT_CLI_EXIT_USAGE;
+	}
+
+	self.tty = isatty(STDERR_FILENO);
+	self.started = g_get_monotonic_time();
+	self.cancellable = g_cancellable_new();
+	self.loop = g_main_loop_new(NULL, FALSE);
+	self.mode = full ? "full" : "quick";
+	self.dir = dir;
+	sigint_id = g_unix_signal_add(SIGINT, sdt_cli_check_signal_cb, &self);
+	sigterm_id = g_unix_signal_add(SIGTERM, sdt_cli_check_signal_cb, &self);
+	task = g_task_new(NULL, self.cancellable, sdt_cli_check_done_cb, &self);
+	g_task_set_task_data(task, &self, NULL);
+	g_task_set_check_cancellable(task, FALSE);
+	g_task_run_in_thread(task, sdt_cli_check_thread_cb);
+	g_main_loop_run(self.loop);
+	g_source_remove(sigint_id);
+	g_source_remove(sigterm_id);
+	if (self.line_shown)
+		g_printerr("\n");
+
+	if (self.error != NULL) {
+		g_propagate_error(error, g_steal_pointer(&self.error));
+		rc = SDT_CLI_EXIT_FAILED;
+	} else if (cli->json) {
+		sdt_cli_print_json(cli, self.result);
+	} else {
+		sdt_cli_check_print_human(json_node_get_object(self.result));
+	}
+	g_clear_pointer(&self.loop, g_main_loop_unref);
+	g_clear_object(&self.cancellable);
+	g_clear_pointer(&self.last_phase, g_free);
+	g_clear_pointer(&self.result, json_node_unref);
+	return rc;
+}
+
+static void
+sdt_cli_health_print_human(JsonObject *obj)
+{
+	JsonObject *card = json_object_get_object_member(obj, "card");
+	JsonObject *boot = json_object_get_object_member(obj, "since_boot");
+	JsonNode *lifetime = json_object_get_member(obj, "lifetime_write_bytes");
+	JsonNode *per_day = json_object_get_member(obj, "writes_per_day_bytes");
+	JsonNode *errors = json_object_get_member(obj, "kernel_errors_since_boot");
+	JsonNode *projection = json_object_get_member(obj, "projection");
+	JsonObject *trend = json_object_get_object_member(obj, "trend");
+	JsonArray *alerts = json_object_get_array_member(trend, "alerts");
+	JsonArray *notes = json_object_get_array_member(obj, "notes");
+
+	if (!json_object_get_boolean_member(card, "present")) {
+		g_print(_("No SD card found\n"));
+		return;
+	}
+	if (!JSON_NODE_HOLDS_NULL(lifetime))
+		g_print(_("Written over the file systems' lifetime: %.1f GB\n"),
+			json_node_get_int(lifetime) / 1e9);
+	if (!json_object_get_null_member(boot, "written_bytes"))
+		g_print(_("Written since boot: %.1f GB\n"),
+			json_object_get_int_member(boot, "written_bytes") / 1e9);
+	if (!JSON_NODE_HOLDS_NULL(per_day))
+		g_print(_("Writes per day: %.2f GB\n"), json_node_get_double(per_day) / 1e9);
+	if (!JSON_NODE_HOLDS_NULL(projection)) {
+		JsonObject *p = json_node_get_object(projection);
+		g_print(_("At this rate the card lasts about %.0f more years.\n%s\n"),
+			json_object_get_double_member(p, "years"),
+			json_object_get_string_member(p, "assumption"));
+	}
+	if (!JSON_NODE_HOLDS_NULL(errors))
+		g_print(ngettext("%" PRId64 " card error reported by the kernel since boot\n",
+				 "%" PRId64 " card errors reported by the kernel since boot\n",
+				 (gulong) json_node_get_int(errors)),
+			json_node_get_int(errors));
+	if (json_object_get_boolean_member(obj, "read_only"))
+		g_print(_("A file system on the card is mounted read-only\n"));
+	for (guint i = 0; i < json_array_get_length(alerts); i++)
+		g_print(_("Alert: %s got clearly worse over the benchmark history\n"),
+			json_array_get_string_element(alerts, i));
+	for (guint i = 0; i < json_array_get_length(notes); i++)
+		g_print(_("Note: %s\n"), json_array_get_string_element(notes, i));
+}
+
+gint
+sdt_cli_health(SdtCli *cli, gint argc, gchar **argv, GError **error)
+{
+	g_autoptr(JsonNode) node = NULL;
+	gint rc;
+
+	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
+		return rc;
+	node = sdt_cli_ops_read(cli, sdt_cli_ops_health, sdt_ops_health, error);
+	if (node == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	if (cli->json)
+		sdt_cli_print_json(cli, node);
+	else
+		sdt_cli_health_print_human(json_node_get_object(node));
+	return SDT_CLI_EXIT_OK;
+}

@@ -1,0 +1,102 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+#include <sys/types.h>
+
+#include "sdt-ops.h"
+
+G_BEGIN_DECLS
+
+/*
+ * The authenticity check: is the card as big as it claims?  docs/ARCHITECTURE.md
+ * ("Authenticity check") states the design and why it never writes where a
+ * fake card's address wrap-around could land on the user's data:
+ *
+ *   1. a read-only phase: raw O_DIRECT reads at the top of the card (I/O
+ *      errors) and at anchor + C for every candidate real size C (a wrap at C
+ *      shows the card's first blocks again at C);
+ *   2. only then a reserved file of most of the free space (fallocate), its
+ *      extents (FIEMAP), and self-identifying 4 KiB blocks written raw into
+ *      those extents, only at addresses whose alias under every candidate
+ *      size at least a quarter of the claim also lies in the reserved file;
+ *      fsync, O_DIRECT read-back;
+ *   3. the file is closed (it has no name: O_TMPFILE, or unlinked at once).
+ */
+
+/* the name the reserved file has for a moment where O_TMPFILE is missing */
+#define SDT_CHECK_RESERVE_NAME ".sd-tuner-check.reserve"
+
+typedef enum {
+	SDT_CHECK_MODE_QUICK,
+	SDT_CHECK_MODE_FULL,
+} SdtCheckMode;
+
+typedef struct {
+	SdtCheckMode mode;
+	guint n_samples;          /* spread over the reserved space; as many again in the top 10% */
+	guint64 seed;             /* 0: a random one */
+	gboolean skip_read_phase; /* tests only: prove that the write guard alone keeps data safe */
+	gboolean stand_in;        /* a --dir target: labelled as such in the result */
+} SdtCheckConfig;
+
+void sdt_check_config_init(SdtCheckConfig *config, SdtCheckMode mode);
+/* "quick" or "full" */
+gboolean sdt_check_mode_from_string(const gchar *name, SdtCheckMode *mode, GError **error);
+
+/*
+ * Checks the device under the mounted, writable file system that holds
+ * @dir (a root-owned directory).  Refusals: not on a block device
+ * (NotSupported), read-only (ReadOnly), too little free space (NoSpace).
+ * Cancelling stops it within about 200 ms and removes the reserved file.
+ * Returns the JSON of `sdtunerctl check --json` (docs/DESIGN.md).
+ */
+JsonNode *sdt_check_run(const gchar *dir,
+			const SdtCheckConfig *config,
+			SdtBenchProgressFunc progress,
+			gpointer user_data,
+			GCancellable *cancellable,
+			GError **error);
+
+/*
+ * The directory on the SD card's file system where the benchmark and the check
+ * put their file (the root partition's state dir, else the partition itself),
+ * after refusing a missing card, an unmounted or read-only one, and a card
+ * smaller than @file_size + 10% (sdt-ops-bench.c).
+ */
+gchar *sdt_bench_card_find_dir(SdtContext *ctx,
+			       guint64 file_size,
+			       gdouble *ceiling_mb_s,
+			       dev_t *card_devnum,
+			       gchar **card_source,
+			       GError **error);
+
+/*
+ * `check --json`: sdt_check_run() on the SD card's file system, or on @dir
+ * (a stand-in, labelled so in the result); @mode is "quick" or "full".  The
+ * card's result (not a stand-in's) is appended to the history as "check".  The signature is
+ * the benchmark's, so the helper runs it as a job the same way.
+ */
+JsonNode *sdt_ops_check(SdtContext *ctx,
+			const gchar *mode,
+			const gchar *dir,
+			SdtBenchProgressFunc progress,
+			gpointer user_data,
+			GCancellable *cancellable,
+			GError **error);
+
+/* removes a reserved file a killed check left in @dir; TRUE if there was one */
+gboolean sdt_check_remove_stale(const gchar *dir);
+
+/* file systems whose FIEMAP offsets are offsets on their block device */
+gboolean sdt_check_fs_supported(const gchar *filesystem);
+
+/* the candidate real sizes below @claim, ascending (powers of two, marketing sizes) */
+GArray *sdt_check_candidate_sizes(guint64 claim);
+
+G_END_DECLS

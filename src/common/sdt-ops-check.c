@@ -1,0 +1,79 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sdt-check.h"
+#include "sdt-error.h"
+#include "sdt-health.h"
+#include "sdt-info.h"
+#include "sdt-history.h"
+#include "sdt-ops.h"
+
+JsonNode *
+sdt_ops_check(SdtContext *ctx,
+	      const gchar *mode,
+	      const gchar *dir,
+	      SdtBenchProgressFunc progress,
+	      gpointer user_data,
+	      GCancellable *cancellable,
+	      GError **error)
+{
+	SdtCheckConfig config;
+	SdtCheckMode check_mode;
+	g_autofree gchar *dir_card = NULL;
+	g_autofree gchar *card_source = NULL;
+	g_autoptr(JsonNode) node = NULL;
+	g_autoptr(JsonNode) entry = NULL;
+	g_autoptr(GError) error_history = NULL;
+	dev_t card_devnum = 0;
+	gdouble ceiling_mb_s = 0;
+
+	g_return_val_if_fail(SDT_IS_CONTEXT(ctx), NULL);
+	if (!sdt_check_mode_from_string(mode, &check_mode, error))
+		return NULL;
+	sdt_check_config_init(&config, check_mode);
+	if (dir == NULL) {
+		dir_card = sdt_bench_card_find_dir(ctx,
+						   0,
+						   &ceiling_mb_s,
+						   &card_devnum,
+						   &card_source,
+						   error);
+		if (dir_card == NULL)
+			return NULL;
+		dir = dir_card;
+	} else {
+		config.stand_in = TRUE;
+	}
+	if (progress != NULL)
+		progress("prepare", 0.0, 0.0, user_data);
+	node = sdt_check_run(dir, &config, progress, user_data, cancellable, error);
+	if (node == NULL)
+		return NULL;
+	/* the card's registers say "plausible" or "suspicious", never "fake" */
+	{
+		g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
+		SdtInfo *info = config.stand_in ? NULL : sdt_info_collect(ctx, NULL);
+		json_object_set_member(
+			json_node_get_object(node),
+			"registers",
+			sdt_health_registers(info != NULL ? info->card : NULL, history));
+		if (info != NULL)
+			sdt_info_free(info);
+	}
+
+	/* the card's history; a stand-in is not the card.  A failure to save the
+	 * history does not throw the verdict away */
+	if (!config.stand_in) {
+		g_autofree gchar *text = json_to_string(node, FALSE);
+		entry = json_from_string(text, NULL);
+		if (!sdt_history_append(ctx, "check", json_node_get_object(entry), &error_history))
+			g_warning("check result not saved: %s", error_history->message);
+	}
+	return g_steal_pointer(&node);
+}

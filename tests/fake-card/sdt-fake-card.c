@@ -1,0 +1,272 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+/*
+ * A fake SD card for the authenticity check's tests: a FUSE file system with
+ * one file, "card", that claims CLAIM bytes but stores only REAL bytes (in a
+ * sparse backing file).  Put it under a loop device and make a file system
+ * over the whole claimed size, and the kernel sees what a fake card gives it:
+ *
+ *   wrap     offset X reads and writes REAL-backing offset X mod REAL
+ *            (the address wrap-around of most fakes)
+ *   zeros    beyond REAL, writes are dropped and reads return zeros
+ *   eio      beyond REAL, reads and writes fail with EIO (once armed with
+ *            SIGUSR1: until then it acts as "zeros", so mkfs can write the
+ *            end of the device)
+ *   genuine  REAL must equal CLAIM: every byte is stored
+ *
+ * Every request goes to this process (direct_io), so no page cache hides what
+ * the "card" really holds.  Usage:
+ *   sdt-fake-card --kind KIND --claim BYTES --real BYTES --backing FILE MOUNTPOINT
+ * It runs in the foreground until the mount point is unmounted.
+ */
+
+#define FUSE_USE_VERSION 31
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fuse.h>
+#include <signal.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { KIND_WRAP, KIND_ZEROS, KIND_EIO, KIND_GENUINE };
+
+static struct {
+	int kind;
+	uint64_t claim;
+	uint64_t real;
+	int fd;
+} fake;
+
+static const char *card_path = "/card";
+static volatile sig_atomic_t armed;
+
+static void
+fake_arm(int sig)
+{
+	(void) sig;
+	armed = 1;
+}
+
+static int
+fake_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
+{
+	(void) fi;
+	memset(st, 0, sizeof(*st));
+	if (strcmp(path, "/") == 0) {
+		st->st_mode = S_IFDIR | 0755;
+		st->st_nlink = 2;
+		return 0;
+	}
+	if (strcmp(path, card_path) == 0) {
+		st->st_mode = S_IFREG | 0600;
+		st->st_nlink = 1;
+		st->st_size = (off_t) fake.claim;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static int
+fake_readdir(const char *path,
+	     void *buf,
+	     fuse_fill_dir_t filler,
+	     off_t offset,
+	     struct fuse_file_info *fi,
+	     enum fuse_readdir_flags flags)
+{
+	(void) offset;
+	(void) fi;
+	(void) flags;
+	if (strcmp(path, "/") != 0)
+		return -ENOENT;
+	filler(buf, ".", NULL, 0, 0);
+	filler(buf, "..", NULL, 0, 0);
+	filler(buf, card_path + 1, NULL, 0, 0);
+	return 0;
+}
+
+static int
+fake_open(const char *path, struct fuse_file_info *fi)
+{
+	if (strcmp(path, card_path) != 0)
+		return -ENOENT;
+	fi->direct_io = 1;
+	fi->keep_cache = 0;
+	return 0;
+}
+
+/* one piece of a request: [off, off + len) maps to backing offset *phys, or has none */
+static size_t
+fake_map(uint64_t off, size_t len, int64_t *phys)
+{
+	if (fake.kind == KIND_WRAP) {
+		uint64_t in = off % fake.real;
+		uint64_t left = fake.real - in;
+		*phys = (int64_t) in;
+		return len < left ? len : (size_t) left;
+	}
+	if (off < fake.real) {
+		uint64_t left = fake.real - off;
+		*phys = (int64_t) off;
+		return len < left ? len : (size_t) left;
+	}
+	*phys = -1;
+	return len;
+}
+
+static int
+fake_read(const char *path, char *buf, size_t size, off_t offset, struct fuse_file_info *fi)
+{
+	size_t done = 0;
+	(void) path;
+	(void) fi;
+	if ((uint64_t) offset >= fake.claim)
+		return 0;
+	if ((uint64_t) offset + size > fake.claim)
+		size = (size_t) (fake.claim - (uint64_t) offset);
+	while (done < size) {
+		int64_t phys;
+		size_t n = fake_map((uint64_t) offset + done, size - done, &phys);
+		if (phys < 0) {
+			if (fake.kind == KIND_EIO && armed)
+				return done > 0 ? (int) done : -EIO;
+			memset(buf + done, 0, n);
+		} else {
+			ssize_t r = pread(fake.fd, buf + done, n, phys);
+			if (r < 0)
+				return -errno;
+			if ((size_t) r < n)
+				memset(buf + done + r, 0, n - (size_t) r);
+		}
+		done += n;
+	}
+	return (int) done;
+}
+
+static int
+fake_write(const char *path, const char *buf, size_t size, off_t offset, struct fuse_file_info *fi)
+{
+	size_t done = 0;
+	(void) path;
+	(void) fi;
+	if ((uint64_t) offset >= fake.claim)
+		return -ENOSPC;
+	if ((uint64_t) offset + size > fake.claim)
+		size = (size_t) (fake.claim - (uint64_t) offset);
+	while (done < size) {
+		int64_t phys;
+		size_t n = fake_map((uint64_t) offset + done, size - done, &phys);
+		if (phys < 0) {
+			if (fake.kind == KIND_EIO && armed)
+				return done > 0 ? (int) done : -EIO;
+		} else {
+			size_t w = 0;
+			while (w < n) {
+				ssize_t r =
+					pwrite(fake.fd, buf + done + w, n - w, phys + (off_t) w);
+				if (r < 0)
+					return -errno;
+				w += (size_t) r;
+			}
+		}
+		done += n;
+	}
+	return (int) done;
+}
+
+static int
+fake_fsync(const char *path, int datasync, struct fuse_file_info *fi)
+{
+	(void) path;
+	(void) fi;
+	return (datasync ? fdatasync(fake.fd) : fsync(fake.fd)) < 0 ? -errno : 0;
+}
+
+static int
+fake_truncate(const char *path, off_t size, struct fuse_file_info *fi)
+{
+	(void) path;
+	(void) fi;
+	return (uint64_t) size == fake.claim ? 0 : -EPERM;
+}
+
+static const struct fuse_operations fake_ops = {
+	.getattr = fake_getattr,
+	.readdir = fake_readdir,
+	.open = fake_open,
+	.read = fake_read,
+	.write = fake_write,
+	.fsync = fake_fsync,
+	.truncate = fake_truncate,
+};
+
+static int
+usage(void)
+{
+	fprintf(stderr,
+		"usage: sdt-fake-card --kind wrap|zeros|eio|genuine --claim BYTES --real BYTES "
+		"--backing FILE MOUNTPOINT\n");
+	return 2;
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char *kind = NULL;
+	const char *backing = NULL;
+	const char *mountpoint = NULL;
+	char *fuse_argv[8];
+	int fuse_argc = 0;
+
+	fake.claim = 0;
+	fake.real = 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--kind") == 0 && i + 1 < argc)
+			kind = argv[++i];
+		else if (strcmp(argv[i], "--claim") == 0 && i + 1 < argc)
+			fake.claim = strtoull(argv[++i], NULL, 0);
+		else if (strcmp(argv[i], "--real") == 0 && i + 1 < argc)
+			fake.real = strtoull(argv[++i], NULL, 0);
+		else if (strcmp(argv[i], "--backing") == 0 && i + 1 < argc)
+			backing = argv[++i];
+		else if (argv[i][0] != '-' && mountpoint == NULL)
+			mountpoint = argv[i];
+		else
+			return usage();
+	}
+	if (kind == NULL || backing == NULL || mountpoint == NULL || fake.claim == 0 ||
+	    fake.real == 0 || fake.real > fake.claim || fake.claim % 4096 != 0)
+		return usage();
+	if (strcmp(kind, "wrap") == 0)
+		fake.kind = KIND_WRAP;
+	else if (strcmp(kind, "zeros") == 0)
+		fake.kind = KIND_ZEROS;
+	else if (strcmp(kind, "eio") == 0)
+		fake.kind = KIND_EIO;
+	else if (strcmp(kind, "genuine") == 0 && fake.real == fake.claim)
+		fake.kind = KIND_GENUINE;
+	else
+		return usage();
+
+	fake.fd = open(backing, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fake.fd < 0 || ftruncate(fake.fd, (off_t) fake.real) != 0) {
+		perror(backing);
+		return 1;
+	}
+	signal(SIGUSR1, fake_arm);
+	fuse_argv[fuse_argc++] = argv[0];
+	fuse_argv[fuse_argc++] = (char *) "-f";
+	fuse_argv[fuse_argc++] = (char *) "-o";
+	fuse_argv[fuse_argc++] = (char *) "fsname=sdt-fake-card,default_permissions";
+	fuse_argv[fuse_argc++] = (char *) mountpoint;
+	fuse_argv[fuse_argc] = NULL;
+	return fuse_main(fuse_argc, fuse_argv, &fake_ops, NULL);
+}

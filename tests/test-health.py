@@ -1,0 +1,137 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`sdtunerctl --root DIR --json health` under umockdev-run (the pi4 card) with
+fixture sysfs and ext4 files under the root prefix: lifetime and since-boot
+writes, writes per day, the projection, kernel card errors, read-only mounts,
+the write-protect bits and the benchmark trend.
+
+usage: test-health.py SDTUNERCTL   (run by meson; prints TAP)"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SDTUNERCTL = sys.argv[1]
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, 'data')
+
+n = 0
+failed = 0
+
+
+def ok(cond, what):
+    global n, failed
+    n += 1
+    if cond:
+        print(f'ok {n} - {what}')
+    else:
+        failed += 1
+        print(f'not ok {n} - {what}')
+
+
+def write(root, path, text):
+    full = os.path.join(root, path.lstrip('/'))
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, 'w') as f:
+        f.write(text)
+
+
+def health(root, human=False):
+    argv = ['umockdev-run', '-d', os.path.join(DATA, 'umockdev', 'pi4.umockdev'), '--',
+            SDTUNERCTL, '--root', root] + ([] if human else ['--json']) + ['health']
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    if r.returncode != 0:
+        raise AssertionError(r.stderr)
+    return r.stdout if human else json.loads(r.stdout)
+
+
+def bench_entry(root, i, seq_mb_s, lat_us):
+    entry = {'kind': 'bench', 'time': f'2026-01-{i + 1:02d}T00:00:00Z', 'profile': 'quick',
+             'tests': [{'name': 'seq-write', 'mb_s': seq_mb_s},
+                       {'name': 'rand-4k-write-qd1', 'mb_s': 1.0,
+                        'latency_us': {'mean': lat_us, 'p99': lat_us * 3}}]}
+    write(root, f'/var/lib/sd-tuner/history/{1700000000000000 + i}-bench.json', json.dumps(entry))
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    root = os.path.join(tmp, 'root')
+    shutil.copytree(os.path.join(DATA, 'roots', 'pi4'), root, symlinks=True)
+
+    # nothing but the board's own fixture: every figure is null, nothing fails
+    h = health(root)
+    ok(h['card']['present'] and h['card']['device'] == 'mmcblk0', 'the card is found')
+    ok(h['lifetime_write_bytes'] is None and h['since_boot']['written_bytes'] is None
+       and h['writes_per_day_bytes'] is None and h['projection'] is None,
+       'missing counters are null')
+    ok(h['card']['write_protect'] == {'permanent': False, 'temporary': False},
+       'CSD write-protect bits decoded')
+    ok(any('CMD56' in note for note in h['notes']), 'no vendor command, and it says so')
+    ok(h['trend']['alerts'] == [] and h['trend']['runs'] == 0, 'no history, no trend')
+    ok(h['registers']['verdict'] == 'plausible' and h['registers']['findings'] == [],
+       'the SanDisk card\'s registers are plausible')
+
+    write(root, '/sys/fs/ext4/mmcblk0p2/lifetime_write_kbytes', '123456789\n')
+    write(root, '/sys/block/mmcblk0/stat',
+          '   12345      100   2000000     5000    67890      200  8000000    9000'
+          '        0    10000    14000\n')
+    write(root, '/proc/uptime', '172800.50 300000.00\n')
+    with open(os.path.join(root, 'dev', 'kmsg'), 'a') as f:
+        f.write('3,900,50000000,-;mmc0: error -110 whilst initialising SD card\n')
+        f.write('3,901,50000001,-;mmc0: Timeout waiting for hardware interrupt.\n')
+        f.write('6,902,50000002,-;mmc1: new high speed SDIO card at address 0001\n')
+    h = health(root)
+    ok(h['lifetime_write_bytes'] == 123456789 * 1024, 'ext4 lifetime_write_kbytes of mmcblk0p2')
+    part = {p['device']: p for p in h['partitions']}
+    ok(part['mmcblk0p2']['lifetime_write_bytes'] == 123456789 * 1024
+       and part['mmcblk0p1']['lifetime_write_bytes'] is None, 'per partition, vfat has none')
+    ok(h['since_boot']['written_bytes'] == 8000000 * 512
+       and h['since_boot']['read_bytes'] == 2000000 * 512, 'block stat fields 3 and 7')
+    ok(abs(h['writes_per_day_bytes'] - 8000000 * 512 / 2.0000058) < 1e4,
+       'writes per day from the uptime')
+    p = h['projection']
+    want_years = (h['card']['capacity_bytes'] * 500 - 123456789 * 1024) / h['writes_per_day_bytes'] / 365.25
+    ok(p is not None and abs(p['years'] - want_years) < 0.01 and 'rough estimate' in p['assumption'],
+       'projection with its assumption')
+    ok(h['kernel_errors_since_boot'] == 2, 'two card errors of mmc0; the mmc1 line is not ours')
+    ok(h['read_only'] is False, 'mounted read-write')
+    text = health(root, human=True)
+    ok('2 card errors reported by the kernel since boot' in text and 'rough estimate' in text,
+       'human output')
+
+    # / remounted read-only by the kernel
+    mi = os.path.join(root, 'proc', 'self', 'mountinfo')
+    with open(mi) as f:
+        lines = f.read().splitlines()
+    lines = [ln.replace(' / / rw,', ' / / ro,', 1) if ' / / ' in ln else ln for ln in lines]
+    with open(mi, 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+    h = health(root)
+    ok(h['read_only'] is True, 'a read-only mount is reported')
+
+    # trend: stable runs, then clearly slower ones
+    for i, (mb, lat) in enumerate([(20.0, 900), (21.0, 950), (19.5, 920), (20.5, 910)]):
+        bench_entry(root, i, mb, lat)
+    h = health(root)
+    ok(h['trend']['runs'] == 4 and h['trend']['alerts'] == [], 'spread only: no alert')
+    for i, (mb, lat) in enumerate([(10.0, 2500), (10.5, 2600), (9.8, 2400)]):
+        bench_entry(root, 10 + i, mb, lat)
+    h = health(root)
+    ok(sorted(h['trend']['alerts']) == ['qd1_write_latency_us', 'seq_write_mb_s'],
+       'worse beyond the spread: alerts')
+    ok(h['trend']['seq_write_mb_s']['latest'] < h['trend']['seq_write_mb_s']['first'],
+       'latest below first')
+    ok(h['registers']['verdict'] == 'suspicious'
+       and [f['rule'] for f in h['registers']['findings']] == ['speed-contradicted'],
+       'a U3/V30 card writing 9.8 MB/s: its promise is contradicted')
+
+    # garbage counters are null, not a failure
+    write(root, '/sys/block/mmcblk0/stat', 'garbage\n')
+    write(root, '/sys/fs/ext4/mmcblk0p2/lifetime_write_kbytes', '-5\n')
+    h = health(root)
+    ok(h['since_boot']['written_bytes'] is None and h['lifetime_write_bytes'] is None,
+       'garbage counters are null')
+
+print(f'1..{n}')
+sys.exit(1 if failed else 0)
