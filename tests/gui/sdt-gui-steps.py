@@ -161,6 +161,12 @@ def layout_problems(ui, width, height):
         if w['window_width'] > width or w['window_height'] > height:
             problems.append(f'the window needs {w["window_width"]}x{w["window_height"]}, '
                             f'more than {width}x{height}')
+            # the widest labels, to say which text forces the width
+            widest = sorted(w['labels'], key=lambda lb: lb['min_width'] if lb['wrap']
+                            else lb['natural_width'], reverse=True)[:3]
+            for lb in widest:
+                problems.append(f'  widest: {lb["text"][:60]!r} (wrap={lb["wrap"]}, min '
+                                f'{lb["min_width"]}, natural {lb["natural_width"]})')
         for lb in w['labels']:
             what = f'{lb["text"][:60]!r} ({lb["width"]}x{lb["height"]} at {lb["x"]},{lb["y"]})'
             if not lb['wrap'] and lb['width'] < lb['natural_width']:

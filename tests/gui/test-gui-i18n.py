@@ -54,12 +54,13 @@ def pseudo(env, app, shots, localedir):
                 'wait-text', r'MB/s\. No card can go faster', 'marked',
                 'page', '⟦Speed⟧', 'marked',
                 'click', '⟦Benchmark⟧',
-                'wait-text-long', r'^⟦(This card (reaches|does not reach)|No verdict)', 'marked',
+                'wait-text-long', r'^⟦(Stand-in: |This card (reaches|does not reach)|No verdict)', 'marked',
                 'page', '⟦Tuning⟧', 'wait-text', r'^⟦Run the SD card at 100 MHz⟧', 'marked',
                 'click', '⟦Apply⟧', 'wait-text', r'^⟦Applied to ', 'marked',
                 'page', '⟦Speed⟧', 'click', '⟦Benchmark⟧',
-                'wait-text-long', r'^⟦(This card (reaches|does not reach)|No verdict)',
-                'page', '⟦History⟧', 'wait-text', r'^⟦The last benchmark before SD Tuner',
+                'wait-text-long', r'^⟦(Stand-in: |This card (reaches|does not reach)|No verdict)',
+                'page', '⟦History⟧',
+                'wait-text', r'^⟦(The last benchmark before SD Tuner|Benchmarks of a stand-in folder)',
                 'marked',
                 'page', '⟦Tuning⟧', 'click', '⟦Revert⟧', 'wait-text', r'^⟦Reverted: ', 'marked',
                 timeout=480)
@@ -84,7 +85,7 @@ def japanese(env, app, shots, localedir):
         s.screenshot('ja-overview-1280x800', 1280, 800)
         s.steps('page', '速度', 'wait-text', r'^カードの本当の速さを測ります',
                 'click', 'ベンチマーク(B)',
-                'wait-text-long', r'^このカードは、このボードで|^判定できません',
+                'wait-text-long', r'^代わりの場所で測定|^このカードは、このボードで|^判定できません',
                 'value', 'シーケンシャル読み取り、MB/s', r'^\d+\.\d$', timeout=300)
         layouts(s, 'ja Speed')
         s.screenshot('ja-benchmark-1280x800', 1280, 800)
@@ -92,7 +93,7 @@ def japanese(env, app, shots, localedir):
                 'wait-text', r'^このボードの SD コントローラー（sdhost）は')
         layouts(s, 'ja Tuning')
         s.screenshot('ja-tuning-1280x800', 1280, 800)
-        s.steps('page', '履歴', 'wait-text', r'^最新のベンチマークとその前|^まだベンチマーク|^SD Tuner の直近')
+        s.steps('page', '履歴', 'wait-text', r'^最新のベンチマークとその前|^まだベンチマーク|^SD Tuner の直近|^代わりのフォルダーで行ったベンチマーク')
         layouts(s, 'ja History')
         check(s.app_running(), 'ja: the app runs on')
     finally:
