@@ -813,6 +813,7 @@ typedef struct {
 	gchar *boot;
 	gchar *config;
 	gchar *state;
+	gchar *tryboot;
 	SdtContext *ctx;
 } TestRoot;
 
@@ -824,6 +825,7 @@ test_root_init(TestRoot *r, GBytes *content)
 	r->boot = g_build_filename(r->root, "boot", "firmware", NULL);
 	r->config = g_build_filename(r->boot, "config.txt", NULL);
 	r->state = g_build_filename(r->root, "var", "lib", "sd-tuner", NULL);
+	r->tryboot = g_build_filename(r->boot, "tryboot.txt", NULL);
 	g_assert_cmpint(g_mkdir_with_parents(r->boot, 0755), ==, 0);
 	if (content != NULL)
 		g_assert_true(g_file_set_contents(r->config,
@@ -842,6 +844,7 @@ test_root_clear(TestRoot *r)
 	g_free(r->boot);
 	g_free(r->config);
 	g_free(r->state);
+	g_free(r->tryboot);
 	g_clear_object(&r->ctx);
 }
 
@@ -912,6 +915,30 @@ test_writer_apply(TestRoot *r, gint type_code, gboolean trial, TestIo *t, GError
 	return result;
 }
 
+/* test_writer_apply() that must succeed */
+static JsonObject *
+test_writer_apply_ok(TestRoot *r, gint type_code, gboolean trial)
+{
+	g_autoptr(GError) error = NULL;
+	JsonObject *result = test_writer_apply(r, type_code, trial, NULL, &error);
+
+	g_assert_no_error(error);
+	g_assert_nonnull(result);
+	return result;
+}
+
+/* a writer for @r that must be made */
+static SdtConfigWriter *
+test_writer_new_ok(TestRoot *r)
+{
+	g_autoptr(GError) error = NULL;
+	SdtConfigWriter *writer = sdt_config_writer_new(r->ctx, &error);
+
+	g_assert_no_error(error);
+	g_assert_nonnull(writer);
+	return writer;
+}
+
 static JsonObject *
 test_writer_revert(TestRoot *r, TestIo *t, GError **error)
 {
@@ -928,7 +955,6 @@ static void
 test_config_writer_journal_past_2038(void)
 {
 	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
-	g_autoptr(GError) error = NULL;
 	g_autoptr(JsonObject) res = NULL;
 	g_autoptr(JsonObject) journal = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
@@ -940,14 +966,12 @@ test_config_writer_journal_past_2038(void)
 
 	test_root_init(&r, old);
 	sdt_context_set_now(r.ctx, when);
-	res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-	g_assert_no_error(error);
+	res = test_writer_apply_ok(&r, 0x08, FALSE);
 	g_assert_true(json_object_get_boolean_member(res, "changed"));
 	backup_name = g_path_get_basename(json_object_get_string_member(res, "backup"));
 	g_assert_cmpstr(backup_name, ==, "config.txt.20400229T123456.789012Z");
 
-	writer = sdt_config_writer_new(r.ctx, &error);
-	g_assert_no_error(error);
+	writer = test_writer_new_ok(&r);
 	journal = sdt_config_writer_get_journal(writer);
 	g_assert_nonnull(journal);
 	got = g_date_time_new_from_iso8601(json_object_get_string_member(journal, "time"), NULL);
@@ -971,8 +995,7 @@ test_config_writer_apply_revert_files(void)
 	TestRoot r = {NULL};
 
 	test_root_init(&r, old);
-	res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-	g_assert_no_error(error);
+	res = test_writer_apply_ok(&r, 0x08, FALSE);
 	g_assert_cmpstr(json_object_get_string_member(res, "id"), ==, "sd-overclock-100");
 	g_assert_cmpstr(json_object_get_string_member(res, "path"),
 			==,
@@ -988,8 +1011,7 @@ test_config_writer_apply_revert_files(void)
 	g_assert_nonnull(strstr(g_bytes_get_data(now, NULL), "dtparam=sd_overclock=100\n"));
 
 	/* twice: no change, no new backup */
-	res2 = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-	g_assert_no_error(error);
+	res2 = test_writer_apply_ok(&r, 0x08, FALSE);
 	g_assert_false(json_object_get_boolean_member(res2, "changed"));
 	g_assert_cmpstr(json_object_get_string_member(res2, "diff"), ==, "");
 	g_assert_cmpuint(test_check_backups(&r, old), ==, 1);
@@ -1012,23 +1034,19 @@ static void
 test_config_writer_trial(void)
 {
 	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
-	g_autoptr(GError) error = NULL;
 	g_autoptr(JsonObject) res = NULL;
 	g_autoptr(GBytes) tryboot = NULL;
 	g_autoptr(GBytes) now = NULL;
-	g_autofree gchar *tryboot_path = NULL;
 	g_autofree gchar *want = NULL;
 	TestRoot r = {NULL};
 
 	test_root_init(&r, old);
-	res = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
-	g_assert_no_error(error);
+	res = test_writer_apply_ok(&r, 0x08, TRUE);
 	g_assert_cmpstr(json_object_get_string_member(res, "path"),
 			==,
 			"/boot/firmware/tryboot.txt");
 	g_assert_true(json_object_get_boolean_member(res, "trial"));
-	tryboot_path = g_build_filename(r.boot, "tryboot.txt", NULL);
-	tryboot = test_read(tryboot_path);
+	tryboot = test_read(r.tryboot);
 	want = g_strconcat(g_bytes_get_data(old, NULL), test_pi3_block, NULL);
 	g_assert_cmpstr(g_bytes_get_data(tryboot, NULL), ==, want);
 	now = test_read(r.config);
@@ -1195,8 +1213,7 @@ test_config_writer_symlinks(void)
 	inside = g_build_filename(r.boot, "config-real.txt", NULL);
 	g_assert_true(g_file_set_contents(inside, g_bytes_get_data(old, NULL), -1, NULL));
 	g_assert_cmpint(symlink("config-real.txt", r.config), ==, 0);
-	res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-	g_assert_no_error(error);
+	res = test_writer_apply_ok(&r, 0x08, FALSE);
 	g_assert_true(g_file_test(r.config, G_FILE_TEST_IS_SYMLINK));
 	now = test_read(inside);
 	g_assert_nonnull(strstr(g_bytes_get_data(now, NULL), "sd_overclock=100"));
@@ -1403,8 +1420,7 @@ test_config_writer_user_lines(void)
 
 		test_root_init(&r, old);
 		journal = test_journal_path(&r);
-		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-		g_assert_no_error(error);
+		res = test_writer_apply_ok(&r, 0x08, FALSE);
 		/* edited by hand: a line added inside the block, SD Tuner's line changed */
 		test_file_replace(r.config,
 				  "dtparam=sd_overclock=100\n",
@@ -1493,8 +1509,7 @@ test_config_writer_tampered_journal(void)
 
 		test_root_init(&r, old);
 		journal = test_journal_path(&r);
-		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-		g_assert_no_error(error);
+		res = test_writer_apply_ok(&r, 0x08, FALSE);
 		applied = test_read(r.config);
 		text = cases[c].value != NULL
 			       ? test_journal_with(&r, cases[c].member, cases[c].value)
@@ -1529,8 +1544,7 @@ test_config_writer_tampered_journal(void)
 		TestRoot r = {NULL};
 
 		test_root_init(&r, old);
-		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-		g_assert_no_error(error);
+		res = test_writer_apply_ok(&r, 0x08, FALSE);
 		test_file_replace(r.config, "dtoverlay=\n", "dtoverlay=\ngpu_mem=64\n");
 		text = test_journal_with(&r, "filter", "\"gpu_mem=64\"");
 		test_journal_set(&r, text);
@@ -1552,8 +1566,7 @@ test_config_writer_tampered_journal(void)
 		TestRoot r = {NULL};
 
 		test_root_init(&r, old);
-		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-		g_assert_no_error(error);
+		res = test_writer_apply_ok(&r, 0x08, FALSE);
 		g_assert_true(g_file_set_contents(json_object_get_string_member(res, "backup"),
 						  "dtparam=sd_overclock=100\n",
 						  -1,
@@ -1627,10 +1640,8 @@ test_config_writer_boot_id(void)
 	g_assert_cmpint(g_mkdir_with_parents(g_path_get_dirname(boot_id), 0755), ==, 0);
 	g_assert_true(
 		g_file_set_contents(boot_id, "3f1c9b2e-6a4d-4e8f-9b1a-0c2d3e4f5a6b\n", -1, NULL));
-	res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-	g_assert_no_error(error);
-	writer = sdt_config_writer_new(r.ctx, &error);
-	g_assert_no_error(error);
+	res = test_writer_apply_ok(&r, 0x08, FALSE);
+	writer = test_writer_new_ok(&r);
 	g_assert_true(sdt_config_writer_read_journal(writer, &journal, &error));
 	g_assert_no_error(error);
 	g_assert_cmpstr(json_object_get_string_member(journal, "boot_id"),
@@ -1653,13 +1664,10 @@ test_config_writer_trial_cancel(void)
 		g_autoptr(JsonObject) trial = NULL;
 		g_autoptr(SdtConfigWriter) writer = NULL;
 		g_autoptr(GBytes) now = NULL;
-		g_autofree gchar *tryboot = NULL;
 		TestRoot r = {NULL};
 
 		test_root_init(&r, old);
-		tryboot = g_build_filename(r.boot, "tryboot.txt", NULL);
-		res = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
-		g_assert_no_error(error);
+		res = test_writer_apply_ok(&r, 0x08, TRUE);
 		writer = sdt_config_writer_new(r.ctx, &error);
 		trial = sdt_config_writer_get_trial(writer, &error);
 		g_assert_no_error(error);
@@ -1668,7 +1676,7 @@ test_config_writer_trial_cancel(void)
 		rev = test_writer_revert(&r, NULL, &error);
 		g_assert_no_error(error);
 		g_assert_true(json_object_get_boolean_member(rev, "trial_cancelled"));
-		g_assert_false(g_file_test(tryboot, G_FILE_TEST_EXISTS));
+		g_assert_false(g_file_test(r.tryboot, G_FILE_TEST_EXISTS));
 		now = test_read(r.config);
 		g_assert_true(g_bytes_equal(now, old));
 		g_clear_pointer(&trial, json_object_unref);
@@ -1687,24 +1695,20 @@ test_config_writer_trial_cancel(void)
 		g_autoptr(JsonObject) res2 = NULL;
 		g_autoptr(JsonObject) rev = NULL;
 		g_autoptr(GBytes) now = NULL;
-		g_autofree gchar *tryboot = NULL;
 		const gchar *mine = "# my own trial\narm_freq=1000\n";
 		TestRoot r = {NULL};
 
 		test_root_init(&r, old);
-		tryboot = g_build_filename(r.boot, "tryboot.txt", NULL);
-		g_assert_true(g_file_set_contents(tryboot, mine, -1, NULL));
-		res = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
-		g_assert_no_error(error);
+		g_assert_true(g_file_set_contents(r.tryboot, mine, -1, NULL));
+		res = test_writer_apply_ok(&r, 0x08, TRUE);
 		g_assert_false(json_object_get_null_member(res, "backup"));
-		res2 = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
-		g_assert_no_error(error);
+		res2 = test_writer_apply_ok(&r, 0x08, TRUE);
 		g_assert_cmpstr(json_object_get_string_member(res2, "backup"),
 				==,
 				json_object_get_string_member(res, "backup"));
 		rev = test_writer_revert(&r, NULL, &error);
 		g_assert_no_error(error);
-		now = test_read(tryboot);
+		now = test_read(r.tryboot);
 		g_assert_cmpstr(g_bytes_get_data(now, NULL), ==, mine);
 		test_root_clear(&r);
 	}
@@ -1712,19 +1716,17 @@ test_config_writer_trial_cancel(void)
 	{
 		g_autoptr(GError) error = NULL;
 		g_autoptr(JsonObject) res = NULL;
-		g_autofree gchar *tryboot = NULL;
 		g_autofree gchar *big = g_strnfill(2 * 1024 * 1024, '#');
 		g_autoptr(GBytes) now = NULL;
 		TestRoot r = {NULL};
 
 		test_root_init(&r, old);
-		tryboot = g_build_filename(r.boot, "tryboot.txt", NULL);
-		g_assert_true(g_file_set_contents(tryboot, big, -1, NULL));
+		g_assert_true(g_file_set_contents(r.tryboot, big, -1, NULL));
 		res = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
 		g_assert_null(res);
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 		g_assert_nonnull(strstr(error->message, "move it away"));
-		now = test_read(tryboot);
+		now = test_read(r.tryboot);
 		g_assert_cmpstr(g_bytes_get_data(now, NULL), ==, big);
 		test_root_clear(&r);
 	}
@@ -1737,14 +1739,11 @@ test_config_writer_trial_cancel(void)
 		g_autoptr(SdtConfigWriter) writer = NULL;
 		g_autoptr(GBytes) now = NULL;
 		g_autoptr(GBytes) edited = NULL;
-		g_autofree gchar *tryboot = NULL;
 		g_autofree gchar *want = NULL;
 		TestRoot r = {NULL};
 
 		test_root_init(&r, old);
-		tryboot = g_build_filename(r.boot, "tryboot.txt", NULL);
-		res = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
-		g_assert_no_error(error);
+		res = test_writer_apply_ok(&r, 0x08, TRUE);
 		edited = test_concat(old, "enable_uart=1\n");
 		g_assert_true(g_file_set_contents(r.config,
 						  g_bytes_get_data(edited, NULL),
@@ -1755,9 +1754,8 @@ test_config_writer_trial_cancel(void)
 		g_assert_no_error(error);
 		g_assert_true(json_object_get_boolean_member(trial, "stale"));
 		g_assert_nonnull(strstr(json_object_get_string_member(trial, "note"), "--trial"));
-		res2 = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
-		g_assert_no_error(error);
-		now = test_read(tryboot);
+		res2 = test_writer_apply_ok(&r, 0x08, TRUE);
+		now = test_read(r.tryboot);
 		want = g_strconcat(g_bytes_get_data(edited, NULL), test_pi3_block, NULL);
 		g_assert_cmpstr(g_bytes_get_data(now, NULL), ==, want);
 		test_root_clear(&r);
@@ -1784,8 +1782,7 @@ test_config_writer_damaged_block(void)
 		TestRoot r = {NULL};
 
 		test_root_init(&r, old);
-		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-		g_assert_no_error(error);
+		res = test_writer_apply_ok(&r, 0x08, FALSE);
 		if (m == 0)
 			test_file_replace(r.config, markers[m], "");
 		else
@@ -1830,12 +1827,10 @@ test_config_writer_fifo(void)
 	g_autoptr(JsonObject) res = NULL;
 	g_autoptr(JsonObject) trial = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
-	g_autofree gchar *tryboot = NULL;
 	TestRoot r = {NULL};
 
 	test_root_init(&r, old);
-	tryboot = g_build_filename(r.boot, "tryboot.txt", NULL);
-	g_assert_cmpint(mkfifo(tryboot, 0644), ==, 0);
+	g_assert_cmpint(mkfifo(r.tryboot, 0644), ==, 0);
 	/* a hang fails the test instead of blocking the suite */
 	alarm(20);
 	res = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
@@ -1850,8 +1845,7 @@ test_config_writer_fifo(void)
 	g_clear_error(&error);
 	/* with a change in config.txt, revert takes it back and reports the FIFO */
 	g_clear_pointer(&res, json_object_unref);
-	res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-	g_assert_no_error(error);
+	res = test_writer_apply_ok(&r, 0x08, FALSE);
 	g_clear_pointer(&res, json_object_unref);
 	res = test_writer_revert(&r, NULL, &error);
 	g_assert_null(res);
@@ -1863,7 +1857,7 @@ test_config_writer_fifo(void)
 		g_autoptr(GBytes) now = test_read(r.config);
 		g_assert_nonnull(strstr(g_bytes_get_data(now, NULL), "dtparam=sd_overclock=100"));
 	}
-	g_assert_true(g_file_test(tryboot, G_FILE_TEST_EXISTS));
+	g_assert_true(g_file_test(r.tryboot, G_FILE_TEST_EXISTS));
 	test_root_clear(&r);
 }
 
@@ -1886,8 +1880,7 @@ test_config_writer_revert_no_space(void)
 
 		test_root_init(&r, old);
 		backups = g_build_filename(r.state, "backups", NULL);
-		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-		g_assert_no_error(error);
+		res = test_writer_apply_ok(&r, 0x08, FALSE);
 		/* edited by hand since: not SD Tuner's own state, so a backup is tried */
 		test_file_replace(r.config, "[cm4]\n", "# my note\n[cm4]\n");
 		edited = test_read(r.config);
@@ -1927,8 +1920,7 @@ test_config_writer_revert_no_space(void)
 
 		test_root_init(&r, old);
 		backups = g_build_filename(r.state, "backups", NULL);
-		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-		g_assert_no_error(error);
+		res = test_writer_apply_ok(&r, 0x08, FALSE);
 		t.fail_open_prefix = backups;
 		t.fail_op = OP_OPEN;
 		t.fail_errno = ENOSPC;
