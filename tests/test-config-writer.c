@@ -388,6 +388,16 @@ static const gchar *test_pi3_block =
 	"[all]\n"
 	"# --- SD Tuner end ---\n";
 
+/* test_pi3_block as the lines a unified diff adds */
+#define TEST_PI3_BLOCK_ADDED                                                      \
+	"+# --- SD Tuner begin: sd-overclock-100 (undo: sdtunerctl revert) ---\n" \
+	"+[all]\n"                                                                \
+	"+[board-type=0x08]\n"                                                    \
+	"+dtoverlay=\n"                                                           \
+	"+dtparam=sd_overclock=100\n"                                             \
+	"+[all]\n"                                                                \
+	"+# --- SD Tuner end ---\n"
+
 static void
 test_config_writer_block_exact(void)
 {
@@ -408,14 +418,7 @@ test_config_writer_block_exact(void)
 			"@@ -46,3 +46,10 @@\n"
 			" dtoverlay=dwc2,dr_mode=host\n"
 			" \n"
-			" [all]\n"
-			"+# --- SD Tuner begin: sd-overclock-100 (undo: sdtunerctl revert) ---\n"
-			"+[all]\n"
-			"+[board-type=0x08]\n"
-			"+dtoverlay=\n"
-			"+dtparam=sd_overclock=100\n"
-			"+[all]\n"
-			"+# --- SD Tuner end ---\n");
+			" [all]\n" TEST_PI3_BLOCK_ADDED);
 }
 
 /* two hunks, removals first, as diff -u prints them */
@@ -454,14 +457,7 @@ test_config_writer_diff_hunks(void)
 			"@@ -11,3 +11,10 @@\n"
 			" f=1\n"
 			" g=1\n"
-			" h=1\n"
-			"+# --- SD Tuner begin: sd-overclock-100 (undo: sdtunerctl revert) ---\n"
-			"+[all]\n"
-			"+[board-type=0x08]\n"
-			"+dtoverlay=\n"
-			"+dtparam=sd_overclock=100\n"
-			"+[all]\n"
-			"+# --- SD Tuner end ---\n");
+			" h=1\n" TEST_PI3_BLOCK_ADDED);
 	/* a missing final newline is shown the way diff -u shows it */
 	eol_diff = sdt_config_diff_unified("/f", a, b);
 	g_assert_cmpstr(eol_diff,
@@ -813,6 +809,7 @@ typedef struct {
 	gchar *boot;
 	gchar *config;
 	gchar *state;
+	gchar *backups;
 	gchar *tryboot;
 	SdtContext *ctx;
 } TestRoot;
@@ -825,6 +822,7 @@ test_root_init(TestRoot *r, GBytes *content)
 	r->boot = g_build_filename(r->root, "boot", "firmware", NULL);
 	r->config = g_build_filename(r->boot, "config.txt", NULL);
 	r->state = g_build_filename(r->root, "var", "lib", "sd-tuner", NULL);
+	r->backups = g_build_filename(r->state, "backups", NULL);
 	r->tryboot = g_build_filename(r->boot, "tryboot.txt", NULL);
 	g_assert_cmpint(g_mkdir_with_parents(r->boot, 0755), ==, 0);
 	if (content != NULL)
@@ -844,6 +842,7 @@ test_root_clear(TestRoot *r)
 	g_free(r->boot);
 	g_free(r->config);
 	g_free(r->state);
+	g_free(r->backups);
 	g_free(r->tryboot);
 	g_clear_object(&r->ctx);
 }
@@ -880,7 +879,7 @@ test_count_tmp(const gchar *dir)
 static guint
 test_check_backups(TestRoot *r, GBytes *content)
 {
-	g_autofree gchar *dir = g_build_filename(r->state, "backups", NULL);
+	const gchar *dir = r->backups;
 	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
 	const gchar *name;
 	guint n = 0;
@@ -1874,17 +1873,15 @@ test_config_writer_revert_no_space(void)
 		g_autoptr(JsonObject) rev = NULL;
 		g_autoptr(GBytes) edited = NULL;
 		g_autoptr(GBytes) now = NULL;
-		g_autofree gchar *backups = NULL;
 		TestRoot r = {NULL};
 		TestIo t = {0};
 
 		test_root_init(&r, old);
-		backups = g_build_filename(r.state, "backups", NULL);
 		res = test_writer_apply_ok(&r, 0x08, FALSE);
 		/* edited by hand since: not SD Tuner's own state, so a backup is tried */
 		test_file_replace(r.config, "[cm4]\n", "# my note\n[cm4]\n");
 		edited = test_read(r.config);
-		t.fail_open_prefix = backups;
+		t.fail_open_prefix = r.backups;
 		t.fail_op = OP_OPEN;
 		t.fail_errno = errnos[e];
 		rev = test_writer_revert(&r, &t, &error);
@@ -1914,14 +1911,12 @@ test_config_writer_revert_no_space(void)
 		g_autoptr(JsonObject) res = NULL;
 		g_autoptr(JsonObject) rev = NULL;
 		g_autoptr(GBytes) now = NULL;
-		g_autofree gchar *backups = NULL;
 		TestRoot r = {NULL};
 		TestIo t = {0};
 
 		test_root_init(&r, old);
-		backups = g_build_filename(r.state, "backups", NULL);
 		res = test_writer_apply_ok(&r, 0x08, FALSE);
-		t.fail_open_prefix = backups;
+		t.fail_open_prefix = r.backups;
 		t.fail_op = OP_OPEN;
 		t.fail_errno = ENOSPC;
 		rev = test_writer_revert(&r, &t, &error);
@@ -1982,12 +1977,10 @@ test_config_writer_kill(void)
 			if (revert) {
 				g_autoptr(JsonObject) a =
 					test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-				g_autofree gchar *backups =
-					g_build_filename(r.state, "backups", NULL);
 				g_assert_nonnull(a);
 				g_assert_no_error(error);
 				/* keep the journal; only the revert's backup is checked */
-				sdt_test_rm_rf(backups);
+				sdt_test_rm_rf(r.backups);
 			}
 			pid = fork();
 			g_assert_cmpint(pid, >=, 0);
