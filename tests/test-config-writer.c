@@ -857,6 +857,16 @@ test_read(const gchar *path)
 	return g_bytes_new_take(data, len);
 }
 
+/* @path holds exactly @want */
+static void
+test_assert_file_is(const gchar *path, GBytes *want)
+{
+	g_autoptr(GBytes) now = test_read(path);
+
+	g_assert_nonnull(now);
+	g_assert_true(g_bytes_equal(now, want));
+}
+
 /* no temporary file anywhere under @dir */
 static guint
 test_count_tmp(const gchar *dir)
@@ -1017,9 +1027,7 @@ test_config_writer_apply_revert_files(void)
 
 	rev = test_writer_revert(&r, NULL, &error);
 	g_assert_no_error(error);
-	g_clear_pointer(&now, g_bytes_unref);
-	now = test_read(r.config);
-	g_assert_true(g_bytes_equal(now, old));
+	test_assert_file_is(r.config, old);
 	g_assert_false(g_file_test(journal, G_FILE_TEST_EXISTS));
 	g_assert_cmpuint(test_count_tmp(r.root), ==, 0);
 
@@ -1035,7 +1043,6 @@ test_config_writer_trial(void)
 	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
 	g_autoptr(JsonObject) res = NULL;
 	g_autoptr(GBytes) tryboot = NULL;
-	g_autoptr(GBytes) now = NULL;
 	g_autofree gchar *want = NULL;
 	TestRoot r = {NULL};
 
@@ -1048,8 +1055,7 @@ test_config_writer_trial(void)
 	tryboot = test_read(r.tryboot);
 	want = g_strconcat(g_bytes_get_data(old, NULL), test_pi3_block, NULL);
 	g_assert_cmpstr(g_bytes_get_data(tryboot, NULL), ==, want);
-	now = test_read(r.config);
-	g_assert_true(g_bytes_equal(now, old));
+	test_assert_file_is(r.config, old);
 	test_root_clear(&r);
 }
 
@@ -1203,9 +1209,7 @@ test_config_writer_symlinks(void)
 	g_assert_null(test_writer_apply(&r, 0x08, FALSE, NULL, &error));
 	test_assert_refused(&r, old, SDT_ERROR_INVALID_DATA, "outside the boot partition", error);
 	g_clear_error(&error);
-	now = test_read(outside);
-	g_assert_true(g_bytes_equal(now, old));
-	g_clear_pointer(&now, g_bytes_unref);
+	test_assert_file_is(outside, old);
 
 	/* inside it: the real file is edited and the link stays */
 	g_assert_cmpint(g_unlink(r.config), ==, 0);
@@ -1354,9 +1358,7 @@ test_config_writer_fault_injection(void)
 						g_assert_error(error,
 							       SDT_ERROR,
 							       SDT_ERROR_NOT_FOUND);
-					g_clear_pointer(&now, g_bytes_unref);
-					now = test_read(r.config);
-					g_assert_true(g_bytes_equal(now, after));
+					test_assert_file_is(r.config, after);
 					test_root_clear(&r);
 					n_runs++;
 				}
@@ -1501,7 +1503,6 @@ test_config_writer_tampered_journal(void)
 		g_autoptr(JsonObject) res = NULL;
 		g_autoptr(JsonObject) rev = NULL;
 		g_autoptr(GBytes) applied = NULL;
-		g_autoptr(GBytes) now = NULL;
 		g_autofree gchar *text = NULL;
 		g_autofree gchar *journal = NULL;
 		TestRoot r = {NULL};
@@ -1519,16 +1520,13 @@ test_config_writer_tampered_journal(void)
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 		g_assert_nonnull(strstr(error->message, "changes nothing"));
 		g_assert_nonnull(strstr(error->message, journal));
-		now = test_read(r.config);
-		g_assert_true(g_bytes_equal(now, applied));
+		test_assert_file_is(r.config, applied);
 		/* the way out the message gives works */
 		g_clear_error(&error);
 		g_assert_cmpint(g_unlink(journal), ==, 0);
 		rev = test_writer_revert(&r, NULL, &error);
 		g_assert_no_error(error);
-		g_clear_pointer(&now, g_bytes_unref);
-		now = test_read(r.config);
-		g_assert_true(g_bytes_equal(now, old));
+		test_assert_file_is(r.config, old);
 		test_root_clear(&r);
 	}
 
@@ -1662,7 +1660,6 @@ test_config_writer_trial_cancel(void)
 		g_autoptr(JsonObject) rev = NULL;
 		g_autoptr(JsonObject) trial = NULL;
 		g_autoptr(SdtConfigWriter) writer = NULL;
-		g_autoptr(GBytes) now = NULL;
 		TestRoot r = {NULL};
 
 		test_root_init(&r, old);
@@ -1676,8 +1673,7 @@ test_config_writer_trial_cancel(void)
 		g_assert_no_error(error);
 		g_assert_true(json_object_get_boolean_member(rev, "trial_cancelled"));
 		g_assert_false(g_file_test(r.tryboot, G_FILE_TEST_EXISTS));
-		now = test_read(r.config);
-		g_assert_true(g_bytes_equal(now, old));
+		test_assert_file_is(r.config, old);
 		g_clear_pointer(&trial, json_object_unref);
 		trial = sdt_config_writer_get_trial(writer, &error);
 		g_assert_no_error(error);
@@ -1775,7 +1771,6 @@ test_config_writer_damaged_block(void)
 		g_autoptr(JsonObject) res2 = NULL;
 		g_autoptr(JsonObject) rev = NULL;
 		g_autoptr(GBytes) damaged = NULL;
-		g_autoptr(GBytes) now = NULL;
 		g_autoptr(SdtConfigTxt) cfg = NULL;
 		g_autofree gchar *diag = NULL;
 		TestRoot r = {NULL};
@@ -1803,8 +1798,7 @@ test_config_writer_damaged_block(void)
 		g_assert_null(rev);
 		g_assert_error(error2, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 		g_assert_cmpstr(error2->message, ==, diag);
-		now = test_read(r.config);
-		g_assert_true(g_bytes_equal(now, damaged));
+		test_assert_file_is(r.config, damaged);
 		test_root_clear(&r);
 	}
 	/* a whole block: no diagnosis */
@@ -1910,7 +1904,6 @@ test_config_writer_revert_no_space(void)
 		g_autoptr(GError) error = NULL;
 		g_autoptr(JsonObject) res = NULL;
 		g_autoptr(JsonObject) rev = NULL;
-		g_autoptr(GBytes) now = NULL;
 		TestRoot r = {NULL};
 		TestIo t = {0};
 
@@ -1924,8 +1917,7 @@ test_config_writer_revert_no_space(void)
 		g_assert_cmpstr(json_object_get_string_member(rev, "backup_before_change"),
 				==,
 				json_object_get_string_member(res, "backup"));
-		now = test_read(r.config);
-		g_assert_true(g_bytes_equal(now, old));
+		test_assert_file_is(r.config, old);
 		g_assert_cmpuint(test_check_backups(&r, old), ==, 1);
 		test_root_clear(&r);
 	}
@@ -2016,9 +2008,7 @@ test_config_writer_kill(void)
 			if (error != NULL)
 				g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND);
 			g_assert_cmpuint(test_count_tmp(r.root), ==, 0);
-			g_clear_pointer(&now, g_bytes_unref);
-			now = test_read(r.config);
-			g_assert_true(g_bytes_equal(now, after));
+			test_assert_file_is(r.config, after);
 			test_root_clear(&r);
 			n_runs++;
 		}
