@@ -41,6 +41,8 @@ GArray *sdt_test_oracle_applies(const gchar *data, gsize len, gint type_code);
 /* the lines in effect on @type_code by the oracle: "text\tapplies" strings */
 GPtrArray *sdt_test_oracle_in_effect(const gchar *data, gsize len, gint type_code);
 
+/* a new folder from g_dir_make_tmp(@tmpl), asserted; sdt_test_rm_rf() removes a tree
+ * (a link is removed, never followed) */
 gchar *sdt_test_mkdtemp(const gchar *tmpl);
 void sdt_test_rm_rf(const gchar *path);
 

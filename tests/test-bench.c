@@ -23,6 +23,7 @@
 #include "sdt-bench.h"
 #include "sdt-error.h"
 #include "sdt-history.h"
+#include "sdt-test-config.h"
 
 #define MIB (1024 * 1024)
 
@@ -38,6 +39,17 @@ test_dir_new(const gchar *base)
 	return dir;
 }
 
+/* a new folder in /dev/shm (a tmpfs), or NULL after g_test_skip() where there is none */
+static gchar *
+test_shm_dir_new(void)
+{
+	if (!g_file_test("/dev/shm", G_FILE_TEST_IS_DIR)) {
+		g_test_skip("no /dev/shm");
+		return NULL;
+	}
+	return test_dir_new("/dev/shm");
+}
+
 static guint
 test_dir_count(const gchar *dir)
 {
@@ -47,23 +59,6 @@ test_dir_count(const gchar *dir)
 	while (g_dir_read_name(d) != NULL)
 		n++;
 	return n;
-}
-
-static void
-test_rm_rf(const gchar *path)
-{
-	g_autoptr(GDir) d = g_dir_open(path, 0, NULL);
-	const gchar *name;
-
-	while (d != NULL && (name = g_dir_read_name(d)) != NULL) {
-		g_autofree gchar *child = g_build_filename(path, name, NULL);
-		if (g_file_test(child, G_FILE_TEST_IS_DIR) &&
-		    !g_file_test(child, G_FILE_TEST_IS_SYMLINK))
-			test_rm_rf(child);
-		else
-			g_unlink(child);
-	}
-	g_rmdir(path);
 }
 
 /* the open flags of one of our file descriptors, as the kernel reports them */
@@ -390,7 +385,7 @@ test_bench_target_tmpfile_has_no_name(void)
 	g_assert_cmpuint(target->size, ==, 4 * MIB);
 	g_clear_pointer(&target, sdt_bench_target_free);
 	g_assert_cmpuint(test_dir_count(dir), ==, 0);
-	test_rm_rf(dir);
+	sdt_test_rm_rf(dir);
 }
 
 static void
@@ -405,28 +400,38 @@ test_bench_target_unlinked_fallback(void)
 	g_assert_false(target->tmpfile);
 	g_assert_cmpuint(test_dir_count(dir), ==, 0);
 	g_assert_cmpint(test_fd_flags(target->fd) & O_DIRECT, ==, O_DIRECT);
-	test_rm_rf(dir);
+	sdt_test_rm_rf(dir);
 }
 
+/* a folder on tmpfs is refused for being memory; @shared: also writable by all
+ * (mode 1777, as /dev/shm itself), which is not what the error is about */
 static void
-test_bench_target_tmpfs_not_supported(void)
+test_bench_target_tmpfs_refused(gboolean shared)
 {
 	g_autofree gchar *dir = NULL;
 	g_autoptr(GError) error = NULL;
 	g_autoptr(SdtBenchTarget) target = NULL;
 
-	if (!g_file_test("/dev/shm", G_FILE_TEST_IS_DIR)) {
-		g_test_skip("no /dev/shm");
+	dir = test_shm_dir_new();
+	if (dir == NULL)
 		return;
-	}
-	dir = test_dir_new("/dev/shm");
+	if (shared)
+		g_assert_cmpint(g_chmod(dir, 01777), ==, 0);
 	target = sdt_bench_target_open(dir, 4 * MIB, 0, &error);
-	g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_SUPPORTED);
 	g_assert_null(target);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_SUPPORTED);
 	g_assert_nonnull(strstr(error->message, dir));
 	g_assert_nonnull(strstr(error->message, "tmpfs"));
+	g_assert_nonnull(strstr(error->message, "not a block device"));
+	g_assert_null(strstr(error->message, "writable by other users"));
 	g_assert_cmpuint(test_dir_count(dir), ==, 0);
-	test_rm_rf(dir);
+	sdt_test_rm_rf(dir);
+}
+
+static void
+test_bench_target_tmpfs_not_supported(void)
+{
+	test_bench_target_tmpfs_refused(FALSE);
 }
 
 /*
@@ -482,7 +487,7 @@ test_bench_target_ramfs_not_supported(void)
 		g_autofree gchar *why =
 			g_strdup_printf("cannot mount a ramfs: %s", g_strerror(errno));
 		g_test_skip(why);
-		test_rm_rf(dir);
+		sdt_test_rm_rf(dir);
 		return;
 	}
 	target = sdt_bench_target_open(dir, 4 * MIB, 0, &error);
@@ -490,31 +495,13 @@ test_bench_target_ramfs_not_supported(void)
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_SUPPORTED);
 	g_assert_null(target);
 	g_assert_nonnull(strstr(error->message, "is on ramfs,"));
-	test_rm_rf(dir);
+	sdt_test_rm_rf(dir);
 }
 
-/* a shared tmpfs (/dev/shm is 1777) is refused for being memory, not for being shared */
 static void
 test_bench_target_shared_tmpfs_says_tmpfs(void)
 {
-	g_autofree gchar *dir = NULL;
-	g_autoptr(GError) error = NULL;
-	g_autoptr(SdtBenchTarget) target = NULL;
-
-	if (!g_file_test("/dev/shm", G_FILE_TEST_IS_DIR)) {
-		g_test_skip("no /dev/shm");
-		return;
-	}
-	dir = test_dir_new("/dev/shm");
-	g_assert_cmpint(g_chmod(dir, 01777), ==, 0);
-	target = sdt_bench_target_open(dir, 4 * MIB, 0, &error);
-	g_assert_null(target);
-	g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_SUPPORTED);
-	g_assert_nonnull(strstr(error->message, "tmpfs"));
-	g_assert_nonnull(strstr(error->message, "not a block device"));
-	g_assert_null(strstr(error->message, "writable by other users"));
-	g_assert_cmpuint(test_dir_count(dir), ==, 0);
-	test_rm_rf(dir);
+	test_bench_target_tmpfs_refused(TRUE);
 }
 
 static void
@@ -529,7 +516,7 @@ test_bench_target_shared_dir_refused(void)
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_ARGUMENT);
 	g_assert_nonnull(strstr(error->message, dir));
 	g_assert_cmpuint(test_dir_count(dir), ==, 0);
-	test_rm_rf(dir);
+	sdt_test_rm_rf(dir);
 }
 
 static void
@@ -592,7 +579,7 @@ test_bench_io_qd32(SdtBenchIoBackend backend, SdtBenchIoBackend expected)
 	g_assert_cmpuint(sdt_bench_io_get_in_flight_max(io), ==, 32);
 	g_clear_pointer(&io, sdt_bench_io_free);
 	g_clear_pointer(&target, sdt_bench_target_free);
-	test_rm_rf(dir);
+	sdt_test_rm_rf(dir);
 }
 
 static void
@@ -670,7 +657,7 @@ test_bench_io_sequential_steady_state(void)
 	g_assert_cmpuint(sdt_bench_io_get_in_flight_max(io), ==, 1);
 	g_clear_pointer(&io, sdt_bench_io_free);
 	g_clear_pointer(&target, sdt_bench_target_free);
-	test_rm_rf(dir);
+	sdt_test_rm_rf(dir);
 }
 
 /*
@@ -745,7 +732,7 @@ test_bench_io_cpu_of_io_threads_only(gconstpointer data)
 	g_assert_cmpuint(stats.cpu_ns, <=, process1 - process0 - spin.cpu_ns + 1000000);
 	g_clear_pointer(&io, sdt_bench_io_free);
 	g_clear_pointer(&target, sdt_bench_target_free);
-	test_rm_rf(dir);
+	sdt_test_rm_rf(dir);
 }
 
 static void
@@ -778,7 +765,7 @@ test_bench_io_injected_error(gconstpointer data)
 	g_clear_pointer(&io, sdt_bench_io_free);
 	g_clear_pointer(&target, sdt_bench_target_free);
 	g_assert_cmpuint(test_dir_count(dir), ==, 0);
-	test_rm_rf(dir);
+	sdt_test_rm_rf(dir);
 }
 
 /* the engine */
@@ -901,7 +888,7 @@ test_bench_engine_regular_file(void)
 
 	g_clear_pointer(&target, sdt_bench_target_free);
 	g_assert_cmpuint(test_dir_count(dir), ==, 0);
-	test_rm_rf(dir);
+	sdt_test_rm_rf(dir);
 }
 
 static void
@@ -926,7 +913,7 @@ test_bench_engine_injected_error(void)
 	g_assert_nonnull(strstr(error->message, dir));
 	g_clear_pointer(&target, sdt_bench_target_free);
 	g_assert_cmpuint(test_dir_count(dir), ==, 0);
-	test_rm_rf(dir);
+	sdt_test_rm_rf(dir);
 }
 
 static void
@@ -955,7 +942,7 @@ test_bench_engine_cancel(gconstpointer data)
 	g_assert_cmpint(returned_at - canceller.cancelled_at, <, 200 * 1000);
 	g_clear_pointer(&target, sdt_bench_target_free);
 	g_assert_cmpuint(test_dir_count(dir), ==, 0);
-	test_rm_rf(dir);
+	sdt_test_rm_rf(dir);
 }
 
 /* sdt_bench_ops_run(): the JSON document and the history */
@@ -1026,8 +1013,8 @@ test_bench_ops_json_and_history(void)
 			 ==,
 			 G_N_ELEMENTS(names));
 	g_assert_cmpuint(test_dir_count(dir), ==, 0);
-	test_rm_rf(dir);
-	test_rm_rf(root);
+	sdt_test_rm_rf(dir);
+	sdt_test_rm_rf(root);
 }
 
 static void

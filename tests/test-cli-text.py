@@ -15,23 +15,12 @@ import subprocess
 import sys
 import tempfile
 
-SDTUNERCTL = os.path.abspath(sys.argv[1])
-HERE = os.path.dirname(os.path.abspath(__file__))
-DATA = os.path.join(HERE, 'data')
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sdtcli  # noqa: E402
+from sdtcli import DATA, ok  # noqa: E402
+
+SDTUNERCTL = sdtcli.init()
 COMMANDS = ['bench', 'info', 'recommend', 'apply', 'revert', 'status', 'history']
-
-n = 0
-failed = 0
-
-
-def ok(cond, name, detail=''):
-    global n, failed
-    n += 1
-    print(f'ok {n} - {name}' if cond else f'not ok {n} - {name}')
-    if not cond:
-        failed += 1
-        for line in str(detail).splitlines():
-            print(f'# {line}')
 
 
 def run(args, root=None, c_locale=False):
@@ -39,11 +28,8 @@ def run(args, root=None, c_locale=False):
            if not k.startswith('LC_') and k not in ('LANG', 'LANGUAGE', 'SDTUNER_ROOT')}
     if not c_locale:
         env.update(LANGUAGE='C', LC_ALL='C.UTF-8')
-    cmd = [SDTUNERCTL] + (['--root', root] if root else []) + list(args)
-    if root:
-        cmd = ['umockdev-run', '-d', os.path.join(DATA, 'umockdev', 'pi3.umockdev'), '--'] + cmd
-    return subprocess.run(cmd, capture_output=True, env=env, timeout=60,
-                          stdin=subprocess.DEVNULL)
+    umockdev = os.path.join(DATA, 'umockdev', 'pi3.umockdev') if root else None
+    return sdtcli.run(args, umockdev, root, text=False, environ=env, stdin=subprocess.DEVNULL)
 
 
 def help_for_every_command():
@@ -175,8 +161,7 @@ def main():
         odd_history(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f'1..{n}')
-    return 1 if failed else 0
+    return sdtcli.finish()
 
 
 if __name__ == '__main__':

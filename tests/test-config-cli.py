@@ -6,77 +6,23 @@ umockdev-run, on copies of the board fixtures with a config.txt added.
 usage: test-config-cli.py SDTUNERCTL   (run by meson; prints TAP)"""
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
-SDTUNERCTL = os.path.abspath(sys.argv[1])
-HERE = os.path.dirname(os.path.abspath(__file__))
-DATA = os.path.join(HERE, 'data')
-BOOKWORM = os.path.join(DATA, 'config', 'rpios-bookworm.txt')
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sdtcli  # noqa: E402
+from sdtcli import BOOKWORM, DATA, ok, read, write  # noqa: E402
 
-n = 0
-failed = 0
+SDTUNERCTL = sdtcli.init()
 
 
-def ok(cond, name, detail=''):
-    global n, failed
-    n += 1
-    if cond:
-        print(f'ok {n} - {name}')
-    else:
-        failed += 1
-        print(f'not ok {n} - {name}')
-        for line in str(detail).splitlines():
-            print(f'# {line}')
-
-
-def read(path, mode='r'):
-    with open(path, mode) as f:
-        return f.read()
-
-
-def write(path, data, mode='w'):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, mode) as f:
-        f.write(data)
-
-
-class Root:
-    """a copy of a board fixture under a temporary folder named with our pid"""
-
-    def __init__(self, tmp, name, fixture, umockdev, config=BOOKWORM):
-        self.path = os.path.join(tmp, name)
-        shutil.copytree(os.path.join(DATA, 'roots', fixture), self.path)
-        self.umockdev = os.path.join(DATA, 'umockdev', umockdev)
-        self.config = os.path.join(self.path, 'boot', 'firmware', 'config.txt')
-        if config is not None:
-            write(self.config, read(config, 'rb'), 'wb')
-
-    def run(self, *args):
-        cmd = ['umockdev-run', '-d', self.umockdev, '--', SDTUNERCTL, '--root', self.path] + list(args)
-        env = dict(os.environ, LANGUAGE='C', LC_ALL='C.UTF-8')
-        env.pop('SDTUNER_ROOT', None)
-        return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
-
+class Root(sdtcli.Root):
     def json(self, *args):
         p = self.run('--json', *args)
         try:
             return p, json.loads(p.stdout)
         except ValueError:
             return p, None
-
-    def set_clock(self, actual_hz, overclock_line):
-        ios = os.path.join(self.path, 'sys', 'kernel', 'debug', 'mmc0', 'ios')
-        lines = [f'actual clock:\t{actual_hz} Hz' if l.startswith('actual clock:') else l
-                 for l in read(ios).splitlines()]
-        write(ios, '\n'.join(lines) + '\n')
-        kmsg = os.path.join(self.path, 'dev', 'kmsg')
-        recs = [l for l in read(kmsg).splitlines() if 'overclocking to' not in l]
-        if overclock_line:
-            recs.insert(4, f'6,4,1512345,-;mmc0: overclocking to {actual_hz}Hz')
-        write(kmsg, '\n'.join(recs) + '\n')
 
 
 BLOCK = ('# --- SD Tuner begin: sd-overclock-100 (undo: sdtunerctl revert) ---\n'
@@ -333,13 +279,10 @@ def bad_input(tmp):
               f'mount -o remount,ro "{boot}"; echo mounted >&2; '
               f'umockdev-run -d "{r.umockdev}" -- "{SDTUNERCTL}" --root "{r.path}" apply sd-overclock-100 '
               f'|| echo "exit=$?" >&2; cmp "{BOOKWORM}" "{r.config}" && echo same >&2')
-    env = dict(os.environ, LANGUAGE='C', LC_ALL='C.UTF-8')
-    env.pop('SDTUNER_ROOT', None)
-    p = subprocess.run(['unshare', '-m', 'sh', '-c', script], capture_output=True, text=True, env=env,
+    p = subprocess.run(['unshare', '-m', 'sh', '-c', script], capture_output=True, text=True, env=sdtcli.env(),
                        timeout=60)
     if 'mounted' not in p.stderr:
-        print('ok {} - read-only file system # SKIP cannot mount here: {}'.format(n + 1, p.stderr.strip()))
-        globals()['n'] += 1
+        sdtcli.skip('read-only file system', f'cannot mount here: {p.stderr.strip()}')
     else:
         ok('exit=1' in p.stderr and 'Read-only file system' in p.stderr and 'remount' in p.stderr
            and r.config in p.stderr and 'same' in p.stderr,
@@ -477,8 +420,7 @@ def damaged_block(tmp):
 def full_file_system(tmp):
     # issue 9 item 10: revert on a full file system (the state dir on a tiny ext4, filled)
     if os.geteuid() != 0:
-        print(f'ok {n + 1} - full file system # SKIP needs root')
-        globals()['n'] += 1
+        sdtcli.skip('full file system', 'needs root')
         return
     r = Root(tmp, 'full-fs', 'pi3', 'pi3.umockdev')
     r.set_clock(50000000, False)
@@ -490,9 +432,7 @@ def full_file_system(tmp):
     subprocess.run(['mkfs.ext4', '-q', '-F', '-m', '0', img], check=True)
     p = subprocess.run(['mount', '-o', 'loop', img, state], capture_output=True, text=True)
     if p.returncode != 0:
-        print('ok {} - full file system # SKIP cannot mount a loop file system here: {}'.format(
-            n + 1, p.stderr.strip()))
-        globals()['n'] += 1
+        sdtcli.skip('full file system', f'cannot mount a loop file system here: {p.stderr.strip()}')
         return
 
     def fill():
@@ -536,21 +476,16 @@ def full_file_system(tmp):
         subprocess.run(['umount', state])
 
 
-tmp = tempfile.mkdtemp(prefix=f'sdt-config-cli-{os.getpid()}-')
-try:
-    pi3_apply_revert(tmp)
-    pi3_trial(tmp)
-    card_moved(tmp)
-    pi5_cqe(tmp)
-    other_boards(tmp)
-    legacy_lines(tmp)
-    bad_input(tmp)
-    user_lines(tmp)
-    tampered_journal(tmp)
-    trial_cancel(tmp)
-    damaged_block(tmp)
-    full_file_system(tmp)
-finally:
-    shutil.rmtree(tmp, ignore_errors=True)
-print(f'1..{n}')
-sys.exit(1 if failed else 0)
+sdtcli.main('sdt-config-cli',
+            pi3_apply_revert,
+            pi3_trial,
+            card_moved,
+            pi5_cqe,
+            other_boards,
+            legacy_lines,
+            bad_input,
+            user_lines,
+            tampered_journal,
+            trial_cancel,
+            damaged_block,
+            full_file_system)

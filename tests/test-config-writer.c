@@ -388,6 +388,16 @@ static const gchar *test_pi3_block =
 	"[all]\n"
 	"# --- SD Tuner end ---\n";
 
+/* test_pi3_block as the lines a unified diff adds */
+#define TEST_PI3_BLOCK_ADDED                                                      \
+	"+# --- SD Tuner begin: sd-overclock-100 (undo: sdtunerctl revert) ---\n" \
+	"+[all]\n"                                                                \
+	"+[board-type=0x08]\n"                                                    \
+	"+dtoverlay=\n"                                                           \
+	"+dtparam=sd_overclock=100\n"                                             \
+	"+[all]\n"                                                                \
+	"+# --- SD Tuner end ---\n"
+
 static void
 test_config_writer_block_exact(void)
 {
@@ -408,14 +418,7 @@ test_config_writer_block_exact(void)
 			"@@ -46,3 +46,10 @@\n"
 			" dtoverlay=dwc2,dr_mode=host\n"
 			" \n"
-			" [all]\n"
-			"+# --- SD Tuner begin: sd-overclock-100 (undo: sdtunerctl revert) ---\n"
-			"+[all]\n"
-			"+[board-type=0x08]\n"
-			"+dtoverlay=\n"
-			"+dtparam=sd_overclock=100\n"
-			"+[all]\n"
-			"+# --- SD Tuner end ---\n");
+			" [all]\n" TEST_PI3_BLOCK_ADDED);
 }
 
 /* two hunks, removals first, as diff -u prints them */
@@ -454,14 +457,7 @@ test_config_writer_diff_hunks(void)
 			"@@ -11,3 +11,10 @@\n"
 			" f=1\n"
 			" g=1\n"
-			" h=1\n"
-			"+# --- SD Tuner begin: sd-overclock-100 (undo: sdtunerctl revert) ---\n"
-			"+[all]\n"
-			"+[board-type=0x08]\n"
-			"+dtoverlay=\n"
-			"+dtparam=sd_overclock=100\n"
-			"+[all]\n"
-			"+# --- SD Tuner end ---\n");
+			" h=1\n" TEST_PI3_BLOCK_ADDED);
 	/* a missing final newline is shown the way diff -u shows it */
 	eol_diff = sdt_config_diff_unified("/f", a, b);
 	g_assert_cmpstr(eol_diff,
@@ -813,6 +809,8 @@ typedef struct {
 	gchar *boot;
 	gchar *config;
 	gchar *state;
+	gchar *backups;
+	gchar *tryboot;
 	SdtContext *ctx;
 } TestRoot;
 
@@ -824,6 +822,8 @@ test_root_init(TestRoot *r, GBytes *content)
 	r->boot = g_build_filename(r->root, "boot", "firmware", NULL);
 	r->config = g_build_filename(r->boot, "config.txt", NULL);
 	r->state = g_build_filename(r->root, "var", "lib", "sd-tuner", NULL);
+	r->backups = g_build_filename(r->state, "backups", NULL);
+	r->tryboot = g_build_filename(r->boot, "tryboot.txt", NULL);
 	g_assert_cmpint(g_mkdir_with_parents(r->boot, 0755), ==, 0);
 	if (content != NULL)
 		g_assert_true(g_file_set_contents(r->config,
@@ -842,6 +842,8 @@ test_root_clear(TestRoot *r)
 	g_free(r->boot);
 	g_free(r->config);
 	g_free(r->state);
+	g_free(r->backups);
+	g_free(r->tryboot);
 	g_clear_object(&r->ctx);
 }
 
@@ -853,6 +855,16 @@ test_read(const gchar *path)
 	if (!g_file_get_contents(path, &data, &len, NULL))
 		return NULL;
 	return g_bytes_new_take(data, len);
+}
+
+/* @path holds exactly @want */
+static void
+test_assert_file_is(const gchar *path, GBytes *want)
+{
+	g_autoptr(GBytes) now = test_read(path);
+
+	g_assert_nonnull(now);
+	g_assert_true(g_bytes_equal(now, want));
 }
 
 /* no temporary file anywhere under @dir */
@@ -877,7 +889,7 @@ test_count_tmp(const gchar *dir)
 static guint
 test_check_backups(TestRoot *r, GBytes *content)
 {
-	g_autofree gchar *dir = g_build_filename(r->state, "backups", NULL);
+	const gchar *dir = r->backups;
 	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
 	const gchar *name;
 	guint n = 0;
@@ -912,6 +924,30 @@ test_writer_apply(TestRoot *r, gint type_code, gboolean trial, TestIo *t, GError
 	return result;
 }
 
+/* test_writer_apply() that must succeed */
+static JsonObject *
+test_writer_apply_ok(TestRoot *r, gint type_code, gboolean trial)
+{
+	g_autoptr(GError) error = NULL;
+	JsonObject *result = test_writer_apply(r, type_code, trial, NULL, &error);
+
+	g_assert_no_error(error);
+	g_assert_nonnull(result);
+	return result;
+}
+
+/* a writer for @r that must be made */
+static SdtConfigWriter *
+test_writer_new_ok(TestRoot *r)
+{
+	g_autoptr(GError) error = NULL;
+	SdtConfigWriter *writer = sdt_config_writer_new(r->ctx, &error);
+
+	g_assert_no_error(error);
+	g_assert_nonnull(writer);
+	return writer;
+}
+
 static JsonObject *
 test_writer_revert(TestRoot *r, TestIo *t, GError **error)
 {
@@ -928,7 +964,6 @@ static void
 test_config_writer_journal_past_2038(void)
 {
 	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
-	g_autoptr(GError) error = NULL;
 	g_autoptr(JsonObject) res = NULL;
 	g_autoptr(JsonObject) journal = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
@@ -940,14 +975,12 @@ test_config_writer_journal_past_2038(void)
 
 	test_root_init(&r, old);
 	sdt_context_set_now(r.ctx, when);
-	res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-	g_assert_no_error(error);
+	res = test_writer_apply_ok(&r, 0x08, FALSE);
 	g_assert_true(json_object_get_boolean_member(res, "changed"));
 	backup_name = g_path_get_basename(json_object_get_string_member(res, "backup"));
 	g_assert_cmpstr(backup_name, ==, "config.txt.20400229T123456.789012Z");
 
-	writer = sdt_config_writer_new(r.ctx, &error);
-	g_assert_no_error(error);
+	writer = test_writer_new_ok(&r);
 	journal = sdt_config_writer_get_journal(writer);
 	g_assert_nonnull(journal);
 	got = g_date_time_new_from_iso8601(json_object_get_string_member(journal, "time"), NULL);
@@ -971,8 +1004,7 @@ test_config_writer_apply_revert_files(void)
 	TestRoot r = {NULL};
 
 	test_root_init(&r, old);
-	res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-	g_assert_no_error(error);
+	res = test_writer_apply_ok(&r, 0x08, FALSE);
 	g_assert_cmpstr(json_object_get_string_member(res, "id"), ==, "sd-overclock-100");
 	g_assert_cmpstr(json_object_get_string_member(res, "path"),
 			==,
@@ -988,17 +1020,14 @@ test_config_writer_apply_revert_files(void)
 	g_assert_nonnull(strstr(g_bytes_get_data(now, NULL), "dtparam=sd_overclock=100\n"));
 
 	/* twice: no change, no new backup */
-	res2 = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-	g_assert_no_error(error);
+	res2 = test_writer_apply_ok(&r, 0x08, FALSE);
 	g_assert_false(json_object_get_boolean_member(res2, "changed"));
 	g_assert_cmpstr(json_object_get_string_member(res2, "diff"), ==, "");
 	g_assert_cmpuint(test_check_backups(&r, old), ==, 1);
 
 	rev = test_writer_revert(&r, NULL, &error);
 	g_assert_no_error(error);
-	g_clear_pointer(&now, g_bytes_unref);
-	now = test_read(r.config);
-	g_assert_true(g_bytes_equal(now, old));
+	test_assert_file_is(r.config, old);
 	g_assert_false(g_file_test(journal, G_FILE_TEST_EXISTS));
 	g_assert_cmpuint(test_count_tmp(r.root), ==, 0);
 
@@ -1012,27 +1041,21 @@ static void
 test_config_writer_trial(void)
 {
 	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
-	g_autoptr(GError) error = NULL;
 	g_autoptr(JsonObject) res = NULL;
 	g_autoptr(GBytes) tryboot = NULL;
-	g_autoptr(GBytes) now = NULL;
-	g_autofree gchar *tryboot_path = NULL;
 	g_autofree gchar *want = NULL;
 	TestRoot r = {NULL};
 
 	test_root_init(&r, old);
-	res = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
-	g_assert_no_error(error);
+	res = test_writer_apply_ok(&r, 0x08, TRUE);
 	g_assert_cmpstr(json_object_get_string_member(res, "path"),
 			==,
 			"/boot/firmware/tryboot.txt");
 	g_assert_true(json_object_get_boolean_member(res, "trial"));
-	tryboot_path = g_build_filename(r.boot, "tryboot.txt", NULL);
-	tryboot = test_read(tryboot_path);
+	tryboot = test_read(r.tryboot);
 	want = g_strconcat(g_bytes_get_data(old, NULL), test_pi3_block, NULL);
 	g_assert_cmpstr(g_bytes_get_data(tryboot, NULL), ==, want);
-	now = test_read(r.config);
-	g_assert_true(g_bytes_equal(now, old));
+	test_assert_file_is(r.config, old);
 	test_root_clear(&r);
 }
 
@@ -1186,17 +1209,14 @@ test_config_writer_symlinks(void)
 	g_assert_null(test_writer_apply(&r, 0x08, FALSE, NULL, &error));
 	test_assert_refused(&r, old, SDT_ERROR_INVALID_DATA, "outside the boot partition", error);
 	g_clear_error(&error);
-	now = test_read(outside);
-	g_assert_true(g_bytes_equal(now, old));
-	g_clear_pointer(&now, g_bytes_unref);
+	test_assert_file_is(outside, old);
 
 	/* inside it: the real file is edited and the link stays */
 	g_assert_cmpint(g_unlink(r.config), ==, 0);
 	inside = g_build_filename(r.boot, "config-real.txt", NULL);
 	g_assert_true(g_file_set_contents(inside, g_bytes_get_data(old, NULL), -1, NULL));
 	g_assert_cmpint(symlink("config-real.txt", r.config), ==, 0);
-	res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-	g_assert_no_error(error);
+	res = test_writer_apply_ok(&r, 0x08, FALSE);
 	g_assert_true(g_file_test(r.config, G_FILE_TEST_IS_SYMLINK));
 	now = test_read(inside);
 	g_assert_nonnull(strstr(g_bytes_get_data(now, NULL), "sd_overclock=100"));
@@ -1338,9 +1358,7 @@ test_config_writer_fault_injection(void)
 						g_assert_error(error,
 							       SDT_ERROR,
 							       SDT_ERROR_NOT_FOUND);
-					g_clear_pointer(&now, g_bytes_unref);
-					now = test_read(r.config);
-					g_assert_true(g_bytes_equal(now, after));
+					test_assert_file_is(r.config, after);
 					test_root_clear(&r);
 					n_runs++;
 				}
@@ -1403,8 +1421,7 @@ test_config_writer_user_lines(void)
 
 		test_root_init(&r, old);
 		journal = test_journal_path(&r);
-		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-		g_assert_no_error(error);
+		res = test_writer_apply_ok(&r, 0x08, FALSE);
 		/* edited by hand: a line added inside the block, SD Tuner's line changed */
 		test_file_replace(r.config,
 				  "dtparam=sd_overclock=100\n",
@@ -1486,15 +1503,13 @@ test_config_writer_tampered_journal(void)
 		g_autoptr(JsonObject) res = NULL;
 		g_autoptr(JsonObject) rev = NULL;
 		g_autoptr(GBytes) applied = NULL;
-		g_autoptr(GBytes) now = NULL;
 		g_autofree gchar *text = NULL;
 		g_autofree gchar *journal = NULL;
 		TestRoot r = {NULL};
 
 		test_root_init(&r, old);
 		journal = test_journal_path(&r);
-		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-		g_assert_no_error(error);
+		res = test_writer_apply_ok(&r, 0x08, FALSE);
 		applied = test_read(r.config);
 		text = cases[c].value != NULL
 			       ? test_journal_with(&r, cases[c].member, cases[c].value)
@@ -1505,16 +1520,13 @@ test_config_writer_tampered_journal(void)
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 		g_assert_nonnull(strstr(error->message, "changes nothing"));
 		g_assert_nonnull(strstr(error->message, journal));
-		now = test_read(r.config);
-		g_assert_true(g_bytes_equal(now, applied));
+		test_assert_file_is(r.config, applied);
 		/* the way out the message gives works */
 		g_clear_error(&error);
 		g_assert_cmpint(g_unlink(journal), ==, 0);
 		rev = test_writer_revert(&r, NULL, &error);
 		g_assert_no_error(error);
-		g_clear_pointer(&now, g_bytes_unref);
-		now = test_read(r.config);
-		g_assert_true(g_bytes_equal(now, old));
+		test_assert_file_is(r.config, old);
 		test_root_clear(&r);
 	}
 
@@ -1529,8 +1541,7 @@ test_config_writer_tampered_journal(void)
 		TestRoot r = {NULL};
 
 		test_root_init(&r, old);
-		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-		g_assert_no_error(error);
+		res = test_writer_apply_ok(&r, 0x08, FALSE);
 		test_file_replace(r.config, "dtoverlay=\n", "dtoverlay=\ngpu_mem=64\n");
 		text = test_journal_with(&r, "filter", "\"gpu_mem=64\"");
 		test_journal_set(&r, text);
@@ -1552,8 +1563,7 @@ test_config_writer_tampered_journal(void)
 		TestRoot r = {NULL};
 
 		test_root_init(&r, old);
-		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-		g_assert_no_error(error);
+		res = test_writer_apply_ok(&r, 0x08, FALSE);
 		g_assert_true(g_file_set_contents(json_object_get_string_member(res, "backup"),
 						  "dtparam=sd_overclock=100\n",
 						  -1,
@@ -1627,10 +1637,8 @@ test_config_writer_boot_id(void)
 	g_assert_cmpint(g_mkdir_with_parents(g_path_get_dirname(boot_id), 0755), ==, 0);
 	g_assert_true(
 		g_file_set_contents(boot_id, "3f1c9b2e-6a4d-4e8f-9b1a-0c2d3e4f5a6b\n", -1, NULL));
-	res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-	g_assert_no_error(error);
-	writer = sdt_config_writer_new(r.ctx, &error);
-	g_assert_no_error(error);
+	res = test_writer_apply_ok(&r, 0x08, FALSE);
+	writer = test_writer_new_ok(&r);
 	g_assert_true(sdt_config_writer_read_journal(writer, &journal, &error));
 	g_assert_no_error(error);
 	g_assert_cmpstr(json_object_get_string_member(journal, "boot_id"),
@@ -1652,14 +1660,10 @@ test_config_writer_trial_cancel(void)
 		g_autoptr(JsonObject) rev = NULL;
 		g_autoptr(JsonObject) trial = NULL;
 		g_autoptr(SdtConfigWriter) writer = NULL;
-		g_autoptr(GBytes) now = NULL;
-		g_autofree gchar *tryboot = NULL;
 		TestRoot r = {NULL};
 
 		test_root_init(&r, old);
-		tryboot = g_build_filename(r.boot, "tryboot.txt", NULL);
-		res = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
-		g_assert_no_error(error);
+		res = test_writer_apply_ok(&r, 0x08, TRUE);
 		writer = sdt_config_writer_new(r.ctx, &error);
 		trial = sdt_config_writer_get_trial(writer, &error);
 		g_assert_no_error(error);
@@ -1668,9 +1672,8 @@ test_config_writer_trial_cancel(void)
 		rev = test_writer_revert(&r, NULL, &error);
 		g_assert_no_error(error);
 		g_assert_true(json_object_get_boolean_member(rev, "trial_cancelled"));
-		g_assert_false(g_file_test(tryboot, G_FILE_TEST_EXISTS));
-		now = test_read(r.config);
-		g_assert_true(g_bytes_equal(now, old));
+		g_assert_false(g_file_test(r.tryboot, G_FILE_TEST_EXISTS));
+		test_assert_file_is(r.config, old);
 		g_clear_pointer(&trial, json_object_unref);
 		trial = sdt_config_writer_get_trial(writer, &error);
 		g_assert_no_error(error);
@@ -1687,24 +1690,20 @@ test_config_writer_trial_cancel(void)
 		g_autoptr(JsonObject) res2 = NULL;
 		g_autoptr(JsonObject) rev = NULL;
 		g_autoptr(GBytes) now = NULL;
-		g_autofree gchar *tryboot = NULL;
 		const gchar *mine = "# my own trial\narm_freq=1000\n";
 		TestRoot r = {NULL};
 
 		test_root_init(&r, old);
-		tryboot = g_build_filename(r.boot, "tryboot.txt", NULL);
-		g_assert_true(g_file_set_contents(tryboot, mine, -1, NULL));
-		res = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
-		g_assert_no_error(error);
+		g_assert_true(g_file_set_contents(r.tryboot, mine, -1, NULL));
+		res = test_writer_apply_ok(&r, 0x08, TRUE);
 		g_assert_false(json_object_get_null_member(res, "backup"));
-		res2 = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
-		g_assert_no_error(error);
+		res2 = test_writer_apply_ok(&r, 0x08, TRUE);
 		g_assert_cmpstr(json_object_get_string_member(res2, "backup"),
 				==,
 				json_object_get_string_member(res, "backup"));
 		rev = test_writer_revert(&r, NULL, &error);
 		g_assert_no_error(error);
-		now = test_read(tryboot);
+		now = test_read(r.tryboot);
 		g_assert_cmpstr(g_bytes_get_data(now, NULL), ==, mine);
 		test_root_clear(&r);
 	}
@@ -1712,19 +1711,17 @@ test_config_writer_trial_cancel(void)
 	{
 		g_autoptr(GError) error = NULL;
 		g_autoptr(JsonObject) res = NULL;
-		g_autofree gchar *tryboot = NULL;
 		g_autofree gchar *big = g_strnfill(2 * 1024 * 1024, '#');
 		g_autoptr(GBytes) now = NULL;
 		TestRoot r = {NULL};
 
 		test_root_init(&r, old);
-		tryboot = g_build_filename(r.boot, "tryboot.txt", NULL);
-		g_assert_true(g_file_set_contents(tryboot, big, -1, NULL));
+		g_assert_true(g_file_set_contents(r.tryboot, big, -1, NULL));
 		res = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
 		g_assert_null(res);
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 		g_assert_nonnull(strstr(error->message, "move it away"));
-		now = test_read(tryboot);
+		now = test_read(r.tryboot);
 		g_assert_cmpstr(g_bytes_get_data(now, NULL), ==, big);
 		test_root_clear(&r);
 	}
@@ -1737,14 +1734,11 @@ test_config_writer_trial_cancel(void)
 		g_autoptr(SdtConfigWriter) writer = NULL;
 		g_autoptr(GBytes) now = NULL;
 		g_autoptr(GBytes) edited = NULL;
-		g_autofree gchar *tryboot = NULL;
 		g_autofree gchar *want = NULL;
 		TestRoot r = {NULL};
 
 		test_root_init(&r, old);
-		tryboot = g_build_filename(r.boot, "tryboot.txt", NULL);
-		res = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
-		g_assert_no_error(error);
+		res = test_writer_apply_ok(&r, 0x08, TRUE);
 		edited = test_concat(old, "enable_uart=1\n");
 		g_assert_true(g_file_set_contents(r.config,
 						  g_bytes_get_data(edited, NULL),
@@ -1755,9 +1749,8 @@ test_config_writer_trial_cancel(void)
 		g_assert_no_error(error);
 		g_assert_true(json_object_get_boolean_member(trial, "stale"));
 		g_assert_nonnull(strstr(json_object_get_string_member(trial, "note"), "--trial"));
-		res2 = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
-		g_assert_no_error(error);
-		now = test_read(tryboot);
+		res2 = test_writer_apply_ok(&r, 0x08, TRUE);
+		now = test_read(r.tryboot);
 		want = g_strconcat(g_bytes_get_data(edited, NULL), test_pi3_block, NULL);
 		g_assert_cmpstr(g_bytes_get_data(now, NULL), ==, want);
 		test_root_clear(&r);
@@ -1778,14 +1771,12 @@ test_config_writer_damaged_block(void)
 		g_autoptr(JsonObject) res2 = NULL;
 		g_autoptr(JsonObject) rev = NULL;
 		g_autoptr(GBytes) damaged = NULL;
-		g_autoptr(GBytes) now = NULL;
 		g_autoptr(SdtConfigTxt) cfg = NULL;
 		g_autofree gchar *diag = NULL;
 		TestRoot r = {NULL};
 
 		test_root_init(&r, old);
-		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-		g_assert_no_error(error);
+		res = test_writer_apply_ok(&r, 0x08, FALSE);
 		if (m == 0)
 			test_file_replace(r.config, markers[m], "");
 		else
@@ -1807,8 +1798,7 @@ test_config_writer_damaged_block(void)
 		g_assert_null(rev);
 		g_assert_error(error2, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 		g_assert_cmpstr(error2->message, ==, diag);
-		now = test_read(r.config);
-		g_assert_true(g_bytes_equal(now, damaged));
+		test_assert_file_is(r.config, damaged);
 		test_root_clear(&r);
 	}
 	/* a whole block: no diagnosis */
@@ -1830,12 +1820,10 @@ test_config_writer_fifo(void)
 	g_autoptr(JsonObject) res = NULL;
 	g_autoptr(JsonObject) trial = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
-	g_autofree gchar *tryboot = NULL;
 	TestRoot r = {NULL};
 
 	test_root_init(&r, old);
-	tryboot = g_build_filename(r.boot, "tryboot.txt", NULL);
-	g_assert_cmpint(mkfifo(tryboot, 0644), ==, 0);
+	g_assert_cmpint(mkfifo(r.tryboot, 0644), ==, 0);
 	/* a hang fails the test instead of blocking the suite */
 	alarm(20);
 	res = test_writer_apply(&r, 0x08, TRUE, NULL, &error);
@@ -1850,8 +1838,7 @@ test_config_writer_fifo(void)
 	g_clear_error(&error);
 	/* with a change in config.txt, revert takes it back and reports the FIFO */
 	g_clear_pointer(&res, json_object_unref);
-	res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-	g_assert_no_error(error);
+	res = test_writer_apply_ok(&r, 0x08, FALSE);
 	g_clear_pointer(&res, json_object_unref);
 	res = test_writer_revert(&r, NULL, &error);
 	g_assert_null(res);
@@ -1863,7 +1850,7 @@ test_config_writer_fifo(void)
 		g_autoptr(GBytes) now = test_read(r.config);
 		g_assert_nonnull(strstr(g_bytes_get_data(now, NULL), "dtparam=sd_overclock=100"));
 	}
-	g_assert_true(g_file_test(tryboot, G_FILE_TEST_EXISTS));
+	g_assert_true(g_file_test(r.tryboot, G_FILE_TEST_EXISTS));
 	test_root_clear(&r);
 }
 
@@ -1880,18 +1867,15 @@ test_config_writer_revert_no_space(void)
 		g_autoptr(JsonObject) rev = NULL;
 		g_autoptr(GBytes) edited = NULL;
 		g_autoptr(GBytes) now = NULL;
-		g_autofree gchar *backups = NULL;
 		TestRoot r = {NULL};
 		TestIo t = {0};
 
 		test_root_init(&r, old);
-		backups = g_build_filename(r.state, "backups", NULL);
-		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-		g_assert_no_error(error);
+		res = test_writer_apply_ok(&r, 0x08, FALSE);
 		/* edited by hand since: not SD Tuner's own state, so a backup is tried */
 		test_file_replace(r.config, "[cm4]\n", "# my note\n[cm4]\n");
 		edited = test_read(r.config);
-		t.fail_open_prefix = backups;
+		t.fail_open_prefix = r.backups;
 		t.fail_op = OP_OPEN;
 		t.fail_errno = errnos[e];
 		rev = test_writer_revert(&r, &t, &error);
@@ -1920,16 +1904,12 @@ test_config_writer_revert_no_space(void)
 		g_autoptr(GError) error = NULL;
 		g_autoptr(JsonObject) res = NULL;
 		g_autoptr(JsonObject) rev = NULL;
-		g_autoptr(GBytes) now = NULL;
-		g_autofree gchar *backups = NULL;
 		TestRoot r = {NULL};
 		TestIo t = {0};
 
 		test_root_init(&r, old);
-		backups = g_build_filename(r.state, "backups", NULL);
-		res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-		g_assert_no_error(error);
-		t.fail_open_prefix = backups;
+		res = test_writer_apply_ok(&r, 0x08, FALSE);
+		t.fail_open_prefix = r.backups;
 		t.fail_op = OP_OPEN;
 		t.fail_errno = ENOSPC;
 		rev = test_writer_revert(&r, &t, &error);
@@ -1937,8 +1917,7 @@ test_config_writer_revert_no_space(void)
 		g_assert_cmpstr(json_object_get_string_member(rev, "backup_before_change"),
 				==,
 				json_object_get_string_member(res, "backup"));
-		now = test_read(r.config);
-		g_assert_true(g_bytes_equal(now, old));
+		test_assert_file_is(r.config, old);
 		g_assert_cmpuint(test_check_backups(&r, old), ==, 1);
 		test_root_clear(&r);
 	}
@@ -1990,12 +1969,10 @@ test_config_writer_kill(void)
 			if (revert) {
 				g_autoptr(JsonObject) a =
 					test_writer_apply(&r, 0x08, FALSE, NULL, &error);
-				g_autofree gchar *backups =
-					g_build_filename(r.state, "backups", NULL);
 				g_assert_nonnull(a);
 				g_assert_no_error(error);
 				/* keep the journal; only the revert's backup is checked */
-				sdt_test_rm_rf(backups);
+				sdt_test_rm_rf(r.backups);
 			}
 			pid = fork();
 			g_assert_cmpint(pid, >=, 0);
@@ -2031,9 +2008,7 @@ test_config_writer_kill(void)
 			if (error != NULL)
 				g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND);
 			g_assert_cmpuint(test_count_tmp(r.root), ==, 0);
-			g_clear_pointer(&now, g_bytes_unref);
-			now = test_read(r.config);
-			g_assert_true(g_bytes_equal(now, after));
+			test_assert_file_is(r.config, after);
 			test_root_clear(&r);
 			n_runs++;
 		}

@@ -13,39 +13,19 @@
 #include "sdt-error.h"
 #include "sdt-history.h"
 #include "sdt-ops.h"
+#include "sdt-test-config.h"
 
 static SdtContext *
 test_root_new(gchar **root_out)
 {
 	g_autoptr(GError) error = NULL;
-	g_autofree gchar *root = g_dir_make_tmp("sdt-history-XXXXXX", &error);
+	g_autofree gchar *root = sdt_test_mkdtemp("sdt-history-XXXXXX");
 	SdtContext *ctx;
 
-	g_assert_no_error(error);
 	ctx = sdt_context_new(root, &error);
 	g_assert_no_error(error);
 	*root_out = g_steal_pointer(&root);
 	return ctx;
-}
-
-static void
-test_rm_rf(const gchar *path)
-{
-	g_autoptr(GFile) file = g_file_new_for_path(path);
-	g_autoptr(GFileEnumerator) en =
-		g_file_enumerate_children(file, G_FILE_ATTRIBUTE_STANDARD_NAME, 0, NULL, NULL);
-	GFileInfo *info;
-
-	while (en != NULL && (info = g_file_enumerator_next_file(en, NULL, NULL)) != NULL) {
-		g_autofree gchar *child = g_build_filename(path, g_file_info_get_name(info), NULL);
-		if (g_file_test(child, G_FILE_TEST_IS_DIR) &&
-		    !g_file_test(child, G_FILE_TEST_IS_SYMLINK))
-			test_rm_rf(child);
-		else
-			g_unlink(child);
-		g_object_unref(info);
-	}
-	g_rmdir(path);
 }
 
 static void
@@ -63,7 +43,7 @@ test_history_empty_is_empty_array(void)
 			json_object_get_array_member(json_node_get_object(node), "entries")),
 		==,
 		0);
-	test_rm_rf(root);
+	sdt_test_rm_rf(root);
 }
 
 static void
@@ -99,7 +79,7 @@ test_history_append_keeps_order_and_skips_damage(void)
 				i % 2 ? "apply" : "bench");
 		g_assert_true(g_str_has_suffix(json_object_get_string_member(o, "time"), "Z"));
 	}
-	test_rm_rf(root);
+	sdt_test_rm_rf(root);
 }
 
 static void
@@ -116,7 +96,7 @@ test_history_unwritable_state_dir_is_an_error(void)
 	g_assert_false(sdt_history_append(ctx, "bench", entry, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_FAILED);
 	g_assert_nonnull(strstr(error->message, "var/lib/sd-tuner/history"));
-	test_rm_rf(root);
+	sdt_test_rm_rf(root);
 }
 
 /*
@@ -182,7 +162,7 @@ test_history_past_2038(void)
 		g_assert_true(g_date_time_equal(got, want));
 		g_assert_cmpint(g_date_time_get_year(got), >=, 2038);
 	}
-	test_rm_rf(root);
+	sdt_test_rm_rf(root);
 }
 
 /* what a history write killed between its temporary file and the rename leaves */
@@ -234,7 +214,7 @@ test_history_stale_temp_files_removed(void)
 	g_clear_pointer(&list, json_array_unref);
 	list = sdt_history_list(ctx, &error);
 	g_assert_cmpuint(json_array_get_length(list), ==, 1);
-	test_rm_rf(root);
+	sdt_test_rm_rf(root);
 }
 
 /* entries that are not small regular files are skipped without blocking */
@@ -272,7 +252,7 @@ test_history_odd_files_skipped_subprocess(void)
 		json_object_get_string_member(json_array_get_object_element(list, 0), "kind"),
 		==,
 		"apply");
-	test_rm_rf(root);
+	sdt_test_rm_rf(root);
 }
 
 static void
@@ -373,7 +353,7 @@ test_history_tampered_entries(void)
 	g_assert_nonnull(strstr(json_array_get_string_element(warnings, 2), "not a JSON object"));
 	g_assert_nonnull(strstr(json_array_get_string_element(warnings, 3), "no \"kind\" member"));
 	g_assert_nonnull(strstr(json_array_get_string_element(warnings, 4), "not a regular file"));
-	test_rm_rf(root);
+	sdt_test_rm_rf(root);
 }
 
 int

@@ -11,39 +11,22 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
-SDTUNERCTL = os.path.abspath(sys.argv[1])
-HERE = os.path.dirname(os.path.abspath(__file__))
-DATA = os.path.join(HERE, 'data')
-BOOKWORM = os.path.join(DATA, 'config', 'rpios-bookworm.txt')
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sdtcli  # noqa: E402
+from sdtcli import BOOKWORM, DATA, ok  # noqa: E402
+
+SDTUNERCTL = sdtcli.init()
 REPLACEMENT = '\ufffd'
-
-n = 0
-failed = 0
-
-
-def ok(cond, name, detail=''):
-    global n, failed
-    n += 1
-    if cond:
-        print(f'ok {n} - {name}')
-    else:
-        failed += 1
-        print(f'not ok {n} - {name}')
-        for line in str(detail).splitlines()[:40]:
-            print(f'# {line}')
+sdtcli.detail_lines = 40
 
 
 def read(path):
-    with open(path, 'rb') as f:
-        return f.read()
+    return sdtcli.read(path, 'rb')
 
 
 def write(path, data):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, 'wb') as f:
-        f.write(data)
+    sdtcli.write(path, data, 'wb')
 
 
 class Run:
@@ -66,29 +49,16 @@ class Run:
             return None
 
 
-class Root:
+class Root(sdtcli.Root):
     """a copy of the pi3 fixture with its SD clock at 50 MHz and a config.txt"""
 
     def __init__(self, tmp, name, config):
-        self.path = os.path.join(tmp, name)
-        shutil.copytree(os.path.join(DATA, 'roots', 'pi3'), self.path)
-        self.umockdev = os.path.join(DATA, 'umockdev', 'pi3.umockdev')
-        self.boot = os.path.join(self.path, 'boot', 'firmware')
-        self.config = os.path.join(self.boot, 'config.txt')
+        super().__init__(tmp, name, 'pi3', 'pi3.umockdev', config=None)
         write(self.config, config)
-        ios = os.path.join(self.path, 'sys', 'kernel', 'debug', 'mmc0', 'ios')
-        lines = [('actual clock:\t50000000 Hz' if x.startswith('actual clock:') else x)
-                 for x in read(ios).decode().splitlines()]
-        write(ios, ('\n'.join(lines) + '\n').encode())
-        kmsg = os.path.join(self.path, 'dev', 'kmsg')
-        recs = [x for x in read(kmsg).decode().splitlines() if 'overclocking to' not in x]
-        write(kmsg, ('\n'.join(recs) + '\n').encode())
+        self.set_clock(50000000, False)
 
     def run(self, *args):
-        cmd = ['umockdev-run', '-d', self.umockdev, '--', SDTUNERCTL, '--root', self.path]
-        env = dict(os.environ, LANGUAGE='C', LC_ALL='C.UTF-8')
-        env.pop('SDTUNER_ROOT', None)
-        return Run(subprocess.run(cmd + list(args), capture_output=True, env=env, timeout=120))
+        return Run(super().run(*args, text=False, timeout=120))
 
 
 def non_utf8(tmp):
@@ -195,8 +165,7 @@ def history(tmp):
           b'{"kind": "apply", "time": "t", "id": "a\\ud800"}')
     os.mkfifo(os.path.join(hist, '1767225600000006-bench.json'))
     env = dict(os.environ, G_DEBUG='fatal-criticals')
-    p = Run(subprocess.run(['umockdev-run', '-d', r.umockdev, '--', SDTUNERCTL, '--root', r.path,
-                            'history'], capture_output=True, env=env, timeout=60))
+    p = Run(subprocess.run(r.argv('history'), capture_output=True, env=env, timeout=60))
     ok(p.returncode == 0 and p.utf8 and 'applied sd-overclock-100' in p.stdout and
        'CRITICAL' not in p.stderr and p.stderr.count('is damaged') == 4,
        'history: good entries listed, tampered ones explained, no critical', p.stdout + p.stderr)
@@ -206,13 +175,4 @@ def history(tmp):
        'history --json: 3 entries, 4 warnings, valid UTF-8', p.stdout + p.stderr)
 
 
-tmp = tempfile.mkdtemp(prefix=f'sdt-hostile-{os.getpid()}-')
-try:
-    non_utf8(tmp)
-    fanout(tmp)
-    clock(tmp)
-    history(tmp)
-finally:
-    shutil.rmtree(tmp, ignore_errors=True)
-print(f'1..{n}')
-sys.exit(1 if failed else 0)
+sdtcli.main('sdt-hostile', non_utf8, fanout, clock, history)

@@ -7,13 +7,14 @@ usage: test-info.py SDTUNERCTL   (run by meson; prints TAP)"""
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
-SDTUNERCTL = sys.argv[1]
-HERE = os.path.dirname(os.path.abspath(__file__))
-DATA = os.path.join(HERE, 'data')
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sdtcli  # noqa: E402
+from sdtcli import DATA, HERE, ok  # noqa: E402
+
+SDTUNERCTL = sdtcli.init()
 SIM = os.path.join(HERE, '..', 'data', 'sim')
 
 ZERO_SSR = '0' * 128
@@ -140,27 +141,8 @@ CASES = [
     }, []),
 ]
 
-n = 0
-failed = 0
-
-
-def ok(cond, name, detail=''):
-    global n, failed
-    n += 1
-    if cond:
-        print(f'ok {n} - {name}')
-    else:
-        failed += 1
-        print(f'not ok {n} - {name}')
-        for line in str(detail).splitlines():
-            print(f'# {line}')
-
-
 def run(umockdev, args):
-    cmd = ['umockdev-run', '-d', os.path.join(DATA, umockdev), '--', SDTUNERCTL] + args
-    env = dict(os.environ, LANGUAGE='C', LC_ALL='C.UTF-8')
-    env.pop('SDTUNER_ROOT', None)
-    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
+    return sdtcli.run(args, umockdev=os.path.join(DATA, umockdev))
 
 
 def get(doc, dotted):
@@ -254,10 +236,8 @@ ok(any(l.startswith('  config.txt         neither ') and l.endswith('then try ag
    'human config: a missing config.txt is explained', p.stdout)
 
 # without --root and without a helper on the bus, info reads this machine in-process
-env = dict(os.environ, LANGUAGE='C', LC_ALL='C.UTF-8',
-           DBUS_SYSTEM_BUS_ADDRESS='unix:path=/nonexistent/sd-tuner-test-bus')
-env.pop('SDTUNER_ROOT', None)
-p = subprocess.run([SDTUNERCTL, '--json', 'info'], capture_output=True, text=True, env=env, timeout=60)
+p = sdtcli.run(['--json', 'info'],
+               environ=sdtcli.env(DBUS_SYSTEM_BUS_ADDRESS='unix:path=/nonexistent/sd-tuner-test-bus'))
 ok(p.returncode == 0 and 'reading this machine directly' in p.stderr,
    'no helper: info reads this machine directly', f'{p.returncode} {p.stderr}')
 if p.returncode == 0:
@@ -274,5 +254,4 @@ ok(p.returncode == 2 and p.stdout == '', 'unknown option: exit 2', f'{p.returnco
 p = run('umockdev/pi3.umockdev', ['--root', os.path.join(DATA, 'roots/pi3'), 'info', 'extra'])
 ok(p.returncode == 2 and 'extra' in p.stderr, 'extra argument: exit 2', f'{p.returncode} {p.stderr}')
 
-print(f'1..{n}')
-sys.exit(1 if failed else 0)
+sys.exit(sdtcli.finish())

@@ -8,7 +8,7 @@
  * Properties checked on every input: the model serialises to the input
  * bytes; every query runs; and where SD Tuner agrees to edit the input,
  * apply then revert gives the input back and applying twice equals once.
- * Build with tools/fuzz-config-txt.sh (meson -Dfuzzing=true, clang).
+ * Build and run with `tools/fuzz.sh config-txt` (meson -Dfuzzing=true, clang).
  */
 
 #include "config.h"

@@ -6,11 +6,19 @@
 /*
  * libFuzzer target for the history reader and SD Tuner's JSON writer.  The
  * input is the content of one history entry file.  Properties checked on every
- * input: sdt_history_list() never fails on it and returns it only when it is a
- * JSON object (anything else is skipped); and every entry it returns, written
- * by sdt_json_to_string() (pretty and compact, with its number rewriting),
- * parses back to an equal document (a number too large for a double, read as
- * infinity, comes back as null).  Build and run with tools/fuzz-history.sh.
+ * input:
+ * - no crash and no GLib or json-glib critical or warning (they are made fatal);
+ * - sdt_history_parse_entry() refuses the entry with an SDT_ERROR_INVALID_DATA
+ *   message, or returns an object whose strings are valid UTF-8 and whose
+ *   members the CLI's history listing reads can be read without a critical;
+ * - sdt_history_list(), with the input as the only file of the history folder,
+ *   never fails and returns exactly what sdt_history_parse_entry() accepted
+ *   (a damaged entry is skipped);
+ * - an accepted entry written by sdt_json_to_string() (pretty and compact, with
+ *   its number rewriting) reads back through sdt_history_parse_entry() as an
+ *   equal document (a number too large for a double, read as infinity, comes
+ *   back as null).
+ * Build and run with `tools/fuzz.sh history` (meson -Dfuzzing=true, clang).
  */
 
 #include "config.h"
@@ -19,14 +27,33 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "sdt-error.h"
 #include "sdt-history.h"
 #include "sdt-json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 static SdtContext *fuzz_ctx;
 static gchar *fuzz_entry;
+
+/* a critical or warning is a finding: abort() (a breakpoint trap leaves no artifact) */
+static void
+fuzz_log_handler(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data)
+{
+	g_log_default_handler(domain, level, message, data);
+	if (level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING))
+		abort();
+}
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	g_log_set_default_handler(fuzz_log_handler, NULL);
+	return 0;
+}
 
 static void
 fuzz_setup(void)
@@ -43,6 +70,37 @@ fuzz_setup(void)
 	if (fuzz_ctx == NULL)
 		abort();
 	fuzz_entry = g_build_filename(dir, "1764579600000000-bench.json", NULL);
+}
+
+static void
+fuzz_check_strings(JsonNode *node)
+{
+	switch (json_node_get_node_type(node)) {
+	case JSON_NODE_OBJECT: {
+		JsonObject *obj = json_node_get_object(node);
+		g_autoptr(GList) members = json_object_get_members(obj);
+		for (GList *l = members; l != NULL; l = l->next) {
+			if (!g_utf8_validate(l->data, -1, NULL))
+				abort();
+			fuzz_check_strings(json_object_get_member(obj, l->data));
+		}
+		break;
+	}
+	case JSON_NODE_ARRAY: {
+		JsonArray *array = json_node_get_array(node);
+		for (guint i = 0; i < json_array_get_length(array); i++)
+			fuzz_check_strings(json_array_get_element(array, i));
+		break;
+	}
+	case JSON_NODE_VALUE:
+		if (json_node_get_value_type(node) == G_TYPE_STRING &&
+		    !g_utf8_validate(json_node_get_string(node), -1, NULL))
+			abort();
+		break;
+	case JSON_NODE_NULL:
+	default:
+		break;
+	}
 }
 
 /* equal, but an infinite double (json-glib reads 1e999 so) is written as null */
@@ -82,37 +140,69 @@ fuzz_equal(JsonNode *a, JsonNode *b)
 	return json_node_equal(a, b);
 }
 
+/* written by SD Tuner's writer and read again by the history reader: the same entry */
 static void
-fuzz_check_round_trip(JsonNode *node, gboolean pretty)
+fuzz_check_round_trip(JsonNode *entry, gboolean pretty)
 {
-	g_autofree gchar *text = sdt_json_to_string(node, pretty);
-	g_autoptr(JsonNode) back = json_from_string(text, NULL);
+	g_autofree gchar *text = sdt_json_to_string(entry, pretty);
+	g_autoptr(JsonNode) back = sdt_history_parse_entry(text, strlen(text), NULL);
 
-	if (back == NULL || !fuzz_equal(node, back))
+	if (back == NULL || !fuzz_equal(entry, back))
 		abort();
+}
+
+/* one entry as sdt_history_parse_entry() returns it */
+static void
+fuzz_check_entry(JsonNode *entry, const GError *error)
+{
+	JsonObject *obj;
+
+	if (entry == NULL) {
+		if (!g_error_matches(error, SDT_ERROR, SDT_ERROR_INVALID_DATA) ||
+		    error->message[0] == '\0' || !g_utf8_validate(error->message, -1, NULL))
+			abort();
+		return;
+	}
+	if (error != NULL || !JSON_NODE_HOLDS_OBJECT(entry))
+		abort();
+	fuzz_check_strings(entry);
+	obj = json_node_get_object(entry);
+	/* what `sdtunerctl history` reads (src/cli/sdtunerctl-config.c) */
+	if (json_object_get_string_member_with_default(obj, "kind", NULL) == NULL ||
+	    json_object_get_string_member_with_default(obj, "time", NULL) == NULL)
+		abort();
+	(void) json_object_get_string_member_with_default(obj, "profile", "?");
+	(void) json_object_get_boolean_member_with_default(obj, "trial", FALSE);
+	if (json_object_has_member(obj, "id") && !json_object_get_null_member(obj, "id"))
+		(void) json_object_get_string_member(obj, "id");
+	fuzz_check_round_trip(entry, TRUE);
+	fuzz_check_round_trip(entry, FALSE);
 }
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	g_autoptr(JsonArray) list = NULL;
 	g_autoptr(GError) error = NULL;
+	g_autoptr(GError) error_list = NULL;
+	g_autoptr(JsonNode) entry = NULL;
+	g_autoptr(JsonArray) list = NULL;
 
 	if (size > 300 * 1024)
 		return 0;
 	if (fuzz_ctx == NULL)
 		fuzz_setup();
+
+	/* the entry parser on the raw bytes */
+	entry = sdt_history_parse_entry((const gchar *) data, size, &error);
+	fuzz_check_entry(entry, error);
+
+	/* the same bytes as a file of the history folder */
 	if (!g_file_set_contents(fuzz_entry, (const gchar *) data, (gssize) size, NULL))
 		abort();
-	list = sdt_history_list(fuzz_ctx, &error);
-	if (list == NULL || json_array_get_length(list) > 1)
+	list = sdt_history_list(fuzz_ctx, &error_list);
+	if (list == NULL || json_array_get_length(list) != (entry != NULL ? 1u : 0u))
 		abort();
-	for (guint i = 0; i < json_array_get_length(list); i++) {
-		JsonNode *node = json_array_get_element(list, i);
-		if (!JSON_NODE_HOLDS_OBJECT(node))
-			abort();
-		fuzz_check_round_trip(node, TRUE);
-		fuzz_check_round_trip(node, FALSE);
-	}
+	if (entry != NULL && !json_node_equal(json_array_get_element(list, 0), entry))
+		abort();
 	return 0;
 }

@@ -12,7 +12,7 @@
  *   error, never a Json-CRITICAL: run with G_DEBUG=fatal-criticals);
  * - revert either fails and leaves config.txt as it was, or succeeds and no
  *   line SD Tuner wrote (dtparam=sd_overclock=100) nor a marker is left.
- * Build and run with tools/fuzz-journal.sh.
+ * Build and run with `tools/fuzz.sh journal`.
  */
 
 #include "config.h"

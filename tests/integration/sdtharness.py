@@ -164,6 +164,26 @@ def error_message(err):
     return msg[len(prefix):] if name and msg.startswith(prefix) else msg
 
 
+# the implicit authorizations (any, inactive, active) of the project's polkit actions
+POLICY_DEFAULTS = {
+    'org.example.sdtuner.benchmark': ('auth_admin', 'auth_admin', 'auth_admin_keep'),
+    'org.example.sdtuner.check': ('auth_admin', 'auth_admin', 'auth_admin_keep'),
+    'org.example.sdtuner.modify-boot-config': ('auth_admin_keep',) * 3,
+}
+
+
+def check_policy_read_by_polkitd(test, env, also):
+    """In a unittest.TestCase TEST: `pkaction --verbose` as nobody on ENV's bus shows
+    each action with its POLICY_DEFAULTS and a line matching the regular expression ALSO."""
+    for action, (any_, inactive, active) in POLICY_DEFAULTS.items():
+        r = env.run_as('nobody', ['pkaction', '--action-id', action, '--verbose'])
+        test.assertEqual(r.returncode, 0, r.stderr)
+        test.assertRegex(r.stdout, rf'implicit any: +{any_}\n')
+        test.assertRegex(r.stdout, rf'implicit inactive: +{inactive}\n')
+        test.assertRegex(r.stdout, rf'implicit active: +{active}\n')
+        test.assertRegex(r.stdout, also)
+
+
 def _exit_on_signal(signum, frame):
     raise SystemExit(128 + signum)
 

@@ -264,7 +264,8 @@ class CliBusTest(unittest.TestCase):
         stale = os.path.join(history, '1764579600000000-bench.json.Ab3dE9')
         entry = os.path.join(history, '1764579600000001-apply.json')
         other = os.path.join(history, 'README.json.Ab3dE9')
-        for path, text in ((stale, '{"kind": "be'), (entry, '{"kind": "apply", "id": "x", "time": "2025-12-01T09:00:00Z"}'),
+        for path, text in ((stale, '{"kind": "be'),
+                           (entry, '{"kind": "apply", "time": "2025-12-01T09:40:00Z", "id": "x"}'),
                            (other, 'not ours')):
             with open(path, 'w') as f:
                 f.write(text)

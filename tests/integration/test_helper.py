@@ -273,16 +273,8 @@ polkit.addRule(function(action, subject) {
 
     def test_policy_loaded_by_polkitd(self):
         """the built .policy, as polkitd reads it"""
-        want = {'org.example.sdtuner.benchmark': ('auth_admin', 'auth_admin', 'auth_admin_keep'),
-                'org.example.sdtuner.check': ('auth_admin', 'auth_admin', 'auth_admin_keep'),
-                'org.example.sdtuner.modify-boot-config': ('auth_admin_keep',) * 3}
-        for action, (any_, inactive, active) in want.items():
-            r = self.env.run_as('nobody', ['pkaction', '--action-id', action, '--verbose'])
-            self.assertEqual(r.returncode, 0, r.stderr)
-            self.assertRegex(r.stdout, rf'implicit any: +{any_}\n')
-            self.assertRegex(r.stdout, rf'implicit inactive: +{inactive}\n')
-            self.assertRegex(r.stdout, rf'implicit active: +{active}\n')
-            self.assertRegex(r.stdout, r'message: +Authentication is required to ')
+        sdtharness.check_policy_read_by_polkitd(self, self.env,
+                                                r'message: +Authentication is required to ')
 
     def test_polkitd_stopped_fails_closed(self):
         rec = self.recommendation_id()
