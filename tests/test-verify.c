@@ -415,6 +415,9 @@ test_pending_roundtrip(void)
 	p->tries = g_strdupv((gchar **) tries);
 	p->time = g_strdup("2026-12-01T09:00:00Z");
 	p->steps = json_array_new();
+	p->filter = g_strdup("[board-type=0x08]");
+	p->type_code = 8;
+	p->replaces = 17;
 	g_assert_true(sdt_verify_pending_save(ctx, p, &error));
 	g_assert_no_error(error);
 	g_assert_true(sdt_verify_pending_load(ctx, &back, &error));
@@ -429,6 +432,9 @@ test_pending_roundtrip(void)
 	g_assert_null(back->tries[1]);
 	g_assert_null(back->config_sha256);
 	g_assert_null(back->before);
+	g_assert_cmpstr(back->filter, ==, "[board-type=0x08]");
+	g_assert_cmpint(back->type_code, ==, 8);
+	g_assert_cmpuint(back->replaces, ==, 17);
 
 	/* a damaged file is an error that names the member, never a crash */
 	state = sdt_context_get_state_dir(ctx);

@@ -17,6 +17,7 @@
 #include "sdtunerctl-bench.h"
 #include "sdtunerctl-config.h"
 #include "sdtunerctl-info.h"
+#include "sdtunerctl-verify.h"
 
 typedef struct {
 	const gchar *name;
@@ -43,6 +44,11 @@ static const SdtCliCommand commands[] = {
 	{"revert", "", "", N_("Take SD Tuner's change out of config.txt"), sdt_cli_revert},
 	{"status", "", "", N_("Show SD Tuner's change and whether it works"), sdt_cli_status},
 	{"history", "", "", N_("List config changes and benchmark results"), sdt_cli_history},
+	{"verify",
+	 "[--evidence FILE]",
+	 "",
+	 N_("After a reboot: keep, step down or undo the pending change"),
+	 sdt_cli_verify},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 

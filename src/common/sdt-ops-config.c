@@ -16,6 +16,7 @@
 #include "sdt-history.h"
 #include "sdt-ops-config.h"
 #include "sdt-ops.h"
+#include "sdt-verify.h"
 
 #define SDT_MHZ G_GUINT64_CONSTANT(1000000)
 
@@ -391,7 +392,7 @@ sdt_ops_config_verify(const gchar *id,
 }
 
 /* /proc/device-tree/chosen/bootloader/tryboot = 1: booted in tryboot mode (PLATFORM.md §4) */
-static gboolean
+gboolean
 sdt_ops_config_tryboot_active(SdtContext *ctx)
 {
 	g_autofree gchar *path =
@@ -482,8 +483,15 @@ sdt_ops_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
 	res = sdt_config_writer_apply(writer, &block, trial, error);
 	if (res == NULL)
 		return NULL;
-	if (json_object_get_boolean_member(res, "changed") || trial)
+	if (json_object_get_boolean_member(res, "changed") || trial) {
 		sdt_ops_config_history(ctx, "apply", res);
+		/* verified after the next boot (sdt_ops_verify()) */
+		sdt_ops_verify_record_apply(ctx,
+					    res,
+					    block.type_code,
+					    block.filter,
+					    block.replaces);
+	}
 	return sdt_ops_config_node(g_steal_pointer(&res));
 }
 
@@ -499,6 +507,12 @@ sdt_ops_revert(SdtContext *ctx, GError **error)
 	if (res == NULL)
 		return NULL;
 	sdt_ops_config_history(ctx, "revert", res);
+	/* nothing of SD Tuner's left to verify */
+	{
+		g_autoptr(GError) local = NULL;
+		if (!sdt_verify_pending_remove(ctx, &local))
+			g_warning("%s", local->message);
+	}
 	return sdt_ops_config_node(g_steal_pointer(&res));
 }
 
@@ -583,6 +597,7 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 		json_object_set_boolean_member(obj,
 					       "tryboot_active",
 					       sdt_ops_config_tryboot_active(ctx));
+		sdt_ops_verify_add_status(ctx, obj);
 		return sdt_ops_config_node(g_steal_pointer(&obj));
 	}
 	sdt_ops_config_facts(&facts, info, cfg);
@@ -706,5 +721,6 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 			"backup",
 			json_object_get_string_member_with_default(journal, "backup", ""));
 	}
+	sdt_ops_verify_add_status(ctx, obj);
 	return sdt_ops_config_node(g_steal_pointer(&obj));
 }

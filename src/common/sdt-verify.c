@@ -447,6 +447,18 @@ sdt_verify_decide(const SdtVerifyFacts *facts)
 
 /* the pending state ------------------------------------------------------- */
 
+gchar *
+sdt_verify_setting_line(const gchar *id)
+{
+	guint mhz = sdt_verify_overclock_mhz(id);
+	if (mhz > 0)
+		return g_strdup_printf("dtparam=sd_overclock=%u", mhz);
+	if (g_strcmp0(id, "sd-cqe-0") == 0 || g_strcmp0(id, "sd-cqe-1") == 0 ||
+	    g_strcmp0(id, "sd-cqe-2") == 0)
+		return g_strdup_printf("dtparam=sd_cqe=%s", id + strlen("sd-cqe-"));
+	return NULL;
+}
+
 void
 sdt_verify_pending_free(SdtVerifyPending *p)
 {
@@ -460,6 +472,7 @@ sdt_verify_pending_free(SdtVerifyPending *p)
 	g_free(p->config_sha256);
 	g_clear_pointer(&p->before, json_object_unref);
 	g_clear_pointer(&p->steps, json_array_unref);
+	g_free(p->filter);
 	g_free(p);
 }
 
@@ -587,6 +600,32 @@ sdt_verify_pending_parse(const gchar *data, gsize len, GError **error)
 		goto invalid;
 	}
 	p->steps = json_array_ref(json_node_get_array(n));
+	if (!sdt_verify_member(obj, "filter", G_TYPE_STRING, FALSE, &n) ||
+	    !g_str_has_prefix(json_node_get_string(n), "[") ||
+	    strlen(json_node_get_string(n)) > 64) {
+		bad = "filter";
+		goto invalid;
+	}
+	p->filter = g_strdup(json_node_get_string(n));
+	if (!sdt_verify_member(obj, "type_code", G_TYPE_INT64, FALSE, &n) ||
+	    json_node_get_int(n) < -1 || json_node_get_int(n) > 0xff) {
+		bad = "type_code";
+		goto invalid;
+	}
+	p->type_code = (gint) json_node_get_int(n);
+	if (!sdt_verify_member(obj, "replaces", G_TYPE_INT64, FALSE, &n) ||
+	    json_node_get_int(n) < 0 || json_node_get_int(n) > 0xff) {
+		bad = "replaces";
+		goto invalid;
+	}
+	p->replaces = (guint) json_node_get_int(n);
+	{
+		g_autofree gchar *line = sdt_verify_setting_line(p->id);
+		if (line == NULL) {
+			bad = "id";
+			goto invalid;
+		}
+	}
 	return g_steal_pointer(&p);
 
 invalid:
@@ -632,6 +671,9 @@ sdt_verify_pending_to_json(const SdtVerifyPending *p)
 				     "steps",
 				     p->steps != NULL ? json_array_ref(p->steps)
 						      : json_array_new());
+	json_object_set_string_member(obj, "filter", p->filter != NULL ? p->filter : "");
+	json_object_set_int_member(obj, "type_code", p->type_code);
+	json_object_set_int_member(obj, "replaces", p->replaces);
 	return obj;
 }
 

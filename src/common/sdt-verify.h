@@ -118,7 +118,8 @@ SdtVerifyResult *sdt_verify_decide(const SdtVerifyFacts *facts);
 /*
  * The pending state, <state>/pending.json (version 1):
  * {version, id, original_id, step, trial, boot_id, attempts, tries: [boot ids],
- *  time, config_sha256, before: {name: {median, spread, unit}}, history: [decisions]}
+ *  time, config_sha256, before: {name: {median, spread, unit}}, steps: [decisions],
+ *  filter, type_code, replaces}
  */
 typedef struct {
 	gchar *id;
@@ -132,7 +133,13 @@ typedef struct {
 	gchar *config_sha256; /* config.txt (trial: tryboot.txt) as SD Tuner left it, or NULL */
 	JsonObject *before;   /* may be NULL */
 	JsonArray *steps;     /* decisions taken so far (step-down evidence) */
+	gchar *filter;        /* the block's filter line, e.g. "[board-type=0x08]" */
+	gint type_code;       /* the board the block is written for */
+	guint replaces;       /* SdtConfigSdKind the block replaces */
 } SdtVerifyPending;
+
+/* the settings SD Tuner writes for @id ("dtparam=sd_overclock=80"), or NULL */
+gchar *sdt_verify_setting_line(const gchar *id);
 
 void sdt_verify_pending_free(SdtVerifyPending *pending);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtVerifyPending, sdt_verify_pending_free)
