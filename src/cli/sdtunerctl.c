@@ -30,7 +30,7 @@ typedef struct {
 static const SdtCliCommand commands[] = {
 	/* filled in by each command's source file */
 	{"bench",
-	 "[--profile quick|standard|full] [--dir DIR] [--json]",
+	 "[--profile quick|standard|full|soak] [--dir DIR] [--json]",
 	 "",
 	 N_("Measure the SD card: sequential and 4k random I/O, A1/A2 verdict"),
 	 sdt_cli_bench},
