@@ -268,13 +268,27 @@ def pi5_cqe(tmp):
     base = read(kmsg).splitlines()
     write(kmsg, '\n'.join(l.replace('Command Queue Engine enabled, 31 tags', 'Host Software Queue enabled')
                           for l in base) + '\n')
-    apply(r, 'sd-cqe-2')
+    apply(r, 'sd-cqe-2', trial=True)
     r.old = read(BOOKWORM)
-    r.boot(1, None, base + ['4,20,9000000,-;mmc0: running CQE recovery'])
+    r.boot(1, None, base + ['4,20,9000000,-;mmc0: running CQE recovery'], tryboot=True)
     p, res = r.verify(FASTER)
-    outcome('Pi 5 with CQE recovery', r, res, 'undo', r.old, None,
+    outcome('Pi 5 trial with CQE recovery', r, res, 'undo', r.old, None,
             res is not None and 'running CQE recovery' in res['reason']
             and res['evidence']['cqe'] == {'expected': 'enabled', 'observed': 'enabled'})
+
+
+def pi5_cqe_keep(tmp):
+    r = Root(tmp, 'pi5-cqe-keep', 'pi5', 'pi5.umockdev')
+    kmsg = os.path.join(r.path, 'dev', 'kmsg')
+    base = read(kmsg).splitlines()
+    write(kmsg, '\n'.join(l.replace('Command Queue Engine enabled, 31 tags', 'Host Software Queue enabled')
+                          for l in base) + '\n')
+    apply(r, 'sd-cqe-2', trial=True)
+    r.boot(1, None, base, tryboot=True)
+    p, res = r.verify(FASTER)
+    outcome('Pi 5 trial, CQE on, soak clean, faster', r, res, 'keep',
+            r.old + block('sd-cqe-2', 'dtparam=sd_cqe=2', '[board-type=0x17]'), None,
+            res is not None and res['evidence']['cqe'] == {'expected': 'enabled', 'observed': 'enabled'})
 
 
 def fell_back(tmp):
@@ -369,6 +383,7 @@ try:
     simple_undo(tmp, 'writes worse (Kingston)', KINGSTON,
                 check=lambda res: res['worse'] == ['seq-write: 9.2 → 8.2 MB/s (-12%, ±0.1/±0.1)'])
     pi5_cqe(tmp)
+    pi5_cqe_keep(tmp)
     simple_undo(tmp, 'soak mismatch, clean log', MISMATCH,
                 check=lambda res: 'offset 12582912' in res['reason']
                 and res['evidence']['soak']['first_bad_offset'] == 12582912)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sdt-config-writer.h"
+#include "sdt-cqe-quirks.h"
 #include "sdt-error.h"
 #include "sdt-file.h"
 #include "sdt-history.h"
@@ -99,6 +100,9 @@ sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt
 	facts->mini_uart = sdt_config_board_has_wireless(tc);
 
 	facts->card_present = card != NULL && card->present;
+	facts->cqe_list = SDT_CQE_LIST_NONE;
+	if (facts->card_present && card->cid_valid)
+		facts->cqe_list = (gint) sdt_cqe_quirks_lookup(&card->cid, &facts->cqe_list_why);
 	facts->cmd48 = -1;
 	facts->ext_perf_cq = -1;
 	facts->cq_depth = -1;
@@ -469,6 +473,16 @@ sdt_ops_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
 			    SDT_ERROR_NOT_FOUND,
 			    _("“%s” is not a recommendation for this board and card: run "
 			      "“sdtunerctl recommend” to see what applies"),
+			    id);
+		return NULL;
+	}
+	if (rec->trial_only && !trial) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NOT_SUPPORTED,
+			    _("“%s” is applied only as a one-boot trial, verified by a soak test "
+			      "after the reboot: run “sdtunerctl apply %s --trial”"),
+			    id,
 			    id);
 		return NULL;
 	}
