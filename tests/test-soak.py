@@ -109,11 +109,11 @@ try:
             break
         time.sleep(0.05)
     floop = sh('losetup', '-f', '--show', os.path.join(fmnt, 'card')).stdout.strip()
-    cleanup.insert(len(cleanup) - 1, ['losetup', '-d', floop])
+    cleanup.append(['losetup', '-d', floop])
     fcard = os.path.join(tmp, 'fcard')
     os.makedirs(fcard)
     sh('mount', floop, fcard)
-    cleanup.insert(len(cleanup) - 2, ['umount', fcard])
+    cleanup.append(['umount', fcard])
     p = soak(root, fcard, '--json', '--size', '64', '--seconds', '0')
     doc = json.loads(p.stdout) if p.returncode == 0 else None
     s = doc['soak'] if doc else {}
@@ -121,10 +121,41 @@ try:
     ok(doc is not None and s['bytes_checked'] == 64 * MIB and s['mismatches'] > 0
        and s['first_bad_offset'] is not None and s['first_bad_offset'] % 4096 == 1234,
        'FUSE byte-flipping stand-in: caught, first bad offset at page offset 1234', p.stdout + p.stderr)
+    # control: the same stack with the flips above the end of the image reads back clean,
+    # so the mismatches above are the stand-in's, not the soak test's
+    sh('umount', fcard)
+    sh('losetup', '-d', floop)
+    sh('fusermount3', '-u', fmnt)
+    fuse.wait(timeout=10)
+    fuse = subprocess.Popen([FLIPFS, back, str(1 << 40), fmnt])
+    for _ in range(100):
+        if os.path.exists(os.path.join(fmnt, 'card')):
+            break
+        time.sleep(0.05)
+    floop = sh('losetup', '-f', '--show', os.path.join(fmnt, 'card')).stdout.strip()
+    sh('mount', floop, fcard)
+    cleanup[-3:] = [['fusermount3', '-u', fmnt], ['losetup', '-d', floop], ['umount', fcard]]
+    p = soak(root, fcard, '--json', '--size', '64', '--seconds', '0')
+    s = json.loads(p.stdout)['soak'] if p.returncode == 0 else {}
+    ok(p.returncode == 0 and s['mismatches'] == 0 and s['bytes_checked'] == 64 * MIB,
+       'control: the FUSE stack without flips reads back clean', p.stdout + p.stderr)
+    sh('umount', fcard)
+    sh('losetup', '-d', floop)
+    sh('fusermount3', '-u', fmnt)
+    fuse.wait(timeout=10)
+    fuse = subprocess.Popen([FLIPFS, back, str(40 * MIB), fmnt])
+    for _ in range(100):
+        if os.path.exists(os.path.join(fmnt, 'card')):
+            break
+        time.sleep(0.05)
+    floop = sh('losetup', '-f', '--show', os.path.join(fmnt, 'card')).stdout.strip()
+    sh('mount', floop, fcard)
+    cleanup[-3:] = [['fusermount3', '-u', fmnt], ['losetup', '-d', floop], ['umount', fcard]]
     p = soak(root, fcard, '--size', '64', '--seconds', '0')
     ok(p.returncode == 0 and 'DATA ERROR' in p.stdout and 'bytes read back wrong, the first at offset' in p.stdout,
        'FUSE stand-in: the text output names the error and the offset', p.stdout + p.stderr)
 finally:
+    # in reverse: the ext4 mounts, their loop devices, the FUSE mount
     for cmd in reversed(cleanup):
         subprocess.run(cmd, capture_output=True)
     try:
