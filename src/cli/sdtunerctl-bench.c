@@ -15,6 +15,7 @@
 #include "sdt-error.h"
 #include "sdt-l10n.h"
 #include "sdt-ops.h"
+#include "sdt-soak.h"
 #include "sdtunerctl-bench.h"
 
 #define SDT_CLI_BENCH_BAR_WIDTH 30
@@ -33,6 +34,8 @@ typedef struct {
 	GError *error;
 	const gchar *profile;
 	const gchar *dir;
+	gint soak_mib;        /* --size of the soak profile */
+	gdouble soak_seconds; /* --seconds of the soak profile */
 } SdtCliBench;
 
 static void
@@ -108,14 +111,32 @@ sdt_cli_bench_thread_cb(GTask *task,
 {
 	SdtCliBench *self = task_data;
 	GError *error = NULL;
+	JsonNode *node;
+
+	/* the soak test runs in-process (as root or under --root) */
+	if (g_strcmp0(self->profile, "soak") == 0) {
+		node = sdt_ops_soak(self->cli->ctx,
+				    self->dir,
+				    (guint64) self->soak_mib * 1024 * 1024,
+				    self->soak_seconds,
+				    sdt_cli_bench_progress_cb,
+				    self,
+				    cancellable,
+				    &error);
+		if (node == NULL)
+			g_task_return_error(task, error);
+		else
+			g_task_return_pointer(task, node, (GDestroyNotify) json_node_unref);
+		return;
+	}
 	/* in-process with --root, else a job of the helper followed over the bus */
-	JsonNode *node = sdt_cli_ops_bench(self->cli,
-					   self->profile,
-					   self->dir,
-					   sdt_cli_bench_progress_cb,
-					   self,
-					   cancellable,
-					   &error);
+	node = sdt_cli_ops_bench(self->cli,
+				 self->profile,
+				 self->dir,
+				 sdt_cli_bench_progress_cb,
+				 self,
+				 cancellable,
+				 &error);
 	if (node == NULL)
 		g_task_return_error(task, error);
 	else
@@ -229,6 +250,46 @@ sdt_cli_bench_print_human(JsonObject *obj)
 	}
 }
 
+static void
+sdt_cli_bench_print_soak(JsonObject *obj)
+{
+	JsonObject *target = json_object_get_object_member(obj, "target");
+	JsonObject *soak = json_object_get_object_member(obj, "soak");
+	JsonNode *bad = json_object_get_member(soak, "first_bad_offset");
+	gint64 mismatches = json_object_get_int_member(soak, "mismatches");
+
+	/* Translators: the soak test's file: directory, block device, file system */
+	g_print(_("Soak test in %s on %s (%s)%s\n"),
+		json_object_get_string_member(target, "path"),
+		json_object_get_string_member(target, "device"),
+		json_object_get_string_member(target, "filesystem"),
+		json_object_get_boolean_member_with_default(target, "stand_in", FALSE)
+			? _(", a stand-in, not the SD card")
+			: "");
+	/* Translators: bytes written, bytes checked, rounds, seconds */
+	g_print(_("Wrote %" G_GINT64_FORMAT " bytes and checked %" G_GINT64_FORMAT
+		  " bytes in %" G_GINT64_FORMAT " rounds (%.1f s, seed %s).\n"),
+		json_object_get_int_member(soak, "bytes_written"),
+		json_object_get_int_member(soak, "bytes_checked"),
+		json_object_get_int_member(soak, "rounds"),
+		json_object_get_double_member(soak, "seconds"),
+		json_object_get_string_member(soak, "seed"));
+	if (mismatches > 0 && bad != NULL && !JSON_NODE_HOLDS_NULL(bad))
+		/* Translators: a count of bytes, then a byte offset */
+		g_print(g_dngettext(GETTEXT_PACKAGE,
+				    "DATA ERROR: %" G_GINT64_FORMAT
+				    " byte read back wrong, the first at offset %" G_GINT64_FORMAT
+				    ".\n",
+				    "DATA ERROR: %" G_GINT64_FORMAT
+				    " bytes read back wrong, the first at offset %" G_GINT64_FORMAT
+				    ".\n",
+				    (gulong) MIN(mismatches, G_MAXLONG)),
+			mismatches,
+			json_node_get_int(bad));
+	else
+		g_print("%s\n", _("Every byte read back as written."));
+}
+
 gint
 sdt_cli_bench(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
@@ -247,7 +308,7 @@ sdt_cli_bench(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		 0,
 		 G_OPTION_ARG_STRING,
 		 &profile,
-		 N_("quick, standard (the default) or full"),
+		 N_("quick, standard (the default), full or soak"),
 		 N_("PROFILE")},
 		{"dir",
 		 0,
@@ -256,14 +317,49 @@ sdt_cli_bench(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		 &dir,
 		 N_("Put the test file in DIR (only with --root, for tests)"),
 		 N_("DIR")},
+		{"size",
+		 0,
+		 0,
+		 G_OPTION_ARG_INT,
+		 &self.soak_mib,
+		 N_("Soak profile: the test file's size in MiB (default 256)"),
+		 N_("MIB")},
+		{"seconds",
+		 0,
+		 0,
+		 G_OPTION_ARG_DOUBLE,
+		 &self.soak_seconds,
+		 N_("Soak profile: keep checking for this many seconds (default 120)"),
+		 N_("SECONDS")},
 		{NULL},
 	};
 
+	self.soak_mib = -1;
+	self.soak_seconds = -1;
 	if (!sdt_cli_parse(cli, entries, 0, 0, &argc, &argv, &rc, error))
 		return rc;
 	if (profile == NULL)
 		profile = g_strdup("standard");
-	if (!sdt_bench_config_for_profile(profile, &config, &error_profile)) {
+	if (g_strcmp0(profile, "soak") == 0) {
+		if (self.soak_mib == -1)
+			self.soak_mib = (gint) (SDT_SOAK_DEFAULT_SIZE >> 20);
+		if (self.soak_seconds == -1)
+			self.soak_seconds = SDT_SOAK_DEFAULT_SECONDS;
+		if (cli->ctx == NULL) {
+			g_set_error_literal(error,
+					    SDT_ERROR,
+					    SDT_ERROR_NOT_SUPPORTED,
+					    _("The soak test runs as root without the helper: use "
+					      "“sudo sdtunerctl --root / bench --profile soak”"));
+			return SDT_CLI_EXIT_FAILED;
+		}
+	} else if (self.soak_mib != -1 || self.soak_seconds != -1) {
+		g_set_error_literal(error,
+				    G_OPTION_ERROR,
+				    G_OPTION_ERROR_BAD_VALUE,
+				    _("bench: --size and --seconds belong to the soak profile"));
+		return SDT_CLI_EXIT_USAGE;
+	} else if (!sdt_bench_config_for_profile(profile, &config, &error_profile)) {
 		g_set_error_literal(error,
 				    G_OPTION_ERROR,
 				    G_OPTION_ERROR_BAD_VALUE,
@@ -302,7 +398,10 @@ sdt_cli_bench(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	} else if (cli->json) {
 		sdt_cli_print_json(cli, self.result);
 	} else {
-		sdt_cli_bench_print_human(json_node_get_object(self.result));
+		if (json_object_has_member(json_node_get_object(self.result), "soak"))
+			sdt_cli_bench_print_soak(json_node_get_object(self.result));
+		else
+			sdt_cli_bench_print_human(json_node_get_object(self.result));
 	}
 	sdt_cli_bench_clear(&self);
 	return rc;

@@ -246,6 +246,23 @@ sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 			sdt_cli_config_str(trial, "reboot_command"));
 	if (json_object_get_boolean_member_with_default(obj, "tryboot_active", FALSE))
 		g_print("%s\n", _("This boot is a tryboot trial."));
+	{
+		JsonNode *pn = json_object_get_member(obj, "pending_verification");
+		JsonNode *ln = json_object_get_member(obj, "last_verification");
+		if (pn != NULL && JSON_NODE_HOLDS_OBJECT(pn))
+			/* Translators: a recommendation id */
+			g_print(_("%s will be verified after the next restart.\n"),
+				sdt_cli_config_str(json_node_get_object(pn), "id"));
+		if (ln != NULL && JSON_NODE_HOLDS_OBJECT(ln)) {
+			JsonObject *l = json_node_get_object(ln);
+			/* Translators: time, recommendation id, decision, reason */
+			g_print(_("Last verification (%s) of %s: %s. %s\n"),
+				sdt_cli_config_str(l, "time"),
+				sdt_cli_config_str(l, "id"),
+				sdt_cli_config_str(l, "decision"),
+				sdt_cli_config_str(l, "reason"));
+		}
+	}
 	return SDT_CLI_EXIT_OK;
 }
 
@@ -313,6 +330,17 @@ sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		} else if (g_strcmp0(kind, "revert") == 0) {
 			const gchar *id = sdt_cli_config_str(e, "id");
 			summary = g_strdup_printf(_("reverted %s"), id != NULL ? id : "?");
+		} else if (g_strcmp0(kind, "verify") == 0) {
+			const gchar *id = sdt_cli_config_str(e, "id");
+			const gchar *reason = sdt_cli_config_str(e, "reason");
+			/* Translators: a recommendation id, the decision (keep, step-down,
+			 * undo) and its reason */
+			summary = g_strdup_printf(_("verified %s: %s. %s"),
+						  id != NULL ? id : "?",
+						  sdt_cli_config_str(e, "decision") != NULL
+							  ? sdt_cli_config_str(e, "decision")
+							  : "?",
+						  reason != NULL ? reason : "");
 		} else {
 			summary = g_strdup(kind != NULL ? kind : "?");
 		}

@@ -20,6 +20,7 @@
 #include "sdtunerctl-check.h"
 #include "sdtunerctl-config.h"
 #include "sdtunerctl-info.h"
+#include "sdtunerctl-verify.h"
 
 typedef struct {
 	const gchar *name;
@@ -32,7 +33,7 @@ typedef struct {
 static const SdtCliCommand commands[] = {
 	/* filled in by each command's source file */
 	{"bench",
-	 "[--profile quick|standard|full] [--dir DIR] [--json]",
+	 "[--profile quick|standard|full|soak] [--dir DIR] [--json]",
 	 "",
 	 N_("Measure the SD card: sequential and 4k random I/O, A1/A2 verdict"),
 	 sdt_cli_bench},
@@ -56,6 +57,11 @@ static const SdtCliCommand commands[] = {
 	{"revert", "", "", N_("Take SD Tuner's change out of config.txt"), sdt_cli_revert},
 	{"status", "", "", N_("Show SD Tuner's change and whether it works"), sdt_cli_status},
 	{"history", "", "", N_("List config changes and benchmark results"), sdt_cli_history},
+	{"verify",
+	 "[--evidence FILE]",
+	 "",
+	 N_("After a reboot: keep, step down or undo the pending change"),
+	 sdt_cli_verify},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 

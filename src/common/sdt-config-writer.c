@@ -2374,8 +2374,19 @@ sdt_config_writer_apply(SdtConfigWriter *self,
 			json_object_set_array_member(journal,
 						     "disabled",
 						     sdt_json_array_from_strings(edit->disabled));
-			json_object_set_string_member(journal, "backup", backup);
-			json_object_set_string_member(journal, "sha256_before", hash_before);
+			/* a block of SD Tuner's replaced in a file as SD Tuner left it (a
+			 * step down, a card moved between boards): the file before SD
+			 * Tuner's first change stays the one revert gives back */
+			if (ev.own_state && ev.backup != NULL && ev.backup_path != NULL) {
+				g_autofree gchar *first = sdt_config_hash(ev.backup);
+				json_object_set_string_member(journal, "backup", ev.backup_path);
+				json_object_set_string_member(journal, "sha256_before", first);
+			} else {
+				json_object_set_string_member(journal, "backup", backup);
+				json_object_set_string_member(journal,
+							      "sha256_before",
+							      hash_before);
+			}
 			json_object_set_string_member(journal, "sha256_after", hash_after);
 			json_object_set_string_member(journal, "time", iso);
 			/* "has it rebooted since": compared by boot id, never by the clock */

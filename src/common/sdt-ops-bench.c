@@ -20,6 +20,7 @@
 #include "sdt-info.h"
 #include "sdt-mounts.h"
 #include "sdt-ops.h"
+#include "sdt-soak.h"
 
 /* where a card's file systems are most likely to be, best first */
 static const gchar *sdt_bench_card_mount_points[] = {"/", "/boot/firmware", "/boot"};
@@ -215,7 +216,150 @@ sdt_ops_bench(SdtContext *ctx,
 {
 	SdtBenchConfig config;
 
+	if (g_strcmp0(profile, "soak") == 0)
+		return sdt_ops_soak(ctx,
+				    dir,
+				    SDT_SOAK_DEFAULT_SIZE,
+				    SDT_SOAK_DEFAULT_SECONDS,
+				    progress,
+				    user_data,
+				    cancellable,
+				    error);
 	if (!sdt_bench_config_for_profile(profile, &config, error))
 		return NULL;
 	return sdt_bench_ops_run(ctx, &config, dir, progress, user_data, cancellable, error);
+}
+
+/* the soak test (sdt-soak.c) on the card's file system, or in @dir under a root */
+JsonNode *
+sdt_ops_soak(SdtContext *ctx,
+	     const gchar *dir,
+	     guint64 size,
+	     gdouble seconds,
+	     SdtBenchProgressFunc progress,
+	     gpointer user_data,
+	     GCancellable *cancellable,
+	     GError **error)
+{
+	g_autoptr(SdtBenchTarget) target = NULL;
+	g_autofree gchar *dir_card = NULL;
+	g_autofree gchar *card_source = NULL;
+	g_autoptr(JsonObject) obj = json_object_new();
+	g_autoptr(GError) error_history = NULL;
+	JsonObject *t = json_object_new();
+	JsonObject *soak = json_object_new();
+	JsonNode *node;
+	SdtSoakConfig config = {0};
+	SdtSoakResult res;
+	dev_t card_devnum = 0;
+	gdouble ceiling_mb_s = 0;
+
+	g_return_val_if_fail(SDT_IS_CONTEXT(ctx), NULL);
+	if (size < SDT_SOAK_MIN_SIZE || size > SDT_SOAK_MAX_SIZE ||
+	    size % SDT_SOAK_SEQ_BLOCK != 0 || !(seconds >= 0 && seconds <= 24 * 3600)) {
+		json_object_unref(t);
+		json_object_unref(soak);
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_ARGUMENT,
+			    _("The soak test's size must be a whole number of MiB from %u to %u, "
+			      "and its time at most a day"),
+			    (guint) (SDT_SOAK_MIN_SIZE >> 20),
+			    (guint) (SDT_SOAK_MAX_SIZE >> 20));
+		return NULL;
+	}
+	if (dir != NULL && !sdt_context_is_simulated(ctx)) {
+		json_object_unref(t);
+		json_object_unref(soak);
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_ARGUMENT,
+				    _("A benchmark directory is accepted only with --root"));
+		return NULL;
+	}
+	if (dir == NULL) {
+		dir_card = sdt_bench_card_find_dir(ctx,
+						   size,
+						   &ceiling_mb_s,
+						   &card_devnum,
+						   &card_source,
+						   error);
+		if (dir_card == NULL) {
+			json_object_unref(t);
+			json_object_unref(soak);
+			return NULL;
+		}
+		dir = dir_card;
+	}
+	if (progress != NULL)
+		progress("prepare", 0.0, 0.0, user_data);
+	/* refuses without size + 10% free; no name, so nothing is left behind */
+	target = sdt_bench_target_open(dir, size, SDT_BENCH_TARGET_FLAG_NONE, error);
+	if (target == NULL) {
+		json_object_unref(t);
+		json_object_unref(soak);
+		return NULL;
+	}
+	target->stand_in = dir_card == NULL || target->devnum != card_devnum;
+	config.size = size;
+	config.seconds = seconds;
+	config.seed = g_random_int() | ((guint64) g_random_int() << 32);
+	if (!sdt_soak_run(target->fd, &config, &res, progress, user_data, cancellable, error)) {
+		json_object_unref(t);
+		json_object_unref(soak);
+		return NULL;
+	}
+
+	json_object_set_string_member(t, "path", target->dir);
+	json_object_set_string_member(t, "device", target->device);
+	json_object_set_string_member(t, "filesystem", target->filesystem);
+	json_object_set_boolean_member(t, "stand_in", target->stand_in);
+	json_object_set_object_member(obj, "target", t);
+	json_object_set_string_member(obj, "profile", "soak");
+	json_object_set_array_member(obj, "tests", json_array_new());
+	json_object_set_int_member(soak, "bytes_written", (gint64) res.bytes_written);
+	json_object_set_int_member(soak, "bytes_checked", (gint64) res.bytes_checked);
+	json_object_set_int_member(soak, "mismatches", (gint64) res.mismatches);
+	if (res.first_bad_offset >= 0) {
+		json_object_set_int_member(soak, "first_bad_offset", res.first_bad_offset);
+		json_object_set_int_member(soak, "first_bad_round", res.first_bad_round);
+	} else {
+		json_object_set_null_member(soak, "first_bad_offset");
+	}
+	json_object_set_int_member(soak, "file_size", (gint64) size);
+	json_object_set_int_member(soak, "rounds", res.rounds);
+	/* as a string: JSON readers that hold numbers as doubles would round it */
+	{
+		g_autofree gchar *seed = g_strdup_printf("%" G_GUINT64_FORMAT, config.seed);
+		json_object_set_string_member(soak, "seed", seed);
+	}
+	json_object_set_double_member(soak, "seconds", res.seconds);
+	json_object_set_double_member(soak,
+				      "write_mb_s",
+				      res.write_seconds > 0 ? (gdouble) res.bytes_written / 1e6 /
+								      res.write_seconds
+							    : 0.0);
+	json_object_set_double_member(
+		soak,
+		"read_mb_s",
+		res.read_seconds > 0 ? (gdouble) res.bytes_checked / 1e6 / res.read_seconds : 0.0);
+	json_object_set_double_member(
+		soak,
+		"checked_mb_per_run_second",
+		res.seconds > 0 ? (gdouble) res.bytes_checked / 1e6 / res.seconds : 0.0);
+	json_object_set_object_member(obj, "soak", soak);
+	json_object_set_array_member(obj, "notes", json_array_new());
+
+	node = json_node_new(JSON_NODE_OBJECT);
+	json_node_set_object(node, obj);
+	{
+		/* a deep copy: the history adds its members to the entry */
+		g_autofree gchar *text = json_to_string(node, FALSE);
+		g_autoptr(JsonNode) copy = json_from_string(text, NULL);
+		if (copy == NULL ||
+		    !sdt_history_append(ctx, "soak", json_node_get_object(copy), &error_history))
+			g_warning("soak result not saved: %s",
+				  error_history != NULL ? error_history->message : "?");
+	}
+	return node;
 }

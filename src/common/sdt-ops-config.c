@@ -11,11 +11,13 @@
 #include <string.h>
 
 #include "sdt-config-writer.h"
+#include "sdt-cqe-quirks.h"
 #include "sdt-error.h"
 #include "sdt-file.h"
 #include "sdt-history.h"
 #include "sdt-ops-config.h"
 #include "sdt-ops.h"
+#include "sdt-verify.h"
 
 #define SDT_MHZ G_GUINT64_CONSTANT(1000000)
 
@@ -103,6 +105,9 @@ sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt
 	}
 
 	facts->card_present = card != NULL && card->present;
+	facts->cqe_list = SDT_CQE_LIST_NONE;
+	if (facts->card_present && card->cid_valid)
+		facts->cqe_list = (gint) sdt_cqe_quirks_lookup(&card->cid, &facts->cqe_list_why);
 	facts->cmd48 = -1;
 	facts->ext_perf_cq = -1;
 	facts->cq_depth = -1;
@@ -392,7 +397,7 @@ sdt_ops_config_verify(const gchar *id,
 }
 
 /* /proc/device-tree/chosen/bootloader/tryboot = 1: booted in tryboot mode (PLATFORM.md §4) */
-static gboolean
+gboolean
 sdt_ops_config_tryboot_active(SdtContext *ctx)
 {
 	g_autofree gchar *path =
@@ -472,6 +477,16 @@ sdt_ops_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
 			    id);
 		return NULL;
 	}
+	if (rec->trial_only && !trial) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NOT_SUPPORTED,
+			    _("“%s” is applied only as a one-boot trial, verified by a soak test "
+			      "after the reboot: run “sdtunerctl apply %s --trial”"),
+			    id,
+			    id);
+		return NULL;
+	}
 	lines = g_new0(const gchar *, rec->lines->len + 1);
 	for (guint i = 0; i < rec->lines->len; i++)
 		lines[i] = g_ptr_array_index(rec->lines, i);
@@ -483,8 +498,15 @@ sdt_ops_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
 	res = sdt_config_writer_apply(writer, &block, trial, error);
 	if (res == NULL)
 		return NULL;
-	if (json_object_get_boolean_member(res, "changed") || trial)
+	if (json_object_get_boolean_member(res, "changed") || trial) {
 		sdt_ops_config_history(ctx, "apply", res);
+		/* verified after the next boot (sdt_ops_verify()) */
+		sdt_ops_verify_record_apply(ctx,
+					    res,
+					    block.type_code,
+					    block.filter,
+					    block.replaces);
+	}
 	return sdt_ops_config_node(g_steal_pointer(&res));
 }
 
@@ -500,6 +522,12 @@ sdt_ops_revert(SdtContext *ctx, GError **error)
 	if (res == NULL)
 		return NULL;
 	sdt_ops_config_history(ctx, "revert", res);
+	/* nothing of SD Tuner's left to verify */
+	{
+		g_autoptr(GError) local = NULL;
+		if (!sdt_verify_pending_remove(ctx, &local))
+			g_warning("%s", local->message);
+	}
 	return sdt_ops_config_node(g_steal_pointer(&res));
 }
 
@@ -584,6 +612,7 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 		json_object_set_boolean_member(obj,
 					       "tryboot_active",
 					       sdt_ops_config_tryboot_active(ctx));
+		sdt_ops_verify_add_status(ctx, obj);
 		return sdt_ops_config_node(g_steal_pointer(&obj));
 	}
 	sdt_ops_config_facts(&facts, info, cfg);
@@ -707,5 +736,6 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 			"backup",
 			json_object_get_string_member_with_default(journal, "backup", ""));
 	}
+	sdt_ops_verify_add_status(ctx, obj);
 	return sdt_ops_config_node(g_steal_pointer(&obj));
 }

@@ -28,4 +28,7 @@ void sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConf
 /* adds the DESIGN.md "config" member ({path, sd_settings: [...]}) to an info document */
 void sdt_ops_config_add_info(SdtContext *ctx, const SdtInfo *info, JsonObject *info_obj);
 
+/* this boot used tryboot.txt (/proc/device-tree/chosen/bootloader/tryboot = 1) */
+gboolean sdt_ops_config_tryboot_active(SdtContext *ctx);
+
 G_END_DECLS

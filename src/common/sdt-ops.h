@@ -67,4 +67,25 @@ JsonNode *sdt_ops_bench(SdtContext *ctx,
 			GCancellable *cancellable,
 			GError **error);
 
+/*
+ * `verify`: after a reboot, decides on the pending change (<state>/pending.json)
+ * and acts: keep (a trial goes into config.txt for good), step down (the next
+ * divisor step is prepared, never rebooted) or undo (the revert).  Returns
+ * {"pending": false, ...} when there is nothing pending, else the decision
+ * with its reason and evidence, also appended to the history as "verify".
+ * @evidence_path (tests and copied images only, NULL otherwise) names a JSON
+ * file with "soak", "before" and "after" results to use instead of running them.
+ */
+JsonNode *sdt_ops_verify(SdtContext *ctx, const gchar *evidence_path, GError **error);
+
+/* records a change just applied as pending verification after the next boot */
+void sdt_ops_verify_record_apply(SdtContext *ctx,
+				 JsonObject *apply_result,
+				 gint type_code,
+				 const gchar *filter,
+				 guint replaces);
+
+/* adds "pending_verification" and "last_verification" to a status document */
+void sdt_ops_verify_add_status(SdtContext *ctx, JsonObject *status);
+
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sdt-board.h"
+#include "sdt-cqe-quirks.h"
 #include "sdt-recommend.h"
 
 #define SDT_MHZ G_GUINT64_CONSTANT(1000000)
@@ -500,6 +501,17 @@ sdt_recommend_brcmstb(const SdtRecommendFacts *facts, SdtRecommendResult *result
 					   "be turned on.")));
 		return;
 	}
+	if (facts->cqe_list == SDT_CQE_LIST_DENY) {
+		/* Translators: %s is the kernel's reason, in English, e.g. “Samsung PRO Plus,
+		 * EVO Plus and PRO Ultimate cards of 2023 stop answering after a cache flush” */
+		g_ptr_array_add(
+			result->notes,
+			g_strdup_printf(_("Linux lists this card as known-bad for command "
+					  "queueing (%s), so SD Tuner does not offer "
+					  "dtparam=sd_cqe=2."),
+					facts->cqe_list_why != NULL ? facts->cqe_list_why : "?"));
+		return;
+	}
 	if (g_strcmp0(facts->config_block_id, "sd-cqe-2") == 0 ||
 	    g_strcmp0(facts->config_cqe, "2") == 0) {
 		g_ptr_array_add(result->notes,
@@ -522,9 +534,12 @@ sdt_recommend_brcmstb(const SdtRecommendFacts *facts, SdtRecommendResult *result
 		  "writes were measured on a SanDisk A2 card); sequential speed stays the "
 		  "same."));
 	rec->risk = g_strdup(
-		_("Some A2 cards mishandle queueing or their cache: watch the kernel log for "
-		  "“running CQE recovery” and revert if it appears. With the cache on, a "
-		  "power cut can lose the last writes."));
+		_("Some cards corrupt data with queueing forced on: reads succeed but return "
+		  "the wrong bytes, or the file system turns read-only. SD Tuner applies this "
+		  "only as a one-boot trial and keeps it only if a soak test reads back every "
+		  "byte it wrote and the kernel log shows no “running CQE recovery”. With the "
+		  "cache on, a power cut can also lose the last writes."));
+	rec->trial_only = TRUE;
 	g_ptr_array_add(result->recommendations, rec);
 }
 
@@ -606,6 +621,11 @@ sdt_recommend_result_to_json(const SdtRecommendResult *result)
 		json_builder_add_string_value(builder, rec->expected_effect);
 		json_builder_set_member_name(builder, "risk");
 		json_builder_add_string_value(builder, rec->risk);
+		if (rec->trial_only) {
+			/* applied with `apply ID --trial`, kept only after the soak test */
+			json_builder_set_member_name(builder, "trial_only");
+			json_builder_add_boolean_value(builder, TRUE);
+		}
 		if (rec->expected_clock_hz > 0) {
 			json_builder_set_member_name(builder, "expected_clock_hz");
 			json_builder_add_int_value(builder, (gint64) rec->expected_clock_hz);

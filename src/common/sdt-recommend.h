@@ -49,6 +49,9 @@ typedef struct {
 	const gchar *config_block_id;   /* SD Tuner's block in place, or NULL */
 	gboolean config_sdhost_overlay; /* dtoverlay=sdhost in effect on this board */
 	gboolean config_sdtweak_overlay;
+	/* the kernel's command-queue quirk tables (sdt-cqe-quirks.h): SdtCqeList */
+	gint cqe_list;
+	const gchar *cqe_list_why; /* the kernel's reason for the match, NULL if none */
 } SdtRecommendFacts;
 
 typedef struct {
@@ -62,6 +65,7 @@ typedef struct {
 	SdtConfigSdKind replaces; /* SD lines that conflict with this setting */
 	gint type_code;
 	guint64 expected_clock_hz; /* overclock: the clock the driver will use */
+	gboolean trial_only; /* applied only as a tryboot trial, verified with the soak test */
 } SdtRecommendation;
 
 /* where the core clock figure comes from (JSON core_clock.source) */

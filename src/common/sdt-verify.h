@@ -1,0 +1,161 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "sdt-context.h"
+
+G_BEGIN_DECLS
+
+/*
+ * The closed loop after a reboot: keep, step down or undo a change, decided
+ * by pure functions on typed facts (sdt_verify_decide()), and the pending
+ * state in <state>/pending.json that carries a change across reboots.
+ * sdt_ops_verify() (sdt-ops-verify.c) gathers the facts and acts.
+ */
+
+typedef enum {
+	SDT_VERIFY_WAIT,      /* not rebooted since the change: nothing to decide yet */
+	SDT_VERIFY_KEEP,      /* took effect, no errors, data intact, faster */
+	SDT_VERIFY_STEP_DOWN, /* errors at an overclock: prepare the next divisor step */
+	SDT_VERIFY_UNDO,      /* revert, with the reason */
+} SdtVerifyDecision;
+
+/* "wait", "keep", "step-down", "undo" */
+const gchar *sdt_verify_decision_to_string(SdtVerifyDecision decision);
+
+/* what the kernel log says since boot (the records of this boot only) */
+typedef struct {
+	guint overclock_reduced;   /* "reducing overclock due to errors" */
+	guint overclock_cancelled; /* "cancelling overclock" */
+	guint cqe_recovery;        /* "running CQE recovery" */
+	guint timeouts;            /* mmcN/mmcblkN lines with "timeout" or "timed out" */
+	guint io_errors;           /* "I/O error" on mmcblkN, "error -N" on mmcN/mmcblkN */
+	GPtrArray *lines;          /* the matching messages, in order (at most 20) */
+} SdtVerifyLog;
+
+void sdt_verify_log_init(SdtVerifyLog *log);
+void sdt_verify_log_clear(SdtVerifyLog *log);
+/* scans kmsg text (sdt_kmsg_parse() format) for the error lines above */
+void sdt_verify_log_scan(SdtVerifyLog *log, const gchar *kmsg, gsize len);
+guint sdt_verify_log_errors(const SdtVerifyLog *log);
+
+/* the soak test's result */
+typedef struct {
+	gboolean ran;
+	guint64 bytes_written;
+	guint64 bytes_checked;
+	guint64 mismatches;
+	gint64 first_bad_offset; /* -1 when clean */
+} SdtVerifySoak;
+
+/* one benchmark figure, before and after: medians and spreads (half the range) */
+typedef struct {
+	const gchar *name; /* "seq-write", ... */
+	const gchar *unit; /* "MB/s" or "IOPS" */
+	gdouble before;
+	gdouble before_spread;
+	gdouble after;
+	gdouble after_spread;
+} SdtVerifyFigure;
+
+typedef struct {
+	const gchar *id; /* the change under test: sd-overclock-N, sd-cqe-N */
+	guint step;      /* divisor steps already taken down (0, 1, 2) */
+	gboolean trial;  /* the change is in tryboot.txt, not yet in config.txt */
+
+	const gchar *boot_id_then; /* recorded with the change */
+	const gchar *boot_id_now;
+	gboolean tryboot_active; /* this boot used tryboot.txt */
+	guint attempts;          /* verifications begun in earlier runs and never finished */
+	gboolean config_edited;  /* config.txt (or tryboot.txt) changed by hand since */
+
+	/* took effect: for sd-overclock-N the clock in Hz (0 unknown); for sd-cqe-N
+	 * the queueing state ("enabled", "off", "host-software-queue", "unknown") */
+	guint64 core_clock_hz;
+	guint64 expected_clock_hz;
+	guint64 observed_clock_hz;
+	const gchar *expected_cqe;
+	const gchar *observed_cqe;
+
+	const SdtVerifyLog *log;
+	SdtVerifySoak soak;
+	const SdtVerifyFigure *figures;
+	guint n_figures;
+} SdtVerifyFacts;
+
+#define SDT_VERIFY_MAX_STEPS 2
+#define SDT_VERIFY_MAX_TRIES 2
+
+typedef struct {
+	SdtVerifyDecision decision;
+	gchar *reason;           /* translated, one sentence or more */
+	gchar *next_id;          /* step down: the id to prepare, e.g. "sd-overclock-80" */
+	GPtrArray *improved;     /* "seq-write: 20.1 → 38.9 MB/s (+94%)" */
+	GPtrArray *worse;        /* figures worse by more than the combined spread */
+	gboolean stop;           /* undo after too many tries: the loop ends */
+	gboolean foreign_change; /* config.txt was edited by hand meanwhile */
+} SdtVerifyResult;
+
+void sdt_verify_result_free(SdtVerifyResult *result);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtVerifyResult, sdt_verify_result_free)
+
+/*
+ * The next divisor step below sd-overclock-@mhz on an sdhost core of
+ * @core_hz: the sd_overclock value (MHz) that gives core / (n + 1) where
+ * core / n is the clock of @mhz, or 0 when that is at or below 50 MHz (the
+ * card's own high-speed clock: no overclock left to step down to).
+ */
+guint sdt_verify_next_step_mhz(guint64 core_hz, guint mhz);
+
+/* the decision; pure: the same facts give the same result */
+SdtVerifyResult *sdt_verify_decide(const SdtVerifyFacts *facts);
+
+/*
+ * The pending state, <state>/pending.json (version 1):
+ * {version, id, original_id, step, trial, boot_id, attempts, tries: [boot ids],
+ *  time, config_sha256, before: {name: {median, spread, unit}}, steps: [decisions],
+ *  filter, type_code, replaces}
+ */
+typedef struct {
+	gchar *id;
+	gchar *original_id;
+	guint step;
+	gboolean trial;
+	gchar *boot_id; /* may be NULL */
+	guint attempts;
+	gchar **tries; /* boot ids of the attempts */
+	gchar *time;
+	gchar *config_sha256; /* config.txt (trial: tryboot.txt) as SD Tuner left it, or NULL */
+	JsonObject *before;   /* may be NULL */
+	JsonArray *steps;     /* decisions taken so far (step-down evidence) */
+	gchar *filter;        /* the block's filter line, e.g. "[board-type=0x08]" */
+	gint type_code;       /* the board the block is written for */
+	guint replaces;       /* SdtConfigSdKind the block replaces */
+} SdtVerifyPending;
+
+/* the settings SD Tuner writes for @id ("dtparam=sd_overclock=80"), or NULL */
+gchar *sdt_verify_setting_line(const gchar *id);
+
+void sdt_verify_pending_free(SdtVerifyPending *pending);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtVerifyPending, sdt_verify_pending_free)
+
+/* schema-checked; NULL with SDT_ERROR_INVALID_DATA for anything else */
+SdtVerifyPending *sdt_verify_pending_parse(const gchar *data, gsize len, GError **error);
+JsonObject *sdt_verify_pending_to_json(const SdtVerifyPending *pending);
+
+/*
+ * Reads <state>/pending.json: TRUE with *@pending NULL when there is none,
+ * FALSE with @error when it cannot be read or is not valid.
+ */
+gboolean sdt_verify_pending_load(SdtContext *ctx, SdtVerifyPending **pending, GError **error);
+/* writes it atomically and durably (temporary file, fsync, rename) */
+gboolean sdt_verify_pending_save(SdtContext *ctx, const SdtVerifyPending *pending, GError **error);
+/* removes it; TRUE when it is gone (or was never there) */
+gboolean sdt_verify_pending_remove(SdtContext *ctx, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,508 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "sdt-error.h"
+#include "sdt-test-config.h"
+#include "sdt-verify.h"
+
+/* the simulated matrix, at the level of the pure decision */
+
+#define BOOT_A "0b6f8a52-2a4e-4a55-9a43-6a5f0d3b1c11"
+#define BOOT_B "5d0e7c1a-9f3b-4c2d-8e1f-2b3c4d5e6f70"
+#define CORE   (400 * G_GUINT64_CONSTANT(1000000))
+#define MHZ(x) ((guint64) ((x) *1000000.0))
+
+static const gchar clean_log[] = "6,3,1500000,-;mmc0: sdhost-bcm2835 loaded - DMA enabled (>1)\n"
+				 "6,4,1512345,-;mmc0: overclocking to 100000000Hz\n"
+				 "6,6,1537035,-;mmc0: new high speed SDHC card at address 0001\n";
+static const gchar reduced_log[] =
+	"6,4,1512345,-;mmc0: overclocking to 100000000Hz\n"
+	"4,9,9000000,-;mmc0: reducing overclock due to errors\n"
+	"6,10,9100000,-;mmc0: overclocking to 80000000Hz\n"
+	"3,11,9200000,-;I/O error, dev mmcblk0, sector 123456 op 0x0:(READ) flags 0x80700\n";
+static const gchar cqe_log[] = "6,5,1524690,-;mmc0: Command Queue Engine enabled, 31 tags\n"
+			       "4,9,9000000,-;mmc0: running CQE recovery\n";
+static const gchar timeout_log[] = "3,9,9000000,-;mmc0: Timeout waiting for hardware interrupt.\n"
+				   "3,10,9000001,-;mmcblk0: error -110 transferring data, sector "
+				   "1234, nr 8, cmd response 0x900, card status 0xc00\n";
+
+static const SdtVerifyFigure faster[] = {
+	{"seq-write", "MB/s", 18.0, 0.4, 21.5, 0.5},
+	{"seq-read", "MB/s", 22.0, 0.3, 41.0, 0.6},
+	{"rand-4k-read-qd32", "IOPS", 2000, 40, 2400, 50},
+};
+static const SdtVerifyFigure within_spread[] = {
+	{"seq-write", "MB/s", 18.0, 1.0, 19.5, 1.0},
+	{"seq-read", "MB/s", 22.0, 2.0, 23.0, 2.0},
+};
+/* the Kingston card: reads faster, writes 9.24 → 8.17 MB/s */
+static const SdtVerifyFigure kingston[] = {
+	{"seq-write", "MB/s", 9.24, 0.1, 8.17, 0.1},
+	{"seq-read", "MB/s", 22.0, 0.3, 41.0, 0.6},
+};
+
+typedef struct {
+	SdtVerifyFacts facts;
+	SdtVerifyLog log;
+} Case;
+
+static void
+case_init(Case *c, const gchar *id, const gchar *kmsg, guint64 observed)
+{
+	memset(c, 0, sizeof(*c));
+	sdt_verify_log_init(&c->log);
+	sdt_verify_log_scan(&c->log, kmsg, strlen(kmsg));
+	c->facts.id = id;
+	c->facts.boot_id_then = BOOT_A;
+	c->facts.boot_id_now = BOOT_B;
+	c->facts.core_clock_hz = CORE;
+	if (g_str_has_prefix(id, "sd-overclock-")) {
+		guint mhz = (guint) g_ascii_strtoull(id + strlen("sd-overclock-"), NULL, 10);
+		c->facts.expected_clock_hz = CORE / (CORE / MHZ(mhz));
+		c->facts.expected_clock_hz = mhz == 66 ? CORE / 6 : c->facts.expected_clock_hz;
+	}
+	c->facts.observed_clock_hz = observed;
+	c->facts.log = &c->log;
+	c->facts.soak = (SdtVerifySoak){TRUE, 64 << 20, 64 << 20, 0, -1};
+	c->facts.figures = faster;
+	c->facts.n_figures = G_N_ELEMENTS(faster);
+}
+
+static void
+case_clear(Case *c)
+{
+	sdt_verify_log_clear(&c->log);
+}
+
+static void
+test_next_step(void)
+{
+	/* 100 → 80 → 66.7 MHz on a 400 MHz core, then nothing above 50 MHz but 57.1 */
+	g_assert_cmpuint(sdt_verify_next_step_mhz(CORE, 100), ==, 80);
+	g_assert_cmpuint(sdt_verify_next_step_mhz(CORE, 80), ==, 66);
+	g_assert_cmpuint(sdt_verify_next_step_mhz(CORE, 66), ==, 57);
+	g_assert_cmpuint(sdt_verify_next_step_mhz(CORE, 57), ==, 0);
+	/* 250 MHz core (Pi Zero, 1, 2): 62.5 → 50 is no overclock */
+	g_assert_cmpuint(sdt_verify_next_step_mhz(250 * G_GUINT64_CONSTANT(1000000), 62), ==, 0);
+	g_assert_cmpuint(sdt_verify_next_step_mhz(250 * G_GUINT64_CONSTANT(1000000), 83), ==, 62);
+}
+
+static void
+test_log_scan(void)
+{
+	SdtVerifyLog log;
+	sdt_verify_log_init(&log);
+	sdt_verify_log_scan(&log, clean_log, strlen(clean_log));
+	g_assert_cmpuint(sdt_verify_log_errors(&log), ==, 0);
+	sdt_verify_log_scan(&log, reduced_log, strlen(reduced_log));
+	g_assert_cmpuint(log.overclock_reduced, ==, 1);
+	g_assert_cmpuint(log.io_errors, ==, 1);
+	sdt_verify_log_scan(&log, timeout_log, strlen(timeout_log));
+	g_assert_cmpuint(log.timeouts, ==, 1);
+	g_assert_cmpuint(log.io_errors, ==, 2);
+	sdt_verify_log_scan(&log, cqe_log, strlen(cqe_log));
+	g_assert_cmpuint(log.cqe_recovery, ==, 1);
+	g_assert_cmpuint(log.lines->len, ==, 5);
+	g_assert_cmpstr(g_ptr_array_index(log.lines, 0),
+			==,
+			"mmc0: reducing overclock due to errors");
+	sdt_verify_log_clear(&log);
+}
+
+static void
+test_faster_clean_keep(void)
+{
+	Case c;
+	g_autoptr(SdtVerifyResult) r = NULL;
+	case_init(&c, "sd-overclock-100", clean_log, MHZ(100));
+	r = sdt_verify_decide(&c.facts);
+	g_assert_cmpstr(sdt_verify_decision_to_string(r->decision), ==, "keep");
+	g_assert_cmpuint(r->improved->len, ==, 3);
+	g_assert_nonnull(strstr(r->reason, "seq-read: 22.0 → 41.0 MB/s (+86%"));
+	case_clear(&c);
+}
+
+static void
+test_step_down_then_keep(void)
+{
+	Case c;
+	g_autoptr(SdtVerifyResult) r1 = NULL;
+	g_autoptr(SdtVerifyResult) r2 = NULL;
+	case_init(&c, "sd-overclock-100", reduced_log, MHZ(80));
+	r1 = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r1->decision, ==, SDT_VERIFY_STEP_DOWN);
+	g_assert_cmpstr(r1->next_id, ==, "sd-overclock-80");
+	g_assert_nonnull(strstr(r1->reason, "reducing overclock due to errors"));
+	g_assert_nonnull(strstr(r1->reason, "80.0 MHz"));
+	case_clear(&c);
+
+	case_init(&c, "sd-overclock-80", clean_log, MHZ(80));
+	c.facts.step = 1;
+	r2 = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r2->decision, ==, SDT_VERIFY_KEEP);
+	case_clear(&c);
+}
+
+static void
+test_errors_every_step_undo(void)
+{
+	const gchar *ids[] = {"sd-overclock-100", "sd-overclock-80", "sd-overclock-66"};
+	for (guint step = 0; step < 3; step++) {
+		Case c;
+		g_autoptr(SdtVerifyResult) r = NULL;
+		case_init(&c, ids[step], timeout_log, 0);
+		c.facts.observed_clock_hz = c.facts.expected_clock_hz;
+		c.facts.step = step;
+		r = sdt_verify_decide(&c.facts);
+		if (step < 2) {
+			g_assert_cmpint(r->decision, ==, SDT_VERIFY_STEP_DOWN);
+			g_assert_cmpstr(r->next_id,
+					==,
+					step == 0 ? "sd-overclock-80" : "sd-overclock-66");
+		} else {
+			g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
+			g_assert_null(r->next_id);
+			g_assert_nonnull(strstr(r->reason, "lowest step"));
+			g_assert_nonnull(strstr(r->reason, "1 time-out, 1 I/O error"));
+		}
+		case_clear(&c);
+	}
+}
+
+static void
+test_no_gain_undo(void)
+{
+	Case c;
+	g_autoptr(SdtVerifyResult) r = NULL;
+	case_init(&c, "sd-overclock-100", clean_log, MHZ(100));
+	c.facts.figures = within_spread;
+	c.facts.n_figures = G_N_ELEMENTS(within_spread);
+	r = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
+	g_assert_cmpuint(r->improved->len, ==, 0);
+	g_assert_nonnull(strstr(r->reason, "combined spread"));
+	case_clear(&c);
+}
+
+static void
+test_kingston_undo(void)
+{
+	Case c;
+	g_autoptr(SdtVerifyResult) r = NULL;
+	case_init(&c, "sd-overclock-100", clean_log, MHZ(100));
+	c.facts.figures = kingston;
+	c.facts.n_figures = G_N_ELEMENTS(kingston);
+	r = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
+	g_assert_cmpuint(r->worse->len, ==, 1);
+	g_assert_nonnull(strstr(r->reason, "seq-write: 9.2 → 8.2 MB/s (-12%"));
+	case_clear(&c);
+}
+
+static void
+test_pi5_cqe_recovery_undo(void)
+{
+	Case c;
+	g_autoptr(SdtVerifyResult) r = NULL;
+	case_init(&c, "sd-cqe-2", cqe_log, 0);
+	c.facts.expected_cqe = "enabled";
+	c.facts.observed_cqe = "enabled";
+	r = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
+	g_assert_null(r->next_id);
+	g_assert_nonnull(strstr(r->reason, "running CQE recovery"));
+	case_clear(&c);
+
+	/* the same without the recovery line: kept */
+	{
+		g_autoptr(SdtVerifyResult) ok = NULL;
+		case_init(&c, "sd-cqe-2", clean_log, 0);
+		c.facts.expected_cqe = "enabled";
+		c.facts.observed_cqe = "enabled";
+		ok = sdt_verify_decide(&c.facts);
+		g_assert_cmpint(ok->decision, ==, SDT_VERIFY_KEEP);
+		case_clear(&c);
+	}
+}
+
+static void
+test_soak_mismatch_undo(void)
+{
+	Case c;
+	g_autoptr(SdtVerifyResult) r = NULL;
+	case_init(&c, "sd-overclock-100", clean_log, MHZ(100));
+	c.facts.soak.mismatches = 4096;
+	c.facts.soak.first_bad_offset = 12582912;
+	r = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
+	g_assert_nonnull(strstr(r->reason, "offset 12582912"));
+	case_clear(&c);
+
+	/* a mismatch with errors at an overclock is no step down: wrong data ends it */
+	{
+		g_autoptr(SdtVerifyResult) r2 = NULL;
+		case_init(&c, "sd-overclock-100", reduced_log, MHZ(80));
+		c.facts.soak.mismatches = 1;
+		c.facts.soak.first_bad_offset = 0;
+		r2 = sdt_verify_decide(&c.facts);
+		g_assert_cmpint(r2->decision, ==, SDT_VERIFY_UNDO);
+		g_assert_null(r2->next_id);
+		case_clear(&c);
+	}
+}
+
+static void
+test_soak_not_run_undo(void)
+{
+	Case c;
+	g_autoptr(SdtVerifyResult) r = NULL;
+	g_autoptr(SdtVerifyResult) r2 = NULL;
+	g_autoptr(SdtVerifyResult) r3 = NULL;
+	case_init(&c, "sd-overclock-100", clean_log, MHZ(100));
+	c.facts.soak.ran = FALSE;
+	r = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
+	g_assert_nonnull(strstr(r->reason, "could not run"));
+	/* checked less than it wrote */
+	c.facts.soak = (SdtVerifySoak){TRUE, 100, 99, 0, -1};
+	r2 = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r2->decision, ==, SDT_VERIFY_UNDO);
+	/* no benchmark */
+	c.facts.soak = (SdtVerifySoak){TRUE, 100, 100, 0, -1};
+	c.facts.n_figures = 0;
+	r3 = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r3->decision, ==, SDT_VERIFY_UNDO);
+	g_assert_nonnull(strstr(r3->reason, "no benchmark"));
+	case_clear(&c);
+}
+
+static void
+test_not_in_effect_undo(void)
+{
+	Case c;
+	g_autoptr(SdtVerifyResult) r = NULL;
+	g_autoptr(SdtVerifyResult) r2 = NULL;
+	/* the kernel silently runs the card at 50 MHz (the 133 MHz case) */
+	case_init(&c, "sd-overclock-100", clean_log, MHZ(50));
+	r = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
+	g_assert_nonnull(strstr(r->reason, "50.0 MHz, not the expected 100.0 MHz"));
+	c.facts.observed_clock_hz = 0;
+	r2 = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r2->decision, ==, SDT_VERIFY_UNDO);
+	case_clear(&c);
+}
+
+static void
+test_tryboot_fell_back_undo(void)
+{
+	Case c;
+	g_autoptr(SdtVerifyResult) r = NULL;
+	g_autoptr(SdtVerifyResult) ok = NULL;
+	case_init(&c, "sd-overclock-100", clean_log, MHZ(50));
+	c.facts.trial = TRUE;
+	c.facts.tryboot_active = FALSE;
+	r = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
+	g_assert_nonnull(strstr(r->reason, "did not use the trial"));
+	/* the trial boot that did come up is judged on its facts */
+	c.facts.tryboot_active = TRUE;
+	c.facts.observed_clock_hz = MHZ(100);
+	ok = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(ok->decision, ==, SDT_VERIFY_KEEP);
+	case_clear(&c);
+}
+
+static void
+test_killed_twice_undo_stop(void)
+{
+	Case c;
+	g_autoptr(SdtVerifyResult) r1 = NULL;
+	g_autoptr(SdtVerifyResult) r2 = NULL;
+	case_init(&c, "sd-overclock-100", clean_log, MHZ(100));
+	c.facts.attempts = 1;
+	r1 = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r1->decision, ==, SDT_VERIFY_KEEP);
+	c.facts.attempts = 2;
+	r2 = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r2->decision, ==, SDT_VERIFY_UNDO);
+	g_assert_true(r2->stop);
+	g_assert_nonnull(strstr(r2->reason, "interrupted 2 times"));
+	case_clear(&c);
+}
+
+static void
+test_hand_edit_undo(void)
+{
+	Case c;
+	g_autoptr(SdtVerifyResult) r = NULL;
+	case_init(&c, "sd-overclock-100", clean_log, MHZ(100));
+	c.facts.trial = TRUE;
+	c.facts.tryboot_active = TRUE;
+	c.facts.config_edited = TRUE;
+	r = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
+	g_assert_true(r->foreign_change);
+	g_assert_nonnull(strstr(r->reason, "edited by hand"));
+	case_clear(&c);
+}
+
+static void
+test_same_boot_waits(void)
+{
+	Case c;
+	g_autoptr(SdtVerifyResult) r = NULL;
+	g_autoptr(SdtVerifyResult) r2 = NULL;
+	case_init(&c, "sd-overclock-100", reduced_log, MHZ(50));
+	c.facts.boot_id_now = BOOT_A;
+	c.facts.attempts = 5;
+	r = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r->decision, ==, SDT_VERIFY_WAIT);
+	/* no boot id: cannot tell, undo */
+	c.facts.boot_id_now = NULL;
+	r2 = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r2->decision, ==, SDT_VERIFY_UNDO);
+	case_clear(&c);
+}
+
+static void
+test_figures_invalid_ignored(void)
+{
+	Case c;
+	g_autoptr(SdtVerifyResult) r = NULL;
+	SdtVerifyFigure bad[] = {
+		{"seq-write", "MB/s", NAN, 0, 40, 0},
+		{"seq-read", "MB/s", 20, -1, 40, 0},
+	};
+	case_init(&c, "sd-overclock-100", clean_log, MHZ(100));
+	c.facts.figures = bad;
+	c.facts.n_figures = G_N_ELEMENTS(bad);
+	r = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
+	case_clear(&c);
+}
+
+static void
+test_pending_roundtrip(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *root = sdt_test_mkdtemp("sdt-verify-XXXXXX");
+	g_autoptr(SdtContext) ctx = sdt_context_new(root, &error);
+	g_autoptr(SdtVerifyPending) p = g_new0(SdtVerifyPending, 1);
+	g_autoptr(SdtVerifyPending) back = NULL;
+	g_autofree gchar *state = NULL;
+	g_autofree gchar *path = NULL;
+	const gchar *const tries[] = {BOOT_B, NULL};
+
+	g_assert_no_error(error);
+	g_assert_true(sdt_verify_pending_load(ctx, &back, &error));
+	g_assert_null(back);
+	p->id = g_strdup("sd-overclock-80");
+	p->original_id = g_strdup("sd-overclock-100");
+	p->step = 1;
+	p->trial = TRUE;
+	p->boot_id = g_strdup(BOOT_A);
+	p->attempts = 1;
+	p->tries = g_strdupv((gchar **) tries);
+	p->time = g_strdup("2026-12-01T09:00:00Z");
+	p->steps = json_array_new();
+	p->filter = g_strdup("[board-type=0x08]");
+	p->type_code = 8;
+	p->replaces = 17;
+	g_assert_true(sdt_verify_pending_save(ctx, p, &error));
+	g_assert_no_error(error);
+	g_assert_true(sdt_verify_pending_load(ctx, &back, &error));
+	g_assert_no_error(error);
+	g_assert_cmpstr(back->id, ==, "sd-overclock-80");
+	g_assert_cmpstr(back->original_id, ==, "sd-overclock-100");
+	g_assert_cmpuint(back->step, ==, 1);
+	g_assert_true(back->trial);
+	g_assert_cmpstr(back->boot_id, ==, BOOT_A);
+	g_assert_cmpuint(back->attempts, ==, 1);
+	g_assert_cmpstr(back->tries[0], ==, BOOT_B);
+	g_assert_null(back->tries[1]);
+	g_assert_null(back->config_sha256);
+	g_assert_null(back->before);
+	g_assert_cmpstr(back->filter, ==, "[board-type=0x08]");
+	g_assert_cmpint(back->type_code, ==, 8);
+	g_assert_cmpuint(back->replaces, ==, 17);
+
+	/* a damaged file is an error that names the member, never a crash */
+	state = sdt_context_get_state_dir(ctx);
+	path = g_build_filename(state, "pending.json", NULL);
+	{
+		const gchar *bad[] = {
+			"[]",
+			"{\"version\": 1}",
+			"{\"version\": 2, \"id\": \"sd-overclock-100\"}",
+			"not json",
+		};
+		for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+			g_autoptr(SdtVerifyPending) none = NULL;
+			g_autoptr(GError) err = NULL;
+			g_assert_true(g_file_set_contents(path, bad[i], -1, NULL));
+			g_assert_false(sdt_verify_pending_load(ctx, &none, &err));
+			g_assert_error(err, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+			g_assert_null(none);
+		}
+	}
+	{
+		g_autoptr(JsonObject) obj = sdt_verify_pending_to_json(p);
+		g_autoptr(JsonNode) node = json_node_new(JSON_NODE_OBJECT);
+		g_autofree gchar *text = NULL;
+		g_autoptr(SdtVerifyPending) none = NULL;
+		g_autoptr(GError) err = NULL;
+		json_object_set_string_member(obj, "id", "../../etc");
+		json_node_set_object(node, obj);
+		text = json_to_string(node, FALSE);
+		none = sdt_verify_pending_parse(text, strlen(text), &err);
+		g_assert_null(none);
+		g_assert_nonnull(strstr(err->message, "“id”"));
+	}
+	/* a FIFO is refused without blocking */
+	g_assert_true(sdt_verify_pending_remove(ctx, &error));
+	g_assert_cmpint(mkfifo(path, 0600), ==, 0);
+	{
+		g_autoptr(SdtVerifyPending) none = NULL;
+		g_autoptr(GError) err = NULL;
+		g_assert_false(sdt_verify_pending_load(ctx, &none, &err));
+		g_assert_nonnull(err);
+	}
+	g_assert_true(sdt_verify_pending_remove(ctx, &error));
+	g_assert_true(sdt_verify_pending_remove(ctx, &error));
+	g_assert_no_error(error);
+	sdt_test_rm_rf(root);
+}
+
+int
+main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/verify/next-step", test_next_step);
+	g_test_add_func("/verify/log-scan", test_log_scan);
+	g_test_add_func("/verify/matrix/faster-clean-keep", test_faster_clean_keep);
+	g_test_add_func("/verify/matrix/step-down-then-keep", test_step_down_then_keep);
+	g_test_add_func("/verify/matrix/errors-every-step-undo", test_errors_every_step_undo);
+	g_test_add_func("/verify/matrix/no-gain-undo", test_no_gain_undo);
+	g_test_add_func("/verify/matrix/kingston-undo", test_kingston_undo);
+	g_test_add_func("/verify/matrix/pi5-cqe-recovery-undo", test_pi5_cqe_recovery_undo);
+	g_test_add_func("/verify/matrix/soak-mismatch-undo", test_soak_mismatch_undo);
+	g_test_add_func("/verify/matrix/tryboot-fell-back-undo", test_tryboot_fell_back_undo);
+	g_test_add_func("/verify/matrix/killed-twice-undo-stop", test_killed_twice_undo_stop);
+	g_test_add_func("/verify/matrix/hand-edit-undo", test_hand_edit_undo);
+	g_test_add_func("/verify/soak-not-run-undo", test_soak_not_run_undo);
+	g_test_add_func("/verify/not-in-effect-undo", test_not_in_effect_undo);
+	g_test_add_func("/verify/same-boot-waits", test_same_boot_waits);
+	g_test_add_func("/verify/figures-invalid-ignored", test_figures_invalid_ignored);
+	g_test_add_func("/verify/pending-roundtrip", test_pending_roundtrip);
+	return g_test_run();
+}
