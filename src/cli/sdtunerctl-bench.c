@@ -7,6 +7,7 @@
 
 #include <glib-unix.h>
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -258,34 +259,37 @@ sdt_cli_bench_print_soak(JsonObject *obj)
 	JsonNode *bad = json_object_get_member(soak, "first_bad_offset");
 	gint64 mismatches = json_object_get_int_member(soak, "mismatches");
 
-	/* Translators: the soak test's file: directory, block device, file system */
-	g_print(_("Soak test in %s on %s (%s)%s\n"),
-		json_object_get_string_member(target, "path"),
-		json_object_get_string_member(target, "device"),
-		json_object_get_string_member(target, "filesystem"),
-		json_object_get_boolean_member_with_default(target, "stand_in", FALSE)
-			? _(", a stand-in, not the SD card")
-			: "");
-	/* Translators: bytes written, bytes checked, rounds, seconds */
-	g_print(_("Wrote %" G_GINT64_FORMAT " bytes and checked %" G_GINT64_FORMAT
-		  " bytes in %" G_GINT64_FORMAT " rounds (%.1f s, seed %s).\n"),
-		json_object_get_int_member(soak, "bytes_written"),
-		json_object_get_int_member(soak, "bytes_checked"),
-		json_object_get_int_member(soak, "rounds"),
+	const gchar *path = json_object_get_string_member(target, "path");
+	const gchar *device = json_object_get_string_member(target, "device");
+	const gchar *filesystem = json_object_get_string_member(target, "filesystem");
+
+	if (json_object_get_boolean_member_with_default(target, "stand_in", FALSE))
+		/* Translators: the soak test's file: directory, block device, file system */
+		g_print(_("Soak test in %s on %s (%s), a stand-in, not the SD card\n"),
+			path,
+			device,
+			filesystem);
+	else
+		/* Translators: the soak test's file: directory, block device, file system */
+		g_print(_("Soak test in %s on %s (%s)\n"), path, device, filesystem);
+	/* Translators: bytes written, bytes checked, rounds, seconds, the data's seed */
+	g_print(_("Wrote %" PRId64 " bytes and checked %" PRId64 " bytes in %" PRId64
+		  " rounds (%.1f s, seed %s).\n"),
+		(int64_t) json_object_get_int_member(soak, "bytes_written"),
+		(int64_t) json_object_get_int_member(soak, "bytes_checked"),
+		(int64_t) json_object_get_int_member(soak, "rounds"),
 		json_object_get_double_member(soak, "seconds"),
 		json_object_get_string_member(soak, "seed"));
 	if (mismatches > 0 && bad != NULL && !JSON_NODE_HOLDS_NULL(bad))
 		/* Translators: a count of bytes, then a byte offset */
 		g_print(g_dngettext(GETTEXT_PACKAGE,
-				    "DATA ERROR: %" G_GINT64_FORMAT
-				    " byte read back wrong, the first at offset %" G_GINT64_FORMAT
-				    ".\n",
-				    "DATA ERROR: %" G_GINT64_FORMAT
-				    " bytes read back wrong, the first at offset %" G_GINT64_FORMAT
-				    ".\n",
+				    "DATA ERROR: %" PRId64
+				    " byte read back wrong, the first at offset %" PRId64 ".\n",
+				    "DATA ERROR: %" PRId64
+				    " bytes read back wrong, the first at offset %" PRId64 ".\n",
 				    (gulong) MIN(mismatches, G_MAXLONG)),
-			mismatches,
-			json_node_get_int(bad));
+			(int64_t) mismatches,
+			(int64_t) json_node_get_int(bad));
 	else
 		g_print("%s\n", _("Every byte read back as written."));
 }

@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gi18n.h>
@@ -120,16 +122,24 @@ sdt_soak_queue_worker(gpointer data)
 }
 
 static gboolean
-sdt_soak_io_error(GError **error, gint errsv, const gchar *what, guint64 offset)
+sdt_soak_io_error(GError **error, gint errsv, gboolean reading, guint64 offset)
 {
-	/* Translators: “write” or “read”, an offset in bytes, then the system's message */
-	g_set_error(error,
-		    SDT_ERROR,
-		    SDT_ERROR_IO,
-		    _("The soak test's %s at byte offset %" G_GUINT64_FORMAT " failed: %s"),
-		    what,
-		    offset,
-		    g_strerror(errsv));
+	if (reading)
+		/* Translators: an offset in bytes, then the system's message */
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_IO,
+			    _("The soak test's read at byte offset %" PRIu64 " failed: %s"),
+			    (uint64_t) offset,
+			    g_strerror(errsv));
+	else
+		/* Translators: an offset in bytes, then the system's message */
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_IO,
+			    _("The soak test's write at byte offset %" PRIu64 " failed: %s"),
+			    (uint64_t) offset,
+			    g_strerror(errsv));
 	return FALSE;
 }
 
@@ -188,7 +198,7 @@ sdt_soak_write(gint fd,
 	g_mutex_clear(&q.lock);
 	result->bytes_written += q.written;
 	if (q.error_errno != 0)
-		return sdt_soak_io_error(error, q.error_errno, "write", q.error_offset);
+		return sdt_soak_io_error(error, q.error_errno, FALSE, q.error_offset);
 	if (sdt_soak_cancelled(cancellable, error))
 		return FALSE;
 
@@ -204,7 +214,7 @@ sdt_soak_write(gint fd,
 			if (n <= 0)
 				return sdt_soak_io_error(error,
 							 n < 0 ? errno : EIO,
-							 "write",
+							 FALSE,
 							 off + done);
 			done += (gsize) n;
 		}
@@ -237,7 +247,7 @@ sdt_soak_read_check(gint fd,
 			if (n <= 0)
 				return sdt_soak_io_error(error,
 							 n < 0 ? errno : EIO,
-							 "read",
+							 TRUE,
 							 off + done);
 			done += (gsize) n;
 		}
@@ -286,7 +296,7 @@ sdt_soak_run(gint fd,
 	if (posix_memalign((void **) &buf, SDT_SOAK_ALIGN, SDT_SOAK_SEQ_BLOCK) != 0 ||
 	    posix_memalign((void **) &want, SDT_SOAK_ALIGN, SDT_SOAK_SEQ_BLOCK) != 0) {
 		free(buf);
-		return sdt_soak_io_error(error, ENOMEM, "write", 0);
+		return sdt_soak_io_error(error, ENOMEM, FALSE, 0);
 	}
 	for (guint round = 0; ok; round++) {
 		gdouble elapsed = (gdouble) (g_get_monotonic_time() - start) / G_USEC_PER_SEC;
@@ -301,7 +311,7 @@ sdt_soak_run(gint fd,
 		ok = sdt_soak_write(fd, config, round, buf, result, cancellable, error);
 		/* on the card, not in a cache: fsync, then drop whatever the page cache holds */
 		if (ok && fsync(fd) != 0)
-			ok = sdt_soak_io_error(error, errno, "write", 0);
+			ok = sdt_soak_io_error(error, errno, FALSE, 0);
 		if (ok)
 			(void) posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 		t1 = g_get_monotonic_time();

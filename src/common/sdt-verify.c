@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <errno.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -329,12 +331,12 @@ sdt_verify_decide(const SdtVerifyFacts *facts)
 		return sdt_verify_result_new(
 			SDT_VERIFY_UNDO,
 			g_strdup_printf(
-				_("The soak test read back wrong data: %" G_GUINT64_FORMAT
-				  " bytes differed, the first at byte offset %" G_GINT64_FORMAT
+				_("The soak test read back wrong data: %" PRIu64
+				  " bytes differed, the first at byte offset %" PRId64
 				  " of the test file. The card does not store data correctly "
 				  "with this setting; the change was undone."),
-				facts->soak.mismatches,
-				facts->soak.first_bad_offset));
+				(uint64_t) facts->soak.mismatches,
+				(int64_t) facts->soak.first_bad_offset));
 	}
 
 	/* 6. errors in the kernel log since boot */
