@@ -34,7 +34,7 @@ sdt_application_startup(GApplication *app)
 	g_autoptr(GtkCssProvider) css = gtk_css_provider_new();
 	const gchar *quit_accels[] = {"<Control>q", "<Control>w", NULL};
 	const gchar *refresh_accels[] = {"F5", "<Control>r", NULL};
-	const gchar *pages[] = {"overview", "benchmark", "recommendation", "history"};
+	const gchar *pages[] = {"overview", "benchmark", "recommendation", "history", "health"};
 
 	G_APPLICATION_CLASS(sdt_application_parent_class)->startup(app);
 
