@@ -203,7 +203,11 @@ def keep_plain(tmp):
     ok(st['pending_verification'] is None and st['last_verification']['decision'] == 'keep'
        and 'faster' in st['last_verification']['reason'], 'status shows the outcome', p.stdout)
     p = r.run('status')
-    ok('Last verification' in p.stdout and 'keep' in p.stdout, 'status text shows the outcome', p.stdout)
+    ok('Last verification' in p.stdout and 'kept sd-overclock-100 after verification.' in p.stdout
+       and 'faster' in p.stdout, 'status text shows the outcome in one sentence', p.stdout)
+    p = r.run('history')
+    ok('kept sd-overclock-100 after verification.' in p.stdout, 'history text shows the outcome',
+       p.stdout)
     p, res = r.verify(FASTER)
     ok(p.returncode == 0 and res['pending'] is False and res['decision'] is None, 'nothing pending: nothing done',
        p.stdout)

@@ -189,6 +189,30 @@ sdt_cli_revert(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	return SDT_CLI_EXIT_OK;
 }
 
+/* what a verification decided, as one sentence per decision (the JSON's
+ * "decision" stays English for scripts), with its reason in the user's language */
+static gchar *
+sdt_cli_verify_outcome(JsonObject *obj, const gchar *reason_en)
+{
+	const gchar *id = sdt_cli_config_str(obj, "id");
+	const gchar *decision = sdt_cli_config_str(obj, "decision");
+	const gchar *reason = reason_en != NULL ? sdt_l10n_tr(reason_en) : "";
+
+	if (id == NULL)
+		id = "?";
+	if (g_strcmp0(decision, "keep") == 0)
+		/* Translators: a recommendation id, then the reason */
+		return g_strdup_printf(_("kept %s after verification. %s"), id, reason);
+	if (g_strcmp0(decision, "step-down") == 0)
+		/* Translators: a recommendation id, then the reason */
+		return g_strdup_printf(_("stepped %s down after verification. %s"), id, reason);
+	if (g_strcmp0(decision, "undo") == 0)
+		/* Translators: a recommendation id, then the reason */
+		return g_strdup_printf(_("undid %s after verification. %s"), id, reason);
+	/* Translators: a recommendation id, then where its verification stands */
+	return g_strdup_printf(_("verification of %s: %s"), id, reason);
+}
+
 gint
 sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
@@ -255,12 +279,12 @@ sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 				sdt_cli_config_str(json_node_get_object(pn), "id"));
 		if (ln != NULL && JSON_NODE_HOLDS_OBJECT(ln)) {
 			JsonObject *l = json_node_get_object(ln);
-			/* Translators: time, recommendation id, decision, reason */
-			g_print(_("Last verification (%s) of %s: %s. %s\n"),
-				sdt_cli_config_str(l, "time"),
-				sdt_cli_config_str(l, "id"),
-				sdt_cli_config_str(l, "decision"),
-				sdt_cli_config_str(l, "reason"));
+			g_autofree gchar *when = sdt_l10n_time(sdt_cli_config_str(l, "time"));
+			g_autofree gchar *what =
+				sdt_cli_verify_outcome(l, sdt_cli_config_str(l, "reason"));
+			/* Translators: the time of the last verification, then what it did
+			 * and why */
+			g_print(_("Last verification (%s): %s\n"), when, what);
 		}
 	}
 	return SDT_CLI_EXIT_OK;
@@ -331,16 +355,8 @@ sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 			const gchar *id = sdt_cli_config_str(e, "id");
 			summary = g_strdup_printf(_("reverted %s"), id != NULL ? id : "?");
 		} else if (g_strcmp0(kind, "verify") == 0) {
-			const gchar *id = sdt_cli_config_str(e, "id");
 			const gchar *reason = sdt_cli_config_str(e, "reason");
-			/* Translators: a recommendation id, the decision (keep, step-down,
-			 * undo) and its reason */
-			summary = g_strdup_printf(_("verified %s: %s. %s"),
-						  id != NULL ? id : "?",
-						  sdt_cli_config_str(e, "decision") != NULL
-							  ? sdt_cli_config_str(e, "decision")
-							  : "?",
-						  reason != NULL ? reason : "");
+			summary = sdt_cli_verify_outcome(e, reason);
 		} else {
 			summary = g_strdup(kind != NULL ? kind : "?");
 		}
