@@ -189,17 +189,26 @@ sdt_cli_bench_print_human(JsonObject *obj)
 			json_object_get_string_member(target, "device"),
 			json_object_get_string_member(target, "filesystem"),
 			json_object_get_string_member(obj, "profile"));
-	g_print("%s %8s %3s %10s %10s %10s\n",
+	g_print("%s %8s %3s %10s %10s %10s %8s\n",
 		head,
 		_("Block"),
 		_("QD"),
 		_("MB/s"),
 		_("IOPS"),
-		_("p99 µs"));
+		_("p99 µs"),
+		/* Translators: column head: how much a figure varied over the run's
+		 * slices (a 95% confidence interval); keep it short */
+		_("Spread"));
 	for (guint i = 0; i < json_array_get_length(tests); i++) {
 		JsonObject *t = json_array_get_object_element(tests, i);
 		gchar size[32];
 		g_autofree gchar *p99 = NULL;
+		g_autofree gchar *spread = NULL;
+		JsonNode *ci = json_object_get_member(t, "ci_percent");
+
+		if (ci != NULL && !JSON_NODE_HOLDS_NULL(ci))
+			/* Translators: a figure's spread in percent, e.g. ±4.3% */
+			spread = g_strdup_printf(_("±%.1f%%"), json_node_get_double(ci));
 		if (json_object_has_member(t, "latency_us")) {
 			JsonObject *lat = json_object_get_object_member(t, "latency_us");
 			p99 = g_strdup_printf("%.0f", json_object_get_double_member(lat, "p99"));
@@ -207,7 +216,7 @@ sdt_cli_bench_print_human(JsonObject *obj)
 		g_autofree gchar *title =
 			sdt_l10n_pad(sdt_l10n_bench_test(json_object_get_string_member(t, "name")),
 				     30);
-		g_print("%s %8s %3" G_GINT64_FORMAT " %10.2f %10.0f %10s\n",
+		g_print("%s %8s %3" G_GINT64_FORMAT " %10.2f %10.0f %10s %8s\n",
 			title,
 			sdt_cli_bench_human_size(json_object_get_int_member(t, "block_size"),
 						 size,
@@ -215,7 +224,8 @@ sdt_cli_bench_print_human(JsonObject *obj)
 			json_object_get_int_member(t, "queue_depth"),
 			json_object_get_double_member(t, "mb_s"),
 			json_object_get_double_member(t, "iops"),
-			p99 != NULL ? p99 : "");
+			p99 != NULL ? p99 : "",
+			spread != NULL ? spread : "—");
 	}
 	if (stand_in)
 		/* Translators: %s is a block device such as sda1; the figures are its own */
