@@ -122,6 +122,11 @@ with tempfile.TemporaryDirectory() as tmp:
        'worse beyond the spread: alerts')
     ok(h['trend']['seq_write_mb_s']['latest'] < h['trend']['seq_write_mb_s']['first'],
        'latest below first')
+    text = health(root, human=True)
+    ok('Alert: sequential writes got clearly slower over the benchmark history.' in text
+       and 'Alert: small writes got clearly slower over the benchmark history.' in text
+       and '_mb_s' not in text and '_us' not in text,
+       'the alerts in words, not JSON keys')
     ok(h['registers']['verdict'] == 'suspicious'
        and [f['rule'] for f in h['registers']['findings']] == ['speed-contradicted'],
        'a U3/V30 card writing 9.8 MB/s: its promise is contradicted')

@@ -250,9 +250,17 @@ sdt_cli_health_print_human(JsonObject *obj)
 			json_node_get_int(errors));
 	if (json_object_get_boolean_member(obj, "read_only"))
 		g_print(_("A file system on the card is mounted read-only\n"));
-	for (guint i = 0; i < json_array_get_length(alerts); i++)
-		g_print(_("Alert: %s got clearly worse over the benchmark history\n"),
-			json_array_get_string_element(alerts, i));
+	/* the same sentences as the Health page: the JSON names the metric for scripts */
+	for (guint i = 0; i < json_array_get_length(alerts); i++) {
+		if (g_strcmp0(json_array_get_string_element(alerts, i), "seq_write_mb_s") == 0)
+			g_print("%s",
+				_("Alert: sequential writes got clearly slower over the "
+				  "benchmark history.\n"));
+		else
+			g_print("%s",
+				_("Alert: small writes got clearly slower over the "
+				  "benchmark history.\n"));
+	}
 	for (guint i = 0; i < json_array_get_length(notes); i++)
 		g_print(_("Note: %s\n"), json_array_get_string_element(notes, i));
 }
