@@ -106,9 +106,9 @@ sdt_cli_verify(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		 0,
 		 G_OPTION_ARG_DOUBLE,
 		 &soak_seconds,
-		 N_("Run the soak test for S seconds instead of 120 (for tests; the service "
+		 N_("Run the soak test for SECONDS instead of 120 (for tests; the service "
 		    "uses the default)"),
-		 N_("S")},
+		 N_("SECONDS")},
 		{NULL},
 	};
 
