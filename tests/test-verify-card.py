@@ -37,7 +37,8 @@ DATA = os.path.join(HERE, 'data')
 BOOKWORM = os.path.join(DATA, 'config', 'rpios-bookworm.txt')
 BOOT = ['0b6f8a52-2a4e-4a55-9a43-6a5f0d3b1c11', '5d0e7c1a-9f3b-4c2d-8e1f-2b3c4d5e6f70',
         '9a1c3e5f-7b2d-4f60-8a1b-3c5d7e9f0a12', 'c4e6a8b0-1d3f-4a5c-9e7b-2d4f6a8c0e13',
-        'e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a15']
+        'e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a15', '7f3a9c2e-4b1d-4e8f-9a6c-5d2e7b1f3a16',
+        '2c8e4a6f-0b3d-4f5a-8c7e-9d1f3b5a7c17']
 MIB = 1024 * 1024
 SLOW = (20000000, 1000)   # the card at 50 MHz: bytes/s, IOPS
 FAST = (40000000, 2000)   # at 100 MHz
@@ -171,13 +172,14 @@ class Root:
         return [e for e in entries if kind is None or e['kind'] == kind]
 
     def listing(self):
-        """everything on the card's file system but the history (which grows)"""
+        """the files on the card's file system that are not SD Tuner's state: none expected"""
         out = []
         for d, dirs, files in os.walk(self.state):
             rel = os.path.relpath(d, self.state)
             if rel.startswith('history') or rel.startswith('backups'):
                 continue
-            out += [os.path.join(rel, f) for f in files if f not in ('pending.json', 'lock')]
+            # SD Tuner's own state (pending.json, the writer's journal, the lock) is not a test file
+            out += [os.path.join(rel, f) for f in files if not f.endswith('.json') and f != 'lock']
         return sorted(out)
 
     def free(self):
@@ -233,6 +235,7 @@ def main(tmp):
            p.stderr + json.dumps(pend))
         listing = r.listing()
         free = r.free()
+        ok(listing == [], 'the card holds nothing but SD Tuner\'s state', listing)
 
         # 3. the reboot: 100 MHz, and the card as fast as the bus then allows
         throttle(*FAST)
@@ -297,6 +300,24 @@ def main(tmp):
            and r.history('soak')[0]['target']['stand_in'] is False,
            'history: the verify entry with its evidence, the standard benchmark and the soak test '
            'recorded as the card\'s', json.dumps(verify, indent=1)[:3000])
+
+        # 6. the time bound: the benchmark and the soak test cut short are "could not run"
+        p = r.run('revert')
+        r.boot(5, 50000000)
+        p2 = r.run('apply', 'sd-overclock-100')
+        ok(p.returncode == 0 and p2.returncode == 0 and r.pending() is not None,
+           'revert, reboot, the same change again: pending', p.stderr + p2.stdout + p2.stderr)
+        r.boot(6, 100000000)
+        env = dict(r.env(), SDTUNER_VERIFY_MAX_SECONDS='3')
+        t0 = time.monotonic()
+        p = subprocess.run(r.cmd('--json', 'verify', '--soak-seconds', '0'), capture_output=True, text=True,
+                           env=env, timeout=600)
+        took = time.monotonic() - t0
+        res = json.loads(p.stdout) if p.returncode == 0 else None
+        ok(res is not None and res['decision'] == 'undo' and 'took longer than' in res['reason']
+           and read(r.config) == r.old and r.pending() is None and len(r.history('bench')) == 2,
+           f'time bound (3 s here): stopped after {took:.1f} s, undone, nothing recorded as a benchmark',
+           p.stdout + p.stderr)
         ok(r.listing() == listing and r.free() > free - 4 * MIB,
            f'no test file left on the card (free space {free // MIB} -> {r.free() // MIB} MiB)',
            r.listing())

@@ -141,6 +141,9 @@ sdt_cli_verify(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	}
 	options.evidence_path = evidence;
 	options.soak_seconds = soak_seconds;
+	/* tests only (the service does not set it): a shorter time bound, in seconds */
+	if (g_getenv("SDTUNER_VERIFY_MAX_SECONDS") != NULL)
+		options.max_seconds = g_ascii_strtod(g_getenv("SDTUNER_VERIFY_MAX_SECONDS"), NULL);
 	node = sdt_cli_verify_run(cli->ctx, &options, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;

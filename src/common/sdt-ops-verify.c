@@ -498,8 +498,8 @@ sdt_ops_verify_gather(SdtContext *ctx,
 						   "than %u minute",
 						   "The benchmark and the soak test took longer "
 						   "than %u minutes",
-						   (guint) (max_seconds / 60)),
-				       (guint) (max_seconds / 60));
+						   (guint) ceil(max_seconds / 60)),
+				       (guint) ceil(max_seconds / 60));
 	else
 		*why = g_strdup(local->message);
 	return TRUE;
