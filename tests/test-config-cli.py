@@ -197,8 +197,9 @@ def pi5_cqe(tmp):
     p, res = r.json('apply', 'sd-cqe-0')
     ok(p.returncode == 0 and res['disabled'] == ['dtparam=sd_cqe=2'], 'pi5: the board-only sd_cqe line is switched off',
        p.stdout + p.stderr)
-    ok(len(res['warnings']) == 1 and 'other boards' in res['warnings'][0], 'pi5: the [pi5] line is kept and reported',
-       res['warnings'])
+    # (the other warning: no benchmark of the card to verify the change with after the restart)
+    ok(len([w for w in res['warnings'] if 'other boards' in w]) == 1 and 'other boards' in res['warnings'][0],
+       'pi5: the [pi5] line is kept and reported', res['warnings'])
     ok('#sd-tuner-off: dtparam=sd_cqe=2\n' in read(r.config), 'pi5: marker in the file')
     p = r.run('revert')
     ok(p.returncode == 0 and read(r.config) == old, 'pi5: revert restores the switched-off line', p.stderr)

@@ -391,6 +391,62 @@ test_figures_invalid_ignored(void)
 	case_clear(&c);
 }
 
+/* verify runs the benchmark and the soak test only when nothing before them decides */
+static void
+test_evidence_needed(void)
+{
+	Case c;
+	g_autoptr(SdtVerifyResult) r = NULL;
+	g_autoptr(SdtVerifyResult) r2 = NULL;
+
+	case_init(&c, "sd-overclock-100", clean_log, MHZ(100));
+	c.facts.soak.ran = FALSE;
+	c.facts.n_figures = 0;
+	g_assert_true(sdt_verify_evidence_needed(&c.facts));
+	/* not restarted: wait */
+	c.facts.boot_id_now = BOOT_A;
+	g_assert_false(sdt_verify_evidence_needed(&c.facts));
+	c.facts.boot_id_now = BOOT_B;
+	/* interrupted twice, edited by hand, a trial that did not boot */
+	c.facts.attempts = SDT_VERIFY_MAX_TRIES;
+	g_assert_false(sdt_verify_evidence_needed(&c.facts));
+	c.facts.attempts = 1;
+	g_assert_true(sdt_verify_evidence_needed(&c.facts));
+	c.facts.config_edited = TRUE;
+	g_assert_false(sdt_verify_evidence_needed(&c.facts));
+	c.facts.config_edited = FALSE;
+	c.facts.trial = TRUE;
+	g_assert_false(sdt_verify_evidence_needed(&c.facts));
+	c.facts.tryboot_active = TRUE;
+	g_assert_true(sdt_verify_evidence_needed(&c.facts));
+	/* not in effect: the kernel runs the card at 50 MHz */
+	c.facts.observed_clock_hz = MHZ(50);
+	g_assert_false(sdt_verify_evidence_needed(&c.facts));
+	case_clear(&c);
+	/* errors in the log decide (step down) without them */
+	case_init(&c, "sd-overclock-100", reduced_log, MHZ(80));
+	c.facts.soak.ran = FALSE;
+	g_assert_false(sdt_verify_evidence_needed(&c.facts));
+	case_clear(&c);
+
+	/* no benchmark of the card from before: undone with that reason, whatever the soak says */
+	case_init(&c, "sd-overclock-100", clean_log, MHZ(100));
+	c.facts.no_before = TRUE;
+	r = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
+	g_assert_nonnull(strstr(r->reason, "no benchmark of the SD card from before the change"));
+	/* the benchmark or the soak test failed or ran out of time */
+	c.facts.no_before = FALSE;
+	c.facts.evidence_error = "Not enough free space";
+	r2 = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r2->decision, ==, SDT_VERIFY_UNDO);
+	g_assert_cmpstr(
+		r2->reason,
+		==,
+		"Verification could not run: Not enough free space; the change was undone.");
+	case_clear(&c);
+}
+
 static void
 test_pending_roundtrip(void)
 {
@@ -503,6 +559,7 @@ main(int argc, char **argv)
 	g_test_add_func("/verify/not-in-effect-undo", test_not_in_effect_undo);
 	g_test_add_func("/verify/same-boot-waits", test_same_boot_waits);
 	g_test_add_func("/verify/figures-invalid-ignored", test_figures_invalid_ignored);
+	g_test_add_func("/verify/evidence-needed", test_evidence_needed);
 	g_test_add_func("/verify/pending-roundtrip", test_pending_roundtrip);
 	return g_test_run();
 }

@@ -5,17 +5,90 @@
 
 #include "config.h"
 
+#include <glib-unix.h>
 #include <glib/gi18n.h>
+#include <signal.h>
 
 #include "sdt-error.h"
 #include "sdt-ops.h"
 #include "sdtunerctl-verify.h"
+
+typedef struct {
+	SdtContext *ctx;
+	SdtOpsVerifyOptions options;
+	GMainLoop *loop;
+	GCancellable *cancellable;
+	JsonNode *result;
+	GError *error;
+} SdtCliVerify;
+
+static gboolean
+sdt_cli_verify_signal_cb(gpointer user_data)
+{
+	SdtCliVerify *self = user_data;
+	g_cancellable_cancel(self->cancellable);
+	return G_SOURCE_CONTINUE;
+}
+
+static void
+sdt_cli_verify_thread_cb(GTask *task,
+			 gpointer source_object,
+			 gpointer task_data,
+			 GCancellable *cancellable)
+{
+	SdtCliVerify *self = task_data;
+	GError *error = NULL;
+	JsonNode *node = sdt_ops_verify(self->ctx, &self->options, cancellable, &error);
+
+	if (node == NULL)
+		g_task_return_error(task, error);
+	else
+		g_task_return_pointer(task, node, (GDestroyNotify) json_node_unref);
+}
+
+static void
+sdt_cli_verify_done_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	SdtCliVerify *self = user_data;
+	self->result = g_task_propagate_pointer(G_TASK(res), &self->error);
+	g_main_loop_quit(self->loop);
+}
+
+/* in a worker thread, so that SIGTERM (systemd stopping the unit) and SIGINT cancel it */
+static JsonNode *
+sdt_cli_verify_run(SdtContext *ctx, const SdtOpsVerifyOptions *options, GError **error)
+{
+	SdtCliVerify self = {0};
+	g_autoptr(GTask) task = NULL;
+	guint sigint_id, sigterm_id;
+
+	self.ctx = ctx;
+	self.options = *options;
+	self.cancellable = g_cancellable_new();
+	self.loop = g_main_loop_new(NULL, FALSE);
+	sigint_id = g_unix_signal_add(SIGINT, sdt_cli_verify_signal_cb, &self);
+	sigterm_id = g_unix_signal_add(SIGTERM, sdt_cli_verify_signal_cb, &self);
+	task = g_task_new(NULL, self.cancellable, sdt_cli_verify_done_cb, &self);
+	g_task_set_task_data(task, &self, NULL);
+	g_task_set_check_cancellable(task, FALSE);
+	g_task_run_in_thread(task, sdt_cli_verify_thread_cb);
+	g_main_loop_run(self.loop);
+	g_source_remove(sigint_id);
+	g_source_remove(sigterm_id);
+	g_main_loop_unref(self.loop);
+	g_object_unref(self.cancellable);
+	if (self.error != NULL)
+		g_propagate_error(error, self.error);
+	return self.result;
+}
 
 gint
 sdt_cli_verify(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
 	g_autofree gchar *evidence = NULL;
+	gdouble soak_seconds = -1;
+	SdtOpsVerifyOptions options = {0};
 	JsonObject *obj;
 	const gchar *decision;
 	gint rc;
@@ -28,6 +101,14 @@ sdt_cli_verify(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		 N_("Take the soak and benchmark results from FILE (only with --root, for "
 		    "tests)"),
 		 N_("FILE")},
+		{"soak-seconds",
+		 0,
+		 0,
+		 G_OPTION_ARG_DOUBLE,
+		 &soak_seconds,
+		 N_("Run the soak test for SECONDS instead of 120 (for tests; the service "
+		    "uses the default)"),
+		 N_("SECONDS")},
 		{NULL},
 	};
 
@@ -51,7 +132,19 @@ sdt_cli_verify(SdtCli *cli, gint argc, gchar **argv, GError **error)
 			  "every boot)"));
 		return SDT_CLI_EXIT_FAILED;
 	}
-	node = sdt_ops_verify(cli->ctx, evidence, error);
+	if (soak_seconds != -1 && !(soak_seconds >= 0 && soak_seconds <= 24 * 3600)) {
+		g_set_error_literal(error,
+				    G_OPTION_ERROR,
+				    G_OPTION_ERROR_BAD_VALUE,
+				    _("verify: --soak-seconds must be from 0 to 86400"));
+		return SDT_CLI_EXIT_USAGE;
+	}
+	options.evidence_path = evidence;
+	options.soak_seconds = soak_seconds;
+	/* tests only (the service does not set it): a shorter time bound, in seconds */
+	if (g_getenv("SDTUNER_VERIFY_MAX_SECONDS") != NULL)
+		options.max_seconds = g_ascii_strtod(g_getenv("SDTUNER_VERIFY_MAX_SECONDS"), NULL);
+	node = sdt_cli_verify_run(cli->ctx, &options, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {

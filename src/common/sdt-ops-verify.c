@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sdt-bench.h"
 #include "sdt-config-writer.h"
 #include "sdt-error.h"
 #include "sdt-file.h"
@@ -20,6 +21,7 @@
 #include "sdt-ops-config.h"
 #include "sdt-ops.h"
 #include "sdt-recommend.h"
+#include "sdt-soak.h"
 #include "sdt-verify.h"
 
 #define SDT_OPS_VERIFY_EVIDENCE_MAX (1024 * 1024)
@@ -54,6 +56,113 @@ sdt_ops_verify_now_iso(SdtContext *ctx)
 	return g_date_time_format_iso8601(now);
 }
 
+/* a number member, or NAN */
+static gdouble sdt_ops_verify_num(JsonObject *obj, const gchar *name);
+
+/*
+ * The figures of a benchmark result as the decision compares them: {test:
+ * {median, spread, unit}}, IOPS for the random tests and MB/s for the others;
+ * the spread is the test's 95% confidence half-width (ci_percent of the
+ * figure).  A test without a known spread is left out.  NULL when none is left.
+ */
+static JsonObject *
+sdt_ops_verify_bench_figures(JsonObject *bench)
+{
+	JsonNode *tn = json_object_get_member(bench, "tests");
+	JsonArray *tests = tn != NULL && JSON_NODE_HOLDS_ARRAY(tn) ? json_node_get_array(tn) : NULL;
+	g_autoptr(JsonObject) figures = json_object_new();
+
+	for (guint i = 0; tests != NULL && i < json_array_get_length(tests); i++) {
+		JsonNode *e = json_array_get_element(tests, i);
+		JsonObject *t = JSON_NODE_HOLDS_OBJECT(e) ? json_node_get_object(e) : NULL;
+		const gchar *name =
+			t != NULL ? json_object_get_string_member_with_default(t, "name", NULL)
+				  : NULL;
+		gboolean iops = name != NULL && g_str_has_prefix(name, "rand-");
+		gdouble value = t != NULL ? sdt_ops_verify_num(t, iops ? "iops" : "mb_s") : NAN;
+		gdouble ci = t != NULL ? sdt_ops_verify_num(t, "ci_percent") : NAN;
+		JsonObject *f;
+
+		if (name == NULL || !(value >= 0) || !(ci >= 0))
+			continue;
+		f = json_object_new();
+		json_object_set_double_member(f, "median", value);
+		json_object_set_double_member(f, "spread", value * ci / 100.0);
+		json_object_set_string_member(f, "unit", iops ? "IOPS" : "MB/s");
+		json_object_set_object_member(figures, name, f);
+	}
+	return json_object_get_size(figures) > 0 ? g_steal_pointer(&figures) : NULL;
+}
+
+/* a benchmark result measured on the SD card itself (one without stand_in is) */
+static gboolean
+sdt_ops_verify_on_card(JsonObject *bench)
+{
+	JsonNode *tn = json_object_get_member(bench, "target");
+	JsonObject *target =
+		tn != NULL && JSON_NODE_HOLDS_OBJECT(tn) ? json_node_get_object(tn) : NULL;
+	JsonNode *si = target != NULL ? json_object_get_member(target, "stand_in") : NULL;
+
+	if (si != NULL && JSON_NODE_HOLDS_VALUE(si) &&
+	    json_node_get_value_type(si) == G_TYPE_BOOLEAN)
+		return !json_node_get_boolean(si);
+	return TRUE;
+}
+
+/* a history entry of a benchmark of the SD card itself */
+static gboolean
+sdt_ops_verify_is_card_bench(JsonObject *e)
+{
+	return g_strcmp0(json_object_get_string_member_with_default(e, "kind", ""), "bench") == 0 &&
+	       sdt_ops_verify_on_card(e);
+}
+
+/*
+ * The figures of the last benchmark of the card itself in the history taken
+ * at or before @until (ISO 8601; NULL: any), or NULL when there is none.
+ */
+static JsonObject *
+sdt_ops_verify_last_card_bench(SdtContext *ctx, const gchar *until)
+{
+	g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
+	g_autoptr(GDateTime) until_dt =
+		until != NULL ? g_date_time_new_from_iso8601(until, NULL) : NULL;
+
+	if (until != NULL && until_dt == NULL)
+		return NULL;
+	for (guint i = history != NULL ? json_array_get_length(history) : 0; i > 0; i--) {
+		JsonNode *n = json_array_get_element(history, i - 1);
+		JsonObject *e = JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+		JsonObject *figures;
+
+		if (e == NULL || !sdt_ops_verify_is_card_bench(e))
+			continue;
+		if (until_dt != NULL) {
+			g_autoptr(GDateTime) t = g_date_time_new_from_iso8601(
+				json_object_get_string_member_with_default(e, "time", ""),
+				NULL);
+			if (t == NULL || g_date_time_compare(t, until_dt) > 0)
+				continue;
+		}
+		figures = sdt_ops_verify_bench_figures(e);
+		if (figures != NULL)
+			return figures;
+	}
+	return NULL;
+}
+
+/* adds a sentence to the "warnings" of a result */
+static void
+sdt_ops_verify_add_warning(JsonObject *res, const gchar *text)
+{
+	JsonNode *n = json_object_get_member(res, "warnings");
+	if (n == NULL || !JSON_NODE_HOLDS_ARRAY(n)) {
+		json_object_set_array_member(res, "warnings", json_array_new());
+		n = json_object_get_member(res, "warnings");
+	}
+	json_array_add_string_element(json_node_get_array(n), text);
+}
+
 void
 sdt_ops_verify_record_apply(SdtContext *ctx,
 			    JsonObject *apply_result,
@@ -78,6 +187,14 @@ sdt_ops_verify_record_apply(SdtContext *ctx,
 	p->time = sdt_ops_verify_now_iso(ctx);
 	p->config_sha256 = writer != NULL ? sdt_config_writer_hash_config(writer) : NULL;
 	p->steps = json_array_new();
+	/* the figures to compare with after the restart; they stay through step downs */
+	p->before = sdt_ops_verify_last_card_bench(ctx, NULL);
+	if (p->before == NULL)
+		sdt_ops_verify_add_warning(
+			apply_result,
+			_("There is no benchmark of the SD card from before this change, so "
+			  "the verification after the restart cannot show that it helped and "
+			  "will undo it: revert, run “sdtunerctl bench”, then apply again."));
 	p->filter = g_strdup(filter);
 	p->type_code = type_code;
 	p->replaces = replaces;
@@ -265,13 +382,143 @@ sdt_ops_verify_action(const gchar *what, JsonObject *res)
 	return a;
 }
 
+/* the time bound of the gathering: a thread that cancels it at the deadline */
+typedef struct {
+	GMutex lock;
+	GCond cond;
+	gboolean done;
+	gboolean timed_out;
+	gint64 deadline; /* monotonic µs */
+	GCancellable *cancellable;
+} SdtOpsVerifyWatchdog;
+
+static gpointer
+sdt_ops_verify_watchdog_thread(gpointer data)
+{
+	SdtOpsVerifyWatchdog *w = data;
+
+	g_mutex_lock(&w->lock);
+	while (!w->done) {
+		if (!g_cond_wait_until(&w->cond, &w->lock, w->deadline) && !w->done) {
+			w->timed_out = TRUE;
+			g_cancellable_cancel(w->cancellable);
+			break;
+		}
+	}
+	g_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+static void
+sdt_ops_verify_forward_cancel(GCancellable *outer, gpointer inner)
+{
+	g_cancellable_cancel(inner);
+}
+
+/*
+ * Runs the benchmark (standard profile) and the soak test on the card for
+ * the decision.  Returns FALSE only when @cancellable was cancelled (the try
+ * stays counted as interrupted); any other failure, the time bound included,
+ * is the decision's "could not run" (*@why).
+ */
+static gboolean
+sdt_ops_verify_gather(SdtContext *ctx,
+		      const SdtOpsVerifyOptions *options,
+		      JsonObject **after,
+		      JsonObject **soak,
+		      gchar **why,
+		      GCancellable *cancellable,
+		      GError **error)
+{
+	g_autoptr(GCancellable) gather = g_cancellable_new();
+	g_autoptr(GError) local = NULL;
+	g_autoptr(JsonNode) bench = NULL;
+	g_autoptr(JsonNode) soak_node = NULL;
+	SdtOpsVerifyWatchdog w = {0};
+	GThread *thread;
+	gulong handler = 0;
+	gdouble max_seconds =
+		options->max_seconds > 0 ? options->max_seconds : SDT_OPS_VERIFY_MAX_SECONDS;
+	gdouble soak_seconds =
+		options->soak_seconds >= 0 ? options->soak_seconds : SDT_SOAK_DEFAULT_SECONDS;
+
+	g_mutex_init(&w.lock);
+	g_cond_init(&w.cond);
+	w.deadline = g_get_monotonic_time() + (gint64) (max_seconds * G_USEC_PER_SEC);
+	w.cancellable = gather;
+	if (cancellable != NULL)
+		handler = g_cancellable_connect(cancellable,
+						G_CALLBACK(sdt_ops_verify_forward_cancel),
+						gather,
+						NULL);
+	thread = g_thread_new("sdt-verify-bound", sdt_ops_verify_watchdog_thread, &w);
+
+	bench = sdt_ops_bench(ctx, "standard", NULL, NULL, NULL, gather, &local);
+	if (bench != NULL) {
+		JsonObject *b = json_node_get_object(bench);
+		/* a simulated board's stand-in says nothing about the card */
+		*after = sdt_ops_verify_on_card(b) ? sdt_ops_verify_bench_figures(b) : NULL;
+		soak_node = sdt_ops_soak(ctx,
+					 NULL,
+					 SDT_SOAK_DEFAULT_SIZE,
+					 soak_seconds,
+					 NULL,
+					 NULL,
+					 gather,
+					 &local);
+		if (soak_node != NULL)
+			*soak = json_object_ref(
+				json_object_get_object_member(json_node_get_object(soak_node),
+							      "soak"));
+	}
+
+	g_mutex_lock(&w.lock);
+	w.done = TRUE;
+	g_cond_signal(&w.cond);
+	g_mutex_unlock(&w.lock);
+	g_thread_join(thread);
+	if (cancellable != NULL)
+		g_cancellable_disconnect(cancellable, handler);
+	g_mutex_clear(&w.lock);
+	g_cond_clear(&w.cond);
+
+	if (local == NULL)
+		return TRUE;
+	if (g_cancellable_is_cancelled(cancellable)) {
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_CANCELLED,
+				    _("Verification was stopped before it decided; it counts as an "
+				      "interrupted try."));
+		return FALSE;
+	}
+	if (w.timed_out)
+		*why = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
+						   "The benchmark and the soak test took longer "
+						   "than %u minute",
+						   "The benchmark and the soak test took longer "
+						   "than %u minutes",
+						   (guint) ceil(max_seconds / 60)),
+				       (guint) ceil(max_seconds / 60));
+	else
+		*why = g_strdup(local->message);
+	return TRUE;
+}
+
 JsonNode *
-sdt_ops_verify(SdtContext *ctx, const gchar *evidence_path, GError **error)
+sdt_ops_verify(SdtContext *ctx,
+	       const SdtOpsVerifyOptions *options,
+	       GCancellable *cancellable,
+	       GError **error)
 {
 	g_autoptr(SdtVerifyPending) p = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
 	g_autoptr(JsonObject) out = json_object_new();
 	g_autoptr(JsonObject) evidence = NULL;
+	g_autoptr(JsonObject) before = NULL;
+	g_autoptr(JsonObject) after = NULL;
+	g_autoptr(JsonObject) soak = NULL;
+	g_autofree gchar *why = NULL;
 	g_autoptr(SdtInfo) info = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	g_autoptr(SdtVerifyResult) r = NULL;
@@ -333,16 +580,6 @@ sdt_ops_verify(SdtContext *ctx, const gchar *evidence_path, GError **error)
 		}
 	}
 
-	/* the results of the soak test and the benchmark: a failure here is an
-	 * interrupted try, counted above */
-	if (evidence_path != NULL && facts.attempts < SDT_VERIFY_MAX_TRIES) {
-		evidence = sdt_ops_verify_read_evidence(evidence_path, error);
-		if (evidence == NULL) {
-			sdt_verify_log_clear(&log);
-			return NULL;
-		}
-	}
-
 	/* the facts of this boot */
 	info = sdt_info_collect(ctx, NULL);
 	cfg = sdt_config_writer_load(writer, NULL, NULL);
@@ -368,15 +605,49 @@ sdt_ops_verify(SdtContext *ctx, const gchar *evidence_path, GError **error)
 	hash_now = sdt_config_writer_hash_config(writer);
 	facts.config_edited = p->config_sha256 != NULL && hash_now != NULL &&
 			      g_strcmp0(p->config_sha256, hash_now) != 0;
-	if (evidence != NULL)
-		sdt_ops_verify_soak(&facts.soak, sdt_ops_verify_obj(evidence, "soak"));
-	{
-		JsonObject *before = sdt_ops_verify_obj(evidence, "before");
-		figures = sdt_ops_verify_figures(before != NULL ? before : p->before,
-						 sdt_ops_verify_obj(evidence, "after"));
-		facts.figures = (const SdtVerifyFigure *) (gpointer) figures->data;
-		facts.n_figures = figures->len;
+	/* the results of the soak test and the benchmark, when the decision rests on
+	 * them: a failure to get them here is an interrupted try, counted above */
+	before = p->before != NULL ? json_object_ref(p->before) : NULL;
+	if (before == NULL)
+		/* a change recorded before the figures were kept with it */
+		before = sdt_ops_verify_last_card_bench(ctx, p->time);
+	if (options->evidence_path != NULL && facts.attempts < SDT_VERIFY_MAX_TRIES) {
+		JsonObject *b;
+		evidence = sdt_ops_verify_read_evidence(options->evidence_path, error);
+		if (evidence == NULL) {
+			sdt_verify_log_clear(&log);
+			return NULL;
+		}
+		b = sdt_ops_verify_obj(evidence, "before");
+		if (b != NULL) {
+			g_clear_pointer(&before, json_object_unref);
+			before = json_object_ref(b);
+		}
+		if (sdt_ops_verify_obj(evidence, "after") != NULL)
+			after = json_object_ref(sdt_ops_verify_obj(evidence, "after"));
+		if (sdt_ops_verify_obj(evidence, "soak") != NULL)
+			soak = json_object_ref(sdt_ops_verify_obj(evidence, "soak"));
+	} else if (options->evidence_path == NULL && sdt_verify_evidence_needed(&facts)) {
+		if (before == NULL) {
+			/* nothing to compare with: no benchmark or soak test is worth running */
+			facts.no_before = TRUE;
+		} else if (!sdt_ops_verify_gather(ctx,
+						  options,
+						  &after,
+						  &soak,
+						  &why,
+						  cancellable,
+						  error)) {
+			sdt_verify_log_clear(&log);
+			return NULL;
+		}
+		facts.evidence_error = why;
 	}
+	if (soak != NULL)
+		sdt_ops_verify_soak(&facts.soak, soak);
+	figures = sdt_ops_verify_figures(before, after);
+	facts.figures = (const SdtVerifyFigure *) (gpointer) figures->data;
+	facts.n_figures = figures->len;
 
 	r = sdt_verify_decide(&facts);
 

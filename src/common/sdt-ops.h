@@ -67,16 +67,40 @@ JsonNode *sdt_ops_bench(SdtContext *ctx,
 			GCancellable *cancellable,
 			GError **error);
 
+/* how `verify` runs (sdt_ops_verify()) */
+typedef struct {
+	/* tests and copied images only: a JSON file with "soak", "before" and "after"
+	 * results to use instead of running them; NULL runs them on the card */
+	const gchar *evidence_path;
+	/* the soak test's time (the default, SDT_SOAK_DEFAULT_SECONDS, when < 0) */
+	gdouble soak_seconds;
+	/* the benchmark and the soak test together stop after this long (the
+	 * default, SDT_OPS_VERIFY_MAX_SECONDS, when <= 0): verification could not run */
+	gdouble max_seconds;
+} SdtOpsVerifyOptions;
+
+/* 20 minutes: a standard benchmark and a 2-minute soak on a card at 4 MB/s, twice over */
+#define SDT_OPS_VERIFY_MAX_SECONDS (20 * 60)
+
 /*
  * `verify`: after a reboot, decides on the pending change (<state>/pending.json)
  * and acts: keep (a trial goes into config.txt for good), step down (the next
  * divisor step is prepared, never rebooted) or undo (the revert).  Returns
  * {"pending": false, ...} when there is nothing pending, else the decision
  * with its reason and evidence, also appended to the history as "verify".
- * @evidence_path (tests and copied images only, NULL otherwise) names a JSON
- * file with "soak", "before" and "after" results to use instead of running them.
+ * Unless @options gives an evidence file, the evidence is gathered when the
+ * decision rests on it (sdt_verify_evidence_needed()): the "before" figures
+ * are the last benchmark of the card itself from before the change (recorded
+ * with the pending change), the "after" figures a standard benchmark run now
+ * on the card's file system, then the soak test there; both go into the
+ * history as usual.  Runs synchronously (a worker thread); cancelling
+ * @cancellable (SIGTERM) stops it with SDT_ERROR_CANCELLED, no test file
+ * left, nothing decided: the try stays counted as interrupted.
  */
-JsonNode *sdt_ops_verify(SdtContext *ctx, const gchar *evidence_path, GError **error);
+JsonNode *sdt_ops_verify(SdtContext *ctx,
+			 const SdtOpsVerifyOptions *options,
+			 GCancellable *cancellable,
+			 GError **error);
 
 /* records a change just applied as pending verification after the next boot */
 void sdt_ops_verify_record_apply(SdtContext *ctx,

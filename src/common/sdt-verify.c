@@ -266,8 +266,8 @@ sdt_verify_log_summary(const SdtVerifyLog *log)
 	return g_strjoinv(", ", (gchar **) parts->pdata);
 }
 
-SdtVerifyResult *
-sdt_verify_decide(const SdtVerifyFacts *facts)
+static SdtVerifyResult *
+sdt_verify_decide_full(const SdtVerifyFacts *facts, gboolean *at_evidence)
 {
 	gboolean overclock = sdt_verify_overclock_mhz(facts->id) > 0;
 	gboolean cqe = facts->id != NULL && g_str_has_prefix(facts->id, "sd-cqe-");
@@ -390,6 +390,19 @@ sdt_verify_decide(const SdtVerifyFacts *facts)
 	}
 
 	/* 8. the soak test ran and checked every byte it wrote */
+	*at_evidence = TRUE;
+	if (facts->no_before)
+		return sdt_verify_result_new(
+			SDT_VERIFY_UNDO,
+			g_strdup(_("Verification could not run: there is no benchmark of the SD "
+				   "card from before the change, so SD Tuner cannot show that it "
+				   "helped; the change was undone.")));
+	if (facts->evidence_error != NULL)
+		/* Translators: %s is why the soak test or the benchmark failed */
+		return sdt_verify_result_new(
+			SDT_VERIFY_UNDO,
+			g_strdup_printf(_("Verification could not run: %s; the change was undone."),
+					facts->evidence_error));
 	if (!facts->soak.ran || facts->soak.bytes_written == 0 ||
 	    facts->soak.bytes_checked < facts->soak.bytes_written)
 		return sdt_verify_result_new(
@@ -445,6 +458,21 @@ sdt_verify_decide(const SdtVerifyFacts *facts)
 					    list);
 	}
 	return r;
+}
+
+SdtVerifyResult *
+sdt_verify_decide(const SdtVerifyFacts *facts)
+{
+	gboolean at_evidence = FALSE;
+	return sdt_verify_decide_full(facts, &at_evidence);
+}
+
+gboolean
+sdt_verify_evidence_needed(const SdtVerifyFacts *facts)
+{
+	gboolean at_evidence = FALSE;
+	g_autoptr(SdtVerifyResult) r = sdt_verify_decide_full(facts, &at_evidence);
+	return at_evidence;
 }
 
 /* the pending state ------------------------------------------------------- */

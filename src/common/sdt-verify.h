@@ -84,6 +84,10 @@ typedef struct {
 
 	const SdtVerifyLog *log;
 	SdtVerifySoak soak;
+	/* no benchmark of the card itself from before the change: nothing to compare */
+	gboolean no_before;
+	/* why the soak test or the benchmark could not run (a sentence), or NULL */
+	const gchar *evidence_error;
 	const SdtVerifyFigure *figures;
 	guint n_figures;
 } SdtVerifyFacts;
@@ -114,6 +118,14 @@ guint sdt_verify_next_step_mhz(guint64 core_hz, guint mhz);
 
 /* the decision; pure: the same facts give the same result */
 SdtVerifyResult *sdt_verify_decide(const SdtVerifyFacts *facts);
+
+/*
+ * Whether the decision on @facts rests on the soak test and the benchmark:
+ * TRUE when nothing before them decides (the Pi restarted, tries are left,
+ * the file is as SD Tuner left it, a trial booted, the kernel log is clean
+ * and the change took effect).  Pure; sdt_ops_verify() runs them only then.
+ */
+gboolean sdt_verify_evidence_needed(const SdtVerifyFacts *facts);
 
 /*
  * The pending state, <state>/pending.json (version 1):
