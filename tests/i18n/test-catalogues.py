@@ -8,9 +8,7 @@ when nobody ran `ninja sd-tuner-pot`. Each po/LL.po is merged with it and must p
 `msgfmt -c --check-format --statistics` with 0 fuzzy and 0 untranslated messages.
 It also fails when a source file with translatable strings is missing from POTFILES.in.
 
-SDTUNER_I18N_PENDING="de fr" reports those languages' completeness as TODO instead of
-failing (their msgfmt checks still count): for a
-developer whose translators have not caught up yet; nothing in the build sets it.
+Every language of po/LINGUAS must be complete: there is no way to mark one as pending.
 Prints TAP."""
 import os
 import re
@@ -20,19 +18,16 @@ import tempfile
 
 SRC = os.path.abspath(sys.argv[1])
 XGETTEXT_ARGS = sys.argv[2:]
-PENDING = set(os.environ.get('SDTUNER_I18N_PENDING', '').split())
 
 n = 0
 failed = 0
 
 
-def ok(cond, name, detail='', todo=False):
+def ok(cond, name, detail=''):
     global n, failed
     n += 1
-    # a pending language's check that passes is simply ok (meson fails unexpected passes)
-    directive = ' # TODO pending translation (SDTUNER_I18N_PENDING)' if todo and not cond else ''
-    print(f'{"ok" if cond else "not ok"} {n} - {name}{directive}')
-    if not cond and not todo:
+    print(f'{"ok" if cond else "not ok"} {n} - {name}')
+    if not cond:
         failed += 1
     if not cond:
         for line in str(detail).splitlines():
@@ -83,16 +78,15 @@ with tempfile.TemporaryDirectory(prefix='sdt-catalogues-') as tmp:
     languages = lines(os.path.join(SRC, 'po', 'LINGUAS'))
     ok(len(languages) > 0, 'po/LINGUAS names the languages', ' '.join(languages))
     for lang in languages:
-        todo = lang in PENDING
         po = os.path.join(SRC, 'po', f'{lang}.po')
         if not os.path.exists(po):
-            ok(False, f'{lang}: po/{lang}.po exists', todo=todo)
+            ok(False, f'{lang}: po/{lang}.po exists')
             continue
         merged = os.path.join(tmp, f'{lang}.po')
         r = subprocess.run(['msgmerge', '--quiet', '-o', merged, po, pot],
                            capture_output=True, text=True)
         if r.returncode != 0:
-            ok(False, f'{lang}: msgmerge with the fresh pot', r.stderr, todo=todo)
+            ok(False, f'{lang}: msgmerge with the fresh pot', r.stderr)
             continue
         r = subprocess.run(['msgfmt', '-c', '--check-format', '--statistics', '-o', os.devnull,
                             merged], capture_output=True, text=True, env=dict(os.environ, LC_ALL='C'))
@@ -105,7 +99,7 @@ with tempfile.TemporaryDirectory(prefix='sdt-catalogues-') as tmp:
         ok(r.returncode == 0, f'{lang}: msgfmt -c --check-format passes', r.stderr)
         ok(fuzzy == 0 and untranslated == 0 and translated == total,
            f'{lang}: complete ({translated}/{total}, {fuzzy} fuzzy, {untranslated} untranslated)',
-           stats, todo=todo)
+           stats)
         # the committed file itself is clean too (not only once merged)
         r = subprocess.run(['msgfmt', '-c', '--check-format', '-o', os.devnull, po],
                            capture_output=True, text=True)
