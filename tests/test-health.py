@@ -47,8 +47,9 @@ def health(root, human=False):
     return r.stdout if human else json.loads(r.stdout)
 
 
-def bench_entry(root, i, seq_mb_s, lat_us):
+def bench_entry(root, i, seq_mb_s, lat_us, stand_in=False):
     entry = {'kind': 'bench', 'time': f'2026-01-{i + 1:02d}T00:00:00Z', 'profile': 'quick',
+             'target': {'path': '/var/tmp/x', 'stand_in': stand_in},
              'tests': [{'name': 'seq-write', 'mb_s': seq_mb_s},
                        {'name': 'rand-4k-write-qd1', 'mb_s': 1.0,
                         'latency_us': {'mean': lat_us, 'p99': lat_us * 3}}]}
@@ -115,6 +116,13 @@ with tempfile.TemporaryDirectory() as tmp:
         bench_entry(root, i, mb, lat)
     h = health(root)
     ok(h['trend']['runs'] == 4 and h['trend']['alerts'] == [], 'spread only: no alert')
+    # a benchmark of a stand-in folder says nothing about the card (issue 9, item 13)
+    for i, (mb, lat) in enumerate([(2.0, 9000), (2.1, 9100), (1.9, 9050)]):
+        bench_entry(root, 5 + i, mb, lat, stand_in=True)
+    h = health(root)
+    ok(h['trend']['runs'] == 4 and h['trend']['alerts'] == []
+       and h['registers']['verdict'] == 'plausible',
+       'stand-in benchmarks stay out of the trend and the register check')
     for i, (mb, lat) in enumerate([(10.0, 2500), (10.5, 2600), (9.8, 2400)]):
         bench_entry(root, 10 + i, mb, lat)
     h = health(root)

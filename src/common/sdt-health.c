@@ -157,6 +157,31 @@ sdt_health_trend_metric(JsonBuilder *b,
 		g_ptr_array_add(alerts, g_strdup(name));
 }
 
+/*
+ * The tests of a history entry that benchmarked the SD card itself, or %NULL:
+ * not a benchmark, damaged, or a stand-in folder's run (which says nothing
+ * about the card, DESIGN.md).
+ */
+static JsonArray *
+sdt_health_card_bench_tests(JsonNode *node)
+{
+	JsonObject *e = JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
+	JsonNode *target;
+	JsonNode *tests;
+
+	if (e == NULL ||
+	    g_strcmp0(json_object_get_string_member_with_default(e, "kind", ""), "bench") != 0)
+		return NULL;
+	target = json_object_get_member(e, "target");
+	if (target != NULL && JSON_NODE_HOLDS_OBJECT(target) &&
+	    json_object_get_boolean_member_with_default(json_node_get_object(target),
+							"stand_in",
+							FALSE))
+		return NULL;
+	tests = json_object_get_member(e, "tests");
+	return tests != NULL && JSON_NODE_HOLDS_ARRAY(tests) ? json_node_get_array(tests) : NULL;
+}
+
 JsonNode *
 sdt_health_trend(JsonArray *entries)
 {
@@ -166,16 +191,9 @@ sdt_health_trend(JsonArray *entries)
 	g_autoptr(GPtrArray) alerts = g_ptr_array_new_with_free_func(g_free);
 
 	for (guint i = 0; entries != NULL && i < json_array_get_length(entries); i++) {
-		JsonNode *node = json_array_get_element(entries, i);
-		JsonObject *e = JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
-		JsonArray *tests;
-		if (e == NULL ||
-		    g_strcmp0(json_object_get_string_member_with_default(e, "kind", ""), "bench") !=
-			    0 ||
-		    !json_object_has_member(e, "tests") ||
-		    !JSON_NODE_HOLDS_ARRAY(json_object_get_member(e, "tests")))
+		JsonArray *tests = sdt_health_card_bench_tests(json_array_get_element(entries, i));
+		if (tests == NULL)
 			continue;
-		tests = json_object_get_array_member(e, "tests");
 		for (guint t = 0; t < json_array_get_length(tests); t++) {
 			JsonNode *tn = json_array_get_element(tests, t);
 			JsonObject *to =
@@ -221,16 +239,9 @@ sdt_health_last_seq_write(JsonArray *entries)
 {
 	gdouble rate = -1;
 	for (guint i = 0; entries != NULL && i < json_array_get_length(entries); i++) {
-		JsonNode *node = json_array_get_element(entries, i);
-		JsonObject *e = JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
-		JsonArray *tests;
-		if (e == NULL ||
-		    g_strcmp0(json_object_get_string_member_with_default(e, "kind", ""), "bench") !=
-			    0 ||
-		    !json_object_has_member(e, "tests") ||
-		    !JSON_NODE_HOLDS_ARRAY(json_object_get_member(e, "tests")))
+		JsonArray *tests = sdt_health_card_bench_tests(json_array_get_element(entries, i));
+		if (tests == NULL)
 			continue;
-		tests = json_object_get_array_member(e, "tests");
 		for (guint t = 0; t < json_array_get_length(tests); t++) {
 			JsonNode *tn = json_array_get_element(tests, t);
 			JsonObject *to =
