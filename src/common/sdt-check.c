@@ -27,6 +27,7 @@
 #include "sdt-bench-target.h"
 #include "sdt-check.h"
 #include "sdt-error.h"
+#include "sdt-file.h"
 #include "sdt-mounts.h"
 
 #define SDT_CHECK_BLOCK     4096u
@@ -261,38 +262,17 @@ sdt_check_cancelled(SdtCheck *self, GError **error)
 static gint
 sdt_check_pread(SdtCheck *self, guint8 *buf, gsize len, guint64 offset)
 {
-	gsize done = 0;
+	gint rc = sdt_file_pread_all(self->rfd, buf, len, offset, NULL);
 
-	while (done < len) {
-		gssize r = pread(self->rfd, buf + done, len - done, (off_t) (offset + done));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return errno;
-		if (r == 0)
-			return EIO;
-		done += (gsize) r;
-	}
-	self->n_read++;
-	return 0;
+	if (rc == 0)
+		self->n_read++;
+	return rc;
 }
 
 static gint
 sdt_check_pwrite(SdtCheck *self, const guint8 *buf, gsize len, guint64 offset)
 {
-	gsize done = 0;
-
-	while (done < len) {
-		gssize r = pwrite(self->wfd, buf + done, len - done, (off_t) (offset + done));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return errno;
-		if (r == 0)
-			return EIO;
-		done += (gsize) r;
-	}
-	return 0;
+	return sdt_file_pwrite_all(self->wfd, buf, len, offset, NULL);
 }
 
 static void

@@ -112,3 +112,45 @@ sdt_file_read_bounded(const gchar *path,
 	*contents = g_steal_pointer(&buf);
 	return TRUE;
 }
+
+gint
+sdt_file_pread_all(gint fd, void *buf, gsize len, guint64 offset, gsize *done)
+{
+	gsize n = 0;
+	gint rc = 0;
+
+	while (n < len) {
+		gssize r = pread(fd, (guint8 *) buf + n, len - n, (off_t) (offset + n));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			rc = r < 0 ? errno : EIO;
+			break;
+		}
+		n += (gsize) r;
+	}
+	if (done != NULL)
+		*done = n;
+	return rc;
+}
+
+gint
+sdt_file_pwrite_all(gint fd, const void *buf, gsize len, guint64 offset, gsize *done)
+{
+	gsize n = 0;
+	gint rc = 0;
+
+	while (n < len) {
+		gssize r = pwrite(fd, (const guint8 *) buf + n, len - n, (off_t) (offset + n));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			rc = r < 0 ? errno : EIO;
+			break;
+		}
+		n += (gsize) r;
+	}
+	if (done != NULL)
+		*done = n;
+	return rc;
+}

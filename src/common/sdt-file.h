@@ -34,4 +34,32 @@ gboolean sdt_file_read_bounded(const gchar *path,
 			       gsize *len,
 			       GError **error);
 
+/**
+ * sdt_file_pread_all:
+ * @fd: a file descriptor
+ * @buf: where the bytes go
+ * @len: how many bytes
+ * @offset: where they are in the file
+ * @done: (out) (optional): how many bytes were read, also on failure
+ *
+ * pread() until @len bytes are read, retrying after EINTR and short reads.
+ *
+ * Returns: 0, or the errno of the failed read (EIO for an unexpected end).
+ */
+gint sdt_file_pread_all(gint fd, void *buf, gsize len, guint64 offset, gsize *done);
+
+/**
+ * sdt_file_pwrite_all:
+ * @fd: a file descriptor
+ * @buf: the bytes
+ * @len: how many bytes
+ * @offset: where they go in the file
+ * @done: (out) (optional): how many bytes were written, also on failure
+ *
+ * pwrite() until @len bytes are written, retrying after EINTR and short writes.
+ *
+ * Returns: 0, or the errno of the failed write (EIO when nothing could be written).
+ */
+gint sdt_file_pwrite_all(gint fd, const void *buf, gsize len, guint64 offset, gsize *done);
+
 G_END_DECLS

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "sdt-error.h"
+#include "sdt-file.h"
 #include "sdt-soak.h"
 
 #define SDT_SOAK_ALIGN  4096
@@ -204,20 +205,13 @@ sdt_soak_write(gint fd,
 
 	for (guint64 off = half; off < config->size; off += SDT_SOAK_SEQ_BLOCK) {
 		gsize done = 0;
+		gint rc;
 		if (sdt_soak_cancelled(cancellable, error))
 			return FALSE;
 		sdt_soak_fill(buf, SDT_SOAK_SEQ_BLOCK, config->seed, round, off);
-		while (done < SDT_SOAK_SEQ_BLOCK) {
-			gssize n = pwrite(fd, buf + done, SDT_SOAK_SEQ_BLOCK - done, off + done);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				return sdt_soak_io_error(error,
-							 n < 0 ? errno : EIO,
-							 FALSE,
-							 off + done);
-			done += (gsize) n;
-		}
+		rc = sdt_file_pwrite_all(fd, buf, SDT_SOAK_SEQ_BLOCK, off, &done);
+		if (rc != 0)
+			return sdt_soak_io_error(error, rc, FALSE, off + done);
 		result->bytes_written += done;
 	}
 	return TRUE;
@@ -238,19 +232,12 @@ sdt_soak_read_check(gint fd,
 {
 	for (guint64 off = 0; off < config->size; off += SDT_SOAK_SEQ_BLOCK) {
 		gsize done = 0;
+		gint rc;
 		if (sdt_soak_cancelled(cancellable, error))
 			return FALSE;
-		while (done < SDT_SOAK_SEQ_BLOCK) {
-			gssize n = pread(fd, buf + done, SDT_SOAK_SEQ_BLOCK - done, off + done);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				return sdt_soak_io_error(error,
-							 n < 0 ? errno : EIO,
-							 TRUE,
-							 off + done);
-			done += (gsize) n;
-		}
+		rc = sdt_file_pread_all(fd, buf, SDT_SOAK_SEQ_BLOCK, off, &done);
+		if (rc != 0)
+			return sdt_soak_io_error(error, rc, TRUE, off + done);
 		sdt_soak_fill(want, SDT_SOAK_SEQ_BLOCK, config->seed, round, off);
 		if (memcmp(buf, want, SDT_SOAK_SEQ_BLOCK) != 0) {
 			for (gsize i = 0; i < SDT_SOAK_SEQ_BLOCK; i++) {
