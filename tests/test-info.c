@@ -64,7 +64,7 @@ test_pi3_overclocked(Fixture *fx, gconstpointer data)
 	g_assert_true(info->card->ssr_valid);
 	g_assert_cmpint(info->card->ssr.speed_class, ==, 4);
 	g_assert_cmpint(info->card->capacity_bytes, ==, G_GINT64_CONSTANT(7948206080));
-	g_assert_cmpint(info->bus.source, ==, SDT_BUS_SOURCE_DEBUGFS);
+	g_assert_cmpint(info->bus.source, ==, SDT_SD_BUS_SOURCE_DEBUGFS);
 	g_assert_cmpint(info->bus.ios.actual_clock_hz, ==, 100000000);
 	g_assert_cmpfloat_with_epsilon(info->bus.ceiling_mb_s, 50.0, 1e-9);
 	g_assert_cmpint(info->bus.cqe, ==, SDT_CQE_OFF);
@@ -110,7 +110,7 @@ test_pi5_bad_input(Fixture *fx, gconstpointer data)
 {
 	g_autoptr(SdtInfo) info = test_info_collect(fx, "pi5.umockdev", "pi5-bad-input");
 
-	g_assert_cmpint(info->bus.source, ==, SDT_BUS_SOURCE_KERNEL_LOG);
+	g_assert_cmpint(info->bus.source, ==, SDT_SD_BUS_SOURCE_KERNEL_LOG);
 	g_assert_cmpint(info->bus.ios.clock_hz, ==, 208000000);
 	g_assert_cmpfloat_with_epsilon(info->bus.ceiling_mb_s, 104.0, 1e-9);
 	g_assert_cmpint(info->bus.cqe, ==, SDT_CQE_HOST_SOFTWARE_QUEUE);

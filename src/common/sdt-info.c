@@ -34,14 +34,14 @@ sdt_cqe_state_to_string(SdtCqeState state)
 }
 
 static const gchar *
-sdt_bus_source_to_string(SdtBusSource source)
+sdt_sd_bus_source_to_string(SdtSdBusSource source)
 {
 	switch (source) {
-	case SDT_BUS_SOURCE_DEBUGFS:
+	case SDT_SD_BUS_SOURCE_DEBUGFS:
 		return "debugfs";
-	case SDT_BUS_SOURCE_KERNEL_LOG:
+	case SDT_SD_BUS_SOURCE_KERNEL_LOG:
 		return "kernel-log";
-	case SDT_BUS_SOURCE_NONE:
+	case SDT_SD_BUS_SOURCE_NONE:
 	default:
 		return NULL;
 	}
@@ -54,7 +54,7 @@ sdt_info_free(SdtInfo *info)
 		return;
 	sdt_board_free(info->board);
 	sdt_card_free(info->card);
-	sdt_bus_ios_clear(&info->bus.ios);
+	sdt_sd_bus_ios_clear(&info->bus.ios);
 	g_free(info->bus.ios_path);
 	sdt_kmsg_facts_clear(&info->kernel_log);
 	g_ptr_array_unref(info->mounts);
@@ -148,7 +148,7 @@ sdt_info_collect_ios(SdtInfo *info, SdtContext *ctx)
 		return FALSE;
 	}
 	if (len > SDT_INFO_IOS_MAX_SIZE || memchr(text, '\0', len) != NULL ||
-	    !sdt_bus_ios_parse(&info->bus.ios, text, &error)) {
+	    !sdt_sd_bus_ios_parse(&info->bus.ios, text, &error)) {
 		sdt_info_warn(info,
 			      /* Translators: the file's path, what is wrong with it, then
 			       * where the bus state comes from instead */
@@ -156,10 +156,10 @@ sdt_info_collect_ios(SdtInfo *info, SdtContext *ctx)
 					      info->bus.ios_path,
 					      error != NULL ? error->message : _("binary data"),
 					      sdt_info_bus_fallback(info)));
-		sdt_bus_ios_clear(&info->bus.ios);
+		sdt_sd_bus_ios_clear(&info->bus.ios);
 		return FALSE;
 	}
-	info->bus.source = SDT_BUS_SOURCE_DEBUGFS;
+	info->bus.source = SDT_SD_BUS_SOURCE_DEBUGFS;
 	return TRUE;
 }
 
@@ -168,7 +168,7 @@ static void
 sdt_info_bus_from_kernel_log(SdtInfo *info)
 {
 	SdtKmsgFacts *facts = &info->kernel_log;
-	SdtBusIos *ios = &info->bus.ios;
+	SdtSdBusIos *ios = &info->bus.ios;
 	guint64 nominal;
 
 	if (!facts->card_seen || facts->card_timing == SDT_TIMING_UNKNOWN) {
@@ -177,7 +177,7 @@ sdt_info_bus_from_kernel_log(SdtInfo *info)
 					 "the bus state is unknown")));
 		return;
 	}
-	info->bus.source = SDT_BUS_SOURCE_KERNEL_LOG;
+	info->bus.source = SDT_SD_BUS_SOURCE_KERNEL_LOG;
 	ios->timing = facts->card_timing;
 	nominal = sdt_timing_get_nominal_clock_hz(facts->card_timing);
 	if (nominal > 0)
@@ -231,7 +231,7 @@ sdt_info_collect(SdtContext *ctx, GError **error)
 
 	info->warnings = g_ptr_array_new_with_free_func(g_free);
 	info->simulated = sdt_context_is_simulated(ctx);
-	sdt_bus_ios_init(&info->bus.ios);
+	sdt_sd_bus_ios_init(&info->bus.ios);
 	info->bus.ceiling_mb_s = -1;
 	sdt_kmsg_facts_init(&info->kernel_log);
 
@@ -255,8 +255,9 @@ sdt_info_collect(SdtContext *ctx, GError **error)
 		}
 		clock = info->bus.ios.actual_clock_hz >= 0 ? info->bus.ios.actual_clock_hz
 							   : info->bus.ios.clock_hz;
-		info->bus.ceiling_mb_s =
-			sdt_bus_ceiling_mb_s(clock, info->bus.ios.bus_width, info->bus.ios.timing);
+		info->bus.ceiling_mb_s = sdt_sd_bus_ceiling_mb_s(clock,
+								 info->bus.ios.bus_width,
+								 info->bus.ios.timing);
 	}
 	info->bus.cqe = sdt_info_cqe_state(info);
 	/* the sdhost divides the core clock: what it runs at now, where it can be read */
@@ -472,7 +473,7 @@ sdt_info_card_to_json(SdtInfo *info, JsonBuilder *b)
 static void
 sdt_info_bus_to_json(SdtInfo *info, JsonBuilder *b)
 {
-	SdtBusState *bus = &info->bus;
+	SdtSdBusState *bus = &info->bus;
 	/* one decimal is all the precision a ceiling has */
 	gdouble ceiling = (gdouble) (gint64) (bus->ceiling_mb_s * 10 + 0.5) / 10;
 
@@ -494,7 +495,7 @@ sdt_info_bus_to_json(SdtInfo *info, JsonBuilder *b)
 				bus->ios.signal_voltage > 0,
 				(gdouble) (gint64) (bus->ios.signal_voltage * 100 + 0.5) / 100);
 	sdt_json_string_or_null(b, "timing_text", bus->ios.timing_text);
-	sdt_json_string_or_null(b, "source", sdt_bus_source_to_string(bus->source));
+	sdt_json_string_or_null(b, "source", sdt_sd_bus_source_to_string(bus->source));
 	json_builder_end_object(b);
 }
 

@@ -8,7 +8,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sdt-board.h"
-#include "sdt-bus.h"
+#include "sdt-sd-bus.h"
 #include "sdt-card.h"
 #include "sdt-context.h"
 #include "sdt-kmsg.h"
@@ -26,24 +26,24 @@ typedef enum {
 const gchar *sdt_cqe_state_to_string(SdtCqeState state);
 
 typedef enum {
-	SDT_BUS_SOURCE_NONE,
-	SDT_BUS_SOURCE_DEBUGFS,    /* /sys/kernel/debug/mmcN/ios */
-	SDT_BUS_SOURCE_KERNEL_LOG, /* "new … card" and "overclocking to" lines */
-} SdtBusSource;
+	SDT_SD_BUS_SOURCE_NONE,
+	SDT_SD_BUS_SOURCE_DEBUGFS,    /* /sys/kernel/debug/mmcN/ios */
+	SDT_SD_BUS_SOURCE_KERNEL_LOG, /* "new … card" and "overclocking to" lines */
+} SdtSdBusSource;
 
 typedef struct {
-	SdtBusIos ios; /* clock, actual clock, width, timing, voltage; -1 = unknown */
-	SdtBusSource source;
+	SdtSdBusIos ios; /* clock, actual clock, width, timing, voltage; -1 = unknown */
+	SdtSdBusSource source;
 	gchar *ios_path;      /* the debugfs file looked at, NULL without a card */
 	gdouble ceiling_mb_s; /* 10^6 bytes/s, < 0 when unknown */
 	SdtCqeState cqe;
-} SdtBusState;
+} SdtSdBusState;
 
 typedef struct {
 	gboolean simulated; /* sdt_context_is_simulated() */
 	SdtBoard *board;
 	SdtCard *card;
-	SdtBusState bus;
+	SdtSdBusState bus;
 	gboolean kernel_log_read; /* FALSE: /dev/kmsg missing or unreadable */
 	SdtKmsgFacts kernel_log;  /* facts about the card's host and disk */
 	GPtrArray *mounts;        /* SdtMount, empty if mountinfo is unreadable */

@@ -7,7 +7,7 @@
 
 #include <glib.h>
 
-#include "sdt-bus.h"
+#include "sdt-sd-bus.h"
 #include "sdt-context.h"
 
 G_BEGIN_DECLS

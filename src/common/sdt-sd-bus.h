@@ -44,21 +44,21 @@ typedef struct {
 	SdtTiming timing;
 	gchar *timing_text;     /* the kernel's wording, e.g. "sd high-speed" */
 	gdouble signal_voltage; /* volts, < 0 when absent */
-} SdtBusIos;
+} SdtSdBusIos;
 
 /*
  * Parses the text of /sys/kernel/debug/mmcN/ios.  Lines it cannot read stay
  * unknown; FALSE with SDT_ERROR_INVALID_DATA only when no line at all is
  * usable.
  */
-gboolean sdt_bus_ios_parse(SdtBusIos *ios, const gchar *text, GError **error);
-void sdt_bus_ios_init(SdtBusIos *ios);
-void sdt_bus_ios_clear(SdtBusIos *ios);
+gboolean sdt_sd_bus_ios_parse(SdtSdBusIos *ios, const gchar *text, GError **error);
+void sdt_sd_bus_ios_init(SdtSdBusIos *ios);
+void sdt_sd_bus_ios_clear(SdtSdBusIos *ios);
 
 /*
  * The bus ceiling in MB/s (10^6 bytes per second): clock × width / 8, × 2 for
  * DDR.  Negative when the clock or the width is unknown.
  */
-gdouble sdt_bus_ceiling_mb_s(gint64 clock_hz, gint bus_width, SdtTiming timing);
+gdouble sdt_sd_bus_ceiling_mb_s(gint64 clock_hz, gint bus_width, SdtTiming timing);
 
 G_END_DECLS

@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-#include "sdt-bus.h"
+#include "sdt-sd-bus.h"
 #include "sdt-error.h"
 
 static const struct {
@@ -88,7 +88,7 @@ sdt_timing_get_nominal_clock_hz(SdtTiming timing)
 }
 
 void
-sdt_bus_ios_init(SdtBusIos *ios)
+sdt_sd_bus_ios_init(SdtSdBusIos *ios)
 {
 	ios->clock_hz = -1;
 	ios->actual_clock_hz = -1;
@@ -99,15 +99,15 @@ sdt_bus_ios_init(SdtBusIos *ios)
 }
 
 void
-sdt_bus_ios_clear(SdtBusIos *ios)
+sdt_sd_bus_ios_clear(SdtSdBusIos *ios)
 {
 	g_clear_pointer(&ios->timing_text, g_free);
-	sdt_bus_ios_init(ios);
+	sdt_sd_bus_ios_init(ios);
 }
 
 /* "50000000 Hz" → 50000000 */
 static gboolean
-sdt_bus_parse_hz(const gchar *value, gint64 *hz)
+sdt_sd_bus_parse_hz(const gchar *value, gint64 *hz)
 {
 	gchar *end = NULL;
 	guint64 tmp;
@@ -127,7 +127,7 @@ sdt_bus_parse_hz(const gchar *value, gint64 *hz)
 
 /* the text between the parentheses of "2 (4 bits)", or NULL */
 static gchar *
-sdt_bus_paren(const gchar *value)
+sdt_sd_bus_paren(const gchar *value)
 {
 	const gchar *open = strchr(value, '(');
 	const gchar *close = strrchr(value, ')');
@@ -138,12 +138,12 @@ sdt_bus_paren(const gchar *value)
 }
 
 gboolean
-sdt_bus_ios_parse(SdtBusIos *ios, const gchar *text, GError **error)
+sdt_sd_bus_ios_parse(SdtSdBusIos *ios, const gchar *text, GError **error)
 {
 	g_auto(GStrv) lines = NULL;
 	guint used = 0;
 
-	sdt_bus_ios_clear(ios);
+	sdt_sd_bus_ios_clear(ios);
 	if (text == NULL || text[0] == '\0') {
 		g_set_error_literal(error, SDT_ERROR, SDT_ERROR_INVALID_DATA, "ios is empty");
 		return FALSE;
@@ -159,13 +159,13 @@ sdt_bus_ios_parse(SdtBusIos *ios, const gchar *text, GError **error)
 		key = g_strstrip(g_strndup(lines[i], colon - lines[i]));
 		value = g_strstrip(g_strdup(colon + 1));
 		if (g_strcmp0(key, "clock") == 0) {
-			if (sdt_bus_parse_hz(value, &ios->clock_hz))
+			if (sdt_sd_bus_parse_hz(value, &ios->clock_hz))
 				used++;
 		} else if (g_strcmp0(key, "actual clock") == 0) {
-			if (sdt_bus_parse_hz(value, &ios->actual_clock_hz))
+			if (sdt_sd_bus_parse_hz(value, &ios->actual_clock_hz))
 				used++;
 		} else if (g_strcmp0(key, "bus width") == 0) {
-			g_autofree gchar *p = sdt_bus_paren(value);
+			g_autofree gchar *p = sdt_sd_bus_paren(value);
 			gchar *end = NULL;
 			guint64 bits;
 			if (p == NULL)
@@ -177,7 +177,7 @@ sdt_bus_ios_parse(SdtBusIos *ios, const gchar *text, GError **error)
 				used++;
 			}
 		} else if (g_strcmp0(key, "timing spec") == 0) {
-			g_autofree gchar *p = sdt_bus_paren(value);
+			g_autofree gchar *p = sdt_sd_bus_paren(value);
 			if (p == NULL)
 				continue;
 			ios->timing = sdt_timing_from_ios(p);
@@ -185,7 +185,7 @@ sdt_bus_ios_parse(SdtBusIos *ios, const gchar *text, GError **error)
 			ios->timing_text = g_steal_pointer(&p);
 			used++;
 		} else if (g_strcmp0(key, "signal voltage") == 0) {
-			g_autofree gchar *p = sdt_bus_paren(value);
+			g_autofree gchar *p = sdt_sd_bus_paren(value);
 			gchar *end = NULL;
 			gdouble volts;
 			if (p == NULL)
@@ -208,7 +208,7 @@ sdt_bus_ios_parse(SdtBusIos *ios, const gchar *text, GError **error)
 }
 
 gdouble
-sdt_bus_ceiling_mb_s(gint64 clock_hz, gint bus_width, SdtTiming timing)
+sdt_sd_bus_ceiling_mb_s(gint64 clock_hz, gint bus_width, SdtTiming timing)
 {
 	gdouble bytes_per_s;
 

@@ -5,7 +5,7 @@
 
 #include "config.h"
 
-#include "sdt-bus.h"
+#include "sdt-sd-bus.h"
 #include "sdt-error.h"
 
 /* observed (QEMU 7.2 raspi3b, Linux 6.1): the shared fixture qemu-rpi3/ios */
@@ -24,10 +24,10 @@ static void
 test_ios_qemu(void)
 {
 	g_autoptr(GError) error = NULL;
-	SdtBusIos ios;
+	SdtSdBusIos ios;
 
-	sdt_bus_ios_init(&ios);
-	g_assert_true(sdt_bus_ios_parse(&ios, qemu_ios, &error));
+	sdt_sd_bus_ios_init(&ios);
+	g_assert_true(sdt_sd_bus_ios_parse(&ios, qemu_ios, &error));
 	g_assert_no_error(error);
 	g_assert_cmpint(ios.clock_hz, ==, 50000000);
 	g_assert_cmpint(ios.actual_clock_hz, ==, 50000000);
@@ -36,34 +36,34 @@ test_ios_qemu(void)
 	g_assert_cmpstr(ios.timing_text, ==, "sd high-speed");
 	g_assert_cmpfloat_with_epsilon(ios.signal_voltage, 3.30, 0.001);
 	g_assert_cmpfloat_with_epsilon(
-		sdt_bus_ceiling_mb_s(ios.actual_clock_hz, ios.bus_width, ios.timing),
+		sdt_sd_bus_ceiling_mb_s(ios.actual_clock_hz, ios.bus_width, ios.timing),
 		25.0,
 		1e-9);
-	sdt_bus_ios_clear(&ios);
+	sdt_sd_bus_ios_clear(&ios);
 }
 
 static void
 test_ios_ddr50_no_actual_clock(void)
 {
 	g_autoptr(GError) error = NULL;
-	SdtBusIos ios;
+	SdtSdBusIos ios;
 
-	sdt_bus_ios_init(&ios);
-	g_assert_true(sdt_bus_ios_parse(&ios,
-					"clock:\t\t50000000 Hz\n"
-					"bus width:\t2 (4 bits)\n"
-					"timing spec:\t7 (sd uhs DDR50)\n"
-					"signal voltage:\t1 (1.80 V)\n",
-					&error));
+	sdt_sd_bus_ios_init(&ios);
+	g_assert_true(sdt_sd_bus_ios_parse(&ios,
+					   "clock:\t\t50000000 Hz\n"
+					   "bus width:\t2 (4 bits)\n"
+					   "timing spec:\t7 (sd uhs DDR50)\n"
+					   "signal voltage:\t1 (1.80 V)\n",
+					   &error));
 	g_assert_cmpint(ios.clock_hz, ==, 50000000);
 	g_assert_cmpint(ios.actual_clock_hz, ==, -1);
 	g_assert_cmpint(ios.timing, ==, SDT_TIMING_UHS_DDR50);
 	g_assert_cmpfloat_with_epsilon(ios.signal_voltage, 1.80, 0.001);
 	g_assert_cmpfloat_with_epsilon(
-		sdt_bus_ceiling_mb_s(ios.clock_hz, ios.bus_width, ios.timing),
+		sdt_sd_bus_ceiling_mb_s(ios.clock_hz, ios.bus_width, ios.timing),
 		50.0,
 		1e-9);
-	sdt_bus_ios_clear(&ios);
+	sdt_sd_bus_ios_clear(&ios);
 }
 
 static void
@@ -78,13 +78,13 @@ test_ios_garbage(void)
 
 	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
 		g_autoptr(GError) error = NULL;
-		SdtBusIos ios;
-		sdt_bus_ios_init(&ios);
-		g_assert_false(sdt_bus_ios_parse(&ios, bad[i], &error));
+		SdtSdBusIos ios;
+		sdt_sd_bus_ios_init(&ios);
+		g_assert_false(sdt_sd_bus_ios_parse(&ios, bad[i], &error));
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 		g_assert_cmpint(ios.clock_hz, ==, -1);
 		g_assert_cmpint(ios.bus_width, ==, -1);
-		sdt_bus_ios_clear(&ios);
+		sdt_sd_bus_ios_clear(&ios);
 	}
 }
 
@@ -92,14 +92,14 @@ static void
 test_ios_unknown_timing(void)
 {
 	g_autoptr(GError) error = NULL;
-	SdtBusIos ios;
+	SdtSdBusIos ios;
 
-	sdt_bus_ios_init(&ios);
-	g_assert_true(sdt_bus_ios_parse(&ios, "timing spec:\t13 (invalid)\n", &error));
+	sdt_sd_bus_ios_init(&ios);
+	g_assert_true(sdt_sd_bus_ios_parse(&ios, "timing spec:\t13 (invalid)\n", &error));
 	g_assert_cmpint(ios.timing, ==, SDT_TIMING_UNKNOWN);
 	g_assert_cmpstr(ios.timing_text, ==, "invalid");
 	g_assert_cmpstr(sdt_timing_to_string(ios.timing), ==, "unknown");
-	sdt_bus_ios_clear(&ios);
+	sdt_sd_bus_ios_clear(&ios);
 }
 
 static void
@@ -140,27 +140,30 @@ test_timing_names(void)
 static void
 test_ceilings(void)
 {
-	g_assert_cmpfloat_with_epsilon(sdt_bus_ceiling_mb_s(25000000, 4, SDT_TIMING_LEGACY),
+	g_assert_cmpfloat_with_epsilon(sdt_sd_bus_ceiling_mb_s(25000000, 4, SDT_TIMING_LEGACY),
 				       12.5,
 				       1e-9);
-	g_assert_cmpfloat_with_epsilon(sdt_bus_ceiling_mb_s(100000000, 4, SDT_TIMING_SD_HIGH_SPEED),
-				       50.0,
-				       1e-9);
+	g_assert_cmpfloat_with_epsilon(
+		sdt_sd_bus_ceiling_mb_s(100000000, 4, SDT_TIMING_SD_HIGH_SPEED),
+		50.0,
+		1e-9);
 	/* sd_overclock=100 with a 250 MHz core: 250/3 */
-	g_assert_cmpfloat_with_epsilon(sdt_bus_ceiling_mb_s(83333333, 4, SDT_TIMING_SD_HIGH_SPEED),
-				       41.6666665,
-				       1e-6);
-	g_assert_cmpfloat_with_epsilon(sdt_bus_ceiling_mb_s(100000000, 4, SDT_TIMING_UHS_SDR50),
+	g_assert_cmpfloat_with_epsilon(
+		sdt_sd_bus_ceiling_mb_s(83333333, 4, SDT_TIMING_SD_HIGH_SPEED),
+		41.6666665,
+		1e-6);
+	g_assert_cmpfloat_with_epsilon(sdt_sd_bus_ceiling_mb_s(100000000, 4, SDT_TIMING_UHS_SDR50),
 				       50.0,
 				       1e-9);
-	g_assert_cmpfloat_with_epsilon(sdt_bus_ceiling_mb_s(208000000, 4, SDT_TIMING_UHS_SDR104),
+	g_assert_cmpfloat_with_epsilon(sdt_sd_bus_ceiling_mb_s(208000000, 4, SDT_TIMING_UHS_SDR104),
 				       104.0,
 				       1e-9);
-	g_assert_cmpfloat_with_epsilon(sdt_bus_ceiling_mb_s(50000000, 1, SDT_TIMING_SD_HIGH_SPEED),
-				       6.25,
-				       1e-9);
-	g_assert_cmpfloat(sdt_bus_ceiling_mb_s(-1, 4, SDT_TIMING_UHS_DDR50), <, 0);
-	g_assert_cmpfloat(sdt_bus_ceiling_mb_s(50000000, -1, SDT_TIMING_UHS_DDR50), <, 0);
+	g_assert_cmpfloat_with_epsilon(
+		sdt_sd_bus_ceiling_mb_s(50000000, 1, SDT_TIMING_SD_HIGH_SPEED),
+		6.25,
+		1e-9);
+	g_assert_cmpfloat(sdt_sd_bus_ceiling_mb_s(-1, 4, SDT_TIMING_UHS_DDR50), <, 0);
+	g_assert_cmpfloat(sdt_sd_bus_ceiling_mb_s(50000000, -1, SDT_TIMING_UHS_DDR50), <, 0);
 }
 
 /* every prefix and random byte flips of the QEMU ios: no crash, values stay in range */
@@ -171,18 +174,18 @@ test_mutations(void)
 
 	for (guint i = 0; i < 3000; i++) {
 		g_autofree gchar *buf = g_strndup(qemu_ios, i < len ? i : len);
-		SdtBusIos ios;
+		SdtSdBusIos ios;
 		if (i >= len) {
 			for (guint j = 0; j < 4; j++)
 				buf[g_test_rand_int_range(0, (gint32) len)] =
 					(gchar) g_test_rand_int_range(1, 256);
 		}
-		sdt_bus_ios_init(&ios);
-		sdt_bus_ios_parse(&ios, buf, NULL);
+		sdt_sd_bus_ios_init(&ios);
+		sdt_sd_bus_ios_parse(&ios, buf, NULL);
 		g_assert_true(ios.bus_width == -1 || ios.bus_width == 1 || ios.bus_width == 4 ||
 			      ios.bus_width == 8);
 		g_assert_cmpint(ios.timing, <=, SDT_TIMING_UNKNOWN);
-		sdt_bus_ios_clear(&ios);
+		sdt_sd_bus_ios_clear(&ios);
 	}
 }
 

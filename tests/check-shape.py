@@ -1,0 +1,234 @@
+#!/usr/bin/python3
+# Copyright 2026 SD Tuner developers
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The shape of the house (docs/ARCHITECTURE.md, "Rules the build checks"):
+
+  - no source file in src/ over MAX_FILE lines (generated code is in the
+    build tree, not in src/, so it is not counted);
+  - no function over MAX_FUNCTION lines, counted from the line with its name
+    to its closing brace;
+  - no include circle between files of src/ (a.c/a.h count as one module);
+  - with BUILDDIR: no call circle between modules (from the object files'
+    defined and undefined symbols), no public function without a caller
+    outside its own file (tests count as callers), and the GUI binary links
+    none of the config writer's symbols.
+
+    tests/check-shape.py SRCDIR [BUILDDIR] [--report]
+
+--report prints every figure (largest file, longest functions, circles)
+and exits 0; without it, any breach is an error.
+"""
+import os
+import re
+import subprocess
+import sys
+
+MAX_FILE = 800
+MAX_FUNCTION = 80
+
+args = [a for a in sys.argv[1:] if not a.startswith('--')]
+report = '--report' in sys.argv
+src = os.path.abspath(args[0] if args else '.')
+build = os.path.abspath(args[1]) if len(args) > 1 else None
+
+
+def sources():
+    out = []
+    for d, _, fs in os.walk(os.path.join(src, 'src')):
+        for f in fs:
+            if f.endswith(('.c', '.h')):
+                out.append(os.path.join(d, f))
+    return sorted(out)
+
+
+def module(path):
+    rel = os.path.relpath(path, src)
+    return re.sub(r'\.[ch]$', '', rel)
+
+
+NAME_RE = re.compile(r'^([A-Za-z_]\w*)\s*\(')
+
+
+def functions(path, lines):
+    """(name, first line, last line) of every function defined at column 0."""
+    out = []
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith('{'):
+            # the name is on the nearest line above that starts with `name (`
+            j = i - 1
+            while j >= 0 and not NAME_RE.match(lines[j]) and i - j < 20:
+                j -= 1
+            k = i + 1
+            while k < len(lines) and not lines[k].startswith('}'):
+                k += 1
+            m = NAME_RE.match(lines[j]) if j >= 0 else None
+            if m and not lines[j].startswith(('if', 'for', 'while', 'switch')):
+                out.append((m.group(1), j + 1, k + 1))
+            i = k + 1
+            continue
+        i += 1
+    return out
+
+
+def sccs(graph):
+    """Tarjan's strongly connected components with more than one node."""
+    index = {}
+    low = {}
+    stack = []
+    on = set()
+    result = []
+    counter = [0]
+    sys.setrecursionlimit(10000)
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                result.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return result
+
+
+problems = []
+files = sources()
+sizes = []
+long_functions = []
+include_graph = {}
+headers = {os.path.basename(p): module(p) for p in files if p.endswith('.h')}
+for path in files:
+    with open(path, encoding='utf-8', errors='replace') as f:
+        lines = f.read().split('\n')
+    n = len(lines) - (1 if lines and lines[-1] == '' else 0)
+    rel = os.path.relpath(path, src)
+    sizes.append((n, rel))
+    if n > MAX_FILE:
+        problems.append(f'{rel}: {n} lines (at most {MAX_FILE})')
+    for name, first, last in functions(path, lines):
+        length = last - first + 1
+        if length > MAX_FUNCTION:
+            long_functions.append((length, f'{rel}:{first} {name}'))
+            problems.append(f'{rel}:{first}: {name}() is {length} lines (at most {MAX_FUNCTION})')
+    mod = module(path)
+    for line in lines:
+        m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+        if m and os.path.basename(m.group(1)) in headers:
+            target = headers[os.path.basename(m.group(1))]
+            if target != mod:
+                include_graph.setdefault(mod, set()).add(target)
+
+include_circles = sccs(include_graph)
+for c in include_circles:
+    problems.append('include circle: ' + ' <-> '.join(c))
+
+call_circles = []
+dead = []
+gui_writer = []
+if build:
+    # objects of src/ in the build tree: src/<dir>/<target>.p/<file>.c.o
+    objs = {}
+    for d, _, fs in os.walk(os.path.join(build, 'src')):
+        for f in fs:
+            if f.endswith('.c.o'):
+                cname = f[:-2]
+                # generated sources (gdbus-codegen, resources) are not modules of src/
+                rel = os.path.relpath(os.path.join(d, f), build)
+                srcdir = os.path.dirname(os.path.dirname(rel))
+                path = os.path.join(src, srcdir, cname)
+                if os.path.exists(path):
+                    objs[module(path)] = os.path.join(d, f)
+    defined = {}
+    undefined = {}
+    for mod, obj in objs.items():
+        out = subprocess.run(['nm', '-P', obj], capture_output=True, text=True).stdout
+        defs = set()
+        undefs = set()
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) < 2:
+                continue
+            sym, kind = parts[0], parts[1]
+            if kind in 'TDBR':
+                defs.add(sym)
+            elif kind == 'U':
+                undefs.add(sym)
+        undefined[mod] = undefs
+        for s in defs:
+            defined.setdefault(s, mod)
+    call_graph = {}
+    for mod, undefs in undefined.items():
+        for s in undefs:
+            target = defined.get(s)
+            if target and target != mod:
+                call_graph.setdefault(mod, set()).add(target)
+    call_circles = sccs(call_graph)
+    for c in call_circles:
+        problems.append('call circle: ' + ' <-> '.join(c))
+    # callers outside the defining file, including the tests
+    used = set()
+    for mod, undefs in undefined.items():
+        used |= undefs
+    for d, _, fs in os.walk(os.path.join(build, 'tests')):
+        for f in fs:
+            if f.endswith('.o'):
+                out = subprocess.run(['nm', '-P', '-u', os.path.join(d, f)], capture_output=True,
+                                     text=True).stdout
+                used |= {line.split()[0] for line in out.splitlines() if line.split()}
+    for sym, mod in sorted(defined.items()):
+        if sym.startswith('sdt_') and sym not in used and not sym.endswith(('_get_type', '_quark')):
+            # used inside its own file only is fine when it is declared static; a public
+            # function nobody else calls is dead weight in the header
+            dead.append(f'{mod}: {sym}')
+            problems.append(f'{mod}: public {sym}() has no caller outside its file')
+    gui = os.path.join(build, 'src', 'app', 'sd-tuner')
+    if os.path.exists(gui):
+        out = subprocess.run(['nm', '-P', gui], capture_output=True, text=True).stdout
+        writer = re.compile(r'^sdt_config_(writer|journal)_|^sdt_file_write_atomic')
+        gui_writer = sorted({line.split()[0] for line in out.splitlines()
+                             if line.split() and writer.match(line.split()[0])})
+        for s in gui_writer:
+            problems.append(f'sd-tuner (the GUI) links the root-only writer: {s}')
+
+sizes.sort(reverse=True)
+long_functions.sort(reverse=True)
+if report:
+    print(f'largest file: {sizes[0][1]} ({sizes[0][0]} lines); '
+          f'files over {MAX_FILE}: {sum(1 for n, _ in sizes if n > MAX_FILE)}')
+    print(f'functions over {MAX_FUNCTION} lines: {len(long_functions)}')
+    for length, where in long_functions:
+        print(f'  {length:4d} {where}')
+    print(f'include circles: {len(include_circles)}')
+    for c in include_circles:
+        print('  ' + ' <-> '.join(c))
+    if build:
+        print(f'call circles: {len(call_circles)}')
+        for c in call_circles:
+            print('  ' + ' <-> '.join(c))
+        print(f'public functions without a caller outside their file: {len(dead)}')
+        for d in dead:
+            print('  ' + d)
+        print(f'writer symbols in the GUI binary: {len(gui_writer)}')
+    sys.exit(0)
+
+for p in problems:
+    print(p, file=sys.stderr)
+sys.exit(1 if problems else 0)
