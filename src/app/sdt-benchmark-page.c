@@ -13,8 +13,8 @@
 #include "sdt-benchmark-page.h"
 #include "sdt-error.h"
 #include "sdt-page.h"
+#include "sdt-session.h"
 #include "sdt-rate-graph.h"
-#include "sdt-window.h"
 
 struct _SdtBenchmarkPage {
 	GtkBox parent_instance;
@@ -25,6 +25,7 @@ struct _SdtBenchmarkPage {
 	GtkWidget *rate_graph;
 	GtkWidget *verdict_label;
 	GtkWidget *results_grid;
+	SdtSession *session;
 	SdtManager *manager;
 	GCancellable *cancellable;     /* the page's lifetime */
 	GCancellable *job_cancellable; /* the current run's calls */
@@ -38,6 +39,8 @@ struct _SdtBenchmarkPage {
 };
 
 G_DEFINE_TYPE(SdtBenchmarkPage, sdt_benchmark_page, GTK_TYPE_BOX)
+
+enum { PROP_0, PROP_SESSION };
 
 static void
 sdt_benchmark_page_add_cell(SdtBenchmarkPage *self,
@@ -197,20 +200,21 @@ static void
 sdt_benchmark_page_set_running(SdtBenchmarkPage *self, gboolean running)
 {
 	GtkApplication *app = NULL;
-	SdtWindow *window = sdt_window_from_widget(GTK_WIDGET(self));
+	GtkWidget *toplevel = gtk_widget_get_toplevel(GTK_WIDGET(self));
+	GtkWindow *window = GTK_IS_WINDOW(toplevel) ? GTK_WINDOW(toplevel) : NULL;
 
 	self->running = running;
 	gtk_widget_set_sensitive(self->start_button, !running);
 	gtk_widget_set_sensitive(self->profile_combo, !running);
 	gtk_widget_set_sensitive(self->cancel_button, running);
 	if (window != NULL)
-		app = gtk_window_get_application(GTK_WINDOW(window));
+		app = gtk_window_get_application(window);
 
 	/* no suspend or logout in the middle of a measurement */
 	if (running && app != NULL && self->inhibit_cookie == 0) {
 		self->inhibit_cookie = gtk_application_inhibit(
 			app,
-			GTK_WINDOW(window),
+			window,
 			GTK_APPLICATION_INHIBIT_SUSPEND | GTK_APPLICATION_INHIBIT_LOGOUT,
 			_("The SD card benchmark is running"));
 		g_debug("inhibit cookie %u", self->inhibit_cookie);
@@ -244,7 +248,6 @@ sdt_benchmark_page_reset_job(SdtBenchmarkPage *self)
 static void
 sdt_benchmark_page_finish(SdtBenchmarkPage *self, const gchar *result, const GError *error)
 {
-	SdtWindow *window = sdt_window_from_widget(GTK_WIDGET(self));
 	g_autoptr(GError) error_local = NULL;
 	g_autoptr(SdtBenchSummary) summary = NULL;
 
@@ -256,21 +259,19 @@ sdt_benchmark_page_finish(SdtBenchmarkPage *self, const gchar *result, const GEr
 					  g_error_matches(error, SDT_ERROR, SDT_ERROR_CANCELLED)
 						  ? _("Stopped")
 						  : _("Failed"));
-		if (window != NULL)
-			sdt_window_show_error(window, SDT_USER_ACTION_BENCHMARK, error);
+		sdt_session_report_error(self->session, SDT_USER_ACTION_BENCHMARK, error);
 		return;
 	}
 	summary = sdt_bench_summary_parse(result, &error_local);
 	if (summary == NULL) {
 		gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar), _("Failed"));
-		if (window != NULL)
-			sdt_window_show_error(window, SDT_USER_ACTION_BENCHMARK, error_local);
+		sdt_session_report_error(self->session, SDT_USER_ACTION_BENCHMARK, error_local);
 		return;
 	}
 	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar), 1.0);
 	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar), _("Finished"));
 	sdt_benchmark_page_show_summary(self, summary);
-	if (window != NULL) {
+	if (self->session != NULL) {
 		if (summary->invalid_rows > 0) {
 			g_autofree gchar *text = g_strdup_printf(
 				ngettext(
@@ -285,11 +286,11 @@ sdt_benchmark_page_finish(SdtBenchmarkPage *self, const gchar *result, const GEr
 					"failing.",
 					summary->invalid_rows),
 				summary->invalid_rows);
-			sdt_window_show_notice(window, GTK_MESSAGE_WARNING, text);
+			sdt_session_report_notice(self->session, GTK_MESSAGE_WARNING, text);
 		} else {
-			sdt_window_hide_message(window);
+			sdt_session_dismiss(self->session);
 		}
-		sdt_window_refresh(window);
+		sdt_session_refresh(self->session);
 	}
 }
 
@@ -454,7 +455,6 @@ sdt_benchmark_page_start_cb(GObject *source, GAsyncResult *res, gpointer user_da
 static void
 sdt_benchmark_page_start_clicked_cb(SdtBenchmarkPage *self)
 {
-	SdtWindow *window = sdt_window_from_widget(GTK_WIDGET(self));
 	GDBusConnection *connection;
 	const gchar *profile = gtk_combo_box_get_active_id(GTK_COMBO_BOX(self->profile_combo));
 
@@ -465,15 +465,13 @@ sdt_benchmark_page_start_clicked_cb(SdtBenchmarkPage *self)
 			g_error_new_literal(G_DBUS_ERROR,
 					    G_DBUS_ERROR_SERVICE_UNKNOWN,
 					    _("Not connected to the SD Tuner service"));
-		if (window != NULL)
-			sdt_window_show_error(window, SDT_USER_ACTION_BENCHMARK, error);
+		sdt_session_report_error(self->session, SDT_USER_ACTION_BENCHMARK, error);
 		return;
 	}
 	sdt_benchmark_page_reset_job(self);
 	sdt_benchmark_page_clear_results(self);
 	sdt_rate_graph_clear(SDT_RATE_GRAPH(self->rate_graph));
-	if (window != NULL)
-		sdt_window_hide_message(window);
+	sdt_session_dismiss(self->session);
 
 	connection = g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager));
 	self->completed_id = g_dbus_connection_signal_subscribe(connection,
@@ -512,12 +510,11 @@ sdt_benchmark_page_cancel_clicked_cb(SdtBenchmarkPage *self)
 	sdt_benchmark_page_send_cancel(self);
 }
 
-void
+static void
 sdt_benchmark_page_service_vanished(SdtBenchmarkPage *self)
 {
 	g_autoptr(GError) error = NULL;
 
-	g_return_if_fail(SDT_IS_BENCHMARK_PAGE(self));
 	if (!self->running)
 		return;
 	error = g_error_new_literal(G_DBUS_ERROR,
@@ -526,15 +523,47 @@ sdt_benchmark_page_service_vanished(SdtBenchmarkPage *self)
 	sdt_benchmark_page_finish(self, NULL, error);
 }
 
-void
+static void
 sdt_benchmark_page_set_manager(SdtBenchmarkPage *self, SdtManager *manager)
 {
-	g_return_if_fail(SDT_IS_BENCHMARK_PAGE(self));
 	if (manager == self->manager)
 		return;
 	sdt_benchmark_page_service_vanished(self);
 	sdt_benchmark_page_reset_job(self);
 	g_set_object(&self->manager, manager);
+}
+
+static void
+sdt_benchmark_page_manager_cb(SdtSession *session, GParamSpec *pspec, SdtBenchmarkPage *self)
+{
+	sdt_benchmark_page_set_manager(self, sdt_session_get_manager(session));
+}
+
+static void
+sdt_benchmark_page_set_property(GObject *object,
+				guint prop_id,
+				const GValue *value,
+				GParamSpec *pspec)
+{
+	SdtBenchmarkPage *self = SDT_BENCHMARK_PAGE(object);
+
+	if (prop_id != PROP_SESSION) {
+		G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+		return;
+	}
+	self->session = g_value_dup_object(value);
+	if (self->session == NULL)
+		return;
+	g_signal_connect_object(self->session,
+				"notify::manager",
+				G_CALLBACK(sdt_benchmark_page_manager_cb),
+				self,
+				0);
+	g_signal_connect_object(self->session,
+				"service-vanished",
+				G_CALLBACK(sdt_benchmark_page_service_vanished),
+				self,
+				G_CONNECT_SWAPPED);
 }
 
 static void
@@ -549,6 +578,9 @@ sdt_benchmark_page_dispose(GObject *object)
 	g_clear_object(&self->cancellable);
 	g_clear_object(&self->manager);
 	g_clear_pointer(&self->completed, g_hash_table_unref);
+	if (self->session != NULL)
+		g_signal_handlers_disconnect_by_data(self->session, self);
+	g_clear_object(&self->session);
 	G_OBJECT_CLASS(sdt_benchmark_page_parent_class)->dispose(object);
 }
 
@@ -569,7 +601,9 @@ sdt_benchmark_page_class_init(SdtBenchmarkPageClass *klass)
 	GObjectClass *object_class = G_OBJECT_CLASS(klass);
 	GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
 
+	object_class->set_property = sdt_benchmark_page_set_property;
 	object_class->dispose = sdt_benchmark_page_dispose;
+	g_object_class_install_property(object_class, PROP_SESSION, sdt_session_param_spec());
 	g_type_ensure(SDT_TYPE_RATE_GRAPH);
 	gtk_widget_class_set_template_from_resource(widget_class,
 						    "/org/example/SdTuner/sdt-benchmark-page.ui");

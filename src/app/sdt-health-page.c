@@ -11,6 +11,7 @@
 #include "sdt-health-page.h"
 #include "sdt-json-reader.h"
 #include "sdt-page.h"
+#include "sdt-session.h"
 #include "sdt-user-error.h"
 
 struct _SdtHealthPage {
@@ -22,6 +23,7 @@ struct _SdtHealthPage {
 	GtkWidget *progress_bar;
 	GtkWidget *result_label;
 	GtkWidget *wear_label;
+	SdtSession *session;
 	SdtManager *manager;
 	SdtJob *job;
 	gchar *job_path;
@@ -33,6 +35,8 @@ struct _SdtHealthPage {
 };
 
 G_DEFINE_TYPE(SdtHealthPage, sdt_health_page, GTK_TYPE_BOX)
+
+enum { PROP_0, PROP_SESSION };
 
 static void
 sdt_health_page_set_running(SdtHealthPage *self, gboolean running)
@@ -61,59 +65,70 @@ sdt_health_page_gb(gint64 bytes)
 	return g_strdup_printf("%.1f", (gdouble) bytes / 1e9);
 }
 
+/* what the card's registers say about whether it is genuine */
 static void
-sdt_health_page_show_health(SdtHealthPage *self, JsonObject *obj)
+sdt_health_page_show_registers(SdtHealthPage *self, JsonObject *registers)
 {
-	JsonObject *registers = sdt_json_reader_get_object(obj, "registers");
-	JsonObject *boot = sdt_json_reader_get_object(obj, "since_boot");
-	JsonObject *projection = sdt_json_reader_get_object(obj, "projection");
-	JsonObject *trend = sdt_json_reader_get_object(obj, "trend");
-	JsonArray *alerts = sdt_json_reader_get_array(trend, "alerts");
-	g_autoptr(GString) wear = g_string_new(NULL);
-	gdouble v;
+	JsonArray *findings = sdt_json_reader_get_array(registers, "findings");
+	guint n = findings != NULL ? json_array_get_length(findings) : 0;
+	g_autoptr(GString) text = g_string_new(NULL);
 
 	if (registers == NULL) {
 		gtk_label_set_text(GTK_LABEL(self->registers_label),
 				   _("The card's registers cannot be read."));
-	} else {
-		JsonArray *findings = sdt_json_reader_get_array(registers, "findings");
-		guint n = findings != NULL ? json_array_get_length(findings) : 0;
-		g_autoptr(GString) text = g_string_new(NULL);
-		if (n == 0)
-			g_string_append(text,
-					_("Registers: plausible. Nothing in what the card says "
-					  "about itself is suspicious."));
-		else
-			g_string_append(text,
-					_("Registers: suspicious. This alone does not prove a "
-					  "fake; run the check below."));
-		for (guint i = 0; i < n; i++) {
-			JsonObject *f = json_array_get_object_element(findings, i);
-			g_string_append_printf(text,
-					       "\n• %s",
-					       sdt_json_reader_get_string(f, "message"));
-		}
-		gtk_label_set_text(GTK_LABEL(self->registers_label), text->str);
+		return;
 	}
+	if (n == 0)
+		g_string_append(text,
+				_("Registers: plausible. Nothing in what the card says "
+				  "about itself is suspicious."));
+	else
+		g_string_append(text,
+				_("Registers: suspicious. This alone does not prove a "
+				  "fake; run the check below."));
+	for (guint i = 0; i < n; i++) {
+		JsonObject *f = json_array_get_object_element(findings, i);
+		g_string_append_printf(text, "\n• %s", sdt_json_reader_get_string(f, "message"));
+	}
+	gtk_label_set_text(GTK_LABEL(self->registers_label), text->str);
+}
 
-	if (sdt_health_page_num(obj, "lifetime_write_bytes", &v)) {
-		g_autofree gchar *gb = sdt_health_page_gb((gint64) v);
+/* @member of @obj in GB ("12.3"), or NULL when it is not a number */
+static gchar *
+sdt_health_page_member_gb(JsonObject *obj, const gchar *member)
+{
+	gdouble v;
+	return sdt_health_page_num(obj, member, &v) ? sdt_health_page_gb((gint64) v) : NULL;
+}
+
+/* how much was written, and how long the card may last at that rate */
+static void
+sdt_health_page_append_writes(GString *wear, JsonObject *obj)
+{
+	JsonObject *boot = sdt_json_reader_get_object(obj, "since_boot");
+	JsonObject *projection = sdt_json_reader_get_object(obj, "projection");
+	g_autofree gchar *lifetime = sdt_health_page_member_gb(obj, "lifetime_write_bytes");
+	g_autofree gchar *since_boot = sdt_health_page_member_gb(boot, "written_bytes");
+	g_autofree gchar *per_day = sdt_health_page_member_gb(obj, "writes_per_day_bytes");
+	gdouble v;
+
+	if (lifetime != NULL) {
 		/* Translators: %s is a number of GB */
 		g_string_append_printf(wear,
 				       _("Written over the file system's lifetime: %s GB"),
-				       gb);
+				       lifetime);
 		g_string_append_c(wear, '\n');
 	}
-	if (sdt_health_page_num(boot, "written_bytes", &v)) {
-		g_autofree gchar *gb = sdt_health_page_gb((gint64) v);
+	if (since_boot != NULL) {
 		/* Translators: %s is a number of GB */
-		g_string_append_printf(wear, _("Written since the computer started: %s GB"), gb);
+		g_string_append_printf(wear,
+				       _("Written since the computer started: %s GB"),
+				       since_boot);
 		g_string_append_c(wear, '\n');
 	}
-	if (sdt_health_page_num(obj, "writes_per_day_bytes", &v)) {
-		g_autofree gchar *gb = sdt_health_page_gb((gint64) v);
+	if (per_day != NULL) {
 		/* Translators: %s is a number of GB */
-		g_string_append_printf(wear, _("Writes per day: %s GB"), gb);
+		g_string_append_printf(wear, _("Writes per day: %s GB"), per_day);
 		g_string_append_c(wear, '\n');
 	}
 	if (projection != NULL && sdt_health_page_num(projection, "years", &v)) {
@@ -125,6 +140,16 @@ sdt_health_page_show_health(SdtHealthPage *self, JsonObject *obj)
 				       "\n%s\n",
 				       sdt_json_reader_get_string(projection, "assumption"));
 	}
+}
+
+/* kernel errors, a read-only mount and slower benchmarks: signs of a worn card */
+static void
+sdt_health_page_append_warnings(GString *wear, JsonObject *obj)
+{
+	JsonArray *alerts =
+		sdt_json_reader_get_array(sdt_json_reader_get_object(obj, "trend"), "alerts");
+	gdouble v;
+
 	if (sdt_health_page_num(obj, "kernel_errors_since_boot", &v)) {
 		g_string_append_printf(wear,
 				       ngettext("The kernel reported %.0f card error since the "
@@ -150,6 +175,16 @@ sdt_health_page_show_health(SdtHealthPage *self, JsonObject *obj)
 					_("Alert: small writes got clearly slower over the "
 					  "benchmark history.\n"));
 	}
+}
+
+static void
+sdt_health_page_show_health(SdtHealthPage *self, JsonObject *obj)
+{
+	g_autoptr(GString) wear = g_string_new(NULL);
+
+	sdt_health_page_show_registers(self, sdt_json_reader_get_object(obj, "registers"));
+	sdt_health_page_append_writes(wear, obj);
+	sdt_health_page_append_warnings(wear, obj);
 	if (wear->len == 0)
 		g_string_append(wear, _("The card's write counters are not available."));
 	gtk_label_set_text(GTK_LABEL(self->wear_label), g_strchomp(wear->str));
@@ -178,10 +213,9 @@ sdt_health_page_get_health_cb(GObject *source, GAsyncResult *res, gpointer user_
 	sdt_health_page_show_health(self, json_node_get_object(root));
 }
 
-void
+static void
 sdt_health_page_refresh(SdtHealthPage *self)
 {
-	g_return_if_fail(SDT_IS_HEALTH_PAGE(self));
 	if (self->manager == NULL)
 		return;
 	sdt_manager_call_get_health(self->manager,
@@ -417,10 +451,9 @@ sdt_health_page_stop_clicked(GtkButton *button, SdtHealthPage *self)
 		sdt_job_call_cancel(self->job, NULL, sdt_health_page_cancel_cb, NULL);
 }
 
-void
+static void
 sdt_health_page_service_vanished(SdtHealthPage *self)
 {
-	g_return_if_fail(SDT_IS_HEALTH_PAGE(self));
 	if (!self->running)
 		return;
 	gtk_label_set_text(GTK_LABEL(self->result_label),
@@ -430,12 +463,11 @@ sdt_health_page_service_vanished(SdtHealthPage *self)
 	sdt_health_page_end_job(self);
 }
 
-void
+static void
 sdt_health_page_set_manager(SdtHealthPage *self, SdtManager *manager)
 {
 	GDBusConnection *connection;
 
-	g_return_if_fail(SDT_IS_HEALTH_PAGE(self));
 	if (self->completed_id != 0 && self->manager != NULL)
 		g_dbus_connection_signal_unsubscribe(
 			g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager)),
@@ -461,6 +493,41 @@ sdt_health_page_set_manager(SdtHealthPage *self, SdtManager *manager)
 }
 
 static void
+sdt_health_page_manager_cb(SdtSession *session, GParamSpec *pspec, SdtHealthPage *self)
+{
+	sdt_health_page_set_manager(self, sdt_session_get_manager(session));
+}
+
+static void
+sdt_health_page_set_property(GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+	SdtHealthPage *self = SDT_HEALTH_PAGE(object);
+
+	if (prop_id != PROP_SESSION) {
+		G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+		return;
+	}
+	self->session = g_value_dup_object(value);
+	if (self->session == NULL)
+		return;
+	g_signal_connect_object(self->session,
+				"notify::manager",
+				G_CALLBACK(sdt_health_page_manager_cb),
+				self,
+				0);
+	g_signal_connect_object(self->session,
+				"changed",
+				G_CALLBACK(sdt_health_page_refresh),
+				self,
+				G_CONNECT_SWAPPED);
+	g_signal_connect_object(self->session,
+				"service-vanished",
+				G_CALLBACK(sdt_health_page_service_vanished),
+				self,
+				G_CONNECT_SWAPPED);
+}
+
+static void
 sdt_health_page_dispose(GObject *object)
 {
 	SdtHealthPage *self = SDT_HEALTH_PAGE(object);
@@ -478,6 +545,9 @@ sdt_health_page_dispose(GObject *object)
 	g_clear_pointer(&self->job_path, g_free);
 	g_clear_pointer(&self->completed, g_hash_table_unref);
 	g_clear_object(&self->manager);
+	if (self->session != NULL)
+		g_signal_handlers_disconnect_by_data(self->session, self);
+	g_clear_object(&self->session);
 	G_OBJECT_CLASS(sdt_health_page_parent_class)->dispose(object);
 }
 
@@ -499,7 +569,9 @@ sdt_health_page_class_init(SdtHealthPageClass *klass)
 	GObjectClass *object_class = G_OBJECT_CLASS(klass);
 	GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
 
+	object_class->set_property = sdt_health_page_set_property;
 	object_class->dispose = sdt_health_page_dispose;
+	g_object_class_install_property(object_class, PROP_SESSION, sdt_session_param_spec());
 	gtk_widget_class_set_template_from_resource(widget_class,
 						    "/org/example/SdTuner/sdt-health-page.ui");
 	gtk_widget_class_bind_template_child(widget_class, SdtHealthPage, registers_label);

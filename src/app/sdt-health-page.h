@@ -7,8 +7,6 @@
 
 #include <gtk/gtk.h>
 
-#include "sdt-dbus-generated.h"
-
 G_BEGIN_DECLS
 
 #define SDT_TYPE_HEALTH_PAGE (sdt_health_page_get_type())
@@ -17,11 +15,7 @@ G_DECLARE_FINAL_TYPE(SdtHealthPage, sdt_health_page, SDT, HEALTH_PAGE, GtkBox)
 /*
  * Is the card genuine (register plausibility from GetHealth, and the quick or
  * full check as a StartCheck job with progress and Stop), and how worn is it
- * (GetHealth's figures)?
+ * (GetHealth's figures)?  Construct-only property "session" (SdtSession).
  */
-void sdt_health_page_set_manager(SdtHealthPage *self, SdtManager *manager);
-void sdt_health_page_refresh(SdtHealthPage *self);
-/* the helper left the bus: a running check is reported as failed */
-void sdt_health_page_service_vanished(SdtHealthPage *self);
 
 G_END_DECLS

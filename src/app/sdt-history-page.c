@@ -13,18 +13,21 @@
 #include "sdt-history-page.h"
 #include "sdt-json-reader.h"
 #include "sdt-page.h"
-#include "sdt-window.h"
+#include "sdt-session.h"
 
 struct _SdtHistoryPage {
 	GtkBox parent_instance;
 	GtkWidget *summary_label;
 	GtkWidget *chart;
 	GtkWidget *entries_list;
+	SdtSession *session;
 	SdtManager *manager;
 	GCancellable *cancellable;
 };
 
 G_DEFINE_TYPE(SdtHistoryPage, sdt_history_page, GTK_TYPE_BOX)
+
+enum { PROP_0, PROP_SESSION };
 
 static gchar *
 sdt_history_page_format_time(const gchar *iso)
@@ -208,10 +211,9 @@ sdt_history_page_get_history_cb(GObject *source, GAsyncResult *res, gpointer use
 			      sdt_json_reader_get_array(json_node_get_object(root), "entries"));
 }
 
-void
+static void
 sdt_history_page_refresh(SdtHistoryPage *self)
 {
-	g_return_if_fail(SDT_IS_HISTORY_PAGE(self));
 	if (self->manager == NULL)
 		return;
 	sdt_manager_call_get_history(self->manager,
@@ -221,11 +223,43 @@ sdt_history_page_refresh(SdtHistoryPage *self)
 				     self);
 }
 
-void
+static void
 sdt_history_page_set_manager(SdtHistoryPage *self, SdtManager *manager)
 {
-	g_return_if_fail(SDT_IS_HISTORY_PAGE(self));
 	g_set_object(&self->manager, manager);
+}
+
+static void
+sdt_history_page_manager_cb(SdtSession *session, GParamSpec *pspec, SdtHistoryPage *self)
+{
+	sdt_history_page_set_manager(self, sdt_session_get_manager(session));
+}
+
+static void
+sdt_history_page_set_property(GObject *object,
+			      guint prop_id,
+			      const GValue *value,
+			      GParamSpec *pspec)
+{
+	SdtHistoryPage *self = SDT_HISTORY_PAGE(object);
+
+	if (prop_id != PROP_SESSION) {
+		G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+		return;
+	}
+	self->session = g_value_dup_object(value);
+	if (self->session == NULL)
+		return;
+	g_signal_connect_object(self->session,
+				"notify::manager",
+				G_CALLBACK(sdt_history_page_manager_cb),
+				self,
+				0);
+	g_signal_connect_object(self->session,
+				"changed",
+				G_CALLBACK(sdt_history_page_refresh),
+				self,
+				G_CONNECT_SWAPPED);
 }
 
 static void
@@ -236,6 +270,9 @@ sdt_history_page_dispose(GObject *object)
 	g_cancellable_cancel(self->cancellable);
 	g_clear_object(&self->cancellable);
 	g_clear_object(&self->manager);
+	if (self->session != NULL)
+		g_signal_handlers_disconnect_by_data(self->session, self);
+	g_clear_object(&self->session);
 	G_OBJECT_CLASS(sdt_history_page_parent_class)->dispose(object);
 }
 
@@ -253,7 +290,9 @@ sdt_history_page_class_init(SdtHistoryPageClass *klass)
 	GObjectClass *object_class = G_OBJECT_CLASS(klass);
 	GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
 
+	object_class->set_property = sdt_history_page_set_property;
 	object_class->dispose = sdt_history_page_dispose;
+	g_object_class_install_property(object_class, PROP_SESSION, sdt_session_param_spec());
 	g_type_ensure(SDT_TYPE_HISTORY_CHART);
 	gtk_widget_class_set_template_from_resource(widget_class,
 						    "/org/example/SdTuner/sdt-history-page.ui");

@@ -7,15 +7,11 @@
 
 #include <gtk/gtk.h>
 
-#include "sdt-dbus-generated.h"
-
 G_BEGIN_DECLS
 
 #define SDT_TYPE_HISTORY_PAGE (sdt_history_page_get_type())
 G_DECLARE_FINAL_TYPE(SdtHistoryPage, sdt_history_page, SDT, HISTORY_PAGE, GtkBox)
 
 /* before/after chart of the benchmarks around the last change, and the log */
-void sdt_history_page_set_manager(SdtHistoryPage *self, SdtManager *manager);
-void sdt_history_page_refresh(SdtHistoryPage *self);
 
 G_END_DECLS

@@ -13,7 +13,7 @@
 #include "sdt-json-reader.h"
 #include "sdt-overview-page.h"
 #include "sdt-page.h"
-#include "sdt-window.h"
+#include "sdt-session.h"
 
 struct _SdtOverviewPage {
 	GtkBox parent_instance;
@@ -28,11 +28,14 @@ struct _SdtOverviewPage {
 	GtkWidget *bus_level;
 	GtkWidget *config_label;
 	GtkWidget *warnings_label;
+	SdtSession *session;
 	SdtManager *manager;
 	GCancellable *cancellable;
 };
 
 G_DEFINE_TYPE(SdtOverviewPage, sdt_overview_page, GTK_TYPE_BOX)
+
+enum { PROP_0, PROP_SESSION };
 
 static void
 sdt_overview_page_clear_container(GtkWidget *container)
@@ -69,78 +72,75 @@ sdt_overview_page_timing_title(const gchar *timing)
 	return _("unknown timing");
 }
 
-static void
-sdt_overview_page_show_card(SdtOverviewPage *self, JsonObject *card, JsonObject *bus)
+/* "SanDisk SU08G, 7.9 GB, made in February 2013" */
+static gchar *
+sdt_overview_page_card_title(JsonObject *card)
 {
-	g_autoptr(GPtrArray) badges = NULL;
-	g_autoptr(GString) features = g_string_new(NULL);
 	const gchar *maker = sdt_json_reader_get_string(card, "manufacturer");
 	const gchar *name = sdt_json_reader_get_string(card, "name");
 	const gchar *date = sdt_json_reader_get_string(card, "date");
-	const gchar *cqe = sdt_json_reader_get_string(bus, "cqe");
 	gint64 capacity = sdt_json_reader_get_int(card, "capacity_bytes", 0);
 	g_autofree gchar *size =
 		capacity > 0 ? g_format_size(capacity) : g_strdup(_("unknown size"));
-	g_autofree gchar *title = NULL;
-	gint64 cq_depth;
-	gboolean has_cq;
-
-	sdt_overview_page_clear_container(self->badge_box);
-	sdt_overview_page_clear_container(self->badge_grid);
-	if (card == NULL || !sdt_json_reader_get_bool(card, "present", FALSE)) {
-		gtk_label_set_text(GTK_LABEL(self->card_label),
-				   _("No SD card found. Insert the card, then press Refresh."));
-		gtk_label_set_text(GTK_LABEL(self->card_features_label), "");
-		return;
-	}
 
 	if (date != NULL) {
 		g_autofree gchar *month = sdt_l10n_month(date);
 		/* Translators: maker, product name, size, month of manufacture:
 		 * "SanDisk SU08G, 7.9 GB, made in February 2013" */
-		title = g_strdup_printf(_("%1$s %2$s, %3$s, made in %4$s"),
-					maker != NULL ? maker : _("Unknown maker"),
-					name != NULL ? name : "",
-					size,
-					month);
-	} else {
-		/* Translators: maker, product name, size: "SanDisk SU08G, 7.9 GB" */
-		title = g_strdup_printf(_("%1$s %2$s, %3$s, date of manufacture unknown"),
-					maker != NULL ? maker : _("Unknown maker"),
-					name != NULL ? name : "",
-					size);
+		return g_strdup_printf(_("%1$s %2$s, %3$s, made in %4$s"),
+				       maker != NULL ? maker : _("Unknown maker"),
+				       name != NULL ? name : "",
+				       size,
+				       month);
 	}
-	gtk_label_set_text(GTK_LABEL(self->card_label), title);
+	/* Translators: maker, product name, size: "SanDisk SU08G, 7.9 GB" */
+	return g_strdup_printf(_("%1$s %2$s, %3$s, date of manufacture unknown"),
+			       maker != NULL ? maker : _("Unknown maker"),
+			       name != NULL ? name : "",
+			       size);
+}
 
-	has_cq = g_strcmp0(cqe, "enabled") == 0;
-	badges = sdt_card_badges_new(sdt_json_reader_get_int(card, "speed_class", 0),
-				     sdt_json_reader_get_int(card, "uhs_grade", 0),
-				     sdt_json_reader_get_int(card, "video_class", 0),
-				     sdt_json_reader_get_int(card, "app_class", 0),
-				     has_cq);
-	for (guint i = 0; i < badges->len; i++) {
-		SdtCardBadge *badge = g_ptr_array_index(badges, i);
-		GtkWidget *pill = gtk_label_new(badge->label);
-		g_autofree gchar *text =
-			/* Translators: a class mark and what it promises, e.g. "C10: Writes
-			 * video ..." */
-			g_strdup_printf(_("%s: %s"), badge->label, badge->explanation);
-		GtkWidget *line = gtk_label_new(text);
+/* one class mark as a pill in the row (dots between them), and its line below */
+static void
+sdt_overview_page_add_badge(SdtOverviewPage *self, SdtCardBadge *badge, guint row, gboolean last)
+{
+	GtkWidget *pill = gtk_label_new(badge->label);
+	g_autofree gchar *text =
+		/* Translators: a class mark and what it promises, e.g. "C10: Writes
+		 * video ..." */
+		g_strdup_printf(_("%s: %s"), badge->label, badge->explanation);
+	GtkWidget *line = gtk_label_new(text);
 
-		gtk_style_context_add_class(gtk_widget_get_style_context(pill), "sdt-badge");
-		gtk_widget_set_tooltip_text(pill, badge->explanation);
-		atk_object_set_description(gtk_widget_get_accessible(pill), badge->explanation);
-		gtk_container_add(GTK_CONTAINER(self->badge_box), pill);
-		if (i + 1 < badges->len) {
-			GtkWidget *dot = gtk_label_new("·");
-			gtk_style_context_add_class(gtk_widget_get_style_context(dot), "dim-label");
-			gtk_container_add(GTK_CONTAINER(self->badge_box), dot);
-		}
-		gtk_label_set_xalign(GTK_LABEL(line), 0);
-		gtk_label_set_line_wrap(GTK_LABEL(line), TRUE);
-		gtk_widget_set_hexpand(line, TRUE);
-		gtk_grid_attach(GTK_GRID(self->badge_grid), line, 0, (gint) i, 1, 1);
+	gtk_style_context_add_class(gtk_widget_get_style_context(pill), "sdt-badge");
+	gtk_widget_set_tooltip_text(pill, badge->explanation);
+	atk_object_set_description(gtk_widget_get_accessible(pill), badge->explanation);
+	gtk_container_add(GTK_CONTAINER(self->badge_box), pill);
+	if (!last) {
+		GtkWidget *dot = gtk_label_new("·");
+		gtk_style_context_add_class(gtk_widget_get_style_context(dot), "dim-label");
+		gtk_container_add(GTK_CONTAINER(self->badge_box), dot);
 	}
+	gtk_label_set_xalign(GTK_LABEL(line), 0);
+	gtk_label_set_line_wrap(GTK_LABEL(line), TRUE);
+	gtk_widget_set_hexpand(line, TRUE);
+	gtk_grid_attach(GTK_GRID(self->badge_grid), line, 0, (gint) row, 1, 1);
+}
+
+static void
+sdt_overview_page_show_badges(SdtOverviewPage *self, JsonObject *card, gboolean has_cq)
+{
+	g_autoptr(GPtrArray) badges =
+		sdt_card_badges_new(sdt_json_reader_get_int(card, "speed_class", 0),
+				    sdt_json_reader_get_int(card, "uhs_grade", 0),
+				    sdt_json_reader_get_int(card, "video_class", 0),
+				    sdt_json_reader_get_int(card, "app_class", 0),
+				    has_cq);
+
+	for (guint i = 0; i < badges->len; i++)
+		sdt_overview_page_add_badge(self,
+					    g_ptr_array_index(badges, i),
+					    i,
+					    i + 1 == badges->len);
 	if (badges->len == 0) {
 		GtkWidget *none =
 			gtk_label_new(_("The card reports no speed or application class."));
@@ -148,8 +148,15 @@ sdt_overview_page_show_card(SdtOverviewPage *self, JsonObject *card, JsonObject 
 	}
 	gtk_widget_show_all(self->badge_box);
 	gtk_widget_show_all(self->badge_grid);
+}
 
-	cq_depth = sdt_json_reader_get_int(card, "cq_depth", -1);
+/* the card's command queue and whether the board uses it */
+static gchar *
+sdt_overview_page_card_features(JsonObject *card, const gchar *cqe)
+{
+	g_autoptr(GString) features = g_string_new(NULL);
+	gint64 cq_depth = sdt_json_reader_get_int(card, "cq_depth", -1);
+
 	if (cq_depth > 0) {
 		/* Translators: %d is the card's command queue depth */
 		g_string_append_printf(features,
@@ -166,7 +173,29 @@ sdt_overview_page_show_card(SdtOverviewPage *self, JsonObject *card, JsonObject 
 	else if (g_strcmp0(cqe, "off") == 0)
 		g_string_append(features,
 				_("This board sends one command at a time (no command queueing)."));
-	gtk_label_set_text(GTK_LABEL(self->card_features_label), features->str);
+	return g_string_free(g_steal_pointer(&features), FALSE);
+}
+
+static void
+sdt_overview_page_show_card(SdtOverviewPage *self, JsonObject *card, JsonObject *bus)
+{
+	const gchar *cqe = sdt_json_reader_get_string(bus, "cqe");
+	g_autofree gchar *title = NULL;
+	g_autofree gchar *features = NULL;
+
+	sdt_overview_page_clear_container(self->badge_box);
+	sdt_overview_page_clear_container(self->badge_grid);
+	if (card == NULL || !sdt_json_reader_get_bool(card, "present", FALSE)) {
+		gtk_label_set_text(GTK_LABEL(self->card_label),
+				   _("No SD card found. Insert the card, then press Refresh."));
+		gtk_label_set_text(GTK_LABEL(self->card_features_label), "");
+		return;
+	}
+	title = sdt_overview_page_card_title(card);
+	gtk_label_set_text(GTK_LABEL(self->card_label), title);
+	sdt_overview_page_show_badges(self, card, g_strcmp0(cqe, "enabled") == 0);
+	features = sdt_overview_page_card_features(card, cqe);
+	gtk_label_set_text(GTK_LABEL(self->card_features_label), features);
 }
 
 static void
@@ -295,8 +324,6 @@ sdt_overview_page_show_info(SdtOverviewPage *self, JsonObject *info)
 	JsonObject *bus = sdt_json_reader_get_object(info, "bus");
 	JsonArray *warnings = sdt_json_reader_get_array(info, "warnings");
 	const gchar *model = sdt_json_reader_get_string(board, "model");
-
-	SdtWindow *window = sdt_window_from_widget(GTK_WIDGET(self));
 	g_autofree gchar *simulated = NULL;
 
 	gtk_label_set_text(GTK_LABEL(self->board_label),
@@ -304,8 +331,7 @@ sdt_overview_page_show_info(SdtOverviewPage *self, JsonObject *info)
 	/* Translators: %s is the board's model, e.g. "Raspberry Pi 3 Model B Rev 1.2" */
 	simulated = g_strdup_printf(_("Simulated %s"), model != NULL ? model : _("Raspberry Pi"));
 	gtk_label_set_text(GTK_LABEL(self->simulated_label), simulated);
-	if (window != NULL)
-		sdt_window_set_board_model(window, model);
+	sdt_session_set_board_model(self->session, model);
 	sdt_overview_page_show_card(self, sdt_json_reader_get_object(info, "card"), bus);
 	sdt_overview_page_show_bus(self, bus);
 	sdt_overview_page_show_config(self, sdt_json_reader_get_object(info, "config"));
@@ -332,7 +358,6 @@ static void
 sdt_overview_page_get_info_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 {
 	SdtOverviewPage *self;
-	SdtWindow *window;
 	g_autoptr(GError) error = NULL;
 	g_autofree gchar *json = NULL;
 	g_autoptr(JsonNode) root = NULL;
@@ -341,24 +366,21 @@ sdt_overview_page_get_info_cb(GObject *source, GAsyncResult *res, gpointer user_
 	    g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
 		return;
 	self = SDT_OVERVIEW_PAGE(user_data);
-	window = sdt_window_from_widget(GTK_WIDGET(self));
 	if (json != NULL)
 		root = sdt_json_reader_parse(json, &error);
 	if (root == NULL) {
 		gtk_label_set_text(GTK_LABEL(self->board_label),
 				   _("The board and card details are not available."));
 		gtk_widget_hide(self->details_box);
-		if (window != NULL)
-			sdt_window_show_error(window, SDT_USER_ACTION_INFO, error);
+		sdt_session_report_error(self->session, SDT_USER_ACTION_INFO, error);
 		return;
 	}
 	sdt_overview_page_show_info(self, json_node_get_object(root));
 }
 
-void
+static void
 sdt_overview_page_refresh(SdtOverviewPage *self)
 {
-	g_return_if_fail(SDT_IS_OVERVIEW_PAGE(self));
 	if (self->manager == NULL)
 		return;
 	sdt_manager_call_get_info(self->manager,
@@ -368,18 +390,48 @@ sdt_overview_page_refresh(SdtOverviewPage *self)
 				  self);
 }
 
-void
-sdt_overview_page_set_manager(SdtOverviewPage *self, SdtManager *manager)
+static void
+sdt_overview_page_manager_cb(SdtSession *session, GParamSpec *pspec, SdtOverviewPage *self)
 {
-	g_return_if_fail(SDT_IS_OVERVIEW_PAGE(self));
-	g_set_object(&self->manager, manager);
+	g_set_object(&self->manager, sdt_session_get_manager(session));
 }
 
-void
-sdt_overview_page_set_simulated(SdtOverviewPage *self, gboolean simulated)
+static void
+sdt_overview_page_simulated_cb(SdtSession *session, GParamSpec *pspec, SdtOverviewPage *self)
 {
-	g_return_if_fail(SDT_IS_OVERVIEW_PAGE(self));
-	gtk_widget_set_visible(self->simulated_label, simulated);
+	gtk_widget_set_visible(self->simulated_label, sdt_session_get_simulated(session));
+}
+
+static void
+sdt_overview_page_set_property(GObject *object,
+			       guint prop_id,
+			       const GValue *value,
+			       GParamSpec *pspec)
+{
+	SdtOverviewPage *self = SDT_OVERVIEW_PAGE(object);
+
+	if (prop_id != PROP_SESSION) {
+		G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+		return;
+	}
+	self->session = g_value_dup_object(value);
+	if (self->session == NULL)
+		return;
+	g_signal_connect_object(self->session,
+				"notify::manager",
+				G_CALLBACK(sdt_overview_page_manager_cb),
+				self,
+				0);
+	g_signal_connect_object(self->session,
+				"notify::simulated",
+				G_CALLBACK(sdt_overview_page_simulated_cb),
+				self,
+				0);
+	g_signal_connect_object(self->session,
+				"changed",
+				G_CALLBACK(sdt_overview_page_refresh),
+				self,
+				G_CONNECT_SWAPPED);
 }
 
 static void
@@ -390,6 +442,9 @@ sdt_overview_page_dispose(GObject *object)
 	g_cancellable_cancel(self->cancellable);
 	g_clear_object(&self->cancellable);
 	g_clear_object(&self->manager);
+	if (self->session != NULL)
+		g_signal_handlers_disconnect_by_data(self->session, self);
+	g_clear_object(&self->session);
 	G_OBJECT_CLASS(sdt_overview_page_parent_class)->dispose(object);
 }
 
@@ -406,7 +461,9 @@ sdt_overview_page_class_init(SdtOverviewPageClass *klass)
 	GObjectClass *object_class = G_OBJECT_CLASS(klass);
 	GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
 
+	object_class->set_property = sdt_overview_page_set_property;
 	object_class->dispose = sdt_overview_page_dispose;
+	g_object_class_install_property(object_class, PROP_SESSION, sdt_session_param_spec());
 	gtk_widget_class_set_template_from_resource(widget_class,
 						    "/org/example/SdTuner/sdt-overview-page.ui");
 	gtk_widget_class_bind_template_child(widget_class, SdtOverviewPage, board_label);

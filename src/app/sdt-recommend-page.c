@@ -11,8 +11,8 @@
 #include "sdt-block-preview.h"
 #include "sdt-json-reader.h"
 #include "sdt-page.h"
+#include "sdt-session.h"
 #include "sdt-recommend-page.h"
-#include "sdt-window.h"
 
 struct _SdtRecommendPage {
 	GtkBox parent_instance;
@@ -26,6 +26,7 @@ struct _SdtRecommendPage {
 	GtkWidget *reboot_button;
 	GtkWidget *revert_button;
 	GtkWidget *notes_label;
+	SdtSession *session;
 	SdtManager *manager;
 	GCancellable *cancellable;
 	gchar *recommendation_id;
@@ -37,6 +38,8 @@ struct _SdtRecommendPage {
 };
 
 G_DEFINE_TYPE(SdtRecommendPage, sdt_recommend_page, GTK_TYPE_BOX)
+
+enum { PROP_0, PROP_SESSION };
 
 /* lines starting with + or - are coloured like a diff, "@@" lines dimmed */
 static void
@@ -215,7 +218,6 @@ static void
 sdt_recommend_page_get_recommendations_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 {
 	SdtRecommendPage *self;
-	SdtWindow *window;
 	g_autoptr(GError) error = NULL;
 	g_autofree gchar *json = NULL;
 	g_autoptr(JsonNode) root = NULL;
@@ -224,14 +226,12 @@ sdt_recommend_page_get_recommendations_cb(GObject *source, GAsyncResult *res, gp
 	    g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
 		return;
 	self = SDT_RECOMMEND_PAGE(user_data);
-	window = sdt_window_from_widget(GTK_WIDGET(self));
 	if (json != NULL)
 		root = sdt_json_reader_parse(json, &error);
 	if (root == NULL) {
 		g_clear_pointer(&self->recs, json_node_unref);
 		sdt_recommend_page_render(self);
-		if (window != NULL)
-			sdt_window_show_error(window, SDT_USER_ACTION_INFO, error);
+		sdt_session_report_error(self->session, SDT_USER_ACTION_INFO, error);
 		return;
 	}
 	g_clear_pointer(&self->recs, json_node_unref);
@@ -313,10 +313,9 @@ sdt_recommend_page_get_status_cb(GObject *source, GAsyncResult *res, gpointer us
 	sdt_recommend_page_show_status(self, json_node_get_object(root));
 }
 
-void
+static void
 sdt_recommend_page_refresh(SdtRecommendPage *self)
 {
-	g_return_if_fail(SDT_IS_RECOMMEND_PAGE(self));
 	if (self->manager == NULL)
 		return;
 	sdt_manager_call_get_recommendations(self->manager,
@@ -335,7 +334,6 @@ sdt_recommend_page_refresh(SdtRecommendPage *self)
 static void
 sdt_recommend_page_show_change(SdtRecommendPage *self, const gchar *json, gboolean applied)
 {
-	SdtWindow *window = sdt_window_from_widget(GTK_WIDGET(self));
 	g_autoptr(GError) error = NULL;
 	g_autoptr(JsonNode) root = sdt_json_reader_parse(json, &error);
 	JsonObject *obj;
@@ -345,11 +343,9 @@ sdt_recommend_page_show_change(SdtRecommendPage *self, const gchar *json, gboole
 	g_autofree gchar *text = NULL;
 
 	if (root == NULL) {
-		if (window != NULL)
-			sdt_window_show_error(window,
-					      applied ? SDT_USER_ACTION_APPLY
-						      : SDT_USER_ACTION_REVERT,
-					      error);
+		sdt_session_report_error(self->session,
+					 applied ? SDT_USER_ACTION_APPLY : SDT_USER_ACTION_REVERT,
+					 error);
 		return;
 	}
 	obj = json_node_get_object(root);
@@ -370,15 +366,13 @@ sdt_recommend_page_show_change(SdtRecommendPage *self, const gchar *json, gboole
 					 "it. A restart brings back the old setting."),
 				       path != NULL ? path : "config.txt");
 	}
-	if (window != NULL)
-		sdt_window_show_notice(window, GTK_MESSAGE_INFO, text);
+	sdt_session_report_notice(self->session, GTK_MESSAGE_INFO, text);
 	gtk_label_set_text(GTK_LABEL(self->status_label), text);
 	gtk_widget_set_visible(self->reboot_button, reboot);
 	gtk_widget_set_visible(self->revert_button, applied);
 	self->in_place = applied;
 	sdt_recommend_page_render(self);
-	if (window != NULL)
-		sdt_window_refresh(window);
+	sdt_session_refresh(self->session);
 }
 
 /* the end of an Apply (@applied) or Revert call: the new state or the error */
@@ -388,16 +382,12 @@ sdt_recommend_page_change_done(SdtRecommendPage *self,
 			       const GError *error,
 			       gboolean applied)
 {
-	SdtWindow *window = sdt_window_from_widget(GTK_WIDGET(self));
-
 	self->busy = FALSE;
 	sdt_recommend_page_update_sensitivity(self);
 	if (json == NULL) {
-		if (window != NULL)
-			sdt_window_show_error(window,
-					      applied ? SDT_USER_ACTION_APPLY
-						      : SDT_USER_ACTION_REVERT,
-					      error);
+		sdt_session_report_error(self->session,
+					 applied ? SDT_USER_ACTION_APPLY : SDT_USER_ACTION_REVERT,
+					 error);
 		return;
 	}
 	sdt_recommend_page_show_change(self, json, applied);
@@ -430,14 +420,11 @@ sdt_recommend_page_revert_cb(GObject *source, GAsyncResult *res, gpointer user_d
 static void
 sdt_recommend_page_apply_clicked_cb(SdtRecommendPage *self)
 {
-	SdtWindow *window = sdt_window_from_widget(GTK_WIDGET(self));
-
 	if (self->manager == NULL || self->recommendation_id == NULL || self->busy)
 		return;
 	self->busy = TRUE;
 	sdt_recommend_page_update_sensitivity(self);
-	if (window != NULL)
-		sdt_window_hide_message(window);
+	sdt_session_dismiss(self->session);
 	gtk_label_set_text(GTK_LABEL(self->status_label), _("Waiting for permission…"));
 	sdt_manager_call_apply(self->manager,
 			       self->recommendation_id,
@@ -450,14 +437,11 @@ sdt_recommend_page_apply_clicked_cb(SdtRecommendPage *self)
 static void
 sdt_recommend_page_revert_clicked_cb(SdtRecommendPage *self)
 {
-	SdtWindow *window = sdt_window_from_widget(GTK_WIDGET(self));
-
 	if (self->manager == NULL || self->busy)
 		return;
 	self->busy = TRUE;
 	sdt_recommend_page_update_sensitivity(self);
-	if (window != NULL)
-		sdt_window_hide_message(window);
+	sdt_session_dismiss(self->session);
 	gtk_label_set_text(GTK_LABEL(self->status_label), _("Waiting for permission…"));
 	sdt_manager_call_revert(self->manager,
 				sdt_page_no_options(),
@@ -469,28 +453,25 @@ sdt_recommend_page_revert_clicked_cb(SdtRecommendPage *self)
 static void
 sdt_recommend_page_reboot_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 {
+	SdtRecommendPage *self;
 	g_autoptr(GError) error = NULL;
 	g_autoptr(GVariant) reply =
 		g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), res, &error);
-	SdtWindow *window;
 
 	if (reply != NULL || g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
 		return;
-	window = sdt_window_from_widget(GTK_WIDGET(user_data));
-	if (window != NULL)
-		sdt_window_show_error(window, SDT_USER_ACTION_REBOOT, error);
+	self = SDT_RECOMMEND_PAGE(user_data);
+	sdt_session_report_error(self->session, SDT_USER_ACTION_REBOOT, error);
 }
 
 static void
 sdt_recommend_page_reboot_clicked_cb(SdtRecommendPage *self)
 {
-	SdtWindow *window = sdt_window_from_widget(GTK_WIDGET(self));
-
-	if (window == NULL || self->manager == NULL)
+	if (self->manager == NULL)
 		return;
 	/* a simulated board lives on someone's computer: never restart that */
-	if (sdt_window_get_simulated(window)) {
-		const gchar *model = sdt_window_get_board_model(window);
+	if (sdt_session_get_simulated(self->session)) {
+		const gchar *model = sdt_session_get_board_model(self->session);
 		g_autofree gchar *text = g_strdup_printf(
 			/* Translators: %s is the board's model, e.g. "Raspberry Pi 3 Model B
 			   Rev 1.2" */
@@ -498,7 +479,7 @@ sdt_recommend_page_reboot_clicked_cb(SdtRecommendPage *self)
 			  "a "
 			  "real Raspberry Pi it restarts now, and the new setting takes effect."),
 			model != NULL ? model : _("Raspberry Pi"));
-		sdt_window_show_notice(window, GTK_MESSAGE_INFO, text);
+		sdt_session_report_notice(self->session, GTK_MESSAGE_INFO, text);
 		return;
 	}
 	g_dbus_connection_call(g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager)),
@@ -515,12 +496,44 @@ sdt_recommend_page_reboot_clicked_cb(SdtRecommendPage *self)
 			       self);
 }
 
-void
+static void
 sdt_recommend_page_set_manager(SdtRecommendPage *self, SdtManager *manager)
 {
-	g_return_if_fail(SDT_IS_RECOMMEND_PAGE(self));
 	g_set_object(&self->manager, manager);
 	sdt_recommend_page_update_sensitivity(self);
+}
+
+static void
+sdt_recommend_page_manager_cb(SdtSession *session, GParamSpec *pspec, SdtRecommendPage *self)
+{
+	sdt_recommend_page_set_manager(self, sdt_session_get_manager(session));
+}
+
+static void
+sdt_recommend_page_set_property(GObject *object,
+				guint prop_id,
+				const GValue *value,
+				GParamSpec *pspec)
+{
+	SdtRecommendPage *self = SDT_RECOMMEND_PAGE(object);
+
+	if (prop_id != PROP_SESSION) {
+		G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+		return;
+	}
+	self->session = g_value_dup_object(value);
+	if (self->session == NULL)
+		return;
+	g_signal_connect_object(self->session,
+				"notify::manager",
+				G_CALLBACK(sdt_recommend_page_manager_cb),
+				self,
+				0);
+	g_signal_connect_object(self->session,
+				"changed",
+				G_CALLBACK(sdt_recommend_page_refresh),
+				self,
+				G_CONNECT_SWAPPED);
 }
 
 static void
@@ -535,6 +548,9 @@ sdt_recommend_page_dispose(GObject *object)
 	g_clear_pointer(&self->change_diff, g_free);
 	g_clear_pointer(&self->recs, json_node_unref);
 	g_clear_pointer(&self->status, json_node_unref);
+	if (self->session != NULL)
+		g_signal_handlers_disconnect_by_data(self->session, self);
+	g_clear_object(&self->session);
 	G_OBJECT_CLASS(sdt_recommend_page_parent_class)->dispose(object);
 }
 
@@ -557,7 +573,9 @@ sdt_recommend_page_class_init(SdtRecommendPageClass *klass)
 	GObjectClass *object_class = G_OBJECT_CLASS(klass);
 	GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
 
+	object_class->set_property = sdt_recommend_page_set_property;
 	object_class->dispose = sdt_recommend_page_dispose;
+	g_object_class_install_property(object_class, PROP_SESSION, sdt_session_param_spec());
 	gtk_widget_class_set_template_from_resource(widget_class,
 						    "/org/example/SdTuner/sdt-recommend-page.ui");
 	gtk_widget_class_bind_template_child(widget_class, SdtRecommendPage, title_label);
