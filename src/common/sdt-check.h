@@ -25,7 +25,7 @@ G_BEGIN_DECLS
  *   2. only then a reserved file of most of the free space (fallocate), its
  *      extents (FIEMAP), and self-identifying 4 KiB blocks written raw into
  *      those extents, only at addresses whose alias under every candidate
- *      size at least a quarter of the claim also lies in the reserved file;
+ *      size of at least half the claim also lies in the reserved file;
  *      fsync, O_DIRECT read-back;
  *   3. the file is closed (it has no name: O_TMPFILE, or unlinked at once).
  *
