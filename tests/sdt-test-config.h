@@ -7,6 +7,9 @@
 
 #include <glib.h>
 
+/* the scratch folder and tree removal the tests share come with the oracle */
+#include "sdt-test-util.h"
+
 G_BEGIN_DECLS
 
 /* one board family of DESIGN.md board.key with a type code of it */
@@ -40,10 +43,5 @@ GArray *sdt_test_oracle_applies(const gchar *data, gsize len, gint type_code);
 
 /* the lines in effect on @type_code by the oracle: "text\tapplies" strings */
 GPtrArray *sdt_test_oracle_in_effect(const gchar *data, gsize len, gint type_code);
-
-/* a new folder from g_dir_make_tmp(@tmpl), asserted; sdt_test_rm_rf() removes a tree
- * (a link is removed, never followed) */
-gchar *sdt_test_mkdtemp(const gchar *tmpl);
-void sdt_test_rm_rf(const gchar *path);
 
 G_END_DECLS

@@ -6,8 +6,8 @@ meson as `test-X.py SDTUNERCTL` and prints TAP):
     import sdtcli
     from sdtcli import DATA, ok, read, write
     SDTUNERCTL = sdtcli.init()          # sys.argv[1], made absolute
-    ok(cond, 'name', detail)            # one TAP line; detail printed as # lines on failure
-    sdtcli.skip('name', 'reason')       # one "ok N - name # SKIP reason" line
+    ok(cond, 'name', detail)            # sdttap's: one TAP line; detail printed as # lines on failure
+    sdtcli.skip('name', 'reason')       # sdttap's: one "ok N - name # SKIP reason" line
     p = sdtcli.run(['info'], umockdev=..., root=...)   # sdtunerctl under umockdev-run
     r = sdtcli.Root(tmp, 'name', 'pi3', 'pi3.umockdev')  # a scratch copy of a fixture
     sdtcli.main('sdt-x', case1, case2)  # each case(tmp) in one scratch folder, then 1..N
@@ -18,46 +18,19 @@ import subprocess
 import sys
 import tempfile
 
+from sdttap import finish, ok, skip  # noqa: F401 (the TAP helpers of every test)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, 'data')
 BOOKWORM = os.path.join(DATA, 'config', 'rpios-bookworm.txt')
 
 SDTUNERCTL = None
-# at most this many lines of a failure's detail are printed (None: all)
-detail_lines = None
-
-_n = 0
-_failed = 0
 
 
 def init():
     global SDTUNERCTL
     SDTUNERCTL = os.path.abspath(sys.argv[1])
     return SDTUNERCTL
-
-
-def ok(cond, name, detail=''):
-    global _n, _failed
-    _n += 1
-    if cond:
-        print(f'ok {_n} - {name}')
-    else:
-        _failed += 1
-        print(f'not ok {_n} - {name}')
-        for line in str(detail).splitlines()[:detail_lines]:
-            print(f'# {line}')
-
-
-def skip(name, reason):
-    global _n
-    _n += 1
-    print(f'ok {_n} - {name} # SKIP {reason}')
-
-
-def finish():
-    """the TAP plan; the exit status to return"""
-    print(f'1..{_n}')
-    return 1 if _failed else 0
 
 
 def main(prefix, *cases):

@@ -11,6 +11,7 @@
 #include "sdt-bench.h"
 #include "sdt-error.h"
 #include "sdt-history.h"
+#include "sdt-test-util.h"
 
 /*
  * sdt_bench_ops_run() finding the card's file system: the SD device chain
@@ -57,8 +58,7 @@ fixture_setup(Fixture *fx, gconstpointer data)
 static void
 fixture_teardown(Fixture *fx, gconstpointer data)
 {
-	g_autofree gchar *cmd = g_strdup_printf("rm -rf %s", fx->root);
-	g_assert_true(g_spawn_command_line_sync(cmd, NULL, NULL, NULL, NULL));
+	g_assert_true(sdt_test_rm_rf(fx->root));
 	g_clear_object(&fx->ctx);
 	g_clear_object(&fx->testbed);
 	g_free(fx->root);

@@ -11,6 +11,7 @@
 
 #include "sdt-error.h"
 #include "sdt-file.h"
+#include "sdt-test-util.h"
 
 typedef struct {
 	gchar *dir;
@@ -26,14 +27,7 @@ fixture_setup(Fixture *f, gconstpointer data)
 static void
 fixture_teardown(Fixture *f, gconstpointer data)
 {
-	g_autoptr(GDir) dir = g_dir_open(f->dir, 0, NULL);
-	const gchar *name;
-
-	while (dir != NULL && (name = g_dir_read_name(dir)) != NULL) {
-		g_autofree gchar *path = g_build_filename(f->dir, name, NULL);
-		g_assert_cmpint(g_remove(path), ==, 0);
-	}
-	g_assert_cmpint(g_rmdir(f->dir), ==, 0);
+	g_assert_true(sdt_test_rm_rf(f->dir));
 	g_free(f->dir);
 }
 

@@ -13,22 +13,11 @@ import subprocess
 import sys
 import tempfile
 
+from sdttap import finish, ok
+
 SDTUNERCTL = sys.argv[1]
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, 'data')
-
-n = 0
-failed = 0
-
-
-def ok(cond, what):
-    global n, failed
-    n += 1
-    if cond:
-        print(f'ok {n} - {what}')
-    else:
-        failed += 1
-        print(f'not ok {n} - {what}')
 
 
 def write(root, path, text):
@@ -146,5 +135,4 @@ with tempfile.TemporaryDirectory() as tmp:
     ok(h['since_boot']['written_bytes'] is None and h['lifetime_write_bytes'] is None,
        'garbage counters are null')
 
-print(f'1..{n}')
-sys.exit(1 if failed else 0)
+sys.exit(finish())

@@ -14,11 +14,12 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sdtcli  # noqa: E402
+import sdttap  # noqa: E402
 from sdtcli import BOOKWORM, DATA, ok  # noqa: E402
 
 SDTUNERCTL = sdtcli.init()
 REPLACEMENT = '\ufffd'
-sdtcli.detail_lines = 40
+sdttap.detail_lines = 40
 
 
 def read(path):

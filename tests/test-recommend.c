@@ -235,6 +235,33 @@ test_recommend_already_done(void)
 	g_assert_true(test_notes_contain(r4, "Default Speed"));
 }
 
+/*
+ * The clock of SD Tuner's setting in place is the sd_overclock config.txt puts
+ * in effect (a number), not one read back from the block's id: a later line of
+ * the user's decides the clock, and a block whose line was removed sets none.
+ */
+static void
+test_recommend_in_place_typed_clock(void)
+{
+	SdtRecommendFacts f = test_facts_pi3();
+	g_autoptr(SdtRecommendResult) r1 = NULL;
+	g_autoptr(SdtRecommendResult) r2 = NULL;
+
+	f.config_block_id = "sd-overclock-100";
+	f.config_overclock_mhz = 80;
+	r1 = sdt_recommend(&f);
+	g_assert_cmpuint(r1->recommendations->len, ==, 0);
+	g_assert_true(
+		test_notes_contain(r1, "sd-overclock-100 is in place; the SD clock is 80 MHz"));
+	g_assert_false(test_notes_contain(r1, "the SD clock is 100 MHz"));
+
+	/* the block's line is gone: nothing of it takes effect, so it is offered again */
+	f.config_overclock_mhz = 0;
+	r2 = sdt_recommend(&f);
+	g_assert_false(test_notes_contain(r2, "is in place"));
+	g_assert_cmpstr(test_only(r2)->id, ==, "sd-overclock-100");
+}
+
 static void
 test_recommend_pi4(void)
 {
@@ -621,6 +648,8 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/recommend/core-clock-250", test_recommend_core_clock_250);
 	g_test_add_func("/sdtuner/recommend/overclock-reduced", test_recommend_overclock_reduced);
 	g_test_add_func("/sdtuner/recommend/already-done", test_recommend_already_done);
+	g_test_add_func("/sdtuner/recommend/in-place-typed-clock",
+			test_recommend_in_place_typed_clock);
 	g_test_add_func("/sdtuner/recommend/pi4-nothing", test_recommend_pi4);
 	g_test_add_func("/sdtuner/recommend/pi5-cqe", test_recommend_pi5);
 	g_test_add_func("/sdtuner/recommend/not-a-pi", test_recommend_not_a_pi);

@@ -14,22 +14,11 @@ import sys
 import tempfile
 import time
 
+from sdttap import finish, ok
+
 CTL = os.path.abspath(sys.argv[1])
 FLIPFS = os.path.abspath(sys.argv[2])
 MIB = 1024 * 1024
-
-n = 0
-failed = 0
-
-
-def ok(cond, name, detail=''):
-    global n, failed
-    n += 1
-    print(f'{"ok" if cond else "not ok"} {n} - {name}')
-    if not cond:
-        failed += 1
-        for line in str(detail).splitlines():
-            print(f'# {line}')
 
 
 def sh(*cmd, check=True):
@@ -164,5 +153,4 @@ finally:
     except NameError:
         pass
     shutil.rmtree(tmp, ignore_errors=True)
-print(f'1..{n}')
-sys.exit(1 if failed else 0)
+sys.exit(finish())

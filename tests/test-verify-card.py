@@ -30,6 +30,11 @@ import sys
 import tempfile
 import time
 
+import sdttap
+from sdttap import finish, ok
+
+# a failure's detail is a long log: its end says most
+sdttap.detail_lines = -40
 CTL = os.path.abspath(sys.argv[1])
 CARD_SH = os.path.abspath(sys.argv[2])
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -50,19 +55,6 @@ if 'CARD_DEV' not in os.environ:
     # the card: 400 MiB, room for the standard profile's 256 MiB file and its 10% margin
     os.execv(CARD_SH, [CARD_SH, '--size', '400', '--bps', str(SLOW[0]), '--iops', str(SLOW[1]),
                        '--', sys.executable] + sys.argv)
-
-n = 0
-failed = 0
-
-
-def ok(cond, name, detail=''):
-    global n, failed
-    n += 1
-    print(f'{"ok" if cond else "not ok"} {n} - {name}', flush=True)
-    if not cond:
-        failed += 1
-        for line in str(detail).splitlines()[-40:]:
-            print(f'# {line}')
 
 
 def read(path, mode='r'):
@@ -330,5 +322,4 @@ try:
     main(tmp)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
-print(f'1..{n}')
-sys.exit(1 if failed else 0)
+sys.exit(finish())

@@ -13,6 +13,8 @@ import subprocess
 import sys
 import tempfile
 
+from sdttap import finish, ok
+
 SDTUNERCTL = os.path.abspath(sys.argv[1])
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, 'data')
@@ -20,21 +22,6 @@ BOOKWORM = os.path.join(DATA, 'config', 'rpios-bookworm.txt')
 BOOT = ['0b6f8a52-2a4e-4a55-9a43-6a5f0d3b1c11', '5d0e7c1a-9f3b-4c2d-8e1f-2b3c4d5e6f70',
         '9a1c3e5f-7b2d-4f60-8a1b-3c5d7e9f0a12', 'c4e6a8b0-1d3f-4a5c-9e7b-2d4f6a8c0e13',
         'e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a15']
-
-n = 0
-failed = 0
-
-
-def ok(cond, name, detail=''):
-    global n, failed
-    n += 1
-    if cond:
-        print(f'ok {n} - {name}')
-    else:
-        failed += 1
-        print(f'not ok {n} - {name}')
-        for line in str(detail).splitlines():
-            print(f'# {line}')
 
 
 def read(path, mode='r'):
@@ -403,5 +390,4 @@ finally:
 print('# outcome | decision | resulting files')
 for row in table:
     print('# ' + ' | '.join(str(x) for x in row))
-print(f'1..{n}')
-sys.exit(1 if failed else 0)
+sys.exit(finish())

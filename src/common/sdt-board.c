@@ -389,20 +389,18 @@ sdt_board_soc_from_compatible(gchar **compatible, SdtSdController *controller)
 	return NULL;
 }
 
-SdtBoard *
-sdt_board_new_from_data(const guint8 *dt_revision,
-			gsize dt_revision_len,
-			const gchar *cpuinfo,
-			gsize cpuinfo_len,
-			const gchar *compatible,
-			gsize compatible_len,
-			const gchar *model,
-			gsize model_len,
-			GPtrArray *warnings)
+/* the model and compatible strings of the device tree, and for display only
+ * cpuinfo's name of the board when a kernel without a device tree runs */
+static void
+sdt_board_read_names(SdtBoard *board,
+		     const gchar *cpuinfo,
+		     gsize cpuinfo_len,
+		     const gchar *compatible,
+		     gsize compatible_len,
+		     const gchar *model,
+		     gsize model_len,
+		     GPtrArray *warnings)
 {
-	g_autoptr(SdtBoard) board = g_new0(SdtBoard, 1);
-	gboolean identified = FALSE;
-
 	if (model != NULL) {
 		board->model = sdt_board_dt_string(model, model_len);
 		if (board->model == NULL)
@@ -417,8 +415,6 @@ sdt_board_new_from_data(const guint8 *dt_revision,
 				       g_strdup(_("The device-tree compatible list is empty or not "
 						  "readable text; it is ignored")));
 	}
-
-	/* for display only: a kernel without a device tree names the board in cpuinfo */
 	if (board->model == NULL && cpuinfo != NULL) {
 		g_autofree gchar *value = sdt_board_cpuinfo_value(cpuinfo, cpuinfo_len, "Model");
 		if (value == NULL)
@@ -426,65 +422,102 @@ sdt_board_new_from_data(const guint8 *dt_revision,
 		if (value != NULL && value[0] != '\0' && g_utf8_validate(value, -1, NULL))
 			board->model = g_steal_pointer(&value);
 	}
+}
 
-	/* 1: device-tree revision, 4 bytes big-endian */
-	if (dt_revision != NULL) {
-		if (dt_revision_len == 4) {
-			guint32 code = ((guint32) dt_revision[0] << 24) |
-				       ((guint32) dt_revision[1] << 16) |
-				       ((guint32) dt_revision[2] << 8) | dt_revision[3];
-			identified = sdt_board_use_revision(board,
-							    code,
-							    SDT_BOARD_SOURCE_DT_REVISION,
-							    warnings);
-		} else {
-			sdt_board_warn(warnings,
-				       g_strdup_printf(ngettext("The device-tree revision has %u "
-								"byte instead of 4; "
-								"it is ignored",
-								"The device-tree revision has %u "
-								"bytes instead of 4; "
-								"it is ignored",
-								(gulong) dt_revision_len),
-						       (guint) dt_revision_len));
-		}
+/* 1: the device-tree revision, 4 bytes big-endian */
+static gboolean
+sdt_board_from_dt_revision(SdtBoard *board, const guint8 *data, gsize len, GPtrArray *warnings)
+{
+	guint32 code;
+
+	if (len != 4) {
+		sdt_board_warn(warnings,
+			       g_strdup_printf(ngettext("The device-tree revision has %u "
+							"byte instead of 4; "
+							"it is ignored",
+							"The device-tree revision has %u "
+							"bytes instead of 4; "
+							"it is ignored",
+							(gulong) len),
+					       (guint) len));
+		return FALSE;
 	}
+	code = ((guint32) data[0] << 24) | ((guint32) data[1] << 16) | ((guint32) data[2] << 8) |
+	       data[3];
+	return sdt_board_use_revision(board, code, SDT_BOARD_SOURCE_DT_REVISION, warnings);
+}
 
-	/* 2: cpuinfo Revision */
-	if (!identified && cpuinfo != NULL) {
-		g_autofree gchar *value = sdt_board_cpuinfo_value(cpuinfo, cpuinfo_len, "Revision");
-		guint32 code = 0;
-		if (value != NULL && sdt_board_parse_hex32(value, &code)) {
-			identified = sdt_board_use_revision(board,
-							    code,
-							    SDT_BOARD_SOURCE_CPUINFO,
-							    warnings);
-		} else if (value != NULL) {
-			sdt_board_warn(warnings,
-				       g_strdup_printf(_("The Revision line of /proc/cpuinfo "
-							 "(“%s”) is not a hex number; it is "
-							 "ignored"),
-						       value));
-		}
-	}
+/* 2: the Revision line of cpuinfo */
+static gboolean
+sdt_board_from_cpuinfo_revision(SdtBoard *board,
+				const gchar *cpuinfo,
+				gsize cpuinfo_len,
+				GPtrArray *warnings)
+{
+	g_autofree gchar *value = sdt_board_cpuinfo_value(cpuinfo, cpuinfo_len, "Revision");
+	guint32 code = 0;
 
-	/* 3: compatible board string */
-	if (!identified && board->compatible != NULL) {
+	if (value != NULL && sdt_board_parse_hex32(value, &code))
+		return sdt_board_use_revision(board, code, SDT_BOARD_SOURCE_CPUINFO, warnings);
+	if (value != NULL)
+		sdt_board_warn(warnings,
+			       g_strdup_printf(_("The Revision line of /proc/cpuinfo "
+						 "(“%s”) is not a hex number; it is "
+						 "ignored"),
+					       value));
+	return FALSE;
+}
+
+/* 3: the compatible board string; 4: the model string, only when nothing else is there */
+static gboolean
+sdt_board_from_strings(SdtBoard *board)
+{
+	if (board->compatible != NULL) {
 		board->info = sdt_board_match_compatible(board->compatible[0]);
 		if (board->info != NULL) {
 			board->source = SDT_BOARD_SOURCE_COMPATIBLE;
-			identified = TRUE;
+			return TRUE;
 		}
 	}
-
-	/* 4: the model string, only when nothing else is there */
-	if (!identified && board->model != NULL) {
+	if (board->model != NULL) {
 		board->info = sdt_board_match_model(board->model);
 		if (board->info != NULL) {
 			board->source = SDT_BOARD_SOURCE_MODEL;
-			identified = TRUE;
+			return TRUE;
 		}
 	}
+	return FALSE;
+}
+
+SdtBoard *
+sdt_board_new_from_data(const guint8 *dt_revision,
+			gsize dt_revision_len,
+			const gchar *cpuinfo,
+			gsize cpuinfo_len,
+			const gchar *compatible,
+			gsize compatible_len,
+			const gchar *model,
+			gsize model_len,
+			GPtrArray *warnings)
+{
+	g_autoptr(SdtBoard) board = g_new0(SdtBoard, 1);
+	gboolean identified = FALSE;
+
+	sdt_board_read_names(board,
+			     cpuinfo,
+			     cpuinfo_len,
+			     compatible,
+			     compatible_len,
+			     model,
+			     model_len,
+			     warnings);
+	if (dt_revision != NULL)
+		identified =
+			sdt_board_from_dt_revision(board, dt_revision, dt_revision_len, warnings);
+	if (!identified && cpuinfo != NULL)
+		identified = sdt_board_from_cpuinfo_revision(board, cpuinfo, cpuinfo_len, warnings);
+	if (!identified)
+		identified = sdt_board_from_strings(board);
 
 	/* the SoC: revision code, else the compatible SoC string, else the model's usual SoC */
 	if (board->soc == NULL)

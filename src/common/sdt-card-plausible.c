@@ -62,6 +62,176 @@ sdt_plausible_add(JsonBuilder *b, guint *n, const gchar *rule, gchar *message)
 	(*n)++;
 }
 
+/* who made it: a known maker, with an OEM id it is known to use */
+static void
+sdt_plausible_check_maker(JsonBuilder *b, guint *n, const SdtCid *cid)
+{
+	gboolean listed = FALSE;
+	gboolean pair = FALSE;
+
+	if (cid->manfid == 0) {
+		sdt_plausible_add(b,
+				  n,
+				  "manfid-zero",
+				  g_strdup(_("The card's manufacturer id is 0x00, which no real "
+					     "maker uses; cheap fakes often have it")));
+		return;
+	}
+	if (sdt_card_manufacturer_name(cid->manfid) == NULL) {
+		sdt_plausible_add(
+			b,
+			n,
+			"unknown-manufacturer",
+			g_strdup_printf(_("The manufacturer id 0x%02x is not a known card "
+					  "maker"),
+					cid->manfid));
+		return;
+	}
+	for (guint i = 0; i < G_N_ELEMENTS(sdt_known_pairs); i++) {
+		if (sdt_known_pairs[i].manfid != cid->manfid)
+			continue;
+		listed = TRUE;
+		pair = pair || strcmp(sdt_known_pairs[i].oemid, cid->oemid) == 0;
+	}
+	if (listed && !pair)
+		sdt_plausible_add(
+			b,
+			n,
+			"unknown-oem-pair",
+			g_strdup_printf(_("The manufacturer id 0x%02x (%s) is not known to "
+					  "come with the OEM id “%s”"),
+					cid->manfid,
+					sdt_card_manufacturer_name(cid->manfid),
+					cid->oemid));
+}
+
+/* how big it says it is: within its card type, and near a size cards are sold in */
+static void
+sdt_plausible_check_capacity(JsonBuilder *b, guint *n, const SdtCsd *csd)
+{
+	guint64 cap;
+	guint64 limit;
+	guint64 marketing = 1000000000;
+
+	if (csd == NULL || csd->capacity_bytes == 0)
+		return;
+	cap = csd->capacity_bytes;
+	limit = csd->structure == 0 ? G_GUINT64_CONSTANT(4) << 30 : G_GUINT64_CONSTANT(2) << 40;
+	/* SDHC starts above 2 GB: a smaller v2 CSD is no real card either */
+	if (csd->structure <= 1 && (cap > limit || (csd->structure == 1 && cap <= 2000000000))) {
+		sdt_plausible_add(b,
+				  n,
+				  "capacity-limit",
+				  g_strdup_printf(_("The card claims %" PRIu64
+						    " MB, more than its card type can hold"),
+						  cap / 1000000));
+	}
+	/* some makers give a little more than the label (Samsung's 128 GB: 128.2e9) */
+	while ((gdouble) marketing * 1.02 < (gdouble) cap)
+		marketing *= 2;
+	if (cap >= 1000000000 && (gdouble) cap < 0.85 * (gdouble) marketing)
+		sdt_plausible_add(b,
+				  n,
+				  "capacity-unusual",
+				  g_strdup_printf(_("The card claims %" PRIu64
+						    " MB, which fits no real card size (it "
+						    "would be sold as %" PRIu64 " GB)"),
+						  cap / 1000000,
+						  marketing / 1000000000));
+}
+
+/* the first year a card like this could be made, and what says so (a spec
+ * version, "SDHC" or "SDXC"); 0 if nothing does */
+static guint
+sdt_plausible_earliest_year(const SdtCsd *csd, const SdtScr *scr, const gchar **because)
+{
+	guint earliest = 0;
+
+	if (scr != NULL) {
+		const gchar *version = sdt_scr_get_spec_version(scr);
+		for (guint i = 0; i < G_N_ELEMENTS(sdt_spec_years); i++)
+			if (g_strcmp0(version, sdt_spec_years[i].version) == 0 &&
+			    sdt_spec_years[i].year > earliest) {
+				earliest = sdt_spec_years[i].year;
+				*because = version;
+			}
+	}
+	if (csd != NULL && csd->structure == 1 && earliest < 2006) {
+		earliest = 2006;
+		*because = "SDHC";
+	}
+	if (csd != NULL && csd->capacity_bytes > (G_GUINT64_CONSTANT(32) << 30) &&
+	    earliest < 2009) {
+		earliest = 2009;
+		*because = "SDXC";
+	}
+	return earliest;
+}
+
+/* when it was made: not in the future, not before its kind of card existed */
+static void
+sdt_plausible_check_date(JsonBuilder *b,
+			 guint *n,
+			 const SdtCid *cid,
+			 const SdtCsd *csd,
+			 const SdtScr *scr,
+			 GDateTime *now)
+{
+	guint ny;
+	guint nm;
+	guint earliest;
+	const gchar *because = NULL;
+
+	if (cid->year == 0 || cid->month == 0 || now == NULL)
+		return;
+	ny = (guint) g_date_time_get_year(now);
+	nm = (guint) g_date_time_get_month(now);
+	if (cid->year * 12 + cid->month > ny * 12 + nm + 1)
+		sdt_plausible_add(b,
+				  n,
+				  "date-future",
+				  g_strdup_printf(_("The card says it was made in %04u-%02u, in "
+						    "the future"),
+						  cid->year,
+						  cid->month));
+	earliest = sdt_plausible_earliest_year(csd, scr, &because);
+	if (earliest > 0 && cid->year < earliest)
+		sdt_plausible_add(b,
+				  n,
+				  "date-before-spec",
+				  /* Translators: the date, then an SD spec version or SDHC/SDXC,
+				     then a year */
+				  g_strdup_printf(_("The card says it was made in %04u, before %s "
+						    "existed (%u)"),
+						  cid->year,
+						  because,
+						  earliest));
+}
+
+/* what it promises against what it did */
+static void
+sdt_plausible_check_speed(JsonBuilder *b, guint *n, const SdtSsr *ssr, gdouble seq_write_mb_s)
+{
+	gint promised;
+
+	if (ssr == NULL || seq_write_mb_s < 0)
+		return;
+	promised = MAX(ssr->speed_class, 0);
+	if (ssr->uhs_grade == 1)
+		promised = MAX(promised, 10);
+	else if (ssr->uhs_grade == 3)
+		promised = MAX(promised, 30);
+	promised = MAX(promised, ssr->video_class);
+	if (promised > 0 && seq_write_mb_s < promised / 2.0)
+		sdt_plausible_add(b,
+				  n,
+				  "speed-contradicted",
+				  g_strdup_printf(_("The card promises %d MB/s sequential "
+						    "writes, but wrote at %.1f MB/s"),
+						  promised,
+						  seq_write_mb_s));
+}
+
 JsonNode *
 sdt_card_plausibility(const SdtCid *cid,
 		      const SdtCsd *csd,
@@ -76,138 +246,10 @@ sdt_card_plausibility(const SdtCid *cid,
 	json_builder_begin_object(b);
 	json_builder_set_member_name(b, "findings");
 	json_builder_begin_array(b);
-
-	/* who made it */
-	if (cid->manfid == 0) {
-		sdt_plausible_add(b,
-				  &n,
-				  "manfid-zero",
-				  g_strdup(_("The card's manufacturer id is 0x00, which no real "
-					     "maker uses; cheap fakes often have it")));
-	} else if (sdt_card_manufacturer_name(cid->manfid) == NULL) {
-		sdt_plausible_add(
-			b,
-			&n,
-			"unknown-manufacturer",
-			g_strdup_printf(_("The manufacturer id 0x%02x is not a known card "
-					  "maker"),
-					cid->manfid));
-	} else {
-		gboolean listed = FALSE;
-		gboolean pair = FALSE;
-		for (guint i = 0; i < G_N_ELEMENTS(sdt_known_pairs); i++) {
-			if (sdt_known_pairs[i].manfid != cid->manfid)
-				continue;
-			listed = TRUE;
-			pair = pair || strcmp(sdt_known_pairs[i].oemid, cid->oemid) == 0;
-		}
-		if (listed && !pair)
-			sdt_plausible_add(
-				b,
-				&n,
-				"unknown-oem-pair",
-				g_strdup_printf(_("The manufacturer id 0x%02x (%s) is not known to "
-						  "come with the OEM id “%s”"),
-						cid->manfid,
-						sdt_card_manufacturer_name(cid->manfid),
-						cid->oemid));
-	}
-
-	/* how big it says it is */
-	if (csd != NULL && csd->capacity_bytes > 0) {
-		guint64 cap = csd->capacity_bytes;
-		guint64 limit = csd->structure == 0 ? G_GUINT64_CONSTANT(4) << 30
-						    : G_GUINT64_CONSTANT(2) << 40;
-		guint64 marketing = 1000000000;
-		/* SDHC starts above 2 GB: a smaller v2 CSD is no real card either */
-		if (csd->structure <= 1 &&
-		    (cap > limit || (csd->structure == 1 && cap <= 2000000000))) {
-			sdt_plausible_add(
-				b,
-				&n,
-				"capacity-limit",
-				g_strdup_printf(_("The card claims %" PRIu64
-						  " MB, more than its card type can hold"),
-						cap / 1000000));
-		}
-		/* some makers give a little more than the label (Samsung's 128 GB: 128.2e9) */
-		while ((gdouble) marketing * 1.02 < (gdouble) cap)
-			marketing *= 2;
-		if (cap >= 1000000000 && (gdouble) cap < 0.85 * (gdouble) marketing)
-			sdt_plausible_add(b,
-					  &n,
-					  "capacity-unusual",
-					  g_strdup_printf(_("The card claims %" PRIu64
-							    " MB, which fits no real card size (it "
-							    "would be sold as %" PRIu64 " GB)"),
-							  cap / 1000000,
-							  marketing / 1000000000));
-	}
-
-	/* when it was made */
-	if (cid->year > 0 && cid->month > 0 && now != NULL) {
-		guint ny = (guint) g_date_time_get_year(now);
-		guint nm = (guint) g_date_time_get_month(now);
-		guint earliest = 0;
-		const gchar *because = NULL;
-		if (cid->year * 12 + cid->month > ny * 12 + nm + 1)
-			sdt_plausible_add(
-				b,
-				&n,
-				"date-future",
-				g_strdup_printf(_("The card says it was made in %04u-%02u, in "
-						  "the future"),
-						cid->year,
-						cid->month));
-		if (scr != NULL) {
-			const gchar *version = sdt_scr_get_spec_version(scr);
-			for (guint i = 0; i < G_N_ELEMENTS(sdt_spec_years); i++)
-				if (g_strcmp0(version, sdt_spec_years[i].version) == 0 &&
-				    sdt_spec_years[i].year > earliest) {
-					earliest = sdt_spec_years[i].year;
-					because = version;
-				}
-		}
-		if (csd != NULL && csd->structure == 1 && earliest < 2006) {
-			earliest = 2006;
-			because = "SDHC";
-		}
-		if (csd != NULL && csd->capacity_bytes > (G_GUINT64_CONSTANT(32) << 30) &&
-		    earliest < 2009) {
-			earliest = 2009;
-			because = "SDXC";
-		}
-		if (earliest > 0 && cid->year < earliest)
-			sdt_plausible_add(
-				b,
-				&n,
-				"date-before-spec",
-				/* Translators: the date, then an SD spec version or SDHC/SDXC, then
-				   a year */
-				g_strdup_printf(_("The card says it was made in %04u, before %s "
-						  "existed (%u)"),
-						cid->year,
-						because,
-						earliest));
-	}
-
-	/* what it promises against what it did */
-	if (ssr != NULL && seq_write_mb_s >= 0) {
-		gint promised = MAX(ssr->speed_class, 0);
-		if (ssr->uhs_grade == 1)
-			promised = MAX(promised, 10);
-		else if (ssr->uhs_grade == 3)
-			promised = MAX(promised, 30);
-		promised = MAX(promised, ssr->video_class);
-		if (promised > 0 && seq_write_mb_s < promised / 2.0)
-			sdt_plausible_add(b,
-					  &n,
-					  "speed-contradicted",
-					  g_strdup_printf(_("The card promises %d MB/s sequential "
-							    "writes, but wrote at %.1f MB/s"),
-							  promised,
-							  seq_write_mb_s));
-	}
+	sdt_plausible_check_maker(b, &n, cid);
+	sdt_plausible_check_capacity(b, &n, csd);
+	sdt_plausible_check_date(b, &n, cid, csd, scr, now);
+	sdt_plausible_check_speed(b, &n, ssr, seq_write_mb_s);
 	json_builder_end_array(b);
 	json_builder_set_member_name(b, "verdict");
 	json_builder_add_string_value(b, n > 0 ? "suspicious" : "plausible");

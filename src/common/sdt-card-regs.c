@@ -286,6 +286,33 @@ sdt_scr_get_spec_version(const SdtScr *scr)
 	return "3.0x";
 }
 
+static gboolean
+sdt_card_regs_all_zero(const guint8 *b, gsize n)
+{
+	for (gsize i = 0; i < n; i++) {
+		if (b[i] != 0)
+			return FALSE;
+	}
+	return TRUE;
+}
+
+/* V6 ... V90, 0 for none; -1 for a value the spec does not define */
+static gint
+sdt_ssr_video_class(guint raw)
+{
+	switch (raw) {
+	case 0:
+	case 6:
+	case 10:
+	case 30:
+	case 60:
+	case 90:
+		return (gint) raw;
+	default:
+		return -1;
+	}
+}
+
 gboolean
 sdt_ssr_parse(const gchar *hex, SdtSsr *ssr, GError **error)
 {
@@ -309,16 +336,11 @@ sdt_ssr_parse(const gchar *hex, SdtSsr *ssr, GError **error)
 				       65536};
 	guint8 b[SDT_SSR_BYTES];
 	gsize n = sizeof(b);
-	gboolean all_zero = TRUE;
 
 	memset(ssr, 0, sizeof(*ssr));
 	if (!sdt_card_regs_unhex(hex, "SSR", b, n, error))
 		return FALSE;
-	for (gsize i = 0; i < n; i++) {
-		if (b[i] != 0)
-			all_zero = FALSE;
-	}
-	if (all_zero) {
+	if (sdt_card_regs_all_zero(b, n)) {
 		g_set_error_literal(error,
 				    SDT_ERROR,
 				    SDT_ERROR_INVALID_DATA,
@@ -344,19 +366,7 @@ sdt_ssr_parse(const gchar *hex, SdtSsr *ssr, GError **error)
 			? (gint) ssr->uhs_grade_raw
 			: -1;
 	ssr->video_class_raw = (guint) sdt_card_regs_bits(b, n, 391, 384);
-	switch (ssr->video_class_raw) {
-	case 0:
-	case 6:
-	case 10:
-	case 30:
-	case 60:
-	case 90:
-		ssr->video_class = (gint) ssr->video_class_raw;
-		break;
-	default:
-		ssr->video_class = -1;
-		break;
-	}
+	ssr->video_class = sdt_ssr_video_class(ssr->video_class_raw);
 	ssr->app_class_raw = (guint) sdt_card_regs_bits(b, n, 339, 336);
 	ssr->app_class = ssr->app_class_raw <= 2 ? (gint) ssr->app_class_raw : -1;
 	/* PERFORMANCE_ENHANCE: b0 card maintenance, b1 host maintenance, b2 cache,

@@ -22,7 +22,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtUdevEnumerate, udev_enumerate_unref)
 /* where the system lives, in the order the card is looked for */
 static const gchar *sdt_card_system_mounts[] = {"/", "/boot/firmware", "/boot"};
 
-SdtCard *
+static SdtCard *
 sdt_card_new(void)
 {
 	SdtCard *card = g_new0(SdtCard, 1);
@@ -67,7 +67,8 @@ sdt_card_warn(GPtrArray *warnings, gchar *msg)
 		g_free(msg);
 }
 
-void
+/* pure: decodes the raw register strings; every problem becomes a warning */
+static void
 sdt_card_decode(SdtCard *card, GPtrArray *warnings)
 {
 	g_autoptr(GError) error_cid = NULL;
@@ -247,33 +248,111 @@ sdt_card_mount_on_disk(struct udev *udev, SdtMount *mount, struct udev_device *d
 	       g_strcmp0(udev_device_get_syspath(parent), udev_device_get_syspath(disk)) == 0;
 }
 
+/* the SD card the system runs from (/, else /boot/firmware, /boot), or NULL;
+ * records where / is when it is elsewhere */
+static struct udev_device *
+sdt_card_find_system(struct udev *udev, GPtrArray *mounts, SdtCard *card)
+{
+	for (guint i = 0; mounts != NULL && i < G_N_ELEMENTS(sdt_card_system_mounts); i++) {
+		SdtMount *mount = sdt_mounts_find_mount_point(mounts, sdt_card_system_mounts[i]);
+		struct udev_device *mmc;
+		if (mount == NULL)
+			continue;
+		mmc = sdt_card_mmc_for_mount(udev, mount);
+		if (mmc != NULL) {
+			card->holds_system = TRUE;
+			return mmc;
+		}
+		if (i == 0)
+			card->system_device = g_path_get_basename(mount->source);
+	}
+	return NULL;
+}
+
+/* the card's name and its raw registers, as sysfs gives them */
+static void
+sdt_card_read_registers(SdtCard *card, struct udev_device *mmc)
+{
+	card->mmc_name = g_strdup(udev_device_get_sysname(mmc));
+	card->type = sdt_card_sysattr(mmc, "type");
+	card->cid_hex = sdt_card_sysattr(mmc, "cid");
+	card->csd_hex = sdt_card_sysattr(mmc, "csd");
+	card->scr_hex = sdt_card_sysattr(mmc, "scr");
+	card->ssr_hex = sdt_card_sysattr(mmc, "ssr");
+	card->ext_perf_hex = sdt_card_sysattr(mmc, "ext_perf");
+	card->ext_power_hex = sdt_card_sysattr(mmc, "ext_power");
+	card->sysfs_name = sdt_card_sysattr(mmc, "name");
+}
+
+/* the mmc host controller and its platform device and driver */
+static void
+sdt_card_read_host(SdtCard *card, struct udev_device *mmc, GPtrArray *warnings)
+{
+	struct udev_device *host =
+		udev_device_get_parent_with_subsystem_devtype(mmc, "mmc_host", NULL);
+	struct udev_device *platform;
+
+	if (host == NULL) {
+		sdt_card_warn(warnings,
+			      g_strdup(_("The card's mmc host controller is not in sysfs: the "
+					 "controller and bus state are unknown")));
+		return;
+	}
+	card->host = g_strdup(udev_device_get_sysname(host));
+	platform = udev_device_get_parent(host);
+	if (platform != NULL) {
+		card->host_device = g_strdup(udev_device_get_sysname(platform));
+		card->host_driver = g_strdup(udev_device_get_driver(platform));
+	}
+}
+
+/* the card's block device, its size, and where its partitions are mounted */
+static void
+sdt_card_read_disk(SdtCard *card,
+		   struct udev *udev,
+		   struct udev_device *mmc,
+		   GPtrArray *mounts,
+		   GPtrArray *warnings)
+{
+	g_autoptr(SdtUdevDevice) disk = sdt_card_find_disk(udev, mmc);
+	const gchar *size;
+
+	if (disk == NULL) {
+		sdt_card_warn(warnings,
+			      g_strdup(_("The SD card has no block device (the mmcblk driver is "
+					 "not bound)")));
+		return;
+	}
+	size = udev_device_get_sysattr_value(disk, "size");
+	card->device = g_strdup(udev_device_get_sysname(disk));
+	card->devnode = g_strdup(udev_device_get_devnode(disk));
+	if (card->devnode == NULL)
+		card->devnode = g_strdup_printf("/dev/%s", card->device);
+	if (size != NULL) {
+		gchar *end = NULL;
+		guint64 sectors = g_ascii_strtoull(size, &end, 10);
+		if (end != size && sectors < G_MAXINT64 / 512)
+			card->size_bytes = (gint64) sectors * 512;
+	}
+	for (guint i = 0; mounts != NULL && i < mounts->len; i++) {
+		SdtMount *mount = g_ptr_array_index(mounts, i);
+		if (sdt_card_mount_on_disk(udev, mount, disk))
+			g_ptr_array_add(card->mount_points, g_strdup(mount->mount_point));
+	}
+}
+
 SdtCard *
 sdt_card_detect(GPtrArray *mounts, GPtrArray *warnings)
 {
 	g_autoptr(SdtCard) card = sdt_card_new();
 	g_autoptr(SdtUdev) udev = udev_new();
 	g_autoptr(SdtUdevDevice) mmc = NULL;
-	g_autoptr(SdtUdevDevice) disk = NULL;
-	struct udev_device *host;
-	struct udev_device *platform;
 
 	if (udev == NULL) {
 		sdt_card_warn(warnings, g_strdup(_("Cannot talk to udev: the card is unknown")));
 		return g_steal_pointer(&card);
 	}
-
-	for (guint i = 0; mounts != NULL && i < G_N_ELEMENTS(sdt_card_system_mounts); i++) {
-		SdtMount *mount = sdt_mounts_find_mount_point(mounts, sdt_card_system_mounts[i]);
-		if (mount == NULL)
-			continue;
-		mmc = sdt_card_mmc_for_mount(udev, mount);
-		if (mmc != NULL) {
-			card->holds_system = TRUE;
-			break;
-		}
-		if (i == 0)
-			card->system_device = g_path_get_basename(mount->source);
-	}
+	mmc = sdt_card_find_system(udev, mounts, card);
 	if (mmc == NULL)
 		mmc = sdt_card_find_any_sd(udev);
 	if (mmc == NULL) {
@@ -284,53 +363,9 @@ sdt_card_detect(GPtrArray *mounts, GPtrArray *warnings)
 	}
 
 	card->present = TRUE;
-	card->mmc_name = g_strdup(udev_device_get_sysname(mmc));
-	card->type = sdt_card_sysattr(mmc, "type");
-	card->cid_hex = sdt_card_sysattr(mmc, "cid");
-	card->csd_hex = sdt_card_sysattr(mmc, "csd");
-	card->scr_hex = sdt_card_sysattr(mmc, "scr");
-	card->ssr_hex = sdt_card_sysattr(mmc, "ssr");
-	card->ext_perf_hex = sdt_card_sysattr(mmc, "ext_perf");
-	card->ext_power_hex = sdt_card_sysattr(mmc, "ext_power");
-	card->sysfs_name = sdt_card_sysattr(mmc, "name");
-
-	host = udev_device_get_parent_with_subsystem_devtype(mmc, "mmc_host", NULL);
-	if (host != NULL) {
-		card->host = g_strdup(udev_device_get_sysname(host));
-		platform = udev_device_get_parent(host);
-		if (platform != NULL) {
-			card->host_device = g_strdup(udev_device_get_sysname(platform));
-			card->host_driver = g_strdup(udev_device_get_driver(platform));
-		}
-	} else {
-		sdt_card_warn(warnings,
-			      g_strdup(_("The card's mmc host controller is not in sysfs: the "
-					 "controller and bus state are unknown")));
-	}
-
-	disk = sdt_card_find_disk(udev, mmc);
-	if (disk != NULL) {
-		const gchar *size = udev_device_get_sysattr_value(disk, "size");
-		card->device = g_strdup(udev_device_get_sysname(disk));
-		card->devnode = g_strdup(udev_device_get_devnode(disk));
-		if (card->devnode == NULL)
-			card->devnode = g_strdup_printf("/dev/%s", card->device);
-		if (size != NULL) {
-			gchar *end = NULL;
-			guint64 sectors = g_ascii_strtoull(size, &end, 10);
-			if (end != size && sectors < G_MAXINT64 / 512)
-				card->size_bytes = (gint64) sectors * 512;
-		}
-		for (guint i = 0; mounts != NULL && i < mounts->len; i++) {
-			SdtMount *mount = g_ptr_array_index(mounts, i);
-			if (sdt_card_mount_on_disk(udev, mount, disk))
-				g_ptr_array_add(card->mount_points, g_strdup(mount->mount_point));
-		}
-	} else {
-		sdt_card_warn(warnings,
-			      g_strdup(_("The SD card has no block device (the mmcblk driver is "
-					 "not bound)")));
-	}
+	sdt_card_read_registers(card, mmc);
+	sdt_card_read_host(card, mmc, warnings);
+	sdt_card_read_disk(card, udev, mmc, mounts, warnings);
 
 	card->mounts_known = mounts != NULL;
 	if (card->mounts_known && !card->holds_system) {

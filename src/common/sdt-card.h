@@ -36,7 +36,7 @@ typedef struct {
 	gchar *ext_power_hex;
 	gchar *sysfs_name; /* fallback for the name when the CID is unreadable */
 
-	/* decoded by sdt_card_decode() */
+	/* decoded from the raw strings by sdt_card_detect() */
 	gboolean cid_valid;
 	SdtCid cid;
 	gboolean csd_valid;
@@ -50,12 +50,8 @@ typedef struct {
 	gint64 capacity_bytes; /* from the CSD, else the block size; -1 if unknown */
 } SdtCard;
 
-SdtCard *sdt_card_new(void);
 void sdt_card_free(SdtCard *card);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtCard, sdt_card_free)
-
-/* pure: decodes the raw register strings; every problem becomes a warning */
-void sdt_card_decode(SdtCard *card, GPtrArray *warnings);
 
 /*
  * Finds the SD card through libudev: the block device mounted at / (or

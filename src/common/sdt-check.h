@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 #include <sys/types.h>
 
+#include "sdt-check-config.h"
 #include "sdt-ops.h"
 
 G_BEGIN_DECLS
@@ -24,30 +25,16 @@ G_BEGIN_DECLS
  *   2. only then a reserved file of most of the free space (fallocate), its
  *      extents (FIEMAP), and self-identifying 4 KiB blocks written raw into
  *      those extents, only at addresses whose alias under every candidate
- *      size at least a quarter of the claim also lies in the reserved file;
+ *      size of at least half the claim also lies in the reserved file;
  *      fsync, O_DIRECT read-back;
  *   3. the file is closed (it has no name: O_TMPFILE, or unlinked at once).
+ *
+ * The files, each layer using only those below it: sdt-check-config (modes,
+ * candidate sizes, supported file systems), sdt-check-block (a run's state,
+ * the blocks, raw I/O), sdt-check-target (the disk, the reserved file and its
+ * extents), sdt-check-read (phase 1), sdt-check-write (phase 2), sdt-check-full
+ * (the full mode), sdt-check-json (the verdict and the result), and this one.
  */
-
-/* the name the reserved file has for a moment where O_TMPFILE is missing */
-#define SDT_CHECK_RESERVE_NAME ".sd-tuner-check.reserve"
-
-typedef enum {
-	SDT_CHECK_MODE_QUICK,
-	SDT_CHECK_MODE_FULL,
-} SdtCheckMode;
-
-typedef struct {
-	SdtCheckMode mode;
-	guint n_samples;          /* spread over the reserved space; as many again in the top 10% */
-	guint64 seed;             /* 0: a random one */
-	gboolean skip_read_phase; /* tests only: prove that the write guard alone keeps data safe */
-	gboolean stand_in;        /* a --dir target: labelled as such in the result */
-} SdtCheckConfig;
-
-void sdt_check_config_init(SdtCheckConfig *config, SdtCheckMode mode);
-/* "quick" or "full" */
-gboolean sdt_check_mode_from_string(const gchar *name, SdtCheckMode *mode, GError **error);
 
 /*
  * Checks the device under the mounted, writable file system that holds
@@ -92,11 +79,5 @@ JsonNode *sdt_ops_check(SdtContext *ctx,
 
 /* removes a reserved file a killed check left in @dir; TRUE if there was one */
 gboolean sdt_check_remove_stale(const gchar *dir);
-
-/* file systems whose FIEMAP offsets are offsets on their block device */
-gboolean sdt_check_fs_supported(const gchar *filesystem);
-
-/* the candidate real sizes below @claim, ascending (powers of two, marketing sizes) */
-GArray *sdt_check_candidate_sizes(guint64 claim);
 
 G_END_DECLS

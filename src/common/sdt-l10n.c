@@ -334,12 +334,6 @@ sdt_l10n_translate_depth(const gchar *english, const SdtL10nFormat *formats, gui
 	return g_string_free(g_steal_pointer(&joined), FALSE);
 }
 
-gchar *
-sdt_l10n_translate_with(const gchar *english, const SdtL10nFormat *formats)
-{
-	return sdt_l10n_translate_depth(english, formats, 0);
-}
-
 /**
  * sdt_l10n_translate:
  * @english: (nullable): text the library or the helper wrote in English

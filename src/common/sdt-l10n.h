@@ -19,7 +19,6 @@ extern const SdtL10nFormat sdt_l10n_formats[];
 
 gchar *sdt_l10n_translate(const gchar *english);
 const gchar *sdt_l10n_tr(const gchar *english);
-gchar *sdt_l10n_translate_with(const gchar *english, const SdtL10nFormat *formats);
 void sdt_l10n_use_c_locale_for_output(void);
 gchar *sdt_l10n_month(const gchar *yyyy_mm);
 gchar *sdt_l10n_time(const gchar *iso);

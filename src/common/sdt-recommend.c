@@ -277,44 +277,24 @@ sdt_recommend_sdhost_core(const SdtRecommendFacts *facts, SdtRecommendResult *re
 }
 
 static void
-sdt_recommend_sdhost(const SdtRecommendFacts *facts, SdtRecommendResult *result)
+sdt_recommend_note_no_filter(SdtRecommendResult *result)
 {
-	guint core_mhz = sdt_recommend_sdhost_core(facts, result);
-	guint64 core_hz;
-	guint64 step_hz;
-	guint64 n;
-	guint value;
-	const gchar *filter = sdt_recommend_filter_for_type(facts->type_code);
-	g_autofree gchar *id = NULL;
-	g_autofree gchar *line = NULL;
-	g_autofree gchar *clock = NULL;
-	g_autofree gchar *core_str = NULL;
-	SdtRecommendation *rec;
-	gboolean reduce = facts->log_overclock_reduced;
-	gboolean legacy = facts->config_sdhost_overlay || facts->config_sdtweak_overlay;
+	g_ptr_array_add(result->notes,
+			g_strdup(_("SD Tuner does not know a config.txt filter that "
+				   "reaches only this board model, so it suggests no "
+				   "change.")));
+}
 
-	core_hz = (guint64) core_mhz * SDT_MHZ;
-	if (filter == NULL) {
-		g_ptr_array_add(result->notes,
-				g_strdup(_("SD Tuner does not know a config.txt filter that "
-					   "reaches only this board model, so it suggests no "
-					   "change.")));
-		return;
-	}
-	if (g_strcmp0(facts->timing, "legacy") == 0 && facts->config_overclock_mhz == 0) {
-		g_ptr_array_add(result->notes,
-				g_strdup(_("The card runs at Default Speed (25 MHz), not High "
-					   "Speed; the SD overclock applies only to High Speed "
-					   "cards, so there is nothing to set.")));
-		return;
-	}
+/* the step to recommend: the fastest core / n not above 100 MHz, or, after
+ * errors, the next slower step than the one in use */
+static guint64
+sdt_recommend_sdhost_step(const SdtRecommendFacts *facts, guint64 core_hz)
+{
+	guint64 n = (core_hz + 100 * SDT_MHZ + SDT_MHZ - 2) / (100 * SDT_MHZ + SDT_MHZ - 1);
 
-	/* the step to recommend: the fastest core / n not above 100 MHz ... */
-	n = (core_hz + 100 * SDT_MHZ + SDT_MHZ - 2) / (100 * SDT_MHZ + SDT_MHZ - 1);
 	if (n < 2)
 		n = 2;
-	/* ... or, after errors, the next slower step than the one in use */
-	if (reduce) {
+	if (facts->log_overclock_reduced) {
 		guint64 current = facts->log_overclock_hz;
 		if (current == 0 && facts->config_overclock_mhz > 0)
 			current =
@@ -324,69 +304,77 @@ sdt_recommend_sdhost(const SdtRecommendFacts *facts, SdtRecommendResult *result)
 		if (current > 0)
 			n = MAX(n, (core_hz + current / 2) / current + 1);
 	}
-	step_hz = core_hz / n;
-	if (step_hz <= 50 * SDT_MHZ) {
-		g_ptr_array_add(
-			result->notes,
-			g_strdup(_("The kernel log shows that the card made errors even at "
-				   "the lowest overclock step, so SD Tuner suggests no SD "
-				   "overclock for this card. Revert SD Tuner's change if it "
-				   "is in place.")));
-		return;
-	}
-	value = (guint) (step_hz / SDT_MHZ);
-	id = g_strdup_printf("sd-overclock-%u", value);
-	clock = sdt_mhz_to_string(step_hz);
-	core_str = g_strdup_printf("%u", core_mhz);
+	return core_hz / n;
+}
 
-	/* SD Tuner's overclock is in place: only errors lead to another step (never back up) */
-	if (!reduce && facts->config_block_id != NULL &&
-	    g_str_has_prefix(facts->config_block_id, "sd-overclock-")) {
-		guint in_place = (guint) atoi(facts->config_block_id + strlen("sd-overclock-"));
-		g_autofree gchar *in_place_clock =
-			sdt_mhz_to_string(sdt_recommend_sdhost_clock_hz(core_hz, in_place));
+/*
+ * SD Tuner's overclock is in place and takes effect: only errors lead to
+ * another step (never back up).  The clock it gives is that of the
+ * sd_overclock in effect, a number config.txt gives, not one read back from
+ * the block's id.
+ */
+static gboolean
+sdt_recommend_sdhost_in_place(const SdtRecommendFacts *facts,
+			      SdtRecommendResult *result,
+			      guint64 core_hz)
+{
+	g_autofree gchar *in_place_clock = NULL;
+
+	if (facts->log_overclock_reduced || facts->config_block_id == NULL ||
+	    !g_str_has_prefix(facts->config_block_id, "sd-overclock-") ||
+	    facts->config_overclock_mhz <= 0)
+		return FALSE;
+	in_place_clock = sdt_mhz_to_string(
+		sdt_recommend_sdhost_clock_hz(core_hz, (guint) facts->config_overclock_mhz));
+	g_ptr_array_add(result->notes,
+			/* Translators: a recommendation id, then a clock in MHz */
+			g_strdup_printf(_("SD Tuner's setting %s is in place; the SD "
+					  "clock is %s MHz once the Pi has rebooted."),
+					facts->config_block_id,
+					in_place_clock));
+	if (facts->config_sdhost_overlay)
 		g_ptr_array_add(result->notes,
-				/* Translators: a recommendation id, then a clock in MHz */
-				g_strdup_printf(_("SD Tuner's setting %s is in place; the SD "
-						  "clock is %s MHz once the Pi has rebooted."),
-						facts->config_block_id,
-						in_place_clock));
-		if (facts->config_sdhost_overlay)
-			g_ptr_array_add(
-				result->notes,
 				g_strdup(_("A dtoverlay=sdhost line that also applies to "
 					   "other boards is still in config.txt; it switches "
 					   "off Wi-Fi on this board: remove it by hand.")));
-		return;
-	}
-	/* overclocked by a line of the user's that works */
-	if (!reduce && !legacy &&
-	    (facts->actual_clock_hz >= step_hz ||
-	     (facts->config_overclock_mhz > 0 &&
-	      sdt_recommend_sdhost_clock_hz(core_hz, facts->config_overclock_mhz) >= step_hz))) {
-		g_ptr_array_add(result->notes,
-				g_strdup(_("The SD card is already overclocked by a line "
-					   "in config.txt; there is nothing to add.")));
-		return;
-	}
+	return TRUE;
+}
 
-	line = g_strdup_printf("dtparam=sd_overclock=%u", value);
-	rec = sdt_recommendation_new(id, line, filter);
-	rec->type_code = facts->type_code;
-	rec->expected_clock_hz = step_hz;
-	rec->replaces = SDT_CONFIG_SD_OVERCLOCK | SDT_CONFIG_SD_OVERLAY_SDHOST;
-	/* Translators: %s is a clock in MHz, e.g. "100" */
-	rec->title = g_strdup_printf(_("Run the SD card at %s MHz"), clock);
-	if (reduce) {
-		rec->reason = g_strdup_printf(
+/* overclocked at @step_hz or more by a line of the user's that works (and is
+ * not an overlay SD Tuner would replace) */
+static gboolean
+sdt_recommend_sdhost_user_overclock(const SdtRecommendFacts *facts,
+				    guint64 core_hz,
+				    guint64 step_hz)
+{
+	if (facts->log_overclock_reduced || facts->config_sdhost_overlay ||
+	    facts->config_sdtweak_overlay)
+		return FALSE;
+	return facts->actual_clock_hz >= step_hz ||
+	       (facts->config_overclock_mhz > 0 &&
+		sdt_recommend_sdhost_clock_hz(core_hz, facts->config_overclock_mhz) >= step_hz);
+}
+
+/* why: the bus ceiling, or the errors in the kernel log; and the old overlay it replaces */
+static gchar *
+sdt_recommend_sdhost_reason(const SdtRecommendFacts *facts,
+			    guint core_mhz,
+			    guint value,
+			    const gchar *clock)
+{
+	g_autofree gchar *core_str = g_strdup_printf("%u", core_mhz);
+	g_autofree gchar *reason = NULL;
+
+	if (facts->log_overclock_reduced)
+		reason = g_strdup_printf(
 			/* Translators: the core clock and the new SD clock, in MHz ("400", "80") */
 			_("The kernel log shows “reducing overclock due to errors”: the card "
 			  "cannot keep up with the current SD clock. The next slower step the "
 			  "core clock of %s MHz allows is %s MHz."),
 			core_str,
 			clock);
-	} else {
-		rec->reason = g_strdup_printf(
+	else
+		reason = g_strdup_printf(
 			/* Translators: the core clock in MHz, the sd_overclock value, then the
 			 * SD clock it gives in MHz ("400", 100, "100") */
 			_("This board's SD controller (sdhost) runs High Speed cards at 50 MHz, "
@@ -396,36 +384,93 @@ sdt_recommend_sdhost(const SdtRecommendFacts *facts, SdtRecommendResult *result)
 			core_str,
 			value,
 			clock);
-	}
-	if (legacy) {
-		g_autofree gchar *reason = rec->reason;
-		rec->reason =
-			g_strconcat(reason,
-				    " ",
-				    facts->config_sdhost_overlay
-					    ? _("It also replaces the old dtoverlay=sdhost line, "
-						"which switches off Wi-Fi on Pi 3, Zero W and "
-						"Zero 2 W.")
-					    : _("It also replaces the deprecated "
-						"dtoverlay=sdtweak line."),
-				    NULL);
-	}
-	{
-		g_autofree gchar *ceiling = g_strdup_printf("%.1f", (gdouble) step_hz / 2e6);
-		rec->expected_effect = g_strdup_printf(
-			/* Translators: the new SD clock in MHz, then the new bus ceiling in MB/s */
-			_("SD clock %s MHz instead of 50 MHz: the bus ceiling rises from 25 MB/s "
-			  "to %s MB/s, so sequential reads can be up to that much faster; random "
-			  "access changes little."),
-			clock,
-			ceiling);
-	}
+	if (!facts->config_sdhost_overlay && !facts->config_sdtweak_overlay)
+		return g_steal_pointer(&reason);
+	return g_strconcat(reason,
+			   " ",
+			   facts->config_sdhost_overlay
+				   ? _("It also replaces the old dtoverlay=sdhost line, "
+				       "which switches off Wi-Fi on Pi 3, Zero W and "
+				       "Zero 2 W.")
+				   : _("It also replaces the deprecated "
+				       "dtoverlay=sdtweak line."),
+			   NULL);
+}
+
+/* dtparam=sd_overclock for the SD clock @step_hz */
+static SdtRecommendation *
+sdt_recommend_sdhost_overclock(const SdtRecommendFacts *facts,
+			       guint core_mhz,
+			       guint64 step_hz,
+			       const gchar *filter)
+{
+	guint value = (guint) (step_hz / SDT_MHZ);
+	g_autofree gchar *id = g_strdup_printf("sd-overclock-%u", value);
+	g_autofree gchar *line = g_strdup_printf("dtparam=sd_overclock=%u", value);
+	g_autofree gchar *clock = sdt_mhz_to_string(step_hz);
+	g_autofree gchar *ceiling = g_strdup_printf("%.1f", (gdouble) step_hz / 2e6);
+	SdtRecommendation *rec = sdt_recommendation_new(id, line, filter);
+
+	rec->type_code = facts->type_code;
+	rec->expected_clock_hz = step_hz;
+	rec->replaces = SDT_CONFIG_SD_OVERCLOCK | SDT_CONFIG_SD_OVERLAY_SDHOST;
+	/* Translators: %s is a clock in MHz, e.g. "100" */
+	rec->title = g_strdup_printf(_("Run the SD card at %s MHz"), clock);
+	rec->reason = sdt_recommend_sdhost_reason(facts, core_mhz, value, clock);
+	rec->expected_effect = g_strdup_printf(
+		/* Translators: the new SD clock in MHz, then the new bus ceiling in MB/s */
+		_("SD clock %s MHz instead of 50 MHz: the bus ceiling rises from 25 MB/s "
+		  "to %s MB/s, so sequential reads can be up to that much faster; random "
+		  "access changes little."),
+		clock,
+		ceiling);
 	rec->risk = g_strdup(
 		_("Some cards make errors at this clock. The driver then lowers the clock by "
 		  "itself and logs it; a card that fails badly can corrupt data. Try it with "
 		  "a trial boot first, keep a backup, and revert if the kernel log shows mmc "
 		  "errors."));
-	g_ptr_array_add(result->recommendations, rec);
+	return rec;
+}
+
+static void
+sdt_recommend_sdhost(const SdtRecommendFacts *facts, SdtRecommendResult *result)
+{
+	guint core_mhz = sdt_recommend_sdhost_core(facts, result);
+	guint64 core_hz = (guint64) core_mhz * SDT_MHZ;
+	const gchar *filter = sdt_recommend_filter_for_type(facts->type_code);
+	guint64 step_hz;
+
+	if (filter == NULL) {
+		sdt_recommend_note_no_filter(result);
+		return;
+	}
+	if (g_strcmp0(facts->timing, "legacy") == 0 && facts->config_overclock_mhz == 0) {
+		g_ptr_array_add(result->notes,
+				g_strdup(_("The card runs at Default Speed (25 MHz), not High "
+					   "Speed; the SD overclock applies only to High Speed "
+					   "cards, so there is nothing to set.")));
+		return;
+	}
+	step_hz = sdt_recommend_sdhost_step(facts, core_hz);
+	if (step_hz <= 50 * SDT_MHZ) {
+		g_ptr_array_add(
+			result->notes,
+			g_strdup(_("The kernel log shows that the card made errors even at "
+				   "the lowest overclock step, so SD Tuner suggests no SD "
+				   "overclock for this card. Revert SD Tuner's change if it "
+				   "is in place.")));
+		return;
+	}
+	if (sdt_recommend_sdhost_in_place(facts, result, core_hz))
+		return;
+	if (sdt_recommend_sdhost_user_overclock(facts, core_hz, step_hz)) {
+		g_ptr_array_add(result->notes,
+				g_strdup(_("The SD card is already overclocked by a line "
+					   "in config.txt; there is nothing to add.")));
+		return;
+	}
+	g_ptr_array_add(result->recommendations,
+			sdt_recommend_sdhost_overclock(facts, core_mhz, step_hz, filter));
 }
 
 static void
@@ -447,80 +492,65 @@ sdt_recommend_emmc2(const SdtRecommendFacts *facts, SdtRecommendResult *result)
 	}
 }
 
-static void
-sdt_recommend_brcmstb(const SdtRecommendFacts *facts, SdtRecommendResult *result)
+/* dtparam=sd_cqe=0 after CQE recoveries in the kernel log */
+static SdtRecommendation *
+sdt_recommend_cqe_off(const SdtRecommendFacts *facts, const gchar *filter)
 {
-	const gchar *filter = sdt_recommend_filter_for_type(facts->type_code);
-	SdtRecommendation *rec;
+	SdtRecommendation *rec = sdt_recommendation_new("sd-cqe-0", "dtparam=sd_cqe=0", filter);
 
-	if (filter == NULL) {
-		g_ptr_array_add(result->notes,
-				g_strdup(_("SD Tuner does not know a config.txt filter that "
-					   "reaches only this board model, so it suggests no "
-					   "change.")));
-		return;
-	}
-	if (facts->log_cqe_recovery && g_strcmp0(facts->config_block_id, "sd-cqe-0") != 0 &&
-	    g_strcmp0(facts->config_cqe, "0") != 0 && g_strcmp0(facts->config_cqe, "off") != 0) {
-		rec = sdt_recommendation_new("sd-cqe-0", "dtparam=sd_cqe=0", filter);
-		rec->type_code = facts->type_code;
-		rec->replaces = SDT_CONFIG_SD_CQE;
-		rec->title = g_strdup(_("Switch off SD command queueing"));
-		rec->reason = g_strdup(
-			_("The kernel log shows “running CQE recovery”: this card mishandles "
-			  "command queueing, and each recovery stalls the card."));
-		rec->expected_effect = g_strdup(
-			_("No more command-queue errors and stalls; random reads and writes "
-			  "become slower than with a working queue."));
-		rec->risk = g_strdup(_("Low: this is how Linux ran SD cards before queueing."));
-		g_ptr_array_add(result->recommendations, rec);
-		return;
-	}
-	if (facts->app_class < 2) {
-		g_ptr_array_add(
-			result->notes,
-			g_strdup(facts->app_class == 1
-					 ? _("The card is A1: it does not support command "
-					     "queueing, so there is nothing to set.")
-					 : _("The card has no application performance class: "
-					     "it does not support command queueing, so there is "
-					     "nothing to set.")));
-		return;
-	}
-	if (g_strcmp0(facts->cqe, "enabled") == 0) {
-		g_ptr_array_add(result->notes,
-				g_strdup(_("Command queueing is already on for this A2 card; there "
-					   "is nothing to set.")));
-		return;
-	}
-	if (facts->cmd48 != 1 || facts->ext_perf_cq != 1) {
-		g_ptr_array_add(result->notes,
-				g_strdup(_("The card is labelled A2 but does not report the "
-					   "command-queue support Linux needs (CMD48 and the "
-					   "performance-enhancement register), so queueing cannot "
-					   "be turned on.")));
-		return;
-	}
-	if (facts->cqe_list == SDT_CQE_LIST_DENY) {
+	rec->type_code = facts->type_code;
+	rec->replaces = SDT_CONFIG_SD_CQE;
+	rec->title = g_strdup(_("Switch off SD command queueing"));
+	rec->reason =
+		g_strdup(_("The kernel log shows “running CQE recovery”: this card mishandles "
+			   "command queueing, and each recovery stalls the card."));
+	rec->expected_effect =
+		g_strdup(_("No more command-queue errors and stalls; random reads and writes "
+			   "become slower than with a working queue."));
+	rec->risk = g_strdup(_("Low: this is how Linux ran SD cards before queueing."));
+	return rec;
+}
+
+/* why queueing cannot or need not be turned on for this card, or NULL */
+static gchar *
+sdt_recommend_cqe_blocker(const SdtRecommendFacts *facts)
+{
+	if (facts->app_class < 2)
+		return g_strdup(facts->app_class == 1
+					? _("The card is A1: it does not support command "
+					    "queueing, so there is nothing to set.")
+					: _("The card has no application performance class: "
+					    "it does not support command queueing, so there is "
+					    "nothing to set."));
+	if (g_strcmp0(facts->cqe, "enabled") == 0)
+		return g_strdup(_("Command queueing is already on for this A2 card; there "
+				  "is nothing to set."));
+	if (facts->cmd48 != 1 || facts->ext_perf_cq != 1)
+		return g_strdup(_("The card is labelled A2 but does not report the "
+				  "command-queue support Linux needs (CMD48 and the "
+				  "performance-enhancement register), so queueing cannot "
+				  "be turned on."));
+	if (facts->cqe_list == SDT_CQE_LIST_DENY)
 		/* Translators: %s is the kernel's reason, in English, e.g. “Samsung PRO Plus,
 		 * EVO Plus and PRO Ultimate cards of 2023 stop answering after a cache flush” */
-		g_ptr_array_add(
-			result->notes,
-			g_strdup_printf(_("Linux lists this card as known-bad for command "
-					  "queueing (%s), so SD Tuner does not offer "
-					  "dtparam=sd_cqe=2."),
-					facts->cqe_list_why != NULL ? facts->cqe_list_why : "?"));
-		return;
-	}
+		return g_strdup_printf(_("Linux lists this card as known-bad for command "
+					 "queueing (%s), so SD Tuner does not offer "
+					 "dtparam=sd_cqe=2."),
+				       facts->cqe_list_why != NULL ? facts->cqe_list_why : "?");
 	if (g_strcmp0(facts->config_block_id, "sd-cqe-2") == 0 ||
-	    g_strcmp0(facts->config_cqe, "2") == 0) {
-		g_ptr_array_add(result->notes,
-				g_strdup(_("dtparam=sd_cqe=2 is already set; command queueing "
-					   "starts after a reboot. If it stays off, the kernel "
-					   "lists this card as known-bad.")));
-		return;
-	}
-	rec = sdt_recommendation_new("sd-cqe-2", "dtparam=sd_cqe=2", filter);
+	    g_strcmp0(facts->config_cqe, "2") == 0)
+		return g_strdup(_("dtparam=sd_cqe=2 is already set; command queueing "
+				  "starts after a reboot. If it stays off, the kernel "
+				  "lists this card as known-bad."));
+	return NULL;
+}
+
+/* dtparam=sd_cqe=2 for an A2 card the kernel does not list: a trial only */
+static SdtRecommendation *
+sdt_recommend_cqe_on(const SdtRecommendFacts *facts, const gchar *filter)
+{
+	SdtRecommendation *rec = sdt_recommendation_new("sd-cqe-2", "dtparam=sd_cqe=2", filter);
+
 	rec->type_code = facts->type_code;
 	rec->replaces = SDT_CONFIG_SD_CQE;
 	rec->title = g_strdup(_("Turn on SD command queueing for this A2 card"));
@@ -540,7 +570,29 @@ sdt_recommend_brcmstb(const SdtRecommendFacts *facts, SdtRecommendResult *result
 		  "byte it wrote and the kernel log shows no “running CQE recovery”. With the "
 		  "cache on, a power cut can also lose the last writes."));
 	rec->trial_only = TRUE;
-	g_ptr_array_add(result->recommendations, rec);
+	return rec;
+}
+
+static void
+sdt_recommend_brcmstb(const SdtRecommendFacts *facts, SdtRecommendResult *result)
+{
+	const gchar *filter = sdt_recommend_filter_for_type(facts->type_code);
+	gchar *blocker;
+
+	if (filter == NULL) {
+		sdt_recommend_note_no_filter(result);
+		return;
+	}
+	if (facts->log_cqe_recovery && g_strcmp0(facts->config_block_id, "sd-cqe-0") != 0 &&
+	    g_strcmp0(facts->config_cqe, "0") != 0 && g_strcmp0(facts->config_cqe, "off") != 0) {
+		g_ptr_array_add(result->recommendations, sdt_recommend_cqe_off(facts, filter));
+		return;
+	}
+	blocker = sdt_recommend_cqe_blocker(facts);
+	if (blocker != NULL)
+		g_ptr_array_add(result->notes, blocker);
+	else
+		g_ptr_array_add(result->recommendations, sdt_recommend_cqe_on(facts, filter));
 }
 
 /**

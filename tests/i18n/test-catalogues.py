@@ -16,22 +16,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from sdttap import finish, ok  # noqa: E402
+
 SRC = os.path.abspath(sys.argv[1])
 XGETTEXT_ARGS = sys.argv[2:]
-
-n = 0
-failed = 0
-
-
-def ok(cond, name, detail=''):
-    global n, failed
-    n += 1
-    print(f'{"ok" if cond else "not ok"} {n} - {name}')
-    if not cond:
-        failed += 1
-    if not cond:
-        for line in str(detail).splitlines():
-            print(f'# {line}')
 
 
 def lines(path):
@@ -70,8 +59,7 @@ with tempfile.TemporaryDirectory(prefix='sdt-catalogues-') as tmp:
                         f'--directory={SRC}', '-o', pot], capture_output=True, text=True)
     ok(r.returncode == 0, 'xgettext extracts a fresh pot from the sources', r.stderr)
     if r.returncode != 0:
-        print(f'1..{n}')
-        sys.exit(1)
+        sys.exit(finish())
     total = sum(1 for l in open(pot, encoding='utf-8') if l.startswith('msgid ')) - 1
     print(f'# fresh pot: {total} messages')
 
@@ -105,5 +93,4 @@ with tempfile.TemporaryDirectory(prefix='sdt-catalogues-') as tmp:
                            capture_output=True, text=True)
         ok(r.returncode == 0, f'{lang}: po/{lang}.po passes msgfmt -c as committed', r.stderr)
 
-print(f'1..{n}')
-sys.exit(1 if failed else 0)
+sys.exit(finish())

@@ -20,6 +20,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from sdttap import finish, ok  # noqa: E402
+
 SDTUNERCTL = os.path.abspath(sys.argv[1])
 PSEUDO_DIR = os.path.abspath(sys.argv[2])
 PO_DIR = os.path.abspath(sys.argv[3])
@@ -30,19 +33,6 @@ SIM_ROOT = os.path.join(HERE, '..', '..', 'data', 'sim', 'rpi3')
 SIM_UMOCKDEV = os.path.join(HERE, '..', '..', 'data', 'sim', 'rpi3.umockdev')
 sys.path.insert(0, HERE)
 import sdti18n  # noqa: E402
-
-n = 0
-failed = 0
-
-
-def ok(cond, name, detail=''):
-    global n, failed
-    n += 1
-    print(f'{"ok" if cond else "not ok"} {n} - {name}')
-    if not cond:
-        failed += 1
-        for line in str(detail).splitlines():
-            print(f'# {line}')
 
 
 def make_root(tmp, name):
@@ -126,5 +116,4 @@ with tempfile.TemporaryDirectory(prefix='sdt-cli-i18n-') as tmp:
            'human: de_DE writes a decimal comma and groups digits with dots', p.stdout.decode())
         sdti18n.cleanup()
 
-print(f'1..{n}')
-sys.exit(1 if failed else 0)
+sys.exit(finish())

@@ -13,21 +13,11 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from sdttap import finish, ok  # noqa: E402
+
 SRC, BUILD = sys.argv[1:3]
 XML_LANG = '{http://www.w3.org/XML/1998/namespace}lang'
-n = 0
-failed = 0
-
-
-def ok(cond, name, detail='', lang=None):
-    global n, failed
-    n += 1
-    print(f'{"ok" if cond else "not ok"} {n} - {name}')
-    if not cond:
-        failed += 1
-    if not cond:
-        for line in str(detail).splitlines():
-            print(f'# {line}')
 
 
 def find(top, name):
@@ -57,7 +47,7 @@ with tempfile.TemporaryDirectory(prefix='sdt-install-') as dest:
                 for lang in languages:
                     ok(texts.get(lang) and [texts.get(lang)] != english,
                        f'{aid}: <{tag} xml:lang="{lang}"> is translated',
-                       f'{lang}: {texts.get(lang)!r}, English: {english!r}', lang=lang)
+                       f'{lang}: {texts.get(lang)!r}, English: {english!r}')
 
     desktop = find(dest, 'org.example.SdTuner.desktop')
     ok(desktop is not None, 'the menu entry (.desktop) is installed')
@@ -69,10 +59,9 @@ with tempfile.TemporaryDirectory(prefix='sdt-install-') as dest:
         for lang in languages:
             for key in ('Name', 'GenericName', 'Comment', 'Keywords'):
                 value = entry.get(f'{key}[{lang}]')
-                ok(bool(value), f'.desktop: {key}[{lang}]', f'{key}[{lang}] = {value!r}',
-                   lang=lang)
+                ok(bool(value), f'.desktop: {key}[{lang}]', f'{key}[{lang}] = {value!r}')
             ok(entry.get(f'Comment[{lang}]') != entry.get('Comment'),
-               f'.desktop: Comment[{lang}] differs from the English comment', lang=lang)
+               f'.desktop: Comment[{lang}] differs from the English comment')
 
     for lang in languages:
         mo = os.path.join(dest, 'usr', 'local', 'share', 'locale', lang, 'LC_MESSAGES',
@@ -82,5 +71,4 @@ with tempfile.TemporaryDirectory(prefix='sdt-install-') as dest:
             for d, _, _ in os.walk(dest) if d.endswith(os.path.join(lang, 'LC_MESSAGES')))
         ok(bool(found), f'{lang}: sd-tuner.mo is installed under locale/{lang}/LC_MESSAGES', mo)
 
-print(f'1..{n}')
-sys.exit(1 if failed else 0)
+sys.exit(finish())

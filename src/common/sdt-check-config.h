@@ -1,0 +1,47 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/*
+ * The authenticity check's settings and the facts it works from: its modes,
+ * the candidate real sizes of a card, the file systems it can place blocks on.
+ * Pure, no I/O; the lowest layer of the check (docs/ARCHITECTURE.md).
+ */
+
+/* the name the reserved file has for a moment where O_TMPFILE is missing */
+#define SDT_CHECK_RESERVE_NAME ".sd-tuner-check.reserve"
+
+typedef enum {
+	SDT_CHECK_MODE_QUICK,
+	SDT_CHECK_MODE_FULL,
+} SdtCheckMode;
+
+typedef struct {
+	SdtCheckMode mode;
+	guint n_samples;          /* spread over the reserved space; as many again in the top 10% */
+	guint64 seed;             /* 0: a random one */
+	gboolean skip_read_phase; /* tests only: prove that the write guard alone keeps data safe */
+	gboolean stand_in;        /* a --dir target: labelled as such in the result */
+} SdtCheckConfig;
+
+void sdt_check_config_init(SdtCheckConfig *config, SdtCheckMode mode);
+/* "quick" or "full" */
+gboolean sdt_check_mode_from_string(const gchar *name, SdtCheckMode *mode, GError **error);
+
+/* file systems whose FIEMAP offsets are offsets on their block device */
+gboolean sdt_check_fs_supported(const gchar *filesystem);
+
+/* the candidate real sizes below @claim, ascending (powers of two, marketing sizes) */
+GArray *sdt_check_candidate_sizes(guint64 claim);
+
+/* orders guint64 values (and structs that begin with one) */
+gint sdt_check_cmp_u64(gconstpointer a, gconstpointer b);
+
+G_END_DECLS

@@ -1,0 +1,138 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <inttypes.h>
+#include <unistd.h>
+
+#include "sdt-check-full.h"
+#include "sdt-check-target.h"
+#include "sdt-error.h"
+
+static void
+sdt_check_full_write_chunk(SdtCheck *self, guint64 at, gsize len)
+{
+	for (gsize k = 0; k < len; k += SDT_CHECK_BLOCK)
+		sdt_check_fill(self->buf + k, self->seed, at + k);
+	if (sdt_check_pwrite(self, self->buf, len, at) != 0) {
+		sdt_check_set_bad(self, "io-error", at);
+		self->n_bad++;
+	} else {
+		self->n_written += (guint) (len / SDT_CHECK_BLOCK);
+	}
+}
+
+static void
+sdt_check_full_verify_chunk(SdtCheck *self, guint64 at, gsize len)
+{
+	if (sdt_check_pread(self, self->buf, len, at) != 0) {
+		sdt_check_set_bad(self, "io-error", at);
+		self->n_bad++;
+		return;
+	}
+	for (gsize k = 0; k < len; k += SDT_CHECK_BLOCK) {
+		guint64 other = 0;
+		SdtCheckBlockState st = sdt_check_classify(self, self->buf + k, at + k, &other);
+		if (st == SDT_CHECK_BLOCK_OK) {
+			self->verified_bytes += SDT_CHECK_BLOCK;
+			sdt_check_mark(self, at + k, TRUE);
+			continue;
+		}
+		self->n_bad++;
+		if (st == SDT_CHECK_BLOCK_OVERWRITTEN && other > at + k)
+			sdt_check_set_bad(self, "wrap", at + k);
+		else if (st == SDT_CHECK_BLOCK_LOST)
+			sdt_check_set_bad(self, "lost-writes", at + k);
+		else
+			sdt_check_set_bad(self, "corrupted", at + k);
+	}
+}
+
+/* pass 0 writes every reserved block, pass 1 reads them back; the pass's rate */
+static gboolean
+sdt_check_full_pass(SdtCheck *self, gint pass, guint64 total, gdouble *rate, GError **error)
+{
+	gint64 t0 = g_get_monotonic_time();
+	guint64 done = 0;
+	gdouble secs;
+
+	for (guint e = 0; e < self->extents->len; e++) {
+		const SdtCheckExtent *ext = &g_array_index(self->extents, SdtCheckExtent, e);
+		for (guint64 off = 0; off < ext->len; off += SDT_CHECK_FULL_IO) {
+			guint64 at = ext->start + off;
+			gsize len = (gsize) MIN((guint64) SDT_CHECK_FULL_IO, ext->len - off);
+			secs = (gdouble) (g_get_monotonic_time() - t0) / G_USEC_PER_SEC;
+			if (pass == 0)
+				sdt_check_full_write_chunk(self, at, len);
+			else
+				sdt_check_full_verify_chunk(self, at, len);
+			done += len;
+			if (self->progress != NULL)
+				self->progress(pass == 0 ? "write" : "verify",
+					       0.1 + 0.45 * pass +
+						       0.45 * (gdouble) done / MAX(total, 1),
+					       secs > 0 ? done / secs / 1e6 : 0.0,
+					       self->user_data);
+			if (sdt_check_cancelled(self, error))
+				return FALSE;
+		}
+	}
+	if (pass == 0 && fdatasync(self->wfd) != 0)
+		return sdt_error_set_from_errno(error,
+						errno,
+						_("Flushing %s failed"),
+						self->disk_node);
+	/* the write pass's rate includes the final flush */
+	secs = (gdouble) (g_get_monotonic_time() - t0) / G_USEC_PER_SEC;
+	*rate = secs > 0 ? total / secs / 1e6 : 0.0;
+	return TRUE;
+}
+
+/* the reason: what failed, or how far the verified space reaches */
+static void
+sdt_check_full_conclude(SdtCheck *self, guint64 total)
+{
+	if (self->failure != NULL) {
+		self->estimate = self->first_bad;
+		self->reason =
+			g_strdup_printf(_("%u of %" PRIu64 " written blocks did not read back "
+					  "as written, the first at %" PRIu64 " MiB"),
+					self->n_bad,
+					self->reserved_blocks,
+					self->first_bad / SDT_CHECK_MIB);
+	} else if (self->reserved_top < self->claim / 10 * 9) {
+		self->reason = g_strdup_printf(
+			_("All %" PRIu64
+			  " MiB of free space kept what was written, but it ends at %" PRIu64
+			  " of %" PRIu64 " MiB; free some space and check again"),
+			total / SDT_CHECK_MIB,
+			self->reserved_top / SDT_CHECK_MIB,
+			self->claim / SDT_CHECK_MIB);
+	} else {
+		self->genuine_reason = g_strdup_printf(
+			_("All %" PRIu64 " MiB of free space kept what was written"),
+			total / SDT_CHECK_MIB);
+	}
+}
+
+gboolean
+sdt_check_full(SdtCheck *self, GError **error)
+{
+	guint64 total;
+
+	/* every block is written, so there is no alias to guard */
+	self->guard = g_array_new(FALSE, FALSE, sizeof(guint64));
+	if (!sdt_check_reserve(self, error) || !sdt_check_open_write(self, error))
+		return FALSE;
+	total = self->reserved_blocks * SDT_CHECK_BLOCK;
+	if (!sdt_check_full_pass(self, 0, total, &self->write_mb_s, error) ||
+	    !sdt_check_full_pass(self, 1, total, &self->read_mb_s, error))
+		return FALSE;
+	sdt_check_full_conclude(self, total);
+	return TRUE;
+}

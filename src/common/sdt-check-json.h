@@ -1,0 +1,18 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "sdt-check-block.h"
+
+G_BEGIN_DECLS
+
+/* the verdict ("genuine", "fake", "undetermined") with its reason, and the JSON
+ * of `sdtunerctl check --json` (docs/DESIGN.md) */
+JsonNode *sdt_check_to_json(SdtCheck *self);
+
+G_END_DECLS
