@@ -27,6 +27,7 @@ sdt_bench_summary_free(SdtBenchSummary *summary)
 		return;
 	g_ptr_array_unref(summary->rows);
 	g_ptr_array_unref(summary->notes);
+	g_ptr_array_unref(summary->notes_en);
 	g_free(summary->device);
 	g_free(summary->profile);
 	g_free(summary->path);
@@ -116,6 +117,7 @@ sdt_bench_summary_from_object(JsonObject *obj, GError **error)
 
 	summary->rows = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_bench_row_free);
 	summary->notes = g_ptr_array_new_with_free_func(g_free);
+	summary->notes_en = g_ptr_array_new_with_free_func(g_free);
 	tests = sdt_json_reader_get_array(obj, "tests");
 	if (tests == NULL) {
 		g_set_error_literal(error,
@@ -128,6 +130,12 @@ sdt_bench_summary_from_object(JsonObject *obj, GError **error)
 	if (!isfinite(summary->ceiling_mb_s) || summary->ceiling_mb_s <= 0)
 		summary->ceiling_mb_s = -1;
 	summary->profile = g_strdup(sdt_json_reader_get_string(obj, "profile"));
+	summary->spread_pct = sdt_json_reader_get_number(sdt_json_reader_get_object(obj, "verdict"),
+							 "spread_percent");
+	if (!isfinite(summary->spread_pct))
+		summary->spread_pct = sdt_json_reader_get_number(obj, "spread_percent");
+	if (!isfinite(summary->spread_pct) || summary->spread_pct < 0)
+		summary->spread_pct = -1;
 	target = sdt_json_reader_get_object(obj, "target");
 	summary->device = g_strdup(sdt_json_reader_get_string(target, "device"));
 	summary->path = g_strdup(sdt_json_reader_get_string(target, "path"));
@@ -151,6 +159,9 @@ sdt_bench_summary_from_object(JsonObject *obj, GError **error)
 		row->mb_s = sdt_json_reader_get_number(test, "mb_s");
 		row->iops = sdt_json_reader_get_number(test, "iops");
 		row->seconds = sdt_json_reader_get_number(test, "seconds");
+		row->spread_pct = sdt_json_reader_get_number(test, "ci_percent");
+		if (!isfinite(row->spread_pct) || row->spread_pct < 0)
+			row->spread_pct = -1;
 		row->valid = isfinite(row->mb_s) && row->mb_s >= 0 && isfinite(row->iops) &&
 			     row->iops >= 0 && isfinite(row->seconds) && row->seconds > 0;
 		if (!row->valid)
@@ -167,9 +178,12 @@ sdt_bench_summary_from_object(JsonObject *obj, GError **error)
 	notes = sdt_json_reader_get_array(obj, "notes");
 	for (guint i = 0; notes != NULL && i < json_array_get_length(notes); i++) {
 		JsonNode *node = json_array_get_element(notes, i);
-		if (JSON_NODE_HOLDS_VALUE(node) && json_node_get_value_type(node) == G_TYPE_STRING)
+		if (JSON_NODE_HOLDS_VALUE(node) &&
+		    json_node_get_value_type(node) == G_TYPE_STRING) {
 			g_ptr_array_add(summary->notes,
 					sdt_l10n_translate(json_node_get_string(node)));
+			g_ptr_array_add(summary->notes_en, g_strdup(json_node_get_string(node)));
+		}
 	}
 
 	verdict = json_object_get_member(obj, "verdict");

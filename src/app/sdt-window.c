@@ -11,6 +11,7 @@
 #include "sdt-benchmark-page.h"
 #include "sdt-health-page.h"
 #include "sdt-history-page.h"
+#include "sdt-outcome-bar.h"
 #include "sdt-overview-page.h"
 #include "sdt-page.h"
 #include "sdt-recommend-page.h"
@@ -20,6 +21,7 @@ struct _SdtWindow {
 	GtkApplicationWindow parent_instance;
 	GtkWidget *stack;
 	GtkWidget *info_bar;
+	GtkWidget *outcome_bar; /* a verification's outcome not seen yet (sdt-outcome-bar.c) */
 	GtkWidget *info_label;
 	GtkWidget *retry_button;
 	GtkWidget *simulated_banner;
@@ -155,6 +157,7 @@ sdt_window_set_manager(SdtWindow *self, SdtManager *manager)
 	sdt_recommend_page_set_manager(SDT_RECOMMEND_PAGE(self->recommend_page), manager);
 	sdt_history_page_set_manager(SDT_HISTORY_PAGE(self->history_page), manager);
 	sdt_health_page_set_manager(SDT_HEALTH_PAGE(self->health_page), manager);
+	sdt_outcome_bar_set_manager(SDT_OUTCOME_BAR(self->outcome_bar), manager);
 }
 
 static void
@@ -399,11 +402,13 @@ sdt_window_class_init(SdtWindowClass *klass)
 	g_type_ensure(SDT_TYPE_RECOMMEND_PAGE);
 	g_type_ensure(SDT_TYPE_HISTORY_PAGE);
 	g_type_ensure(SDT_TYPE_HEALTH_PAGE);
+	g_type_ensure(SDT_TYPE_OUTCOME_BAR);
 
 	gtk_widget_class_set_template_from_resource(widget_class,
 						    "/org/example/SdTuner/sdt-window.ui");
 	gtk_widget_class_bind_template_child(widget_class, SdtWindow, stack);
 	gtk_widget_class_bind_template_child(widget_class, SdtWindow, info_bar);
+	gtk_widget_class_bind_template_child(widget_class, SdtWindow, outcome_bar);
 	gtk_widget_class_bind_template_child(widget_class, SdtWindow, info_label);
 	gtk_widget_class_bind_template_child(widget_class, SdtWindow, retry_button);
 	gtk_widget_class_bind_template_child(widget_class, SdtWindow, simulated_banner);
