@@ -113,16 +113,24 @@ sdt_history_chart_draw_legend(GtkWidget *widget, cairo_t *cr, const GdkRGBA *col
 	sdt_history_chart_draw_text(widget, cr, 180, 2, self->after_label);
 }
 
-/* a bar of @w pixels at @y, and its error bar from @low to @high */
+/* a bar of @w pixels at @y in @bar, and its error bar from @low to @high in @line */
 static void
-sdt_history_chart_draw_bar(cairo_t *cr, gdouble y, gdouble w, gdouble low, gdouble high)
+sdt_history_chart_draw_bar(cairo_t *cr,
+			   gdouble y,
+			   gdouble w,
+			   gdouble low,
+			   gdouble high,
+			   const GdkRGBA *bar,
+			   const GdkRGBA *line)
 {
 	gdouble mid = y + SDT_HISTORY_CHART_BAR_H / 2;
 
+	gdk_cairo_set_source_rgba(cr, bar);
 	cairo_rectangle(cr, 0, y, w, SDT_HISTORY_CHART_BAR_H);
 	cairo_fill(cr);
 	if (high <= low)
 		return;
+	gdk_cairo_set_source_rgba(cr, line);
 	cairo_set_line_width(cr, 1.5);
 	cairo_move_to(cr, low, mid);
 	cairo_line_to(cr, high, mid);
@@ -159,8 +167,7 @@ sdt_history_chart_draw_group(GtkWidget *widget,
 
 		sdt_chart_error_bar(g->values[j], g->spreads[j], max, bar_max, &low, &high);
 		sdt_chart_error_bar(g->values[j], 0, max, bar_max, &w, &w);
-		gdk_cairo_set_source_rgba(cr, colours[j]);
-		sdt_history_chart_draw_bar(cr, y, w, low, high);
+		sdt_history_chart_draw_bar(cr, y, w, low, high, colours[j], colours[2]);
 		gdk_cairo_set_source_rgba(cr, colours[2]);
 		sdt_history_chart_draw_text(widget, cr, MAX(w, high) + 6, y, text);
 		y += SDT_HISTORY_CHART_BAR_H + SDT_HISTORY_CHART_GAP;

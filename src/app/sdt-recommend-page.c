@@ -82,8 +82,8 @@ sdt_recommend_page_update_sensitivity(SdtRecommendPage *self)
 	gtk_widget_set_sensitive(self->apply_plain_button, can_apply);
 	/* the trial is the default where tryboot exists; a plain Apply stays available */
 	gtk_widget_set_visible(self->apply_plain_button,
-			       self->trial_ok && !self->trial_only &&
-				       self->recommendation_id != NULL);
+			       self->trial_ok && !self->trial_only && !self->in_place &&
+				       !self->pending && self->recommendation_id != NULL);
 	gtk_widget_set_tooltip_text(
 		self->apply_button,
 		self->trial_ok ? _("Try these lines for one start first (asks for an administrator "
