@@ -338,7 +338,11 @@ static void
 sdt_recommend_page_show_loop(SdtRecommendPage *self, const SdtLoopState *state)
 {
 	g_autofree gchar *phase = sdt_loop_state_phase_text(state);
-	g_autofree gchar *outcome = sdt_loop_state_outcome_text(state);
+	/* a decision before a newer change is history, unless it made that change */
+	g_autofree gchar *outcome =
+		state->phase == SDT_LOOP_IDLE || g_strcmp0(state->decision, "step-down") == 0
+			? sdt_loop_state_outcome_text(state)
+			: NULL;
 	g_autofree gchar *text = NULL;
 
 	self->pending = state->phase != SDT_LOOP_IDLE;

@@ -16,6 +16,8 @@ the tryboot flag and the 100 MHz clock, then `sdtunerctl --root ROOT verify --ev
              verification's before and after, each with its spread (the chart's description).
   next start: the window shows the outcome once; OK remembers it for this user (in the
              user's config dir), and the start after that shows nothing.
+  undo:      Revert, a second trial that brings no real gain: the page says it was undone
+             with the reason, config.txt is as before, and the next start says so.
 Screenshots go to $SDTUNER_SCREENSHOT_DIR as loop-*.png.
 """
 import json
@@ -30,7 +32,8 @@ sys.path.insert(0, HERE)
 import sdtgui  # noqa: E402
 from sdtgui import check, log  # noqa: E402
 
-BOOT = ['0b6f8a52-2a4e-4a55-9a43-6a5f0d3b1c11', '5d0e7c1a-9f3b-4c2d-8e1f-2b3c4d5e6f70']
+BOOT = ['0b6f8a52-2a4e-4a55-9a43-6a5f0d3b1c11', '5d0e7c1a-9f3b-4c2d-8e1f-2b3c4d5e6f70',
+        '9a1c3e5f-7b2d-4f60-8a1b-3c5d7e9f0a12']
 CLEAN_LOG = ['6,0,0,-;Booting Linux on physical CPU 0x0000000000 [0x410fd034]',
              '6,3,1500000,-;mmc0: sdhost-bcm2835 loaded - DMA enabled (>1)',
              '6,4,1512345,-;mmc0: overclocking to 100000000Hz',
@@ -48,6 +51,11 @@ FASTER = {'soak': {'bytes_written': 67108864, 'bytes_checked': 67108864, 'mismat
                      'rand-4k-read-qd32': fig(2000, 40, 'IOPS')},
           'after': {'seq-write': fig(21.5, 0.5), 'seq-read': fig(41.0, 0.6),
                     'rand-4k-read-qd32': fig(2400, 50, 'IOPS')}}
+
+
+NO_GAIN = {'soak': FASTER['soak'],
+           'before': {'seq-write': fig(18.0, 1.0), 'seq-read': fig(22.0, 2.0)},
+           'after': {'seq-write': fig(19.5, 1.0), 'seq-read': fig(23.0, 2.0)}}
 
 
 def read(path, mode='r'):
@@ -114,9 +122,8 @@ def session(app, shots, env, home_config=None):
     return s
 
 
-def the_loop(env, app, shots, board):
+def the_loop(env, app, shots, board, before):
     board.boot(0, 50000000, False)
-    before = read(board.config)
     s = session(app, shots, env)
     try:
         s.steps('wait-text', r'^Simulated Raspberry Pi 3 Model B',
@@ -182,15 +189,39 @@ def next_start(env, app, shots):
         shutil.copytree(os.path.join(s.home, '.config'), config)
     finally:
         s.close()
+    return config
+
+
+def seen_then_undo(env, app, shots, board, config, stock):
+    """the same user's next start shows nothing; then a second trial that brings no real
+    gain is undone, and the start after that names the undo and its reason"""
     s = session(app, shots, env, home_config=config)
     try:
         s.steps('wait-text', r'^Simulated Raspberry Pi 3 Model B', 'page', 'Tuning',
                 'wait-text', r'^SD Tuner kept sd-overclock-100 after checking it\.',
-                'no-text', r'^After the restart on ')
+                'no-text', r'^After the restart on ',
+                'click', 'Revert', 'wait-text', r'^Reverted: ')
+        check(read(board.config) == stock, 'Revert: config.txt as before SD Tuner')
+        board.boot(1, 50000000, False)   # restarted with the old setting
+        s.steps('click', 'Refresh', 'click', 'Apply',
+                'wait-text', r'^The trial of sd-overclock-100 is ready\.')
+        board.boot(2, 100000000, True)
+        res = board.verify(NO_GAIN)
+        check(res is not None and res.get('decision') == 'undo', 'no real gain: undone')
+        s.steps('click', 'Refresh',
+                'wait-text', r'^SD Tuner undid sd-overclock-100 after checking it\. .+')
+        check(read(board.config) == stock and not os.path.exists(board.tryboot),
+              'the undo leaves config.txt as before and no tryboot.txt')
+        s.screenshot('loop-undone-1280x800', 1280, 800)
+    finally:
+        s.close()
+    s = session(app, shots, env, home_config=config)
+    try:
+        s.steps('wait-text', r'^After the restart on .+: SD Tuner undid sd-overclock-100 after '
+                r'checking it\. ', 'names')
         check(s.app_running(), 'the app runs on')
     finally:
         s.close()
-        shutil.rmtree(config, ignore_errors=True)
 
 
 def main():
@@ -200,8 +231,13 @@ def main():
     shots = os.environ.get('SDTUNER_SCREENSHOT_DIR') or tempfile.mkdtemp(prefix='sdt-shots-')
     with sdtgui.sim_env() as env:
         board = Board(env, builddir)
-        the_loop(env, app, shots, board)
-        next_start(env, app, shots)
+        stock = read(board.config)
+        the_loop(env, app, shots, board, stock)
+        config = next_start(env, app, shots)
+        try:
+            seen_then_undo(env, app, shots, board, config, stock)
+        finally:
+            shutil.rmtree(config, ignore_errors=True)
     print(f'PASS (screenshots in {shots})')
 
 
