@@ -7,9 +7,14 @@
 
 #include <gio/gio.h>
 
+#include <string.h>
+
 #include "sdt-bench-summary.h"
+#include "sdt-bench-words.h"
 #include "sdt-block-preview.h"
 #include "sdt-card-badges.h"
+#include "sdt-chart-logic.h"
+#include "sdt-loop-state.h"
 #include "sdt-error.h"
 #include "sdt-user-error.h"
 
@@ -384,6 +389,219 @@ test_block_preview_refuses_all(void)
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_ARGUMENT);
 }
 
+/* issue 10: the rate graph draws each test as its own line, and a pause (no
+ * sample for longer than the gap) ends a line too: never a straight line
+ * across the time between two tests */
+static void
+test_rate_segments_break_between_tests(void)
+{
+	const gchar *w = g_intern_static_string("seq-write");
+	const gchar *r = g_intern_static_string("seq-read");
+	const SdtRatePoint points[] = {
+		{0.1, 20, w},
+		{0.2, 21, w},
+		{0.3, 22, w}, /* the write test */
+		{4.0, 40, r},
+		{4.1, 41, r}, /* the read test after a pause */
+		{9.0, 39, r},
+		{9.1, 40, r}, /* same test, after 4.9 s of nothing */
+		{9.2, 10, w}, /* a lone sample of the next test */
+	};
+	g_autoptr(GArray) segs = sdt_rate_segments(points, G_N_ELEMENTS(points), 2.0);
+	const SdtRateSegment want[] = {{0, 3}, {3, 2}, {5, 2}, {7, 1}};
+
+	g_assert_cmpuint(segs->len, ==, G_N_ELEMENTS(want));
+	for (guint i = 0; i < segs->len; i++) {
+		g_assert_cmpuint(g_array_index(segs, SdtRateSegment, i).first, ==, want[i].first);
+		g_assert_cmpuint(g_array_index(segs, SdtRateSegment, i).n, ==, want[i].n);
+	}
+	g_clear_pointer(&segs, g_array_unref);
+	segs = sdt_rate_segments(points, 0, 2.0);
+	g_assert_cmpuint(segs->len, ==, 0);
+}
+
+/* the time axis: at most 6 ticks of a readable step */
+static void
+test_chart_time_step(void)
+{
+	g_assert_cmpfloat(sdt_chart_time_step(0), ==, 1);
+	g_assert_cmpfloat(sdt_chart_time_step(5), ==, 1);
+	g_assert_cmpfloat(sdt_chart_time_step(7), ==, 2);
+	g_assert_cmpfloat(sdt_chart_time_step(28), ==, 5);
+	g_assert_cmpfloat(sdt_chart_time_step(80), ==, 15);
+	g_assert_cmpfloat(sdt_chart_time_step(125), ==, 30);
+	g_assert_cmpfloat(sdt_chart_time_step(1000), ==, 300);
+	g_assert_cmpfloat(sdt_chart_nice_ceiling(41), ==, 50);
+	g_assert_cmpfloat(sdt_chart_nice_ceiling(0), ==, 1);
+}
+
+/* an error bar spans value ± spread on the bar's scale, clamped to the bar */
+static void
+test_chart_error_bar(void)
+{
+	gdouble lo;
+	gdouble hi;
+
+	sdt_chart_error_bar(20, 2, 40, 100, &lo, &hi);
+	g_assert_cmpfloat_with_epsilon(lo, 45, 1e-9);
+	g_assert_cmpfloat_with_epsilon(hi, 55, 1e-9);
+	sdt_chart_error_bar(39, 3, 40, 100, &lo, &hi); /* past the scale: clamped */
+	g_assert_cmpfloat_with_epsilon(lo, 90, 1e-9);
+	g_assert_cmpfloat_with_epsilon(hi, 100, 1e-9);
+	sdt_chart_error_bar(1, 3, 40, 100, &lo, &hi);
+	g_assert_cmpfloat_with_epsilon(lo, 0, 1e-9);
+	g_assert_cmpfloat_with_epsilon(hi, 10, 1e-9);
+	sdt_chart_error_bar(20, -1, 40, 100, &lo, &hi); /* unknown spread: no bar */
+	g_assert_cmpfloat_with_epsilon(lo, hi, 1e-9);
+	sdt_chart_error_bar(-1, 2, 40, 100, &lo, &hi); /* not measured */
+	g_assert_cmpfloat(lo, ==, 0);
+	g_assert_cmpfloat(hi, ==, 0);
+}
+
+/* History's error bars come from the newest verification's evidence */
+static void
+test_chart_figures_from_verify(void)
+{
+	const gchar *json =
+		"[{\"kind\": \"verify\", \"time\": \"2026-01-01T10:00:00Z\", \"evidence\": "
+		"  {\"figures\": [{\"name\": \"seq-read\", \"unit\": \"MB/s\", \"before\": 22,"
+		"   \"before_spread\": 0.3, \"after\": 41, \"after_spread\": 0.6}]}},"
+		" {\"kind\": \"bench\", \"time\": \"2026-01-02T10:00:00Z\"},"
+		" {\"kind\": \"verify\", \"time\": \"2026-01-03T10:00:00Z\", \"evidence\": "
+		"  {\"figures\": [{\"name\": \"rand-4k-read-qd32\", \"unit\": \"IOPS\","
+		"   \"before\": 2000, \"before_spread\": 40, \"after\": 2400, \"after_spread\": "
+		"null},"
+		"   7, {\"unit\": \"MB/s\"}]}},"
+		" {\"kind\": \"verify\", \"time\": \"2026-01-04T10:00:00Z\", \"decision\": "
+		"\"wait\","
+		"  \"evidence\": {\"figures\": []}}]";
+	g_autoptr(JsonNode) root = json_from_string(json, NULL);
+	g_autoptr(GPtrArray) figures = NULL;
+	const gchar *time = NULL;
+	SdtChartFigure *f;
+
+	figures = sdt_chart_figures_from_verify(json_node_get_array(root), &time);
+	g_assert_nonnull(figures);
+	g_assert_cmpstr(time, ==, "2026-01-03T10:00:00Z");
+	g_assert_cmpuint(figures->len, ==, 1);
+	f = g_ptr_array_index(figures, 0);
+	g_assert_cmpstr(f->name, ==, "rand-4k-read-qd32");
+	g_assert_true(f->iops);
+	g_assert_cmpfloat(f->before, ==, 2000);
+	g_assert_cmpfloat(f->before_spread, ==, 40);
+	g_assert_cmpfloat(f->after, ==, 2400);
+	g_assert_cmpfloat(f->after_spread, ==, -1);
+	g_assert_null(sdt_chart_figures_from_verify(NULL, NULL));
+}
+
+/* the engine's notes in words a user understands, not kernel jargon */
+static void
+test_bench_note_plain(void)
+{
+	g_autofree gchar *no_node =
+		sdt_bench_note_plain("raw-read skipped: No device node for 254:0");
+	g_autofree gchar *no_open = sdt_bench_note_plain(
+		"raw-read skipped: Cannot open /dev/mmcblk0: Permission denied");
+	g_autofree gchar *other = sdt_bench_note_plain("raw-read skipped: something else");
+	g_autofree gchar *sim = sdt_bench_note_plain(
+		"Simulated board: the test file is on 8:1 of this machine, not on the SD card's "
+		"mmcblk0");
+	g_autofree gchar *unknown = sdt_bench_note_plain("The test file is on /var/tmp.");
+	g_autofree gchar *spread = sdt_bench_spread_text(1.25);
+	g_autofree gchar *no_spread = sdt_bench_spread_text(-1);
+
+	g_assert_cmpstr(no_node,
+			==,
+			"The test that reads the card directly was left out: SD Tuner could not "
+			"find the card's device.");
+	g_assert_cmpstr(no_open,
+			==,
+			"The test that reads the card directly was left out: the card's device "
+			"could not be opened.");
+	g_assert_cmpstr(other, ==, "The test that reads the card directly was left out.");
+	g_assert_cmpstr(sim,
+			==,
+			"This board is simulated: these figures are the speed of a disk of this "
+			"computer, not of an SD card.");
+	g_assert_cmpstr(unknown, ==, "The test file is on /var/tmp.");
+	g_assert_null(strstr(no_node, "254:0"));
+	g_assert_cmpstr(spread, ==, "±1.2 %");
+	g_assert_cmpstr(no_spread, ==, "—");
+}
+
+/* each figure's spread (ci_percent) and the verdict's reach the summary */
+static void
+test_bench_summary_spread(void)
+{
+	const gchar *json =
+		"{\"tests\": [{\"name\": \"seq-read\", \"mb_s\": 20, \"iops\": 5, \"seconds\": 2,"
+		" \"ci_percent\": 1.5}, {\"name\": \"seq-write\", \"mb_s\": 10, \"iops\": 3,"
+		" \"seconds\": 2, \"ci_percent\": null}], \"spread_percent\": 4.0,"
+		" \"verdict\": {\"a1\": true, \"a2\": false, \"spread_percent\": 2.5},"
+		" \"notes\": [\"raw-read skipped: No device node for 254:0\"]}";
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchSummary) s = sdt_bench_summary_parse(json, &error);
+
+	g_assert_no_error(error);
+	g_assert_cmpfloat(((SdtBenchRow *) g_ptr_array_index(s->rows, 0))->spread_pct, ==, 1.5);
+	g_assert_cmpfloat(((SdtBenchRow *) g_ptr_array_index(s->rows, 1))->spread_pct, ==, -1);
+	g_assert_cmpfloat(s->spread_pct, ==, 2.5);
+	g_assert_cmpstr(g_ptr_array_index(s->notes_en, 0),
+			==,
+			"raw-read skipped: No device node for 254:0");
+}
+
+static JsonObject *
+status_object(JsonNode **root, const gchar *json)
+{
+	*root = json_from_string(json, NULL);
+	g_assert_nonnull(*root);
+	return json_node_get_object(*root);
+}
+
+/* the Tuning page's three states from GetStatus */
+static void
+test_loop_state_phases(void)
+{
+	g_autoptr(JsonNode) r1 = NULL;
+	g_autoptr(JsonNode) r2 = NULL;
+	g_autoptr(JsonNode) r3 = NULL;
+	g_autoptr(JsonNode) r4 = NULL;
+	g_autoptr(SdtLoopState) trial_waits = sdt_loop_state_new(status_object(
+		&r1,
+		"{\"tryboot_active\": false, \"reboot_pending\": false, \"pending_verification\":"
+		" {\"id\": \"sd-overclock-100\", \"trial\": true}, \"last_verification\": null}"));
+	g_autoptr(SdtLoopState) trial_checks = sdt_loop_state_new(
+		status_object(&r2,
+			      "{\"tryboot_active\": true, \"pending_verification\":"
+			      " {\"id\": \"sd-overclock-100\", \"trial\": true}}"));
+	g_autoptr(SdtLoopState) plain_waits = sdt_loop_state_new(
+		status_object(&r3,
+			      "{\"reboot_pending\": true, \"pending_verification\":"
+			      " {\"id\": \"sd-overclock-100\", \"trial\": false}}"));
+	g_autoptr(SdtLoopState) decided = sdt_loop_state_new(status_object(
+		&r4,
+		"{\"pending_verification\": null, \"last_verification\": {\"id\": "
+		"\"sd-overclock-100\", \"decision\": \"undo\", \"reason\": \"no real gain\","
+		" \"time\": \"2026-01-03T10:00:00Z\"}}"));
+	g_autofree gchar *t1 = sdt_loop_state_phase_text(trial_waits);
+	g_autofree gchar *t2 = sdt_loop_state_phase_text(trial_checks);
+	g_autofree gchar *t3 = sdt_loop_state_phase_text(plain_waits);
+	g_autofree gchar *t4 = sdt_loop_state_outcome_text(decided);
+	g_autofree gchar *none = sdt_loop_state_phase_text(decided);
+
+	g_assert_cmpint(trial_waits->phase, ==, SDT_LOOP_PENDING);
+	g_assert_true(g_str_has_prefix(t1, "The trial of sd-overclock-100 is ready."));
+	g_assert_cmpint(trial_checks->phase, ==, SDT_LOOP_VERIFYING);
+	g_assert_true(g_str_has_prefix(t2, "SD Tuner is checking sd-overclock-100 since"));
+	g_assert_cmpint(plain_waits->phase, ==, SDT_LOOP_PENDING);
+	g_assert_true(g_str_has_prefix(t3, "sd-overclock-100 is in config.txt."));
+	g_assert_cmpint(decided->phase, ==, SDT_LOOP_IDLE);
+	g_assert_null(none);
+	g_assert_cmpstr(t4, ==, "SD Tuner undid sd-overclock-100 after checking it. no real gain");
+	g_assert_cmpstr(decided->time, ==, "2026-01-03T10:00:00Z");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -410,5 +628,13 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/app-block-preview/is-the-written-block",
 			test_block_preview_is_the_written_block);
 	g_test_add_func("/sdtuner/app-block-preview/refuses-all", test_block_preview_refuses_all);
+	g_test_add_func("/sdtuner/app-chart/rate-segments-break-between-tests",
+			test_rate_segments_break_between_tests);
+	g_test_add_func("/sdtuner/app-chart/time-step", test_chart_time_step);
+	g_test_add_func("/sdtuner/app-chart/error-bar", test_chart_error_bar);
+	g_test_add_func("/sdtuner/app-chart/figures-from-verify", test_chart_figures_from_verify);
+	g_test_add_func("/sdtuner/app-bench-words/plain-notes", test_bench_note_plain);
+	g_test_add_func("/sdtuner/app-bench-summary/spread", test_bench_summary_spread);
+	g_test_add_func("/sdtuner/app-loop-state/phases", test_loop_state_phases);
 	return g_test_run();
 }

@@ -27,6 +27,7 @@ sdt_bench_summary_free(SdtBenchSummary *summary)
 		return;
 	g_ptr_array_unref(summary->rows);
 	g_ptr_array_unref(summary->notes);
+	g_ptr_array_unref(summary->notes_en);
 	g_free(summary->device);
 	g_free(summary->profile);
 	g_free(summary->path);
@@ -105,6 +106,29 @@ sdt_bench_summary_get_verdict(JsonObject *verdict, const gchar *member)
 	return SDT_TARGET_NONE;
 }
 
+/* a percentage such as a spread, or -1 when it is missing or not a number >= 0 */
+static gdouble
+sdt_bench_percent(JsonObject *obj, const gchar *member)
+{
+	gdouble v = sdt_json_reader_get_number(obj, member);
+	return isfinite(v) && v >= 0 ? v : -1;
+}
+
+/* the engine's notes: translated, and as it wrote them */
+static void
+sdt_bench_summary_read_notes(SdtBenchSummary *summary, JsonArray *notes)
+{
+	for (guint i = 0; notes != NULL && i < json_array_get_length(notes); i++) {
+		JsonNode *node = json_array_get_element(notes, i);
+		if (JSON_NODE_HOLDS_VALUE(node) &&
+		    json_node_get_value_type(node) == G_TYPE_STRING) {
+			g_ptr_array_add(summary->notes,
+					sdt_l10n_translate(json_node_get_string(node)));
+			g_ptr_array_add(summary->notes_en, g_strdup(json_node_get_string(node)));
+		}
+	}
+}
+
 SdtBenchSummary *
 sdt_bench_summary_from_object(JsonObject *obj, GError **error)
 {
@@ -112,10 +136,10 @@ sdt_bench_summary_from_object(JsonObject *obj, GError **error)
 	JsonArray *tests;
 	JsonObject *target;
 	JsonNode *verdict;
-	JsonArray *notes;
 
 	summary->rows = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_bench_row_free);
 	summary->notes = g_ptr_array_new_with_free_func(g_free);
+	summary->notes_en = g_ptr_array_new_with_free_func(g_free);
 	tests = sdt_json_reader_get_array(obj, "tests");
 	if (tests == NULL) {
 		g_set_error_literal(error,
@@ -128,6 +152,10 @@ sdt_bench_summary_from_object(JsonObject *obj, GError **error)
 	if (!isfinite(summary->ceiling_mb_s) || summary->ceiling_mb_s <= 0)
 		summary->ceiling_mb_s = -1;
 	summary->profile = g_strdup(sdt_json_reader_get_string(obj, "profile"));
+	summary->spread_pct =
+		sdt_bench_percent(sdt_json_reader_get_object(obj, "verdict"), "spread_percent");
+	if (summary->spread_pct < 0)
+		summary->spread_pct = sdt_bench_percent(obj, "spread_percent");
 	target = sdt_json_reader_get_object(obj, "target");
 	summary->device = g_strdup(sdt_json_reader_get_string(target, "device"));
 	summary->path = g_strdup(sdt_json_reader_get_string(target, "path"));
@@ -151,6 +179,7 @@ sdt_bench_summary_from_object(JsonObject *obj, GError **error)
 		row->mb_s = sdt_json_reader_get_number(test, "mb_s");
 		row->iops = sdt_json_reader_get_number(test, "iops");
 		row->seconds = sdt_json_reader_get_number(test, "seconds");
+		row->spread_pct = sdt_bench_percent(test, "ci_percent");
 		row->valid = isfinite(row->mb_s) && row->mb_s >= 0 && isfinite(row->iops) &&
 			     row->iops >= 0 && isfinite(row->seconds) && row->seconds > 0;
 		if (!row->valid)
@@ -164,13 +193,7 @@ sdt_bench_summary_from_object(JsonObject *obj, GError **error)
 		g_ptr_array_add(summary->rows, row);
 	}
 
-	notes = sdt_json_reader_get_array(obj, "notes");
-	for (guint i = 0; notes != NULL && i < json_array_get_length(notes); i++) {
-		JsonNode *node = json_array_get_element(notes, i);
-		if (JSON_NODE_HOLDS_VALUE(node) && json_node_get_value_type(node) == G_TYPE_STRING)
-			g_ptr_array_add(summary->notes,
-					sdt_l10n_translate(json_node_get_string(node)));
-	}
+	sdt_bench_summary_read_notes(summary, sdt_json_reader_get_array(obj, "notes"));
 
 	verdict = json_object_get_member(obj, "verdict");
 	if (verdict != NULL && JSON_NODE_HOLDS_OBJECT(verdict) && summary->invalid_rows == 0 &&

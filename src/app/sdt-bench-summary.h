@@ -29,6 +29,7 @@ typedef struct {
 	gdouble seconds;
 	gboolean valid;      /* finite, non-negative figures and a duration > 0 */
 	gdouble ceiling_pct; /* mb_s as % of the bus ceiling, or -1 if unknown */
+	gdouble spread_pct;  /* the test's "ci_percent": its spread in %, or -1 if unknown */
 	SdtTarget a1;
 	SdtTarget a2;
 } SdtBenchRow;
@@ -38,14 +39,16 @@ typedef struct {
 	gdouble ceiling_mb_s;
 	gchar *device;
 	gchar *profile;
-	GPtrArray *notes; /* of gchar*: the engine's remarks on this run */
+	GPtrArray *notes;    /* of gchar*: the engine's remarks on this run */
+	GPtrArray *notes_en; /* of gchar*: the same as the engine wrote them (English) */
 	guint invalid_rows;
 	SdtTarget a1; /* whole-card verdict; NONE for a stand-in */
 	SdtTarget a2;
 	/* the test file was not on the SD card (target.stand_in): no A1/A2 marks,
 	 * no verdict on the card, no place in before/after comparisons */
 	gboolean stand_in;
-	gchar *path; /* the test file's directory */
+	gchar *path;        /* the test file's directory */
+	gdouble spread_pct; /* "verdict.spread_percent" (else "spread_percent"), -1 if unknown */
 } SdtBenchSummary;
 
 void sdt_bench_summary_free(SdtBenchSummary *summary);

@@ -10,6 +10,7 @@
 
 #include "sdt-l10n.h"
 #include "sdt-bench-summary.h"
+#include "sdt-bench-words.h"
 #include "sdt-benchmark-page.h"
 #include "sdt-error.h"
 #include "sdt-page.h"
@@ -36,6 +37,7 @@ struct _SdtBenchmarkPage {
 	SdtJob *job;
 	guint completed_id;
 	guint inhibit_cookie;
+	gint64 started_us; /* when the job began: the rate graph's time 0 */
 };
 
 G_DEFINE_TYPE(SdtBenchmarkPage, sdt_benchmark_page, GTK_TYPE_BOX)
@@ -98,6 +100,97 @@ sdt_benchmark_page_clear_results(SdtBenchmarkPage *self)
 	gtk_label_set_text(GTK_LABEL(self->verdict_label), "");
 }
 
+/* one row of the results table: the test, its figures and its A1/A2 marks */
+static void
+sdt_benchmark_page_add_row(SdtBenchmarkPage *self, SdtBenchRow *row, gint r)
+{
+	const gchar *title = sdt_bench_test_title(row->name);
+	g_autofree gchar *mb_s = NULL;
+	g_autofree gchar *iops = NULL;
+	g_autofree gchar *pct = NULL;
+	g_autofree gchar *spread = sdt_bench_spread_text(row->valid ? row->spread_pct : -1);
+	/* Translators: accessible descriptions of result cells */
+	g_autofree gchar *mb_s_desc = g_strdup_printf(_("%s, MB/s"), title);
+	g_autofree gchar *iops_desc = g_strdup_printf(_("%s, IOPS"), title);
+	g_autofree gchar *pct_desc = g_strdup_printf(_("%s, percent of the bus ceiling"), title);
+	g_autofree gchar *spread_desc = g_strdup_printf(_("%s, spread"), title);
+	g_autofree gchar *a1_desc = g_strdup_printf(_("%s, A1 target"), title);
+	g_autofree gchar *a2_desc = g_strdup_printf(_("%s, A2 target"), title);
+
+	if (row->valid) {
+		mb_s = g_strdup_printf("%.1f", row->mb_s);
+		iops = g_strdup_printf("%.0f", row->iops);
+		pct = row->ceiling_pct >= 0 && g_str_has_prefix(row->name, "seq-")
+			      ? g_strdup_printf("%.0f %%", row->ceiling_pct)
+			      : g_strdup("—");
+	} else {
+		/* Translators: a result the helper reported with no usable duration */
+		mb_s = g_strdup(_("invalid"));
+		iops = g_strdup("—");
+		pct = g_strdup("—");
+	}
+	sdt_benchmark_page_add_cell(self, title, NULL, NULL, 0, r);
+	sdt_benchmark_page_add_cell(self, mb_s, mb_s_desc, "sdt-number", 1, r);
+	sdt_benchmark_page_add_cell(self, iops, iops_desc, "sdt-number", 2, r);
+	sdt_benchmark_page_add_cell(self, pct, pct_desc, "sdt-number", 3, r);
+	sdt_benchmark_page_add_cell(self, spread, spread_desc, "sdt-number", 4, r);
+	sdt_benchmark_page_add_cell(self,
+				    sdt_benchmark_page_target_text(row->a1),
+				    a1_desc,
+				    sdt_benchmark_page_target_class(row->a1),
+				    5,
+				    r);
+	sdt_benchmark_page_add_cell(self,
+				    sdt_benchmark_page_target_text(row->a2),
+				    a2_desc,
+				    sdt_benchmark_page_target_class(row->a2),
+				    6,
+				    r);
+}
+
+/* the verdict on the card, the bus ceiling and how much the figures spread */
+static gchar *
+sdt_benchmark_page_verdict_text(SdtBenchSummary *summary)
+{
+	g_autoptr(GString) text = g_string_new(NULL);
+
+	if (summary->stand_in)
+		/* Translators: the folder and the device of a benchmark that did not run
+		 * on the SD card */
+		g_string_printf(text,
+				_("Stand-in: the test file was in %s on %s, not on the SD card. "
+				  "These figures are that device's, so there is no A1 or A2 "
+				  "verdict on the card."),
+				summary->path != NULL ? summary->path : "?",
+				summary->device != NULL ? summary->device : "?");
+	else if (summary->a1 == SDT_TARGET_PASS && summary->a2 == SDT_TARGET_PASS)
+		g_string_assign(text, _("This card reaches the A2 targets on this board."));
+	else if (summary->a1 == SDT_TARGET_PASS)
+		g_string_assign(text,
+				_("This card reaches the A1 targets on this board, not the A2 "
+				  "targets."));
+	else if (summary->a1 == SDT_TARGET_FAIL)
+		g_string_assign(text, _("This card does not reach the A1 targets on this board."));
+	else
+		g_string_assign(text, _("No verdict: some figures are missing."));
+	if (summary->ceiling_mb_s > 0) {
+		g_string_append(text, sdt_l10n_sentence_gap(text->str));
+		/* Translators: the bus ceiling in MB/s; follows the verdict */
+		g_string_append_printf(text,
+				       _("The bus allows at most %.1f MB/s."),
+				       summary->ceiling_mb_s);
+	}
+	if (summary->spread_pct >= 0) {
+		g_string_append(text, sdt_l10n_sentence_gap(text->str));
+		/* Translators: how much repeated measurements differed, in percent */
+		g_string_append_printf(text,
+				       _("The repeats of the verdict's tests differed by up to "
+					 "±%.1f %%."),
+				       summary->spread_pct);
+	}
+	return g_string_free(g_steal_pointer(&text), FALSE);
+}
+
 static void
 sdt_benchmark_page_show_summary(SdtBenchmarkPage *self, SdtBenchSummary *summary)
 {
@@ -108,92 +201,34 @@ sdt_benchmark_page_show_summary(SdtBenchmarkPage *self, SdtBenchSummary *summary
 				  /* Translators: column head: the rate as a percentage of the
 				   * bus ceiling */
 				  N_("% of bus"),
+				  /* Translators: column head: how much the repeats of a test
+				   * differed, e.g. "±1.2 %" */
+				  N_("Spread"),
 				  N_("A1 target"),
 				  N_("A2 target")};
-	g_autofree gchar *verdict = NULL;
+	g_autofree gchar *verdict = sdt_benchmark_page_verdict_text(summary);
+	g_autoptr(GString) text = g_string_new(verdict);
+	g_autoptr(GString) details = g_string_new(NULL);
 
 	sdt_benchmark_page_clear_results(self);
 	for (guint i = 0; i < G_N_ELEMENTS(headers); i++)
 		sdt_benchmark_page_add_cell(self, _(headers[i]), NULL, "sdt-column-title", i, 0);
+	for (guint i = 0; i < summary->rows->len; i++)
+		sdt_benchmark_page_add_row(self, g_ptr_array_index(summary->rows, i), (gint) i + 1);
 
-	for (guint i = 0; i < summary->rows->len; i++) {
-		SdtBenchRow *row = g_ptr_array_index(summary->rows, i);
-		const gchar *title = sdt_bench_test_title(row->name);
-		g_autofree gchar *mb_s = NULL;
-		g_autofree gchar *iops = NULL;
-		g_autofree gchar *pct = NULL;
-		/* Translators: accessible descriptions of result cells */
-		g_autofree gchar *mb_s_desc = g_strdup_printf(_("%s, MB/s"), title);
-		g_autofree gchar *iops_desc = g_strdup_printf(_("%s, IOPS"), title);
-		g_autofree gchar *pct_desc =
-			g_strdup_printf(_("%s, percent of the bus ceiling"), title);
-		g_autofree gchar *a1_desc = g_strdup_printf(_("%s, A1 target"), title);
-		g_autofree gchar *a2_desc = g_strdup_printf(_("%s, A2 target"), title);
-		gint r = (gint) i + 1;
-
-		if (row->valid) {
-			mb_s = g_strdup_printf("%.1f", row->mb_s);
-			iops = g_strdup_printf("%.0f", row->iops);
-			pct = row->ceiling_pct >= 0 && g_str_has_prefix(row->name, "seq-")
-				      ? g_strdup_printf("%.0f %%", row->ceiling_pct)
-				      : g_strdup("—");
-		} else {
-			/* Translators: a result the helper reported with no usable duration */
-			mb_s = g_strdup(_("invalid"));
-			iops = g_strdup("—");
-			pct = g_strdup("—");
-		}
-		sdt_benchmark_page_add_cell(self, title, NULL, NULL, 0, r);
-		sdt_benchmark_page_add_cell(self, mb_s, mb_s_desc, "sdt-number", 1, r);
-		sdt_benchmark_page_add_cell(self, iops, iops_desc, "sdt-number", 2, r);
-		sdt_benchmark_page_add_cell(self, pct, pct_desc, "sdt-number", 3, r);
-		sdt_benchmark_page_add_cell(self,
-					    sdt_benchmark_page_target_text(row->a1),
-					    a1_desc,
-					    sdt_benchmark_page_target_class(row->a1),
-					    4,
-					    r);
-		sdt_benchmark_page_add_cell(self,
-					    sdt_benchmark_page_target_text(row->a2),
-					    a2_desc,
-					    sdt_benchmark_page_target_class(row->a2),
-					    5,
-					    r);
+	/* the engine's notes in plain words; its own words in the tooltip */
+	for (guint i = 0; i < summary->notes_en->len; i++) {
+		const gchar *note = g_ptr_array_index(summary->notes_en, i);
+		g_autofree gchar *plain = sdt_bench_note_plain(note);
+		g_string_append_printf(text, "\n%s", plain);
+		if (!g_str_equal(plain, g_ptr_array_index(summary->notes, i)))
+			g_string_append_printf(details,
+					       "%s%s",
+					       details->len > 0 ? "\n" : "",
+					       (gchar *) g_ptr_array_index(summary->notes, i));
 	}
-
-	if (summary->stand_in)
-		/* Translators: the folder and the device of a benchmark that did not run
-		 * on the SD card */
-		verdict = g_strdup_printf(_("Stand-in: the test file was in %s on %s, not on the "
-					    "SD card. These figures are that device's, so there is "
-					    "no A1 or A2 verdict on the card."),
-					  summary->path != NULL ? summary->path : "?",
-					  summary->device != NULL ? summary->device : "?");
-	else if (summary->a1 == SDT_TARGET_PASS && summary->a2 == SDT_TARGET_PASS)
-		verdict = g_strdup(_("This card reaches the A2 targets on this board."));
-	else if (summary->a1 == SDT_TARGET_PASS)
-		verdict = g_strdup(_("This card reaches the A1 targets on this board, "
-				     "not the A2 targets."));
-	else if (summary->a1 == SDT_TARGET_FAIL)
-		verdict = g_strdup(_("This card does not reach the A1 targets on this board."));
-	else
-		verdict = g_strdup(_("No verdict: some figures are missing."));
-	if (summary->ceiling_mb_s > 0) {
-		g_autofree gchar *tmp = verdict;
-		g_autofree gchar *ceiling = NULL;
-
-		/* Translators: the bus ceiling in MB/s; follows the verdict */
-		ceiling = g_strdup_printf(_("The bus allows at most %.1f MB/s."),
-					  summary->ceiling_mb_s);
-		verdict = g_strconcat(tmp, sdt_l10n_sentence_gap(tmp), ceiling, NULL);
-	}
-	for (guint i = 0; i < summary->notes->len; i++) {
-		g_autofree gchar *tmp = verdict;
-		verdict = g_strdup_printf("%s\n%s",
-					  tmp,
-					  (gchar *) g_ptr_array_index(summary->notes, i));
-	}
-	gtk_label_set_text(GTK_LABEL(self->verdict_label), verdict);
+	gtk_label_set_text(GTK_LABEL(self->verdict_label), text->str);
+	gtk_widget_set_tooltip_text(self->verdict_label, details->len > 0 ? details->str : NULL);
 }
 
 static void
@@ -357,7 +392,11 @@ sdt_benchmark_page_update_progress(SdtBenchmarkPage *self)
 		text = g_strdup_printf(_("%s: %.1f MB/s"),
 				       sdt_bench_test_title(phase),
 				       isfinite(rate) ? rate : 0.0);
-		sdt_rate_graph_add_sample(SDT_RATE_GRAPH(self->rate_graph), progress, rate, phase);
+		sdt_rate_graph_add_sample(SDT_RATE_GRAPH(self->rate_graph),
+					  (gdouble) (g_get_monotonic_time() - self->started_us) /
+						  G_USEC_PER_SEC,
+					  rate,
+					  phase);
 	} else {
 		text = g_strdup(_("Preparing the test file…"));
 	}
@@ -435,6 +474,7 @@ sdt_benchmark_page_start_cb(GObject *source, GAsyncResult *res, gpointer user_da
 		return;
 	}
 	self->job_path = g_strdup(path);
+	self->started_us = g_get_monotonic_time();
 	early = g_hash_table_lookup(self->completed, path);
 	if (early != NULL) {
 		g_autoptr(GVariant) params = g_variant_ref(early);

@@ -9,7 +9,7 @@
 
 #include "sdt-card-badges.h"
 
-void
+static void
 sdt_card_badge_free(SdtCardBadge *badge)
 {
 	if (badge == NULL)

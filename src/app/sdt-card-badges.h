@@ -14,15 +14,12 @@ typedef struct {
 	gchar *explanation; /* one plain-language line */
 } SdtCardBadge;
 
-void sdt_card_badge_free(SdtCardBadge *badge);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtCardBadge, sdt_card_badge_free)
-
 /*
  * The class marks printed on a card, from the SD Status register values in
  * `info --json` (card.speed_class, uhs_grade, video_class, app_class), in the
  * order they appear on a label.  A class of 0 (none, or unknown) gives no
  * badge.  @has_cq is whether this host runs the card with command queueing;
- * it changes what an A2 mark is worth.
+ * it changes what an A2 mark is worth.  The array frees its badges.
  */
 GPtrArray *sdt_card_badges_new(gint64 speed_class,
 			       gint64 uhs_grade,

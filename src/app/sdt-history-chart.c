@@ -8,13 +8,14 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "sdt-chart-logic.h"
 #include "sdt-history-chart.h"
 
 typedef struct {
 	gchar *title;
 	gchar *unit;
-	gdouble before;
-	gdouble after;
+	gdouble values[2];  /* before, after; < 0 not measured */
+	gdouble spreads[2]; /* absolute, in @unit; < 0 unknown */
 } SdtHistoryGroup;
 
 struct _SdtHistoryChart {
@@ -30,6 +31,7 @@ G_DEFINE_TYPE(SdtHistoryChart, sdt_history_chart, GTK_TYPE_DRAWING_AREA)
 #define SDT_HISTORY_CHART_GAP     4.0
 #define SDT_HISTORY_CHART_GROUP_H (24.0 + 2 * SDT_HISTORY_CHART_BAR_H + 2 * SDT_HISTORY_CHART_GAP)
 #define SDT_HISTORY_CHART_LEGEND  28.0
+#define SDT_HISTORY_CHART_VALUE_W 160.0 /* room for the printed value right of a bar */
 
 static void
 sdt_history_group_free(SdtHistoryGroup *group)
@@ -40,10 +42,16 @@ sdt_history_group_free(SdtHistoryGroup *group)
 }
 
 static gchar *
-sdt_history_chart_format(gdouble value, const gchar *unit)
+sdt_history_chart_format(gdouble value, gdouble spread, const gchar *unit)
 {
 	if (value < 0 || !isfinite(value))
 		return g_strdup(_("not measured"));
+	if (spread >= 0 && isfinite(spread))
+		/* Translators: a figure, its spread and its unit: "22.1 ± 0.3 MB/s" */
+		return g_strdup_printf(value >= 100 ? _("%.0f ± %.0f %s") : _("%.1f ± %.1f %s"),
+				       value,
+				       spread,
+				       unit);
 	return g_strdup_printf(value >= 100 ? "%.0f %s" : "%.1f %s", value, unit);
 }
 
@@ -55,8 +63,10 @@ sdt_history_chart_update_accessible(SdtHistoryChart *self)
 
 	for (guint i = 0; i < self->groups->len; i++) {
 		SdtHistoryGroup *g = g_ptr_array_index(self->groups, i);
-		g_autofree gchar *before = sdt_history_chart_format(g->before, g->unit);
-		g_autofree gchar *after = sdt_history_chart_format(g->after, g->unit);
+		g_autofree gchar *before =
+			sdt_history_chart_format(g->values[0], g->spreads[0], g->unit);
+		g_autofree gchar *after =
+			sdt_history_chart_format(g->values[1], g->spreads[1], g->unit);
 		g_string_append_printf(str,
 				       /* Translators: test, first label, its figure, second
 					* label, its figure: "Sequential read: Before 22.1 MB/s,
@@ -86,57 +96,110 @@ sdt_history_chart_draw_text(GtkWidget *widget, cairo_t *cr, gdouble x, gdouble y
 	g_object_unref(layout);
 }
 
+static void
+sdt_history_chart_draw_legend(GtkWidget *widget, cairo_t *cr, const GdkRGBA *colours[3])
+{
+	SdtHistoryChart *self = SDT_HISTORY_CHART(widget);
+
+	gdk_cairo_set_source_rgba(cr, colours[0]);
+	cairo_rectangle(cr, 0, 4, 14, 14);
+	cairo_fill(cr);
+	gdk_cairo_set_source_rgba(cr, colours[2]);
+	sdt_history_chart_draw_text(widget, cr, 20, 2, self->before_label);
+	gdk_cairo_set_source_rgba(cr, colours[1]);
+	cairo_rectangle(cr, 160, 4, 14, 14);
+	cairo_fill(cr);
+	gdk_cairo_set_source_rgba(cr, colours[2]);
+	sdt_history_chart_draw_text(widget, cr, 180, 2, self->after_label);
+}
+
+/* a bar of @w pixels at @y in @bar, and its error bar from @low to @high in @line */
+static void
+sdt_history_chart_draw_bar(cairo_t *cr,
+			   gdouble y,
+			   gdouble w,
+			   gdouble low,
+			   gdouble high,
+			   const GdkRGBA *bar,
+			   const GdkRGBA *line)
+{
+	gdouble mid = y + SDT_HISTORY_CHART_BAR_H / 2;
+
+	gdk_cairo_set_source_rgba(cr, bar);
+	cairo_rectangle(cr, 0, y, w, SDT_HISTORY_CHART_BAR_H);
+	cairo_fill(cr);
+	if (high <= low)
+		return;
+	gdk_cairo_set_source_rgba(cr, line);
+	cairo_set_line_width(cr, 1.5);
+	cairo_move_to(cr, low, mid);
+	cairo_line_to(cr, high, mid);
+	cairo_move_to(cr, low, y + 3);
+	cairo_line_to(cr, low, y + SDT_HISTORY_CHART_BAR_H - 3);
+	cairo_move_to(cr, high, y + 3);
+	cairo_line_to(cr, high, y + SDT_HISTORY_CHART_BAR_H - 3);
+	cairo_stroke(cr);
+}
+
+/* one test: its title, then the two bars on the group's own scale */
+static gdouble
+sdt_history_chart_draw_group(GtkWidget *widget,
+			     cairo_t *cr,
+			     const SdtHistoryGroup *g,
+			     gdouble y,
+			     const GdkRGBA *colours[3])
+{
+	gdouble width = gtk_widget_get_allocated_width(widget);
+	gdouble bar_max = MAX(width - SDT_HISTORY_CHART_VALUE_W, 10);
+	gdouble max = 0;
+
+	for (guint j = 0; j < 2; j++)
+		max = MAX(max, g->values[j] + MAX(g->spreads[j], 0));
+	gdk_cairo_set_source_rgba(cr, colours[2]);
+	sdt_history_chart_draw_text(widget, cr, 0, y, g->title);
+	y += 24.0;
+	for (guint j = 0; j < 2; j++) {
+		g_autofree gchar *text =
+			sdt_history_chart_format(g->values[j], g->spreads[j], g->unit);
+		gdouble low;
+		gdouble high;
+		gdouble w;
+
+		sdt_chart_error_bar(g->values[j], g->spreads[j], max, bar_max, &low, &high);
+		sdt_chart_error_bar(g->values[j], 0, max, bar_max, &w, &w);
+		sdt_history_chart_draw_bar(cr, y, w, low, high, colours[j], colours[2]);
+		gdk_cairo_set_source_rgba(cr, colours[2]);
+		sdt_history_chart_draw_text(widget, cr, MAX(w, high) + 6, y, text);
+		y += SDT_HISTORY_CHART_BAR_H + SDT_HISTORY_CHART_GAP;
+	}
+	return y;
+}
+
 static gboolean
 sdt_history_chart_draw(GtkWidget *widget, cairo_t *cr)
 {
 	SdtHistoryChart *self = SDT_HISTORY_CHART(widget);
 	GtkStyleContext *style = gtk_widget_get_style_context(widget);
-	gdouble width = gtk_widget_get_allocated_width(widget);
-	gdouble height = gtk_widget_get_allocated_height(widget);
 	const GdkRGBA before_rgba = {0.60, 0.60, 0.60, 1.0};
 	const GdkRGBA after_rgba = {0.21, 0.52, 0.89, 1.0};
-	gdouble value_w = 110.0; /* room for the printed value right of a bar */
-	gdouble y = 0;
 	GdkRGBA fg;
+	const GdkRGBA *colours[3] = {&before_rgba, &after_rgba, &fg};
+	gdouble y = SDT_HISTORY_CHART_LEGEND;
 
-	gtk_render_background(style, cr, 0, 0, width, height);
+	gtk_render_background(style,
+			      cr,
+			      0,
+			      0,
+			      gtk_widget_get_allocated_width(widget),
+			      gtk_widget_get_allocated_height(widget));
 	gtk_style_context_get_color(style, gtk_style_context_get_state(style), &fg);
-
-	/* legend */
-	gdk_cairo_set_source_rgba(cr, &before_rgba);
-	cairo_rectangle(cr, 0, y + 4, 14, 14);
-	cairo_fill(cr);
-	gdk_cairo_set_source_rgba(cr, &fg);
-	sdt_history_chart_draw_text(widget, cr, 20, y + 2, self->before_label);
-	gdk_cairo_set_source_rgba(cr, &after_rgba);
-	cairo_rectangle(cr, 160, y + 4, 14, 14);
-	cairo_fill(cr);
-	gdk_cairo_set_source_rgba(cr, &fg);
-	sdt_history_chart_draw_text(widget, cr, 180, y + 2, self->after_label);
-	y += SDT_HISTORY_CHART_LEGEND;
-
-	for (guint i = 0; i < self->groups->len; i++) {
-		SdtHistoryGroup *g = g_ptr_array_index(self->groups, i);
-		gdouble max = MAX(g->before, g->after);
-		gdouble bar_max = MAX(width - value_w, 10);
-		gdouble values[2] = {g->before, g->after};
-		const GdkRGBA *colours[2] = {&before_rgba, &after_rgba};
-
-		gdk_cairo_set_source_rgba(cr, &fg);
-		sdt_history_chart_draw_text(widget, cr, 0, y, g->title);
-		y += 24.0;
-		for (guint j = 0; j < 2; j++) {
-			g_autofree gchar *text = sdt_history_chart_format(values[j], g->unit);
-			gdouble w = values[j] > 0 && max > 0 ? bar_max * values[j] / max : 0;
-
-			gdk_cairo_set_source_rgba(cr, colours[j]);
-			cairo_rectangle(cr, 0, y, w, SDT_HISTORY_CHART_BAR_H);
-			cairo_fill(cr);
-			gdk_cairo_set_source_rgba(cr, &fg);
-			sdt_history_chart_draw_text(widget, cr, w + 6, y, text);
-			y += SDT_HISTORY_CHART_BAR_H + SDT_HISTORY_CHART_GAP;
-		}
-	}
+	sdt_history_chart_draw_legend(widget, cr, colours);
+	for (guint i = 0; i < self->groups->len; i++)
+		y = sdt_history_chart_draw_group(widget,
+						 cr,
+						 g_ptr_array_index(self->groups, i),
+						 y,
+						 colours);
 	return FALSE;
 }
 
@@ -152,8 +215,8 @@ void
 sdt_history_chart_add_group(SdtHistoryChart *self,
 			    const gchar *title,
 			    const gchar *unit,
-			    gdouble before,
-			    gdouble after)
+			    const gdouble values[2],
+			    const gdouble spreads[2])
 {
 	SdtHistoryGroup *group;
 
@@ -161,8 +224,10 @@ sdt_history_chart_add_group(SdtHistoryChart *self,
 	group = g_new0(SdtHistoryGroup, 1);
 	group->title = g_strdup(title);
 	group->unit = g_strdup(unit);
-	group->before = isfinite(before) ? before : -1;
-	group->after = isfinite(after) ? after : -1;
+	for (guint j = 0; j < 2; j++) {
+		group->values[j] = isfinite(values[j]) ? values[j] : -1;
+		group->spreads[j] = isfinite(spreads[j]) ? spreads[j] : -1;
+	}
 	g_ptr_array_add(self->groups, group);
 	sdt_history_chart_update_accessible(self);
 }
@@ -212,10 +277,4 @@ sdt_history_chart_class_init(SdtHistoryChartClass *klass)
 	object_class->finalize = sdt_history_chart_finalize;
 	widget_class->draw = sdt_history_chart_draw;
 	gtk_widget_class_set_css_name(widget_class, "sdthistorychart");
-}
-
-GtkWidget *
-sdt_history_chart_new(void)
-{
-	return g_object_new(SDT_TYPE_HISTORY_CHART, NULL);
 }

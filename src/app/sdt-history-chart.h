@@ -13,18 +13,18 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE(SdtHistoryChart, sdt_history_chart, SDT, HISTORY_CHART, GtkDrawingArea)
 
 /*
- * A before/after bar chart: one group per benchmark test, two bars each.
- * Every group has its own scale (MB/s and IOPS differ by orders of
- * magnitude); the numbers are printed next to the bars.  A value below 0
- * means "not measured" and draws no bar.
+ * A before/after bar chart: one group per benchmark test, two bars each, each
+ * with an error bar of its spread (value ± spread). Every group has its own
+ * scale (MB/s and IOPS differ by orders of magnitude); the numbers are printed
+ * next to the bars.  A value below 0 means "not measured" and draws no bar; a
+ * spread below 0 is unknown and draws no error bar.
  */
-GtkWidget *sdt_history_chart_new(void);
 void sdt_history_chart_clear(SdtHistoryChart *self);
 void sdt_history_chart_add_group(SdtHistoryChart *self,
 				 const gchar *title,
 				 const gchar *unit,
-				 gdouble before,
-				 gdouble after);
+				 const gdouble values[2],
+				 const gdouble spreads[2]);
 void sdt_history_chart_set_labels(SdtHistoryChart *self,
 				  const gchar *before_label,
 				  const gchar *after_label);

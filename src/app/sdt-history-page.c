@@ -9,9 +9,11 @@
 
 #include "sdt-l10n.h"
 #include "sdt-bench-summary.h"
+#include "sdt-chart-logic.h"
 #include "sdt-history-chart.h"
 #include "sdt-history-page.h"
 #include "sdt-json-reader.h"
+#include "sdt-loop-state.h"
 #include "sdt-page.h"
 #include "sdt-session.h"
 
@@ -35,15 +37,33 @@ sdt_history_page_format_time(const gchar *iso)
 	return iso != NULL ? sdt_l10n_time(iso) : g_strdup("?");
 }
 
+static const struct {
+	const gchar *name;
+	gboolean iops;
+} sdt_history_tests[] = {
+	{"seq-read", FALSE},
+	{"seq-write", FALSE},
+	{"rand-4k-read-qd1", TRUE},
+	{"rand-4k-write-qd1", TRUE},
+	{"rand-4k-read-qd32", TRUE},
+	{"rand-4k-write-qd32", TRUE},
+};
+
+/* a test's figure (MB/s or IOPS) and its spread in the same unit (-1 unknown) */
 static gdouble
-sdt_history_page_find(SdtBenchSummary *summary, const gchar *name, gboolean iops)
+sdt_history_page_find(SdtBenchSummary *summary, const gchar *name, gboolean iops, gdouble *spread)
 {
+	*spread = -1;
 	if (summary == NULL)
 		return -1;
 	for (guint i = 0; i < summary->rows->len; i++) {
 		SdtBenchRow *row = g_ptr_array_index(summary->rows, i);
-		if (g_strcmp0(row->name, name) == 0 && row->valid)
-			return iops ? row->iops : row->mb_s;
+		if (g_strcmp0(row->name, name) == 0 && row->valid) {
+			gdouble value = iops ? row->iops : row->mb_s;
+			if (row->spread_pct >= 0)
+				*spread = value * row->spread_pct / 100;
+			return value;
+		}
 	}
 	return -1;
 }
@@ -61,19 +81,166 @@ sdt_history_page_add_row(SdtHistoryPage *self, const gchar *text)
 	gtk_container_add(GTK_CONTAINER(self->entries_list), label);
 }
 
+static gchar *
+sdt_history_page_bench_text(JsonObject *entry, const gchar *when)
+{
+	g_autoptr(SdtBenchSummary) s = sdt_bench_summary_from_history_entry(entry);
+	gdouble spread;
+	gdouble rd = sdt_history_page_find(s, "seq-read", FALSE, &spread);
+	gdouble rr = sdt_history_page_find(s, "rand-4k-read-qd1", TRUE, &spread);
+
+	if (s != NULL && s->stand_in)
+		/* Translators: a history line: time, folder, sequential MB/s,
+		 * random IOPS of a benchmark that did not run on the SD card */
+		return g_strdup_printf(_("%s  Benchmark of a stand-in folder, not the "
+					 "SD card (%s): reads %.1f MB/s, %.0f random "
+					 "reads per second"),
+				       when,
+				       s->path != NULL ? s->path : "?",
+				       MAX(rd, 0.0),
+				       MAX(rr, 0.0));
+	/* Translators: a history line: time, sequential MB/s, random IOPS */
+	return g_strdup_printf(_("%s  Benchmark: reads %.1f MB/s, %.0f random reads per second"),
+			       when,
+			       MAX(rd, 0.0),
+			       MAX(rr, 0.0));
+}
+
+/* one line of the list for a history entry */
+static gchar *
+sdt_history_page_entry_text(JsonObject *entry)
+{
+	const gchar *kind = sdt_json_reader_get_string(entry, "kind");
+	const gchar *id = sdt_json_reader_get_string(entry, "id");
+	g_autofree gchar *when =
+		sdt_history_page_format_time(sdt_json_reader_get_string(entry, "time"));
+
+	if (g_strcmp0(kind, "bench") == 0)
+		return sdt_history_page_bench_text(entry, when);
+	if (g_strcmp0(kind, "apply") == 0)
+		/* Translators: a history line: time, recommendation id */
+		return g_strdup_printf(_("%s  Applied %s"), when, id != NULL ? id : "");
+	if (g_strcmp0(kind, "revert") == 0)
+		/* Translators: a history line: time */
+		return g_strdup_printf(_("%s  Reverted SD Tuner's change"), when);
+	if (g_strcmp0(kind, "verify") == 0) {
+		g_autofree gchar *what =
+			sdt_loop_decision_text(sdt_json_reader_get_string(entry, "decision"),
+					       id,
+					       sdt_json_reader_get_string(entry, "reason"));
+		if (what != NULL)
+			return g_strdup_printf("%s  %s", when, what);
+	}
+	return g_strdup_printf("%s  %s", when, kind != NULL ? kind : "?");
+}
+
+/* the last verification's own before and after, with their spreads */
+static gboolean
+sdt_history_page_chart_verify(SdtHistoryPage *self, JsonArray *entries)
+{
+	g_autoptr(GPtrArray) figures = sdt_chart_figures_from_verify(entries, NULL);
+
+	if (figures == NULL)
+		return FALSE;
+	sdt_history_chart_set_labels(SDT_HISTORY_CHART(self->chart),
+				     _("Before the change"),
+				     _("After the change"));
+	gtk_label_set_text(GTK_LABEL(self->summary_label),
+			   _("Before and after SD Tuner's last change, as its check after the "
+			     "restart measured them. The lines across the bars show how much "
+			     "the repeats of each test differed."));
+	for (guint i = 0; i < figures->len; i++) {
+		SdtChartFigure *f = g_ptr_array_index(figures, i);
+		gdouble values[2] = {f->before, f->after};
+		gdouble spreads[2] = {f->before_spread, f->after_spread};
+		sdt_history_chart_add_group(SDT_HISTORY_CHART(self->chart),
+					    sdt_bench_test_title(f->name),
+					    f->iops ? _("IOPS") : _("MB/s"),
+					    values,
+					    spreads);
+	}
+	return TRUE;
+}
+
+/* the labels and summary for a comparison of two benchmarks; FALSE if none */
+static gboolean
+sdt_history_page_comparison_labels(SdtHistoryPage *self, SdtHistoryComparison *cmp)
+{
+	SdtHistoryChart *chart = SDT_HISTORY_CHART(self->chart);
+	GtkLabel *summary = GTK_LABEL(self->summary_label);
+
+	switch (cmp->kind) {
+	case SDT_HISTORY_COMPARE_NONE:
+		if (cmp->stand_in_runs > 0)
+			gtk_label_set_text(summary,
+					   _("Benchmarks of a stand-in folder are listed below but "
+					     "not compared: they did not measure the SD card. No "
+					     "benchmark of the SD card itself has been run yet."));
+		else
+			gtk_label_set_text(
+				summary,
+				_("No benchmark has been run yet. Run one on the Speed "
+				  "page, apply the recommended setting, restart, and run "
+				  "it again: this page then shows before and after."));
+		return FALSE;
+	case SDT_HISTORY_COMPARE_CHANGE:
+		sdt_history_chart_set_labels(chart, _("Before the change"), _("After the change"));
+		gtk_label_set_text(summary,
+				   _("The last benchmark before SD Tuner's last change, against "
+				     "the latest one after it."));
+		return TRUE;
+	case SDT_HISTORY_COMPARE_WAITING:
+		sdt_history_chart_set_labels(chart, _("Before the change"), _("After the change"));
+		gtk_label_set_text(summary,
+				   _("Restart the computer, then run the benchmark again to see "
+				     "the effect of the change."));
+		return TRUE;
+	case SDT_HISTORY_COMPARE_PREVIOUS:
+	default:
+		sdt_history_chart_set_labels(chart, _("Previous run"), _("Latest run"));
+		gtk_label_set_text(summary,
+				   _("The latest benchmark against the one before it. Apply the "
+				     "recommended change and benchmark again to see its effect."));
+		return TRUE;
+	}
+}
+
+/* two benchmarks of the card, with the spread each measured */
+static gboolean
+sdt_history_page_chart_comparison(SdtHistoryPage *self, JsonArray *entries)
+{
+	g_autoptr(SdtHistoryComparison) cmp = sdt_history_comparison_new(entries);
+
+	if (!sdt_history_page_comparison_labels(self, cmp))
+		return FALSE;
+	for (guint i = 0; i < G_N_ELEMENTS(sdt_history_tests); i++) {
+		gboolean iops = sdt_history_tests[i].iops;
+		gdouble values[2];
+		gdouble spreads[2];
+
+		values[0] = sdt_history_page_find(cmp->before,
+						  sdt_history_tests[i].name,
+						  iops,
+						  &spreads[0]);
+		values[1] = sdt_history_page_find(cmp->after,
+						  sdt_history_tests[i].name,
+						  iops,
+						  &spreads[1]);
+		if (values[0] < 0 && values[1] < 0)
+			continue;
+		sdt_history_chart_add_group(SDT_HISTORY_CHART(self->chart),
+					    sdt_bench_test_title(sdt_history_tests[i].name),
+					    iops ? _("IOPS") : _("MB/s"),
+					    values,
+					    spreads);
+	}
+	return TRUE;
+}
+
 static void
 sdt_history_page_show(SdtHistoryPage *self, JsonArray *entries)
 {
-	const gchar *tests[][2] = {
-		{"seq-read", "mb_s"},
-		{"seq-write", "mb_s"},
-		{"rand-4k-read-qd1", "iops"},
-		{"rand-4k-write-qd1", "iops"},
-		{"rand-4k-read-qd32", "iops"},
-		{"rand-4k-write-qd32", "iops"},
-	};
 	g_autoptr(GList) children = gtk_container_get_children(GTK_CONTAINER(self->entries_list));
-	g_autoptr(SdtHistoryComparison) cmp = sdt_history_comparison_new(entries);
 	guint n = entries != NULL ? json_array_get_length(entries) : 0;
 
 	for (GList *l = children; l != NULL; l = l->next)
@@ -81,109 +248,15 @@ sdt_history_page_show(SdtHistoryPage *self, JsonArray *entries)
 	sdt_history_chart_clear(SDT_HISTORY_CHART(self->chart));
 
 	/* newest first in the list */
-	for (gint i = (gint) n - 1; i >= 0; i--) {
-		JsonNode *node = json_array_get_element(entries, (guint) i);
-		JsonObject *entry =
-			JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
-		const gchar *kind = sdt_json_reader_get_string(entry, "kind");
-		g_autofree gchar *when =
-			sdt_history_page_format_time(sdt_json_reader_get_string(entry, "time"));
-		g_autofree gchar *text = NULL;
-
-		if (g_strcmp0(kind, "bench") == 0) {
-			g_autoptr(SdtBenchSummary) s = sdt_bench_summary_from_history_entry(entry);
-			gdouble rd = sdt_history_page_find(s, "seq-read", FALSE);
-			gdouble rr = sdt_history_page_find(s, "rand-4k-read-qd1", TRUE);
-			if (s != NULL && s->stand_in)
-				/* Translators: a history line: time, folder, sequential MB/s,
-				 * random IOPS of a benchmark that did not run on the SD card */
-				text = g_strdup_printf(
-					_("%s  Benchmark of a stand-in folder, not the "
-					  "SD card (%s): reads %.1f MB/s, %.0f random "
-					  "reads per second"),
-					when,
-					s->path != NULL ? s->path : "?",
-					MAX(rd, 0.0),
-					MAX(rr, 0.0));
-			else
-				/* Translators: a history line: time, sequential MB/s, random IOPS
-				 */
-				text = g_strdup_printf(_("%s  Benchmark: reads %.1f MB/s, %.0f "
-							 "random reads per second"),
-						       when,
-						       MAX(rd, 0.0),
-						       MAX(rr, 0.0));
-		} else if (g_strcmp0(kind, "apply") == 0 || g_strcmp0(kind, "revert") == 0) {
-			const gchar *id = sdt_json_reader_get_string(entry, "id");
-			if (g_strcmp0(kind, "apply") == 0)
-				/* Translators: a history line: time, recommendation id */
-				text = g_strdup_printf(_("%s  Applied %s"),
-						       when,
-						       id != NULL ? id : "");
-			else
-				/* Translators: a history line: time */
-				text = g_strdup_printf(_("%s  Reverted SD Tuner's change"), when);
-		} else {
-			text = g_strdup_printf("%s  %s", when, kind != NULL ? kind : "?");
-		}
+	for (guint i = n; i > 0; i--) {
+		JsonNode *node = json_array_get_element(entries, i - 1);
+		g_autofree gchar *text = sdt_history_page_entry_text(
+			JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL);
 		sdt_history_page_add_row(self, text);
 	}
-
-	switch (cmp->kind) {
-	case SDT_HISTORY_COMPARE_NONE:
-		if (cmp->stand_in_runs > 0)
-			gtk_label_set_text(
-				GTK_LABEL(self->summary_label),
-				_("Benchmarks of a stand-in folder are listed below but not "
-				  "compared: they did not measure the SD card. No benchmark of the "
-				  "SD card itself has been run yet."));
-		else
-			gtk_label_set_text(
-				GTK_LABEL(self->summary_label),
-				_("No benchmark has been run yet. Run one on the Speed page, apply "
-				  "the recommended setting, restart, and run it again: this page "
-				  "then shows before and after."));
-		gtk_widget_hide(self->chart);
-		return;
-	case SDT_HISTORY_COMPARE_CHANGE:
-		sdt_history_chart_set_labels(SDT_HISTORY_CHART(self->chart),
-					     _("Before the change"),
-					     _("After the change"));
-		gtk_label_set_text(GTK_LABEL(self->summary_label),
-				   _("The last benchmark before SD Tuner's last change, against "
-				     "the latest one after it."));
-		break;
-	case SDT_HISTORY_COMPARE_WAITING:
-		sdt_history_chart_set_labels(SDT_HISTORY_CHART(self->chart),
-					     _("Before the change"),
-					     _("After the change"));
-		gtk_label_set_text(GTK_LABEL(self->summary_label),
-				   _("Restart the computer, then run the benchmark again to see "
-				     "the effect of the change."));
-		break;
-	case SDT_HISTORY_COMPARE_PREVIOUS:
-	default:
-		sdt_history_chart_set_labels(SDT_HISTORY_CHART(self->chart),
-					     _("Previous run"),
-					     _("Latest run"));
-		gtk_label_set_text(GTK_LABEL(self->summary_label),
-				   _("The latest benchmark against the one before it. Apply the "
-				     "recommended change and benchmark again to see its effect."));
-		break;
-	}
-	for (guint i = 0; i < G_N_ELEMENTS(tests); i++) {
-		gboolean iops = g_strcmp0(tests[i][1], "iops") == 0;
-		gdouble b = sdt_history_page_find(cmp->before, tests[i][0], iops);
-		gdouble a = sdt_history_page_find(cmp->after, tests[i][0], iops);
-		if (a < 0 && b < 0)
-			continue;
-		sdt_history_chart_add_group(SDT_HISTORY_CHART(self->chart),
-					    sdt_bench_test_title(tests[i][0]),
-					    iops ? _("IOPS") : _("MB/s"),
-					    b,
-					    a);
-	}
-	gtk_widget_show(self->chart);
+	gtk_widget_set_visible(self->chart,
+			       sdt_history_page_chart_verify(self, entries) ||
+				       sdt_history_page_chart_comparison(self, entries));
 }
 
 static void

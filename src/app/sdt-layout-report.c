@@ -28,6 +28,32 @@ sdt_layout_report_in_scrolled_window(GtkWidget *widget)
 	return gtk_widget_get_ancestor(widget, GTK_TYPE_SCROLLED_WINDOW) != NULL;
 }
 
+/*
+ * Whether all of @widget is on screen without scrolling: inside the visible
+ * part of every scrolled window around it and inside the window itself.
+ */
+static gboolean
+sdt_layout_report_in_view(GtkWidget *widget)
+{
+	gint w = gtk_widget_get_allocated_width(widget);
+	gint h = gtk_widget_get_allocated_height(widget);
+
+	for (GtkWidget *a = gtk_widget_get_parent(widget); a != NULL;
+	     a = gtk_widget_get_parent(a)) {
+		gint x = 0;
+		gint y = 0;
+
+		if (!GTK_IS_SCROLLED_WINDOW(a) && gtk_widget_get_parent(a) != NULL)
+			continue;
+		if (!gtk_widget_translate_coordinates(widget, a, 0, 0, &x, &y))
+			return FALSE;
+		if (x < 0 || y < 0 || x + w > gtk_widget_get_allocated_width(a) ||
+		    y + h > gtk_widget_get_allocated_height(a))
+			return FALSE;
+	}
+	return TRUE;
+}
+
 static void
 sdt_layout_report_widget(GtkWidget *widget, gpointer user_data)
 {
@@ -83,6 +109,13 @@ sdt_layout_report_widget(GtkWidget *widget, gpointer user_data)
 		json_builder_set_member_name(builder, "scrolled");
 		json_builder_add_boolean_value(builder,
 					       sdt_layout_report_in_scrolled_window(widget));
+		/* a button's label: the primary actions must be in view (test-gui-loop.py) */
+		json_builder_set_member_name(builder, "button");
+		json_builder_add_boolean_value(builder,
+					       gtk_widget_get_ancestor(widget, GTK_TYPE_BUTTON) !=
+						       NULL);
+		json_builder_set_member_name(builder, "in_view");
+		json_builder_add_boolean_value(builder, sdt_layout_report_in_view(widget));
 		json_builder_end_object(builder);
 	}
 	if (GTK_IS_CONTAINER(widget))

@@ -13,16 +13,15 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE(SdtRateGraph, sdt_rate_graph, SDT, RATE_GRAPH, GtkDrawingArea)
 
 /*
- * A live graph of the benchmark's transfer rate: x is the whole job's
- * progress (0 to 1), y the rate in MB/s, scaled to the highest rate seen.
- * Write phases and read phases are drawn in different colours.
+ * A live graph of the benchmark's transfer rate: x is the time since the
+ * benchmark started (seconds, labelled), y the rate in MB/s, scaled to the
+ * highest rate seen. Each test is its own line (sdt_rate_segments()), write
+ * tests and read tests in different colours.
  */
-GtkWidget *sdt_rate_graph_new(void);
 void sdt_rate_graph_clear(SdtRateGraph *self);
 void sdt_rate_graph_add_sample(SdtRateGraph *self,
-			       gdouble progress,
+			       gdouble seconds,
 			       gdouble rate_mb_s,
 			       const gchar *phase);
-guint sdt_rate_graph_get_n_samples(SdtRateGraph *self);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include "sdt-l10n.h"
 #include "sdt-block-preview.h"
 #include "sdt-json-reader.h"
+#include "sdt-loop-state.h"
 #include "sdt-page.h"
 #include "sdt-session.h"
 #include "sdt-recommend-page.h"
@@ -23,6 +24,8 @@ struct _SdtRecommendPage {
 	GtkWidget *diff_view;
 	GtkWidget *status_label;
 	GtkWidget *apply_button;
+	GtkWidget *apply_plain_button; /* Apply without a trial, where a trial is the default */
+	GtkWidget *loop_label;         /* pending, verifying, decided */
 	GtkWidget *reboot_button;
 	GtkWidget *revert_button;
 	GtkWidget *notes_label;
@@ -31,10 +34,14 @@ struct _SdtRecommendPage {
 	GCancellable *cancellable;
 	gchar *recommendation_id;
 	gboolean busy;
-	gboolean in_place;  /* SD Tuner has its block in config.txt */
-	gchar *change_diff; /* the diff of this session's Apply, while it is in place */
-	JsonNode *recs;     /* the last GetRecommendations answer */
-	JsonNode *status;   /* the last GetStatus answer */
+	gboolean in_place;      /* SD Tuner has its block in config.txt */
+	gboolean trial_ok;      /* the recommendation can be tried once with tryboot first */
+	gboolean trial_only;    /* ... and only that way (sd-cqe-2) */
+	gboolean pending;       /* a change waits for the restart or its verification */
+	gboolean trial_pending; /* that change is a trial: Reboot Now uses tryboot */
+	gchar *change_diff;     /* the diff of this session's Apply, while it is in place */
+	JsonNode *recs;         /* the last GetRecommendations answer */
+	JsonNode *status;       /* the last GetStatus answer */
 };
 
 G_DEFINE_TYPE(SdtRecommendPage, sdt_recommend_page, GTK_TYPE_BOX)
@@ -71,10 +78,38 @@ sdt_recommend_page_set_diff(SdtRecommendPage *self, const gchar *diff)
 static void
 sdt_recommend_page_update_sensitivity(SdtRecommendPage *self)
 {
-	gtk_widget_set_sensitive(self->apply_button,
-				 !self->busy && !self->in_place &&
-					 self->recommendation_id != NULL && self->manager != NULL);
+	gboolean can_apply = !self->busy && !self->in_place && !self->pending &&
+			     self->recommendation_id != NULL && self->manager != NULL;
+
+	gtk_widget_set_sensitive(self->apply_button, can_apply);
+	gtk_widget_set_sensitive(self->apply_plain_button, can_apply);
+	/* the trial is the default where tryboot exists; a plain Apply stays available */
+	gtk_widget_set_visible(self->apply_plain_button,
+			       self->trial_ok && !self->trial_only && !self->in_place &&
+				       !self->pending && self->recommendation_id != NULL);
+	gtk_widget_set_tooltip_text(
+		self->apply_button,
+		self->trial_ok ? _("Try these lines for one start first (asks for an administrator "
+				   "password). SD Tuner keeps them only if the card still works "
+				   "correctly and got faster.")
+			       : _("Write these lines into config.txt (asks for an administrator "
+				   "password)"));
 	gtk_widget_set_sensitive(self->revert_button, !self->busy && self->manager != NULL);
+}
+
+/*
+ * Where the firmware supports tryboot: on a Raspberry Pi, whose firmware
+ * reads config.txt's [board-type=] filters and, on every model, tryboot.txt
+ * (PLATFORM.md §4). The helper says no more than that: the recommendation's
+ * filter is a Raspberry Pi board type, or the change is offered as a trial only.
+ */
+static gboolean
+sdt_recommend_page_tryboot_supported(JsonObject *rec)
+{
+	const gchar *filter = sdt_json_reader_get_string(rec, "filter");
+
+	return sdt_json_reader_get_bool(rec, "trial_only", FALSE) ||
+	       (filter != NULL && g_str_has_prefix(filter, "[board-type="));
 }
 
 /* the block as written, one "+" line each, from the config.txt writer itself */
@@ -113,6 +148,102 @@ sdt_recommend_page_block_diff(const gchar *id, const gchar *filter, JsonArray *l
 	return g_string_free(g_steal_pointer(&diff), FALSE);
 }
 
+static void
+sdt_recommend_page_render_notes(SdtRecommendPage *self, JsonArray *notes)
+{
+	g_autoptr(GString) notes_str = g_string_new(NULL);
+
+	for (guint i = 0; notes != NULL && i < json_array_get_length(notes); i++) {
+		JsonNode *node = json_array_get_element(notes, i);
+		if (JSON_NODE_HOLDS_VALUE(node) && json_node_get_value_type(node) == G_TYPE_STRING)
+			g_string_append_printf(notes_str,
+					       "%s%s",
+					       notes_str->len > 0 ? "\n\n" : "",
+					       sdt_l10n_tr(json_node_get_string(node)));
+	}
+	gtk_label_set_text(GTK_LABEL(self->notes_label), notes_str->str);
+}
+
+/* SD Tuner's change in config.txt: what changed, or its lines */
+static void
+sdt_recommend_page_render_in_place(SdtRecommendPage *self, JsonObject *status)
+{
+	const gchar *id = sdt_json_reader_get_string(status, "id");
+	g_autofree gchar *title = NULL;
+	g_autofree gchar *diff = NULL;
+
+	/* Translators: %s is the id of the setting, e.g. sd-overclock-100 */
+	title = g_strdup_printf(_("SD Tuner's setting %s is in config.txt"), id != NULL ? id : "");
+	gtk_label_set_text(GTK_LABEL(self->title_label), title);
+	gtk_label_set_text(GTK_LABEL(self->details_label),
+			   _("Revert takes out exactly what SD Tuner wrote and keeps any "
+			     "other change made to the file since."));
+	if (self->change_diff != NULL) {
+		gtk_label_set_text(GTK_LABEL(self->file_label),
+				   _("This is what changed in the file:"));
+		sdt_recommend_page_set_diff(self, self->change_diff);
+	} else {
+		gtk_label_set_text(GTK_LABEL(self->file_label),
+				   _("SD Tuner's lines in config.txt:"));
+		diff = sdt_recommend_page_block_diff(id,
+						     sdt_json_reader_get_string(status, "filter"),
+						     sdt_json_reader_get_array(status, "lines"));
+		sdt_recommend_page_set_diff(self, diff);
+	}
+	gtk_widget_show(self->diff_frame);
+}
+
+static void
+sdt_recommend_page_render_none(SdtRecommendPage *self, gboolean answered)
+{
+	gtk_label_set_text(GTK_LABEL(self->title_label),
+			   answered ? _("Nothing to change on this board")
+				    : _("The recommendations are not available."));
+	gtk_label_set_text(GTK_LABEL(self->details_label),
+			   answered ? _("SD Tuner has no setting that would make this card "
+					"faster here. The explanation below says why.")
+				    : "");
+	gtk_label_set_text(GTK_LABEL(self->file_label), "");
+	gtk_widget_hide(self->diff_frame);
+}
+
+/* the recommendation: why, what it does, the risk, and the exact block */
+static void
+sdt_recommend_page_render_rec(SdtRecommendPage *self, JsonObject *rec)
+{
+	const gchar *title = sdt_l10n_tr(sdt_json_reader_get_string(rec, "title"));
+	const gchar *reason = sdt_l10n_tr(sdt_json_reader_get_string(rec, "reason"));
+	const gchar *effect = sdt_l10n_tr(sdt_json_reader_get_string(rec, "expected_effect"));
+	const gchar *risk = sdt_l10n_tr(sdt_json_reader_get_string(rec, "risk"));
+	g_autoptr(GString) details = g_string_new(NULL);
+	g_autofree gchar *diff = NULL;
+
+	gtk_label_set_text(GTK_LABEL(self->title_label),
+			   title != NULL ? title : _("Recommended change"));
+	if (reason != NULL)
+		g_string_append(details, reason);
+	if (effect != NULL)
+		/* Translators: what the change will do */
+		g_string_append_printf(details, _("\n\nWhat it does: %s"), effect);
+	if (risk != NULL)
+		/* Translators: what could go wrong */
+		g_string_append_printf(details, _("\n\nRisk: %s"), risk);
+	gtk_label_set_text(GTK_LABEL(self->details_label), details->str);
+	gtk_label_set_text(
+		GTK_LABEL(self->file_label),
+		self->trial_ok ? _("Apply writes these lines into a copy of config.txt that "
+				   "the next start uses once. After that start SD Tuner checks "
+				   "the card and writes them into config.txt only if it works "
+				   "correctly and got faster:")
+			       : _("Apply adds these lines at the end of config.txt. Nothing "
+				   "else in the file changes, and Revert takes them out again:"));
+	diff = sdt_recommend_page_block_diff(self->recommendation_id,
+					     sdt_json_reader_get_string(rec, "filter"),
+					     sdt_json_reader_get_array(rec, "lines"));
+	sdt_recommend_page_set_diff(self, diff);
+	gtk_widget_show(self->diff_frame);
+}
+
 /*
  * The top of the page from the last GetRecommendations and GetStatus answers
  * (they arrive in any order): SD Tuner's change when one is in place, else the
@@ -124,93 +255,24 @@ sdt_recommend_page_render(SdtRecommendPage *self)
 	JsonObject *obj = self->recs != NULL ? json_node_get_object(self->recs) : NULL;
 	JsonObject *status = self->status != NULL ? json_node_get_object(self->status) : NULL;
 	JsonArray *recs = sdt_json_reader_get_array(obj, "recommendations");
-	JsonArray *notes = sdt_json_reader_get_array(obj, "notes");
-	g_autoptr(GString) notes_str = g_string_new(NULL);
 	JsonObject *rec = NULL;
 
 	g_clear_pointer(&self->recommendation_id, g_free);
-	for (guint i = 0; notes != NULL && i < json_array_get_length(notes); i++) {
-		JsonNode *node = json_array_get_element(notes, i);
-		if (JSON_NODE_HOLDS_VALUE(node) && json_node_get_value_type(node) == G_TYPE_STRING)
-			g_string_append_printf(notes_str,
-					       "%s%s",
-					       notes_str->len > 0 ? "\n\n" : "",
-					       sdt_l10n_tr(json_node_get_string(node)));
-	}
-	gtk_label_set_text(GTK_LABEL(self->notes_label), notes_str->str);
-
+	sdt_recommend_page_render_notes(self, sdt_json_reader_get_array(obj, "notes"));
 	if (recs != NULL && json_array_get_length(recs) > 0 &&
 	    JSON_NODE_HOLDS_OBJECT(json_array_get_element(recs, 0)))
 		rec = json_node_get_object(json_array_get_element(recs, 0));
 	if (rec != NULL)
 		self->recommendation_id = g_strdup(sdt_json_reader_get_string(rec, "id"));
+	self->trial_ok = rec != NULL && sdt_recommend_page_tryboot_supported(rec);
+	self->trial_only = sdt_json_reader_get_bool(rec, "trial_only", FALSE);
 
-	if (self->in_place) {
-		const gchar *id = sdt_json_reader_get_string(status, "id");
-		g_autofree gchar *title = NULL;
-		g_autofree gchar *diff = NULL;
-
-		/* Translators: %s is the id of the setting, e.g. sd-overclock-100 */
-		title = g_strdup_printf(_("SD Tuner's setting %s is in config.txt"),
-					id != NULL ? id : "");
-		gtk_label_set_text(GTK_LABEL(self->title_label), title);
-		gtk_label_set_text(GTK_LABEL(self->details_label),
-				   _("Revert takes out exactly what SD Tuner wrote and keeps any "
-				     "other change made to the file since."));
-		if (self->change_diff != NULL) {
-			gtk_label_set_text(GTK_LABEL(self->file_label),
-					   _("This is what changed in the file:"));
-			sdt_recommend_page_set_diff(self, self->change_diff);
-		} else {
-			gtk_label_set_text(GTK_LABEL(self->file_label),
-					   _("SD Tuner's lines in config.txt:"));
-			diff = sdt_recommend_page_block_diff(
-				id,
-				sdt_json_reader_get_string(status, "filter"),
-				sdt_json_reader_get_array(status, "lines"));
-			sdt_recommend_page_set_diff(self, diff);
-		}
-		gtk_widget_show(self->diff_frame);
-	} else if (rec == NULL) {
-		gtk_label_set_text(GTK_LABEL(self->title_label),
-				   obj != NULL ? _("Nothing to change on this board")
-					       : _("The recommendations are not available."));
-		gtk_label_set_text(GTK_LABEL(self->details_label),
-				   obj != NULL ? _("SD Tuner has no setting that would make this "
-						   "card faster here. The explanation below says "
-						   "why.")
-					       : "");
-		gtk_label_set_text(GTK_LABEL(self->file_label), "");
-		gtk_widget_hide(self->diff_frame);
-	} else {
-		const gchar *title = sdt_l10n_tr(sdt_json_reader_get_string(rec, "title"));
-		const gchar *reason = sdt_l10n_tr(sdt_json_reader_get_string(rec, "reason"));
-		const gchar *effect =
-			sdt_l10n_tr(sdt_json_reader_get_string(rec, "expected_effect"));
-		const gchar *risk = sdt_l10n_tr(sdt_json_reader_get_string(rec, "risk"));
-		g_autoptr(GString) details = g_string_new(NULL);
-		g_autofree gchar *diff = NULL;
-
-		gtk_label_set_text(GTK_LABEL(self->title_label),
-				   title != NULL ? title : _("Recommended change"));
-		if (reason != NULL)
-			g_string_append(details, reason);
-		if (effect != NULL)
-			/* Translators: what the change will do */
-			g_string_append_printf(details, _("\n\nWhat it does: %s"), effect);
-		if (risk != NULL)
-			/* Translators: what could go wrong */
-			g_string_append_printf(details, _("\n\nRisk: %s"), risk);
-		gtk_label_set_text(GTK_LABEL(self->details_label), details->str);
-		gtk_label_set_text(GTK_LABEL(self->file_label),
-				   _("Apply adds these lines at the end of config.txt. Nothing "
-				     "else in the file changes, and Revert takes them out again:"));
-		diff = sdt_recommend_page_block_diff(self->recommendation_id,
-						     sdt_json_reader_get_string(rec, "filter"),
-						     sdt_json_reader_get_array(rec, "lines"));
-		sdt_recommend_page_set_diff(self, diff);
-		gtk_widget_show(self->diff_frame);
-	}
+	if (self->in_place)
+		sdt_recommend_page_render_in_place(self, status);
+	else if (rec == NULL)
+		sdt_recommend_page_render_none(self, obj != NULL);
+	else
+		sdt_recommend_page_render_rec(self, rec);
 	sdt_recommend_page_update_sensitivity(self);
 }
 
@@ -239,53 +301,80 @@ sdt_recommend_page_get_recommendations_cb(GObject *source, GAsyncResult *res, gp
 	sdt_recommend_page_render(self);
 }
 
+/* one sentence on config.txt: untouched, waiting for a restart, in effect, or not */
+static gchar *
+sdt_recommend_page_status_text(JsonObject *status, gboolean trial)
+{
+	gboolean in_place = sdt_json_reader_get_bool(status, "applied", FALSE);
+	const gchar *verification = sdt_l10n_tr(sdt_json_reader_get_string(status, "verification"));
+
+	if (verification == NULL)
+		verification = "";
+	if (sdt_json_reader_get_bool(status, "damaged", FALSE))
+		/* a damaged block: the one diagnosis status, apply and revert give */
+		return g_strdup(verification);
+	if (!in_place && trial)
+		return g_strdup(_("config.txt is unchanged: the trial is in tryboot.txt."));
+	if (!in_place)
+		return g_strdup(_("SD Tuner has not changed config.txt."));
+	if (sdt_json_reader_get_bool(status, "reboot_pending", FALSE))
+		return g_strdup(_("SD Tuner's change is in config.txt. Restart the computer for "
+				  "it to take effect."));
+	if (sdt_json_reader_get_bool(status, "verified", FALSE))
+		/* Translators: %s says how SD Tuner checked it, e.g. "the SD clock is 100 MHz" */
+		return g_strdup_printf(_("SD Tuner's change is in effect: %s. Run the benchmark "
+					 "again and compare under History."),
+				       verification);
+	if (sdt_json_reader_get_bool(status, "failed", FALSE))
+		/* Translators: %s says what SD Tuner found instead */
+		return g_strdup_printf(_("SD Tuner's change is in config.txt but did not take "
+					 "effect: %s. Revert it, or check the kernel log."),
+				       verification);
+	return g_strdup(_("SD Tuner's change is in config.txt."));
+}
+
+/* the closed loop: pending (restart needed), verifying, and the last decision */
+static void
+sdt_recommend_page_show_loop(SdtRecommendPage *self, const SdtLoopState *state)
+{
+	g_autofree gchar *phase = sdt_loop_state_phase_text(state);
+	/* a decision before a newer change is history, unless it made that change */
+	g_autofree gchar *outcome =
+		state->phase == SDT_LOOP_IDLE || g_strcmp0(state->decision, "step-down") == 0
+			? sdt_loop_state_outcome_text(state)
+			: NULL;
+	g_autofree gchar *text = NULL;
+
+	self->pending = state->phase != SDT_LOOP_IDLE;
+	self->trial_pending = state->phase == SDT_LOOP_PENDING && state->trial;
+	if (phase != NULL && outcome != NULL)
+		text = g_strdup_printf("%s\n%s", outcome, phase);
+	else
+		text = g_strdup(phase != NULL ? phase : outcome);
+	gtk_label_set_text(GTK_LABEL(self->loop_label), text != NULL ? text : "");
+	gtk_widget_set_visible(self->loop_label, text != NULL);
+}
+
 static void
 sdt_recommend_page_show_status(SdtRecommendPage *self, JsonObject *status)
 {
+	g_autoptr(SdtLoopState) state = sdt_loop_state_new(status);
 	gboolean in_place = sdt_json_reader_get_bool(status, "applied", FALSE);
-	gboolean reboot = sdt_json_reader_get_bool(status, "reboot_pending", FALSE);
-	gboolean verified = sdt_json_reader_get_bool(status, "verified", FALSE);
-	gboolean failed = sdt_json_reader_get_bool(status, "failed", FALSE);
-	const gchar *verification = sdt_l10n_tr(sdt_json_reader_get_string(status, "verification"));
-	/* a damaged block: the one diagnosis status, apply and revert give */
 	gboolean damaged = sdt_json_reader_get_bool(status, "damaged", FALSE);
+	gboolean trial = sdt_json_reader_get_object(status, "trial") != NULL;
+	g_autofree gchar *text = NULL;
 
 	self->in_place = in_place;
 	if (!in_place)
 		g_clear_pointer(&self->change_diff, g_free);
+	sdt_recommend_page_show_loop(self, state);
 	sdt_recommend_page_render(self);
-	gtk_widget_set_visible(self->revert_button, in_place && !damaged);
-	if (reboot)
+	gtk_widget_set_visible(self->revert_button, (in_place || trial) && !damaged);
+	if (sdt_json_reader_get_bool(status, "reboot_pending", FALSE) ||
+	    state->phase == SDT_LOOP_PENDING)
 		gtk_widget_show(self->reboot_button);
-	if (damaged)
-		gtk_label_set_text(GTK_LABEL(self->status_label),
-				   verification != NULL ? verification : "");
-	else if (!in_place)
-		gtk_label_set_text(GTK_LABEL(self->status_label),
-				   _("SD Tuner has not changed config.txt."));
-	else if (reboot)
-		gtk_label_set_text(GTK_LABEL(self->status_label),
-				   _("SD Tuner's change is in config.txt. Restart the computer "
-				     "for it to take effect."));
-	else if (verified || failed) {
-		g_autofree gchar *text = NULL;
-		if (verified)
-			/* Translators: %s says how SD Tuner checked it, e.g. "the SD clock is 100
-			 * MHz" */
-			text = g_strdup_printf(
-				_("SD Tuner's change is in effect: %s. Run the benchmark "
-				  "again and compare under History."),
-				verification != NULL ? verification : "");
-		else
-			/* Translators: %s says what SD Tuner found instead */
-			text = g_strdup_printf(
-				_("SD Tuner's change is in config.txt but did not take "
-				  "effect: %s. Revert it, or check the kernel log."),
-				verification != NULL ? verification : "");
-		gtk_label_set_text(GTK_LABEL(self->status_label), text);
-	} else
-		gtk_label_set_text(GTK_LABEL(self->status_label),
-				   _("SD Tuner's change is in config.txt."));
+	text = sdt_recommend_page_status_text(status, trial);
+	gtk_label_set_text(GTK_LABEL(self->status_label), text);
 }
 
 static void
@@ -340,6 +429,7 @@ sdt_recommend_page_show_change(SdtRecommendPage *self, const gchar *json, gboole
 	const gchar *diff;
 	const gchar *path;
 	gboolean reboot;
+	gboolean trial;
 	g_autofree gchar *text = NULL;
 
 	if (root == NULL) {
@@ -352,10 +442,16 @@ sdt_recommend_page_show_change(SdtRecommendPage *self, const gchar *json, gboole
 	diff = sdt_json_reader_get_string(obj, "diff");
 	path = sdt_json_reader_get_string(obj, "path");
 	reboot = sdt_json_reader_get_bool(obj, "reboot_required", TRUE);
+	trial = applied && sdt_json_reader_get_bool(obj, "trial", FALSE);
 	g_clear_pointer(&self->change_diff, g_free);
-	if (applied && diff != NULL && diff[0] != '\0')
+	if (applied && !trial && diff != NULL && diff[0] != '\0')
 		self->change_diff = g_strdup(diff);
-	if (applied) {
+	if (trial) {
+		/* Translators: %s is the path of tryboot.txt */
+		text = g_strdup_printf(_("Prepared a trial in %s. Press Reboot Now to start once "
+					 "with the new setting."),
+				       path != NULL ? path : "tryboot.txt");
+	} else if (applied) {
 		/* Translators: %s is the path of config.txt */
 		text = g_strdup_printf(_("Applied to %s. A restart is needed for the change to "
 					 "take effect."),
@@ -368,9 +464,11 @@ sdt_recommend_page_show_change(SdtRecommendPage *self, const gchar *json, gboole
 	}
 	sdt_session_report_notice(self->session, GTK_MESSAGE_INFO, text);
 	gtk_label_set_text(GTK_LABEL(self->status_label), text);
-	gtk_widget_set_visible(self->reboot_button, reboot);
+	gtk_widget_set_visible(self->reboot_button, reboot || trial);
 	gtk_widget_set_visible(self->revert_button, applied);
-	self->in_place = applied;
+	self->in_place = applied && !trial;
+	self->pending = applied;
+	self->trial_pending = trial;
 	sdt_recommend_page_render(self);
 	sdt_session_refresh(self->session);
 }
@@ -417,21 +515,39 @@ sdt_recommend_page_revert_cb(GObject *source, GAsyncResult *res, gpointer user_d
 	sdt_recommend_page_change_done(SDT_RECOMMEND_PAGE(user_data), json, error, FALSE);
 }
 
+/* Apply: a one-boot trial where tryboot exists (@trial), else straight into config.txt */
 static void
-sdt_recommend_page_apply_clicked_cb(SdtRecommendPage *self)
+sdt_recommend_page_apply(SdtRecommendPage *self, gboolean trial)
 {
+	GVariantBuilder options;
+
 	if (self->manager == NULL || self->recommendation_id == NULL || self->busy)
 		return;
+	g_variant_builder_init(&options, G_VARIANT_TYPE_VARDICT);
+	if (trial)
+		g_variant_builder_add(&options, "{sv}", "trial", g_variant_new_boolean(TRUE));
 	self->busy = TRUE;
 	sdt_recommend_page_update_sensitivity(self);
 	sdt_session_dismiss(self->session);
 	gtk_label_set_text(GTK_LABEL(self->status_label), _("Waiting for permission…"));
 	sdt_manager_call_apply(self->manager,
 			       self->recommendation_id,
-			       sdt_page_no_options(),
+			       g_variant_builder_end(&options),
 			       self->cancellable,
 			       sdt_recommend_page_apply_cb,
 			       self);
+}
+
+static void
+sdt_recommend_page_apply_clicked_cb(SdtRecommendPage *self)
+{
+	sdt_recommend_page_apply(self, self->trial_ok);
+}
+
+static void
+sdt_recommend_page_apply_plain_clicked_cb(SdtRecommendPage *self)
+{
+	sdt_recommend_page_apply(self, FALSE);
 }
 
 static void
@@ -465,6 +581,48 @@ sdt_recommend_page_reboot_cb(GObject *source, GAsyncResult *res, gpointer user_d
 }
 
 static void
+sdt_recommend_page_login1(SdtRecommendPage *self,
+			  const gchar *method,
+			  GVariant *parameters,
+			  GAsyncReadyCallback callback)
+{
+	g_dbus_connection_call(g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager)),
+			       "org.freedesktop.login1",
+			       "/org/freedesktop/login1",
+			       "org.freedesktop.login1.Manager",
+			       method,
+			       parameters,
+			       NULL,
+			       G_DBUS_CALL_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION,
+			       SDT_CALL_TIMEOUT_MS,
+			       self->cancellable,
+			       callback,
+			       self);
+}
+
+/* the trial's reboot parameter is set: now restart */
+static void
+sdt_recommend_page_reboot_parameter_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GVariant) reply =
+		g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), res, &error);
+	SdtRecommendPage *self;
+
+	if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+		return;
+	self = SDT_RECOMMEND_PAGE(user_data);
+	if (reply != NULL) {
+		sdt_recommend_page_login1(self,
+					  "Reboot",
+					  g_variant_new("(b)", TRUE),
+					  sdt_recommend_page_reboot_cb);
+		return;
+	}
+	sdt_session_report_error(self->session, SDT_USER_ACTION_REBOOT, error);
+}
+
+static void
 sdt_recommend_page_reboot_clicked_cb(SdtRecommendPage *self)
 {
 	if (self->manager == NULL)
@@ -482,18 +640,17 @@ sdt_recommend_page_reboot_clicked_cb(SdtRecommendPage *self)
 		sdt_session_report_notice(self->session, GTK_MESSAGE_INFO, text);
 		return;
 	}
-	g_dbus_connection_call(g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager)),
-			       "org.freedesktop.login1",
-			       "/org/freedesktop/login1",
-			       "org.freedesktop.login1.Manager",
-			       "Reboot",
-			       g_variant_new("(b)", TRUE),
-			       NULL,
-			       G_DBUS_CALL_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION,
-			       SDT_CALL_TIMEOUT_MS,
-			       self->cancellable,
-			       sdt_recommend_page_reboot_cb,
-			       self);
+	if (self->trial_pending)
+		/* `reboot '0 tryboot'`: the next start, once, uses tryboot.txt */
+		sdt_recommend_page_login1(self,
+					  "SetRebootParameter",
+					  g_variant_new("(s)", "0 tryboot"),
+					  sdt_recommend_page_reboot_parameter_cb);
+	else
+		sdt_recommend_page_login1(self,
+					  "Reboot",
+					  g_variant_new("(b)", TRUE),
+					  sdt_recommend_page_reboot_cb);
 }
 
 static void
@@ -585,10 +742,14 @@ sdt_recommend_page_class_init(SdtRecommendPageClass *klass)
 	gtk_widget_class_bind_template_child(widget_class, SdtRecommendPage, diff_view);
 	gtk_widget_class_bind_template_child(widget_class, SdtRecommendPage, status_label);
 	gtk_widget_class_bind_template_child(widget_class, SdtRecommendPage, apply_button);
+	gtk_widget_class_bind_template_child(widget_class, SdtRecommendPage, apply_plain_button);
+	gtk_widget_class_bind_template_child(widget_class, SdtRecommendPage, loop_label);
 	gtk_widget_class_bind_template_child(widget_class, SdtRecommendPage, reboot_button);
 	gtk_widget_class_bind_template_child(widget_class, SdtRecommendPage, revert_button);
 	gtk_widget_class_bind_template_child(widget_class, SdtRecommendPage, notes_label);
 	gtk_widget_class_bind_template_callback(widget_class, sdt_recommend_page_apply_clicked_cb);
+	gtk_widget_class_bind_template_callback(widget_class,
+						sdt_recommend_page_apply_plain_clicked_cb);
 	gtk_widget_class_bind_template_callback(widget_class, sdt_recommend_page_revert_clicked_cb);
 	gtk_widget_class_bind_template_callback(widget_class, sdt_recommend_page_reboot_clicked_cb);
 }

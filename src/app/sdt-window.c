@@ -11,6 +11,7 @@
 #include "sdt-benchmark-page.h"
 #include "sdt-health-page.h"
 #include "sdt-history-page.h"
+#include "sdt-outcome-bar.h"
 #include "sdt-overview-page.h"
 #include "sdt-recommend-page.h"
 #include "sdt-session.h"
@@ -21,6 +22,7 @@ struct _SdtWindow {
 	SdtSession *session; /* built by the template, before the pages that share it */
 	GtkWidget *stack;
 	GtkWidget *info_bar;
+	GtkWidget *outcome_bar; /* a verification's outcome not seen yet (sdt-outcome-bar.c) */
 	GtkWidget *info_label;
 	GtkWidget *retry_button;
 	GtkWidget *simulated_banner;
@@ -168,10 +170,23 @@ sdt_window_dispose(GObject *object)
 	G_OBJECT_CLASS(sdt_window_parent_class)->dispose(object);
 }
 
+/* a new manager (the app's start, the helper coming back): the outcome bar reads the status */
+static void
+sdt_window_manager_changed(SdtWindow *self)
+{
+	sdt_outcome_bar_set_manager(SDT_OUTCOME_BAR(self->outcome_bar),
+				    sdt_session_get_manager(self->session));
+}
+
 /* the window shows what the session reports: errors, notices, the banner */
 static void
 sdt_window_listen_to_session(SdtWindow *self)
 {
+	g_signal_connect_object(self->session,
+				"notify::manager",
+				G_CALLBACK(sdt_window_manager_changed),
+				self,
+				G_CONNECT_SWAPPED);
 	g_signal_connect_object(self->session,
 				"error",
 				G_CALLBACK(sdt_window_session_error_cb),
@@ -226,12 +241,14 @@ sdt_window_class_init(SdtWindowClass *klass)
 	g_type_ensure(SDT_TYPE_RECOMMEND_PAGE);
 	g_type_ensure(SDT_TYPE_HISTORY_PAGE);
 	g_type_ensure(SDT_TYPE_HEALTH_PAGE);
+	g_type_ensure(SDT_TYPE_OUTCOME_BAR);
 
 	gtk_widget_class_set_template_from_resource(widget_class,
 						    "/org/example/SdTuner/sdt-window.ui");
 	gtk_widget_class_bind_template_child(widget_class, SdtWindow, session);
 	gtk_widget_class_bind_template_child(widget_class, SdtWindow, stack);
 	gtk_widget_class_bind_template_child(widget_class, SdtWindow, info_bar);
+	gtk_widget_class_bind_template_child(widget_class, SdtWindow, outcome_bar);
 	gtk_widget_class_bind_template_child(widget_class, SdtWindow, info_label);
 	gtk_widget_class_bind_template_child(widget_class, SdtWindow, retry_button);
 	gtk_widget_class_bind_template_child(widget_class, SdtWindow, simulated_banner);

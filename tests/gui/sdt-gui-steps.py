@@ -18,6 +18,11 @@ of the test set. Steps, done in order; the first that fails ends it with exit st
                          outside ⟦…⟧ but the allow-list of tests/i18n/sdti18n.py
   layout WIDTH HEIGHT    no label is clipped (the app's SDTUNER_LAYOUT_REPORT, see
                          src/app/sdt-layout-report.c), and the window fits WIDTHxHEIGHT
+  description NAME REGEX  the showing object called NAME has an accessible description
+                         matching REGEX (charts describe their figures so)
+  in-view REGEX          the button whose label matches REGEX is on screen without
+                         scrolling (inside every scrolled window around it and the
+                         window; the layout report's "in_view")
 """
 import json
 import os
@@ -143,8 +148,8 @@ def unmarked_texts(ui):
     return bad
 
 
-def layout_problems(ui, width, height):
-    """asks the app for its layout report (SIGUSR1) and returns what is clipped"""
+def layout_report(ui):
+    """asks the app for its layout report (SIGUSR1): a list of windows"""
     path = os.environ['SDTUNER_LAYOUT_REPORT']
     if os.path.exists(path):
         os.unlink(path)
@@ -155,7 +160,26 @@ def layout_problems(ui, width, height):
             raise AssertionError('the app wrote no layout report')
         time.sleep(0.1)
     with open(path) as f:
-        windows = json.load(f)
+        return json.load(f)
+
+
+def button_in_view(ui, pattern):
+    """the labels of showing buttons matching @pattern; fails unless all are in view"""
+    rx = re.compile(pattern)
+    found = [lb for w in layout_report(ui) for lb in w['labels']
+             if lb['button'] and rx.search(lb['text'])]
+    if not found:
+        raise AssertionError(f'no button label matches {pattern!r}')
+    for lb in found:
+        if not lb['in_view']:
+            raise AssertionError(f'button {lb["text"]!r} at {lb["x"]},{lb["y"]} '
+                                 f'({lb["width"]}x{lb["height"]}) is not in view without scrolling')
+    return found
+
+
+def layout_problems(ui, width, height):
+    """asks the app for its layout report (SIGUSR1) and returns what is clipped"""
+    windows = layout_report(ui)
     problems = []
     for w in windows:
         if w['window_width'] > width or w['window_height'] > height:
@@ -253,6 +277,18 @@ def main(argv):
                                      '\n  '.join(problems))
             log(f'none of {count} labels is clipped at {argv[i + 1]}x{argv[i + 2]}')
             i += 3
+        elif step == 'description':
+            rx = re.compile(argv[i + 2], re.S)
+            n = ui.wait(lambda n: n.name == argv[i + 1] and ui.showing(n) and
+                        rx.search(n.description or ''), 20,
+                        f'{argv[i + 1]!r} described as {argv[i + 2]!r}')
+            log('description', repr(argv[i + 1]), '=', repr(n.description[:200]))
+            i += 3
+        elif step == 'in-view':
+            time.sleep(0.5)
+            for lb in button_in_view(ui, argv[i + 1]):
+                log(f'in view: {lb["text"]!r} at {lb["x"]},{lb["y"]}')
+            i += 2
         else:
             raise SystemExit(f'unknown step {step!r}')
 

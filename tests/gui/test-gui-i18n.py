@@ -12,7 +12,7 @@ Raspberry Pi 3, the real polkitd and the test agent), in three languages:
   ja    a known Japanese label on each page; no label is clipped (the app's layout
         report: allocated width >= natural width, wrapped labels get the height they
         need, nothing outside the window, which fits the screen) at 1280x800 and
-        800x480; screenshots of Overview, Speed with results and Tuning (with
+        800x480; Tuning's Apply is on screen without scrolling at 800x480; screenshots of Overview, Speed with results and Tuning (with
         fonts-noto-cjk) into $SDTUNER_SCREENSHOT_DIR as ja-*.png;
   de    the same clipping checks (German has long words).
 """
@@ -56,7 +56,8 @@ def pseudo(env, app, shots, localedir):
                 'click', '⟦Benchmark⟧',
                 'wait-text-long', r'^⟦(Stand-in: |This card (reaches|does not reach)|No verdict)', 'marked',
                 'page', '⟦Tuning⟧', 'wait-text', r'^⟦Run the SD card at 100 MHz⟧', 'marked',
-                'click', '⟦Apply⟧', 'wait-text', r'^⟦Applied to ', 'marked',
+                'click', '⟦Apply⟧', 'wait-text', r'^⟦Prepared a trial in ',
+                'wait-text', r'^⟦The trial of sd-overclock-100 is ready\.', 'marked',
                 'page', '⟦Speed⟧', 'click', '⟦Benchmark⟧',
                 'wait-text-long', r'^⟦(Stand-in: |This card (reaches|does not reach)|No verdict)',
                 'page', '⟦History⟧',
@@ -92,6 +93,9 @@ def japanese(env, app, shots, localedir):
         s.steps('page', 'チューニング', 'wait-text', r'^SD カードを 100 MHz で動かす$',
                 'wait-text', r'^このボードの SD コントローラー（sdhost）は')
         layouts(s, 'ja Tuning')
+        s.resize(800, 480)
+        s.steps('in-view', r'^適用\(A\)$')
+        s.screenshot('ja-tuning-800x480')
         s.screenshot('ja-tuning-1280x800', 1280, 800)
         s.steps('page', '履歴', 'wait-text', r'^最新のベンチマークとその前|^まだベンチマーク|^SD Tuner の直近|^代わりのフォルダーで行ったベンチマーク')
         layouts(s, 'ja History')

@@ -1,0 +1,118 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sdt-json-reader.h"
+#include "sdt-l10n.h"
+#include "sdt-loop-state.h"
+
+void
+sdt_loop_state_free(SdtLoopState *state)
+{
+	if (state == NULL)
+		return;
+	g_free(state->id);
+	g_free(state->decision);
+	g_free(state->decided_id);
+	g_free(state->reason);
+	g_free(state->time);
+	g_free(state);
+}
+
+/*
+ * A trial waits for the restart until this boot used tryboot.txt; a change in
+ * config.txt waits while status still says a reboot is pending.
+ */
+static SdtLoopPhase
+sdt_loop_state_phase(JsonObject *status, JsonObject *pending)
+{
+	if (pending == NULL)
+		return SDT_LOOP_IDLE;
+	if (sdt_json_reader_get_bool(pending, "trial", FALSE))
+		return sdt_json_reader_get_bool(status, "tryboot_active", FALSE)
+			       ? SDT_LOOP_VERIFYING
+			       : SDT_LOOP_PENDING;
+	return sdt_json_reader_get_bool(status, "reboot_pending", FALSE) ? SDT_LOOP_PENDING
+									 : SDT_LOOP_VERIFYING;
+}
+
+SdtLoopState *
+sdt_loop_state_new(JsonObject *status)
+{
+	SdtLoopState *state = g_new0(SdtLoopState, 1);
+	JsonObject *pending = sdt_json_reader_get_object(status, "pending_verification");
+	JsonObject *last = sdt_json_reader_get_object(status, "last_verification");
+
+	state->phase = sdt_loop_state_phase(status, pending);
+	if (pending != NULL) {
+		state->id = g_strdup(sdt_json_reader_get_string(pending, "id"));
+		state->trial = sdt_json_reader_get_bool(pending, "trial", FALSE);
+	}
+	if (last != NULL && sdt_json_reader_get_string(last, "decision") != NULL) {
+		state->decision = g_strdup(sdt_json_reader_get_string(last, "decision"));
+		state->decided_id = g_strdup(sdt_json_reader_get_string(last, "id"));
+		state->reason = g_strdup(sdt_json_reader_get_string(last, "reason"));
+		state->time = g_strdup(sdt_json_reader_get_string(last, "time"));
+	}
+	return state;
+}
+
+gchar *
+sdt_loop_state_phase_text(const SdtLoopState *state)
+{
+	const gchar *id = state->id != NULL ? state->id : "?";
+
+	if (state->phase == SDT_LOOP_PENDING && state->trial)
+		/* Translators: %s is a recommendation id, e.g. sd-overclock-100 */
+		return g_strdup_printf(_("The trial of %s is ready. Press Reboot Now: the next "
+					 "start uses it once, and SD Tuner then checks it by "
+					 "itself. If the Pi does not come up, switch it off and on "
+					 "to start with the old settings."),
+				       id);
+	if (state->phase == SDT_LOOP_PENDING)
+		/* Translators: %s is a recommendation id, e.g. sd-overclock-100 */
+		return g_strdup_printf(_("%s is in config.txt. Press Reboot Now: SD Tuner then "
+					 "checks it by itself and keeps it only if the card still "
+					 "stores data correctly and got faster."),
+				       id);
+	if (state->phase == SDT_LOOP_VERIFYING)
+		/* Translators: %s is a recommendation id, e.g. sd-overclock-100 */
+		return g_strdup_printf(_("SD Tuner is checking %s since this start: that it took "
+					 "effect, that the kernel reports no card errors, that "
+					 "data reads back intact and that the card got faster. "
+					 "This takes a few minutes."),
+				       id);
+	return NULL;
+}
+
+gchar *
+sdt_loop_decision_text(const gchar *decision, const gchar *id, const gchar *reason_en)
+{
+	const gchar *reason = reason_en != NULL ? sdt_l10n_tr(reason_en) : "";
+
+	if (id == NULL)
+		id = "?";
+	if (g_strcmp0(decision, "keep") == 0)
+		/* Translators: a recommendation id, then the reason (a sentence) */
+		return g_strdup_printf(_("SD Tuner kept %s after checking it. %s"), id, reason);
+	if (g_strcmp0(decision, "step-down") == 0)
+		/* Translators: a recommendation id, then the reason (a sentence) */
+		return g_strdup_printf(_("SD Tuner stepped %s down after checking it. %s"),
+				       id,
+				       reason);
+	if (g_strcmp0(decision, "undo") == 0)
+		/* Translators: a recommendation id, then the reason (a sentence) */
+		return g_strdup_printf(_("SD Tuner undid %s after checking it. %s"), id, reason);
+	return NULL;
+}
+
+gchar *
+sdt_loop_state_outcome_text(const SdtLoopState *state)
+{
+	return sdt_loop_decision_text(state->decision, state->decided_id, state->reason);
+}
