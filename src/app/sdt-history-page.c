@@ -8,11 +8,11 @@
 #include <glib/gi18n.h>
 
 #include "sdt-l10n.h"
-#include "sdt-bench-summary.h"
 #include "sdt-history-chart.h"
 #include "sdt-history-page.h"
 #include "sdt-json-reader.h"
-#include "sdt-page.h"
+#include "sdt-client-history.h"
+#include "sdt-client.h"
 #include "sdt-window.h"
 
 struct _SdtHistoryPage {
@@ -33,12 +33,12 @@ sdt_history_page_format_time(const gchar *iso)
 }
 
 static gdouble
-sdt_history_page_find(SdtBenchSummary *summary, const gchar *name, gboolean iops)
+sdt_history_page_find(SdtClientBench *summary, const gchar *name, gboolean iops)
 {
 	if (summary == NULL)
 		return -1;
-	for (guint i = 0; i < summary->rows->len; i++) {
-		SdtBenchRow *row = g_ptr_array_index(summary->rows, i);
+	for (guint i = 0; i < summary->tests->len; i++) {
+		SdtClientBenchTest *row = g_ptr_array_index(summary->tests, i);
 		if (g_strcmp0(row->name, name) == 0 && row->valid)
 			return iops ? row->iops : row->mb_s;
 	}
@@ -88,7 +88,7 @@ sdt_history_page_show(SdtHistoryPage *self, JsonArray *entries)
 		g_autofree gchar *text = NULL;
 
 		if (g_strcmp0(kind, "bench") == 0) {
-			g_autoptr(SdtBenchSummary) s = sdt_bench_summary_from_history_entry(entry);
+			g_autoptr(SdtClientBench) s = sdt_client_history_entry_bench(entry);
 			gdouble rd = sdt_history_page_find(s, "seq-read", FALSE);
 			gdouble rr = sdt_history_page_find(s, "rand-4k-read-qd1", TRUE);
 			if (s != NULL && s->stand_in)
@@ -175,7 +175,7 @@ sdt_history_page_show(SdtHistoryPage *self, JsonArray *entries)
 		if (a < 0 && b < 0)
 			continue;
 		sdt_history_chart_add_group(SDT_HISTORY_CHART(self->chart),
-					    sdt_bench_test_title(tests[i][0]),
+					    sdt_l10n_bench_test(tests[i][0]),
 					    iops ? _("IOPS") : _("MB/s"),
 					    b,
 					    a);
@@ -215,7 +215,7 @@ sdt_history_page_refresh(SdtHistoryPage *self)
 	if (self->manager == NULL)
 		return;
 	sdt_manager_call_get_history(self->manager,
-				     sdt_page_no_options(),
+				     sdt_client_no_options(),
 				     self->cancellable,
 				     sdt_history_page_get_history_cb,
 				     self);

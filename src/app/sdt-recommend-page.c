@@ -10,7 +10,7 @@
 #include "sdt-l10n.h"
 #include "sdt-block-preview.h"
 #include "sdt-json-reader.h"
-#include "sdt-page.h"
+#include "sdt-client.h"
 #include "sdt-recommend-page.h"
 #include "sdt-window.h"
 
@@ -320,12 +320,12 @@ sdt_recommend_page_refresh(SdtRecommendPage *self)
 	if (self->manager == NULL)
 		return;
 	sdt_manager_call_get_recommendations(self->manager,
-					     sdt_page_no_options(),
+					     sdt_client_no_options(),
 					     self->cancellable,
 					     sdt_recommend_page_get_recommendations_cb,
 					     self);
 	sdt_manager_call_get_status(self->manager,
-				    sdt_page_no_options(),
+				    sdt_client_no_options(),
 				    self->cancellable,
 				    sdt_recommend_page_get_status_cb,
 				    self);
@@ -441,7 +441,7 @@ sdt_recommend_page_apply_clicked_cb(SdtRecommendPage *self)
 	gtk_label_set_text(GTK_LABEL(self->status_label), _("Waiting for permission…"));
 	sdt_manager_call_apply(self->manager,
 			       self->recommendation_id,
-			       sdt_page_no_options(),
+			       sdt_client_no_options(),
 			       self->cancellable,
 			       sdt_recommend_page_apply_cb,
 			       self);
@@ -460,7 +460,7 @@ sdt_recommend_page_revert_clicked_cb(SdtRecommendPage *self)
 		sdt_window_hide_message(window);
 	gtk_label_set_text(GTK_LABEL(self->status_label), _("Waiting for permission…"));
 	sdt_manager_call_revert(self->manager,
-				sdt_page_no_options(),
+				sdt_client_no_options(),
 				self->cancellable,
 				sdt_recommend_page_revert_cb,
 				self);

@@ -12,7 +12,7 @@
 #include "sdt-health-page.h"
 #include "sdt-history-page.h"
 #include "sdt-overview-page.h"
-#include "sdt-page.h"
+#include "sdt-client.h"
 #include "sdt-recommend-page.h"
 #include "sdt-window.h"
 
@@ -38,12 +38,6 @@ struct _SdtWindow {
 };
 
 G_DEFINE_TYPE(SdtWindow, sdt_window, GTK_TYPE_APPLICATION_WINDOW)
-
-GVariant *
-sdt_page_no_options(void)
-{
-	return g_variant_new_array(G_VARIANT_TYPE("{sv}"), NULL, 0);
-}
 
 SdtWindow *
 sdt_window_from_widget(GtkWidget *widget)

@@ -409,7 +409,7 @@ sdt_cli_info_format_config(GString *out, JsonObject *config)
 	}
 }
 
-gchar *
+static gchar *
 sdt_cli_info_format(JsonObject *info)
 {
 	g_autoptr(GString) out = g_string_new(NULL);
