@@ -74,7 +74,7 @@ test_bench_rows_and_targets(void)
 	row = g_ptr_array_index(s->tests, 3);
 	g_assert_cmpint(row->a1, ==, SDT_TARGET_PASS); /* 1953 >= 1500 */
 	g_assert_cmpint(row->a2, ==, SDT_TARGET_FAIL); /* 1953 < 4000 */
-	}
+}
 
 static void
 test_bench_zero_duration_is_invalid(void)
@@ -231,7 +231,8 @@ test_bench_wrong_types(void)
 		{"{\"tests\": [{@, \"mb_s\": \"nan\"}]}", "“tests[0].mb_s”"},
 		{"{\"tests\": [{@}, 7]}", "“tests[1]”"},
 		{"{\"tests\": [{\"mb_s\": 1}]}", "“tests[0].name”"},
-		{"{\"tests\": [{@, \"latency_us\": {\"p99\": \"x\"}}]}", "“tests[0].latency_us.p99”"},
+		{"{\"tests\": [{@, \"latency_us\": {\"p99\": \"x\"}}]}",
+		 "“tests[0].latency_us.p99”"},
 		{"{\"tests\": [{@, \"block_size\": 4.5}]}", "“tests[0].block_size”"},
 		{"{\"tests\": [{@, \"ci_percent\": true}]}", "“tests[0].ci_percent”"},
 		{"{\"tests\": [], \"notes\": [\"a\", 7]}", "“notes[1]”"},
@@ -368,7 +369,8 @@ test_bench_engine_round_trip(void)
 
 static const gchar *status_json =
 	"{\"path\": \"/boot/firmware/config.txt\", \"damaged\": false, \"error\": null,"
-	" \"applied\": true, \"id\": \"sd-overclock-100\", \"lines\": [\"dtparam=sd_overclock=100\"],"
+	" \"applied\": true, \"id\": \"sd-overclock-100\", \"lines\": "
+	"[\"dtparam=sd_overclock=100\"],"
 	" \"filter\": \"[pi4]\", \"disabled\": [\"dtoverlay=sdtweak\"], \"verified\": null,"
 	" \"failed\": false, \"reboot_pending\": true, \"verification\": \"Restart.\","
 	" \"trial\": {\"id\": \"sd-overclock-100\", \"path\": \"/boot/firmware/tryboot.txt\","

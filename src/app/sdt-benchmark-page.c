@@ -27,7 +27,7 @@ struct _SdtBenchmarkPage {
 	GtkWidget *verdict_label;
 	GtkWidget *results_grid;
 	SdtManager *manager;
-	GCancellable *cancellable;     /* the page's lifetime */
+	GCancellable *cancellable; /* the page's lifetime */
 	gboolean running;
 	SdtClientJob *job; /* the run followed (sdt-client-job.h) */
 	guint inhibit_cookie;

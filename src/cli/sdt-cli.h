@@ -43,7 +43,6 @@ struct _SdtCli {
 	const SdtCliCommand *command; /* the command running, set by the dispatcher */
 };
 
-
 /* JSON on stdout as UTF-8 whatever the locale, numbers in their shortest form */
 void sdt_cli_print_json(SdtCli *cli, JsonNode *node);
 

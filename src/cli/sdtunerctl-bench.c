@@ -52,7 +52,10 @@ sdt_cli_bench_clear(SdtCliBenchRun *self)
 }
 
 static void
-sdt_cli_bench_show_progress(SdtCliBenchRun *self, const gchar *phase, gdouble fraction, gdouble rate)
+sdt_cli_bench_show_progress(SdtCliBenchRun *self,
+			    const gchar *phase,
+			    gdouble fraction,
+			    gdouble rate)
 {
 	gboolean new_phase = g_strcmp0(phase, self->last_phase) != 0;
 	gint64 now = g_get_monotonic_time();

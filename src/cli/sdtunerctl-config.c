@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sdt-cli-ops.h"
+#include "sdt-client-status.h"
 #include "sdt-error.h"
 #include "sdt-l10n.h"
 #include "sdt-ops.h"
@@ -192,33 +193,75 @@ sdt_cli_revert(SdtCli *cli, gint argc, gchar **argv, GError **error)
 /* what a verification decided, as one sentence per decision (the JSON's
  * "decision" stays English for scripts), with its reason in the user's language */
 static gchar *
-sdt_cli_verify_outcome(JsonObject *obj, const gchar *reason_en)
+sdt_cli_verify_outcome(const SdtClientVerification *v)
 {
-	const gchar *id = sdt_cli_config_str(obj, "id");
-	const gchar *decision = sdt_cli_config_str(obj, "decision");
-	const gchar *reason = reason_en != NULL ? sdt_l10n_tr(reason_en) : "";
+	const gchar *id = v->id != NULL ? v->id : "?";
+	const gchar *reason = v->reason != NULL ? sdt_l10n_tr(v->reason) : "";
 
-	if (id == NULL)
-		id = "?";
-	if (g_strcmp0(decision, "keep") == 0)
+	if (g_strcmp0(v->decision, "keep") == 0)
 		/* Translators: a recommendation id, then the reason */
 		return g_strdup_printf(_("kept %s after verification. %s"), id, reason);
-	if (g_strcmp0(decision, "step-down") == 0)
+	if (g_strcmp0(v->decision, "step-down") == 0)
 		/* Translators: a recommendation id, then the reason */
 		return g_strdup_printf(_("stepped %s down after verification. %s"), id, reason);
-	if (g_strcmp0(decision, "undo") == 0)
+	if (g_strcmp0(v->decision, "undo") == 0)
 		/* Translators: a recommendation id, then the reason */
 		return g_strdup_printf(_("undid %s after verification. %s"), id, reason);
 	/* Translators: a recommendation id, then where its verification stands */
 	return g_strdup_printf(_("verification of %s: %s"), id, reason);
 }
 
+/* SD Tuner's block in config.txt and where its verification stands */
+static void
+sdt_cli_status_print_change(const SdtClientStatus *s)
+{
+	/* Translators: recommendation id, then the config.txt path */
+	g_print(_("SD Tuner's change %s is in %s:\n"), s->id, s->path);
+	if (s->filter != NULL)
+		g_print("  %s\n", s->filter);
+	for (guint i = 0; i < s->lines->len; i++)
+		g_print("  %s\n", (const gchar *) g_ptr_array_index(s->lines, i));
+	for (guint i = 0; i < s->disabled->len; i++)
+		g_print(_("  switched off: %s\n"),
+			(const gchar *) g_ptr_array_index(s->disabled, i));
+	if (s->verified)
+		g_print(_("Verified: %s\n"), sdt_l10n_tr(s->verification));
+	else if (s->failed)
+		g_print(_("Problem: %s\n"), sdt_l10n_tr(s->verification));
+	else
+		g_print(_("Pending: %s\n"), sdt_l10n_tr(s->verification));
+}
+
+/* a trial boot, and the verification after a reboot */
+static void
+sdt_cli_status_print_trial(const SdtClientStatus *s)
+{
+	if (s->has_trial)
+		/* Translators: recommendation id, tryboot.txt path, reboot command */
+		g_print(_("A trial of %s is ready in %s: boot it once with %s\n"),
+			s->trial_id,
+			s->trial_path,
+			s->trial_reboot_command);
+	if (s->tryboot_active)
+		g_print("%s\n", _("This boot is a tryboot trial."));
+	if (s->pending_verification_id != NULL)
+		/* Translators: a recommendation id */
+		g_print(_("%s will be verified after the next restart.\n"),
+			s->pending_verification_id);
+	if (s->last_verification != NULL) {
+		g_autofree gchar *when = sdt_l10n_time(s->last_verification->time);
+		g_autofree gchar *what = sdt_cli_verify_outcome(s->last_verification);
+		/* Translators: the time of the last verification, then what it did
+		 * and why */
+		g_print(_("Last verification (%s): %s\n"), when, what);
+	}
+}
+
 gint
 sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
-	JsonObject *obj;
-	JsonObject *trial;
+	g_autoptr(SdtClientStatus) s = NULL;
 	gint rc;
 
 	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
@@ -230,64 +273,32 @@ sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		sdt_cli_print_json(cli, node);
 		return SDT_CLI_EXIT_OK;
 	}
-	obj = json_node_get_object(node);
-	if (sdt_cli_config_str(obj, "error") != NULL) {
-		g_print("%s\n", sdt_l10n_tr(sdt_cli_config_str(obj, "error")));
-	} else if (json_object_get_boolean_member(obj, "applied")) {
-		JsonArray *lines = json_object_get_array_member(obj, "lines");
-		JsonArray *disabled = json_object_get_array_member(obj, "disabled");
-		/* Translators: recommendation id, then the config.txt path */
-		g_print(_("SD Tuner's change %s is in %s:\n"),
-			sdt_cli_config_str(obj, "id"),
-			sdt_cli_config_str(obj, "path"));
-		if (sdt_cli_config_str(obj, "filter") != NULL)
-			g_print("  %s\n", sdt_cli_config_str(obj, "filter"));
-		for (guint i = 0; i < json_array_get_length(lines); i++)
-			g_print("  %s\n", json_array_get_string_element(lines, i));
-		for (guint i = 0; i < json_array_get_length(disabled); i++)
-			g_print(_("  switched off: %s\n"),
-				json_array_get_string_element(disabled, i));
-		if (json_object_get_boolean_member(obj, "verified"))
-			g_print(_("Verified: %s\n"),
-				sdt_l10n_tr(sdt_cli_config_str(obj, "verification")));
-		else if (json_object_get_boolean_member(obj, "failed"))
-			g_print(_("Problem: %s\n"),
-				sdt_l10n_tr(sdt_cli_config_str(obj, "verification")));
-		else
-			g_print(_("Pending: %s\n"),
-				sdt_l10n_tr(sdt_cli_config_str(obj, "verification")));
-	} else {
-		g_print(_("SD Tuner has no change in %s.\n"), sdt_cli_config_str(obj, "path"));
-	}
-	trial = json_object_has_member(obj, "trial") && !json_object_get_null_member(obj, "trial")
-			? json_object_get_object_member(obj, "trial")
-			: NULL;
-	if (trial != NULL)
-		/* Translators: recommendation id, tryboot.txt path, reboot command */
-		g_print(_("A trial of %s is ready in %s: boot it once with %s\n"),
-			sdt_cli_config_str(trial, "id"),
-			sdt_cli_config_str(trial, "path"),
-			sdt_cli_config_str(trial, "reboot_command"));
-	if (json_object_get_boolean_member_with_default(obj, "tryboot_active", FALSE))
-		g_print("%s\n", _("This boot is a tryboot trial."));
-	{
-		JsonNode *pn = json_object_get_member(obj, "pending_verification");
-		JsonNode *ln = json_object_get_member(obj, "last_verification");
-		if (pn != NULL && JSON_NODE_HOLDS_OBJECT(pn))
-			/* Translators: a recommendation id */
-			g_print(_("%s will be verified after the next restart.\n"),
-				sdt_cli_config_str(json_node_get_object(pn), "id"));
-		if (ln != NULL && JSON_NODE_HOLDS_OBJECT(ln)) {
-			JsonObject *l = json_node_get_object(ln);
-			g_autofree gchar *when = sdt_l10n_time(sdt_cli_config_str(l, "time"));
-			g_autofree gchar *what =
-				sdt_cli_verify_outcome(l, sdt_cli_config_str(l, "reason"));
-			/* Translators: the time of the last verification, then what it did
-			 * and why */
-			g_print(_("Last verification (%s): %s\n"), when, what);
-		}
-	}
+	s = sdt_client_status_from_json(json_node_get_object(node), error);
+	if (s == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	if (s->error != NULL)
+		g_print("%s\n", sdt_l10n_tr(s->error));
+	else if (s->applied)
+		sdt_cli_status_print_change(s);
+	else
+		g_print(_("SD Tuner has no change in %s.\n"), s->path);
+	sdt_cli_status_print_trial(s);
 	return SDT_CLI_EXIT_OK;
+}
+
+/* a verify entry of the history: written by this or another version, or by hand */
+static gchar *
+sdt_cli_history_verify_outcome(JsonObject *entry)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtClientVerification) v =
+		sdt_client_verification_from_json(entry, "entries[]", &error);
+
+	if (v == NULL) {
+		g_debug("%s", error->message);
+		v = g_new0(SdtClientVerification, 1);
+	}
+	return sdt_cli_verify_outcome(v);
 }
 
 gint
@@ -355,8 +366,7 @@ sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 			const gchar *id = sdt_cli_config_str(e, "id");
 			summary = g_strdup_printf(_("reverted %s"), id != NULL ? id : "?");
 		} else if (g_strcmp0(kind, "verify") == 0) {
-			const gchar *reason = sdt_cli_config_str(e, "reason");
-			summary = sdt_cli_verify_outcome(e, reason);
+			summary = sdt_cli_history_verify_outcome(e);
 		} else {
 			summary = g_strdup(kind != NULL ? kind : "?");
 		}

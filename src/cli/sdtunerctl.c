@@ -220,7 +220,11 @@ sdt_cli_report(SdtCli *cli, const gchar *name, gint rc, const GError *error)
 
 /* runs argv[1]: `help`, or a command of the table */
 static gint
-sdt_cli_dispatch(SdtCli *cli, GOptionContext *context, const gchar *summary, gint argc, gchar **argv)
+sdt_cli_dispatch(SdtCli *cli,
+		 GOptionContext *context,
+		 const gchar *summary,
+		 gint argc,
+		 gchar **argv)
 {
 	g_autoptr(GError) error = NULL;
 	gint rc;

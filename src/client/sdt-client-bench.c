@@ -223,8 +223,10 @@ sdt_client_bench_from_json(JsonObject *obj, GError **error)
 	if (!sdt_client_bench_read_document(obj, bench, error))
 		return NULL;
 	for (guint i = 0; i < json_array_get_length(tests); i++) {
-		SdtClientBenchTest *t =
-			sdt_client_bench_read_test(bench, json_array_get_element(tests, i), i, error);
+		SdtClientBenchTest *t = sdt_client_bench_read_test(bench,
+								   json_array_get_element(tests, i),
+								   i,
+								   error);
 		if (t == NULL)
 			return NULL;
 		if (!t->valid)

@@ -17,9 +17,10 @@ G_BEGIN_DECLS
 SdtClientBench *sdt_client_history_entry_bench(JsonObject *entry);
 
 typedef enum {
-	SDT_HISTORY_COMPARE_NONE,     /* no benchmark of the card yet */
-	SDT_HISTORY_COMPARE_CHANGE,   /* the last run before SD Tuner's last change, the latest after */
-	SDT_HISTORY_COMPARE_WAITING,  /* a change, and no run after it yet */
+	SDT_HISTORY_COMPARE_NONE,    /* no benchmark of the card yet */
+	SDT_HISTORY_COMPARE_CHANGE,  /* the last run before SD Tuner's last change, the latest after
+				      */
+	SDT_HISTORY_COMPARE_WAITING, /* a change, and no run after it yet */
 	SDT_HISTORY_COMPARE_PREVIOUS, /* the latest run against the one before it */
 } SdtHistoryCompareKind;
 

@@ -97,7 +97,8 @@ sdt_client_job_dispatch(SdtClientJob *self, GVariant *params)
 
 	g_variant_get(params, "(&s&s&s)", &result, &error_name, &error_message);
 	if (error_name[0] != '\0') {
-		g_autoptr(GError) error = g_dbus_error_new_for_dbus_error(error_name, error_message);
+		g_autoptr(GError) error =
+			g_dbus_error_new_for_dbus_error(error_name, error_message);
 		sdt_client_job_finish(self, NULL, error);
 		return;
 	}
@@ -249,17 +250,17 @@ sdt_client_job_started_cb(GObject *source, GAsyncResult *res, gpointer user_data
 static void
 sdt_client_job_call(SdtClientJob *self)
 {
-	self->subscription = g_dbus_connection_signal_subscribe(
-		self->connection,
-		self->helper,
-		SDT_JOB_IFACE,
-		"Completed",
-		NULL,
-		NULL,
-		G_DBUS_SIGNAL_FLAGS_NONE,
-		sdt_client_job_completed_cb,
-		sdt_client_job_ref(self),
-		(GDestroyNotify) sdt_client_job_unref);
+	self->subscription =
+		g_dbus_connection_signal_subscribe(self->connection,
+						   self->helper,
+						   SDT_JOB_IFACE,
+						   "Completed",
+						   NULL,
+						   NULL,
+						   G_DBUS_SIGNAL_FLAGS_NONE,
+						   sdt_client_job_completed_cb,
+						   sdt_client_job_ref(self),
+						   (GDestroyNotify) sdt_client_job_unref);
 	/* gone before the job is even started: the call below fails too */
 	self->watch = g_bus_watch_name_on_connection(self->connection,
 						     self->helper,
@@ -366,8 +367,10 @@ sdt_client_job_start(GDBusConnection *connection,
 	self->done = done;
 	self->user_data = user_data;
 	self->following = TRUE;
-	self->early =
-		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_variant_unref);
+	self->early = g_hash_table_new_full(g_str_hash,
+					    g_str_equal,
+					    g_free,
+					    (GDestroyNotify) g_variant_unref);
 	if (helper != NULL && g_dbus_is_unique_name(helper)) {
 		self->helper = g_strdup(helper);
 		sdt_client_job_call(self);
