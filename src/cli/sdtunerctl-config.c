@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sdt-cli-ops.h"
+#include "sdt-client-recommend.h"
 #include "sdt-client-status.h"
 #include "sdt-error.h"
 #include "sdt-l10n.h"
@@ -43,13 +44,36 @@ sdt_cli_config_print_wrapped(const gchar *label, const gchar *text)
 	g_print("    %s %s\n", label, text);
 }
 
+static void
+sdt_cli_recommend_print(const SdtClientRecommendations *recs)
+{
+	if (recs->recommendations->len == 0)
+		g_print("%s\n", _("Nothing to change in config.txt."));
+	for (guint i = 0; i < recs->recommendations->len; i++) {
+		const SdtClientRecommendation *rec = g_ptr_array_index(recs->recommendations, i);
+		g_print("%s  %s\n", rec->id, sdt_l10n_tr(rec->title));
+		/* Translators: followed by config.txt lines */
+		g_print(_("    adds under %s:\n"), rec->filter);
+		for (guint j = 0; j < rec->lines->len; j++)
+			g_print("      %s\n", (const gchar *) g_ptr_array_index(rec->lines, j));
+		sdt_cli_config_print_wrapped(_("Why:"), sdt_l10n_tr(rec->reason));
+		sdt_cli_config_print_wrapped(_("Effect:"), sdt_l10n_tr(rec->expected_effect));
+		sdt_cli_config_print_wrapped(_("Risk:"), sdt_l10n_tr(rec->risk));
+		/* Translators: %s is a recommendation id */
+		g_print(_("    Apply with: sdtunerctl apply %s\n"), rec->id);
+	}
+	if (recs->notes->len > 0) {
+		g_print("\n%s\n", _("Notes"));
+		for (guint i = 0; i < recs->notes->len; i++)
+			g_print("  - %s\n", sdt_l10n_tr(g_ptr_array_index(recs->notes, i)));
+	}
+}
+
 gint
 sdt_cli_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
-	JsonObject *obj;
-	JsonArray *recs;
-	JsonArray *notes;
+	g_autoptr(SdtClientRecommendations) recs = NULL;
 	gint rc;
 
 	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
@@ -61,39 +85,10 @@ sdt_cli_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		sdt_cli_print_json(cli, node);
 		return SDT_CLI_EXIT_OK;
 	}
-	obj = json_node_get_object(node);
-	recs = json_object_get_array_member(obj, "recommendations");
-	notes = json_object_get_array_member(obj, "notes");
-	if (json_array_get_length(recs) == 0)
-		g_print("%s\n", _("Nothing to change in config.txt."));
-	for (guint i = 0; i < json_array_get_length(recs); i++) {
-		JsonObject *rec = json_array_get_object_element(recs, i);
-		JsonArray *lines = json_object_get_array_member(rec, "lines");
-		g_print("%s  %s\n",
-			json_object_get_string_member(rec, "id"),
-			sdt_l10n_tr(json_object_get_string_member(rec, "title")));
-		/* Translators: followed by config.txt lines */
-		g_print(_("    adds under %s:\n"), json_object_get_string_member(rec, "filter"));
-		for (guint j = 0; j < json_array_get_length(lines); j++)
-			g_print("      %s\n", json_array_get_string_element(lines, j));
-		sdt_cli_config_print_wrapped(
-			_("Why:"),
-			sdt_l10n_tr(json_object_get_string_member(rec, "reason")));
-		sdt_cli_config_print_wrapped(
-			_("Effect:"),
-			sdt_l10n_tr(json_object_get_string_member(rec, "expected_effect")));
-		sdt_cli_config_print_wrapped(
-			_("Risk:"),
-			sdt_l10n_tr(json_object_get_string_member(rec, "risk")));
-		/* Translators: %s is a recommendation id */
-		g_print(_("    Apply with: sdtunerctl apply %s\n"),
-			json_object_get_string_member(rec, "id"));
-	}
-	if (notes != NULL && json_array_get_length(notes) > 0) {
-		g_print("\n%s\n", _("Notes"));
-		for (guint i = 0; i < json_array_get_length(notes); i++)
-			g_print("  - %s\n", sdt_l10n_tr(json_array_get_string_element(notes, i)));
-	}
+	recs = sdt_client_recommendations_from_json(json_node_get_object(node), error);
+	if (recs == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	sdt_cli_recommend_print(recs);
 	return SDT_CLI_EXIT_OK;
 }
 
