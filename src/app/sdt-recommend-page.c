@@ -10,6 +10,7 @@
 #include "sdt-l10n.h"
 #include "sdt-block-preview.h"
 #include "sdt-json-reader.h"
+#include "sdt-client-status.h"
 #include "sdt-client.h"
 #include "sdt-recommend-page.h"
 #include "sdt-window.h"
@@ -242,13 +243,16 @@ sdt_recommend_page_get_recommendations_cb(GObject *source, GAsyncResult *res, gp
 static void
 sdt_recommend_page_show_status(SdtRecommendPage *self, JsonObject *status)
 {
-	gboolean in_place = sdt_json_reader_get_bool(status, "applied", FALSE);
-	gboolean reboot = sdt_json_reader_get_bool(status, "reboot_pending", FALSE);
-	gboolean verified = sdt_json_reader_get_bool(status, "verified", FALSE);
-	gboolean failed = sdt_json_reader_get_bool(status, "failed", FALSE);
-	const gchar *verification = sdt_l10n_tr(sdt_json_reader_get_string(status, "verification"));
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtClientStatus) s =
+		status != NULL ? sdt_client_status_from_json(status, &error) : NULL;
+	gboolean in_place = s != NULL && s->applied;
+	gboolean reboot = s != NULL && s->reboot_pending;
+	gboolean verified = s != NULL && s->verified;
+	gboolean failed = s != NULL && s->failed;
+	const gchar *verification = s != NULL ? sdt_l10n_tr(s->verification) : NULL;
 	/* a damaged block: the one diagnosis status, apply and revert give */
-	gboolean damaged = sdt_json_reader_get_bool(status, "damaged", FALSE);
+	gboolean damaged = s != NULL && s->damaged;
 
 	self->in_place = in_place;
 	if (!in_place)
@@ -286,6 +290,9 @@ sdt_recommend_page_show_status(SdtRecommendPage *self, JsonObject *status)
 	} else
 		gtk_label_set_text(GTK_LABEL(self->status_label),
 				   _("SD Tuner's change is in config.txt."));
+	/* a status the app cannot read is said, not shown as "no change" */
+	if (error != NULL)
+		gtk_label_set_text(GTK_LABEL(self->status_label), error->message);
 }
 
 static void
