@@ -489,6 +489,61 @@ test_recommendations_bad(void)
 	}
 }
 
+/* an entry edited by hand loses only its bad members; the others are read */
+static void
+test_history_read(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonNode) root = parse_object(
+		"{\"entries\": ["
+		" {\"kind\": \"bench\", \"time\": \"t0\", \"profile\": \"quick\","
+		"  \"target\": {\"path\": \"/var/tmp/x\", \"stand_in\": true}},"
+		" {\"kind\": \"apply\", \"time\": \"t1\", \"id\": \"sd-overclock-100\", \"trial\": "
+		"\"yes\"},"
+		" {\"kind\": \"verify\", \"time\": \"t2\", \"id\": \"sd-overclock-100\","
+		"  \"decision\": \"keep\", \"reason\": \"It works.\"},"
+		" [1]],"
+		" \"warnings\": [\"w\"]}");
+	g_autoptr(SdtClientHistory) h =
+		sdt_client_history_from_json(json_node_get_object(root), &error);
+	SdtClientHistoryEntry *e;
+
+	g_assert_no_error(error);
+	g_assert_cmpuint(h->entries->len, ==, 4);
+	g_assert_cmpstr(g_ptr_array_index(h->warnings, 0), ==, "w");
+	e = g_ptr_array_index(h->entries, 0);
+	g_assert_no_error(e->error);
+	g_assert_cmpstr(e->profile, ==, "quick");
+	g_assert_cmpstr(e->target_path, ==, "/var/tmp/x");
+	g_assert_true(e->stand_in);
+	e = g_ptr_array_index(h->entries, 1);
+	g_assert_error(e->error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+	g_assert_nonnull(strstr(e->error->message, "“entries[1].trial”"));
+	g_assert_cmpstr(e->id, ==, "sd-overclock-100");
+	g_assert_false(e->trial);
+	e = g_ptr_array_index(h->entries, 2);
+	g_assert_cmpstr(e->verification->decision, ==, "keep");
+	e = g_ptr_array_index(h->entries, 3);
+	g_assert_null(e->kind);
+	g_assert_error(e->error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+}
+
+static void
+test_history_bad(void)
+{
+	const gchar *cases[] = {"{\"entries\": {}}", "{\"warnings\": [1]}"};
+
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonNode) root = parse_object(cases[i]);
+		g_autoptr(SdtClientHistory) h =
+			sdt_client_history_from_json(json_node_get_object(root), &error);
+
+		g_assert_null(h);
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -506,5 +561,7 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/client-status/wrong-types", test_status_wrong_types);
 	g_test_add_func("/sdtuner/client-recommend/read", test_recommendations_read);
 	g_test_add_func("/sdtuner/client-recommend/bad", test_recommendations_bad);
+	g_test_add_func("/sdtuner/client-history/read", test_history_read);
+	g_test_add_func("/sdtuner/client-history/bad", test_history_bad);
 	return g_test_run();
 }

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sdt-cli-ops.h"
+#include "sdt-client-history.h"
 #include "sdt-client-recommend.h"
 #include "sdt-client-status.h"
 #include "sdt-error.h"
@@ -26,16 +27,6 @@ sdt_cli_config_str(JsonObject *obj, const gchar *name)
 	    json_node_get_value_type(node) != G_TYPE_STRING)
 		return NULL;
 	return json_node_get_string(node);
-}
-
-/* a boolean member; FALSE when it is missing or not a boolean */
-static gboolean
-sdt_cli_config_bool(JsonObject *obj, const gchar *name)
-{
-	JsonNode *node = obj != NULL ? json_object_get_member(obj, name) : NULL;
-
-	return node != NULL && JSON_NODE_HOLDS_VALUE(node) &&
-	       json_node_get_value_type(node) == G_TYPE_BOOLEAN && json_node_get_boolean(node);
 }
 
 static void
@@ -281,26 +272,38 @@ sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	return SDT_CLI_EXIT_OK;
 }
 
-/* a verify entry of the history: written by this or another version, or by hand */
+/* one line of `history` for people */
 static gchar *
-sdt_cli_history_verify_outcome(JsonObject *entry)
+sdt_cli_history_summary(const SdtClientHistoryEntry *e)
 {
-	g_autoptr(GError) error = NULL;
-	g_autoptr(SdtClientVerification) v =
-		sdt_client_verification_from_json(entry, "entries[]", &error);
+	const gchar *id = e->id != NULL ? e->id : "?";
 
-	if (v == NULL) {
-		g_debug("%s", error->message);
-		v = g_new0(SdtClientVerification, 1);
+	if (g_strcmp0(e->kind, "bench") == 0) {
+		const gchar *profile = e->profile != NULL ? e->profile : "?";
+		if (e->stand_in)
+			/* Translators: benchmark profile, then the directory it used */
+			return g_strdup_printf(
+				_("benchmark (%s) of a stand-in, not the SD card: %s"),
+				profile,
+				e->target_path != NULL ? e->target_path : "?");
+		/* Translators: benchmark profile: quick, standard or full */
+		return g_strdup_printf(_("benchmark (%s)"), profile);
 	}
-	return sdt_cli_verify_outcome(v);
+	if (g_strcmp0(e->kind, "apply") == 0)
+		return e->trial ? g_strdup_printf(_("trial of %s"), id)
+				: g_strdup_printf(_("applied %s"), id);
+	if (g_strcmp0(e->kind, "revert") == 0)
+		return g_strdup_printf(_("reverted %s"), id);
+	if (g_strcmp0(e->kind, "verify") == 0)
+		return sdt_cli_verify_outcome(e->verification);
+	return g_strdup(e->kind != NULL ? e->kind : "?");
 }
 
 gint
 sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
-	JsonArray *entries;
+	g_autoptr(SdtClientHistory) history = NULL;
 	gint rc;
 
 	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
@@ -312,63 +315,22 @@ sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		sdt_cli_print_json(cli, node);
 		return SDT_CLI_EXIT_OK;
 	}
-	entries = json_object_get_array_member(json_node_get_object(node), "entries");
-	if (json_object_has_member(json_node_get_object(node), "warnings")) {
-		JsonArray *warnings =
-			json_object_get_array_member(json_node_get_object(node), "warnings");
-		for (guint i = 0; i < json_array_get_length(warnings); i++)
-			g_printerr(_("sdtunerctl: note: %s\n"),
-				   json_array_get_string_element(warnings, i));
-	}
-	if (json_array_get_length(entries) == 0)
+	history = sdt_client_history_from_json(json_node_get_object(node), error);
+	if (history == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	for (guint i = 0; i < history->warnings->len; i++)
+		g_printerr(_("sdtunerctl: note: %s\n"),
+			   (const gchar *) g_ptr_array_index(history->warnings, i));
+	if (history->entries->len == 0)
 		g_print("%s\n", _("No history yet."));
-	for (guint i = 0; i < json_array_get_length(entries); i++) {
-		JsonNode *element = json_array_get_element(entries, i);
-		JsonObject *e =
-			JSON_NODE_HOLDS_OBJECT(element) ? json_node_get_object(element) : NULL;
-		const gchar *kind = sdt_cli_config_str(e, "kind");
-		const gchar *time = sdt_cli_config_str(e, "time");
-		g_autofree gchar *summary = NULL;
+	for (guint i = 0; i < history->entries->len; i++) {
+		const SdtClientHistoryEntry *e = g_ptr_array_index(history->entries, i);
+		g_autofree gchar *when = sdt_l10n_time(e->time != NULL ? e->time : "?");
+		g_autofree gchar *summary = sdt_cli_history_summary(e);
 
-		if (time == NULL)
-			time = "?";
-		if (g_strcmp0(kind, "bench") == 0) {
-			const gchar *profile = sdt_cli_config_str(e, "profile");
-			JsonNode *target_node = json_object_get_member(e, "target");
-			JsonObject *target =
-				target_node != NULL && JSON_NODE_HOLDS_OBJECT(target_node)
-					? json_node_get_object(target_node)
-					: NULL;
-			const gchar *path = sdt_cli_config_str(target, "path");
-			if (profile == NULL)
-				profile = "?";
-			if (sdt_cli_config_bool(target, "stand_in"))
-				/* Translators: benchmark profile, then the directory it used */
-				summary = g_strdup_printf(
-					_("benchmark (%s) of a stand-in, not the SD "
-					  "card: %s"),
-					profile,
-					path != NULL ? path : "?");
-			else
-				/* Translators: benchmark profile: quick, standard or full */
-				summary = g_strdup_printf(_("benchmark (%s)"), profile);
-		} else if (g_strcmp0(kind, "apply") == 0) {
-			const gchar *id = sdt_cli_config_str(e, "id");
-			summary = sdt_cli_config_bool(e, "trial")
-					  ? g_strdup_printf(_("trial of %s"), id != NULL ? id : "?")
-					  : g_strdup_printf(_("applied %s"), id != NULL ? id : "?");
-		} else if (g_strcmp0(kind, "revert") == 0) {
-			const gchar *id = sdt_cli_config_str(e, "id");
-			summary = g_strdup_printf(_("reverted %s"), id != NULL ? id : "?");
-		} else if (g_strcmp0(kind, "verify") == 0) {
-			summary = sdt_cli_history_verify_outcome(e);
-		} else {
-			summary = g_strdup(kind != NULL ? kind : "?");
-		}
-		{
-			g_autofree gchar *when = sdt_l10n_time(time);
-			g_print("%s  %s\n", when, summary);
-		}
+		if (e->error != NULL)
+			g_debug("%s", e->error->message);
+		g_print("%s  %s\n", when, summary);
 	}
 	return SDT_CLI_EXIT_OK;
 }

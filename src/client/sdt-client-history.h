@@ -6,8 +6,38 @@
 #pragma once
 
 #include "sdt-client-bench.h"
+#include "sdt-client-status.h"
 
 G_BEGIN_DECLS
+
+/*
+ * One entry of `history --json` (DESIGN.md).  The history holds entries of
+ * other versions and files edited by hand, so an entry is read member by
+ * member: a member of the wrong type stays unknown (NULL, FALSE) and @error
+ * says which, while the other entries and members are read.
+ */
+typedef struct {
+	gchar *kind; /* "bench", "apply", "revert", "verify", or another word; NULL: unknown */
+	gchar *time; /* ISO 8601 */
+	gchar *id;
+	gboolean trial;
+	gchar *profile;                      /* bench */
+	gchar *target_path;                  /* bench: the test file's directory */
+	gboolean stand_in;                   /* bench: not the SD card */
+	SdtClientVerification *verification; /* verify: never NULL for those */
+	GError *error;                       /* the first member that could not be read */
+} SdtClientHistoryEntry;
+
+typedef struct {
+	GPtrArray *entries;  /* of SdtClientHistoryEntry, oldest first */
+	GPtrArray *warnings; /* of gchar*, English */
+} SdtClientHistory;
+
+void sdt_client_history_free(SdtClientHistory *history);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientHistory, sdt_client_history_free)
+
+/* "entries" and "warnings" of the wrong type are SDT_ERROR_INVALID_DATA */
+SdtClientHistory *sdt_client_history_from_json(JsonObject *obj, GError **error);
 
 /*
  * The benchmark of one history entry (its members, or under "result"), or
