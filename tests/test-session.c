@@ -18,7 +18,7 @@
 
 #include <glib/gstdio.h>
 
-#include "sdt-page.h"
+#include "sdt-client.h"
 #include "sdt-session.h"
 
 typedef struct {

@@ -9,13 +9,14 @@
 #include <math.h>
 
 #include "sdt-l10n.h"
-#include "sdt-bench-summary.h"
 #include "sdt-bench-words.h"
 #include "sdt-benchmark-page.h"
+#include "sdt-client-bench.h"
+#include "sdt-client-job.h"
+#include "sdt-client.h"
 #include "sdt-error.h"
-#include "sdt-page.h"
-#include "sdt-session.h"
 #include "sdt-rate-graph.h"
+#include "sdt-session.h"
 
 struct _SdtBenchmarkPage {
 	GtkBox parent_instance;
@@ -28,14 +29,9 @@ struct _SdtBenchmarkPage {
 	GtkWidget *results_grid;
 	SdtSession *session;
 	SdtManager *manager;
-	GCancellable *cancellable;     /* the page's lifetime */
-	GCancellable *job_cancellable; /* the current run's calls */
+	GCancellable *cancellable; /* the page's lifetime */
 	gboolean running;
-	gboolean cancel_requested;
-	gchar *job_path;
-	GHashTable *completed; /* job path -> GVariant (sss), signals seen before the reply */
-	SdtJob *job;
-	guint completed_id;
+	SdtClientJob *job; /* the run followed (sdt-client-job.h) */
 	guint inhibit_cookie;
 	gint64 started_us; /* when the job began: the rate graph's time 0 */
 };
@@ -102,13 +98,14 @@ sdt_benchmark_page_clear_results(SdtBenchmarkPage *self)
 
 /* one row of the results table: the test, its figures and its A1/A2 marks */
 static void
-sdt_benchmark_page_add_row(SdtBenchmarkPage *self, SdtBenchRow *row, gint r)
+sdt_benchmark_page_add_row(SdtBenchmarkPage *self, SdtClientBenchTest *row, gint r)
 {
-	const gchar *title = sdt_bench_test_title(row->name);
+	const gchar *title = sdt_l10n_bench_test(row->name);
 	g_autofree gchar *mb_s = NULL;
 	g_autofree gchar *iops = NULL;
 	g_autofree gchar *pct = NULL;
-	g_autofree gchar *spread = sdt_bench_spread_text(row->valid ? row->spread_pct : -1);
+	g_autofree gchar *spread = sdt_bench_spread_text(
+		row->valid && isfinite(row->ci_percent) ? row->ci_percent : -1);
 	/* Translators: accessible descriptions of result cells */
 	g_autofree gchar *mb_s_desc = g_strdup_printf(_("%s, MB/s"), title);
 	g_autofree gchar *iops_desc = g_strdup_printf(_("%s, IOPS"), title);
@@ -150,9 +147,11 @@ sdt_benchmark_page_add_row(SdtBenchmarkPage *self, SdtBenchRow *row, gint r)
 
 /* the verdict on the card, the bus ceiling and how much the figures spread */
 static gchar *
-sdt_benchmark_page_verdict_text(SdtBenchSummary *summary)
+sdt_benchmark_page_verdict_text(SdtClientBench *summary)
 {
 	g_autoptr(GString) text = g_string_new(NULL);
+	gdouble spread = isfinite(summary->verdict.spread_percent) ? summary->verdict.spread_percent
+								   : summary->spread_percent;
 
 	if (summary->stand_in)
 		/* Translators: the folder and the device of a benchmark that did not run
@@ -180,19 +179,19 @@ sdt_benchmark_page_verdict_text(SdtBenchSummary *summary)
 				       _("The bus allows at most %.1f MB/s."),
 				       summary->ceiling_mb_s);
 	}
-	if (summary->spread_pct >= 0) {
+	if (isfinite(spread) && spread >= 0) {
 		g_string_append(text, sdt_l10n_sentence_gap(text->str));
 		/* Translators: how much repeated measurements differed, in percent */
 		g_string_append_printf(text,
 				       _("The repeats of the verdict's tests differed by up to "
 					 "±%.1f %%."),
-				       summary->spread_pct);
+				       spread);
 	}
 	return g_string_free(g_steal_pointer(&text), FALSE);
 }
 
 static void
-sdt_benchmark_page_show_summary(SdtBenchmarkPage *self, SdtBenchSummary *summary)
+sdt_benchmark_page_show_summary(SdtBenchmarkPage *self, SdtClientBench *summary)
 {
 	const gchar *headers[] = {N_("Test"),
 				  N_("MB/s"),
@@ -213,19 +212,22 @@ sdt_benchmark_page_show_summary(SdtBenchmarkPage *self, SdtBenchSummary *summary
 	sdt_benchmark_page_clear_results(self);
 	for (guint i = 0; i < G_N_ELEMENTS(headers); i++)
 		sdt_benchmark_page_add_cell(self, _(headers[i]), NULL, "sdt-column-title", i, 0);
-	for (guint i = 0; i < summary->rows->len; i++)
-		sdt_benchmark_page_add_row(self, g_ptr_array_index(summary->rows, i), (gint) i + 1);
+	for (guint i = 0; i < summary->tests->len; i++)
+		sdt_benchmark_page_add_row(self,
+					   g_ptr_array_index(summary->tests, i),
+					   (gint) i + 1);
 
 	/* the engine's notes in plain words; its own words in the tooltip */
-	for (guint i = 0; i < summary->notes_en->len; i++) {
-		const gchar *note = g_ptr_array_index(summary->notes_en, i);
+	for (guint i = 0; i < summary->notes->len; i++) {
+		const gchar *note = g_ptr_array_index(summary->notes, i);
 		g_autofree gchar *plain = sdt_bench_note_plain(note);
+		const gchar *translated = sdt_l10n_tr(note);
 		g_string_append_printf(text, "\n%s", plain);
-		if (!g_str_equal(plain, g_ptr_array_index(summary->notes, i)))
+		if (!g_str_equal(plain, translated))
 			g_string_append_printf(details,
 					       "%s%s",
 					       details->len > 0 ? "\n" : "",
-					       (gchar *) g_ptr_array_index(summary->notes, i));
+					       translated);
 	}
 	gtk_label_set_text(GTK_LABEL(self->verdict_label), text->str);
 	gtk_widget_set_tooltip_text(self->verdict_label, details->len > 0 ? details->str : NULL);
@@ -263,28 +265,14 @@ sdt_benchmark_page_set_running(SdtBenchmarkPage *self, gboolean running)
 static void
 sdt_benchmark_page_reset_job(SdtBenchmarkPage *self)
 {
-	if (self->completed_id != 0 && self->manager != NULL) {
-		g_dbus_connection_signal_unsubscribe(
-			g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager)),
-			self->completed_id);
-	}
-	self->completed_id = 0;
-	if (self->job != NULL)
-		g_signal_handlers_disconnect_by_data(self->job, self);
-	g_clear_object(&self->job);
-	g_clear_pointer(&self->job_path, g_free);
-	g_hash_table_remove_all(self->completed);
-	if (self->job_cancellable != NULL)
-		g_cancellable_cancel(self->job_cancellable);
-	g_clear_object(&self->job_cancellable);
-	self->cancel_requested = FALSE;
+	g_clear_pointer(&self->job, sdt_client_job_free);
 }
 
 static void
 sdt_benchmark_page_finish(SdtBenchmarkPage *self, const gchar *result, const GError *error)
 {
 	g_autoptr(GError) error_local = NULL;
-	g_autoptr(SdtBenchSummary) summary = NULL;
+	g_autoptr(SdtClientBench) summary = NULL;
 
 	sdt_benchmark_page_reset_job(self);
 	sdt_benchmark_page_set_running(self, FALSE);
@@ -297,7 +285,7 @@ sdt_benchmark_page_finish(SdtBenchmarkPage *self, const gchar *result, const GEr
 		sdt_session_report_error(self->session, SDT_USER_ACTION_BENCHMARK, error);
 		return;
 	}
-	summary = sdt_bench_summary_parse(result, &error_local);
+	summary = sdt_client_bench_parse(result, &error_local);
 	if (summary == NULL) {
 		gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar), _("Failed"));
 		sdt_session_report_error(self->session, SDT_USER_ACTION_BENCHMARK, error_local);
@@ -330,55 +318,12 @@ sdt_benchmark_page_finish(SdtBenchmarkPage *self, const gchar *result, const GEr
 }
 
 static void
-sdt_benchmark_page_dispatch_completed(SdtBenchmarkPage *self, GVariant *params)
-{
-	const gchar *result;
-	const gchar *error_name;
-	const gchar *error_message;
-
-	g_variant_get(params, "(&s&s&s)", &result, &error_name, &error_message);
-	if (error_name[0] != '\0') {
-		g_autoptr(GError) error =
-			g_dbus_error_new_for_dbus_error(error_name, error_message);
-		sdt_benchmark_page_finish(self, NULL, error);
-		return;
-	}
-	sdt_benchmark_page_finish(self, result, NULL);
-}
-
-static void
-sdt_benchmark_page_completed_cb(GDBusConnection *connection,
-				const gchar *sender,
-				const gchar *path,
-				const gchar *iface,
-				const gchar *signal,
-				GVariant *params,
-				gpointer user_data)
+sdt_benchmark_page_progress_cb(const gchar *phase,
+			       gdouble progress,
+			       gdouble rate,
+			       gpointer user_data)
 {
 	SdtBenchmarkPage *self = SDT_BENCHMARK_PAGE(user_data);
-	g_autofree gchar *owner = NULL;
-
-	if (!g_variant_is_of_type(params, G_VARIANT_TYPE("(sss)")) || self->manager == NULL)
-		return;
-	/* only the helper's own signals count (it may have been started by our call) */
-	owner = g_dbus_proxy_get_name_owner(G_DBUS_PROXY(self->manager));
-	if (owner == NULL || g_strcmp0(sender, owner) != 0)
-		return;
-	if (self->job_path == NULL) {
-		/* it finished before StartBenchmark's reply arrived */
-		g_hash_table_insert(self->completed, g_strdup(path), g_variant_ref(params));
-		return;
-	}
-	if (g_strcmp0(path, self->job_path) == 0)
-		sdt_benchmark_page_dispatch_completed(self, params);
-}
-
-static void
-sdt_benchmark_page_update_progress(SdtBenchmarkPage *self)
-{
-	const gchar *phase = sdt_job_get_phase(self->job);
-	gdouble progress = sdt_job_get_progress(self->job);
-	gdouble rate = sdt_job_get_rate(self->job);
 	g_autofree gchar *text = NULL;
 
 	if (!self->running)
@@ -390,7 +335,7 @@ sdt_benchmark_page_update_progress(SdtBenchmarkPage *self)
 	if (phase != NULL && phase[0] != '\0' && g_strcmp0(phase, "prepare") != 0) {
 		/* Translators: the running test and its current rate */
 		text = g_strdup_printf(_("%s: %.1f MB/s"),
-				       sdt_bench_test_title(phase),
+				       sdt_l10n_bench_test(phase),
 				       isfinite(rate) ? rate : 0.0);
 		sdt_rate_graph_add_sample(SDT_RATE_GRAPH(self->rate_graph),
 					  (gdouble) (g_get_monotonic_time() - self->started_us) /
@@ -403,99 +348,25 @@ sdt_benchmark_page_update_progress(SdtBenchmarkPage *self)
 	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar), text);
 }
 
-static void
-sdt_benchmark_page_job_properties_cb(GDBusProxy *proxy,
-				     GVariant *changed,
-				     GStrv invalidated,
-				     SdtBenchmarkPage *self)
-{
-	sdt_benchmark_page_update_progress(self);
-}
+static void sdt_benchmark_page_service_vanished(SdtBenchmarkPage *self);
 
 static void
-sdt_benchmark_page_cancel_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+sdt_benchmark_page_done_cb(const gchar *result, const GError *error, gpointer user_data)
 {
-	g_autoptr(GError) error = NULL;
+	SdtBenchmarkPage *self = SDT_BENCHMARK_PAGE(user_data);
 
-	/* the job ends with Completed(Cancelled); only say something if that cannot come */
-	if (!sdt_job_call_cancel_finish(SDT_JOB(source), res, &error) &&
-	    !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-		g_debug("cancelling the job failed: %s", error->message);
-}
-
-static void
-sdt_benchmark_page_send_cancel(SdtBenchmarkPage *self)
-{
-	sdt_job_call_cancel(self->job, self->job_cancellable, sdt_benchmark_page_cancel_cb, self);
-	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar), _("Stopping…"));
-}
-
-static void
-sdt_benchmark_page_job_ready_cb(GObject *source, GAsyncResult *res, gpointer user_data)
-{
-	SdtBenchmarkPage *self;
-	g_autoptr(GError) error = NULL;
-	g_autoptr(SdtJob) job = sdt_job_proxy_new_finish(res, &error);
-
-	if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-		return;
-	self = SDT_BENCHMARK_PAGE(user_data);
-	if (!self->running)
-		return;
-	if (job == NULL) {
-		/* progress is lost, but Completed still arrives through the subscription */
-		g_debug("no proxy for the job: %s", error->message);
+	/* the helper left: said the same way as when the window sees it go */
+	if (self->job != NULL && sdt_client_job_helper_vanished(self->job)) {
+		sdt_benchmark_page_service_vanished(self);
 		return;
 	}
-	self->job = g_steal_pointer(&job);
-	g_signal_connect(self->job,
-			 "g-properties-changed",
-			 G_CALLBACK(sdt_benchmark_page_job_properties_cb),
-			 self);
-	sdt_benchmark_page_update_progress(self);
-	if (self->cancel_requested)
-		sdt_benchmark_page_send_cancel(self);
-}
-
-static void
-sdt_benchmark_page_start_cb(GObject *source, GAsyncResult *res, gpointer user_data)
-{
-	SdtBenchmarkPage *self;
-	g_autoptr(GError) error = NULL;
-	g_autofree gchar *path = NULL;
-	GVariant *early;
-
-	if (!sdt_manager_call_start_benchmark_finish(SDT_MANAGER(source), &path, res, &error) &&
-	    g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-		return;
-	self = SDT_BENCHMARK_PAGE(user_data);
-	if (path == NULL) {
-		sdt_benchmark_page_finish(self, NULL, error);
-		return;
-	}
-	self->job_path = g_strdup(path);
-	self->started_us = g_get_monotonic_time();
-	early = g_hash_table_lookup(self->completed, path);
-	if (early != NULL) {
-		g_autoptr(GVariant) params = g_variant_ref(early);
-		sdt_benchmark_page_dispatch_completed(self, params);
-		return;
-	}
-	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar),
-				  _("Preparing the test file…"));
-	sdt_job_proxy_new(g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager)),
-			  G_DBUS_PROXY_FLAGS_NONE,
-			  SDT_BUS_NAME,
-			  path,
-			  self->job_cancellable,
-			  sdt_benchmark_page_job_ready_cb,
-			  self);
+	sdt_benchmark_page_finish(self, result, error);
 }
 
 static void
 sdt_benchmark_page_start_clicked_cb(SdtBenchmarkPage *self)
 {
-	GDBusConnection *connection;
+	g_autofree gchar *helper = NULL;
 	const gchar *profile = gtk_combo_box_get_active_id(GTK_COMBO_BOX(self->profile_combo));
 
 	if (self->running)
@@ -513,41 +384,32 @@ sdt_benchmark_page_start_clicked_cb(SdtBenchmarkPage *self)
 	sdt_rate_graph_clear(SDT_RATE_GRAPH(self->rate_graph));
 	sdt_session_dismiss(self->session);
 
-	connection = g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager));
-	self->completed_id = g_dbus_connection_signal_subscribe(connection,
-								NULL,
-								"org.example.SdTuner1.Job",
-								"Completed",
-								NULL,
-								NULL,
-								G_DBUS_SIGNAL_FLAGS_NONE,
-								sdt_benchmark_page_completed_cb,
-								self,
-								NULL);
-	self->job_cancellable = g_cancellable_new();
 	sdt_benchmark_page_set_running(self, TRUE);
+	self->started_us = g_get_monotonic_time();
 	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar), 0.0);
 	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar),
 				  _("Waiting for permission…"));
-	sdt_manager_call_start_benchmark(self->manager,
+	/* the helper that answers the manager proxy runs the job; NULL: activate it */
+	helper = g_dbus_proxy_get_name_owner(G_DBUS_PROXY(self->manager));
+	self->job = sdt_client_job_start(g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager)),
+					 helper,
+					 "StartBenchmark",
 					 profile != NULL ? profile : "quick",
-					 sdt_page_no_options(),
-					 self->job_cancellable,
-					 sdt_benchmark_page_start_cb,
+					 NULL,
+					 SDT_CALL_TIMEOUT_MS,
+					 sdt_benchmark_page_progress_cb,
+					 sdt_benchmark_page_done_cb,
 					 self);
 }
 
 static void
 sdt_benchmark_page_cancel_clicked_cb(SdtBenchmarkPage *self)
 {
-	if (!self->running)
+	if (!self->running || self->job == NULL)
 		return;
-	if (self->job == NULL) {
-		/* StartBenchmark has not answered yet: cancel once it has */
-		self->cancel_requested = TRUE;
-		return;
-	}
-	sdt_benchmark_page_send_cancel(self);
+	/* now, or once StartBenchmark has answered; Completed(Cancelled) ends the run */
+	sdt_client_job_cancel(self->job);
+	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar), _("Stopping…"));
 }
 
 static void
@@ -611,13 +473,11 @@ sdt_benchmark_page_dispose(GObject *object)
 {
 	SdtBenchmarkPage *self = SDT_BENCHMARK_PAGE(object);
 
-	if (self->completed != NULL)
-		sdt_benchmark_page_reset_job(self);
+	sdt_benchmark_page_reset_job(self);
 	sdt_benchmark_page_set_running(self, FALSE);
 	g_cancellable_cancel(self->cancellable);
 	g_clear_object(&self->cancellable);
 	g_clear_object(&self->manager);
-	g_clear_pointer(&self->completed, g_hash_table_unref);
 	if (self->session != NULL)
 		g_signal_handlers_disconnect_by_data(self->session, self);
 	g_clear_object(&self->session);
@@ -629,10 +489,6 @@ sdt_benchmark_page_init(SdtBenchmarkPage *self)
 {
 	gtk_widget_init_template(GTK_WIDGET(self));
 	self->cancellable = g_cancellable_new();
-	self->completed = g_hash_table_new_full(g_str_hash,
-						g_str_equal,
-						g_free,
-						(GDestroyNotify) g_variant_unref);
 }
 
 static void

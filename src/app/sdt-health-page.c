@@ -10,7 +10,8 @@
 
 #include "sdt-health-page.h"
 #include "sdt-json-reader.h"
-#include "sdt-page.h"
+#include "sdt-client-job.h"
+#include "sdt-client.h"
 #include "sdt-session.h"
 #include "sdt-user-error.h"
 
@@ -25,13 +26,9 @@ struct _SdtHealthPage {
 	GtkWidget *wear_label;
 	SdtSession *session;
 	SdtManager *manager;
-	SdtJob *job;
-	gchar *job_path;
-	GHashTable *completed; /* job path -> (sss) seen before StartCheck answered */
-	guint completed_id;
+	SdtClientJob *job; /* the check followed (sdt-client-job.h) */
 	GCancellable *cancellable;
 	gboolean running;
-	gboolean stop_wanted;
 };
 
 G_DEFINE_TYPE(SdtHealthPage, sdt_health_page, GTK_TYPE_BOX)
@@ -219,7 +216,7 @@ sdt_health_page_refresh(SdtHealthPage *self)
 	if (self->manager == NULL)
 		return;
 	sdt_manager_call_get_health(self->manager,
-				    sdt_page_no_options(),
+				    sdt_client_no_options(),
 				    self->cancellable,
 				    sdt_health_page_get_health_cb,
 				    self);
@@ -266,155 +263,65 @@ sdt_health_page_show_result(SdtHealthPage *self, JsonObject *obj)
 static void
 sdt_health_page_end_job(SdtHealthPage *self)
 {
-	if (self->job != NULL)
-		g_signal_handlers_disconnect_by_data(self->job, self);
-	g_clear_object(&self->job);
-	g_clear_pointer(&self->job_path, g_free);
+	g_clear_pointer(&self->job, sdt_client_job_free);
 	sdt_health_page_set_running(self, FALSE);
 }
 
 static void
-sdt_health_page_dispatch_completed(SdtHealthPage *self, GVariant *params)
+sdt_health_page_show_error(SdtHealthPage *self, const GError *error_in)
 {
-	const gchar *result;
-	const gchar *error_name;
-	const gchar *error_message;
+	g_autoptr(GError) error = g_error_copy(error_in);
+	g_autofree gchar *msg = NULL;
 
-	g_variant_get(params, "(&s&s&s)", &result, &error_name, &error_message);
-	if (error_name[0] != '\0') {
-		g_autoptr(GError) error =
-			g_dbus_error_new_for_dbus_error(error_name, error_message);
-		g_autofree gchar *msg = NULL;
-		g_dbus_error_strip_remote_error(error);
-		msg = sdt_user_error_describe(SDT_USER_ACTION_CHECK, error);
-		gtk_label_set_text(GTK_LABEL(self->result_label), msg);
-		gtk_widget_set_name(self->result_label, "error");
+	g_dbus_error_strip_remote_error(error);
+	msg = sdt_user_error_describe(SDT_USER_ACTION_CHECK, error);
+	gtk_label_set_text(GTK_LABEL(self->result_label), msg);
+	gtk_widget_set_name(self->result_label, "error");
+}
+
+static void sdt_health_page_service_vanished(SdtHealthPage *self);
+
+static void
+sdt_health_page_done_cb(const gchar *result, const GError *error, gpointer user_data)
+{
+	SdtHealthPage *self = SDT_HEALTH_PAGE(user_data);
+
+	if (self->job != NULL && sdt_client_job_helper_vanished(self->job)) {
+		sdt_health_page_service_vanished(self);
+		return;
+	}
+	if (error != NULL) {
+		sdt_health_page_show_error(self, error);
 	} else {
-		g_autoptr(GError) error = NULL;
-		g_autoptr(JsonNode) root = sdt_json_reader_parse(result, &error);
+		g_autoptr(GError) error_local = NULL;
+		g_autoptr(JsonNode) root = sdt_json_reader_parse(result, &error_local);
 		if (root != NULL)
 			sdt_health_page_show_result(self, json_node_get_object(root));
 		else
-			gtk_label_set_text(GTK_LABEL(self->result_label), error->message);
+			gtk_label_set_text(GTK_LABEL(self->result_label), error_local->message);
 	}
 	sdt_health_page_end_job(self);
 	sdt_health_page_refresh(self);
 }
 
 static void
-sdt_health_page_completed_cb(GDBusConnection *connection,
-			     const gchar *sender,
-			     const gchar *path,
-			     const gchar *iface,
-			     const gchar *signal,
-			     GVariant *params,
-			     gpointer user_data)
+sdt_health_page_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gpointer user_data)
 {
 	SdtHealthPage *self = SDT_HEALTH_PAGE(user_data);
-	g_autofree gchar *owner = NULL;
-
-	if (self->manager == NULL || !g_variant_is_of_type(params, G_VARIANT_TYPE("(sss)")))
-		return;
-	owner = g_dbus_proxy_get_name_owner(G_DBUS_PROXY(self->manager));
-	if (g_strcmp0(owner, sender) != 0)
-		return;
-	if (self->job_path == NULL)
-		g_hash_table_insert(self->completed, g_strdup(path), g_variant_ref(params));
-	else if (g_strcmp0(path, self->job_path) == 0)
-		sdt_health_page_dispatch_completed(self, params);
-}
-
-static void
-sdt_health_page_properties_cb(GDBusProxy *proxy,
-			      GVariant *changed,
-			      const gchar *const *invalidated,
-			      gpointer user_data)
-{
-	SdtHealthPage *self = SDT_HEALTH_PAGE(user_data);
-	SdtJob *job = SDT_JOB(proxy);
-	const gchar *phase = sdt_job_get_phase(job);
 
 	if (!self->running || phase == NULL || phase[0] == '\0')
 		return;
-	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar),
-				      sdt_job_get_progress(job));
+	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar), fraction);
 	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar), phase);
-}
-
-static void
-sdt_health_page_cancel_cb(GObject *source, GAsyncResult *res, gpointer user_data)
-{
-	g_autoptr(GError) error = NULL;
-	if (!sdt_job_call_cancel_finish(SDT_JOB(source), res, &error))
-		g_debug("Cancel: %s", error->message);
-}
-
-static void
-sdt_health_page_job_proxy_cb(GObject *source, GAsyncResult *res, gpointer user_data)
-{
-	SdtHealthPage *self;
-	g_autoptr(GError) error = NULL;
-	g_autoptr(SdtJob) job = sdt_job_proxy_new_finish(res, &error);
-
-	if (job == NULL && g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-		return;
-	self = SDT_HEALTH_PAGE(user_data);
-	if (job == NULL || !self->running)
-		return;
-	self->job = g_steal_pointer(&job);
-	g_signal_connect(self->job,
-			 "g-properties-changed",
-			 G_CALLBACK(sdt_health_page_properties_cb),
-			 self);
-	if (self->stop_wanted)
-		sdt_job_call_cancel(self->job, NULL, sdt_health_page_cancel_cb, NULL);
-}
-
-static void
-sdt_health_page_start_cb(GObject *source, GAsyncResult *res, gpointer user_data)
-{
-	SdtHealthPage *self;
-	g_autoptr(GError) error = NULL;
-	g_autofree gchar *path = NULL;
-	GVariant *early;
-
-	if (!sdt_manager_call_start_check_finish(SDT_MANAGER(source), &path, res, &error) &&
-	    g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-		return;
-	self = SDT_HEALTH_PAGE(user_data);
-	if (path == NULL) {
-		g_autofree gchar *msg = NULL;
-		g_dbus_error_strip_remote_error(error);
-		msg = sdt_user_error_describe(SDT_USER_ACTION_CHECK, error);
-		gtk_label_set_text(GTK_LABEL(self->result_label), msg);
-		gtk_widget_set_name(self->result_label, "error");
-		sdt_health_page_end_job(self);
-		return;
-	}
-	self->job_path = g_strdup(path);
-	early = g_hash_table_lookup(self->completed, path);
-	if (early != NULL) {
-		g_autoptr(GVariant) params = g_variant_ref(early);
-		g_hash_table_remove_all(self->completed);
-		sdt_health_page_dispatch_completed(self, params);
-		return;
-	}
-	g_hash_table_remove_all(self->completed);
-	sdt_job_proxy_new(g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager)),
-			  G_DBUS_PROXY_FLAGS_NONE,
-			  SDT_BUS_NAME,
-			  path,
-			  self->cancellable,
-			  sdt_health_page_job_proxy_cb,
-			  self);
 }
 
 static void
 sdt_health_page_start(SdtHealthPage *self, const gchar *mode)
 {
+	g_autofree gchar *helper = NULL;
+
 	if (self->manager == NULL || self->running)
 		return;
-	self->stop_wanted = FALSE;
 	sdt_health_page_set_running(self, TRUE);
 	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar), 0.0);
 	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar), "prepare");
@@ -422,13 +329,17 @@ sdt_health_page_start(SdtHealthPage *self, const gchar *mode)
 			   _("Checking… Your files are safe: the check only writes inside "
 			     "space it reserves, and removes it afterwards."));
 	gtk_widget_set_name(self->result_label, "running");
-	g_hash_table_remove_all(self->completed);
-	sdt_manager_call_start_check(self->manager,
-				     mode,
-				     sdt_page_no_options(),
-				     self->cancellable,
-				     sdt_health_page_start_cb,
-				     self);
+	/* the helper that answers the manager proxy runs the job; NULL: activate it */
+	helper = g_dbus_proxy_get_name_owner(G_DBUS_PROXY(self->manager));
+	self->job = sdt_client_job_start(g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager)),
+					 helper,
+					 "StartCheck",
+					 mode,
+					 NULL,
+					 SDT_CALL_TIMEOUT_MS,
+					 sdt_health_page_progress_cb,
+					 sdt_health_page_done_cb,
+					 self);
 }
 
 static void
@@ -446,9 +357,9 @@ sdt_health_page_full_clicked(GtkButton *button, SdtHealthPage *self)
 static void
 sdt_health_page_stop_clicked(GtkButton *button, SdtHealthPage *self)
 {
-	self->stop_wanted = TRUE;
+	/* now, or once StartCheck has answered; Completed ends the check */
 	if (self->job != NULL)
-		sdt_job_call_cancel(self->job, NULL, sdt_health_page_cancel_cb, NULL);
+		sdt_client_job_cancel(self->job);
 }
 
 static void
@@ -466,29 +377,8 @@ sdt_health_page_service_vanished(SdtHealthPage *self)
 static void
 sdt_health_page_set_manager(SdtHealthPage *self, SdtManager *manager)
 {
-	GDBusConnection *connection;
-
-	if (self->completed_id != 0 && self->manager != NULL)
-		g_dbus_connection_signal_unsubscribe(
-			g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager)),
-			self->completed_id);
-	self->completed_id = 0;
 	sdt_health_page_end_job(self);
 	g_set_object(&self->manager, manager);
-	if (manager != NULL) {
-		connection = g_dbus_proxy_get_connection(G_DBUS_PROXY(manager));
-		self->completed_id =
-			g_dbus_connection_signal_subscribe(connection,
-							   SDT_BUS_NAME,
-							   "org.example.SdTuner1.Job",
-							   "Completed",
-							   NULL,
-							   NULL,
-							   G_DBUS_SIGNAL_FLAGS_NONE,
-							   sdt_health_page_completed_cb,
-							   self,
-							   NULL);
-	}
 	sdt_health_page_set_running(self, FALSE);
 }
 
@@ -532,18 +422,9 @@ sdt_health_page_dispose(GObject *object)
 {
 	SdtHealthPage *self = SDT_HEALTH_PAGE(object);
 
-	if (self->completed_id != 0 && self->manager != NULL)
-		g_dbus_connection_signal_unsubscribe(
-			g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager)),
-			self->completed_id);
-	self->completed_id = 0;
 	g_cancellable_cancel(self->cancellable);
 	g_clear_object(&self->cancellable);
-	if (self->job != NULL)
-		g_signal_handlers_disconnect_by_data(self->job, self);
-	g_clear_object(&self->job);
-	g_clear_pointer(&self->job_path, g_free);
-	g_clear_pointer(&self->completed, g_hash_table_unref);
+	g_clear_pointer(&self->job, sdt_client_job_free);
 	g_clear_object(&self->manager);
 	if (self->session != NULL)
 		g_signal_handlers_disconnect_by_data(self->session, self);
@@ -556,10 +437,6 @@ sdt_health_page_init(SdtHealthPage *self)
 {
 	gtk_widget_init_template(GTK_WIDGET(self));
 	self->cancellable = g_cancellable_new();
-	self->completed = g_hash_table_new_full(g_str_hash,
-						g_str_equal,
-						g_free,
-						(GDestroyNotify) g_variant_unref);
 	sdt_health_page_set_running(self, FALSE);
 }
 

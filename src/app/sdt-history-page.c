@@ -6,15 +6,17 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "sdt-l10n.h"
-#include "sdt-bench-summary.h"
+#include "sdt-client-bench.h"
+#include "sdt-client-history.h"
 #include "sdt-chart-logic.h"
 #include "sdt-history-chart.h"
 #include "sdt-history-page.h"
 #include "sdt-json-reader.h"
 #include "sdt-loop-state.h"
-#include "sdt-page.h"
+#include "sdt-client.h"
 #include "sdt-session.h"
 
 struct _SdtHistoryPage {
@@ -51,17 +53,17 @@ static const struct {
 
 /* a test's figure (MB/s or IOPS) and its spread in the same unit (-1 unknown) */
 static gdouble
-sdt_history_page_find(SdtBenchSummary *summary, const gchar *name, gboolean iops, gdouble *spread)
+sdt_history_page_find(SdtClientBench *summary, const gchar *name, gboolean iops, gdouble *spread)
 {
 	*spread = -1;
 	if (summary == NULL)
 		return -1;
-	for (guint i = 0; i < summary->rows->len; i++) {
-		SdtBenchRow *row = g_ptr_array_index(summary->rows, i);
+	for (guint i = 0; i < summary->tests->len; i++) {
+		SdtClientBenchTest *row = g_ptr_array_index(summary->tests, i);
 		if (g_strcmp0(row->name, name) == 0 && row->valid) {
 			gdouble value = iops ? row->iops : row->mb_s;
-			if (row->spread_pct >= 0)
-				*spread = value * row->spread_pct / 100;
+			if (isfinite(row->ci_percent) && row->ci_percent >= 0)
+				*spread = value * row->ci_percent / 100;
 			return value;
 		}
 	}
@@ -84,7 +86,7 @@ sdt_history_page_add_row(SdtHistoryPage *self, const gchar *text)
 static gchar *
 sdt_history_page_bench_text(JsonObject *entry, const gchar *when)
 {
-	g_autoptr(SdtBenchSummary) s = sdt_bench_summary_from_history_entry(entry);
+	g_autoptr(SdtClientBench) s = sdt_client_history_entry_bench(entry);
 	gdouble spread;
 	gdouble rd = sdt_history_page_find(s, "seq-read", FALSE, &spread);
 	gdouble rr = sdt_history_page_find(s, "rand-4k-read-qd1", TRUE, &spread);
@@ -154,7 +156,7 @@ sdt_history_page_chart_verify(SdtHistoryPage *self, JsonArray *entries)
 		gdouble values[2] = {f->before, f->after};
 		gdouble spreads[2] = {f->before_spread, f->after_spread};
 		sdt_history_chart_add_group(SDT_HISTORY_CHART(self->chart),
-					    sdt_bench_test_title(f->name),
+					    sdt_l10n_bench_test(f->name),
 					    f->iops ? _("IOPS") : _("MB/s"),
 					    values,
 					    spreads);
@@ -229,7 +231,7 @@ sdt_history_page_chart_comparison(SdtHistoryPage *self, JsonArray *entries)
 		if (values[0] < 0 && values[1] < 0)
 			continue;
 		sdt_history_chart_add_group(SDT_HISTORY_CHART(self->chart),
-					    sdt_bench_test_title(sdt_history_tests[i].name),
+					    sdt_l10n_bench_test(sdt_history_tests[i].name),
 					    iops ? _("IOPS") : _("MB/s"),
 					    values,
 					    spreads);
@@ -290,7 +292,7 @@ sdt_history_page_refresh(SdtHistoryPage *self)
 	if (self->manager == NULL)
 		return;
 	sdt_manager_call_get_history(self->manager,
-				     sdt_page_no_options(),
+				     sdt_client_no_options(),
 				     self->cancellable,
 				     sdt_history_page_get_history_cb,
 				     self);

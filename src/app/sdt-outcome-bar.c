@@ -115,7 +115,7 @@ sdt_outcome_bar_set_manager(SdtOutcomeBar *self, SdtManager *manager)
 	g_return_if_fail(SDT_IS_OUTCOME_BAR(self));
 	if (manager == NULL)
 		return;
-	/* no options (sdt_page_no_options() is the window's) */
+	/* no options (sdt_client_no_options()) */
 	sdt_manager_call_get_status(manager,
 				    g_variant_new_array(G_VARIANT_TYPE("{sv}"), NULL, 0),
 				    self->cancellable,

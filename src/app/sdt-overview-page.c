@@ -12,7 +12,7 @@
 #include "sdt-card-badges.h"
 #include "sdt-json-reader.h"
 #include "sdt-overview-page.h"
-#include "sdt-page.h"
+#include "sdt-client.h"
 #include "sdt-session.h"
 
 struct _SdtOverviewPage {
@@ -384,7 +384,7 @@ sdt_overview_page_refresh(SdtOverviewPage *self)
 	if (self->manager == NULL)
 		return;
 	sdt_manager_call_get_info(self->manager,
-				  sdt_page_no_options(),
+				  sdt_client_no_options(),
 				  self->cancellable,
 				  sdt_overview_page_get_info_cb,
 				  self);

@@ -11,7 +11,7 @@
 #include "sdt-block-preview.h"
 #include "sdt-json-reader.h"
 #include "sdt-loop-state.h"
-#include "sdt-page.h"
+#include "sdt-client.h"
 #include "sdt-session.h"
 #include "sdt-recommend-page.h"
 
@@ -408,12 +408,12 @@ sdt_recommend_page_refresh(SdtRecommendPage *self)
 	if (self->manager == NULL)
 		return;
 	sdt_manager_call_get_recommendations(self->manager,
-					     sdt_page_no_options(),
+					     sdt_client_no_options(),
 					     self->cancellable,
 					     sdt_recommend_page_get_recommendations_cb,
 					     self);
 	sdt_manager_call_get_status(self->manager,
-				    sdt_page_no_options(),
+				    sdt_client_no_options(),
 				    self->cancellable,
 				    sdt_recommend_page_get_status_cb,
 				    self);
@@ -560,7 +560,7 @@ sdt_recommend_page_revert_clicked_cb(SdtRecommendPage *self)
 	sdt_session_dismiss(self->session);
 	gtk_label_set_text(GTK_LABEL(self->status_label), _("Waiting for permission…"));
 	sdt_manager_call_revert(self->manager,
-				sdt_page_no_options(),
+				sdt_client_no_options(),
 				self->cancellable,
 				sdt_recommend_page_revert_cb,
 				self);

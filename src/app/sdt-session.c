@@ -7,7 +7,7 @@
 
 #include <glib/gi18n.h>
 
-#include "sdt-page.h"
+#include "sdt-client.h"
 #include "sdt-session.h"
 
 struct _SdtSession {
@@ -35,12 +35,6 @@ enum {
 	N_SIGNALS
 };
 static guint sdt_session_signals[N_SIGNALS];
-
-GVariant *
-sdt_page_no_options(void)
-{
-	return g_variant_new_array(G_VARIANT_TYPE("{sv}"), NULL, 0);
-}
 
 GParamSpec *
 sdt_session_param_spec(void)

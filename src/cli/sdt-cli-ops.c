@@ -16,16 +16,12 @@
 
 #include "sdt-check.h"
 #include "sdt-cli-ops.h"
+#include "sdt-client-job.h"
+#include "sdt-client.h"
 #include "sdt-dbus-generated.h"
 #include "sdt-error.h"
 #include "sdt-utf8.h"
 #include "sdt-health.h"
-
-#define SDT_CLI_BUS_NAME "org.example.SdTuner1"
-#define SDT_CLI_PATH     "/org/example/SdTuner1"
-
-/* a password prompt may take a while; a dead helper still fails the call */
-#define SDT_CLI_CALL_TIMEOUT_MS (10 * 60 * 1000)
 
 typedef struct {
 	SdtManager *manager;
@@ -36,6 +32,17 @@ typedef struct {
 	gboolean agent_tried;
 	gboolean helper_missing; /* the last call found no helper (or no bus) */
 } SdtCliBus;
+
+/*
+ * TRUE when the last bus-mode call failed (SDT_ERROR_NOT_SUPPORTED) because
+ * no helper is installed or there is no system bus: a command that only
+ * reads may then read this machine in-process instead.
+ */
+static gboolean
+sdt_cli_ops_helper_missing(SdtCli *cli)
+{
+	return cli->ctx == NULL && cli->bus != NULL && ((SdtCliBus *) cli->bus)->helper_missing;
+}
 
 /* a result read in this process: what it prints is valid UTF-8, as over the bus */
 static JsonNode *
@@ -195,22 +202,16 @@ sdt_cli_ops_bus(SdtCli *cli, GError **error)
 		G_BUS_TYPE_SYSTEM,
 		G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES |
 			G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS,
-		SDT_CLI_BUS_NAME,
-		SDT_CLI_PATH,
+		SDT_BUS_NAME,
+		SDT_MANAGER_PATH,
 		NULL,
 		error);
 	if (bus->manager == NULL) {
 		sdt_cli_ops_fixup_error(cli, error);
 		return NULL;
 	}
-	g_dbus_proxy_set_default_timeout(G_DBUS_PROXY(bus->manager), SDT_CLI_CALL_TIMEOUT_MS);
+	g_dbus_proxy_set_default_timeout(G_DBUS_PROXY(bus->manager), SDT_TERMINAL_CALL_TIMEOUT_MS);
 	return bus;
-}
-
-gboolean
-sdt_cli_ops_helper_missing(SdtCli *cli)
-{
-	return cli->ctx == NULL && cli->bus != NULL && ((SdtCliBus *) cli->bus)->helper_missing;
 }
 
 JsonNode *
@@ -425,163 +426,95 @@ sdt_cli_ops_apply(SdtCli *cli, const gchar *id, gboolean trial, GError **error)
 	return sdt_cli_ops_parse(json, error);
 }
 
-/* one benchmark followed over the bus */
+/* one job of the helper, waited for in a private main context */
 typedef struct {
 	GMainContext *context;
 	GMainLoop *loop;
-	SdtJob *job;
-	gchar *job_path;
-	gchar *helper; /* the helper's unique bus name: only its signals count */
+	SdtClientJob *job;
 	SdtBenchProgressFunc progress;
 	gpointer user_data;
 	gboolean done;
 	gchar *result;
 	GError *error;
-	gboolean cancel_sent;
-} SdtCliBench;
+} SdtCliJobWait;
 
 static void
-sdt_cli_bench_finish(SdtCliBench *b)
+sdt_cli_job_wait_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gpointer user_data)
 {
-	b->done = TRUE;
-	g_main_loop_quit(b->loop);
+	SdtCliJobWait *w = user_data;
+
+	if (w->progress != NULL)
+		w->progress(phase, fraction, rate, w->user_data);
 }
 
 static void
-sdt_cli_bench_completed_cb(GDBusConnection *connection,
-			   const gchar *sender,
-			   const gchar *path,
-			   const gchar *iface,
-			   const gchar *signal,
-			   GVariant *params,
-			   gpointer user_data)
+sdt_cli_job_wait_done_cb(const gchar *result, const GError *error, gpointer user_data)
 {
-	SdtCliBench *b = user_data;
-	const gchar *result;
-	const gchar *error_name;
-	const gchar *error_message;
+	SdtCliJobWait *w = user_data;
 
-	/* any local user may emit a signal on the system bus, and job paths are
-	 * predictable: only the helper that runs our job says how it ended (the
-	 * subscription is on its unique name already; this holds for unicast
-	 * signals, which reach us whatever the match rules say) */
-	if (b->done || g_strcmp0(sender, b->helper) != 0 || g_strcmp0(path, b->job_path) != 0 ||
-	    !g_variant_is_of_type(params, G_VARIANT_TYPE("(sss)")))
-		return;
-	g_variant_get(params, "(&s&s&s)", &result, &error_name, &error_message);
-	if (error_name[0] != '\0') {
-		b->error = g_dbus_error_new_for_dbus_error(error_name, error_message);
-		sdt_cli_ops_fixup_error(NULL, &b->error);
-	} else {
-		b->result = g_strdup(result);
-	}
-	sdt_cli_bench_finish(b);
-}
-
-static void
-sdt_cli_bench_properties_cb(GDBusProxy *proxy,
-			    GVariant *changed,
-			    const gchar *const *invalidated,
-			    gpointer user_data)
-{
-	SdtCliBench *b = user_data;
-	const gchar *phase = sdt_job_get_phase(b->job);
-
-	if (b->done || b->progress == NULL || phase == NULL || phase[0] == '\0')
-		return;
-	b->progress(phase, sdt_job_get_progress(b->job), sdt_job_get_rate(b->job), b->user_data);
-}
-
-static void
-sdt_cli_bench_vanished_cb(GDBusConnection *connection, const gchar *name, gpointer user_data)
-{
-	SdtCliBench *b = user_data;
-
-	if (b->done)
-		return;
-	g_set_error_literal(&b->error,
-			    SDT_ERROR,
-			    SDT_ERROR_FAILED,
-			    _("sd-tuner-helper stopped while its job ran; nothing was left "
-			      "on the card"));
-	sdt_cli_bench_finish(b);
-}
-
-static void
-sdt_cli_bench_cancel_done_cb(GObject *source, GAsyncResult *res, gpointer user_data)
-{
-	g_autoptr(GError) error = NULL;
-	/* Completed says how it ended; a failed Cancel only means it had ended */
-	if (!sdt_job_call_cancel_finish(SDT_JOB(source), res, &error))
-		g_debug("Cancel: %s", error->message);
+	w->done = TRUE;
+	w->result = g_strdup(result);
+	if (error != NULL)
+		w->error = g_error_copy(error);
+	g_main_loop_quit(w->loop);
 }
 
 static gboolean
-sdt_cli_bench_send_cancel_cb(gpointer user_data)
+sdt_cli_job_wait_send_cancel_cb(gpointer user_data)
 {
-	SdtCliBench *b = user_data;
-	if (b->job != NULL && !b->done && !b->cancel_sent) {
-		b->cancel_sent = TRUE;
-		sdt_job_call_cancel(b->job, NULL, sdt_cli_bench_cancel_done_cb, NULL);
-	}
+	SdtCliJobWait *w = user_data;
+
+	if (w->job != NULL && !w->done)
+		sdt_client_job_cancel(w->job);
 	return G_SOURCE_REMOVE;
 }
 
 /* may run in any thread */
 static void
-sdt_cli_bench_cancelled_cb(GCancellable *cancellable, gpointer user_data)
+sdt_cli_job_wait_cancelled_cb(GCancellable *cancellable, gpointer user_data)
 {
-	SdtCliBench *b = user_data;
-	g_main_context_invoke(b->context, sdt_cli_bench_send_cancel_cb, b);
+	SdtCliJobWait *w = user_data;
+	g_main_context_invoke(w->context, sdt_cli_job_wait_send_cancel_cb, w);
 }
 
-/*
- * The unique name of the helper that will run our job: activated (it may not
- * run yet), then asked for; StartBenchmark goes to that name, so the job is
- * that helper's even if another instance replaced it meanwhile.
- */
-static gchar *
-sdt_cli_bench_helper_name(GDBusConnection *connection, GCancellable *cancellable, GError **error)
+/* follows the job (sdt-client-job.h) until it ends; @w->context is the thread's default */
+static void
+sdt_cli_job_wait_run(SdtCliJobWait *w,
+		     GDBusConnection *connection,
+		     const gchar *method,
+		     const gchar *arg,
+		     GCancellable *cancellable)
 {
-	g_autoptr(GVariant) started = NULL;
-	g_autoptr(GVariant) owner = NULL;
-	gchar *name = NULL;
+	gulong cancel_id = 0;
 
-	started = g_dbus_connection_call_sync(connection,
-					      "org.freedesktop.DBus",
-					      "/org/freedesktop/DBus",
-					      "org.freedesktop.DBus",
-					      "StartServiceByName",
-					      g_variant_new("(su)", SDT_CLI_BUS_NAME, 0),
-					      G_VARIANT_TYPE("(u)"),
-					      G_DBUS_CALL_FLAGS_NONE,
-					      -1,
-					      cancellable,
-					      error);
-	if (started == NULL)
-		return NULL;
-	owner = g_dbus_connection_call_sync(connection,
-					    "org.freedesktop.DBus",
-					    "/org/freedesktop/DBus",
-					    "org.freedesktop.DBus",
-					    "GetNameOwner",
-					    g_variant_new("(s)", SDT_CLI_BUS_NAME),
-					    G_VARIANT_TYPE("(s)"),
-					    G_DBUS_CALL_FLAGS_NONE,
-					    -1,
-					    cancellable,
-					    error);
-	if (owner == NULL)
-		return NULL;
-	g_variant_get(owner, "(s)", &name);
-	return name;
+	w->job = sdt_client_job_start(connection,
+				      NULL,
+				      method,
+				      arg,
+				      NULL,
+				      SDT_TERMINAL_CALL_TIMEOUT_MS,
+				      sdt_cli_job_wait_progress_cb,
+				      sdt_cli_job_wait_done_cb,
+				      w);
+	if (cancellable != NULL)
+		cancel_id = g_cancellable_connect(cancellable,
+						  G_CALLBACK(sdt_cli_job_wait_cancelled_cb),
+						  w,
+						  NULL);
+	if (!w->done)
+		g_main_loop_run(w->loop);
+	if (cancel_id != 0)
+		g_cancellable_disconnect(cancellable, cancel_id);
+	g_clear_pointer(&w->job, sdt_client_job_free);
+	/* what the follower let go of is released in this context */
+	for (guint i = 0; i < 100 && g_main_context_iteration(w->context, FALSE); i++)
+		;
 }
 
 /*
  * Starts a job of the helper (StartBenchmark or StartCheck, with @arg) and
- * follows it until Completed.  Signals and properties are taken from the
- * helper's unique name only: the system bus lets any user emit a Completed for
- * our job's predictable path.
+ * follows it until Completed, from the helper's unique name only: the system
+ * bus lets any user emit a Completed for our job's predictable path.
  */
 static JsonNode *
 sdt_cli_ops_run_job(SdtCli *cli,
@@ -592,123 +525,34 @@ sdt_cli_ops_run_job(SdtCli *cli,
 		    GCancellable *cancellable,
 		    GError **error)
 {
-	SdtCliBus *bus;
-	GDBusConnection *connection;
-	SdtCliBench b = {NULL};
-	g_autoptr(GError) error_local = NULL;
-	g_autoptr(JsonNode) node = NULL;
-	g_autoptr(GVariant) reply = NULL;
-	guint subscription = 0;
-	guint watch = 0;
-	gulong cancel_id = 0;
+	SdtCliBus *bus = sdt_cli_ops_bus(cli, error);
+	SdtCliJobWait w = {.progress = progress, .user_data = user_data};
+	JsonNode *node = NULL;
 
-	bus = sdt_cli_ops_bus(cli, error);
 	if (bus == NULL)
 		return NULL;
 	sdt_cli_ops_ensure_agent(bus);
-	connection = g_dbus_proxy_get_connection(G_DBUS_PROXY(bus->manager));
 	/* a private context: the caller may be a worker thread while its main
 	 * thread runs a loop (e.g. for SIGINT) on the default one */
-	b.context = g_main_context_new();
-	g_main_context_push_thread_default(b.context);
-	b.loop = g_main_loop_new(b.context, FALSE);
-	b.progress = progress;
-	b.user_data = user_data;
-
-	b.helper = sdt_cli_bench_helper_name(connection, cancellable, &error_local);
-	if (b.helper == NULL) {
-		sdt_cli_ops_fixup_error(cli, &error_local);
+	w.context = g_main_context_new();
+	w.loop = g_main_loop_new(w.context, FALSE);
+	g_main_context_push_thread_default(w.context);
+	sdt_cli_job_wait_run(&w,
+			     g_dbus_proxy_get_connection(G_DBUS_PROXY(bus->manager)),
+			     method,
+			     arg,
+			     cancellable);
+	g_main_context_pop_thread_default(w.context);
+	if (w.error != NULL) {
+		sdt_cli_ops_fixup_error(cli, &w.error);
+		g_propagate_error(error, g_steal_pointer(&w.error));
 	} else {
-		/* subscribed before the job exists, so even a very short job's
-		 * Completed (sent after the StartBenchmark reply) is seen */
-		subscription = g_dbus_connection_signal_subscribe(connection,
-								  b.helper,
-								  "org.example.SdTuner1.Job",
-								  "Completed",
-								  NULL,
-								  NULL,
-								  G_DBUS_SIGNAL_FLAGS_NONE,
-								  sdt_cli_bench_completed_cb,
-								  &b,
-								  NULL);
-		/* gone before the job is even started: the call below fails too */
-		watch = g_bus_watch_name_on_connection(connection,
-						       b.helper,
-						       G_BUS_NAME_WATCHER_FLAGS_NONE,
-						       NULL,
-						       sdt_cli_bench_vanished_cb,
-						       &b,
-						       NULL);
-		reply = g_dbus_connection_call_sync(
-			connection,
-			b.helper,
-			SDT_CLI_PATH,
-			"org.example.SdTuner1.Manager",
-			method,
-			g_variant_new("(s@a{sv})", arg, sdt_cli_ops_options(FALSE)),
-			G_VARIANT_TYPE("(o)"),
-			G_DBUS_CALL_FLAGS_NO_AUTO_START,
-			SDT_CLI_CALL_TIMEOUT_MS,
-			cancellable,
-			&error_local);
+		node = sdt_cli_ops_parse(w.result, error);
 	}
-	if (reply == NULL) {
-		if (b.helper != NULL)
-			sdt_cli_ops_fixup_error(cli, &error_local);
-	} else {
-		g_variant_get(reply, "(o)", &b.job_path);
-		/* the job's properties, from the same helper only */
-		b.job = sdt_job_proxy_new_sync(connection,
-					       G_DBUS_PROXY_FLAGS_NONE,
-					       b.helper,
-					       b.job_path,
-					       NULL,
-					       &error_local);
-		if (b.job == NULL) {
-			sdt_cli_ops_fixup_error(cli, &error_local);
-		} else {
-			g_signal_connect(b.job,
-					 "g-properties-changed",
-					 G_CALLBACK(sdt_cli_bench_properties_cb),
-					 &b);
-			if (cancellable != NULL)
-				cancel_id = g_cancellable_connect(
-					cancellable,
-					G_CALLBACK(sdt_cli_bench_cancelled_cb),
-					&b,
-					NULL);
-			if (!b.done)
-				g_main_loop_run(b.loop);
-			if (cancel_id != 0)
-				g_cancellable_disconnect(cancellable, cancel_id);
-			g_signal_handlers_disconnect_by_data(b.job, &b);
-		}
-	}
-	if (watch != 0)
-		g_bus_unwatch_name(watch);
-	if (subscription != 0)
-		g_dbus_connection_signal_unsubscribe(connection, subscription);
-	/* the unsubscription completes in b.context */
-	for (guint i = 0; i < 100 && g_main_context_iteration(b.context, FALSE); i++)
-		;
-	g_main_context_pop_thread_default(b.context);
-
-	if (error_local == NULL && b.error != NULL)
-		error_local = g_steal_pointer(&b.error);
-	if (error_local == NULL && b.result != NULL)
-		node = sdt_cli_ops_parse(b.result, &error_local);
-	g_clear_error(&b.error);
-	g_clear_object(&b.job);
-	g_free(b.job_path);
-	g_free(b.helper);
-	g_free(b.result);
-	g_main_loop_unref(b.loop);
-	g_main_context_unref(b.context);
-	if (node == NULL) {
-		g_propagate_error(error, g_steal_pointer(&error_local));
-		return NULL;
-	}
-	return g_steal_pointer(&node);
+	g_free(w.result);
+	g_main_loop_unref(w.loop);
+	g_main_context_unref(w.context);
+	return node;
 }
 
 JsonNode *

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "sdt-ops.h"
-#include "sdtunerctl.h"
+#include "sdt-cli.h"
 
 G_BEGIN_DECLS
 
@@ -57,13 +57,6 @@ JsonNode *sdt_cli_ops_check(SdtCli *cli,
 			    gpointer user_data,
 			    GCancellable *cancellable,
 			    GError **error);
-
-/*
- * TRUE when the last bus-mode call failed (SDT_ERROR_NOT_SUPPORTED) because
- * no helper is installed or there is no system bus: a command that only
- * reads may then read this machine in-process instead.
- */
-gboolean sdt_cli_ops_helper_missing(SdtCli *cli);
 
 /*
  * An operation that only reads: @ops (in-process with --root, else the helper);

@@ -8,10 +8,12 @@
 #include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include "sdt-bench.h"
+#include "sdt-client-bench.h"
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
 #include "sdt-l10n.h"
@@ -37,10 +39,10 @@ typedef struct {
 	const gchar *dir;
 	gint soak_mib;        /* --size of the soak profile */
 	gdouble soak_seconds; /* --seconds of the soak profile */
-} SdtCliBench;
+} SdtCliBenchRun;
 
 static void
-sdt_cli_bench_clear(SdtCliBench *self)
+sdt_cli_bench_clear(SdtCliBenchRun *self)
 {
 	g_clear_pointer(&self->loop, g_main_loop_unref);
 	g_clear_object(&self->cancellable);
@@ -50,7 +52,10 @@ sdt_cli_bench_clear(SdtCliBench *self)
 }
 
 static void
-sdt_cli_bench_show_progress(SdtCliBench *self, const gchar *phase, gdouble fraction, gdouble rate)
+sdt_cli_bench_show_progress(SdtCliBenchRun *self,
+			    const gchar *phase,
+			    gdouble fraction,
+			    gdouble rate)
 {
 	gboolean new_phase = g_strcmp0(phase, self->last_phase) != 0;
 	gint64 now = g_get_monotonic_time();
@@ -78,7 +83,7 @@ sdt_cli_bench_show_progress(SdtCliBench *self, const gchar *phase, gdouble fract
 }
 
 static void
-sdt_cli_bench_end_progress(SdtCliBench *self)
+sdt_cli_bench_end_progress(SdtCliBenchRun *self)
 {
 	if (self->bar_shown)
 		g_printerr("\n");
@@ -95,7 +100,7 @@ sdt_cli_bench_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gp
 static gboolean
 sdt_cli_bench_signal_cb(gpointer user_data)
 {
-	SdtCliBench *self = user_data;
+	SdtCliBenchRun *self = user_data;
 
 	sdt_cli_bench_end_progress(self);
 	g_printerr(_("Cancelling…\n"));
@@ -110,7 +115,7 @@ sdt_cli_bench_thread_cb(GTask *task,
 			gpointer task_data,
 			GCancellable *cancellable)
 {
-	SdtCliBench *self = task_data;
+	SdtCliBenchRun *self = task_data;
 	GError *error = NULL;
 	JsonNode *node;
 
@@ -147,7 +152,7 @@ sdt_cli_bench_thread_cb(GTask *task,
 static void
 sdt_cli_bench_done_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 {
-	SdtCliBench *self = user_data;
+	SdtCliBenchRun *self = user_data;
 	self->result = g_task_propagate_pointer(G_TASK(res), &self->error);
 	g_main_loop_quit(self->loop);
 }
@@ -164,31 +169,31 @@ sdt_cli_bench_human_size(gint64 bytes, gchar *buf, gsize bufsz)
 	return buf;
 }
 
+/* where the test file was */
 static void
-sdt_cli_bench_print_human(JsonObject *obj)
+sdt_cli_bench_print_target(SdtClientBench *bench)
 {
-	JsonObject *target = json_object_get_object_member(obj, "target");
-	JsonArray *tests = json_object_get_array_member(obj, "tests");
-	JsonObject *verdict = json_object_get_object_member(obj, "verdict");
-	JsonNode *ceiling = json_object_get_member(obj, "ceiling_mb_s");
-	gboolean stand_in = json_object_get_boolean_member_with_default(target, "stand_in", FALSE);
-
-	g_autofree gchar *head = sdt_l10n_pad(_("Test"), 30);
-
-	if (stand_in)
+	if (bench->stand_in)
 		/* Translators: the benchmark's test file: directory, block device, file system */
 		g_print(_("STAND-IN, NOT THE SD CARD: test file in %s on %s (%s), profile %s\n"),
-			json_object_get_string_member(target, "path"),
-			json_object_get_string_member(target, "device"),
-			json_object_get_string_member(target, "filesystem"),
-			json_object_get_string_member(obj, "profile"));
+			bench->path,
+			bench->device,
+			bench->filesystem,
+			bench->profile);
 	else
 		/* Translators: the benchmark's test file: directory, block device, file system */
 		g_print(_("Test file in %s on %s (%s), profile %s\n"),
-			json_object_get_string_member(target, "path"),
-			json_object_get_string_member(target, "device"),
-			json_object_get_string_member(target, "filesystem"),
-			json_object_get_string_member(obj, "profile"));
+			bench->path,
+			bench->device,
+			bench->filesystem,
+			bench->profile);
+}
+
+static void
+sdt_cli_bench_print_tests(SdtClientBench *bench)
+{
+	g_autofree gchar *head = sdt_l10n_pad(_("Test"), 30);
+
 	g_print("%s %8s %3s %10s %10s %10s %8s\n",
 		head,
 		_("Block"),
@@ -199,66 +204,69 @@ sdt_cli_bench_print_human(JsonObject *obj)
 		/* Translators: column head: how much a figure varied over the run's
 		 * slices (a 95% confidence interval); keep it short */
 		_("Spread"));
-	for (guint i = 0; i < json_array_get_length(tests); i++) {
-		JsonObject *t = json_array_get_object_element(tests, i);
+	for (guint i = 0; i < bench->tests->len; i++) {
+		SdtClientBenchTest *t = g_ptr_array_index(bench->tests, i);
 		gchar size[32];
 		g_autofree gchar *p99 = NULL;
 		g_autofree gchar *spread = NULL;
-		JsonNode *ci = json_object_get_member(t, "ci_percent");
+		g_autofree gchar *title = sdt_l10n_pad(sdt_l10n_bench_test(t->name), 30);
 
-		if (ci != NULL && !JSON_NODE_HOLDS_NULL(ci))
+		if (isfinite(t->ci_percent))
 			/* Translators: a figure's spread in percent, e.g. ±4.3% */
-			spread = g_strdup_printf(_("±%.1f%%"), json_node_get_double(ci));
-		if (json_object_has_member(t, "latency_us")) {
-			JsonObject *lat = json_object_get_object_member(t, "latency_us");
-			p99 = g_strdup_printf("%.0f", json_object_get_double_member(lat, "p99"));
-		}
-		g_autofree gchar *title =
-			sdt_l10n_pad(sdt_l10n_bench_test(json_object_get_string_member(t, "name")),
-				     30);
+			spread = g_strdup_printf(_("±%.1f%%"), t->ci_percent);
+		if (t->has_latency)
+			p99 = g_strdup_printf("%.0f", t->latency.p99);
 		g_print("%s %8s %3" G_GINT64_FORMAT " %10.2f %10.0f %10s %8s\n",
 			title,
-			sdt_cli_bench_human_size(json_object_get_int_member(t, "block_size"),
-						 size,
-						 sizeof(size)),
-			json_object_get_int_member(t, "queue_depth"),
-			json_object_get_double_member(t, "mb_s"),
-			json_object_get_double_member(t, "iops"),
+			sdt_cli_bench_human_size(t->block_size, size, sizeof(size)),
+			t->queue_depth,
+			t->mb_s,
+			t->iops,
 			p99 != NULL ? p99 : "",
 			spread != NULL ? spread : "—");
 	}
-	if (stand_in)
+}
+
+static void
+sdt_cli_bench_print_verdict(SdtClientBench *bench)
+{
+	const SdtClientBenchVerdict *v = &bench->verdict;
+
+	if (bench->stand_in)
 		/* Translators: %s is a block device such as sda1; the figures are its own */
 		g_print(_("No A1/A2 verdict on the SD card: the test file was on %s, a stand-in "
 			  "(sequential write %.1f MB/s, random read %.0f IOPS, random write %.0f "
 			  "IOPS at queue depth 32)\n"),
-			json_object_get_string_member(target, "device"),
-			json_object_get_double_member(verdict, "seq_write_mb_s"),
-			json_object_get_double_member(verdict, "read_iops"),
-			json_object_get_double_member(verdict, "write_iops"));
+			bench->device,
+			v->seq_write_mb_s,
+			v->read_iops,
+			v->write_iops);
 	else
 		/* Translators: A1 and A2 are SD card classes; the values are “pass” or “fail” */
 		g_print(_("A1: %s   A2: %s   (sequential write %.1f MB/s, random read %.0f IOPS, "
 			  "random write %.0f IOPS at queue depth 32; verdict after %.1f s)\n"),
-			json_object_get_boolean_member(verdict, "a1") ? _("pass") : _("fail"),
-			json_object_get_boolean_member(verdict, "a2") ? _("pass") : _("fail"),
-			json_object_get_double_member(verdict, "seq_write_mb_s"),
-			json_object_get_double_member(verdict, "read_iops"),
-			json_object_get_double_member(verdict, "write_iops"),
-			json_object_get_double_member(verdict, "seconds"));
-	if (json_object_has_member(obj, "notes")) {
-		JsonArray *notes = json_object_get_array_member(obj, "notes");
-		for (guint i = 0; i < json_array_get_length(notes); i++)
-			g_print(_("Note: %s\n"),
-				sdt_l10n_tr(json_array_get_string_element(notes, i)));
-	}
-	if (ceiling != NULL && !JSON_NODE_HOLDS_NULL(ceiling)) {
+			v->a1 ? _("pass") : _("fail"),
+			v->a2 ? _("pass") : _("fail"),
+			v->seq_write_mb_s,
+			v->read_iops,
+			v->write_iops,
+			v->seconds);
+}
+
+static void
+sdt_cli_bench_print_human(SdtClientBench *bench)
+{
+	sdt_cli_bench_print_target(bench);
+	sdt_cli_bench_print_tests(bench);
+	sdt_cli_bench_print_verdict(bench);
+	for (guint i = 0; i < bench->notes->len; i++)
+		g_print(_("Note: %s\n"), sdt_l10n_tr(g_ptr_array_index(bench->notes, i)));
+	if (bench->ceiling_mb_s > 0)
 		/* Translators: the bus ceiling, then the percentage of it the sequential read
 		 * reached */
 		g_print(_("Bus ceiling %.1f MB/s: %.0f%% reached\n"),
-			json_node_get_double(ceiling),
-			json_object_get_double_member(obj, "ceiling_percent"));
-	}
+			bench->ceiling_mb_s,
+			bench->ceiling_percent);
 }
 
 static void
@@ -304,18 +312,111 @@ sdt_cli_bench_print_soak(JsonObject *obj)
 		g_print("%s\n", _("Every byte read back as written."));
 }
 
+/* the soak profile's own options, and --dir only in-process */
+static gint
+sdt_cli_bench_check_options(SdtCli *cli,
+			    SdtCliBenchRun *self,
+			    const gchar *profile,
+			    const gchar *dir,
+			    GError **error)
+{
+	SdtBenchConfig config;
+	g_autoptr(GError) error_profile = NULL;
+
+	if (g_strcmp0(profile, "soak") == 0) {
+		if (self->soak_mib == -1)
+			self->soak_mib = (gint) (SDT_SOAK_DEFAULT_SIZE >> 20);
+		if (self->soak_seconds == -1)
+			self->soak_seconds = SDT_SOAK_DEFAULT_SECONDS;
+		if (cli->ctx == NULL) {
+			g_set_error_literal(error,
+					    SDT_ERROR,
+					    SDT_ERROR_NOT_SUPPORTED,
+					    _("The soak test runs as root without the helper: use "
+					      "“sudo sdtunerctl --root / bench --profile soak”"));
+			return SDT_CLI_EXIT_FAILED;
+		}
+	} else if (self->soak_mib != -1 || self->soak_seconds != -1) {
+		g_set_error_literal(error,
+				    G_OPTION_ERROR,
+				    G_OPTION_ERROR_BAD_VALUE,
+				    _("bench: --size and --seconds belong to the soak profile"));
+		return SDT_CLI_EXIT_USAGE;
+	} else if (!sdt_bench_config_for_profile(profile, &config, &error_profile)) {
+		g_set_error_literal(error,
+				    G_OPTION_ERROR,
+				    G_OPTION_ERROR_BAD_VALUE,
+				    error_profile->message);
+		return SDT_CLI_EXIT_USAGE;
+	}
+	if (dir != NULL && cli->ctx == NULL) {
+		g_set_error_literal(error,
+				    G_OPTION_ERROR,
+				    G_OPTION_ERROR_BAD_VALUE,
+				    _("bench: --dir is accepted only with --root"));
+		return SDT_CLI_EXIT_USAGE;
+	}
+	return SDT_CLI_EXIT_OK;
+}
+
+/* the run in a worker thread, while this one answers SIGINT and SIGTERM */
+static void
+sdt_cli_bench_run(SdtCliBenchRun *self)
+{
+	g_autoptr(GTask) task = NULL;
+	guint sigint_id;
+	guint sigterm_id;
+
+	self->tty = isatty(STDERR_FILENO);
+	self->cancellable = g_cancellable_new();
+	self->loop = g_main_loop_new(NULL, FALSE);
+	sigint_id = g_unix_signal_add(SIGINT, sdt_cli_bench_signal_cb, self);
+	sigterm_id = g_unix_signal_add(SIGTERM, sdt_cli_bench_signal_cb, self);
+
+	task = g_task_new(NULL, self->cancellable, sdt_cli_bench_done_cb, self);
+	g_task_set_task_data(task, self, NULL);
+	/* the engine's (or the helper's) Cancelled error is the one to show */
+	g_task_set_check_cancellable(task, FALSE);
+	g_task_run_in_thread(task, sdt_cli_bench_thread_cb);
+	g_main_loop_run(self->loop);
+	g_source_remove(sigint_id);
+	g_source_remove(sigterm_id);
+	sdt_cli_bench_end_progress(self);
+}
+
+static gint
+sdt_cli_bench_print_result(SdtCli *cli, SdtCliBenchRun *self, GError **error)
+{
+	JsonObject *obj;
+	g_autoptr(SdtClientBench) bench = NULL;
+
+	if (self->error != NULL) {
+		g_propagate_error(error, g_steal_pointer(&self->error));
+		return SDT_CLI_EXIT_FAILED;
+	}
+	if (cli->json) {
+		sdt_cli_print_json(cli, self->result);
+		return SDT_CLI_EXIT_OK;
+	}
+	obj = json_node_get_object(self->result);
+	if (json_object_has_member(obj, "soak")) {
+		sdt_cli_bench_print_soak(obj);
+		return SDT_CLI_EXIT_OK;
+	}
+	bench = sdt_client_bench_from_json(obj, error);
+	if (bench == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	sdt_cli_bench_print_human(bench);
+	return SDT_CLI_EXIT_OK;
+}
+
 gint
 sdt_cli_bench(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
-	SdtCliBench self = {.cli = cli};
-	g_autoptr(GTask) task = NULL;
+	SdtCliBenchRun self = {.cli = cli};
 	g_autofree gchar *profile = NULL;
 	g_autofree gchar *dir = NULL;
-	guint sigint_id;
-	guint sigterm_id;
 	gint rc = SDT_CLI_EXIT_OK;
-	SdtBenchConfig config;
-	g_autoptr(GError) error_profile = NULL;
 	const GOptionEntry entries[] = {
 		{"profile",
 		 'p',
@@ -354,69 +455,13 @@ sdt_cli_bench(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		return rc;
 	if (profile == NULL)
 		profile = g_strdup("standard");
-	if (g_strcmp0(profile, "soak") == 0) {
-		if (self.soak_mib == -1)
-			self.soak_mib = (gint) (SDT_SOAK_DEFAULT_SIZE >> 20);
-		if (self.soak_seconds == -1)
-			self.soak_seconds = SDT_SOAK_DEFAULT_SECONDS;
-		if (cli->ctx == NULL) {
-			g_set_error_literal(error,
-					    SDT_ERROR,
-					    SDT_ERROR_NOT_SUPPORTED,
-					    _("The soak test runs as root without the helper: use "
-					      "“sudo sdtunerctl --root / bench --profile soak”"));
-			return SDT_CLI_EXIT_FAILED;
-		}
-	} else if (self.soak_mib != -1 || self.soak_seconds != -1) {
-		g_set_error_literal(error,
-				    G_OPTION_ERROR,
-				    G_OPTION_ERROR_BAD_VALUE,
-				    _("bench: --size and --seconds belong to the soak profile"));
-		return SDT_CLI_EXIT_USAGE;
-	} else if (!sdt_bench_config_for_profile(profile, &config, &error_profile)) {
-		g_set_error_literal(error,
-				    G_OPTION_ERROR,
-				    G_OPTION_ERROR_BAD_VALUE,
-				    error_profile->message);
-		return SDT_CLI_EXIT_USAGE;
-	}
-	if (dir != NULL && cli->ctx == NULL) {
-		g_set_error_literal(error,
-				    G_OPTION_ERROR,
-				    G_OPTION_ERROR_BAD_VALUE,
-				    _("bench: --dir is accepted only with --root"));
-		return SDT_CLI_EXIT_USAGE;
-	}
-
-	self.tty = isatty(STDERR_FILENO);
-	self.cancellable = g_cancellable_new();
-	self.loop = g_main_loop_new(NULL, FALSE);
-	sigint_id = g_unix_signal_add(SIGINT, sdt_cli_bench_signal_cb, &self);
-	sigterm_id = g_unix_signal_add(SIGTERM, sdt_cli_bench_signal_cb, &self);
-
-	task = g_task_new(NULL, self.cancellable, sdt_cli_bench_done_cb, &self);
+	rc = sdt_cli_bench_check_options(cli, &self, profile, dir, error);
+	if (rc != SDT_CLI_EXIT_OK)
+		return rc;
 	self.profile = profile;
 	self.dir = dir;
-	g_task_set_task_data(task, &self, NULL);
-	/* the engine's (or the helper's) Cancelled error is the one to show */
-	g_task_set_check_cancellable(task, FALSE);
-	g_task_run_in_thread(task, sdt_cli_bench_thread_cb);
-	g_main_loop_run(self.loop);
-	g_source_remove(sigint_id);
-	g_source_remove(sigterm_id);
-	sdt_cli_bench_end_progress(&self);
-
-	if (self.error != NULL) {
-		g_propagate_error(error, g_steal_pointer(&self.error));
-		rc = SDT_CLI_EXIT_FAILED;
-	} else if (cli->json) {
-		sdt_cli_print_json(cli, self.result);
-	} else {
-		if (json_object_has_member(json_node_get_object(self.result), "soak"))
-			sdt_cli_bench_print_soak(json_node_get_object(self.result));
-		else
-			sdt_cli_bench_print_human(json_node_get_object(self.result));
-	}
+	sdt_cli_bench_run(&self);
+	rc = sdt_cli_bench_print_result(cli, &self, error);
 	sdt_cli_bench_clear(&self);
 	return rc;
 }

@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include "sdtunerctl.h"
+#include "sdt-cli.h"
 
 G_BEGIN_DECLS
 

@@ -8,6 +8,9 @@
 #include <glib/gi18n.h>
 
 #include "sdt-cli-ops.h"
+#include "sdt-client-history.h"
+#include "sdt-client-recommend.h"
+#include "sdt-client-status.h"
 #include "sdt-error.h"
 #include "sdt-l10n.h"
 #include "sdt-ops.h"
@@ -26,29 +29,42 @@ sdt_cli_config_str(JsonObject *obj, const gchar *name)
 	return json_node_get_string(node);
 }
 
-/* a boolean member; FALSE when it is missing or not a boolean */
-static gboolean
-sdt_cli_config_bool(JsonObject *obj, const gchar *name)
-{
-	JsonNode *node = obj != NULL ? json_object_get_member(obj, name) : NULL;
-
-	return node != NULL && JSON_NODE_HOLDS_VALUE(node) &&
-	       json_node_get_value_type(node) == G_TYPE_BOOLEAN && json_node_get_boolean(node);
-}
-
 static void
 sdt_cli_config_print_wrapped(const gchar *label, const gchar *text)
 {
 	g_print("    %s %s\n", label, text);
 }
 
+static void
+sdt_cli_recommend_print(const SdtClientRecommendations *recs)
+{
+	if (recs->recommendations->len == 0)
+		g_print("%s\n", _("Nothing to change in config.txt."));
+	for (guint i = 0; i < recs->recommendations->len; i++) {
+		const SdtClientRecommendation *rec = g_ptr_array_index(recs->recommendations, i);
+		g_print("%s  %s\n", rec->id, sdt_l10n_tr(rec->title));
+		/* Translators: followed by config.txt lines */
+		g_print(_("    adds under %s:\n"), rec->filter);
+		for (guint j = 0; j < rec->lines->len; j++)
+			g_print("      %s\n", (const gchar *) g_ptr_array_index(rec->lines, j));
+		sdt_cli_config_print_wrapped(_("Why:"), sdt_l10n_tr(rec->reason));
+		sdt_cli_config_print_wrapped(_("Effect:"), sdt_l10n_tr(rec->expected_effect));
+		sdt_cli_config_print_wrapped(_("Risk:"), sdt_l10n_tr(rec->risk));
+		/* Translators: %s is a recommendation id */
+		g_print(_("    Apply with: sdtunerctl apply %s\n"), rec->id);
+	}
+	if (recs->notes->len > 0) {
+		g_print("\n%s\n", _("Notes"));
+		for (guint i = 0; i < recs->notes->len; i++)
+			g_print("  - %s\n", sdt_l10n_tr(g_ptr_array_index(recs->notes, i)));
+	}
+}
+
 gint
 sdt_cli_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
-	JsonObject *obj;
-	JsonArray *recs;
-	JsonArray *notes;
+	g_autoptr(SdtClientRecommendations) recs = NULL;
 	gint rc;
 
 	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
@@ -60,39 +76,10 @@ sdt_cli_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		sdt_cli_print_json(cli, node);
 		return SDT_CLI_EXIT_OK;
 	}
-	obj = json_node_get_object(node);
-	recs = json_object_get_array_member(obj, "recommendations");
-	notes = json_object_get_array_member(obj, "notes");
-	if (json_array_get_length(recs) == 0)
-		g_print("%s\n", _("Nothing to change in config.txt."));
-	for (guint i = 0; i < json_array_get_length(recs); i++) {
-		JsonObject *rec = json_array_get_object_element(recs, i);
-		JsonArray *lines = json_object_get_array_member(rec, "lines");
-		g_print("%s  %s\n",
-			json_object_get_string_member(rec, "id"),
-			sdt_l10n_tr(json_object_get_string_member(rec, "title")));
-		/* Translators: followed by config.txt lines */
-		g_print(_("    adds under %s:\n"), json_object_get_string_member(rec, "filter"));
-		for (guint j = 0; j < json_array_get_length(lines); j++)
-			g_print("      %s\n", json_array_get_string_element(lines, j));
-		sdt_cli_config_print_wrapped(
-			_("Why:"),
-			sdt_l10n_tr(json_object_get_string_member(rec, "reason")));
-		sdt_cli_config_print_wrapped(
-			_("Effect:"),
-			sdt_l10n_tr(json_object_get_string_member(rec, "expected_effect")));
-		sdt_cli_config_print_wrapped(
-			_("Risk:"),
-			sdt_l10n_tr(json_object_get_string_member(rec, "risk")));
-		/* Translators: %s is a recommendation id */
-		g_print(_("    Apply with: sdtunerctl apply %s\n"),
-			json_object_get_string_member(rec, "id"));
-	}
-	if (notes != NULL && json_array_get_length(notes) > 0) {
-		g_print("\n%s\n", _("Notes"));
-		for (guint i = 0; i < json_array_get_length(notes); i++)
-			g_print("  - %s\n", sdt_l10n_tr(json_array_get_string_element(notes, i)));
-	}
+	recs = sdt_client_recommendations_from_json(json_node_get_object(node), error);
+	if (recs == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	sdt_cli_recommend_print(recs);
 	return SDT_CLI_EXIT_OK;
 }
 
@@ -192,33 +179,75 @@ sdt_cli_revert(SdtCli *cli, gint argc, gchar **argv, GError **error)
 /* what a verification decided, as one sentence per decision (the JSON's
  * "decision" stays English for scripts), with its reason in the user's language */
 static gchar *
-sdt_cli_verify_outcome(JsonObject *obj, const gchar *reason_en)
+sdt_cli_verify_outcome(const SdtClientVerification *v)
 {
-	const gchar *id = sdt_cli_config_str(obj, "id");
-	const gchar *decision = sdt_cli_config_str(obj, "decision");
-	const gchar *reason = reason_en != NULL ? sdt_l10n_tr(reason_en) : "";
+	const gchar *id = v->id != NULL ? v->id : "?";
+	const gchar *reason = v->reason != NULL ? sdt_l10n_tr(v->reason) : "";
 
-	if (id == NULL)
-		id = "?";
-	if (g_strcmp0(decision, "keep") == 0)
+	if (g_strcmp0(v->decision, "keep") == 0)
 		/* Translators: a recommendation id, then the reason */
 		return g_strdup_printf(_("kept %s after verification. %s"), id, reason);
-	if (g_strcmp0(decision, "step-down") == 0)
+	if (g_strcmp0(v->decision, "step-down") == 0)
 		/* Translators: a recommendation id, then the reason */
 		return g_strdup_printf(_("stepped %s down after verification. %s"), id, reason);
-	if (g_strcmp0(decision, "undo") == 0)
+	if (g_strcmp0(v->decision, "undo") == 0)
 		/* Translators: a recommendation id, then the reason */
 		return g_strdup_printf(_("undid %s after verification. %s"), id, reason);
 	/* Translators: a recommendation id, then where its verification stands */
 	return g_strdup_printf(_("verification of %s: %s"), id, reason);
 }
 
+/* SD Tuner's block in config.txt and where its verification stands */
+static void
+sdt_cli_status_print_change(const SdtClientStatus *s)
+{
+	/* Translators: recommendation id, then the config.txt path */
+	g_print(_("SD Tuner's change %s is in %s:\n"), s->id, s->path);
+	if (s->filter != NULL)
+		g_print("  %s\n", s->filter);
+	for (guint i = 0; i < s->lines->len; i++)
+		g_print("  %s\n", (const gchar *) g_ptr_array_index(s->lines, i));
+	for (guint i = 0; i < s->disabled->len; i++)
+		g_print(_("  switched off: %s\n"),
+			(const gchar *) g_ptr_array_index(s->disabled, i));
+	if (s->verified)
+		g_print(_("Verified: %s\n"), sdt_l10n_tr(s->verification));
+	else if (s->failed)
+		g_print(_("Problem: %s\n"), sdt_l10n_tr(s->verification));
+	else
+		g_print(_("Pending: %s\n"), sdt_l10n_tr(s->verification));
+}
+
+/* a trial boot, and the verification after a reboot */
+static void
+sdt_cli_status_print_trial(const SdtClientStatus *s)
+{
+	if (s->has_trial)
+		/* Translators: recommendation id, tryboot.txt path, reboot command */
+		g_print(_("A trial of %s is ready in %s: boot it once with %s\n"),
+			s->trial_id,
+			s->trial_path,
+			s->trial_reboot_command);
+	if (s->tryboot_active)
+		g_print("%s\n", _("This boot is a tryboot trial."));
+	if (s->pending_verification_id != NULL)
+		/* Translators: a recommendation id */
+		g_print(_("%s will be verified after the next restart.\n"),
+			s->pending_verification_id);
+	if (s->last_verification != NULL) {
+		g_autofree gchar *when = sdt_l10n_time(s->last_verification->time);
+		g_autofree gchar *what = sdt_cli_verify_outcome(s->last_verification);
+		/* Translators: the time of the last verification, then what it did
+		 * and why */
+		g_print(_("Last verification (%s): %s\n"), when, what);
+	}
+}
+
 gint
 sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
-	JsonObject *obj;
-	JsonObject *trial;
+	g_autoptr(SdtClientStatus) s = NULL;
 	gint rc;
 
 	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
@@ -230,71 +259,51 @@ sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		sdt_cli_print_json(cli, node);
 		return SDT_CLI_EXIT_OK;
 	}
-	obj = json_node_get_object(node);
-	if (sdt_cli_config_str(obj, "error") != NULL) {
-		g_print("%s\n", sdt_l10n_tr(sdt_cli_config_str(obj, "error")));
-	} else if (json_object_get_boolean_member(obj, "applied")) {
-		JsonArray *lines = json_object_get_array_member(obj, "lines");
-		JsonArray *disabled = json_object_get_array_member(obj, "disabled");
-		/* Translators: recommendation id, then the config.txt path */
-		g_print(_("SD Tuner's change %s is in %s:\n"),
-			sdt_cli_config_str(obj, "id"),
-			sdt_cli_config_str(obj, "path"));
-		if (sdt_cli_config_str(obj, "filter") != NULL)
-			g_print("  %s\n", sdt_cli_config_str(obj, "filter"));
-		for (guint i = 0; i < json_array_get_length(lines); i++)
-			g_print("  %s\n", json_array_get_string_element(lines, i));
-		for (guint i = 0; i < json_array_get_length(disabled); i++)
-			g_print(_("  switched off: %s\n"),
-				json_array_get_string_element(disabled, i));
-		if (json_object_get_boolean_member(obj, "verified"))
-			g_print(_("Verified: %s\n"),
-				sdt_l10n_tr(sdt_cli_config_str(obj, "verification")));
-		else if (json_object_get_boolean_member(obj, "failed"))
-			g_print(_("Problem: %s\n"),
-				sdt_l10n_tr(sdt_cli_config_str(obj, "verification")));
-		else
-			g_print(_("Pending: %s\n"),
-				sdt_l10n_tr(sdt_cli_config_str(obj, "verification")));
-	} else {
-		g_print(_("SD Tuner has no change in %s.\n"), sdt_cli_config_str(obj, "path"));
-	}
-	trial = json_object_has_member(obj, "trial") && !json_object_get_null_member(obj, "trial")
-			? json_object_get_object_member(obj, "trial")
-			: NULL;
-	if (trial != NULL)
-		/* Translators: recommendation id, tryboot.txt path, reboot command */
-		g_print(_("A trial of %s is ready in %s: boot it once with %s\n"),
-			sdt_cli_config_str(trial, "id"),
-			sdt_cli_config_str(trial, "path"),
-			sdt_cli_config_str(trial, "reboot_command"));
-	if (json_object_get_boolean_member_with_default(obj, "tryboot_active", FALSE))
-		g_print("%s\n", _("This boot is a tryboot trial."));
-	{
-		JsonNode *pn = json_object_get_member(obj, "pending_verification");
-		JsonNode *ln = json_object_get_member(obj, "last_verification");
-		if (pn != NULL && JSON_NODE_HOLDS_OBJECT(pn))
-			/* Translators: a recommendation id */
-			g_print(_("%s will be verified after the next restart.\n"),
-				sdt_cli_config_str(json_node_get_object(pn), "id"));
-		if (ln != NULL && JSON_NODE_HOLDS_OBJECT(ln)) {
-			JsonObject *l = json_node_get_object(ln);
-			g_autofree gchar *when = sdt_l10n_time(sdt_cli_config_str(l, "time"));
-			g_autofree gchar *what =
-				sdt_cli_verify_outcome(l, sdt_cli_config_str(l, "reason"));
-			/* Translators: the time of the last verification, then what it did
-			 * and why */
-			g_print(_("Last verification (%s): %s\n"), when, what);
-		}
-	}
+	s = sdt_client_status_from_json(json_node_get_object(node), error);
+	if (s == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	if (s->error != NULL)
+		g_print("%s\n", sdt_l10n_tr(s->error));
+	else if (s->applied)
+		sdt_cli_status_print_change(s);
+	else
+		g_print(_("SD Tuner has no change in %s.\n"), s->path);
+	sdt_cli_status_print_trial(s);
 	return SDT_CLI_EXIT_OK;
+}
+
+/* one line of `history` for people */
+static gchar *
+sdt_cli_history_summary(const SdtClientHistoryEntry *e)
+{
+	const gchar *id = e->id != NULL ? e->id : "?";
+
+	if (g_strcmp0(e->kind, "bench") == 0) {
+		const gchar *profile = e->profile != NULL ? e->profile : "?";
+		if (e->stand_in)
+			/* Translators: benchmark profile, then the directory it used */
+			return g_strdup_printf(
+				_("benchmark (%s) of a stand-in, not the SD card: %s"),
+				profile,
+				e->target_path != NULL ? e->target_path : "?");
+		/* Translators: benchmark profile: quick, standard or full */
+		return g_strdup_printf(_("benchmark (%s)"), profile);
+	}
+	if (g_strcmp0(e->kind, "apply") == 0)
+		return e->trial ? g_strdup_printf(_("trial of %s"), id)
+				: g_strdup_printf(_("applied %s"), id);
+	if (g_strcmp0(e->kind, "revert") == 0)
+		return g_strdup_printf(_("reverted %s"), id);
+	if (g_strcmp0(e->kind, "verify") == 0)
+		return sdt_cli_verify_outcome(e->verification);
+	return g_strdup(e->kind != NULL ? e->kind : "?");
 }
 
 gint
 sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
-	JsonArray *entries;
+	g_autoptr(SdtClientHistory) history = NULL;
 	gint rc;
 
 	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
@@ -306,64 +315,22 @@ sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		sdt_cli_print_json(cli, node);
 		return SDT_CLI_EXIT_OK;
 	}
-	entries = json_object_get_array_member(json_node_get_object(node), "entries");
-	if (json_object_has_member(json_node_get_object(node), "warnings")) {
-		JsonArray *warnings =
-			json_object_get_array_member(json_node_get_object(node), "warnings");
-		for (guint i = 0; i < json_array_get_length(warnings); i++)
-			g_printerr(_("sdtunerctl: note: %s\n"),
-				   json_array_get_string_element(warnings, i));
-	}
-	if (json_array_get_length(entries) == 0)
+	history = sdt_client_history_from_json(json_node_get_object(node), error);
+	if (history == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	for (guint i = 0; i < history->warnings->len; i++)
+		g_printerr(_("sdtunerctl: note: %s\n"),
+			   (const gchar *) g_ptr_array_index(history->warnings, i));
+	if (history->entries->len == 0)
 		g_print("%s\n", _("No history yet."));
-	for (guint i = 0; i < json_array_get_length(entries); i++) {
-		JsonNode *element = json_array_get_element(entries, i);
-		JsonObject *e =
-			JSON_NODE_HOLDS_OBJECT(element) ? json_node_get_object(element) : NULL;
-		const gchar *kind = sdt_cli_config_str(e, "kind");
-		const gchar *time = sdt_cli_config_str(e, "time");
-		g_autofree gchar *summary = NULL;
+	for (guint i = 0; i < history->entries->len; i++) {
+		const SdtClientHistoryEntry *e = g_ptr_array_index(history->entries, i);
+		g_autofree gchar *when = sdt_l10n_time(e->time != NULL ? e->time : "?");
+		g_autofree gchar *summary = sdt_cli_history_summary(e);
 
-		if (time == NULL)
-			time = "?";
-		if (g_strcmp0(kind, "bench") == 0) {
-			const gchar *profile = sdt_cli_config_str(e, "profile");
-			JsonNode *target_node = json_object_get_member(e, "target");
-			JsonObject *target =
-				target_node != NULL && JSON_NODE_HOLDS_OBJECT(target_node)
-					? json_node_get_object(target_node)
-					: NULL;
-			const gchar *path = sdt_cli_config_str(target, "path");
-			if (profile == NULL)
-				profile = "?";
-			if (sdt_cli_config_bool(target, "stand_in"))
-				/* Translators: benchmark profile, then the directory it used */
-				summary = g_strdup_printf(
-					_("benchmark (%s) of a stand-in, not the SD "
-					  "card: %s"),
-					profile,
-					path != NULL ? path : "?");
-			else
-				/* Translators: benchmark profile: quick, standard or full */
-				summary = g_strdup_printf(_("benchmark (%s)"), profile);
-		} else if (g_strcmp0(kind, "apply") == 0) {
-			const gchar *id = sdt_cli_config_str(e, "id");
-			summary = sdt_cli_config_bool(e, "trial")
-					  ? g_strdup_printf(_("trial of %s"), id != NULL ? id : "?")
-					  : g_strdup_printf(_("applied %s"), id != NULL ? id : "?");
-		} else if (g_strcmp0(kind, "revert") == 0) {
-			const gchar *id = sdt_cli_config_str(e, "id");
-			summary = g_strdup_printf(_("reverted %s"), id != NULL ? id : "?");
-		} else if (g_strcmp0(kind, "verify") == 0) {
-			const gchar *reason = sdt_cli_config_str(e, "reason");
-			summary = sdt_cli_verify_outcome(e, reason);
-		} else {
-			summary = g_strdup(kind != NULL ? kind : "?");
-		}
-		{
-			g_autofree gchar *when = sdt_l10n_time(time);
-			g_print("%s  %s\n", when, summary);
-		}
+		if (e->error != NULL)
+			g_debug("%s", e->error->message);
+		g_print("%s  %s\n", when, summary);
 	}
 	return SDT_CLI_EXIT_OK;
 }

@@ -134,27 +134,16 @@ sdt_cli_info_format_kernel_view(GString *out, JsonObject *card)
 	sdt_cli_info_row(out, _("Linux detected"), joined);
 }
 
+/* which device, made by whom, when */
 static void
-sdt_cli_info_format_card(GString *out, JsonObject *card)
+sdt_cli_info_format_card_identity(GString *out, JsonObject *card)
 {
 	const gchar *host_device = sdt_cli_info_str(card, "host_device");
 	const gchar *host_driver = sdt_cli_info_str(card, "host_driver");
 	const gchar *manufacturer = sdt_cli_info_str(card, "manufacturer");
-	const gchar *spec = sdt_cli_info_str(card, "spec_version");
 	g_autofree gchar *device = NULL;
 	g_autofree gchar *maker = NULL;
-	g_autofree gchar *speed = sdt_cli_info_class(card, "speed_class", "C");
-	g_autofree gchar *uhs = sdt_cli_info_class(card, "uhs_grade", "U");
-	g_autofree gchar *video = sdt_cli_info_class(card, "video_class", "V");
-	g_autofree gchar *app = sdt_cli_info_class(card, "app_class", "A");
-	g_autofree gchar *cq = NULL;
-	g_autofree gchar *system = NULL;
 
-	g_string_append_printf(out, "\n%s\n", _("SD card"));
-	if (!json_object_get_boolean_member(card, "present")) {
-		sdt_cli_info_row(out, _("Card"), _("none found"));
-		return;
-	}
 	/* Translators: block device, mmc device, controller, driver:
 	 * "mmcblk0 (mmc0:0001 on 3f202000.mmc, driver sdhost-bcm2835)" */
 	device = g_strdup_printf(_("%1$s (%2$s on %3$s, driver %4$s)"),
@@ -189,6 +178,11 @@ sdt_cli_info_format_card(GString *out, JsonObject *card)
 		g_autofree gchar *date = sdt_l10n_month(sdt_cli_info_str(card, "date"));
 		sdt_cli_info_row(out, _("Date"), date != NULL ? date : _("unknown"));
 	}
+}
+
+static void
+sdt_cli_info_format_card_capacity(GString *out, JsonObject *card)
+{
 	if (sdt_cli_info_has(card, "capacity_bytes")) {
 		gint64 bytes = json_object_get_int_member(card, "capacity_bytes");
 		/* grouped as the locale groups digits: 7,948,206,080; 7.948.206.080 */
@@ -202,6 +196,19 @@ sdt_cli_info_format_card(GString *out, JsonObject *card)
 	} else {
 		sdt_cli_info_row(out, _("Capacity"), _("unknown"));
 	}
+}
+
+/* the classes it claims and what it supports */
+static void
+sdt_cli_info_format_card_features(GString *out, JsonObject *card)
+{
+	const gchar *spec = sdt_cli_info_str(card, "spec_version");
+	g_autofree gchar *speed = sdt_cli_info_class(card, "speed_class", "C");
+	g_autofree gchar *uhs = sdt_cli_info_class(card, "uhs_grade", "U");
+	g_autofree gchar *video = sdt_cli_info_class(card, "video_class", "V");
+	g_autofree gchar *app = sdt_cli_info_class(card, "app_class", "A");
+	g_autofree gchar *cq = NULL;
+
 	sdt_cli_info_row(out, _("SD spec"), spec != NULL ? spec : _("unknown"));
 	sdt_cli_info_row(out, _("Speed class"), speed);
 	sdt_cli_info_row(out, _("UHS grade"), uhs);
@@ -223,7 +230,14 @@ sdt_cli_info_format_card(GString *out, JsonObject *card)
 				 json_object_get_boolean_member(card, "cache")
 					 ? _("card supports a cache")
 					 : _("not supported"));
-	sdt_cli_info_format_kernel_view(out, card);
+}
+
+/* CMD48, and whether the running system is on the card */
+static void
+sdt_cli_info_format_card_system(GString *out, JsonObject *card)
+{
+	g_autofree gchar *system = NULL;
+
 	if (sdt_cli_info_has(card, "cmd48"))
 		sdt_cli_info_row(out,
 				 _("CMD48 (ext. regs)"),
@@ -244,6 +258,21 @@ sdt_cli_info_format_card(GString *out, JsonObject *card)
 		system = g_strdup(_("no"));
 	}
 	sdt_cli_info_row(out, _("System on card"), system);
+}
+
+static void
+sdt_cli_info_format_card(GString *out, JsonObject *card)
+{
+	g_string_append_printf(out, "\n%s\n", _("SD card"));
+	if (!json_object_get_boolean_member(card, "present")) {
+		sdt_cli_info_row(out, _("Card"), _("none found"));
+		return;
+	}
+	sdt_cli_info_format_card_identity(out, card);
+	sdt_cli_info_format_card_capacity(out, card);
+	sdt_cli_info_format_card_features(out, card);
+	sdt_cli_info_format_kernel_view(out, card);
+	sdt_cli_info_format_card_system(out, card);
 }
 
 static void
@@ -409,7 +438,7 @@ sdt_cli_info_format_config(GString *out, JsonObject *config)
 	}
 }
 
-gchar *
+static gchar *
 sdt_cli_info_format(JsonObject *info)
 {
 	g_autoptr(GString) out = g_string_new(NULL);

@@ -5,14 +5,11 @@
 
 #pragma once
 
-#include "sdtunerctl.h"
+#include "sdt-cli.h"
 
 G_BEGIN_DECLS
 
 /* `sdtunerctl [--root DIR] [--json] info` */
 gint sdt_cli_info(SdtCli *cli, gint argc, gchar **argv, GError **error);
-
-/* the human-readable text of an `info` document (exposed for tests) */
-gchar *sdt_cli_info_format(JsonObject *info);
 
 G_END_DECLS

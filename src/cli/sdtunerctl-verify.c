@@ -82,38 +82,13 @@ sdt_cli_verify_run(SdtContext *ctx, const SdtOpsVerifyOptions *options, GError *
 	return self.result;
 }
 
-gint
-sdt_cli_verify(SdtCli *cli, gint argc, gchar **argv, GError **error)
+/* verify decides in-process, as root; --soak-seconds within a day */
+static gint
+sdt_cli_verify_check_options(SdtCli *cli,
+			     const gchar *evidence,
+			     gdouble soak_seconds,
+			     GError **error)
 {
-	g_autoptr(JsonNode) node = NULL;
-	g_autofree gchar *evidence = NULL;
-	gdouble soak_seconds = -1;
-	SdtOpsVerifyOptions options = {0};
-	JsonObject *obj;
-	const gchar *decision;
-	gint rc;
-	const GOptionEntry entries[] = {
-		{"evidence",
-		 0,
-		 0,
-		 G_OPTION_ARG_FILENAME,
-		 &evidence,
-		 N_("Take the soak and benchmark results from FILE (only with --root, for "
-		    "tests)"),
-		 N_("FILE")},
-		{"soak-seconds",
-		 0,
-		 0,
-		 G_OPTION_ARG_DOUBLE,
-		 &soak_seconds,
-		 N_("Run the soak test for SECONDS instead of 120 (for tests; the service "
-		    "uses the default)"),
-		 N_("SECONDS")},
-		{NULL},
-	};
-
-	if (!sdt_cli_parse(cli, entries, 0, 0, &argc, &argv, &rc, error))
-		return rc;
 	if (cli->ctx == NULL) {
 		if (evidence != NULL) {
 			g_set_error_literal(error,
@@ -139,23 +114,19 @@ sdt_cli_verify(SdtCli *cli, gint argc, gchar **argv, GError **error)
 				    _("verify: --soak-seconds must be from 0 to 86400"));
 		return SDT_CLI_EXIT_USAGE;
 	}
-	options.evidence_path = evidence;
-	options.soak_seconds = soak_seconds;
-	/* tests only (the service does not set it): a shorter time bound, in seconds */
-	if (g_getenv("SDTUNER_VERIFY_MAX_SECONDS") != NULL)
-		options.max_seconds = g_ascii_strtod(g_getenv("SDTUNER_VERIFY_MAX_SECONDS"), NULL);
-	node = sdt_cli_verify_run(cli->ctx, &options, error);
-	if (node == NULL)
-		return SDT_CLI_EXIT_FAILED;
-	if (cli->json) {
-		sdt_cli_print_json(cli, node);
-		return SDT_CLI_EXIT_OK;
-	}
-	obj = json_node_get_object(node);
+	return SDT_CLI_EXIT_OK;
+}
+
+/* what the decision was, for people */
+static void
+sdt_cli_verify_print(JsonObject *obj)
+{
+	const gchar *decision;
+
 	decision = json_object_get_string_member_with_default(obj, "decision", NULL);
 	if (decision == NULL) {
 		g_print("%s\n", json_object_get_string_member_with_default(obj, "reason", ""));
-		return SDT_CLI_EXIT_OK;
+		return;
 	}
 	if (g_strcmp0(decision, "keep") == 0)
 		/* Translators: a recommendation id */
@@ -173,5 +144,53 @@ sdt_cli_verify(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		g_print(_("%s is waiting for a restart.\n"),
 			json_object_get_string_member(obj, "id"));
 	g_print("%s\n", json_object_get_string_member_with_default(obj, "reason", ""));
+}
+
+gint
+sdt_cli_verify(SdtCli *cli, gint argc, gchar **argv, GError **error)
+{
+	g_autoptr(JsonNode) node = NULL;
+	g_autofree gchar *evidence = NULL;
+	gdouble soak_seconds = -1;
+	SdtOpsVerifyOptions options = {0};
+	gint rc;
+	const GOptionEntry entries[] = {
+		{"evidence",
+		 0,
+		 0,
+		 G_OPTION_ARG_FILENAME,
+		 &evidence,
+		 N_("Take the soak and benchmark results from FILE (only with --root, for "
+		    "tests)"),
+		 N_("FILE")},
+		{"soak-seconds",
+		 0,
+		 0,
+		 G_OPTION_ARG_DOUBLE,
+		 &soak_seconds,
+		 N_("Run the soak test for SECONDS instead of 120 (for tests; the service "
+		    "uses the default)"),
+		 N_("SECONDS")},
+		{NULL},
+	};
+
+	if (!sdt_cli_parse(cli, entries, 0, 0, &argc, &argv, &rc, error))
+		return rc;
+	rc = sdt_cli_verify_check_options(cli, evidence, soak_seconds, error);
+	if (rc != SDT_CLI_EXIT_OK)
+		return rc;
+	options.evidence_path = evidence;
+	options.soak_seconds = soak_seconds;
+	/* tests only (the service does not set it): a shorter time bound, in seconds */
+	if (g_getenv("SDTUNER_VERIFY_MAX_SECONDS") != NULL)
+		options.max_seconds = g_ascii_strtod(g_getenv("SDTUNER_VERIFY_MAX_SECONDS"), NULL);
+	node = sdt_cli_verify_run(cli->ctx, &options, error);
+	if (node == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	if (cli->json) {
+		sdt_cli_print_json(cli, node);
+		return SDT_CLI_EXIT_OK;
+	}
+	sdt_cli_verify_print(json_node_get_object(node));
 	return SDT_CLI_EXIT_OK;
 }

@@ -7,28 +7,17 @@
 
 #include <glib/gi18n.h>
 #include <locale.h>
-#include <stdio.h>
-#include <unistd.h>
 
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
-#include "sdt-json.h"
-#include "sdt-utf8.h"
+#include "sdt-cli.h"
 #include "sdt-l10n.h"
-#include "sdtunerctl.h"
+#include "sdt-utf8.h"
 #include "sdtunerctl-bench.h"
 #include "sdtunerctl-check.h"
 #include "sdtunerctl-config.h"
 #include "sdtunerctl-info.h"
 #include "sdtunerctl-verify.h"
-
-typedef struct {
-	const gchar *name;
-	const gchar *args;       /* the synopsis in the command list */
-	const gchar *parameters; /* the positional arguments, for its usage line */
-	const gchar *description;
-	SdtCliCommandFunc func;
-} SdtCliCommand;
 
 static const SdtCliCommand commands[] = {
 	/* filled in by each command's source file */
@@ -73,163 +62,6 @@ sdt_cli_find_command(const gchar *name)
 			return &commands[i];
 	}
 	return NULL;
-}
-
-gboolean
-sdt_cli_is_tty(void)
-{
-	return isatty(STDOUT_FILENO);
-}
-
-/*
- * Text for people in a locale whose charset is not UTF-8 (the C locale of
- * cron, services and some ssh sessions): GLib would print “ ” × as '?', so
- * the punctuation SD Tuner uses becomes its ASCII equivalent first.
- */
-static const gchar *const sdt_cli_ascii[][2] = {
-	{"\u201c", "\""}, {"\u201d", "\""},  {"\u201e", "\""}, {"\u2018", "'"},   {"\u2019", "'"},
-	{"\u00d7", "x"},  {"\u2026", "..."}, {"\u00b5", "u"},  {"\u03bc", "u"},   {"\u2014", "-"},
-	{"\u2013", "-"},  {"\u2212", "-"},   {"\u2192", "->"}, {"\u2265", ">="},  {"\u2264", "<="},
-	{"\u00b7", "-"},  {"\u00a0", " "},   {"\u00a7", "S"},  {"\u00b1", "+/-"},
-};
-
-static gchar *
-sdt_cli_text_for_locale(const gchar *text, const gchar *charset)
-{
-	g_autoptr(GString) ascii = NULL;
-	gchar *local;
-
-	if (charset == NULL)
-		g_get_charset(&charset);
-	if (g_ascii_strcasecmp(charset, "UTF-8") == 0 || g_ascii_strcasecmp(charset, "utf8") == 0)
-		return g_strdup(text);
-	ascii = g_string_new(text);
-	for (guint i = 0; i < G_N_ELEMENTS(sdt_cli_ascii); i++)
-		g_string_replace(ascii, sdt_cli_ascii[i][0], sdt_cli_ascii[i][1], 0);
-	/* anything else the charset has (e.g. Latin-1 letters) is kept */
-	local = g_convert_with_fallback(ascii->str, -1, charset, "UTF-8", "?", NULL, NULL, NULL);
-	return local != NULL ? local : g_strdup(ascii->str);
-}
-
-static void
-sdt_cli_print_to(FILE *stream, const gchar *text)
-{
-	g_autofree gchar *local = sdt_cli_text_for_locale(text, NULL);
-	fputs(local, stream);
-	fflush(stream);
-}
-
-static void
-sdt_cli_print_handler(const gchar *text)
-{
-	sdt_cli_print_to(stdout, text);
-}
-
-static void
-sdt_cli_printerr_handler(const gchar *text)
-{
-	sdt_cli_print_to(stderr, text);
-}
-
-void
-sdt_cli_print_json(SdtCli *cli, JsonNode *node)
-{
-	g_autofree gchar *text = NULL;
-
-	/* JSON is UTF-8: bytes of config.txt that are not become U+FFFD */
-	sdt_utf8_sanitize_json(node);
-	text = sdt_json_to_string(node, TRUE);
-	/* JSON is UTF-8 for every reader, never converted to the locale's charset */
-	fputs(text, stdout);
-	fputc('\n', stdout);
-	fflush(stdout);
-}
-
-static const GOptionEntry sdt_cli_no_entries[] = {{NULL}};
-
-gboolean
-sdt_cli_parse(SdtCli *cli,
-	      const GOptionEntry *entries,
-	      guint min_args,
-	      guint max_args,
-	      gint *argc,
-	      gchar ***argv,
-	      gint *rc,
-	      GError **error)
-{
-	const SdtCliCommand *command = sdt_cli_find_command((*argv)[0]);
-	g_autoptr(GOptionContext) context = NULL;
-	gboolean help = FALSE;
-	const GOptionEntry common[] = {
-		{"json", 'j', 0, G_OPTION_ARG_NONE, &cli->json, N_("Print JSON"), NULL},
-		{"help", 'h', 0, G_OPTION_ARG_NONE, &help, N_("Show this help"), NULL},
-		{NULL},
-	};
-
-	g_return_val_if_fail(command != NULL, FALSE);
-	context = g_option_context_new(command->parameters[0] != '\0' ? command->parameters : NULL);
-	g_option_context_set_translation_domain(context, GETTEXT_PACKAGE);
-	g_option_context_set_summary(context, _(command->description));
-	g_option_context_set_description(
-		context,
-		_("Options of sdtunerctl itself, such as --root DIR, go before the command: "
-		  "see “sdtunerctl --help”."));
-	/* our own --help/-h: GLib's would exit() and say "Help Options" */
-	g_option_context_set_help_enabled(context, FALSE);
-	g_option_context_add_main_entries(context,
-					  entries != NULL ? entries : sdt_cli_no_entries,
-					  GETTEXT_PACKAGE);
-	g_option_context_add_main_entries(context, common, GETTEXT_PACKAGE);
-	if (!g_option_context_parse(context, argc, argv, error)) {
-		*rc = SDT_CLI_EXIT_USAGE;
-		return FALSE;
-	}
-	if (help) {
-		g_autofree gchar *prgname = g_strdup(g_get_prgname());
-		g_autofree gchar *usage_name = g_strdup_printf("sdtunerctl %s", command->name);
-		g_autofree gchar *text = NULL;
-		/* the usage line names the command: "sdtunerctl apply [OPTION…] ID" */
-		g_set_prgname(usage_name);
-		text = g_option_context_get_help(context, TRUE, NULL);
-		g_set_prgname(prgname);
-		g_print("%s", text);
-		*rc = SDT_CLI_EXIT_OK;
-		return FALSE;
-	}
-	if ((guint) (*argc - 1) < min_args || (guint) (*argc - 1) > max_args) {
-		if (max_args == 0)
-			g_set_error(error,
-				    G_OPTION_ERROR,
-				    G_OPTION_ERROR_BAD_VALUE,
-				    /* Translators: a command, then the argument it was given */
-				    _("“%s” takes no arguments (got “%s”)"),
-				    command->name,
-				    (*argv)[1]);
-		else
-			g_set_error(error,
-				    G_OPTION_ERROR,
-				    G_OPTION_ERROR_BAD_VALUE,
-				    /* Translators: a command, then its arguments, e.g. "ID" */
-				    _("“%s” takes the arguments %s"),
-				    command->name,
-				    command->parameters);
-		*rc = SDT_CLI_EXIT_USAGE;
-		return FALSE;
-	}
-	if (cli->root != NULL && cli->ctx == NULL) {
-		cli->ctx = sdt_context_new(cli->root, error);
-		if (cli->ctx == NULL) {
-			*rc = SDT_CLI_EXIT_USAGE;
-			return FALSE;
-		}
-	}
-	return TRUE;
-}
-
-gboolean
-sdt_cli_no_args(SdtCli *cli, gint argc, gchar **argv, gint *rc, GError **error)
-{
-	return sdt_cli_parse(cli, NULL, 0, 0, &argc, &argv, rc, error);
 }
 
 static void
@@ -323,7 +155,92 @@ sdt_cli_help(SdtCli *cli, GOptionContext *context, gint argc, gchar **argv, GErr
 		return SDT_CLI_EXIT_USAGE;
 	}
 	help_argv[0] = (gchar *) command->name;
+	cli->command = command;
 	return command->func(cli, 2, help_argv, error);
+}
+
+static void
+sdt_cli_init_locale(void)
+{
+	setlocale(LC_ALL, "");
+	bindtextdomain(GETTEXT_PACKAGE,
+		       g_getenv("SDTUNER_LOCALEDIR") != NULL ? g_getenv("SDTUNER_LOCALEDIR")
+							     : LOCALEDIR);
+	bind_textdomain_codeset(GETTEXT_PACKAGE, "UTF-8");
+	textdomain(GETTEXT_PACKAGE);
+	sdt_cli_set_print_handlers();
+}
+
+static GOptionContext *
+sdt_cli_main_context(const GOptionEntry *entries, const gchar *summary)
+{
+	GOptionContext *context =
+		g_option_context_new(_("COMMAND [ARGS…] - tune the SD card of a Raspberry Pi"));
+
+	g_option_context_set_summary(context, summary);
+	g_option_context_set_description(
+		context,
+		_("“sdtunerctl COMMAND --help” or “sdtunerctl help COMMAND” shows a command's "
+		  "own options."));
+	g_option_context_add_main_entries(context, entries, GETTEXT_PACKAGE);
+	g_option_context_set_strict_posix(context, TRUE);
+	g_option_context_set_translation_domain(context, GETTEXT_PACKAGE);
+	return context;
+}
+
+/* --json anywhere, and $SDTUNER_ROOT when --root is not given */
+static void
+sdt_cli_settle_mode(SdtCli *cli, gint argc, gchar **argv)
+{
+	/* JSON is for programs: English text and C numbers, in-process (--root) too */
+	for (gint i = 1; i < argc && !cli->json; i++)
+		cli->json = g_strcmp0(argv[i], "--json") == 0 || g_strcmp0(argv[i], "-j") == 0;
+	if (cli->json)
+		sdt_l10n_use_c_locale_for_output();
+	if (cli->root == NULL && g_getenv("SDTUNER_ROOT") != NULL && g_getenv("SDTUNER_ROOT")[0])
+		cli->root = g_strdup(g_getenv("SDTUNER_ROOT"));
+}
+
+/* prints a command's error, with a hint after bad usage; returns the exit status */
+static gint
+sdt_cli_report(SdtCli *cli, const gchar *name, gint rc, const GError *error)
+{
+	if (error == NULL)
+		return rc;
+	sdt_cli_print_error(cli, error);
+	if (rc == SDT_CLI_EXIT_OK)
+		rc = SDT_CLI_EXIT_FAILED;
+	if (rc == SDT_CLI_EXIT_USAGE && error->domain == G_OPTION_ERROR &&
+	    g_strcmp0(name, "help") == 0)
+		g_printerr(_("Try “sdtunerctl --help”.\n"));
+	else if (rc == SDT_CLI_EXIT_USAGE && error->domain == G_OPTION_ERROR)
+		g_printerr(_("Try “sdtunerctl %s --help”.\n"), name);
+	return rc;
+}
+
+/* runs argv[1]: `help`, or a command of the table */
+static gint
+sdt_cli_dispatch(SdtCli *cli,
+		 GOptionContext *context,
+		 const gchar *summary,
+		 gint argc,
+		 gchar **argv)
+{
+	g_autoptr(GError) error = NULL;
+	gint rc;
+
+	if (g_strcmp0(argv[1], "help") == 0) {
+		rc = sdt_cli_help(cli, context, argc, argv, &error);
+	} else if ((cli->command = sdt_cli_find_command(argv[1])) != NULL) {
+		/* a copy: the command's option parser rearranges argv */
+		cli->argv = g_strdupv(argv + 1);
+		rc = cli->command->func(cli, argc - 1, argv + 1, &error);
+	} else {
+		g_printerr(_("sdtunerctl: unknown command “%s”\n"), argv[1]);
+		g_printerr("%s\n", summary);
+		return SDT_CLI_EXIT_USAGE;
+	}
+	return sdt_cli_report(cli, argv[1], rc, error);
 }
 
 int
@@ -333,7 +250,6 @@ main(int argc, char *argv[])
 	g_autoptr(GOptionContext) context = NULL;
 	g_autoptr(GError) error = NULL;
 	g_autofree gchar *summary = NULL;
-	const SdtCliCommand *command;
 	gboolean version = FALSE;
 	gint rc;
 	const GOptionEntry entries[] = {
@@ -349,25 +265,9 @@ main(int argc, char *argv[])
 		{NULL},
 	};
 
-	setlocale(LC_ALL, "");
-	bindtextdomain(GETTEXT_PACKAGE,
-		       g_getenv("SDTUNER_LOCALEDIR") != NULL ? g_getenv("SDTUNER_LOCALEDIR")
-							     : LOCALEDIR);
-	bind_textdomain_codeset(GETTEXT_PACKAGE, "UTF-8");
-	textdomain(GETTEXT_PACKAGE);
-	g_set_print_handler(sdt_cli_print_handler);
-	g_set_printerr_handler(sdt_cli_printerr_handler);
-
-	context = g_option_context_new(_("COMMAND [ARGS…] - tune the SD card of a Raspberry Pi"));
+	sdt_cli_init_locale();
 	summary = sdt_cli_summary();
-	g_option_context_set_summary(context, summary);
-	g_option_context_set_description(
-		context,
-		_("“sdtunerctl COMMAND --help” or “sdtunerctl help COMMAND” shows a command's "
-		  "own options."));
-	g_option_context_add_main_entries(context, entries, GETTEXT_PACKAGE);
-	g_option_context_set_strict_posix(context, TRUE);
-	g_option_context_set_translation_domain(context, GETTEXT_PACKAGE);
+	context = sdt_cli_main_context(entries, summary);
 	if (!g_option_context_parse(context, &argc, &argv, &error)) {
 		g_printerr("sdtunerctl: %s\n", error->message);
 		g_printerr(_("Try “sdtunerctl --help”.\n"));
@@ -382,36 +282,8 @@ main(int argc, char *argv[])
 		g_printerr("%s\n", summary);
 		return SDT_CLI_EXIT_USAGE;
 	}
-	/* JSON is for programs: English text and C numbers, in-process (--root) too */
-	for (gint i = 1; i < argc && !cli.json; i++)
-		cli.json = g_strcmp0(argv[i], "--json") == 0 || g_strcmp0(argv[i], "-j") == 0;
-	if (cli.json)
-		sdt_l10n_use_c_locale_for_output();
-	if (cli.root == NULL && g_getenv("SDTUNER_ROOT") != NULL && g_getenv("SDTUNER_ROOT")[0])
-		cli.root = g_strdup(g_getenv("SDTUNER_ROOT"));
-
-	if (g_strcmp0(argv[1], "help") == 0) {
-		rc = sdt_cli_help(&cli, context, argc, argv, &error);
-	} else if ((command = sdt_cli_find_command(argv[1])) != NULL) {
-		/* a copy: the command's option parser rearranges argv */
-		cli.argv = g_strdupv(argv + 1);
-		rc = command->func(&cli, argc - 1, argv + 1, &error);
-	} else {
-		g_printerr(_("sdtunerctl: unknown command “%s”\n"), argv[1]);
-		g_printerr("%s\n", summary);
-		sdt_cli_clear(&cli);
-		return SDT_CLI_EXIT_USAGE;
-	}
-	if (error != NULL) {
-		sdt_cli_print_error(&cli, error);
-		if (rc == SDT_CLI_EXIT_OK)
-			rc = SDT_CLI_EXIT_FAILED;
-		if (rc == SDT_CLI_EXIT_USAGE && error->domain == G_OPTION_ERROR &&
-		    g_strcmp0(argv[1], "help") == 0)
-			g_printerr(_("Try “sdtunerctl --help”.\n"));
-		else if (rc == SDT_CLI_EXIT_USAGE && error->domain == G_OPTION_ERROR)
-			g_printerr(_("Try “sdtunerctl %s --help”.\n"), argv[1]);
-	}
+	sdt_cli_settle_mode(&cli, argc, argv);
+	rc = sdt_cli_dispatch(&cli, context, summary, argc, argv);
 	sdt_cli_clear(&cli);
 	return rc;
 }

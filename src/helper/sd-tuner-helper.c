@@ -284,7 +284,7 @@ main(int argc, char *argv[])
 	g_unix_signal_add(SIGTERM, sdt_helper_signal_cb, &helper);
 	g_unix_signal_add(SIGINT, sdt_helper_signal_cb, &helper);
 	owner_id = g_bus_own_name(G_BUS_TYPE_SYSTEM,
-				  SDT_DBUS_NAME,
+				  SDT_BUS_NAME,
 				  G_BUS_NAME_OWNER_FLAGS_ALLOW_REPLACEMENT |
 					  (replace ? G_BUS_NAME_OWNER_FLAGS_REPLACE : 0),
 				  sdt_helper_bus_acquired_cb,

@@ -278,7 +278,7 @@ sdt_daemon_start_benchmark(SdtDaemon *self, SdtDaemonCall *call)
 				    sender,
 				    call->op == SDT_DAEMON_OP_CHECK ? sdt_ops_check
 								    : sdt_ops_bench);
-	path = g_strdup_printf("%s/%u", SDT_DBUS_JOBS_PATH, ++self->job_counter);
+	path = g_strdup_printf("%s/%u", SDT_JOBS_PATH, ++self->job_counter);
 	if (!g_dbus_interface_skeleton_export(G_DBUS_INTERFACE_SKELETON(job),
 					      self->connection,
 					      path,
@@ -496,9 +496,9 @@ sdt_daemon_export(SdtDaemon *self, GDBusConnection *connection, GError **error)
 	g_set_object(&self->connection, connection);
 	if (!g_dbus_interface_skeleton_export(G_DBUS_INTERFACE_SKELETON(self->manager),
 					      connection,
-					      SDT_DBUS_PATH,
+					      SDT_MANAGER_PATH,
 					      error)) {
-		g_prefix_error(error, "could not export %s: ", SDT_DBUS_PATH);
+		g_prefix_error(error, "could not export %s: ", SDT_MANAGER_PATH);
 		return FALSE;
 	}
 	return TRUE;

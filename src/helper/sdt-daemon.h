@@ -6,13 +6,10 @@
 #pragma once
 
 #include "sdt-benchmark-job.h"
+#include "sdt-client.h" /* the bus names it owns: SDT_BUS_NAME, SDT_MANAGER_PATH, SDT_JOBS_PATH */
 #include "sdt-context.h"
 
 G_BEGIN_DECLS
-
-#define SDT_DBUS_NAME      "org.example.SdTuner1"
-#define SDT_DBUS_PATH      "/org/example/SdTuner1"
-#define SDT_DBUS_JOBS_PATH "/org/example/SdTuner1/jobs"
 
 /*
  * The Manager object of sd-tuner-helper.  Every method runs its work in a

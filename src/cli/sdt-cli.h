@@ -17,13 +17,7 @@ G_BEGIN_DECLS
 #define SDT_CLI_EXIT_FAILED 1
 #define SDT_CLI_EXIT_USAGE  2
 
-typedef struct {
-	gchar *root;     /* --root, or $SDTUNER_ROOT; NULL: talk to the helper over D-Bus */
-	gboolean json;   /* --json */
-	SdtContext *ctx; /* in-process mode only */
-	gpointer bus;    /* bus mode: the helper's proxy, see sdt-cli-ops.c */
-	gchar **argv;    /* the command and its arguments as given (for hints) */
-} SdtCli;
+typedef struct _SdtCli SdtCli;
 
 /*
  * One command: parses its own arguments (@argv[0] is the command name) and
@@ -32,13 +26,28 @@ typedef struct {
  * the G_OPTION_ERROR domain); the caller prints the error.
  */
 typedef gint (*SdtCliCommandFunc)(SdtCli *cli, gint argc, gchar **argv, GError **error);
+typedef struct {
+	const gchar *name;
+	const gchar *args;       /* the synopsis in the command list */
+	const gchar *parameters; /* the positional arguments, for its usage line */
+	const gchar *description;
+	SdtCliCommandFunc func;
+} SdtCliCommand; /* a command as the dispatcher (sdtunerctl.c) lists it */
+
+struct _SdtCli {
+	gchar *root;     /* --root, or $SDTUNER_ROOT; NULL: talk to the helper over D-Bus */
+	gboolean json;   /* --json */
+	SdtContext *ctx; /* in-process mode only */
+	gpointer bus;    /* bus mode: the helper's proxy, see sdt-cli-ops.c */
+	gchar **argv;    /* the command and its arguments as given (for hints) */
+	const SdtCliCommand *command; /* the command running, set by the dispatcher */
+};
 
 /* JSON on stdout as UTF-8 whatever the locale, numbers in their shortest form */
 void sdt_cli_print_json(SdtCli *cli, JsonNode *node);
-gboolean sdt_cli_is_tty(void);
 
 /*
- * Parses a command's arguments (@argv[0] is the command name) with @entries
+ * Parses the arguments of cli->command (@argv[0] is its name) with @entries
  * (may be %NULL) plus --json/-j and --help/-h, leaving the positional
  * arguments in @argc/@argv; from @min_args to @max_args of them are allowed.
  * Returns TRUE when the command is to run, with cli->ctx made for --root.
@@ -56,5 +65,8 @@ gboolean sdt_cli_parse(SdtCli *cli,
 
 /* a command without arguments of its own */
 gboolean sdt_cli_no_args(SdtCli *cli, gint argc, gchar **argv, gint *rc, GError **error);
+
+/* text for people through g_print()/g_printerr(), in the locale's charset */
+void sdt_cli_set_print_handlers(void);
 
 G_END_DECLS

@@ -1,0 +1,204 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "sdt-client-read.h"
+#include "sdt-error.h"
+
+static gchar *
+sdt_client_read_path(const gchar *where, const gchar *member)
+{
+	if (where == NULL || where[0] == '\0')
+		return g_strdup(member);
+	return g_strdup_printf("%s.%s", where, member);
+}
+
+static gboolean
+sdt_client_read_wrong_type(const gchar *where, const gchar *member, GError **error)
+{
+	g_autofree gchar *path = sdt_client_read_path(where, member);
+
+	g_set_error(error,
+		    SDT_ERROR,
+		    SDT_ERROR_INVALID_DATA,
+		    /* Translators: %s is a member of a JSON document, e.g. tests[2].mb_s */
+		    _("The SD Tuner service sent “%s” with a value of the wrong type"),
+		    path);
+	return FALSE;
+}
+
+gboolean
+sdt_client_read_missing(const gchar *where, const gchar *member, GError **error)
+{
+	g_autofree gchar *path = sdt_client_read_path(where, member);
+
+	g_set_error(error,
+		    SDT_ERROR,
+		    SDT_ERROR_INVALID_DATA,
+		    /* Translators: %s is a member of a JSON document, e.g. tests[2].name */
+		    _("The SD Tuner service sent a document without “%s”"),
+		    path);
+	return FALSE;
+}
+
+gchar *
+sdt_client_read_element(const gchar *where, const gchar *member, guint index)
+{
+	g_autofree gchar *path = sdt_client_read_path(where, member);
+	return g_strdup_printf("%s[%u]", path, index);
+}
+
+/* the member, NULL when absent or null */
+static JsonNode *
+sdt_client_read_node(JsonObject *obj, const gchar *member)
+{
+	JsonNode *node = obj != NULL ? json_object_get_member(obj, member) : NULL;
+	return node != NULL && !JSON_NODE_HOLDS_NULL(node) ? node : NULL;
+}
+
+static gboolean
+sdt_client_read_is_value(JsonNode *node, GType type)
+{
+	return JSON_NODE_HOLDS_VALUE(node) && json_node_get_value_type(node) == type;
+}
+
+gboolean
+sdt_client_read_number(JsonObject *obj,
+		       const gchar *where,
+		       const gchar *member,
+		       gdouble *value,
+		       GError **error)
+{
+	JsonNode *node = sdt_client_read_node(obj, member);
+
+	*value = NAN;
+	if (node == NULL)
+		return TRUE;
+	if (sdt_client_read_is_value(node, G_TYPE_INT64))
+		*value = (gdouble) json_node_get_int(node);
+	else if (sdt_client_read_is_value(node, G_TYPE_DOUBLE))
+		*value = json_node_get_double(node);
+	else
+		return sdt_client_read_wrong_type(where, member, error);
+	return TRUE;
+}
+
+gboolean
+sdt_client_read_int(JsonObject *obj,
+		    const gchar *where,
+		    const gchar *member,
+		    gint64 fallback,
+		    gint64 *value,
+		    GError **error)
+{
+	JsonNode *node = sdt_client_read_node(obj, member);
+
+	*value = fallback;
+	if (node == NULL)
+		return TRUE;
+	if (!sdt_client_read_is_value(node, G_TYPE_INT64))
+		return sdt_client_read_wrong_type(where, member, error);
+	*value = json_node_get_int(node);
+	return TRUE;
+}
+
+gboolean
+sdt_client_read_bool(JsonObject *obj,
+		     const gchar *where,
+		     const gchar *member,
+		     gboolean fallback,
+		     gboolean *value,
+		     GError **error)
+{
+	JsonNode *node = sdt_client_read_node(obj, member);
+
+	*value = fallback;
+	if (node == NULL)
+		return TRUE;
+	if (!sdt_client_read_is_value(node, G_TYPE_BOOLEAN))
+		return sdt_client_read_wrong_type(where, member, error);
+	*value = json_node_get_boolean(node);
+	return TRUE;
+}
+
+gboolean
+sdt_client_read_string(JsonObject *obj,
+		       const gchar *where,
+		       const gchar *member,
+		       gchar **value,
+		       GError **error)
+{
+	JsonNode *node = sdt_client_read_node(obj, member);
+
+	*value = NULL;
+	if (node == NULL)
+		return TRUE;
+	if (!sdt_client_read_is_value(node, G_TYPE_STRING))
+		return sdt_client_read_wrong_type(where, member, error);
+	*value = g_strdup(json_node_get_string(node));
+	return TRUE;
+}
+
+gboolean
+sdt_client_read_object(JsonObject *obj,
+		       const gchar *where,
+		       const gchar *member,
+		       JsonObject **value,
+		       GError **error)
+{
+	JsonNode *node = sdt_client_read_node(obj, member);
+
+	*value = NULL;
+	if (node == NULL)
+		return TRUE;
+	if (!JSON_NODE_HOLDS_OBJECT(node))
+		return sdt_client_read_wrong_type(where, member, error);
+	*value = json_node_get_object(node);
+	return TRUE;
+}
+
+gboolean
+sdt_client_read_array(JsonObject *obj,
+		      const gchar *where,
+		      const gchar *member,
+		      JsonArray **value,
+		      GError **error)
+{
+	JsonNode *node = sdt_client_read_node(obj, member);
+
+	*value = NULL;
+	if (node == NULL)
+		return TRUE;
+	if (!JSON_NODE_HOLDS_ARRAY(node))
+		return sdt_client_read_wrong_type(where, member, error);
+	*value = json_node_get_array(node);
+	return TRUE;
+}
+
+gboolean
+sdt_client_read_strings(JsonObject *obj,
+			const gchar *where,
+			const gchar *member,
+			GPtrArray *out,
+			GError **error)
+{
+	JsonArray *array;
+
+	if (!sdt_client_read_array(obj, where, member, &array, error))
+		return FALSE;
+	for (guint i = 0; array != NULL && i < json_array_get_length(array); i++) {
+		JsonNode *node = json_array_get_element(array, i);
+		if (!sdt_client_read_is_value(node, G_TYPE_STRING)) {
+			g_autofree gchar *element = g_strdup_printf("%s[%u]", member, i);
+			return sdt_client_read_wrong_type(where, element, error);
+		}
+		g_ptr_array_add(out, g_strdup(json_node_get_string(node)));
+	}
+	return TRUE;
+}

@@ -1,0 +1,102 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sdt-client-read.h"
+#include "sdt-client-recommend.h"
+#include "sdt-error.h"
+
+static void
+sdt_client_recommendation_free(SdtClientRecommendation *rec)
+{
+	g_free(rec->id);
+	g_free(rec->title);
+	g_free(rec->filter);
+	g_ptr_array_unref(rec->lines);
+	g_free(rec->reason);
+	g_free(rec->expected_effect);
+	g_free(rec->risk);
+	g_free(rec);
+}
+
+void
+sdt_client_recommendations_free(SdtClientRecommendations *recs)
+{
+	if (recs == NULL)
+		return;
+	g_ptr_array_unref(recs->recommendations);
+	g_ptr_array_unref(recs->notes);
+	g_free(recs);
+}
+
+static gboolean
+sdt_client_recommendation_read(JsonObject *obj,
+			       const gchar *at,
+			       SdtClientRecommendation *r,
+			       GError **error)
+{
+	if (!sdt_client_read_string(obj, at, "id", &r->id, error))
+		return FALSE;
+	if (r->id == NULL)
+		return sdt_client_read_missing(at, "id", error);
+	return sdt_client_read_string(obj, at, "title", &r->title, error) &&
+	       sdt_client_read_string(obj, at, "filter", &r->filter, error) &&
+	       sdt_client_read_strings(obj, at, "lines", r->lines, error) &&
+	       sdt_client_read_string(obj, at, "reason", &r->reason, error) &&
+	       sdt_client_read_string(obj, at, "expected_effect", &r->expected_effect, error) &&
+	       sdt_client_read_string(obj, at, "risk", &r->risk, error) &&
+	       sdt_client_read_int(obj, at, "expected_clock_hz", 0, &r->expected_clock_hz, error);
+}
+
+static SdtClientRecommendation *
+sdt_client_recommendation_from_node(JsonNode *node, guint index, GError **error)
+{
+	g_autofree gchar *at = sdt_client_read_element(NULL, "recommendations", index);
+	SdtClientRecommendation *r;
+
+	if (!JSON_NODE_HOLDS_OBJECT(node)) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    /* Translators: %s names an element of a JSON document, e.g. tests[2] */
+			    _("The SD Tuner service sent “%s” with a value of the wrong type"),
+			    at);
+		return NULL;
+	}
+	r = g_new0(SdtClientRecommendation, 1);
+	r->lines = g_ptr_array_new_with_free_func(g_free);
+	if (!sdt_client_recommendation_read(json_node_get_object(node), at, r, error)) {
+		sdt_client_recommendation_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+SdtClientRecommendations *
+sdt_client_recommendations_from_json(JsonObject *obj, GError **error)
+{
+	g_autoptr(SdtClientRecommendations) recs = g_new0(SdtClientRecommendations, 1);
+	JsonArray *array;
+
+	recs->recommendations =
+		g_ptr_array_new_with_free_func((GDestroyNotify) sdt_client_recommendation_free);
+	recs->notes = g_ptr_array_new_with_free_func(g_free);
+	if (!sdt_client_read_array(obj, NULL, "recommendations", &array, error) ||
+	    !sdt_client_read_strings(obj, NULL, "notes", recs->notes, error))
+		return NULL;
+	for (guint i = 0; array != NULL && i < json_array_get_length(array); i++) {
+		SdtClientRecommendation *r =
+			sdt_client_recommendation_from_node(json_array_get_element(array, i),
+							    i,
+							    error);
+		if (r == NULL)
+			return NULL;
+		g_ptr_array_add(recs->recommendations, r);
+	}
+	return g_steal_pointer(&recs);
+}

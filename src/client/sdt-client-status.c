@@ -1,0 +1,125 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include "sdt-client-read.h"
+#include "sdt-client-status.h"
+
+void
+sdt_client_verification_free(SdtClientVerification *v)
+{
+	if (v == NULL)
+		return;
+	g_free(v->id);
+	g_free(v->decision);
+	g_free(v->reason);
+	g_free(v->time);
+	g_free(v);
+}
+
+SdtClientVerification *
+sdt_client_verification_from_json(JsonObject *obj, const gchar *where, GError **error)
+{
+	g_autoptr(SdtClientVerification) v = g_new0(SdtClientVerification, 1);
+
+	if (!sdt_client_read_string(obj, where, "id", &v->id, error) ||
+	    !sdt_client_read_string(obj, where, "decision", &v->decision, error) ||
+	    !sdt_client_read_string(obj, where, "reason", &v->reason, error) ||
+	    !sdt_client_read_string(obj, where, "time", &v->time, error))
+		return NULL;
+	return g_steal_pointer(&v);
+}
+
+void
+sdt_client_status_free(SdtClientStatus *status)
+{
+	if (status == NULL)
+		return;
+	g_free(status->path);
+	g_free(status->error);
+	g_free(status->id);
+	g_free(status->filter);
+	g_ptr_array_unref(status->lines);
+	g_ptr_array_unref(status->disabled);
+	g_free(status->verification);
+	g_free(status->trial_id);
+	g_free(status->trial_path);
+	g_free(status->trial_reboot_command);
+	g_free(status->pending_verification_id);
+	sdt_client_verification_free(status->last_verification);
+	g_free(status);
+}
+
+static gboolean
+sdt_client_status_read_trial(JsonObject *obj, SdtClientStatus *s, GError **error)
+{
+	JsonObject *trial;
+
+	if (!sdt_client_read_object(obj, NULL, "trial", &trial, error))
+		return FALSE;
+	s->has_trial = trial != NULL;
+	return sdt_client_read_string(trial, "trial", "id", &s->trial_id, error) &&
+	       sdt_client_read_string(trial, "trial", "path", &s->trial_path, error) &&
+	       sdt_client_read_string(trial,
+				      "trial",
+				      "reboot_command",
+				      &s->trial_reboot_command,
+				      error);
+}
+
+static gboolean
+sdt_client_status_read_verifications(JsonObject *obj, SdtClientStatus *s, GError **error)
+{
+	JsonObject *pending;
+	JsonObject *last;
+
+	if (!sdt_client_read_object(obj, NULL, "pending_verification", &pending, error) ||
+	    !sdt_client_read_object(obj, NULL, "last_verification", &last, error))
+		return FALSE;
+	if (pending != NULL) {
+		if (!sdt_client_read_string(pending,
+					    "pending_verification",
+					    "id",
+					    &s->pending_verification_id,
+					    error))
+			return FALSE;
+		if (s->pending_verification_id == NULL)
+			s->pending_verification_id = g_strdup("?");
+	}
+	if (last != NULL) {
+		s->last_verification =
+			sdt_client_verification_from_json(last, "last_verification", error);
+		if (s->last_verification == NULL)
+			return FALSE;
+	}
+	return TRUE;
+}
+
+SdtClientStatus *
+sdt_client_status_from_json(JsonObject *obj, GError **error)
+{
+	g_autoptr(SdtClientStatus) s = g_new0(SdtClientStatus, 1);
+
+	s->lines = g_ptr_array_new_with_free_func(g_free);
+	s->disabled = g_ptr_array_new_with_free_func(g_free);
+	if (!sdt_client_read_string(obj, NULL, "path", &s->path, error) ||
+	    !sdt_client_read_bool(obj, NULL, "damaged", FALSE, &s->damaged, error) ||
+	    !sdt_client_read_string(obj, NULL, "error", &s->error, error) ||
+	    !sdt_client_read_bool(obj, NULL, "applied", FALSE, &s->applied, error) ||
+	    !sdt_client_read_string(obj, NULL, "id", &s->id, error) ||
+	    !sdt_client_read_string(obj, NULL, "filter", &s->filter, error) ||
+	    !sdt_client_read_strings(obj, NULL, "lines", s->lines, error) ||
+	    !sdt_client_read_strings(obj, NULL, "disabled", s->disabled, error) ||
+	    !sdt_client_read_bool(obj, NULL, "verified", FALSE, &s->verified, error) ||
+	    !sdt_client_read_bool(obj, NULL, "failed", FALSE, &s->failed, error) ||
+	    !sdt_client_read_bool(obj, NULL, "reboot_pending", FALSE, &s->reboot_pending, error) ||
+	    !sdt_client_read_string(obj, NULL, "verification", &s->verification, error) ||
+	    !sdt_client_status_read_trial(obj, s, error) ||
+	    !sdt_client_read_bool(obj, NULL, "tryboot_active", FALSE, &s->tryboot_active, error) ||
+	    !sdt_client_status_read_verifications(obj, s, error))
+		return NULL;
+	return g_steal_pointer(&s);
+}

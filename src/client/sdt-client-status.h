@@ -1,0 +1,54 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* one verification after a reboot (status's last_verification, a history entry) */
+typedef struct {
+	gchar *id;
+	gchar *decision; /* "keep", "step-down", "undo", or another word of the helper */
+	gchar *reason;   /* English */
+	gchar *time;     /* ISO 8601 */
+} SdtClientVerification;
+
+/* the `status --json` document (DESIGN.md); strings are NULL when null */
+typedef struct {
+	gchar *path;
+	gboolean damaged;
+	gchar *error; /* English; the block could not be read */
+	gboolean applied;
+	gchar *id;
+	gchar *filter;
+	GPtrArray *lines;    /* of gchar* */
+	GPtrArray *disabled; /* of gchar* */
+	gboolean verified;
+	gboolean failed;
+	gboolean reboot_pending;
+	gchar *verification; /* English */
+	gboolean has_trial;
+	gchar *trial_id;
+	gchar *trial_path;
+	gchar *trial_reboot_command;
+	gboolean tryboot_active;
+	gchar *pending_verification_id; /* NULL: nothing pending */
+	SdtClientVerification *last_verification;
+} SdtClientStatus;
+
+void sdt_client_verification_free(SdtClientVerification *v);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientVerification, sdt_client_verification_free)
+/* a verification object (its members; absent ones are NULL) */
+SdtClientVerification *
+sdt_client_verification_from_json(JsonObject *obj, const gchar *where, GError **error);
+
+void sdt_client_status_free(SdtClientStatus *status);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientStatus, sdt_client_status_free)
+/* a member of the wrong type is SDT_ERROR_INVALID_DATA naming it */
+SdtClientStatus *sdt_client_status_from_json(JsonObject *obj, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,567 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The client layer's readers (src/client): every JSON document the app and
+ * sdtunerctl read, from the engine's own output and from bad input.
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sdt-bench.h"
+#include "sdt-client-bench.h"
+#include "sdt-client-history.h"
+#include "sdt-client-recommend.h"
+#include "sdt-client-status.h"
+#include "sdt-error.h"
+#include "sdt-json-reader.h"
+#include "sdt-json.h"
+
+/* a `bench --json` document in the DESIGN.md schema */
+static const gchar *bench_json =
+	"{\"target\": {\"path\": \"/\", \"device\": \"mmcblk0\", \"filesystem\": \"ext4\"},"
+	" \"profile\": \"quick\", \"ceiling_mb_s\": 25.0,"
+	" \"tests\": ["
+	"  {\"name\": \"seq-write\", \"block_size\": 4194304, \"queue_depth\": 1,"
+	"   \"mb_s\": 12.5, \"iops\": 3, \"seconds\": 2.0},"
+	"  {\"name\": \"seq-read\", \"block_size\": 4194304, \"queue_depth\": 1,"
+	"   \"mb_s\": 22.5, \"iops\": 5, \"seconds\": 2.0},"
+	"  {\"name\": \"rand-4k-write-qd1\", \"block_size\": 4096, \"queue_depth\": 1,"
+	"   \"mb_s\": 2.4, \"iops\": 600, \"seconds\": 3.0},"
+	"  {\"name\": \"rand-4k-read-qd1\", \"block_size\": 4096, \"queue_depth\": 1,"
+	"   \"mb_s\": 8.0, \"iops\": 1953, \"seconds\": 3.0}"
+	" ],"
+	" \"notes\": [\"The test file is on /var/tmp.\"],"
+	" \"verdict\": {\"a1\": true, \"a2\": false}}";
+
+static void
+test_bench_rows_and_targets(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtClientBench) s = sdt_client_bench_parse(bench_json, &error);
+	SdtClientBenchTest *row;
+
+	g_assert_no_error(error);
+	g_assert_nonnull(s);
+	g_assert_cmpuint(s->tests->len, ==, 4);
+	g_assert_cmpuint(s->invalid_rows, ==, 0);
+	g_assert_cmpfloat(s->ceiling_mb_s, ==, 25.0);
+	g_assert_cmpstr(s->device, ==, "mmcblk0");
+	g_assert_cmpstr(s->profile, ==, "quick");
+	g_assert_cmpint(s->a1, ==, SDT_TARGET_PASS);
+	g_assert_cmpint(s->a2, ==, SDT_TARGET_FAIL);
+	g_assert_cmpuint(s->notes->len, ==, 1);
+	g_assert_cmpstr(g_ptr_array_index(s->notes, 0), ==, "The test file is on /var/tmp.");
+
+	row = g_ptr_array_index(s->tests, 0);
+	g_assert_cmpstr(row->name, ==, "seq-write");
+	g_assert_true(row->valid);
+	g_assert_cmpfloat(row->ceiling_pct, ==, 50.0);
+	g_assert_cmpint(row->a1, ==, SDT_TARGET_PASS);
+	g_assert_cmpint(row->a2, ==, SDT_TARGET_PASS);
+
+	row = g_ptr_array_index(s->tests, 1);
+	g_assert_cmpstr(row->name, ==, "seq-read");
+	g_assert_cmpfloat(row->ceiling_pct, ==, 90.0);
+	g_assert_cmpint(row->a1, ==, SDT_TARGET_NONE);
+
+	row = g_ptr_array_index(s->tests, 2);
+	g_assert_cmpint(row->a1, ==, SDT_TARGET_PASS); /* 600 >= 500 */
+	g_assert_cmpint(row->a2, ==, SDT_TARGET_FAIL); /* 600 < 2000 */
+
+	row = g_ptr_array_index(s->tests, 3);
+	g_assert_cmpint(row->a1, ==, SDT_TARGET_PASS); /* 1953 >= 1500 */
+	g_assert_cmpint(row->a2, ==, SDT_TARGET_FAIL); /* 1953 < 4000 */
+}
+
+static void
+test_bench_zero_duration_is_invalid(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtClientBench) s = sdt_client_bench_parse(
+		"{\"ceiling_mb_s\": 25, \"tests\": ["
+		" {\"name\": \"seq-read\", \"mb_s\": 0, \"iops\": 0, \"seconds\": 0},"
+		" {\"name\": \"seq-write\", \"mb_s\": null, \"iops\": 1, \"seconds\": 1},"
+		" {\"name\": \"rand-4k-read-qd1\", \"mb_s\": 4.0, \"iops\": 1000, \"seconds\": 1}],"
+		" \"verdict\": {\"a1\": true, \"a2\": true}}",
+		&error);
+	SdtClientBenchTest *row;
+
+	g_assert_no_error(error);
+	g_assert_cmpuint(s->invalid_rows, ==, 2);
+	row = g_ptr_array_index(s->tests, 0);
+	g_assert_false(row->valid);
+	g_assert_cmpfloat(row->ceiling_pct, ==, -1);
+	g_assert_cmpint(row->a1, ==, SDT_TARGET_NONE);
+	row = g_ptr_array_index(s->tests, 1);
+	g_assert_false(row->valid);
+	row = g_ptr_array_index(s->tests, 2);
+	g_assert_true(row->valid);
+	g_assert_cmpint(row->a1, ==, SDT_TARGET_FAIL);
+	/* a verdict over unusable figures is not shown */
+	g_assert_cmpint(s->a1, ==, SDT_TARGET_NONE);
+	g_assert_cmpint(s->a2, ==, SDT_TARGET_NONE);
+}
+
+/* a run whose test file was not on the SD card: no A1/A2 marks, no verdict on the card */
+static void
+test_bench_stand_in(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtClientBench) s = sdt_client_bench_parse(
+		"{\"target\": {\"path\": \"/var/tmp/x\", \"device\": \"sda1\", \"stand_in\": true},"
+		" \"tests\": ["
+		"  {\"name\": \"seq-write\", \"mb_s\": 300, \"iops\": 75, \"seconds\": 1},"
+		"  {\"name\": \"rand-4k-read-qd32\", \"mb_s\": 90, \"iops\": 22000, \"seconds\": "
+		"1}],"
+		" \"verdict\": {\"a1\": true, \"a2\": true, \"stand_in\": true}}",
+		&error);
+
+	g_assert_no_error(error);
+	g_assert_true(s->stand_in);
+	g_assert_cmpstr(s->path, ==, "/var/tmp/x");
+	g_assert_cmpstr(s->device, ==, "sda1");
+	g_assert_cmpint(s->a1, ==, SDT_TARGET_NONE);
+	g_assert_cmpint(s->a2, ==, SDT_TARGET_NONE);
+	for (guint i = 0; i < s->tests->len; i++) {
+		SdtClientBenchTest *row = g_ptr_array_index(s->tests, i);
+		g_assert_true(row->valid);
+		g_assert_cmpint(row->a1, ==, SDT_TARGET_NONE);
+		g_assert_cmpint(row->a2, ==, SDT_TARGET_NONE);
+	}
+}
+
+/* a history of card runs, stand-in runs and a change, oldest first */
+static JsonArray *
+test_history_entries(const gchar *const *spec)
+{
+	JsonArray *entries = json_array_new();
+
+	for (guint i = 0; spec[i] != NULL; i++) {
+		g_autofree gchar *json = NULL;
+		g_autoptr(JsonNode) node = NULL;
+		gdouble mb_s = 10.0 + i;
+		if (g_strcmp0(spec[i], "apply") == 0)
+			json = g_strdup("{\"kind\": \"apply\", \"id\": \"sd-overclock-100\"}");
+		else
+			json = g_strdup_printf(
+				"{\"kind\": \"bench\", \"target\": {\"path\": \"/p%u\", "
+				"\"device\": \"d\", \"stand_in\": %s}, \"tests\": [{\"name\": "
+				"\"seq-read\", \"mb_s\": %.1f, \"iops\": 1, \"seconds\": 1}], "
+				"\"verdict\": {\"a1\": true, \"a2\": false}}",
+				i,
+				g_strcmp0(spec[i], "stand-in") == 0 ? "true" : "false",
+				mb_s);
+		node = json_from_string(json, NULL);
+		g_assert_nonnull(node);
+		json_array_add_element(entries, g_steal_pointer(&node));
+	}
+	return entries;
+}
+
+static void
+test_history_comparison_leaves_out_stand_ins(void)
+{
+	/* card, stand-in, apply, stand-in, card, stand-in: the two card runs */
+	const gchar *const mixed[] =
+		{"card", "stand-in", "apply", "stand-in", "card", "stand-in", NULL};
+	/* stand-ins only, around a change: nothing to compare */
+	const gchar *const only[] = {"stand-in", "apply", "stand-in", NULL};
+	/* a card run before the change, stand-ins after: waiting for a card run */
+	const gchar *const waiting[] = {"card", "apply", "stand-in", NULL};
+	/* two card runs, no change, a stand-in between */
+	const gchar *const previous[] = {"card", "stand-in", "card", NULL};
+	g_autoptr(JsonArray) e1 = test_history_entries(mixed);
+	g_autoptr(JsonArray) e2 = test_history_entries(only);
+	g_autoptr(JsonArray) e3 = test_history_entries(waiting);
+	g_autoptr(JsonArray) e4 = test_history_entries(previous);
+	g_autoptr(SdtHistoryComparison) c1 = sdt_history_comparison_new(e1);
+	g_autoptr(SdtHistoryComparison) c2 = sdt_history_comparison_new(e2);
+	g_autoptr(SdtHistoryComparison) c3 = sdt_history_comparison_new(e3);
+	g_autoptr(SdtHistoryComparison) c4 = sdt_history_comparison_new(e4);
+
+	g_assert_cmpint(c1->kind, ==, SDT_HISTORY_COMPARE_CHANGE);
+	g_assert_cmpstr(c1->before->path, ==, "/p0");
+	g_assert_cmpstr(c1->after->path, ==, "/p4");
+	g_assert_cmpuint(c1->stand_in_runs, ==, 3);
+
+	g_assert_cmpint(c2->kind, ==, SDT_HISTORY_COMPARE_NONE);
+	g_assert_null(c2->before);
+	g_assert_null(c2->after);
+	g_assert_cmpuint(c2->stand_in_runs, ==, 2);
+
+	g_assert_cmpint(c3->kind, ==, SDT_HISTORY_COMPARE_WAITING);
+	g_assert_cmpstr(c3->before->path, ==, "/p0");
+	g_assert_null(c3->after);
+
+	g_assert_cmpint(c4->kind, ==, SDT_HISTORY_COMPARE_PREVIOUS);
+	g_assert_cmpstr(c4->before->path, ==, "/p0");
+	g_assert_cmpstr(c4->after->path, ==, "/p2");
+}
+
+static void
+test_bench_bad_documents(void)
+{
+	const gchar *bad[] = {
+		"{\"tests\": [{\"name\": \"seq-read\", \"mb_s\": NaN}]}", /* not JSON */
+		"[1, 2]",
+		"{\"profile\": \"quick\"}",
+		"",
+	};
+	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+		g_autoptr(GError) error = NULL;
+		g_autoptr(SdtClientBench) s = sdt_client_bench_parse(bad[i], &error);
+		g_assert_null(s);
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+	}
+}
+
+/* a wrong type anywhere is an error that names the member, never a critical */
+static void
+test_bench_wrong_types(void)
+{
+	const gchar *base = "\"name\": \"rand-4k-read-qd32\", \"mb_s\": 1, \"iops\": 2, "
+			    "\"seconds\": 1";
+	struct {
+		const gchar *json;
+		const gchar *member;
+	} cases[] = {
+		{"{\"tests\": [{@, \"mb_s\": \"nan\"}]}", "“tests[0].mb_s”"},
+		{"{\"tests\": [{@}, 7]}", "“tests[1]”"},
+		{"{\"tests\": [{\"mb_s\": 1}]}", "“tests[0].name”"},
+		{"{\"tests\": [{@, \"latency_us\": {\"p99\": \"x\"}}]}",
+		 "“tests[0].latency_us.p99”"},
+		{"{\"tests\": [{@, \"block_size\": 4.5}]}", "“tests[0].block_size”"},
+		{"{\"tests\": [{@, \"ci_percent\": true}]}", "“tests[0].ci_percent”"},
+		{"{\"tests\": [], \"notes\": [\"a\", 7]}", "“notes[1]”"},
+		/* the {"pass": …} shape, which the engine never wrote */
+		{"{\"tests\": [], \"verdict\": {\"a1\": {\"pass\": true}}}", "“verdict.a1”"},
+		{"{\"tests\": [], \"verdict\": {\"a1\": \"pass\"}}", "“verdict.a1”"},
+		{"{\"tests\": [], \"target\": [\"/\"]}", "“target”"},
+		{"{\"tests\": [], \"target\": {\"stand_in\": 1}}", "“target.stand_in”"},
+		{"{\"tests\": [], \"ceiling_mb_s\": \"25\"}", "“ceiling_mb_s”"},
+		{"{\"tests\": {}}", "“tests”"},
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autoptr(GError) error = NULL;
+		g_autoptr(GString) json = g_string_new(cases[i].json);
+		g_autoptr(SdtClientBench) b = NULL;
+
+		g_string_replace(json, "@", base, 0);
+		g_test_message("%s", json->str);
+		b = sdt_client_bench_parse(json->str, &error);
+		g_assert_null(b);
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+		g_assert_nonnull(strstr(error->message, cases[i].member));
+	}
+}
+
+/* what the engine writes (sdt_bench_result_to_json) is read back, every field */
+static void
+test_bench_engine_round_trip(void)
+{
+	SdtBenchTarget target = {.dir = (gchar *) "/var/tmp/sd-tuner-bench",
+				 .device = (gchar *) "mmcblk0p2",
+				 .disk_node = (gchar *) "/dev/mmcblk0",
+				 .filesystem = (gchar *) "ext4",
+				 .size = 64 << 20,
+				 .tmpfile = TRUE};
+	g_autoptr(SdtBenchResult) result = g_new0(SdtBenchResult, 1);
+	SdtBenchTestResult *seq = g_new0(SdtBenchTestResult, 1);
+	SdtBenchTestResult *rnd = g_new0(SdtBenchTestResult, 1);
+	g_autoptr(JsonNode) node = NULL;
+	g_autofree gchar *text = NULL;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtClientBench) b = NULL;
+	SdtClientBenchTest *t;
+
+	result->profile = g_strdup("quick");
+	result->tests = g_ptr_array_new_with_free_func(g_free);
+	result->notes = g_ptr_array_new_with_free_func(g_free);
+	*seq = (SdtBenchTestResult){.name = (gchar *) "seq-write",
+				    .block_size = 4 << 20,
+				    .queue_depth = 1,
+				    .io_engine = "sync",
+				    .seconds = 2,
+				    .ios = 16,
+				    .bytes = 64 << 20,
+				    .mb_s = 33.55,
+				    .iops = 8,
+				    .fsync_seconds = 0.25,
+				    .slices = 8,
+				    .ci_percent = 4.3,
+				    .cpu_seconds = 0.0016};
+	*rnd = (SdtBenchTestResult){.name = (gchar *) "rand-4k-read-qd32",
+				    .block_size = 4096,
+				    .queue_depth = 32,
+				    .random = TRUE,
+				    .io_engine = "io_uring",
+				    .in_flight_max = 32,
+				    .seconds = 1,
+				    .ios = 4000,
+				    .bytes = 4000 * 4096,
+				    .mb_s = 16.38,
+				    .iops = 4000,
+				    .slices = 4,
+				    .ci_percent = -1};
+	sdt_bench_latency_add(&rnd->latency, 250000);
+	g_ptr_array_add(result->tests, seq);
+	g_ptr_array_add(result->tests, rnd);
+	g_ptr_array_add(result->notes, g_strdup("raw-read skipped: no raw device"));
+	result->verdict = (SdtBenchVerdict){TRUE, FALSE, 33.55, 4000, 400, 3.5, 4.3};
+	result->seconds = 5;
+	result->spread_percent = -1;
+	node = sdt_bench_result_to_json(result, &target, 50);
+	text = sdt_json_to_string(node, FALSE);
+
+	b = sdt_client_bench_parse(text, &error);
+	g_assert_no_error(error);
+	g_assert_cmpstr(b->path, ==, "/var/tmp/sd-tuner-bench");
+	g_assert_cmpstr(b->device, ==, "mmcblk0p2");
+	g_assert_cmpstr(b->raw_device, ==, "/dev/mmcblk0");
+	g_assert_cmpstr(b->filesystem, ==, "ext4");
+	g_assert_cmpint(b->file_size, ==, 64 << 20);
+	g_assert_true(b->tmpfile);
+	g_assert_false(b->stand_in);
+	g_assert_cmpstr(b->profile, ==, "quick");
+	g_assert_cmpfloat(b->ceiling_mb_s, ==, 50);
+	g_assert_true(isfinite(b->ceiling_percent));
+	g_assert_true(isnan(b->spread_percent));
+	g_assert_cmpfloat(b->seconds, ==, 5);
+	g_assert_cmpuint(b->notes->len, ==, 1);
+	g_assert_true(b->verdict.present);
+	g_assert_true(b->verdict.a1);
+	g_assert_false(b->verdict.a2);
+	g_assert_cmpfloat(b->verdict.read_iops, ==, 4000);
+	g_assert_cmpfloat(b->verdict.seconds, ==, 3.5);
+	g_assert_cmpfloat(b->verdict.spread_percent, ==, 4.3);
+	g_assert_nonnull(b->verdict.basis);
+	g_assert_cmpint(b->a1, ==, SDT_TARGET_PASS);
+	g_assert_cmpint(b->a2, ==, SDT_TARGET_FAIL);
+
+	t = sdt_client_bench_get_test(b, "seq-write");
+	g_assert_cmpint(t->block_size, ==, 4 << 20);
+	g_assert_cmpstr(t->io_engine, ==, "sync");
+	g_assert_cmpint(t->ios, ==, 16);
+	g_assert_cmpint(t->slices, ==, 8);
+	g_assert_cmpfloat(t->ci_percent, ==, 4.3);
+	g_assert_cmpfloat(t->cpu_us_per_io, ==, 100);
+	g_assert_cmpfloat(t->fsync_seconds, ==, 0.25);
+	g_assert_false(t->has_latency);
+	g_assert_true(t->valid);
+	g_assert_cmpint(t->a1, ==, SDT_TARGET_PASS);
+
+	t = sdt_client_bench_get_test(b, "rand-4k-read-qd32");
+	g_assert_cmpint(t->queue_depth, ==, 32);
+	g_assert_cmpint(t->in_flight_max, ==, 32);
+	g_assert_true(isnan(t->ci_percent));
+	g_assert_true(isnan(t->fsync_seconds));
+	g_assert_true(t->has_latency);
+	g_assert_cmpfloat(t->latency.max, ==, 250);
+	g_assert_true(t->latency.p99 > 0);
+	/* the thresholds of sdt-bench.h: 4000 IOPS is A2's read target exactly */
+	g_assert_cmpint(t->a2, ==, SDT_TARGET_PASS);
+	g_assert_null(sdt_client_bench_get_test(b, "raw-read"));
+}
+
+static const gchar *status_json =
+	"{\"path\": \"/boot/firmware/config.txt\", \"damaged\": false, \"error\": null,"
+	" \"applied\": true, \"id\": \"sd-overclock-100\", \"lines\": "
+	"[\"dtparam=sd_overclock=100\"],"
+	" \"filter\": \"[pi4]\", \"disabled\": [\"dtoverlay=sdtweak\"], \"verified\": null,"
+	" \"failed\": false, \"reboot_pending\": true, \"verification\": \"Restart.\","
+	" \"trial\": {\"id\": \"sd-overclock-100\", \"path\": \"/boot/firmware/tryboot.txt\","
+	"  \"reboot_command\": \"reboot '0 tryboot'\"}, \"tryboot_active\": false,"
+	" \"pending_verification\": {\"id\": \"sd-overclock-100\"},"
+	" \"last_verification\": {\"id\": \"sd-overclock-100\", \"decision\": \"keep\","
+	"  \"reason\": \"It works.\", \"time\": \"2026-01-01T00:00:00Z\"}}";
+
+static void
+test_status_read(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonNode) root = sdt_json_reader_parse(status_json, &error);
+	g_autoptr(SdtClientStatus) s = NULL;
+
+	g_assert_no_error(error);
+	s = sdt_client_status_from_json(json_node_get_object(root), &error);
+	g_assert_no_error(error);
+	g_assert_true(s->applied);
+	g_assert_true(s->reboot_pending);
+	g_assert_false(s->verified);
+	g_assert_null(s->error);
+	g_assert_cmpstr(s->id, ==, "sd-overclock-100");
+	g_assert_cmpstr(s->filter, ==, "[pi4]");
+	g_assert_cmpuint(s->lines->len, ==, 1);
+	g_assert_cmpstr(g_ptr_array_index(s->disabled, 0), ==, "dtoverlay=sdtweak");
+	g_assert_true(s->has_trial);
+	g_assert_cmpstr(s->trial_reboot_command, ==, "reboot '0 tryboot'");
+	g_assert_cmpstr(s->pending_verification_id, ==, "sd-overclock-100");
+	g_assert_cmpstr(s->last_verification->decision, ==, "keep");
+	g_assert_cmpstr(s->last_verification->time, ==, "2026-01-01T00:00:00Z");
+}
+
+static void
+test_status_wrong_types(void)
+{
+	const gchar *cases[][2] = {
+		{"{\"applied\": \"yes\"}", "“applied”"},
+		{"{\"lines\": [1]}", "“lines[0]”"},
+		{"{\"trial\": {\"id\": 5}}", "“trial.id”"},
+		{"{\"last_verification\": {\"decision\": []}}", "“last_verification.decision”"},
+		{"{\"pending_verification\": \"x\"}", "“pending_verification”"},
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonNode) root = sdt_json_reader_parse(cases[i][0], NULL);
+		g_autoptr(SdtClientStatus) s =
+			sdt_client_status_from_json(json_node_get_object(root), &error);
+
+		g_assert_null(s);
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+		g_assert_nonnull(strstr(error->message, cases[i][1]));
+	}
+}
+
+static JsonNode *
+parse_object(const gchar *json)
+{
+	g_autoptr(GError) error = NULL;
+	JsonNode *root = sdt_json_reader_parse(json, &error);
+
+	g_assert_no_error(error);
+	return root;
+}
+
+static void
+test_recommendations_read(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonNode) root = parse_object(
+		"{\"recommendations\": [{\"id\": \"sd-overclock-100\", \"title\": \"Run it at 100 "
+		"MHz\", \"lines\": [\"dtparam=sd_overclock=100\"], \"filter\": "
+		"\"[board-type=0x08]\", \"reason\": \"r\", \"expected_effect\": \"e\", \"risk\": "
+		"\"k\", \"expected_clock_hz\": 100000000}], \"notes\": [\"n1\", \"n2\"],"
+		" \"core_clock\": {\"hz\": 400000000}}");
+	g_autoptr(SdtClientRecommendations) recs =
+		sdt_client_recommendations_from_json(json_node_get_object(root), &error);
+	SdtClientRecommendation *r;
+
+	g_assert_no_error(error);
+	g_assert_cmpuint(recs->recommendations->len, ==, 1);
+	g_assert_cmpuint(recs->notes->len, ==, 2);
+	r = g_ptr_array_index(recs->recommendations, 0);
+	g_assert_cmpstr(r->id, ==, "sd-overclock-100");
+	g_assert_cmpstr(r->filter, ==, "[board-type=0x08]");
+	g_assert_cmpstr(g_ptr_array_index(r->lines, 0), ==, "dtparam=sd_overclock=100");
+	g_assert_cmpstr(r->risk, ==, "k");
+	g_assert_cmpint(r->expected_clock_hz, ==, 100000000);
+}
+
+static void
+test_recommendations_bad(void)
+{
+	const gchar *cases[][2] = {
+		{"{\"recommendations\": [{\"title\": \"x\"}]}", "“recommendations[0].id”"},
+		{"{\"recommendations\": [\"x\"]}", "“recommendations[0]”"},
+		{"{\"recommendations\": [{\"id\": \"a\", \"lines\": \"l\"}]}",
+		 "“recommendations[0].lines”"},
+		{"{\"recommendations\": [{\"id\": \"a\", \"expected_clock_hz\": \"1\"}]}",
+		 "“recommendations[0].expected_clock_hz”"},
+		{"{\"recommendations\": {}}", "“recommendations”"},
+		{"{\"notes\": [null]}", "“notes[0]”"},
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonNode) root = parse_object(cases[i][0]);
+		g_autoptr(SdtClientRecommendations) recs =
+			sdt_client_recommendations_from_json(json_node_get_object(root), &error);
+
+		g_assert_null(recs);
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+		g_assert_nonnull(strstr(error->message, cases[i][1]));
+	}
+}
+
+/* an entry edited by hand loses only its bad members; the others are read */
+static void
+test_history_read(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonNode) root = parse_object(
+		"{\"entries\": ["
+		" {\"kind\": \"bench\", \"time\": \"t0\", \"profile\": \"quick\","
+		"  \"target\": {\"path\": \"/var/tmp/x\", \"stand_in\": true}},"
+		" {\"kind\": \"apply\", \"time\": \"t1\", \"id\": \"sd-overclock-100\", \"trial\": "
+		"\"yes\"},"
+		" {\"kind\": \"verify\", \"time\": \"t2\", \"id\": \"sd-overclock-100\","
+		"  \"decision\": \"keep\", \"reason\": \"It works.\"},"
+		" [1]],"
+		" \"warnings\": [\"w\"]}");
+	g_autoptr(SdtClientHistory) h =
+		sdt_client_history_from_json(json_node_get_object(root), &error);
+	SdtClientHistoryEntry *e;
+
+	g_assert_no_error(error);
+	g_assert_cmpuint(h->entries->len, ==, 4);
+	g_assert_cmpstr(g_ptr_array_index(h->warnings, 0), ==, "w");
+	e = g_ptr_array_index(h->entries, 0);
+	g_assert_no_error(e->error);
+	g_assert_cmpstr(e->profile, ==, "quick");
+	g_assert_cmpstr(e->target_path, ==, "/var/tmp/x");
+	g_assert_true(e->stand_in);
+	e = g_ptr_array_index(h->entries, 1);
+	g_assert_error(e->error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+	g_assert_nonnull(strstr(e->error->message, "“entries[1].trial”"));
+	g_assert_cmpstr(e->id, ==, "sd-overclock-100");
+	g_assert_false(e->trial);
+	e = g_ptr_array_index(h->entries, 2);
+	g_assert_cmpstr(e->verification->decision, ==, "keep");
+	e = g_ptr_array_index(h->entries, 3);
+	g_assert_null(e->kind);
+	g_assert_error(e->error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+}
+
+static void
+test_history_bad(void)
+{
+	const gchar *cases[] = {"{\"entries\": {}}", "{\"warnings\": [1]}"};
+
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonNode) root = parse_object(cases[i]);
+		g_autoptr(SdtClientHistory) h =
+			sdt_client_history_from_json(json_node_get_object(root), &error);
+
+		g_assert_null(h);
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/sdtuner/client-bench/rows-and-targets", test_bench_rows_and_targets);
+	g_test_add_func("/sdtuner/client-bench/zero-duration-is-invalid",
+			test_bench_zero_duration_is_invalid);
+	g_test_add_func("/sdtuner/client-bench/stand-in", test_bench_stand_in);
+	g_test_add_func("/sdtuner/client-bench/bad-documents", test_bench_bad_documents);
+	g_test_add_func("/sdtuner/client-bench/wrong-types", test_bench_wrong_types);
+	g_test_add_func("/sdtuner/client-bench/engine-round-trip", test_bench_engine_round_trip);
+	g_test_add_func("/sdtuner/client-history/comparison-leaves-out-stand-ins",
+			test_history_comparison_leaves_out_stand_ins);
+	g_test_add_func("/sdtuner/client-status/read", test_status_read);
+	g_test_add_func("/sdtuner/client-status/wrong-types", test_status_wrong_types);
+	g_test_add_func("/sdtuner/client-recommend/read", test_recommendations_read);
+	g_test_add_func("/sdtuner/client-recommend/bad", test_recommendations_bad);
+	g_test_add_func("/sdtuner/client-history/read", test_history_read);
+	g_test_add_func("/sdtuner/client-history/bad", test_history_bad);
+	return g_test_run();
+}
