@@ -193,6 +193,12 @@ if build:
                 out = subprocess.run(['nm', '-P', '-u', os.path.join(d, f)], capture_output=True,
                                      text=True).stdout
                 used |= {line.split()[0] for line in out.splitlines() if line.split()}
+    # the libFuzzer targets are tests too, built only with -Dfuzzing=true (clang)
+    fuzz = os.path.join(src, 'tests', 'fuzz')
+    for f in sorted(os.listdir(fuzz)) if os.path.isdir(fuzz) else []:
+        if f.endswith('.c'):
+            with open(os.path.join(fuzz, f), encoding='utf-8', errors='replace') as fh:
+                used |= set(re.findall(r'\bsdt_\w+', fh.read()))
     for sym, mod in sorted(defined.items()):
         if sym.startswith('sdt_') and sym not in used and not sym.endswith(('_get_type', '_quark')):
             # used inside its own file only is fine when it is declared static; a public
@@ -202,7 +208,10 @@ if build:
     gui = os.path.join(build, 'src', 'app', 'sd-tuner')
     if os.path.exists(gui):
         out = subprocess.run(['nm', '-P', gui], capture_output=True, text=True).stdout
-        writer = re.compile(r'^sdt_config_(writer|journal)_|^sdt_file_write_atomic')
+        # the writer's files name every symbol with one of these prefixes
+        # (sdt-config-writer.h): atomic write, backup, lock, journal, trial
+        writer = re.compile(r'^sdt_config_(writer|journal|trial|evidence)_|^SdtConfigWriter|'
+                            r'^sdt_file_write_atomic')
         gui_writer = sorted({line.split()[0] for line in out.splitlines()
                              if line.split() and writer.match(line.split()[0])})
         for s in gui_writer:
