@@ -67,94 +67,108 @@ sdt_config_match_block(GPtrArray *src,
 	}
 }
 
-/* the reverted lines of @cfg; removes SD Tuner's lines and restores disabled lines */
-GPtrArray *
-sdt_config_edit_revert_lines(SdtConfigTxt *cfg,
+/*
+ * Marks SD Tuner's lines of the block at [@begin, @end] in @ours: the markers
+ * and the lines of @previous_block (or, without it, of the block's template).
+ * TRUE when the block holds a line SD Tuner did not write.
+ */
+static gboolean
+sdt_config_revert_mark_block(SdtConfigTxt *cfg,
 			     const gchar *const *previous_block,
-			     SdtConfigEdit *edit,
-			     gboolean *changed)
+			     guint begin,
+			     guint end,
+			     gboolean *ours)
 {
-	GPtrArray *src = sdt_config_txt_get_lines(cfg);
-	GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_edit_line_free);
-	guint begin = 0;
-	guint end = 0;
-	gboolean has_block = sdt_config_txt_find_block(cfg, &begin, &end);
-	g_autofree gboolean *ours = g_new0(gboolean, src->len + 1);
+	g_auto(GStrv) template = NULL;
+	const gchar *const *want = previous_block;
 	gboolean foreign = FALSE;
-	gboolean removed_last = FALSE;
-	const gchar *last_eol = "";
 
-	*changed = FALSE;
-	if (src->len > 0)
-		last_eol = ((SdtConfigLine *) g_ptr_array_index(src, src->len - 1))->eol;
-	if (has_block) {
-		g_auto(GStrv) template = NULL;
-		const gchar *const *want = previous_block;
+	if (want == NULL) {
+		template = sdt_config_block_template_for(cfg, begin, end);
+		want = (const gchar *const *) template;
+	}
+	ours[begin] = TRUE;
+	ours[end] = TRUE;
+	sdt_config_match_block(sdt_config_txt_get_lines(cfg), begin, end, want, ours);
+	for (guint i = begin + 1; i < end; i++) {
+		if (!ours[i])
+			foreign = TRUE;
+	}
+	return foreign;
+}
 
-		if (want == NULL) {
-			template = sdt_config_block_template_for(cfg, begin, end);
-			want = (const gchar *const *) template;
-		}
-		ours[begin] = TRUE;
-		ours[end] = TRUE;
-		sdt_config_match_block(src, begin, end, want, ours);
-		for (guint i = begin + 1; i < end; i++) {
-			if (!ours[i])
-				foreign = TRUE;
-		}
-		/* lines SD Tuner did not write stay, with the block's filter around them */
-		if (foreign) {
-			g_autoptr(GString) list = g_string_new(NULL);
-			guint n_kept = 0;
-			for (guint i = begin + 1; i < end; i++) {
-				SdtConfigLine *line = g_ptr_array_index(src, i);
-				if (!ours[i]) {
-					g_autofree gchar *item = NULL;
-					/* Translators: one kept line: its number, then its text */
-					item = g_strdup_printf(_("line %u “%s”"),
-							       i + 1,
-							       line->text);
-					g_ptr_array_add(
-						edit->kept,
-						g_strdup_printf("%u: %s", i + 1, line->text));
-					if (list->len > 0)
-						g_string_append(list, ", ");
-					g_string_append(list, item);
-					n_kept++;
-				}
-				if (ours[i] && (line->kind == SDT_CONFIG_LINE_FILTER ||
-						g_strcmp0(line->text, "dtoverlay=") == 0))
-					ours[i] = FALSE;
-			}
-			edit->kept_unknown = previous_block == NULL;
-			if (previous_block != NULL)
-				g_ptr_array_add(
-					edit->warnings,
-					g_strdup_printf(
-						ngettext("kept %u line SD Tuner did not write, "
+/* the warning about the @n_kept lines of @list that stay */
+static void
+sdt_config_revert_warn_kept(SdtConfigEdit *edit, guint n_kept, const gchar *list, gboolean known)
+{
+	if (known)
+		g_ptr_array_add(edit->warnings,
+				g_strdup_printf(ngettext("kept %u line SD Tuner did not write, "
 							 "with the block's filter: %s",
 							 "kept %u lines SD Tuner did not write, "
 							 "with the block's filter: %s",
 							 n_kept),
 						n_kept,
-						list->str));
-			else
-				g_ptr_array_add(
-					edit->warnings,
-					g_strdup_printf(
-						ngettext(
-							"SD Tuner has no record of the lines it "
-							"wrote, so it kept %u line it cannot tell "
-							"is its own, with the block's filter: %s",
-							"SD Tuner has no record of the lines it "
-							"wrote, so it kept %u lines it cannot tell "
-							"are its own, with the block's filter: %s",
-							n_kept),
-						n_kept,
-						list->str));
+						list));
+	else
+		g_ptr_array_add(
+			edit->warnings,
+			g_strdup_printf(ngettext("SD Tuner has no record of the lines it "
+						 "wrote, so it kept %u line it cannot tell "
+						 "is its own, with the block's filter: %s",
+						 "SD Tuner has no record of the lines it "
+						 "wrote, so it kept %u lines it cannot tell "
+						 "are its own, with the block's filter: %s",
+						 n_kept),
+					n_kept,
+					list));
+}
+
+/*
+ * Lines SD Tuner did not write stay, with the block's filter around them: the
+ * block's filter and `dtoverlay=` lines are no longer counted as its own.
+ */
+static void
+sdt_config_revert_keep_foreign(GPtrArray *src,
+			       guint begin,
+			       guint end,
+			       gboolean *ours,
+			       gboolean known,
+			       SdtConfigEdit *edit)
+{
+	g_autoptr(GString) list = g_string_new(NULL);
+	guint n_kept = 0;
+
+	for (guint i = begin + 1; i < end; i++) {
+		SdtConfigLine *line = g_ptr_array_index(src, i);
+		if (!ours[i]) {
+			g_autofree gchar *item = NULL;
+			/* Translators: one kept line: its number, then its text */
+			item = g_strdup_printf(_("line %u “%s”"), i + 1, line->text);
+			g_ptr_array_add(edit->kept, g_strdup_printf("%u: %s", i + 1, line->text));
+			if (list->len > 0)
+				g_string_append(list, ", ");
+			g_string_append(list, item);
+			n_kept++;
 		}
-		*changed = TRUE;
+		if (ours[i] && (line->kind == SDT_CONFIG_LINE_FILTER ||
+				g_strcmp0(line->text, "dtoverlay=") == 0))
+			ours[i] = FALSE;
 	}
+	edit->kept_unknown = !known;
+	sdt_config_revert_warn_kept(edit, n_kept, list->str, known);
+}
+
+/* the lines not in @ours, with the lines SD Tuner switched off back on */
+static GPtrArray *
+sdt_config_revert_copy(GPtrArray *src, const gboolean *ours, SdtConfigEdit *edit, gboolean *changed)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_edit_line_free);
+	const gchar *last_eol = "";
+	gboolean removed_last = FALSE;
+
+	if (src->len > 0)
+		last_eol = ((SdtConfigLine *) g_ptr_array_index(src, src->len - 1))->eol;
 	for (guint i = 0; i < src->len; i++) {
 		SdtConfigLine *line = g_ptr_array_index(src, i);
 		if (ours[i]) {
@@ -178,6 +192,32 @@ sdt_config_edit_revert_lines(SdtConfigTxt *cfg,
 		last->eol = g_strdup(last_eol);
 	}
 	return out;
+}
+
+/* the reverted lines of @cfg; removes SD Tuner's lines and restores disabled lines */
+GPtrArray *
+sdt_config_edit_revert_lines(SdtConfigTxt *cfg,
+			     const gchar *const *previous_block,
+			     SdtConfigEdit *edit,
+			     gboolean *changed)
+{
+	GPtrArray *src = sdt_config_txt_get_lines(cfg);
+	g_autofree gboolean *ours = g_new0(gboolean, src->len + 1);
+	guint begin = 0;
+	guint end = 0;
+
+	*changed = FALSE;
+	if (sdt_config_txt_find_block(cfg, &begin, &end)) {
+		if (sdt_config_revert_mark_block(cfg, previous_block, begin, end, ours))
+			sdt_config_revert_keep_foreign(src,
+						       begin,
+						       end,
+						       ours,
+						       previous_block != NULL,
+						       edit);
+		*changed = TRUE;
+	}
+	return sdt_config_revert_copy(src, ours, edit, changed);
 }
 
 SdtConfigEdit *
