@@ -187,6 +187,90 @@ sdt_config_writer_write_trial(SdtConfigWriter *self,
 }
 
 /*
+ * The user's tryboot.txt from before the trial, when the trial journal names
+ * its backup: *@previous (and *@previous_path) or an error when it cannot be
+ * read; TRUE with *@previous NULL when there was none.
+ */
+static gboolean
+sdt_config_trial_previous(SdtConfigWriter *self,
+			  JsonObject *journal,
+			  const gchar *display,
+			  const gchar **previous_path,
+			  GBytes **previous,
+			  GError **error)
+{
+	if (journal == NULL || json_object_get_string_member(journal, "previous_backup") == NULL)
+		return TRUE;
+	*previous_path = json_object_get_string_member(journal, "previous_backup");
+	if (sdt_config_writer_is_backup_path(self, *previous_path))
+		*previous = sdt_config_writer_read_limited(*previous_path, NULL);
+	if (*previous != NULL)
+		return TRUE;
+	g_set_error(error,
+		    SDT_ERROR,
+		    SDT_ERROR_NOT_FOUND,
+		    _("the trial in %s replaced an earlier tryboot.txt, but its "
+		      "backup %s cannot be read, so SD Tuner leaves the trial in "
+		      "place: restore that file or delete %s by hand"),
+		    display,
+		    *previous_path,
+		    display);
+	return FALSE;
+}
+
+/* a tryboot.txt edited since SD Tuner wrote it, or with no record of it: keep a copy */
+static gboolean
+sdt_config_trial_keep_copy(SdtConfigWriter *self,
+			   JsonObject *journal,
+			   GBytes *bytes,
+			   JsonObject *result,
+			   GError **error)
+{
+	g_autofree gchar *hash = sdt_config_writer_hash(bytes);
+	g_autofree gchar *backup = NULL;
+
+	if (journal != NULL &&
+	    g_strcmp0(hash, json_object_get_string_member(journal, "tryboot_sha256")) == 0)
+		return TRUE;
+	backup = sdt_config_writer_backup(self, bytes, "tryboot.txt", error);
+	if (backup == NULL)
+		return FALSE;
+	json_object_set_string_member(result, "tryboot_backup", backup);
+	return TRUE;
+}
+
+/* the user's earlier tryboot.txt back (@previous), or SD Tuner's removed */
+static gboolean
+sdt_config_trial_undo(SdtConfigWriter *self,
+		      GBytes *previous,
+		      const gchar *previous_path,
+		      JsonObject *result,
+		      GPtrArray *warnings,
+		      GError **error)
+{
+	g_autofree gchar *tryboot = sdt_config_writer_get_tryboot_path(self);
+	g_autofree gchar *display = sdt_config_writer_get_tryboot_display(self);
+
+	if (previous != NULL) {
+		if (!sdt_config_writer_write_atomic(self, tryboot, previous, NULL, error))
+			return FALSE;
+		json_object_set_string_member(result, "tryboot_restored", previous_path);
+		g_ptr_array_add(warnings,
+				g_strdup_printf(_("the trial was cancelled: %s is the one from "
+						  "before the trial again"),
+						display));
+		return TRUE;
+	}
+	if (sdt_config_writer_unlink(self, tryboot) != 0 && errno != ENOENT)
+		return sdt_config_writer_set_write_error(error, errno, tryboot);
+	g_ptr_array_add(warnings,
+			g_strdup_printf(_("the trial was cancelled: SD Tuner's %s was "
+					  "removed"),
+					display));
+	return TRUE;
+}
+
+/*
  * Cancels a pending trial: SD Tuner's tryboot.txt goes, or the user's earlier
  * one comes back from its backup.  A tryboot.txt edited since SD Tuner wrote
  * it is backed up first.  *@cancelled says whether there was a trial.
@@ -198,7 +282,6 @@ sdt_config_writer_cancel_trial(SdtConfigWriter *self,
 			       gboolean *cancelled,
 			       GError **error)
 {
-	g_autofree gchar *tryboot = sdt_config_writer_get_tryboot_path(self);
 	g_autofree gchar *display = sdt_config_writer_get_tryboot_display(self);
 	g_autoptr(JsonObject) journal = NULL;
 	g_autoptr(GBytes) bytes = NULL;
@@ -227,54 +310,10 @@ sdt_config_writer_cancel_trial(SdtConfigWriter *self,
 			sdt_config_writer_remove_state(self, SDT_TRIAL_JOURNAL);
 		return TRUE;
 	}
-	if (journal != NULL && json_object_get_string_member(journal, "previous_backup") != NULL) {
-		previous_path = json_object_get_string_member(journal, "previous_backup");
-		if (sdt_config_writer_is_backup_path(self, previous_path))
-			previous = sdt_config_writer_read_limited(previous_path, NULL);
-		if (previous == NULL) {
-			g_set_error(error,
-				    SDT_ERROR,
-				    SDT_ERROR_NOT_FOUND,
-				    _("the trial in %s replaced an earlier tryboot.txt, but its "
-				      "backup %s cannot be read, so SD Tuner leaves the trial in "
-				      "place: restore that file or delete %s by hand"),
-				    display,
-				    previous_path,
-				    display);
-			return FALSE;
-		}
-	}
-	{
-		g_autofree gchar *hash = sdt_config_writer_hash(bytes);
-		gboolean own =
-			journal != NULL &&
-			g_strcmp0(hash, json_object_get_string_member(journal, "tryboot_sha256")) ==
-				0;
-		if (!own) {
-			/* edited since SD Tuner wrote it, or no record of it: keep a copy */
-			g_autofree gchar *backup =
-				sdt_config_writer_backup(self, bytes, "tryboot.txt", error);
-			if (backup == NULL)
-				return FALSE;
-			json_object_set_string_member(result, "tryboot_backup", backup);
-		}
-	}
-	if (previous != NULL) {
-		if (!sdt_config_writer_write_atomic(self, tryboot, previous, NULL, error))
-			return FALSE;
-		json_object_set_string_member(result, "tryboot_restored", previous_path);
-		g_ptr_array_add(warnings,
-				g_strdup_printf(_("the trial was cancelled: %s is the one from "
-						  "before the trial again"),
-						display));
-	} else {
-		if (sdt_config_writer_unlink(self, tryboot) != 0 && errno != ENOENT)
-			return sdt_config_writer_set_write_error(error, errno, tryboot);
-		g_ptr_array_add(warnings,
-				g_strdup_printf(_("the trial was cancelled: SD Tuner's %s was "
-						  "removed"),
-						display));
-	}
+	if (!sdt_config_trial_previous(self, journal, display, &previous_path, &previous, error) ||
+	    !sdt_config_trial_keep_copy(self, journal, bytes, result, error) ||
+	    !sdt_config_trial_undo(self, previous, previous_path, result, warnings, error))
+		return FALSE;
 	sdt_config_writer_remove_state(self, SDT_TRIAL_JOURNAL);
 	*cancelled = TRUE;
 	return TRUE;

@@ -444,83 +444,82 @@ sdt_config_writer_unlock(SdtConfigWriter *self)
 	self->lock_fd = -1;
 }
 
-/*
- * Replaces @path atomically: a temporary file in the same folder, fsync,
- * rename over @path, fsync of the folder.  With @expect_hash, @path must
- * still have that content just before the rename.
- */
-gboolean
-sdt_config_writer_write_atomic(SdtConfigWriter *self,
-			       const gchar *path,
-			       GBytes *bytes,
-			       const gchar *expect_hash,
-			       GError **error)
+/* writes all of @data to @fd; 0, or the errno of the failure */
+static gint
+sdt_config_writer_write_all(SdtConfigWriter *self, gint fd, const guint8 *data, gsize len)
 {
-	g_autofree gchar *dir = g_path_get_dirname(path);
-	g_autofree gchar *base = g_path_get_basename(path);
-	g_autofree gchar *tmp = NULL;
-	gsize len = 0;
-	const guint8 *data = g_bytes_get_data(bytes, &len);
 	gsize done = 0;
-	GStatBuf st;
-	mode_t mode = 0644;
-	gint fd;
-	gint dfd;
 
-	if (g_stat(path, &st) == 0)
-		mode = st.st_mode & 0777;
-	tmp = g_strdup_printf("%s/.%s%s%d-%08x",
-			      dir,
-			      base,
-			      SDT_CONFIG_TMP_INFIX,
-			      (gint) getpid(),
-			      g_random_int());
-	fd = self->io.open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode, self->io.user_data);
-	if (fd < 0)
-		return sdt_config_writer_set_write_error(error, errno, path);
 	while (done < len) {
 		gssize w = self->io.write(fd, data + done, len - done, self->io.user_data);
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w <= 0) {
-			gint errsv = w < 0 ? errno : EIO;
-			self->io.close(fd, self->io.user_data);
-			self->io.unlink(tmp, self->io.user_data);
-			return sdt_config_writer_set_write_error(error, errsv, path);
-		}
+		if (w <= 0)
+			return w < 0 ? errno : EIO;
 		done += w;
 	}
-	if (self->io.fsync(fd, self->io.user_data) != 0) {
-		gint errsv = errno;
+	return 0;
+}
+
+/* the temporary file @tmp with @bytes, flushed and closed; 0 or an errno */
+static gint
+sdt_config_writer_write_tmp(SdtConfigWriter *self, const gchar *tmp, mode_t mode, GBytes *bytes)
+{
+	gsize len = 0;
+	const guint8 *data = g_bytes_get_data(bytes, &len);
+	gint fd;
+	gint errsv;
+
+	fd = self->io.open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode, self->io.user_data);
+	if (fd < 0)
+		return errno;
+	errsv = sdt_config_writer_write_all(self, fd, data, len);
+	if (errsv == 0 && self->io.fsync(fd, self->io.user_data) != 0)
+		errsv = errno;
+	if (errsv != 0) {
 		self->io.close(fd, self->io.user_data);
 		self->io.unlink(tmp, self->io.user_data);
-		return sdt_config_writer_set_write_error(error, errsv, path);
+		return errsv;
 	}
 	if (self->io.close(fd, self->io.user_data) != 0) {
-		gint errsv = errno;
+		errsv = errno;
 		self->io.unlink(tmp, self->io.user_data);
-		return sdt_config_writer_set_write_error(error, errsv, path);
+		return errsv;
 	}
-	if (expect_hash != NULL) {
-		g_autoptr(GBytes) now = sdt_config_writer_read_limited(path, NULL);
-		g_autofree gchar *hash = now != NULL ? sdt_config_writer_hash(now) : NULL;
-		if (g_strcmp0(hash, expect_hash) != 0) {
-			self->io.unlink(tmp, self->io.user_data);
-			g_set_error(error,
-				    SDT_ERROR,
-				    SDT_ERROR_CONFIG_CHANGED,
-				    _("%s was changed by another program while SD Tuner was "
-				      "editing it; SD Tuner changed nothing: try again"),
-				    path);
-			return FALSE;
-		}
-	}
-	if (self->io.rename(tmp, path, self->io.user_data) != 0) {
-		gint errsv = errno;
-		self->io.unlink(tmp, self->io.user_data);
-		return sdt_config_writer_set_write_error(error, errsv, path);
-	}
-	dfd = self->io.open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0, self->io.user_data);
+	return 0;
+}
+
+/* FALSE when @path no longer has the content of @expect_hash */
+static gboolean
+sdt_config_writer_check_unchanged(const gchar *path, const gchar *expect_hash, GError **error)
+{
+	g_autoptr(GBytes) now = NULL;
+	g_autofree gchar *hash = NULL;
+
+	if (expect_hash == NULL)
+		return TRUE;
+	now = sdt_config_writer_read_limited(path, NULL);
+	hash = now != NULL ? sdt_config_writer_hash(now) : NULL;
+	if (g_strcmp0(hash, expect_hash) == 0)
+		return TRUE;
+	g_set_error(error,
+		    SDT_ERROR,
+		    SDT_ERROR_CONFIG_CHANGED,
+		    _("%s was changed by another program while SD Tuner was "
+		      "editing it; SD Tuner changed nothing: try again"),
+		    path);
+	return FALSE;
+}
+
+/* flushes the folder @dir of the replaced @path to the card */
+static gboolean
+sdt_config_writer_sync_dir(SdtConfigWriter *self,
+			   const gchar *dir,
+			   const gchar *path,
+			   GError **error)
+{
+	gint dfd = self->io.open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0, self->io.user_data);
+
 	if (dfd < 0 || self->io.fsync(dfd, self->io.user_data) != 0) {
 		gint errsv = errno;
 		if (dfd >= 0)
@@ -536,6 +535,48 @@ sdt_config_writer_write_atomic(SdtConfigWriter *self,
 	}
 	self->io.close(dfd, self->io.user_data);
 	return TRUE;
+}
+
+/*
+ * Replaces @path atomically: a temporary file in the same folder, fsync,
+ * rename over @path, fsync of the folder.  With @expect_hash, @path must
+ * still have that content just before the rename.
+ */
+gboolean
+sdt_config_writer_write_atomic(SdtConfigWriter *self,
+			       const gchar *path,
+			       GBytes *bytes,
+			       const gchar *expect_hash,
+			       GError **error)
+{
+	g_autofree gchar *dir = g_path_get_dirname(path);
+	g_autofree gchar *base = g_path_get_basename(path);
+	g_autofree gchar *tmp = NULL;
+	GStatBuf st;
+	mode_t mode = 0644;
+	gint errsv;
+
+	if (g_stat(path, &st) == 0)
+		mode = st.st_mode & 0777;
+	tmp = g_strdup_printf("%s/.%s%s%d-%08x",
+			      dir,
+			      base,
+			      SDT_CONFIG_TMP_INFIX,
+			      (gint) getpid(),
+			      g_random_int());
+	errsv = sdt_config_writer_write_tmp(self, tmp, mode, bytes);
+	if (errsv != 0)
+		return sdt_config_writer_set_write_error(error, errsv, path);
+	if (!sdt_config_writer_check_unchanged(path, expect_hash, error)) {
+		self->io.unlink(tmp, self->io.user_data);
+		return FALSE;
+	}
+	if (self->io.rename(tmp, path, self->io.user_data) != 0) {
+		errsv = errno;
+		self->io.unlink(tmp, self->io.user_data);
+		return sdt_config_writer_set_write_error(error, errsv, path);
+	}
+	return sdt_config_writer_sync_dir(self, dir, path, error);
 }
 
 static guint
