@@ -13,10 +13,11 @@
     outside its own file (tests count as callers), and the GUI binary links
     none of the config writer's symbols.
 
-    tests/check-shape.py SRCDIR [BUILDDIR] [--report]
+    tests/check-shape.py SRCDIR [BUILDDIR] [--report | --gui-writer]
 
 --report prints every figure (largest file, longest functions, circles)
-and exits 0; without it, any breach is an error.
+and exits 0; without it, any breach is an error.  --gui-writer checks only
+that the GUI binary links none of the writer (the `gui-links-no-writer` test).
 """
 import os
 import re
@@ -28,6 +29,7 @@ MAX_FUNCTION = 80
 
 args = [a for a in sys.argv[1:] if not a.startswith('--')]
 report = '--report' in sys.argv
+gui_writer_only = '--gui-writer' in sys.argv
 src = os.path.abspath(args[0] if args else '.')
 build = os.path.abspath(args[1]) if len(args) > 1 else None
 
@@ -238,6 +240,13 @@ if report:
         print(f'writer symbols in the GUI binary: {len(gui_writer)}')
     sys.exit(0)
 
+if gui_writer_only:
+    if build is None or not os.path.exists(os.path.join(build, 'src', 'app', 'sd-tuner')):
+        print('no GUI binary in the build folder', file=sys.stderr)
+        sys.exit(1)
+    problems = [p for p in problems if p.startswith('sd-tuner (the GUI)')]
+    if not problems:
+        print('sd-tuner links none of the config writer')
 for p in problems:
     print(p, file=sys.stderr)
 sys.exit(1 if problems else 0)
