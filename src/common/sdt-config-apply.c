@@ -7,16 +7,7 @@
 
 #include "config.h"
 
-#include <inttypes.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "sdt-config-block.h"
 #include "sdt-config-evidence.h"
@@ -24,7 +15,6 @@
 #include "sdt-config-trial.h"
 #include "sdt-config-writer.h"
 #include "sdt-error.h"
-#include "sdt-file.h"
 
 static gchar *
 sdt_config_writer_replace(SdtConfigWriter *self,

@@ -7,22 +7,13 @@
 
 #include "config.h"
 
-#include <inttypes.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "sdt-config-block.h"
 #include "sdt-config-evidence.h"
 #include "sdt-config-journal.h"
 #include "sdt-error.h"
-#include "sdt-file.h"
 
 void
 sdt_config_evidence_clear(SdtConfigEvidence *ev)

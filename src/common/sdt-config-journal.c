@@ -9,14 +9,9 @@
 
 #include <inttypes.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "sdt-config-journal.h"
 #include "sdt-error.h"

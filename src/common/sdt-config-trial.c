@@ -7,22 +7,14 @@
 
 #include "config.h"
 
-#include <inttypes.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "sdt-config-evidence.h"
 #include "sdt-config-journal.h"
 #include "sdt-config-trial.h"
 #include "sdt-error.h"
-#include "sdt-file.h"
 
 static gchar *
 sdt_config_writer_get_tryboot_path(SdtConfigWriter *self)
