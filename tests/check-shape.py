@@ -13,10 +13,11 @@
     outside its own file (tests count as callers), and the GUI binary links
     none of the config writer's symbols.
 
-    tests/check-shape.py SRCDIR [BUILDDIR] [--report]
+    tests/check-shape.py SRCDIR [BUILDDIR] [--report | --gui-writer]
 
 --report prints every figure (largest file, longest functions, circles)
-and exits 0; without it, any breach is an error.
+and exits 0; without it, any breach is an error.  --gui-writer checks only
+that the GUI binary links none of the writer (the `gui-links-no-writer` test).
 """
 import os
 import re
@@ -28,6 +29,7 @@ MAX_FUNCTION = 80
 
 args = [a for a in sys.argv[1:] if not a.startswith('--')]
 report = '--report' in sys.argv
+gui_writer_only = '--gui-writer' in sys.argv
 src = os.path.abspath(args[0] if args else '.')
 build = os.path.abspath(args[1]) if len(args) > 1 else None
 
@@ -193,6 +195,12 @@ if build:
                 out = subprocess.run(['nm', '-P', '-u', os.path.join(d, f)], capture_output=True,
                                      text=True).stdout
                 used |= {line.split()[0] for line in out.splitlines() if line.split()}
+    # the libFuzzer targets are tests too, built only with -Dfuzzing=true (clang)
+    fuzz = os.path.join(src, 'tests', 'fuzz')
+    for f in sorted(os.listdir(fuzz)) if os.path.isdir(fuzz) else []:
+        if f.endswith('.c'):
+            with open(os.path.join(fuzz, f), encoding='utf-8', errors='replace') as fh:
+                used |= set(re.findall(r'\bsdt_\w+', fh.read()))
     for sym, mod in sorted(defined.items()):
         if sym.startswith('sdt_') and sym not in used and not sym.endswith(('_get_type', '_quark')):
             # used inside its own file only is fine when it is declared static; a public
@@ -202,7 +210,10 @@ if build:
     gui = os.path.join(build, 'src', 'app', 'sd-tuner')
     if os.path.exists(gui):
         out = subprocess.run(['nm', '-P', gui], capture_output=True, text=True).stdout
-        writer = re.compile(r'^sdt_config_(writer|journal)_|^sdt_file_write_atomic')
+        # the writer's files name every symbol with one of these prefixes
+        # (sdt-config-writer.h): atomic write, backup, lock, journal, trial
+        writer = re.compile(r'^sdt_config_(writer|journal|trial|evidence)_|^SdtConfigWriter|'
+                            r'^sdt_file_write_atomic')
         gui_writer = sorted({line.split()[0] for line in out.splitlines()
                              if line.split() and writer.match(line.split()[0])})
         for s in gui_writer:
@@ -229,6 +240,13 @@ if report:
         print(f'writer symbols in the GUI binary: {len(gui_writer)}')
     sys.exit(0)
 
+if gui_writer_only:
+    if build is None or not os.path.exists(os.path.join(build, 'src', 'app', 'sd-tuner')):
+        print('no GUI binary in the build folder', file=sys.stderr)
+        sys.exit(1)
+    problems = [p for p in problems if p.startswith('sd-tuner (the GUI)')]
+    if not problems:
+        print('sd-tuner links none of the config writer')
 for p in problems:
     print(p, file=sys.stderr)
 sys.exit(1 if problems else 0)

@@ -125,12 +125,13 @@ if prepare i386; then
   fi
 fi
 
-# 2. armhf: the common library with the ARMv6 baseline flags, compile only
+# 2. armhf: the common library (and the config model and edit it links) with the
+# ARMv6 baseline flags, compile only
 if prepare armhf; then
   cross_file armhf arm-linux-gnueabihf-gcc arm armv6 \
     -marm -march=armv6kz+fp -mfpu=vfp -mfloat-abi=hard
   setup "$out/armhf" armhf -Dtests=false -Dgui=disabled -Dhelper=disabled
-  ninja -C "$out/armhf" src/common/libsdt-common.a ||
+  ninja -C "$out/armhf" src/common/libsdt-common.a src/common/libsdt-config-edit.a ||
     { say "FAILED: the common library does not compile for armhf (ARMv6)"; exit 1; }
   ran="$ran armhf-armv6-compile"
 fi

@@ -7,7 +7,7 @@
 
 #include "sdt-block-preview.h"
 #include "sdt-config-txt.h"
-#include "sdt-config-writer.h"
+#include "sdt-config-edit.h"
 
 gchar *
 sdt_block_preview(const gchar *id, const gchar *filter, const gchar *const *lines, GError **error)

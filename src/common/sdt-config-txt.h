@@ -36,6 +36,8 @@ G_DECLARE_FINAL_TYPE(SdtConfigTxt, sdt_config_txt, SDT, CONFIG_TXT, GObject)
 #define SDT_CONFIG_TXT_MAX_INCLUDE_BYTES (256 * 1024) /* their total size */
 #define SDT_CONFIG_TXT_MAX_WALK_LINES    20000        /* included lines met, in place */
 #define SDT_CONFIG_TXT_MAX_WALK_INCLUDES 256          /* include lines followed */
+/* nesting deeper than this is not followed (and a cycle is cut at once) */
+#define SDT_CONFIG_TXT_MAX_INCLUDE_DEPTH 4
 
 /* the no-board value for @type_code arguments: only unfiltered lines apply */
 #define SDT_CONFIG_TYPE_CODE_NONE (-1)
@@ -131,8 +133,11 @@ const gchar *sdt_config_txt_get_eol_style(SdtConfigTxt *self);
 /* the file names of the `include` lines, in order (duplicates removed) */
 GPtrArray *sdt_config_txt_get_include_names(SdtConfigTxt *self);
 void sdt_config_txt_set_include(SdtConfigTxt *self, const gchar *name, SdtConfigTxt *included);
+/* the attached file of an include line, or NULL */
+SdtConfigTxt *sdt_config_txt_get_include(SdtConfigTxt *self, const gchar *name);
 void sdt_config_txt_copy_includes(SdtConfigTxt *self, SdtConfigTxt *from);
-/* reads and attaches the included files under @dir, within the include budget */
+/* reads and attaches the included files under @dir, within the include budget
+ * (file I/O: sdt-config-includes.c, not in the app's library) */
 gboolean sdt_config_txt_load_includes(SdtConfigTxt *self, const gchar *dir, GError **error);
 /* FALSE with a clear error when the attached includes exceed the walk budget */
 gboolean sdt_config_txt_check_include_budget(SdtConfigTxt *self, GError **error);
@@ -147,7 +152,6 @@ gboolean sdt_config_model_filter_matches(const gchar *filter, gint type_code);
 SdtConfigApplies sdt_config_filter_state_applies(const SdtConfigFilterState *state,
 						 gint type_code,
 						 gboolean tryboot);
-gchar *sdt_config_filter_state_to_string(const SdtConfigFilterState *state);
 /* boards with Wi-Fi/Bluetooth: 3B, 3B+, 3A+, Zero W, Zero 2 W */
 gboolean sdt_config_board_has_wireless(gint type_code);
 /* every type code of the board table, for reach computations */
@@ -178,8 +182,5 @@ SdtConfigSdKind sdt_config_line_sd_kind(const SdtConfigLine *line,
 					const gchar *overlay,
 					gint *overclock_mhz,
 					gchar **cqe);
-
-/* the overlay name of a dtoverlay line ("" for an empty dtoverlay=), else NULL */
-gchar *sdt_config_line_overlay_name(const SdtConfigLine *line);
 
 G_END_DECLS

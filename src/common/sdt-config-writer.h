@@ -8,95 +8,22 @@
 #include <json-glib/json-glib.h>
 #include <sys/types.h>
 
+#include "sdt-config-diff.h"
+#include "sdt-config-edit.h"
 #include "sdt-config-txt.h"
 #include "sdt-context.h"
 
 G_BEGIN_DECLS
 
 /*
- * Editing config.txt.  Two layers:
- *
- * - sdt_config_edit_apply() / sdt_config_edit_revert(): pure functions from
- *   a model to new bytes.  SD Tuner's block is appended at the end:
- *
- *     # --- SD Tuner begin: <id> (undo: sdtunerctl revert) ---
- *     [all]
- *     <filter of this board family>
- *     dtoverlay=
- *     <the lines>
- *     [all]
- *     # --- SD Tuner end ---
- *
- *   `[all]` first clears any filter left active above (e.g. [tryboot]),
- *   the empty `dtoverlay=` ends the scope of an earlier overlay so the lines
- *   set base device-tree parameters, and the closing `[all]` leaves anything
- *   added after the block with its old meaning.  A conflicting SD line that
- *   reaches only boards the block's filter reaches is commented out with
- *   SDT_CONFIG_DISABLED_MARK; one that reaches other boards too is left
- *   alone (it is reported) so no other board's configuration changes.
- *
- * - SdtConfigWriter: the file system side.  Atomic replacement (temporary file
- *   in the same folder, fsync, rename, fsync of the folder), a timestamped
- *   backup and a journal under the state dir, a lock against a second SD
- *   Tuner writer and a content-hash check against any other writer.  All
- *   file writes go through an SdtConfigWriterIo table so tests can make any
- *   of them fail.
+ * SdtConfigWriter: the file system side of editing config.txt (the pure
+ * edit is sdt-config-edit.h, the diff sdt-config-diff.h).  Atomic
+ * replacement (temporary file in the same folder, fsync, rename, fsync of the
+ * folder), a timestamped backup and a journal under the state dir, a lock
+ * against a second SD Tuner writer and a content-hash check against any other
+ * writer.  All file writes go through an SdtConfigWriterIo table so tests can
+ * make any of them fail.  The app links none of it (tests/check-shape.py).
  */
-
-typedef struct {
-	const gchar *id;           /* a recommendation id, e.g. "sd-overclock-100" */
-	const gchar *filter;       /* the filter line, e.g. "[board-type=0x08]"; never "[all]" */
-	const gchar *const *lines; /* the settings, e.g. {"dtparam=sd_overclock=100", NULL} */
-	gint type_code;            /* the board the block is written for */
-	SdtConfigSdKind replaces;  /* SD lines of these kinds conflict with the block */
-} SdtConfigBlock;
-
-typedef struct {
-	GBytes *old_bytes;
-	GBytes *new_bytes;
-	GPtrArray *disabled; /* apply: texts of lines commented out; revert: lines restored */
-	GPtrArray *warnings; /* translated messages: conflicts left in place, foreign lines kept */
-	GPtrArray *block;    /* apply: the lines between the markers, as written */
-	GPtrArray *kept;     /* revert: "line N: text" of lines inside the block that stay */
-	gboolean kept_unknown; /* revert: @kept are lines whose author is unknown (no journal) */
-} SdtConfigEdit;
-
-void sdt_config_edit_free(SdtConfigEdit *edit);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtConfigEdit, sdt_config_edit_free)
-
-SdtConfigEdit *sdt_config_edit_apply(SdtConfigTxt *cfg,
-				     const SdtConfigBlock *block,
-				     const gchar *const *previous_block,
-				     GError **error);
-/*
- * Revert is line-precise: a line between the markers goes only when it is
- * byte-identical to a line SD Tuner wrote.  @previous_block is the journal's
- * copy of those lines; without it (NULL) only the lines SD Tuner writes for
- * the block's id (sdt_config_block_template()) count as its own, and any other
- * line is kept because its author is unknown.  Kept lines stay under the
- * block's `[all]`/filter/`dtoverlay=` lines, so their meaning is unchanged.
- */
-SdtConfigEdit *
-sdt_config_edit_revert(SdtConfigTxt *cfg, const gchar *const *previous_block, GError **error);
-
-/*
- * The lines SD Tuner writes between its markers for recommendation @id under
- * @filter: `[all]`, @filter, `dtoverlay=`, the settings of @id, `[all]`.
- * NULL when @id is not one SD Tuner writes (sd-overclock-N, sd-cqe-N).
- */
-gchar **sdt_config_block_template(const gchar *id, const gchar *filter);
-
-/*
- * The one diagnosis of a damaged block (a marker missing or repeated, a line
- * switched off by SD Tuner without its block), shared by status, apply,
- * revert and the app: one translated message that says what is wrong, which
- * SD settings of the block are still in effect and the one way out.  NULL
- * when the block is whole or absent.  @display_path names the file.
- */
-gchar *sdt_config_block_diagnose(SdtConfigTxt *cfg, const gchar *display_path);
-
-/* a unified diff with 3 lines of context; "" when the contents are equal */
-gchar *sdt_config_diff_unified(const gchar *label, GBytes *old_bytes, GBytes *new_bytes);
 
 /* the file system calls of the writer; each returns like its libc namesake */
 typedef struct {
@@ -126,7 +53,6 @@ SdtConfigWriter *sdt_config_writer_new_for_paths(const gchar *config_path,
 						 const gchar *display_path,
 						 const gchar *state_dir);
 void sdt_config_writer_set_io(SdtConfigWriter *self, const SdtConfigWriterIo *io);
-const gchar *sdt_config_writer_get_path(SdtConfigWriter *self);
 const gchar *sdt_config_writer_get_display_path(SdtConfigWriter *self);
 
 /* reads and parses config.txt (and its includes) with every check of the issue */
@@ -171,9 +97,6 @@ JsonObject *sdt_config_writer_get_journal(SdtConfigWriter *self);
  */
 gboolean
 sdt_config_writer_read_journal(SdtConfigWriter *self, JsonObject **journal, GError **error);
-/* the trial journal, same contract */
-gboolean
-sdt_config_writer_read_trial_journal(SdtConfigWriter *self, JsonObject **journal, GError **error);
 /* the boot id of the running system (`<root>/proc/sys/kernel/random/boot_id`), or NULL */
 gchar *sdt_config_writer_get_boot_id(SdtConfigWriter *self);
 /* the sha256 of config.txt now, or NULL when it cannot be read */
@@ -185,10 +108,54 @@ gchar *sdt_config_writer_hash_config(SdtConfigWriter *self);
  * was prepared; "note" then says how to rebuild it.
  */
 JsonObject *sdt_config_writer_get_trial(SdtConfigWriter *self, GError **error);
-/* the path of tryboot.txt beside config.txt */
-gchar *sdt_config_writer_get_tryboot_path(SdtConfigWriter *self);
 
-/* removes temporary files a killed writer left behind; returns how many */
-guint sdt_config_writer_cleanup(SdtConfigWriter *self);
+/*
+ * For the writer's own files (sdt-config-journal.c, sdt-config-evidence.c,
+ * sdt-config-trial.c, sdt-config-apply.c) only; every name starts with
+ * sdt_config_writer_, one of the prefixes tests/check-shape.py looks for in
+ * the GUI binary.
+ */
+
+/* the infix of the writer's temporary files, which a later writer removes */
+#define SDT_CONFIG_TMP_INFIX ".sd-tuner-tmp-"
+
+const gchar *sdt_config_writer_get_path(SdtConfigWriter *self);
+/* <state>/@name */
+gchar *sdt_config_writer_state_path(SdtConfigWriter *self, const gchar *name);
+/* through the SdtConfigWriterIo table */
+gint sdt_config_writer_unlink(SdtConfigWriter *self, const gchar *path);
+/* now, by the context's clock */
+GDateTime *sdt_config_writer_now(SdtConfigWriter *self);
+/*
+ * Reads a file SD Tuner does not own (config.txt, an include, tryboot.txt, a
+ * backup) with sdt_file_read_bounded(): never blocks on a FIFO, never follows
+ * a link, refuses anything but a regular file of at most 1 MiB.
+ */
+GBytes *sdt_config_writer_read_limited(const gchar *path, GError **error);
+/* the sha256 of @bytes */
+gchar *sdt_config_writer_hash(GBytes *bytes);
+/* an errno error of a write, with what to do; always FALSE */
+gboolean sdt_config_writer_set_write_error(GError **error, gint errsv, const gchar *path);
+void sdt_config_writer_unlock(SdtConfigWriter *self);
+/*
+ * Replaces @path atomically: a temporary file in the same folder, fsync,
+ * rename over @path, fsync of the folder.  With @expect_hash, @path must
+ * still have that content just before the rename.
+ */
+gboolean sdt_config_writer_write_atomic(SdtConfigWriter *self,
+					const gchar *path,
+					GBytes *bytes,
+					const gchar *expect_hash,
+					GError **error);
+/* sdt_config_writer_write_atomic() of config.txt (the file a link points to) */
+gboolean sdt_config_writer_write_config(SdtConfigWriter *self,
+					GBytes *bytes,
+					const gchar *expect_hash,
+					GError **error);
+/* a timestamped copy of @bytes as <state>/backups/@stem.<time>; its path */
+gchar *
+sdt_config_writer_backup(SdtConfigWriter *self, GBytes *bytes, const gchar *stem, GError **error);
+/* checks, locks and reads config.txt; the lock is held when a model is returned */
+SdtConfigTxt *sdt_config_writer_begin(SdtConfigWriter *self, GBytes **old, GError **error);
 
 G_END_DECLS

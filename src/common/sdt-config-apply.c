@@ -1,0 +1,485 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+/* apply and revert: the pure edit, written by the writer with its journal */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "sdt-config-block.h"
+#include "sdt-config-evidence.h"
+#include "sdt-config-journal.h"
+#include "sdt-config-trial.h"
+#include "sdt-config-writer.h"
+#include "sdt-error.h"
+
+static gchar *
+sdt_config_writer_replace(SdtConfigWriter *self,
+			  SdtConfigEdit *edit,
+			  const gchar *hash_before,
+			  GError **error)
+{
+	g_autofree gchar *backup =
+		sdt_config_writer_backup(self, edit->old_bytes, "config.txt", error);
+
+	if (backup == NULL)
+		return NULL;
+	if (!sdt_config_writer_write_config(self, edit->new_bytes, hash_before, error))
+		return NULL;
+	return g_steal_pointer(&backup);
+}
+
+/* a one-time boot: tryboot.txt = the whole new config.txt (PLATFORM.md §4),
+ * built from config.txt as it is now */
+static gboolean
+sdt_config_writer_apply_trial(SdtConfigWriter *self,
+			      const SdtConfigBlock *block,
+			      SdtConfigEdit *edit,
+			      const gchar *hash_before,
+			      JsonObject *result,
+			      gchar **backup,
+			      GError **error)
+{
+	g_autofree gchar *tryboot_display = sdt_config_writer_get_tryboot_display(self);
+
+	if (!sdt_config_writer_write_trial(self,
+					   block->id,
+					   edit->new_bytes,
+					   hash_before,
+					   backup,
+					   error))
+		return FALSE;
+	json_object_set_string_member(result, "path", tryboot_display);
+	json_object_set_boolean_member(result, "trial", TRUE);
+	json_object_set_string_member(result, "reboot_command", "sudo reboot '0 tryboot'");
+	return TRUE;
+}
+
+/* the journal of an apply that wrote @edit at @now, with the backup @backup */
+static JsonObject *
+sdt_config_writer_journal_new(SdtConfigWriter *self,
+			      const SdtConfigBlock *block,
+			      SdtConfigEdit *edit,
+			      SdtConfigEvidence *ev,
+			      const gchar *backup,
+			      const gchar *hash_before,
+			      GDateTime *now)
+{
+	JsonObject *journal = json_object_new();
+	g_autofree gchar *iso = g_date_time_format_iso8601(now);
+	g_autofree gchar *boot_id = sdt_config_writer_get_boot_id(self);
+	g_autofree gchar *hash_after = sdt_config_writer_hash(edit->new_bytes);
+
+	json_object_set_int_member(journal, "version", 2);
+	json_object_set_string_member(journal, "id", block->id);
+	json_object_set_string_member(journal, "path", sdt_config_writer_get_display_path(self));
+	json_object_set_string_member(journal, "filter", block->filter);
+	json_object_set_int_member(journal, "type_code", block->type_code);
+	json_object_set_array_member(journal,
+				     "block",
+				     sdt_config_journal_array_from_strings(edit->block));
+	json_object_set_array_member(journal,
+				     "disabled",
+				     sdt_config_journal_array_from_strings(edit->disabled));
+	/* a block of SD Tuner's replaced in a file as SD Tuner left it (a step down,
+	 * a card moved between boards): the file before SD Tuner's first change
+	 * stays the one revert gives back */
+	if (ev->own_state && ev->backup != NULL && ev->backup_path != NULL) {
+		g_autofree gchar *first = sdt_config_writer_hash(ev->backup);
+		json_object_set_string_member(journal, "backup", ev->backup_path);
+		json_object_set_string_member(journal, "sha256_before", first);
+	} else {
+		json_object_set_string_member(journal, "backup", backup);
+		json_object_set_string_member(journal, "sha256_before", hash_before);
+	}
+	json_object_set_string_member(journal, "sha256_after", hash_after);
+	json_object_set_string_member(journal, "time", iso);
+	/* "has it rebooted since": compared by boot id, never by the clock */
+	if (boot_id != NULL)
+		json_object_set_string_member(journal, "boot_id", boot_id);
+	else
+		json_object_set_null_member(journal, "boot_id");
+	return journal;
+}
+
+/* config.txt replaced (after a backup), then the journal of the change */
+static gboolean
+sdt_config_writer_apply_in_place(SdtConfigWriter *self,
+				 const SdtConfigBlock *block,
+				 SdtConfigEdit *edit,
+				 SdtConfigEvidence *ev,
+				 const gchar *hash_before,
+				 gchar **backup,
+				 GError **error)
+{
+	g_autoptr(JsonObject) journal = NULL;
+	g_autoptr(GDateTime) now = sdt_config_writer_now(self); /* the time of the change */
+
+	*backup = sdt_config_writer_replace(self, edit, hash_before, error);
+	if (*backup == NULL)
+		return FALSE;
+	journal = sdt_config_writer_journal_new(self, block, edit, ev, *backup, hash_before, now);
+	/* the file is already right; revert works from the markers alone */
+	if (!sdt_config_writer_write_json(self, SDT_CONFIG_JOURNAL, journal, error)) {
+		g_prefix_error(error,
+			       _("%s was changed, but the journal could not be "
+				 "saved: "),
+			       sdt_config_writer_get_path(self));
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* the members every apply reports */
+static void
+sdt_config_writer_apply_result(JsonObject *result,
+			       const SdtConfigBlock *block,
+			       SdtConfigEdit *edit,
+			       const gchar *diff,
+			       const gchar *backup,
+			       gboolean changed,
+			       gboolean trial)
+{
+	json_object_set_string_member(result, "id", block->id);
+	json_object_set_string_member(result, "diff", diff);
+	if (backup != NULL)
+		json_object_set_string_member(result, "backup", backup);
+	else
+		json_object_set_null_member(result, "backup");
+	json_object_set_boolean_member(result, "reboot_required", changed || trial);
+	json_object_set_boolean_member(result, "changed", changed);
+	json_object_set_array_member(result,
+				     "disabled",
+				     sdt_config_journal_array_from_strings(edit->disabled));
+	json_object_set_array_member(result,
+				     "warnings",
+				     sdt_config_journal_array_from_strings(edit->warnings));
+}
+
+/* the apply, with config.txt read (@cfg, @old) and the lock held */
+static JsonObject *
+sdt_config_writer_apply_locked(SdtConfigWriter *self,
+			       SdtConfigTxt *cfg,
+			       GBytes *old,
+			       const SdtConfigBlock *block,
+			       gboolean trial,
+			       GError **error)
+{
+	g_autoptr(SdtConfigEdit) edit = NULL;
+	g_auto(SdtConfigEvidence) ev = {NULL};
+	g_autofree gchar *diff = NULL;
+	g_autofree gchar *backup = NULL;
+	g_autofree gchar *hash_before = NULL;
+	g_autoptr(JsonObject) result = json_object_new();
+	gboolean changed;
+
+	if (!sdt_config_writer_evidence(self, cfg, old, &ev, error))
+		return NULL;
+	edit = sdt_config_edit_apply(cfg, block, (const gchar *const *) ev.block, error);
+	if (edit == NULL) {
+		g_prefix_error(error, _("cannot edit %s: "), sdt_config_writer_get_path(self));
+		return NULL;
+	}
+	diff = sdt_config_diff_unified(sdt_config_writer_get_display_path(self),
+				       edit->old_bytes,
+				       edit->new_bytes);
+	changed = !g_bytes_equal(edit->old_bytes, edit->new_bytes);
+	hash_before = sdt_config_writer_hash(edit->old_bytes);
+	if (trial) {
+		if (!sdt_config_writer_apply_trial(self,
+						   block,
+						   edit,
+						   hash_before,
+						   result,
+						   &backup,
+						   error))
+			return NULL;
+	} else {
+		if (changed && !sdt_config_writer_apply_in_place(self,
+								 block,
+								 edit,
+								 &ev,
+								 hash_before,
+								 &backup,
+								 error))
+			return NULL;
+		json_object_set_string_member(result,
+					      "path",
+					      sdt_config_writer_get_display_path(self));
+	}
+	sdt_config_writer_apply_result(result, block, edit, diff, backup, changed, trial);
+	return g_steal_pointer(&result);
+}
+
+JsonObject *
+sdt_config_writer_apply(SdtConfigWriter *self,
+			const SdtConfigBlock *block,
+			gboolean trial,
+			GError **error)
+{
+	g_autoptr(GBytes) old = NULL;
+	g_autoptr(SdtConfigTxt) cfg = NULL;
+	JsonObject *result;
+
+	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
+	cfg = sdt_config_writer_begin(self, &old, error);
+	if (cfg == NULL)
+		return NULL;
+	result = sdt_config_writer_apply_locked(self, cfg, old, block, trial, error);
+	sdt_config_writer_unlock(self);
+	return result;
+}
+
+/* an error of a backup SD Tuner may go on without: the state dir is full or read-only */
+static gboolean
+sdt_config_writer_backup_error_is_space(const GError *error)
+{
+	return g_error_matches(error, SDT_ERROR, SDT_ERROR_NO_SPACE) ||
+	       g_error_matches(error, SDT_ERROR, SDT_ERROR_READ_ONLY);
+}
+
+/* a tryboot.txt that cannot be read: refused before anything changes */
+static gboolean
+sdt_config_writer_check_tryboot(SdtConfigWriter *self, GError **error)
+{
+	g_autoptr(GError) local = NULL;
+	g_autoptr(GBytes) tryboot = NULL;
+	g_autofree gchar *display = NULL;
+	gboolean exists = FALSE;
+
+	tryboot = sdt_config_writer_read_tryboot(self, &exists, &local);
+	if (!exists || tryboot != NULL)
+		return TRUE;
+	display = sdt_config_writer_get_tryboot_display(self);
+	g_set_error(error,
+		    SDT_ERROR,
+		    local->code,
+		    _("SD Tuner cannot read %s (%s), so it cannot tell whether a "
+		      "trial is pending and changes nothing: move that file away by "
+		      "hand, then try again"),
+		    display,
+		    local->message);
+	return FALSE;
+}
+
+/*
+ * Without a journal: the newest backup with exactly the reverted bytes shows
+ * the file is as SD Tuner's apply left it.
+ */
+static void
+sdt_config_writer_find_own_state(SdtConfigWriter *self, SdtConfigEdit *edit, SdtConfigEvidence *ev)
+{
+	g_autofree gchar *newest = NULL;
+	g_autoptr(GBytes) bytes = NULL;
+
+	if (ev->journal != NULL || edit->kept->len != 0)
+		return;
+	newest = sdt_config_writer_newest_backup(self);
+	bytes = newest != NULL ? sdt_config_writer_read_limited(newest, NULL) : NULL;
+	if (bytes != NULL && g_bytes_equal(bytes, edit->new_bytes)) {
+		ev->own_state = TRUE;
+		ev->backup_path = g_steal_pointer(&newest);
+	}
+}
+
+/*
+ * A copy of config.txt as it is before the revert, unless it is SD Tuner's
+ * own state (the backup from before the apply has the old bytes).  A full or
+ * read-only state dir only costs the copy: a warning says so.
+ */
+static gboolean
+sdt_config_writer_revert_backup(SdtConfigWriter *self,
+				SdtConfigEdit *edit,
+				SdtConfigEvidence *ev,
+				GPtrArray *warnings,
+				gchar **backup,
+				GError **error)
+{
+	g_autoptr(GError) local = NULL;
+
+	if (ev->own_state && ev->backup_path != NULL) {
+		g_ptr_array_add(warnings,
+				g_strdup_printf(_("no new backup was needed: %s was exactly as "
+						  "SD Tuner's change left it, and %s holds it as "
+						  "it was before the change"),
+						sdt_config_writer_get_display_path(self),
+						ev->backup_path));
+		return TRUE;
+	}
+	*backup = sdt_config_writer_backup(self, edit->old_bytes, "config.txt", &local);
+	if (*backup == NULL && !sdt_config_writer_backup_error_is_space(local)) {
+		g_propagate_error(error, g_steal_pointer(&local));
+		return FALSE;
+	}
+	if (*backup == NULL)
+		g_ptr_array_add(warnings,
+				g_strdup_printf(_("the file as it was before this revert "
+						  "could not be saved (%s); only SD "
+						  "Tuner's lines were removed, so nothing "
+						  "you wrote is lost"),
+						local->message));
+	return TRUE;
+}
+
+/* what the revert of one file does and reports */
+typedef struct {
+	SdtConfigEdit *edit; /* NULL: no block in config.txt */
+	SdtConfigEvidence ev;
+	gchar *diff;
+	gchar *backup;
+	GPtrArray *warnings;
+	gboolean cancelled; /* a pending trial was cancelled */
+} SdtConfigWriterRevert;
+
+static void
+sdt_config_writer_revert_clear(SdtConfigWriterRevert *r)
+{
+	g_clear_pointer(&r->edit, sdt_config_edit_free);
+	sdt_config_evidence_clear(&r->ev);
+	g_clear_pointer(&r->diff, g_free);
+	g_clear_pointer(&r->backup, g_free);
+	g_clear_pointer(&r->warnings, g_ptr_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SdtConfigWriterRevert, sdt_config_writer_revert_clear)
+
+/* SD Tuner's block taken out of config.txt, checked, backed up and written */
+static gboolean
+sdt_config_writer_revert_block(SdtConfigWriter *self,
+			       SdtConfigTxt *cfg,
+			       SdtConfigWriterRevert *r,
+			       GError **error)
+{
+	g_auto(GStrv) template = NULL;
+	g_autofree gchar *hash_before = NULL;
+	const gchar *const *ours = (const gchar *const *) r->ev.block;
+
+	r->edit = sdt_config_edit_revert(cfg, ours, error);
+	if (r->edit == NULL) {
+		g_prefix_error(error, "%s: ", sdt_config_writer_get_path(self));
+		return FALSE;
+	}
+	if (ours == NULL) {
+		guint begin = 0;
+		guint end = 0;
+		sdt_config_txt_find_block(cfg, &begin, &end);
+		template = sdt_config_block_template_for(cfg, begin, end);
+		ours = (const gchar *const *) template;
+	}
+	sdt_config_writer_find_own_state(self, r->edit, &r->ev);
+	if (!sdt_config_writer_verify_revert(self, cfg, r->edit, ours, &r->ev, error))
+		return FALSE;
+	for (guint i = 0; i < r->edit->warnings->len; i++)
+		g_ptr_array_add(r->warnings, g_strdup(g_ptr_array_index(r->edit->warnings, i)));
+	r->diff = sdt_config_diff_unified(sdt_config_writer_get_display_path(self),
+					  r->edit->old_bytes,
+					  r->edit->new_bytes);
+	hash_before = sdt_config_writer_hash(r->edit->old_bytes);
+	if (!sdt_config_writer_revert_backup(self,
+					     r->edit,
+					     &r->ev,
+					     r->warnings,
+					     &r->backup,
+					     error) ||
+	    !sdt_config_writer_write_config(self, r->edit->new_bytes, hash_before, error))
+		return FALSE;
+	sdt_config_writer_remove_state(self, SDT_CONFIG_JOURNAL);
+	return TRUE;
+}
+
+/* the result of a revert (see sdt-config-writer.h) */
+static JsonObject *
+sdt_config_writer_revert_result(SdtConfigWriter *self,
+				JsonObject *result,
+				const gchar *id,
+				SdtConfigWriterRevert *r)
+{
+	SdtConfigEdit *edit = r->edit;
+
+	if (id != NULL)
+		json_object_set_string_member(result, "id", id);
+	else
+		json_object_set_null_member(result, "id");
+	json_object_set_string_member(result, "path", sdt_config_writer_get_display_path(self));
+	json_object_set_string_member(result, "diff", r->diff != NULL ? r->diff : "");
+	if (r->backup != NULL)
+		json_object_set_string_member(result, "backup", r->backup);
+	else
+		json_object_set_null_member(result, "backup");
+	if (r->ev.backup_path != NULL)
+		json_object_set_string_member(result, "backup_before_change", r->ev.backup_path);
+	else
+		json_object_set_null_member(result, "backup_before_change");
+	json_object_set_boolean_member(result, "reboot_required", edit != NULL);
+	json_object_set_boolean_member(result, "trial_cancelled", r->cancelled);
+	json_object_set_array_member(result,
+				     "restored",
+				     edit != NULL
+					     ? sdt_config_journal_array_from_strings(edit->disabled)
+					     : json_array_new());
+	json_object_set_array_member(result,
+				     "kept",
+				     edit != NULL
+					     ? sdt_config_journal_array_from_strings(edit->kept)
+					     : json_array_new());
+	json_object_set_array_member(result,
+				     "warnings",
+				     sdt_config_journal_array_from_strings(r->warnings));
+	return json_object_ref(result);
+}
+
+/* the revert, with config.txt read (@cfg, @old) and the lock held */
+static JsonObject *
+sdt_config_writer_revert_locked(SdtConfigWriter *self,
+				SdtConfigTxt *cfg,
+				GBytes *old,
+				GError **error)
+{
+	g_auto(SdtConfigWriterRevert) r = {NULL};
+	g_autofree gchar *id = sdt_config_txt_get_block_id(cfg);
+	g_autoptr(JsonObject) result = json_object_new();
+
+	r.warnings = g_ptr_array_new_with_free_func(g_free);
+	if (!sdt_config_writer_evidence(self, cfg, old, &r.ev, error) ||
+	    !sdt_config_writer_check_tryboot(self, error))
+		return NULL;
+	if (sdt_config_txt_find_block(cfg, NULL, NULL) &&
+	    !sdt_config_writer_revert_block(self, cfg, &r, error))
+		return NULL;
+	/* a pending trial goes too: it would bring the change back */
+	if (!sdt_config_writer_cancel_trial(self, result, r.warnings, &r.cancelled, error)) {
+		if (r.edit != NULL)
+			g_prefix_error(error,
+				       _("%s was reverted, but the trial could not be cancelled: "),
+				       sdt_config_writer_get_display_path(self));
+		return NULL;
+	}
+	if (r.edit == NULL && !r.cancelled) {
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_NOT_FOUND,
+				    _("SD Tuner has no change in this file: nothing to revert"));
+		g_prefix_error(error, "%s: ", sdt_config_writer_get_path(self));
+		return NULL;
+	}
+	return sdt_config_writer_revert_result(self, result, id, &r);
+}
+
+JsonObject *
+sdt_config_writer_revert(SdtConfigWriter *self, GError **error)
+{
+	g_autoptr(GBytes) old = NULL;
+	g_autoptr(SdtConfigTxt) cfg = NULL;
+	JsonObject *result;
+
+	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
+	cfg = sdt_config_writer_begin(self, &old, error);
+	if (cfg == NULL)
+		return NULL;
+	result = sdt_config_writer_revert_locked(self, cfg, old, error);
+	sdt_config_writer_unlock(self);
+	return result;
+}

@@ -1,0 +1,33 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include "sdt-config-writer.h"
+
+G_BEGIN_DECLS
+
+/*
+ * The journals under the state dir, for the writer's files (the public
+ * readers are in sdt-config-writer.h): what the last apply wrote, and the
+ * pending trial.
+ */
+
+#define SDT_CONFIG_JOURNAL "config-journal.json"
+#define SDT_TRIAL_JOURNAL  "trial-journal.json"
+
+/* the trial journal, with the contract of sdt_config_writer_read_journal() */
+gboolean
+sdt_config_writer_read_trial_journal(SdtConfigWriter *self, JsonObject **journal, GError **error);
+/* writes @obj as <state>/@name, atomically */
+gboolean sdt_config_writer_write_json(SdtConfigWriter *self,
+				      const gchar *name,
+				      JsonObject *obj,
+				      GError **error);
+void sdt_config_writer_remove_state(SdtConfigWriter *self, const gchar *name);
+JsonArray *sdt_config_journal_array_from_strings(GPtrArray *strings);
+gchar **sdt_config_journal_array_to_strv(JsonArray *array);
+
+G_END_DECLS

@@ -1,0 +1,312 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+/* the trial: tryboot.txt for one boot with the change (PLATFORM.md §4) */
+
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "sdt-config-evidence.h"
+#include "sdt-config-journal.h"
+#include "sdt-config-trial.h"
+#include "sdt-error.h"
+
+static gchar *
+sdt_config_writer_get_tryboot_path(SdtConfigWriter *self)
+{
+	g_autofree gchar *dir = g_path_get_dirname(sdt_config_writer_get_path(self));
+	return g_build_filename(dir, "tryboot.txt", NULL);
+}
+
+gchar *
+sdt_config_writer_get_tryboot_display(SdtConfigWriter *self)
+{
+	g_autofree gchar *dir = g_path_get_dirname(sdt_config_writer_get_display_path(self));
+	return g_build_filename(dir, "tryboot.txt", NULL);
+}
+
+/* tryboot.txt's bytes; NULL with no error when it does not exist */
+GBytes *
+sdt_config_writer_read_tryboot(SdtConfigWriter *self, gboolean *exists, GError **error)
+{
+	g_autofree gchar *path = sdt_config_writer_get_tryboot_path(self);
+	GStatBuf st;
+
+	*exists = g_lstat(path, &st) == 0;
+	if (!*exists)
+		return NULL;
+	return sdt_config_writer_read_limited(path, error);
+}
+
+static gboolean
+sdt_config_trial_has_block(GBytes *bytes)
+{
+	return bytes != NULL && g_bytes_get_size(bytes) > 0 &&
+	       g_strstr_len(g_bytes_get_data(bytes, NULL),
+			    g_bytes_get_size(bytes),
+			    SDT_CONFIG_BLOCK_BEGIN) != NULL;
+}
+
+JsonObject *
+sdt_config_writer_get_trial(SdtConfigWriter *self, GError **error)
+{
+	g_autoptr(GBytes) bytes = NULL;
+	g_autoptr(SdtConfigTxt) t = NULL;
+	g_autoptr(JsonObject) journal = NULL;
+	g_autoptr(JsonObject) trial = NULL;
+	g_autofree gchar *id = NULL;
+	g_autofree gchar *display = NULL;
+	gboolean exists = FALSE;
+
+	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
+	bytes = sdt_config_writer_read_tryboot(self, &exists, error);
+	if (bytes == NULL)
+		return NULL;
+	t = sdt_config_txt_new_from_bytes(bytes, "tryboot.txt");
+	id = sdt_config_txt_get_block_id(t);
+	if (id == NULL)
+		return NULL;
+	display = sdt_config_writer_get_tryboot_display(self);
+	trial = json_object_new();
+	json_object_set_string_member(trial, "id", id);
+	json_object_set_string_member(trial, "path", display);
+	json_object_set_string_member(trial, "reboot_command", "sudo reboot '0 tryboot'");
+	json_object_set_boolean_member(trial, "stale", FALSE);
+	json_object_set_null_member(trial, "note");
+	if (sdt_config_writer_read_trial_journal(self, &journal, NULL) && journal != NULL) {
+		g_autofree gchar *now = sdt_config_writer_hash_config(self);
+		if (now != NULL &&
+		    g_strcmp0(now, json_object_get_string_member(journal, "config_sha256")) != 0) {
+			g_autofree gchar *note = g_strdup_printf(
+				_("%s has changed since the trial was prepared, and the trial boot "
+				  "would not have those changes: run “sdtunerctl apply %s --trial” "
+				  "again to rebuild %s from it."),
+				sdt_config_writer_get_display_path(self),
+				id,
+				display);
+			json_object_set_boolean_member(trial, "stale", TRUE);
+			json_object_set_string_member(trial, "note", note);
+		}
+	}
+	return g_steal_pointer(&trial);
+}
+
+/*
+ * Puts tryboot.txt for a trial of @bytes in place.  An existing tryboot.txt
+ * that is not SD Tuner's own earlier trial is backed up first, whatever its
+ * size; one that cannot be read (too large, not a regular file) is refused.
+ */
+gboolean
+sdt_config_writer_write_trial(SdtConfigWriter *self,
+			      const gchar *id,
+			      GBytes *bytes,
+			      const gchar *config_hash,
+			      gchar **previous_backup,
+			      GError **error)
+{
+	g_autofree gchar *tryboot = sdt_config_writer_get_tryboot_path(self);
+	g_autofree gchar *display = sdt_config_writer_get_tryboot_display(self);
+	g_autoptr(JsonObject) old_journal = NULL;
+	g_autoptr(JsonObject) journal = json_object_new();
+	g_autoptr(GBytes) prev = NULL;
+	g_autoptr(GError) local = NULL;
+	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+	g_autofree gchar *iso = g_date_time_format_iso8601(now);
+	g_autofree gchar *boot_id = sdt_config_writer_get_boot_id(self);
+	g_autofree gchar *backup = NULL;
+	g_autofree gchar *hash = sdt_config_writer_hash(bytes);
+	gboolean exists = FALSE;
+
+	/* a damaged trial journal only means the old tryboot.txt is backed up */
+	if (!sdt_config_writer_read_trial_journal(self, &old_journal, NULL))
+		old_journal = NULL;
+	prev = sdt_config_writer_read_tryboot(self, &exists, &local);
+	if (exists && prev == NULL) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    local->code,
+			    _("%s already exists and SD Tuner cannot keep a copy of it (%s), so "
+			      "it does not replace it: move it away by hand, then try again"),
+			    display,
+			    local->message);
+		return FALSE;
+	}
+	if (prev != NULL) {
+		g_autofree gchar *prev_hash = sdt_config_writer_hash(prev);
+		if (old_journal != NULL &&
+		    g_strcmp0(prev_hash,
+			      json_object_get_string_member(old_journal, "tryboot_sha256")) == 0) {
+			/* SD Tuner's own trial: the user's file from before it is already saved */
+			if (json_object_get_string_member(old_journal, "previous_backup") != NULL)
+				backup = g_strdup(json_object_get_string_member(old_journal,
+										"previous_backup"));
+		} else {
+			backup = sdt_config_writer_backup(self, prev, "tryboot.txt", error);
+			if (backup == NULL)
+				return FALSE;
+		}
+	}
+	if (!sdt_config_writer_write_atomic(self, tryboot, bytes, NULL, error))
+		return FALSE;
+	json_object_set_int_member(journal, "version", 1);
+	json_object_set_string_member(journal, "id", id);
+	json_object_set_string_member(journal, "path", display);
+	json_object_set_string_member(journal, "config_sha256", config_hash);
+	json_object_set_string_member(journal, "tryboot_sha256", hash);
+	if (backup != NULL)
+		json_object_set_string_member(journal, "previous_backup", backup);
+	else
+		json_object_set_null_member(journal, "previous_backup");
+	json_object_set_string_member(journal, "time", iso);
+	if (boot_id != NULL)
+		json_object_set_string_member(journal, "boot_id", boot_id);
+	else
+		json_object_set_null_member(journal, "boot_id");
+	if (!sdt_config_writer_write_json(self, SDT_TRIAL_JOURNAL, journal, error)) {
+		g_prefix_error(error,
+			       _("%s was written, but SD Tuner's record of it could not be "
+				 "saved: "),
+			       display);
+		return FALSE;
+	}
+	*previous_backup = g_steal_pointer(&backup);
+	return TRUE;
+}
+
+/*
+ * The user's tryboot.txt from before the trial, when the trial journal names
+ * its backup: *@previous (and *@previous_path) or an error when it cannot be
+ * read; TRUE with *@previous NULL when there was none.
+ */
+static gboolean
+sdt_config_trial_previous(SdtConfigWriter *self,
+			  JsonObject *journal,
+			  const gchar *display,
+			  const gchar **previous_path,
+			  GBytes **previous,
+			  GError **error)
+{
+	if (journal == NULL || json_object_get_string_member(journal, "previous_backup") == NULL)
+		return TRUE;
+	*previous_path = json_object_get_string_member(journal, "previous_backup");
+	if (sdt_config_writer_is_backup_path(self, *previous_path))
+		*previous = sdt_config_writer_read_limited(*previous_path, NULL);
+	if (*previous != NULL)
+		return TRUE;
+	g_set_error(error,
+		    SDT_ERROR,
+		    SDT_ERROR_NOT_FOUND,
+		    _("the trial in %s replaced an earlier tryboot.txt, but its "
+		      "backup %s cannot be read, so SD Tuner leaves the trial in "
+		      "place: restore that file or delete %s by hand"),
+		    display,
+		    *previous_path,
+		    display);
+	return FALSE;
+}
+
+/* a tryboot.txt edited since SD Tuner wrote it, or with no record of it: keep a copy */
+static gboolean
+sdt_config_trial_keep_copy(SdtConfigWriter *self,
+			   JsonObject *journal,
+			   GBytes *bytes,
+			   JsonObject *result,
+			   GError **error)
+{
+	g_autofree gchar *hash = sdt_config_writer_hash(bytes);
+	g_autofree gchar *backup = NULL;
+
+	if (journal != NULL &&
+	    g_strcmp0(hash, json_object_get_string_member(journal, "tryboot_sha256")) == 0)
+		return TRUE;
+	backup = sdt_config_writer_backup(self, bytes, "tryboot.txt", error);
+	if (backup == NULL)
+		return FALSE;
+	json_object_set_string_member(result, "tryboot_backup", backup);
+	return TRUE;
+}
+
+/* the user's earlier tryboot.txt back (@previous), or SD Tuner's removed */
+static gboolean
+sdt_config_trial_undo(SdtConfigWriter *self,
+		      GBytes *previous,
+		      const gchar *previous_path,
+		      JsonObject *result,
+		      GPtrArray *warnings,
+		      GError **error)
+{
+	g_autofree gchar *tryboot = sdt_config_writer_get_tryboot_path(self);
+	g_autofree gchar *display = sdt_config_writer_get_tryboot_display(self);
+
+	if (previous != NULL) {
+		if (!sdt_config_writer_write_atomic(self, tryboot, previous, NULL, error))
+			return FALSE;
+		json_object_set_string_member(result, "tryboot_restored", previous_path);
+		g_ptr_array_add(warnings,
+				g_strdup_printf(_("the trial was cancelled: %s is the one from "
+						  "before the trial again"),
+						display));
+		return TRUE;
+	}
+	if (sdt_config_writer_unlink(self, tryboot) != 0 && errno != ENOENT)
+		return sdt_config_writer_set_write_error(error, errno, tryboot);
+	g_ptr_array_add(warnings,
+			g_strdup_printf(_("the trial was cancelled: SD Tuner's %s was "
+					  "removed"),
+					display));
+	return TRUE;
+}
+
+/*
+ * Cancels a pending trial: SD Tuner's tryboot.txt goes, or the user's earlier
+ * one comes back from its backup.  A tryboot.txt edited since SD Tuner wrote
+ * it is backed up first.  *@cancelled says whether there was a trial.
+ */
+gboolean
+sdt_config_writer_cancel_trial(SdtConfigWriter *self,
+			       JsonObject *result,
+			       GPtrArray *warnings,
+			       gboolean *cancelled,
+			       GError **error)
+{
+	g_autofree gchar *display = sdt_config_writer_get_tryboot_display(self);
+	g_autoptr(JsonObject) journal = NULL;
+	g_autoptr(GBytes) bytes = NULL;
+	g_autoptr(GBytes) previous = NULL;
+	g_autoptr(GError) local = NULL;
+	const gchar *previous_path = NULL;
+	gboolean exists = FALSE;
+
+	*cancelled = FALSE;
+	if (!sdt_config_writer_read_trial_journal(self, &journal, NULL))
+		journal = NULL;
+	bytes = sdt_config_writer_read_tryboot(self, &exists, &local);
+	if (exists && bytes == NULL) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    local->code,
+			    _("SD Tuner cannot read %s (%s), so it cannot tell whether a trial is "
+			      "pending: move that file away by hand, then try again"),
+			    display,
+			    local->message);
+		return FALSE;
+	}
+	if (!sdt_config_trial_has_block(bytes)) {
+		/* no trial of SD Tuner's in tryboot.txt: a leftover record goes */
+		if (journal != NULL)
+			sdt_config_writer_remove_state(self, SDT_TRIAL_JOURNAL);
+		return TRUE;
+	}
+	if (!sdt_config_trial_previous(self, journal, display, &previous_path, &previous, error) ||
+	    !sdt_config_trial_keep_copy(self, journal, bytes, result, error) ||
+	    !sdt_config_trial_undo(self, previous, previous_path, result, warnings, error))
+		return FALSE;
+	sdt_config_writer_remove_state(self, SDT_TRIAL_JOURNAL);
+	*cancelled = TRUE;
+	return TRUE;
+}
