@@ -62,6 +62,8 @@ case_init(Case *c, const gchar *id, const gchar *kmsg, guint64 observed)
 	sdt_verify_log_init(&c->log);
 	sdt_verify_log_scan(&c->log, kmsg, strlen(kmsg));
 	c->facts.id = id;
+	sdt_verify_change_parse(id, &c->facts.change);
+	c->facts.expected_cqe = sdt_verify_change_expected_cqe(&c->facts.change);
 	c->facts.boot_id_then = BOOT_A;
 	c->facts.boot_id_now = BOOT_B;
 	c->facts.core_clock_hz = CORE;
@@ -214,8 +216,8 @@ test_pi5_cqe_recovery_undo(void)
 	Case c;
 	g_autoptr(SdtVerifyResult) r = NULL;
 	case_init(&c, "sd-cqe-2", cqe_log, 0);
-	c.facts.expected_cqe = "enabled";
-	c.facts.observed_cqe = "enabled";
+	c.facts.expected_cqe = SDT_CQE_ENABLED;
+	c.facts.observed_cqe = SDT_CQE_ENABLED;
 	r = sdt_verify_decide(&c.facts);
 	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
 	g_assert_null(r->next_id);
@@ -226,8 +228,8 @@ test_pi5_cqe_recovery_undo(void)
 	{
 		g_autoptr(SdtVerifyResult) ok = NULL;
 		case_init(&c, "sd-cqe-2", clean_log, 0);
-		c.facts.expected_cqe = "enabled";
-		c.facts.observed_cqe = "enabled";
+		c.facts.expected_cqe = SDT_CQE_ENABLED;
+		c.facts.observed_cqe = SDT_CQE_ENABLED;
 		ok = sdt_verify_decide(&c.facts);
 		g_assert_cmpint(ok->decision, ==, SDT_VERIFY_KEEP);
 		case_clear(&c);
