@@ -164,7 +164,6 @@ sdt_ops_verify_boot_facts(SdtContext *ctx,
 	facts->trial = p->trial;
 	facts->boot_id_then = p->boot_id;
 	facts->boot_id_now = boot_now;
-	facts->attempts = p->attempts;
 	facts->soak.first_bad_offset = -1;
 	sdt_ops_verify_bus_facts(ctx, writer, facts);
 	kmsg = sdt_kmsg_read(ctx, &kmsg_len, NULL);
@@ -327,13 +326,17 @@ sdt_ops_verify_act(SdtContext *ctx,
 	return TRUE;
 }
 
-/* gathers the facts and the evidence, and decides; NULL with @error if it cannot */
+/*
+ * Gathers the facts and the evidence, and decides; NULL with @error if it
+ * cannot.  @attempts: the verifications begun before this one and never finished.
+ */
 static SdtVerifyResult *
 sdt_ops_verify_decide(SdtContext *ctx,
 		      const SdtOpsVerifyOptions *options,
 		      SdtConfigWriter *writer,
 		      SdtVerifyPending *p,
 		      const gchar *boot_now,
+		      guint attempts,
 		      JsonObject **out,
 		      GCancellable *cancellable,
 		      GError **error)
@@ -345,6 +348,7 @@ sdt_ops_verify_decide(SdtContext *ctx,
 
 	sdt_verify_log_init(&log);
 	facts.log = &log;
+	facts.attempts = attempts;
 	sdt_ops_verify_progress(options, SDT_OPS_VERIFY_STAGE_LOG, 0);
 	sdt_ops_verify_boot_facts(ctx, writer, p, boot_now, &log, &facts);
 	/* the results of the soak test and the benchmark, when the decision rests on
@@ -369,6 +373,7 @@ sdt_ops_verify(SdtContext *ctx,
 	g_autoptr(SdtVerifyResult) r = NULL;
 	g_autoptr(JsonObject) out = NULL;
 	g_autofree gchar *boot_now = NULL;
+	guint attempts;
 	JsonNode *node;
 
 	if (!sdt_verify_pending_load(ctx, &p, error)) {
@@ -383,9 +388,18 @@ sdt_ops_verify(SdtContext *ctx,
 	if (writer == NULL)
 		return NULL;
 	boot_now = sdt_ops_verify_boot_id(ctx);
+	attempts = p->attempts;
 	if (!sdt_ops_verify_count_try(ctx, p, boot_now, error))
 		return NULL;
-	r = sdt_ops_verify_decide(ctx, options, writer, p, boot_now, &out, cancellable, error);
+	r = sdt_ops_verify_decide(ctx,
+				  options,
+				  writer,
+				  p,
+				  boot_now,
+				  attempts,
+				  &out,
+				  cancellable,
+				  error);
 	if (r == NULL)
 		return NULL;
 	if (!sdt_ops_verify_act(ctx, writer, p, r, boot_now, out, error))
