@@ -182,7 +182,7 @@ typedef enum {
 	SDT_HISTORY_ARRAY,
 } SdtHistoryType;
 
-/* the members SD Tuner writes (sdt-ops-config.c, sdt-bench.c) and their types */
+/* the members SD Tuner writes (sdt-ops-config.c, sdt-ops-bench.c, sdt-bench.c) and their types */
 static const struct {
 	const gchar *name;
 	SdtHistoryType type;
@@ -198,6 +198,8 @@ static const struct {
 	{"target", SDT_HISTORY_OBJECT},
 	{"tests", SDT_HISTORY_ARRAY},
 	{"verdict", SDT_HISTORY_OBJECT},
+	{"config_sha256", SDT_HISTORY_STRING_OR_NULL},
+	{"boot_id", SDT_HISTORY_STRING_OR_NULL},
 };
 
 static gboolean

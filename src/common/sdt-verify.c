@@ -367,6 +367,10 @@ sdt_verify_check_cqe(const SdtVerifyFacts *facts)
 		reason = _("SD Tuner cannot verify this setting, so the change was undone.");
 	else if (facts->observed_cqe == facts->expected_cqe)
 		return NULL;
+	/* the host's software queue is no command queueing on the card: off, as status says */
+	else if (facts->expected_cqe == SDT_CQE_OFF &&
+		 facts->observed_cqe == SDT_CQE_HOST_SOFTWARE_QUEUE)
+		return NULL;
 	else if (facts->observed_cqe == SDT_CQE_ENABLED)
 		reason = _("The change did not take effect: command queueing is still on; the "
 			   "change was undone.");
