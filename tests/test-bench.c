@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "sdt-bench.h"
+#include "sdt-ops.h"
 #include "sdt-error.h"
 #include "sdt-history.h"
 #include "sdt-test-config.h"

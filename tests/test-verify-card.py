@@ -271,6 +271,13 @@ def main(tmp):
         print(f'# soak: {json.dumps(soak)}; verify took {took:.1f} s')
         ok(p.returncode == 0 and res['decision'] == 'keep' and read(r.config) == r.old + oc(100)
            and r.pending() is None, 'faster card, clean soak: kept', p.stdout + p.stderr)
+        # issue 10: not silent for minutes; stderr is not a terminal here (the boot service's
+        # journal), so one line per stage, in order
+        stages = [l for l in p.stderr.splitlines()
+                  if l.startswith(('Checking the kernel log', 'Benchmark: ', 'Soak test: '))]
+        ok([l.split(':')[0].split(' the')[0] for l in stages] == ['Checking', 'Benchmark', 'Soak test']
+           and stages[1].endswith('% done') and stages[2].endswith('% done'),
+           'progress on stderr: a line for the log check, the benchmark and the soak test', p.stderr)
         sw = fig.get('seq-write', {})
         ok(set(fig) >= {'seq-write', 'seq-read', 'rand-4k-read-qd32', 'rand-4k-write-qd32'}
            and 0.8 * SLOW[0] / 1e6 < sw.get('before', 0) < 1.1 * SLOW[0] / 1e6

@@ -6,12 +6,14 @@ logs, `ios` files, boot ids, the tryboot flag and a soak/benchmark evidence file
 asserts the decision, the history entry and the exact config.txt and tryboot.txt bytes.
 
 usage: test-verify-cli.py SDTUNERCTL   (run by meson; prints TAP)"""
+import hashlib
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 from sdttap import finish, ok
 
@@ -315,6 +317,97 @@ def killed_twice(tmp):
     ok(res['pending'] is False, 'stopped: the next boot does nothing', p.stdout)
 
 
+HSQ = 'Host Software Queue enabled'
+CQE_ON = 'Command Queue Engine enabled, 31 tags'
+CQE_RECOVERY = '4,20,9000000,-;mmc0: running CQE recovery'
+
+
+def pi5_cqe_not_in_effect(tmp):
+    # issue 10: the reason is one whole sentence for the state found, never an English
+    # state word ("off", "enabled") put into a translated sentence
+    r = Root(tmp, 'pi5-cqe-not-on', 'pi5', 'pi5.umockdev')
+    kmsg = os.path.join(r.path, 'dev', 'kmsg')
+    hsq = [l.replace(CQE_ON, HSQ) for l in read(kmsg).splitlines()]
+    write(kmsg, '\n'.join(hsq) + '\n')
+    apply(r, 'sd-cqe-2', trial=True)
+    r.boot(1, None, hsq, tryboot=True)
+    p, res = r.verify(FASTER)
+    outcome('Pi 5 trial, queueing not on after the restart', r, res, 'undo', r.old, None,
+            res is not None and res['reason'] == 'The change did not take effect: the card runs with '
+            "the host's software queue, not as asked; the change was undone." and '“' not in res['reason'])
+
+
+def pi5_cqe_off_safety(tmp):
+    # issue 10: sd-cqe-0 is for safety (a card that mishandles command queueing), not speed:
+    # kept when clean even when slower, and it asks for no benchmark from before
+    slower = {'soak': SOAK_CLEAN, 'before': BEFORE,
+              'after': {'seq-write': fig(18.1, 0.4), 'seq-read': fig(21.9, 0.3),
+                        'rand-4k-read-qd32': fig(1500, 40, 'IOPS')}}
+    # after the restart the kernel log shows no command queue at all, or the host's software queue
+    for name, evidence, queue in (('slower', slower, None), ('no benchmark', {'soak': SOAK_CLEAN}, HSQ)):
+        r = Root(tmp, f'pi5-cqe-off-{name.replace(" ", "-")}', 'pi5', 'pi5.umockdev')
+        kmsg = os.path.join(r.path, 'dev', 'kmsg')
+        base = read(kmsg).splitlines()
+        write(kmsg, '\n'.join(base + [CQE_RECOVERY]) + '\n')
+        p = r.run('apply', 'sd-cqe-0')
+        ok(p.returncode == 0 and r.pending() is not None and r.pending()['id'] == 'sd-cqe-0'
+           and 'benchmark of the SD card' not in p.stderr,
+           f'sd-cqe-0 ({name}): applied, no warning about a missing benchmark', p.stderr)
+        r.boot(1, None, [l.replace(CQE_ON, queue) for l in base] if queue else
+               [l for l in base if CQE_ON not in l])
+        p, res = r.verify(evidence)
+        outcome(f'Pi 5 sd-cqe-0, clean, {name}', r, res, 'keep',
+                r.old + block('sd-cqe-0', 'dtparam=sd_cqe=0', '[board-type=0x17]'), None,
+                res is not None and 'safer' in res['reason'] and r.pending() is None
+                and res['worse'] == (['rand-4k-read-qd32: 2000.0 → 1500.0 IOPS (-25%, ±40.0/±40.0)']
+                                     if name == 'slower' else []), p.stderr)
+    # still undone on errors: clean means clean
+    r = Root(tmp, 'pi5-cqe-off-errors', 'pi5', 'pi5.umockdev')
+    kmsg = os.path.join(r.path, 'dev', 'kmsg')
+    base = read(kmsg).splitlines()
+    write(kmsg, '\n'.join(base + [CQE_RECOVERY]) + '\n')
+    r.run('apply', 'sd-cqe-0')
+    r.boot(1, None, [l.replace(CQE_ON, HSQ) for l in base] + ERRORS[1:])
+    p, res = r.verify({'soak': SOAK_CLEAN})
+    outcome('Pi 5 sd-cqe-0 with I/O errors', r, res, 'undo', r.old, None, res is not None, p.stderr)
+
+
+def bench_entry(r, usec, seq_write, config_sha256):
+    """a benchmark of the card in the history, as sdt_ops_bench records it"""
+    t = time.strftime('%Y-%m-%dT%H:%M:%S', time.gmtime(usec // 1000000)) + '.000000Z'
+    write(os.path.join(r.state, 'history', f'{usec}-bench.json'), json.dumps(
+        {'kind': 'bench', 'time': t, 'profile': 'quick', 'config_sha256': config_sha256,
+         'target': {'path': r.state, 'device': 'mmcblk0p2', 'filesystem': 'ext4', 'stand_in': False},
+         'tests': [{'name': 'seq-write', 'mb_s': seq_write, 'ci_percent': 2.0}]}))
+
+
+def stale_before(tmp):
+    # issue 10: after an undo, a later apply must not take as its "before" a benchmark
+    # measured under another config (here the verification's own, run with the change)
+    r = Root(tmp, 'stale-before')
+    sha = lambda text: hashlib.sha256(text.encode()).hexdigest()
+    bench_entry(r, 1767225600000000, 18.0, sha(r.old))
+    apply(r, 'sd-overclock-100')
+    ok(r.pending()['before'] == {'seq-write': fig(18.0, 0.36)}, 'first apply: the benchmark under the stock config',
+       r.pending())
+    r.boot(1, 100000000, r.pi3_log(100000000))
+    p, res = r.verify({'soak': SOAK_CLEAN, 'after': {'seq-write': fig(18.1, 0.4)}})
+    ok(res is not None and res['decision'] == 'undo' and r.files() == (r.old, None), 'no gain: undone', p.stdout)
+    # the verification's benchmark, measured at 100 MHz with the change in config.txt
+    bench_entry(r, 1767229200000000, 30.0, sha(r.old + oc(100)))
+    # the same boot (the clock as the stock config would have it, so that 100 MHz is offered)
+    r.boot(1, 50000000, CLEAN_PI3)
+    p = r.run('apply', 'sd-overclock-100')
+    ok(p.returncode == 0 and r.pending()['before'] is None and 'another config.txt' in p.stderr,
+       'apply again in the same boot (still at 100 MHz): no "before", and it says why', p.stderr)
+    r.run('revert')
+    r.boot(2, 50000000, CLEAN_PI3)
+    p = r.run('apply', 'sd-overclock-100')
+    ok(p.returncode == 0 and r.pending()['before'] == {'seq-write': fig(18.0, 0.36)},
+       'after a restart: the "before" is the benchmark under the config in effect, not the later one',
+       json.dumps(r.pending()))
+
+
 def hand_edit(tmp):
     r = Root(tmp, 'hand-edit-trial')
     apply(r, 'sd-overclock-100', trial=True)
@@ -375,6 +468,9 @@ try:
                 check=lambda res: res['worse'] == ['seq-write: 9.2 → 8.2 MB/s (-12%, ±0.1/±0.1)'])
     pi5_cqe(tmp)
     pi5_cqe_keep(tmp)
+    pi5_cqe_not_in_effect(tmp)
+    pi5_cqe_off_safety(tmp)
+    stale_before(tmp)
     simple_undo(tmp, 'soak mismatch, clean log', MISMATCH,
                 check=lambda res: 'offset 12582912' in res['reason']
                 and res['evidence']['soak']['first_bad_offset'] == 12582912)

@@ -62,6 +62,8 @@ case_init(Case *c, const gchar *id, const gchar *kmsg, guint64 observed)
 	sdt_verify_log_init(&c->log);
 	sdt_verify_log_scan(&c->log, kmsg, strlen(kmsg));
 	c->facts.id = id;
+	sdt_verify_change_parse(id, &c->facts.change);
+	c->facts.expected_cqe = sdt_verify_change_expected_cqe(&c->facts.change);
 	c->facts.boot_id_then = BOOT_A;
 	c->facts.boot_id_now = BOOT_B;
 	c->facts.core_clock_hz = CORE;
@@ -214,8 +216,8 @@ test_pi5_cqe_recovery_undo(void)
 	Case c;
 	g_autoptr(SdtVerifyResult) r = NULL;
 	case_init(&c, "sd-cqe-2", cqe_log, 0);
-	c.facts.expected_cqe = "enabled";
-	c.facts.observed_cqe = "enabled";
+	c.facts.expected_cqe = SDT_CQE_ENABLED;
+	c.facts.observed_cqe = SDT_CQE_ENABLED;
 	r = sdt_verify_decide(&c.facts);
 	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
 	g_assert_null(r->next_id);
@@ -226,8 +228,8 @@ test_pi5_cqe_recovery_undo(void)
 	{
 		g_autoptr(SdtVerifyResult) ok = NULL;
 		case_init(&c, "sd-cqe-2", clean_log, 0);
-		c.facts.expected_cqe = "enabled";
-		c.facts.observed_cqe = "enabled";
+		c.facts.expected_cqe = SDT_CQE_ENABLED;
+		c.facts.observed_cqe = SDT_CQE_ENABLED;
 		ok = sdt_verify_decide(&c.facts);
 		g_assert_cmpint(ok->decision, ==, SDT_VERIFY_KEEP);
 		case_clear(&c);
@@ -539,6 +541,145 @@ test_pending_roundtrip(void)
 	sdt_test_rm_rf(root);
 }
 
+/* the status decision on typed values: the clock in Hz, the queueing state, the boot ids */
+static void
+test_status_decide(void)
+{
+	SdtVerifyStatusFacts f = {0};
+	SdtVerifyStatus st;
+
+	g_assert_true(sdt_verify_change_parse("sd-overclock-100", &f.change));
+	g_assert_cmpuint(f.change.overclock_mhz, ==, 100);
+	g_assert_false(sdt_verify_change_parse("sd-overclock-1000", &f.change));
+	g_assert_false(sdt_verify_change_parse("sd-cqe-3", &f.change));
+	g_assert_true(sdt_verify_change_parse("sd-overclock-100", &f.change));
+	f.expected_clock_hz = MHZ(100);
+	f.observed_clock_hz = MHZ(100);
+	f.for_this_board = TRUE;
+	sdt_verify_status_decide(&f, &st);
+	g_assert_true(st.verified && !st.failed);
+	g_assert_cmpstr(st.explanation, ==, "the SD clock is 100.0 MHz, as expected");
+	g_free(st.explanation);
+
+	/* not in effect in the same boot: a reboot is pending; after one: failed */
+	f.observed_clock_hz = MHZ(50);
+	f.boot_id_then = BOOT_A;
+	f.boot_id_now = BOOT_A;
+	sdt_verify_status_decide(&f, &st);
+	g_assert_true(!st.verified && !st.failed);
+	g_free(st.explanation);
+	f.boot_id_now = BOOT_B;
+	sdt_verify_status_decide(&f, &st);
+	g_assert_true(!st.verified && st.failed);
+	g_assert_true(g_str_has_prefix(st.explanation, "the Pi has restarted since the change"));
+	g_free(st.explanation);
+
+	/* a block for other boards */
+	f.for_this_board = FALSE;
+	f.filter = "[board-type=0x0d]";
+	sdt_verify_status_decide(&f, &st);
+	g_assert_true(!st.verified && st.failed);
+	g_assert_cmpstr(st.explanation,
+			==,
+			"the block is for the boards of [board-type=0x0d], not for this one");
+	g_free(st.explanation);
+
+	/* queueing off: the host's software queue is off too */
+	memset(&f, 0, sizeof(f));
+	g_assert_true(sdt_verify_change_parse("sd-cqe-0", &f.change));
+	f.for_this_board = TRUE;
+	f.observed_cqe = SDT_CQE_HOST_SOFTWARE_QUEUE;
+	sdt_verify_status_decide(&f, &st);
+	g_assert_true(st.verified);
+	g_free(st.explanation);
+}
+
+/* issue 10: a queueing state that did not take effect is one whole sentence per state */
+static void
+test_cqe_not_in_effect_sentences(void)
+{
+	const struct {
+		const gchar *id;
+		SdtCqeState observed;
+		const gchar *reason;
+	} cases[] = {
+		{"sd-cqe-2",
+		 SDT_CQE_OFF,
+		 "The change did not take effect: command queueing is off; the change was undone."},
+		{"sd-cqe-0",
+		 SDT_CQE_ENABLED,
+		 "The change did not take effect: command queueing is still on; the change was "
+		 "undone."},
+		{"sd-cqe-2",
+		 SDT_CQE_HOST_SOFTWARE_QUEUE,
+		 "The change did not take effect: the card runs with the host's software queue, "
+		 "not as "
+		 "asked; the change was undone."},
+		{"sd-cqe-2",
+		 SDT_CQE_UNKNOWN,
+		 "The change did not take effect: the kernel log does not show whether command "
+		 "queueing is on or off; the change was undone."},
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		Case c;
+		g_autoptr(SdtVerifyResult) r = NULL;
+		case_init(&c, cases[i].id, clean_log, 0);
+		c.facts.observed_cqe = cases[i].observed;
+		r = sdt_verify_decide(&c.facts);
+		g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
+		g_assert_cmpstr(r->reason, ==, cases[i].reason);
+		case_clear(&c);
+	}
+}
+
+/* issue 10: sd-cqe-0 is for safety: kept when clean whatever the figures, never without the soak */
+static void
+test_safety_change_kept_when_clean(void)
+{
+	static const SdtVerifyFigure slower[] = {
+		{"rand-4k-read-qd32", "IOPS", 2000, 40, 1500, 40},
+	};
+	Case c;
+	g_autoptr(SdtVerifyResult) r = NULL;
+	g_autoptr(SdtVerifyResult) none = NULL;
+	g_autoptr(SdtVerifyResult) unsoaked = NULL;
+
+	case_init(&c, "sd-cqe-0", clean_log, 0);
+	g_assert_true(sdt_verify_change_is_safety(&c.facts.change));
+	c.facts.observed_cqe = SDT_CQE_OFF;
+	c.facts.figures = slower;
+	c.facts.n_figures = G_N_ELEMENTS(slower);
+	r = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(r->decision, ==, SDT_VERIFY_KEEP);
+	g_assert_cmpuint(r->worse->len, ==, 1);
+	g_assert_nonnull(strstr(r->reason, "safer"));
+
+	/* no benchmark from before: the soak test alone decides */
+	c.facts.no_before = TRUE;
+	c.facts.n_figures = 0;
+	none = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(none->decision, ==, SDT_VERIFY_KEEP);
+
+	/* but never without a soak test that checked every byte */
+	c.facts.soak.ran = FALSE;
+	unsoaked = sdt_verify_decide(&c.facts);
+	g_assert_cmpint(unsoaked->decision, ==, SDT_VERIFY_UNDO);
+	case_clear(&c);
+
+	/* a speed change with the same figures is undone */
+	{
+		g_autoptr(SdtVerifyResult) speed = NULL;
+		case_init(&c, "sd-cqe-2", clean_log, 0);
+		c.facts.observed_cqe = SDT_CQE_ENABLED;
+		c.facts.figures = slower;
+		c.facts.n_figures = G_N_ELEMENTS(slower);
+		speed = sdt_verify_decide(&c.facts);
+		g_assert_cmpint(speed->decision, ==, SDT_VERIFY_UNDO);
+		case_clear(&c);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -561,5 +702,9 @@ main(int argc, char **argv)
 	g_test_add_func("/verify/figures-invalid-ignored", test_figures_invalid_ignored);
 	g_test_add_func("/verify/evidence-needed", test_evidence_needed);
 	g_test_add_func("/verify/pending-roundtrip", test_pending_roundtrip);
+	g_test_add_func("/verify/status-decide", test_status_decide);
+	g_test_add_func("/verify/cqe-not-in-effect-sentences", test_cqe_not_in_effect_sentences);
+	g_test_add_func("/verify/safety-change-kept-when-clean",
+			test_safety_change_kept_when_clean);
 	return g_test_run();
 }

@@ -8,6 +8,7 @@
 #include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include "sdt-error.h"
 #include "sdt-ops.h"
@@ -21,6 +22,32 @@ typedef struct {
 	JsonNode *result;
 	GError *error;
 } SdtCliVerify;
+
+/* the stages on stderr: on a terminal one line kept up to date, else (the boot
+ * service's journal) a line per stage */
+typedef struct {
+	gint stage; /* the last one printed, -1 for none */
+	guint percent;
+	gboolean tty;
+} SdtCliVerifyProgress;
+
+static void
+sdt_cli_verify_progress_cb(SdtOpsVerifyStage stage, gdouble fraction, gpointer user_data)
+{
+	SdtCliVerifyProgress *p = user_data;
+	guint percent = (guint) (CLAMP(fraction, 0.0, 1.0) * 100 + 0.5);
+	g_autofree gchar *line = NULL;
+
+	if ((gint) stage == p->stage && (!p->tty || percent == p->percent))
+		return;
+	line = sdt_ops_verify_stage_describe(stage, fraction);
+	if (p->tty)
+		g_printerr("\r%-60s", line);
+	else
+		g_printerr("%s\n", line);
+	p->stage = (gint) stage;
+	p->percent = percent;
+}
 
 static gboolean
 sdt_cli_verify_signal_cb(gpointer user_data)
@@ -153,6 +180,7 @@ sdt_cli_verify(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	g_autofree gchar *evidence = NULL;
 	gdouble soak_seconds = -1;
 	SdtOpsVerifyOptions options = {0};
+	SdtCliVerifyProgress progress = {-1, 0, isatty(STDERR_FILENO)};
 	gint rc;
 	const GOptionEntry entries[] = {
 		{"evidence",
@@ -184,7 +212,11 @@ sdt_cli_verify(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	/* tests only (the service does not set it): a shorter time bound, in seconds */
 	if (g_getenv("SDTUNER_VERIFY_MAX_SECONDS") != NULL)
 		options.max_seconds = g_ascii_strtod(g_getenv("SDTUNER_VERIFY_MAX_SECONDS"), NULL);
+	options.progress = sdt_cli_verify_progress_cb;
+	options.progress_data = &progress;
 	node = sdt_cli_verify_run(cli->ctx, &options, error);
+	if (progress.tty && progress.stage >= 0)
+		g_printerr("\n");
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {

@@ -10,9 +10,19 @@
 #include "sdt-bench-io.h"
 #include "sdt-bench-target.h"
 #include "sdt-context.h"
-#include "sdt-ops.h"
 
 G_BEGIN_DECLS
+
+/*
+ * Benchmark progress.  @phase is a test name from DESIGN.md ("seq-write", ...)
+ * or "prepare"; @fraction is the whole run's progress in [0, 1]; @rate_mb_s is
+ * the current rate in 10^6 bytes per second.  Called from the thread that runs
+ * sdt_ops_bench(), at most about 10 times a second.
+ */
+typedef void (*SdtBenchProgressFunc)(const gchar *phase,
+				     gdouble fraction,
+				     gdouble rate_mb_s,
+				     gpointer user_data);
 
 /* SD Association application performance classes (PLATFORM.md 7.1) */
 #define SDT_BENCH_A1_READ_IOPS  1500

@@ -75,13 +75,6 @@ sdt_context_new(const gchar *root, GError **error)
 	return g_steal_pointer(&self);
 }
 
-const gchar *
-sdt_context_get_root(SdtContext *self)
-{
-	g_return_val_if_fail(SDT_IS_CONTEXT(self), NULL);
-	return self->root;
-}
-
 /* any root other than / is a copied card, an image or the simulated board */
 gboolean
 sdt_context_is_simulated(SdtContext *self)

@@ -19,7 +19,6 @@ G_DECLARE_FINAL_TYPE(SdtContext, sdt_context, SDT, CONTEXT, GObject)
  * Device data (mmc host, card, block devices) always comes from libudev.
  */
 SdtContext *sdt_context_new(const gchar *root, GError **error);
-const gchar *sdt_context_get_root(SdtContext *self);
 gboolean sdt_context_is_simulated(SdtContext *self);
 gchar *sdt_context_build_path(SdtContext *self, const gchar *abs_path);
 gchar *sdt_context_get_state_dir(SdtContext *self);

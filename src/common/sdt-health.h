@@ -37,8 +37,4 @@ JsonNode *sdt_health_trend(JsonArray *entries);
  */
 JsonNode *sdt_health_registers(SdtCard *card, JsonArray *history);
 
-/* the pure parts, for tests */
-gboolean
-sdt_health_parse_block_stat(const gchar *text, guint64 *read_sectors, guint64 *write_sectors);
-
 G_END_DECLS

@@ -17,7 +17,6 @@
 #include "sdt-file.h"
 #include "sdt-history.h"
 #include "sdt-json.h"
-#include "sdt-ops.h"
 #include "sdt-utf8.h"
 
 /* more than this many entries: the oldest are not listed (files are tiny) */
@@ -183,7 +182,7 @@ typedef enum {
 	SDT_HISTORY_ARRAY,
 } SdtHistoryType;
 
-/* the members SD Tuner writes (sdt-ops-config.c, sdt-bench.c) and their types */
+/* the members SD Tuner writes (sdt-ops-config.c, sdt-ops-bench.c, sdt-bench.c) and their types */
 static const struct {
 	const gchar *name;
 	SdtHistoryType type;
@@ -199,6 +198,8 @@ static const struct {
 	{"target", SDT_HISTORY_OBJECT},
 	{"tests", SDT_HISTORY_ARRAY},
 	{"verdict", SDT_HISTORY_OBJECT},
+	{"config_sha256", SDT_HISTORY_STRING_OR_NULL},
+	{"boot_id", SDT_HISTORY_STRING_OR_NULL},
 };
 
 static gboolean
@@ -351,28 +352,4 @@ sdt_history_list_full(SdtContext *ctx, GPtrArray *warnings, GError **error)
 		json_array_add_element(array, entry);
 	}
 	return g_steal_pointer(&array);
-}
-
-JsonNode *
-sdt_ops_history(SdtContext *ctx, GError **error)
-{
-	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(JsonArray) entries = sdt_history_list_full(ctx, warnings, error);
-	g_autoptr(JsonObject) obj = NULL;
-	JsonNode *node;
-
-	if (entries == NULL)
-		return NULL;
-	obj = json_object_new();
-	json_object_set_array_member(obj, "entries", g_steal_pointer(&entries));
-	/* entries skipped as damaged, so that a missing entry is explained */
-	if (warnings->len > 0) {
-		JsonArray *w = json_array_new();
-		for (guint i = 0; i < warnings->len; i++)
-			json_array_add_string_element(w, g_ptr_array_index(warnings, i));
-		json_object_set_array_member(obj, "warnings", w);
-	}
-	node = json_node_new(JSON_NODE_OBJECT);
-	json_node_take_object(node, g_steal_pointer(&obj));
-	return node;
 }

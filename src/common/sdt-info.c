@@ -10,9 +10,7 @@
 
 #include "sdt-error.h"
 #include "sdt-info.h"
-#include "sdt-ops-config.h"
 #include "sdt-mounts.h"
-#include "sdt-ops.h"
 
 /* debugfs ios is a few hundred bytes */
 #define SDT_INFO_IOS_MAX_SIZE (64 * 1024)
@@ -347,19 +345,16 @@ sdt_info_board_to_json(SdtInfo *info, JsonBuilder *b)
 	json_builder_end_object(b);
 }
 
+/* the DESIGN.md members of "card": who made it and what it says it can do */
 static void
-sdt_info_card_to_json(SdtInfo *info, JsonBuilder *b)
+sdt_info_card_identity_to_json(SdtCard *card, JsonBuilder *b)
 {
-	SdtCard *card = info->card;
 	gboolean cid = card->present && card->cid_valid;
 	gboolean scr = card->present && card->scr_valid;
 	gboolean ssr = card->present && card->ssr_valid;
 	g_autofree gchar *date = cid ? sdt_cid_get_date(&card->cid) : NULL;
-	g_autofree gchar *serial = cid ? g_strdup_printf("0x%08x", card->cid.serial) : NULL;
 	const gchar *name = cid ? card->cid.name : card->present ? card->sysfs_name : NULL;
 
-	json_builder_set_member_name(b, "card");
-	json_builder_begin_object(b);
 	json_builder_set_member_name(b, "present");
 	json_builder_add_boolean_value(b, card->present);
 	sdt_json_string_or_null(b, "device", card->device);
@@ -389,8 +384,12 @@ sdt_info_card_to_json(SdtInfo *info, JsonBuilder *b)
 	sdt_json_int_or_null(b, "app_class", ssr && card->ssr.app_class >= 0, card->ssr.app_class);
 	sdt_json_int_or_null(b, "cq_depth", ssr, card->ssr.cq_depth);
 	sdt_json_bool_or_null(b, "cache", ssr, card->ssr.cache);
+}
 
-	/* extras */
+/* extras: where the card sits (host, driver, mounts) */
+static void
+sdt_info_card_place_to_json(SdtCard *card, JsonBuilder *b)
+{
 	sdt_json_string_or_null(b, "type", card->type);
 	sdt_json_string_or_null(b, "mmc_device", card->mmc_name);
 	sdt_json_string_or_null(b, "host", card->host);
@@ -407,6 +406,17 @@ sdt_info_card_to_json(SdtInfo *info, JsonBuilder *b)
 		json_builder_add_string_value(b, g_ptr_array_index(card->mount_points, i));
 	json_builder_end_array(b);
 	sdt_json_int_or_null(b, "size_bytes", card->size_bytes >= 0, card->size_bytes);
+}
+
+/* extras: the register fields the DESIGN.md members leave out */
+static void
+sdt_info_card_registers_to_json(SdtCard *card, JsonBuilder *b)
+{
+	gboolean cid = card->present && card->cid_valid;
+	gboolean scr = card->present && card->scr_valid;
+	gboolean ssr = card->present && card->ssr_valid;
+	g_autofree gchar *serial = cid ? g_strdup_printf("0x%08x", card->cid.serial) : NULL;
+
 	sdt_json_string_or_null(b, "serial", serial);
 	sdt_json_int_or_null(b, "hwrev", cid, card->cid.hwrev);
 	sdt_json_int_or_null(b, "fwrev", cid, card->cid.fwrev);
@@ -428,20 +438,28 @@ sdt_info_card_to_json(SdtInfo *info, JsonBuilder *b)
 	sdt_json_bool_or_null(b, "discard", ssr, card->ssr.discard);
 	sdt_json_bool_or_null(b, "card_maintenance", ssr, card->ssr.card_maintenance);
 	sdt_json_bool_or_null(b, "host_maintenance", ssr, card->ssr.host_maintenance);
+}
 
+static void
+sdt_json_flag(JsonBuilder *b, const gchar *name, gboolean value)
+{
+	json_builder_set_member_name(b, name);
+	json_builder_add_boolean_value(b, value);
+}
+
+/* extras: the SD 4.x extension registers (performance, power), null when unread */
+static void
+sdt_info_card_extensions_to_json(SdtCard *card, JsonBuilder *b)
+{
 	json_builder_set_member_name(b, "ext_perf");
 	if (card->present && card->ext_perf >= 0) {
 		json_builder_begin_object(b);
 		json_builder_set_member_name(b, "raw");
 		json_builder_add_int_value(b, card->ext_perf);
-		json_builder_set_member_name(b, "cache");
-		json_builder_add_boolean_value(b, card->ext_perf & SDT_EXT_PERF_CACHE);
-		json_builder_set_member_name(b, "cmd_queue");
-		json_builder_add_boolean_value(b, card->ext_perf & SDT_EXT_PERF_CMD_QUEUE);
-		json_builder_set_member_name(b, "card_maintenance");
-		json_builder_add_boolean_value(b, card->ext_perf & SDT_EXT_PERF_CARD_MAINT);
-		json_builder_set_member_name(b, "host_maintenance");
-		json_builder_add_boolean_value(b, card->ext_perf & SDT_EXT_PERF_HOST_MAINT);
+		sdt_json_flag(b, "cache", card->ext_perf & SDT_EXT_PERF_CACHE);
+		sdt_json_flag(b, "cmd_queue", card->ext_perf & SDT_EXT_PERF_CMD_QUEUE);
+		sdt_json_flag(b, "card_maintenance", card->ext_perf & SDT_EXT_PERF_CARD_MAINT);
+		sdt_json_flag(b, "host_maintenance", card->ext_perf & SDT_EXT_PERF_HOST_MAINT);
 		json_builder_end_object(b);
 	} else {
 		json_builder_add_null_value(b);
@@ -451,13 +469,11 @@ sdt_info_card_to_json(SdtInfo *info, JsonBuilder *b)
 		json_builder_begin_object(b);
 		json_builder_set_member_name(b, "raw");
 		json_builder_add_int_value(b, card->ext_power);
-		json_builder_set_member_name(b, "power_off_notify");
-		json_builder_add_boolean_value(b, card->ext_power & SDT_EXT_POWER_OFF_NOTIFY);
+		sdt_json_flag(b, "power_off_notify", card->ext_power & SDT_EXT_POWER_OFF_NOTIFY);
 		json_builder_end_object(b);
 	} else {
 		json_builder_add_null_value(b);
 	}
-
 	json_builder_set_member_name(b, "registers");
 	json_builder_begin_object(b);
 	sdt_json_string_or_null(b, "cid", card->cid_hex);
@@ -467,6 +483,17 @@ sdt_info_card_to_json(SdtInfo *info, JsonBuilder *b)
 	sdt_json_string_or_null(b, "ext_perf", card->ext_perf_hex);
 	sdt_json_string_or_null(b, "ext_power", card->ext_power_hex);
 	json_builder_end_object(b);
+}
+
+static void
+sdt_info_card_to_json(SdtInfo *info, JsonBuilder *b)
+{
+	json_builder_set_member_name(b, "card");
+	json_builder_begin_object(b);
+	sdt_info_card_identity_to_json(info->card, b);
+	sdt_info_card_place_to_json(info->card, b);
+	sdt_info_card_registers_to_json(info->card, b);
+	sdt_info_card_extensions_to_json(info->card, b);
 	json_builder_end_object(b);
 }
 
@@ -550,16 +577,4 @@ sdt_info_to_json(SdtInfo *info)
 	json_builder_end_array(b);
 	json_builder_end_object(b);
 	return json_builder_get_root(b);
-}
-
-JsonNode *
-sdt_ops_info(SdtContext *ctx, GError **error)
-{
-	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
-	JsonNode *node;
-	if (info == NULL)
-		return NULL;
-	node = sdt_info_to_json(info);
-	sdt_ops_config_add_info(ctx, info, json_node_get_object(node));
-	return node;
 }

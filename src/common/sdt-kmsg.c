@@ -19,7 +19,7 @@
 /* the kernel's ring buffer is far smaller; a bigger file is cut here */
 #define SDT_KMSG_MAX_SIZE (32 * 1024 * 1024)
 
-void
+static void
 sdt_kmsg_record_free(SdtKmsgRecord *record)
 {
 	if (record == NULL)

@@ -21,9 +21,6 @@ typedef struct {
 	gchar **dict;   /* continuation lines without the leading space, may be NULL */
 } SdtKmsgRecord;
 
-void sdt_kmsg_record_free(SdtKmsgRecord *record);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtKmsgRecord, sdt_kmsg_record_free)
-
 /*
  * Parses kmsg text (any number of records, any line length).  Lines that are
  * neither a record nor a continuation are skipped and counted in @n_bad.

@@ -19,6 +19,7 @@
 #include "sdt-history.h"
 #include "sdt-info.h"
 #include "sdt-mounts.h"
+#include "sdt-ops-facts.h"
 #include "sdt-ops.h"
 #include "sdt-soak.h"
 
@@ -39,6 +40,61 @@ sdt_bench_card_pick_mount(SdtInfo *info)
 		return sdt_mounts_find_mount_point(info->mounts,
 						   g_ptr_array_index(card->mount_points, 0));
 	return NULL;
+}
+
+/* a card to benchmark: present and large enough for @file_size + 10% */
+static gboolean
+sdt_bench_card_check_size(SdtInfo *info, guint64 file_size, GError **error)
+{
+	if (!info->card->present) {
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_NOT_FOUND,
+				    _("No SD card found: there is no card in the slot, or the SD "
+				      "controller is disabled"));
+		return FALSE;
+	}
+	if (info->card->size_bytes > 0 &&
+	    (guint64) info->card->size_bytes < file_size + file_size / 10) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NO_SPACE,
+			    _("The SD card %s holds %" PRId64 " MB, too small for the %" PRIu64
+			      " MiB test file of this profile; choose a smaller profile"),
+			    info->card->device,
+			    info->card->size_bytes / 1000000,
+			    file_size / (1024 * 1024));
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* the card's partition to write to: mounted, and read-write */
+static SdtMount *
+sdt_bench_card_writable_mount(SdtInfo *info, GError **error)
+{
+	SdtMount *mount = sdt_bench_card_pick_mount(info);
+
+	if (mount == NULL) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NOT_FOUND,
+			    _("The SD card %s is not mounted: mount its root or boot partition "
+			      "to benchmark it"),
+			    info->card->devnode != NULL ? info->card->devnode : info->card->device);
+		return NULL;
+	}
+	if (mount->read_only) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_READ_ONLY,
+			    _("%s on the SD card is mounted read-only at %s; remount it "
+			      "read-write to run the benchmark"),
+			    mount->source,
+			    mount->mount_point);
+		return NULL;
+	}
+	return mount;
 }
 
 /*
@@ -62,49 +118,11 @@ sdt_bench_card_find_dir(SdtContext *ctx,
 	const gchar *candidates[2];
 	SdtMount *mount;
 
-	if (info == NULL)
+	if (info == NULL || !sdt_bench_card_check_size(info, file_size, error))
 		return NULL;
-	if (!info->card->present) {
-		g_set_error_literal(error,
-				    SDT_ERROR,
-				    SDT_ERROR_NOT_FOUND,
-				    _("No SD card found: there is no card in the slot, or the SD "
-				      "controller is disabled"));
+	mount = sdt_bench_card_writable_mount(info, error);
+	if (mount == NULL)
 		return NULL;
-	}
-	if (info->card->size_bytes > 0 &&
-	    (guint64) info->card->size_bytes < file_size + file_size / 10) {
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_NO_SPACE,
-			    _("The SD card %s holds %" PRId64 " MB, too small for the %" PRIu64
-			      " MiB test file of this profile; choose a smaller profile"),
-			    info->card->device,
-			    info->card->size_bytes / 1000000,
-			    file_size / (1024 * 1024));
-		return NULL;
-	}
-	mount = sdt_bench_card_pick_mount(info);
-	if (mount == NULL) {
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_NOT_FOUND,
-			    _("The SD card %s is not mounted: mount its root or boot partition "
-			      "to benchmark it"),
-			    info->card->devnode != NULL ? info->card->devnode : info->card->device);
-		return NULL;
-	}
-	if (mount->read_only) {
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_READ_ONLY,
-			    _("%s on the SD card is mounted read-only at %s; remount it "
-			      "read-write to run the benchmark"),
-			    mount->source,
-			    mount->mount_point);
-		return NULL;
-	}
-
 	mnt = sdt_context_build_path(ctx, mount->mount_point);
 	state = sdt_context_get_state_dir(ctx);
 	candidates[0] = g_strcmp0(mount->mount_point, "/") == 0 ? state : NULL;
@@ -132,6 +150,22 @@ sdt_bench_card_find_dir(SdtContext *ctx,
 		    mount->source,
 		    mnt);
 	return NULL;
+}
+
+/*
+ * The config.txt a benchmark of the card ran under (sdt_ops_config_running_sha256()),
+ * null when unknown: only a benchmark measured under the config in effect is
+ * the "before" of a change.
+ */
+static void
+sdt_bench_ops_mark_config(SdtContext *ctx, JsonObject *entry)
+{
+	g_autofree gchar *sha = sdt_ops_config_running_sha256(ctx);
+
+	if (sha != NULL)
+		json_object_set_string_member(entry, "config_sha256", sha);
+	else
+		json_object_set_null_member(entry, "config_sha256");
 }
 
 JsonNode *
@@ -200,6 +234,7 @@ sdt_bench_ops_run(SdtContext *ctx,
 
 	/* a failure to save the history does not throw the measurement away */
 	entry = sdt_bench_result_to_json(result, target, ceiling_mb_s);
+	sdt_bench_ops_mark_config(ctx, json_node_get_object(entry));
 	if (!sdt_history_append(ctx, "bench", json_node_get_object(entry), &error_history))
 		g_warning("benchmark result not saved: %s", error_history->message);
 	return g_steal_pointer(&node);
@@ -230,47 +265,39 @@ sdt_ops_bench(SdtContext *ctx,
 	return sdt_bench_ops_run(ctx, &config, dir, progress, user_data, cancellable, error);
 }
 
-/* the soak test (sdt-soak.c) on the card's file system, or in @dir under a root */
-JsonNode *
-sdt_ops_soak(SdtContext *ctx,
-	     const gchar *dir,
-	     guint64 size,
-	     gdouble seconds,
-	     SdtBenchProgressFunc progress,
-	     gpointer user_data,
-	     GCancellable *cancellable,
-	     GError **error)
+/* the soak test's own limits: a whole number of MiB in range, at most a day */
+static gboolean
+sdt_ops_soak_check_args(guint64 size, gdouble seconds, GError **error)
 {
-	g_autoptr(SdtBenchTarget) target = NULL;
+	if (size >= SDT_SOAK_MIN_SIZE && size <= SDT_SOAK_MAX_SIZE &&
+	    size % SDT_SOAK_SEQ_BLOCK == 0 && seconds >= 0 && seconds <= 24 * 3600)
+		return TRUE;
+	g_set_error(error,
+		    SDT_ERROR,
+		    SDT_ERROR_INVALID_ARGUMENT,
+		    _("The soak test's size must be a whole number of MiB from %u to %u, "
+		      "and its time at most a day"),
+		    (guint) (SDT_SOAK_MIN_SIZE >> 20),
+		    (guint) (SDT_SOAK_MAX_SIZE >> 20));
+	return FALSE;
+}
+
+/* the test file of @size bytes on the card's file system, or in @dir under a root */
+static SdtBenchTarget *
+sdt_ops_soak_open(SdtContext *ctx,
+		  const gchar *dir,
+		  guint64 size,
+		  SdtBenchProgressFunc progress,
+		  gpointer user_data,
+		  GError **error)
+{
 	g_autofree gchar *dir_card = NULL;
 	g_autofree gchar *card_source = NULL;
-	g_autoptr(JsonObject) obj = json_object_new();
-	g_autoptr(GError) error_history = NULL;
-	JsonObject *t = json_object_new();
-	JsonObject *soak = json_object_new();
-	JsonNode *node;
-	SdtSoakConfig config = {0};
-	SdtSoakResult res;
+	SdtBenchTarget *target;
 	dev_t card_devnum = 0;
 	gdouble ceiling_mb_s = 0;
 
-	g_return_val_if_fail(SDT_IS_CONTEXT(ctx), NULL);
-	if (size < SDT_SOAK_MIN_SIZE || size > SDT_SOAK_MAX_SIZE ||
-	    size % SDT_SOAK_SEQ_BLOCK != 0 || !(seconds >= 0 && seconds <= 24 * 3600)) {
-		json_object_unref(t);
-		json_object_unref(soak);
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_INVALID_ARGUMENT,
-			    _("The soak test's size must be a whole number of MiB from %u to %u, "
-			      "and its time at most a day"),
-			    (guint) (SDT_SOAK_MIN_SIZE >> 20),
-			    (guint) (SDT_SOAK_MAX_SIZE >> 20));
-		return NULL;
-	}
 	if (dir != NULL && !sdt_context_is_simulated(ctx)) {
-		json_object_unref(t);
-		json_object_unref(soak);
 		g_set_error_literal(error,
 				    SDT_ERROR,
 				    SDT_ERROR_INVALID_ARGUMENT,
@@ -284,31 +311,64 @@ sdt_ops_soak(SdtContext *ctx,
 						   &card_devnum,
 						   &card_source,
 						   error);
-		if (dir_card == NULL) {
-			json_object_unref(t);
-			json_object_unref(soak);
+		if (dir_card == NULL)
 			return NULL;
-		}
 		dir = dir_card;
 	}
 	if (progress != NULL)
 		progress("prepare", 0.0, 0.0, user_data);
 	/* refuses without size + 10% free; no name, so nothing is left behind */
 	target = sdt_bench_target_open(dir, size, SDT_BENCH_TARGET_FLAG_NONE, error);
-	if (target == NULL) {
-		json_object_unref(t);
-		json_object_unref(soak);
-		return NULL;
+	if (target != NULL)
+		target->stand_in = dir_card == NULL || target->devnum != card_devnum;
+	return target;
+}
+
+/* the "soak" member: what was written, checked and found */
+static JsonObject *
+sdt_ops_soak_result_json(const SdtSoakConfig *config, const SdtSoakResult *res)
+{
+	JsonObject *soak = json_object_new();
+	g_autofree gchar *seed = g_strdup_printf("%" G_GUINT64_FORMAT, config->seed);
+
+	json_object_set_int_member(soak, "bytes_written", (gint64) res->bytes_written);
+	json_object_set_int_member(soak, "bytes_checked", (gint64) res->bytes_checked);
+	json_object_set_int_member(soak, "mismatches", (gint64) res->mismatches);
+	if (res->first_bad_offset >= 0) {
+		json_object_set_int_member(soak, "first_bad_offset", res->first_bad_offset);
+		json_object_set_int_member(soak, "first_bad_round", res->first_bad_round);
+	} else {
+		json_object_set_null_member(soak, "first_bad_offset");
 	}
-	target->stand_in = dir_card == NULL || target->devnum != card_devnum;
-	config.size = size;
-	config.seconds = seconds;
-	config.seed = g_random_int() | ((guint64) g_random_int() << 32);
-	if (!sdt_soak_run(target->fd, &config, &res, progress, user_data, cancellable, error)) {
-		json_object_unref(t);
-		json_object_unref(soak);
-		return NULL;
-	}
+	json_object_set_int_member(soak, "file_size", (gint64) config->size);
+	json_object_set_int_member(soak, "rounds", res->rounds);
+	/* as a string: JSON readers that hold numbers as doubles would round it */
+	json_object_set_string_member(soak, "seed", seed);
+	json_object_set_double_member(soak, "seconds", res->seconds);
+	json_object_set_double_member(soak,
+				      "write_mb_s",
+				      res->write_seconds > 0 ? (gdouble) res->bytes_written / 1e6 /
+								       res->write_seconds
+							     : 0.0);
+	json_object_set_double_member(soak,
+				      "read_mb_s",
+				      res->read_seconds > 0 ? (gdouble) res->bytes_checked / 1e6 /
+								      res->read_seconds
+							    : 0.0);
+	json_object_set_double_member(
+		soak,
+		"checked_mb_per_run_second",
+		res->seconds > 0 ? (gdouble) res->bytes_checked / 1e6 / res->seconds : 0.0);
+	return soak;
+}
+
+/* the `bench --profile soak` document */
+static JsonNode *
+sdt_ops_soak_to_json(SdtBenchTarget *target, const SdtSoakConfig *config, const SdtSoakResult *res)
+{
+	JsonObject *obj = json_object_new();
+	JsonObject *t = json_object_new();
+	JsonNode *node = json_node_new(JSON_NODE_OBJECT);
 
 	json_object_set_string_member(t, "path", target->dir);
 	json_object_set_string_member(t, "device", target->device);
@@ -317,41 +377,41 @@ sdt_ops_soak(SdtContext *ctx,
 	json_object_set_object_member(obj, "target", t);
 	json_object_set_string_member(obj, "profile", "soak");
 	json_object_set_array_member(obj, "tests", json_array_new());
-	json_object_set_int_member(soak, "bytes_written", (gint64) res.bytes_written);
-	json_object_set_int_member(soak, "bytes_checked", (gint64) res.bytes_checked);
-	json_object_set_int_member(soak, "mismatches", (gint64) res.mismatches);
-	if (res.first_bad_offset >= 0) {
-		json_object_set_int_member(soak, "first_bad_offset", res.first_bad_offset);
-		json_object_set_int_member(soak, "first_bad_round", res.first_bad_round);
-	} else {
-		json_object_set_null_member(soak, "first_bad_offset");
-	}
-	json_object_set_int_member(soak, "file_size", (gint64) size);
-	json_object_set_int_member(soak, "rounds", res.rounds);
-	/* as a string: JSON readers that hold numbers as doubles would round it */
-	{
-		g_autofree gchar *seed = g_strdup_printf("%" G_GUINT64_FORMAT, config.seed);
-		json_object_set_string_member(soak, "seed", seed);
-	}
-	json_object_set_double_member(soak, "seconds", res.seconds);
-	json_object_set_double_member(soak,
-				      "write_mb_s",
-				      res.write_seconds > 0 ? (gdouble) res.bytes_written / 1e6 /
-								      res.write_seconds
-							    : 0.0);
-	json_object_set_double_member(
-		soak,
-		"read_mb_s",
-		res.read_seconds > 0 ? (gdouble) res.bytes_checked / 1e6 / res.read_seconds : 0.0);
-	json_object_set_double_member(
-		soak,
-		"checked_mb_per_run_second",
-		res.seconds > 0 ? (gdouble) res.bytes_checked / 1e6 / res.seconds : 0.0);
-	json_object_set_object_member(obj, "soak", soak);
+	json_object_set_object_member(obj, "soak", sdt_ops_soak_result_json(config, res));
 	json_object_set_array_member(obj, "notes", json_array_new());
+	json_node_take_object(node, obj);
+	return node;
+}
 
-	node = json_node_new(JSON_NODE_OBJECT);
-	json_node_set_object(node, obj);
+/* the soak test (sdt-soak.c) on the card's file system, or in @dir under a root */
+JsonNode *
+sdt_ops_soak(SdtContext *ctx,
+	     const gchar *dir,
+	     guint64 size,
+	     gdouble seconds,
+	     SdtBenchProgressFunc progress,
+	     gpointer user_data,
+	     GCancellable *cancellable,
+	     GError **error)
+{
+	g_autoptr(SdtBenchTarget) target = NULL;
+	g_autoptr(GError) error_history = NULL;
+	SdtSoakConfig config = {0};
+	SdtSoakResult res;
+	JsonNode *node;
+
+	g_return_val_if_fail(SDT_IS_CONTEXT(ctx), NULL);
+	if (!sdt_ops_soak_check_args(size, seconds, error))
+		return NULL;
+	target = sdt_ops_soak_open(ctx, dir, size, progress, user_data, error);
+	if (target == NULL)
+		return NULL;
+	config.size = size;
+	config.seconds = seconds;
+	config.seed = g_random_int() | ((guint64) g_random_int() << 32);
+	if (!sdt_soak_run(target->fd, &config, &res, progress, user_data, cancellable, error))
+		return NULL;
+	node = sdt_ops_soak_to_json(target, &config, &res);
 	{
 		/* a deep copy: the history adds its members to the entry */
 		g_autofree gchar *text = json_to_string(node, FALSE);

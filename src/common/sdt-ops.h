@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "sdt-bench.h"
 #include "sdt-context.h"
 
 G_BEGIN_DECLS
@@ -43,17 +44,6 @@ JsonNode *sdt_ops_status(SdtContext *ctx, GError **error);
 JsonNode *sdt_ops_history(SdtContext *ctx, GError **error);
 
 /*
- * Benchmark progress.  @phase is a test name from DESIGN.md ("seq-write", ...)
- * or "prepare"; @fraction is the whole run's progress in [0, 1]; @rate_mb_s is
- * the current rate in 10^6 bytes per second.  Called from the thread that runs
- * sdt_ops_bench(), at most about 10 times a second.
- */
-typedef void (*SdtBenchProgressFunc)(const gchar *phase,
-				     gdouble fraction,
-				     gdouble rate_mb_s,
-				     gpointer user_data);
-
-/*
  * `bench --json`: runs synchronously (call it from a worker thread); @dir is
  * %NULL except in --root mode tests.  Cancelling @cancellable stops it within
  * 200 ms with SDT_ERROR_CANCELLED and no file left behind.  The result is
@@ -67,6 +57,21 @@ JsonNode *sdt_ops_bench(SdtContext *ctx,
 			GCancellable *cancellable,
 			GError **error);
 
+/* what `verify` is doing, for its progress */
+typedef enum {
+	SDT_OPS_VERIFY_STAGE_LOG,       /* checking the kernel log and the bus since boot */
+	SDT_OPS_VERIFY_STAGE_BENCHMARK, /* the benchmark, @fraction of it done */
+	SDT_OPS_VERIFY_STAGE_SOAK,      /* the soak test, @fraction of it done */
+} SdtOpsVerifyStage;
+
+/* called from the thread that runs sdt_ops_verify(), at most about 10 times a second */
+typedef void (*SdtOpsVerifyProgressFunc)(SdtOpsVerifyStage stage,
+					 gdouble fraction,
+					 gpointer user_data);
+
+/* one translated line that says what @stage is doing, e.g. "Soak test: 40 % done" */
+gchar *sdt_ops_verify_stage_describe(SdtOpsVerifyStage stage, gdouble fraction);
+
 /* how `verify` runs (sdt_ops_verify()) */
 typedef struct {
 	/* tests and copied images only: a JSON file with "soak", "before" and "after"
@@ -77,6 +82,9 @@ typedef struct {
 	/* the benchmark and the soak test together stop after this long (the
 	 * default, SDT_OPS_VERIFY_MAX_SECONDS, when <= 0): verification could not run */
 	gdouble max_seconds;
+	/* what it is doing, or NULL */
+	SdtOpsVerifyProgressFunc progress;
+	gpointer progress_data;
 } SdtOpsVerifyOptions;
 
 /* 20 minutes: a standard benchmark and a 2-minute soak on a card at 4 MB/s, twice over */
@@ -102,12 +110,19 @@ JsonNode *sdt_ops_verify(SdtContext *ctx,
 			 GCancellable *cancellable,
 			 GError **error);
 
-/* records a change just applied as pending verification after the next boot */
+/*
+ * Records a change just applied as pending verification after the next boot.
+ * Its "before" figures are those of the last benchmark of the card measured
+ * under @config_sha256, the config.txt in effect before the change
+ * (sdt_ops_config_running_sha256()); with none (or @config_sha256 NULL) a
+ * warning in @apply_result says that the verification will undo it.
+ */
 void sdt_ops_verify_record_apply(SdtContext *ctx,
 				 JsonObject *apply_result,
 				 gint type_code,
 				 const gchar *filter,
-				 guint replaces);
+				 guint replaces,
+				 const gchar *config_sha256);
 
 /* adds "pending_verification" and "last_verification" to a status document */
 void sdt_ops_verify_add_status(SdtContext *ctx, JsonObject *status);

@@ -7,24 +7,14 @@
 
 #include <inttypes.h>
 
-#include <errno.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "sdt-error.h"
-#include "sdt-file.h"
-#include "sdt-json.h"
-#include "sdt-kmsg.h"
 #include "sdt-recommend.h"
 #include "sdt-verify.h"
 
-#define SDT_VERIFY_PENDING     "pending.json"
-#define SDT_VERIFY_PENDING_MAX (256 * 1024)
-#define SDT_VERIFY_LOG_LINES   20
-#define SDT_VERIFY_MHZ         G_GUINT64_CONSTANT(1000000)
+#define SDT_VERIFY_MHZ G_GUINT64_CONSTANT(1000000)
 /* the card's own high-speed clock: stepping down to it is undoing the overclock */
 #define SDT_VERIFY_BASE_HZ (50 * SDT_VERIFY_MHZ)
 
@@ -44,80 +34,6 @@ sdt_verify_decision_to_string(SdtVerifyDecision decision)
 	}
 }
 
-/* the log ---------------------------------------------------------------- */
-
-void
-sdt_verify_log_init(SdtVerifyLog *log)
-{
-	memset(log, 0, sizeof(*log));
-	log->lines = g_ptr_array_new_with_free_func(g_free);
-}
-
-void
-sdt_verify_log_clear(SdtVerifyLog *log)
-{
-	g_clear_pointer(&log->lines, g_ptr_array_unref);
-}
-
-guint
-sdt_verify_log_errors(const SdtVerifyLog *log)
-{
-	return log->overclock_reduced + log->overclock_cancelled + log->cqe_recovery +
-	       log->timeouts + log->io_errors;
-}
-
-/* "mmc0:" / "mmcblk0:" / "mmcblk0p2" at the start, or the device named in a block-layer line */
-static gboolean
-sdt_verify_is_mmc(const gchar *msg)
-{
-	return g_str_has_prefix(msg, "mmc") || strstr(msg, "dev mmcblk") != NULL ||
-	       strstr(msg, "on dev mmcblk") != NULL;
-}
-
-static gboolean
-sdt_verify_has_error_code(const gchar *msg)
-{
-	const gchar *p = msg;
-	while ((p = strstr(p, "error -")) != NULL) {
-		if (g_ascii_isdigit(p[7]))
-			return TRUE;
-		p += 7;
-	}
-	return FALSE;
-}
-
-void
-sdt_verify_log_scan(SdtVerifyLog *log, const gchar *kmsg, gsize len)
-{
-	g_autoptr(GPtrArray) records = sdt_kmsg_parse(kmsg, len, NULL);
-
-	for (guint i = 0; i < records->len; i++) {
-		SdtKmsgRecord *rec = g_ptr_array_index(records, i);
-		const gchar *msg = rec->message;
-		gboolean hit = TRUE;
-
-		if (!sdt_verify_is_mmc(msg))
-			continue;
-		if (strstr(msg, "reducing overclock") != NULL)
-			log->overclock_reduced++;
-		else if (strstr(msg, "cancelling overclock") != NULL)
-			log->overclock_cancelled++;
-		else if (strstr(msg, "running CQE recovery") != NULL)
-			log->cqe_recovery++;
-		else if (strstr(msg, "timeout") != NULL || strstr(msg, "timed out") != NULL ||
-			 strstr(msg, "Timeout") != NULL)
-			log->timeouts++;
-		else if (strstr(msg, "I/O error") != NULL || sdt_verify_has_error_code(msg))
-			log->io_errors++;
-		else
-			hit = FALSE;
-		if (hit && log->lines->len < SDT_VERIFY_LOG_LINES)
-			g_ptr_array_add(log->lines, g_strdup(msg));
-	}
-}
-
-/* the decision ------------------------------------------------------------ */
-
 void
 sdt_verify_result_free(SdtVerifyResult *result)
 {
@@ -130,17 +46,61 @@ sdt_verify_result_free(SdtVerifyResult *result)
 	g_free(result);
 }
 
-static guint
-sdt_verify_overclock_mhz(const gchar *id)
+/* the change ---------------------------------------------------------------- */
+
+/* "N" of an id: 1 to 3 decimal digits */
+static gboolean
+sdt_verify_id_number(const gchar *num, guint *value)
 {
-	const gchar *num;
-	if (id == NULL || !g_str_has_prefix(id, "sd-overclock-"))
-		return 0;
-	num = id + strlen("sd-overclock-");
-	if (num[0] == '\0' || strlen(num) > 3 || strspn(num, "0123456789") != strlen(num))
-		return 0;
-	return (guint) atoi(num);
+	gsize n = strlen(num);
+	if (n == 0 || n > 3 || strspn(num, "0123456789") != n)
+		return FALSE;
+	*value = (guint) g_ascii_strtoull(num, NULL, 10);
+	return TRUE;
 }
+
+gboolean
+sdt_verify_change_parse(const gchar *id, SdtVerifyChange *change)
+{
+	guint n = 0;
+
+	memset(change, 0, sizeof(*change));
+	if (id == NULL)
+		return FALSE;
+	if (g_str_has_prefix(id, "sd-overclock-") &&
+	    sdt_verify_id_number(id + strlen("sd-overclock-"), &n) && n > 0) {
+		change->kind = SDT_VERIFY_CHANGE_OVERCLOCK;
+		change->overclock_mhz = n;
+		return TRUE;
+	}
+	if (g_str_has_prefix(id, "sd-cqe-") && strlen(id) == strlen("sd-cqe-") + 1 &&
+	    sdt_verify_id_number(id + strlen("sd-cqe-"), &n) && n <= 2) {
+		change->kind = SDT_VERIFY_CHANGE_CQE;
+		change->cqe_value = n;
+		return TRUE;
+	}
+	return FALSE;
+}
+
+SdtCqeState
+sdt_verify_change_expected_cqe(const SdtVerifyChange *change)
+{
+	if (change->kind != SDT_VERIFY_CHANGE_CQE)
+		return SDT_CQE_UNKNOWN;
+	if (change->cqe_value == 2)
+		return SDT_CQE_ENABLED;
+	if (change->cqe_value == 0)
+		return SDT_CQE_OFF;
+	return SDT_CQE_UNKNOWN;
+}
+
+gboolean
+sdt_verify_change_is_safety(const SdtVerifyChange *change)
+{
+	return change->kind == SDT_VERIFY_CHANGE_CQE && change->cqe_value == 0;
+}
+
+/* the decision ------------------------------------------------------------ */
 
 guint
 sdt_verify_next_step_mhz(guint64 core_hz, guint mhz)
@@ -201,43 +161,6 @@ sdt_verify_figure_valid(const SdtVerifyFigure *f)
 	       f->after >= 0 && f->before_spread >= 0 && f->after_spread >= 0;
 }
 
-/* errors at an overclock: the next step while there is one, else undo */
-static SdtVerifyResult *
-sdt_verify_errors(const SdtVerifyFacts *facts, const gchar *what)
-{
-	guint mhz = sdt_verify_overclock_mhz(facts->id);
-	guint next = mhz > 0 && facts->step < SDT_VERIFY_MAX_STEPS
-			     ? sdt_verify_next_step_mhz(facts->core_clock_hz, mhz)
-			     : 0;
-	SdtVerifyResult *r;
-
-	if (next > 0) {
-		g_autofree gchar *next_hz = sdt_verify_mhz_string(
-			sdt_recommend_sdhost_clock_hz(facts->core_clock_hz, next));
-		r = sdt_verify_result_new(SDT_VERIFY_STEP_DOWN, NULL);
-		r->next_id = g_strdup_printf("sd-overclock-%u", next);
-		/* Translators: the first %s is what the kernel log showed, e.g. “reducing
-		 * overclock due to errors”; then the id to try next and its clock in MHz */
-		r->reason = g_strdup_printf(_("The kernel log shows %s at this clock, so SD Tuner "
-					      "prepared the next slower step, %s (%s MHz): restart "
-					      "the Pi to try it."),
-					    what,
-					    r->next_id,
-					    next_hz);
-		return r;
-	}
-	if (mhz > 0)
-		return sdt_verify_result_new(
-			SDT_VERIFY_UNDO,
-			g_strdup_printf(_("The kernel log shows %s even at the lowest step SD "
-					  "Tuner tries, so the change was undone."),
-					what));
-	return sdt_verify_result_new(SDT_VERIFY_UNDO,
-				     g_strdup_printf(_("The kernel log shows %s with this "
-						       "setting, so the change was undone."),
-						     what));
-}
-
 static gchar *
 sdt_verify_log_summary(const SdtVerifyLog *log)
 {
@@ -266,14 +189,44 @@ sdt_verify_log_summary(const SdtVerifyLog *log)
 	return g_strjoinv(", ", (gchar **) parts->pdata);
 }
 
+/* errors at an overclock: the next step while there is one, else undo */
 static SdtVerifyResult *
-sdt_verify_decide_full(const SdtVerifyFacts *facts, gboolean *at_evidence)
+sdt_verify_errors(const SdtVerifyFacts *facts, const gchar *what)
 {
-	gboolean overclock = sdt_verify_overclock_mhz(facts->id) > 0;
-	gboolean cqe = facts->id != NULL && g_str_has_prefix(facts->id, "sd-cqe-");
+	guint mhz = facts->change.overclock_mhz;
+	guint next = facts->step < SDT_VERIFY_MAX_STEPS
+			     ? sdt_verify_next_step_mhz(facts->core_clock_hz, mhz)
+			     : 0;
 	SdtVerifyResult *r;
 
-	/* 1. not restarted yet: nothing to decide */
+	if (next > 0) {
+		g_autofree gchar *next_hz = sdt_verify_mhz_string(
+			sdt_recommend_sdhost_clock_hz(facts->core_clock_hz, next));
+		r = sdt_verify_result_new(SDT_VERIFY_STEP_DOWN, NULL);
+		r->next_id = g_strdup_printf("sd-overclock-%u", next);
+		/* Translators: the first %s is what the kernel log showed, e.g. “reducing
+		 * overclock due to errors”; then the id to try next and its clock in MHz */
+		r->reason = g_strdup_printf(_("The kernel log shows %s at this clock, so SD Tuner "
+					      "prepared the next slower step, %s (%s MHz): restart "
+					      "the Pi to try it."),
+					    what,
+					    r->next_id,
+					    next_hz);
+		return r;
+	}
+	return sdt_verify_result_new(
+		SDT_VERIFY_UNDO,
+		g_strdup_printf(_("The kernel log shows %s even at the lowest step SD "
+				  "Tuner tries, so the change was undone."),
+				what));
+}
+
+/* the decision, step by step: each returns the result when it decides, else NULL */
+
+/* 1. not restarted yet: nothing to decide */
+static SdtVerifyResult *
+sdt_verify_check_boot(const SdtVerifyFacts *facts)
+{
 	if (facts->boot_id_then != NULL && facts->boot_id_now != NULL &&
 	    g_ascii_strcasecmp(facts->boot_id_then, facts->boot_id_now) == 0)
 		return sdt_verify_result_new(
@@ -286,13 +239,20 @@ sdt_verify_decide_full(const SdtVerifyFacts *facts, gboolean *at_evidence)
 			g_strdup(_("Verification could not run: the boot id of this system "
 				   "cannot be read, so SD Tuner cannot tell whether the Pi "
 				   "restarted; the change was undone.")));
+	return NULL;
+}
 
-	/* 2. a crash, a power loss or a reboot loop during verification */
-	if (facts->attempts >= SDT_VERIFY_MAX_TRIES) {
-		r = sdt_verify_result_new(
-			SDT_VERIFY_UNDO,
-			g_strdup_printf(
-				g_dngettext(GETTEXT_PACKAGE,
+/* 2. a crash, a power loss or a reboot loop during verification */
+static SdtVerifyResult *
+sdt_verify_check_tries(const SdtVerifyFacts *facts)
+{
+	SdtVerifyResult *r;
+
+	if (facts->attempts < SDT_VERIFY_MAX_TRIES)
+		return NULL;
+	r = sdt_verify_result_new(
+		SDT_VERIFY_UNDO,
+		g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
 					    "Verification was interrupted %u time "
 					    "(a crash, a power loss or a reboot loop), so "
 					    "the change was undone and SD Tuner stops trying.",
@@ -301,97 +261,150 @@ sdt_verify_decide_full(const SdtVerifyFacts *facts, gboolean *at_evidence)
 					    "the change was undone and SD Tuner stops trying.",
 					    facts->attempts),
 				facts->attempts));
-		r->stop = TRUE;
-		return r;
-	}
+	r->stop = TRUE;
+	return r;
+}
 
-	/* 3. somebody else changed the file meanwhile */
-	if (facts->config_edited) {
-		r = sdt_verify_result_new(
-			SDT_VERIFY_UNDO,
-			g_strdup(_("config.txt was edited by hand while SD Tuner's change was "
-				   "pending, so SD Tuner cannot vouch for what this boot ran: "
-				   "it took out only its own lines and left every edit that is "
-				   "not its own.")));
-		r->foreign_change = TRUE;
-		return r;
-	}
+/* 3. somebody else changed the file meanwhile */
+static SdtVerifyResult *
+sdt_verify_check_config_edited(const SdtVerifyFacts *facts)
+{
+	SdtVerifyResult *r;
 
-	/* 4. a trial that did not boot: the firmware fell back to config.txt */
-	if (facts->trial && !facts->tryboot_active)
-		return sdt_verify_result_new(
-			SDT_VERIFY_UNDO,
-			g_strdup(_("This boot did not use the trial: the trial boot failed "
-				   "and the firmware started the old config.txt, or the Pi was "
-				   "restarted without “reboot '0 tryboot'”. The trial was "
-				   "cancelled.")));
+	if (!facts->config_edited)
+		return NULL;
+	r = sdt_verify_result_new(
+		SDT_VERIFY_UNDO,
+		g_strdup(_("config.txt was edited by hand while SD Tuner's change was "
+			   "pending, so SD Tuner cannot vouch for what this boot ran: "
+			   "it took out only its own lines and left every edit that is "
+			   "not its own.")));
+	r->foreign_change = TRUE;
+	return r;
+}
 
-	/* 5. the data: any mismatch is the end, whatever else is true */
-	if (facts->soak.ran && facts->soak.mismatches > 0) {
-		return sdt_verify_result_new(
-			SDT_VERIFY_UNDO,
-			g_strdup_printf(
-				_("The soak test read back wrong data: %" PRIu64
+/* 4. a trial that did not boot: the firmware fell back to config.txt */
+static SdtVerifyResult *
+sdt_verify_check_trial_booted(const SdtVerifyFacts *facts)
+{
+	if (!facts->trial || facts->tryboot_active)
+		return NULL;
+	return sdt_verify_result_new(
+		SDT_VERIFY_UNDO,
+		g_strdup(_("This boot did not use the trial: the trial boot failed "
+			   "and the firmware started the old config.txt, or the Pi was "
+			   "restarted without “reboot '0 tryboot'”. The trial was "
+			   "cancelled.")));
+}
+
+/* 5. the data: any mismatch is the end, whatever else is true */
+static SdtVerifyResult *
+sdt_verify_check_soak_data(const SdtVerifyFacts *facts)
+{
+	if (!facts->soak.ran || facts->soak.mismatches == 0)
+		return NULL;
+	return sdt_verify_result_new(
+		SDT_VERIFY_UNDO,
+		g_strdup_printf(_("The soak test read back wrong data: %" PRIu64
 				  " bytes differed, the first at byte offset %" PRId64
 				  " of the test file. The card does not store data correctly "
 				  "with this setting; the change was undone."),
 				(uint64_t) facts->soak.mismatches,
 				(int64_t) facts->soak.first_bad_offset));
-	}
+}
 
-	/* 6. errors in the kernel log since boot */
-	if (facts->log != NULL && sdt_verify_log_errors(facts->log) > 0) {
-		g_autofree gchar *what = sdt_verify_log_summary(facts->log);
-		if (overclock && facts->log->cqe_recovery == 0)
-			return sdt_verify_errors(facts, what);
+/* 6. errors in the kernel log since boot: a step down at an overclock, else undo */
+static SdtVerifyResult *
+sdt_verify_check_log(const SdtVerifyFacts *facts)
+{
+	g_autofree gchar *what = NULL;
+
+	if (facts->log == NULL || sdt_verify_log_errors(facts->log) == 0)
+		return NULL;
+	what = sdt_verify_log_summary(facts->log);
+	if (facts->change.kind == SDT_VERIFY_CHANGE_OVERCLOCK && facts->log->cqe_recovery == 0)
+		return sdt_verify_errors(facts, what);
+	return sdt_verify_result_new(SDT_VERIFY_UNDO,
+				     g_strdup_printf(_("The kernel log shows %s with this "
+						       "setting, so the change was undone."),
+						     what));
+}
+
+/* 7a. took effect: the SD clock is the one the overclock gives */
+static SdtVerifyResult *
+sdt_verify_check_clock(const SdtVerifyFacts *facts)
+{
+	g_autofree gchar *want = NULL;
+	g_autofree gchar *seen = NULL;
+
+	if (facts->expected_clock_hz == 0 || facts->observed_clock_hz == 0)
 		return sdt_verify_result_new(
 			SDT_VERIFY_UNDO,
-			g_strdup_printf(_("The kernel log shows %s with this "
-					  "setting, so the change was undone."),
-					what));
-	}
+			g_strdup(_("Verification could not run: the SD clock cannot be "
+				   "read (no debugfs “ios” and no “overclocking to” line), "
+				   "so the change was undone.")));
+	if (facts->observed_clock_hz + 1000 >= facts->expected_clock_hz &&
+	    facts->observed_clock_hz <= facts->expected_clock_hz + 1000)
+		return NULL;
+	want = sdt_verify_mhz_string(facts->expected_clock_hz);
+	seen = sdt_verify_mhz_string(facts->observed_clock_hz);
+	/* Translators: clocks in MHz */
+	return sdt_verify_result_new(SDT_VERIFY_UNDO,
+				     g_strdup_printf(_("The change did not take effect: the SD "
+						       "clock is %s MHz, not the expected %s MHz; "
+						       "the change was undone."),
+						     seen,
+						     want));
+}
 
-	/* 7. took effect */
-	if (overclock) {
-		g_autofree gchar *want = sdt_verify_mhz_string(facts->expected_clock_hz);
-		g_autofree gchar *seen = sdt_verify_mhz_string(facts->observed_clock_hz);
-		if (facts->expected_clock_hz == 0 || facts->observed_clock_hz == 0)
-			return sdt_verify_result_new(
-				SDT_VERIFY_UNDO,
-				g_strdup(_("Verification could not run: the SD clock cannot be "
-					   "read (no debugfs “ios” and no “overclocking to” line), "
-					   "so the change was undone.")));
-		if (facts->observed_clock_hz + 1000 < facts->expected_clock_hz ||
-		    facts->observed_clock_hz > facts->expected_clock_hz + 1000)
-			/* Translators: clocks in MHz */
-			return sdt_verify_result_new(
-				SDT_VERIFY_UNDO,
-				g_strdup_printf(_("The change did not take effect: the SD clock is "
-						  "%s MHz, not the expected %s MHz; the change was "
-						  "undone."),
-						seen,
-						want));
-	} else if (cqe) {
-		if (g_strcmp0(facts->expected_cqe, facts->observed_cqe) != 0)
-			/* Translators: queueing states such as “enabled” and “off” */
-			return sdt_verify_result_new(
-				SDT_VERIFY_UNDO,
-				g_strdup_printf(_("The change did not take effect: command "
-						  "queueing is “%s”, not the expected “%s”; the "
-						  "change was undone."),
-						facts->observed_cqe != NULL ? facts->observed_cqe
-									    : "unknown",
-						facts->expected_cqe != NULL ? facts->expected_cqe
-									    : "unknown"));
-	} else {
-		return sdt_verify_result_new(SDT_VERIFY_UNDO,
-					     g_strdup(_("SD Tuner cannot verify this setting, so "
-							"the change was undone.")));
-	}
+/* 7b. took effect: the queueing state is the one asked for; one sentence per state */
+static SdtVerifyResult *
+sdt_verify_check_cqe(const SdtVerifyFacts *facts)
+{
+	const gchar *reason;
 
-	/* 8. the soak test ran and checked every byte it wrote */
-	*at_evidence = TRUE;
-	if (facts->no_before)
+	if (facts->expected_cqe == SDT_CQE_UNKNOWN)
+		reason = _("SD Tuner cannot verify this setting, so the change was undone.");
+	else if (facts->observed_cqe == facts->expected_cqe)
+		return NULL;
+	/* the host's software queue is no command queueing on the card: off, as status says */
+	else if (facts->expected_cqe == SDT_CQE_OFF &&
+		 facts->observed_cqe == SDT_CQE_HOST_SOFTWARE_QUEUE)
+		return NULL;
+	else if (facts->observed_cqe == SDT_CQE_ENABLED)
+		reason = _("The change did not take effect: command queueing is still on; the "
+			   "change was undone.");
+	else if (facts->observed_cqe == SDT_CQE_OFF)
+		reason = _("The change did not take effect: command queueing is off; the change "
+			   "was undone.");
+	else if (facts->observed_cqe == SDT_CQE_HOST_SOFTWARE_QUEUE)
+		reason = _("The change did not take effect: the card runs with the host's "
+			   "software queue, not as asked; the change was undone.");
+	else
+		reason = _("The change did not take effect: the kernel log does not show whether "
+			   "command queueing is on or off; the change was undone.");
+	return sdt_verify_result_new(SDT_VERIFY_UNDO, g_strdup(reason));
+}
+
+/* 7. took effect */
+static SdtVerifyResult *
+sdt_verify_check_effect(const SdtVerifyFacts *facts)
+{
+	if (facts->change.kind == SDT_VERIFY_CHANGE_OVERCLOCK)
+		return sdt_verify_check_clock(facts);
+	if (facts->change.kind == SDT_VERIFY_CHANGE_CQE)
+		return sdt_verify_check_cqe(facts);
+	return sdt_verify_result_new(SDT_VERIFY_UNDO,
+				     g_strdup(_("SD Tuner cannot verify this setting, so "
+						"the change was undone.")));
+}
+
+/* 8. the evidence: a "before" to compare with, and a soak test that checked every byte */
+static SdtVerifyResult *
+sdt_verify_check_evidence(const SdtVerifyFacts *facts)
+{
+	/* a safety change is not there to be faster: it needs no "before" */
+	if (facts->no_before && !sdt_verify_change_is_safety(&facts->change))
 		return sdt_verify_result_new(
 			SDT_VERIFY_UNDO,
 			g_strdup(_("Verification could not run: there is no benchmark of the SD "
@@ -410,9 +423,24 @@ sdt_verify_decide_full(const SdtVerifyFacts *facts, gboolean *at_evidence)
 			g_strdup(_("Verification could not run: the soak test did not "
 				   "check the data it wrote, so SD Tuner cannot show that the "
 				   "card stores data correctly; the change was undone.")));
+	return NULL;
+}
 
-	/* 9. it helped: every figure compared with the combined spread */
-	r = sdt_verify_result_new(SDT_VERIFY_KEEP, NULL);
+/* the figure texts of @list joined by "; " */
+static gchar *
+sdt_verify_join(GPtrArray *list)
+{
+	gchar *text;
+	g_ptr_array_add(list, NULL);
+	text = g_strjoinv("; ", (gchar **) list->pdata);
+	g_ptr_array_remove_index(list, list->len - 1);
+	return text;
+}
+
+/* sorts every figure into improved (gain above the combined spread), worse or neither */
+static void
+sdt_verify_compare_figures(const SdtVerifyFacts *facts, SdtVerifyResult *r)
+{
 	for (guint i = 0; i < facts->n_figures; i++) {
 		const SdtVerifyFigure *f = &facts->figures[i];
 		gdouble margin;
@@ -424,11 +452,25 @@ sdt_verify_decide_full(const SdtVerifyFacts *facts, gboolean *at_evidence)
 		else if (f->before - f->after > margin)
 			g_ptr_array_add(r->worse, sdt_verify_figure_text(f));
 	}
+}
+
+/* 9. it helped: every figure compared with the combined spread */
+static SdtVerifyResult *
+sdt_verify_judge_figures(const SdtVerifyFacts *facts)
+{
+	SdtVerifyResult *r = sdt_verify_result_new(SDT_VERIFY_KEEP, NULL);
+	g_autofree gchar *list = NULL;
+
+	sdt_verify_compare_figures(facts, r);
+	if (sdt_verify_change_is_safety(&facts->change)) {
+		r->reason = g_strdup(_("Command queueing is off, the kernel log shows no "
+				       "errors and the soak test checked every byte: the "
+				       "change makes the card safer, not faster, so it was "
+				       "kept whatever the benchmark says."));
+		return r;
+	}
 	if (r->worse->len > 0) {
-		g_autofree gchar *list = NULL;
-		g_ptr_array_add(r->worse, NULL);
-		list = g_strjoinv("; ", (gchar **) r->worse->pdata);
-		g_ptr_array_remove_index(r->worse, r->worse->len - 1);
+		list = sdt_verify_join(r->worse);
 		r->decision = SDT_VERIFY_UNDO;
 		r->reason = g_strdup_printf(_("A figure got worse by more than its spread "
 					      "(%s), so the change was undone."),
@@ -447,17 +489,40 @@ sdt_verify_decide_full(const SdtVerifyFacts *facts, gboolean *at_evidence)
 						 "change was undone."));
 		return r;
 	}
-	{
-		g_autofree gchar *list = NULL;
-		g_ptr_array_add(r->improved, NULL);
-		list = g_strjoinv("; ", (gchar **) r->improved->pdata);
-		g_ptr_array_remove_index(r->improved, r->improved->len - 1);
-		r->reason = g_strdup_printf(_("The change works: no errors, the soak test "
-					      "checked every byte, and it is faster (%s). It "
-					      "was kept."),
-					    list);
-	}
+	list = sdt_verify_join(r->improved);
+	r->reason = g_strdup_printf(_("The change works: no errors, the soak test "
+				      "checked every byte, and it is faster (%s). It "
+				      "was kept."),
+				    list);
 	return r;
+}
+
+typedef SdtVerifyResult *(*SdtVerifyStep)(const SdtVerifyFacts *facts);
+
+/* the steps that decide before the soak test and the benchmark, in order */
+static const SdtVerifyStep sdt_verify_steps[] = {
+	sdt_verify_check_boot,
+	sdt_verify_check_tries,
+	sdt_verify_check_config_edited,
+	sdt_verify_check_trial_booted,
+	sdt_verify_check_soak_data,
+	sdt_verify_check_log,
+	sdt_verify_check_effect,
+};
+
+static SdtVerifyResult *
+sdt_verify_decide_full(const SdtVerifyFacts *facts, gboolean *at_evidence)
+{
+	SdtVerifyResult *r;
+
+	for (guint i = 0; i < G_N_ELEMENTS(sdt_verify_steps); i++) {
+		r = sdt_verify_steps[i](facts);
+		if (r != NULL)
+			return r;
+	}
+	*at_evidence = TRUE;
+	r = sdt_verify_check_evidence(facts);
+	return r != NULL ? r : sdt_verify_judge_figures(facts);
 }
 
 SdtVerifyResult *
@@ -475,294 +540,93 @@ sdt_verify_evidence_needed(const SdtVerifyFacts *facts)
 	return at_evidence;
 }
 
-/* the pending state ------------------------------------------------------- */
+/* what `status` says ---------------------------------------------------------- */
 
-gchar *
-sdt_verify_setting_line(const gchar *id)
+static gboolean
+sdt_verify_clock_near(guint64 hz, guint64 want)
 {
-	guint mhz = sdt_verify_overclock_mhz(id);
-	if (mhz > 0)
-		return g_strdup_printf("dtparam=sd_overclock=%u", mhz);
-	if (g_strcmp0(id, "sd-cqe-0") == 0 || g_strcmp0(id, "sd-cqe-1") == 0 ||
-	    g_strcmp0(id, "sd-cqe-2") == 0)
-		return g_strdup_printf("dtparam=sd_cqe=%s", id + strlen("sd-cqe-"));
-	return NULL;
+	return hz > 0 && hz + 1000 >= want && hz <= want + 1000;
+}
+
+/* in effect: the clock of an overclock */
+static void
+sdt_verify_status_clock(const SdtVerifyStatusFacts *f, SdtVerifyStatus *s)
+{
+	g_autofree gchar *want = sdt_verify_mhz_string(f->expected_clock_hz);
+
+	if (f->log_overclock_reduced) {
+		s->failed = TRUE;
+		s->explanation = g_strdup(_("the kernel log shows “reducing overclock due to "
+					    "errors”: the card cannot keep this clock; run "
+					    "“sdtunerctl recommend” for a slower step"));
+	} else if (sdt_verify_clock_near(f->observed_clock_hz, f->expected_clock_hz)) {
+		s->verified = TRUE;
+		s->explanation = g_strdup_printf(_("the SD clock is %s MHz, as expected"), want);
+	} else if (sdt_verify_clock_near(f->log_overclock_hz, f->expected_clock_hz)) {
+		s->verified = TRUE;
+		s->explanation = g_strdup_printf(_("the kernel log shows “overclocking to” "
+						   "%s MHz, as expected"),
+						 want);
+	} else {
+		s->explanation = g_strdup_printf(_("the SD clock is not %s MHz yet: reboot to use "
+						   "the new setting"),
+						 want);
+	}
+}
+
+/* in effect: command queueing on (sd_cqe=2) or off (sd_cqe=0) */
+static void
+sdt_verify_status_cqe(const SdtVerifyStatusFacts *f, SdtVerifyStatus *s)
+{
+	SdtCqeState want = sdt_verify_change_expected_cqe(&f->change);
+
+	if (want == SDT_CQE_ENABLED && f->log_cqe_recovery) {
+		s->failed = TRUE;
+		s->explanation = g_strdup(_("the kernel log shows “running CQE recovery”: "
+					    "this card mishandles command queueing; revert"));
+	} else if (want == SDT_CQE_ENABLED) {
+		s->verified = f->observed_cqe == SDT_CQE_ENABLED;
+		s->explanation = g_strdup(s->verified ? _("command queueing is on")
+						      : _("command queueing is not on yet: reboot "
+							  "to use the new setting"));
+	} else if (want == SDT_CQE_OFF) {
+		s->verified =
+			f->observed_cqe != SDT_CQE_ENABLED && f->observed_cqe != SDT_CQE_UNKNOWN;
+		s->explanation = g_strdup(s->verified ? _("command queueing is off")
+						      : _("command queueing is still on: reboot "
+							  "to use the new setting"));
+	} else {
+		s->explanation = g_strdup(_("SD Tuner cannot check this setting"));
+	}
 }
 
 void
-sdt_verify_pending_free(SdtVerifyPending *p)
+sdt_verify_status_decide(const SdtVerifyStatusFacts *f, SdtVerifyStatus *s)
 {
-	if (p == NULL)
+	memset(s, 0, sizeof(*s));
+	if (f->change.kind == SDT_VERIFY_CHANGE_OVERCLOCK)
+		sdt_verify_status_clock(f, s);
+	else
+		sdt_verify_status_cqe(f, s);
+	if (!f->for_this_board) {
+		g_free(s->explanation);
+		/* Translators: %s is a config.txt filter such as [board-type=0x08] */
+		s->explanation = g_strdup_printf(_("the block is for the boards of %s, not for "
+						   "this one"),
+						 f->filter != NULL ? f->filter : "?");
+		s->verified = FALSE;
+		s->failed = TRUE;
 		return;
-	g_free(p->id);
-	g_free(p->original_id);
-	g_free(p->boot_id);
-	g_strfreev(p->tries);
-	g_free(p->time);
-	g_free(p->config_sha256);
-	g_clear_pointer(&p->before, json_object_unref);
-	g_clear_pointer(&p->steps, json_array_unref);
-	g_free(p->filter);
-	g_free(p);
-}
-
-static gboolean
-sdt_verify_member(JsonObject *obj, const gchar *name, GType type, gboolean nullable, JsonNode **out)
-{
-	JsonNode *node = json_object_get_member(obj, name);
-	*out = node;
-	if (node == NULL)
-		return FALSE;
-	if (JSON_NODE_HOLDS_NULL(node))
-		return nullable;
-	if (type == JSON_TYPE_OBJECT)
-		return JSON_NODE_HOLDS_OBJECT(node);
-	if (type == JSON_TYPE_ARRAY)
-		return JSON_NODE_HOLDS_ARRAY(node);
-	return JSON_NODE_HOLDS_VALUE(node) && json_node_get_value_type(node) == type;
-}
-
-static gboolean
-sdt_verify_id_valid(const gchar *id)
-{
-	gsize n = strlen(id);
-	return n > 0 && n <= 64 && strspn(id, "abcdefghijklmnopqrstuvwxyz0123456789-_.") == n &&
-	       strstr(id, "..") == NULL;
-}
-
-SdtVerifyPending *
-sdt_verify_pending_parse(const gchar *data, gsize len, GError **error)
-{
-	g_autoptr(JsonParser) parser = json_parser_new();
-	g_autoptr(SdtVerifyPending) p = g_new0(SdtVerifyPending, 1);
-	g_autoptr(GError) local = NULL;
-	JsonObject *obj;
-	JsonNode *n;
-	const gchar *bad = NULL;
-
-	if (!json_parser_load_from_data(parser, data, (gssize) len, &local)) {
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_INVALID_DATA,
-			    _("the pending change is not valid JSON: %s"),
-			    local->message);
-		return NULL;
 	}
-	if (!JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser))) {
-		bad = "(root)";
-		goto invalid;
+	/* restarted since the change and still not in effect: it did not work */
+	if (!s->verified && !s->failed && f->boot_id_then != NULL && f->boot_id_now != NULL &&
+	    g_ascii_strcasecmp(f->boot_id_then, f->boot_id_now) != 0) {
+		g_autofree gchar *before = s->explanation;
+		/* Translators: %s says what SD Tuner found, e.g. "the SD clock is not
+		 * 100.0 MHz yet: reboot to use the new setting" */
+		s->explanation = g_strdup_printf(_("the Pi has restarted since the change, but "
+						   "it is not in effect (%s)"),
+						 before);
+		s->failed = TRUE;
 	}
-	obj = json_node_get_object(json_parser_get_root(parser));
-	if (!sdt_verify_member(obj, "version", G_TYPE_INT64, FALSE, &n) ||
-	    json_node_get_int(n) != 1) {
-		bad = "version";
-		goto invalid;
-	}
-	if (!sdt_verify_member(obj, "id", G_TYPE_STRING, FALSE, &n) ||
-	    !sdt_verify_id_valid(json_node_get_string(n))) {
-		bad = "id";
-		goto invalid;
-	}
-	p->id = g_strdup(json_node_get_string(n));
-	if (!sdt_verify_member(obj, "original_id", G_TYPE_STRING, FALSE, &n) ||
-	    !sdt_verify_id_valid(json_node_get_string(n))) {
-		bad = "original_id";
-		goto invalid;
-	}
-	p->original_id = g_strdup(json_node_get_string(n));
-	if (!sdt_verify_member(obj, "step", G_TYPE_INT64, FALSE, &n) || json_node_get_int(n) < 0 ||
-	    json_node_get_int(n) > SDT_VERIFY_MAX_STEPS) {
-		bad = "step";
-		goto invalid;
-	}
-	p->step = (guint) json_node_get_int(n);
-	if (!sdt_verify_member(obj, "trial", G_TYPE_BOOLEAN, FALSE, &n)) {
-		bad = "trial";
-		goto invalid;
-	}
-	p->trial = json_node_get_boolean(n);
-	if (!sdt_verify_member(obj, "boot_id", G_TYPE_STRING, TRUE, &n)) {
-		bad = "boot_id";
-		goto invalid;
-	}
-	p->boot_id = JSON_NODE_HOLDS_NULL(n) ? NULL : g_strdup(json_node_get_string(n));
-	if (!sdt_verify_member(obj, "attempts", G_TYPE_INT64, FALSE, &n) ||
-	    json_node_get_int(n) < 0 || json_node_get_int(n) > 1000) {
-		bad = "attempts";
-		goto invalid;
-	}
-	p->attempts = (guint) json_node_get_int(n);
-	if (!sdt_verify_member(obj, "tries", JSON_TYPE_ARRAY, FALSE, &n)) {
-		bad = "tries";
-		goto invalid;
-	} else {
-		JsonArray *a = json_node_get_array(n);
-		guint len_a = json_array_get_length(a);
-		p->tries = g_new0(gchar *, len_a + 1);
-		for (guint i = 0; i < len_a; i++) {
-			JsonNode *e = json_array_get_element(a, i);
-			if (!JSON_NODE_HOLDS_VALUE(e) ||
-			    json_node_get_value_type(e) != G_TYPE_STRING) {
-				bad = "tries";
-				goto invalid;
-			}
-			p->tries[i] = g_strdup(json_node_get_string(e));
-		}
-	}
-	if (!sdt_verify_member(obj, "time", G_TYPE_STRING, FALSE, &n)) {
-		bad = "time";
-		goto invalid;
-	}
-	p->time = g_strdup(json_node_get_string(n));
-	if (!sdt_verify_member(obj, "config_sha256", G_TYPE_STRING, TRUE, &n)) {
-		bad = "config_sha256";
-		goto invalid;
-	}
-	p->config_sha256 = JSON_NODE_HOLDS_NULL(n) ? NULL : g_strdup(json_node_get_string(n));
-	if (!sdt_verify_member(obj, "before", JSON_TYPE_OBJECT, TRUE, &n)) {
-		bad = "before";
-		goto invalid;
-	}
-	if (!JSON_NODE_HOLDS_NULL(n))
-		p->before = json_object_ref(json_node_get_object(n));
-	if (!sdt_verify_member(obj, "steps", JSON_TYPE_ARRAY, FALSE, &n)) {
-		bad = "steps";
-		goto invalid;
-	}
-	p->steps = json_array_ref(json_node_get_array(n));
-	if (!sdt_verify_member(obj, "filter", G_TYPE_STRING, FALSE, &n) ||
-	    !g_str_has_prefix(json_node_get_string(n), "[") ||
-	    strlen(json_node_get_string(n)) > 64) {
-		bad = "filter";
-		goto invalid;
-	}
-	p->filter = g_strdup(json_node_get_string(n));
-	if (!sdt_verify_member(obj, "type_code", G_TYPE_INT64, FALSE, &n) ||
-	    json_node_get_int(n) < -1 || json_node_get_int(n) > 0xff) {
-		bad = "type_code";
-		goto invalid;
-	}
-	p->type_code = (gint) json_node_get_int(n);
-	if (!sdt_verify_member(obj, "replaces", G_TYPE_INT64, FALSE, &n) ||
-	    json_node_get_int(n) < 0 || json_node_get_int(n) > 0xff) {
-		bad = "replaces";
-		goto invalid;
-	}
-	p->replaces = (guint) json_node_get_int(n);
-	{
-		g_autofree gchar *line = sdt_verify_setting_line(p->id);
-		if (line == NULL) {
-			bad = "id";
-			goto invalid;
-		}
-	}
-	return g_steal_pointer(&p);
-
-invalid:
-	/* Translators: %s is a JSON member name */
-	g_set_error(error,
-		    SDT_ERROR,
-		    SDT_ERROR_INVALID_DATA,
-		    _("the pending change is damaged: member “%s” is missing or of the wrong "
-		      "type"),
-		    bad);
-	return NULL;
-}
-
-JsonObject *
-sdt_verify_pending_to_json(const SdtVerifyPending *p)
-{
-	JsonObject *obj = json_object_new();
-	JsonArray *tries = json_array_new();
-
-	json_object_set_int_member(obj, "version", 1);
-	json_object_set_string_member(obj, "id", p->id);
-	json_object_set_string_member(obj, "original_id", p->original_id);
-	json_object_set_int_member(obj, "step", p->step);
-	json_object_set_boolean_member(obj, "trial", p->trial);
-	if (p->boot_id != NULL)
-		json_object_set_string_member(obj, "boot_id", p->boot_id);
-	else
-		json_object_set_null_member(obj, "boot_id");
-	json_object_set_int_member(obj, "attempts", p->attempts);
-	for (guint i = 0; p->tries != NULL && p->tries[i] != NULL; i++)
-		json_array_add_string_element(tries, p->tries[i]);
-	json_object_set_array_member(obj, "tries", tries);
-	json_object_set_string_member(obj, "time", p->time != NULL ? p->time : "");
-	if (p->config_sha256 != NULL)
-		json_object_set_string_member(obj, "config_sha256", p->config_sha256);
-	else
-		json_object_set_null_member(obj, "config_sha256");
-	if (p->before != NULL)
-		json_object_set_object_member(obj, "before", json_object_ref(p->before));
-	else
-		json_object_set_null_member(obj, "before");
-	json_object_set_array_member(obj,
-				     "steps",
-				     p->steps != NULL ? json_array_ref(p->steps)
-						      : json_array_new());
-	json_object_set_string_member(obj, "filter", p->filter != NULL ? p->filter : "");
-	json_object_set_int_member(obj, "type_code", p->type_code);
-	json_object_set_int_member(obj, "replaces", p->replaces);
-	return obj;
-}
-
-static gchar *
-sdt_verify_pending_path(SdtContext *ctx)
-{
-	g_autofree gchar *dir = sdt_context_get_state_dir(ctx);
-	return g_build_filename(dir, SDT_VERIFY_PENDING, NULL);
-}
-
-gboolean
-sdt_verify_pending_load(SdtContext *ctx, SdtVerifyPending **pending, GError **error)
-{
-	g_autofree gchar *path = sdt_verify_pending_path(ctx);
-	g_autofree gchar *data = NULL;
-	g_autoptr(GError) local = NULL;
-	gsize len = 0;
-
-	*pending = NULL;
-	if (!sdt_file_read_bounded(path, SDT_VERIFY_PENDING_MAX, &data, &len, &local)) {
-		if (g_error_matches(local, SDT_ERROR, SDT_ERROR_NOT_FOUND))
-			return TRUE;
-		g_propagate_prefixed_error(error, g_steal_pointer(&local), "%s: ", path);
-		return FALSE;
-	}
-	*pending = sdt_verify_pending_parse(data, len, error);
-	if (*pending == NULL) {
-		g_prefix_error(error, "%s: ", path);
-		return FALSE;
-	}
-	return TRUE;
-}
-
-gboolean
-sdt_verify_pending_save(SdtContext *ctx, const SdtVerifyPending *pending, GError **error)
-{
-	g_autofree gchar *dir = sdt_context_get_state_dir(ctx);
-	g_autofree gchar *path = sdt_verify_pending_path(ctx);
-	g_autoptr(JsonNode) node = json_node_new(JSON_NODE_OBJECT);
-	g_autofree gchar *text = NULL;
-
-	if (g_mkdir_with_parents(dir, 0755) != 0)
-		return sdt_error_set_from_errno(error, errno, "cannot create %s", dir);
-	json_node_take_object(node, sdt_verify_pending_to_json(pending));
-	text = sdt_json_to_string(node, TRUE);
-	return g_file_set_contents_full(path,
-					text,
-					-1,
-					G_FILE_SET_CONTENTS_CONSISTENT |
-						G_FILE_SET_CONTENTS_DURABLE,
-					0600,
-					error);
-}
-
-gboolean
-sdt_verify_pending_remove(SdtContext *ctx, GError **error)
-{
-	g_autofree gchar *path = sdt_verify_pending_path(ctx);
-	if (g_unlink(path) != 0 && errno != ENOENT)
-		return sdt_error_set_from_errno(error, errno, "cannot remove %s", path);
-	return TRUE;
 }

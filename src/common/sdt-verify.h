@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sdt-context.h"
+#include "sdt-info.h"
 
 G_BEGIN_DECLS
 
@@ -15,8 +16,33 @@ G_BEGIN_DECLS
  * The closed loop after a reboot: keep, step down or undo a change, decided
  * by pure functions on typed facts (sdt_verify_decide()), and the pending
  * state in <state>/pending.json that carries a change across reboots.
- * sdt_ops_verify() (sdt-ops-verify.c) gathers the facts and acts.
+ * sdt_ops_verify() (sdt-ops-verify.c) gathers the facts and acts.  The log
+ * scan is in sdt-verify-log.c, the pending state in sdt-verify-pending.c.
  */
+
+/* a change SD Tuner writes, parsed once from its id */
+typedef enum {
+	SDT_VERIFY_CHANGE_NONE,      /* not an id SD Tuner writes */
+	SDT_VERIFY_CHANGE_OVERCLOCK, /* sd-overclock-N: dtparam=sd_overclock=N */
+	SDT_VERIFY_CHANGE_CQE,       /* sd-cqe-N: dtparam=sd_cqe=N */
+} SdtVerifyChangeKind;
+
+typedef struct {
+	SdtVerifyChangeKind kind;
+	guint overclock_mhz; /* OVERCLOCK: N, 1 to 999 */
+	guint cqe_value;     /* CQE: N, 0 to 2 */
+} SdtVerifyChange;
+
+/* FALSE (and kind NONE) for anything but an id SD Tuner writes */
+gboolean sdt_verify_change_parse(const gchar *id, SdtVerifyChange *change);
+/* the queueing state the change asks for: ENABLED for sd_cqe=2, OFF for 0, else UNKNOWN */
+SdtCqeState sdt_verify_change_expected_cqe(const SdtVerifyChange *change);
+/*
+ * A change made for safety, not speed: sd-cqe-0 turns command queueing off
+ * (cards that corrupt data with it).  It is kept when it is clean (no errors,
+ * the soak test clean), whatever the benchmark says.
+ */
+gboolean sdt_verify_change_is_safety(const SdtVerifyChange *change);
 
 typedef enum {
 	SDT_VERIFY_WAIT,      /* not rebooted since the change: nothing to decide yet */
@@ -64,9 +90,10 @@ typedef struct {
 } SdtVerifyFigure;
 
 typedef struct {
-	const gchar *id; /* the change under test: sd-overclock-N, sd-cqe-N */
-	guint step;      /* divisor steps already taken down (0, 1, 2) */
-	gboolean trial;  /* the change is in tryboot.txt, not yet in config.txt */
+	const gchar *id;        /* the change under test: sd-overclock-N, sd-cqe-N */
+	SdtVerifyChange change; /* the same, parsed (sdt_verify_change_parse()) */
+	guint step;             /* divisor steps already taken down (0, 1, 2) */
+	gboolean trial;         /* the change is in tryboot.txt, not yet in config.txt */
 
 	const gchar *boot_id_then; /* recorded with the change */
 	const gchar *boot_id_now;
@@ -75,12 +102,12 @@ typedef struct {
 	gboolean config_edited;  /* config.txt (or tryboot.txt) changed by hand since */
 
 	/* took effect: for sd-overclock-N the clock in Hz (0 unknown); for sd-cqe-N
-	 * the queueing state ("enabled", "off", "host-software-queue", "unknown") */
+	 * the queueing state */
 	guint64 core_clock_hz;
 	guint64 expected_clock_hz;
 	guint64 observed_clock_hz;
-	const gchar *expected_cqe;
-	const gchar *observed_cqe;
+	SdtCqeState expected_cqe; /* sdt_verify_change_expected_cqe() */
+	SdtCqeState observed_cqe;
 
 	const SdtVerifyLog *log;
 	SdtVerifySoak soak;
@@ -126,6 +153,33 @@ SdtVerifyResult *sdt_verify_decide(const SdtVerifyFacts *facts);
  * and the change took effect).  Pure; sdt_ops_verify() runs them only then.
  */
 gboolean sdt_verify_evidence_needed(const SdtVerifyFacts *facts);
+
+/*
+ * What `status` says about SD Tuner's block in config.txt: whether the change
+ * is in effect on this boot, from typed facts only.
+ */
+typedef struct {
+	SdtVerifyChange change;
+	guint64 expected_clock_hz; /* overclock: the clock the setting gives, 0 unknown */
+	guint64 observed_clock_hz; /* the bus's actual clock, 0 unknown */
+	guint64 log_overclock_hz;  /* the kernel log's "overclocking to", 0 none */
+	gboolean log_overclock_reduced;
+	gboolean log_cqe_recovery;
+	SdtCqeState observed_cqe;
+	gboolean for_this_board;   /* the block's filter reaches this board */
+	const gchar *filter;       /* that filter, e.g. "[board-type=0x08]", or NULL */
+	const gchar *boot_id_then; /* recorded with the change, NULL unknown */
+	const gchar *boot_id_now;  /* NULL unknown */
+} SdtVerifyStatusFacts;
+
+typedef struct {
+	gboolean verified;  /* in effect */
+	gboolean failed;    /* will not come into effect: revert */
+	gchar *explanation; /* translated sentence */
+} SdtVerifyStatus;
+
+/* pure; free @status->explanation */
+void sdt_verify_status_decide(const SdtVerifyStatusFacts *facts, SdtVerifyStatus *status);
 
 /*
  * The pending state, <state>/pending.json (version 1):

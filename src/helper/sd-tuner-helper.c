@@ -177,136 +177,194 @@ sdt_helper_remove_stale_checks(SdtContext *ctx, const gchar *bench_dir)
 	}
 }
 
-int
-main(int argc, char *argv[])
-{
-	SdtHelper helper = {NULL};
-	g_autoptr(GOptionContext) context = NULL;
-	g_autoptr(GError) error = NULL;
-	g_autoptr(SdtContext) ctx = NULL;
-	g_autofree gchar *root = NULL;
-	g_autofree gchar *bench_dir = NULL;
-	gint idle_timeout = 60;
-	gboolean verbose = FALSE;
-	gboolean replace = FALSE;
-	guint owner_id;
-	gint64 deadline;
-	const GOptionEntry entries[] = {
-		{"root",
-		 'r',
-		 0,
-		 G_OPTION_ARG_FILENAME,
-		 &root,
-		 N_("Read and write everything under DIR instead of / (tests, simulated board)"),
-		 N_("DIR")},
-		{"bench-dir",
-		 0,
-		 0,
-		 G_OPTION_ARG_FILENAME,
-		 &bench_dir,
-		 N_("With --root only: benchmark on the file system of DIR (tests)"),
-		 N_("DIR")},
-		{"idle-timeout",
-		 0,
-		 0,
-		 G_OPTION_ARG_INT,
-		 &idle_timeout,
-		 N_("Exit after SECONDS without work (0: never; default 60)"),
-		 N_("SECONDS")},
-		{"verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose, N_("Print debug messages"), NULL},
-		{"replace",
-		 0,
-		 0,
-		 G_OPTION_ARG_NONE,
-		 &replace,
-		 N_("Replace a running helper"),
-		 NULL},
-		{NULL},
-	};
+/* the command line */
+typedef struct {
+	gchar *root;
+	gchar *bench_dir;
+	gint idle_timeout;
+	gboolean verbose;
+	gboolean replace;
+} SdtHelperArgs;
 
+static void
+sdt_helper_args_clear(SdtHelperArgs *args)
+{
+	g_clear_pointer(&args->root, g_free);
+	g_clear_pointer(&args->bench_dir, g_free);
+}
+
+static void
+sdt_helper_init_locale(void)
+{
 	setlocale(LC_ALL, "");
 	bindtextdomain(GETTEXT_PACKAGE,
 		       g_getenv("SDTUNER_LOCALEDIR") != NULL ? g_getenv("SDTUNER_LOCALEDIR")
 							     : LOCALEDIR);
 	bind_textdomain_codeset(GETTEXT_PACKAGE, "UTF-8");
 	textdomain(GETTEXT_PACKAGE);
+}
+
+/* parses and checks the options: FALSE after saying what is wrong (exit: usage) */
+static gboolean
+sdt_helper_parse_args(gint *argc, gchar ***argv, SdtHelperArgs *args)
+{
+	g_autoptr(GOptionContext) context = NULL;
+	g_autoptr(GError) error = NULL;
+	const GOptionEntry entries[] = {
+		{"root",
+		 'r',
+		 0,
+		 G_OPTION_ARG_FILENAME,
+		 &args->root,
+		 N_("Read and write everything under DIR instead of / (tests, simulated board)"),
+		 N_("DIR")},
+		{"bench-dir",
+		 0,
+		 0,
+		 G_OPTION_ARG_FILENAME,
+		 &args->bench_dir,
+		 N_("With --root only: benchmark on the file system of DIR (tests)"),
+		 N_("DIR")},
+		{"idle-timeout",
+		 0,
+		 0,
+		 G_OPTION_ARG_INT,
+		 &args->idle_timeout,
+		 N_("Exit after SECONDS without work (0: never; default 60)"),
+		 N_("SECONDS")},
+		{"verbose",
+		 'v',
+		 0,
+		 G_OPTION_ARG_NONE,
+		 &args->verbose,
+		 N_("Print debug messages"),
+		 NULL},
+		{"replace",
+		 0,
+		 0,
+		 G_OPTION_ARG_NONE,
+		 &args->replace,
+		 N_("Replace a running helper"),
+		 NULL},
+		{NULL},
+	};
 
 	context = g_option_context_new(_("- the SD Tuner system service"));
 	g_option_context_add_main_entries(context, entries, GETTEXT_PACKAGE);
 	g_option_context_set_translation_domain(context, GETTEXT_PACKAGE);
-	if (!g_option_context_parse(context, &argc, &argv, &error)) {
+	if (!g_option_context_parse(context, argc, argv, &error)) {
 		g_printerr("sd-tuner-helper: %s\n", error->message);
-		return SDT_HELPER_EXIT_USAGE;
+		return FALSE;
 	}
 	/* JSON and D-Bus errors go to programs (sdtunerctl --json): English, C numbers;
 	 * the app and sdtunerctl translate them for people (sdt-l10n.c) */
 	sdt_l10n_use_c_locale_for_output();
-	if (idle_timeout < 0) {
+	if (args->idle_timeout < 0) {
 		g_printerr(_("sd-tuner-helper: --idle-timeout must be 0 or more\n"));
-		return SDT_HELPER_EXIT_USAGE;
+		return FALSE;
 	}
-	if (verbose)
-		g_setenv("G_MESSAGES_DEBUG", "all", TRUE);
-	if (root == NULL && g_getenv("SDTUNER_ROOT") != NULL && g_getenv("SDTUNER_ROOT")[0])
-		root = g_strdup(g_getenv("SDTUNER_ROOT"));
+	if (args->root == NULL && g_getenv("SDTUNER_ROOT") != NULL && g_getenv("SDTUNER_ROOT")[0])
+		args->root = g_strdup(g_getenv("SDTUNER_ROOT"));
 	/* the benchmark goes where the card is, never where a client says; a test
 	 * directory is for a root prefix only */
-	if (bench_dir != NULL && root == NULL) {
+	if (args->bench_dir != NULL && args->root == NULL) {
 		g_printerr(_("sd-tuner-helper: --bench-dir needs --root\n"));
-		return SDT_HELPER_EXIT_USAGE;
+		return FALSE;
 	}
-	ctx = sdt_context_new(root, &error);
-	if (ctx == NULL) {
-		g_printerr("sd-tuner-helper: %s\n", error->message);
-		return SDT_HELPER_EXIT_USAGE;
-	}
+	return TRUE;
+}
+
+/* what killed helpers left behind, before the first request */
+static void
+sdt_helper_clean_up(SdtContext *ctx, const gchar *bench_dir)
+{
+	g_autoptr(GError) error = NULL;
+
 	sdt_helper_keep_kernel_log(ctx);
 	/* history writes killed before their rename leave temporary files */
-	if (sdt_history_remove_stale(ctx, &error) == 0 && error != NULL) {
+	if (sdt_history_remove_stale(ctx, &error) == 0 && error != NULL)
 		g_warning("%s", error->message);
-		g_clear_error(&error);
-	}
 	sdt_helper_remove_stale_checks(ctx, bench_dir);
+}
+
+/* owns the bus name and serves until the loop quits */
+static void
+sdt_helper_serve(SdtHelper *helper, SdtContext *ctx, const SdtHelperArgs *args)
+{
+	guint owner_id;
+
 	/* registers org.example.SdTuner1.Error.* before the first reply */
 	(void) SDT_ERROR;
-
 	/* when activated, the bus that started us is the one to serve */
 	if (g_getenv("DBUS_STARTER_ADDRESS") != NULL && g_getenv("DBUS_SYSTEM_BUS_ADDRESS") == NULL)
 		g_setenv("DBUS_SYSTEM_BUS_ADDRESS", g_getenv("DBUS_STARTER_ADDRESS"), TRUE);
 
-	helper.loop = g_main_loop_new(NULL, FALSE);
-	helper.idle_timeout_s = (guint) idle_timeout;
-	helper.daemon = sdt_daemon_new(ctx, bench_dir);
-	g_signal_connect(helper.daemon,
+	helper->loop = g_main_loop_new(NULL, FALSE);
+	helper->idle_timeout_s = (guint) args->idle_timeout;
+	helper->daemon = sdt_daemon_new(ctx, args->bench_dir);
+	g_signal_connect(helper->daemon,
 			 "busy-changed",
 			 G_CALLBACK(sdt_helper_busy_changed_cb),
-			 &helper);
-	g_unix_signal_add(SIGTERM, sdt_helper_signal_cb, &helper);
-	g_unix_signal_add(SIGINT, sdt_helper_signal_cb, &helper);
+			 helper);
+	g_unix_signal_add(SIGTERM, sdt_helper_signal_cb, helper);
+	g_unix_signal_add(SIGINT, sdt_helper_signal_cb, helper);
 	owner_id = g_bus_own_name(G_BUS_TYPE_SYSTEM,
 				  SDT_BUS_NAME,
 				  G_BUS_NAME_OWNER_FLAGS_ALLOW_REPLACEMENT |
-					  (replace ? G_BUS_NAME_OWNER_FLAGS_REPLACE : 0),
+					  (args->replace ? G_BUS_NAME_OWNER_FLAGS_REPLACE : 0),
 				  sdt_helper_bus_acquired_cb,
 				  sdt_helper_name_acquired_cb,
 				  sdt_helper_name_lost_cb,
-				  &helper,
+				  helper,
 				  NULL);
-	sdt_helper_arm_idle(&helper);
-	g_main_loop_run(helper.loop);
-
+	sdt_helper_arm_idle(helper);
+	g_main_loop_run(helper->loop);
 	g_bus_unown_name(owner_id);
-	if (helper.idle_id != 0)
-		g_source_remove(helper.idle_id);
-	/* a running benchmark is cancelled and given time to remove its file */
-	sdt_daemon_unexport(helper.daemon);
+}
+
+/* a running benchmark is cancelled and given time to remove its file */
+static void
+sdt_helper_shut_down(SdtHelper *helper)
+{
+	gint64 deadline;
+
+	if (helper->idle_id != 0)
+		g_source_remove(helper->idle_id);
+	sdt_daemon_unexport(helper->daemon);
 	deadline = g_get_monotonic_time() + SDT_HELPER_SHUTDOWN_WAIT_S * G_USEC_PER_SEC;
-	while (sdt_daemon_is_busy(helper.daemon) && g_get_monotonic_time() < deadline) {
+	while (sdt_daemon_is_busy(helper->daemon) && g_get_monotonic_time() < deadline) {
 		if (!g_main_context_iteration(NULL, FALSE))
 			g_usleep(10 * 1000);
 	}
-	g_signal_handlers_disconnect_by_data(helper.daemon, &helper);
-	g_clear_object(&helper.daemon);
-	g_main_loop_unref(helper.loop);
+	g_signal_handlers_disconnect_by_data(helper->daemon, helper);
+	g_clear_object(&helper->daemon);
+	g_main_loop_unref(helper->loop);
+}
+
+int
+main(int argc, char *argv[])
+{
+	SdtHelper helper = {NULL};
+	SdtHelperArgs args = {NULL, NULL, 60, FALSE, FALSE};
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtContext) ctx = NULL;
+
+	sdt_helper_init_locale();
+	if (!sdt_helper_parse_args(&argc, &argv, &args)) {
+		sdt_helper_args_clear(&args);
+		return SDT_HELPER_EXIT_USAGE;
+	}
+	if (args.verbose)
+		g_setenv("G_MESSAGES_DEBUG", "all", TRUE);
+	ctx = sdt_context_new(args.root, &error);
+	if (ctx == NULL) {
+		g_printerr("sd-tuner-helper: %s\n", error->message);
+		sdt_helper_args_clear(&args);
+		return SDT_HELPER_EXIT_USAGE;
+	}
+	sdt_helper_clean_up(ctx, args.bench_dir);
+	sdt_helper_serve(&helper, ctx, &args);
+	sdt_helper_shut_down(&helper);
+	sdt_helper_args_clear(&args);
 	return helper.exit_status;
 }

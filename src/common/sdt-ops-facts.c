@@ -1,0 +1,262 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "sdt-cqe-quirks.h"
+#include "sdt-file.h"
+#include "sdt-history.h"
+#include "sdt-ops-facts.h"
+
+gint
+sdt_ops_config_type_code(const SdtInfo *info)
+{
+	if (info == NULL || info->board == NULL)
+		return -1;
+	if (info->board->info != NULL)
+		return (gint) info->board->info->type_code;
+	if (info->board->has_revision)
+		return (gint) info->board->revision.type_code;
+	return -1;
+}
+
+/* the id of SD Tuner's block if its filter reaches board @type_code, else NULL */
+static gchar *
+sdt_ops_config_block_id_for(SdtConfigTxt *cfg, gint type_code)
+{
+	GPtrArray *lines = sdt_config_txt_get_lines(cfg);
+	guint begin = 0;
+	guint end = 0;
+
+	if (!sdt_config_txt_find_block(cfg, &begin, &end))
+		return NULL;
+	for (guint i = begin + 1; i < end; i++) {
+		SdtConfigLine *line = g_ptr_array_index(lines, i);
+		if (line->kind != SDT_CONFIG_LINE_FILTER || g_strcmp0(line->filter, "all") == 0)
+			continue;
+		if (!sdt_config_model_filter_matches(line->filter, type_code))
+			return NULL;
+		return sdt_config_txt_get_block_id(cfg);
+	}
+	return NULL;
+}
+
+gchar *
+sdt_ops_config_block_id_here(SdtConfigTxt *cfg, const SdtInfo *info)
+{
+	return sdt_ops_config_block_id_for(cfg, sdt_ops_config_type_code(info));
+}
+
+/* a static string for an sd_cqe value: never intern what a file says */
+static const gchar *
+sdt_ops_config_cqe_value(const gchar *value)
+{
+	static const gchar *const known[] = {"0", "1", "2", "off", "on", "", NULL};
+	for (guint i = 0; known[i] != NULL; i++) {
+		if (g_strcmp0(value, known[i]) == 0)
+			return known[i];
+	}
+	return "other";
+}
+
+/* only ids SD Tuner writes are interned (a bounded set); anything else is unknown */
+static const gchar *
+sdt_ops_config_block_id_static(const gchar *id)
+{
+	const gchar *num;
+	if (id == NULL)
+		return NULL;
+	if (g_str_has_prefix(id, "sd-overclock-"))
+		num = id + strlen("sd-overclock-");
+	else if (g_str_has_prefix(id, "sd-cqe-"))
+		num = id + strlen("sd-cqe-");
+	else
+		return "unknown";
+	if (num[0] == '\0' || strlen(num) > 3 || strspn(num, "0123456789") != strlen(num))
+		return "unknown";
+	return g_intern_string(id);
+}
+
+void
+sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt *cfg)
+{
+	const SdtCard *card = info->card;
+	const SdtKmsgFacts *klog = &info->kernel_log;
+	gint tc = sdt_ops_config_type_code(info);
+
+	memset(facts, 0, sizeof(*facts));
+	facts->board_key = sdt_board_get_key(info->board);
+	facts->type_code = tc;
+	facts->controller = sdt_sd_controller_to_string(sdt_board_get_controller(info->board));
+	if (info->board != NULL && info->board->info != NULL)
+		facts->core_clock_mhz = info->board->info->core_clock_hz / 1000000;
+	facts->mini_uart = sdt_config_board_has_wireless(tc);
+	/* the running system's reading wins over the config.txt rules */
+	if (info->core_clock_hz > 0) {
+		facts->running_core_clock_mhz = (guint) ((info->core_clock_hz + 500000) / 1000000);
+		facts->running_core_clock_source = info->core_clock_source;
+	}
+
+	facts->card_present = card != NULL && card->present;
+	facts->cqe_list = SDT_CQE_LIST_NONE;
+	if (facts->card_present && card->cid_valid)
+		facts->cqe_list = (gint) sdt_cqe_quirks_lookup(&card->cid, &facts->cqe_list_why);
+	facts->cmd48 = -1;
+	facts->ext_perf_cq = -1;
+	facts->cq_depth = -1;
+	if (facts->card_present) {
+		if (card->ssr_valid) {
+			facts->app_class =
+				card->ssr.app_class > 0 ? (guint) card->ssr.app_class : 0;
+			facts->cq_depth = (gint) card->ssr.cq_depth;
+		}
+		if (card->scr_valid)
+			facts->cmd48 = card->scr.cmd48 ? 1 : 0;
+		if (card->ext_perf >= 0)
+			facts->ext_perf_cq = (card->ext_perf & SDT_EXT_PERF_CMD_QUEUE) ? 1 : 0;
+	}
+	if (info->bus.ios.actual_clock_hz > 0)
+		facts->actual_clock_hz = (guint64) info->bus.ios.actual_clock_hz;
+	else if (info->bus.ios.clock_hz > 0)
+		facts->actual_clock_hz = (guint64) info->bus.ios.clock_hz;
+	facts->timing = sdt_timing_to_string(info->bus.ios.timing);
+	facts->cqe = sdt_cqe_state_to_string(info->bus.cqe);
+
+	if (info->kernel_log_read) {
+		if (klog->overclock_current_hz > 0)
+			facts->log_overclock_hz = (guint64) klog->overclock_current_hz;
+		else if (klog->overclock_hz > 0)
+			facts->log_overclock_hz = (guint64) klog->overclock_hz;
+		facts->log_overclock_reduced = klog->overclock_reduced > 0;
+		facts->log_cqe_recovery = klog->cqe_recovery > 0;
+	}
+
+	if (cfg != NULL) {
+		g_autoptr(GPtrArray) sd = sdt_config_txt_sd_settings_in_effect(cfg, tc);
+		sdt_recommend_facts_from_config(facts, cfg, tc);
+		for (guint i = 0; i < sd->len; i++) {
+			SdtConfigSdSetting *s = g_ptr_array_index(sd, i);
+			if (s->overclock_mhz > 0)
+				facts->config_overclock_mhz = s->overclock_mhz;
+			if (s->cqe != NULL)
+				facts->config_cqe = sdt_ops_config_cqe_value(s->cqe);
+			if (s->kinds & SDT_CONFIG_SD_OVERLAY_SDHOST)
+				facts->config_sdhost_overlay = TRUE;
+			if (s->kinds & SDT_CONFIG_SD_OVERLAY_SDTWEAK)
+				facts->config_sdtweak_overlay = TRUE;
+		}
+		{
+			g_autofree gchar *id = sdt_ops_config_block_id_for(cfg, tc);
+			facts->config_block_id = sdt_ops_config_block_id_static(id);
+		}
+	}
+}
+
+/* config.txt of the context with its includes, or NULL with @error */
+SdtConfigTxt *
+sdt_ops_config_load(SdtContext *ctx, SdtConfigWriter **writer_out, GError **error)
+{
+	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, error);
+	SdtConfigTxt *cfg;
+
+	if (writer == NULL)
+		return NULL;
+	cfg = sdt_config_writer_load(writer, NULL, error);
+	if (cfg != NULL && writer_out != NULL)
+		*writer_out = g_steal_pointer(&writer);
+	return cfg;
+}
+
+/* /proc/device-tree/chosen/bootloader/tryboot = 1: booted in tryboot mode (PLATFORM.md §4) */
+gboolean
+sdt_ops_config_tryboot_active(SdtContext *ctx)
+{
+	g_autofree gchar *path =
+		sdt_context_build_path(ctx, "/proc/device-tree/chosen/bootloader/tryboot");
+	g_autofree gchar *data = NULL;
+	gsize len = 0;
+
+	if (!sdt_file_read_bounded(path, 64, &data, &len, NULL) || len != 4)
+		return FALSE;
+	return ((guint8) data[0] | (guint8) data[1] | (guint8) data[2]) == 0 &&
+	       (guint8) data[3] == 1;
+}
+
+void
+sdt_ops_config_status_facts(SdtVerifyStatusFacts *status,
+			    const gchar *id,
+			    const SdtRecommendFacts *facts,
+			    const SdtInfo *info)
+{
+	guint64 core = (guint64) sdt_recommend_core_clock_mhz(facts) * SDT_MHZ;
+
+	memset(status, 0, sizeof(*status));
+	sdt_verify_change_parse(id, &status->change);
+	if (status->change.kind == SDT_VERIFY_CHANGE_OVERCLOCK)
+		status->expected_clock_hz =
+			sdt_recommend_sdhost_clock_hz(core, status->change.overclock_mhz);
+	status->observed_clock_hz = facts->actual_clock_hz;
+	status->log_overclock_hz = facts->log_overclock_hz;
+	status->log_overclock_reduced = facts->log_overclock_reduced;
+	status->log_cqe_recovery = facts->log_cqe_recovery;
+	status->observed_cqe = info->bus.cqe;
+	status->for_this_board = TRUE;
+}
+
+/* the boot id of the running system under the context's root, or NULL */
+static gchar *
+sdt_ops_config_boot_id(SdtContext *ctx)
+{
+	g_autofree gchar *path = sdt_context_build_path(ctx, "/proc/sys/kernel/random/boot_id");
+	g_autofree gchar *data = NULL;
+
+	if (!sdt_file_read_bounded(path, 128, &data, NULL, NULL))
+		return NULL;
+	g_strstrip(data);
+	return data[0] != '\0' ? g_steal_pointer(&data) : NULL;
+}
+
+void
+sdt_ops_config_history_mark_boot(SdtContext *ctx, JsonObject *entry)
+{
+	g_autofree gchar *boot_id = sdt_ops_config_boot_id(ctx);
+
+	if (boot_id != NULL)
+		json_object_set_string_member(entry, "boot_id", boot_id);
+}
+
+/* SD Tuner changed config.txt (apply, revert, verify) since boot @boot_id */
+static gboolean
+sdt_ops_config_changed_this_boot(SdtContext *ctx, const gchar *boot_id)
+{
+	g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
+	static const gchar *const kinds[] = {"apply", "revert", "verify", NULL};
+
+	for (guint i = 0; history != NULL && i < json_array_get_length(history); i++) {
+		JsonNode *n = json_array_get_element(history, i);
+		JsonObject *e = JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+		if (e != NULL &&
+		    g_strv_contains(kinds,
+				    json_object_get_string_member_with_default(e, "kind", "")) &&
+		    g_strcmp0(json_object_get_string_member_with_default(e, "boot_id", NULL),
+			      boot_id) == 0)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+gchar *
+sdt_ops_config_running_sha256(SdtContext *ctx)
+{
+	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, NULL);
+	g_autofree gchar *boot_id = sdt_ops_config_boot_id(ctx);
+
+	if (writer == NULL || boot_id == NULL || sdt_ops_config_tryboot_active(ctx) ||
+	    sdt_ops_config_changed_this_boot(ctx, boot_id))
+		return NULL;
+	return sdt_config_writer_hash_config(writer);
+}

@@ -1,0 +1,64 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "sdt-config-txt.h"
+#include "sdt-config-writer.h"
+#include "sdt-info.h"
+#include "sdt-recommend.h"
+#include "sdt-verify.h"
+
+G_BEGIN_DECLS
+
+/*
+ * What the operations of the config family (sdt-ops-info.c, sdt-ops-config.c,
+ * sdt-ops-status.c, sdt-ops-verify.c) read from this system: the collected
+ * facts (SdtInfo) and config.txt, turned into the typed facts the pure
+ * decisions take (sdt-recommend, sdt-verify).  Private to src/common.
+ */
+
+#define SDT_MHZ G_GUINT64_CONSTANT(1000000)
+
+/* the revision-code type of the board, -1 if unknown */
+gint sdt_ops_config_type_code(const SdtInfo *info);
+
+/* fills @facts from @info and @cfg (may be NULL); strings point into @info and @cfg */
+void sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt *cfg);
+
+/* config.txt of the context with its includes, or NULL with @error; its writer in @writer_out */
+SdtConfigTxt *sdt_ops_config_load(SdtContext *ctx, SdtConfigWriter **writer_out, GError **error);
+
+/* the id of SD Tuner's block if its filter reaches the board of @info, else NULL */
+gchar *sdt_ops_config_block_id_here(SdtConfigTxt *cfg, const SdtInfo *info);
+
+/* this boot used tryboot.txt (/proc/device-tree/chosen/bootloader/tryboot = 1) */
+gboolean sdt_ops_config_tryboot_active(SdtContext *ctx);
+
+/*
+ * The typed facts for sdt_verify_status_decide() about the change @id on this
+ * boot: its clock or queueing state, expected and observed.  The block is
+ * taken to be for this board and the boot ids unknown; the caller says otherwise.
+ */
+void sdt_ops_config_status_facts(SdtVerifyStatusFacts *status,
+				 const gchar *id,
+				 const SdtRecommendFacts *facts,
+				 const SdtInfo *info);
+
+/*
+ * The SHA-256 of the config.txt this boot runs with, or NULL when that is
+ * not known: a tryboot boot (it runs tryboot.txt), or a change SD Tuner made
+ * (apply, revert, verify) since this boot, so that config.txt is not what
+ * runs.  A benchmark is recorded with it, and only one measured under the
+ * config.txt in effect is the "before" of a change (sdt_ops_verify_record_apply()).
+ */
+gchar *sdt_ops_config_running_sha256(SdtContext *ctx);
+
+/* adds "boot_id", this boot's, to a history entry of a config change */
+void sdt_ops_config_history_mark_boot(SdtContext *ctx, JsonObject *entry);
+
+G_END_DECLS

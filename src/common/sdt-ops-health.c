@@ -1,0 +1,334 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "sdt-file.h"
+#include "sdt-health.h"
+#include "sdt-history.h"
+#include "sdt-info.h"
+#include "sdt-kmsg.h"
+#include "sdt-mounts.h"
+
+/* `health`: the card's writes and errors from files only; the trend is in sdt-health.c */
+
+/* a rough endurance figure for consumer TLC cards: full writes of the capacity */
+#define SDT_HEALTH_WRITE_CYCLES 500
+
+/* what the steps below found, for the figures derived from them */
+typedef struct {
+	guint64 lifetime; /* bytes, ext4's lifetime_write_kbytes of the card's partitions */
+	gboolean lifetime_known;
+	gboolean read_only; /* a partition of the card is mounted read-only */
+	gboolean stat_known;
+	guint64 read_sectors; /* since boot */
+	guint64 write_sectors;
+	gdouble uptime; /* seconds, < 0 unknown */
+} SdtOpsHealth;
+
+static gchar *
+sdt_health_read(SdtContext *ctx, const gchar *path)
+{
+	g_autofree gchar *full = sdt_context_build_path(ctx, path);
+	gchar *contents = NULL;
+	gsize len = 0;
+
+	if (!sdt_file_read_bounded(full, 4096, &contents, &len, NULL))
+		return NULL;
+	return contents;
+}
+
+/* /sys/block/<disk>/stat: field 3 read sectors, field 7 written sectors */
+static gboolean
+sdt_health_parse_block_stat(const gchar *text, guint64 *read_sectors, guint64 *write_sectors)
+{
+	g_auto(GStrv) fields = NULL;
+	guint n = 0;
+	gchar *end = NULL;
+
+	if (text == NULL)
+		return FALSE;
+	fields = g_strsplit_set(text, " \t\n", -1);
+	for (guint i = 0; fields[i] != NULL; i++) {
+		guint64 v;
+		if (fields[i][0] == '\0')
+			continue;
+		v = g_ascii_strtoull(fields[i], &end, 10);
+		if (end == fields[i] || *end != '\0')
+			return FALSE;
+		/* Documentation/block/stat.rst: field 3 read sectors, field 7 write sectors */
+		if (n == 2)
+			*read_sectors = v;
+		else if (n == 6)
+			*write_sectors = v;
+		n++;
+	}
+	return n >= 7;
+}
+
+static gboolean
+sdt_health_parse_u64(const gchar *text, guint64 *value)
+{
+	g_autofree gchar *copy = NULL;
+	gchar *end = NULL;
+
+	if (text == NULL)
+		return FALSE;
+	copy = g_strstrip(g_strdup(text));
+	if (copy[0] == '\0' || !g_ascii_isdigit(copy[0]))
+		return FALSE;
+	*value = g_ascii_strtoull(copy, &end, 10);
+	return *end == '\0';
+}
+
+static gboolean
+sdt_health_word(const gchar *msg)
+{
+	g_autofree gchar *lower = g_ascii_strdown(msg, -1);
+	return strstr(lower, "error") != NULL || strstr(lower, "timeout") != NULL ||
+	       strstr(lower, "timed out") != NULL || strstr(lower, "failed") != NULL;
+}
+
+static void
+sdt_ops_health_int_or_null(JsonBuilder *b, const gchar *name, gboolean known, gint64 value)
+{
+	json_builder_set_member_name(b, name);
+	if (known)
+		json_builder_add_int_value(b, value);
+	else
+		json_builder_add_null_value(b);
+}
+
+static void
+sdt_ops_health_double_or_null(JsonBuilder *b, const gchar *name, gboolean known, gdouble value)
+{
+	json_builder_set_member_name(b, name);
+	if (known)
+		json_builder_add_double_value(b, value);
+	else
+		json_builder_add_null_value(b);
+}
+
+/* "card": present, device, capacity and the CSD's write protection */
+static void
+sdt_ops_health_card(JsonBuilder *b, SdtCard *card)
+{
+	json_builder_set_member_name(b, "card");
+	json_builder_begin_object(b);
+	json_builder_set_member_name(b, "present");
+	json_builder_add_boolean_value(b, card->present);
+	json_builder_set_member_name(b, "device");
+	if (card->device != NULL)
+		json_builder_add_string_value(b, card->device);
+	else
+		json_builder_add_null_value(b);
+	sdt_ops_health_int_or_null(b,
+				   "capacity_bytes",
+				   card->capacity_bytes > 0,
+				   card->capacity_bytes);
+	json_builder_set_member_name(b, "write_protect");
+	if (card->csd_valid) {
+		json_builder_begin_object(b);
+		json_builder_set_member_name(b, "permanent");
+		json_builder_add_boolean_value(b, card->csd.perm_write_protect);
+		json_builder_set_member_name(b, "temporary");
+		json_builder_add_boolean_value(b, card->csd.tmp_write_protect);
+		json_builder_end_object(b);
+	} else {
+		json_builder_add_null_value(b);
+	}
+	json_builder_end_object(b);
+}
+
+/* a mount of a partition of @card */
+static gboolean
+sdt_ops_health_on_card(SdtCard *card, SdtMount *m)
+{
+	return card->device != NULL && m->source != NULL && g_str_has_prefix(m->source, "/dev/") &&
+	       g_str_has_prefix(m->source + 5, card->device) &&
+	       g_ptr_array_find_with_equal_func(card->mount_points,
+						m->mount_point,
+						g_str_equal,
+						NULL);
+}
+
+/* one member of "partitions", with ext4's lifetime counter */
+static void
+sdt_ops_health_partition(JsonBuilder *b, SdtContext *ctx, SdtMount *m, SdtOpsHealth *h)
+{
+	g_autofree gchar *base = g_path_get_basename(m->source);
+	g_autofree gchar *path = g_strdup_printf("/sys/fs/ext4/%s/lifetime_write_kbytes", base);
+	g_autofree gchar *text =
+		g_strcmp0(m->fs_type, "ext4") == 0 ? sdt_health_read(ctx, path) : NULL;
+	guint64 kb = 0;
+	gboolean known = sdt_health_parse_u64(text, &kb);
+
+	h->read_only = h->read_only || m->read_only;
+	json_builder_begin_object(b);
+	json_builder_set_member_name(b, "device");
+	json_builder_add_string_value(b, base);
+	json_builder_set_member_name(b, "mount_point");
+	json_builder_add_string_value(b, m->mount_point);
+	json_builder_set_member_name(b, "filesystem");
+	json_builder_add_string_value(b, m->fs_type);
+	json_builder_set_member_name(b, "read_only");
+	json_builder_add_boolean_value(b, m->read_only);
+	sdt_ops_health_int_or_null(b, "lifetime_write_bytes", known, (gint64) (kb * 1024));
+	json_builder_end_object(b);
+	if (known) {
+		h->lifetime += kb * 1024;
+		h->lifetime_known = TRUE;
+	}
+}
+
+/* ext4's lifetime counter, per mounted partition of the card */
+static void
+sdt_ops_health_partitions(JsonBuilder *b, SdtContext *ctx, SdtInfo *info, SdtOpsHealth *h)
+{
+	json_builder_set_member_name(b, "partitions");
+	json_builder_begin_array(b);
+	for (guint i = 0; info->card->present && i < info->mounts->len; i++) {
+		SdtMount *m = g_ptr_array_index(info->mounts, i);
+		if (sdt_ops_health_on_card(info->card, m))
+			sdt_ops_health_partition(b, ctx, m, h);
+	}
+	json_builder_end_array(b);
+	sdt_ops_health_int_or_null(b,
+				   "lifetime_write_bytes",
+				   h->lifetime_known,
+				   (gint64) h->lifetime);
+}
+
+/* the block device's counters since boot */
+static void
+sdt_ops_health_since_boot(JsonBuilder *b, SdtContext *ctx, SdtCard *card, SdtOpsHealth *h)
+{
+	g_autofree gchar *uptime_text = sdt_health_read(ctx, "/proc/uptime");
+
+	if (card->device != NULL) {
+		g_autofree gchar *stat_path = g_strdup_printf("/sys/block/%s/stat", card->device);
+		g_autofree gchar *stat_text = sdt_health_read(ctx, stat_path);
+		h->stat_known =
+			sdt_health_parse_block_stat(stat_text, &h->read_sectors, &h->write_sectors);
+	}
+	if (uptime_text != NULL)
+		h->uptime = g_ascii_strtod(uptime_text, NULL);
+	json_builder_set_member_name(b, "since_boot");
+	json_builder_begin_object(b);
+	sdt_ops_health_double_or_null(b, "uptime_seconds", h->uptime > 0, h->uptime);
+	sdt_ops_health_int_or_null(b,
+				   "written_bytes",
+				   h->stat_known,
+				   (gint64) (h->write_sectors * 512));
+	sdt_ops_health_int_or_null(b,
+				   "read_bytes",
+				   h->stat_known,
+				   (gint64) (h->read_sectors * 512));
+	json_builder_end_object(b);
+}
+
+/* writes per day since boot (the history keeps benchmark and check runs only), and the years left
+ */
+static void
+sdt_ops_health_projection(JsonBuilder *b, SdtCard *card, const SdtOpsHealth *h)
+{
+	gdouble per_day = -1;
+
+	if (h->stat_known && h->uptime >= 3600)
+		per_day = (gdouble) h->write_sectors * 512 / (h->uptime / 86400.0);
+	sdt_ops_health_double_or_null(b, "writes_per_day_bytes", per_day >= 0, per_day);
+	json_builder_set_member_name(b, "projection");
+	if (per_day > 0 && card->capacity_bytes > 0) {
+		gdouble budget = (gdouble) card->capacity_bytes * SDT_HEALTH_WRITE_CYCLES;
+		gdouble left = budget - (h->lifetime_known ? (gdouble) h->lifetime : 0.0);
+		gdouble years = MAX(left, 0.0) / per_day / 365.25;
+		json_builder_begin_object(b);
+		json_builder_set_member_name(b, "years");
+		json_builder_add_double_value(b, years);
+		json_builder_set_member_name(b, "assumption");
+		json_builder_add_string_value(
+			b,
+			_("A rough estimate: it assumes the card endures about 500 writes of its "
+			  "whole capacity (typical of consumer TLC flash; real cards vary widely) "
+			  "and that the writes per day since boot continue"));
+		json_builder_end_object(b);
+	} else {
+		json_builder_add_null_value(b);
+	}
+}
+
+/* the kernel's errors about the card's host or disk since boot */
+static guint
+sdt_ops_health_kernel_errors(SdtContext *ctx, SdtCard *card)
+{
+	gsize len = 0;
+	g_autofree gchar *text = sdt_kmsg_read(ctx, &len, NULL);
+	g_autoptr(GPtrArray) records = text != NULL ? sdt_kmsg_parse(text, len, NULL) : NULL;
+	guint errors = 0;
+
+	for (guint i = 0; records != NULL && i < records->len; i++) {
+		SdtKmsgRecord *r = g_ptr_array_index(records, i);
+		const gchar *msg = r->message;
+		gboolean ours = (card->host != NULL && g_str_has_prefix(msg, card->host) &&
+				 msg[strlen(card->host)] == ':') ||
+				(card->device != NULL && strstr(msg, card->device) != NULL);
+		if (ours && sdt_health_word(msg))
+			errors++;
+	}
+	return errors;
+}
+
+static void
+sdt_ops_health_notes(JsonBuilder *b, const SdtOpsHealth *h)
+{
+	json_builder_set_member_name(b, "notes");
+	json_builder_begin_array(b);
+	json_builder_add_string_value(b,
+				      _("SD Tuner sends no vendor-specific command (CMD56) to read "
+					"a card's wear: such commands have made cards vanish"));
+	if (!h->lifetime_known)
+		json_builder_add_string_value(
+			b,
+			_("The file systems on the card do not report lifetime writes (ext4 "
+			  "does)"));
+	json_builder_end_array(b);
+}
+
+JsonNode *
+sdt_ops_health(SdtContext *ctx, GError **error)
+{
+	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
+	g_autoptr(JsonBuilder) b = json_builder_new();
+	g_autoptr(JsonArray) history = NULL;
+	SdtOpsHealth h = {0};
+
+	if (info == NULL)
+		return NULL;
+	h.uptime = -1;
+	json_builder_begin_object(b);
+	sdt_ops_health_card(b, info->card);
+	sdt_ops_health_partitions(b, ctx, info, &h);
+	sdt_ops_health_since_boot(b, ctx, info->card, &h);
+	sdt_ops_health_projection(b, info->card, &h);
+	sdt_ops_health_int_or_null(
+		b,
+		"kernel_errors_since_boot",
+		info->kernel_log_read,
+		info->kernel_log_read ? sdt_ops_health_kernel_errors(ctx, info->card) : 0);
+	json_builder_set_member_name(b, "read_only");
+	json_builder_add_boolean_value(b, h.read_only);
+
+	history = sdt_history_list(ctx, NULL);
+	json_builder_set_member_name(b, "registers");
+	json_builder_add_value(b, sdt_health_registers(info->card, history));
+	json_builder_set_member_name(b, "trend");
+	json_builder_add_value(b, sdt_health_trend(history));
+	sdt_ops_health_notes(b, &h);
+	json_builder_end_object(b);
+	return json_builder_get_root(b);
+}

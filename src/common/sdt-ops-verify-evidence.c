@@ -1,0 +1,383 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "sdt-error.h"
+#include "sdt-file.h"
+#include "sdt-ops-verify-private.h"
+#include "sdt-soak.h"
+
+/* the evidence of `verify`: the soak test and the benchmark, run now or read from a file */
+
+#define SDT_OPS_VERIFY_EVIDENCE_MAX (1024 * 1024)
+
+/* the evidence file of tests: {"soak": {...}, "before": {...}, "after": {...}} */
+static JsonObject *
+sdt_ops_verify_read_evidence(const gchar *path, GError **error)
+{
+	g_autofree gchar *data = NULL;
+	g_autoptr(JsonParser) parser = json_parser_new();
+	gsize len = 0;
+
+	if (!sdt_file_read_bounded(path, SDT_OPS_VERIFY_EVIDENCE_MAX, &data, &len, error))
+		return NULL;
+	if (!json_parser_load_from_data(parser, data, (gssize) len, error))
+		return NULL;
+	if (!JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser))) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    _("%s is not a JSON object"),
+			    path);
+		return NULL;
+	}
+	return json_object_ref(json_node_get_object(json_parser_get_root(parser)));
+}
+
+static void
+sdt_ops_verify_soak(SdtVerifySoak *soak, JsonObject *obj)
+{
+	gdouble w = sdt_ops_verify_num(obj, "bytes_written");
+	gdouble c = sdt_ops_verify_num(obj, "bytes_checked");
+	gdouble m = sdt_ops_verify_num(obj, "mismatches");
+	gdouble off = sdt_ops_verify_num(obj, "first_bad_offset");
+
+	memset(soak, 0, sizeof(*soak));
+	soak->first_bad_offset = -1;
+	if (obj == NULL || !(w >= 0) || !(c >= 0) || !(m >= 0))
+		return;
+	soak->ran = TRUE;
+	soak->bytes_written = (guint64) w;
+	soak->bytes_checked = (guint64) c;
+	soak->mismatches = (guint64) m;
+	soak->first_bad_offset = off >= 0 ? (gint64) off : -1;
+}
+
+/* before/after figures present in both, in the order of @after */
+static GArray *
+sdt_ops_verify_figures(JsonObject *before, JsonObject *after)
+{
+	GArray *figures = g_array_new(FALSE, TRUE, sizeof(SdtVerifyFigure));
+	g_autoptr(GList) names = after != NULL ? json_object_get_members(after) : NULL;
+
+	for (GList *l = names; l != NULL; l = l->next) {
+		JsonObject *b = sdt_ops_verify_obj(before, l->data);
+		JsonObject *a = sdt_ops_verify_obj(after, l->data);
+		SdtVerifyFigure f = {0};
+		if (a == NULL || b == NULL)
+			continue;
+		f.name = l->data;
+		f.unit = json_object_get_string_member_with_default(a, "unit", "");
+		f.before = sdt_ops_verify_num(b, "median");
+		f.before_spread = sdt_ops_verify_num(b, "spread");
+		f.after = sdt_ops_verify_num(a, "median");
+		f.after_spread = sdt_ops_verify_num(a, "spread");
+		g_array_append_val(figures, f);
+	}
+	return figures;
+}
+
+JsonObject *
+sdt_ops_verify_evidence_json(const SdtVerifyFacts *facts)
+{
+	JsonObject *ev = json_object_new();
+	JsonObject *clock = json_object_new();
+	JsonObject *soak = json_object_new();
+	JsonArray *log = json_array_new();
+	JsonArray *figures = json_array_new();
+
+	json_object_set_string_member(ev, "boot_id_then", facts->boot_id_then);
+	if (facts->boot_id_now != NULL)
+		json_object_set_string_member(ev, "boot_id", facts->boot_id_now);
+	else
+		json_object_set_null_member(ev, "boot_id");
+	json_object_set_boolean_member(ev, "tryboot_active", facts->tryboot_active);
+	json_object_set_boolean_member(ev, "config_edited", facts->config_edited);
+	json_object_set_int_member(ev, "attempts_before", facts->attempts);
+	json_object_set_int_member(clock, "expected_hz", (gint64) facts->expected_clock_hz);
+	json_object_set_int_member(clock, "observed_hz", (gint64) facts->observed_clock_hz);
+	json_object_set_object_member(ev, "clock", clock);
+	if (facts->expected_cqe != SDT_CQE_UNKNOWN) {
+		JsonObject *cqe = json_object_new();
+		json_object_set_string_member(cqe,
+					      "expected",
+					      sdt_cqe_state_to_string(facts->expected_cqe));
+		json_object_set_string_member(cqe,
+					      "observed",
+					      sdt_cqe_state_to_string(facts->observed_cqe));
+		json_object_set_object_member(ev, "cqe", cqe);
+	}
+	for (guint i = 0; facts->log != NULL && i < facts->log->lines->len; i++)
+		json_array_add_string_element(log, g_ptr_array_index(facts->log->lines, i));
+	json_object_set_array_member(ev, "log", log);
+	json_object_set_boolean_member(soak, "ran", facts->soak.ran);
+	json_object_set_int_member(soak, "bytes_written", (gint64) facts->soak.bytes_written);
+	json_object_set_int_member(soak, "bytes_checked", (gint64) facts->soak.bytes_checked);
+	json_object_set_int_member(soak, "mismatches", (gint64) facts->soak.mismatches);
+	if (facts->soak.first_bad_offset >= 0)
+		json_object_set_int_member(soak, "first_bad_offset", facts->soak.first_bad_offset);
+	else
+		json_object_set_null_member(soak, "first_bad_offset");
+	json_object_set_object_member(ev, "soak", soak);
+	for (guint i = 0; i < facts->n_figures; i++) {
+		const SdtVerifyFigure *f = &facts->figures[i];
+		JsonObject *o = json_object_new();
+		json_object_set_string_member(o, "name", f->name);
+		json_object_set_string_member(o, "unit", f->unit);
+		json_object_set_double_member(o, "before", f->before);
+		json_object_set_double_member(o, "before_spread", f->before_spread);
+		json_object_set_double_member(o, "after", f->after);
+		json_object_set_double_member(o, "after_spread", f->after_spread);
+		json_array_add_object_element(figures, o);
+	}
+	json_object_set_array_member(ev, "figures", figures);
+	return ev;
+}
+
+/* the time bound of the gathering: a thread that cancels it at the deadline */
+typedef struct {
+	GMutex lock;
+	GCond cond;
+	gboolean done;
+	gboolean timed_out;
+	gint64 deadline; /* monotonic µs */
+	GCancellable *cancellable;
+} SdtOpsVerifyWatchdog;
+
+static gpointer
+sdt_ops_verify_watchdog_thread(gpointer data)
+{
+	SdtOpsVerifyWatchdog *w = data;
+
+	g_mutex_lock(&w->lock);
+	while (!w->done) {
+		if (!g_cond_wait_until(&w->cond, &w->lock, w->deadline) && !w->done) {
+			w->timed_out = TRUE;
+			g_cancellable_cancel(w->cancellable);
+			break;
+		}
+	}
+	g_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+static void
+sdt_ops_verify_forward_cancel(GCancellable *outer, gpointer inner)
+{
+	g_cancellable_cancel(inner);
+}
+
+/* starts the time bound: @gather is cancelled at the deadline or with @cancellable */
+static GThread *
+sdt_ops_verify_watchdog_start(SdtOpsVerifyWatchdog *w,
+			      gdouble max_seconds,
+			      GCancellable *gather,
+			      GCancellable *cancellable,
+			      gulong *handler)
+{
+	g_mutex_init(&w->lock);
+	g_cond_init(&w->cond);
+	w->deadline = g_get_monotonic_time() + (gint64) (max_seconds * G_USEC_PER_SEC);
+	w->cancellable = gather;
+	*handler = 0;
+	if (cancellable != NULL)
+		*handler = g_cancellable_connect(cancellable,
+						 G_CALLBACK(sdt_ops_verify_forward_cancel),
+						 gather,
+						 NULL);
+	return g_thread_new("sdt-verify-bound", sdt_ops_verify_watchdog_thread, w);
+}
+
+static void
+sdt_ops_verify_watchdog_stop(SdtOpsVerifyWatchdog *w,
+			     GThread *thread,
+			     GCancellable *cancellable,
+			     gulong handler)
+{
+	g_mutex_lock(&w->lock);
+	w->done = TRUE;
+	g_cond_signal(&w->cond);
+	g_mutex_unlock(&w->lock);
+	g_thread_join(thread);
+	if (cancellable != NULL)
+		g_cancellable_disconnect(cancellable, handler);
+	g_mutex_clear(&w->lock);
+	g_cond_clear(&w->cond);
+}
+
+/* the verification's progress callback, as the engine's for one of its stages */
+typedef struct {
+	const SdtOpsVerifyOptions *options;
+	SdtOpsVerifyStage stage;
+} SdtOpsVerifyProgress;
+
+static void
+sdt_ops_verify_engine_progress(const gchar *phase,
+			       gdouble fraction,
+			       gdouble rate_mb_s,
+			       gpointer user_data)
+{
+	SdtOpsVerifyProgress *p = user_data;
+	p->options->progress(p->stage, fraction, p->options->progress_data);
+}
+
+/* the benchmark (standard profile), then the soak test, on the card */
+static GError *
+sdt_ops_verify_run_tests(SdtContext *ctx,
+			 const SdtOpsVerifyOptions *options,
+			 SdtOpsVerifyEvidence *ev,
+			 GCancellable *gather)
+{
+	GError *local = NULL;
+	g_autoptr(JsonNode) bench = NULL;
+	g_autoptr(JsonNode) soak = NULL;
+	SdtOpsVerifyProgress bp = {options, SDT_OPS_VERIFY_STAGE_BENCHMARK};
+	SdtOpsVerifyProgress sp = {options, SDT_OPS_VERIFY_STAGE_SOAK};
+	SdtBenchProgressFunc progress =
+		options->progress != NULL ? sdt_ops_verify_engine_progress : NULL;
+	gdouble soak_seconds =
+		options->soak_seconds >= 0 ? options->soak_seconds : SDT_SOAK_DEFAULT_SECONDS;
+	JsonObject *b;
+
+	bench = sdt_ops_bench(ctx, "standard", NULL, progress, &bp, gather, &local);
+	if (bench == NULL)
+		return local;
+	b = json_node_get_object(bench);
+	/* a simulated board's stand-in says nothing about the card */
+	ev->after = sdt_ops_verify_on_card(b) ? sdt_ops_verify_bench_figures(b) : NULL;
+	soak = sdt_ops_soak(ctx,
+			    NULL,
+			    SDT_SOAK_DEFAULT_SIZE,
+			    soak_seconds,
+			    progress,
+			    &sp,
+			    gather,
+			    &local);
+	if (soak == NULL)
+		return local;
+	ev->soak =
+		json_object_ref(json_object_get_object_member(json_node_get_object(soak), "soak"));
+	return NULL;
+}
+
+/*
+ * Runs the benchmark and the soak test on the card for the decision, within
+ * the time bound.  Returns FALSE only when @cancellable was cancelled (the
+ * try stays counted as interrupted); any other failure, the time bound
+ * included, is the decision's "could not run" (ev->why).
+ */
+static gboolean
+sdt_ops_verify_gather(SdtContext *ctx,
+		      const SdtOpsVerifyOptions *options,
+		      SdtOpsVerifyEvidence *ev,
+		      GCancellable *cancellable,
+		      GError **error)
+{
+	g_autoptr(GCancellable) gather = g_cancellable_new();
+	g_autoptr(GError) local = NULL;
+	SdtOpsVerifyWatchdog w = {0};
+	GThread *thread;
+	gulong handler = 0;
+	gdouble max_seconds =
+		options->max_seconds > 0 ? options->max_seconds : SDT_OPS_VERIFY_MAX_SECONDS;
+
+	thread = sdt_ops_verify_watchdog_start(&w, max_seconds, gather, cancellable, &handler);
+	local = sdt_ops_verify_run_tests(ctx, options, ev, gather);
+	sdt_ops_verify_watchdog_stop(&w, thread, cancellable, handler);
+
+	if (local == NULL)
+		return TRUE;
+	if (g_cancellable_is_cancelled(cancellable)) {
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_CANCELLED,
+				    _("Verification was stopped before it decided; it counts as an "
+				      "interrupted try."));
+		return FALSE;
+	}
+	if (w.timed_out)
+		ev->why = g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
+						      "The benchmark and the soak test took longer "
+						      "than %u minute",
+						      "The benchmark and the soak test took longer "
+						      "than %u minutes",
+						      (guint) ceil(max_seconds / 60)),
+					  (guint) ceil(max_seconds / 60));
+	else
+		ev->why = g_strdup(local->message);
+	return TRUE;
+}
+
+/* the "before", "after" and "soak" of the evidence file, over what the history says */
+static gboolean
+sdt_ops_verify_read_evidence_file(const gchar *path, SdtOpsVerifyEvidence *ev, GError **error)
+{
+	g_autoptr(JsonObject) evidence = sdt_ops_verify_read_evidence(path, error);
+	JsonObject *b;
+
+	if (evidence == NULL)
+		return FALSE;
+	b = sdt_ops_verify_obj(evidence, "before");
+	if (b != NULL) {
+		g_clear_pointer(&ev->before, json_object_unref);
+		ev->before = json_object_ref(b);
+	}
+	if (sdt_ops_verify_obj(evidence, "after") != NULL)
+		ev->after = json_object_ref(sdt_ops_verify_obj(evidence, "after"));
+	if (sdt_ops_verify_obj(evidence, "soak") != NULL)
+		ev->soak = json_object_ref(sdt_ops_verify_obj(evidence, "soak"));
+	return TRUE;
+}
+
+void
+sdt_ops_verify_evidence_clear(SdtOpsVerifyEvidence *ev)
+{
+	g_clear_pointer(&ev->before, json_object_unref);
+	g_clear_pointer(&ev->after, json_object_unref);
+	g_clear_pointer(&ev->soak, json_object_unref);
+	g_clear_pointer(&ev->why, g_free);
+	g_clear_pointer(&ev->figures, g_array_unref);
+}
+
+gboolean
+sdt_ops_verify_get_evidence(SdtContext *ctx,
+			    const SdtOpsVerifyOptions *options,
+			    const SdtVerifyPending *p,
+			    SdtVerifyFacts *facts,
+			    SdtOpsVerifyEvidence *ev,
+			    GCancellable *cancellable,
+			    GError **error)
+{
+	gboolean safety = sdt_verify_change_is_safety(&facts->change);
+
+	ev->before = p->before != NULL ? json_object_ref(p->before) : NULL;
+	if (ev->before == NULL)
+		/* a change recorded before the figures were kept with it */
+		ev->before = sdt_ops_verify_last_card_bench(ctx, p->time, NULL);
+	if (options->evidence_path != NULL && facts->attempts < SDT_VERIFY_MAX_TRIES) {
+		if (!sdt_ops_verify_read_evidence_file(options->evidence_path, ev, error))
+			return FALSE;
+	} else if (options->evidence_path == NULL && sdt_verify_evidence_needed(facts)) {
+		/* nothing to compare with: the benchmark is worth running only for a
+		 * safety change, which is decided on the soak test alone */
+		if (ev->before == NULL && !safety)
+			facts->no_before = TRUE;
+		else if (!sdt_ops_verify_gather(ctx, options, ev, cancellable, error))
+			return FALSE;
+		facts->no_before = ev->before == NULL;
+		facts->evidence_error = ev->why;
+	}
+	if (ev->soak != NULL)
+		sdt_ops_verify_soak(&facts->soak, ev->soak);
+	ev->figures = sdt_ops_verify_figures(ev->before, ev->after);
+	facts->figures = (const SdtVerifyFigure *) (gpointer) ev->figures->data;
+	facts->n_figures = ev->figures->len;
+	return TRUE;
+}

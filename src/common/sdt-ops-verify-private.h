@@ -1,0 +1,73 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "sdt-ops.h"
+#include "sdt-verify.h"
+
+G_BEGIN_DECLS
+
+/*
+ * The parts of `verify` (sdt-ops-verify.c: the decision and the action)
+ * shared with sdt-ops-verify-record.c (the pending change, its "before"
+ * figures and the status) and sdt-ops-verify-evidence.c (the soak test and
+ * the benchmark).  Private to src/common.
+ */
+
+/* the boot id of the running system under the context's root, or NULL */
+gchar *sdt_ops_verify_boot_id(SdtContext *ctx);
+/* the context's time, ISO 8601 */
+gchar *sdt_ops_verify_now_iso(SdtContext *ctx);
+/* a number member, or NAN */
+gdouble sdt_ops_verify_num(JsonObject *obj, const gchar *name);
+/* an object member, or NULL */
+JsonObject *sdt_ops_verify_obj(JsonObject *obj, const gchar *name);
+/* a benchmark result measured on the SD card itself (one without stand_in is) */
+gboolean sdt_ops_verify_on_card(JsonObject *bench);
+/*
+ * The figures of a benchmark result as the decision compares them: {test:
+ * {median, spread, unit}}; NULL when it has none with a known spread.
+ */
+JsonObject *sdt_ops_verify_bench_figures(JsonObject *bench);
+/*
+ * The figures of the last benchmark of the card in the history taken at or
+ * before @until (ISO 8601; NULL: any) and, unless @config_sha256 is NULL,
+ * measured under that config.txt; NULL when there is none.
+ */
+JsonObject *
+sdt_ops_verify_last_card_bench(SdtContext *ctx, const gchar *until, const gchar *config_sha256);
+
+/* what the decision rests on beyond this boot's facts */
+typedef struct {
+	JsonObject *before; /* figures from before the change */
+	JsonObject *after;  /* figures measured now */
+	JsonObject *soak;   /* the soak test's "soak" member */
+	gchar *why;         /* why the benchmark or the soak test could not run, or NULL */
+	GArray *figures;    /* SdtVerifyFigure, pointing into @before and @after */
+} SdtOpsVerifyEvidence;
+
+void sdt_ops_verify_evidence_clear(SdtOpsVerifyEvidence *ev);
+
+/*
+ * Fills @ev and the evidence members of @facts: from the options' evidence
+ * file, or by running the benchmark and the soak test when the decision rests
+ * on them (sdt_verify_evidence_needed()).  FALSE with @error when the evidence
+ * file is bad or @cancellable was cancelled (the try stays counted).
+ */
+gboolean sdt_ops_verify_get_evidence(SdtContext *ctx,
+				     const SdtOpsVerifyOptions *options,
+				     const SdtVerifyPending *p,
+				     SdtVerifyFacts *facts,
+				     SdtOpsVerifyEvidence *ev,
+				     GCancellable *cancellable,
+				     GError **error);
+
+/* the evidence member of the result and the history */
+JsonObject *sdt_ops_verify_evidence_json(const SdtVerifyFacts *facts);
+
+G_END_DECLS

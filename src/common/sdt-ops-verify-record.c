@@ -1,0 +1,301 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "sdt-file.h"
+#include "sdt-history.h"
+#include "sdt-ops-facts.h"
+#include "sdt-ops-verify-private.h"
+
+/* the pending change of `verify`: recorded by apply with its "before" figures, shown by status */
+
+/* the boot id of the running system under the context's root, or NULL */
+gchar *
+sdt_ops_verify_boot_id(SdtContext *ctx)
+{
+	g_autofree gchar *path = sdt_context_build_path(ctx, "/proc/sys/kernel/random/boot_id");
+	g_autofree gchar *data = NULL;
+
+	if (!sdt_file_read_bounded(path, 128, &data, NULL, NULL))
+		return NULL;
+	g_strstrip(data);
+	return data[0] != '\0' ? g_steal_pointer(&data) : NULL;
+}
+
+gchar *
+sdt_ops_verify_now_iso(SdtContext *ctx)
+{
+	g_autoptr(GDateTime) now = sdt_context_get_now(ctx);
+	return g_date_time_format_iso8601(now);
+}
+
+gdouble
+sdt_ops_verify_num(JsonObject *obj, const gchar *name)
+{
+	JsonNode *n = obj != NULL ? json_object_get_member(obj, name) : NULL;
+	if (n == NULL || !JSON_NODE_HOLDS_VALUE(n))
+		return NAN;
+	if (json_node_get_value_type(n) == G_TYPE_DOUBLE)
+		return json_node_get_double(n);
+	if (json_node_get_value_type(n) == G_TYPE_INT64)
+		return (gdouble) json_node_get_int(n);
+	return NAN;
+}
+
+JsonObject *
+sdt_ops_verify_obj(JsonObject *obj, const gchar *name)
+{
+	JsonNode *n = obj != NULL ? json_object_get_member(obj, name) : NULL;
+	return n != NULL && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+}
+
+/*
+ * IOPS for the random tests and MB/s for the others; the spread is the test's
+ * 95% confidence half-width (ci_percent of the figure).  A test without a
+ * known spread is left out.
+ */
+JsonObject *
+sdt_ops_verify_bench_figures(JsonObject *bench)
+{
+	JsonNode *tn = json_object_get_member(bench, "tests");
+	JsonArray *tests = tn != NULL && JSON_NODE_HOLDS_ARRAY(tn) ? json_node_get_array(tn) : NULL;
+	g_autoptr(JsonObject) figures = json_object_new();
+
+	for (guint i = 0; tests != NULL && i < json_array_get_length(tests); i++) {
+		JsonNode *e = json_array_get_element(tests, i);
+		JsonObject *t = JSON_NODE_HOLDS_OBJECT(e) ? json_node_get_object(e) : NULL;
+		const gchar *name =
+			t != NULL ? json_object_get_string_member_with_default(t, "name", NULL)
+				  : NULL;
+		gboolean iops = name != NULL && g_str_has_prefix(name, "rand-");
+		gdouble value = t != NULL ? sdt_ops_verify_num(t, iops ? "iops" : "mb_s") : NAN;
+		gdouble ci = t != NULL ? sdt_ops_verify_num(t, "ci_percent") : NAN;
+		JsonObject *f;
+
+		if (name == NULL || !(value >= 0) || !(ci >= 0))
+			continue;
+		f = json_object_new();
+		json_object_set_double_member(f, "median", value);
+		json_object_set_double_member(f, "spread", value * ci / 100.0);
+		json_object_set_string_member(f, "unit", iops ? "IOPS" : "MB/s");
+		json_object_set_object_member(figures, name, f);
+	}
+	return json_object_get_size(figures) > 0 ? g_steal_pointer(&figures) : NULL;
+}
+
+/* a benchmark result measured on the SD card itself (one without stand_in is) */
+gboolean
+sdt_ops_verify_on_card(JsonObject *bench)
+{
+	JsonNode *tn = json_object_get_member(bench, "target");
+	JsonObject *target =
+		tn != NULL && JSON_NODE_HOLDS_OBJECT(tn) ? json_node_get_object(tn) : NULL;
+	JsonNode *si = target != NULL ? json_object_get_member(target, "stand_in") : NULL;
+
+	if (si != NULL && JSON_NODE_HOLDS_VALUE(si) &&
+	    json_node_get_value_type(si) == G_TYPE_BOOLEAN)
+		return !json_node_get_boolean(si);
+	return TRUE;
+}
+
+/* a history entry of a benchmark of the SD card itself */
+static gboolean
+sdt_ops_verify_is_card_bench(JsonObject *e)
+{
+	return g_strcmp0(json_object_get_string_member_with_default(e, "kind", ""), "bench") == 0 &&
+	       sdt_ops_verify_on_card(e);
+}
+
+/* entry @e of the history was taken at or before @until_dt (NULL: any time) */
+static gboolean
+sdt_ops_verify_taken_by(JsonObject *e, GDateTime *until_dt)
+{
+	g_autoptr(GDateTime) t = NULL;
+
+	if (until_dt == NULL)
+		return TRUE;
+	t = g_date_time_new_from_iso8601(json_object_get_string_member_with_default(e, "time", ""),
+					 NULL);
+	return t != NULL && g_date_time_compare(t, until_dt) <= 0;
+}
+
+JsonObject *
+sdt_ops_verify_last_card_bench(SdtContext *ctx, const gchar *until, const gchar *config_sha256)
+{
+	g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
+	g_autoptr(GDateTime) until_dt =
+		until != NULL ? g_date_time_new_from_iso8601(until, NULL) : NULL;
+
+	if (until != NULL && until_dt == NULL)
+		return NULL;
+	for (guint i = history != NULL ? json_array_get_length(history) : 0; i > 0; i--) {
+		JsonNode *n = json_array_get_element(history, i - 1);
+		JsonObject *e = JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+		JsonObject *figures;
+
+		if (e == NULL || !sdt_ops_verify_is_card_bench(e) ||
+		    !sdt_ops_verify_taken_by(e, until_dt))
+			continue;
+		/* measured under another config.txt (or an unknown one): not this one's figures */
+		if (config_sha256 != NULL &&
+		    g_strcmp0(json_object_get_string_member_with_default(e, "config_sha256", NULL),
+			      config_sha256) != 0)
+			continue;
+		figures = sdt_ops_verify_bench_figures(e);
+		if (figures != NULL)
+			return figures;
+	}
+	return NULL;
+}
+
+/* adds a sentence to the "warnings" of a result */
+static void
+sdt_ops_verify_add_warning(JsonObject *res, const gchar *text)
+{
+	JsonNode *n = json_object_get_member(res, "warnings");
+	if (n == NULL || !JSON_NODE_HOLDS_ARRAY(n)) {
+		json_object_set_array_member(res, "warnings", json_array_new());
+		n = json_object_get_member(res, "warnings");
+	}
+	json_array_add_string_element(json_node_get_array(n), text);
+}
+
+/*
+ * The figures to compare with after the restart: those of the last benchmark
+ * of the card measured under the config.txt in effect before the change
+ * (@config_sha256).  Without them a warning says what the verification will do.
+ */
+static JsonObject *
+sdt_ops_verify_before(SdtContext *ctx,
+		      const SdtVerifyChange *change,
+		      const gchar *config_sha256,
+		      JsonObject *apply_result)
+{
+	g_autoptr(JsonObject) any = NULL;
+	JsonObject *before = config_sha256 != NULL
+				     ? sdt_ops_verify_last_card_bench(ctx, NULL, config_sha256)
+				     : NULL;
+
+	/* a safety change is kept without being faster: it needs no "before" */
+	if (before != NULL || sdt_verify_change_is_safety(change))
+		return before;
+	any = sdt_ops_verify_last_card_bench(ctx, NULL, NULL);
+	if (any == NULL)
+		sdt_ops_verify_add_warning(
+			apply_result,
+			_("There is no benchmark of the SD card from before this change, so "
+			  "the verification after the restart cannot show that it helped and "
+			  "will undo it: revert, run “sdtunerctl bench”, then apply again."));
+	else
+		sdt_ops_verify_add_warning(
+			apply_result,
+			_("The last benchmark of the SD card was measured under another "
+			  "config.txt than the one in effect before this change, so the "
+			  "verification after the restart cannot show that it helped and "
+			  "will undo it: revert, restart, run “sdtunerctl bench”, then apply "
+			  "again."));
+	return NULL;
+}
+
+void
+sdt_ops_verify_record_apply(SdtContext *ctx,
+			    JsonObject *apply_result,
+			    gint type_code,
+			    const gchar *filter,
+			    guint replaces,
+			    const gchar *config_sha256)
+{
+	g_autoptr(SdtVerifyPending) p = g_new0(SdtVerifyPending, 1);
+	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, NULL);
+	g_autoptr(GError) error = NULL;
+	const gchar *id = json_object_get_string_member_with_default(apply_result, "id", NULL);
+	SdtVerifyChange change;
+
+	if (!sdt_verify_change_parse(id, &change))
+		return;
+	p->id = g_strdup(id);
+	p->original_id = g_strdup(id);
+	p->trial = json_object_get_boolean_member_with_default(apply_result, "trial", FALSE);
+	p->boot_id = sdt_ops_verify_boot_id(ctx);
+	p->tries = g_new0(gchar *, 1);
+	p->time = sdt_ops_verify_now_iso(ctx);
+	p->config_sha256 = writer != NULL ? sdt_config_writer_hash_config(writer) : NULL;
+	p->steps = json_array_new();
+	/* the figures to compare with after the restart; they stay through step downs */
+	p->before = sdt_ops_verify_before(ctx, &change, config_sha256, apply_result);
+	p->filter = g_strdup(filter);
+	p->type_code = type_code;
+	p->replaces = replaces;
+	/* the change is made; without this record it is simply not verified */
+	if (!sdt_verify_pending_save(ctx, p, &error))
+		g_warning("%s", error->message);
+}
+
+/* "pending_verification": the change waiting for its verification, or null */
+static void
+sdt_ops_verify_status_pending(SdtContext *ctx, JsonObject *status)
+{
+	g_autoptr(SdtVerifyPending) p = NULL;
+	g_autoptr(GError) error = NULL;
+	JsonObject *o;
+
+	if (!sdt_verify_pending_load(ctx, &p, &error) || p == NULL) {
+		json_object_set_null_member(status, "pending_verification");
+		if (error != NULL)
+			json_object_set_string_member(status,
+						      "pending_verification_error",
+						      error->message);
+		return;
+	}
+	o = json_object_new();
+	json_object_set_string_member(o, "id", p->id);
+	json_object_set_string_member(o, "original_id", p->original_id);
+	json_object_set_int_member(o, "step", p->step);
+	json_object_set_boolean_member(o, "trial", p->trial);
+	json_object_set_int_member(o, "attempts", p->attempts);
+	json_object_set_string_member(o, "since", p->time);
+	json_object_set_object_member(status, "pending_verification", o);
+}
+
+/* the last "verify" entry of the history, or NULL */
+static JsonObject *
+sdt_ops_verify_last_entry(JsonArray *history)
+{
+	for (guint i = history != NULL ? json_array_get_length(history) : 0; i > 0; i--) {
+		JsonNode *e = json_array_get_element(history, i - 1);
+		JsonObject *o = JSON_NODE_HOLDS_OBJECT(e) ? json_node_get_object(e) : NULL;
+		if (o != NULL &&
+		    g_strcmp0(json_object_get_string_member_with_default(o, "kind", ""),
+			      "verify") == 0)
+			return o;
+	}
+	return NULL;
+}
+
+void
+sdt_ops_verify_add_status(SdtContext *ctx, JsonObject *status)
+{
+	g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
+	JsonObject *last = sdt_ops_verify_last_entry(history);
+	const gchar *members[] = {"id", "decision", "reason", "next_id", "time", "evidence"};
+	JsonObject *o;
+
+	sdt_ops_verify_status_pending(ctx, status);
+	if (last == NULL) {
+		json_object_set_null_member(status, "last_verification");
+		return;
+	}
+	o = json_object_new();
+	for (guint i = 0; i < G_N_ELEMENTS(members); i++) {
+		JsonNode *m = json_object_get_member(last, members[i]);
+		if (m != NULL)
+			json_object_set_member(o, members[i], json_node_copy(m));
+	}
+	json_object_set_object_member(status, "last_verification", o);
+}
