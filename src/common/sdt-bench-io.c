@@ -371,7 +371,6 @@ typedef struct {
 	guint64 progress_bytes;
 	gboolean stop; /* submit nothing more */
 	gint64 t0;
-	gint64 t_first;
 	gint64 deadline;
 	gint64 min_end;
 	gint64 last_progress;
@@ -484,8 +483,6 @@ sdt_bench_io_loop_complete(SdtBenchIoLoop *loop, SdtBenchIoSlot **done, guint n)
 		}
 		stats->ios++;
 		stats->bytes += loop->io->block_size;
-		if (stats->ios == 1)
-			loop->t_first = slot->t_done;
 	}
 }
 
@@ -517,13 +514,12 @@ sdt_bench_io_loop_account(SdtBenchIoLoop *loop, gint64 now)
 	}
 }
 
-/* the last completion is in: the fsync, the totals and the steady state */
+/* the last completion is in: the fsync and the totals */
 static gboolean
 sdt_bench_io_loop_finish(SdtBenchIoLoop *loop, GError **error)
 {
 	const SdtBenchIoJob *job = loop->job;
 	SdtBenchIoStats *stats = loop->stats;
-	gint64 t_end;
 
 	if (loop->error_io != NULL) {
 		g_propagate_error(error, g_steal_pointer(&loop->error_io));
@@ -531,14 +527,7 @@ sdt_bench_io_loop_finish(SdtBenchIoLoop *loop, GError **error)
 	}
 	if (job->fsync_end && !sdt_bench_io_fsync(loop->io, job, loop->wait_ns, stats, error))
 		return FALSE;
-	t_end = sdt_bench_io_now();
-	stats->seconds = (gdouble) (t_end - loop->t0) / 1e9;
-	stats->steady_seconds = stats->seconds;
-	stats->steady_bytes = stats->bytes;
-	if (stats->ios >= 2 && t_end > loop->t_first) {
-		stats->steady_seconds = (gdouble) (t_end - loop->t_first) / 1e9;
-		stats->steady_bytes = stats->bytes - loop->io->block_size;
-	}
+	stats->seconds = (gdouble) (sdt_bench_io_now() - loop->t0) / 1e9;
 	if (job->progress != NULL)
 		job->progress(stats->bytes, stats->seconds, job->user_data);
 	return TRUE;
