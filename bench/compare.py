@@ -6,7 +6,9 @@ For each profile: RUNS alternating runs of `sdtunerctl bench` and of fio with th
 equivalent jobs (same file size, block sizes, queue depths, durations, order, I/O
 engines: io_uring for the queued and sequential tests, psync for QD1 random), the
 median of each figure, its engine/fio ratio and its spread over the runs
-((max - min) / median); then the wall time of the profile and its time to
+((max - min) / median), and the paired ratios (p.rate, p.CPU: the median over the runs of
+run i's engine/fio; the two runs of a pair are back to back, so a load that changes from
+pair to pair on a shared machine cancels out of each ratio); then the wall time of the profile and its time to
 verdict against fio running the Raspberry Pi Diagnostics job (sd_bench.fio).
 With a throttled card it also prints each figure against the throttle.
 
@@ -300,6 +302,9 @@ def compare(args, profile, runs, work, fio_dir, bps, iops, cg, overhead):
         "f sprd", "CPU us/IO e/f", "ratio")
     if bps or iops:
         hdr += " %9s %6s" % ("throttle", "e/thr")
+    # paired: the median of run i's engine/fio, the two runs of a pair back to back, so a
+    # load that changes between pairs (a shared machine) cancels out of each ratio
+    hdr += " %6s %6s" % ("p.rate", "p.CPU")
     print(hdr)
     for name, rw, bs, qd, engine, timed in TESTS:
         if name not in eng or name not in fio:
@@ -326,6 +331,10 @@ def compare(args, profile, runs, work, fio_dir, bps, iops, cg, overhead):
                 caps.append(iops if key == "iops" else iops * bs / 1e6)
             cap = min(caps)
             line += " %9.1f %6.3f" % (cap, e / cap)
+        pr = statistics.median(a / b for a, b in zip(ev, fv) if b)
+        pc = statistics.median(a["cpu"] / b["cpu"] for a, b in zip(eng[name], fio[name])
+                               if b["cpu"])
+        line += " %6.3f %6.3f" % (pr, pc)
         print(line)
     print("wall time: engine %.1f s (verdict after %.1f s), fio with the same jobs %.1f s"
           % (statistics.median(eng_wall), statistics.median(eng_verdict),

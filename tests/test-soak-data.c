@@ -67,11 +67,51 @@ test_cancel(void)
 	g_rmdir(dir);
 }
 
+/*
+ * A file that is not a whole number of chunks, with a chunk across the
+ * middle (the queued half ends inside it): every byte is written with its
+ * round's seeded data and checked, once.
+ */
+static void
+test_chunks_cover_the_file(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *dir = g_dir_make_tmp("sdt-soak-XXXXXX", NULL);
+	g_autofree gchar *path = g_build_filename(dir, "f", NULL);
+	/* 26 MiB: chunks of 3 MiB, the middle (13 MiB) inside the fifth */
+	SdtSoakConfig config = {26 * SDT_SOAK_SEQ_BLOCK, 0, 11};
+	SdtSoakResult result;
+	g_autofree guint8 *want = g_malloc(SDT_SOAK_SEQ_BLOCK);
+	g_autofree guint8 *got = g_malloc(SDT_SOAK_SEQ_BLOCK);
+	gint fd = g_open(path, O_RDWR | O_CREAT, 0600);
+
+	g_assert_cmpint(fd, >=, 0);
+	g_assert_cmpint(ftruncate(fd, (off_t) config.size), ==, 0);
+	g_assert_true(sdt_soak_run(fd, &config, &result, NULL, NULL, NULL, &error));
+	g_assert_no_error(error);
+	g_assert_cmpuint(result.rounds, ==, 1);
+	g_assert_cmpuint(result.bytes_written, ==, config.size);
+	g_assert_cmpuint(result.bytes_checked, ==, config.size);
+	g_assert_cmpuint(result.mismatches, ==, 0);
+	g_assert_cmpint(result.first_bad_offset, ==, -1);
+	for (guint64 off = 0; off < config.size; off += SDT_SOAK_SEQ_BLOCK) {
+		sdt_soak_fill(want, SDT_SOAK_SEQ_BLOCK, config.seed, 0, off);
+		g_assert_cmpint(pread(fd, got, SDT_SOAK_SEQ_BLOCK, (off_t) off),
+				==,
+				SDT_SOAK_SEQ_BLOCK);
+		g_assert_true(memcmp(got, want, SDT_SOAK_SEQ_BLOCK) == 0);
+	}
+	close(fd);
+	g_unlink(path);
+	g_rmdir(dir);
+}
+
 int
 main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/soak/fill-reproducible", test_fill_reproducible);
 	g_test_add_func("/soak/cancel", test_cancel);
+	g_test_add_func("/soak/chunks-cover-the-file", test_chunks_cover_the_file);
 	return g_test_run();
 }

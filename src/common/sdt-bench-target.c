@@ -254,28 +254,18 @@ sdt_bench_target_create(SdtBenchTarget *self, SdtBenchTargetFlags flags, GError 
 	return TRUE;
 }
 
-SdtBenchTarget *
-sdt_bench_target_open(const gchar *dir, guint64 size, SdtBenchTargetFlags flags, GError **error)
+/* the file system of @self->dir: named, and refused when it is memory */
+static gboolean
+sdt_bench_target_check_fs(SdtBenchTarget *self, const struct stat *st_dir, GError **error)
 {
-	g_autoptr(SdtBenchTarget) self = g_new0(SdtBenchTarget, 1);
-	struct stat st_dir;
-	struct stat st_file;
 	struct statfs sfs;
-	struct statx stx;
 	guint32 magic;
 
-	self->fd = -1;
-	self->size = size;
-	self->dir = g_canonicalize_filename(dir, NULL);
-	if (!sdt_bench_target_check_dir(self->dir, &st_dir, error))
-		return NULL;
-	if (statfs(self->dir, &sfs) != 0) {
-		sdt_error_set_from_errno(error, errno, _("Cannot use %s"), self->dir);
-		return NULL;
-	}
+	if (statfs(self->dir, &sfs) != 0)
+		return sdt_error_set_from_errno(error, errno, _("Cannot use %s"), self->dir);
 	self->filesystem = sdt_bench_target_fs_describe(&sfs);
 	magic = sdt_bench_target_fs_magic(&sfs);
-	self->devnum = st_dir.st_dev;
+	self->devnum = st_dir->st_dev;
 	/* before the ownership check: a tmpfs such as /dev/shm is usually shared
 	 * (1777) too, and what is really wrong with it is that it is memory */
 	if (magic == TMPFS_MAGIC || magic == RAMFS_MAGIC || major(self->devnum) == 0) {
@@ -286,22 +276,21 @@ sdt_bench_target_open(const gchar *dir, guint64 size, SdtBenchTargetFlags flags,
 			      "measure memory, not a card"),
 			    self->dir,
 			    self->filesystem);
-		return NULL;
+		return FALSE;
 	}
-	if (!sdt_bench_target_check_owner(self->dir, &st_dir, error))
-		return NULL;
-	sdt_bench_target_identify(self);
-	if (!sdt_bench_target_check_space(self, error))
-		return NULL;
-	if (!sdt_bench_target_create(self, flags, error))
-		return NULL;
+	return TRUE;
+}
 
-	/* the file must be where the directory is, and take aligned direct I/O */
-	if (fstat(self->fd, &st_file) != 0) {
-		sdt_error_set_from_errno(error, errno, _("Cannot use %s"), self->dir);
-		return NULL;
-	}
-	if (st_file.st_dev != st_dir.st_dev) {
+/* the file must be where the directory is, and take aligned direct I/O */
+static gboolean
+sdt_bench_target_check_file(SdtBenchTarget *self, const struct stat *st_dir, GError **error)
+{
+	struct stat st_file;
+	struct statx stx;
+
+	if (fstat(self->fd, &st_file) != 0)
+		return sdt_error_set_from_errno(error, errno, _("Cannot use %s"), self->dir);
+	if (st_file.st_dev != st_dir->st_dev) {
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_FAILED,
@@ -310,7 +299,7 @@ sdt_bench_target_open(const gchar *dir, guint64 size, SdtBenchTargetFlags flags,
 			    major(st_file.st_dev),
 			    minor(st_file.st_dev),
 			    self->device);
-		return NULL;
+		return FALSE;
 	}
 	if (statx(self->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0 &&
 	    (stx.stx_mask & STATX_DIOALIGN) &&
@@ -324,8 +313,29 @@ sdt_bench_target_open(const gchar *dir, guint64 size, SdtBenchTargetFlags flags,
 			    self->filesystem,
 			    self->dir,
 			    stx.stx_dio_offset_align);
-		return NULL;
+		return FALSE;
 	}
+	return TRUE;
+}
+
+SdtBenchTarget *
+sdt_bench_target_open(const gchar *dir, guint64 size, SdtBenchTargetFlags flags, GError **error)
+{
+	g_autoptr(SdtBenchTarget) self = g_new0(SdtBenchTarget, 1);
+	struct stat st_dir;
+
+	self->fd = -1;
+	self->size = size;
+	self->dir = g_canonicalize_filename(dir, NULL);
+	if (!sdt_bench_target_check_dir(self->dir, &st_dir, error) ||
+	    !sdt_bench_target_check_fs(self, &st_dir, error) ||
+	    !sdt_bench_target_check_owner(self->dir, &st_dir, error))
+		return NULL;
+	sdt_bench_target_identify(self);
+	if (!sdt_bench_target_check_space(self, error) ||
+	    !sdt_bench_target_create(self, flags, error) ||
+	    !sdt_bench_target_check_file(self, &st_dir, error))
+		return NULL;
 	if (fallocate(self->fd, 0, 0, (off_t) size) != 0 && errno != EOPNOTSUPP) {
 		sdt_error_set_from_errno(
 			error,

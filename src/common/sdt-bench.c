@@ -229,6 +229,85 @@ sdt_bench_progress_cb(guint64 bytes, gdouble seconds, gpointer user_data)
 	}
 }
 
+/* the backend of @phase: psync at QD1, blocking reads for the raw device, else @config's */
+static SdtBenchIoBackend
+sdt_bench_phase_backend(const SdtBenchConfig *config, const SdtBenchPhase *phase)
+{
+	if (phase->queue_depth == 1 && phase->random)
+		return SDT_BENCH_IO_BACKEND_SYNC;
+	if (phase->raw)
+		/*
+		 * Blocking reads in a worker thread, as hdparm's read(): io_uring
+		 * cannot issue a 2 MiB O_DIRECT read of a block device without
+		 * blocking (it spans more than one bio, or is split below), so every
+		 * request went to an io-wq worker anyway, and on the throttled loop
+		 * device some runs had every block charged twice: 10.0 MB/s on a
+		 * 20 MB/s throttle (docs/BENCHMARK-ENGINE.md).  The worker keeps
+		 * cancellation prompt, which a read in this thread would not.
+		 */
+		return SDT_BENCH_IO_BACKEND_THREADS;
+	if (config->backend == SDT_BENCH_IO_BACKEND_SYNC)
+		return SDT_BENCH_IO_BACKEND_AUTO;
+	return config->backend;
+}
+
+/* the raw read reads at most the whole device, in whole blocks */
+static gboolean
+sdt_bench_phase_raw_length(SdtBenchTarget *target,
+			   const SdtBenchPhase *phase,
+			   gint fd,
+			   SdtBenchIoJob *job,
+			   GError **error)
+{
+	off_t end = lseek(fd, 0, SEEK_END);
+
+	if (end < (off_t) phase->block_size) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_IO,
+			    _("%s is empty or cannot be read"),
+			    target->disk_node);
+		return FALSE;
+	}
+	job->length = MIN(phase->length, (guint64) end);
+	job->length -= job->length % phase->block_size;
+	return TRUE;
+}
+
+/* what the test measured, also when it failed part way */
+static void
+sdt_bench_phase_record(SdtBenchTestResult *test,
+		       const SdtBenchPhase *phase,
+		       SdtBenchIo *io,
+		       const SdtBenchIoStats *stats)
+{
+	test->cpu_seconds = (gdouble) stats->cpu_ns / 1e9;
+	test->name = g_strdup(phase->name);
+	test->block_size = phase->block_size;
+	test->queue_depth = phase->queue_depth;
+	test->random = phase->random;
+	test->io_engine = sdt_bench_io_backend_to_string(sdt_bench_io_get_backend(io));
+	test->in_flight_max = sdt_bench_io_get_in_flight_max(io);
+	test->seconds = stats->seconds;
+	test->ios = stats->ios;
+	test->bytes = stats->bytes;
+	test->fsync_seconds = (gdouble) stats->fsync_ns / 1e9;
+	test->slices = stats->slices;
+	test->ci_percent = stats->ci_percent;
+	test->latency = stats->latency;
+	/*
+	 * Over the whole test, the first block included, as fio's bandwidth: the
+	 * block-layer throttle of the stand-in delays the first 4 MiB block (260
+	 * against 210 ms) and makes up for it over the next seconds, so a rate
+	 * from the first completion on read 2-3% above the throttle
+	 * (docs/BENCHMARK-ENGINE.md)
+	 */
+	if (stats->seconds > 0) {
+		test->mb_s = (gdouble) stats->bytes / stats->seconds / 1e6;
+		test->iops = (gdouble) stats->ios / stats->seconds;
+	}
+}
+
 static gboolean
 sdt_bench_run_phase(SdtBenchTarget *target,
 		    const SdtBenchConfig *config,
@@ -255,39 +334,15 @@ sdt_bench_run_phase(SdtBenchTarget *target,
 		.user_data = progress,
 		.cancellable = cancellable,
 	};
-	SdtBenchIoBackend backend = config->backend;
-	const gchar *where = phase->raw ? target->disk_node : target->device;
 	gboolean ok;
 
-	if (phase->queue_depth == 1 && phase->random)
-		backend = SDT_BENCH_IO_BACKEND_SYNC;
-	else if (phase->raw)
-		/*
-		 * Blocking reads in a worker thread, as hdparm's read(): io_uring
-		 * cannot issue a 2 MiB O_DIRECT read of a block device without
-		 * blocking (it spans more than one bio, or is split below), so every
-		 * request went to an io-wq worker anyway, and on the throttled loop
-		 * device some runs had every block charged twice: 10.0 MB/s on a
-		 * 20 MB/s throttle (docs/BENCHMARK-ENGINE.md).  The worker keeps
-		 * cancellation prompt, which a read in this thread would not.
-		 */
-		backend = SDT_BENCH_IO_BACKEND_THREADS;
-	else if (backend == SDT_BENCH_IO_BACKEND_SYNC)
-		backend = SDT_BENCH_IO_BACKEND_AUTO;
-	if (phase->raw) {
-		off_t end = lseek(fd, 0, SEEK_END);
-		if (end < (off_t) phase->block_size) {
-			g_set_error(error,
-				    SDT_ERROR,
-				    SDT_ERROR_IO,
-				    _("%s is empty or cannot be read"),
-				    target->disk_node);
-			return FALSE;
-		}
-		job.length = MIN(phase->length, (guint64) end);
-		job.length -= job.length % phase->block_size;
-	}
-	io = sdt_bench_io_new(backend, phase->queue_depth, fd, phase->block_size, error);
+	if (phase->raw && !sdt_bench_phase_raw_length(target, phase, fd, &job, error))
+		return FALSE;
+	io = sdt_bench_io_new(sdt_bench_phase_backend(config, phase),
+			      phase->queue_depth,
+			      fd,
+			      phase->block_size,
+			      error);
 	if (io == NULL)
 		return FALSE;
 	if (config->inject_test != NULL && g_strcmp0(config->inject_test, phase->name) == 0)
@@ -295,41 +350,15 @@ sdt_bench_run_phase(SdtBenchTarget *target,
 
 	sdt_bench_progress_start_phase(progress, phase);
 	ok = sdt_bench_io_run(io, &job, &stats, error);
-	test->cpu_seconds = (gdouble) stats.cpu_ns / 1e9;
-
-	test->name = g_strdup(phase->name);
-	test->block_size = phase->block_size;
-	test->queue_depth = phase->queue_depth;
-	test->random = phase->random;
-	test->io_engine = sdt_bench_io_backend_to_string(sdt_bench_io_get_backend(io));
-	test->in_flight_max = sdt_bench_io_get_in_flight_max(io);
-	test->seconds = stats.seconds;
-	test->ios = stats.ios;
-	test->bytes = stats.bytes;
-	test->fsync_seconds = (gdouble) stats.fsync_ns / 1e9;
-	test->slices = stats.slices;
-	test->ci_percent = stats.ci_percent;
-	test->latency = stats.latency;
-	if (!phase->random && stats.steady_seconds > 0) {
-		/* sustained rate, as the SD specification's sequential write speed */
-		test->mb_s = (gdouble) stats.steady_bytes / stats.steady_seconds / 1e6;
-		test->iops =
-			(gdouble) stats.steady_bytes / phase->block_size / stats.steady_seconds;
-	} else if (stats.seconds > 0) {
-		test->mb_s = (gdouble) stats.bytes / stats.seconds / 1e6;
-		test->iops = (gdouble) stats.ios / stats.seconds;
+	sdt_bench_phase_record(test, phase, io, &stats);
+	if (!ok && !g_error_matches(*error, SDT_ERROR, SDT_ERROR_CANCELLED)) {
+		g_prefix_error(error,
+			       _("%s test on %s (%s) failed: "),
+			       phase->name,
+			       phase->raw ? target->disk_node : target->device,
+			       phase->raw ? target->disk_node : target->dir);
 	}
-	if (!ok) {
-		if (!g_error_matches(*error, SDT_ERROR, SDT_ERROR_CANCELLED)) {
-			g_prefix_error(error,
-				       _("%s test on %s (%s) failed: "),
-				       phase->name,
-				       where,
-				       phase->raw ? target->disk_node : target->dir);
-		}
-		return FALSE;
-	}
-	return TRUE;
+	return ok;
 }
 
 /* one sleep, which a cancellation cuts short */
@@ -374,6 +403,127 @@ sdt_bench_spread_of(SdtBenchResult *result, guint n)
 	return spread;
 }
 
+#define SDT_BENCH_N_PHASES 7
+
+/* the tests of a run, in order (Raspberry Pi Diagnostics' order, then QD1 and the raw read) */
+static void
+sdt_bench_phases_for(const SdtBenchConfig *c, SdtBenchPhase phases[SDT_BENCH_N_PHASES])
+{
+	const gdouble sw = (gdouble) c->file_size / 1e6 / SDT_BENCH_NOMINAL_MB_S;
+	const SdtBenchIoDir w = SDT_BENCH_IO_WRITE;
+	const SdtBenchIoDir r = SDT_BENCH_IO_READ;
+	const guint64 size = c->file_size;
+	const gsize seq = c->seq_block_size;
+	const gsize rnd = c->rand_block_size;
+	const guint qd = c->queue_depth;
+	const gdouble rs = c->rand_seconds;
+	const gdouble q1 = c->rand_qd1_seconds;
+	const gdouble raw = c->raw_seconds;
+	/* name, dir, random, raw, depth, block, length, max_seconds, fsync_end, weight */
+	const SdtBenchPhase all[SDT_BENCH_N_PHASES] = {
+		{"seq-write", w, FALSE, FALSE, 1, seq, size, 0, TRUE, sw},
+		{"rand-4k-write-qd32", w, TRUE, FALSE, qd, rnd, size, rs, FALSE, rs},
+		{"rand-4k-read-qd32", r, TRUE, FALSE, qd, rnd, size, rs, FALSE, rs},
+		{"seq-read", r, FALSE, FALSE, 1, seq, size, 0, FALSE, sw},
+		{"rand-4k-write-qd1", w, TRUE, FALSE, 1, rnd, size, q1, FALSE, q1},
+		{"rand-4k-read-qd1", r, TRUE, FALSE, 1, rnd, size, q1, FALSE, q1},
+		{"raw-read",
+		 r,
+		 FALSE,
+		 TRUE,
+		 1,
+		 c->raw_block_size,
+		 c->raw_max_bytes,
+		 raw,
+		 FALSE,
+		 raw},
+	};
+
+	memcpy(phases, all, sizeof(all));
+}
+
+/* the raw read is an extra: a device we may not open only drops that test; -1: none */
+static gint
+sdt_bench_open_raw(SdtBenchTarget *target, const SdtBenchConfig *config, SdtBenchResult *result)
+{
+	g_autoptr(GError) error_raw = NULL;
+	gint fd;
+
+	if (config->raw_seconds <= 0)
+		return -1;
+	fd = sdt_bench_target_open_raw(target, &error_raw);
+	if (fd < 0) {
+		g_ptr_array_add(result->notes,
+				g_strdup_printf(_("raw-read skipped: %s"), error_raw->message));
+	}
+	return fd;
+}
+
+/* the A1/A2 verdict, as soon as the three tests it rests on are done */
+static void
+sdt_bench_verdict_now(SdtBenchResult *result, const SdtBenchTestResult *read_qd32, gdouble t0)
+{
+	sdt_bench_verdict_compute(&result->verdict,
+				  sdt_bench_result_get_test(result, "seq-write")->mb_s,
+				  read_qd32->iops,
+				  sdt_bench_result_get_test(result, "rand-4k-write-qd32")->iops);
+	result->verdict.seconds = sdt_bench_now() - t0;
+	result->verdict.spread_percent = sdt_bench_spread_of(result, 3);
+}
+
+/* the tests in order; the verdict as soon as it is known */
+static gboolean
+sdt_bench_run_phases(SdtBenchTarget *target,
+		     const SdtBenchConfig *config,
+		     gint fd_raw,
+		     SdtBenchProgress *prog,
+		     GCancellable *cancellable,
+		     SdtBenchResult *result,
+		     gdouble t0,
+		     GError **error)
+{
+	SdtBenchPhase phases[SDT_BENCH_N_PHASES];
+	guint64 written = 0;
+
+	sdt_bench_phases_for(config, phases);
+	for (guint i = 0; i < G_N_ELEMENTS(phases); i++) {
+		if (!phases[i].raw || fd_raw >= 0)
+			prog->total_weight += phases[i].weight;
+	}
+	for (guint i = 0; i < G_N_ELEMENTS(phases); i++) {
+		SdtBenchPhase *phase = &phases[i];
+		SdtBenchTestResult *test;
+		if (phase->raw && fd_raw < 0)
+			continue;
+		test = g_new0(SdtBenchTestResult, 1);
+		g_ptr_array_add(result->tests, test);
+		if (i > 0 && !sdt_bench_settle(cancellable, error))
+			return FALSE;
+		/*
+		 * An adaptive sequential write may end before the end of the file: the
+		 * later tests of the file stay in what it wrote (the rest is unwritten
+		 * extents, which read as zeros without touching the card)
+		 */
+		if (!phase->raw && written > 0)
+			phase->length = MIN(phase->length, written);
+		if (!sdt_bench_run_phase(target,
+					 config,
+					 phase,
+					 phase->raw ? fd_raw : target->fd,
+					 prog,
+					 cancellable,
+					 test,
+					 error))
+			return FALSE;
+		prog->done_weight += phase->weight;
+		if (i == 0)
+			written = test->bytes - test->bytes % config->seq_block_size;
+		if (g_strcmp0(phase->name, "rand-4k-read-qd32") == 0)
+			sdt_bench_verdict_now(result, test, t0);
+	}
+	return TRUE;
+}
+
 SdtBenchResult *
 sdt_bench_run(SdtBenchTarget *target,
 	      const SdtBenchConfig *config,
@@ -384,83 +534,9 @@ sdt_bench_run(SdtBenchTarget *target,
 {
 	g_autoptr(SdtBenchResult) result = g_new0(SdtBenchResult, 1);
 	SdtBenchProgress prog = {.func = progress, .user_data = user_data};
-	gdouble seq_weight = (gdouble) config->file_size / 1e6 / SDT_BENCH_NOMINAL_MB_S;
-	const SdtBenchPhase phases[] = {
-		{"seq-write",
-		 SDT_BENCH_IO_WRITE,
-		 FALSE,
-		 FALSE,
-		 1,
-		 config->seq_block_size,
-		 config->file_size,
-		 0,
-		 TRUE,
-		 seq_weight},
-		{"rand-4k-write-qd32",
-		 SDT_BENCH_IO_WRITE,
-		 TRUE,
-		 FALSE,
-		 config->queue_depth,
-		 config->rand_block_size,
-		 config->file_size,
-		 config->rand_seconds,
-		 FALSE,
-		 config->rand_seconds},
-		{"rand-4k-read-qd32",
-		 SDT_BENCH_IO_READ,
-		 TRUE,
-		 FALSE,
-		 config->queue_depth,
-		 config->rand_block_size,
-		 config->file_size,
-		 config->rand_seconds,
-		 FALSE,
-		 config->rand_seconds},
-		{"seq-read",
-		 SDT_BENCH_IO_READ,
-		 FALSE,
-		 FALSE,
-		 1,
-		 config->seq_block_size,
-		 config->file_size,
-		 0,
-		 FALSE,
-		 seq_weight},
-		{"rand-4k-write-qd1",
-		 SDT_BENCH_IO_WRITE,
-		 TRUE,
-		 FALSE,
-		 1,
-		 config->rand_block_size,
-		 config->file_size,
-		 config->rand_qd1_seconds,
-		 FALSE,
-		 config->rand_qd1_seconds},
-		{"rand-4k-read-qd1",
-		 SDT_BENCH_IO_READ,
-		 TRUE,
-		 FALSE,
-		 1,
-		 config->rand_block_size,
-		 config->file_size,
-		 config->rand_qd1_seconds,
-		 FALSE,
-		 config->rand_qd1_seconds},
-		{"raw-read",
-		 SDT_BENCH_IO_READ,
-		 FALSE,
-		 TRUE,
-		 1,
-		 config->raw_block_size,
-		 config->raw_max_bytes,
-		 config->raw_seconds,
-		 FALSE,
-		 config->raw_seconds},
-	};
-	gboolean run_raw = config->raw_seconds > 0;
-	gint fd_raw = -1;
-	guint64 written = 0;
 	gdouble t0 = sdt_bench_now();
+	gint fd_raw;
+	gboolean ok;
 
 	g_return_val_if_fail(config->file_size >= config->seq_block_size, NULL);
 	g_return_val_if_fail(config->file_size <= target->size, NULL);
@@ -468,66 +544,12 @@ sdt_bench_run(SdtBenchTarget *target,
 	result->profile = g_strdup(config->profile);
 	result->tests = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_bench_test_result_free);
 	result->notes = g_ptr_array_new_with_free_func(g_free);
-
-	/* the raw read is an extra: a device we may not open only drops that test */
-	if (run_raw) {
-		g_autoptr(GError) error_raw = NULL;
-		fd_raw = sdt_bench_target_open_raw(target, &error_raw);
-		if (fd_raw < 0) {
-			g_ptr_array_add(
-				result->notes,
-				g_strdup_printf(_("raw-read skipped: %s"), error_raw->message));
-			run_raw = FALSE;
-		}
-	}
-	for (guint i = 0; i < G_N_ELEMENTS(phases); i++) {
-		if (!phases[i].raw || run_raw)
-			prog.total_weight += phases[i].weight;
-	}
-	for (guint i = 0; i < G_N_ELEMENTS(phases); i++) {
-		SdtBenchTestResult *test;
-		SdtBenchPhase phase;
-		if (phases[i].raw && !run_raw)
-			continue;
-		test = g_new0(SdtBenchTestResult, 1);
-		g_ptr_array_add(result->tests, test);
-		if (i > 0 && !sdt_bench_settle(cancellable, error))
-			return NULL;
-		phase = phases[i];
-		/*
-		 * An adaptive sequential write may end before the end of the file: the
-		 * later tests of the file stay in what it wrote (the rest is unwritten
-		 * extents, which read as zeros without touching the card)
-		 */
-		if (!phase.raw && written > 0)
-			phase.length = MIN(phase.length, written);
-		if (!sdt_bench_run_phase(target,
-					 config,
-					 &phase,
-					 phases[i].raw ? fd_raw : target->fd,
-					 &prog,
-					 cancellable,
-					 test,
-					 error)) {
-			if (fd_raw >= 0)
-				close(fd_raw);
-			return NULL;
-		}
-		prog.done_weight += phases[i].weight;
-		if (i == 0)
-			written = test->bytes - test->bytes % config->seq_block_size;
-		if (g_strcmp0(phases[i].name, "rand-4k-read-qd32") == 0) {
-			sdt_bench_verdict_compute(
-				&result->verdict,
-				sdt_bench_result_get_test(result, "seq-write")->mb_s,
-				test->iops,
-				sdt_bench_result_get_test(result, "rand-4k-write-qd32")->iops);
-			result->verdict.seconds = sdt_bench_now() - t0;
-			result->verdict.spread_percent = sdt_bench_spread_of(result, 3);
-		}
-	}
+	fd_raw = sdt_bench_open_raw(target, config, result);
+	ok = sdt_bench_run_phases(target, config, fd_raw, &prog, cancellable, result, t0, error);
 	if (fd_raw >= 0)
 		close(fd_raw);
+	if (!ok)
+		return NULL;
 	result->seconds = sdt_bench_now() - t0;
 	result->spread_percent = sdt_bench_spread_of(result, result->tests->len);
 	return g_steal_pointer(&result);
@@ -555,14 +577,9 @@ sdt_bench_json_add_double_or_null(JsonBuilder *builder,
 	json_builder_add_null_value(builder);
 }
 
-JsonNode *
-sdt_bench_result_to_json(SdtBenchResult *result, SdtBenchTarget *target, gdouble ceiling_mb_s)
+static void
+sdt_bench_json_add_target(JsonBuilder *builder, SdtBenchTarget *target)
 {
-	g_autoptr(JsonBuilder) builder = json_builder_new();
-	gdouble best_read = 0;
-
-	json_builder_begin_object(builder);
-
 	json_builder_set_member_name(builder, "target");
 	json_builder_begin_object(builder);
 	json_builder_set_member_name(builder, "path");
@@ -584,122 +601,138 @@ sdt_bench_result_to_json(SdtBenchResult *result, SdtBenchTarget *target, gdouble
 	json_builder_set_member_name(builder, "stand_in");
 	json_builder_add_boolean_value(builder, target->stand_in);
 	json_builder_end_object(builder);
+}
 
-	json_builder_set_member_name(builder, "profile");
-	json_builder_add_string_value(builder, result->profile);
+static void
+sdt_bench_json_add_latency(JsonBuilder *builder, const SdtBenchLatency *lat)
+{
+	static const struct {
+		const gchar *name;
+		gdouble p;
+	} percentiles[] = {{"p50", 50}, {"p90", 90}, {"p99", 99}, {"p99_9", 99.9}};
 
-	json_builder_set_member_name(builder, "tests");
-	json_builder_begin_array(builder);
+	json_builder_set_member_name(builder, "latency_us");
+	json_builder_begin_object(builder);
+	sdt_bench_json_add_double(
+		builder,
+		"mean",
+		lat->count > 0 ? (gdouble) lat->sum_ns / (gdouble) lat->count / 1e3 : 0,
+		10);
+	for (guint i = 0; i < G_N_ELEMENTS(percentiles); i++) {
+		sdt_bench_json_add_double(builder,
+					  percentiles[i].name,
+					  sdt_bench_latency_percentile(lat, percentiles[i].p) / 1e3,
+					  10);
+	}
+	sdt_bench_json_add_double(builder, "max", lat->max_ns / 1e3, 10);
+	json_builder_end_object(builder);
+}
+
+static void
+sdt_bench_json_add_test(JsonBuilder *builder, const SdtBenchTestResult *test)
+{
+	json_builder_begin_object(builder);
+	json_builder_set_member_name(builder, "name");
+	json_builder_add_string_value(builder, test->name);
+	json_builder_set_member_name(builder, "block_size");
+	json_builder_add_int_value(builder, (gint64) test->block_size);
+	json_builder_set_member_name(builder, "queue_depth");
+	json_builder_add_int_value(builder, test->queue_depth);
+	sdt_bench_json_add_double(builder, "mb_s", test->mb_s, 100);
+	sdt_bench_json_add_double(builder, "iops", test->iops, 10);
+	sdt_bench_json_add_double(builder, "seconds", test->seconds, 1000);
+	json_builder_set_member_name(builder, "ios");
+	json_builder_add_int_value(builder, (gint64) test->ios);
+	json_builder_set_member_name(builder, "bytes");
+	json_builder_add_int_value(builder, (gint64) test->bytes);
+	json_builder_set_member_name(builder, "io_engine");
+	json_builder_add_string_value(builder, test->io_engine);
+	json_builder_set_member_name(builder, "in_flight_max");
+	json_builder_add_int_value(builder, test->in_flight_max);
+	json_builder_set_member_name(builder, "slices");
+	json_builder_add_int_value(builder, test->slices);
+	sdt_bench_json_add_double_or_null(builder, "ci_percent", test->ci_percent, 10);
+	sdt_bench_json_add_double(builder,
+				  "cpu_us_per_io",
+				  test->ios > 0 ? test->cpu_seconds * 1e6 / test->ios : 0,
+				  100);
+	if (g_strcmp0(test->name, "seq-write") == 0)
+		sdt_bench_json_add_double(builder, "fsync_seconds", test->fsync_seconds, 1000);
+	if (test->random)
+		sdt_bench_json_add_latency(builder, &test->latency);
+	json_builder_end_object(builder);
+}
+
+static void
+sdt_bench_json_add_verdict(JsonBuilder *builder,
+			   const SdtBenchVerdict *verdict,
+			   const SdtBenchTarget *target)
+{
+	json_builder_set_member_name(builder, "verdict");
+	json_builder_begin_object(builder);
+	json_builder_set_member_name(builder, "a1");
+	json_builder_add_boolean_value(builder, verdict->a1);
+	json_builder_set_member_name(builder, "a2");
+	json_builder_add_boolean_value(builder, verdict->a2);
+	sdt_bench_json_add_double(builder, "seq_write_mb_s", verdict->seq_write_mb_s, 100);
+	sdt_bench_json_add_double(builder, "read_iops", verdict->read_iops, 10);
+	sdt_bench_json_add_double(builder, "write_iops", verdict->write_iops, 10);
+	json_builder_set_member_name(builder, "stand_in");
+	json_builder_add_boolean_value(builder, target->stand_in);
+	json_builder_set_member_name(builder, "basis");
+	json_builder_add_string_value(builder, "seq-write, rand-4k-read-qd32, rand-4k-write-qd32");
+	sdt_bench_json_add_double(builder, "seconds", verdict->seconds, 1000);
+	sdt_bench_json_add_double_or_null(builder, "spread_percent", verdict->spread_percent, 10);
+	json_builder_end_object(builder);
+}
+
+/* the best sequential read against the bus's ceiling; null when the ceiling is unknown */
+static void
+sdt_bench_json_add_ceiling(JsonBuilder *builder, SdtBenchResult *result, gdouble ceiling_mb_s)
+{
+	gdouble best_read = 0;
+
+	if (ceiling_mb_s <= 0) {
+		json_builder_set_member_name(builder, "ceiling_mb_s");
+		json_builder_add_null_value(builder);
+		json_builder_set_member_name(builder, "ceiling_percent");
+		json_builder_add_null_value(builder);
+		return;
+	}
 	for (guint i = 0; i < result->tests->len; i++) {
 		SdtBenchTestResult *test = g_ptr_array_index(result->tests, i);
-		json_builder_begin_object(builder);
-		json_builder_set_member_name(builder, "name");
-		json_builder_add_string_value(builder, test->name);
-		json_builder_set_member_name(builder, "block_size");
-		json_builder_add_int_value(builder, (gint64) test->block_size);
-		json_builder_set_member_name(builder, "queue_depth");
-		json_builder_add_int_value(builder, test->queue_depth);
-		sdt_bench_json_add_double(builder, "mb_s", test->mb_s, 100);
-		sdt_bench_json_add_double(builder, "iops", test->iops, 10);
-		sdt_bench_json_add_double(builder, "seconds", test->seconds, 1000);
-		json_builder_set_member_name(builder, "ios");
-		json_builder_add_int_value(builder, (gint64) test->ios);
-		json_builder_set_member_name(builder, "bytes");
-		json_builder_add_int_value(builder, (gint64) test->bytes);
-		json_builder_set_member_name(builder, "io_engine");
-		json_builder_add_string_value(builder, test->io_engine);
-		json_builder_set_member_name(builder, "in_flight_max");
-		json_builder_add_int_value(builder, test->in_flight_max);
-		json_builder_set_member_name(builder, "slices");
-		json_builder_add_int_value(builder, test->slices);
-		sdt_bench_json_add_double_or_null(builder, "ci_percent", test->ci_percent, 10);
-		sdt_bench_json_add_double(builder,
-					  "cpu_us_per_io",
-					  test->ios > 0 ? test->cpu_seconds * 1e6 / test->ios : 0,
-					  100);
-		if (g_strcmp0(test->name, "seq-write") == 0)
-			sdt_bench_json_add_double(builder,
-						  "fsync_seconds",
-						  test->fsync_seconds,
-						  1000);
-		if (test->random) {
-			const SdtBenchLatency *lat = &test->latency;
-			json_builder_set_member_name(builder, "latency_us");
-			json_builder_begin_object(builder);
-			sdt_bench_json_add_double(
-				builder,
-				"mean",
-				lat->count > 0 ? (gdouble) lat->sum_ns / (gdouble) lat->count / 1e3
-					       : 0,
-				10);
-			sdt_bench_json_add_double(builder,
-						  "p50",
-						  sdt_bench_latency_percentile(lat, 50) / 1e3,
-						  10);
-			sdt_bench_json_add_double(builder,
-						  "p90",
-						  sdt_bench_latency_percentile(lat, 90) / 1e3,
-						  10);
-			sdt_bench_json_add_double(builder,
-						  "p99",
-						  sdt_bench_latency_percentile(lat, 99) / 1e3,
-						  10);
-			sdt_bench_json_add_double(builder,
-						  "p99_9",
-						  sdt_bench_latency_percentile(lat, 99.9) / 1e3,
-						  10);
-			sdt_bench_json_add_double(builder, "max", lat->max_ns / 1e3, 10);
-			json_builder_end_object(builder);
-		}
-		json_builder_end_object(builder);
 		if (!test->random && test->queue_depth == 1 &&
 		    (g_strcmp0(test->name, "seq-read") == 0 ||
 		     g_strcmp0(test->name, "raw-read") == 0))
 			best_read = MAX(best_read, test->mb_s);
 	}
-	json_builder_end_array(builder);
+	sdt_bench_json_add_double(builder, "ceiling_mb_s", ceiling_mb_s, 10);
+	sdt_bench_json_add_double(builder, "ceiling_percent", best_read / ceiling_mb_s * 100, 10);
+}
 
+JsonNode *
+sdt_bench_result_to_json(SdtBenchResult *result, SdtBenchTarget *target, gdouble ceiling_mb_s)
+{
+	g_autoptr(JsonBuilder) builder = json_builder_new();
+
+	json_builder_begin_object(builder);
+	sdt_bench_json_add_target(builder, target);
+	json_builder_set_member_name(builder, "profile");
+	json_builder_add_string_value(builder, result->profile);
+	json_builder_set_member_name(builder, "tests");
+	json_builder_begin_array(builder);
+	for (guint i = 0; i < result->tests->len; i++)
+		sdt_bench_json_add_test(builder, g_ptr_array_index(result->tests, i));
+	json_builder_end_array(builder);
 	json_builder_set_member_name(builder, "notes");
 	json_builder_begin_array(builder);
 	for (guint i = 0; i < result->notes->len; i++)
 		json_builder_add_string_value(builder, g_ptr_array_index(result->notes, i));
 	json_builder_end_array(builder);
-
-	json_builder_set_member_name(builder, "verdict");
-	json_builder_begin_object(builder);
-	json_builder_set_member_name(builder, "a1");
-	json_builder_add_boolean_value(builder, result->verdict.a1);
-	json_builder_set_member_name(builder, "a2");
-	json_builder_add_boolean_value(builder, result->verdict.a2);
-	sdt_bench_json_add_double(builder, "seq_write_mb_s", result->verdict.seq_write_mb_s, 100);
-	sdt_bench_json_add_double(builder, "read_iops", result->verdict.read_iops, 10);
-	sdt_bench_json_add_double(builder, "write_iops", result->verdict.write_iops, 10);
-	json_builder_set_member_name(builder, "stand_in");
-	json_builder_add_boolean_value(builder, target->stand_in);
-	json_builder_set_member_name(builder, "basis");
-	json_builder_add_string_value(builder, "seq-write, rand-4k-read-qd32, rand-4k-write-qd32");
-	sdt_bench_json_add_double(builder, "seconds", result->verdict.seconds, 1000);
-	sdt_bench_json_add_double_or_null(builder,
-					  "spread_percent",
-					  result->verdict.spread_percent,
-					  10);
-	json_builder_end_object(builder);
+	sdt_bench_json_add_verdict(builder, &result->verdict, target);
 	sdt_bench_json_add_double_or_null(builder, "spread_percent", result->spread_percent, 10);
-
-	if (ceiling_mb_s > 0) {
-		sdt_bench_json_add_double(builder, "ceiling_mb_s", ceiling_mb_s, 10);
-		sdt_bench_json_add_double(builder,
-					  "ceiling_percent",
-					  best_read / ceiling_mb_s * 100,
-					  10);
-	} else {
-		json_builder_set_member_name(builder, "ceiling_mb_s");
-		json_builder_add_null_value(builder);
-		json_builder_set_member_name(builder, "ceiling_percent");
-		json_builder_add_null_value(builder);
-	}
+	sdt_bench_json_add_ceiling(builder, result, ceiling_mb_s);
 	sdt_bench_json_add_double(builder, "seconds", result->seconds, 1000);
-
 	json_builder_end_object(builder);
 	return json_builder_get_root(builder);
 }

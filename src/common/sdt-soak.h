@@ -16,10 +16,13 @@ G_BEGIN_DECLS
  * does the card store data correctly?  Each round writes seeded
  * pseudo-random data (reproducible from the seed and the offset alone) into
  * the test file, the first half at queue depth 32 in a shuffled block order
- * and the second half sequentially, fsyncs it, drops it from the page cache
- * (posix_fadvise DONTNEED; the file is O_DIRECT anyway), reads all of it
- * back with O_DIRECT and compares every byte.  Rounds repeat with new seeds
- * until the time is up; there is at least one.
+ * and the second half sequentially, and reads all of it back with O_DIRECT,
+ * comparing every byte.  The file goes in chunks (an eighth of it, 1 to
+ * 16 MiB) through a pipeline: while one chunk is written, fdatasync()ed and
+ * dropped from the page cache (posix_fadvise DONTNEED; the file is O_DIRECT
+ * anyway), the chunk before it is read back and checked in another thread,
+ * so the card reads and writes at once.  Rounds repeat with new seeds until
+ * the time is up; there is at least one.
  */
 
 #define SDT_SOAK_DEFAULT_SIZE    (G_GUINT64_CONSTANT(256) * 1024 * 1024)

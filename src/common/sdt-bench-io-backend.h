@@ -1,0 +1,121 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+/*
+ * Inside the benchmark's I/O layer: the object shared by the backends
+ * (sdt-bench-io-backend.c: psync, threads, io_uring), the object's life and
+ * the run loop (sdt-bench-io.c) and the CPU measure (sdt-bench-io-cpu.c).
+ * Not for other users.
+ */
+
+#include <time.h>
+
+#if HAVE_LIBURING
+#include <liburing.h>
+#endif
+
+#include "sdt-bench-io-types.h"
+
+G_BEGIN_DECLS
+
+/*
+ * How long the run loop blocks before it looks at the cancellable again, where
+ * a cancellation cannot wake it (a cancellable without a file descriptor).
+ * Otherwise it blocks until a request completes or the cancellable fires: on
+ * a slow card, waiting costs nothing.
+ */
+#define SDT_BENCH_IO_WAIT_NS         (50 * G_GINT64_CONSTANT(1000000))
+#define SDT_BENCH_IO_PROGRESS_NS     (100 * G_GINT64_CONSTANT(1000000))
+#define SDT_BENCH_IO_SLICE_NS        (250 * G_GINT64_CONSTANT(1000000))
+#define SDT_BENCH_IO_DRAIN_NS        (100 * G_GINT64_CONSTANT(1000000))
+#define SDT_BENCH_IO_BUFFER_ALIGN    4096
+#define SDT_BENCH_IO_MAX_COMPLETIONS 64
+
+typedef enum {
+	SDT_BENCH_IO_SLOT_FREE,
+	SDT_BENCH_IO_SLOT_READY, /* holds fresh data for the next write */
+	SDT_BENCH_IO_SLOT_IN_FLIGHT,
+} SdtBenchIoSlotState;
+
+typedef enum {
+	SDT_BENCH_IO_OP_READ,
+	SDT_BENCH_IO_OP_WRITE,
+	SDT_BENCH_IO_OP_FSYNC,
+	SDT_BENCH_IO_OP_QUIT, /* tells a worker thread to exit */
+} SdtBenchIoOp;
+
+typedef struct {
+	SdtBenchIoOp op;
+	SdtBenchIoSlotState state;
+	gpointer buf;
+	guint64 offset;
+	gint64 t_submit;
+	gint64 t_done; /* set by the backend when it knows better than the reaper */
+	gssize res;    /* bytes, or -errno */
+} SdtBenchIoSlot;
+
+struct _SdtBenchIo {
+	SdtBenchIoBackend backend;
+	guint depth;
+	gint fd;
+	gsize block_size;
+	SdtBenchIoSlot *slots; /* see sdt_bench_io_new() */
+	guint n_slots;
+	SdtBenchIoSlot fsync_slot;
+	SdtBenchIoSlot quit_slot;
+	SdtBenchIoSlot wake_slot;       /* a cancellation's wake-up, never counted as I/O */
+	GCancellable *wake_cancellable; /* io_uring: its fd is polled by the ring */
+	gboolean wake_armed;
+	guint in_flight;
+	guint in_flight_max;
+	guint64 completed;
+	gboolean inject;
+	guint64 inject_after;
+	gint inject_errsv;
+#if HAVE_LIBURING
+	struct io_uring ring;
+	gboolean ring_ok;
+#endif
+	/* threads */
+	GAsyncQueue *requests;
+	GAsyncQueue *completions;
+	GThread **workers;
+	gint *worker_tids; /* written by each worker as it starts */
+	guint n_workers;
+	/* sync */
+	SdtBenchIoSlot *sync_done;
+};
+
+static inline gint64
+sdt_bench_io_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (gint64) ts.tv_sec * G_GINT64_CONSTANT(1000000000) + ts.tv_nsec;
+}
+
+/* @depth worker threads for the threads backend */
+gboolean sdt_bench_io_start_threads(SdtBenchIo *io, GError **error);
+#if HAVE_LIBURING
+/* a ring with room for every slot */
+gboolean sdt_bench_io_start_uring(SdtBenchIo *io, GError **error);
+#endif
+/* ends the worker threads and the ring; nothing may be in flight */
+void sdt_bench_io_stop_backend(SdtBenchIo *io);
+void sdt_bench_io_submit(SdtBenchIo *io, SdtBenchIoSlot *slot);
+/* io_uring: hands what was queued to the kernel; nothing for the other backends */
+void sdt_bench_io_flush(SdtBenchIo *io);
+/* reaps up to @max completions, blocking up to @timeout_ns (-1: forever) for the first */
+guint sdt_bench_io_reap(SdtBenchIo *io, gint64 timeout_ns, SdtBenchIoSlot **done, guint max);
+/*
+ * Lets a cancellation of @cancellable wake a blocked wait.  Returns the wait
+ * timeout to use: -1 (block until a completion or the cancellation) where it
+ * can, else SDT_BENCH_IO_WAIT_NS.  *@handler is a signal handler to disconnect.
+ */
+gint64 sdt_bench_io_arm_wake(SdtBenchIo *io, GCancellable *cancellable, gulong *handler);
+
+G_END_DECLS

@@ -1,0 +1,139 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#define _GNU_SOURCE /* syscall */
+
+#include "config.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "sdt-bench-io-cpu.h"
+
+static guint64
+sdt_bench_io_clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+	if (clock_gettime(clock, &ts) != 0)
+		return G_MAXUINT64;
+	return (guint64) ts.tv_sec * G_GUINT64_CONSTANT(1000000000) + (guint64) ts.tv_nsec;
+}
+
+/* the CPU clock of thread @tid of this process (the kernel's MAKE_THREAD_CPUCLOCK) */
+static clockid_t
+sdt_bench_io_thread_clock(gint tid)
+{
+	return (clockid_t) ((~(guint32) tid << 3) | 4 /* per thread */ | 2 /* sched */);
+}
+
+static gboolean
+sdt_bench_io_is_io_thread(SdtBenchIo *io, gint tid, gint self_tid, gint task_fd)
+{
+	gchar comm[32];
+	gchar want[32];
+	gssize n;
+
+	if (tid == self_tid)
+		return TRUE;
+	for (guint i = 0; i < io->n_workers; i++) {
+		if (g_atomic_int_get(&io->worker_tids[i]) == tid)
+			return TRUE;
+	}
+	if (io->backend != SDT_BENCH_IO_BACKEND_URING)
+		return FALSE;
+	n = pread(task_fd, comm, sizeof(comm) - 1, 0);
+	if (n <= 0)
+		return FALSE;
+	comm[n] = '\0';
+	g_strchomp(comm);
+	g_snprintf(want, sizeof(want), "iou-wrk-%d", self_tid);
+	return strcmp(comm, want) == 0;
+}
+
+void
+sdt_bench_io_cpu_snapshot(SdtBenchIo *io, SdtBenchIoCpuSnapshot *snap)
+{
+	gint self_tid = (gint) syscall(SYS_gettid);
+	guint64 process_ns = sdt_bench_io_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	guint64 live_ns = 0;
+	DIR *dir = opendir("/proc/self/task");
+	struct dirent *ent;
+
+	snap->io_threads = g_array_new(FALSE, FALSE, sizeof(SdtBenchIoThreadTime));
+	snap->unaccounted_ns = 0;
+	if (dir == NULL) {
+		/* no /proc: this thread alone */
+		SdtBenchIoThreadTime t = {self_tid, sdt_bench_io_clock_ns(CLOCK_THREAD_CPUTIME_ID)};
+		g_array_append_val(snap->io_threads, t);
+		return;
+	}
+	while ((ent = readdir(dir)) != NULL) {
+		gchar path[64];
+		gint tid;
+		guint64 ns;
+		gint fd;
+
+		if (ent->d_name[0] < '0' || ent->d_name[0] > '9')
+			continue;
+		tid = atoi(ent->d_name);
+		ns = sdt_bench_io_clock_ns(sdt_bench_io_thread_clock(tid));
+		if (ns == G_MAXUINT64)
+			continue; /* exited meanwhile */
+		live_ns += ns;
+		g_snprintf(path, sizeof(path), "/proc/self/task/%d/comm", tid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (sdt_bench_io_is_io_thread(io, tid, self_tid, fd)) {
+			SdtBenchIoThreadTime t = {tid, ns};
+			g_array_append_val(snap->io_threads, t);
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	closedir(dir);
+	snap->unaccounted_ns = process_ns > live_ns ? process_ns - live_ns : 0;
+}
+
+guint64
+sdt_bench_io_cpu_between(SdtBenchIoCpuSnapshot *start, SdtBenchIoCpuSnapshot *end)
+{
+	guint64 total = 0;
+	gboolean exited = FALSE;
+
+	for (guint j = 0; j < start->io_threads->len; j++) {
+		gint tid = g_array_index(start->io_threads, SdtBenchIoThreadTime, j).tid;
+		gboolean alive = FALSE;
+		for (guint i = 0; i < end->io_threads->len && !alive; i++)
+			alive = g_array_index(end->io_threads, SdtBenchIoThreadTime, i).tid == tid;
+		exited |= !alive;
+	}
+	for (guint i = 0; i < end->io_threads->len; i++) {
+		SdtBenchIoThreadTime *e = &g_array_index(end->io_threads, SdtBenchIoThreadTime, i);
+		guint64 before = 0;
+		for (guint j = 0; j < start->io_threads->len; j++) {
+			SdtBenchIoThreadTime *s =
+				&g_array_index(start->io_threads, SdtBenchIoThreadTime, j);
+			if (s->tid == e->tid) {
+				before = s->ns;
+				break;
+			}
+		}
+		if (e->ns > before)
+			total += e->ns - before;
+	}
+	/*
+	 * what threads that exited during the run used, only when one of ours did
+	 * (the difference also carries the few microseconds other threads run
+	 * while the snapshots are read)
+	 */
+	if (exited && end->unaccounted_ns > start->unaccounted_ns)
+		total += end->unaccounted_ns - start->unaccounted_ns;
+	g_array_unref(start->io_threads);
+	g_array_unref(end->io_threads);
+	return total;
+}
