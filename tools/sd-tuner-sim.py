@@ -24,7 +24,7 @@ log), then sd-tuner-verify's command runs (`sdtunerctl --root ROOT verify`) and 
 decision: keep, step down or undo.  --erroring-card MHZ makes the card throw mmc errors
 above MHZ (the kernel steps the clock down, verify steps down or undoes).  --loop walks the
 whole loop in the terminal without a window: benchmark, apply sd-overclock-100, reboot,
-verify, until nothing is pending.
+verify, until nothing is pending.  --no-card: no loop-device card (the fallback).
 
 Without a display the window opens on a virtual screen (Xvfb) and a screenshot is saved.
 Everything started here is stopped, the card removed and the scratch copy deleted when the
@@ -116,12 +116,13 @@ def reboot_and_verify(env, board, ctl):
     board.reboot()
     if not os.path.exists(os.path.join(board.state, 'pending.json')):
         say('No change is waiting to be verified: sd-tuner-verify.service does nothing.')
-        return
+        return False
     say('== sd-tuner-verify.service: sdtunerctl --root / verify (here: --root on the simulated '
         'board, a soak test of one round instead of 2 minutes)')
     subprocess.run(board.ctl_argv(ctl, 'verify', '--soak-seconds', '0'), env=ctl_env(env))
     if os.path.exists(os.path.join(board.state, 'pending.json')):
         say('A change is still pending (a step down): restart the board again to verify it.')
+    return True
 
 
 def walk_loop(env, board, ctl):
@@ -171,9 +172,9 @@ def run_window(env, board, ctl, app, user, screenshot):
                 if sys.stdin.readline() == '':
                     interactive = False
                     continue
-                reboot_and_verify(env, board, ctl)
-                say('The decision is in the history (the window\'s History page). Press Enter '
-                    'to restart again.')
+                if reboot_and_verify(env, board, ctl):
+                    say('The decision is also in the history (the window\'s History page).')
+                say('Press Enter to restart the simulated board again.')
         return p.returncode
     except KeyboardInterrupt:
         os.killpg(p.pid, signal.SIGTERM)
@@ -199,6 +200,8 @@ def main():
                     help='walk the closed loop in the terminal (no window)')
     ap.add_argument('--erroring-card', type=int, metavar='MHZ', default=None,
                     help='the card throws mmc errors above MHZ (e.g. 80 or 50)')
+    ap.add_argument('--no-card', action='store_true',
+                    help='no throttled loop-device card: benchmark a file on this machine')
     a = ap.parse_args()
     if os.geteuid() != 0:
         sys.exit('sd-tuner-sim.py: run it as root (sudo tools/run.sh)')
@@ -222,7 +225,7 @@ def main():
     work = tempfile.mkdtemp(prefix='sd-tuner-sim.', dir='/var/tmp')
     board = None
     try:
-        with sdtsim.SimCard(log=say) as card:
+        with sdtsim.SimCard(log=say, enabled=not a.no_card) as card:
             describe_card(card)
             card.join()  # this process and what it starts: the bus, the helper, verify
             board = sdtsim.SimBoard(work, card, errors_above_mhz=a.erroring_card, log=say)
