@@ -14,7 +14,10 @@ the verification is what sd-tuner-verify.service runs (`sdtunerctl --root R veri
   2. a card that errs above 80 MHz: at 100 the kernel logs mmc errors and steps down; verify
      steps down to sd-overclock-80; reboot; verify: keep 80 (faster than at 50);
   3. a card that errs above 50 MHz: step down to 80, then 66, then undo: config.txt restored
-     to its exact bytes.
+     to its exact bytes;
+  4. the fallback without a card (SimCard(enabled=False), as where no throttle exists): the
+     benchmark is a stand-in on this machine's disk, verify undoes for want of a card
+     benchmark from before.
 Each step asserts the decision, the history entry and the config.txt bytes; none asserts
 an exact MB/s (2 busy cores).
 
@@ -158,6 +161,11 @@ def good_card(tmp, card):
         ok(s.board.clock_hz == 50000000 and card.speed == sdtsim.bus_speed(50e6),
            f'{label}: boots at 50 MHz, throttled to {card.speed[0] / 1e6:.0f} MB/s')
         figs = s.before(label)
+        pid = s.env.helper_pid()
+        cg = read(f'/proc/{pid}/cgroup') if pid else ''
+        ok(pid is not None and os.path.basename(card.cgroup) in cg,
+           f'{label}: the helper (pid {pid}) runs in the card\'s cgroup, where the throttle is',
+           cg)
         sw = figs.get('seq-write', {}).get('mb_s') or 0
         ok(10 < sw < 30, f'{label}: before, seq-write {sw} MB/s: the simulated bus, not this '
            'machine\'s disk', json.dumps(figs))
@@ -253,6 +261,30 @@ def card_errs_above_50(tmp, card):
         s.close()
 
 
+def no_card(tmp):
+    """the fallback where no card can be throttled: the board still restarts with the clock
+    config.txt asks for, the benchmark says it is a stand-in, verify undoes for want of a card
+    benchmark from before"""
+    label = 'no card (fallback)'
+    with sdtsim.SimCard(log=note, enabled=False) as card:
+        ok(card.unavailable is not None and card.cgroup is None and card.dev is None,
+           f'{label}: the card says why not: {card.unavailable}')
+        s = Loop(tmp, card)
+    try:
+        p, res = s.bus('bench', '--profile', 'quick')
+        ok(p.returncode == 0 and res['target']['stand_in'] is True,
+           f'{label}: the benchmark is marked as a stand-in, not the card', p.stdout + p.stderr)
+        s.apply(label, 100)
+        ok(s.reboot() == 100000000, f'{label}: the reboot still follows config.txt: 100 MHz')
+        p, res = s.verify()
+        ok(p.returncode == 0 and res['decision'] == 'undo'
+           and 'no benchmark of the SD card from before' in res['reason']
+           and s.config() == ORIGINAL and s.pending() is None,
+           f'{label}: verify undoes, saying why; config.txt as before', p.stdout + p.stderr)
+    finally:
+        s.close()
+
+
 def main():
     why = sdtsim.SimCard.why_not()
     if why is not None or shutil.which('umockdev-run') is None:
@@ -276,6 +308,11 @@ def main():
                         f.write(f'{os.getpid()}\n')
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+    tmp = tempfile.mkdtemp(prefix=f'sdt-sim-loop-{os.getpid()}-', dir='/var/tmp')
+    try:
+        no_card(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     print(f'1..{n}')
     return 1 if failed else 0
 
