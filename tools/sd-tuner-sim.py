@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # Copyright 2026 SD Tuner developers
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""sd-tuner-sim.py [--loop] [--erroring-card MHZ] [--screenshot FILE] - SD Tuner on a simulated Raspberry Pi 3.
+"""sd-tuner-sim.py [--loop] [--erroring-card MHZ] [--no-card] - SD Tuner on a simulated Pi 3.
 
 For machines that are not a Raspberry Pi (tools/run.sh calls it). As root, it starts
 through the integration harness (tests/integration/sdtharness.py, via tools/sdtsim.py):

@@ -28,8 +28,8 @@ The bus model (PLATFORM.md 2.2, 2.3, 9.2): a 4-bit bus moves clock/2 bytes per s
 a Pi 3 measured 22 MB/s at 50 MHz and about 35 at 100 MHz with a card that kept up.  The model:
 22 MB/s at 50 MHz, 40 MB/s at 100 MHz, linear in between (32.8 at 80, 28 at 66.7); random I/O
 scales with it: 250 IOPS at 50 MHz (455 at 100), low enough that the throttle, not this
-machine's disk latency, sets even the queue-depth-1 figures.  The sdhost divisor: the smallest n >= 2 with
-core/n <= requested + 0.999 MHz (core 400 MHz: 100, 80, 66.7, 57.1 MHz).
+machine's disk latency, sets even the queue-depth-1 figures.  The sdhost divisor: the
+smallest n >= 2 with core/n <= requested + 0.999 MHz (core 400 MHz: 100, 80, 66.7, 57.1 MHz).
 """
 import os
 import re

@@ -330,7 +330,8 @@ class PackageTest(unittest.TestCase):
             found += [os.path.relpath(os.path.join(d, f), root) for f in files + dirs
                       if 'sd-tuner-helper' in f]
         self.assertEqual(found, [], 'the helper is D-Bus activated: never enabled')
-        self.assertTrue(os.path.exists(os.path.join(root, state, 'sd-tuner-verify.service.dsh-also')))
+        self.assertTrue(os.path.exists(
+            os.path.join(root, state, 'sd-tuner-verify.service.dsh-also')))
         # nothing is started by the installation: no start or restart in the scripts
         with tempfile.TemporaryDirectory() as ctrl:
             r = run(['dpkg-deb', '-e', DEB, ctrl])
