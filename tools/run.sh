@@ -2,11 +2,16 @@
 # run.sh - install what is needed, build, and start SD Tuner.
 #   sudo tools/run.sh          the window
 #   sudo tools/run.sh --cli    `sdtunerctl info` in the terminal instead
+# Not on a Pi, also (tools/sd-tuner-sim.py):
+#   sudo tools/run.sh --loop   the closed loop in the terminal: benchmark, apply, reboot,
+#                              verify, keep / step down / undo
+#   sudo tools/run.sh [--loop] --erroring-card MHZ   with a card that errs above MHZ
 # On a Raspberry Pi it installs the build (the helper, its D-Bus and polkit files, the menu
 # entry) and starts the app against this machine. On any other machine it starts a private
 # system bus with the built helper on the bundled SIMULATED Raspberry Pi 3 (data/sim/rpi3,
-# its SD card under umockdev) and the app against that bus, and says so; everything it
-# started is stopped again when the window closes (tools/sd-tuner-sim.py).
+# its SD card under umockdev, a loop device throttled to the speed of its SD bus) and the
+# app against that bus, and says so; Enter in the terminal restarts the simulated board and
+# verifies the change; everything it started is stopped again when the window closes.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -43,6 +48,11 @@ if [ "${1:-}" = "--cli" ]; then
   exit $?
 fi
 
+if $is_pi && [ $# -gt 0 ]; then
+  echo "run.sh: $* is for the simulated board; this is a Raspberry Pi: use sdtunerctl" >&2
+  exit 2
+fi
+
 if $is_pi; then
   # the helper must be where the system bus and polkitd look: install with prefix /usr
   instdir=${INSTALL_BUILDDIR:-$top/_build-install}
@@ -63,4 +73,4 @@ if $is_pi; then
     XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/run/user/$(id -u "$user")}" /usr/bin/sd-tuner
 fi
 
-exec /usr/bin/python3 "$top/tools/sd-tuner-sim.py" --builddir "$builddir"
+exec /usr/bin/python3 "$top/tools/sd-tuner-sim.py" --builddir "$builddir" "$@"

@@ -9,10 +9,12 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sdt-error.h"
 #include "sdt-file.h"
 #include "sdt-json.h"
+#include "sdt-state-lock.h"
 #include "sdt-verify.h"
 
 /* the pending state: <state>/pending.json carries a change across reboots */
@@ -311,25 +313,44 @@ sdt_verify_pending_save(SdtContext *ctx, const SdtVerifyPending *pending, GError
 	g_autofree gchar *path = sdt_verify_pending_path(ctx);
 	g_autoptr(JsonNode) node = json_node_new(JSON_NODE_OBJECT);
 	g_autofree gchar *text = NULL;
+	gboolean ok;
+	gint lock;
 
 	if (g_mkdir_with_parents(dir, 0755) != 0)
 		return sdt_error_set_from_errno(error, errno, "cannot create %s", dir);
+	/* also removes what a run killed in the middle of this left (pending.json.XXXXXX) */
+	lock = sdt_state_lock(dir, SDT_VERIFY_PENDING, error);
+	if (lock < 0)
+		return FALSE;
 	json_node_take_object(node, sdt_verify_pending_to_json(pending));
 	text = sdt_json_to_string(node, TRUE);
-	return g_file_set_contents_full(path,
-					text,
-					-1,
-					G_FILE_SET_CONTENTS_CONSISTENT |
-						G_FILE_SET_CONTENTS_DURABLE,
-					0600,
-					error);
+	ok = g_file_set_contents_full(path,
+				      text,
+				      -1,
+				      G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+				      0600,
+				      error);
+	close(lock);
+	return ok;
 }
 
 gboolean
 sdt_verify_pending_remove(SdtContext *ctx, GError **error)
 {
+	g_autofree gchar *dir = sdt_context_get_state_dir(ctx);
 	g_autofree gchar *path = sdt_verify_pending_path(ctx);
-	if (g_unlink(path) != 0 && errno != ENOENT)
-		return sdt_error_set_from_errno(error, errno, "cannot remove %s", path);
+	gint lock;
+
+	if (!g_file_test(dir, G_FILE_TEST_IS_DIR))
+		return TRUE;
+	lock = sdt_state_lock(dir, SDT_VERIFY_PENDING, error);
+	if (lock < 0)
+		return FALSE;
+	if (g_unlink(path) != 0 && errno != ENOENT) {
+		gint errsv = errno;
+		close(lock);
+		return sdt_error_set_from_errno(error, errsv, "cannot remove %s", path);
+	}
+	close(lock);
 	return TRUE;
 }

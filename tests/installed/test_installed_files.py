@@ -10,7 +10,8 @@ in $SDTUNER_DEB when there is one.  tools/test.sh makes both.
   UnitTest        systemd-analyze verify and security on the installed unit
   PackageTest     lintian on the .deb; its maintainer scripts in a throwaway
                   dpkg root (install, remove, purge with SD Tuner's block in
-                  config.txt and without)
+                  config.txt and without; sd-tuner-verify.service enabled on
+                  install, the link gone after purge)
 
     SDTUNER_INSTALLED_ROOT=DIR [SDTUNER_DEB=FILE] tests/installed/test_installed_files.py
 """
@@ -86,11 +87,19 @@ def in_root_namespace(argv):
     host's: the unit's binary and man page are where the unit says they are"""
     upper = installed('usr')
     mounts = f"mount -t overlay sdt-installed -o 'lowerdir={upper}:/usr' /usr"
-    if os.path.isdir(installed('lib/systemd/system')) and not os.path.islink('/lib'):
-        mounts += (f" && mount -t overlay sdt-installed -o "
-                   f"'lowerdir={installed('lib')}:/lib' /lib")
+    if os.path.isdir(installed('lib/systemd/system')):
+        # the package's units in /lib/systemd/system; on a merged-/usr host /lib is
+        # /usr/lib, so they go over /usr/lib/systemd/system there
+        lib, target = ((installed('lib'), '/lib') if not os.path.islink('/lib') else
+                       (installed('lib/systemd/system'), '/usr/lib/systemd/system'))
+        mounts += f" && mount -t overlay sdt-installed -o 'lowerdir={lib}:{target}' {target}"
     return ['unshare', '--mount', '--propagation', 'private', 'sh', '-c',
             f'{mounts} && exec "$@"', 'sh'] + argv
+
+
+def read_text(path):
+    with open(path) as f:
+        return f.read()
 
 
 def all_files():
@@ -300,6 +309,48 @@ class PackageTest(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(root, 'var/lib/sd-tuner')))
         with open(os.path.join(root, 'boot/firmware/config.txt')) as f:
             self.assertEqual(f.read(), config, 'config.txt must stay byte-identical')
+
+    def test_verify_unit_enabled_on_install_gone_on_purge(self):
+        """dpkg -i enables sd-tuner-verify.service (deb-systemd-helper makes the
+        multi-user.target.wants link, no running systemd needed) and starts nothing;
+        the D-Bus-activated helper is never enabled; purge removes the link and
+        deb-systemd-helper's record of it"""
+        wants = 'etc/systemd/system/multi-user.target.wants'
+        state = 'var/lib/systemd/deb-systemd-helper-enabled'
+        root = self.make_root('dtparam=audio=on\n')
+        link = os.path.join(root, wants, 'sd-tuner-verify.service')
+        self.assertTrue(os.path.islink(link), f'{link} missing after dpkg -i')
+        target = os.readlink(link)
+        print(f'{wants}/sd-tuner-verify.service -> {target}', file=sys.stderr)
+        self.assertTrue(target.endswith('/systemd/system/sd-tuner-verify.service'), target)
+        self.assertTrue(os.path.isfile(root + target), f'the link\'s target {target} is not '
+                        'installed')
+        found = []
+        for d, dirs, files in os.walk(os.path.join(root, 'etc/systemd')):
+            found += [os.path.relpath(os.path.join(d, f), root) for f in files + dirs
+                      if 'sd-tuner-helper' in f]
+        self.assertEqual(found, [], 'the helper is D-Bus activated: never enabled')
+        self.assertTrue(os.path.exists(
+            os.path.join(root, state, 'sd-tuner-verify.service.dsh-also')))
+        # nothing is started by the installation: no start or restart in the scripts
+        with tempfile.TemporaryDirectory() as ctrl:
+            r = run(['dpkg-deb', '-e', DEB, ctrl])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            for script in ('preinst', 'postinst', 'prerm', 'postrm'):
+                path = os.path.join(ctrl, script)
+                text = read_text(path) if os.path.exists(path) else ''
+                self.assertNotRegex(text, r'_dh_action=.*(start|restart)\b',
+                                    f'{script} starts a unit')
+                self.assertNotRegex(text, r'deb-systemd-invoke (start|restart)', script)
+        rc, out = self.dpkg(root, '-r', 'sd-tuner')
+        self.assertEqual(rc, 0, out)
+        self.assertFalse(os.path.exists(os.path.join(root, target.lstrip('/'))))
+        rc, out = self.dpkg(root, '-P', 'sd-tuner')
+        self.assertEqual(rc, 0, out)
+        self.assertFalse(os.path.lexists(link), f'{link} left after purge')
+        left = [f for f in os.listdir(os.path.join(root, state))
+                if 'sd-tuner' in f] if os.path.isdir(os.path.join(root, state)) else []
+        self.assertEqual(left, [], 'deb-systemd-helper state left after purge')
 
     def test_purge_without_block_is_quiet(self):
         config = 'dtparam=audio=on\n[all]\n'
