@@ -132,7 +132,7 @@ test_job_cancel_cb(gpointer user_data)
 }
 
 static SdtBenchmarkJob *
-test_job_run(TestJob *t, SdtBenchmarkJobFunc func, gboolean cancel_soon)
+test_job_run(TestJob *t, SdtOpsJobFunc func, gboolean cancel_soon)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(SdtContext) ctx = sdt_context_new("/", &error);

@@ -13,7 +13,6 @@
 #include "sdt-benchmark-page.h"
 #include "sdt-client-bench.h"
 #include "sdt-client-job.h"
-#include "sdt-client.h"
 #include "sdt-error.h"
 #include "sdt-rate-graph.h"
 #include "sdt-session.h"
@@ -37,8 +36,6 @@ struct _SdtBenchmarkPage {
 };
 
 G_DEFINE_TYPE(SdtBenchmarkPage, sdt_benchmark_page, GTK_TYPE_BOX)
-
-enum { PROP_0, PROP_SESSION };
 
 static void
 sdt_benchmark_page_add_cell(SdtBenchmarkPage *self,
@@ -348,7 +345,7 @@ sdt_benchmark_page_progress_cb(const gchar *phase,
 	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar), text);
 }
 
-static void sdt_benchmark_page_service_vanished(SdtBenchmarkPage *self);
+static void sdt_benchmark_page_service_vanished(gpointer page);
 
 static void
 sdt_benchmark_page_done_cb(const gchar *result, const GError *error, gpointer user_data)
@@ -366,7 +363,6 @@ sdt_benchmark_page_done_cb(const gchar *result, const GError *error, gpointer us
 static void
 sdt_benchmark_page_start_clicked_cb(SdtBenchmarkPage *self)
 {
-	g_autofree gchar *helper = NULL;
 	const gchar *profile = gtk_combo_box_get_active_id(GTK_COMBO_BOX(self->profile_combo));
 
 	if (self->running)
@@ -389,17 +385,12 @@ sdt_benchmark_page_start_clicked_cb(SdtBenchmarkPage *self)
 	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar), 0.0);
 	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar),
 				  _("Waiting for permission…"));
-	/* the helper that answers the manager proxy runs the job; NULL: activate it */
-	helper = g_dbus_proxy_get_name_owner(G_DBUS_PROXY(self->manager));
-	self->job = sdt_client_job_start(g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager)),
-					 helper,
-					 "StartBenchmark",
-					 profile != NULL ? profile : "quick",
-					 NULL,
-					 SDT_CALL_TIMEOUT_MS,
-					 sdt_benchmark_page_progress_cb,
-					 sdt_benchmark_page_done_cb,
-					 self);
+	self->job = sdt_session_start_job(self->manager,
+					  "StartBenchmark",
+					  profile != NULL ? profile : "quick",
+					  sdt_benchmark_page_progress_cb,
+					  sdt_benchmark_page_done_cb,
+					  self);
 }
 
 static void
@@ -413,8 +404,9 @@ sdt_benchmark_page_cancel_clicked_cb(SdtBenchmarkPage *self)
 }
 
 static void
-sdt_benchmark_page_service_vanished(SdtBenchmarkPage *self)
+sdt_benchmark_page_service_vanished(gpointer page)
 {
+	SdtBenchmarkPage *self = SDT_BENCHMARK_PAGE(page);
 	g_autoptr(GError) error = NULL;
 
 	if (!self->running)
@@ -426,8 +418,10 @@ sdt_benchmark_page_service_vanished(SdtBenchmarkPage *self)
 }
 
 static void
-sdt_benchmark_page_set_manager(SdtBenchmarkPage *self, SdtManager *manager)
+sdt_benchmark_page_set_manager(gpointer page, SdtManager *manager)
 {
+	SdtBenchmarkPage *self = SDT_BENCHMARK_PAGE(page);
+
 	if (manager == self->manager)
 		return;
 	sdt_benchmark_page_service_vanished(self);
@@ -435,38 +429,10 @@ sdt_benchmark_page_set_manager(SdtBenchmarkPage *self, SdtManager *manager)
 	g_set_object(&self->manager, manager);
 }
 
-static void
-sdt_benchmark_page_manager_cb(SdtSession *session, GParamSpec *pspec, SdtBenchmarkPage *self)
-{
-	sdt_benchmark_page_set_manager(self, sdt_session_get_manager(session));
-}
-
-static void
-sdt_benchmark_page_set_property(GObject *object,
-				guint prop_id,
-				const GValue *value,
-				GParamSpec *pspec)
-{
-	SdtBenchmarkPage *self = SDT_BENCHMARK_PAGE(object);
-
-	if (prop_id != PROP_SESSION) {
-		G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
-		return;
-	}
-	self->session = g_value_dup_object(value);
-	if (self->session == NULL)
-		return;
-	g_signal_connect_object(self->session,
-				"notify::manager",
-				G_CALLBACK(sdt_benchmark_page_manager_cb),
-				self,
-				0);
-	g_signal_connect_object(self->session,
-				"service-vanished",
-				G_CALLBACK(sdt_benchmark_page_service_vanished),
-				self,
-				G_CONNECT_SWAPPED);
-}
+static const SdtSessionCallbacks sdt_benchmark_page_session_callbacks = {
+	.set_manager = sdt_benchmark_page_set_manager,
+	.service_vanished = sdt_benchmark_page_service_vanished,
+};
 
 static void
 sdt_benchmark_page_dispose(GObject *object)
@@ -478,9 +444,7 @@ sdt_benchmark_page_dispose(GObject *object)
 	g_cancellable_cancel(self->cancellable);
 	g_clear_object(&self->cancellable);
 	g_clear_object(&self->manager);
-	if (self->session != NULL)
-		g_signal_handlers_disconnect_by_data(self->session, self);
-	g_clear_object(&self->session);
+	sdt_session_detach(&self->session, self);
 	G_OBJECT_CLASS(sdt_benchmark_page_parent_class)->dispose(object);
 }
 
@@ -497,9 +461,10 @@ sdt_benchmark_page_class_init(SdtBenchmarkPageClass *klass)
 	GObjectClass *object_class = G_OBJECT_CLASS(klass);
 	GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
 
-	object_class->set_property = sdt_benchmark_page_set_property;
 	object_class->dispose = sdt_benchmark_page_dispose;
-	g_object_class_install_property(object_class, PROP_SESSION, sdt_session_param_spec());
+	sdt_session_install_page_property(object_class,
+					  G_STRUCT_OFFSET(SdtBenchmarkPage, session),
+					  &sdt_benchmark_page_session_callbacks);
 	g_type_ensure(SDT_TYPE_RATE_GRAPH);
 	gtk_widget_class_set_template_from_resource(widget_class,
 						    "/org/example/SdTuner/sdt-benchmark-page.ui");

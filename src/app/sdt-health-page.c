@@ -11,7 +11,6 @@
 #include "sdt-health-page.h"
 #include "sdt-json-reader.h"
 #include "sdt-client-job.h"
-#include "sdt-client.h"
 #include "sdt-session.h"
 #include "sdt-user-error.h"
 
@@ -32,8 +31,6 @@ struct _SdtHealthPage {
 };
 
 G_DEFINE_TYPE(SdtHealthPage, sdt_health_page, GTK_TYPE_BOX)
-
-enum { PROP_0, PROP_SESSION };
 
 static void
 sdt_health_page_set_running(SdtHealthPage *self, gboolean running)
@@ -188,19 +185,10 @@ sdt_health_page_show_health(SdtHealthPage *self, JsonObject *obj)
 }
 
 static void
-sdt_health_page_get_health_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+sdt_health_page_health_done(gpointer page, JsonNode *root, const GError *error)
 {
-	SdtHealthPage *self;
-	g_autoptr(GError) error = NULL;
-	g_autofree gchar *json = NULL;
-	g_autoptr(JsonNode) root = NULL;
+	SdtHealthPage *self = SDT_HEALTH_PAGE(page);
 
-	if (!sdt_manager_call_get_health_finish(SDT_MANAGER(source), &json, res, &error) &&
-	    g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-		return;
-	self = SDT_HEALTH_PAGE(user_data);
-	if (json != NULL)
-		root = sdt_json_reader_parse(json, &error);
 	if (root == NULL) {
 		gtk_label_set_text(GTK_LABEL(self->wear_label),
 				   _("The card's health is not available."));
@@ -211,15 +199,18 @@ sdt_health_page_get_health_cb(GObject *source, GAsyncResult *res, gpointer user_
 }
 
 static void
-sdt_health_page_refresh(SdtHealthPage *self)
+sdt_health_page_refresh(gpointer page)
 {
+	SdtHealthPage *self = SDT_HEALTH_PAGE(page);
+
 	if (self->manager == NULL)
 		return;
-	sdt_manager_call_get_health(self->manager,
-				    sdt_client_no_options(),
-				    self->cancellable,
-				    sdt_health_page_get_health_cb,
-				    self);
+	sdt_session_call_json(self->manager,
+			      sdt_manager_call_get_health,
+			      sdt_manager_call_get_health_finish,
+			      self->cancellable,
+			      sdt_health_page_health_done,
+			      self);
 }
 
 static void
@@ -279,7 +270,7 @@ sdt_health_page_show_error(SdtHealthPage *self, const GError *error_in)
 	gtk_widget_set_name(self->result_label, "error");
 }
 
-static void sdt_health_page_service_vanished(SdtHealthPage *self);
+static void sdt_health_page_service_vanished(gpointer page);
 
 static void
 sdt_health_page_done_cb(const gchar *result, const GError *error, gpointer user_data)
@@ -318,8 +309,6 @@ sdt_health_page_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, 
 static void
 sdt_health_page_start(SdtHealthPage *self, const gchar *mode)
 {
-	g_autofree gchar *helper = NULL;
-
 	if (self->manager == NULL || self->running)
 		return;
 	sdt_health_page_set_running(self, TRUE);
@@ -329,17 +318,12 @@ sdt_health_page_start(SdtHealthPage *self, const gchar *mode)
 			   _("Checking… Your files are safe: the check only writes inside "
 			     "space it reserves, and removes it afterwards."));
 	gtk_widget_set_name(self->result_label, "running");
-	/* the helper that answers the manager proxy runs the job; NULL: activate it */
-	helper = g_dbus_proxy_get_name_owner(G_DBUS_PROXY(self->manager));
-	self->job = sdt_client_job_start(g_dbus_proxy_get_connection(G_DBUS_PROXY(self->manager)),
-					 helper,
-					 "StartCheck",
-					 mode,
-					 NULL,
-					 SDT_CALL_TIMEOUT_MS,
-					 sdt_health_page_progress_cb,
-					 sdt_health_page_done_cb,
-					 self);
+	self->job = sdt_session_start_job(self->manager,
+					  "StartCheck",
+					  mode,
+					  sdt_health_page_progress_cb,
+					  sdt_health_page_done_cb,
+					  self);
 }
 
 static void
@@ -363,8 +347,10 @@ sdt_health_page_stop_clicked(GtkButton *button, SdtHealthPage *self)
 }
 
 static void
-sdt_health_page_service_vanished(SdtHealthPage *self)
+sdt_health_page_service_vanished(gpointer page)
 {
+	SdtHealthPage *self = SDT_HEALTH_PAGE(page);
+
 	if (!self->running)
 		return;
 	gtk_label_set_text(GTK_LABEL(self->result_label),
@@ -375,47 +361,20 @@ sdt_health_page_service_vanished(SdtHealthPage *self)
 }
 
 static void
-sdt_health_page_set_manager(SdtHealthPage *self, SdtManager *manager)
+sdt_health_page_set_manager(gpointer page, SdtManager *manager)
 {
+	SdtHealthPage *self = SDT_HEALTH_PAGE(page);
+
 	sdt_health_page_end_job(self);
 	g_set_object(&self->manager, manager);
 	sdt_health_page_set_running(self, FALSE);
 }
 
-static void
-sdt_health_page_manager_cb(SdtSession *session, GParamSpec *pspec, SdtHealthPage *self)
-{
-	sdt_health_page_set_manager(self, sdt_session_get_manager(session));
-}
-
-static void
-sdt_health_page_set_property(GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-	SdtHealthPage *self = SDT_HEALTH_PAGE(object);
-
-	if (prop_id != PROP_SESSION) {
-		G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
-		return;
-	}
-	self->session = g_value_dup_object(value);
-	if (self->session == NULL)
-		return;
-	g_signal_connect_object(self->session,
-				"notify::manager",
-				G_CALLBACK(sdt_health_page_manager_cb),
-				self,
-				0);
-	g_signal_connect_object(self->session,
-				"changed",
-				G_CALLBACK(sdt_health_page_refresh),
-				self,
-				G_CONNECT_SWAPPED);
-	g_signal_connect_object(self->session,
-				"service-vanished",
-				G_CALLBACK(sdt_health_page_service_vanished),
-				self,
-				G_CONNECT_SWAPPED);
-}
+static const SdtSessionCallbacks sdt_health_page_session_callbacks = {
+	.set_manager = sdt_health_page_set_manager,
+	.refresh = sdt_health_page_refresh,
+	.service_vanished = sdt_health_page_service_vanished,
+};
 
 static void
 sdt_health_page_dispose(GObject *object)
@@ -426,9 +385,7 @@ sdt_health_page_dispose(GObject *object)
 	g_clear_object(&self->cancellable);
 	g_clear_pointer(&self->job, sdt_client_job_free);
 	g_clear_object(&self->manager);
-	if (self->session != NULL)
-		g_signal_handlers_disconnect_by_data(self->session, self);
-	g_clear_object(&self->session);
+	sdt_session_detach(&self->session, self);
 	G_OBJECT_CLASS(sdt_health_page_parent_class)->dispose(object);
 }
 
@@ -446,9 +403,10 @@ sdt_health_page_class_init(SdtHealthPageClass *klass)
 	GObjectClass *object_class = G_OBJECT_CLASS(klass);
 	GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
 
-	object_class->set_property = sdt_health_page_set_property;
 	object_class->dispose = sdt_health_page_dispose;
-	g_object_class_install_property(object_class, PROP_SESSION, sdt_session_param_spec());
+	sdt_session_install_page_property(object_class,
+					  G_STRUCT_OFFSET(SdtHealthPage, session),
+					  &sdt_health_page_session_callbacks);
 	gtk_widget_class_set_template_from_resource(widget_class,
 						    "/org/example/SdTuner/sdt-health-page.ui");
 	gtk_widget_class_bind_template_child(widget_class, SdtHealthPage, registers_label);

@@ -16,7 +16,6 @@
 #include "sdt-history-page.h"
 #include "sdt-json-reader.h"
 #include "sdt-loop-state.h"
-#include "sdt-client.h"
 #include "sdt-session.h"
 
 struct _SdtHistoryPage {
@@ -30,8 +29,6 @@ struct _SdtHistoryPage {
 };
 
 G_DEFINE_TYPE(SdtHistoryPage, sdt_history_page, GTK_TYPE_BOX)
-
-enum { PROP_0, PROP_SESSION };
 
 static gchar *
 sdt_history_page_format_time(const gchar *iso)
@@ -262,19 +259,10 @@ sdt_history_page_show(SdtHistoryPage *self, JsonArray *entries)
 }
 
 static void
-sdt_history_page_get_history_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+sdt_history_page_history_done(gpointer page, JsonNode *root, const GError *error)
 {
-	SdtHistoryPage *self;
-	g_autoptr(GError) error = NULL;
-	g_autofree gchar *json = NULL;
-	g_autoptr(JsonNode) root = NULL;
+	SdtHistoryPage *self = SDT_HISTORY_PAGE(page);
 
-	if (!sdt_manager_call_get_history_finish(SDT_MANAGER(source), &json, res, &error) &&
-	    g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-		return;
-	self = SDT_HISTORY_PAGE(user_data);
-	if (json != NULL)
-		root = sdt_json_reader_parse(json, &error);
 	if (root == NULL) {
 		/* GetInfo already reports a missing helper; say it here too */
 		gtk_label_set_text(GTK_LABEL(self->summary_label),
@@ -287,55 +275,32 @@ sdt_history_page_get_history_cb(GObject *source, GAsyncResult *res, gpointer use
 }
 
 static void
-sdt_history_page_refresh(SdtHistoryPage *self)
+sdt_history_page_refresh(gpointer page)
 {
+	SdtHistoryPage *self = SDT_HISTORY_PAGE(page);
+
 	if (self->manager == NULL)
 		return;
-	sdt_manager_call_get_history(self->manager,
-				     sdt_client_no_options(),
-				     self->cancellable,
-				     sdt_history_page_get_history_cb,
-				     self);
+	sdt_session_call_json(self->manager,
+			      sdt_manager_call_get_history,
+			      sdt_manager_call_get_history_finish,
+			      self->cancellable,
+			      sdt_history_page_history_done,
+			      self);
 }
 
 static void
-sdt_history_page_set_manager(SdtHistoryPage *self, SdtManager *manager)
+sdt_history_page_set_manager(gpointer page, SdtManager *manager)
 {
+	SdtHistoryPage *self = SDT_HISTORY_PAGE(page);
+
 	g_set_object(&self->manager, manager);
 }
 
-static void
-sdt_history_page_manager_cb(SdtSession *session, GParamSpec *pspec, SdtHistoryPage *self)
-{
-	sdt_history_page_set_manager(self, sdt_session_get_manager(session));
-}
-
-static void
-sdt_history_page_set_property(GObject *object,
-			      guint prop_id,
-			      const GValue *value,
-			      GParamSpec *pspec)
-{
-	SdtHistoryPage *self = SDT_HISTORY_PAGE(object);
-
-	if (prop_id != PROP_SESSION) {
-		G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
-		return;
-	}
-	self->session = g_value_dup_object(value);
-	if (self->session == NULL)
-		return;
-	g_signal_connect_object(self->session,
-				"notify::manager",
-				G_CALLBACK(sdt_history_page_manager_cb),
-				self,
-				0);
-	g_signal_connect_object(self->session,
-				"changed",
-				G_CALLBACK(sdt_history_page_refresh),
-				self,
-				G_CONNECT_SWAPPED);
-}
+static const SdtSessionCallbacks sdt_history_page_session_callbacks = {
+	.set_manager = sdt_history_page_set_manager,
+	.refresh = sdt_history_page_refresh,
+};
 
 static void
 sdt_history_page_dispose(GObject *object)
@@ -345,9 +310,7 @@ sdt_history_page_dispose(GObject *object)
 	g_cancellable_cancel(self->cancellable);
 	g_clear_object(&self->cancellable);
 	g_clear_object(&self->manager);
-	if (self->session != NULL)
-		g_signal_handlers_disconnect_by_data(self->session, self);
-	g_clear_object(&self->session);
+	sdt_session_detach(&self->session, self);
 	G_OBJECT_CLASS(sdt_history_page_parent_class)->dispose(object);
 }
 
@@ -365,9 +328,10 @@ sdt_history_page_class_init(SdtHistoryPageClass *klass)
 	GObjectClass *object_class = G_OBJECT_CLASS(klass);
 	GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
 
-	object_class->set_property = sdt_history_page_set_property;
 	object_class->dispose = sdt_history_page_dispose;
-	g_object_class_install_property(object_class, PROP_SESSION, sdt_session_param_spec());
+	sdt_session_install_page_property(object_class,
+					  G_STRUCT_OFFSET(SdtHistoryPage, session),
+					  &sdt_history_page_session_callbacks);
 	g_type_ensure(SDT_TYPE_HISTORY_CHART);
 	gtk_widget_class_set_template_from_resource(widget_class,
 						    "/org/example/SdTuner/sdt-history-page.ui");

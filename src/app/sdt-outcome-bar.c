@@ -13,6 +13,7 @@
 #include "sdt-l10n.h"
 #include "sdt-loop-state.h"
 #include "sdt-outcome-bar.h"
+#include "sdt-session.h"
 
 struct _SdtOutcomeBar {
 	GtkInfoBar parent_instance;
@@ -88,25 +89,16 @@ sdt_outcome_bar_show_state(SdtOutcomeBar *self, const SdtLoopState *state)
 }
 
 static void
-sdt_outcome_bar_status_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+sdt_outcome_bar_status_done(gpointer bar, JsonNode *root, const GError *error)
 {
-	g_autoptr(GError) error = NULL;
-	g_autofree gchar *json = NULL;
-	g_autoptr(JsonNode) root = NULL;
 	g_autoptr(SdtLoopState) state = NULL;
 
-	if (!sdt_manager_call_get_status_finish(SDT_MANAGER(source), &json, res, &error)) {
-		if (!g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-			g_debug("no status for the verification message: %s", error->message);
-		return;
-	}
-	root = sdt_json_reader_parse(json, &error);
 	if (root == NULL) {
 		g_debug("no status for the verification message: %s", error->message);
 		return;
 	}
 	state = sdt_loop_state_new(json_node_get_object(root));
-	sdt_outcome_bar_show_state(SDT_OUTCOME_BAR(user_data), state);
+	sdt_outcome_bar_show_state(SDT_OUTCOME_BAR(bar), state);
 }
 
 void
@@ -115,12 +107,12 @@ sdt_outcome_bar_set_manager(SdtOutcomeBar *self, SdtManager *manager)
 	g_return_if_fail(SDT_IS_OUTCOME_BAR(self));
 	if (manager == NULL)
 		return;
-	/* no options (sdt_client_no_options()) */
-	sdt_manager_call_get_status(manager,
-				    g_variant_new_array(G_VARIANT_TYPE("{sv}"), NULL, 0),
-				    self->cancellable,
-				    sdt_outcome_bar_status_cb,
-				    self);
+	sdt_session_call_json(manager,
+			      sdt_manager_call_get_status,
+			      sdt_manager_call_get_status_finish,
+			      self->cancellable,
+			      sdt_outcome_bar_status_done,
+			      self);
 }
 
 static void

@@ -12,7 +12,6 @@
 #include "sdt-card-badges.h"
 #include "sdt-json-reader.h"
 #include "sdt-overview-page.h"
-#include "sdt-client.h"
 #include "sdt-session.h"
 
 struct _SdtOverviewPage {
@@ -34,8 +33,6 @@ struct _SdtOverviewPage {
 };
 
 G_DEFINE_TYPE(SdtOverviewPage, sdt_overview_page, GTK_TYPE_BOX)
-
-enum { PROP_0, PROP_SESSION };
 
 static void
 sdt_overview_page_clear_container(GtkWidget *container)
@@ -355,19 +352,10 @@ sdt_overview_page_show_info(SdtOverviewPage *self, JsonObject *info)
 }
 
 static void
-sdt_overview_page_get_info_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+sdt_overview_page_info_done(gpointer page, JsonNode *root, const GError *error)
 {
-	SdtOverviewPage *self;
-	g_autoptr(GError) error = NULL;
-	g_autofree gchar *json = NULL;
-	g_autoptr(JsonNode) root = NULL;
+	SdtOverviewPage *self = SDT_OVERVIEW_PAGE(page);
 
-	if (!sdt_manager_call_get_info_finish(SDT_MANAGER(source), &json, res, &error) &&
-	    g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-		return;
-	self = SDT_OVERVIEW_PAGE(user_data);
-	if (json != NULL)
-		root = sdt_json_reader_parse(json, &error);
 	if (root == NULL) {
 		gtk_label_set_text(GTK_LABEL(self->board_label),
 				   _("The board and card details are not available."));
@@ -379,60 +367,41 @@ sdt_overview_page_get_info_cb(GObject *source, GAsyncResult *res, gpointer user_
 }
 
 static void
-sdt_overview_page_refresh(SdtOverviewPage *self)
+sdt_overview_page_refresh(gpointer page)
 {
+	SdtOverviewPage *self = SDT_OVERVIEW_PAGE(page);
+
 	if (self->manager == NULL)
 		return;
-	sdt_manager_call_get_info(self->manager,
-				  sdt_client_no_options(),
-				  self->cancellable,
-				  sdt_overview_page_get_info_cb,
-				  self);
+	sdt_session_call_json(self->manager,
+			      sdt_manager_call_get_info,
+			      sdt_manager_call_get_info_finish,
+			      self->cancellable,
+			      sdt_overview_page_info_done,
+			      self);
 }
 
 static void
-sdt_overview_page_manager_cb(SdtSession *session, GParamSpec *pspec, SdtOverviewPage *self)
+sdt_overview_page_set_manager(gpointer page, SdtManager *manager)
 {
-	g_set_object(&self->manager, sdt_session_get_manager(session));
+	SdtOverviewPage *self = SDT_OVERVIEW_PAGE(page);
+
+	g_set_object(&self->manager, manager);
 }
 
 static void
-sdt_overview_page_simulated_cb(SdtSession *session, GParamSpec *pspec, SdtOverviewPage *self)
+sdt_overview_page_set_simulated(gpointer page, gboolean simulated)
 {
-	gtk_widget_set_visible(self->simulated_label, sdt_session_get_simulated(session));
+	SdtOverviewPage *self = SDT_OVERVIEW_PAGE(page);
+
+	gtk_widget_set_visible(self->simulated_label, simulated);
 }
 
-static void
-sdt_overview_page_set_property(GObject *object,
-			       guint prop_id,
-			       const GValue *value,
-			       GParamSpec *pspec)
-{
-	SdtOverviewPage *self = SDT_OVERVIEW_PAGE(object);
-
-	if (prop_id != PROP_SESSION) {
-		G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
-		return;
-	}
-	self->session = g_value_dup_object(value);
-	if (self->session == NULL)
-		return;
-	g_signal_connect_object(self->session,
-				"notify::manager",
-				G_CALLBACK(sdt_overview_page_manager_cb),
-				self,
-				0);
-	g_signal_connect_object(self->session,
-				"notify::simulated",
-				G_CALLBACK(sdt_overview_page_simulated_cb),
-				self,
-				0);
-	g_signal_connect_object(self->session,
-				"changed",
-				G_CALLBACK(sdt_overview_page_refresh),
-				self,
-				G_CONNECT_SWAPPED);
-}
+static const SdtSessionCallbacks sdt_overview_page_session_callbacks = {
+	.set_manager = sdt_overview_page_set_manager,
+	.set_simulated = sdt_overview_page_set_simulated,
+	.refresh = sdt_overview_page_refresh,
+};
 
 static void
 sdt_overview_page_dispose(GObject *object)
@@ -442,9 +411,7 @@ sdt_overview_page_dispose(GObject *object)
 	g_cancellable_cancel(self->cancellable);
 	g_clear_object(&self->cancellable);
 	g_clear_object(&self->manager);
-	if (self->session != NULL)
-		g_signal_handlers_disconnect_by_data(self->session, self);
-	g_clear_object(&self->session);
+	sdt_session_detach(&self->session, self);
 	G_OBJECT_CLASS(sdt_overview_page_parent_class)->dispose(object);
 }
 
@@ -461,9 +428,10 @@ sdt_overview_page_class_init(SdtOverviewPageClass *klass)
 	GObjectClass *object_class = G_OBJECT_CLASS(klass);
 	GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
 
-	object_class->set_property = sdt_overview_page_set_property;
 	object_class->dispose = sdt_overview_page_dispose;
-	g_object_class_install_property(object_class, PROP_SESSION, sdt_session_param_spec());
+	sdt_session_install_page_property(object_class,
+					  G_STRUCT_OFFSET(SdtOverviewPage, session),
+					  &sdt_overview_page_session_callbacks);
 	gtk_widget_class_set_template_from_resource(widget_class,
 						    "/org/example/SdTuner/sdt-overview-page.ui");
 	gtk_widget_class_bind_template_child(widget_class, SdtOverviewPage, board_label);

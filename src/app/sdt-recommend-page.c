@@ -46,8 +46,6 @@ struct _SdtRecommendPage {
 
 G_DEFINE_TYPE(SdtRecommendPage, sdt_recommend_page, GTK_TYPE_BOX)
 
-enum { PROP_0, PROP_SESSION };
-
 /* lines starting with + or - are coloured like a diff, "@@" lines dimmed */
 static void
 sdt_recommend_page_set_diff(SdtRecommendPage *self, const gchar *diff)
@@ -277,28 +275,16 @@ sdt_recommend_page_render(SdtRecommendPage *self)
 }
 
 static void
-sdt_recommend_page_get_recommendations_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+sdt_recommend_page_recommendations_done(gpointer page, JsonNode *root, const GError *error)
 {
-	SdtRecommendPage *self;
-	g_autoptr(GError) error = NULL;
-	g_autofree gchar *json = NULL;
-	g_autoptr(JsonNode) root = NULL;
+	SdtRecommendPage *self = SDT_RECOMMEND_PAGE(page);
 
-	if (!sdt_manager_call_get_recommendations_finish(SDT_MANAGER(source), &json, res, &error) &&
-	    g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-		return;
-	self = SDT_RECOMMEND_PAGE(user_data);
-	if (json != NULL)
-		root = sdt_json_reader_parse(json, &error);
-	if (root == NULL) {
-		g_clear_pointer(&self->recs, json_node_unref);
-		sdt_recommend_page_render(self);
-		sdt_session_report_error(self->session, SDT_USER_ACTION_INFO, error);
-		return;
-	}
 	g_clear_pointer(&self->recs, json_node_unref);
-	self->recs = g_steal_pointer(&root);
+	if (root != NULL)
+		self->recs = json_node_ref(root);
 	sdt_recommend_page_render(self);
+	if (root == NULL)
+		sdt_session_report_error(self->session, SDT_USER_ACTION_INFO, error);
 }
 
 /* one sentence on config.txt: untouched, waiting for a restart, in effect, or not */
@@ -378,19 +364,10 @@ sdt_recommend_page_show_status(SdtRecommendPage *self, JsonObject *status)
 }
 
 static void
-sdt_recommend_page_get_status_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+sdt_recommend_page_status_done(gpointer page, JsonNode *root, const GError *error)
 {
-	SdtRecommendPage *self;
-	g_autoptr(GError) error = NULL;
-	g_autofree gchar *json = NULL;
-	g_autoptr(JsonNode) root = NULL;
+	SdtRecommendPage *self = SDT_RECOMMEND_PAGE(page);
 
-	if (!sdt_manager_call_get_status_finish(SDT_MANAGER(source), &json, res, &error) &&
-	    g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-		return;
-	self = SDT_RECOMMEND_PAGE(user_data);
-	if (json != NULL)
-		root = sdt_json_reader_parse(json, &error);
 	if (root == NULL) {
 		/* GetInfo already reports a missing helper; keep this quiet */
 		g_debug("no status: %s", error->message);
@@ -403,20 +380,24 @@ sdt_recommend_page_get_status_cb(GObject *source, GAsyncResult *res, gpointer us
 }
 
 static void
-sdt_recommend_page_refresh(SdtRecommendPage *self)
+sdt_recommend_page_refresh(gpointer page)
 {
+	SdtRecommendPage *self = SDT_RECOMMEND_PAGE(page);
+
 	if (self->manager == NULL)
 		return;
-	sdt_manager_call_get_recommendations(self->manager,
-					     sdt_client_no_options(),
-					     self->cancellable,
-					     sdt_recommend_page_get_recommendations_cb,
-					     self);
-	sdt_manager_call_get_status(self->manager,
-				    sdt_client_no_options(),
-				    self->cancellable,
-				    sdt_recommend_page_get_status_cb,
-				    self);
+	sdt_session_call_json(self->manager,
+			      sdt_manager_call_get_recommendations,
+			      sdt_manager_call_get_recommendations_finish,
+			      self->cancellable,
+			      sdt_recommend_page_recommendations_done,
+			      self);
+	sdt_session_call_json(self->manager,
+			      sdt_manager_call_get_status,
+			      sdt_manager_call_get_status_finish,
+			      self->cancellable,
+			      sdt_recommend_page_status_done,
+			      self);
 }
 
 /* Apply and Revert return {"path", "diff", "backup", "reboot_required", ...} */
@@ -654,44 +635,18 @@ sdt_recommend_page_reboot_clicked_cb(SdtRecommendPage *self)
 }
 
 static void
-sdt_recommend_page_set_manager(SdtRecommendPage *self, SdtManager *manager)
+sdt_recommend_page_set_manager(gpointer page, SdtManager *manager)
 {
+	SdtRecommendPage *self = SDT_RECOMMEND_PAGE(page);
+
 	g_set_object(&self->manager, manager);
 	sdt_recommend_page_update_sensitivity(self);
 }
 
-static void
-sdt_recommend_page_manager_cb(SdtSession *session, GParamSpec *pspec, SdtRecommendPage *self)
-{
-	sdt_recommend_page_set_manager(self, sdt_session_get_manager(session));
-}
-
-static void
-sdt_recommend_page_set_property(GObject *object,
-				guint prop_id,
-				const GValue *value,
-				GParamSpec *pspec)
-{
-	SdtRecommendPage *self = SDT_RECOMMEND_PAGE(object);
-
-	if (prop_id != PROP_SESSION) {
-		G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
-		return;
-	}
-	self->session = g_value_dup_object(value);
-	if (self->session == NULL)
-		return;
-	g_signal_connect_object(self->session,
-				"notify::manager",
-				G_CALLBACK(sdt_recommend_page_manager_cb),
-				self,
-				0);
-	g_signal_connect_object(self->session,
-				"changed",
-				G_CALLBACK(sdt_recommend_page_refresh),
-				self,
-				G_CONNECT_SWAPPED);
-}
+static const SdtSessionCallbacks sdt_recommend_page_session_callbacks = {
+	.set_manager = sdt_recommend_page_set_manager,
+	.refresh = sdt_recommend_page_refresh,
+};
 
 static void
 sdt_recommend_page_dispose(GObject *object)
@@ -705,9 +660,7 @@ sdt_recommend_page_dispose(GObject *object)
 	g_clear_pointer(&self->change_diff, g_free);
 	g_clear_pointer(&self->recs, json_node_unref);
 	g_clear_pointer(&self->status, json_node_unref);
-	if (self->session != NULL)
-		g_signal_handlers_disconnect_by_data(self->session, self);
-	g_clear_object(&self->session);
+	sdt_session_detach(&self->session, self);
 	G_OBJECT_CLASS(sdt_recommend_page_parent_class)->dispose(object);
 }
 
@@ -730,9 +683,10 @@ sdt_recommend_page_class_init(SdtRecommendPageClass *klass)
 	GObjectClass *object_class = G_OBJECT_CLASS(klass);
 	GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
 
-	object_class->set_property = sdt_recommend_page_set_property;
 	object_class->dispose = sdt_recommend_page_dispose;
-	g_object_class_install_property(object_class, PROP_SESSION, sdt_session_param_spec());
+	sdt_session_install_page_property(object_class,
+					  G_STRUCT_OFFSET(SdtRecommendPage, session),
+					  &sdt_recommend_page_session_callbacks);
 	gtk_widget_class_set_template_from_resource(widget_class,
 						    "/org/example/SdTuner/sdt-recommend-page.ui");
 	gtk_widget_class_bind_template_child(widget_class, SdtRecommendPage, title_label);

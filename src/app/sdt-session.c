@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sdt-client.h"
+#include "sdt-json-reader.h"
 #include "sdt-session.h"
 
 struct _SdtSession {
@@ -35,17 +36,6 @@ enum {
 	N_SIGNALS
 };
 static guint sdt_session_signals[N_SIGNALS];
-
-GParamSpec *
-sdt_session_param_spec(void)
-{
-	return g_param_spec_object("session",
-				   "Session",
-				   "What the pages share: the bus, the helper, the board",
-				   SDT_TYPE_SESSION,
-				   G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY |
-					   G_PARAM_STATIC_STRINGS);
-}
 
 SdtManager *
 sdt_session_get_manager(SdtSession *self)
@@ -96,6 +86,71 @@ sdt_session_dismiss(SdtSession *self)
 {
 	g_return_if_fail(SDT_IS_SESSION(self));
 	g_signal_emit(self, sdt_session_signals[SIGNAL_DISMISS], 0);
+}
+
+typedef struct {
+	SdtSessionFinishFunc finish;
+	SdtSessionJsonFunc done;
+	gpointer page;
+} SdtSessionJsonCall;
+
+static void
+sdt_session_call_json_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	g_autofree SdtSessionJsonCall *call = user_data;
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *json = NULL;
+	g_autoptr(JsonNode) root = NULL;
+
+	/* cancelled: the page is going away, leave it alone */
+	if (!call->finish(SDT_MANAGER(source), &json, res, &error) &&
+	    g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+		return;
+	if (json != NULL)
+		root = sdt_json_reader_parse(json, &error);
+	call->done(call->page, root, error);
+}
+
+void
+sdt_session_call_json(SdtManager *manager,
+		      SdtSessionCallFunc call,
+		      SdtSessionFinishFunc finish,
+		      GCancellable *cancellable,
+		      SdtSessionJsonFunc done,
+		      gpointer page)
+{
+	SdtSessionJsonCall *data;
+
+	g_return_if_fail(SDT_IS_MANAGER(manager));
+	data = g_new0(SdtSessionJsonCall, 1);
+	data->finish = finish;
+	data->done = done;
+	data->page = page;
+	call(manager, sdt_client_no_options(), cancellable, sdt_session_call_json_cb, data);
+}
+
+SdtClientJob *
+sdt_session_start_job(SdtManager *manager,
+		      const gchar *method,
+		      const gchar *arg,
+		      SdtClientJobProgressFunc progress,
+		      SdtClientJobDoneFunc done,
+		      gpointer page)
+{
+	g_autofree gchar *helper = NULL;
+
+	g_return_val_if_fail(SDT_IS_MANAGER(manager), NULL);
+	/* the helper that answers the manager proxy runs the job; NULL: activate it */
+	helper = g_dbus_proxy_get_name_owner(G_DBUS_PROXY(manager));
+	return sdt_client_job_start(g_dbus_proxy_get_connection(G_DBUS_PROXY(manager)),
+				    helper,
+				    method,
+				    arg,
+				    NULL,
+				    SDT_CALL_TIMEOUT_MS,
+				    progress,
+				    done,
+				    page);
 }
 
 void
@@ -325,59 +380,44 @@ sdt_session_class_init_properties(GObjectClass *object_class)
 	g_object_class_install_properties(object_class, N_PROPS, sdt_session_props);
 }
 
+/* a signal with no arguments (@n_params 0, then @first and @second are ignored) or two */
+static guint
+sdt_session_signal_new(GType type, const gchar *name, guint n_params, GType first, GType second)
+{
+	return g_signal_new(name,
+			    type,
+			    G_SIGNAL_RUN_LAST,
+			    0,
+			    NULL,
+			    NULL,
+			    NULL,
+			    G_TYPE_NONE,
+			    n_params,
+			    first,
+			    second);
+}
+
 static void
 sdt_session_class_init_signals(GType type)
 {
-	sdt_session_signals[SIGNAL_CHANGED] = g_signal_new("changed",
-							   type,
-							   G_SIGNAL_RUN_LAST,
-							   0,
-							   NULL,
-							   NULL,
-							   NULL,
-							   G_TYPE_NONE,
-							   0);
-	sdt_session_signals[SIGNAL_SERVICE_VANISHED] = g_signal_new("service-vanished",
-								    type,
-								    G_SIGNAL_RUN_LAST,
-								    0,
-								    NULL,
-								    NULL,
-								    NULL,
-								    G_TYPE_NONE,
-								    0);
-	sdt_session_signals[SIGNAL_ERROR] = g_signal_new("error",
-							 type,
-							 G_SIGNAL_RUN_LAST,
-							 0,
-							 NULL,
-							 NULL,
-							 NULL,
-							 G_TYPE_NONE,
-							 2,
-							 G_TYPE_INT,
-							 G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
+	sdt_session_signals[SIGNAL_CHANGED] =
+		sdt_session_signal_new(type, "changed", 0, G_TYPE_NONE, G_TYPE_NONE);
+	sdt_session_signals[SIGNAL_SERVICE_VANISHED] =
+		sdt_session_signal_new(type, "service-vanished", 0, G_TYPE_NONE, G_TYPE_NONE);
+	sdt_session_signals[SIGNAL_ERROR] =
+		sdt_session_signal_new(type,
+				       "error",
+				       2,
+				       G_TYPE_INT,
+				       G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
 	sdt_session_signals[SIGNAL_NOTICE] =
-		g_signal_new("notice",
-			     type,
-			     G_SIGNAL_RUN_LAST,
-			     0,
-			     NULL,
-			     NULL,
-			     NULL,
-			     G_TYPE_NONE,
-			     2,
-			     GTK_TYPE_MESSAGE_TYPE,
-			     G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
-	sdt_session_signals[SIGNAL_DISMISS] = g_signal_new("dismiss",
-							   type,
-							   G_SIGNAL_RUN_LAST,
-							   0,
-							   NULL,
-							   NULL,
-							   NULL,
-							   G_TYPE_NONE,
-							   0);
+		sdt_session_signal_new(type,
+				       "notice",
+				       2,
+				       GTK_TYPE_MESSAGE_TYPE,
+				       G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
+	sdt_session_signals[SIGNAL_DISMISS] =
+		sdt_session_signal_new(type, "dismiss", 0, G_TYPE_NONE, G_TYPE_NONE);
 }
 
 static void
@@ -389,4 +429,138 @@ sdt_session_class_init(SdtSessionClass *klass)
 	object_class->dispose = sdt_session_dispose;
 	sdt_session_class_init_properties(object_class);
 	sdt_session_class_init_signals(G_TYPE_FROM_CLASS(klass));
+}
+
+/* the pages' side: one "session" property and one set of connections for all */
+
+enum { SDT_SESSION_PAGE_PROP_SESSION = 1 };
+
+typedef struct {
+	gsize session_offset;
+	const SdtSessionCallbacks *callbacks;
+} SdtSessionPageClass;
+
+static GQuark
+sdt_session_page_quark(void)
+{
+	return g_quark_from_static_string("sdt-session-page");
+}
+
+static const SdtSessionCallbacks *
+sdt_session_page_callbacks(GObject *page)
+{
+	return g_object_get_qdata(page, sdt_session_page_quark());
+}
+
+static void
+sdt_session_page_manager_cb(SdtSession *self, GParamSpec *pspec, GObject *page)
+{
+	sdt_session_page_callbacks(page)->set_manager(page, self->manager);
+}
+
+static void
+sdt_session_page_simulated_cb(SdtSession *self, GParamSpec *pspec, GObject *page)
+{
+	sdt_session_page_callbacks(page)->set_simulated(page, self->simulated);
+}
+
+static void
+sdt_session_page_changed_cb(SdtSession *self, GObject *page)
+{
+	sdt_session_page_callbacks(page)->refresh(page);
+}
+
+static void
+sdt_session_page_vanished_cb(SdtSession *self, GObject *page)
+{
+	sdt_session_page_callbacks(page)->service_vanished(page);
+}
+
+static void
+sdt_session_page_listen(SdtSession *self,
+			GObject *page,
+			gboolean wanted,
+			const gchar *signal,
+			GCallback callback)
+{
+	if (wanted)
+		g_signal_connect_object(self, signal, callback, page, 0);
+}
+
+static void
+sdt_session_attach(SdtSession *self, GObject *page, const SdtSessionCallbacks *callbacks)
+{
+	g_object_set_qdata(page, sdt_session_page_quark(), (gpointer) callbacks);
+	sdt_session_page_listen(self,
+				page,
+				callbacks->set_manager != NULL,
+				"notify::manager",
+				G_CALLBACK(sdt_session_page_manager_cb));
+	sdt_session_page_listen(self,
+				page,
+				callbacks->set_simulated != NULL,
+				"notify::simulated",
+				G_CALLBACK(sdt_session_page_simulated_cb));
+	sdt_session_page_listen(self,
+				page,
+				callbacks->refresh != NULL,
+				"changed",
+				G_CALLBACK(sdt_session_page_changed_cb));
+	sdt_session_page_listen(self,
+				page,
+				callbacks->service_vanished != NULL,
+				"service-vanished",
+				G_CALLBACK(sdt_session_page_vanished_cb));
+}
+
+static void
+sdt_session_page_set_property(GObject *page, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+	const SdtSessionPageClass *info =
+		g_type_get_qdata(pspec->owner_type, sdt_session_page_quark());
+	SdtSession **session;
+
+	if (prop_id != SDT_SESSION_PAGE_PROP_SESSION || info == NULL) {
+		G_OBJECT_WARN_INVALID_PROPERTY_ID(page, prop_id, pspec);
+		return;
+	}
+	session = G_STRUCT_MEMBER_P(page, info->session_offset);
+	*session = g_value_dup_object(value);
+	if (*session != NULL)
+		sdt_session_attach(*session, page, info->callbacks);
+}
+
+void
+sdt_session_install_page_property(GObjectClass *klass,
+				  gsize session_offset,
+				  const SdtSessionCallbacks *callbacks)
+{
+	SdtSessionPageClass *info;
+
+	g_return_if_fail(G_IS_OBJECT_CLASS(klass));
+	g_return_if_fail(callbacks != NULL);
+	/* kept for as long as the class, i.e. the process */
+	info = g_new0(SdtSessionPageClass, 1);
+	info->session_offset = session_offset;
+	info->callbacks = callbacks;
+	g_type_set_qdata(G_OBJECT_CLASS_TYPE(klass), sdt_session_page_quark(), info);
+	klass->set_property = sdt_session_page_set_property;
+	g_object_class_install_property(
+		klass,
+		SDT_SESSION_PAGE_PROP_SESSION,
+		g_param_spec_object("session",
+				    "Session",
+				    "What the pages share: the bus, the helper, the board",
+				    SDT_TYPE_SESSION,
+				    G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY |
+					    G_PARAM_STATIC_STRINGS));
+}
+
+void
+sdt_session_detach(SdtSession **session, gpointer page)
+{
+	g_return_if_fail(session != NULL);
+	if (*session != NULL)
+		g_signal_handlers_disconnect_by_data(*session, page);
+	g_clear_object(session);
 }

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <gtk/gtk.h>
+#include <json-glib/json-glib.h>
 
+#include "sdt-client-job.h"
 #include "sdt-dbus-generated.h"
 #include "sdt-user-error.h"
 
@@ -31,8 +33,32 @@ G_BEGIN_DECLS
 #define SDT_TYPE_SESSION (sdt_session_get_type())
 G_DECLARE_FINAL_TYPE(SdtSession, sdt_session, SDT, SESSION, GObject)
 
-/* the pages' "session" property: construct-only, so a page has it from the start */
-GParamSpec *sdt_session_param_spec(void);
+/*
+ * What a page does when the session changes, the same way on every page; a
+ * member may be NULL.  Each gets the page as its first argument.
+ */
+typedef struct {
+	/* "notify::manager": the Manager proxy, NULL while not connected */
+	void (*set_manager)(gpointer page, SdtManager *manager);
+	/* "notify::simulated": the helper runs on a simulated board, or not */
+	void (*set_simulated)(gpointer page, gboolean simulated);
+	/* "changed": read the helper's state again */
+	void (*refresh)(gpointer page);
+	/* "service-vanished": the helper or the bus went away, a running job failed */
+	void (*service_vanished)(gpointer page);
+} SdtSessionCallbacks;
+
+/*
+ * The pages' "session" property, construct-only so a page has it from the
+ * start: installs it on @klass with the class's set_property, which keeps the
+ * session in the page's own SdtSession * member at @session_offset
+ * (G_STRUCT_OFFSET) and connects @callbacks (static) to it.
+ */
+void sdt_session_install_page_property(GObjectClass *klass,
+				       gsize session_offset,
+				       const SdtSessionCallbacks *callbacks);
+/* in the page's dispose: the page stops listening to *@session, which is cleared */
+void sdt_session_detach(SdtSession **session, gpointer page);
 
 SdtManager *sdt_session_get_manager(SdtSession *self);
 gboolean sdt_session_get_simulated(SdtSession *self);
@@ -43,6 +69,46 @@ void sdt_session_set_board_model(SdtSession *self, const gchar *model);
 void sdt_session_refresh(SdtSession *self);
 /* connect when there is no connection (or it closed), else refresh */
 void sdt_session_reload(SdtSession *self);
+
+/* a generated sdt_manager_call_* pair for a method that takes only options
+ * and answers one JSON text: GetInfo, GetRecommendations, GetStatus,
+ * GetHistory, GetHealth */
+typedef void (*SdtSessionCallFunc)(SdtManager *proxy,
+				   GVariant *arg_options,
+				   GCancellable *cancellable,
+				   GAsyncReadyCallback callback,
+				   gpointer user_data);
+typedef gboolean (*SdtSessionFinishFunc)(SdtManager *proxy,
+					 gchar **out_json,
+					 GAsyncResult *res,
+					 GError **error);
+/* @root: the answer's parsed document (the callee refs what it keeps), or NULL and @error */
+typedef void (*SdtSessionJsonFunc)(gpointer page, JsonNode *root, const GError *error);
+
+/*
+ * Calls such a method of @manager with no options; @done gets the parsed
+ * answer or the error (the call's, or the parser's) unless the call was
+ * cancelled through @cancellable, the page's own, which it cancels before it
+ * goes away.
+ */
+void sdt_session_call_json(SdtManager *manager,
+			   SdtSessionCallFunc call,
+			   SdtSessionFinishFunc finish,
+			   GCancellable *cancellable,
+			   SdtSessionJsonFunc done,
+			   gpointer page);
+
+/*
+ * Starts @method (StartBenchmark, StartCheck) with @arg on the helper that
+ * answers @manager (none: the call activates it) and follows the job
+ * (sdt-client-job.h) with the app's call timeout.
+ */
+SdtClientJob *sdt_session_start_job(SdtManager *manager,
+				    const gchar *method,
+				    const gchar *arg,
+				    SdtClientJobProgressFunc progress,
+				    SdtClientJobDoneFunc done,
+				    gpointer page);
 
 void sdt_session_report_error(SdtSession *self, SdtUserAction action, const GError *error);
 void sdt_session_report_notice(SdtSession *self, GtkMessageType type, const gchar *text);

@@ -214,26 +214,6 @@ sdt_cli_ops_bus(SdtCli *cli, GError **error)
 	return bus;
 }
 
-JsonNode *
-sdt_cli_ops_read(SdtCli *cli, SdtCliOpsFunc ops, SdtCliLocalFunc local, GError **error)
-{
-	g_autoptr(GError) error_local = NULL;
-	g_autoptr(SdtContext) ctx = NULL;
-	JsonNode *node = ops(cli, &error_local);
-
-	if (node != NULL)
-		return node;
-	if (!sdt_cli_ops_helper_missing(cli)) {
-		g_propagate_error(error, g_steal_pointer(&error_local));
-		return NULL;
-	}
-	g_printerr(_("sdtunerctl: %s; reading this machine directly\n"), error_local->message);
-	ctx = sdt_context_new("/", error);
-	if (ctx == NULL)
-		return NULL;
-	return sdt_cli_ops_local(local(ctx, error), error);
-}
-
 /* like udisksctl: a text agent for this process when a person is typing */
 static void
 sdt_cli_ops_ensure_agent(SdtCliBus *bus)
@@ -312,12 +292,6 @@ sdt_cli_ops_options(gboolean trial)
 	return g_variant_builder_end(&builder);
 }
 
-typedef gboolean (*SdtCliCallFunc)(SdtManager *proxy,
-				   GVariant *arg_options,
-				   gchar **out,
-				   GCancellable *cancellable,
-				   GError **error);
-
 static JsonNode *
 sdt_cli_ops_call_bus(SdtCli *cli, SdtCliCallFunc func, GError **error)
 {
@@ -334,96 +308,77 @@ sdt_cli_ops_call_bus(SdtCli *cli, SdtCliCallFunc func, GError **error)
 }
 
 JsonNode *
-sdt_cli_ops_info(SdtCli *cli, GError **error)
+sdt_cli_ops_read(SdtCli *cli, SdtCliLocalFunc local, SdtCliCallFunc call, GError **error)
 {
+	g_autoptr(GError) error_local = NULL;
+	g_autoptr(SdtContext) ctx = NULL;
+	JsonNode *node;
+
 	if (cli->ctx != NULL)
-		return sdt_cli_ops_local(sdt_ops_info(cli->ctx, error), error);
-	return sdt_cli_ops_call_bus(cli, sdt_manager_call_get_info_sync, error);
+		return sdt_cli_ops_local(local(cli->ctx, error), error);
+	node = sdt_cli_ops_call_bus(cli, call, &error_local);
+	if (node != NULL)
+		return node;
+	if (!sdt_cli_ops_helper_missing(cli)) {
+		g_propagate_error(error, g_steal_pointer(&error_local));
+		return NULL;
+	}
+	g_printerr(_("sdtunerctl: %s; reading this machine directly\n"), error_local->message);
+	ctx = sdt_context_new("/", error);
+	if (ctx == NULL)
+		return NULL;
+	return sdt_cli_ops_local(local(ctx, error), error);
 }
 
-JsonNode *
-sdt_cli_ops_recommend(SdtCli *cli, GError **error)
+/* Apply (@apply_id) or Revert (NULL) through the helper, which asks polkit */
+static JsonNode *
+sdt_cli_ops_change(SdtCli *cli, const gchar *apply_id, gboolean trial, GError **error)
 {
-	if (cli->ctx != NULL)
-		return sdt_cli_ops_local(sdt_ops_recommend(cli->ctx, error), error);
-	return sdt_cli_ops_call_bus(cli, sdt_manager_call_get_recommendations_sync, error);
-}
+	SdtCliBus *bus = sdt_cli_ops_bus(cli, error);
+	g_autofree gchar *json = NULL;
+	gboolean ok;
 
-JsonNode *
-sdt_cli_ops_status(SdtCli *cli, GError **error)
-{
-	if (cli->ctx != NULL)
-		return sdt_cli_ops_local(sdt_ops_status(cli->ctx, error), error);
-	return sdt_cli_ops_call_bus(cli, sdt_manager_call_get_status_sync, error);
-}
-
-JsonNode *
-sdt_cli_ops_history(SdtCli *cli, GError **error)
-{
-	if (cli->ctx != NULL)
-		return sdt_cli_ops_local(sdt_ops_history(cli->ctx, error), error);
-	return sdt_cli_ops_call_bus(cli, sdt_manager_call_get_history_sync, error);
-}
-
-JsonNode *
-sdt_cli_ops_health(SdtCli *cli, GError **error)
-{
-	if (cli->ctx != NULL)
-		return sdt_ops_health(cli->ctx, error);
-	return sdt_cli_ops_call_bus(cli, sdt_manager_call_get_health_sync, error);
+	if (bus == NULL) {
+		sdt_cli_ops_privileged_hint(cli, error);
+		return NULL;
+	}
+	sdt_cli_ops_ensure_agent(bus);
+	if (apply_id != NULL)
+		ok = sdt_manager_call_apply_sync(bus->manager,
+						 apply_id,
+						 sdt_cli_ops_options(trial),
+						 &json,
+						 NULL,
+						 error);
+	else
+		ok = sdt_manager_call_revert_sync(bus->manager,
+						  sdt_cli_ops_options(FALSE),
+						  &json,
+						  NULL,
+						  error);
+	if (!ok) {
+		sdt_cli_ops_fixup_error(cli, error);
+		sdt_cli_ops_privileged_hint(cli, error);
+		return NULL;
+	}
+	return sdt_cli_ops_parse(json, error);
 }
 
 JsonNode *
 sdt_cli_ops_revert(SdtCli *cli, GError **error)
 {
-	SdtCliBus *bus;
-	g_autofree gchar *json = NULL;
-
 	if (cli->ctx != NULL)
 		return sdt_cli_ops_local(sdt_ops_revert(cli->ctx, error), error);
-	bus = sdt_cli_ops_bus(cli, error);
-	if (bus == NULL) {
-		sdt_cli_ops_privileged_hint(cli, error);
-		return NULL;
-	}
-	sdt_cli_ops_ensure_agent(bus);
-	if (!sdt_manager_call_revert_sync(bus->manager,
-					  sdt_cli_ops_options(FALSE),
-					  &json,
-					  NULL,
-					  error)) {
-		sdt_cli_ops_fixup_error(cli, error);
-		sdt_cli_ops_privileged_hint(cli, error);
-		return NULL;
-	}
-	return sdt_cli_ops_parse(json, error);
+	return sdt_cli_ops_change(cli, NULL, FALSE, error);
 }
 
 JsonNode *
 sdt_cli_ops_apply(SdtCli *cli, const gchar *id, gboolean trial, GError **error)
 {
-	SdtCliBus *bus;
-	g_autofree gchar *json = NULL;
-
+	g_return_val_if_fail(id != NULL, NULL);
 	if (cli->ctx != NULL)
 		return sdt_cli_ops_local(sdt_ops_apply(cli->ctx, id, trial, error), error);
-	bus = sdt_cli_ops_bus(cli, error);
-	if (bus == NULL) {
-		sdt_cli_ops_privileged_hint(cli, error);
-		return NULL;
-	}
-	sdt_cli_ops_ensure_agent(bus);
-	if (!sdt_manager_call_apply_sync(bus->manager,
-					 id,
-					 sdt_cli_ops_options(trial),
-					 &json,
-					 NULL,
-					 error)) {
-		sdt_cli_ops_fixup_error(cli, error);
-		sdt_cli_ops_privileged_hint(cli, error);
-		return NULL;
-	}
-	return sdt_cli_ops_parse(json, error);
+	return sdt_cli_ops_change(cli, id, trial, error);
 }
 
 /* one job of the helper, waited for in a private main context */
@@ -555,73 +510,49 @@ sdt_cli_ops_run_job(SdtCli *cli,
 	return node;
 }
 
+/* `bench` and `check`: the same way, each with its own names */
+typedef struct {
+	SdtOpsJobFunc local;      /* in-process (--root) */
+	const gchar *method;      /* the helper's job */
+	const gchar *dir_refused; /* --dir in bus mode */
+} SdtCliOpsJob;
+
+static const SdtCliOpsJob sdt_cli_ops_jobs[] = {
+	[SDT_CLI_JOB_BENCH] = {sdt_ops_bench,
+			       "StartBenchmark",
+			       N_("--dir is only for --root mode: the helper always "
+				  "benchmarks the file system on the SD card")},
+	[SDT_CLI_JOB_CHECK] = {sdt_ops_check,
+			       "StartCheck",
+			       N_("--dir is only for in-process mode (--root): the helper "
+				  "always checks the file system on the SD card")},
+};
+
 JsonNode *
-sdt_cli_ops_bench(SdtCli *cli,
-		  const gchar *profile,
-		  const gchar *dir,
-		  SdtBenchProgressFunc progress,
-		  gpointer user_data,
-		  GCancellable *cancellable,
-		  GError **error)
+sdt_cli_ops_job(SdtCli *cli,
+		SdtCliJob job,
+		const gchar *arg,
+		const gchar *dir,
+		SdtBenchProgressFunc progress,
+		gpointer user_data,
+		GCancellable *cancellable,
+		GError **error)
 {
+	const SdtCliOpsJob *how;
 	JsonNode *node;
 
+	g_return_val_if_fail((guint) job < G_N_ELEMENTS(sdt_cli_ops_jobs), NULL);
+	how = &sdt_cli_ops_jobs[job];
 	if (cli->ctx != NULL)
-		return sdt_ops_bench(cli->ctx,
-				     profile,
-				     dir,
-				     progress,
-				     user_data,
-				     cancellable,
-				     error);
+		return how->local(cli->ctx, arg, dir, progress, user_data, cancellable, error);
 	if (dir != NULL) {
 		g_set_error_literal(error,
 				    SDT_ERROR,
 				    SDT_ERROR_INVALID_ARGUMENT,
-				    _("--dir is only for --root mode: the helper always "
-				      "benchmarks the file system on the SD card"));
+				    _(how->dir_refused));
 		return NULL;
 	}
-	node = sdt_cli_ops_run_job(cli,
-				   "StartBenchmark",
-				   profile,
-				   progress,
-				   user_data,
-				   cancellable,
-				   error);
-	if (node == NULL)
-		sdt_cli_ops_privileged_hint(cli, error);
-	return node;
-}
-
-JsonNode *
-sdt_cli_ops_check(SdtCli *cli,
-		  const gchar *mode,
-		  const gchar *dir,
-		  SdtBenchProgressFunc progress,
-		  gpointer user_data,
-		  GCancellable *cancellable,
-		  GError **error)
-{
-	JsonNode *node;
-
-	if (cli->ctx != NULL)
-		return sdt_ops_check(cli->ctx, mode, dir, progress, user_data, cancellable, error);
-	if (dir != NULL) {
-		g_set_error_literal(error,
-				    SDT_ERROR,
-				    SDT_ERROR_INVALID_ARGUMENT,
-				    _("--dir is only for in-process mode (--root): the helper "
-				      "always checks the file system on the SD card"));
-		return NULL;
-	}
-	node = sdt_cli_ops_run_job(cli,
-				   "StartCheck",
-				   mode,
-				   progress,
-				   user_data,
-				   cancellable,
-				   error);
+	node = sdt_cli_ops_run_job(cli, how->method, arg, progress, user_data, cancellable, error);
 	if (node == NULL)
 		sdt_cli_ops_privileged_hint(cli, error);
 	return node;

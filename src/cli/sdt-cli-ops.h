@@ -7,6 +7,7 @@
 
 #include "sdt-ops.h"
 #include "sdt-cli.h"
+#include "sdt-dbus-generated.h"
 
 G_BEGIN_DECLS
 
@@ -21,51 +22,48 @@ G_BEGIN_DECLS
  *
  * Commands call these and print the result the same way in both modes.
  */
-JsonNode *sdt_cli_ops_info(SdtCli *cli, GError **error);
-JsonNode *sdt_cli_ops_recommend(SdtCli *cli, GError **error);
 JsonNode *sdt_cli_ops_apply(SdtCli *cli, const gchar *id, gboolean trial, GError **error);
 JsonNode *sdt_cli_ops_revert(SdtCli *cli, GError **error);
-JsonNode *sdt_cli_ops_status(SdtCli *cli, GError **error);
-JsonNode *sdt_cli_ops_history(SdtCli *cli, GError **error);
-JsonNode *sdt_cli_ops_health(SdtCli *cli, GError **error);
+
+/* the helper's jobs, also run in-process with --root */
+typedef enum {
+	SDT_CLI_JOB_BENCH, /* `bench`: sdt_ops_bench(), the helper's StartBenchmark; @arg the
+			      profile */
+	SDT_CLI_JOB_CHECK, /* `check`: sdt_ops_check(), StartCheck (its own polkit action);
+			    * @arg "quick" or "full" */
+} SdtCliJob;
 
 /*
  * Synchronous in both modes, like sdt_ops_bench(): call it from a worker
  * thread.  @progress is called from the calling thread (in bus mode from a
  * private main context this function iterates until the job's Completed
  * signal).  Cancelling @cancellable from any thread, e.g. a SIGINT handler
- * in the main thread, stops the benchmark (bus mode: Job.Cancel) and the
- * call fails with SDT_ERROR_CANCELLED.  @dir is only accepted in --root mode.
+ * in the main thread, stops the job (bus mode: Job.Cancel) and the call
+ * fails with SDT_ERROR_CANCELLED.  @dir is only accepted in --root mode
+ * (e.g. `--root / check --dir MNT` as root).
  */
-JsonNode *sdt_cli_ops_bench(SdtCli *cli,
-			    const gchar *profile,
-			    const gchar *dir,
-			    SdtBenchProgressFunc progress,
-			    gpointer user_data,
-			    GCancellable *cancellable,
-			    GError **error);
+JsonNode *sdt_cli_ops_job(SdtCli *cli,
+			  SdtCliJob job,
+			  const gchar *arg,
+			  const gchar *dir,
+			  SdtBenchProgressFunc progress,
+			  gpointer user_data,
+			  GCancellable *cancellable,
+			  GError **error);
 
 /*
- * `check`: like sdt_cli_ops_bench(), with @mode "quick" or "full"; bus mode
- * runs the helper's StartCheck job (its own polkit action).  @dir only
- * in-process (--root, e.g. `--root / check --dir MNT` as root).
+ * An operation that only reads (info, recommend, status, history, health):
+ * @local in-process with --root, else the helper's method, @call being its
+ * generated sdt_manager_call_*_sync; when no helper is installed, @local
+ * reads this machine in-process instead and a line on stderr says so.
  */
-JsonNode *sdt_cli_ops_check(SdtCli *cli,
-			    const gchar *mode,
-			    const gchar *dir,
-			    SdtBenchProgressFunc progress,
-			    gpointer user_data,
-			    GCancellable *cancellable,
-			    GError **error);
-
-/*
- * An operation that only reads: @ops (in-process with --root, else the helper);
- * when no helper is installed, @local reads this machine in-process instead and
- * a line on stderr says so.
- */
-typedef JsonNode *(*SdtCliOpsFunc)(SdtCli *cli, GError **error);
 typedef JsonNode *(*SdtCliLocalFunc)(SdtContext *ctx, GError **error);
-JsonNode *sdt_cli_ops_read(SdtCli *cli, SdtCliOpsFunc ops, SdtCliLocalFunc local, GError **error);
+typedef gboolean (*SdtCliCallFunc)(SdtManager *proxy,
+				   GVariant *arg_options,
+				   gchar **out,
+				   GCancellable *cancellable,
+				   GError **error);
+JsonNode *sdt_cli_ops_read(SdtCli *cli, SdtCliLocalFunc local, SdtCliCallFunc call, GError **error);
 
 /* frees what bus mode set up (proxy, authentication agent) */
 void sdt_cli_ops_shutdown(SdtCli *cli);

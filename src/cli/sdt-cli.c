@@ -3,13 +3,15 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * What every command of sdtunerctl shares: its argument parser, JSON and
- * text output.  The dispatcher (sdtunerctl.c) calls the commands; the
- * commands call this file, never the dispatcher.
+ * text output, and the worker thread of the long ones (bench, check, verify).  The dispatcher
+ * (sdtunerctl.c) calls the commands; the commands call this file, never the dispatcher.
  */
 
 #include "config.h"
 
+#include <glib-unix.h>
 #include <glib/gi18n.h>
+#include <signal.h>
 #include <stdio.h>
 
 #include "sdt-cli.h"
@@ -198,4 +200,78 @@ gboolean
 sdt_cli_no_args(SdtCli *cli, gint argc, gchar **argv, gint *rc, GError **error)
 {
 	return sdt_cli_parse(cli, NULL, 0, 0, &argc, &argv, rc, error);
+}
+
+/* one sdt_cli_run_in_thread() */
+typedef struct {
+	SdtCliWorkFunc work;
+	SdtCliInterruptFunc interrupted;
+	gpointer data;
+	GMainLoop *loop;
+	GCancellable *cancellable;
+	JsonNode *result;
+	GError *error;
+} SdtCliRun;
+
+static gboolean
+sdt_cli_run_signal_cb(gpointer user_data)
+{
+	SdtCliRun *run = user_data;
+
+	if (run->interrupted != NULL)
+		run->interrupted(run->data);
+	g_cancellable_cancel(run->cancellable);
+	return G_SOURCE_CONTINUE;
+}
+
+static void
+sdt_cli_run_thread_cb(GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+	SdtCliRun *run = task_data;
+	GError *error = NULL;
+	JsonNode *node = run->work(run->data, cancellable, &error);
+
+	if (node == NULL)
+		g_task_return_error(task, error);
+	else
+		g_task_return_pointer(task, node, (GDestroyNotify) json_node_unref);
+}
+
+static void
+sdt_cli_run_done_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	SdtCliRun *run = user_data;
+
+	run->result = g_task_propagate_pointer(G_TASK(res), &run->error);
+	g_main_loop_quit(run->loop);
+}
+
+JsonNode *
+sdt_cli_run_in_thread(SdtCliWorkFunc work,
+		      SdtCliInterruptFunc interrupted,
+		      gpointer data,
+		      GError **error)
+{
+	SdtCliRun run = {.work = work, .interrupted = interrupted, .data = data};
+	g_autoptr(GTask) task = NULL;
+	guint sigint_id;
+	guint sigterm_id;
+
+	run.cancellable = g_cancellable_new();
+	run.loop = g_main_loop_new(NULL, FALSE);
+	sigint_id = g_unix_signal_add(SIGINT, sdt_cli_run_signal_cb, &run);
+	sigterm_id = g_unix_signal_add(SIGTERM, sdt_cli_run_signal_cb, &run);
+	task = g_task_new(NULL, run.cancellable, sdt_cli_run_done_cb, &run);
+	g_task_set_task_data(task, &run, NULL);
+	/* the work's own Cancelled error (the engine's, the helper's) is the one to show */
+	g_task_set_check_cancellable(task, FALSE);
+	g_task_run_in_thread(task, sdt_cli_run_thread_cb);
+	g_main_loop_run(run.loop);
+	g_source_remove(sigint_id);
+	g_source_remove(sigterm_id);
+	g_main_loop_unref(run.loop);
+	g_object_unref(run.cancellable);
+	if (run.error != NULL)
+		g_propagate_error(error, run.error);
+	return run.result;
 }

@@ -5,11 +5,9 @@
 
 #include "config.h"
 
-#include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <inttypes.h>
 #include <math.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include "sdt-bench.h"
@@ -27,8 +25,6 @@
 
 typedef struct {
 	SdtCli *cli;
-	GMainLoop *loop;
-	GCancellable *cancellable;
 	gboolean tty;
 	gboolean bar_shown;
 	gchar *last_phase;
@@ -44,8 +40,6 @@ typedef struct {
 static void
 sdt_cli_bench_clear(SdtCliBenchRun *self)
 {
-	g_clear_pointer(&self->loop, g_main_loop_unref);
-	g_clear_object(&self->cancellable);
 	g_clear_pointer(&self->last_phase, g_free);
 	g_clear_pointer(&self->result, json_node_unref);
 	g_clear_error(&self->error);
@@ -97,64 +91,38 @@ sdt_cli_bench_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gp
 	sdt_cli_bench_show_progress(user_data, phase, fraction, rate);
 }
 
-static gboolean
-sdt_cli_bench_signal_cb(gpointer user_data)
+/* then the run is cancelled; in bus mode sdt_cli_ops_job() sends Job.Cancel to the helper */
+static void
+sdt_cli_bench_interrupted(gpointer data)
 {
-	SdtCliBenchRun *self = user_data;
-
-	sdt_cli_bench_end_progress(self);
+	sdt_cli_bench_end_progress(data);
 	g_printerr(_("Cancelling…\n"));
-	/* bus mode: sdt_cli_ops_bench() sends Job.Cancel to the helper */
-	g_cancellable_cancel(self->cancellable);
-	return G_SOURCE_CONTINUE;
 }
 
-static void
-sdt_cli_bench_thread_cb(GTask *task,
-			gpointer source_object,
-			gpointer task_data,
-			GCancellable *cancellable)
+static JsonNode *
+sdt_cli_bench_work(gpointer data, GCancellable *cancellable, GError **error)
 {
-	SdtCliBenchRun *self = task_data;
-	GError *error = NULL;
-	JsonNode *node;
+	SdtCliBenchRun *self = data;
 
 	/* the soak test runs in-process (as root or under --root) */
-	if (g_strcmp0(self->profile, "soak") == 0) {
-		node = sdt_ops_soak(self->cli->ctx,
+	if (g_strcmp0(self->profile, "soak") == 0)
+		return sdt_ops_soak(self->cli->ctx,
 				    self->dir,
 				    (guint64) self->soak_mib * 1024 * 1024,
 				    self->soak_seconds,
 				    sdt_cli_bench_progress_cb,
 				    self,
 				    cancellable,
-				    &error);
-		if (node == NULL)
-			g_task_return_error(task, error);
-		else
-			g_task_return_pointer(task, node, (GDestroyNotify) json_node_unref);
-		return;
-	}
+				    error);
 	/* in-process with --root, else a job of the helper followed over the bus */
-	node = sdt_cli_ops_bench(self->cli,
-				 self->profile,
-				 self->dir,
-				 sdt_cli_bench_progress_cb,
-				 self,
-				 cancellable,
-				 &error);
-	if (node == NULL)
-		g_task_return_error(task, error);
-	else
-		g_task_return_pointer(task, node, (GDestroyNotify) json_node_unref);
-}
-
-static void
-sdt_cli_bench_done_cb(GObject *source, GAsyncResult *res, gpointer user_data)
-{
-	SdtCliBenchRun *self = user_data;
-	self->result = g_task_propagate_pointer(G_TASK(res), &self->error);
-	g_main_loop_quit(self->loop);
+	return sdt_cli_ops_job(self->cli,
+			       SDT_CLI_JOB_BENCH,
+			       self->profile,
+			       self->dir,
+			       sdt_cli_bench_progress_cb,
+			       self,
+			       cancellable,
+			       error);
 }
 
 static const gchar *
@@ -363,24 +331,11 @@ sdt_cli_bench_check_options(SdtCli *cli,
 static void
 sdt_cli_bench_run(SdtCliBenchRun *self)
 {
-	g_autoptr(GTask) task = NULL;
-	guint sigint_id;
-	guint sigterm_id;
-
 	self->tty = isatty(STDERR_FILENO);
-	self->cancellable = g_cancellable_new();
-	self->loop = g_main_loop_new(NULL, FALSE);
-	sigint_id = g_unix_signal_add(SIGINT, sdt_cli_bench_signal_cb, self);
-	sigterm_id = g_unix_signal_add(SIGTERM, sdt_cli_bench_signal_cb, self);
-
-	task = g_task_new(NULL, self->cancellable, sdt_cli_bench_done_cb, self);
-	g_task_set_task_data(task, self, NULL);
-	/* the engine's (or the helper's) Cancelled error is the one to show */
-	g_task_set_check_cancellable(task, FALSE);
-	g_task_run_in_thread(task, sdt_cli_bench_thread_cb);
-	g_main_loop_run(self->loop);
-	g_source_remove(sigint_id);
-	g_source_remove(sigterm_id);
+	self->result = sdt_cli_run_in_thread(sdt_cli_bench_work,
+					     sdt_cli_bench_interrupted,
+					     self,
+					     &self->error);
 	sdt_cli_bench_end_progress(self);
 }
 

@@ -5,10 +5,8 @@
 
 #include "config.h"
 
-#include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include "sdt-cli-ops.h"
@@ -18,14 +16,10 @@
 
 typedef struct {
 	SdtCli *cli;
-	GMainLoop *loop;
-	GCancellable *cancellable;
 	gboolean tty;
 	gboolean line_shown;
 	gchar *last_phase;
 	gint64 started;
-	JsonNode *result;
-	GError *error;
 	const gchar *mode;
 	const gchar *dir;
 } SdtCliCheck;
@@ -63,42 +57,30 @@ sdt_cli_check_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gp
 	}
 }
 
-static gboolean
-sdt_cli_check_signal_cb(gpointer user_data)
+static void
+sdt_cli_check_interrupted(gpointer data)
 {
-	SdtCliCheck *self = user_data;
+	SdtCliCheck *self = data;
+
 	if (self->line_shown)
 		g_printerr("\n");
 	self->line_shown = FALSE;
 	g_printerr(_("Stopping the check and removing its reserved file…\n"));
-	g_cancellable_cancel(self->cancellable);
-	return G_SOURCE_CONTINUE;
 }
 
-static void
-sdt_cli_check_thread_cb(GTask *task, gpointer source, gpointer task_data, GCancellable *c)
+static JsonNode *
+sdt_cli_check_work(gpointer data, GCancellable *cancellable, GError **error)
 {
-	SdtCliCheck *self = task_data;
-	GError *error = NULL;
-	JsonNode *node = sdt_cli_ops_check(self->cli,
-					   self->mode,
-					   self->dir,
-					   sdt_cli_check_progress_cb,
-					   self,
-					   c,
-					   &error);
-	if (node == NULL)
-		g_task_return_error(task, error);
-	else
-		g_task_return_pointer(task, node, (GDestroyNotify) json_node_unref);
-}
+	SdtCliCheck *self = data;
 
-static void
-sdt_cli_check_done_cb(GObject *source, GAsyncResult *res, gpointer user_data)
-{
-	SdtCliCheck *self = user_data;
-	self->result = g_task_propagate_pointer(G_TASK(res), &self->error);
-	g_main_loop_quit(self->loop);
+	return sdt_cli_ops_job(self->cli,
+			       SDT_CLI_JOB_CHECK,
+			       self->mode,
+			       self->dir,
+			       sdt_cli_check_progress_cb,
+			       self,
+			       cancellable,
+			       error);
 }
 
 static void
@@ -143,11 +125,9 @@ gint
 sdt_cli_check(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	SdtCliCheck self = {.cli = cli};
-	g_autoptr(GTask) task = NULL;
+	g_autoptr(JsonNode) result = NULL;
 	g_autofree gchar *dir = NULL;
 	gboolean full = FALSE;
-	guint sigint_id;
-	guint sigterm_id;
 	gint rc = SDT_CLI_EXIT_OK;
 	const GOptionEntry entries[] = {
 		{"full",
@@ -181,34 +161,19 @@ sdt_cli_check(SdtCli *cli, gint argc, gchar **argv, GError **error)
 
 	self.tty = isatty(STDERR_FILENO);
 	self.started = g_get_monotonic_time();
-	self.cancellable = g_cancellable_new();
-	self.loop = g_main_loop_new(NULL, FALSE);
 	self.mode = full ? "full" : "quick";
 	self.dir = dir;
-	sigint_id = g_unix_signal_add(SIGINT, sdt_cli_check_signal_cb, &self);
-	sigterm_id = g_unix_signal_add(SIGTERM, sdt_cli_check_signal_cb, &self);
-	task = g_task_new(NULL, self.cancellable, sdt_cli_check_done_cb, &self);
-	g_task_set_task_data(task, &self, NULL);
-	g_task_set_check_cancellable(task, FALSE);
-	g_task_run_in_thread(task, sdt_cli_check_thread_cb);
-	g_main_loop_run(self.loop);
-	g_source_remove(sigint_id);
-	g_source_remove(sigterm_id);
+	result = sdt_cli_run_in_thread(sdt_cli_check_work, sdt_cli_check_interrupted, &self, error);
 	if (self.line_shown)
 		g_printerr("\n");
-
-	if (self.error != NULL) {
-		g_propagate_error(error, g_steal_pointer(&self.error));
-		rc = SDT_CLI_EXIT_FAILED;
-	} else if (cli->json) {
-		sdt_cli_print_json(cli, self.result);
-	} else {
-		sdt_cli_check_print_human(json_node_get_object(self.result));
-	}
-	g_clear_pointer(&self.loop, g_main_loop_unref);
-	g_clear_object(&self.cancellable);
 	g_clear_pointer(&self.last_phase, g_free);
-	g_clear_pointer(&self.result, json_node_unref);
+
+	if (result == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	if (cli->json)
+		sdt_cli_print_json(cli, result);
+	else
+		sdt_cli_check_print_human(json_node_get_object(result));
 	return rc;
 }
 
@@ -273,7 +238,7 @@ sdt_cli_health(SdtCli *cli, gint argc, gchar **argv, GError **error)
 
 	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
 		return rc;
-	node = sdt_cli_ops_read(cli, sdt_cli_ops_health, sdt_ops_health, error);
+	node = sdt_cli_ops_read(cli, sdt_ops_health, sdt_manager_call_get_health_sync, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json)

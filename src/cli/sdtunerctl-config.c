@@ -69,7 +69,10 @@ sdt_cli_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error)
 
 	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
 		return rc;
-	node = sdt_cli_ops_read(cli, sdt_cli_ops_recommend, sdt_ops_recommend, error);
+	node = sdt_cli_ops_read(cli,
+				sdt_ops_recommend,
+				sdt_manager_call_get_recommendations_sync,
+				error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {
@@ -252,7 +255,7 @@ sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 
 	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
 		return rc;
-	node = sdt_cli_ops_read(cli, sdt_cli_ops_status, sdt_ops_status, error);
+	node = sdt_cli_ops_read(cli, sdt_ops_status, sdt_manager_call_get_status_sync, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {
@@ -308,7 +311,7 @@ sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 
 	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
 		return rc;
-	node = sdt_cli_ops_read(cli, sdt_cli_ops_history, sdt_ops_history, error);
+	node = sdt_cli_ops_read(cli, sdt_ops_history, sdt_manager_call_get_history_sync, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {

@@ -477,7 +477,7 @@ sdt_cli_info(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
 		return rc;
 	/* info reads nothing private: without the helper, read this machine directly */
-	node = sdt_cli_ops_read(cli, sdt_cli_ops_info, sdt_ops_info, error);
+	node = sdt_cli_ops_read(cli, sdt_ops_info, sdt_manager_call_get_info_sync, error);
 	if (node == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {

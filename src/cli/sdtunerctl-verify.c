@@ -5,9 +5,7 @@
 
 #include "config.h"
 
-#include <glib-unix.h>
 #include <glib/gi18n.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include "sdt-error.h"
@@ -17,10 +15,6 @@
 typedef struct {
 	SdtContext *ctx;
 	SdtOpsVerifyOptions options;
-	GMainLoop *loop;
-	GCancellable *cancellable;
-	JsonNode *result;
-	GError *error;
 } SdtCliVerify;
 
 /* the stages on stderr: on a terminal one line kept up to date, else (the boot
@@ -49,64 +43,12 @@ sdt_cli_verify_progress_cb(SdtOpsVerifyStage stage, gdouble fraction, gpointer u
 	p->percent = percent;
 }
 
-static gboolean
-sdt_cli_verify_signal_cb(gpointer user_data)
-{
-	SdtCliVerify *self = user_data;
-	g_cancellable_cancel(self->cancellable);
-	return G_SOURCE_CONTINUE;
-}
-
-static void
-sdt_cli_verify_thread_cb(GTask *task,
-			 gpointer source_object,
-			 gpointer task_data,
-			 GCancellable *cancellable)
-{
-	SdtCliVerify *self = task_data;
-	GError *error = NULL;
-	JsonNode *node = sdt_ops_verify(self->ctx, &self->options, cancellable, &error);
-
-	if (node == NULL)
-		g_task_return_error(task, error);
-	else
-		g_task_return_pointer(task, node, (GDestroyNotify) json_node_unref);
-}
-
-static void
-sdt_cli_verify_done_cb(GObject *source, GAsyncResult *res, gpointer user_data)
-{
-	SdtCliVerify *self = user_data;
-	self->result = g_task_propagate_pointer(G_TASK(res), &self->error);
-	g_main_loop_quit(self->loop);
-}
-
-/* in a worker thread, so that SIGTERM (systemd stopping the unit) and SIGINT cancel it */
 static JsonNode *
-sdt_cli_verify_run(SdtContext *ctx, const SdtOpsVerifyOptions *options, GError **error)
+sdt_cli_verify_work(gpointer data, GCancellable *cancellable, GError **error)
 {
-	SdtCliVerify self = {0};
-	g_autoptr(GTask) task = NULL;
-	guint sigint_id, sigterm_id;
+	SdtCliVerify *self = data;
 
-	self.ctx = ctx;
-	self.options = *options;
-	self.cancellable = g_cancellable_new();
-	self.loop = g_main_loop_new(NULL, FALSE);
-	sigint_id = g_unix_signal_add(SIGINT, sdt_cli_verify_signal_cb, &self);
-	sigterm_id = g_unix_signal_add(SIGTERM, sdt_cli_verify_signal_cb, &self);
-	task = g_task_new(NULL, self.cancellable, sdt_cli_verify_done_cb, &self);
-	g_task_set_task_data(task, &self, NULL);
-	g_task_set_check_cancellable(task, FALSE);
-	g_task_run_in_thread(task, sdt_cli_verify_thread_cb);
-	g_main_loop_run(self.loop);
-	g_source_remove(sigint_id);
-	g_source_remove(sigterm_id);
-	g_main_loop_unref(self.loop);
-	g_object_unref(self.cancellable);
-	if (self.error != NULL)
-		g_propagate_error(error, self.error);
-	return self.result;
+	return sdt_ops_verify(self->ctx, &self->options, cancellable, error);
 }
 
 /* verify decides in-process, as root; --soak-seconds within a day */
@@ -180,6 +122,7 @@ sdt_cli_verify(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	g_autofree gchar *evidence = NULL;
 	gdouble soak_seconds = -1;
 	SdtOpsVerifyOptions options = {0};
+	SdtCliVerify verify;
 	SdtCliVerifyProgress progress = {-1, 0, isatty(STDERR_FILENO)};
 	gint rc;
 	const GOptionEntry entries[] = {
@@ -214,7 +157,10 @@ sdt_cli_verify(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		options.max_seconds = g_ascii_strtod(g_getenv("SDTUNER_VERIFY_MAX_SECONDS"), NULL);
 	options.progress = sdt_cli_verify_progress_cb;
 	options.progress_data = &progress;
-	node = sdt_cli_verify_run(cli->ctx, &options, error);
+	/* in a worker thread, so that SIGTERM (systemd stopping the unit) and SIGINT cancel it */
+	verify.ctx = cli->ctx;
+	verify.options = options;
+	node = sdt_cli_run_in_thread(sdt_cli_verify_work, NULL, &verify, error);
 	if (progress.tty && progress.stage >= 0)
 		g_printerr("\n");
 	if (node == NULL)

@@ -122,19 +122,13 @@ static SdtClientBenchTest *
 sdt_client_bench_read_test(SdtClientBench *bench, JsonNode *node, guint index, GError **error)
 {
 	g_autofree gchar *at = sdt_client_read_element(NULL, "tests", index);
+	JsonObject *obj = sdt_client_read_element_object(node, at, error);
 	SdtClientBenchTest *t;
 
-	if (!JSON_NODE_HOLDS_OBJECT(node)) {
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_INVALID_DATA,
-			    /* Translators: %s names an element of a JSON document, e.g. tests[2] */
-			    _("The SD Tuner service sent “%s” with a value of the wrong type"),
-			    at);
+	if (obj == NULL)
 		return NULL;
-	}
 	t = g_new0(SdtClientBenchTest, 1);
-	if (!sdt_client_bench_read_test_members(json_node_get_object(node), at, t, error)) {
+	if (!sdt_client_bench_read_test_members(obj, at, t, error)) {
 		sdt_client_bench_test_free(t);
 		return NULL;
 	}

@@ -54,6 +54,20 @@ sdt_client_read_element(const gchar *where, const gchar *member, guint index)
 	return g_strdup_printf("%s[%u]", path, index);
 }
 
+JsonObject *
+sdt_client_read_element_object(JsonNode *node, const gchar *at, GError **error)
+{
+	if (JSON_NODE_HOLDS_OBJECT(node))
+		return json_node_get_object(node);
+	g_set_error(error,
+		    SDT_ERROR,
+		    SDT_ERROR_INVALID_DATA,
+		    /* Translators: %s names an element of a JSON document, e.g. tests[2] */
+		    _("The SD Tuner service sent “%s” with a value of the wrong type"),
+		    at);
+	return NULL;
+}
+
 /* the member, NULL when absent or null */
 static JsonNode *
 sdt_client_read_node(JsonObject *obj, const gchar *member)

@@ -61,5 +61,7 @@ gboolean sdt_client_read_missing(const gchar *where, const gchar *member, GError
 
 /* "where[index]", for the elements of an array */
 gchar *sdt_client_read_element(const gchar *where, const gchar *member, guint index);
+/* the element @node, named @at, as an object, or NULL and SDT_ERROR_INVALID_DATA */
+JsonObject *sdt_client_read_element_object(JsonNode *node, const gchar *at, GError **error);
 
 G_END_DECLS

@@ -57,20 +57,14 @@ static SdtClientRecommendation *
 sdt_client_recommendation_from_node(JsonNode *node, guint index, GError **error)
 {
 	g_autofree gchar *at = sdt_client_read_element(NULL, "recommendations", index);
+	JsonObject *obj = sdt_client_read_element_object(node, at, error);
 	SdtClientRecommendation *r;
 
-	if (!JSON_NODE_HOLDS_OBJECT(node)) {
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_INVALID_DATA,
-			    /* Translators: %s names an element of a JSON document, e.g. tests[2] */
-			    _("The SD Tuner service sent “%s” with a value of the wrong type"),
-			    at);
+	if (obj == NULL)
 		return NULL;
-	}
 	r = g_new0(SdtClientRecommendation, 1);
 	r->lines = g_ptr_array_new_with_free_func(g_free);
-	if (!sdt_client_recommendation_read(json_node_get_object(node), at, r, error)) {
+	if (!sdt_client_recommendation_read(obj, at, r, error)) {
 		sdt_client_recommendation_free(r);
 		return NULL;
 	}

@@ -50,18 +50,32 @@ JsonNode *sdt_check_run(const gchar *dir,
 			GCancellable *cancellable,
 			GError **error);
 
+/* what sdt_bench_card_dir() found on the SD card */
+typedef struct {
+	gchar *dir;           /* the directory on the card; NULL when the caller named one */
+	gchar *source;        /* the card's partition, e.g. /dev/mmcblk0p2 */
+	dev_t devnum;         /* its device number */
+	gdouble ceiling_mb_s; /* the bus's ceiling, 0 when unknown */
+} SdtBenchCardDir;
+
+void sdt_bench_card_dir_clear(SdtBenchCardDir *card);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SdtBenchCardDir, sdt_bench_card_dir_clear)
+
 /*
- * The directory on the SD card's file system where the benchmark and the check
- * put their file (the root partition's state dir, else the partition itself),
- * after refusing a missing card, an unmounted or read-only one, and a card
- * smaller than @file_size + 10% (sdt-ops-bench.c).
+ * Where the benchmark, the soak test and the check put their file: @dir when
+ * the caller names one, else the directory on the SD card's file system (the
+ * root partition's state dir, else the partition itself), after refusing a
+ * missing card, an unmounted or read-only one, and a card smaller than
+ * @file_size + 10%; that one and its partition go into @card.  Then tells
+ * @progress (if any) "prepare".  sdt-ops-bench.c.
  */
-gchar *sdt_bench_card_find_dir(SdtContext *ctx,
-			       guint64 file_size,
-			       gdouble *ceiling_mb_s,
-			       dev_t *card_devnum,
-			       gchar **card_source,
-			       GError **error);
+const gchar *sdt_bench_card_dir(SdtContext *ctx,
+				const gchar *dir,
+				guint64 file_size,
+				SdtBenchCardDir *card,
+				SdtBenchProgressFunc progress,
+				gpointer user_data,
+				GError **error);
 
 /*
  * `check --json`: sdt_check_run() on the SD card's file system, or on @dir

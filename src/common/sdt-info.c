@@ -10,6 +10,7 @@
 
 #include "sdt-error.h"
 #include "sdt-info.h"
+#include "sdt-json.h"
 #include "sdt-mounts.h"
 
 /* debugfs ios is a few hundred bytes */
@@ -262,47 +263,6 @@ sdt_info_collect(SdtContext *ctx, GError **error)
 	if (sdt_board_get_controller(info->board) == SDT_SD_CONTROLLER_SDHOST)
 		info->core_clock_hz = sdt_board_read_core_clock_hz(ctx, &info->core_clock_source);
 	return g_steal_pointer(&info);
-}
-
-/* JSON helpers: a member that is null when unknown */
-static void
-sdt_json_int_or_null(JsonBuilder *b, const gchar *name, gboolean known, gint64 value)
-{
-	json_builder_set_member_name(b, name);
-	if (known)
-		json_builder_add_int_value(b, value);
-	else
-		json_builder_add_null_value(b);
-}
-
-static void
-sdt_json_string_or_null(JsonBuilder *b, const gchar *name, const gchar *value)
-{
-	json_builder_set_member_name(b, name);
-	if (value != NULL)
-		json_builder_add_string_value(b, value);
-	else
-		json_builder_add_null_value(b);
-}
-
-static void
-sdt_json_bool_or_null(JsonBuilder *b, const gchar *name, gboolean known, gboolean value)
-{
-	json_builder_set_member_name(b, name);
-	if (known)
-		json_builder_add_boolean_value(b, value);
-	else
-		json_builder_add_null_value(b);
-}
-
-static void
-sdt_json_double_or_null(JsonBuilder *b, const gchar *name, gboolean known, gdouble value)
-{
-	json_builder_set_member_name(b, name);
-	if (known)
-		json_builder_add_double_value(b, value);
-	else
-		json_builder_add_null_value(b);
 }
 
 static void

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sdt-json.h"
+#include "sdt-utf8.h"
 
 gchar *
 sdt_json_format_double(gdouble value)
@@ -79,4 +80,55 @@ sdt_json_to_string(JsonNode *node, gboolean pretty)
 		}
 	}
 	return g_string_free(out, FALSE);
+}
+
+void
+sdt_json_task_return(GTask *task, JsonNode *node, GError *error)
+{
+	if (node == NULL) {
+		sdt_utf8_sanitize_error(error);
+		g_task_return_error(task, error);
+		return;
+	}
+	/* config.txt, sysfs and the kernel log may hold any bytes: the reply is UTF-8 */
+	sdt_utf8_sanitize_json(node);
+	g_task_return_pointer(task, sdt_json_to_string(node, FALSE), g_free);
+}
+
+/* the member's name, and null for its value when it is not @known */
+static gboolean
+sdt_json_member_known(JsonBuilder *b, const gchar *name, gboolean known)
+{
+	json_builder_set_member_name(b, name);
+	if (!known)
+		json_builder_add_null_value(b);
+	return known;
+}
+
+void
+sdt_json_int_or_null(JsonBuilder *b, const gchar *name, gboolean known, gint64 value)
+{
+	if (sdt_json_member_known(b, name, known))
+		json_builder_add_int_value(b, value);
+}
+
+void
+sdt_json_string_or_null(JsonBuilder *b, const gchar *name, const gchar *value)
+{
+	if (sdt_json_member_known(b, name, value != NULL))
+		json_builder_add_string_value(b, value);
+}
+
+void
+sdt_json_bool_or_null(JsonBuilder *b, const gchar *name, gboolean known, gboolean value)
+{
+	if (sdt_json_member_known(b, name, known))
+		json_builder_add_boolean_value(b, value);
+}
+
+void
+sdt_json_double_or_null(JsonBuilder *b, const gchar *name, gboolean known, gdouble value)
+{
+	if (sdt_json_member_known(b, name, known))
+		json_builder_add_double_value(b, value);
 }

@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
@@ -22,5 +23,18 @@ gchar *sdt_json_to_string(JsonNode *node, gboolean pretty);
 
 /* the shortest decimal text that reads back as @value, with a '.' or an exponent */
 gchar *sdt_json_format_double(gdouble value);
+
+/*
+ * Ends a GTask worker of the helper whose answer goes out over D-Bus: @node's
+ * JSON text (sdt_json_to_string()) after sdt_utf8_sanitize_json(), or, when
+ * @node is NULL, @error (taken) with its message made valid UTF-8.
+ */
+void sdt_json_task_return(GTask *task, JsonNode *node, GError *error);
+
+/* a JsonBuilder member whose value is null when unknown (not @known, or NULL) */
+void sdt_json_int_or_null(JsonBuilder *b, const gchar *name, gboolean known, gint64 value);
+void sdt_json_string_or_null(JsonBuilder *b, const gchar *name, const gchar *value);
+void sdt_json_bool_or_null(JsonBuilder *b, const gchar *name, gboolean known, gboolean value);
+void sdt_json_double_or_null(JsonBuilder *b, const gchar *name, gboolean known, gdouble value);
 
 G_END_DECLS

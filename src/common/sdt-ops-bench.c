@@ -104,13 +104,8 @@ sdt_bench_card_writable_mount(SdtInfo *info, GError **error)
  * under the root, so a simulated board benchmarks a file on this machine; on
  * the real system the directory must be on the card's partition itself.
  */
-gchar *
-sdt_bench_card_find_dir(SdtContext *ctx,
-			guint64 file_size,
-			gdouble *ceiling_mb_s,
-			dev_t *card_devnum,
-			gchar **card_source,
-			GError **error)
+static gchar *
+sdt_bench_card_find_dir(SdtContext *ctx, guint64 file_size, SdtBenchCardDir *card, GError **error)
 {
 	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
 	g_autofree gchar *mnt = NULL;
@@ -137,9 +132,9 @@ sdt_bench_card_find_dir(SdtContext *ctx,
 		    st.st_dev != makedev(mount->major, mount->minor))
 			continue;
 		if (info->bus.ceiling_mb_s > 0)
-			*ceiling_mb_s = info->bus.ceiling_mb_s;
-		*card_devnum = makedev(mount->major, mount->minor);
-		*card_source = g_strdup(mount->source);
+			card->ceiling_mb_s = info->bus.ceiling_mb_s;
+		card->devnum = makedev(mount->major, mount->minor);
+		card->source = g_strdup(mount->source);
 		return g_strdup(candidates[i]);
 	}
 	g_set_error(error,
@@ -150,6 +145,46 @@ sdt_bench_card_find_dir(SdtContext *ctx,
 		    mount->source,
 		    mnt);
 	return NULL;
+}
+
+void
+sdt_bench_card_dir_clear(SdtBenchCardDir *card)
+{
+	g_clear_pointer(&card->dir, g_free);
+	g_clear_pointer(&card->source, g_free);
+}
+
+const gchar *
+sdt_bench_card_dir(SdtContext *ctx,
+		   const gchar *dir,
+		   guint64 file_size,
+		   SdtBenchCardDir *card,
+		   SdtBenchProgressFunc progress,
+		   gpointer user_data,
+		   GError **error)
+{
+	if (dir == NULL) {
+		card->dir = sdt_bench_card_find_dir(ctx, file_size, card, error);
+		if (card->dir == NULL)
+			return NULL;
+		dir = card->dir;
+	}
+	if (progress != NULL)
+		progress("prepare", 0.0, 0.0, user_data);
+	return dir;
+}
+
+/* the test file goes where the card is; a directory of one's own is for tests against a root */
+static gboolean
+sdt_bench_ops_check_dir(SdtContext *ctx, const gchar *dir, GError **error)
+{
+	if (dir == NULL || sdt_context_is_simulated(ctx))
+		return TRUE;
+	g_set_error_literal(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_ARGUMENT,
+			    _("A benchmark directory is accepted only with --root"));
+	return FALSE;
 }
 
 /*
@@ -181,35 +216,15 @@ sdt_bench_ops_run(SdtContext *ctx,
 	g_autoptr(SdtBenchResult) result = NULL;
 	g_autoptr(JsonNode) node = NULL;
 	g_autoptr(JsonNode) entry = NULL;
-	g_autofree gchar *dir_card = NULL;
 	g_autoptr(GError) error_history = NULL;
-	g_autofree gchar *card_source = NULL;
-	dev_t card_devnum = 0;
-	gdouble ceiling_mb_s = 0;
+	g_auto(SdtBenchCardDir) card = {0};
 
 	g_return_val_if_fail(SDT_IS_CONTEXT(ctx), NULL);
-
-	/* the test file goes where the card is; --dir exists for tests against a root */
-	if (dir != NULL && !sdt_context_is_simulated(ctx)) {
-		g_set_error_literal(error,
-				    SDT_ERROR,
-				    SDT_ERROR_INVALID_ARGUMENT,
-				    _("A benchmark directory is accepted only with --root"));
+	if (!sdt_bench_ops_check_dir(ctx, dir, error))
 		return NULL;
-	}
-	if (dir == NULL) {
-		dir_card = sdt_bench_card_find_dir(ctx,
-						   config->file_size,
-						   &ceiling_mb_s,
-						   &card_devnum,
-						   &card_source,
-						   error);
-		if (dir_card == NULL)
-			return NULL;
-		dir = dir_card;
-	}
-	if (progress != NULL)
-		progress("prepare", 0.0, 0.0, user_data);
+	dir = sdt_bench_card_dir(ctx, dir, config->file_size, &card, progress, user_data, error);
+	if (dir == NULL)
+		return NULL;
 	target = sdt_bench_target_open(dir, config->file_size, config->target_flags, error);
 	if (target == NULL)
 		return NULL;
@@ -218,8 +233,8 @@ sdt_bench_ops_run(SdtContext *ctx,
 		return NULL;
 	/* a directory given for tests, or a simulated board's card directory on this
 	 * machine: the figures are not the card's (marked in the result and history) */
-	target->stand_in = dir_card == NULL || target->devnum != card_devnum;
-	if (card_source != NULL && target->devnum != card_devnum) {
+	target->stand_in = card.dir == NULL || target->devnum != card.devnum;
+	if (card.source != NULL && target->devnum != card.devnum) {
 		/* only under a root prefix: otherwise the directory was checked to be on the card
 		 */
 		g_ptr_array_insert(
@@ -228,12 +243,12 @@ sdt_bench_ops_run(SdtContext *ctx,
 			g_strdup_printf(_("Simulated board: the test file is on %s of this "
 					  "machine, not on the SD card's %s"),
 					target->device,
-					card_source));
+					card.source));
 	}
-	node = sdt_bench_result_to_json(result, target, ceiling_mb_s);
+	node = sdt_bench_result_to_json(result, target, card.ceiling_mb_s);
 
 	/* a failure to save the history does not throw the measurement away */
-	entry = sdt_bench_result_to_json(result, target, ceiling_mb_s);
+	entry = sdt_bench_result_to_json(result, target, card.ceiling_mb_s);
 	sdt_bench_ops_mark_config(ctx, json_node_get_object(entry));
 	if (!sdt_history_append(ctx, "bench", json_node_get_object(entry), &error_history))
 		g_warning("benchmark result not saved: %s", error_history->message);
@@ -291,36 +306,18 @@ sdt_ops_soak_open(SdtContext *ctx,
 		  gpointer user_data,
 		  GError **error)
 {
-	g_autofree gchar *dir_card = NULL;
-	g_autofree gchar *card_source = NULL;
+	g_auto(SdtBenchCardDir) card = {0};
 	SdtBenchTarget *target;
-	dev_t card_devnum = 0;
-	gdouble ceiling_mb_s = 0;
 
-	if (dir != NULL && !sdt_context_is_simulated(ctx)) {
-		g_set_error_literal(error,
-				    SDT_ERROR,
-				    SDT_ERROR_INVALID_ARGUMENT,
-				    _("A benchmark directory is accepted only with --root"));
+	if (!sdt_bench_ops_check_dir(ctx, dir, error))
 		return NULL;
-	}
-	if (dir == NULL) {
-		dir_card = sdt_bench_card_find_dir(ctx,
-						   size,
-						   &ceiling_mb_s,
-						   &card_devnum,
-						   &card_source,
-						   error);
-		if (dir_card == NULL)
-			return NULL;
-		dir = dir_card;
-	}
-	if (progress != NULL)
-		progress("prepare", 0.0, 0.0, user_data);
+	dir = sdt_bench_card_dir(ctx, dir, size, &card, progress, user_data, error);
+	if (dir == NULL)
+		return NULL;
 	/* refuses without size + 10% free; no name, so nothing is left behind */
 	target = sdt_bench_target_open(dir, size, SDT_BENCH_TARGET_FLAG_NONE, error);
 	if (target != NULL)
-		target->stand_in = dir_card == NULL || target->devnum != card_devnum;
+		target->stand_in = card.dir == NULL || target->devnum != card.devnum;
 	return target;
 }
 

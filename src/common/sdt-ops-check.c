@@ -25,33 +25,19 @@ sdt_ops_check(SdtContext *ctx,
 {
 	SdtCheckConfig config;
 	SdtCheckMode check_mode;
-	g_autofree gchar *dir_card = NULL;
-	g_autofree gchar *card_source = NULL;
+	g_auto(SdtBenchCardDir) card = {0};
 	g_autoptr(JsonNode) node = NULL;
 	g_autoptr(JsonNode) entry = NULL;
 	g_autoptr(GError) error_history = NULL;
-	dev_t card_devnum = 0;
-	gdouble ceiling_mb_s = 0;
 
 	g_return_val_if_fail(SDT_IS_CONTEXT(ctx), NULL);
 	if (!sdt_check_mode_from_string(mode, &check_mode, error))
 		return NULL;
 	sdt_check_config_init(&config, check_mode);
-	if (dir == NULL) {
-		dir_card = sdt_bench_card_find_dir(ctx,
-						   0,
-						   &ceiling_mb_s,
-						   &card_devnum,
-						   &card_source,
-						   error);
-		if (dir_card == NULL)
-			return NULL;
-		dir = dir_card;
-	} else {
-		config.stand_in = TRUE;
-	}
-	if (progress != NULL)
-		progress("prepare", 0.0, 0.0, user_data);
+	config.stand_in = dir != NULL;
+	dir = sdt_bench_card_dir(ctx, dir, 0, &card, progress, user_data, error);
+	if (dir == NULL)
+		return NULL;
 	node = sdt_check_run(dir, &config, progress, user_data, cancellable, error);
 	if (node == NULL)
 		return NULL;

@@ -12,6 +12,7 @@
 #include "sdt-health.h"
 #include "sdt-history.h"
 #include "sdt-info.h"
+#include "sdt-json.h"
 #include "sdt-kmsg.h"
 #include "sdt-mounts.h"
 
@@ -94,26 +95,6 @@ sdt_health_word(const gchar *msg)
 	       strstr(lower, "timed out") != NULL || strstr(lower, "failed") != NULL;
 }
 
-static void
-sdt_ops_health_int_or_null(JsonBuilder *b, const gchar *name, gboolean known, gint64 value)
-{
-	json_builder_set_member_name(b, name);
-	if (known)
-		json_builder_add_int_value(b, value);
-	else
-		json_builder_add_null_value(b);
-}
-
-static void
-sdt_ops_health_double_or_null(JsonBuilder *b, const gchar *name, gboolean known, gdouble value)
-{
-	json_builder_set_member_name(b, name);
-	if (known)
-		json_builder_add_double_value(b, value);
-	else
-		json_builder_add_null_value(b);
-}
-
 /* "card": present, device, capacity and the CSD's write protection */
 static void
 sdt_ops_health_card(JsonBuilder *b, SdtCard *card)
@@ -122,15 +103,8 @@ sdt_ops_health_card(JsonBuilder *b, SdtCard *card)
 	json_builder_begin_object(b);
 	json_builder_set_member_name(b, "present");
 	json_builder_add_boolean_value(b, card->present);
-	json_builder_set_member_name(b, "device");
-	if (card->device != NULL)
-		json_builder_add_string_value(b, card->device);
-	else
-		json_builder_add_null_value(b);
-	sdt_ops_health_int_or_null(b,
-				   "capacity_bytes",
-				   card->capacity_bytes > 0,
-				   card->capacity_bytes);
+	sdt_json_string_or_null(b, "device", card->device);
+	sdt_json_int_or_null(b, "capacity_bytes", card->capacity_bytes > 0, card->capacity_bytes);
 	json_builder_set_member_name(b, "write_protect");
 	if (card->csd_valid) {
 		json_builder_begin_object(b);
@@ -178,7 +152,7 @@ sdt_ops_health_partition(JsonBuilder *b, SdtContext *ctx, SdtMount *m, SdtOpsHea
 	json_builder_add_string_value(b, m->fs_type);
 	json_builder_set_member_name(b, "read_only");
 	json_builder_add_boolean_value(b, m->read_only);
-	sdt_ops_health_int_or_null(b, "lifetime_write_bytes", known, (gint64) (kb * 1024));
+	sdt_json_int_or_null(b, "lifetime_write_bytes", known, (gint64) (kb * 1024));
 	json_builder_end_object(b);
 	if (known) {
 		h->lifetime += kb * 1024;
@@ -198,10 +172,7 @@ sdt_ops_health_partitions(JsonBuilder *b, SdtContext *ctx, SdtInfo *info, SdtOps
 			sdt_ops_health_partition(b, ctx, m, h);
 	}
 	json_builder_end_array(b);
-	sdt_ops_health_int_or_null(b,
-				   "lifetime_write_bytes",
-				   h->lifetime_known,
-				   (gint64) h->lifetime);
+	sdt_json_int_or_null(b, "lifetime_write_bytes", h->lifetime_known, (gint64) h->lifetime);
 }
 
 /* the block device's counters since boot */
@@ -220,15 +191,9 @@ sdt_ops_health_since_boot(JsonBuilder *b, SdtContext *ctx, SdtCard *card, SdtOps
 		h->uptime = g_ascii_strtod(uptime_text, NULL);
 	json_builder_set_member_name(b, "since_boot");
 	json_builder_begin_object(b);
-	sdt_ops_health_double_or_null(b, "uptime_seconds", h->uptime > 0, h->uptime);
-	sdt_ops_health_int_or_null(b,
-				   "written_bytes",
-				   h->stat_known,
-				   (gint64) (h->write_sectors * 512));
-	sdt_ops_health_int_or_null(b,
-				   "read_bytes",
-				   h->stat_known,
-				   (gint64) (h->read_sectors * 512));
+	sdt_json_double_or_null(b, "uptime_seconds", h->uptime > 0, h->uptime);
+	sdt_json_int_or_null(b, "written_bytes", h->stat_known, (gint64) (h->write_sectors * 512));
+	sdt_json_int_or_null(b, "read_bytes", h->stat_known, (gint64) (h->read_sectors * 512));
 	json_builder_end_object(b);
 }
 
@@ -241,7 +206,7 @@ sdt_ops_health_projection(JsonBuilder *b, SdtCard *card, const SdtOpsHealth *h)
 
 	if (h->stat_known && h->uptime >= 3600)
 		per_day = (gdouble) h->write_sectors * 512 / (h->uptime / 86400.0);
-	sdt_ops_health_double_or_null(b, "writes_per_day_bytes", per_day >= 0, per_day);
+	sdt_json_double_or_null(b, "writes_per_day_bytes", per_day >= 0, per_day);
 	json_builder_set_member_name(b, "projection");
 	if (per_day > 0 && card->capacity_bytes > 0) {
 		gdouble budget = (gdouble) card->capacity_bytes * SDT_HEALTH_WRITE_CYCLES;
@@ -315,11 +280,11 @@ sdt_ops_health(SdtContext *ctx, GError **error)
 	sdt_ops_health_partitions(b, ctx, info, &h);
 	sdt_ops_health_since_boot(b, ctx, info->card, &h);
 	sdt_ops_health_projection(b, info->card, &h);
-	sdt_ops_health_int_or_null(
-		b,
-		"kernel_errors_since_boot",
-		info->kernel_log_read,
-		info->kernel_log_read ? sdt_ops_health_kernel_errors(ctx, info->card) : 0);
+	sdt_json_int_or_null(b,
+			     "kernel_errors_since_boot",
+			     info->kernel_log_read,
+			     info->kernel_log_read ? sdt_ops_health_kernel_errors(ctx, info->card)
+						   : 0);
 	json_builder_set_member_name(b, "read_only");
 	json_builder_add_boolean_value(b, h.read_only);
 

@@ -57,6 +57,18 @@ JsonNode *sdt_ops_bench(SdtContext *ctx,
 			GCancellable *cancellable,
 			GError **error);
 
+/*
+ * What the helper runs as a job in a worker thread, sdt_ops_bench() or
+ * sdt_ops_check(): @arg is the profile or the mode, the rest as theirs.
+ */
+typedef JsonNode *(*SdtOpsJobFunc)(SdtContext *ctx,
+				   const gchar *arg,
+				   const gchar *dir,
+				   SdtBenchProgressFunc progress,
+				   gpointer user_data,
+				   GCancellable *cancellable,
+				   GError **error);
+
 /* what `verify` is doing, for its progress */
 typedef enum {
 	SDT_OPS_VERIFY_STAGE_LOG,       /* checking the kernel log and the bus since boot */

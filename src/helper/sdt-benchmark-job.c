@@ -21,7 +21,7 @@ struct _SdtBenchmarkJob {
 	gchar *profile;
 	gchar *bench_dir;
 	gchar *starter;
-	SdtBenchmarkJobFunc func;
+	SdtOpsJobFunc func;
 	GCancellable *cancellable;
 	GMainContext *main_ctx;
 	guint watch_id;
@@ -149,13 +149,7 @@ sdt_benchmark_job_thread(GTask *task,
 						cancellable,
 						&error);
 
-	if (result == NULL) {
-		sdt_utf8_sanitize_error(error);
-		g_task_return_error(task, g_steal_pointer(&error));
-		return;
-	}
-	sdt_utf8_sanitize_json(result);
-	g_task_return_pointer(task, sdt_json_to_string(result, FALSE), g_free);
+	sdt_json_task_return(task, result, g_steal_pointer(&error));
 }
 
 static void
@@ -323,7 +317,7 @@ sdt_benchmark_job_new(SdtContext *ctx,
 		      const gchar *profile,
 		      const gchar *bench_dir,
 		      const gchar *starter,
-		      SdtBenchmarkJobFunc func)
+		      SdtOpsJobFunc func)
 {
 	SdtBenchmarkJob *self = g_object_new(SDT_TYPE_BENCHMARK_JOB, NULL);
 

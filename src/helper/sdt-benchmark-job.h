@@ -27,20 +27,12 @@ G_BEGIN_DECLS
 #define SDT_TYPE_BENCHMARK_JOB (sdt_benchmark_job_get_type())
 G_DECLARE_FINAL_TYPE(SdtBenchmarkJob, sdt_benchmark_job, SDT, BENCHMARK_JOB, SdtJobSkeleton)
 
-/* the engine: sdt_ops_bench, or a stand-in in the unit tests */
-typedef JsonNode *(*SdtBenchmarkJobFunc)(SdtContext *ctx,
-					 const gchar *profile,
-					 const gchar *dir,
-					 SdtBenchProgressFunc progress,
-					 gpointer user_data,
-					 GCancellable *cancellable,
-					 GError **error);
-
+/* @func: the engine, sdt_ops_bench or sdt_ops_check, or a stand-in in the unit tests */
 SdtBenchmarkJob *sdt_benchmark_job_new(SdtContext *ctx,
 				       const gchar *profile,
 				       const gchar *bench_dir,
 				       const gchar *starter,
-				       SdtBenchmarkJobFunc func);
+				       SdtOpsJobFunc func);
 const gchar *sdt_benchmark_job_get_starter(SdtBenchmarkJob *self);
 /* starts watching @connection for the starter leaving, and the worker */
 void sdt_benchmark_job_start(SdtBenchmarkJob *self, GDBusConnection *connection);

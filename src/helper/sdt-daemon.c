@@ -176,14 +176,7 @@ sdt_daemon_op_thread(GTask *task, gpointer source_object, gpointer task_data, GC
 	g_autoptr(GError) error = NULL;
 	g_autoptr(JsonNode) node = sdt_daemon_run_op(self, call, &error);
 
-	if (node == NULL) {
-		sdt_utf8_sanitize_error(error);
-		g_task_return_error(task, g_steal_pointer(&error));
-		return;
-	}
-	/* config.txt, sysfs and the kernel log may hold any bytes: the reply is UTF-8 */
-	sdt_utf8_sanitize_json(node);
-	g_task_return_pointer(task, sdt_json_to_string(node, FALSE), g_free);
+	sdt_json_task_return(task, node, g_steal_pointer(&error));
 }
 
 static void
