@@ -93,6 +93,7 @@ sdt_outcome_bar_status_cb(GObject *source, GAsyncResult *res, gpointer user_data
 	g_autoptr(GError) error = NULL;
 	g_autofree gchar *json = NULL;
 	g_autoptr(JsonNode) root = NULL;
+	g_autoptr(SdtClientStatus) status = NULL;
 	g_autoptr(SdtLoopState) state = NULL;
 
 	if (!sdt_manager_call_get_status_finish(SDT_MANAGER(source), &json, res, &error)) {
@@ -101,11 +102,13 @@ sdt_outcome_bar_status_cb(GObject *source, GAsyncResult *res, gpointer user_data
 		return;
 	}
 	root = sdt_json_reader_parse(json, &error);
-	if (root == NULL) {
+	if (root != NULL)
+		status = sdt_client_status_from_json(json_node_get_object(root), &error);
+	if (status == NULL) {
 		g_debug("no status for the verification message: %s", error->message);
 		return;
 	}
-	state = sdt_loop_state_new(json_node_get_object(root));
+	state = sdt_loop_state_new(status);
 	sdt_outcome_bar_show_state(SDT_OUTCOME_BAR(user_data), state);
 }
 

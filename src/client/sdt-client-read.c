@@ -54,6 +54,23 @@ sdt_client_read_element(const gchar *where, const gchar *member, guint index)
 	return g_strdup_printf("%s[%u]", path, index);
 }
 
+gboolean
+sdt_client_read_element_object(JsonNode *node, const gchar *at, JsonObject **value, GError **error)
+{
+	*value = NULL;
+	if (!JSON_NODE_HOLDS_OBJECT(node)) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    /* Translators: %s names an element of a JSON document, e.g. tests[2] */
+			    _("The SD Tuner service sent “%s” with a value of the wrong type"),
+			    at);
+		return FALSE;
+	}
+	*value = json_node_get_object(node);
+	return TRUE;
+}
+
 /* the member, NULL when absent or null */
 static JsonNode *
 sdt_client_read_node(JsonObject *obj, const gchar *member)

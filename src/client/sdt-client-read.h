@@ -62,4 +62,8 @@ gboolean sdt_client_read_missing(const gchar *where, const gchar *member, GError
 /* "where[index]", for the elements of an array */
 gchar *sdt_client_read_element(const gchar *where, const gchar *member, guint index);
 
+/* an element @at (from sdt_client_read_element()) that must be an object */
+gboolean
+sdt_client_read_element_object(JsonNode *node, const gchar *at, JsonObject **value, GError **error);
+
 G_END_DECLS

@@ -5,11 +5,8 @@
 
 #include "config.h"
 
-#include <glib/gi18n.h>
-
 #include "sdt-client-read.h"
 #include "sdt-client-recommend.h"
-#include "sdt-error.h"
 
 static void
 sdt_client_recommendation_free(SdtClientRecommendation *rec)
@@ -50,7 +47,8 @@ sdt_client_recommendation_read(JsonObject *obj,
 	       sdt_client_read_string(obj, at, "reason", &r->reason, error) &&
 	       sdt_client_read_string(obj, at, "expected_effect", &r->expected_effect, error) &&
 	       sdt_client_read_string(obj, at, "risk", &r->risk, error) &&
-	       sdt_client_read_int(obj, at, "expected_clock_hz", 0, &r->expected_clock_hz, error);
+	       sdt_client_read_int(obj, at, "expected_clock_hz", 0, &r->expected_clock_hz, error) &&
+	       sdt_client_read_bool(obj, at, "trial_only", FALSE, &r->trial_only, error);
 }
 
 static SdtClientRecommendation *
@@ -58,19 +56,13 @@ sdt_client_recommendation_from_node(JsonNode *node, guint index, GError **error)
 {
 	g_autofree gchar *at = sdt_client_read_element(NULL, "recommendations", index);
 	SdtClientRecommendation *r;
+	JsonObject *obj;
 
-	if (!JSON_NODE_HOLDS_OBJECT(node)) {
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_INVALID_DATA,
-			    /* Translators: %s names an element of a JSON document, e.g. tests[2] */
-			    _("The SD Tuner service sent “%s” with a value of the wrong type"),
-			    at);
+	if (!sdt_client_read_element_object(node, at, &obj, error))
 		return NULL;
-	}
 	r = g_new0(SdtClientRecommendation, 1);
 	r->lines = g_ptr_array_new_with_free_func(g_free);
-	if (!sdt_client_recommendation_read(json_node_get_object(node), at, r, error)) {
+	if (!sdt_client_recommendation_read(obj, at, r, error)) {
 		sdt_client_recommendation_free(r);
 		return NULL;
 	}
