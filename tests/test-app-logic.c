@@ -12,6 +12,8 @@
 
 #include "sdt-bench-words.h"
 #include "sdt-client-bench.h"
+#include "sdt-client-history.h"
+#include "sdt-client-status.h"
 #include "sdt-block-preview.h"
 #include "sdt-card-badges.h"
 #include "sdt-chart-logic.h"
@@ -264,7 +266,8 @@ static void
 test_chart_figures_from_verify(void)
 {
 	const gchar *json =
-		"[{\"kind\": \"verify\", \"time\": \"2026-01-01T10:00:00Z\", \"evidence\": "
+		"{\"entries\": [{\"kind\": \"verify\", \"time\": \"2026-01-01T10:00:00Z\", "
+		"\"evidence\": "
 		"  {\"figures\": [{\"name\": \"seq-read\", \"unit\": \"MB/s\", \"before\": 22,"
 		"   \"before_spread\": 0.3, \"after\": 41, \"after_spread\": 0.6}]}},"
 		" {\"kind\": \"bench\", \"time\": \"2026-01-02T10:00:00Z\"},"
@@ -275,13 +278,17 @@ test_chart_figures_from_verify(void)
 		"   7, {\"unit\": \"MB/s\"}]}},"
 		" {\"kind\": \"verify\", \"time\": \"2026-01-04T10:00:00Z\", \"decision\": "
 		"\"wait\","
-		"  \"evidence\": {\"figures\": []}}]";
+		"  \"evidence\": {\"figures\": []}}]}";
 	g_autoptr(JsonNode) root = json_from_string(json, NULL);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtClientHistory) history =
+		sdt_client_history_from_json(json_node_get_object(root), &error);
 	g_autoptr(GPtrArray) figures = NULL;
 	const gchar *time = NULL;
 	SdtChartFigure *f;
 
-	figures = sdt_chart_figures_from_verify(json_node_get_array(root), &time);
+	g_assert_no_error(error);
+	figures = sdt_chart_figures_from_verify(history, &time);
 	g_assert_nonnull(figures);
 	g_assert_cmpstr(time, ==, "2026-01-03T10:00:00Z");
 	g_assert_cmpuint(figures->len, ==, 1);
@@ -355,44 +362,52 @@ test_bench_summary_spread(void)
 			"raw-read skipped: No device node for 254:0");
 }
 
-static JsonObject *
-status_object(JsonNode **root, const gchar *json)
+/* a GetStatus answer through the client's status reader */
+static SdtClientStatus *
+status_read(const gchar *json)
 {
-	*root = json_from_string(json, NULL);
-	g_assert_nonnull(*root);
-	return json_node_get_object(*root);
+	g_autoptr(JsonNode) root = json_from_string(json, NULL);
+	g_autoptr(GError) error = NULL;
+	SdtClientStatus *status;
+
+	g_assert_nonnull(root);
+	status = sdt_client_status_from_json(json_node_get_object(root), &error);
+	g_assert_no_error(error);
+	return status;
 }
 
 /* the Tuning page's three states from GetStatus */
 static void
 test_loop_state_phases(void)
 {
-	g_autoptr(JsonNode) r1 = NULL;
-	g_autoptr(JsonNode) r2 = NULL;
-	g_autoptr(JsonNode) r3 = NULL;
-	g_autoptr(JsonNode) r4 = NULL;
-	g_autoptr(SdtLoopState) trial_waits = sdt_loop_state_new(status_object(
-		&r1,
+	g_autoptr(SdtClientStatus) s1 = status_read(
 		"{\"tryboot_active\": false, \"reboot_pending\": false, \"pending_verification\":"
-		" {\"id\": \"sd-overclock-100\", \"trial\": true}, \"last_verification\": null}"));
-	g_autoptr(SdtLoopState) trial_checks = sdt_loop_state_new(
-		status_object(&r2,
-			      "{\"tryboot_active\": true, \"pending_verification\":"
-			      " {\"id\": \"sd-overclock-100\", \"trial\": true}}"));
-	g_autoptr(SdtLoopState) plain_waits = sdt_loop_state_new(
-		status_object(&r3,
-			      "{\"reboot_pending\": true, \"pending_verification\":"
-			      " {\"id\": \"sd-overclock-100\", \"trial\": false}}"));
-	g_autoptr(SdtLoopState) decided = sdt_loop_state_new(status_object(
-		&r4,
+		" {\"id\": \"sd-overclock-100\", \"trial\": true}, \"last_verification\": null}");
+	g_autoptr(SdtClientStatus) s2 =
+		status_read("{\"tryboot_active\": true, \"pending_verification\":"
+			    " {\"id\": \"sd-overclock-100\", \"trial\": true}}");
+	g_autoptr(SdtClientStatus) s3 =
+		status_read("{\"reboot_pending\": true, \"pending_verification\":"
+			    " {\"id\": \"sd-overclock-100\", \"trial\": false}}");
+	g_autoptr(SdtClientStatus) s4 = status_read(
 		"{\"pending_verification\": null, \"last_verification\": {\"id\": "
 		"\"sd-overclock-100\", \"decision\": \"undo\", \"reason\": \"no real gain\","
-		" \"time\": \"2026-01-03T10:00:00Z\"}}"));
+		" \"time\": \"2026-01-03T10:00:00Z\"}}");
+	/* a trial still waiting although a reboot is pending: tryboot decides */
+	g_autoptr(SdtClientStatus) s5 =
+		status_read("{\"tryboot_active\": false, \"reboot_pending\": true,"
+			    " \"pending_verification\": {\"trial\": true}}");
+	g_autoptr(SdtLoopState) trial_waits = sdt_loop_state_new(s1);
+	g_autoptr(SdtLoopState) trial_checks = sdt_loop_state_new(s2);
+	g_autoptr(SdtLoopState) plain_waits = sdt_loop_state_new(s3);
+	g_autoptr(SdtLoopState) decided = sdt_loop_state_new(s4);
+	g_autoptr(SdtLoopState) no_id = sdt_loop_state_new(s5);
 	g_autofree gchar *t1 = sdt_loop_state_phase_text(trial_waits);
 	g_autofree gchar *t2 = sdt_loop_state_phase_text(trial_checks);
 	g_autofree gchar *t3 = sdt_loop_state_phase_text(plain_waits);
 	g_autofree gchar *t4 = sdt_loop_state_outcome_text(decided);
 	g_autofree gchar *none = sdt_loop_state_phase_text(decided);
+	g_autofree gchar *t5 = sdt_loop_state_phase_text(no_id);
 
 	g_assert_cmpint(trial_waits->phase, ==, SDT_LOOP_PENDING);
 	g_assert_true(g_str_has_prefix(t1, "The trial of sd-overclock-100 is ready."));
@@ -404,6 +419,10 @@ test_loop_state_phases(void)
 	g_assert_null(none);
 	g_assert_cmpstr(t4, ==, "SD Tuner undid sd-overclock-100 after checking it. no real gain");
 	g_assert_cmpstr(decided->time, ==, "2026-01-03T10:00:00Z");
+	g_assert_cmpstr(decided->decided_id, ==, "sd-overclock-100");
+	g_assert_cmpint(no_id->phase, ==, SDT_LOOP_PENDING);
+	g_assert_true(no_id->trial);
+	g_assert_true(g_str_has_prefix(t5, "The trial of ? is ready."));
 }
 
 int

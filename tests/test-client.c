@@ -9,11 +9,13 @@
 #include "config.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "sdt-bench.h"
 #include "sdt-client-bench.h"
 #include "sdt-client-history.h"
+#include "sdt-client-info.h"
 #include "sdt-client-recommend.h"
 #include "sdt-client-status.h"
 #include "sdt-error.h"
@@ -135,10 +137,13 @@ test_bench_stand_in(void)
 }
 
 /* a history of card runs, stand-in runs and a change, oldest first */
-static JsonArray *
+static SdtClientHistory *
 test_history_entries(const gchar *const *spec)
 {
-	JsonArray *entries = json_array_new();
+	g_autoptr(JsonArray) entries = json_array_new();
+	g_autoptr(JsonObject) doc = json_object_new();
+	g_autoptr(GError) error = NULL;
+	SdtClientHistory *history;
 
 	for (guint i = 0; spec[i] != NULL; i++) {
 		g_autofree gchar *json = NULL;
@@ -159,7 +164,10 @@ test_history_entries(const gchar *const *spec)
 		g_assert_nonnull(node);
 		json_array_add_element(entries, g_steal_pointer(&node));
 	}
-	return entries;
+	json_object_set_array_member(doc, "entries", json_array_ref(entries));
+	history = sdt_client_history_from_json(doc, &error);
+	g_assert_no_error(error);
+	return history;
 }
 
 static void
@@ -174,10 +182,10 @@ test_history_comparison_leaves_out_stand_ins(void)
 	const gchar *const waiting[] = {"card", "apply", "stand-in", NULL};
 	/* two card runs, no change, a stand-in between */
 	const gchar *const previous[] = {"card", "stand-in", "card", NULL};
-	g_autoptr(JsonArray) e1 = test_history_entries(mixed);
-	g_autoptr(JsonArray) e2 = test_history_entries(only);
-	g_autoptr(JsonArray) e3 = test_history_entries(waiting);
-	g_autoptr(JsonArray) e4 = test_history_entries(previous);
+	g_autoptr(SdtClientHistory) e1 = test_history_entries(mixed);
+	g_autoptr(SdtClientHistory) e2 = test_history_entries(only);
+	g_autoptr(SdtClientHistory) e3 = test_history_entries(waiting);
+	g_autoptr(SdtClientHistory) e4 = test_history_entries(previous);
 	g_autoptr(SdtHistoryComparison) c1 = sdt_history_comparison_new(e1);
 	g_autoptr(SdtHistoryComparison) c2 = sdt_history_comparison_new(e2);
 	g_autoptr(SdtHistoryComparison) c3 = sdt_history_comparison_new(e3);
@@ -376,7 +384,7 @@ static const gchar *status_json =
 	" \"failed\": false, \"reboot_pending\": true, \"verification\": \"Restart.\","
 	" \"trial\": {\"id\": \"sd-overclock-100\", \"path\": \"/boot/firmware/tryboot.txt\","
 	"  \"reboot_command\": \"reboot '0 tryboot'\"}, \"tryboot_active\": false,"
-	" \"pending_verification\": {\"id\": \"sd-overclock-100\"},"
+	" \"pending_verification\": {\"id\": \"sd-overclock-100\", \"trial\": true},"
 	" \"last_verification\": {\"id\": \"sd-overclock-100\", \"decision\": \"keep\","
 	"  \"reason\": \"It works.\", \"time\": \"2026-01-01T00:00:00Z\"}}";
 
@@ -401,6 +409,7 @@ test_status_read(void)
 	g_assert_true(s->has_trial);
 	g_assert_cmpstr(s->trial_reboot_command, ==, "reboot '0 tryboot'");
 	g_assert_cmpstr(s->pending_verification_id, ==, "sd-overclock-100");
+	g_assert_true(s->pending_verification_trial);
 	g_assert_cmpstr(s->last_verification->decision, ==, "keep");
 	g_assert_cmpstr(s->last_verification->time, ==, "2026-01-01T00:00:00Z");
 }
@@ -414,6 +423,8 @@ test_status_wrong_types(void)
 		{"{\"trial\": {\"id\": 5}}", "“trial.id”"},
 		{"{\"last_verification\": {\"decision\": []}}", "“last_verification.decision”"},
 		{"{\"pending_verification\": \"x\"}", "“pending_verification”"},
+		{"{\"pending_verification\": {\"trial\": \"yes\"}}",
+		 "“pending_verification.trial”"},
 	};
 
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -446,7 +457,8 @@ test_recommendations_read(void)
 		"{\"recommendations\": [{\"id\": \"sd-overclock-100\", \"title\": \"Run it at 100 "
 		"MHz\", \"lines\": [\"dtparam=sd_overclock=100\"], \"filter\": "
 		"\"[board-type=0x08]\", \"reason\": \"r\", \"expected_effect\": \"e\", \"risk\": "
-		"\"k\", \"expected_clock_hz\": 100000000}], \"notes\": [\"n1\", \"n2\"],"
+		"\"k\", \"expected_clock_hz\": 100000000, \"trial_only\": true}], \"notes\": "
+		"[\"n1\", \"n2\"],"
 		" \"core_clock\": {\"hz\": 400000000}}");
 	g_autoptr(SdtClientRecommendations) recs =
 		sdt_client_recommendations_from_json(json_node_get_object(root), &error);
@@ -461,6 +473,7 @@ test_recommendations_read(void)
 	g_assert_cmpstr(g_ptr_array_index(r->lines, 0), ==, "dtparam=sd_overclock=100");
 	g_assert_cmpstr(r->risk, ==, "k");
 	g_assert_cmpint(r->expected_clock_hz, ==, 100000000);
+	g_assert_true(r->trial_only);
 }
 
 static void
@@ -475,6 +488,8 @@ test_recommendations_bad(void)
 		 "“recommendations[0].expected_clock_hz”"},
 		{"{\"recommendations\": {}}", "“recommendations”"},
 		{"{\"notes\": [null]}", "“notes[0]”"},
+		{"{\"recommendations\": [{\"id\": \"a\", \"trial_only\": 1}]}",
+		 "“recommendations[0].trial_only”"},
 	};
 
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -502,20 +517,28 @@ test_history_read(void)
 		"\"yes\"},"
 		" {\"kind\": \"verify\", \"time\": \"t2\", \"id\": \"sd-overclock-100\","
 		"  \"decision\": \"keep\", \"reason\": \"It works.\"},"
-		" [1]],"
+		" [1],"
+		" {\"kind\": \"verify\", \"decision\": \"keep\", \"evidence\": {\"figures\": ["
+		"  {\"name\": \"seq-read\", \"unit\": \"MB/s\", \"before\": 22, \"before_spread\": "
+		"\"x\","
+		"   \"after\": 41.5, \"after_spread\": null}, 7]}},"
+		" {\"kind\": \"bench\", \"result\": {\"target\": {\"stand_in\": false}, \"tests\":"
+		"  [{\"name\": \"seq-read\", \"mb_s\": 20, \"iops\": 5, \"seconds\": 2}]}}],"
 		" \"warnings\": [\"w\"]}");
 	g_autoptr(SdtClientHistory) h =
 		sdt_client_history_from_json(json_node_get_object(root), &error);
 	SdtClientHistoryEntry *e;
+	SdtClientFigure *f;
 
 	g_assert_no_error(error);
-	g_assert_cmpuint(h->entries->len, ==, 4);
+	g_assert_cmpuint(h->entries->len, ==, 6);
 	g_assert_cmpstr(g_ptr_array_index(h->warnings, 0), ==, "w");
 	e = g_ptr_array_index(h->entries, 0);
 	g_assert_no_error(e->error);
 	g_assert_cmpstr(e->profile, ==, "quick");
 	g_assert_cmpstr(e->target_path, ==, "/var/tmp/x");
 	g_assert_true(e->stand_in);
+	g_assert_null(e->bench); /* no tests: no readable result, and not an error */
 	e = g_ptr_array_index(h->entries, 1);
 	g_assert_error(e->error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_assert_nonnull(strstr(e->error->message, "“entries[1].trial”"));
@@ -523,9 +546,29 @@ test_history_read(void)
 	g_assert_false(e->trial);
 	e = g_ptr_array_index(h->entries, 2);
 	g_assert_cmpstr(e->verification->decision, ==, "keep");
+	g_assert_cmpuint(e->figures->len, ==, 0);
 	e = g_ptr_array_index(h->entries, 3);
 	g_assert_null(e->kind);
 	g_assert_error(e->error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+	/* the evidence's figures: a bad member stays unknown, a bad element is left out */
+	e = g_ptr_array_index(h->entries, 4);
+	g_assert_cmpuint(e->figures->len, ==, 1);
+	f = g_ptr_array_index(e->figures, 0);
+	g_assert_cmpstr(f->name, ==, "seq-read");
+	g_assert_cmpstr(f->unit, ==, "MB/s");
+	g_assert_cmpfloat(f->before, ==, 22);
+	g_assert_true(isnan(f->before_spread));
+	g_assert_cmpfloat(f->after, ==, 41.5);
+	g_assert_true(isnan(f->after_spread));
+	g_assert_error(e->error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+	g_assert_nonnull(
+		strstr(e->error->message, "“entries[4].evidence.figures[0].before_spread”"));
+	/* a benchmark under "result" */
+	e = g_ptr_array_index(h->entries, 5);
+	g_assert_no_error(e->error);
+	g_assert_nonnull(e->bench);
+	g_assert_cmpuint(e->bench->tests->len, ==, 1);
+	g_assert_false(e->bench->stand_in);
 }
 
 static void
@@ -541,6 +584,320 @@ test_history_bad(void)
 
 		g_assert_null(h);
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+	}
+}
+
+/* `sdtunerctl --json info` on the pi5 root, as the engine wrote it */
+static JsonNode *
+info_fixture(void)
+{
+	g_autofree gchar *path =
+		g_test_build_filename(G_TEST_DIST, "data", "client", "info-pi5.json", NULL);
+	g_autofree gchar *text = NULL;
+	g_autoptr(GError) error = NULL;
+
+	g_assert_true(g_file_get_contents(path, &text, NULL, &error));
+	g_assert_no_error(error);
+	return parse_object(text);
+}
+
+static void
+test_info_read(void)
+{
+	g_autoptr(JsonNode) root = info_fixture();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtClientInfo) info =
+		sdt_client_info_from_json(json_node_get_object(root), &error);
+	SdtClientInfoSetting *set;
+
+	g_assert_no_error(error);
+	g_assert_cmpstr(info->board.model, ==, "Raspberry Pi 5 Model B Rev 1.0");
+	g_assert_cmpstr(info->board.key, ==, "5");
+	g_assert_cmpstr(info->board.revision, ==, "d04170");
+	g_assert_cmpint(info->board.type_code, ==, 0x17);
+	g_assert_cmpstr(info->board.sd_controller, ==, "sdhci-brcmstb");
+	g_assert_cmpstr(info->board.filter, ==, "[board-type=0x17]");
+	g_assert_cmpint(info->board.core_clock_hz, ==, SDT_CLIENT_INFO_UNKNOWN);
+	g_assert_true(info->card.present);
+	g_assert_cmpstr(info->card.device, ==, "mmcblk0");
+	g_assert_cmpstr(info->card.date, ==, "2022-11");
+	g_assert_cmpint(info->card.capacity_bytes, >, 60000000000);
+	g_assert_cmpint(info->card.app_class, ==, 2);
+	g_assert_cmpint(info->card.uhs_grade, ==, 3);
+	g_assert_cmpint(info->card.cq_depth, ==, 32);
+	g_assert_cmpint(info->card.cache, ==, SDT_CLIENT_FLAG_YES);
+	g_assert_cmpint(info->card.holds_system, ==, SDT_CLIENT_FLAG_YES);
+	g_assert_cmpuint(info->card.mount_points->len, ==, 2);
+	g_assert_cmpstr(g_ptr_array_index(info->card.mount_points, 1), ==, "/boot/firmware");
+	g_assert_true(info->card.has_ext_perf);
+	g_assert_true(info->card.ext_perf_cmd_queue);
+	g_assert_true(info->card.ext_power_off_notify);
+	g_assert_true(info->bus.present);
+	g_assert_cmpint(info->bus.clock_hz, ==, 200000000);
+	g_assert_cmpstr(info->bus.timing, ==, "uhs-sdr104");
+	g_assert_cmpfloat(info->bus.signal_voltage, ==, 1.8);
+	g_assert_cmpfloat(info->bus.ceiling_mb_s, ==, 100);
+	g_assert_cmpstr(info->bus.cqe, ==, "enabled");
+	g_assert_true(info->kernel_log.read);
+	g_assert_true(info->kernel_log.cqe_enabled);
+	g_assert_cmpint(info->kernel_log.cqe_tags, ==, 31);
+	g_assert_cmpint(info->kernel_log.overclock_hz, ==, SDT_CLIENT_INFO_UNKNOWN);
+	g_assert_cmpstr(info->kernel_log.quirks, ==, "0x00004000");
+	g_assert_true(info->config.present);
+	g_assert_cmpstr(info->config.path, ==, "/boot/firmware/config.txt");
+	g_assert_null(info->config.error);
+	g_assert_cmpuint(info->config.settings->len, >, 1);
+	set = g_ptr_array_index(info->config.settings, 1);
+	g_assert_cmpstr(set->text, ==, "dtoverlay=sdtweak,poll_once");
+	g_assert_cmpint(set->line, ==, 8);
+	g_assert_true(set->applies);
+	g_assert_false(set->managed);
+	g_assert_nonnull(set->warning);
+	g_assert_true(info->simulated);
+	g_assert_cmpuint(info->warnings->len, ==, 0);
+}
+
+/* every member the reader reads: its JSON type and where the reader puts it */
+static const struct {
+	const gchar *path;
+	gchar type; /* s string, i integer, n number, b boolean, f yes/no/null, o object, a array */
+	gsize offset;   /* in SdtClientInfo, or in SdtClientInfoSetting for "config.sd_settings[0]."
+			 */
+	gint64 unknown; /* i, b and f: the value of null */
+} info_members[] = {
+#define M(path, type, member, unknown)                               \
+	{                                                            \
+		path, type, offsetof(SdtClientInfo, member), unknown \
+	}
+#define SET(path, type, member, unknown)                                                     \
+	{                                                                                    \
+		"config.sd_settings[0]." path, type, offsetof(SdtClientInfoSetting, member), \
+			unknown                                                              \
+	}
+	M("board", 'o', board, 0),
+	M("board.model", 's', board.model, 0),
+	M("board.key", 's', board.key, 0),
+	M("board.name", 's', board.name, 0),
+	M("board.revision", 's', board.revision, 0),
+	M("board.type_code", 'i', board.type_code, -1),
+	M("board.soc", 's', board.soc, 0),
+	M("board.sd_controller", 's', board.sd_controller, 0),
+	M("board.filter", 's', board.filter, 0),
+	M("board.core_clock_hz", 'i', board.core_clock_hz, -1),
+	M("card", 'o', card, 0),
+	M("card.present", 'b', card.present, FALSE),
+	M("card.device", 's', card.device, 0),
+	M("card.mmc_device", 's', card.mmc_device, 0),
+	M("card.host_device", 's', card.host_device, 0),
+	M("card.host_driver", 's', card.host_driver, 0),
+	M("card.manfid", 'i', card.manfid, -1),
+	M("card.manufacturer", 's', card.manufacturer, 0),
+	M("card.oemid", 's', card.oemid, 0),
+	M("card.name", 's', card.name, 0),
+	M("card.serial", 's', card.serial, 0),
+	M("card.date", 's', card.date, 0),
+	M("card.capacity_bytes", 'i', card.capacity_bytes, -1),
+	M("card.spec_version", 's', card.spec_version, 0),
+	M("card.speed_class", 'i', card.speed_class, -1),
+	M("card.uhs_grade", 'i', card.uhs_grade, -1),
+	M("card.video_class", 'i', card.video_class, -1),
+	M("card.app_class", 'i', card.app_class, -1),
+	M("card.cq_depth", 'i', card.cq_depth, -1),
+	M("card.cache", 'f', card.cache, SDT_CLIENT_FLAG_UNKNOWN),
+	M("card.cmd48", 'f', card.cmd48, SDT_CLIENT_FLAG_UNKNOWN),
+	M("card.holds_system", 'f', card.holds_system, SDT_CLIENT_FLAG_UNKNOWN),
+	M("card.mount_points", 'a', card.mount_points, 0),
+	M("card.ext_perf", 'o', card.has_ext_perf, 0),
+	M("card.ext_perf.cache", 'b', card.ext_perf_cache, FALSE),
+	M("card.ext_perf.cmd_queue", 'b', card.ext_perf_cmd_queue, FALSE),
+	M("card.ext_power", 'o', card.has_ext_power, 0),
+	M("card.ext_power.power_off_notify", 'b', card.ext_power_off_notify, FALSE),
+	M("bus", 'o', bus, 0),
+	M("bus.clock_hz", 'i', bus.clock_hz, -1),
+	M("bus.actual_clock_hz", 'i', bus.actual_clock_hz, -1),
+	M("bus.timing", 's', bus.timing, 0),
+	M("bus.bus_width", 'i', bus.bus_width, -1),
+	M("bus.signal_voltage", 'n', bus.signal_voltage, 0),
+	M("bus.ceiling_mb_s", 'n', bus.ceiling_mb_s, 0),
+	M("bus.cqe", 's', bus.cqe, 0),
+	M("bus.source", 's', bus.source, 0),
+	M("kernel_log", 'o', kernel_log, 0),
+	M("kernel_log.read", 'b', kernel_log.read, FALSE),
+	M("kernel_log.overclock_hz", 'i', kernel_log.overclock_hz, -1),
+	M("kernel_log.overclock_reduced", 'i', kernel_log.overclock_reduced, 0),
+	M("kernel_log.overclock_cancelled", 'b', kernel_log.overclock_cancelled, FALSE),
+	M("kernel_log.cqe_enabled", 'b', kernel_log.cqe_enabled, FALSE),
+	M("kernel_log.cqe_tags", 'i', kernel_log.cqe_tags, -1),
+	M("kernel_log.host_software_queue", 'b', kernel_log.host_software_queue, FALSE),
+	M("kernel_log.cqe_recovery", 'i', kernel_log.cqe_recovery, 0),
+	M("kernel_log.quirks", 's', kernel_log.quirks, 0),
+	M("config", 'o', config, 0),
+	M("config.path", 's', config.path, 0),
+	M("config.error", 's', config.error, 0),
+	M("config.managed_block", 's', config.managed_block, 0),
+	M("config.sd_settings", 'a', config.settings, 0),
+	SET("text", 's', text, 0),
+	SET("line", 'i', line, 0),
+	SET("filter", 's', filter, 0),
+	SET("applies", 'b', applies, FALSE),
+	SET("managed", 'b', managed, FALSE),
+	SET("warning", 's', warning, 0),
+	M("simulated", 'b', simulated, FALSE),
+	M("warnings", 'a', warnings, 0),
+#undef M
+#undef SET
+};
+
+/* the object that holds the last member of @path ("config.sd_settings[0].text") */
+static JsonObject *
+info_parent(JsonObject *obj, const gchar *path, const gchar **member)
+{
+	g_auto(GStrv) parts = g_strsplit(path, ".", -1);
+	guint n = g_strv_length(parts);
+
+	for (guint i = 0; i + 1 < n; i++) {
+		gchar *bracket = strchr(parts[i], '[');
+		if (bracket != NULL) {
+			*bracket = '\0';
+			obj = json_array_get_object_element(
+				json_object_get_array_member(obj, parts[i]),
+				0);
+		} else {
+			obj = json_object_get_object_member(obj, parts[i]);
+		}
+	}
+	*member = strrchr(path, '.') != NULL ? strrchr(path, '.') + 1 : path;
+	return obj;
+}
+
+/* a member of the wrong type, wherever it is, is an error that names it */
+static void
+test_info_wrong_types(void)
+{
+	for (guint i = 0; i < G_N_ELEMENTS(info_members); i++) {
+		g_autoptr(JsonNode) root = info_fixture();
+		g_autoptr(GError) error = NULL;
+		g_autoptr(SdtClientInfo) info = NULL;
+		g_autofree gchar *quoted = g_strdup_printf("“%s”", info_members[i].path);
+		const gchar *member;
+		JsonObject *parent =
+			info_parent(json_node_get_object(root), info_members[i].path, &member);
+
+		if (info_members[i].type == 's')
+			json_object_set_int_member(parent, member, 1);
+		else if (info_members[i].type == 'i')
+			json_object_set_double_member(parent, member, 1.5);
+		else
+			json_object_set_string_member(parent, member, "x");
+		info = sdt_client_info_from_json(json_node_get_object(root), &error);
+		g_test_message("%s: %s",
+			       info_members[i].path,
+			       error != NULL ? error->message : "-");
+		g_assert_null(info);
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+		g_assert_nonnull(strstr(error->message, quoted));
+	}
+}
+
+/* an element of the wrong type in an array */
+static void
+test_info_wrong_elements(void)
+{
+	const gchar *cases[][2] = {
+		{"{\"warnings\": [\"w\", 7]}", "“warnings[1]”"},
+		{"{\"card\": {\"mount_points\": [null]}}", "“card.mount_points[0]”"},
+		{"{\"config\": {\"sd_settings\": [{\"text\": \"a\"}, \"b\"]}}",
+		 "“config.sd_settings[1]”"},
+		{"{\"config\": {\"sd_settings\": [{\"text\": \"a\"}, {\"warning\": false}]}}",
+		 "“config.sd_settings[1].warning”"},
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonNode) root = parse_object(cases[i][0]);
+		g_autoptr(SdtClientInfo) info =
+			sdt_client_info_from_json(json_node_get_object(root), &error);
+
+		g_assert_null(info);
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+		g_assert_nonnull(strstr(error->message, cases[i][1]));
+	}
+}
+
+/* a null member is unknown: the document is read, that member has its "unknown" value */
+static void
+test_info_nulls(void)
+{
+	for (guint i = 0; i < G_N_ELEMENTS(info_members); i++) {
+		g_autoptr(JsonNode) root = info_fixture();
+		g_autoptr(GError) error = NULL;
+		g_autoptr(SdtClientInfo) info = NULL;
+		const gchar *member;
+		JsonObject *parent =
+			info_parent(json_node_get_object(root), info_members[i].path, &member);
+		gchar *base;
+		gpointer field;
+
+		json_object_set_null_member(parent, member);
+		info = sdt_client_info_from_json(json_node_get_object(root), &error);
+		g_test_message("%s", info_members[i].path);
+		g_assert_no_error(error);
+		base = g_str_has_prefix(info_members[i].path, "config.sd_settings[0].")
+			       ? g_ptr_array_index(info->config.settings, 0)
+			       : (gchar *) info;
+		field = base + info_members[i].offset;
+		switch (info_members[i].type) {
+		case 's':
+			g_assert_null(*(gchar **) field);
+			break;
+		case 'i':
+			g_assert_cmpint(*(gint64 *) field, ==, info_members[i].unknown);
+			break;
+		case 'n':
+			g_assert_true(isnan(*(gdouble *) field));
+			break;
+		case 'b':
+			g_assert_cmpint(*(gboolean *) field, ==, info_members[i].unknown);
+			break;
+		case 'f':
+			g_assert_cmpint(*(SdtClientFlag *) field, ==, info_members[i].unknown);
+			break;
+		case 'a':
+			g_assert_cmpuint((*(GPtrArray **) field)->len, ==, 0);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* without the sections, or with them null: nothing there, no error */
+static void
+test_info_empty(void)
+{
+	const gchar *docs[] = {
+		"{}",
+		"{\"board\": null, \"card\": null, \"bus\": null, \"kernel_log\": null, "
+		"\"config\": null, \"warnings\": null, \"simulated\": null}",
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(docs); i++) {
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonNode) root = parse_object(docs[i]);
+		g_autoptr(SdtClientInfo) info =
+			sdt_client_info_from_json(json_node_get_object(root), &error);
+
+		g_assert_no_error(error);
+		g_assert_null(info->board.model);
+		g_assert_false(info->card.present);
+		g_assert_cmpint(info->card.cache, ==, SDT_CLIENT_FLAG_UNKNOWN);
+		g_assert_cmpint(info->card.manfid, ==, SDT_CLIENT_INFO_UNKNOWN);
+		g_assert_false(info->bus.present);
+		g_assert_true(isnan(info->bus.ceiling_mb_s));
+		g_assert_false(info->kernel_log.present);
+		g_assert_false(info->config.present);
+		g_assert_cmpuint(info->config.settings->len, ==, 0);
+		g_assert_cmpuint(info->warnings->len, ==, 0);
 	}
 }
 
@@ -563,5 +920,10 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/client-recommend/bad", test_recommendations_bad);
 	g_test_add_func("/sdtuner/client-history/read", test_history_read);
 	g_test_add_func("/sdtuner/client-history/bad", test_history_bad);
+	g_test_add_func("/sdtuner/client-info/read", test_info_read);
+	g_test_add_func("/sdtuner/client-info/wrong-types", test_info_wrong_types);
+	g_test_add_func("/sdtuner/client-info/wrong-elements", test_info_wrong_elements);
+	g_test_add_func("/sdtuner/client-info/nulls", test_info_nulls);
+	g_test_add_func("/sdtuner/client-info/empty", test_info_empty);
 	return g_test_run();
 }

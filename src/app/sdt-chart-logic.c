@@ -8,7 +8,6 @@
 #include <math.h>
 
 #include "sdt-chart-logic.h"
-#include "sdt-json-reader.h"
 
 GArray *
 sdt_rate_segments(const SdtRatePoint *points, guint n_points, gdouble max_gap)
@@ -91,56 +90,53 @@ sdt_chart_figure_free(SdtChartFigure *figure)
 	g_free(figure);
 }
 
+/* a figure or spread the chart can draw, -1 when unknown */
 static gdouble
-sdt_chart_number(JsonObject *obj, const gchar *member)
+sdt_chart_number(gdouble v)
 {
-	gdouble v = sdt_json_reader_get_number(obj, member);
 	return isfinite(v) && v >= 0 ? v : -1;
 }
 
-/* evidence.figures: [{name, unit, before, before_spread, after, after_spread}] */
+/* the evidence's figures that have a name */
 static GPtrArray *
-sdt_chart_figures_from_evidence(JsonArray *list)
+sdt_chart_figures_from_evidence(GPtrArray *list)
 {
 	GPtrArray *figures = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_chart_figure_free);
 
-	for (guint i = 0; list != NULL && i < json_array_get_length(list); i++) {
-		JsonNode *node = json_array_get_element(list, i);
-		JsonObject *o = JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
+	for (guint i = 0; i < list->len; i++) {
+		const SdtClientFigure *o = g_ptr_array_index(list, i);
 		SdtChartFigure *f;
 
-		if (o == NULL || sdt_json_reader_get_string(o, "name") == NULL)
+		if (o->name == NULL)
 			continue;
 		f = g_new0(SdtChartFigure, 1);
-		f->name = g_strdup(sdt_json_reader_get_string(o, "name"));
-		f->iops = g_strcmp0(sdt_json_reader_get_string(o, "unit"), "IOPS") == 0;
-		f->before = sdt_chart_number(o, "before");
-		f->before_spread = sdt_chart_number(o, "before_spread");
-		f->after = sdt_chart_number(o, "after");
-		f->after_spread = sdt_chart_number(o, "after_spread");
+		f->name = g_strdup(o->name);
+		f->iops = g_strcmp0(o->unit, "IOPS") == 0;
+		f->before = sdt_chart_number(o->before);
+		f->before_spread = sdt_chart_number(o->before_spread);
+		f->after = sdt_chart_number(o->after);
+		f->after_spread = sdt_chart_number(o->after_spread);
 		g_ptr_array_add(figures, f);
 	}
 	return figures;
 }
 
 GPtrArray *
-sdt_chart_figures_from_verify(JsonArray *entries, const gchar **time)
+sdt_chart_figures_from_verify(const SdtClientHistory *history, const gchar **time)
 {
-	guint n = entries != NULL ? json_array_get_length(entries) : 0;
+	guint n = history != NULL ? history->entries->len : 0;
 
 	for (guint i = n; i > 0; i--) {
-		JsonNode *node = json_array_get_element(entries, i - 1);
-		JsonObject *e = JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
-		JsonObject *ev = sdt_json_reader_get_object(e, "evidence");
+		const SdtClientHistoryEntry *e = g_ptr_array_index(history->entries, i - 1);
 		g_autoptr(GPtrArray) figures = NULL;
 
-		if (g_strcmp0(sdt_json_reader_get_string(e, "kind"), "verify") != 0 || ev == NULL)
+		if (g_strcmp0(e->kind, "verify") != 0)
 			continue;
-		figures = sdt_chart_figures_from_evidence(sdt_json_reader_get_array(ev, "figures"));
+		figures = sdt_chart_figures_from_evidence(e->figures);
 		if (figures->len == 0)
 			continue;
 		if (time != NULL)
-			*time = sdt_json_reader_get_string(e, "time");
+			*time = e->time;
 		return g_steal_pointer(&figures);
 	}
 	return NULL;

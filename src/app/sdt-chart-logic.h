@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include <json-glib/json-glib.h>
+#include "sdt-client-history.h"
 
 G_BEGIN_DECLS
 
@@ -67,8 +67,9 @@ typedef struct {
 /*
  * The figures of the newest "verify" entry of the history (oldest first) whose
  * evidence has before/after figures, with their spreads; NULL when there is
- * none (the array frees its figures). @time (optional) gets that entry's time.
+ * none (the array frees its figures). @time (optional) gets that entry's time,
+ * which is the history's.
  */
-GPtrArray *sdt_chart_figures_from_verify(JsonArray *entries, const gchar **time);
+GPtrArray *sdt_chart_figures_from_verify(const SdtClientHistory *history, const gchar **time);
 
 G_END_DECLS

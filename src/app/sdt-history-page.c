@@ -50,7 +50,10 @@ static const struct {
 
 /* a test's figure (MB/s or IOPS) and its spread in the same unit (-1 unknown) */
 static gdouble
-sdt_history_page_find(SdtClientBench *summary, const gchar *name, gboolean iops, gdouble *spread)
+sdt_history_page_find(const SdtClientBench *summary,
+		      const gchar *name,
+		      gboolean iops,
+		      gdouble *spread)
 {
 	*spread = -1;
 	if (summary == NULL)
@@ -81,9 +84,8 @@ sdt_history_page_add_row(SdtHistoryPage *self, const gchar *text)
 }
 
 static gchar *
-sdt_history_page_bench_text(JsonObject *entry, const gchar *when)
+sdt_history_page_bench_text(const SdtClientBench *s, const gchar *when)
 {
-	g_autoptr(SdtClientBench) s = sdt_client_history_entry_bench(entry);
 	gdouble spread;
 	gdouble rd = sdt_history_page_find(s, "seq-read", FALSE, &spread);
 	gdouble rr = sdt_history_page_find(s, "rand-4k-read-qd1", TRUE, &spread);
@@ -107,15 +109,14 @@ sdt_history_page_bench_text(JsonObject *entry, const gchar *when)
 
 /* one line of the list for a history entry */
 static gchar *
-sdt_history_page_entry_text(JsonObject *entry)
+sdt_history_page_entry_text(const SdtClientHistoryEntry *entry)
 {
-	const gchar *kind = sdt_json_reader_get_string(entry, "kind");
-	const gchar *id = sdt_json_reader_get_string(entry, "id");
-	g_autofree gchar *when =
-		sdt_history_page_format_time(sdt_json_reader_get_string(entry, "time"));
+	const gchar *kind = entry->kind;
+	const gchar *id = entry->id;
+	g_autofree gchar *when = sdt_history_page_format_time(entry->time);
 
 	if (g_strcmp0(kind, "bench") == 0)
-		return sdt_history_page_bench_text(entry, when);
+		return sdt_history_page_bench_text(entry->bench, when);
 	if (g_strcmp0(kind, "apply") == 0)
 		/* Translators: a history line: time, recommendation id */
 		return g_strdup_printf(_("%s  Applied %s"), when, id != NULL ? id : "");
@@ -123,10 +124,9 @@ sdt_history_page_entry_text(JsonObject *entry)
 		/* Translators: a history line: time */
 		return g_strdup_printf(_("%s  Reverted SD Tuner's change"), when);
 	if (g_strcmp0(kind, "verify") == 0) {
-		g_autofree gchar *what =
-			sdt_loop_decision_text(sdt_json_reader_get_string(entry, "decision"),
-					       id,
-					       sdt_json_reader_get_string(entry, "reason"));
+		g_autofree gchar *what = sdt_loop_decision_text(entry->verification->decision,
+								id,
+								entry->verification->reason);
 		if (what != NULL)
 			return g_strdup_printf("%s  %s", when, what);
 	}
@@ -135,9 +135,9 @@ sdt_history_page_entry_text(JsonObject *entry)
 
 /* the last verification's own before and after, with their spreads */
 static gboolean
-sdt_history_page_chart_verify(SdtHistoryPage *self, JsonArray *entries)
+sdt_history_page_chart_verify(SdtHistoryPage *self, const SdtClientHistory *history)
 {
-	g_autoptr(GPtrArray) figures = sdt_chart_figures_from_verify(entries, NULL);
+	g_autoptr(GPtrArray) figures = sdt_chart_figures_from_verify(history, NULL);
 
 	if (figures == NULL)
 		return FALSE;
@@ -206,9 +206,9 @@ sdt_history_page_comparison_labels(SdtHistoryPage *self, SdtHistoryComparison *c
 
 /* two benchmarks of the card, with the spread each measured */
 static gboolean
-sdt_history_page_chart_comparison(SdtHistoryPage *self, JsonArray *entries)
+sdt_history_page_chart_comparison(SdtHistoryPage *self, const SdtClientHistory *history)
 {
-	g_autoptr(SdtHistoryComparison) cmp = sdt_history_comparison_new(entries);
+	g_autoptr(SdtHistoryComparison) cmp = sdt_history_comparison_new(history);
 
 	if (!sdt_history_page_comparison_labels(self, cmp))
 		return FALSE;
@@ -237,41 +237,45 @@ sdt_history_page_chart_comparison(SdtHistoryPage *self, JsonArray *entries)
 }
 
 static void
-sdt_history_page_show(SdtHistoryPage *self, JsonArray *entries)
+sdt_history_page_show(SdtHistoryPage *self, const SdtClientHistory *history)
 {
 	g_autoptr(GList) children = gtk_container_get_children(GTK_CONTAINER(self->entries_list));
-	guint n = entries != NULL ? json_array_get_length(entries) : 0;
 
 	for (GList *l = children; l != NULL; l = l->next)
 		gtk_widget_destroy(GTK_WIDGET(l->data));
 	sdt_history_chart_clear(SDT_HISTORY_CHART(self->chart));
 
 	/* newest first in the list */
-	for (guint i = n; i > 0; i--) {
-		JsonNode *node = json_array_get_element(entries, i - 1);
-		g_autofree gchar *text = sdt_history_page_entry_text(
-			JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL);
+	for (guint i = history->entries->len; i > 0; i--) {
+		const SdtClientHistoryEntry *e = g_ptr_array_index(history->entries, i - 1);
+		g_autofree gchar *text = sdt_history_page_entry_text(e);
+
+		if (e->error != NULL)
+			g_debug("%s", e->error->message);
 		sdt_history_page_add_row(self, text);
 	}
 	gtk_widget_set_visible(self->chart,
-			       sdt_history_page_chart_verify(self, entries) ||
-				       sdt_history_page_chart_comparison(self, entries));
+			       sdt_history_page_chart_verify(self, history) ||
+				       sdt_history_page_chart_comparison(self, history));
 }
 
 static void
-sdt_history_page_history_done(gpointer page, JsonNode *root, const GError *error)
+sdt_history_page_history_done(gpointer page, JsonNode *root, const GError *call_error)
 {
 	SdtHistoryPage *self = SDT_HISTORY_PAGE(page);
+	g_autoptr(GError) error = call_error != NULL ? g_error_copy(call_error) : NULL;
+	g_autoptr(SdtClientHistory) history = NULL;
 
-	if (root == NULL) {
+	if (root != NULL)
+		history = sdt_client_history_from_json(json_node_get_object(root), &error);
+	if (history == NULL) {
 		/* GetInfo already reports a missing helper; say it here too */
 		gtk_label_set_text(GTK_LABEL(self->summary_label),
 				   _("The history is not available."));
 		g_debug("no history: %s", error->message);
 		return;
 	}
-	sdt_history_page_show(self,
-			      sdt_json_reader_get_array(json_node_get_object(root), "entries"));
+	sdt_history_page_show(self, history);
 }
 
 static void

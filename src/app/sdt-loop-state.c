@@ -7,7 +7,6 @@
 
 #include <glib/gi18n.h>
 
-#include "sdt-json-reader.h"
 #include "sdt-l10n.h"
 #include "sdt-loop-state.h"
 
@@ -29,35 +28,29 @@ sdt_loop_state_free(SdtLoopState *state)
  * config.txt waits while status still says a reboot is pending.
  */
 static SdtLoopPhase
-sdt_loop_state_phase(JsonObject *status, JsonObject *pending)
+sdt_loop_state_phase(const SdtClientStatus *status)
 {
-	if (pending == NULL)
+	if (status->pending_verification_id == NULL)
 		return SDT_LOOP_IDLE;
-	if (sdt_json_reader_get_bool(pending, "trial", FALSE))
-		return sdt_json_reader_get_bool(status, "tryboot_active", FALSE)
-			       ? SDT_LOOP_VERIFYING
-			       : SDT_LOOP_PENDING;
-	return sdt_json_reader_get_bool(status, "reboot_pending", FALSE) ? SDT_LOOP_PENDING
-									 : SDT_LOOP_VERIFYING;
+	if (status->pending_verification_trial)
+		return status->tryboot_active ? SDT_LOOP_VERIFYING : SDT_LOOP_PENDING;
+	return status->reboot_pending ? SDT_LOOP_PENDING : SDT_LOOP_VERIFYING;
 }
 
 SdtLoopState *
-sdt_loop_state_new(JsonObject *status)
+sdt_loop_state_new(const SdtClientStatus *status)
 {
 	SdtLoopState *state = g_new0(SdtLoopState, 1);
-	JsonObject *pending = sdt_json_reader_get_object(status, "pending_verification");
-	JsonObject *last = sdt_json_reader_get_object(status, "last_verification");
+	const SdtClientVerification *last = status->last_verification;
 
-	state->phase = sdt_loop_state_phase(status, pending);
-	if (pending != NULL) {
-		state->id = g_strdup(sdt_json_reader_get_string(pending, "id"));
-		state->trial = sdt_json_reader_get_bool(pending, "trial", FALSE);
-	}
-	if (last != NULL && sdt_json_reader_get_string(last, "decision") != NULL) {
-		state->decision = g_strdup(sdt_json_reader_get_string(last, "decision"));
-		state->decided_id = g_strdup(sdt_json_reader_get_string(last, "id"));
-		state->reason = g_strdup(sdt_json_reader_get_string(last, "reason"));
-		state->time = g_strdup(sdt_json_reader_get_string(last, "time"));
+	state->phase = sdt_loop_state_phase(status);
+	state->id = g_strdup(status->pending_verification_id);
+	state->trial = status->pending_verification_trial;
+	if (last != NULL && last->decision != NULL) {
+		state->decision = g_strdup(last->decision);
+		state->decided_id = g_strdup(last->id);
+		state->reason = g_strdup(last->reason);
+		state->time = g_strdup(last->time);
 	}
 	return state;
 }

@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include <json-glib/json-glib.h>
+#include "sdt-client-status.h"
 
 G_BEGIN_DECLS
 
@@ -31,7 +31,7 @@ typedef struct {
 	gchar *time;   /* ISO 8601, when it was decided */
 } SdtLoopState;
 
-SdtLoopState *sdt_loop_state_new(JsonObject *status);
+SdtLoopState *sdt_loop_state_new(const SdtClientStatus *status);
 void sdt_loop_state_free(SdtLoopState *state);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtLoopState, sdt_loop_state_free)
 

@@ -10,6 +10,7 @@
 
 #include "sdt-l10n.h"
 #include "sdt-card-badges.h"
+#include "sdt-client-info.h"
 #include "sdt-json-reader.h"
 #include "sdt-overview-page.h"
 #include "sdt-session.h"
@@ -71,12 +72,12 @@ sdt_overview_page_timing_title(const gchar *timing)
 
 /* "SanDisk SU08G, 7.9 GB, made in February 2013" */
 static gchar *
-sdt_overview_page_card_title(JsonObject *card)
+sdt_overview_page_card_title(const SdtClientInfoCard *card)
 {
-	const gchar *maker = sdt_json_reader_get_string(card, "manufacturer");
-	const gchar *name = sdt_json_reader_get_string(card, "name");
-	const gchar *date = sdt_json_reader_get_string(card, "date");
-	gint64 capacity = sdt_json_reader_get_int(card, "capacity_bytes", 0);
+	const gchar *maker = card->manufacturer;
+	const gchar *name = card->name;
+	const gchar *date = card->date;
+	gint64 capacity = card->capacity_bytes;
 	g_autofree gchar *size =
 		capacity > 0 ? g_format_size(capacity) : g_strdup(_("unknown size"));
 
@@ -124,14 +125,14 @@ sdt_overview_page_add_badge(SdtOverviewPage *self, SdtCardBadge *badge, guint ro
 }
 
 static void
-sdt_overview_page_show_badges(SdtOverviewPage *self, JsonObject *card, gboolean has_cq)
+sdt_overview_page_show_badges(SdtOverviewPage *self, const SdtClientInfoCard *card, gboolean has_cq)
 {
-	g_autoptr(GPtrArray) badges =
-		sdt_card_badges_new(sdt_json_reader_get_int(card, "speed_class", 0),
-				    sdt_json_reader_get_int(card, "uhs_grade", 0),
-				    sdt_json_reader_get_int(card, "video_class", 0),
-				    sdt_json_reader_get_int(card, "app_class", 0),
-				    has_cq);
+	/* a class the card does not report (unknown) gives no badge, as none */
+	g_autoptr(GPtrArray) badges = sdt_card_badges_new(MAX(card->speed_class, 0),
+							  MAX(card->uhs_grade, 0),
+							  MAX(card->video_class, 0),
+							  MAX(card->app_class, 0),
+							  has_cq);
 
 	for (guint i = 0; i < badges->len; i++)
 		sdt_overview_page_add_badge(self,
@@ -149,10 +150,10 @@ sdt_overview_page_show_badges(SdtOverviewPage *self, JsonObject *card, gboolean 
 
 /* the card's command queue and whether the board uses it */
 static gchar *
-sdt_overview_page_card_features(JsonObject *card, const gchar *cqe)
+sdt_overview_page_card_features(const SdtClientInfoCard *card, const gchar *cqe)
 {
 	g_autoptr(GString) features = g_string_new(NULL);
-	gint64 cq_depth = sdt_json_reader_get_int(card, "cq_depth", -1);
+	gint64 cq_depth = card->cq_depth;
 
 	if (cq_depth > 0) {
 		/* Translators: %d is the card's command queue depth */
@@ -174,15 +175,17 @@ sdt_overview_page_card_features(JsonObject *card, const gchar *cqe)
 }
 
 static void
-sdt_overview_page_show_card(SdtOverviewPage *self, JsonObject *card, JsonObject *bus)
+sdt_overview_page_show_card(SdtOverviewPage *self,
+			    const SdtClientInfoCard *card,
+			    const SdtClientInfoBus *bus)
 {
-	const gchar *cqe = sdt_json_reader_get_string(bus, "cqe");
+	const gchar *cqe = bus->cqe;
 	g_autofree gchar *title = NULL;
 	g_autofree gchar *features = NULL;
 
 	sdt_overview_page_clear_container(self->badge_box);
 	sdt_overview_page_clear_container(self->badge_grid);
-	if (card == NULL || !sdt_json_reader_get_bool(card, "present", FALSE)) {
+	if (!card->present) {
 		gtk_label_set_text(GTK_LABEL(self->card_label),
 				   _("No SD card found. Insert the card, then press Refresh."));
 		gtk_label_set_text(GTK_LABEL(self->card_features_label), "");
@@ -196,21 +199,22 @@ sdt_overview_page_show_card(SdtOverviewPage *self, JsonObject *card, JsonObject 
 }
 
 static void
-sdt_overview_page_show_bus(SdtOverviewPage *self, JsonObject *bus)
+sdt_overview_page_show_bus(SdtOverviewPage *self, const SdtClientInfoBus *bus)
 {
-	gdouble clock = sdt_json_reader_get_number(bus, "clock_hz");
-	gdouble actual = sdt_json_reader_get_number(bus, "actual_clock_hz");
-	gdouble ceiling = sdt_json_reader_get_number(bus, "ceiling_mb_s");
-	gint64 width = sdt_json_reader_get_int(bus, "bus_width", 0);
+	/* a clock the helper did not know is NaN, as the figures below test */
+	gdouble clock = bus->clock_hz >= 0 ? (gdouble) bus->clock_hz : NAN;
+	gdouble actual = bus->actual_clock_hz >= 0 ? (gdouble) bus->actual_clock_hz : NAN;
+	gdouble ceiling = bus->ceiling_mb_s;
+	gint64 width = bus->bus_width;
 	g_autoptr(GString) str = g_string_new(NULL);
 	const gchar *timing;
 
-	if (bus == NULL) {
+	if (!bus->present) {
 		gtk_label_set_text(GTK_LABEL(self->bus_label), _("The bus state is unknown."));
 		gtk_level_bar_set_value(GTK_LEVEL_BAR(self->bus_level), 0);
 		return;
 	}
-	timing = sdt_overview_page_timing_title(sdt_json_reader_get_string(bus, "timing"));
+	timing = sdt_overview_page_timing_title(bus->timing);
 	if (isfinite(actual) && actual > 0 && isfinite(clock) && clock > 0 &&
 	    fabs(clock - actual) > 1e5)
 		g_string_append_printf(str,
@@ -256,71 +260,62 @@ sdt_overview_page_show_bus(SdtOverviewPage *self, JsonObject *bus)
 	gtk_label_set_text(GTK_LABEL(self->bus_label), str->str);
 }
 
+/* one SD setting of config.txt: where, whether it applies, who wrote it */
 static void
-sdt_overview_page_show_config(SdtOverviewPage *self, JsonObject *config)
+sdt_overview_page_append_setting(GString *str, const SdtClientInfoSetting *s)
+{
+	const gchar *line_text = s->text != NULL ? s->text : "?";
+	gint line = (gint) s->line;
+
+	if (s->applies && s->managed)
+		g_string_append_printf(str,
+				       /* Translators: a config.txt line, its line number */
+				       _("%1$s: line %2$d, in effect on this board, "
+					 "set by SD Tuner"),
+				       line_text,
+				       line);
+	else if (s->applies)
+		g_string_append_printf(str,
+				       /* Translators: a config.txt line, its line number */
+				       _("%1$s: line %2$d, in effect on this board"),
+				       line_text,
+				       line);
+	else if (s->managed)
+		g_string_append_printf(str,
+				       /* Translators: a config.txt line, its line
+					* number */
+				       _("%1$s: line %2$d, not in effect on this "
+					 "board, set by SD Tuner"),
+				       line_text,
+				       line);
+	else
+		g_string_append_printf(str,
+				       /* Translators: a config.txt line, its line number */
+				       _("%1$s: line %2$d, not in effect on this board"),
+				       line_text,
+				       line);
+	g_string_append_c(str, '\n');
+}
+
+static void
+sdt_overview_page_show_config(SdtOverviewPage *self, const SdtClientInfoConfig *config)
 {
 	g_autoptr(GString) str = g_string_new(NULL);
-	const gchar *path = sdt_json_reader_get_string(config, "path");
-	JsonArray *settings = sdt_json_reader_get_array(config, "sd_settings");
 
-	g_string_append_printf(str, "%s\n", path != NULL ? path : _("config.txt not found"));
-	if (settings == NULL || json_array_get_length(settings) == 0) {
+	g_string_append_printf(str,
+			       "%s\n",
+			       config->path != NULL ? config->path : _("config.txt not found"));
+	if (config->settings->len == 0)
 		g_string_append(str, _("No SD card settings in it: the firmware defaults apply."));
-	} else {
-		for (guint i = 0; i < json_array_get_length(settings); i++) {
-			JsonNode *node = json_array_get_element(settings, i);
-			JsonObject *s =
-				JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
-			const gchar *text = sdt_json_reader_get_string(s, "text");
-			gboolean applies = sdt_json_reader_get_bool(s, "applies", FALSE);
-			gboolean managed = sdt_json_reader_get_bool(s, "managed", FALSE);
-
-			const gchar *line_text = text != NULL ? text : "?";
-			gint line = (gint) sdt_json_reader_get_int(s, "line", 0);
-
-			if (applies && managed)
-				g_string_append_printf(
-					str,
-					/* Translators: a config.txt line, its line number */
-					_("%1$s: line %2$d, in effect on this board, "
-					  "set by SD Tuner"),
-					line_text,
-					line);
-			else if (applies)
-				g_string_append_printf(
-					str,
-					/* Translators: a config.txt line, its line number */
-					_("%1$s: line %2$d, in effect on this board"),
-					line_text,
-					line);
-			else if (managed)
-				g_string_append_printf(str,
-						       /* Translators: a config.txt line, its line
-							* number */
-						       _("%1$s: line %2$d, not in effect on this "
-							 "board, set by SD Tuner"),
-						       line_text,
-						       line);
-			else
-				g_string_append_printf(
-					str,
-					/* Translators: a config.txt line, its line number */
-					_("%1$s: line %2$d, not in effect on this board"),
-					line_text,
-					line);
-			g_string_append_c(str, '\n');
-		}
-	}
+	for (guint i = 0; i < config->settings->len; i++)
+		sdt_overview_page_append_setting(str, g_ptr_array_index(config->settings, i));
 	gtk_label_set_text(GTK_LABEL(self->config_label), g_strchomp(str->str));
 }
 
 static void
-sdt_overview_page_show_info(SdtOverviewPage *self, JsonObject *info)
+sdt_overview_page_show_info(SdtOverviewPage *self, const SdtClientInfo *info)
 {
-	JsonObject *board = sdt_json_reader_get_object(info, "board");
-	JsonObject *bus = sdt_json_reader_get_object(info, "bus");
-	JsonArray *warnings = sdt_json_reader_get_array(info, "warnings");
-	const gchar *model = sdt_json_reader_get_string(board, "model");
+	const gchar *model = info->board.model;
 	g_autofree gchar *simulated = NULL;
 
 	gtk_label_set_text(GTK_LABEL(self->board_label),
@@ -329,21 +324,17 @@ sdt_overview_page_show_info(SdtOverviewPage *self, JsonObject *info)
 	simulated = g_strdup_printf(_("Simulated %s"), model != NULL ? model : _("Raspberry Pi"));
 	gtk_label_set_text(GTK_LABEL(self->simulated_label), simulated);
 	sdt_session_set_board_model(self->session, model);
-	sdt_overview_page_show_card(self, sdt_json_reader_get_object(info, "card"), bus);
-	sdt_overview_page_show_bus(self, bus);
-	sdt_overview_page_show_config(self, sdt_json_reader_get_object(info, "config"));
+	sdt_overview_page_show_card(self, &info->card, &info->bus);
+	sdt_overview_page_show_bus(self, &info->bus);
+	sdt_overview_page_show_config(self, &info->config);
 	gtk_widget_show(self->details_box);
 
-	if (warnings != NULL && json_array_get_length(warnings) > 0) {
+	if (info->warnings->len > 0) {
 		g_autoptr(GString) str = g_string_new(_("Notes:"));
-		for (guint i = 0; i < json_array_get_length(warnings); i++) {
-			JsonNode *node = json_array_get_element(warnings, i);
-			if (JSON_NODE_HOLDS_VALUE(node) &&
-			    json_node_get_value_type(node) == G_TYPE_STRING)
-				g_string_append_printf(str,
-						       "\n• %s",
-						       sdt_l10n_tr(json_node_get_string(node)));
-		}
+		for (guint i = 0; i < info->warnings->len; i++)
+			g_string_append_printf(str,
+					       "\n• %s",
+					       sdt_l10n_tr(g_ptr_array_index(info->warnings, i)));
 		gtk_label_set_text(GTK_LABEL(self->warnings_label), str->str);
 		gtk_widget_show(self->warnings_label);
 	} else {
@@ -352,18 +343,22 @@ sdt_overview_page_show_info(SdtOverviewPage *self, JsonObject *info)
 }
 
 static void
-sdt_overview_page_info_done(gpointer page, JsonNode *root, const GError *error)
+sdt_overview_page_info_done(gpointer page, JsonNode *root, const GError *call_error)
 {
 	SdtOverviewPage *self = SDT_OVERVIEW_PAGE(page);
+	g_autoptr(GError) error = call_error != NULL ? g_error_copy(call_error) : NULL;
+	g_autoptr(SdtClientInfo) info = NULL;
 
-	if (root == NULL) {
+	if (root != NULL)
+		info = sdt_client_info_from_json(json_node_get_object(root), &error);
+	if (info == NULL) {
 		gtk_label_set_text(GTK_LABEL(self->board_label),
 				   _("The board and card details are not available."));
 		gtk_widget_hide(self->details_box);
 		sdt_session_report_error(self->session, SDT_USER_ACTION_INFO, error);
 		return;
 	}
-	sdt_overview_page_show_info(self, json_node_get_object(root));
+	sdt_overview_page_show_info(self, info);
 }
 
 static void

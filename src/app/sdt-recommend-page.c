@@ -9,6 +9,8 @@
 
 #include "sdt-l10n.h"
 #include "sdt-block-preview.h"
+#include "sdt-client-recommend.h"
+#include "sdt-client-status.h"
 #include "sdt-json-reader.h"
 #include "sdt-loop-state.h"
 #include "sdt-client.h"
@@ -40,8 +42,8 @@ struct _SdtRecommendPage {
 	gboolean pending;       /* a change waits for the restart or its verification */
 	gboolean trial_pending; /* that change is a trial: Reboot Now uses tryboot */
 	gchar *change_diff;     /* the diff of this session's Apply, while it is in place */
-	JsonNode *recs;         /* the last GetRecommendations answer */
-	JsonNode *status;       /* the last GetStatus answer */
+	SdtClientRecommendations *recs; /* the last GetRecommendations answer */
+	SdtClientStatus *status;        /* the last GetStatus answer */
 };
 
 G_DEFINE_TYPE(SdtRecommendPage, sdt_recommend_page, GTK_TYPE_BOX)
@@ -102,28 +104,23 @@ sdt_recommend_page_update_sensitivity(SdtRecommendPage *self)
  * filter is a Raspberry Pi board type, or the change is offered as a trial only.
  */
 static gboolean
-sdt_recommend_page_tryboot_supported(JsonObject *rec)
+sdt_recommend_page_tryboot_supported(const SdtClientRecommendation *rec)
 {
-	const gchar *filter = sdt_json_reader_get_string(rec, "filter");
-
-	return sdt_json_reader_get_bool(rec, "trial_only", FALSE) ||
-	       (filter != NULL && g_str_has_prefix(filter, "[board-type="));
+	return rec->trial_only ||
+	       (rec->filter != NULL && g_str_has_prefix(rec->filter, "[board-type="));
 }
 
 /* the block as written, one "+" line each, from the config.txt writer itself */
 static gchar *
-sdt_recommend_page_block_diff(const gchar *id, const gchar *filter, JsonArray *lines)
+sdt_recommend_page_block_diff(const gchar *id, const gchar *filter, GPtrArray *lines)
 {
 	g_autoptr(GPtrArray) settings = g_ptr_array_new();
 	g_autoptr(GString) diff = g_string_new(NULL);
 	g_autoptr(GError) error = NULL;
 	g_autofree gchar *block = NULL;
 
-	for (guint i = 0; lines != NULL && i < json_array_get_length(lines); i++) {
-		JsonNode *node = json_array_get_element(lines, i);
-		if (JSON_NODE_HOLDS_VALUE(node) && json_node_get_value_type(node) == G_TYPE_STRING)
-			g_ptr_array_add(settings, (gpointer) json_node_get_string(node));
-	}
+	for (guint i = 0; lines != NULL && i < lines->len; i++)
+		g_ptr_array_add(settings, g_ptr_array_index(lines, i));
 	g_ptr_array_add(settings, NULL);
 	if (id != NULL && filter != NULL)
 		block = sdt_block_preview(id,
@@ -147,26 +144,23 @@ sdt_recommend_page_block_diff(const gchar *id, const gchar *filter, JsonArray *l
 }
 
 static void
-sdt_recommend_page_render_notes(SdtRecommendPage *self, JsonArray *notes)
+sdt_recommend_page_render_notes(SdtRecommendPage *self, GPtrArray *notes)
 {
 	g_autoptr(GString) notes_str = g_string_new(NULL);
 
-	for (guint i = 0; notes != NULL && i < json_array_get_length(notes); i++) {
-		JsonNode *node = json_array_get_element(notes, i);
-		if (JSON_NODE_HOLDS_VALUE(node) && json_node_get_value_type(node) == G_TYPE_STRING)
-			g_string_append_printf(notes_str,
-					       "%s%s",
-					       notes_str->len > 0 ? "\n\n" : "",
-					       sdt_l10n_tr(json_node_get_string(node)));
-	}
+	for (guint i = 0; notes != NULL && i < notes->len; i++)
+		g_string_append_printf(notes_str,
+				       "%s%s",
+				       notes_str->len > 0 ? "\n\n" : "",
+				       sdt_l10n_tr(g_ptr_array_index(notes, i)));
 	gtk_label_set_text(GTK_LABEL(self->notes_label), notes_str->str);
 }
 
 /* SD Tuner's change in config.txt: what changed, or its lines */
 static void
-sdt_recommend_page_render_in_place(SdtRecommendPage *self, JsonObject *status)
+sdt_recommend_page_render_in_place(SdtRecommendPage *self, const SdtClientStatus *status)
 {
-	const gchar *id = sdt_json_reader_get_string(status, "id");
+	const gchar *id = status != NULL ? status->id : NULL;
 	g_autofree gchar *title = NULL;
 	g_autofree gchar *diff = NULL;
 
@@ -184,8 +178,8 @@ sdt_recommend_page_render_in_place(SdtRecommendPage *self, JsonObject *status)
 		gtk_label_set_text(GTK_LABEL(self->file_label),
 				   _("SD Tuner's lines in config.txt:"));
 		diff = sdt_recommend_page_block_diff(id,
-						     sdt_json_reader_get_string(status, "filter"),
-						     sdt_json_reader_get_array(status, "lines"));
+						     status != NULL ? status->filter : NULL,
+						     status != NULL ? status->lines : NULL);
 		sdt_recommend_page_set_diff(self, diff);
 	}
 	gtk_widget_show(self->diff_frame);
@@ -207,12 +201,12 @@ sdt_recommend_page_render_none(SdtRecommendPage *self, gboolean answered)
 
 /* the recommendation: why, what it does, the risk, and the exact block */
 static void
-sdt_recommend_page_render_rec(SdtRecommendPage *self, JsonObject *rec)
+sdt_recommend_page_render_rec(SdtRecommendPage *self, const SdtClientRecommendation *rec)
 {
-	const gchar *title = sdt_l10n_tr(sdt_json_reader_get_string(rec, "title"));
-	const gchar *reason = sdt_l10n_tr(sdt_json_reader_get_string(rec, "reason"));
-	const gchar *effect = sdt_l10n_tr(sdt_json_reader_get_string(rec, "expected_effect"));
-	const gchar *risk = sdt_l10n_tr(sdt_json_reader_get_string(rec, "risk"));
+	const gchar *title = sdt_l10n_tr(rec->title);
+	const gchar *reason = sdt_l10n_tr(rec->reason);
+	const gchar *effect = sdt_l10n_tr(rec->expected_effect);
+	const gchar *risk = sdt_l10n_tr(rec->risk);
 	g_autoptr(GString) details = g_string_new(NULL);
 	g_autofree gchar *diff = NULL;
 
@@ -235,9 +229,7 @@ sdt_recommend_page_render_rec(SdtRecommendPage *self, JsonObject *rec)
 				   "correctly and got faster:")
 			       : _("Apply adds these lines at the end of config.txt. Nothing "
 				   "else in the file changes, and Revert takes them out again:"));
-	diff = sdt_recommend_page_block_diff(self->recommendation_id,
-					     sdt_json_reader_get_string(rec, "filter"),
-					     sdt_json_reader_get_array(rec, "lines"));
+	diff = sdt_recommend_page_block_diff(self->recommendation_id, rec->filter, rec->lines);
 	sdt_recommend_page_set_diff(self, diff);
 	gtk_widget_show(self->diff_frame);
 }
@@ -250,68 +242,67 @@ sdt_recommend_page_render_rec(SdtRecommendPage *self, JsonObject *rec)
 static void
 sdt_recommend_page_render(SdtRecommendPage *self)
 {
-	JsonObject *obj = self->recs != NULL ? json_node_get_object(self->recs) : NULL;
-	JsonObject *status = self->status != NULL ? json_node_get_object(self->status) : NULL;
-	JsonArray *recs = sdt_json_reader_get_array(obj, "recommendations");
-	JsonObject *rec = NULL;
+	SdtClientRecommendations *recs = self->recs;
+	const SdtClientRecommendation *rec = NULL;
 
 	g_clear_pointer(&self->recommendation_id, g_free);
-	sdt_recommend_page_render_notes(self, sdt_json_reader_get_array(obj, "notes"));
-	if (recs != NULL && json_array_get_length(recs) > 0 &&
-	    JSON_NODE_HOLDS_OBJECT(json_array_get_element(recs, 0)))
-		rec = json_node_get_object(json_array_get_element(recs, 0));
+	sdt_recommend_page_render_notes(self, recs != NULL ? recs->notes : NULL);
+	if (recs != NULL && recs->recommendations->len > 0)
+		rec = g_ptr_array_index(recs->recommendations, 0);
 	if (rec != NULL)
-		self->recommendation_id = g_strdup(sdt_json_reader_get_string(rec, "id"));
+		self->recommendation_id = g_strdup(rec->id);
 	self->trial_ok = rec != NULL && sdt_recommend_page_tryboot_supported(rec);
-	self->trial_only = sdt_json_reader_get_bool(rec, "trial_only", FALSE);
+	self->trial_only = rec != NULL && rec->trial_only;
 
 	if (self->in_place)
-		sdt_recommend_page_render_in_place(self, status);
+		sdt_recommend_page_render_in_place(self, self->status);
 	else if (rec == NULL)
-		sdt_recommend_page_render_none(self, obj != NULL);
+		sdt_recommend_page_render_none(self, recs != NULL);
 	else
 		sdt_recommend_page_render_rec(self, rec);
 	sdt_recommend_page_update_sensitivity(self);
 }
 
 static void
-sdt_recommend_page_recommendations_done(gpointer page, JsonNode *root, const GError *error)
+sdt_recommend_page_recommendations_done(gpointer page, JsonNode *root, const GError *call_error)
 {
 	SdtRecommendPage *self = SDT_RECOMMEND_PAGE(page);
+	g_autoptr(GError) error = call_error != NULL ? g_error_copy(call_error) : NULL;
 
-	g_clear_pointer(&self->recs, json_node_unref);
+	g_clear_pointer(&self->recs, sdt_client_recommendations_free);
 	if (root != NULL)
-		self->recs = json_node_ref(root);
+		self->recs =
+			sdt_client_recommendations_from_json(json_node_get_object(root), &error);
 	sdt_recommend_page_render(self);
-	if (root == NULL)
+	if (self->recs == NULL)
 		sdt_session_report_error(self->session, SDT_USER_ACTION_INFO, error);
 }
 
 /* one sentence on config.txt: untouched, waiting for a restart, in effect, or not */
 static gchar *
-sdt_recommend_page_status_text(JsonObject *status, gboolean trial)
+sdt_recommend_page_status_text(const SdtClientStatus *status, gboolean trial)
 {
-	gboolean in_place = sdt_json_reader_get_bool(status, "applied", FALSE);
-	const gchar *verification = sdt_l10n_tr(sdt_json_reader_get_string(status, "verification"));
+	gboolean in_place = status->applied;
+	const gchar *verification = sdt_l10n_tr(status->verification);
 
 	if (verification == NULL)
 		verification = "";
-	if (sdt_json_reader_get_bool(status, "damaged", FALSE))
+	if (status->damaged)
 		/* a damaged block: the one diagnosis status, apply and revert give */
 		return g_strdup(verification);
 	if (!in_place && trial)
 		return g_strdup(_("config.txt is unchanged: the trial is in tryboot.txt."));
 	if (!in_place)
 		return g_strdup(_("SD Tuner has not changed config.txt."));
-	if (sdt_json_reader_get_bool(status, "reboot_pending", FALSE))
+	if (status->reboot_pending)
 		return g_strdup(_("SD Tuner's change is in config.txt. Restart the computer for "
 				  "it to take effect."));
-	if (sdt_json_reader_get_bool(status, "verified", FALSE))
+	if (status->verified)
 		/* Translators: %s says how SD Tuner checked it, e.g. "the SD clock is 100 MHz" */
 		return g_strdup_printf(_("SD Tuner's change is in effect: %s. Run the benchmark "
 					 "again and compare under History."),
 				       verification);
-	if (sdt_json_reader_get_bool(status, "failed", FALSE))
+	if (status->failed)
 		/* Translators: %s says what SD Tuner found instead */
 		return g_strdup_printf(_("SD Tuner's change is in config.txt but did not take "
 					 "effect: %s. Revert it, or check the kernel log."),
@@ -342,12 +333,12 @@ sdt_recommend_page_show_loop(SdtRecommendPage *self, const SdtLoopState *state)
 }
 
 static void
-sdt_recommend_page_show_status(SdtRecommendPage *self, JsonObject *status)
+sdt_recommend_page_show_status(SdtRecommendPage *self, const SdtClientStatus *status)
 {
 	g_autoptr(SdtLoopState) state = sdt_loop_state_new(status);
-	gboolean in_place = sdt_json_reader_get_bool(status, "applied", FALSE);
-	gboolean damaged = sdt_json_reader_get_bool(status, "damaged", FALSE);
-	gboolean trial = sdt_json_reader_get_object(status, "trial") != NULL;
+	gboolean in_place = status->applied;
+	gboolean damaged = status->damaged;
+	gboolean trial = status->has_trial;
 	g_autofree gchar *text = NULL;
 
 	self->in_place = in_place;
@@ -356,27 +347,30 @@ sdt_recommend_page_show_status(SdtRecommendPage *self, JsonObject *status)
 	sdt_recommend_page_show_loop(self, state);
 	sdt_recommend_page_render(self);
 	gtk_widget_set_visible(self->revert_button, (in_place || trial) && !damaged);
-	if (sdt_json_reader_get_bool(status, "reboot_pending", FALSE) ||
-	    state->phase == SDT_LOOP_PENDING)
+	if (status->reboot_pending || state->phase == SDT_LOOP_PENDING)
 		gtk_widget_show(self->reboot_button);
 	text = sdt_recommend_page_status_text(status, trial);
 	gtk_label_set_text(GTK_LABEL(self->status_label), text);
 }
 
 static void
-sdt_recommend_page_status_done(gpointer page, JsonNode *root, const GError *error)
+sdt_recommend_page_status_done(gpointer page, JsonNode *root, const GError *call_error)
 {
 	SdtRecommendPage *self = SDT_RECOMMEND_PAGE(page);
+	g_autoptr(GError) error = call_error != NULL ? g_error_copy(call_error) : NULL;
+	SdtClientStatus *status = NULL;
 
-	if (root == NULL) {
+	if (root != NULL)
+		status = sdt_client_status_from_json(json_node_get_object(root), &error);
+	if (status == NULL) {
 		/* GetInfo already reports a missing helper; keep this quiet */
 		g_debug("no status: %s", error->message);
 		gtk_widget_hide(self->revert_button);
 		return;
 	}
-	g_clear_pointer(&self->status, json_node_unref);
-	self->status = json_node_ref(root);
-	sdt_recommend_page_show_status(self, json_node_get_object(root));
+	g_clear_pointer(&self->status, sdt_client_status_free);
+	self->status = status;
+	sdt_recommend_page_show_status(self, status);
 }
 
 static void
@@ -658,8 +652,8 @@ sdt_recommend_page_dispose(GObject *object)
 	g_clear_object(&self->manager);
 	g_clear_pointer(&self->recommendation_id, g_free);
 	g_clear_pointer(&self->change_diff, g_free);
-	g_clear_pointer(&self->recs, json_node_unref);
-	g_clear_pointer(&self->status, json_node_unref);
+	g_clear_pointer(&self->recs, sdt_client_recommendations_free);
+	g_clear_pointer(&self->status, sdt_client_status_free);
 	sdt_session_detach(&self->session, self);
 	G_OBJECT_CLASS(sdt_recommend_page_parent_class)->dispose(object);
 }

@@ -7,7 +7,14 @@
 
 #include "sdt-client-history.h"
 #include "sdt-client-read.h"
-#include "sdt-json-reader.h"
+
+static void
+sdt_client_figure_free(SdtClientFigure *f)
+{
+	g_free(f->name);
+	g_free(f->unit);
+	g_free(f);
+}
 
 static void
 sdt_client_history_entry_free(SdtClientHistoryEntry *e)
@@ -17,7 +24,9 @@ sdt_client_history_entry_free(SdtClientHistoryEntry *e)
 	g_free(e->id);
 	g_free(e->profile);
 	g_free(e->target_path);
+	sdt_client_bench_free(e->bench);
 	sdt_client_verification_free(e->verification);
+	g_ptr_array_unref(e->figures);
 	g_clear_error(&e->error);
 	g_free(e);
 }
@@ -60,6 +69,76 @@ sdt_client_history_entry_read_bench(JsonObject *obj, const gchar *at, SdtClientH
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
 }
 
+/*
+ * The benchmark of a bench entry (its members, or under "result"); an entry
+ * without a readable one keeps none, and only the log says why: the history
+ * may hold entries of other versions or edited by hand.
+ */
+static void
+sdt_client_history_entry_read_result(JsonObject *obj, const gchar *at, SdtClientHistoryEntry *e)
+{
+	JsonObject *result = NULL;
+	GError *error = NULL;
+	gboolean ok;
+
+	ok = sdt_client_read_object(obj, at, "result", &result, &error);
+	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
+	e->bench = sdt_client_bench_from_json(result != NULL ? result : obj, &error);
+	if (e->bench == NULL) {
+		g_debug("%s without a readable result: %s", at, error->message);
+		g_error_free(error);
+	}
+}
+
+/* one of "evidence.figures"; a member of the wrong type stays unknown */
+static SdtClientFigure *
+sdt_client_history_figure_read(JsonObject *o, const gchar *at, SdtClientHistoryEntry *e)
+{
+	SdtClientFigure *f = g_new0(SdtClientFigure, 1);
+	const gchar *numbers[] = {"before", "before_spread", "after", "after_spread"};
+	gdouble *values[] = {&f->before, &f->before_spread, &f->after, &f->after_spread};
+	GError *error = NULL;
+	gboolean ok;
+
+	ok = sdt_client_read_string(o, at, "name", &f->name, &error);
+	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
+	ok = sdt_client_read_string(o, at, "unit", &f->unit, &error);
+	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
+	for (guint i = 0; i < G_N_ELEMENTS(numbers); i++) {
+		ok = sdt_client_read_number(o, at, numbers[i], values[i], &error);
+		sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
+	}
+	return f;
+}
+
+/* the before/after figures of a verify entry's evidence */
+static void
+sdt_client_history_entry_read_figures(JsonObject *obj, const gchar *at, SdtClientHistoryEntry *e)
+{
+	g_autofree gchar *at_evidence = g_strdup_printf("%s.evidence", at);
+	JsonObject *evidence = NULL;
+	JsonArray *figures = NULL;
+	GError *error = NULL;
+	gboolean ok;
+
+	ok = sdt_client_read_object(obj, at, "evidence", &evidence, &error);
+	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
+	ok = sdt_client_read_array(evidence, at_evidence, "figures", &figures, &error);
+	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
+	for (guint i = 0; figures != NULL && i < json_array_get_length(figures); i++) {
+		g_autofree gchar *at_figure = sdt_client_read_element(at_evidence, "figures", i);
+		JsonObject *o = sdt_client_read_element_object(json_array_get_element(figures, i),
+							       at_figure,
+							       &error);
+
+		ok = o != NULL;
+		sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
+		if (ok)
+			g_ptr_array_add(e->figures,
+					sdt_client_history_figure_read(o, at_figure, e));
+	}
+}
+
 static SdtClientHistoryEntry *
 sdt_client_history_entry_read(JsonNode *node, guint index)
 {
@@ -69,6 +148,8 @@ sdt_client_history_entry_read(JsonNode *node, guint index)
 	GError *error = NULL;
 	gboolean ok;
 
+	e->figures = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_client_figure_free);
+
 	ok = sdt_client_read_string(obj, at, "kind", &e->kind, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
 	ok = sdt_client_read_string(obj, at, "time", &e->time, &error);
@@ -77,13 +158,16 @@ sdt_client_history_entry_read(JsonNode *node, guint index)
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
 	ok = sdt_client_read_bool(obj, at, "trial", FALSE, &e->trial, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
-	if (g_strcmp0(e->kind, "bench") == 0)
+	if (g_strcmp0(e->kind, "bench") == 0) {
 		sdt_client_history_entry_read_bench(obj, at, e);
+		sdt_client_history_entry_read_result(obj, at, e);
+	}
 	if (g_strcmp0(e->kind, "verify") == 0) {
 		e->verification = sdt_client_verification_from_json(obj, at, &error);
 		sdt_client_history_entry_note(e, e->verification != NULL, g_steal_pointer(&error));
 		if (e->verification == NULL)
 			e->verification = g_new0(SdtClientVerification, 1);
+		sdt_client_history_entry_read_figures(obj, at, e);
 	}
 	if (obj == NULL && e->error == NULL)
 		sdt_client_read_missing(NULL, at, &e->error);
@@ -109,70 +193,48 @@ sdt_client_history_from_json(JsonObject *obj, GError **error)
 	return g_steal_pointer(&history);
 }
 
-SdtClientBench *
-sdt_client_history_entry_bench(JsonObject *entry)
-{
-	JsonObject *result = sdt_json_reader_get_object(entry, "result");
-	g_autoptr(GError) error = NULL;
-	SdtClientBench *bench;
-
-	bench = sdt_client_bench_from_json(result != NULL ? result : entry, &error);
-	if (bench == NULL)
-		g_debug("history entry without a readable result: %s", error->message);
-	return bench;
-}
-
 void
 sdt_history_comparison_free(SdtHistoryComparison *comparison)
 {
-	if (comparison == NULL)
-		return;
-	sdt_client_bench_free(comparison->before);
-	sdt_client_bench_free(comparison->after);
 	g_free(comparison);
 }
 
 /* newest first: the latest runs, then SD Tuner's last change, then the run before it */
 static void
 sdt_history_comparison_collect(SdtHistoryComparison *c,
-			       JsonArray *entries,
+			       const SdtClientHistory *history,
 			       gboolean *changed,
-			       SdtClientBench **previous)
+			       const SdtClientBench **previous)
 {
-	guint n = entries != NULL ? json_array_get_length(entries) : 0;
+	for (guint i = history->entries->len; i > 0; i--) {
+		const SdtClientHistoryEntry *e = g_ptr_array_index(history->entries, i - 1);
+		const SdtClientBench *s = e->bench;
 
-	for (gint i = (gint) n - 1; i >= 0; i--) {
-		JsonNode *node = json_array_get_element(entries, (guint) i);
-		JsonObject *entry =
-			JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
-		const gchar *kind = sdt_json_reader_get_string(entry, "kind");
-
-		if (g_strcmp0(kind, "bench") == 0) {
-			g_autoptr(SdtClientBench) s = sdt_client_history_entry_bench(entry);
+		if (g_strcmp0(e->kind, "bench") == 0) {
 			if (s == NULL)
 				continue;
 			if (s->stand_in)
 				c->stand_in_runs++;
 			else if (!*changed && c->after == NULL)
-				c->after = g_steal_pointer(&s);
+				c->after = s;
 			else if (!*changed && *previous == NULL)
-				*previous = g_steal_pointer(&s);
+				*previous = s;
 			else if (*changed && c->before == NULL)
-				c->before = g_steal_pointer(&s);
-		} else if (g_strcmp0(kind, "apply") == 0 || g_strcmp0(kind, "revert") == 0) {
+				c->before = s;
+		} else if (g_strcmp0(e->kind, "apply") == 0 || g_strcmp0(e->kind, "revert") == 0) {
 			*changed = TRUE;
 		}
 	}
 }
 
 SdtHistoryComparison *
-sdt_history_comparison_new(JsonArray *entries)
+sdt_history_comparison_new(const SdtClientHistory *history)
 {
 	SdtHistoryComparison *c = g_new0(SdtHistoryComparison, 1);
-	g_autoptr(SdtClientBench) previous = NULL; /* the run before the latest, no change */
+	const SdtClientBench *previous = NULL; /* the run before the latest, no change */
 	gboolean changed = FALSE;
 
-	sdt_history_comparison_collect(c, entries, &changed, &previous);
+	sdt_history_comparison_collect(c, history, &changed, &previous);
 	if (c->after == NULL && c->before == NULL) {
 		c->kind = SDT_HISTORY_COMPARE_NONE;
 	} else if (changed && c->before != NULL && c->after != NULL) {
@@ -181,8 +243,7 @@ sdt_history_comparison_new(JsonArray *entries)
 		c->kind = SDT_HISTORY_COMPARE_WAITING;
 	} else {
 		c->kind = SDT_HISTORY_COMPARE_PREVIOUS;
-		sdt_client_bench_free(c->before);
-		c->before = g_steal_pointer(&previous);
+		c->before = previous;
 	}
 	return c;
 }

@@ -10,6 +10,16 @@
 
 G_BEGIN_DECLS
 
+/* one before/after figure of a verification's evidence ("evidence.figures") */
+typedef struct {
+	gchar *name;           /* "seq-read", ...; NULL: not said */
+	gchar *unit;           /* "MB/s" or "IOPS" */
+	gdouble before;        /* NaN: unknown */
+	gdouble before_spread; /* absolute, in @unit; NaN: unknown */
+	gdouble after;
+	gdouble after_spread;
+} SdtClientFigure;
+
 /*
  * One entry of `history --json` (DESIGN.md).  The history holds entries of
  * other versions and files edited by hand, so an entry is read member by
@@ -24,8 +34,10 @@ typedef struct {
 	gchar *profile;                      /* bench */
 	gchar *target_path;                  /* bench: the test file's directory */
 	gboolean stand_in;                   /* bench: not the SD card */
+	SdtClientBench *bench;               /* bench: its result, NULL when none is readable */
 	SdtClientVerification *verification; /* verify: never NULL for those */
-	GError *error;                       /* the first member that could not be read */
+	GPtrArray *figures; /* verify: of SdtClientFigure, the evidence's; never NULL */
+	GError *error;      /* the first member that could not be read */
 } SdtClientHistoryEntry;
 
 typedef struct {
@@ -39,13 +51,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientHistory, sdt_client_history_free)
 /* "entries" and "warnings" of the wrong type are SDT_ERROR_INVALID_DATA */
 SdtClientHistory *sdt_client_history_from_json(JsonObject *obj, GError **error);
 
-/*
- * The benchmark of one history entry (its members, or under "result"), or
- * %NULL when the entry holds no readable result (the reason is logged: the
- * history may hold entries of other versions or edited by hand).
- */
-SdtClientBench *sdt_client_history_entry_bench(JsonObject *entry);
-
 typedef enum {
 	SDT_HISTORY_COMPARE_NONE,    /* no benchmark of the card yet */
 	SDT_HISTORY_COMPARE_CHANGE,  /* the last run before SD Tuner's last change, the latest after
@@ -54,18 +59,19 @@ typedef enum {
 	SDT_HISTORY_COMPARE_PREVIOUS, /* the latest run against the one before it */
 } SdtHistoryCompareKind;
 
+/* the benchmarks are the history's: the comparison lives no longer than it */
 typedef struct {
 	SdtHistoryCompareKind kind;
-	SdtClientBench *before; /* %NULL when there is none */
-	SdtClientBench *after;  /* %NULL when there is none */
-	guint stand_in_runs;    /* benchmarks of a stand-in, left out */
+	const SdtClientBench *before; /* %NULL when there is none */
+	const SdtClientBench *after;  /* %NULL when there is none */
+	guint stand_in_runs;          /* benchmarks of a stand-in, left out */
 } SdtHistoryComparison;
 
 /*
  * What the History page compares, from the history's entries (oldest first):
  * only benchmarks of the SD card, never of a stand-in directory.
  */
-SdtHistoryComparison *sdt_history_comparison_new(JsonArray *entries);
+SdtHistoryComparison *sdt_history_comparison_new(const SdtClientHistory *history);
 void sdt_history_comparison_free(SdtHistoryComparison *comparison);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtHistoryComparison, sdt_history_comparison_free)
 

@@ -5,11 +5,8 @@
 
 #include "config.h"
 
-#include <glib/gi18n.h>
-
 #include "sdt-client-read.h"
 #include "sdt-client-recommend.h"
-#include "sdt-error.h"
 
 static void
 sdt_client_recommendation_free(SdtClientRecommendation *rec)
@@ -50,7 +47,8 @@ sdt_client_recommendation_read(JsonObject *obj,
 	       sdt_client_read_string(obj, at, "reason", &r->reason, error) &&
 	       sdt_client_read_string(obj, at, "expected_effect", &r->expected_effect, error) &&
 	       sdt_client_read_string(obj, at, "risk", &r->risk, error) &&
-	       sdt_client_read_int(obj, at, "expected_clock_hz", 0, &r->expected_clock_hz, error);
+	       sdt_client_read_int(obj, at, "expected_clock_hz", 0, &r->expected_clock_hz, error) &&
+	       sdt_client_read_bool(obj, at, "trial_only", FALSE, &r->trial_only, error);
 }
 
 static SdtClientRecommendation *

@@ -19,6 +19,7 @@ typedef struct {
 	gchar *expected_effect;
 	gchar *risk;
 	gint64 expected_clock_hz; /* 0: not said */
+	gboolean trial_only;      /* applied only as a tryboot trial */
 } SdtClientRecommendation;
 
 typedef struct {

@@ -88,6 +88,13 @@ sdt_client_status_read_verifications(JsonObject *obj, SdtClientStatus *s, GError
 			return FALSE;
 		if (s->pending_verification_id == NULL)
 			s->pending_verification_id = g_strdup("?");
+		if (!sdt_client_read_bool(pending,
+					  "pending_verification",
+					  "trial",
+					  FALSE,
+					  &s->pending_verification_trial,
+					  error))
+			return FALSE;
 	}
 	if (last != NULL) {
 		s->last_verification =

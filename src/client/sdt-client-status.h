@@ -36,7 +36,8 @@ typedef struct {
 	gchar *trial_path;
 	gchar *trial_reboot_command;
 	gboolean tryboot_active;
-	gchar *pending_verification_id; /* NULL: nothing pending */
+	gchar *pending_verification_id;      /* NULL: nothing pending */
+	gboolean pending_verification_trial; /* the pending change is a one-boot trial */
 	SdtClientVerification *last_verification;
 } SdtClientStatus;
 

@@ -73,13 +73,6 @@ sdt_json_reader_get_number(JsonObject *obj, const gchar *member)
 	return json_node_get_double(node);
 }
 
-gint64
-sdt_json_reader_get_int(JsonObject *obj, const gchar *member, gint64 fallback)
-{
-	JsonNode *node = sdt_json_reader_get_value(obj, member, G_TYPE_INT64);
-	return node != NULL ? json_node_get_int(node) : fallback;
-}
-
 gboolean
 sdt_json_reader_get_bool(JsonObject *obj, const gchar *member, gboolean fallback)
 {

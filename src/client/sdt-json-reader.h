@@ -18,7 +18,6 @@ G_BEGIN_DECLS
 JsonNode *sdt_json_reader_parse(const gchar *json, GError **error);
 const gchar *sdt_json_reader_get_string(JsonObject *obj, const gchar *member);
 gdouble sdt_json_reader_get_number(JsonObject *obj, const gchar *member);
-gint64 sdt_json_reader_get_int(JsonObject *obj, const gchar *member, gint64 fallback);
 gboolean sdt_json_reader_get_bool(JsonObject *obj, const gchar *member, gboolean fallback);
 JsonObject *sdt_json_reader_get_object(JsonObject *obj, const gchar *member);
 JsonArray *sdt_json_reader_get_array(JsonObject *obj, const gchar *member);
