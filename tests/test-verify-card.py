@@ -282,10 +282,13 @@ def main(tmp):
         ok(set(fig) >= {'seq-write', 'seq-read', 'rand-4k-read-qd32', 'rand-4k-write-qd32'}
            and 0.8 * SLOW[0] / 1e6 < sw.get('before', 0) < 1.1 * SLOW[0] / 1e6
            and 0.8 * FAST[0] / 1e6 < sw.get('after', 0) < 1.1 * FAST[0] / 1e6
-           and sw['before'] == figs['seq-write']['mb_s'] and sw['after_spread'] > 0
+           and sw['before'] == figs['seq-write']['mb_s']
+           # a spread for each figure; on a throttled card it can round to 0.0
+           and all(isinstance(f.get('after_spread'), (int, float)) and f['after_spread'] >= 0
+                   and isinstance(f.get('before_spread'), (int, float)) for f in fig.values())
            and any(i.startswith('seq-write: ') for i in res['improved']),
            'evidence: the standard benchmark now against the card benchmark before, with spreads',
-           json.dumps(ev.get('figures'), indent=1))
+           'seq-write: ' + json.dumps(sw) + '\n' + json.dumps(ev.get('figures'), indent=1))
         ok(soak.get('ran') is True and soak.get('bytes_written') == 256 * MIB
            and soak.get('bytes_checked') == 256 * MIB and soak.get('mismatches') == 0
            and soak.get('first_bad_offset') is None,
