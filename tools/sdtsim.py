@@ -319,7 +319,14 @@ class SimBoard:
 
     def close(self):
         if self.mounted:
-            subprocess.run(['umount', self.state])
+            # a process just killed (or the helper stopping) may hold the card for a moment:
+            # retry, and detach it lazily rather than leave a stray mount behind
+            for _ in range(50):
+                if subprocess.run(['umount', self.state], capture_output=True).returncode == 0:
+                    break
+                time.sleep(0.1)
+            else:
+                subprocess.run(['umount', '--lazy', self.state])
             self.mounted = False
 
     # ---- the simulated restart ---------------------------------------------------------
