@@ -288,7 +288,9 @@ def main(tmp):
                    and isinstance(f.get('before_spread'), (int, float)) for f in fig.values())
            and any(i.startswith('seq-write: ') for i in res['improved']),
            'evidence: the standard benchmark now against the card benchmark before, with spreads',
-           'seq-write: ' + json.dumps(sw) + '\n' + json.dumps(ev.get('figures'), indent=1))
+           json.dumps(ev.get('figures'), indent=1) + '\nseq-write: ' + json.dumps(sw)
+           + '\nbefore benchmark seq-write: ' + json.dumps(figs.get('seq-write'))
+           + '\nimproved: ' + json.dumps(res.get('improved')))
         ok(soak.get('ran') is True and soak.get('bytes_written') == 256 * MIB
            and soak.get('bytes_checked') == 256 * MIB and soak.get('mismatches') == 0
            and soak.get('first_bad_offset') is None,

@@ -72,6 +72,13 @@ typedef struct {
 	guint64 ios;
 	guint64 bytes;
 	gdouble seconds; /* from the first submission to the last completion (and fsync) */
+	/*
+	 * the steady state: from the first completion on, without the first IO, so
+	 * a card's wake-up or a throttle's start allowance does not skew a short
+	 * sequential test (equal to the totals when fewer than two IOs completed)
+	 */
+	gdouble steady_seconds;
+	guint64 steady_bytes;
 	guint64 fsync_ns;
 	/*
 	 * CPU time (user + system) of the threads doing the I/O during the run:

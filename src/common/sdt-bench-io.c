@@ -371,6 +371,7 @@ typedef struct {
 	guint64 progress_bytes;
 	gboolean stop; /* submit nothing more */
 	gint64 t0;
+	gint64 t_first;
 	gint64 deadline;
 	gint64 min_end;
 	gint64 last_progress;
@@ -483,6 +484,8 @@ sdt_bench_io_loop_complete(SdtBenchIoLoop *loop, SdtBenchIoSlot **done, guint n)
 		}
 		stats->ios++;
 		stats->bytes += loop->io->block_size;
+		if (stats->ios == 1)
+			loop->t_first = slot->t_done;
 	}
 }
 
@@ -514,12 +517,13 @@ sdt_bench_io_loop_account(SdtBenchIoLoop *loop, gint64 now)
 	}
 }
 
-/* the last completion is in: the fsync and the totals */
+/* the last completion is in: the fsync, the totals and the steady state */
 static gboolean
 sdt_bench_io_loop_finish(SdtBenchIoLoop *loop, GError **error)
 {
 	const SdtBenchIoJob *job = loop->job;
 	SdtBenchIoStats *stats = loop->stats;
+	gint64 t_end;
 
 	if (loop->error_io != NULL) {
 		g_propagate_error(error, g_steal_pointer(&loop->error_io));
@@ -527,7 +531,14 @@ sdt_bench_io_loop_finish(SdtBenchIoLoop *loop, GError **error)
 	}
 	if (job->fsync_end && !sdt_bench_io_fsync(loop->io, job, loop->wait_ns, stats, error))
 		return FALSE;
-	stats->seconds = (gdouble) (sdt_bench_io_now() - loop->t0) / 1e9;
+	t_end = sdt_bench_io_now();
+	stats->seconds = (gdouble) (t_end - loop->t0) / 1e9;
+	stats->steady_seconds = stats->seconds;
+	stats->steady_bytes = stats->bytes;
+	if (stats->ios >= 2 && t_end > loop->t_first) {
+		stats->steady_seconds = (gdouble) (t_end - loop->t_first) / 1e9;
+		stats->steady_bytes = stats->bytes - loop->io->block_size;
+	}
 	if (job->progress != NULL)
 		job->progress(stats->bytes, stats->seconds, job->user_data);
 	return TRUE;

@@ -295,14 +295,12 @@ sdt_bench_phase_record(SdtBenchTestResult *test,
 	test->slices = stats->slices;
 	test->ci_percent = stats->ci_percent;
 	test->latency = stats->latency;
-	/*
-	 * Over the whole test, the first block included, as fio's bandwidth: the
-	 * block-layer throttle of the stand-in delays the first 4 MiB block (260
-	 * against 210 ms) and makes up for it over the next seconds, so a rate
-	 * from the first completion on read 2-3% above the throttle
-	 * (docs/BENCHMARK-ENGINE.md)
-	 */
-	if (stats->seconds > 0) {
+	if (!phase->random && stats->steady_seconds > 0) {
+		/* sustained rate, as the SD specification's sequential write speed */
+		test->mb_s = (gdouble) stats->steady_bytes / stats->steady_seconds / 1e6;
+		test->iops =
+			(gdouble) stats->steady_bytes / phase->block_size / stats->steady_seconds;
+	} else if (stats->seconds > 0) {
 		test->mb_s = (gdouble) stats->bytes / stats->seconds / 1e6;
 		test->iops = (gdouble) stats->ios / stats->seconds;
 	}

@@ -75,7 +75,7 @@ typedef struct {
 	gdouble seconds; /* the whole test */
 	guint64 ios;
 	guint64 bytes;
-	/* over the whole test (@bytes over @seconds), as fio's */
+	/* random tests: over the whole test; sequential: the steady state after the first block */
 	gdouble mb_s;
 	gdouble iops;
 	gdouble fsync_seconds;
