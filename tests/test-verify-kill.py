@@ -32,20 +32,11 @@ CTL = os.path.abspath(sys.argv[1])
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'tools'))
 import sdtsim  # noqa: E402
+import sdttap  # noqa: E402
+from sdttap import ok  # noqa: E402
 
 MIB = 1024 * 1024
-n = 0
-failed = 0
-
-
-def ok(cond, name, detail=''):
-    global n, failed
-    n += 1
-    print(f'{"ok" if cond else "not ok"} {n} - {name}', flush=True)
-    if not cond:
-        failed += 1
-        for line in str(detail).splitlines()[-40:]:
-            print(f'# {line}')
+sdttap.detail_lines = -40
 
 
 def note(*a):
@@ -255,5 +246,4 @@ if __name__ == '__main__':
                 main(tmp, card)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f'1..{n}')
-    sys.exit(1 if failed else 0)
+    sys.exit(sdttap.finish())
