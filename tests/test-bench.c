@@ -20,6 +20,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "sdt-bench-io-backend.h"
 #include "sdt-bench.h"
 #include "sdt-ops.h"
 #include "sdt-error.h"
@@ -627,6 +628,89 @@ test_bench_io_fallback_without_uring(void)
 	}
 	g_test_trap_subprocess(NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
 	g_test_trap_assert_passed();
+}
+
+/*
+ * io_uring with the slots' buffers registered (READ_FIXED/WRITE_FIXED): every
+ * request must still land in, and come from, its own slot's buffer.  Reads of
+ * a file whose blocks name their own offset, then writes read back with
+ * pread(): each slot holds what is at its last offset.
+ */
+static gboolean
+test_block_names_offset(const guint8 *buf, guint64 offset)
+{
+	for (gsize i = 0; i < 4096; i += sizeof(guint64)) {
+		guint64 v;
+		memcpy(&v, buf + i, sizeof(v));
+		if (v != offset + i)
+			return FALSE;
+	}
+	return TRUE;
+}
+
+static void
+test_bench_io_uring_registered_buffers(void)
+{
+#if HAVE_LIBURING
+	g_autofree gchar *dir = NULL;
+	g_autoptr(SdtBenchTarget) target = test_target_new(&dir, 1 * MIB);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchIo) io = NULL;
+	guint8 *check = NULL;
+	guint8 *buf = NULL;
+	SdtBenchIoStats stats;
+	SdtBenchIoJob job = {
+		.dir = SDT_BENCH_IO_READ,
+		.block_size = 4096,
+		.length = 1 * MIB,
+	};
+	guint checked = 0;
+
+	g_assert_cmpint(posix_memalign((void **) &buf, 4096, 1 * MIB), ==, 0);
+	for (gsize i = 0; i < 1 * MIB; i += sizeof(guint64)) {
+		guint64 v = i;
+		memcpy(buf + i, &v, sizeof(v));
+	}
+	g_assert_cmpint(pwrite(target->fd, buf, 1 * MIB, 0), ==, 1 * MIB);
+	free(buf);
+
+	io = sdt_bench_io_new(SDT_BENCH_IO_BACKEND_URING, 4, target->fd, 4096, &error);
+	g_assert_no_error(error);
+	/* root has CAP_IPC_LOCK; a user has 8 MiB of RLIMIT_MEMLOCK, and this is 20 KiB */
+	g_assert_true(io->fixed_buffers);
+	g_assert_true(sdt_bench_io_run(io, &job, &stats, &error));
+	g_assert_no_error(error);
+	g_assert_cmpuint(stats.ios, ==, 256);
+	for (guint i = 0; i < io->n_slots; i++) {
+		if (io->slots[i].t_submit == 0)
+			continue; /* the spare slot, for writes only */
+		g_assert_true(test_block_names_offset(io->slots[i].buf, io->slots[i].offset));
+		checked++;
+	}
+	g_assert_cmpuint(checked, ==, 4);
+
+	job.dir = SDT_BENCH_IO_WRITE;
+	job.seed = 3;
+	g_assert_true(sdt_bench_io_run(io, &job, &stats, &error));
+	g_assert_no_error(error);
+	g_assert_cmpint(posix_memalign((void **) &check, 4096, 4096), ==, 0); /* O_DIRECT */
+	checked = 0;
+	for (guint i = 0; i < io->n_slots; i++) {
+		if (io->slots[i].state != SDT_BENCH_IO_SLOT_FREE || io->slots[i].t_submit == 0)
+			continue; /* refilled for a write that was not made */
+		off_t offset = (off_t) io->slots[i].offset;
+		g_assert_cmpint(pread(target->fd, check, 4096, offset), ==, 4096);
+		g_assert_cmpmem(check, 4096, io->slots[i].buf, 4096);
+		checked++;
+	}
+	g_assert_cmpuint(checked, >=, 1);
+	free(check);
+	g_clear_pointer(&io, sdt_bench_io_free);
+	g_clear_pointer(&target, sdt_bench_target_free);
+	sdt_test_rm_rf(dir);
+#else
+	g_test_skip("built without liburing");
+#endif
 }
 
 static void
@@ -1566,6 +1650,8 @@ main(int argc, char **argv)
 			test_bench_io_threads_qd32_in_flight);
 	g_test_add_func("/sdtuner/bench/io/fallback-without-uring",
 			test_bench_io_fallback_without_uring);
+	g_test_add_func("/sdtuner/bench/io/uring-registered-buffers",
+			test_bench_io_uring_registered_buffers);
 	g_test_add_func("/sdtuner/bench/io/sequential-steady-state",
 			test_bench_io_sequential_steady_state);
 	g_test_add_data_func("/sdtuner/bench/io/cpu-of-io-threads-only/sync",

@@ -79,6 +79,7 @@ struct _SdtBenchIo {
 #if HAVE_LIBURING
 	struct io_uring ring;
 	gboolean ring_ok;
+	gboolean fixed_buffers; /* the slots' buffers are registered with the ring */
 #endif
 	/* threads */
 	GAsyncQueue *requests;
