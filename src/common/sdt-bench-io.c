@@ -449,7 +449,12 @@ sdt_bench_io_loop_fill_queue(SdtBenchIoLoop *loop)
 	}
 }
 
-/* fresh data for the next write while the card works on this one */
+/*
+ * Fresh data for the next write in the spare slot, while the other requests
+ * are in flight.  What the loop queued goes in with the wait that follows, one
+ * system call: a queued test has depth - 1 requests at the card meanwhile, so
+ * submitting before the fill (a second system call) gained the card nothing.
+ */
 static void
 sdt_bench_io_loop_prepare_write(SdtBenchIoLoop *loop)
 {
@@ -459,7 +464,6 @@ sdt_bench_io_loop_prepare_write(SdtBenchIoLoop *loop)
 	if (!loop->is_write || loop->stop || io->backend == SDT_BENCH_IO_BACKEND_SYNC)
 		return;
 	slot = sdt_bench_io_take_slot(io, SDT_BENCH_IO_SLOT_FREE);
-	sdt_bench_io_flush(io);
 	if (slot != NULL) {
 		sdt_bench_rng_fill(&loop->rng_data, slot->buf, io->block_size);
 		slot->state = SDT_BENCH_IO_SLOT_READY;
