@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "sdt-bench-io-backend.h"
+#include "sdt-bench-io-cpu.h"
 #include "sdt-bench.h"
 #include "sdt-ops.h"
 #include "sdt-error.h"
@@ -818,6 +819,85 @@ test_bench_io_cpu_of_io_threads_only(gconstpointer data)
 	g_clear_pointer(&io, sdt_bench_io_free);
 	g_clear_pointer(&target, sdt_bench_target_free);
 	sdt_test_rm_rf(dir);
+}
+
+/*
+ * An I/O thread that worked before the run and exits during it (an io-wq
+ * worker of the previous test's ring, torn down as the next test starts):
+ * only what it ran during the run counts.  The process clock keeps an exited
+ * thread's whole lifetime, and the run used to be charged all of it: the
+ * QD32 random read after the QD32 write then read 12.8 us per I/O on the
+ * throttled card instead of 5-8.
+ */
+typedef struct {
+	GMutex lock;
+	GCond cond;
+	gint tid;
+	gboolean worked;
+	gboolean go;
+} TestExitingWorker;
+
+static gpointer
+test_exiting_worker_thread(gpointer data)
+{
+	TestExitingWorker *w = data;
+	guint64 t0 = test_thread_cpu_ns();
+
+	while (test_thread_cpu_ns() - t0 < 200 * 1000000) /* 200 ms of CPU */
+		;
+	g_mutex_lock(&w->lock);
+	w->tid = (gint) syscall(SYS_gettid);
+	w->worked = TRUE;
+	g_cond_broadcast(&w->cond);
+	while (!w->go)
+		g_cond_wait(&w->cond, &w->lock);
+	g_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+static void
+test_bench_io_cpu_worker_exits_during_run(void)
+{
+	TestExitingWorker w = {0};
+	SdtBenchIo io = {0};
+	SdtBenchIoCpuSnapshot start;
+	SdtBenchIoCpuSnapshot end;
+	g_autofree gchar *path = NULL;
+	GThread *thread;
+	guint64 cpu;
+
+	g_mutex_init(&w.lock);
+	g_cond_init(&w.cond);
+	io.backend = SDT_BENCH_IO_BACKEND_THREADS;
+	io.n_workers = 1;
+	io.worker_tids = &w.tid;
+	thread = g_thread_new("test-worker", test_exiting_worker_thread, &w);
+	g_mutex_lock(&w.lock);
+	while (!w.worked)
+		g_cond_wait(&w.cond, &w.lock);
+	g_mutex_unlock(&w.lock);
+
+	sdt_bench_io_cpu_snapshot(&io, &start);
+	/* the worker is one of the run's I/O threads */
+	g_assert_cmpuint(start.io_threads->len, ==, 2);
+	g_mutex_lock(&w.lock);
+	w.go = TRUE;
+	g_cond_broadcast(&w.cond);
+	g_mutex_unlock(&w.lock);
+	g_thread_join(thread);
+	/* pthread_join() returns before the kernel has removed the task */
+	path = g_strdup_printf("/proc/self/task/%d", w.tid);
+	for (guint i = 0; i < 500 && g_file_test(path, G_FILE_TEST_EXISTS); i++)
+		g_usleep(10000);
+	g_assert_false(g_file_test(path, G_FILE_TEST_EXISTS));
+	sdt_bench_io_cpu_snapshot(&io, &end);
+	g_assert_cmpuint(end.io_threads->len, ==, 1);
+	cpu = sdt_bench_io_cpu_between(&start, &end);
+
+	/* this thread's snapshots and the worker's wake-up: far below its 200 ms before */
+	g_assert_cmpuint(cpu, <, 50 * 1000000);
+	g_mutex_clear(&w.lock);
+	g_cond_clear(&w.cond);
 }
 
 static void
@@ -1654,6 +1734,8 @@ main(int argc, char **argv)
 			test_bench_io_uring_registered_buffers);
 	g_test_add_func("/sdtuner/bench/io/sequential-steady-state",
 			test_bench_io_sequential_steady_state);
+	g_test_add_func("/sdtuner/bench/io/cpu-worker-exits-during-run",
+			test_bench_io_cpu_worker_exits_during_run);
 	g_test_add_data_func("/sdtuner/bench/io/cpu-of-io-threads-only/sync",
 			     GINT_TO_POINTER(SDT_BENCH_IO_BACKEND_SYNC),
 			     test_bench_io_cpu_of_io_threads_only);

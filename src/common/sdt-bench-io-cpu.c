@@ -66,6 +66,7 @@ sdt_bench_io_cpu_snapshot(SdtBenchIo *io, SdtBenchIoCpuSnapshot *snap)
 	struct dirent *ent;
 
 	snap->io_threads = g_array_new(FALSE, FALSE, sizeof(SdtBenchIoThreadTime));
+	snap->all_threads = g_array_new(FALSE, FALSE, sizeof(SdtBenchIoThreadTime));
 	snap->unaccounted_ns = 0;
 	if (dir == NULL) {
 		/* no /proc: this thread alone */
@@ -75,28 +76,55 @@ sdt_bench_io_cpu_snapshot(SdtBenchIo *io, SdtBenchIoCpuSnapshot *snap)
 	}
 	while ((ent = readdir(dir)) != NULL) {
 		gchar path[64];
-		gint tid;
-		guint64 ns;
+		SdtBenchIoThreadTime t;
 		gint fd;
 
 		if (ent->d_name[0] < '0' || ent->d_name[0] > '9')
 			continue;
-		tid = atoi(ent->d_name);
-		ns = sdt_bench_io_clock_ns(sdt_bench_io_thread_clock(tid));
-		if (ns == G_MAXUINT64)
+		t.tid = atoi(ent->d_name);
+		t.ns = sdt_bench_io_clock_ns(sdt_bench_io_thread_clock(t.tid));
+		if (t.ns == G_MAXUINT64)
 			continue; /* exited meanwhile */
-		live_ns += ns;
-		g_snprintf(path, sizeof(path), "/proc/self/task/%d/comm", tid);
+		live_ns += t.ns;
+		g_array_append_val(snap->all_threads, t);
+		g_snprintf(path, sizeof(path), "/proc/self/task/%d/comm", t.tid);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (sdt_bench_io_is_io_thread(io, tid, self_tid, fd)) {
-			SdtBenchIoThreadTime t = {tid, ns};
+		if (sdt_bench_io_is_io_thread(io, t.tid, self_tid, fd))
 			g_array_append_val(snap->io_threads, t);
-		}
 		if (fd >= 0)
 			close(fd);
 	}
 	closedir(dir);
 	snap->unaccounted_ns = process_ns > live_ns ? process_ns - live_ns : 0;
+}
+
+static gboolean
+sdt_bench_io_has_thread(GArray *threads, gint tid)
+{
+	for (guint i = 0; i < threads->len; i++) {
+		if (g_array_index(threads, SdtBenchIoThreadTime, i).tid == tid)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/*
+ * What threads that exited between @start and @end ran in between: the growth
+ * of the process time no live thread accounts for is their whole lifetime,
+ * less what they had run by @start (also carries the few microseconds other
+ * threads run while the snapshots are read)
+ */
+static guint64
+sdt_bench_io_cpu_of_exited(SdtBenchIoCpuSnapshot *start, SdtBenchIoCpuSnapshot *end)
+{
+	guint64 before = start->unaccounted_ns;
+
+	for (guint i = 0; i < start->all_threads->len; i++) {
+		SdtBenchIoThreadTime t = g_array_index(start->all_threads, SdtBenchIoThreadTime, i);
+		if (!sdt_bench_io_has_thread(end->all_threads, t.tid))
+			before += t.ns;
+	}
+	return end->unaccounted_ns > before ? end->unaccounted_ns - before : 0;
 }
 
 guint64
@@ -107,10 +135,7 @@ sdt_bench_io_cpu_between(SdtBenchIoCpuSnapshot *start, SdtBenchIoCpuSnapshot *en
 
 	for (guint j = 0; j < start->io_threads->len; j++) {
 		gint tid = g_array_index(start->io_threads, SdtBenchIoThreadTime, j).tid;
-		gboolean alive = FALSE;
-		for (guint i = 0; i < end->io_threads->len && !alive; i++)
-			alive = g_array_index(end->io_threads, SdtBenchIoThreadTime, i).tid == tid;
-		exited |= !alive;
+		exited |= !sdt_bench_io_has_thread(end->io_threads, tid);
 	}
 	for (guint i = 0; i < end->io_threads->len; i++) {
 		SdtBenchIoThreadTime *e = &g_array_index(end->io_threads, SdtBenchIoThreadTime, i);
@@ -126,14 +151,12 @@ sdt_bench_io_cpu_between(SdtBenchIoCpuSnapshot *start, SdtBenchIoCpuSnapshot *en
 		if (e->ns > before)
 			total += e->ns - before;
 	}
-	/*
-	 * what threads that exited during the run used, only when one of ours did
-	 * (the difference also carries the few microseconds other threads run
-	 * while the snapshots are read)
-	 */
-	if (exited && end->unaccounted_ns > start->unaccounted_ns)
-		total += end->unaccounted_ns - start->unaccounted_ns;
+	/* only when one of ours exited: otherwise it is other threads' time */
+	if (exited)
+		total += sdt_bench_io_cpu_of_exited(start, end);
 	g_array_unref(start->io_threads);
 	g_array_unref(end->io_threads);
+	g_array_unref(start->all_threads);
+	g_array_unref(end->all_threads);
 	return total;
 }

@@ -16,10 +16,13 @@ G_BEGIN_DECLS
  * (an ext4 write into unwritten extents, for one) and names "iou-wrk-<tid of
  * the submitter>".  Each thread's own CPU clock (ns, user + system) is read at
  * the start and the end of the run.  A thread of the set that exits during
- * the run (an io-wq worker does after idling a while) is gone at the end, but
- * its time stays in the process's clock: the part of the process's time no
- * live thread accounts for grows by what exited threads ran during the run,
- * and that growth is counted when one of ours exited.  Nothing else of the process (a main loop,
+ * the run (an io-wq worker does after idling a while, or when the previous
+ * test's ring is torn down) is gone at the end, but its time stays in the
+ * process's clock: the part of the process's time no live thread accounts for
+ * grows by the whole lifetime of every thread that exited during the run.
+ * Less the clocks those threads had at the start, that is what they ran during
+ * the run,
+ * and it is counted when one of ours exited.  Nothing else of the process (a main loop,
  * the helper's D-Bus thread, a progress display) is counted: fio's per-job figure does not count
  * its main process either.
  */
@@ -30,6 +33,7 @@ typedef struct {
 
 typedef struct {
 	GArray *io_threads;     /* of SdtBenchIoThreadTime */
+	GArray *all_threads;    /* every live thread, of SdtBenchIoThreadTime */
 	guint64 unaccounted_ns; /* process CPU not in any live thread's clock */
 } SdtBenchIoCpuSnapshot;
 
