@@ -21,10 +21,9 @@ G_BEGIN_DECLS
  * process's clock: the part of the process's time no live thread accounts for
  * grows by the whole lifetime of every thread that exited during the run.
  * Less the clocks those threads had at the start, that is what they ran during
- * the run,
- * and it is counted when one of ours exited.  Nothing else of the process (a main loop,
- * the helper's D-Bus thread, a progress display) is counted: fio's per-job figure does not count
- * its main process either.
+ * the run, and it is counted when one of ours exited.  Nothing else of the
+ * process (a main loop, the helper's D-Bus thread, a progress display) is
+ * counted: fio's per-job figure does not count its main process either.
  */
 typedef struct {
 	gint tid;
