@@ -91,10 +91,11 @@ sdt_bench_io_start_threads(SdtBenchIo *io, GError **error)
  * pins their pages once instead of for every request (a 4 MiB block is 1024
  * pages), which halves the CPU time of a 4 MiB read on the RAM-speed device
  * (docs/BENCHMARK-ENGINE.md).  The card sees the same requests.  Where the
- * kernel refuses (RLIMIT_MEMLOCK for a user without CAP_IPC_LOCK), the requests
- * name their buffers as before.  The file itself is not registered: a ring's
- * registered files are released only when the kernel has torn the ring down,
- * after the process may already want to unmount the card.
+ * kernel refuses (RLIMIT_MEMLOCK without CAP_IPC_LOCK: the helper's unit sets
+ * LimitMEMLOCK=16M), the requests name their buffers as before.  The file
+ * itself is not registered: a ring's registered files are released only when
+ * the kernel has torn the ring down, after the process may already want to
+ * unmount the card.
  */
 static void
 sdt_bench_io_register_buffers(SdtBenchIo *io)
