@@ -98,14 +98,15 @@ sdt_bench_io_cpu_snapshot(SdtBenchIo *io, SdtBenchIoCpuSnapshot *snap)
 	snap->unaccounted_ns = process_ns > live_ns ? process_ns - live_ns : 0;
 }
 
-static gboolean
-sdt_bench_io_has_thread(GArray *threads, gint tid)
+/* @tid's entry in @threads, or NULL */
+static SdtBenchIoThreadTime *
+sdt_bench_io_find_thread(GArray *threads, gint tid)
 {
 	for (guint i = 0; i < threads->len; i++) {
 		if (g_array_index(threads, SdtBenchIoThreadTime, i).tid == tid)
-			return TRUE;
+			return &g_array_index(threads, SdtBenchIoThreadTime, i);
 	}
-	return FALSE;
+	return NULL;
 }
 
 /*
@@ -121,7 +122,7 @@ sdt_bench_io_cpu_of_exited(SdtBenchIoCpuSnapshot *start, SdtBenchIoCpuSnapshot *
 
 	for (guint i = 0; i < start->all_threads->len; i++) {
 		SdtBenchIoThreadTime t = g_array_index(start->all_threads, SdtBenchIoThreadTime, i);
-		if (!sdt_bench_io_has_thread(end->all_threads, t.tid))
+		if (sdt_bench_io_find_thread(end->all_threads, t.tid) == NULL)
 			before += t.ns;
 	}
 	return end->unaccounted_ns > before ? end->unaccounted_ns - before : 0;
@@ -135,19 +136,12 @@ sdt_bench_io_cpu_between(SdtBenchIoCpuSnapshot *start, SdtBenchIoCpuSnapshot *en
 
 	for (guint j = 0; j < start->io_threads->len; j++) {
 		gint tid = g_array_index(start->io_threads, SdtBenchIoThreadTime, j).tid;
-		exited |= !sdt_bench_io_has_thread(end->io_threads, tid);
+		exited |= sdt_bench_io_find_thread(end->io_threads, tid) == NULL;
 	}
 	for (guint i = 0; i < end->io_threads->len; i++) {
 		SdtBenchIoThreadTime *e = &g_array_index(end->io_threads, SdtBenchIoThreadTime, i);
-		guint64 before = 0;
-		for (guint j = 0; j < start->io_threads->len; j++) {
-			SdtBenchIoThreadTime *s =
-				&g_array_index(start->io_threads, SdtBenchIoThreadTime, j);
-			if (s->tid == e->tid) {
-				before = s->ns;
-				break;
-			}
-		}
+		SdtBenchIoThreadTime *s = sdt_bench_io_find_thread(start->io_threads, e->tid);
+		guint64 before = s != NULL ? s->ns : 0;
 		if (e->ns > before)
 			total += e->ns - before;
 	}
