@@ -263,9 +263,14 @@ def case_health(board):
     loop = os.path.basename(board.card.dev)
     bind('/proc/uptime', os.path.join(root, 'proc', 'uptime'))
     bind(f'/sys/block/{loop}/stat', os.path.join(root, 'sys', 'block', 'mmcblk0', 'stat'))
-    day = 86400
+    # a day ahead (health gives writes per day after an hour of uptime); without time
+    # namespaces (CONFIG_TIME_NS, Linux 5.6) the machine's own uptime
+    day, prefix = 86400, ['unshare', '--time', '--boottime', '86400']
+    if subprocess.run(prefix + ['true'], capture_output=True).returncode != 0:
+        day, prefix = 0, []
+        note('no time namespace on this kernel: the uptime is the machine\'s own')
     up0, (w0, r0) = uptime() + day, block_stat(loop)
-    r = run(root, umd, ['--json', 'health'], prefix=['unshare', '--time', '--boottime', str(day)])
+    r = run(root, umd, ['--json', 'health'], prefix=prefix)
     up1, (w1, r1) = uptime() + day, block_stat(loop)
     h = r.json() or {}
     sb = h.get('since_boot') or {}
@@ -275,8 +280,15 @@ def case_health(board):
     ok(sb.get('written_bytes') is not None and w0 <= sb['written_bytes'] <= w1 and w1 > 0,
        f'health: the written bytes of the card ({loop}) from sysfs (st_size 4096)',
        f'{json.dumps(sb)}\nexpected {w0}..{w1}')
-    ok(h.get('writes_per_day_bytes') is not None and h['writes_per_day_bytes'] > 0,
-       'health: writes per day from the two', json.dumps(h)[:2000])
+    if up0 >= 3600:
+        ok(h.get('writes_per_day_bytes') is not None and h['writes_per_day_bytes'] > 0,
+           'health: writes per day from the two', json.dumps(h)[:2000])
+    elif CI:
+        ok(False, 'health: writes per day from the two',
+           f'no time namespace and up only {up0:.0f} s: writes per day need an hour')
+    else:
+        skip('health: writes per day from the two',
+             f'no time namespace and up only {up0:.0f} s: writes per day need an hour')
 
     # ext4's own counter of the card's file system (sysfs, st_size 4096)
     counter = f'/sys/fs/ext4/{loop}/lifetime_write_kbytes'
