@@ -62,6 +62,7 @@ case_init(Case *c, const gchar *id, const gchar *kmsg, guint64 observed)
 	sdt_verify_log_init(&c->log);
 	sdt_verify_log_scan(&c->log, kmsg, strlen(kmsg));
 	c->facts.id = id;
+	c->facts.block_id = id;
 	sdt_verify_change_parse(id, &c->facts.change);
 	c->facts.expected_cqe = sdt_verify_change_expected_cqe(&c->facts.change);
 	c->facts.boot_id_then = BOOT_A;

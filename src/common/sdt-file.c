@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <glib/gstdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -153,4 +154,18 @@ sdt_file_pwrite_all(gint fd, const void *buf, gsize len, guint64 offset, gsize *
 	if (done != NULL)
 		*done = n;
 	return rc;
+}
+
+void
+sdt_file_kill_point(void)
+{
+	static gint at = -1;
+	static gint count = 0;
+
+	if (g_atomic_int_get(&at) < 0) {
+		const gchar *env = g_getenv("SDTUNER_TEST_KILL_AT");
+		g_atomic_int_set(&at, env != NULL ? (gint) g_ascii_strtoll(env, NULL, 10) : 0);
+	}
+	if (g_atomic_int_get(&at) > 0 && g_atomic_int_add(&count, 1) + 1 == at)
+		raise(SIGKILL);
 }
