@@ -14,7 +14,8 @@ silently fails.  Through `sdtunerctl --root DIR` under umockdev-run, with real f
   5. a FIFO or a 300 MB tryboot.txt SD Tuner did not write: revert of config.txt goes on;
   6. the package's prerm on `apt remove` with a change applied but not yet verified;
   7. an id in pending.json that is not the block's: undone, never a higher clock;
-  8. hand edits of tryboot.txt during a trial: named on keep, a copy kept.
+  8. hand edits of tryboot.txt during a trial: named on keep, a copy kept;
+  9. the soak test's progress shows its rate; bench and check take --dir by one rule.
 
 usage: test-wayback.py SDTUNERCTL   (run by meson; items 1 and 2's read-only case need root)"""
 import glob
@@ -448,6 +449,48 @@ def item8_tryboot_edit(tmp):
        'item 8: the history entry names it too')
 
 
+# ---- item 9: soak progress, and one --dir rule for bench and check --------------------------
+
+
+def item9_soak_rate(tmp):
+    name = 'item 9: soak progress'
+    if not need_root(name):
+        return
+    r = Root(tmp, 'soak-rate')
+    d = os.path.join(tmp, 'soak-dir')
+    fs = SmallFs(tmp, d, kib=96 * 1024)
+    try:
+        p = r.run('bench', '--profile', 'soak', '--dir', d, '--size', '16', '--seconds', '4')
+    finally:
+        fs.close()
+    rates = [float(x.split()[-2]) for x in p.stderr.splitlines()
+             if x.startswith('soak ') and x.endswith(' MB/s')]
+    ok(p.returncode == 0 and len(rates) >= 2 and max(rates) > 0,
+       f'item 9: bench --profile soak shows its rate ({", ".join(f"{x:.1f}" for x in rates)} MB/s)',
+       p.stdout + p.stderr)
+
+
+def item9_dir_rule(tmp):
+    name = 'item 9: --dir with --root /'
+    if not need_root(name):
+        return
+    d = os.path.join(tmp, 'dir-rule')
+    os.makedirs(d)
+    out = {}
+    for cmd in (['bench', '--profile', 'soak', '--size', '8', '--seconds', '0'], ['check']):
+        # the real root, with SD Tuner's state on a scratch tmpfs in a private mount namespace
+        script = 'mount -t tmpfs tmpfs /var/lib && exec "$@"'
+        p = subprocess.run(['unshare', '-m', '--propagation', 'private', 'sh', '-c', script, 'sh',
+                            SDTUNERCTL, '--root', '/'] + cmd + ['--dir', d], capture_output=True, text=True,
+                           env=dict(os.environ, LANGUAGE='C', LC_ALL='C.UTF-8'), timeout=300)
+        out[cmd[0]] = p
+    refused = {k: 'only with --root' in p.stderr or '--dir is only' in p.stderr for k, p in out.items()}
+    ok(refused == {'bench': False, 'check': False} and out['bench'].returncode == 0
+       and 'stand-in' in out['bench'].stdout,
+       'item 9: bench and check follow one rule: --dir is accepted with --root / (a stand-in)',
+       '\n'.join(f'{k}: rc={p.returncode} {p.stdout}{p.stderr}' for k, p in out.items()))
+
+
 tmp = tempfile.mkdtemp(prefix=f'sdt-wayback-{os.getpid()}-')
 try:
     item1_full_state(tmp)
@@ -460,6 +503,8 @@ try:
     item6_prerm(tmp)
     item7_pending_id(tmp)
     item8_tryboot_edit(tmp)
+    item9_soak_rate(tmp)
+    item9_dir_rule(tmp)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 sys.exit(finish())
