@@ -491,6 +491,15 @@ def item9_dir_rule(tmp):
        '\n'.join(f'{k}: rc={p.returncode} {p.stdout}{p.stderr}' for k, p in out.items()))
 
 
+def nothing_pending_without_config(tmp):
+    # the unit runs on every boot: with nothing pending and no config.txt it has nothing to do
+    r = Root(tmp, 'no-config')
+    os.unlink(r.config)
+    p, res = r.json('verify')
+    ok(p.returncode == 0 and res is not None and res['pending'] is False,
+       'nothing pending and no config.txt: verify has nothing to do', p.stdout + p.stderr)
+
+
 tmp = tempfile.mkdtemp(prefix=f'sdt-wayback-{os.getpid()}-')
 try:
     item1_full_state(tmp)
@@ -505,6 +514,7 @@ try:
     item8_tryboot_edit(tmp)
     item9_soak_rate(tmp)
     item9_dir_rule(tmp)
+    nothing_pending_without_config(tmp)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 sys.exit(finish())

@@ -307,7 +307,7 @@ sdt_ops_verify(SdtContext *ctx,
 	       GError **error)
 {
 	g_autoptr(SdtVerifyPending) p = NULL;
-	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, error);
+	g_autoptr(SdtConfigWriter) writer = NULL;
 	g_autoptr(SdtVerifyResult) r = NULL;
 	g_autoptr(JsonObject) out = NULL;
 	g_autoptr(GError) damage = NULL;
@@ -316,14 +316,16 @@ sdt_ops_verify(SdtContext *ctx,
 	SdtVerifyDecision decision;
 	JsonNode *node;
 
+	/* FALSE: damaged (@damage says how), and handled below */
+	if (sdt_verify_pending_load(ctx, &p, &damage) && p == NULL)
+		return sdt_ops_verify_nothing_pending();
+	writer = sdt_config_writer_new(ctx, error);
 	if (writer == NULL)
 		return NULL;
 	/* nobody is there to delete a damaged journal: the markers decide */
 	sdt_config_writer_set_journal_fallback(writer, TRUE);
-	if (!sdt_verify_pending_load(ctx, &p, &damage))
+	if (damage != NULL)
 		return sdt_ops_verify_damaged(ctx, writer, damage, error);
-	if (p == NULL)
-		return sdt_ops_verify_nothing_pending();
 	boot_now = sdt_ops_verify_boot_id(ctx);
 	if (p->decided != NULL) {
 		decision = sdt_ops_verify_recorded_decision(p, &out, &next_id);
