@@ -1836,21 +1836,53 @@ test_config_writer_fifo(void)
 	g_assert_null(trial);
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_clear_error(&error);
-	/* with a change in config.txt, revert takes it back and reports the FIFO */
+	/* issue 23 item 5: with a change in config.txt, a FIFO SD Tuner has no record of
+	 * writing does not block the way back: config.txt is reverted, the FIFO is left
+	 * (never opened for reading) and named in a warning */
 	g_clear_pointer(&res, json_object_unref);
 	res = test_writer_apply_ok(&r, 0x08, FALSE);
 	g_clear_pointer(&res, json_object_unref);
 	res = test_writer_revert(&r, NULL, &error);
-	g_assert_null(res);
-	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
-	g_assert_nonnull(strstr(error->message, "tryboot.txt"));
-	g_assert_nonnull(strstr(error->message, "changes nothing"));
+	g_assert_no_error(error);
+	g_assert_nonnull(res);
 	alarm(0);
+	test_assert_file_is(r.config, old);
+	g_assert_false(json_object_get_boolean_member(res, "trial_cancelled"));
 	{
-		g_autoptr(GBytes) now = test_read(r.config);
-		g_assert_nonnull(strstr(g_bytes_get_data(now, NULL), "dtparam=sd_overclock=100"));
+		g_autofree gchar *warnings =
+			json_to_string(json_object_get_member(res, "warnings"), FALSE);
+		g_assert_nonnull(strstr(warnings, "tryboot.txt"));
 	}
 	g_assert_true(g_file_test(r.tryboot, G_FILE_TEST_EXISTS));
+	g_assert_false(g_file_test(r.tryboot, G_FILE_TEST_IS_REGULAR));
+	test_root_clear(&r);
+}
+
+/* issue 23 item 5: a 300 MB tryboot.txt of the user's is not read and does not block revert */
+static void
+test_config_writer_huge_tryboot(void)
+{
+	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonObject) res = NULL;
+	g_autofree gchar *warnings = NULL;
+	TestRoot r = {NULL};
+	gint fd;
+
+	test_root_init(&r, old);
+	res = test_writer_apply_ok(&r, 0x08, FALSE);
+	g_clear_pointer(&res, json_object_unref);
+	fd = open(r.tryboot, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	g_assert_cmpint(fd, >=, 0);
+	g_assert_cmpint(ftruncate(fd, (off_t) 300 * 1024 * 1024), ==, 0);
+	close(fd);
+	res = test_writer_revert(&r, NULL, &error);
+	g_assert_no_error(error);
+	test_assert_file_is(r.config, old);
+	warnings = json_to_string(json_object_get_member(res, "warnings"), FALSE);
+	g_assert_nonnull(strstr(warnings, "tryboot.txt"));
+	g_assert_nonnull(strstr(warnings, "no record of writing it"));
+	g_assert_true(g_file_test(r.tryboot, G_FILE_TEST_IS_REGULAR));
 	test_root_clear(&r);
 }
 
@@ -2059,6 +2091,7 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/config-writer/trial-cancel", test_config_writer_trial_cancel);
 	g_test_add_func("/sdtuner/config-writer/damaged-block", test_config_writer_damaged_block);
 	g_test_add_func("/sdtuner/config-writer/fifo", test_config_writer_fifo);
+	g_test_add_func("/sdtuner/config-writer/huge-tryboot", test_config_writer_huge_tryboot);
 	g_test_add_func("/sdtuner/config-writer/revert-no-space",
 			test_config_writer_revert_no_space);
 	return g_test_run();

@@ -62,6 +62,7 @@ case_init(Case *c, const gchar *id, const gchar *kmsg, guint64 observed)
 	sdt_verify_log_init(&c->log);
 	sdt_verify_log_scan(&c->log, kmsg, strlen(kmsg));
 	c->facts.id = id;
+	c->facts.block_id = id;
 	sdt_verify_change_parse(id, &c->facts.change);
 	c->facts.expected_cqe = sdt_verify_change_expected_cqe(&c->facts.change);
 	c->facts.boot_id_then = BOOT_A;
@@ -152,6 +153,28 @@ test_step_down_then_keep(void)
 	r2 = sdt_verify_decide(&c.facts);
 	g_assert_cmpint(r2->decision, ==, SDT_VERIFY_KEEP);
 	case_clear(&c);
+}
+
+/* issue 23 item 7: a pending id that is not the block's never gives a step (200 → 133 MHz) */
+static void
+test_pending_id_not_the_block(void)
+{
+	const gchar *blocks[] = {"sd-overclock-100", NULL};
+
+	for (guint i = 0; i < G_N_ELEMENTS(blocks); i++) {
+		Case c;
+		g_autoptr(SdtVerifyResult) r = NULL;
+		case_init(&c, "sd-overclock-200", reduced_log, MHZ(100));
+		c.facts.block_id = blocks[i];
+		r = sdt_verify_decide(&c.facts);
+		g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
+		g_assert_null(r->next_id);
+		g_assert_true(r->stop);
+		g_assert_nonnull(strstr(r->reason, "sd-overclock-200"));
+		if (blocks[i] != NULL)
+			g_assert_nonnull(strstr(r->reason, "inconsistent"));
+		case_clear(&c);
+	}
 }
 
 static void
@@ -689,6 +712,7 @@ main(int argc, char **argv)
 	g_test_add_func("/verify/matrix/faster-clean-keep", test_faster_clean_keep);
 	g_test_add_func("/verify/matrix/step-down-then-keep", test_step_down_then_keep);
 	g_test_add_func("/verify/matrix/errors-every-step-undo", test_errors_every_step_undo);
+	g_test_add_func("/verify/matrix/pending-id-not-the-block", test_pending_id_not_the_block);
 	g_test_add_func("/verify/matrix/no-gain-undo", test_no_gain_undo);
 	g_test_add_func("/verify/matrix/kingston-undo", test_kingston_undo);
 	g_test_add_func("/verify/matrix/pi5-cqe-recovery-undo", test_pi5_cqe_recovery_undo);

@@ -221,6 +221,31 @@ sdt_cli_status_print_change(const SdtClientStatus *s)
 		g_print(_("Pending: %s\n"), sdt_l10n_tr(s->verification));
 }
 
+/* a verification that decided and did not finish what it decided (issue 23 item 2) */
+static void
+sdt_cli_status_print_decided(const SdtClientStatus *s)
+{
+	const gchar *reason = s->pending_verification_reason != NULL
+				      ? sdt_l10n_tr(s->pending_verification_reason)
+				      : "";
+
+	if (g_strcmp0(s->pending_verification_decision, "undo") == 0)
+		/* Translators: a recommendation id, then the reason */
+		g_print(_("Undo needed: the verification of %s decided to undo it. %s\n"),
+			s->pending_verification_id,
+			reason);
+	else
+		/* Translators: a recommendation id, the decision (keep, step-down), the reason */
+		g_print(_("The verification of %s decided “%s” and has not finished it. %s\n"),
+			s->pending_verification_id,
+			s->pending_verification_decision,
+			reason);
+	if (s->pending_verification_failure != NULL)
+		/* Translators: why the action failed, with what to do */
+		g_print(_("It could not be carried out: %s\n"),
+			sdt_l10n_tr(s->pending_verification_failure));
+}
+
 /* a trial boot, and the verification after a reboot */
 static void
 sdt_cli_status_print_trial(const SdtClientStatus *s)
@@ -233,7 +258,14 @@ sdt_cli_status_print_trial(const SdtClientStatus *s)
 			s->trial_reboot_command);
 	if (s->tryboot_active)
 		g_print("%s\n", _("This boot is a tryboot trial."));
-	if (s->pending_verification_id != NULL)
+	if (s->pending_verification_damage != NULL)
+		/* Translators: why the record cannot be read */
+		g_print(_("SD Tuner's record of the pending change is damaged (%s): the next "
+			  "verification undoes the change.\n"),
+			sdt_l10n_tr(s->pending_verification_damage));
+	if (s->pending_verification_id != NULL && s->pending_verification_decision != NULL)
+		sdt_cli_status_print_decided(s);
+	else if (s->pending_verification_id != NULL)
 		/* Translators: a recommendation id */
 		g_print(_("%s will be verified after the next restart.\n"),
 			s->pending_verification_id);

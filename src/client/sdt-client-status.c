@@ -49,6 +49,10 @@ sdt_client_status_free(SdtClientStatus *status)
 	g_free(status->trial_path);
 	g_free(status->trial_reboot_command);
 	g_free(status->pending_verification_id);
+	g_free(status->pending_verification_decision);
+	g_free(status->pending_verification_reason);
+	g_free(status->pending_verification_failure);
+	g_free(status->pending_verification_damage);
 	sdt_client_verification_free(status->last_verification);
 	g_free(status);
 }
@@ -93,9 +97,30 @@ sdt_client_status_read_verifications(JsonObject *obj, SdtClientStatus *s, GError
 					  "trial",
 					  FALSE,
 					  &s->pending_verification_trial,
-					  error))
+					  error) ||
+		    !sdt_client_read_string(pending,
+					    "pending_verification",
+					    "decision",
+					    &s->pending_verification_decision,
+					    error) ||
+		    !sdt_client_read_string(pending,
+					    "pending_verification",
+					    "reason",
+					    &s->pending_verification_reason,
+					    error) ||
+		    !sdt_client_read_string(pending,
+					    "pending_verification",
+					    "error",
+					    &s->pending_verification_failure,
+					    error))
 			return FALSE;
 	}
+	if (!sdt_client_read_string(obj,
+				    NULL,
+				    "pending_verification_error",
+				    &s->pending_verification_damage,
+				    error))
+		return FALSE;
 	if (last != NULL) {
 		s->last_verification =
 			sdt_client_verification_from_json(last, "last_verification", error);

@@ -38,6 +38,11 @@ typedef struct {
 	gboolean tryboot_active;
 	gchar *pending_verification_id;      /* NULL: nothing pending */
 	gboolean pending_verification_trial; /* the pending change is a one-boot trial */
+	/* a decision taken and not carried out to the end: it, why, and what failed */
+	gchar *pending_verification_decision;
+	gchar *pending_verification_reason;
+	gchar *pending_verification_failure;
+	gchar *pending_verification_damage; /* pending.json cannot be read: why */
 	SdtClientVerification *last_verification;
 } SdtClientStatus;
 

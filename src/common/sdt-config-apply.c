@@ -16,16 +16,21 @@
 #include "sdt-config-writer.h"
 #include "sdt-error.h"
 
+/* backup, the commit (the pending record), then config.txt */
 static gchar *
 sdt_config_writer_replace(SdtConfigWriter *self,
+			  const SdtConfigBlock *block,
 			  SdtConfigEdit *edit,
 			  const gchar *hash_before,
 			  GError **error)
 {
 	g_autofree gchar *backup =
 		sdt_config_writer_backup(self, edit->old_bytes, "config.txt", error);
+	g_autofree gchar *hash_after = sdt_config_writer_hash(edit->new_bytes);
 
 	if (backup == NULL)
+		return NULL;
+	if (!sdt_config_writer_run_commit(self, block->id, FALSE, hash_after, hash_after, error))
 		return NULL;
 	if (!sdt_config_writer_write_config(self, edit->new_bytes, hash_before, error))
 		return NULL;
@@ -117,20 +122,33 @@ sdt_config_writer_apply_in_place(SdtConfigWriter *self,
 {
 	g_autoptr(JsonObject) journal = NULL;
 	g_autoptr(GDateTime) now = sdt_config_writer_now(self); /* the time of the change */
+	g_autoptr(GError) local = NULL;
+	g_autofree gchar *hash_after = NULL;
 
-	*backup = sdt_config_writer_replace(self, edit, hash_before, error);
+	*backup = sdt_config_writer_replace(self, block, edit, hash_before, error);
 	if (*backup == NULL)
 		return FALSE;
 	journal = sdt_config_writer_journal_new(self, block, edit, ev, *backup, hash_before, now);
-	/* the file is already right; revert works from the markers alone */
-	if (!sdt_config_writer_write_json(self, SDT_CONFIG_JOURNAL, journal, error)) {
-		g_prefix_error(error,
-			       _("%s was changed, but the journal could not be "
-				 "saved: "),
-			       sdt_config_writer_get_path(self));
+	if (sdt_config_writer_write_json(self, SDT_CONFIG_JOURNAL, journal, &local))
+		return TRUE;
+	/* all or nothing: without its journal the change is taken back */
+	hash_after = sdt_config_writer_hash(edit->new_bytes);
+	if (sdt_config_writer_write_config(self, edit->old_bytes, hash_after, NULL)) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    local->code,
+			    _("the journal of the change could not be saved (%s), so SD Tuner "
+			      "put %s back as it was: nothing was changed"),
+			    local->message,
+			    sdt_config_writer_get_display_path(self));
 		return FALSE;
 	}
-	return TRUE;
+	g_propagate_prefixed_error(error,
+				   g_steal_pointer(&local),
+				   _("%s was changed, but the journal could not be "
+				     "saved: "),
+				   sdt_config_writer_get_path(self));
+	return FALSE;
 }
 
 /* the members every apply reports */
@@ -241,17 +259,25 @@ sdt_config_writer_backup_error_is_space(const GError *error)
 	       g_error_matches(error, SDT_ERROR, SDT_ERROR_READ_ONLY);
 }
 
-/* a tryboot.txt that cannot be read: refused before anything changes */
+/*
+ * A tryboot.txt that cannot be read: refused before anything changes when SD
+ * Tuner has a record of writing it; one it has no record of (a FIFO, a huge
+ * file of the user's) does not stand in the way back (issue 23 item 5): the
+ * revert of config.txt goes on, and cancel_trial leaves it with a warning.
+ */
 static gboolean
 sdt_config_writer_check_tryboot(SdtConfigWriter *self, GError **error)
 {
 	g_autoptr(GError) local = NULL;
 	g_autoptr(GBytes) tryboot = NULL;
+	g_autoptr(JsonObject) journal = NULL;
 	g_autofree gchar *display = NULL;
 	gboolean exists = FALSE;
 
 	tryboot = sdt_config_writer_read_tryboot(self, &exists, &local);
 	if (!exists || tryboot != NULL)
+		return TRUE;
+	if (!sdt_config_writer_read_trial_journal(self, &journal, NULL) || journal == NULL)
 		return TRUE;
 	display = sdt_config_writer_get_tryboot_display(self);
 	g_set_error(error,
@@ -446,6 +472,8 @@ sdt_config_writer_revert_locked(SdtConfigWriter *self,
 	if (!sdt_config_writer_evidence(self, cfg, old, &r.ev, error) ||
 	    !sdt_config_writer_check_tryboot(self, error))
 		return NULL;
+	if (r.ev.set_aside != NULL)
+		g_ptr_array_add(r.warnings, g_strdup(r.ev.set_aside));
 	if (sdt_config_txt_find_block(cfg, NULL, NULL) &&
 	    !sdt_config_writer_revert_block(self, cfg, &r, error))
 		return NULL;
@@ -482,4 +510,62 @@ sdt_config_writer_revert(SdtConfigWriter *self, GError **error)
 	result = sdt_config_writer_revert_locked(self, cfg, old, error);
 	sdt_config_writer_unlock(self);
 	return result;
+}
+
+JsonObject *
+sdt_config_writer_end_trial(SdtConfigWriter *self, GError **error)
+{
+	g_autoptr(GBytes) old = NULL;
+	g_autoptr(SdtConfigTxt) cfg = NULL;
+	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(JsonObject) result = json_object_new();
+	gboolean cancelled = FALSE;
+	gboolean ok;
+
+	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
+	cfg = sdt_config_writer_begin(self, &old, error);
+	if (cfg == NULL)
+		return NULL;
+	ok = sdt_config_writer_cancel_trial(self, result, warnings, &cancelled, error);
+	sdt_config_writer_unlock(self);
+	if (!ok)
+		return NULL;
+	json_object_set_boolean_member(result, "trial_cancelled", cancelled);
+	json_object_set_array_member(result,
+				     "warnings",
+				     sdt_config_journal_array_from_strings(warnings));
+	return g_steal_pointer(&result);
+}
+
+gboolean
+sdt_config_writer_diagnose_revert(SdtConfigWriter *self, GError **error)
+{
+	g_autoptr(GBytes) old = NULL;
+	g_autoptr(SdtConfigTxt) cfg = NULL;
+	g_autoptr(SdtConfigEdit) edit = NULL;
+	g_auto(SdtConfigEvidence) ev = {NULL};
+	g_auto(GStrv) template = NULL;
+	const gchar *const *ours;
+	guint begin = 0;
+	guint end = 0;
+
+	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), FALSE);
+	cfg = sdt_config_writer_load(self, &old, error);
+	if (cfg == NULL || !sdt_config_writer_evidence(self, cfg, old, &ev, error) ||
+	    !sdt_config_writer_check_tryboot(self, error))
+		return FALSE;
+	if (!sdt_config_txt_find_block(cfg, &begin, &end))
+		return TRUE;
+	ours = (const gchar *const *) ev.block;
+	edit = sdt_config_edit_revert(cfg, ours, error);
+	if (edit == NULL) {
+		g_prefix_error(error, "%s: ", sdt_config_writer_get_path(self));
+		return FALSE;
+	}
+	if (ours == NULL) {
+		template = sdt_config_block_template_for(cfg, begin, end);
+		ours = (const gchar *const *) template;
+	}
+	sdt_config_writer_find_own_state(self, edit, &ev);
+	return sdt_config_writer_verify_revert(self, cfg, edit, ours, &ev, error);
 }

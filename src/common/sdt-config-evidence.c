@@ -22,12 +22,34 @@ sdt_config_evidence_clear(SdtConfigEvidence *ev)
 	g_clear_pointer(&ev->block, g_strfreev);
 	g_clear_pointer(&ev->backup, g_bytes_unref);
 	g_clear_pointer(&ev->backup_path, g_free);
+	g_clear_pointer(&ev->set_aside, g_free);
 }
 
+/*
+ * A journal SD Tuner cannot trust: an error that changes nothing, or with the
+ * journal fallback (verify's undo) set aside, so that the markers and the
+ * template decide; @ev then holds no journal evidence and says why.
+ */
 static gboolean
-sdt_config_writer_corrupt(SdtConfigWriter *self, GError **error, const gchar *reason)
+sdt_config_writer_corrupt(SdtConfigWriter *self,
+			  SdtConfigEvidence *ev,
+			  GError **error,
+			  const gchar *reason)
 {
 	g_autofree gchar *journal = sdt_config_writer_state_path(self, SDT_CONFIG_JOURNAL);
+
+	if (sdt_config_writer_get_journal_fallback(self)) {
+		g_clear_pointer(&ev->backup, g_bytes_unref);
+		g_clear_pointer(&ev->backup_path, g_free);
+		g_clear_pointer(&ev->set_aside, g_free);
+		ev->own_state = FALSE;
+		ev->set_aside = g_strdup_printf(
+			/* Translators: %s says what is wrong with the journal */
+			_("SD Tuner set its damaged record of the change aside (%s) and took out "
+			  "only the lines it writes for the id in the markers"),
+			reason);
+		return TRUE;
+	}
 	g_set_error(error,
 		    SDT_ERROR,
 		    SDT_ERROR_INVALID_DATA,
@@ -70,6 +92,66 @@ sdt_config_writer_newest_backup(SdtConfigWriter *self)
 	return best != NULL ? g_build_filename(dir, best, NULL) : NULL;
 }
 
+/* the lines between the markers of SD Tuner's block in @cfg */
+static gchar **
+sdt_config_evidence_file_block(SdtConfigTxt *cfg)
+{
+	GPtrArray *src = sdt_config_txt_get_lines(cfg);
+	GPtrArray *out = g_ptr_array_new();
+	guint begin = 0;
+	guint end = 0;
+
+	if (sdt_config_txt_find_block(cfg, &begin, &end))
+		for (guint i = begin + 1; i < end && i < src->len; i++)
+			g_ptr_array_add(
+				out,
+				g_strdup(((SdtConfigLine *) g_ptr_array_index(src, i))->text));
+	g_ptr_array_add(out, NULL);
+	return (gchar **) g_ptr_array_free(out, FALSE);
+}
+
+/*
+ * A journal of this file about another id than the begin marker's: set aside
+ * when the block holds the lines of the marker's id (a kill between the
+ * rename and the journal of a later apply), but when the block holds exactly
+ * the lines the journal names, the marker was edited: damaged state, an
+ * error that changes nothing (issue 23 item 3).
+ */
+static gboolean
+sdt_config_evidence_check_marker(SdtConfigWriter *self,
+				 SdtConfigTxt *cfg,
+				 JsonObject *journal,
+				 const gchar *id,
+				 GError **error)
+{
+	g_auto(GStrv) in_file = NULL;
+	g_auto(GStrv) named = NULL;
+	const gchar *journal_id = json_object_get_string_member(journal, "id");
+
+	if (id == NULL || g_strcmp0(journal_id, id) == 0)
+		return TRUE;
+	in_file = sdt_config_evidence_file_block(cfg);
+	named = sdt_config_journal_array_to_strv(json_object_get_array_member(journal, "block"));
+	if (!g_strv_equal((const gchar *const *) in_file, (const gchar *const *) named))
+		return TRUE;
+	g_set_error(error,
+		    SDT_ERROR,
+		    SDT_ERROR_INVALID_DATA,
+		    /* Translators: the ids are like sd-overclock-100 */
+		    _("The begin marker of SD Tuner's block in %s names %s, but SD Tuner's record "
+		      "of its change names %s with exactly the lines in that block: the marker "
+		      "was edited, so SD Tuner cannot tell which change is in effect and changes "
+		      "nothing. Put the marker back to “%s%s (undo: sdtunerctl revert) ---” and "
+		      "run the command again, or restore the backup from before the change by "
+		      "hand (see “sdtunerctl history”)."),
+		    sdt_config_writer_get_display_path(self),
+		    id,
+		    journal_id,
+		    SDT_CONFIG_BLOCK_BEGIN,
+		    journal_id);
+	return FALSE;
+}
+
 /*
  * Gathers the evidence of which lines are SD Tuner's: the journal, checked
  * against its schema, the markers in the file and the backup it names.  A
@@ -94,7 +176,12 @@ sdt_config_writer_evidence(SdtConfigWriter *self,
 	const gchar *backup_path;
 
 	if (!sdt_config_writer_read_journal(self, &journal, &local))
-		return sdt_config_writer_corrupt(self, error, local->message);
+		return sdt_config_writer_corrupt(self, ev, error, local->message);
+	if (journal != NULL &&
+	    g_strcmp0(json_object_get_string_member(journal, "path"),
+		      sdt_config_writer_get_display_path(self)) == 0 &&
+	    !sdt_config_evidence_check_marker(self, cfg, journal, id, error))
+		return FALSE;
 	if (journal == NULL || id == NULL ||
 	    g_strcmp0(json_object_get_string_member(journal, "id"), id) != 0 ||
 	    g_strcmp0(json_object_get_string_member(journal, "path"),
@@ -112,7 +199,7 @@ sdt_config_writer_evidence(SdtConfigWriter *self,
 			_("SD Tuner's record of its change does not list the lines SD Tuner "
 			  "writes for %s"),
 			id);
-		return sdt_config_writer_corrupt(self, error, reason);
+		return sdt_config_writer_corrupt(self, ev, error, reason);
 	}
 	hash = sdt_config_writer_hash(old);
 	ev->own_state =
@@ -128,7 +215,7 @@ sdt_config_writer_evidence(SdtConfigWriter *self,
 				_("the backup %s no longer holds the file SD Tuner's record of "
 				  "its change describes"),
 				backup_path);
-			return sdt_config_writer_corrupt(self, error, reason);
+			return sdt_config_writer_corrupt(self, ev, error, reason);
 		}
 		if (bytes != NULL) {
 			ev->backup = g_steal_pointer(&bytes);
@@ -217,7 +304,7 @@ sdt_config_writer_verify_revert(SdtConfigWriter *self,
 			_("taking back SD Tuner's lines does not give the backup %s from before "
 			  "the change"),
 			ev->backup_path);
-		return sdt_config_writer_corrupt(self, error, reason);
+		return sdt_config_writer_corrupt(self, ev, error, reason);
 	}
 	return TRUE;
 }

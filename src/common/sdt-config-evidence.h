@@ -16,6 +16,7 @@ typedef struct {
 	GBytes *backup;      /* the file before the apply, checked against the journal */
 	gchar *backup_path;
 	gboolean own_state; /* config.txt is exactly as SD Tuner's apply left it */
+	gchar *set_aside;   /* a damaged journal set aside (journal fallback): why */
 } SdtConfigEvidence;
 
 void sdt_config_evidence_clear(SdtConfigEvidence *ev);

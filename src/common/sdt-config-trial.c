@@ -151,7 +151,9 @@ sdt_config_writer_write_trial(SdtConfigWriter *self,
 				return FALSE;
 		}
 	}
-	if (!sdt_config_writer_write_atomic(self, tryboot, bytes, NULL, error))
+	/* the pending record first (issue 23 item 1) */
+	if (!sdt_config_writer_run_commit(self, id, TRUE, config_hash, hash, error) ||
+	    !sdt_config_writer_write_atomic(self, tryboot, bytes, NULL, error))
 		return FALSE;
 	json_object_set_int_member(journal, "version", 1);
 	json_object_set_string_member(journal, "id", id);
@@ -286,6 +288,17 @@ sdt_config_writer_cancel_trial(SdtConfigWriter *self,
 	if (!sdt_config_writer_read_trial_journal(self, &journal, NULL))
 		journal = NULL;
 	bytes = sdt_config_writer_read_tryboot(self, &exists, &local);
+	if (exists && bytes == NULL && journal == NULL) {
+		/* no record of writing it: not SD Tuner's, and no trial of SD Tuner's */
+		g_ptr_array_add(warnings,
+				g_strdup_printf(_("SD Tuner cannot read %s (%s) and has no record "
+						  "of writing it, so it left that file as it is: "
+						  "look at it yourself, the firmware boots it "
+						  "after “reboot '0 tryboot'”"),
+						display,
+						local->message));
+		return TRUE;
+	}
 	if (exists && bytes == NULL) {
 		g_set_error(error,
 			    SDT_ERROR,

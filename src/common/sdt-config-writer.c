@@ -32,7 +32,10 @@ struct _SdtConfigWriter {
 	gchar *real_path; /* after following a symlink inside the boot partition */
 	SdtConfigWriterIo io;
 	gint lock_fd;
-	SdtContext *ctx; /* the clock and the boot id; %NULL: the real time, no boot id */
+	SdtContext *ctx;           /* the clock and the boot id; %NULL: the real time, no boot id */
+	gboolean journal_fallback; /* a damaged journal is set aside (verify's undo) */
+	SdtConfigWriterCommit commit;
+	gpointer commit_data;
 };
 
 G_DEFINE_TYPE(SdtConfigWriter, sdt_config_writer, G_TYPE_OBJECT)
@@ -64,13 +67,17 @@ sdt_config_writer_io_close(gint fd, gpointer user_data)
 static gint
 sdt_config_writer_io_rename(const gchar *from, const gchar *to, gpointer user_data)
 {
-	return rename(from, to);
+	gint rc = rename(from, to);
+	sdt_file_kill_point();
+	return rc;
 }
 
 static gint
 sdt_config_writer_io_unlink(const gchar *path, gpointer user_data)
 {
-	return unlink(path);
+	gint rc = unlink(path);
+	sdt_file_kill_point();
+	return rc;
 }
 
 static const SdtConfigWriterIo sdt_config_writer_io_default = {
@@ -202,6 +209,39 @@ sdt_config_writer_set_io(SdtConfigWriter *self, const SdtConfigWriterIo *io)
 {
 	g_return_if_fail(SDT_IS_CONFIG_WRITER(self));
 	self->io = io != NULL ? *io : sdt_config_writer_io_default;
+}
+
+void
+sdt_config_writer_set_journal_fallback(SdtConfigWriter *self, gboolean fallback)
+{
+	self->journal_fallback = fallback;
+}
+
+gboolean
+sdt_config_writer_get_journal_fallback(SdtConfigWriter *self)
+{
+	return self->journal_fallback;
+}
+
+void
+sdt_config_writer_set_commit(SdtConfigWriter *self, SdtConfigWriterCommit commit, gpointer data)
+{
+	self->commit = commit;
+	self->commit_data = data;
+}
+
+gboolean
+sdt_config_writer_run_commit(SdtConfigWriter *self,
+			     const gchar *id,
+			     gboolean trial,
+			     const gchar *config_sha256,
+			     const gchar *target_sha256,
+			     GError **error)
+{
+	if (self->commit == NULL)
+		return TRUE;
+	return self
+		->commit(self, id, trial, config_sha256, target_sha256, self->commit_data, error);
 }
 
 const gchar *

@@ -54,6 +54,40 @@ SdtConfigWriter *sdt_config_writer_new_for_paths(const gchar *config_path,
 						 const gchar *state_dir);
 void sdt_config_writer_set_io(SdtConfigWriter *self, const SdtConfigWriterIo *io);
 const gchar *sdt_config_writer_get_display_path(SdtConfigWriter *self);
+/*
+ * With @fallback, a journal that is damaged (not valid, or not the lines SD
+ * Tuner writes, or its backup changed) is set aside as if it were missing:
+ * the markers and the template say which lines are SD Tuner's.  The verify
+ * unit's undo runs this way (nobody is there to delete the journal); a
+ * marker that disagrees with an intact journal stays an error.
+ */
+void sdt_config_writer_set_journal_fallback(SdtConfigWriter *self, gboolean fallback);
+gboolean sdt_config_writer_get_journal_fallback(SdtConfigWriter *self);
+
+/*
+ * What must be on disk before an apply puts its file in place (the pending
+ * record of `verify`, issue 23 item 1): called with the lock held, after the
+ * backups and before config.txt (tryboot.txt for a trial) is written.
+ * @config_sha256: config.txt's hash after the apply; @target_sha256: the hash
+ * of the file written (config.txt, or tryboot.txt for a trial).  FALSE with
+ * @error: the apply fails and writes nothing.
+ */
+typedef gboolean (*SdtConfigWriterCommit)(SdtConfigWriter *self,
+					  const gchar *id,
+					  gboolean trial,
+					  const gchar *config_sha256,
+					  const gchar *target_sha256,
+					  gpointer data,
+					  GError **error);
+void
+sdt_config_writer_set_commit(SdtConfigWriter *self, SdtConfigWriterCommit commit, gpointer data);
+/* the commit callback, if any; TRUE without one */
+gboolean sdt_config_writer_run_commit(SdtConfigWriter *self,
+				      const gchar *id,
+				      gboolean trial,
+				      const gchar *config_sha256,
+				      const gchar *target_sha256,
+				      GError **error);
 
 /* reads and parses config.txt (and its includes) with every check of the issue */
 SdtConfigTxt *sdt_config_writer_load(SdtConfigWriter *self, GBytes **bytes, GError **error);
@@ -77,6 +111,18 @@ JsonObject *sdt_config_writer_apply(SdtConfigWriter *self,
  * user's earlier tryboot.txt put back).
  */
 JsonObject *sdt_config_writer_revert(SdtConfigWriter *self, GError **error);
+/*
+ * Cancels a pending trial only (config.txt is not touched): {trial_cancelled,
+ * warnings, tryboot_backup?, tryboot_restored?}; no trial is no error.  The
+ * last step of keeping a trial, after its block is in config.txt.
+ */
+JsonObject *sdt_config_writer_end_trial(SdtConfigWriter *self, GError **error);
+/*
+ * What a revert would say, without the lock and without writing anything:
+ * FALSE with the revert's own error when it would refuse (the diagnosis
+ * `status` gives, issue 23 item 2).
+ */
+gboolean sdt_config_writer_diagnose_revert(SdtConfigWriter *self, GError **error);
 
 /*
  * The journal (`<state>/config-journal.json`): what the last apply wrote.

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -379,4 +380,18 @@ sdt_file_pwrite_all(gint fd, const void *buf, gsize len, guint64 offset, gsize *
 	if (done != NULL)
 		*done = n;
 	return rc;
+}
+
+void
+sdt_file_kill_point(void)
+{
+	static gint at = -1;
+	static gint count = 0;
+
+	if (g_atomic_int_get(&at) < 0) {
+		const gchar *env = g_getenv("SDTUNER_TEST_KILL_AT");
+		g_atomic_int_set(&at, env != NULL ? (gint) g_ascii_strtoll(env, NULL, 10) : 0);
+	}
+	if (g_atomic_int_get(&at) > 0 && g_atomic_int_add(&count, 1) + 1 == at)
+		raise(SIGKILL);
 }

@@ -107,4 +107,16 @@ gint sdt_file_pread_all(gint fd, void *buf, gsize len, guint64 offset, gsize *do
  */
 gint sdt_file_pwrite_all(gint fd, const void *buf, gsize len, guint64 offset, gsize *done);
 
+/**
+ * sdt_file_kill_point:
+ *
+ * For the kill tests (issue 23 item 4): with `SDTUNER_TEST_KILL_AT=N` in the
+ * environment the process kills itself with SIGKILL at the N-th call, i.e.
+ * right after the N-th durable change SD Tuner makes to its files (each rename
+ * and removal of the config writer, each save and removal of the pending
+ * record, each history entry).  Without the variable it does nothing; the
+ * units and the packages never set it.
+ */
+void sdt_file_kill_point(void);
+
 G_END_DECLS

@@ -163,6 +163,7 @@ sdt_history_append(SdtContext *ctx, const gchar *kind, JsonObject *entry, GError
 				      0644,
 				      error);
 	close(lock_fd);
+	sdt_file_kill_point();
 	if (!ok)
 		g_prefix_error(error, "cannot save history entry: ");
 	return ok;

@@ -174,19 +174,6 @@ sdt_bench_card_dir(SdtContext *ctx,
 	return dir;
 }
 
-/* the test file goes where the card is; a directory of one's own is for tests against a root */
-static gboolean
-sdt_bench_ops_check_dir(SdtContext *ctx, const gchar *dir, GError **error)
-{
-	if (dir == NULL || sdt_context_is_simulated(ctx))
-		return TRUE;
-	g_set_error_literal(error,
-			    SDT_ERROR,
-			    SDT_ERROR_INVALID_ARGUMENT,
-			    _("A benchmark directory is accepted only with --root"));
-	return FALSE;
-}
-
 /*
  * The config.txt a benchmark of the card ran under (sdt_ops_config_running_sha256()),
  * null when unknown: only a benchmark measured under the config in effect is
@@ -220,8 +207,6 @@ sdt_bench_ops_run(SdtContext *ctx,
 	g_auto(SdtBenchCardDir) card = {0};
 
 	g_return_val_if_fail(SDT_IS_CONTEXT(ctx), NULL);
-	if (!sdt_bench_ops_check_dir(ctx, dir, error))
-		return NULL;
 	dir = sdt_bench_card_dir(ctx, dir, config->file_size, &card, progress, user_data, error);
 	if (dir == NULL)
 		return NULL;
@@ -309,8 +294,6 @@ sdt_ops_soak_open(SdtContext *ctx,
 	g_auto(SdtBenchCardDir) card = {0};
 	SdtBenchTarget *target;
 
-	if (!sdt_bench_ops_check_dir(ctx, dir, error))
-		return NULL;
 	dir = sdt_bench_card_dir(ctx, dir, size, &card, progress, user_data, error);
 	if (dir == NULL)
 		return NULL;

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "sdt-config-trial.h"
 #include "sdt-error.h"
 #include "sdt-history.h"
 #include "sdt-ops-facts.h"
@@ -147,7 +148,80 @@ sdt_ops_apply_find(SdtRecommendResult *result, const gchar *id, gboolean trial, 
 	return rec;
 }
 
-/* writes the block of @rec (into tryboot.txt for a @trial) and records the change */
+/* the pending record an apply saves before it puts its file in place */
+typedef struct {
+	SdtContext *ctx;
+	SdtVerifyPending *pending; /* NULL: a change that is not verified */
+	GBytes *previous;          /* pending.json before (NULL: none) */
+	gchar *target_sha256;      /* set once the record is saved */
+} SdtOpsApplyCommit;
+
+static gboolean
+sdt_ops_apply_commit(SdtConfigWriter *writer,
+		     const gchar *id,
+		     gboolean trial,
+		     const gchar *config_sha256,
+		     const gchar *target_sha256,
+		     gpointer data,
+		     GError **error)
+{
+	SdtOpsApplyCommit *c = data;
+
+	if (c->pending == NULL)
+		return TRUE;
+	g_free(c->pending->config_sha256);
+	c->pending->config_sha256 = g_strdup(config_sha256);
+	/* the safety net is part of the change: without it nothing is written */
+	if (!sdt_verify_pending_save(c->ctx, c->pending, error)) {
+		g_prefix_error(error,
+			       _("SD Tuner changed nothing: the record that lets the change be "
+				 "verified (and undone) after the restart could not be saved: "));
+		return FALSE;
+	}
+	c->target_sha256 = g_strdup(target_sha256);
+	return TRUE;
+}
+
+/*
+ * An apply that failed after its pending record was saved: the previous record
+ * comes back, unless the file was put in place after all (a journal that could
+ * not be saved and a file that could not be taken back).
+ */
+static void
+sdt_ops_apply_restore(SdtConfigWriter *writer, SdtOpsApplyCommit *c, gboolean trial)
+{
+	g_autoptr(GError) local = NULL;
+	g_autofree gchar *now = NULL;
+
+	if (c->target_sha256 == NULL)
+		return;
+	if (trial) {
+		gboolean exists = FALSE;
+		g_autoptr(GBytes) bytes = sdt_config_writer_read_tryboot(writer, &exists, NULL);
+		now = bytes != NULL ? sdt_config_writer_hash(bytes) : NULL;
+	} else {
+		now = sdt_config_writer_hash_config(writer);
+	}
+	if (g_strcmp0(now, c->target_sha256) == 0)
+		return;
+	if (!sdt_verify_pending_restore_raw(c->ctx, c->previous, &local))
+		g_warning("%s", local->message);
+}
+
+static void
+sdt_ops_apply_add_warnings(JsonObject *res, GPtrArray *warnings)
+{
+	JsonNode *n = json_object_get_member(res, "warnings");
+	if (n == NULL || !JSON_NODE_HOLDS_ARRAY(n)) {
+		json_object_set_array_member(res, "warnings", json_array_new());
+		n = json_object_get_member(res, "warnings");
+	}
+	for (guint i = 0; i < warnings->len; i++)
+		json_array_add_string_element(json_node_get_array(n),
+					      g_ptr_array_index(warnings, i));
+}
+
+/* writes the block of @rec (into tryboot.txt for a @trial) with its pending record */
 static JsonObject *
 sdt_ops_apply_write(SdtContext *ctx,
 		    SdtConfigWriter *writer,
@@ -158,6 +232,10 @@ sdt_ops_apply_write(SdtContext *ctx,
 	g_autofree const gchar **lines = g_new0(const gchar *, rec->lines->len + 1);
 	/* the config.txt the "before" figures must have been measured under */
 	g_autofree gchar *running = sdt_ops_config_running_sha256(ctx);
+	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(SdtVerifyPending) pending = NULL;
+	g_autoptr(GBytes) previous = sdt_verify_pending_read_raw(ctx);
+	SdtOpsApplyCommit c = {ctx, NULL, previous, NULL};
 	SdtConfigBlock block = {NULL};
 	JsonObject *res;
 
@@ -168,17 +246,26 @@ sdt_ops_apply_write(SdtContext *ctx,
 	block.lines = lines;
 	block.type_code = rec->type_code;
 	block.replaces = rec->replaces;
+	/* verified after the next boot (sdt_ops_verify()) */
+	pending = sdt_ops_verify_pending_new(ctx,
+					     rec->id,
+					     trial,
+					     block.type_code,
+					     block.filter,
+					     block.replaces,
+					     running,
+					     warnings);
+	c.pending = pending;
+	sdt_config_writer_set_commit(writer, sdt_ops_apply_commit, &c);
 	res = sdt_config_writer_apply(writer, &block, trial, error);
-	if (res != NULL && (json_object_get_boolean_member(res, "changed") || trial)) {
+	sdt_config_writer_set_commit(writer, NULL, NULL);
+	if (res == NULL)
+		sdt_ops_apply_restore(writer, &c, trial);
+	else if (json_object_get_boolean_member(res, "changed") || trial) {
+		sdt_ops_apply_add_warnings(res, warnings);
 		sdt_ops_config_history(ctx, "apply", res);
-		/* verified after the next boot (sdt_ops_verify()) */
-		sdt_ops_verify_record_apply(ctx,
-					    res,
-					    block.type_code,
-					    block.filter,
-					    block.replaces,
-					    running);
 	}
+	g_free(c.target_sha256);
 	return res;
 }
 

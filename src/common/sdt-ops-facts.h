@@ -54,11 +54,29 @@ void sdt_ops_config_status_facts(SdtVerifyStatusFacts *status,
  * not known: a tryboot boot (it runs tryboot.txt), or a change SD Tuner made
  * (apply, revert, verify) since this boot, so that config.txt is not what
  * runs.  A benchmark is recorded with it, and only one measured under the
- * config.txt in effect is the "before" of a change (sdt_ops_verify_record_apply()).
+ * config.txt in effect is the "before" of a change (sdt_ops_verify_pending_new()).
  */
 gchar *sdt_ops_config_running_sha256(SdtContext *ctx);
 
 /* adds "boot_id", this boot's, to a history entry of a config change */
 void sdt_ops_config_history_mark_boot(SdtContext *ctx, JsonObject *entry);
+
+/*
+ * The pending record of a change about to be applied (NULL for an id that is
+ * not verified), saved by the apply before config.txt or tryboot.txt is put
+ * in place; config_sha256 is the apply's to fill in.  Its "before" figures
+ * are those of the last benchmark of the card measured under @config_sha256,
+ * the config.txt in effect before the change (sdt_ops_config_running_sha256());
+ * with none (or @config_sha256 NULL) a sentence in @warnings says that the
+ * verification will undo it.
+ */
+SdtVerifyPending *sdt_ops_verify_pending_new(SdtContext *ctx,
+					     const gchar *id,
+					     gboolean trial,
+					     gint type_code,
+					     const gchar *filter,
+					     guint replaces,
+					     const gchar *config_sha256,
+					     GPtrArray *warnings);
 
 G_END_DECLS

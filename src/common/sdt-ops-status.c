@@ -165,6 +165,29 @@ sdt_ops_status_block(JsonObject *obj,
 	g_free(status.explanation);
 }
 
+/*
+ * SD Tuner's block, and what a revert of it would say when it would refuse:
+ * the same diagnosis as `revert` (issue 23 item 2), never "will be verified".
+ */
+static void
+sdt_ops_status_revertible(JsonObject *obj,
+			  SdtConfigTxt *cfg,
+			  SdtConfigWriter *writer,
+			  const SdtInfo *info,
+			  const gchar *id)
+{
+	g_autoptr(GError) diagnosis = NULL;
+
+	sdt_ops_status_block(obj, cfg, writer, info, id);
+	if (sdt_config_writer_diagnose_revert(writer, &diagnosis))
+		return;
+	json_object_set_string_member(obj, "error", diagnosis->message);
+	json_object_set_boolean_member(obj, "verified", FALSE);
+	json_object_set_boolean_member(obj, "failed", TRUE);
+	json_object_set_boolean_member(obj, "reboot_pending", FALSE);
+	json_object_set_string_member(obj, "verification", diagnosis->message);
+}
+
 /* no block of SD Tuner's */
 static void
 sdt_ops_status_none(JsonObject *obj)
@@ -239,7 +262,7 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 		if (damage != NULL)
 			sdt_ops_status_damaged(obj, cfg, damage);
 		else if (id != NULL)
-			sdt_ops_status_block(obj, cfg, writer, info, id);
+			sdt_ops_status_revertible(obj, cfg, writer, info, id);
 		else
 			sdt_ops_status_none(obj);
 		sdt_ops_status_trial(ctx, writer, obj, id);

@@ -7,6 +7,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "sdt-config-writer.h"
 #include "sdt-ops.h"
 #include "sdt-verify.h"
 
@@ -67,5 +68,25 @@ gboolean sdt_ops_verify_get_evidence(SdtContext *ctx,
 
 /* the evidence member of the result and the history */
 JsonObject *sdt_ops_verify_evidence_json(const SdtVerifyFacts *facts);
+
+/* the id of SD Tuner's block in config.txt (@trial: tryboot.txt), or NULL */
+gchar *sdt_ops_verify_block_id(SdtConfigWriter *writer, gboolean trial);
+
+/*
+ * Carries out @decision on @out (sdt-ops-verify-act.c): keep, step down or
+ * undo, each step done only if not done already, then the history entry
+ * (once per decision) and the pending record.  On failure the decision and
+ * the failure are recorded, and @error says what to do.
+ */
+gboolean sdt_ops_verify_act(SdtContext *ctx,
+			    SdtConfigWriter *writer,
+			    SdtVerifyPending *p,
+			    SdtVerifyDecision decision,
+			    const gchar *next_id,
+			    const gchar *boot_now,
+			    JsonObject *out,
+			    GError **error);
+/* an action without a pending record (a damaged one) failed: recorded as above */
+void sdt_ops_verify_act_failed(SdtContext *ctx, JsonObject *out, GError **error);
 
 G_END_DECLS

@@ -140,18 +140,6 @@ sdt_ops_verify_last_card_bench(SdtContext *ctx, const gchar *until, const gchar 
 	return NULL;
 }
 
-/* adds a sentence to the "warnings" of a result */
-static void
-sdt_ops_verify_add_warning(JsonObject *res, const gchar *text)
-{
-	JsonNode *n = json_object_get_member(res, "warnings");
-	if (n == NULL || !JSON_NODE_HOLDS_ARRAY(n)) {
-		json_object_set_array_member(res, "warnings", json_array_new());
-		n = json_object_get_member(res, "warnings");
-	}
-	json_array_add_string_element(json_node_get_array(n), text);
-}
-
 /*
  * The figures to compare with after the restart: those of the last benchmark
  * of the card measured under the config.txt in effect before the change
@@ -161,7 +149,7 @@ static JsonObject *
 sdt_ops_verify_before(SdtContext *ctx,
 		      const SdtVerifyChange *change,
 		      const gchar *config_sha256,
-		      JsonObject *apply_result)
+		      GPtrArray *warnings)
 {
 	g_autoptr(JsonObject) any = NULL;
 	JsonObject *before = config_sha256 != NULL
@@ -173,54 +161,52 @@ sdt_ops_verify_before(SdtContext *ctx,
 		return before;
 	any = sdt_ops_verify_last_card_bench(ctx, NULL, NULL);
 	if (any == NULL)
-		sdt_ops_verify_add_warning(
-			apply_result,
-			_("There is no benchmark of the SD card from before this change, so "
-			  "the verification after the restart cannot show that it helped and "
-			  "will undo it: revert, run “sdtunerctl bench”, then apply again."));
+		g_ptr_array_add(
+			warnings,
+			g_strdup(_("There is no benchmark of the SD card from before this change, "
+				   "so the verification after the restart cannot show that it "
+				   "helped and will undo it: revert, run “sdtunerctl bench”, "
+				   "then apply again.")));
 	else
-		sdt_ops_verify_add_warning(
-			apply_result,
-			_("The last benchmark of the SD card was measured under another "
-			  "config.txt than the one in effect before this change, so the "
-			  "verification after the restart cannot show that it helped and "
-			  "will undo it: revert, restart, run “sdtunerctl bench”, then apply "
-			  "again."));
+		g_ptr_array_add(
+			warnings,
+			g_strdup(_("The last benchmark of the SD card was measured under another "
+				   "config.txt than the one in effect before this change, so the "
+				   "verification after the restart cannot show that it helped "
+				   "and will undo it: revert, restart, run “sdtunerctl bench”, "
+				   "then apply again.")));
 	return NULL;
 }
 
-void
-sdt_ops_verify_record_apply(SdtContext *ctx,
-			    JsonObject *apply_result,
-			    gint type_code,
-			    const gchar *filter,
-			    guint replaces,
-			    const gchar *config_sha256)
+SdtVerifyPending *
+sdt_ops_verify_pending_new(SdtContext *ctx,
+			   const gchar *id,
+			   gboolean trial,
+			   gint type_code,
+			   const gchar *filter,
+			   guint replaces,
+			   const gchar *config_sha256,
+			   GPtrArray *warnings)
 {
-	g_autoptr(SdtVerifyPending) p = g_new0(SdtVerifyPending, 1);
-	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, NULL);
-	g_autoptr(GError) error = NULL;
-	const gchar *id = json_object_get_string_member_with_default(apply_result, "id", NULL);
+	g_autoptr(SdtVerifyPending) p = NULL;
 	SdtVerifyChange change;
 
 	if (!sdt_verify_change_parse(id, &change))
-		return;
+		return NULL;
+	p = g_new0(SdtVerifyPending, 1);
 	p->id = g_strdup(id);
 	p->original_id = g_strdup(id);
-	p->trial = json_object_get_boolean_member_with_default(apply_result, "trial", FALSE);
+	p->trial = trial;
 	p->boot_id = sdt_context_get_boot_id(ctx, NULL);
 	p->tries = g_new0(gchar *, 1);
 	p->time = sdt_ops_verify_now_iso(ctx);
-	p->config_sha256 = writer != NULL ? sdt_config_writer_hash_config(writer) : NULL;
 	p->steps = json_array_new();
 	/* the figures to compare with after the restart; they stay through step downs */
-	p->before = sdt_ops_verify_before(ctx, &change, config_sha256, apply_result);
+	p->before = sdt_ops_verify_before(ctx, &change, config_sha256, warnings);
 	p->filter = g_strdup(filter);
 	p->type_code = type_code;
 	p->replaces = replaces;
-	/* the change is made; without this record it is simply not verified */
-	if (!sdt_verify_pending_save(ctx, p, &error))
-		g_warning("%s", error->message);
+	return g_steal_pointer(&p);
 }
 
 /* "pending_verification": the change waiting for its verification, or null */
@@ -246,6 +232,15 @@ sdt_ops_verify_status_pending(SdtContext *ctx, JsonObject *status)
 	json_object_set_boolean_member(o, "trial", p->trial);
 	json_object_set_int_member(o, "attempts", p->attempts);
 	json_object_set_string_member(o, "since", p->time);
+	/* a decision taken and not carried out to the end (issue 23 item 2) */
+	if (p->decided != NULL) {
+		const gchar *members[] = {"decision", "reason", "error"};
+		for (guint i = 0; i < G_N_ELEMENTS(members); i++) {
+			JsonNode *m = json_object_get_member(p->decided, members[i]);
+			if (m != NULL)
+				json_object_set_member(o, members[i], json_node_copy(m));
+		}
+	}
 	json_object_set_object_member(status, "pending_verification", o);
 }
 

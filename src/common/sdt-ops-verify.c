@@ -51,42 +51,6 @@ sdt_ops_verify_strings(GPtrArray *strings)
 	return array;
 }
 
-/* the block SD Tuner writes for @id, as the pending state recorded it */
-static JsonObject *
-sdt_ops_verify_apply(SdtConfigWriter *writer,
-		     const SdtVerifyPending *p,
-		     const gchar *id,
-		     gboolean trial,
-		     GError **error)
-{
-	g_autofree gchar *line = sdt_verify_setting_line(id);
-	const gchar *lines[] = {line, NULL};
-	SdtConfigBlock block = {NULL};
-
-	block.id = g_intern_string(id);
-	block.filter = p->filter;
-	block.lines = lines;
-	block.type_code = p->type_code;
-	block.replaces = (SdtConfigSdKind) p->replaces;
-	return sdt_config_writer_apply(writer, &block, trial, error);
-}
-
-/* the members of a writer result worth keeping as evidence of what was done */
-static JsonObject *
-sdt_ops_verify_action(const gchar *what, JsonObject *res)
-{
-	JsonObject *a = json_object_new();
-	const gchar *members[] = {"path", "diff", "backup", "kept", "warnings", "trial_cancelled"};
-
-	json_object_set_string_member(a, "what", what);
-	for (guint i = 0; res != NULL && i < G_N_ELEMENTS(members); i++) {
-		JsonNode *m = json_object_get_member(res, members[i]);
-		if (m != NULL)
-			json_object_set_member(a, members[i], json_node_copy(m));
-	}
-	return a;
-}
-
 /* nothing pending: nothing to decide */
 static JsonNode *
 sdt_ops_verify_nothing_pending(void)
@@ -152,7 +116,8 @@ sdt_ops_verify_boot_facts(SdtContext *ctx,
 			  const SdtVerifyPending *p,
 			  const gchar *boot_now,
 			  SdtVerifyLog *log,
-			  SdtVerifyFacts *facts)
+			  SdtVerifyFacts *facts,
+			  gchar **block_id)
 {
 	g_autofree gchar *hash_now = NULL;
 	g_autofree gchar *kmsg = NULL;
@@ -170,6 +135,7 @@ sdt_ops_verify_boot_facts(SdtContext *ctx,
 	if (kmsg != NULL)
 		sdt_verify_log_scan(log, kmsg, kmsg_len);
 	facts->tryboot_active = sdt_ops_config_tryboot_active(ctx);
+	facts->block_id = *block_id = sdt_ops_verify_block_id(writer, p->trial);
 	hash_now = sdt_config_writer_hash_config(writer);
 	facts->config_edited = p->config_sha256 != NULL && hash_now != NULL &&
 			       g_strcmp0(p->config_sha256, hash_now) != 0;
@@ -202,130 +168,6 @@ sdt_ops_verify_result(const SdtVerifyPending *p,
 	return out;
 }
 
-/* keep: a trial goes into config.txt for good, tryboot.txt goes */
-static JsonObject *
-sdt_ops_verify_keep(SdtContext *ctx,
-		    SdtConfigWriter *writer,
-		    const SdtVerifyPending *p,
-		    GError **error)
-{
-	g_autoptr(JsonObject) cancel = NULL;
-	g_autoptr(JsonObject) res = NULL;
-
-	if (p->trial) {
-		cancel = sdt_config_writer_revert(writer, error);
-		if (cancel == NULL)
-			return NULL;
-		res = sdt_ops_verify_apply(writer, p, p->id, FALSE, error);
-		if (res == NULL)
-			return NULL;
-	}
-	if (!sdt_verify_pending_remove(ctx, error))
-		return NULL;
-	return sdt_ops_verify_action("kept", res);
-}
-
-/* step down: the next divisor step is written and becomes the pending change */
-static JsonObject *
-sdt_ops_verify_step_down(SdtContext *ctx,
-			 SdtConfigWriter *writer,
-			 SdtVerifyPending *p,
-			 const SdtVerifyResult *r,
-			 const gchar *boot_now,
-			 GError **error)
-{
-	g_autoptr(JsonObject) res = sdt_ops_verify_apply(writer, p, r->next_id, p->trial, error);
-	JsonObject *step;
-
-	if (res == NULL)
-		return NULL;
-	step = json_object_new();
-	json_object_set_string_member(step, "id", p->id);
-	json_object_set_string_member(step, "decision", "step-down");
-	json_object_set_string_member(step, "reason", r->reason);
-	json_array_add_object_element(p->steps, step);
-	g_free(p->id);
-	p->id = g_strdup(r->next_id);
-	p->step++;
-	g_free(p->boot_id);
-	p->boot_id = g_strdup(boot_now);
-	p->attempts = 0;
-	g_strfreev(p->tries);
-	p->tries = g_new0(gchar *, 1);
-	g_free(p->config_sha256);
-	p->config_sha256 = sdt_config_writer_hash_config(writer);
-	g_free(p->time);
-	p->time = sdt_ops_verify_now_iso(ctx);
-	if (!sdt_verify_pending_save(ctx, p, error))
-		return NULL;
-	return sdt_ops_verify_action("stepped-down", res);
-}
-
-/* undo: SD Tuner's lines go (nothing else), and the pending change with them */
-static JsonObject *
-sdt_ops_verify_undo(SdtContext *ctx, SdtConfigWriter *writer, GError **error)
-{
-	g_autoptr(GError) local = NULL;
-	g_autoptr(JsonObject) res = sdt_config_writer_revert(writer, &local);
-
-	if (res == NULL && !g_error_matches(local, SDT_ERROR, SDT_ERROR_NOT_FOUND)) {
-		g_propagate_error(error, g_steal_pointer(&local));
-		return NULL;
-	}
-	if (!sdt_verify_pending_remove(ctx, error))
-		return NULL;
-	return sdt_ops_verify_action(res != NULL ? "reverted" : "nothing-to-revert", res);
-}
-
-/* the result without "pending" goes into the history as "verify" */
-static void
-sdt_ops_verify_history(SdtContext *ctx, JsonObject *out)
-{
-	g_autoptr(GError) local = NULL;
-	g_autoptr(JsonObject) entry = json_object_new();
-	g_autoptr(GList) names = json_object_get_members(out);
-
-	for (GList *l = names; l != NULL; l = l->next) {
-		if (g_strcmp0(l->data, "pending") != 0)
-			json_object_set_member(
-				entry,
-				l->data,
-				json_node_copy(json_object_get_member(out, l->data)));
-	}
-	sdt_ops_config_history_mark_boot(ctx, entry);
-	if (!sdt_history_append(ctx, "verify", entry, &local))
-		g_warning("%s", local->message);
-}
-
-/* carries out decision @r on @out: keep, step down or undo, recorded in the history */
-static gboolean
-sdt_ops_verify_act(SdtContext *ctx,
-		   SdtConfigWriter *writer,
-		   SdtVerifyPending *p,
-		   const SdtVerifyResult *r,
-		   const gchar *boot_now,
-		   JsonObject *out,
-		   GError **error)
-{
-	JsonObject *action;
-
-	if (r->decision == SDT_VERIFY_WAIT) {
-		json_object_set_null_member(out, "action");
-		return TRUE;
-	}
-	if (r->decision == SDT_VERIFY_KEEP)
-		action = sdt_ops_verify_keep(ctx, writer, p, error);
-	else if (r->decision == SDT_VERIFY_STEP_DOWN)
-		action = sdt_ops_verify_step_down(ctx, writer, p, r, boot_now, error);
-	else
-		action = sdt_ops_verify_undo(ctx, writer, error);
-	if (action == NULL)
-		return FALSE;
-	json_object_set_object_member(out, "action", action);
-	sdt_ops_verify_history(ctx, out);
-	return TRUE;
-}
-
 /*
  * Gathers the facts and the evidence, and decides; NULL with @error if it
  * cannot.  @attempts: the verifications begun before this one and never finished.
@@ -345,12 +187,13 @@ sdt_ops_verify_decide(SdtContext *ctx,
 	SdtVerifyFacts facts = {0};
 	SdtOpsVerifyEvidence ev = {0};
 	SdtVerifyResult *r = NULL;
+	g_autofree gchar *block_id = NULL;
 
 	sdt_verify_log_init(&log);
 	facts.log = &log;
 	facts.attempts = attempts;
 	sdt_ops_verify_progress(options, SDT_OPS_VERIFY_STAGE_LOG, 0);
-	sdt_ops_verify_boot_facts(ctx, writer, p, boot_now, &log, &facts);
+	sdt_ops_verify_boot_facts(ctx, writer, p, boot_now, &log, &facts, &block_id);
 	/* the results of the soak test and the benchmark, when the decision rests on
 	 * them: a failure to get them here is an interrupted try, counted before */
 	if (sdt_ops_verify_get_evidence(ctx, options, p, &facts, &ev, cancellable, error)) {
@@ -360,6 +203,101 @@ sdt_ops_verify_decide(SdtContext *ctx,
 	sdt_ops_verify_evidence_clear(&ev);
 	sdt_verify_log_clear(&log);
 	return r;
+}
+
+/*
+ * Records the decision in the pending state before anything is done (the
+ * next run finishes it, issue 23 item 4); a state folder that cannot take it
+ * only loses that.
+ */
+static void
+sdt_ops_verify_record_decision(SdtContext *ctx,
+			       SdtVerifyPending *p,
+			       const SdtVerifyResult *r,
+			       JsonObject *out)
+{
+	g_autoptr(GError) local = NULL;
+	g_autofree gchar *now = sdt_ops_verify_now_iso(ctx);
+	JsonObject *d = json_object_new();
+
+	json_object_set_string_member(out, "decided_at", now);
+	json_object_set_string_member(d, "decision", sdt_verify_decision_to_string(r->decision));
+	json_object_set_string_member(d, "reason", r->reason);
+	if (r->next_id != NULL)
+		json_object_set_string_member(d, "next_id", r->next_id);
+	else
+		json_object_set_null_member(d, "next_id");
+	json_object_set_string_member(d, "time", now);
+	json_object_set_null_member(d, "error");
+	json_object_set_object_member(d, "result", json_object_ref(out));
+	g_clear_pointer(&p->decided, json_object_unref);
+	p->decided = d;
+	if (!sdt_verify_pending_save(ctx, p, &local))
+		g_warning("%s", local->message);
+}
+
+/* a decision recorded by an earlier run that did not finish it */
+static SdtVerifyDecision
+sdt_ops_verify_recorded_decision(const SdtVerifyPending *p, JsonObject **out, gchar **next_id)
+{
+	const gchar *d = json_object_get_string_member(p->decided, "decision");
+
+	*out = json_object_ref(sdt_ops_verify_obj(p->decided, "result"));
+	*next_id =
+		g_strdup(json_object_get_string_member_with_default(p->decided, "next_id", NULL));
+	if (g_strcmp0(d, "keep") == 0)
+		return SDT_VERIFY_KEEP;
+	/* a step down needs the step to go to; without one the way is down */
+	if (g_strcmp0(d, "step-down") == 0 && *next_id != NULL)
+		return SDT_VERIFY_STEP_DOWN;
+	return SDT_VERIFY_UNDO;
+}
+
+/*
+ * pending.json is damaged: nothing in it can be trusted, so SD Tuner's change
+ * is undone (issue 23 item 2), the decision recorded; the damaged file goes
+ * once the undo is done.
+ */
+static JsonNode *
+sdt_ops_verify_damaged(SdtContext *ctx,
+		       SdtConfigWriter *writer,
+		       const GError *damage,
+		       GError **error)
+{
+	g_autoptr(JsonObject) out = json_object_new();
+	g_autoptr(GError) local = NULL;
+	g_autoptr(JsonObject) res = NULL;
+	g_autofree gchar *reason = g_strdup_printf(
+		/* Translators: %s says what is wrong with the file */
+		_("SD Tuner's record of the pending change is damaged (%s), so nothing "
+		  "in it can be trusted: the change was undone."),
+		damage->message);
+	g_autofree gchar *now = sdt_ops_verify_now_iso(ctx);
+	JsonObject *a;
+	JsonNode *node;
+
+	json_object_set_boolean_member(out, "pending", TRUE);
+	json_object_set_string_member(out, "decision", "undo");
+	json_object_set_string_member(out, "reason", reason);
+	json_object_set_boolean_member(out, "stop", TRUE);
+	json_object_set_string_member(out, "decided_at", now);
+	res = sdt_config_writer_revert(writer, &local);
+	if (res == NULL && !g_error_matches(local, SDT_ERROR, SDT_ERROR_NOT_FOUND)) {
+		g_propagate_error(error, g_steal_pointer(&local));
+		sdt_ops_verify_act_failed(ctx, out, error);
+		return NULL;
+	}
+	a = json_object_new();
+	json_object_set_string_member(a, "what", res != NULL ? "reverted" : "nothing-to-revert");
+	json_object_set_object_member(out, "action", a);
+	sdt_ops_config_history_mark_boot(ctx, out);
+	if (!sdt_history_append(ctx, "verify", out, &local))
+		g_warning("%s", local->message);
+	if (!sdt_verify_pending_remove(ctx, error))
+		return NULL;
+	node = json_node_new(JSON_NODE_OBJECT);
+	json_node_set_object(node, out);
+	return node;
 }
 
 JsonNode *
@@ -372,37 +310,49 @@ sdt_ops_verify(SdtContext *ctx,
 	g_autoptr(SdtConfigWriter) writer = NULL;
 	g_autoptr(SdtVerifyResult) r = NULL;
 	g_autoptr(JsonObject) out = NULL;
+	g_autoptr(GError) damage = NULL;
 	g_autofree gchar *boot_now = NULL;
-	guint attempts;
+	g_autofree gchar *next_id = NULL;
+	SdtVerifyDecision decision;
 	JsonNode *node;
 
-	if (!sdt_verify_pending_load(ctx, &p, error)) {
-		g_prefix_error(error,
-			       _("SD Tuner cannot verify: delete the file to stop verifying, "
-				 "then revert by hand if needed: "));
-		return NULL;
-	}
-	if (p == NULL)
+	/* FALSE: damaged (@damage says how), and handled below */
+	if (sdt_verify_pending_load(ctx, &p, &damage) && p == NULL)
 		return sdt_ops_verify_nothing_pending();
 	writer = sdt_config_writer_new(ctx, error);
 	if (writer == NULL)
 		return NULL;
+	/* nobody is there to delete a damaged journal: the markers decide */
+	sdt_config_writer_set_journal_fallback(writer, TRUE);
+	if (damage != NULL)
+		return sdt_ops_verify_damaged(ctx, writer, damage, error);
 	boot_now = sdt_context_get_boot_id(ctx, NULL);
-	attempts = p->attempts;
-	if (!sdt_ops_verify_count_try(ctx, p, boot_now, error))
-		return NULL;
-	r = sdt_ops_verify_decide(ctx,
-				  options,
-				  writer,
-				  p,
-				  boot_now,
-				  attempts,
-				  &out,
-				  cancellable,
-				  error);
-	if (r == NULL)
-		return NULL;
-	if (!sdt_ops_verify_act(ctx, writer, p, r, boot_now, out, error))
+	if (p->decided != NULL) {
+		decision = sdt_ops_verify_recorded_decision(p, &out, &next_id);
+	} else {
+		guint attempts = p->attempts;
+		if (!sdt_ops_verify_count_try(ctx, p, boot_now, error))
+			return NULL;
+		r = sdt_ops_verify_decide(ctx,
+					  options,
+					  writer,
+					  p,
+					  boot_now,
+					  attempts,
+					  &out,
+					  cancellable,
+					  error);
+		if (r == NULL)
+			return NULL;
+		decision = r->decision;
+		next_id = g_strdup(r->next_id);
+		if (decision == SDT_VERIFY_WAIT)
+			json_object_set_null_member(out, "action");
+		else
+			sdt_ops_verify_record_decision(ctx, p, r, out);
+	}
+	if (decision != SDT_VERIFY_WAIT &&
+	    !sdt_ops_verify_act(ctx, writer, p, decision, next_id, boot_now, out, error))
 		return NULL;
 	node = json_node_new(JSON_NODE_OBJECT);
 	json_node_take_object(node, g_steal_pointer(&out));

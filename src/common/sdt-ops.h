@@ -122,20 +122,6 @@ JsonNode *sdt_ops_verify(SdtContext *ctx,
 			 GCancellable *cancellable,
 			 GError **error);
 
-/*
- * Records a change just applied as pending verification after the next boot.
- * Its "before" figures are those of the last benchmark of the card measured
- * under @config_sha256, the config.txt in effect before the change
- * (sdt_ops_config_running_sha256()); with none (or @config_sha256 NULL) a
- * warning in @apply_result says that the verification will undo it.
- */
-void sdt_ops_verify_record_apply(SdtContext *ctx,
-				 JsonObject *apply_result,
-				 gint type_code,
-				 const gchar *filter,
-				 guint replaces,
-				 const gchar *config_sha256);
-
 /* adds "pending_verification" and "last_verification" to a status document */
 void sdt_ops_verify_add_status(SdtContext *ctx, JsonObject *status);
 

@@ -415,9 +415,11 @@ sdt_soak_next_chunk(const SdtSoakConfig *config,
 	return TRUE;
 }
 
+/* the fraction done, and the rate: bytes written and checked so far per second, in 10^6 B/s */
 static void
 sdt_soak_report(const SdtSoakConfig *config,
 		const SdtSoakChunk *chunk,
+		const SdtSoakResult *result,
 		gint64 start,
 		SdtBenchProgressFunc progress,
 		gpointer user_data)
@@ -425,9 +427,13 @@ sdt_soak_report(const SdtSoakConfig *config,
 	gdouble elapsed = (gdouble) (g_get_monotonic_time() - start) / G_USEC_PER_SEC;
 	gdouble fraction = config->seconds > 0 ? elapsed / config->seconds
 					       : (gdouble) chunk->off / (gdouble) config->size;
+	gdouble moved = (gdouble) (result->bytes_written + result->bytes_checked);
 
 	if (progress != NULL)
-		progress("soak", MIN(0.99, fraction), 0.0, user_data);
+		progress("soak",
+			 MIN(0.99, fraction),
+			 elapsed > 0 ? moved / elapsed / 1e6 : 0.0,
+			 user_data);
 }
 
 /* one step of the pipeline: @write (if any) written while @check (if any) is checked */
@@ -500,7 +506,7 @@ sdt_soak_run(gint fd,
 	have_next = sdt_soak_next_chunk(config, NULL, start, &next);
 	while (ok) {
 		if (have_next)
-			sdt_soak_report(config, &next, start, progress, user_data);
+			sdt_soak_report(config, &next, result, start, progress, user_data);
 		check.chunk = written;
 		ok = sdt_soak_step(fd,
 				   config,

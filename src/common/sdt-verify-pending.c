@@ -48,6 +48,7 @@ sdt_verify_pending_free(SdtVerifyPending *p)
 	g_clear_pointer(&p->before, json_object_unref);
 	g_clear_pointer(&p->steps, json_array_unref);
 	g_free(p->filter);
+	g_clear_pointer(&p->decided, json_object_unref);
 	g_free(p);
 }
 
@@ -197,6 +198,17 @@ sdt_verify_parse_block(JsonObject *obj, SdtVerifyPending *p, const gchar **bad)
 	if (!sdt_verify_int(obj, "replaces", 0, 0xff, &v))
 		return (*bad = "replaces", FALSE);
 	p->replaces = (guint) v;
+	/* optional: a decision being carried out, with its result to record */
+	n = json_object_get_member(obj, "decided");
+	if (n != NULL && !JSON_NODE_HOLDS_NULL(n)) {
+		JsonObject *d = JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+		JsonNode *res = d != NULL ? json_object_get_member(d, "result") : NULL;
+		JsonNode *dec = d != NULL ? json_object_get_member(d, "decision") : NULL;
+		if (res == NULL || !JSON_NODE_HOLDS_OBJECT(res) || dec == NULL ||
+		    !JSON_NODE_HOLDS_VALUE(dec) || json_node_get_value_type(dec) != G_TYPE_STRING)
+			return (*bad = "decided", FALSE);
+		p->decided = json_object_ref(d);
+	}
 	return TRUE;
 }
 
@@ -273,6 +285,8 @@ sdt_verify_pending_to_json(const SdtVerifyPending *p)
 	json_object_set_string_member(obj, "filter", p->filter != NULL ? p->filter : "");
 	json_object_set_int_member(obj, "type_code", p->type_code);
 	json_object_set_int_member(obj, "replaces", p->replaces);
+	if (p->decided != NULL)
+		json_object_set_object_member(obj, "decided", json_object_ref(p->decided));
 	return obj;
 }
 
@@ -331,6 +345,7 @@ sdt_verify_pending_save(SdtContext *ctx, const SdtVerifyPending *pending, GError
 				      0600,
 				      error);
 	close(lock);
+	sdt_file_kill_point();
 	return ok;
 }
 
@@ -352,5 +367,45 @@ sdt_verify_pending_remove(SdtContext *ctx, GError **error)
 		return sdt_error_set_from_errno(error, errsv, "cannot remove %s", path);
 	}
 	close(lock);
+	sdt_file_kill_point();
 	return TRUE;
+}
+
+GBytes *
+sdt_verify_pending_read_raw(SdtContext *ctx)
+{
+	g_autofree gchar *path = sdt_verify_pending_path(ctx);
+	gchar *data = NULL;
+	gsize len = 0;
+
+	if (!sdt_file_read_bounded(path, SDT_VERIFY_PENDING_MAX, &data, &len, NULL))
+		return NULL;
+	return g_bytes_new_take(data, len);
+}
+
+gboolean
+sdt_verify_pending_restore_raw(SdtContext *ctx, GBytes *raw, GError **error)
+{
+	g_autofree gchar *dir = sdt_context_get_state_dir(ctx);
+	g_autofree gchar *path = sdt_verify_pending_path(ctx);
+	gsize len = 0;
+	const gchar *data;
+	gboolean ok;
+	gint lock;
+
+	if (raw == NULL)
+		return sdt_verify_pending_remove(ctx, error);
+	lock = sdt_state_lock(dir, SDT_VERIFY_PENDING, error);
+	if (lock < 0)
+		return FALSE;
+	data = g_bytes_get_data(raw, &len);
+	ok = g_file_set_contents_full(path,
+				      data,
+				      (gssize) len,
+				      G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+				      0600,
+				      error);
+	close(lock);
+	sdt_file_kill_point();
+	return ok;
 }

@@ -265,6 +265,42 @@ sdt_verify_check_tries(const SdtVerifyFacts *facts)
 	return r;
 }
 
+/*
+ * 2b. the pending record and the file disagree (issue 23 item 7): never a
+ * step computed from an id that is not the block's, which could raise the
+ * clock; SD Tuner's block goes and verifying stops.
+ */
+static SdtVerifyResult *
+sdt_verify_check_block(const SdtVerifyFacts *facts)
+{
+	SdtVerifyResult *r;
+
+	if (g_strcmp0(facts->block_id, facts->id) == 0)
+		return NULL;
+	if (facts->block_id == NULL)
+		r = sdt_verify_result_new(
+			SDT_VERIFY_UNDO,
+			/* Translators: a recommendation id */
+			g_strdup_printf(_("SD Tuner's record says %s is pending, but its block is "
+					  "not in the file it was written to (a crash before it "
+					  "was written, or removed by hand): nothing of it is left "
+					  "to verify, so SD Tuner took back what remained and "
+					  "stops verifying."),
+					facts->id));
+	else
+		r = sdt_verify_result_new(
+			SDT_VERIFY_UNDO,
+			/* Translators: two recommendation ids */
+			g_strdup_printf(_("SD Tuner's record says %s is pending, but its block in "
+					  "the file is %s: the state is inconsistent, so SD Tuner "
+					  "took its change out instead of stepping the clock "
+					  "anywhere, and stops verifying."),
+					facts->id,
+					facts->block_id));
+	r->stop = TRUE;
+	return r;
+}
+
 /* 3. somebody else changed the file meanwhile */
 static SdtVerifyResult *
 sdt_verify_check_config_edited(const SdtVerifyFacts *facts)
@@ -503,6 +539,7 @@ typedef SdtVerifyResult *(*SdtVerifyStep)(const SdtVerifyFacts *facts);
 static const SdtVerifyStep sdt_verify_steps[] = {
 	sdt_verify_check_boot,
 	sdt_verify_check_tries,
+	sdt_verify_check_block,
 	sdt_verify_check_config_edited,
 	sdt_verify_check_trial_booted,
 	sdt_verify_check_soak_data,

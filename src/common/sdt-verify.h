@@ -100,6 +100,9 @@ typedef struct {
 	gboolean tryboot_active; /* this boot used tryboot.txt */
 	guint attempts;          /* verifications begun in earlier runs and never finished */
 	gboolean config_edited;  /* config.txt (or tryboot.txt) changed by hand since */
+	/* the id in SD Tuner's block of the file the change is in (config.txt, or
+	 * tryboot.txt for a trial), NULL for none: anything but @id is inconsistent */
+	const gchar *block_id;
 
 	/* took effect: for sd-overclock-N the clock in Hz (0 unknown); for sd-cqe-N
 	 * the queueing state */
@@ -185,7 +188,10 @@ void sdt_verify_status_decide(const SdtVerifyStatusFacts *facts, SdtVerifyStatus
  * The pending state, <state>/pending.json (version 1):
  * {version, id, original_id, step, trial, boot_id, attempts, tries: [boot ids],
  *  time, config_sha256, before: {name: {median, spread, unit}}, steps: [decisions],
- *  filter, type_code, replaces}
+ *  filter, type_code, replaces, decided?}
+ * decided (optional): the decision taken and not yet carried out to the end,
+ * {decision, reason, next_id, time, result, error}: a run that finds it
+ * finishes that action and decides nothing again (issue 23 items 2 and 4).
  */
 typedef struct {
 	gchar *id;
@@ -202,6 +208,7 @@ typedef struct {
 	gchar *filter;        /* the block's filter line, e.g. "[board-type=0x08]" */
 	gint type_code;       /* the board the block is written for */
 	guint replaces;       /* SdtConfigSdKind the block replaces */
+	JsonObject *decided;  /* the decision being carried out, or NULL */
 } SdtVerifyPending;
 
 /* the settings SD Tuner writes for @id ("dtparam=sd_overclock=80"), or NULL */
@@ -223,5 +230,9 @@ gboolean sdt_verify_pending_load(SdtContext *ctx, SdtVerifyPending **pending, GE
 gboolean sdt_verify_pending_save(SdtContext *ctx, const SdtVerifyPending *pending, GError **error);
 /* removes it; TRUE when it is gone (or was never there) */
 gboolean sdt_verify_pending_remove(SdtContext *ctx, GError **error);
+/* its bytes as they are (damaged or not), or NULL when there is none */
+GBytes *sdt_verify_pending_read_raw(SdtContext *ctx);
+/* puts @raw back (NULL: removes it): an apply that failed after recording its change */
+gboolean sdt_verify_pending_restore_raw(SdtContext *ctx, GBytes *raw, GError **error);
 
 G_END_DECLS

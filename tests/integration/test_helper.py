@@ -15,6 +15,7 @@ import os
 import random
 import signal
 import stat
+import subprocess
 import sys
 import threading
 import time
@@ -432,13 +433,62 @@ polkit.addRule(function(action, subject) {
         self.assertIn('board', self.json_call('GetInfo'))
         result = self.json_call('Apply', rec, {})
         self.assertTrue(result['changed'])
-        self.assertDBusError(E + 'InvalidData', self.json_call, 'Revert', {})
-        print(f'FIFO tryboot.txt: refused and 4 more calls answered in '
+        # issue 23 item 5: a FIFO SD Tuner has no record of writing does not block the way
+        # back: config.txt is reverted, the FIFO left and named in a warning
+        result = self.json_call('Revert', {})
+        self.assertTrue(any('tryboot.txt' in w for w in result['warnings']), result)
+        self.assertEqual(self.read_config(), before)
+        self.assertTrue(stat.S_ISFIFO(os.stat(tryboot).st_mode))
+        print(f'FIFO tryboot.txt: refused, 4 more calls answered and the revert done in '
               f'{time.monotonic() - start:.1f} s', file=sys.stderr)
         os.unlink(tryboot)
-        self.json_call('Revert', {})
-        self.assertEqual(self.read_config(), before)
         self.assertTrue(stat.S_ISREG(os.stat(self.config_path()).st_mode))
+
+    def test_apply_nearly_full_state(self):
+        """issue 23 item 1: over the bus too, an Apply that cannot save its pending record
+        is an error reply and changes nothing; one that replies success has it.  The
+        helper's state folder is a loop-mounted ext4 (1 KiB blocks) left with 0 to 6 KiB"""
+        rec = self.recommendation_id()
+        before = self.read_config()
+        state = os.path.join(self.env.root, 'var', 'lib', 'sd-tuner')
+        pending = os.path.join(state, 'pending.json')
+        image = os.path.join(self.env.work, 'state.img')
+        with open(image, 'wb') as f:
+            f.truncate(1 << 20)
+        self.addCleanup(os.unlink, image)
+        subprocess.run(['mkfs.ext4', '-q', '-F', '-b', '1024', '-m', '0', '-O', '^has_journal', '-N', '64',
+                        image], check=True, capture_output=True)
+        os.makedirs(state, exist_ok=True)
+        subprocess.run(['mount', '-o', 'loop', image, state], check=True)
+        self.addCleanup(lambda: subprocess.run(['umount', state]).returncode == 0 or
+                        subprocess.run(['umount', '--lazy', state]))
+        for d in ('backups', 'history'):
+            os.makedirs(os.path.join(state, d), exist_ok=True)
+        outcomes = []
+        for leave in range(0, 7):
+            filler = os.path.join(state, 'filler')
+            with open(filler, 'wb') as f:
+                st = os.statvfs(state)
+                f.write(b'\0' * max(st.f_bavail * st.f_frsize - leave * 1024, 0))
+            free = os.statvfs(state).f_bavail * 1024
+            try:
+                res = self.json_call('Apply', rec, {})
+            except GLib.Error as e:
+                outcomes.append((free, 'error reply'))
+                self.assertEqual(self.read_config(), before, e.message)
+                self.assertFalse(os.path.exists(pending), e.message)
+                os.unlink(filler)
+                continue
+            outcomes.append((free, 'applied'))
+            self.assertTrue(res['changed'], res)
+            self.assertTrue(os.path.exists(pending), f'{free} bytes free: Apply replied success '
+                            'without the pending record')
+            os.unlink(filler)
+            self.json_call('Revert', {})
+            self.assertEqual(self.read_config(), before)
+        print('Apply over the bus with a nearly-full state folder: ' +
+              ', '.join(f'{f} B free: {o}' for f, o in outcomes), file=sys.stderr)
+        self.assertEqual({o for _, o in outcomes}, {'error reply', 'applied'}, outcomes)
 
     def test_apply_revert_loops_with_kills(self):
         """several clients apply and revert in loops while the helper is killed at
