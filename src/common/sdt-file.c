@@ -233,18 +233,44 @@ sdt_file_open_in_root(const gchar *root, const gchar *path, gint flags, GError *
 	return -1;
 }
 
-static const gchar *
-sdt_file_type_name(mode_t mode)
+/* whole sentences per file type, so that no translation has to fit a fragment */
+static gboolean
+sdt_file_set_not_regular(GError **error, const gchar *shown, mode_t mode)
 {
 	if (S_ISFIFO(mode))
-		return _("a FIFO");
-	if (S_ISCHR(mode) || S_ISBLK(mode))
-		return _("a device node");
-	if (S_ISSOCK(mode))
-		return _("a socket");
-	if (S_ISDIR(mode))
-		return _("a folder");
-	return _("not a regular file");
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    /* Translators: a file's path */
+			    _("%s is a FIFO, not a kernel file: SD Tuner reads only regular files "
+			      "there (on a copied root, copy the file itself)"),
+			    shown);
+	else if (S_ISCHR(mode) || S_ISBLK(mode))
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    /* Translators: a file's path */
+			    _("%s is a device node, not a kernel file: SD Tuner reads only regular "
+			      "files there (on a copied root, copy the file itself)"),
+			    shown);
+	else if (S_ISDIR(mode))
+		g_set_error(
+			error,
+			SDT_ERROR,
+			SDT_ERROR_INVALID_DATA,
+			/* Translators: a file's path */
+			_("%s is a folder, not a kernel file: SD Tuner reads only regular files "
+			  "there (on a copied root, copy the file itself)"),
+			shown);
+	else
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    /* Translators: a file's path (a socket, say) */
+			    _("%s is not a regular file, not a kernel file: SD Tuner reads only "
+			      "regular files there (on a copied root, copy the file itself)"),
+			    shown);
+	return FALSE;
 }
 
 /* reads @fd until end-of-file, at most @max_len bytes; -1 with errno, or E2BIG beyond it */
@@ -309,15 +335,7 @@ sdt_file_read_kernel(const gchar *root,
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_INVALID_DATA,
-			    /* Translators: a file's path, then what it is ("a FIFO") */
-			    _("%s is %s, not a kernel file: SD Tuner reads only regular files "
-			      "there (on a copied root, copy the file itself)"),
-			    shown,
-			    sdt_file_type_name(st.st_mode));
-		return FALSE;
+		return sdt_file_set_not_regular(error, shown, st.st_mode);
 	}
 	ok = sdt_file_read_to_end(fd, max_len, contents, &used, &errsv);
 	close(fd);
