@@ -41,9 +41,9 @@ timings = {}
 SNAPSHOT = r'''
 run files-{0} find / -xdev \( -type f -o -type l \) -print
 run fat-{0} ls -a /boot/firmware
-run bootid cat /proc/sys/kernel/random/boot_id
 '''
-BOOT1 = SNAPSHOT.format('before') + f'''
+BOOT_ID = 'run bootid cat /proc/sys/kernel/random/boot_id\n'
+BOOT1 = BOOT_ID + SNAPSHOT.format('before') + f'''
 run info {CTL} info
 run recommend {CTL} recommend
 ID=$(sed -n 's/.*"id" *: *"\\([^"]*\\)".*/\\1/p' /run/sdt/out | head -n 1)
@@ -51,10 +51,10 @@ echo "@@SDT-ID $ID"
 run bench {CTL} bench --profile quick
 run apply {CTL} apply "$ID" {'--trial' if TRIAL else ''}
 run status {CTL} status
-# the restart the apply asks for ("sudo reboot '0 tryboot'" for a trial)
+# the restart status asks for: trial.reboot_command "sudo reboot '0 tryboot'" (none: a plain restart)
 grep -o "sudo reboot '[^']*'" /run/sdt/out | sed "s/^sudo reboot '//; s/'$//" >/run/sdt/reboot-command
 '''
-BOOT2 = SNAPSHOT.format('verify') + f'''
+BOOT2 = BOOT_ID + f'''
 run tryboot-flag od -An -tx1 /proc/device-tree/chosen/bootloader/tryboot
 run status-before {CTL} status
 run verify {CTL} verify
@@ -62,11 +62,11 @@ run status {CTL} status
 run health {CTL} health
 run check {CTL} check
 run history {CTL} history
-'''
-BOOT3 = SNAPSHOT.format('final') + f'''
+''' + SNAPSHOT.format('after')
+BOOT3 = BOOT_ID + f'''
 run status {CTL} status
 run verify {CTL} verify
-'''
+''' + SNAPSHOT.format('final')
 
 
 def step(*args):
@@ -169,7 +169,7 @@ def check_boot1(out, console):
        'bench: every test has a figure', tests)
 
     apply = result(out, 'apply') or {}
-    ok(apply.get('id') == rid and apply.get('trial') is TRIAL and apply.get('changed') is True,
+    ok(apply.get('id') == rid and apply.get('trial', False) is TRIAL and apply.get('changed') is True,
        f'apply: {rid} applied{" as a trial" if TRIAL else ""}', apply)
     ok(not apply.get('warnings'), 'apply: no warning (the fresh benchmark is a "before")',
        apply.get('warnings'))
@@ -279,7 +279,7 @@ def main():
     ids = [b1.get('bootid', ('', 0))[0].strip(), b2.get('bootid', ('', 0))[0].strip()]
     check_verify(b2, c2, ids, rec)
     check_health_check_history(b2)
-    last, name = b2, 'verify'
+    last, name = b2, 'after'
     if TRIAL:
         b3, c3 = boot('boot3', BOOT3)
         st = result(b3, 'status') or {}
