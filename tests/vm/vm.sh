@@ -26,7 +26,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 SYSROOT_PKGS="libc6-dev libglib2.0-dev libjson-glib-dev libudev-dev liburing-dev"
 
 prepare() {
-  local src=$1 work=$2 build root t0
+  local src=$1 work=$2 build root t0 t
   mkdir -p "$work"
   work=$(cd "$work" && pwd)
   t0=$(date +%s)
@@ -55,7 +55,9 @@ prepare() {
   rm -rf "$root"
   mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,etc/sdt}
   cp "$work/busybox" "$root/bin/busybox"
-  "$VM_TRIPLE-gcc" -O2 -Wall -Werror -static -o "$root/bin/sdt-vm-reboot" "$HERE/sdt-vm-reboot.c"
+  for t in sdt-vm-reboot sdt-vm-uptime; do
+    "$VM_TRIPLE-gcc" -O2 -Wall -Werror -static -o "$root/bin/$t" "$HERE/$t.c"
+  done
   install -m 755 "$HERE/guest-init.sh" "$root/init"
   vm_stage "$root" "$work/sysroot" "$build/src/cli/sdtunerctl"
   vm_initramfs "$work/base.cpio.gz" "$root"
