@@ -9,8 +9,13 @@
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "sdt-error.h"
@@ -367,6 +372,82 @@ test_kernel_root_links(Fixture *f, gconstpointer data)
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND);
 }
 
+/* from here on openat2() fails with ENOSYS, as on a kernel before 5.6 */
+static void
+deny_openat2(void)
+{
+#ifdef SYS_openat2
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat2, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA)),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {G_N_ELEMENTS(filter), filter};
+
+	g_assert_cmpint(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), ==, 0);
+	g_assert_cmpint(prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog), ==, 0);
+	g_assert_cmpint(syscall(SYS_openat2, AT_FDCWD, "/", NULL, 0), ==, -1);
+	g_assert_cmpint(errno, ==, ENOSYS);
+#endif
+}
+
+/*
+ * Without openat2(): the file's folder, links resolved by the kernel as usual,
+ * must lie under the root; a relative link inside it is followed, a link out
+ * of it refused, saying so.
+ */
+static void
+test_kernel_no_openat2(Fixture *f, gconstpointer data)
+{
+	g_autofree gchar *root = g_build_filename(f->dir, "root", NULL);
+	g_autofree gchar *outside = g_build_filename(f->dir, "outside", NULL);
+	g_autofree gchar *base = g_build_filename(root, "sys/firmware/devicetree/base", NULL);
+	g_autofree gchar *proc = g_build_filename(root, "proc", NULL);
+	g_autofree gchar *link = g_build_filename(proc, "device-tree", NULL);
+	g_autofree gchar *file = g_build_filename(base, "model", NULL);
+	g_autofree gchar *text = NULL;
+	g_autoptr(GError) error = NULL;
+	gsize len = 0;
+
+	if (!g_test_subprocess()) {
+		g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+		g_test_trap_assert_passed();
+		return;
+	}
+	deny_openat2();
+	g_assert_cmpint(g_mkdir_with_parents(base, 0755), ==, 0);
+	g_assert_cmpint(g_mkdir_with_parents(proc, 0755), ==, 0);
+	g_assert_cmpint(g_mkdir_with_parents(outside, 0755), ==, 0);
+	g_assert_true(g_file_set_contents(file, "Raspberry Pi 3 Model B", 23, NULL));
+	g_clear_pointer(&file, g_free);
+	file = g_build_filename(outside, "model", NULL);
+	g_assert_true(g_file_set_contents(file, "outside", -1, NULL));
+
+	g_assert_cmpint(symlink("../sys/firmware/devicetree/base", link), ==, 0);
+	g_assert_true(
+		sdt_file_read_kernel(root, "/proc/device-tree/model", 1024, &text, &len, &error));
+	g_assert_no_error(error);
+	g_assert_cmpmem(text, len, "Raspberry Pi 3 Model B", 23);
+	g_clear_pointer(&text, g_free);
+
+	g_assert_cmpint(unlink(link), ==, 0);
+	g_assert_cmpint(symlink(outside, link), ==, 0);
+	g_assert_false(
+		sdt_file_read_kernel(root, "/proc/device-tree/model", 1024, &text, &len, &error));
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+	g_assert_nonnull(strstr(error->message, "leads out of the root"));
+	g_assert_null(text);
+	g_clear_error(&error);
+
+	/* a FIFO is refused the same way */
+	g_clear_pointer(&file, g_free);
+	file = g_build_filename(proc, "uptime", NULL);
+	g_assert_cmpint(mkfifo(file, 0600), ==, 0);
+	g_assert_false(sdt_file_read_kernel(root, "/proc/uptime", 1024, &text, &len, &error));
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -437,6 +518,12 @@ main(int argc, char **argv)
 		   NULL,
 		   fixture_setup,
 		   test_kernel_root_links,
+		   fixture_teardown);
+	g_test_add("/file/kernel/no-openat2",
+		   Fixture,
+		   NULL,
+		   fixture_setup,
+		   test_kernel_no_openat2,
 		   fixture_teardown);
 	return g_test_run();
 }

@@ -9,7 +9,6 @@
 
 #include "sdt-board.h"
 #include "sdt-error.h"
-#include "sdt-file.h"
 
 #define SDHOST SDT_SD_CONTROLLER_SDHOST
 #define EMMC2  SDT_SD_CONTROLLER_EMMC2

@@ -25,6 +25,7 @@ G_BEGIN_DECLS
  * symlink in the last component gets `SDT_ERROR_INVALID_DATA` too; a missing
  * file gets `SDT_ERROR_NOT_FOUND`.  A file that grows while it is read is
  * refused as well, so no caller ever holds more than @max_len + 1 bytes.
+ * Trusting st_size, it is not for kernel files: sdt_file_read_kernel() is.
  *
  * Returns: %TRUE on success.
  */

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>

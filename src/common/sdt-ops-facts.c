@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "sdt-cqe-quirks.h"
-#include "sdt-file.h"
 #include "sdt-history.h"
 #include "sdt-ops-facts.h"
 

@@ -8,7 +8,6 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "sdt-file.h"
 #include "sdt-health.h"
 #include "sdt-history.h"
 #include "sdt-info.h"

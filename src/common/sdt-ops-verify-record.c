@@ -8,7 +8,6 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "sdt-file.h"
 #include "sdt-history.h"
 #include "sdt-ops-facts.h"
 #include "sdt-ops-verify-private.h"
