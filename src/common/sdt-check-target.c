@@ -252,6 +252,7 @@ sdt_check_reserve_size(SdtCheck *self, guint64 *size, guint64 *give_back, GError
 	struct statvfs vfs;
 	guint64 avail;
 	guint64 margin;
+	guint64 free;
 
 	if (statvfs(self->dir, &vfs) != 0)
 		return sdt_error_set_from_errno(error, errno, _("Cannot use %s"), self->dir);
@@ -273,17 +274,22 @@ sdt_check_reserve_size(SdtCheck *self, guint64 *size, guint64 *give_back, GError
 			    (margin + 32 * SDT_CHECK_MIB) / SDT_CHECK_MIB);
 		return FALSE;
 	}
-	/* all of it but 32 MiB for a moment; the margin goes back from the lowest
-	 * addresses (sdt_check_give_back()), so the reserved space reaches the top */
-	*size = (avail - 32 * SDT_CHECK_MIB) / SDT_CHECK_MIB * SDT_CHECK_MIB;
-	*give_back = margin - 32 * SDT_CHECK_MIB;
+	/* for a moment all of it (root's reserve too, as root) but 4 MiB; the margin
+	 * and root's reserve go back from the lowest addresses at once
+	 * (sdt_check_give_back()), so that the reserved space reaches the top of the
+	 * card wherever ext4 allocated it */
+	free = geteuid() == 0 ? (guint64) vfs.f_bfree * vfs.f_frsize : avail;
+	*size = (free - MIN(free, 4 * SDT_CHECK_MIB)) / SDT_CHECK_MIB * SDT_CHECK_MIB;
+	*give_back = *size - MIN(*size, (avail - margin) / SDT_CHECK_MIB * SDT_CHECK_MIB);
 	return TRUE;
 }
 
 /* a file without a name (O_TMPFILE, else unlinked at once) of @size bytes */
 static gboolean
-sdt_check_reserve_create(SdtCheck *self, guint64 size, GError **error)
+sdt_check_reserve_create(SdtCheck *self, guint64 size, const guint64 *floor, GError **error)
 {
+	struct stat st;
+
 	self->file_fd = open(self->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (self->file_fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
 		g_autofree gchar *path = g_build_filename(self->dir, SDT_CHECK_RESERVE_NAME, NULL);
@@ -299,7 +305,12 @@ sdt_check_reserve_create(SdtCheck *self, guint64 size, GError **error)
 						errno,
 						_("Cannot create the reserved file in %s"),
 						self->dir);
-	if (fallocate(self->file_fd, 0, 0, (off_t) size) != 0)
+	/* all of the free space for a moment, less if ext4 needs some for the file's
+	 * own extent tree */
+	while (fallocate(self->file_fd, 0, 0, (off_t) size) != 0 && errno == ENOSPC &&
+	       size > *floor + SDT_CHECK_MIB)
+		size -= SDT_CHECK_MIB;
+	if (fstat(self->file_fd, &st) != 0 || (guint64) st.st_size < size)
 		return sdt_error_set_from_errno(error,
 						errno,
 						_("Cannot reserve %" PRIu64 " MiB in %s"),
@@ -413,13 +424,17 @@ sdt_check_reserve(SdtCheck *self, GError **error)
 {
 	guint64 size = 0;
 	guint64 give_back = 0;
+	guint64 floor;
 
 	if (!sdt_check_reserve_size(self, &size, &give_back, error))
 		return FALSE;
 	sdt_check_report(self, "reserve", 0.0);
-	if (!sdt_check_reserve_create(self, size, error) ||
-	    !sdt_check_map_extents(self, size, error) ||
-	    !sdt_check_give_back(self, give_back, error) ||
+	floor = size - give_back;
+	if (!sdt_check_reserve_create(self, size, &floor, error))
+		return FALSE;
+	size = self->reserved;
+	if (!sdt_check_map_extents(self, size, error) ||
+	    !sdt_check_give_back(self, MIN(give_back, size - MIN(size, floor)), error) ||
 	    !sdt_check_map_extents(self, size, error))
 		return FALSE;
 	if (self->extents->len == 0) {

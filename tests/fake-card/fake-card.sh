@@ -68,23 +68,29 @@ up)
   fi
   part=$(cat "$dir/part")
   mount -o rw,noatime "$part" "$dir/mnt"
-  mkdir -p "$dir/mnt/user"
-  python3 - "$dir/mnt/user" "${FAKE_FILES:-200}" <<'PY'
+  # in the top folder: ext4 keeps them in block group 0, the low addresses (a
+  # sub-folder would go to another group, where a small fake's own wrap would
+  # break them before any check)
+  python3 - "$dir/mnt" "${FAKE_FILES:-200}" <<'PY'
 import os, random, sys
 d, n = sys.argv[1], int(sys.argv[2])
 rng = random.Random(n)
 for i in range(n):
-    sub = os.path.join(d, f"d{i % 10}")
-    os.makedirs(sub, exist_ok=True)
-    with open(os.path.join(sub, f"f{i:03d}.bin"), "wb") as f:
+    with open(os.path.join(d, f"user-{i:03d}.bin"), "wb") as f:
         f.write(os.urandom(rng.randrange(1, 49) * 4096))
 PY
-  (cd "$dir/mnt" && find user -type f | sort | xargs sha256sum) >"$dir/sums"
+  (cd "$dir/mnt" && ls user-*.bin | xargs sha256sum) >"$dir/sums"
   umount "$dir/mnt"
+  # the cache kind forgets what only its cache held (data past its real size)
+  kill -USR2 "$(cat "$dir/fuse.pid")"
   # the fixture itself must be sound before any check runs
   e2fsck -fn "$part" >"$dir/fsck-before.log" 2>&1 ||
     { cat "$dir/fsck-before.log" >&2; fail "the fake's file system is broken before the check"; }
   mount -o rw,noatime "$part" "$dir/mnt"
+  # and the user files as the card holds them (no page cache after the remount):
+  # a fake too small for where ext4 put them has lost them before any check
+  (cd "$dir/mnt" && sha256sum --quiet -c "$dir/sums" >/dev/null 2>&1) ||
+    fail "the fake lost user files before the check (real size too small for this layout)"
   # from now on the eio kind fails beyond its real size
   kill -USR1 "$(cat "$dir/fuse.pid")"
   ;;

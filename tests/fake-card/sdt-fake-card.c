@@ -18,7 +18,7 @@
  *   cache    beyond REAL, writes live only in a cache of the last --cache
  *            bytes written (4 KiB blocks, first in first out); reads beyond
  *            REAL return the cached block or zeros (a fake whose read-back
- *            right after a write passes)
+ *            right after a write passes); SIGUSR2 empties the cache
  *   genuine  REAL must equal CLAIM: every byte is stored
  *
  * Every request goes to this process (direct_io), so no page cache hides what
@@ -58,6 +58,15 @@ static struct {
 
 static const char *card_path = "/card";
 static volatile sig_atomic_t armed;
+static volatile sig_atomic_t drop_cache;
+
+/* SIGUSR2: the cache kind forgets its cache (what only it held is lost) */
+static void
+fake_drop(int sig)
+{
+	(void) sig;
+	drop_cache = 1;
+}
 
 static void
 fake_arm(int sig)
@@ -118,6 +127,10 @@ fake_open(const char *path, struct fuse_file_info *fi)
 static int64_t
 cache_find(uint64_t blk)
 {
+	if (drop_cache) {
+		memset(fake.slot_block, 0, fake.n_slots * sizeof(uint64_t));
+		drop_cache = 0;
+	}
 	for (uint64_t i = 0; i < fake.n_slots; i++)
 		if (fake.slot_block[i] == blk + 1)
 			return (int64_t) i;
@@ -349,6 +362,7 @@ main(int argc, char *argv[])
 			return 1;
 	}
 	signal(SIGUSR1, fake_arm);
+	signal(SIGUSR2, fake_drop);
 	fuse_argv[fuse_argc++] = argv[0];
 	fuse_argv[fuse_argc++] = (char *) "-f";
 	/* one thread: the cache has no lock */
