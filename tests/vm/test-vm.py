@@ -226,6 +226,9 @@ def check_health_check_history(out):
        'health: the uptime and the writes since boot', health.get('since_boot'))
     ok(up < 3600 and health.get('writes_per_day_bytes') is None,
        'health: no writes per day in the first hour after boot', health)
+    rules = [f.get('rule') for f in get(health, 'registers.findings') or []]
+    ok('date-future' not in rules, 'health: the card is not "made in the future" of a 1970 clock',
+       get(health, 'registers'))
     if TRIAL:
         # the same health with the kernel's boot time 2 h back (a time namespace, arm64)
         health = result(out, 'health-2h') or {}
