@@ -14,7 +14,9 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sdt-check.h"
@@ -28,7 +30,20 @@ typedef struct {
 	gchar *dir;
 	gchar *mnt;
 	gchar *loop;
+	gchar *journal[3]; /* the check's journal folders, NULL-terminated */
+	guint claim_mib;
 } TestCard;
+
+/* the journal folders of @card for @config */
+static void
+test_card_config(TestCard *card, SdtCheckConfig *config, SdtCheckMode mode)
+{
+	sdt_check_config_init(config, mode);
+	config->stand_in = TRUE;
+	config->journal_dirs = (const gchar *const *) card->journal;
+}
+
+static void test_shell(const gchar *line);
 
 static gchar *
 test_script(void)
@@ -70,18 +85,22 @@ test_run_script(const gchar *cmd, const gchar *dir, const gchar *extra)
 }
 
 static TestCard *
-test_card_up(const gchar *kind, guint real_mib)
+test_card_up_claim(const gchar *kind, guint claim_mib, guint real_mib)
 {
 	TestCard *card = g_new0(TestCard, 1);
 	g_autofree gchar *tmpl = g_build_filename(TEST_DIR, "sdt-check-XXXXXX", NULL);
 	/* real sizes above 1 TiB-in-MiB are bytes */
 	g_autofree gchar *args = real_mib > 1048576
-					 ? g_strdup_printf("%s %u %ub", kind, CLAIM_MIB, real_mib)
-					 : g_strdup_printf("%s %u %u", kind, CLAIM_MIB, real_mib);
+					 ? g_strdup_printf("%s %u %ub", kind, claim_mib, real_mib)
+					 : g_strdup_printf("%s %u %u", kind, claim_mib, real_mib);
 	g_autofree gchar *loop_file = NULL;
 
 	card->dir = g_mkdtemp(g_steal_pointer(&tmpl));
 	g_assert_nonnull(card->dir);
+	card->claim_mib = claim_mib;
+	/* the journal: one folder like the state dir, one like /run (not the card) */
+	card->journal[0] = g_build_filename(card->dir, "state", NULL);
+	card->journal[1] = g_build_filename(card->dir, "run", NULL);
 	test_run_script("up", card->dir, args);
 	card->mnt = g_build_filename(card->dir, "mnt", NULL);
 	loop_file = g_build_filename(card->dir, "loop", NULL);
@@ -90,10 +109,18 @@ test_card_up(const gchar *kind, guint real_mib)
 	return card;
 }
 
+static TestCard *
+test_card_up(const gchar *kind, guint real_mib)
+{
+	return test_card_up_claim(kind, CLAIM_MIB, real_mib);
+}
+
 static void
 test_card_down(TestCard *card)
 {
 	test_run_script("down", card->dir, NULL);
+	g_free(card->journal[0]);
+	g_free(card->journal[1]);
 	g_free(card->dir);
 	g_free(card->mnt);
 	g_free(card->loop);
@@ -126,25 +153,38 @@ test_check(TestCard *card, const SdtCheckConfig *config, JsonNode **node_out)
 	return json_node_get_object(node);
 }
 
+/* fake, with a range no wider than 2% of the claim that holds the real size */
 static void
-test_assert_fake(JsonObject *obj, const gchar *failure, guint real_mib)
+test_assert_fake_claim(JsonObject *obj, const gchar *failure, guint claim_mib, guint real_mib)
 {
-	gint64 estimate;
-	guint64 real = real_mib > 1048576 ? real_mib : real_mib * MIB;
+	gint64 estimate, lo, hi;
+	gint64 real = real_mib > 1048576 ? (gint64) real_mib : (gint64) real_mib * (gint64) MIB;
+	gint64 claim = (gint64) claim_mib * (gint64) MIB;
 
 	g_assert_cmpstr(json_object_get_string_member(obj, "verdict"), ==, "fake");
 	g_assert_cmpstr(json_object_get_string_member(obj, "failure"), ==, failure);
-	g_assert_cmpint(json_object_get_int_member(obj, "claimed_bytes"), ==, CLAIM_MIB * MIB);
+	g_assert_cmpint(json_object_get_int_member(obj, "claimed_bytes"), ==, claim);
 	estimate = json_object_get_int_member(obj, "estimated_capacity_bytes");
-	g_test_message("estimate %" G_GINT64_FORMAT " MiB for a real %" G_GUINT64_FORMAT " MiB",
-		       estimate / (gint64) MIB,
-		       real / MIB);
-	g_assert_cmpint(estimate, >=, (gint64) (real / 10 * 9));
-	g_assert_cmpint(estimate, <=, (gint64) (real / 10 * 11));
+	lo = json_object_get_int_member(obj, "capacity_at_least_bytes");
+	hi = json_object_get_int_member(obj, "capacity_at_most_bytes");
+	g_test_message("range %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT
+		       " KiB, estimate %" G_GINT64_FORMAT " KiB, real %" G_GINT64_FORMAT " KiB",
+		       lo / 1024,
+		       hi / 1024,
+		       estimate / 1024,
+		       real / 1024);
+	g_assert_cmpint(lo, <=, real);
+	g_assert_cmpint(hi, >=, real);
+	g_assert_cmpint(lo, <=, estimate);
+	g_assert_cmpint(estimate, <=, hi);
+	g_assert_cmpint(hi - lo, <=, claim / 50);
 	g_assert_false(json_object_get_null_member(obj, "first_bad_offset"));
-	g_assert_cmpint(json_object_get_int_member(obj, "first_bad_offset"),
-			<=,
-			(gint64) (real / 10 * 11));
+}
+
+static void
+test_assert_fake(JsonObject *obj, const gchar *failure, guint real_mib)
+{
+	test_assert_fake_claim(obj, failure, CLAIM_MIB, real_mib);
 }
 
 static void
@@ -158,8 +198,7 @@ test_fake_kind(const gchar *kind, guint real_mib, const gchar *failure, gboolean
 	if (!test_can_run())
 		return;
 	card = test_card_up(kind, real_mib);
-	sdt_check_config_init(&config, SDT_CHECK_MODE_QUICK);
-	config.stand_in = TRUE;
+	test_card_config(card, &config, SDT_CHECK_MODE_QUICK);
 	config.skip_read_phase = skip_read;
 	obj = test_check(card, &config, &node);
 	if (failure == NULL) {
@@ -184,19 +223,202 @@ test_check_wrap(void)
 }
 
 static void
-test_check_wrap_below_guard(void)
+test_check_wrap_marketing(void)
 {
-	/* a wrap at 256 GB-style 256 * 10^6 bytes, below the write guard's sizes
-	 * (half the claim and up): the read-only phase alone finds it */
+	/* a wrap at a marketing size, 256 * 10^6 bytes: the read-only phase finds it */
 	test_fake_kind("wrap", 256000000, "wrap", FALSE);
 }
 
 static void
-test_check_wrap_write_guard_alone(void)
+test_check_wrap_probe_alone(void)
 {
-	/* without the read-only phase, the write guard alone keeps the user's data
-	 * intact and the overwritten aliases still give the wrap away */
+	/* without the read-only phase, the probe alone keeps the user's data intact
+	 * and finds the wrap's exact size */
 	test_fake_kind("wrap", 256, "wrap", TRUE);
+}
+
+/* fakes whose real size is neither a power of two nor a marketing size (issue 22) */
+typedef struct {
+	const gchar *path;
+	const gchar *kind;
+	guint claim_mib;
+	guint real_mib;
+	const gchar *failure;
+} TestFake;
+
+static const TestFake test_fakes[] = {
+	{"/check/fake/wrap-512-333", "wrap", 512, 333, "wrap"},
+	{"/check/fake/wrap-1000-700", "wrap", 1000, 700, "wrap"},
+	{"/check/fake/wrap-512-460", "wrap", 512, 460, "wrap"},
+	{"/check/fake/zeros-512-333", "zeros", 512, 333, "lost-writes"},
+	{"/check/fake/zeros-1000-700", "zeros", 1000, 700, "lost-writes"},
+	{"/check/fake/zeros-512-460", "zeros", 512, 460, "lost-writes"},
+	{"/check/fake/eio-512-333", "eio", 512, 333, "io-error"},
+	{"/check/fake/eio-1000-700", "eio", 1000, 700, "io-error"},
+	{"/check/fake/cache-512-333", "cache", 512, 333, "lost-writes"},
+	{"/check/fake/cache-1000-700", "cache", 1000, 700, "lost-writes"},
+	{"/check/fake/cache-512-460", "cache", 512, 460, "lost-writes"},
+};
+
+static void
+test_check_fake_sized(gconstpointer data)
+{
+	const TestFake *fake = data;
+	TestCard *card;
+	SdtCheckConfig config;
+	g_autoptr(JsonNode) node = NULL;
+	JsonObject *obj;
+
+	if (!test_can_run())
+		return;
+	card = test_card_up_claim(fake->kind, fake->claim_mib, fake->real_mib);
+	test_card_config(card, &config, SDT_CHECK_MODE_QUICK);
+	obj = test_check(card, &config, &node);
+	test_assert_fake_claim(obj, fake->failure, fake->claim_mib, fake->real_mib);
+	/* e2fsck -fn clean, every user file's SHA-256 as before, nothing left */
+	test_run_script("verify", card->dir, NULL);
+	test_card_down(card);
+}
+
+/* --full on a fake stops at the probe's answer: nothing more is written */
+static void
+test_check_full_on_fake(void)
+{
+	TestCard *card;
+	SdtCheckConfig config;
+	g_autoptr(JsonNode) node = NULL;
+	JsonObject *obj;
+
+	if (!test_can_run())
+		return;
+	card = test_card_up_claim("wrap", 512, 333);
+	test_card_config(card, &config, SDT_CHECK_MODE_FULL);
+	obj = test_check(card, &config, &node);
+	test_assert_fake_claim(obj, "wrap", 512, 333);
+	/* the probe's blocks only: no full pass of the reserved space */
+	g_assert_cmpint(json_object_get_int_member(json_object_get_object_member(obj, "samples"),
+						   "written"),
+			<,
+			8192);
+	test_run_script("verify", card->dir, NULL);
+	test_card_down(card);
+}
+
+/* the stock Raspberry Pi OS layout (FAT partition 1, ext4 root filling the rest),
+ * a 4 GiB card like QEMU's with its root 70% full: genuine (issue 21, item 5) */
+static void
+test_check_pios_layout(void)
+{
+	TestCard *card;
+	SdtCheckConfig config;
+	g_autofree gchar *state = NULL;
+	g_autofree gchar *line = NULL;
+
+	if (!test_can_run())
+		return;
+	g_setenv("FAKE_LAYOUT", "pios", TRUE);
+	g_setenv("FAKE_P1_MIB", "256", TRUE);
+	card = test_card_up_claim("genuine", 4096, 4096);
+	g_unsetenv("FAKE_LAYOUT");
+	g_unsetenv("FAKE_P1_MIB");
+	/* a used system: 40 folders of 60 MiB spread over the root by ext4 */
+	line = g_strdup_printf(
+		"sh -c 'for i in $(seq 1 40); do mkdir -p %s/sys$i && "
+		"fallocate -l 60M %s/sys$i/blob; done; mkdir -p -m 755 %s/var/lib/sd-tuner'",
+		card->mnt,
+		card->mnt,
+		card->mnt);
+	test_shell(line);
+	state = g_build_filename(card->mnt, "var", "lib", "sd-tuner", NULL);
+	test_card_config(card, &config, SDT_CHECK_MODE_QUICK);
+	for (guint run = 0; run < 3; run++) {
+		g_autoptr(GError) error = NULL;
+		g_autoptr(JsonNode) node = sdt_check_run(state, &config, NULL, NULL, NULL, &error);
+		JsonObject *obj;
+		g_assert_no_error(error);
+		obj = json_node_get_object(node);
+		g_test_message("%s", json_object_get_string_member(obj, "reason"));
+		g_assert_cmpstr(json_object_get_string_member(obj, "verdict"), ==, "genuine");
+		g_assert_cmpint(
+			json_object_get_int_member(json_object_get_object_member(obj, "samples"),
+						   "verified_up_to"),
+			>=,
+			(gint64) (4096 * MIB / 100 * 99));
+	}
+	g_free(line);
+	line = g_strdup_printf("sh -c 'rm -rf %s/sys* %s/var'", card->mnt, card->mnt);
+	test_shell(line);
+	test_run_script("verify", card->dir, NULL);
+	test_card_down(card);
+}
+
+/* one way of a next start: 0 the next check, 1 the verify unit's command, 2 the
+ * helper's start (the call it makes); the number of blocks put back */
+static void
+test_next_start(TestCard *card, const SdtCheckConfig *config, guint how, const gchar *root)
+{
+	g_autoptr(GError) error = NULL;
+
+	if (how == 0) {
+		g_autoptr(JsonNode) node = NULL;
+		JsonObject *obj = test_check(card, config, &node);
+		g_assert_cmpstr(json_object_get_string_member(obj, "verdict"), ==, "fake");
+	} else if (how == 1) {
+		const gchar *ctl = g_getenv("SDTUNERCTL");
+		g_autofree gchar *line = NULL;
+		g_assert_nonnull(ctl);
+		line = g_strdup_printf("%s --root %s verify", ctl, root);
+		test_shell(line);
+	} else {
+		g_assert_cmpint(sdt_check_repair(config->journal_dirs, &error), >=, 0);
+		g_assert_no_error(error);
+	}
+}
+
+/* the check killed (SIGKILL) while its blocks are out: the next start puts them back */
+static void
+test_check_killed(void)
+{
+	TestCard *card;
+	SdtCheckConfig config;
+	g_autofree gchar *journal = NULL;
+	g_autofree gchar *root = NULL;
+	guint out_at_kill = 0;
+
+	if (!test_can_run())
+		return;
+	card = test_card_up_claim("wrap", 512, 333);
+	/* the journal where sdtunerctl --root ROOT keeps it */
+	root = g_build_filename(card->dir, "root", NULL);
+	g_free(card->journal[0]);
+	g_free(card->journal[1]);
+	card->journal[0] = g_build_filename(root, "var", "lib", "sd-tuner", "check", NULL);
+	card->journal[1] = g_build_filename(root, "run", "sd-tuner", NULL);
+	test_card_config(card, &config, SDT_CHECK_MODE_QUICK);
+	journal = g_build_filename(card->journal[0], "check-journal", NULL);
+	for (guint kill_no = 0; kill_no < 3; kill_no++) {
+		gint status = 0;
+		pid_t pid = fork();
+		g_assert_cmpint(pid, >=, 0);
+		if (pid == 0) {
+			JsonNode *node = sdt_check_run(card->mnt, &config, NULL, NULL, NULL, NULL);
+			_exit(node != NULL ? 0 : 1);
+		}
+		/* until its first journal is there, then a random moment later */
+		for (guint i = 0; i < 2000 && !g_file_test(journal, G_FILE_TEST_EXISTS); i++)
+			g_usleep(1000);
+		g_usleep(g_random_int_range(0, 20000));
+		kill(pid, SIGKILL);
+		g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
+		if (g_file_test(journal, G_FILE_TEST_EXISTS))
+			out_at_kill++;
+		test_next_start(card, &config, kill_no, root);
+		g_assert_false(g_file_test(journal, G_FILE_TEST_EXISTS));
+	}
+	g_test_message("%u of 3 kills with blocks out", out_at_kill);
+	g_assert_cmpuint(out_at_kill, >=, 1);
+	test_run_script("verify", card->dir, NULL);
+	test_card_down(card);
 }
 
 static void
@@ -226,7 +448,7 @@ test_check_genuine(void)
 static void
 test_cancel_in_write_cb(const gchar *phase, gdouble fraction, gdouble rate, gpointer user_data)
 {
-	if (g_strcmp0(phase, "write") == 0)
+	if (g_strcmp0(phase, "probe") == 0)
 		g_cancellable_cancel(G_CANCELLABLE(user_data));
 }
 
@@ -258,7 +480,8 @@ test_check_bad_input(void)
 	if (!test_can_run())
 		return;
 	card = test_card_up("genuine", CLAIM_MIB);
-	sdt_check_config_init(&config, SDT_CHECK_MODE_QUICK);
+	test_card_config(card, &config, SDT_CHECK_MODE_QUICK);
+	config.stand_in = FALSE;
 
 	/* read-only */
 	line = g_strdup_printf("mount -o remount,ro %s", card->mnt);
@@ -310,7 +533,7 @@ test_check_bad_input(void)
 	g_assert_cmpint(g_unlink(filler), ==, 0);
 	sync();
 
-	/* Stop during the writes: Cancelled, and the reserved file is gone */
+	/* Stop during the probe: Cancelled, the blocks put back, the reserved file gone */
 	free_before = test_free_bytes(card->mnt);
 	node = sdt_check_run(card->mnt,
 			     &config,
@@ -369,8 +592,13 @@ main(int argc, char *argv[])
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/check/fake/wrap", test_check_wrap);
-	g_test_add_func("/check/fake/wrap-below-guard", test_check_wrap_below_guard);
-	g_test_add_func("/check/fake/wrap-write-guard-alone", test_check_wrap_write_guard_alone);
+	g_test_add_func("/check/fake/wrap-marketing", test_check_wrap_marketing);
+	g_test_add_func("/check/fake/wrap-probe-alone", test_check_wrap_probe_alone);
+	for (guint i = 0; i < G_N_ELEMENTS(test_fakes); i++)
+		g_test_add_data_func(test_fakes[i].path, &test_fakes[i], test_check_fake_sized);
+	g_test_add_func("/check/fake/full-stops-at-probe", test_check_full_on_fake);
+	g_test_add_func("/check/pios-layout", test_check_pios_layout);
+	g_test_add_func("/check/killed", test_check_killed);
 	g_test_add_func("/check/fake/zeros", test_check_zeros);
 	g_test_add_func("/check/fake/eio", test_check_eio);
 	g_test_add_func("/check/fake/eio-writes", test_check_eio_writes);

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "sdt-check-config.h"
 #include "sdt-health-page.h"
 #include "sdt-json-reader.h"
 #include "sdt-client-job.h"
@@ -221,6 +222,8 @@ sdt_health_page_show_result(SdtHealthPage *self, JsonObject *obj)
 	gdouble coverage = 0;
 	gdouble seconds = 0;
 	gdouble estimate;
+	gdouble lo = 0;
+	gdouble hi = 0;
 
 	sdt_health_page_num(obj, "coverage", &coverage);
 	sdt_health_page_num(obj, "seconds", &seconds);
@@ -232,7 +235,21 @@ sdt_health_page_show_result(SdtHealthPage *self, JsonObject *obj)
 		g_string_append(text, _("Not determinable."));
 	g_string_append_c(text, '\n');
 	if (g_strcmp0(verdict, "fake") == 0 &&
-	    sdt_health_page_num(obj, "estimated_capacity_bytes", &estimate)) {
+	    sdt_health_page_num(obj, "capacity_at_least_bytes", &lo) &&
+	    sdt_health_page_num(obj, "capacity_at_most_bytes", &hi)) {
+		/* Translators: the real capacity's range in MB (10^6 bytes), then the
+		 * size past which files are lost, in MB */
+		g_string_append_printf(
+			text,
+			_("It really holds between %.0f and %.0f MB. Files written "
+			  "past about %.0f MB are lost on this card: copy your files "
+			  "off it and do not use it for anything important."),
+			floor(lo / 1e6),
+			ceil(hi / 1e6),
+			floor(lo / 1e6));
+		g_string_append_c(text, '\n');
+	} else if (g_strcmp0(verdict, "fake") == 0 &&
+		   sdt_health_page_num(obj, "estimated_capacity_bytes", &estimate)) {
 		/* Translators: the real capacity in GB */
 		g_string_append_printf(text,
 				       _("It really holds about %.1f GB. Copy your files off it "
@@ -303,7 +320,8 @@ sdt_health_page_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, 
 	if (!self->running || phase == NULL || phase[0] == '\0')
 		return;
 	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar), fraction);
-	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar), phase);
+	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar),
+				  sdt_check_phase_label(phase));
 }
 
 static void
@@ -313,7 +331,8 @@ sdt_health_page_start(SdtHealthPage *self, const gchar *mode)
 		return;
 	sdt_health_page_set_running(self, TRUE);
 	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar), 0.0);
-	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar), "prepare");
+	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar),
+				  sdt_check_phase_label("prepare"));
 	gtk_label_set_text(GTK_LABEL(self->result_label),
 			   _("Checking… Your files are safe: the check only writes inside "
 			     "space it reserves, and removes it afterwards."));

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <unistd.h>
 
+#include "sdt-check-config.h"
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
 #include "sdt-health.h"
@@ -33,6 +34,8 @@ sdt_cli_check_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gp
 	gdouble elapsed = (gdouble) (g_get_monotonic_time() - self->started) / G_USEC_PER_SEC;
 	gboolean new_phase = g_strcmp0(phase, self->last_phase) != 0;
 
+	const gchar *label = sdt_check_phase_label(phase);
+
 	if (phase == NULL || phase[0] == '\0')
 		return;
 	if (self->tty) {
@@ -40,16 +43,16 @@ sdt_cli_check_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gp
 			g_printerr("\r");
 			/* Translators: a check's phase, its progress in percent and the time left
 			 */
-			g_printerr(_("%-10s %3u%%  about %.0f s left"),
-				   phase,
+			g_printerr(_("%s: %3u%%  about %.0f s left"),
+				   label,
 				   pct,
 				   elapsed / fraction * (1.0 - fraction));
 			g_printerr("\033[K");
 		} else
-			g_printerr("\r%-10s %3u%%\033[K", phase, pct);
+			g_printerr("\r%s: %3u%%\033[K", label, pct);
 		self->line_shown = TRUE;
 	} else if (new_phase) {
-		g_printerr("%s %u%%\n", phase, pct);
+		g_printerr("%s: %u%%\n", label, pct);
 	}
 	if (new_phase) {
 		g_free(self->last_phase);
@@ -104,11 +107,20 @@ sdt_cli_check_print_human(JsonObject *obj)
 		json_object_get_string_member(target, "disk"),
 		json_object_get_string_member(target, "filesystem"),
 		json_object_get_string_member(target, "path"));
-	if (!json_object_get_null_member(obj, "estimated_capacity_bytes"))
-		g_print(_("Real capacity about %" PRId64 " MiB; the first bad block is at "
-			  "%" PRId64 " MiB\n"),
-			json_object_get_int_member(obj, "estimated_capacity_bytes") / 1048576,
-			json_object_get_int_member(obj, "first_bad_offset") / 1048576);
+	if (!json_object_get_null_member(obj, "estimated_capacity_bytes") &&
+	    json_object_has_member(obj, "capacity_at_least_bytes")) {
+		gint64 lo = json_object_get_int_member(obj, "capacity_at_least_bytes");
+		gint64 hi = json_object_get_int_member(obj, "capacity_at_most_bytes");
+		/* Translators: the real capacity's range and estimate in MiB */
+		g_print(_("Real capacity between %.1f and %.1f MiB (about %.1f MiB)\n"),
+			lo / 1048576.0,
+			hi / 1048576.0,
+			json_object_get_int_member(obj, "estimated_capacity_bytes") / 1048576.0);
+		/* Translators: a size in MB (10^6 bytes) */
+		g_print(_("Files written past about %.0f MB are lost on this card. Copy your "
+			  "files off it and do not use it for anything important.\n"),
+			lo / 1e6);
+	}
 	g_print("%s\n", json_object_get_string_member(obj, "reason"));
 	/* Translators: coverage in percent, blocks written, blocks read, seconds */
 	g_print(_("Covered %.0f%% of the card's addresses (%" PRId64 " blocks written, %" PRId64

@@ -56,7 +56,6 @@ sdt_check_clear(SdtCheck *self)
 	g_free(self->disk_node);
 	g_free(self->filesystem);
 	g_clear_pointer(&self->candidates, g_array_unref);
-	g_clear_pointer(&self->guard, g_array_unref);
 	g_clear_pointer(&self->extents, g_array_unref);
 	g_clear_pointer(&self->rand, g_rand_free);
 	g_clear_pointer(&self->notes, g_ptr_array_unref);
@@ -167,6 +166,8 @@ sdt_check_mark(SdtCheck *self, guint64 offset, gboolean written)
 		self->strata[i] = TRUE;
 	if (written && offset >= self->claim / 10 * 9)
 		self->n_top_verified++;
+	if (written)
+		self->good_top = MAX(self->good_top, offset);
 }
 
 void

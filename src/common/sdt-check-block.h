@@ -22,15 +22,16 @@ G_BEGIN_DECLS
 #define SDT_CHECK_MAGIC     G_GUINT64_CONSTANT(0x31304b4843544453) /* "SDTCHK01" */
 #define SDT_CHECK_MIB       (G_GUINT64_CONSTANT(1) << 20)
 #define SDT_CHECK_N_ANCHORS 16
-#define SDT_CHECK_N_TOP     64  /* read-only probes in the upper half */
-#define SDT_CHECK_STRATA    256 /* coverage: slices of the address space */
-#define SDT_CHECK_TOP_MIN   8   /* verified samples in the top 10% for "genuine" */
+#define SDT_CHECK_N_TOP     64   /* read-only probes in the upper half */
+#define SDT_CHECK_STRATA    256  /* coverage: slices of the address space */
+#define SDT_CHECK_TOP_SHARE 0.99 /* "genuine" needs the probe to reach 99% of the claim */
 #define SDT_CHECK_FULL_IO   (4 * SDT_CHECK_MIB)
 
 typedef struct {
 	guint64 start; /* device byte offset */
 	guint64 len;
-	guint64 rank; /* 4 KiB blocks of the reserved space before this extent */
+	guint64 rank;    /* 4 KiB blocks of the reserved space before this extent */
+	guint64 logical; /* its offset in the reserved file */
 } SdtCheckExtent;
 
 typedef enum {
@@ -55,6 +56,7 @@ typedef struct {
 	gchar *filesystem;
 	guint64 part_start; /* byte offset of the file system on the disk */
 	guint64 claim;      /* the disk's size */
+	guint64 disk_rdev;  /* its device number */
 	gint rfd;           /* the disk, O_RDONLY | O_DIRECT */
 	gint wfd;           /* the disk, O_RDWR | O_DIRECT, only after the read-only phase */
 	gint file_fd;       /* the reserved file */
@@ -62,7 +64,6 @@ typedef struct {
 	guint8 *expect;     /* one block */
 
 	GArray *candidates; /* guint64, ascending */
-	GArray *guard;      /* the candidates a write's alias must respect */
 	GArray *extents;    /* SdtCheckExtent, ascending */
 	guint64 reserved;   /* bytes */
 	guint64 reserved_blocks;
@@ -75,6 +76,7 @@ typedef struct {
 	guint n_written;
 	guint n_bad;
 	guint n_top_verified;
+	guint n_restored;
 	guint64 verified_bytes; /* full mode */
 	gdouble write_mb_s;     /* full mode: the write pass, 10^6 bytes/s */
 	gdouble read_mb_s;
@@ -82,7 +84,11 @@ typedef struct {
 	const gchar *failure; /* "wrap", "lost-writes", "io-error", "corrupted" */
 	guint64 first_bad;    /* G_MAXUINT64: none */
 	guint64 estimate;
-	guint64 last_good; /* highest verified address below first_bad */
+	guint64 last_good;  /* highest verified address below first_bad */
+	guint64 good_top;   /* highest sample verified after the cache flush */
+	guint64 wrap_bound; /* the probe excludes a wrap at every size up to here */
+	guint64 at_least;   /* the real capacity's range, when fake */
+	guint64 at_most;
 	GPtrArray *notes;
 	gchar *reason;         /* why fake or undetermined */
 	gchar *genuine_reason; /* full mode: what was verified */

@@ -80,3 +80,27 @@ sdt_check_candidate_sizes(guint64 claim)
 	g_array_sort(sizes, sdt_check_cmp_u64);
 	return sizes;
 }
+
+const gchar *
+sdt_check_phase_label(const gchar *phase)
+{
+	static const struct {
+		const gchar *id;
+		const gchar *label;
+	} labels[] = {
+		{"prepare", N_("Finding the card")},
+		{"repair", N_("Putting back what an interrupted check changed")},
+		{"read", N_("Looking for a fake by reading only")},
+		{"reserve", N_("Reserving the free space")},
+		{"probe", N_("Testing how much the card really holds")},
+		{"restore", N_("Putting back what was there")},
+		{"write", N_("Writing the free space")},
+		{"verify", N_("Reading it back")},
+		{"cleanup", N_("Cleaning up")},
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(labels); i++)
+		if (g_strcmp0(phase, labels[i].id) == 0)
+			return _(labels[i].label);
+	return phase;
+}

@@ -66,6 +66,10 @@ sdt_check_full_pass(SdtCheck *self, gint pass, guint64 total, gdouble *rate, GEr
 		for (guint64 off = 0; off < ext->len; off += SDT_CHECK_FULL_IO) {
 			guint64 at = ext->start + off;
 			gsize len = (gsize) MIN((guint64) SDT_CHECK_FULL_IO, ext->len - off);
+			/* never above what the probe showed is not an alias */
+			if (at >= self->wrap_bound)
+				break;
+			len = (gsize) MIN((guint64) len, self->wrap_bound - at);
 			secs = (gdouble) (g_get_monotonic_time() - t0) / G_USEC_PER_SEC;
 			if (pass == 0)
 				sdt_check_full_write_chunk(self, at, len);
@@ -105,13 +109,13 @@ sdt_check_full_conclude(SdtCheck *self, guint64 total)
 					self->n_bad,
 					self->reserved_blocks,
 					self->first_bad / SDT_CHECK_MIB);
-	} else if (self->reserved_top < self->claim / 10 * 9) {
+	} else if (self->wrap_bound < (guint64) (self->claim * SDT_CHECK_TOP_SHARE)) {
 		self->reason = g_strdup_printf(
 			_("All %" PRIu64
 			  " MiB of free space kept what was written, but it ends at %" PRIu64
 			  " of %" PRIu64 " MiB; free some space and check again"),
 			total / SDT_CHECK_MIB,
-			self->reserved_top / SDT_CHECK_MIB,
+			self->wrap_bound / SDT_CHECK_MIB,
 			self->claim / SDT_CHECK_MIB);
 	} else {
 		self->genuine_reason = g_strdup_printf(
@@ -125,11 +129,14 @@ sdt_check_full(SdtCheck *self, GError **error)
 {
 	guint64 total;
 
-	/* every block is written, so there is no alias to guard */
-	self->guard = g_array_new(FALSE, FALSE, sizeof(guint64));
-	if (!sdt_check_reserve(self, error) || !sdt_check_open_write(self, error))
-		return FALSE;
-	total = self->reserved_blocks * SDT_CHECK_BLOCK;
+	/* after the probe (sdt_check_write_phase()), which reserved the space and
+	 * showed that no address up to self->wrap_bound is an alias */
+	total = 0;
+	for (guint e = 0; e < self->extents->len; e++) {
+		const SdtCheckExtent *ext = &g_array_index(self->extents, SdtCheckExtent, e);
+		if (ext->start < self->wrap_bound)
+			total += MIN(ext->len, self->wrap_bound - ext->start);
+	}
 	if (!sdt_check_full_pass(self, 0, total, &self->write_mb_s, error) ||
 	    !sdt_check_full_pass(self, 1, total, &self->read_mb_s, error))
 		return FALSE;

@@ -10,30 +10,53 @@
 
 #include "sdt-check-json.h"
 
+/* did the probe reach far enough to call the card genuine? */
+static gboolean
+sdt_check_reached_top(SdtCheck *self)
+{
+	guint64 top = (guint64) (self->claim * SDT_CHECK_TOP_SHARE);
+
+	if (self->config->mode == SDT_CHECK_MODE_FULL && self->genuine_reason != NULL)
+		return self->wrap_bound >= top;
+	return self->wrap_bound >= top && self->good_top >= top;
+}
+
+/* what stopped a "genuine", in words a user can act on */
+static gchar *
+sdt_check_short_reason(SdtCheck *self)
+{
+	guint64 reached = MIN(self->good_top + SDT_CHECK_BLOCK, self->wrap_bound);
+
+	return g_strdup_printf(
+		_("The check could only test the card up to %" PRIu64 " of %" PRIu64
+		  " MiB, because the free space on it ends there. Up to there the card is "
+		  "sound. To test the rest, make room: copy large files you can spare to "
+		  "another disk and delete them from the card (about %" PRIu64
+		  " MiB more), then check again"),
+		reached / SDT_CHECK_MIB,
+		self->claim / SDT_CHECK_MIB,
+		(self->claim - MIN(self->claim, reached)) / SDT_CHECK_MIB + 1);
+}
+
 /* "fake", "genuine" or "undetermined"; gives the verdict a reason when it has none */
 static const gchar *
 sdt_check_verdict(SdtCheck *self)
 {
 	if (self->failure != NULL)
 		return "fake";
-	if (self->reason == NULL && self->n_top_verified >= SDT_CHECK_TOP_MIN) {
+	if (self->reason == NULL && sdt_check_reached_top(self)) {
 		if (self->genuine_reason != NULL)
 			self->reason = g_steal_pointer(&self->genuine_reason);
 		else
 			self->reason = g_strdup_printf(
-				_("Every sampled block up to %" PRIu64
+				_("Every tested block up to %" PRIu64
 				  " MiB kept what was written, and the card's addresses do not "
-				  "wrap"),
-				self->reserved_top / SDT_CHECK_MIB);
+				  "wrap around"),
+				(self->good_top + SDT_CHECK_BLOCK) / SDT_CHECK_MIB);
 		return "genuine";
 	}
 	if (self->reason == NULL)
-		self->reason = g_strdup_printf(
-			_("The free space does not reach far enough into the top 10%% of the "
-			  "card (reserved up to %" PRIu64 " of %" PRIu64
-			  " MiB); free some space and check again"),
-			self->reserved_top / SDT_CHECK_MIB,
-			self->claim / SDT_CHECK_MIB);
+		self->reason = sdt_check_short_reason(self);
 	return "undetermined";
 }
 
@@ -92,6 +115,14 @@ sdt_check_add_samples(JsonBuilder *b, SdtCheck *self)
 	json_builder_add_int_value(b, self->n_bad);
 	json_builder_set_member_name(b, "top_verified");
 	json_builder_add_int_value(b, self->n_top_verified);
+	json_builder_set_member_name(b, "restored");
+	json_builder_add_int_value(b, self->n_restored);
+	json_builder_set_member_name(b, "verified_up_to");
+	json_builder_add_int_value(
+		b,
+		(gint64) (self->good_top > 0 ? self->good_top + SDT_CHECK_BLOCK : 0));
+	json_builder_set_member_name(b, "no_wrap_up_to");
+	json_builder_add_int_value(b, (gint64) self->wrap_bound);
 	json_builder_end_object(b);
 }
 
@@ -125,6 +156,8 @@ sdt_check_to_json(SdtCheck *self)
 	json_builder_set_member_name(b, "claimed_bytes");
 	json_builder_add_int_value(b, (gint64) self->claim);
 	sdt_check_add_fake_int(b, self, "estimated_capacity_bytes", self->estimate);
+	sdt_check_add_fake_int(b, self, "capacity_at_least_bytes", self->at_least);
+	sdt_check_add_fake_int(b, self, "capacity_at_most_bytes", self->at_most);
 	sdt_check_add_fake_int(b, self, "first_bad_offset", self->first_bad);
 	json_builder_set_member_name(b, "failure");
 	if (self->failure != NULL)

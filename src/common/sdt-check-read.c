@@ -79,6 +79,8 @@ sdt_check_look_for_wrap(SdtCheck *self,
 		if (sdt_check_wraps_at(self, anchors, size, bad)) {
 			sdt_check_set_bad(self, "wrap", size);
 			self->estimate = size;
+			self->at_least = size;
+			self->at_most = size;
 			self->reason = g_strdup_printf(
 				_("The card's first blocks appear again at %" PRIu64
 				  " MiB: its addresses wrap around there, so it holds about "
@@ -144,6 +146,8 @@ sdt_check_confirm_read_error(SdtCheck *self, guint64 good, guint64 bad)
 	first = sdt_check_bisect_reads(self, good < bad ? good : 0, bad);
 	sdt_check_set_bad(self, "io-error", first);
 	self->estimate = first;
+	self->at_least = first;
+	self->at_most = first;
 	self->reason = g_strdup_printf(_("Reads fail from %" PRIu64
 					 " MiB on: the card holds about %" PRIu64
 					 " MiB, not %" PRIu64 " MiB"),

@@ -223,12 +223,23 @@ sdt_check_open_target(SdtCheck *self, GError **error)
 gboolean
 sdt_check_open_write(SdtCheck *self, GError **error)
 {
+	struct stat st;
+
 	self->wfd = open(self->disk_node, O_RDWR | O_DIRECT | O_CLOEXEC | O_NOCTTY);
 	if (self->wfd < 0)
 		return sdt_error_set_from_errno(error,
 						errno,
 						_("Cannot write to %s inside the reserved file"),
 						self->disk_node);
+	if (fstat(self->wfd, &st) != 0 || !S_ISBLK(st.st_mode)) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NOT_SUPPORTED,
+			    _("%s is not a block device"),
+			    self->disk_node);
+		return FALSE;
+	}
+	self->disk_rdev = (guint64) st.st_rdev;
 	return TRUE;
 }
 
@@ -236,11 +247,12 @@ sdt_check_open_write(SdtCheck *self, GError **error)
 
 /* how much to reserve: the free space but a margin the running system keeps */
 static gboolean
-sdt_check_reserve_size(SdtCheck *self, guint64 *size, GError **error)
+sdt_check_reserve_size(SdtCheck *self, guint64 *size, guint64 *give_back, GError **error)
 {
 	struct statvfs vfs;
 	guint64 avail;
 	guint64 margin;
+	guint64 free;
 
 	if (statvfs(self->dir, &vfs) != 0)
 		return sdt_error_set_from_errno(error, errno, _("Cannot use %s"), self->dir);
@@ -262,14 +274,22 @@ sdt_check_reserve_size(SdtCheck *self, guint64 *size, GError **error)
 			    (margin + 32 * SDT_CHECK_MIB) / SDT_CHECK_MIB);
 		return FALSE;
 	}
-	*size = (avail - margin) / SDT_CHECK_MIB * SDT_CHECK_MIB;
+	/* for a moment all of it (root's reserve too, as root) but 4 MiB; the margin
+	 * and root's reserve go back from the lowest addresses at once
+	 * (sdt_check_give_back()), so that the reserved space reaches the top of the
+	 * card wherever ext4 allocated it */
+	free = geteuid() == 0 ? (guint64) vfs.f_bfree * vfs.f_frsize : avail;
+	*size = (free - MIN(free, 4 * SDT_CHECK_MIB)) / SDT_CHECK_MIB * SDT_CHECK_MIB;
+	*give_back = *size - MIN(*size, (avail - margin) / SDT_CHECK_MIB * SDT_CHECK_MIB);
 	return TRUE;
 }
 
 /* a file without a name (O_TMPFILE, else unlinked at once) of @size bytes */
 static gboolean
-sdt_check_reserve_create(SdtCheck *self, guint64 size, GError **error)
+sdt_check_reserve_create(SdtCheck *self, guint64 size, const guint64 *floor, GError **error)
 {
+	struct stat st;
+
 	self->file_fd = open(self->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (self->file_fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
 		g_autofree gchar *path = g_build_filename(self->dir, SDT_CHECK_RESERVE_NAME, NULL);
@@ -285,7 +305,12 @@ sdt_check_reserve_create(SdtCheck *self, guint64 size, GError **error)
 						errno,
 						_("Cannot create the reserved file in %s"),
 						self->dir);
-	if (fallocate(self->file_fd, 0, 0, (off_t) size) != 0)
+	/* all of the free space for a moment, less if ext4 needs some for the file's
+	 * own extent tree */
+	while (fallocate(self->file_fd, 0, 0, (off_t) size) != 0 && errno == ENOSPC &&
+	       size > *floor + SDT_CHECK_MIB)
+		size -= SDT_CHECK_MIB;
+	if (fstat(self->file_fd, &st) != 0 || (guint64) st.st_size < size)
 		return sdt_error_set_from_errno(error,
 						errno,
 						_("Cannot reserve %" PRIu64 " MiB in %s"),
@@ -315,6 +340,7 @@ sdt_check_add_extent(SdtCheck *self, const struct fiemap_extent *fe)
 	ext.start = start;
 	ext.len = end - start;
 	ext.rank = 0;
+	ext.logical = fe->fe_logical + (start - (self->part_start + fe->fe_physical));
 	g_array_append_val(self->extents, ext);
 }
 
@@ -326,6 +352,7 @@ sdt_check_map_extents(SdtCheck *self, guint64 size, GError **error)
 	g_autofree struct fiemap *map =
 		g_malloc0(sizeof(struct fiemap) + n_max * sizeof(struct fiemap_extent));
 
+	g_clear_pointer(&self->extents, g_array_unref);
 	self->extents = g_array_new(FALSE, FALSE, sizeof(SdtCheckExtent));
 	for (guint64 logical = 0; logical < size;) {
 		guint last = 0;
@@ -368,15 +395,46 @@ sdt_check_rank_extents(SdtCheck *self)
 	}
 }
 
+/* punches @bytes out of the reserved file where it lies lowest on the disk */
+static gboolean
+sdt_check_give_back(SdtCheck *self, guint64 bytes, GError **error)
+{
+	guint64 left = bytes;
+
+	g_array_sort(self->extents, (GCompareFunc) sdt_check_cmp_u64);
+	for (guint i = 0; i < self->extents->len && left > 0; i++) {
+		const SdtCheckExtent *e = &g_array_index(self->extents, SdtCheckExtent, i);
+		guint64 len = MIN(e->len, left);
+		if (fallocate(self->file_fd,
+			      FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			      (off_t) e->logical,
+			      (off_t) len) != 0)
+			return sdt_error_set_from_errno(error,
+							errno,
+							_("Cannot give space back to %s"),
+							self->dir);
+		left -= len;
+	}
+	self->reserved -= bytes - left;
+	return TRUE;
+}
+
 gboolean
 sdt_check_reserve(SdtCheck *self, GError **error)
 {
 	guint64 size = 0;
+	guint64 give_back = 0;
+	guint64 floor;
 
-	if (!sdt_check_reserve_size(self, &size, error))
+	if (!sdt_check_reserve_size(self, &size, &give_back, error))
 		return FALSE;
 	sdt_check_report(self, "reserve", 0.0);
-	if (!sdt_check_reserve_create(self, size, error) ||
+	floor = size - give_back;
+	if (!sdt_check_reserve_create(self, size, &floor, error))
+		return FALSE;
+	size = self->reserved;
+	if (!sdt_check_map_extents(self, size, error) ||
+	    !sdt_check_give_back(self, MIN(give_back, size - MIN(size, floor)), error) ||
 	    !sdt_check_map_extents(self, size, error))
 		return FALSE;
 	if (self->extents->len == 0) {
@@ -392,25 +450,6 @@ sdt_check_reserve(SdtCheck *self, GError **error)
 	sdt_check_rank_extents(self);
 	sdt_check_report(self, "reserve", 1.0);
 	return TRUE;
-}
-
-gboolean
-sdt_check_in_reserved(SdtCheck *self, guint64 at)
-{
-	guint lo = 0;
-	guint hi = self->extents->len;
-
-	while (lo < hi) {
-		guint mid = (lo + hi) / 2;
-		const SdtCheckExtent *e = &g_array_index(self->extents, SdtCheckExtent, mid);
-		if (at < e->start)
-			hi = mid;
-		else if (at >= e->start + e->len)
-			lo = mid + 1;
-		else
-			return at + SDT_CHECK_BLOCK <= e->start + e->len;
-	}
-	return FALSE;
 }
 
 guint64

@@ -25,8 +25,6 @@ gboolean sdt_check_reserve(SdtCheck *self, GError **error);
 /* the disk O_RDWR | O_DIRECT: only after the read-only phase */
 gboolean sdt_check_open_write(SdtCheck *self, GError **error);
 
-/* is [@at, @at + 4 KiB) inside the reserved file? */
-gboolean sdt_check_in_reserved(SdtCheck *self, guint64 at);
 /* the device offset of the @rank-th 4 KiB block of the reserved space */
 guint64 sdt_check_rank_to_offset(SdtCheck *self, guint64 rank);
 /* the rank of the first reserved block at or above @offset */

@@ -5,32 +5,23 @@
 
 #include "config.h"
 
-#include <errno.h>
 #include <glib/gi18n.h>
 #include <inttypes.h>
-#include <unistd.h>
 
+#include "sdt-check-probe.h"
 #include "sdt-check-target.h"
 #include "sdt-check-write.h"
 
-/* ---- where to write ---- */
+#define SDT_CHECK_FLUSH      (8 * SDT_CHECK_MIB) /* above the write cache of a fake */
+#define SDT_CHECK_STRIDE_MIN (64 * 1024)
+#define SDT_CHECK_READS_MAX  65536 /* the wrap search's reads */
+#define SDT_CHECK_REFINE     32    /* samples per narrowing round */
+#define SDT_CHECK_ROUNDS     3
 
-/*
- * The write guard: a block may be written at @at only if, for every guard size
- * C, the place a wrap at C would really put it (@at mod C) is inside the
- * reserved file too.
- */
-static gboolean
-sdt_check_eligible(SdtCheck *self, guint64 at)
+static guint64
+sdt_check_align(guint64 v)
 {
-	if (!sdt_check_in_reserved(self, at))
-		return FALSE;
-	for (guint i = 0; i < self->guard->len; i++) {
-		guint64 size = g_array_index(self->guard, guint64, i);
-		if (at >= size && !sdt_check_in_reserved(self, at % size))
-			return FALSE;
-	}
-	return TRUE;
+	return v / SDT_CHECK_BLOCK * SDT_CHECK_BLOCK;
 }
 
 static guint64
@@ -40,44 +31,74 @@ sdt_check_rand64(SdtCheck *self, guint64 n)
 	return n == 0 ? 0 : r % n;
 }
 
-/* one eligible block in ranks [@lo, @hi), or G_MAXUINT64 */
+/* ---- where ---- */
+
+/* the run: the highest stretch of @len bytes inside one extent, starting at a
+ * multiple of @stride (so that the wrap search reaches every size up to its end),
+ * with at least @stride of the extent left above it for the highest samples */
+static gboolean
+sdt_check_place_run(SdtCheck *self, guint64 len, guint64 stride, guint64 *start)
+{
+	for (guint i = self->extents->len; i-- > 0;) {
+		const SdtCheckExtent *e = &g_array_index(self->extents, SdtCheckExtent, i);
+		guint64 a;
+		if (e->len < len + stride)
+			continue;
+		a = (e->start + e->len - len - stride) / stride * stride;
+		if (a >= e->start) {
+			*start = a;
+			return TRUE;
+		}
+	}
+	return FALSE;
+}
+
+/* the stride (0: none) whose run reaches highest: the run is one stride long, a
+ * shorter one reaches higher where the free space at the top is scattered */
 static guint64
-sdt_check_pick(SdtCheck *self, guint64 lo, guint64 hi)
+sdt_check_choose_run(SdtCheck *self, guint64 stride, guint64 *run_start)
 {
-	for (guint tries = 0; tries < 64 && hi > lo; tries++) {
-		guint64 at = sdt_check_rank_to_offset(self, lo + sdt_check_rand64(self, hi - lo));
-		if (sdt_check_eligible(self, at))
-			return at;
+	guint64 target = (guint64) (self->claim * SDT_CHECK_TOP_SHARE);
+	guint64 best = 0;
+
+	for (guint64 s = stride;
+	     s >= SDT_CHECK_STRIDE_MIN && self->claim / s <= SDT_CHECK_READS_MAX;
+	     s = sdt_check_align(s / 2)) {
+		guint64 a = 0;
+		if (sdt_check_place_run(self, s, s, &a) &&
+		    (best == 0 || a + s > *run_start + best)) {
+			best = s;
+			*run_start = a;
+		}
+		if (best > 0 && *run_start + best >= target)
+			break;
 	}
-	return G_MAXUINT64;
+	return best;
 }
 
+/* @n samples, one in each of @n equal slices of ranks [@lo, @hi), not in the run */
 static void
-sdt_check_add_sample(SdtCheck *self, GArray *samples, guint64 at)
+sdt_check_add_stratified(SdtCheck *self,
+			 GArray *samples,
+			 guint n,
+			 guint64 lo,
+			 guint64 hi,
+			 guint64 run_start,
+			 guint64 run_len)
 {
-	if (at == G_MAXUINT64)
-		return;
-	g_array_append_val(samples, at);
-	/* its aliases too, so a wrap at a guard size overwrites a block we check */
-	for (guint i = 0; i < self->guard->len; i++) {
-		guint64 size = g_array_index(self->guard, guint64, i);
-		guint64 alias = at % size;
-		if (at >= size && sdt_check_eligible(self, alias))
-			g_array_append_val(samples, alias);
+	guint64 span = hi > lo ? hi - lo : 0;
+
+	for (guint i = 0; i < n && span > 0; i++) {
+		guint64 a = lo + span * i / n;
+		guint64 b = lo + span * (i + 1) / n;
+		guint64 at;
+		if (b <= a)
+			continue;
+		at = sdt_check_rank_to_offset(self, a + sdt_check_rand64(self, b - a));
+		if (at >= run_start && at < run_start + run_len)
+			continue;
+		g_array_append_val(samples, at);
 	}
-}
-
-/* @n samples spread evenly over ranks [@lo, @hi) */
-static void
-sdt_check_add_stratified(SdtCheck *self, GArray *samples, guint n, guint64 lo, guint64 hi)
-{
-	guint64 span = hi - lo;
-
-	for (guint i = 0; i < n; i++)
-		sdt_check_add_sample(
-			self,
-			samples,
-			sdt_check_pick(self, lo + span * i / n, lo + span * (i + 1) / n));
 }
 
 /* sorted, at least a block apart */
@@ -97,228 +118,151 @@ sdt_check_unique_samples(GArray *samples)
 	return unique;
 }
 
+/* stratified over the reserved space, and its highest blocks outside the run */
 static GArray *
-sdt_check_choose_samples(SdtCheck *self)
+sdt_check_first_samples(SdtCheck *self, guint64 run_start, guint64 run_len)
 {
 	g_autoptr(GArray) samples = g_array_new(FALSE, FALSE, sizeof(guint64));
-	guint n = MAX(self->config->n_samples, 1);
 	guint64 total = self->reserved_blocks;
-	guint64 top_lo = sdt_check_offset_to_rank(self, self->claim / 10 * 9);
+	guint64 top = sdt_check_offset_to_rank(self, (guint64) (self->claim * SDT_CHECK_TOP_SHARE));
 
-	/* stratified over the whole reserved space */
-	sdt_check_add_stratified(self, samples, n, 0, total);
-	/* as many again in the top 10% of the card's addresses */
-	if (top_lo < total)
-		sdt_check_add_stratified(self, samples, n, top_lo, total);
-	/* and the highest eligible block */
+	sdt_check_add_stratified(self,
+				 samples,
+				 MAX(self->config->n_samples, 1),
+				 0,
+				 total,
+				 run_start,
+				 run_len);
+	sdt_check_add_stratified(self, samples, 8, MIN(top, total - 1), total, run_start, run_len);
 	for (guint64 r = total; r > 0 && total - r < 4096; r--) {
 		guint64 at = sdt_check_rank_to_offset(self, r - 1);
-		if (sdt_check_eligible(self, at)) {
-			sdt_check_add_sample(self, samples, at);
+		if (at < run_start || at >= run_start + run_len) {
+			g_array_append_val(samples, at);
 			break;
 		}
 	}
 	return sdt_check_unique_samples(samples);
 }
 
-/* ---- write, sync, read back ---- */
+/* ---- what the samples say ---- */
 
-/* writes @samples; a failed write's state becomes SDT_CHECK_BLOCK_IO_ERROR */
-static gboolean
-sdt_check_write_samples(SdtCheck *self,
-			GArray *samples,
-			GArray *states,
-			gdouble from,
-			gdouble span,
-			GError **error)
-{
-	guint n = samples->len;
-
-	for (guint i = 0; i < n; i++) {
-		guint64 at = g_array_index(samples, guint64, i);
-		sdt_check_fill(self->buf, self->seed, at);
-		if (sdt_check_pwrite(self, self->buf, SDT_CHECK_BLOCK, at) != 0)
-			g_array_index(states, guint8, i) = SDT_CHECK_BLOCK_IO_ERROR;
-		else
-			self->n_written++;
-		if (i % 16 == 0) {
-			sdt_check_report(self, "write", from + span / 2 * i / n);
-			if (sdt_check_cancelled(self, error))
-				return FALSE;
-		}
-	}
-	if (fdatasync(self->wfd) != 0)
-		g_ptr_array_add(self->notes,
-				g_strdup_printf(_("Flushing %s failed: %s"),
-						self->disk_node,
-						g_strerror(errno)));
-	return TRUE;
-}
-
-/* what the block read back at @at says, in the findings */
 static void
-sdt_check_record(SdtCheck *self, guint64 at, SdtCheckBlockState state, guint64 other)
+sdt_check_record(SdtCheck *self, guint64 at, SdtCheckBlockState state)
 {
 	if (state == SDT_CHECK_BLOCK_OK) {
 		sdt_check_mark(self, at, TRUE);
-		if (self->failure == NULL || at < self->first_bad)
-			self->last_good = MAX(self->last_good, at);
 		return;
 	}
 	self->n_bad++;
-	switch (state) {
-	case SDT_CHECK_BLOCK_OVERWRITTEN:
-		/* the block written at @other landed here: addresses wrap at other - at */
-		if (other > at) {
-			guint64 size = other - at;
-			if (self->estimate == 0 || size < self->estimate)
-				self->estimate = size;
-			sdt_check_set_bad(self, "wrap", self->estimate);
-			self->first_bad = self->estimate;
-		} else {
-			sdt_check_set_bad(self, "corrupted", at);
-		}
-		break;
-	case SDT_CHECK_BLOCK_LOST:
+	if (state == SDT_CHECK_BLOCK_LOST)
 		sdt_check_set_bad(self, "lost-writes", at);
-		break;
-	case SDT_CHECK_BLOCK_IO_ERROR:
+	else if (state == SDT_CHECK_BLOCK_IO_ERROR)
 		sdt_check_set_bad(self, "io-error", at);
-		break;
-	case SDT_CHECK_BLOCK_CORRUPT:
-	default:
+	else
 		sdt_check_set_bad(self, "corrupted", at);
-		break;
-	}
 }
 
-/* reads back the blocks whose write succeeded and records every sample */
-static gboolean
-sdt_check_verify_samples(SdtCheck *self,
-			 GArray *samples,
-			 GArray *states,
-			 gdouble from,
-			 gdouble span,
-			 GError **error)
-{
-	guint n = samples->len;
-
-	for (guint i = 0; i < n; i++) {
-		guint64 at = g_array_index(samples, guint64, i);
-		guint64 other = 0;
-		SdtCheckBlockState state = g_array_index(states, guint8, i);
-
-		if (state == SDT_CHECK_BLOCK_OK) {
-			if (sdt_check_pread(self, self->buf, SDT_CHECK_BLOCK, at) != 0)
-				state = SDT_CHECK_BLOCK_IO_ERROR;
-			else
-				state = sdt_check_classify(self, self->buf, at, &other);
-		}
-		sdt_check_record(self, at, state, other);
-		if (i % 16 == 0) {
-			sdt_check_report(self, "verify", from + span / 2 + span / 2 * i / n);
-			if (sdt_check_cancelled(self, error))
-				return FALSE;
-		}
-	}
-	return TRUE;
-}
-
-/* writes, syncs and reads back @samples (ascending); records what it finds */
-static gboolean
-sdt_check_write_verify(SdtCheck *self, GArray *samples, gdouble from, gdouble to, GError **error)
-{
-	g_autoptr(GArray) states = g_array_sized_new(FALSE, TRUE, sizeof(guint8), samples->len);
-
-	g_array_set_size(states, samples->len);
-	return sdt_check_write_samples(self, samples, states, from, to - from, error) &&
-	       sdt_check_verify_samples(self, samples, states, from, to - from, error);
-}
-
-/* ---- the boundary ---- */
-
-/* of a few eligible blocks in ranks [@lo, @hi), the one nearest rank @mid;
- * G_MAXUINT64 if there is none */
-static guint64
-sdt_check_pick_near(SdtCheck *self, guint64 lo, guint64 hi, guint64 mid)
-{
-	guint64 at = G_MAXUINT64;
-	guint64 best = 0;
-
-	for (guint tries = 0; tries < 64; tries++) {
-		guint64 pick = sdt_check_pick(self, lo, hi);
-		guint64 rank;
-		if (pick == G_MAXUINT64)
-			break;
-		rank = sdt_check_offset_to_rank(self, pick);
-		if (at == G_MAXUINT64 || (rank > mid ? rank - mid : mid - rank) <
-						 (best > mid ? best - mid : mid - best)) {
-			at = pick;
-			best = rank;
-		}
-	}
-	return at;
-}
-
-/* narrows the boundary between the last good and the first bad block by writes */
-static gboolean
-sdt_check_refine(SdtCheck *self, GError **error)
-{
-	guint64 good = self->last_good;
-	guint64 bad = self->first_bad;
-	guint64 precision = MAX(self->claim / 512, (guint64) SDT_CHECK_BLOCK);
-
-	for (guint step = 0; step < 24 && bad > good && bad - good > precision; step++) {
-		guint64 lo = sdt_check_offset_to_rank(self, good + SDT_CHECK_BLOCK);
-		guint64 hi = sdt_check_offset_to_rank(self, bad);
-		guint64 at;
-		g_autoptr(GArray) one = g_array_new(FALSE, FALSE, sizeof(guint64));
-		guint bad_before = self->n_bad;
-
-		if (hi <= lo)
-			break;
-		at = sdt_check_pick_near(self, lo, hi, lo + (hi - lo) / 2);
-		if (at == G_MAXUINT64 || at <= good || at >= bad)
-			break;
-		g_array_append_val(one, at);
-		self->failure = NULL;
-		if (!sdt_check_write_verify(self, one, 0.9, 0.95, error))
-			return FALSE;
-		if (self->n_bad > bad_before)
-			bad = at;
-		else
-			good = at;
-		self->first_bad = bad;
-		self->failure = NULL;
-	}
-	self->first_bad = bad;
-	self->last_good = good;
-	return TRUE;
-}
-
-/* ---- the phase ---- */
-
-/* the candidate sizes a write's alias must respect: those of at least half the claim */
+/* the findings of a batch; the highest good sample below the lowest bad one */
 static void
-sdt_check_guard_init(SdtCheck *self)
+sdt_check_take_batch(SdtCheck *self, SdtCheckBatch *batch)
 {
-	self->guard = g_array_new(FALSE, FALSE, sizeof(guint64));
-	for (guint i = 0; i < self->candidates->len; i++) {
-		guint64 size = g_array_index(self->candidates, guint64, i);
-		if (size >= self->claim / 2)
-			g_array_append_val(self->guard, size);
+	for (guint i = 0; i < batch->n_samples; i++)
+		sdt_check_record(self, g_array_index(batch->at, guint64, i), batch->state[i]);
+	for (guint i = 0; i < batch->n_samples; i++) {
+		guint64 at = g_array_index(batch->at, guint64, i);
+		if (batch->state[i] == SDT_CHECK_BLOCK_OK && at < self->first_bad)
+			self->last_good = MAX(self->last_good, at);
 	}
 }
 
-/* the reason for the verdict, in the failure's own words */
+/* the blocks that flush a fake's write cache: the reserved ones just below the run */
+static GArray *
+sdt_check_flush_blocks(SdtCheck *self, guint64 run_start, guint64 run_len)
+{
+	GArray *flush = g_array_new(FALSE, FALSE, sizeof(guint64));
+	guint64 want = (SDT_CHECK_FLUSH - MIN(run_len, SDT_CHECK_FLUSH)) / SDT_CHECK_BLOCK;
+	guint64 rank = sdt_check_offset_to_rank(self, run_start);
+
+	for (guint64 r = rank; r > 0 && flush->len < want; r--) {
+		guint64 at = sdt_check_rank_to_offset(self, r - 1);
+		g_array_append_val(flush, at);
+	}
+	for (guint64 r = sdt_check_offset_to_rank(self, run_start + run_len);
+	     r < self->reserved_blocks && flush->len < want;
+	     r++) {
+		guint64 at = sdt_check_rank_to_offset(self, r);
+		g_array_append_val(flush, at);
+	}
+	return flush;
+}
+
+/* one probe round: @samples (taken), the run, and the cache flush */
+static gboolean
+sdt_check_round(SdtCheck *self,
+		GArray *samples,
+		guint64 run_start,
+		guint64 run_len,
+		guint64 stride,
+		gdouble from,
+		gdouble to,
+		GError **error)
+{
+	SdtCheckBatch batch;
+	g_autoptr(GArray) flush = sdt_check_flush_blocks(self, run_start, run_len);
+	gboolean ok;
+
+	sdt_check_batch_init(&batch, samples, run_start, run_len, flush, stride);
+	ok = sdt_check_batch_run(self, &batch, stride > 0, from, to, error);
+	if (ok && g_strcmp0(self->failure, "wrap") != 0)
+		sdt_check_take_batch(self, &batch);
+	sdt_check_batch_clear(&batch);
+	return ok;
+}
+
+/* narrows (last good, first bad] with more rounds inside the reserved space */
+static gboolean
+sdt_check_narrow(SdtCheck *self, guint64 run_start, guint64 run_len, GError **error)
+{
+	for (guint round = 0; round < SDT_CHECK_ROUNDS; round++) {
+		guint64 lo = sdt_check_offset_to_rank(self, self->last_good + SDT_CHECK_BLOCK);
+		guint64 hi = sdt_check_offset_to_rank(self, self->first_bad);
+		GArray *samples;
+		if (self->first_bad - self->last_good <= self->claim / 512 || hi <= lo)
+			break;
+		samples = g_array_new(FALSE, FALSE, sizeof(guint64));
+		sdt_check_add_stratified(self,
+					 samples,
+					 SDT_CHECK_REFINE,
+					 lo,
+					 hi,
+					 run_start,
+					 run_len);
+		if (!sdt_check_round(self,
+				     sdt_check_unique_samples(samples),
+				     run_start,
+				     run_len,
+				     0,
+				     0.7 + 0.1 * round,
+				     0.8 + 0.1 * round,
+				     error)) {
+			g_array_unref(samples);
+			return FALSE;
+		}
+		g_array_unref(samples);
+	}
+	return TRUE;
+}
+
+/* ---- the verdict's words ---- */
+
 static gchar *
 sdt_check_write_reason(SdtCheck *self, const gchar *failure)
 {
 	if (g_strcmp0(failure, "wrap") == 0)
 		return g_strdup_printf(
-			_("A block written at one address overwrote one written %" PRIu64
+			_("A block written at one address showed up %" PRIu64
 			  " MiB lower: the card's addresses wrap around, so it holds "
-			  "about %" PRIu64 " MiB, not %" PRIu64 " MiB"),
+			  "%" PRIu64 " MiB, not %" PRIu64 " MiB"),
 			self->estimate / SDT_CHECK_MIB,
 			self->estimate / SDT_CHECK_MIB,
 			self->claim / SDT_CHECK_MIB);
@@ -342,32 +286,54 @@ sdt_check_write_reason(SdtCheck *self, const gchar *failure)
 			       self->first_bad / SDT_CHECK_MIB);
 }
 
+/* the range: the real capacity lies in (last good, first bad] */
+static void
+sdt_check_conclude(SdtCheck *self)
+{
+	if (self->failure == NULL || g_strcmp0(self->failure, "wrap") == 0)
+		return;
+	self->at_least = self->last_good > 0 ? self->last_good + SDT_CHECK_BLOCK : 0;
+	self->at_most = self->first_bad;
+	self->estimate = sdt_check_align(self->at_least + (self->at_most - self->at_least) / 2);
+}
+
 gboolean
 sdt_check_write_phase(SdtCheck *self, GError **error)
 {
-	g_autoptr(GArray) samples = NULL;
-	const gchar *failure;
+	guint64 stride = sdt_check_align(MAX(self->claim / 2048, (guint64) SDT_CHECK_STRIDE_MIN));
+	guint64 run_start = 0;
+	guint64 run_len = 0;
+	g_autoptr(GArray) first = NULL;
 
-	sdt_check_guard_init(self);
-	if (!sdt_check_reserve(self, error))
+	if (!sdt_check_reserve(self, error) || !sdt_check_open_write(self, error))
 		return FALSE;
-	samples = sdt_check_choose_samples(self);
-	if (samples->len == 0) {
-		self->reason = g_strdup(_("No part of the free space is safe to write to: "
-					  "too little free space, or it is too fragmented"));
+	stride = sdt_check_choose_run(self, stride, &run_start);
+	if (stride > 0) {
+		run_len = stride;
+		self->wrap_bound =
+			MAX(run_start + run_len,
+			    self->claim - MIN(self->claim, run_start + stride + SDT_CHECK_BLOCK));
+	}
+	first = sdt_check_first_samples(self, run_start, run_len);
+	if (first->len == 0) {
+		self->reason = g_strdup(_("The free space is too small or too scattered to "
+					  "test; free some space and check again"));
 		return TRUE;
 	}
-	if (!sdt_check_open_write(self, error) ||
-	    !sdt_check_write_verify(self, samples, 0.1, 0.9, error))
+	if (!sdt_check_round(self,
+			     g_steal_pointer(&first),
+			     run_start,
+			     run_len,
+			     stride,
+			     0.1,
+			     0.7,
+			     error))
 		return FALSE;
-	failure = self->failure;
-	if (failure != NULL && g_strcmp0(failure, "wrap") != 0) {
-		if (!sdt_check_refine(self, error))
-			return FALSE;
-		self->failure = failure;
-		self->estimate = self->first_bad;
-	}
-	if (failure != NULL)
-		self->reason = sdt_check_write_reason(self, failure);
+	if (self->failure != NULL && g_strcmp0(self->failure, "wrap") != 0 &&
+	    !sdt_check_narrow(self, run_start, run_len, error))
+		return FALSE;
+	sdt_check_conclude(self);
+	if (self->failure != NULL)
+		self->reason = sdt_check_write_reason(self, self->failure);
 	return TRUE;
 }

@@ -5,16 +5,20 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "sdt-check-full.h"
+#include "sdt-check-journal.h"
 #include "sdt-check-json.h"
 #include "sdt-check-read.h"
 #include "sdt-check-target.h"
 #include "sdt-check-write.h"
 #include "sdt-check.h"
+#include "sdt-context.h"
+#include "sdt-error.h"
 
 /* the target, the read-only phase, then (unless it found a fake) the writes */
 static gboolean
@@ -27,9 +31,14 @@ sdt_check_phases(SdtCheck *self, GError **error)
 		return FALSE;
 	if (self->failure != NULL)
 		return TRUE;
-	if (self->config->mode == SDT_CHECK_MODE_FULL)
+	/* the probe first, in both modes: the full pass only where it showed the
+	 * address space is real, and not at all on a fake */
+	if (!sdt_check_write_phase(self, error))
+		return FALSE;
+	if (self->config->mode == SDT_CHECK_MODE_FULL && self->failure == NULL &&
+	    self->reason == NULL)
 		return sdt_check_full(self, error);
-	return sdt_check_write_phase(self, error);
+	return TRUE;
 }
 
 JsonNode *
@@ -44,6 +53,18 @@ sdt_check_run(const gchar *dir,
 	JsonNode *node = NULL;
 
 	g_return_val_if_fail(dir != NULL && config != NULL, NULL);
+	if (config->journal_dirs == NULL || config->journal_dirs[0] == NULL) {
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_ARGUMENT,
+				    _("The check has no folder for its journal"));
+		return NULL;
+	}
+	/* what a killed check left out goes back first; if it cannot, nothing new */
+	if (progress != NULL)
+		progress("repair", 0.0, 0.0, user_data);
+	if (sdt_check_repair(config->journal_dirs, error) < 0)
+		return NULL;
 	sdt_check_init(&self, dir, config, progress, user_data, cancellable);
 	if (sdt_check_phases(&self, error)) {
 		/* the reserved file goes before the result is reported */
@@ -67,4 +88,22 @@ sdt_check_remove_stale(const gchar *dir)
 	if (g_lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
 		return FALSE;
 	return g_unlink(path) == 0;
+}
+
+gint
+sdt_check_repair(const gchar *const *journal_dirs, GError **error)
+{
+	return sdt_check_journal_repair(journal_dirs, error);
+}
+
+gchar **
+sdt_check_journal_dirs(SdtContext *ctx)
+{
+	g_autofree gchar *state = sdt_context_get_state_dir(ctx);
+	gchar **dirs = g_new0(gchar *, 3);
+
+	dirs[0] = g_build_filename(state, "check", NULL);
+	/* a copy off the card (tmpfs): survives a kill even where a wrap hit the first */
+	dirs[1] = sdt_context_build_path(ctx, "/run/sd-tuner");
+	return dirs;
 }

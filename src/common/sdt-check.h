@@ -91,6 +91,17 @@ JsonNode *sdt_ops_check(SdtContext *ctx,
 			GCancellable *cancellable,
 			GError **error);
 
+/*
+ * Puts back the blocks a check killed during its probe left changed, from its
+ * journal in @journal_dirs (sdt_check_journal_dirs()).  The helper's start, the
+ * verify unit and every check call it.  The number of blocks put back, or -1
+ * with @error set (the journal stays for a later try).
+ */
+gint sdt_check_repair(const gchar *const *journal_dirs, GError **error);
+
+/* where the check keeps its journal: <state>/check and <root>/run/sd-tuner (g_strfreev) */
+gchar **sdt_check_journal_dirs(SdtContext *ctx);
+
 /* removes a reserved file a killed check left in @dir; TRUE if there was one */
 gboolean sdt_check_remove_stale(const gchar *dir);
 

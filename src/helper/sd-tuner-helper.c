@@ -165,6 +165,12 @@ sdt_helper_remove_stale_checks(SdtContext *ctx, const gchar *bench_dir)
 {
 	const gchar *mount_points[] = {"/", "/boot/firmware", "/boot"};
 	g_autofree gchar *state = sdt_context_get_state_dir(ctx);
+	g_auto(GStrv) journal_dirs = sdt_check_journal_dirs(ctx);
+	g_autoptr(GError) error = NULL;
+
+	/* a check killed during its probe: its saved blocks go back first */
+	if (sdt_check_repair((const gchar *const *) journal_dirs, &error) < 0)
+		g_warning("%s", error->message);
 
 	if (bench_dir != NULL && sdt_check_remove_stale(bench_dir))
 		g_message("removed a stale reserved file of a killed check in %s", bench_dir);

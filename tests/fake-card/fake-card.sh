@@ -1,14 +1,20 @@
-#!/bin/sh
+#!/bin/bash
 # fake-card.sh - a fake (or genuine) SD card under a loop device, for the
 # authenticity check's tests and bench/.  Needs root, FUSE and the built
 # sdt-fake-card (path in $SDT_FAKE_CARD).
 #
 #   fake-card.sh up DIR KIND CLAIM_MIB REAL  (REAL: MiB, or NNNb for bytes)
-#       KIND: wrap | zeros | eio | genuine.  Starts the FUSE fake in DIR/fuse,
-#       attaches DIR/fuse/card to a loop device (name in DIR/loop), makes ext4
-#       over the whole claimed size with all of its metadata in the low
-#       addresses (group 0, journal at the start, no backup superblocks), mounts
-#       it at DIR/mnt and writes user files whose SHA-256 sums go to DIR/sums.
+#       KIND: wrap | zeros | eio | cache | genuine.  Starts the FUSE fake in
+#       DIR/fuse, attaches DIR/fuse/card to a loop device (name in DIR/loop),
+#       makes ext4 over the whole claimed size with all of its metadata in the
+#       low addresses (group 0, journal at the start, no backup superblocks),
+#       mounts it at DIR/mnt and writes $FAKE_FILES (default 200) user files of
+#       4 KiB to 192 KiB whose SHA-256 sums go to DIR/sums.
+#       FAKE_LAYOUT=pios: the stock Raspberry Pi OS layout instead: a DOS
+#       partition table, partition 1 FAT from 4 MiB ($FAKE_P1_MIB, default 512 MiB, or an eighth of a
+#       smaller card), partition 2 ext4 (default options) filling the rest,
+#       mounted at DIR/mnt (DIR/part: its node).  FAKE_CACHE: the cache kind's
+#       size in bytes (default 4 MiB).
 #   fake-card.sh verify DIR
 #       unmounts, runs e2fsck -fn, mounts again (no page cache left) and checks
 #       the sums and that nothing but the user files is in the file system.
@@ -31,40 +37,75 @@ up)
     *) real_bytes=$((real * 1048576)) ;;
   esac
   "$fake" --kind "$kind" --claim $((claim * 1048576)) --real "$real_bytes" \
-    --backing "$dir/backing" "$dir/fuse" >"$dir/fuse.log" 2>&1 &
+    --cache "${FAKE_CACHE:-4194304}" --backing "$dir/backing" "$dir/fuse" >"$dir/fuse.log" 2>&1 &
   echo $! >"$dir/fuse.pid"
   i=0
   while [ ! -e "$dir/fuse/card" ]; do
     i=$((i + 1)); [ $i -lt 100 ] || fail "the FUSE fake did not start: $(cat "$dir/fuse.log")"
     sleep 0.1
   done
-  losetup --find --show "$dir/fuse/card" >"$dir/loop"
-  loop=$(cat "$dir/loop")
-  mkfs.ext4 -q -F -b 4096 -O ^resize_inode,sparse_super2 \
-    -E num_backup_sb=0,nodiscard,lazy_itable_init=0,lazy_journal_init=0 \
-    -J size=8,location=0 "$loop"
-  mount -o rw,noatime "$loop" "$dir/mnt"
-  for n in 1 2 3 4 5 6 7 8; do
-    head -c $((n * 262144 + 1048576)) /dev/urandom >"$dir/mnt/user-$n.bin"
-  done
-  (cd "$dir/mnt" && sha256sum user-*.bin) >"$dir/sums"
+  if [ "${FAKE_LAYOUT:-}" = pios ]; then
+    p1=${FAKE_P1_MIB:-$((claim >= 4096 ? 512 : claim / 8))}
+    printf 'label: dos\nstart=8192, size=%d, type=c\nstart=%d, type=83\n' \
+      $((p1 * 2048)) $((8192 + p1 * 2048)) | sfdisk -q "$dir/fuse/card"
+    losetup -P --find --show "$dir/fuse/card" >"$dir/loop"
+    loop=$(cat "$dir/loop")
+    [ -b "${loop}p2" ] || partx -a "$loop" 2>/dev/null || true
+    i=0
+    while [ ! -b "${loop}p2" ]; do
+      i=$((i + 1)); [ $i -lt 50 ] || fail "no partition node ${loop}p2"; sleep 0.1
+    done
+    echo "${loop}p2" >"$dir/part"
+    mkfs.vfat -F 32 -n bootfs "${loop}p1" >/dev/null
+    mkfs.ext4 -q -F -L rootfs -E nodiscard "${loop}p2"
+  else
+    losetup --find --show "$dir/fuse/card" >"$dir/loop"
+    loop=$(cat "$dir/loop")
+    echo "$loop" >"$dir/part"
+    mkfs.ext4 -q -F -b 4096 -O ^resize_inode,sparse_super2 \
+      -E num_backup_sb=0,nodiscard,lazy_itable_init=0,lazy_journal_init=0 \
+      -J size=8,location=0 "$loop"
+  fi
+  part=$(cat "$dir/part")
+  mount -o rw,noatime "$part" "$dir/mnt"
+  # in the top folder: ext4 keeps them in block group 0, the low addresses (a
+  # sub-folder would go to another group, where a small fake's own wrap would
+  # break them before any check)
+  python3 - "$dir/mnt" "${FAKE_FILES:-200}" <<'PY'
+import os, random, sys
+d, n = sys.argv[1], int(sys.argv[2])
+rng = random.Random(n)
+for i in range(n):
+    with open(os.path.join(d, f"user-{i:03d}.bin"), "wb") as f:
+        f.write(os.urandom(rng.randrange(1, 49) * 4096))
+PY
+  (cd "$dir/mnt" && ls user-*.bin | xargs sha256sum) >"$dir/sums"
   umount "$dir/mnt"
+  # the cache kind forgets what only its cache held (data past its real size)
+  kill -USR2 "$(cat "$dir/fuse.pid")"
   # the fixture itself must be sound before any check runs
-  e2fsck -fn "$loop" >"$dir/fsck-before.log" 2>&1 ||
+  e2fsck -fn "$part" >"$dir/fsck-before.log" 2>&1 ||
     { cat "$dir/fsck-before.log" >&2; fail "the fake's file system is broken before the check"; }
-  mount -o rw,noatime "$loop" "$dir/mnt"
+  mount -o rw,noatime "$part" "$dir/mnt"
+  # and the user files as the card holds them (no page cache after the remount):
+  # a fake too small for where ext4 put them has lost them before any check
+  (cd "$dir/mnt" && sha256sum --quiet -c "$dir/sums" >/dev/null 2>&1) ||
+    fail "the fake lost user files before the check (real size too small for this layout)"
   # from now on the eio kind fails beyond its real size
   kill -USR1 "$(cat "$dir/fuse.pid")"
   ;;
 verify)
-  loop=$(cat "$dir/loop")
+  part=$(cat "$dir/part")
   umount "$dir/mnt"
-  e2fsck -fn "$loop" >"$dir/fsck.log" 2>&1 || { cat "$dir/fsck.log" >&2; fail "e2fsck -fn failed"; }
-  mount -o rw,noatime "$loop" "$dir/mnt"
-  (cd "$dir/mnt" && sha256sum --quiet -c "$dir/sums") || fail "user files changed"
-  extra=$(cd "$dir/mnt" && ls -A | grep -v -e '^user-[1-8]\.bin$' -e '^lost+found$' || true)
+  e2fsck -fn "$part" >"$dir/fsck.log" 2>&1 || { cat "$dir/fsck.log" >&2; fail "e2fsck -fn failed"; }
+  mount -o rw,noatime "$part" "$dir/mnt"
+  n=$(wc -l <"$dir/sums")
+  damaged=$( (cd "$dir/mnt" && sha256sum -c "$dir/sums" 2>/dev/null) | grep -c -v ': OK$' || true)
+  [ "$damaged" = 0 ] || fail "$damaged of $n user files damaged"
+  extra=$(cd "$dir/mnt" && { find . -mindepth 1 -type f ! -path './lost+found/*' -printf '%P\n' |
+    sort | comm -23 - <(sed 's/^[0-9a-f]*  //' "$dir/sums" | sort); } || true)
   [ -z "$extra" ] || fail "left in the file system: $extra"
-  echo "verified: e2fsck clean, 8 user files intact, nothing else"
+  echo "verified: e2fsck clean, $n user files intact, nothing else"
   ;;
 down)
   [ -d "$dir" ] || exit 0

@@ -15,6 +15,10 @@
  *   eio      beyond REAL, reads and writes fail with EIO (once armed with
  *            SIGUSR1: until then it acts as "zeros", so mkfs can write the
  *            end of the device)
+ *   cache    beyond REAL, writes live only in a cache of the last --cache
+ *            bytes written (4 KiB blocks, first in first out); reads beyond
+ *            REAL return the cached block or zeros (a fake whose read-back
+ *            right after a write passes); SIGUSR2 empties the cache
  *   genuine  REAL must equal CLAIM: every byte is stored
  *
  * Every request goes to this process (direct_io), so no page cache hides what
@@ -36,17 +40,33 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { KIND_WRAP, KIND_ZEROS, KIND_EIO, KIND_GENUINE };
+enum { KIND_WRAP, KIND_ZEROS, KIND_EIO, KIND_CACHE, KIND_GENUINE };
+
+#define FAKE_BLOCK 4096u
 
 static struct {
 	int kind;
 	uint64_t claim;
 	uint64_t real;
 	int fd;
+	/* the cache kind: a ring of the last n_slots blocks written */
+	uint64_t n_slots;
+	uint64_t next_slot;
+	uint64_t *slot_block; /* block number + 1, 0: empty */
+	char *slot_data;
 } fake;
 
 static const char *card_path = "/card";
 static volatile sig_atomic_t armed;
+static volatile sig_atomic_t drop_cache;
+
+/* SIGUSR2: the cache kind forgets its cache (what only it held is lost) */
+static void
+fake_drop(int sig)
+{
+	(void) sig;
+	drop_cache = 1;
+}
 
 static void
 fake_arm(int sig)
@@ -103,6 +123,69 @@ fake_open(const char *path, struct fuse_file_info *fi)
 	return 0;
 }
 
+/* the cache slot holding block @blk, or -1 */
+static int64_t
+cache_find(uint64_t blk)
+{
+	if (drop_cache) {
+		memset(fake.slot_block, 0, fake.n_slots * sizeof(uint64_t));
+		drop_cache = 0;
+	}
+	for (uint64_t i = 0; i < fake.n_slots; i++)
+		if (fake.slot_block[i] == blk + 1)
+			return (int64_t) i;
+	return -1;
+}
+
+/* one whole block written: into the cache (every write passes through it) */
+static void
+cache_put(uint64_t blk, const char *data)
+{
+	int64_t slot = cache_find(blk);
+	if (slot < 0) {
+		slot = (int64_t) fake.next_slot;
+		fake.next_slot = (fake.next_slot + 1) % fake.n_slots;
+		fake.slot_block[slot] = blk + 1;
+	}
+	memcpy(fake.slot_data + (uint64_t) slot * FAKE_BLOCK, data, FAKE_BLOCK);
+}
+
+/* the cache kind: requests are whole 4 KiB blocks (the loop device's direct I/O) */
+static int
+cache_read(char *buf, size_t size, uint64_t offset)
+{
+	for (size_t k = 0; k < size; k += FAKE_BLOCK) {
+		uint64_t at = offset + k;
+		size_t n = size - k < FAKE_BLOCK ? size - k : FAKE_BLOCK;
+		int64_t slot = cache_find(at / FAKE_BLOCK);
+		if (slot >= 0 && at % FAKE_BLOCK == 0)
+			memcpy(buf + k, fake.slot_data + (uint64_t) slot * FAKE_BLOCK, n);
+		else if (at < fake.real) {
+			ssize_t r = pread(fake.fd, buf + k, n, (off_t) at);
+			if (r < 0)
+				return -errno;
+			if ((size_t) r < n)
+				memset(buf + k + r, 0, n - (size_t) r);
+		} else
+			memset(buf + k, 0, n);
+	}
+	return (int) size;
+}
+
+static int
+cache_write(const char *buf, size_t size, uint64_t offset)
+{
+	for (size_t k = 0; k < size; k += FAKE_BLOCK) {
+		uint64_t at = offset + k;
+		size_t n = size - k < FAKE_BLOCK ? size - k : FAKE_BLOCK;
+		if (at < fake.real && pwrite(fake.fd, buf + k, n, (off_t) at) != (ssize_t) n)
+			return -EIO;
+		if (n == FAKE_BLOCK && at % FAKE_BLOCK == 0)
+			cache_put(at / FAKE_BLOCK, buf + k);
+	}
+	return (int) size;
+}
+
 /* one piece of a request: [off, off + len) maps to backing offset *phys, or has none */
 static size_t
 fake_map(uint64_t off, size_t len, int64_t *phys)
@@ -132,6 +215,8 @@ fake_read(const char *path, char *buf, size_t size, off_t offset, struct fuse_fi
 		return 0;
 	if ((uint64_t) offset + size > fake.claim)
 		size = (size_t) (fake.claim - (uint64_t) offset);
+	if (fake.kind == KIND_CACHE)
+		return cache_read(buf, size, (uint64_t) offset);
 	while (done < size) {
 		int64_t phys;
 		size_t n = fake_map((uint64_t) offset + done, size - done, &phys);
@@ -161,6 +246,8 @@ fake_write(const char *path, const char *buf, size_t size, off_t offset, struct 
 		return -ENOSPC;
 	if ((uint64_t) offset + size > fake.claim)
 		size = (size_t) (fake.claim - (uint64_t) offset);
+	if (fake.kind == KIND_CACHE)
+		return cache_write(buf, size, (uint64_t) offset);
 	while (done < size) {
 		int64_t phys;
 		size_t n = fake_map((uint64_t) offset + done, size - done, &phys);
@@ -212,8 +299,9 @@ static int
 usage(void)
 {
 	fprintf(stderr,
-		"usage: sdt-fake-card --kind wrap|zeros|eio|genuine --claim BYTES --real BYTES "
-		"--backing FILE MOUNTPOINT\n");
+		"usage: sdt-fake-card --kind wrap|zeros|eio|cache|genuine --claim BYTES --real "
+		"BYTES "
+		"[--cache BYTES] --backing FILE MOUNTPOINT\n");
 	return 2;
 }
 
@@ -223,8 +311,9 @@ main(int argc, char *argv[])
 	const char *kind = NULL;
 	const char *backing = NULL;
 	const char *mountpoint = NULL;
-	char *fuse_argv[8];
+	char *fuse_argv[10];
 	int fuse_argc = 0;
+	uint64_t cache = 4u << 20;
 
 	fake.claim = 0;
 	fake.real = 0;
@@ -235,6 +324,8 @@ main(int argc, char *argv[])
 			fake.claim = strtoull(argv[++i], NULL, 0);
 		else if (strcmp(argv[i], "--real") == 0 && i + 1 < argc)
 			fake.real = strtoull(argv[++i], NULL, 0);
+		else if (strcmp(argv[i], "--cache") == 0 && i + 1 < argc)
+			cache = strtoull(argv[++i], NULL, 0);
 		else if (strcmp(argv[i], "--backing") == 0 && i + 1 < argc)
 			backing = argv[++i];
 		else if (argv[i][0] != '-' && mountpoint == NULL)
@@ -251,6 +342,8 @@ main(int argc, char *argv[])
 		fake.kind = KIND_ZEROS;
 	else if (strcmp(kind, "eio") == 0)
 		fake.kind = KIND_EIO;
+	else if (strcmp(kind, "cache") == 0 && cache >= FAKE_BLOCK)
+		fake.kind = KIND_CACHE;
 	else if (strcmp(kind, "genuine") == 0 && fake.real == fake.claim)
 		fake.kind = KIND_GENUINE;
 	else
@@ -261,9 +354,19 @@ main(int argc, char *argv[])
 		perror(backing);
 		return 1;
 	}
+	if (fake.kind == KIND_CACHE) {
+		fake.n_slots = cache / FAKE_BLOCK;
+		fake.slot_block = calloc(fake.n_slots, sizeof(uint64_t));
+		fake.slot_data = malloc(fake.n_slots * FAKE_BLOCK);
+		if (fake.slot_block == NULL || fake.slot_data == NULL)
+			return 1;
+	}
 	signal(SIGUSR1, fake_arm);
+	signal(SIGUSR2, fake_drop);
 	fuse_argv[fuse_argc++] = argv[0];
 	fuse_argv[fuse_argc++] = (char *) "-f";
+	/* one thread: the cache has no lock */
+	fuse_argv[fuse_argc++] = (char *) "-s";
 	fuse_argv[fuse_argc++] = (char *) "-o";
 	fuse_argv[fuse_argc++] = (char *) "fsname=sdt-fake-card,default_permissions";
 	fuse_argv[fuse_argc++] = (char *) mountpoint;

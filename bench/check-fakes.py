@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""check-fakes.py - a randomized sweep of the authenticity check over FUSE stand-ins.
+
+Run as root from the source tree after building (tests/fake-card/fake-card.sh does the
+cards).  N random (claim, real size, kind) triples from --seed: the kind is one of wrap,
+zeros (drops writes), eio (fails), cache (keeps the last 4 MiB of writes) or genuine; the
+claim is --min-claim..--max-claim MiB, the real size a whole MiB from 64 MiB (room for the
+stand-in's own file system and its 200 user files) to 99% of the claim.  Every run ends
+with fake-card.sh verify (e2fsck -fn, the user files' SHA-256, nothing left behind).  It
+prints one line per run and the misses, damaged files and seconds per run.
+
+--kills K then kills K checks with SIGKILL at a random moment while their blocks are out
+(the journal exists), lets the next start put them back (alternately the verify unit's
+command and the next check) and verifies the card the same way.
+
+Usage: bench/check-fakes.py [--build _build] [--runs 50] [--seed 1] [--kills 0]
+"""
+import argparse
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCRIPT = os.path.join(TOP, "tests", "fake-card", "fake-card.sh")
+KINDS = ["wrap", "zeros", "eio", "cache", "genuine"]
+EXPECT = {"wrap": "wrap", "zeros": "lost-writes", "eio": "io-error", "cache": "lost-writes"}
+MIB = 1 << 20
+REAL_MIN = 96  # the stand-in's file system and user files fit below it
+
+
+def sh(*args, check=True, env=None):
+    return subprocess.run(args, capture_output=True, text=True, check=check, env=env)
+
+
+def card_up(kind, claim, real):
+    """the card, or None when the stand-in cannot hold its own file system and files"""
+    d = tempfile.mkdtemp(prefix="sdt-sweep-", dir="/var/tmp")
+    os.chmod(d, 0o755)
+    r = sh(SCRIPT, "up", d, kind, str(claim), str(real), check=False)
+    if r.returncode != 0:
+        card_down(d)
+        print(f"    (skipped {kind} {claim}/{real}: {r.stderr.strip().splitlines()[-1]})", flush=True)
+        return None
+    return d
+
+
+def card_verify(d):
+    r = sh(SCRIPT, "verify", d, check=False)
+    text = (r.stdout + r.stderr).strip().splitlines()
+    last = text[-1] if text else ""
+    damaged = 0
+    if "user files damaged" in last:
+        damaged = int(last.split("fake-card.sh: ")[1].split()[0])
+    fsck = "e2fsck -fn failed" not in last
+    left = "left in the file system" in last
+    return r.returncode == 0, damaged, fsck, left, last
+
+
+def card_down(d):
+    sh(SCRIPT, "down", d, check=False)
+
+
+def draw(rng, args):
+    kind = rng.choice(KINDS)
+    claim = rng.randrange(args.min_claim, args.max_claim + 1)
+    real = claim if kind == "genuine" else rng.randrange(REAL_MIN, int(claim * 0.99) + 1)
+    return kind, claim, real
+
+
+def judge(kind, claim, real, res):
+    """a miss (wrong verdict, range not holding R or wider than 2% of the claim), or None"""
+    if kind == "genuine":
+        return None if res["verdict"] == "genuine" else "verdict " + res["verdict"]
+    if res["verdict"] != "fake":
+        return "verdict " + res["verdict"]
+    lo, hi = res["capacity_at_least_bytes"], res["capacity_at_most_bytes"]
+    if not lo <= real * MIB <= hi:
+        return f"range {lo / MIB:.2f}..{hi / MIB:.2f} MiB misses {real}"
+    if hi - lo > claim * MIB / 50:
+        return f"range {lo / MIB:.2f}..{hi / MIB:.2f} MiB wider than 2%"
+    if res["failure"] != EXPECT[kind]:
+        return "failure " + str(res["failure"])
+    return None
+
+
+def sweep(args, ctl, root):
+    rng = random.Random(args.seed)
+    misses = damaged = fsck_bad = left = 0
+    times = []
+    for i in range(args.runs):
+        d = None
+        while d is None:
+            kind, claim, real = draw(rng, args)
+            d = card_up(kind, claim, real)
+        try:
+            t0 = time.monotonic()
+            r = sh(ctl, "--root", root, "--json", "check", "--dir", os.path.join(d, "mnt"), check=False)
+            secs = time.monotonic() - t0
+            res = json.loads(r.stdout) if r.returncode == 0 else {"verdict": "error: " + r.stderr.strip()}
+            miss = judge(kind, claim, real, res) if r.returncode == 0 else res["verdict"]
+            ok, dmg, fsck, lft, last = card_verify(d)
+        finally:
+            card_down(d)
+        misses += miss is not None
+        damaged += dmg
+        fsck_bad += not fsck
+        left += lft
+        times.append(secs)
+        rng_txt = ""
+        if res.get("capacity_at_least_bytes") is not None:
+            rng_txt = f" range {res['capacity_at_least_bytes'] / MIB:.2f}..{res['capacity_at_most_bytes'] / MIB:.2f}"
+        print(f"{i + 1:3d} {kind:7s} {claim:5d}/{real:<5d} MiB: {res['verdict']}{rng_txt}"
+              f" {secs:5.1f} s; {'MISS ' + miss if miss else 'ok'}; {last}", flush=True)
+    print(f"sweep: {args.runs} runs (seed {args.seed}): {misses} misses, {damaged} damaged user files, "
+          f"{fsck_bad} e2fsck errors, {left} runs left files; seconds per run "
+          f"mean {sum(times) / len(times):.2f}, max {max(times):.2f}", flush=True)
+    return misses + damaged + fsck_bad + left
+
+
+def kill_one(args, ctl, root, rng, i):
+    journal = os.path.join(root, "var", "lib", "sd-tuner", "check", "check-journal")
+    d = None
+    while d is None:
+        kind = rng.choice(["wrap", "wrap", "cache", "zeros"])
+        claim = rng.randrange(args.min_claim, args.max_claim + 1)
+        real = rng.randrange(REAL_MIN, int(claim * 0.99) + 1)
+        d = card_up(kind, claim, real)
+    try:
+        p = subprocess.Popen([ctl, "--root", root, "--json", "check", "--dir", os.path.join(d, "mnt")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        t_end = time.monotonic() + 60
+        while not os.path.exists(journal) and p.poll() is None and time.monotonic() < t_end:
+            time.sleep(0.001)
+        time.sleep(rng.uniform(0, 0.3))
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        out = os.path.exists(journal)
+        how = "verify" if i % 2 == 0 else "check"
+        if how == "verify":
+            sh(ctl, "--root", root, "verify", check=False)
+        else:
+            sh(ctl, "--root", root, "--json", "check", "--dir", os.path.join(d, "mnt"), check=False)
+        still = os.path.exists(journal)
+        ok, dmg, fsck, lft, last = card_verify(d)
+    finally:
+        card_down(d)
+    print(f"kill {i + 1:2d} {kind:5s} {claim}/{real} MiB: blocks out at the kill: {out}; "
+          f"repaired by the next {how}; journal left: {still}; {last}", flush=True)
+    return out, dmg, fsck, still
+
+
+def kills(args, ctl, root):
+    rng = random.Random(args.seed + 1000)
+    n_out = damaged = fsck_bad = stale = 0
+    for i in range(args.kills):
+        out, dmg, fsck, still = kill_one(args, ctl, root, rng, i)
+        n_out += out
+        damaged += dmg
+        fsck_bad += not fsck
+        stale += still
+    print(f"kills: {args.kills} SIGKILLs, {n_out} with blocks out; after the next start "
+          f"{damaged} damaged user files, {fsck_bad} e2fsck errors, {stale} journals left", flush=True)
+    return damaged + fsck_bad + stale
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(TOP, "_build"))
+    ap.add_argument("--runs", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--kills", type=int, default=0)
+    ap.add_argument("--min-claim", type=int, default=256)
+    ap.add_argument("--max-claim", type=int, default=1024)
+    args = ap.parse_args()
+    if os.geteuid() != 0:
+        sys.exit("check-fakes.py: needs root (FUSE, loop devices, mount)")
+    ctl = os.path.join(args.build, "src", "cli", "sdtunerctl")
+    os.environ["SDT_FAKE_CARD"] = os.path.join(args.build, "tests", "sdt-fake-card")
+    root = tempfile.mkdtemp(prefix="sdt-sweep-root-", dir="/var/tmp")
+    bad = 0
+    try:
+        if args.runs > 0:
+            bad += sweep(args, ctl, root)
+        if args.kills > 0:
+            bad += kills(args, ctl, root)
+    finally:
+        subprocess.run(["rm", "-rf", root])
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
