@@ -1,0 +1,165 @@
+#!/bin/bash
+# run.sh BUILDDIR - the project's package on a systemd boot of the emulated Pi 3
+# (meson suite "vm", test "vm-systemd"; issue 21 item 5 and defect 6).
+#
+#  1. the project's arm64 .deb, cross-built with its own packaging (build-deb-arm64.sh)
+#  2. a Debian 12 arm64 system: debootstrap minbase, second stage under qemu-user
+#     (make-root.sh), the .deb installed with dpkg -i, a user "pi", the test driver
+#     unit (guest/)
+#  3. the card as Raspberry Pi OS lays it out: FAT /boot/firmware with the stock
+#     bookworm config.txt (tests/vm/pios/), ext4 root
+#  4. Debian's arm64 kernel with the upstream bcm2837-rpi-3-b.dtb on
+#     qemu-system-aarch64 -M raspi3b, the card as -drive if=sd, an initramfs that
+#     loads the MMC modules and switch_roots to systemd
+#  5. boot 1: helper by D-Bus activation, info/health/recommend/apply over the bus,
+#     reboot; boot 2 of the same card: sd-tuner-verify.service at boot, its decision
+#     in status, the boot's critical chain (check-results.py asserts)
+#
+# SDTUNER_VM_DEB=path.deb boots that arm64 package instead of building one.
+# Downloads (.debs) are cached in SDTUNER_VM_CACHE (default /var/cache/sd-tuner-vm);
+# everything built goes to BUILDDIR/vm-systemd, console logs included. Exit 77 (skip)
+# when a tool is missing, except under CI=true, where that fails.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
+builddir=${1:?usage: run.sh BUILDDIR}
+W=$builddir/vm-systemd
+cache=${SDTUNER_VM_CACHE:-/var/cache/sd-tuner-vm}
+BOOT_TIMEOUT=${SDTUNER_VM_BOOT_TIMEOUT:-1200}
+T0=$(date +%s)
+log() { echo "vm-systemd [$(($(date +%s) - T0)) s]: $*" >&2; }
+skip_or_fail() {
+  if [ "${CI:-}" = true ]; then
+    log "FAIL (CI=true, a step that cannot run fails): $*"
+    exit 1
+  fi
+  log "SKIP: $*"
+  exit 77
+}
+fail() { log "FAIL: $*"; exit 1; }
+
+[ "$(id -u)" -eq 0 ] || skip_or_fail "needs root (debootstrap, chroot, binfmt_misc)"
+"$top/tools/deps.sh" vm >&2 || skip_or_fail "tools/deps.sh vm could not install the VM tier's packages"
+for t in debootstrap qemu-system-aarch64 qemu-aarch64-static mkfs.vfat mcopy mkfs.ext4 sfdisk \
+  aarch64-linux-gnu-gcc dpkg-buildpackage cpio; do
+  command -v "$t" >/dev/null || skip_or_fail "$t is missing (tools/deps.sh vm)"
+done
+mkdir -p "$W" "$cache/debs-arm64"
+W=$(cd "$W" && pwd)
+cache=$(cd "$cache" && pwd)
+
+# ------------------------------------------------------------ 1. the .deb
+if [ -n "${SDTUNER_VM_DEB:-}" ]; then
+  # another build of the package (e.g. main's, to see a defect this tier catches)
+  deb=$SDTUNER_VM_DEB
+  log "using the given package $deb"
+else
+  log "cross-building the arm64 package"
+  deb=$("$here/build-deb-arm64.sh" "$W/deb-arm64") || fail "the arm64 package did not build"
+fi
+T_DEB=$(date +%s)
+
+# ------------------------------------------------------------ 2. the system
+log "debootstrap (minbase, second stage under qemu-user)"
+R=$W/root
+"$here/make-root.sh" "$R" || fail "debootstrap failed"
+T_ROOT=$(date +%s)
+cp "$deb" "$R/tmp/sd-tuner.deb"
+chroot "$R" dpkg -i /tmp/sd-tuner.deb >"$W/dpkg-i.log" 2>&1 ||
+  { cat "$W/dpkg-i.log" >&2; fail "dpkg -i of the project's package failed in the arm64 system"; }
+rm -f "$R/tmp/sd-tuner.deb"
+chroot "$R" useradd -m -s /bin/sh pi
+echo sdtuner-vm >"$R/etc/hostname"
+od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$R/etc/machine-id"
+echo >>"$R/etc/machine-id"
+cp "$here/../pios/rootfs/etc/fstab" "$R/etc/fstab"
+mkdir -p "$R/boot/firmware"
+cp "$here/../pios/rootfs/boot/config.txt" "$R/boot/config.txt"   # bookworm's stub
+ln -sfn /lib/systemd/system/multi-user.target "$R/etc/systemd/system/default.target"
+# the console carries the results: no login prompt on it
+for u in serial-getty@ttyAMA0.service getty@tty1.service; do
+  ln -sfn /dev/null "$R/etc/systemd/system/$u"
+done
+install -D -m 0755 "$here/guest/guest-test.sh" "$R/usr/local/lib/sdt-vm-test/guest-test.sh"
+install -D -m 0644 "$here/guest/sdt-vm-test.service" "$R/etc/systemd/system/sdt-vm-test.service"
+mkdir -p "$R/etc/systemd/system/multi-user.target.wants"
+ln -sfn /etc/systemd/system/sdt-vm-test.service "$R/etc/systemd/system/multi-user.target.wants/"
+NONCE=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
+mkdir -p "$R/etc/sdt-vm-test"
+echo "$NONCE" >"$R/etc/sdt-vm-test/nonce"
+[ -L "$R/etc/systemd/system/multi-user.target.wants/sd-tuner-verify.service" ] ||
+  fail "dpkg -i did not enable sd-tuner-verify.service"
+
+# ------------------------------------------------------------ 3. kernel, dtb, initramfs
+kpkg=$(apt-cache depends linux-image-arm64:arm64 | awk '/Depends: linux-image-[0-9]/{print $2; exit}')
+kpkg=${kpkg%:arm64}
+KV=${kpkg#linux-image-}
+[ -n "$KV" ] || fail "no arm64 kernel package in the apt index (apt-get update with arm64)"
+for p in "$kpkg" busybox-static; do
+  ls "$cache/debs-arm64/${p}"_*_arm64.deb >/dev/null 2>&1 ||
+    (cd "$cache/debs-arm64" && apt-get -q -o APT::Sandbox::User=root download "$p:arm64" >&2) ||
+    fail "could not download $p:arm64"
+done
+K=$W/kernel
+rm -rf "$K" "$W/busybox"
+dpkg-deb -x "$(ls "$cache/debs-arm64/${kpkg}"_*_arm64.deb | tail -n 1)" "$K"
+dpkg-deb -x "$(ls "$cache/debs-arm64"/busybox-static_*_arm64.deb | tail -n 1)" "$W/busybox"
+depmod -b "$K" "$KV"
+DTB=$(find "$K/usr/lib/linux-image-$KV" -name bcm2837-rpi-3-b.dtb | head -n 1)
+[ -n "$DTB" ] || fail "no bcm2837-rpi-3-b.dtb in $kpkg"
+I=$W/initramfs
+rm -rf "$I"
+mkdir -p "$I/bin" "$I/lib/modules/$KV"
+cp "$W/busybox/bin/busybox" "$I/bin/busybox"
+cp "$here/initramfs-init.sh" "$I/init"
+: >"$I/lib/modules/$KV/load-order"
+# sdhost (bcm2835) and sdhci-iproc for the card, ext4 and vfat for its partitions,
+# bcm2835_wdt so that reboot and poweroff end qemu (-no-reboot)
+for m in bcm2835_wdt bcm2835 sdhci-iproc ext4 vfat nls_cp437 nls_ascii; do
+  modprobe -d "$K" -S "$KV" --show-depends "$m" | awk '$1 == "insmod" {print $2}' |
+    while read -r ko; do
+      b=$(basename "$ko")
+      grep -qx "$b" "$I/lib/modules/$KV/load-order" && continue
+      cp "$ko" "$I/lib/modules/$KV/$b"
+      echo "$b" >>"$I/lib/modules/$KV/load-order"
+    done
+done
+(cd "$I" && find . | cpio -o -H newc --quiet | gzip -1) >"$W/initramfs.cpio.gz"
+
+# ------------------------------------------------------------ 4. the card
+IMG=$W/card.img
+rm -f "$IMG"
+truncate -s 4G "$IMG"
+printf 'label: dos\nlabel-id: 0x5d7e1a2b\nstart=8192, size=524288, type=c\nstart=532480, type=83\n' |
+  sfdisk -q "$IMG"
+# pi-gen's bootfs: FAT32 with 2 KiB clusters
+mkfs.vfat -F 32 -s 4 -n bootfs --offset 8192 "$IMG" $((524288 / 2)) >/dev/null 2>&1 ||
+  fail "mkfs.vfat failed"
+MTOOLS_SKIP_CHECK=1 mcopy -o -i "$IMG@@$((8192 * 512))" "$here/../pios/config.txt" ::/config.txt
+MTOOLS_SKIP_CHECK=1 mcopy -o -i "$IMG@@$((8192 * 512))" "$here/../pios/cmdline.txt" ::/cmdline.txt
+p2_sect=$(($(stat -c %s "$IMG") / 512 - 532480))
+mkfs.ext4 -q -F -L rootfs -d "$R" -E offset=$((532480 * 512)) "$IMG" $((p2_sect / 2))k
+T_CARD=$(date +%s)
+log "card ready: deb $((T_DEB - T0)) s, root $((T_ROOT - T_DEB)) s, kernel+card $((T_CARD - T_ROOT)) s"
+
+# ------------------------------------------------------------ 5. two boots of the card
+boot() {
+  local n=$1 console rc=0 t
+  console=$W/console-$n.log
+  t=$(date +%s)
+  log "boot $n (console: $console)"
+  timeout "$BOOT_TIMEOUT" qemu-system-aarch64 -M raspi3b -kernel "$K/boot/vmlinuz-$KV" -dtb "$DTB" \
+    -initrd "$W/initramfs.cpio.gz" -drive "file=$IMG,if=sd,format=raw" \
+    -append "console=ttyAMA0,115200 rdinit=/init loglevel=5" \
+    -nographic -no-reboot -monitor none -serial stdio </dev/null >"$console" 2>&1 || rc=$?
+  log "boot $n: qemu exit $rc after $(($(date +%s) - t)) s"
+  [ "$rc" -ne 124 ] || { tail -n 30 "$console" >&2; fail "boot $n did not end within $BOOT_TIMEOUT s"; }
+}
+boot 1
+grep -q '^### SDT-REBOOT' "$W/console-1.log" || { tail -n 40 "$W/console-1.log" >&2; fail "boot 1 did not reach its reboot"; }
+boot 2
+grep -q '^### SDT-DONE' "$W/console-2.log" || { tail -n 40 "$W/console-2.log" >&2; fail "boot 2 did not finish"; }
+T_END=$(date +%s)
+log "boots: $((T_END - T_CARD)) s; whole tier $((T_END - T0)) s"
+python3 "$here/check-results.py" --nonce "$NONCE" --stock-config "$here/../pios/config.txt" \
+  "$W/console-1.log" "$W/console-2.log"
