@@ -112,7 +112,7 @@ test_load_under_root(void)
 	g_assert_cmpstr(sdt_mounts_find_mount_point(mounts, "/")->source, ==, "/dev/mmcblk0p2");
 
 	g_assert_null(sdt_mounts_load(ctx_empty, &error));
-	g_assert_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND);
 	g_assert_nonnull(strstr(error->message, "mount table"));
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sdt-benchmark-page.h"
+#include "sdt-file.h"
 #include "sdt-health-page.h"
 #include "sdt-history-page.h"
 #include "sdt-outcome-bar.h"
@@ -133,7 +134,7 @@ sdt_window_after_paint_cb(GdkFrameClock *clock, SdtWindow *self)
 	const gchar *hwm;
 
 	g_signal_handlers_disconnect_by_func(clock, sdt_window_after_paint_cb, self);
-	if (g_file_get_contents("/proc/self/status", &status, NULL, NULL) &&
+	if (sdt_file_read_kernel(NULL, "/proc/self/status", 64 * 1024, &status, NULL, NULL) &&
 	    (hwm = strstr(status, "VmHWM:")) != NULL) {
 		g_print("sd-tuner: first-frame realtime-us=%" G_GINT64_FORMAT " %.*s\n",
 			g_get_real_time(),

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sdt-board.h"
+#include "sdt-error.h"
 #include "sdt-file.h"
 
 #define SDHOST SDT_SD_CONTROLLER_SDHOST
@@ -533,22 +534,24 @@ sdt_board_new_from_data(const guint8 *dt_revision,
 	return g_steal_pointer(&board);
 }
 
+/* a device-tree property is a few dozen bytes; cpuinfo ~1 KiB per CPU */
+#define SDT_BOARD_DT_MAX_SIZE      (64 * 1024)
+#define SDT_BOARD_CPUINFO_MAX_SIZE (4 * 1024 * 1024)
+
+/* a missing file is no warning: kernels without a device tree, boards without a revision */
 static gboolean
 sdt_board_read(SdtContext *ctx,
 	       const gchar *abs_path,
+	       gsize max_len,
 	       gchar **contents,
 	       gsize *len,
 	       GPtrArray *warnings)
 {
-	g_autofree gchar *path = sdt_context_build_path(ctx, abs_path);
 	g_autoptr(GError) error = NULL;
 
-	if (!g_file_test(path, G_FILE_TEST_EXISTS))
-		return FALSE;
-	if (!g_file_get_contents(path, contents, len, &error)) {
-		sdt_board_warn(warnings,
-			       /* Translators: a file's path, then the system's error message */
-			       g_strdup_printf(_("Cannot read %s: %s"), path, error->message));
+	if (!sdt_context_read_kernel_file(ctx, abs_path, max_len, contents, len, &error)) {
+		if (!g_error_matches(error, SDT_ERROR, SDT_ERROR_NOT_FOUND))
+			sdt_board_warn(warnings, g_strdup(error->message));
 		return FALSE;
 	}
 	return TRUE;
@@ -563,10 +566,30 @@ sdt_board_detect(SdtContext *ctx, GPtrArray *warnings)
 	g_autofree gchar *model = NULL;
 	gsize rev_len = 0, cpuinfo_len = 0, compatible_len = 0, model_len = 0;
 
-	sdt_board_read(ctx, "/proc/device-tree/system/linux,revision", &rev, &rev_len, warnings);
-	sdt_board_read(ctx, "/proc/cpuinfo", &cpuinfo, &cpuinfo_len, warnings);
-	sdt_board_read(ctx, "/proc/device-tree/compatible", &compatible, &compatible_len, warnings);
-	sdt_board_read(ctx, "/proc/device-tree/model", &model, &model_len, warnings);
+	sdt_board_read(ctx,
+		       "/proc/device-tree/system/linux,revision",
+		       SDT_BOARD_DT_MAX_SIZE,
+		       &rev,
+		       &rev_len,
+		       warnings);
+	sdt_board_read(ctx,
+		       "/proc/cpuinfo",
+		       SDT_BOARD_CPUINFO_MAX_SIZE,
+		       &cpuinfo,
+		       &cpuinfo_len,
+		       warnings);
+	sdt_board_read(ctx,
+		       "/proc/device-tree/compatible",
+		       SDT_BOARD_DT_MAX_SIZE,
+		       &compatible,
+		       &compatible_len,
+		       warnings);
+	sdt_board_read(ctx,
+		       "/proc/device-tree/model",
+		       SDT_BOARD_DT_MAX_SIZE,
+		       &model,
+		       &model_len,
+		       warnings);
 	return sdt_board_new_from_data((const guint8 *) rev,
 				       rev_len,
 				       cpuinfo,
@@ -622,12 +645,16 @@ sdt_board_read_core_clock_hz(SdtContext *ctx, gchar **source)
 					     NULL};
 
 	for (guint i = 0; paths[i] != NULL; i++) {
-		g_autofree gchar *path = sdt_context_build_path(ctx, paths[i]);
 		g_autofree gchar *text = NULL;
 		guint64 hz = 0;
 		gsize len = 0;
 
-		if (!sdt_file_read_bounded(path, SDT_BOARD_CLK_RATE_MAX_SIZE, &text, &len, NULL))
+		if (!sdt_context_read_kernel_file(ctx,
+						  paths[i],
+						  SDT_BOARD_CLK_RATE_MAX_SIZE,
+						  &text,
+						  &len,
+						  NULL))
 			continue;
 		g_strstrip(text);
 		/* a core clock runs between 100 MHz and 1 GHz; anything else is not a reading */

@@ -10,6 +10,7 @@
 #include <sys/sysmacros.h>
 
 #include "sdt-card.h"
+#include "sdt-file.h"
 #include "sdt-mounts.h"
 
 typedef struct udev SdtUdev;
@@ -147,13 +148,19 @@ sdt_card_decode(SdtCard *card, GPtrArray *warnings)
 	}
 }
 
+/* a sysfs attribute is at most a page: 4 KiB, 64 KiB on kernels with larger pages */
+#define SDT_CARD_SYSATTR_MAX_SIZE (64 * 1024)
+
+/* a card register or name in sysfs (the live /sys, or umockdev's), through the one reader */
 static gchar *
 sdt_card_sysattr(struct udev_device *dev, const gchar *name)
 {
-	const gchar *value = udev_device_get_sysattr_value(dev, name);
-	if (value == NULL)
+	g_autofree gchar *path = g_build_filename(udev_device_get_syspath(dev), name, NULL);
+	gchar *value = NULL;
+
+	if (!sdt_file_read_kernel(NULL, path, SDT_CARD_SYSATTR_MAX_SIZE, &value, NULL, NULL))
 		return NULL;
-	return g_strstrip(g_strdup(value));
+	return g_strstrip(value);
 }
 
 static gboolean

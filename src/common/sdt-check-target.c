@@ -26,6 +26,7 @@
 
 #include "sdt-bench-target.h"
 #include "sdt-check-target.h"
+#include "sdt-file.h"
 #include "sdt-error.h"
 #include "sdt-mounts.h"
 
@@ -52,8 +53,8 @@ sdt_check_target_from_mount(SdtCheck *self, dev_t devnum)
 	gsize len = 0;
 	gint fd;
 
-	/* the kernel's own table (a /proc file has no size to bound it by) */
-	if (!g_file_get_contents("/proc/self/mountinfo", &text, &len, NULL))
+	/* the kernel's own table, not the root's */
+	if (!sdt_file_read_kernel(NULL, "/proc/self/mountinfo", 8 * 1024 * 1024, &text, &len, NULL))
 		return FALSE;
 	mounts = sdt_mounts_parse(text, NULL);
 	for (guint i = 0; i < mounts->len; i++) {

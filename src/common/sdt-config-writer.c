@@ -29,11 +29,10 @@ struct _SdtConfigWriter {
 	gchar *path;         /* config.txt as found under the root (may be a symlink) */
 	gchar *display_path; /* as seen on the Pi */
 	gchar *state_dir;
-	gchar *real_path;    /* after following a symlink inside the boot partition */
-	gchar *boot_id_path; /* <root>/proc/sys/kernel/random/boot_id, NULL for explicit paths */
+	gchar *real_path; /* after following a symlink inside the boot partition */
 	SdtConfigWriterIo io;
 	gint lock_fd;
-	SdtContext *ctx; /* the clock; %NULL: the real time */
+	SdtContext *ctx; /* the clock and the boot id; %NULL: the real time, no boot id */
 };
 
 G_DEFINE_TYPE(SdtConfigWriter, sdt_config_writer, G_TYPE_OBJECT)
@@ -95,7 +94,6 @@ sdt_config_writer_finalize(GObject *object)
 	g_free(self->state_dir);
 	g_free(self->real_path);
 	g_clear_object(&self->ctx);
-	g_free(self->boot_id_path);
 	G_OBJECT_CLASS(sdt_config_writer_parent_class)->finalize(object);
 }
 
@@ -190,7 +188,6 @@ sdt_config_writer_new(SdtContext *ctx, GError **error)
 	state = sdt_context_get_state_dir(ctx);
 	self = sdt_config_writer_new_for_paths(path, display, state);
 	self->ctx = g_object_ref(ctx);
-	self->boot_id_path = sdt_context_build_path(ctx, "/proc/sys/kernel/random/boot_id");
 	return self;
 }
 
@@ -645,33 +642,8 @@ sdt_config_writer_backup(SdtConfigWriter *self, GBytes *bytes, const gchar *stem
 gchar *
 sdt_config_writer_get_boot_id(SdtConfigWriter *self)
 {
-	gchar buf[65];
-	gssize n;
-	struct stat st;
-	gint fd;
-
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
-	if (self->boot_id_path == NULL)
-		return NULL;
-	/* a procfs file reports size 0, so sdt_file_read_bounded() cannot read it */
-	fd = open(self->boot_id_path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return NULL;
-	}
-	do
-		n = read(fd, buf, sizeof(buf) - 1);
-	while (n < 0 && errno == EINTR);
-	close(fd);
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	g_strstrip(buf);
-	if (buf[0] == '\0' || strspn(buf, "0123456789abcdefABCDEF-") != strlen(buf))
-		return NULL;
-	return g_strdup(buf);
+	return self->ctx != NULL ? sdt_context_get_boot_id(self->ctx, NULL) : NULL;
 }
 
 gchar *

@@ -97,7 +97,7 @@ JsonObject *sdt_config_writer_get_journal(SdtConfigWriter *self);
  */
 gboolean
 sdt_config_writer_read_journal(SdtConfigWriter *self, JsonObject **journal, GError **error);
-/* the boot id of the running system (`<root>/proc/sys/kernel/random/boot_id`), or NULL */
+/* sdt_context_get_boot_id() of the writer's context, or NULL (none for explicit paths) */
 gchar *sdt_config_writer_get_boot_id(SdtConfigWriter *self);
 /* the sha256 of config.txt now, or NULL when it cannot be read */
 gchar *sdt_config_writer_hash_config(SdtConfigWriter *self);

@@ -6,11 +6,14 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <glib/gi18n.h>
+#include <string.h>
 #include <sys/types.h>
 #include <time.h>
 
 #include "sdt-context.h"
 #include "sdt-error.h"
+#include "sdt-file.h"
 
 struct _SdtContext {
 	GObject parent_instance;
@@ -103,6 +106,53 @@ gchar *
 sdt_context_get_state_dir(SdtContext *self)
 {
 	return sdt_context_build_path(self, "/var/lib/sd-tuner");
+}
+
+gint
+sdt_context_open(SdtContext *self, const gchar *abs_path, gint flags, GError **error)
+{
+	g_return_val_if_fail(SDT_IS_CONTEXT(self), -1);
+	return sdt_file_open_in_root(self->root, abs_path, flags, error);
+}
+
+gboolean
+sdt_context_read_kernel_file(SdtContext *self,
+			     const gchar *abs_path,
+			     gsize max_len,
+			     gchar **contents,
+			     gsize *len,
+			     GError **error)
+{
+	g_return_val_if_fail(SDT_IS_CONTEXT(self), FALSE);
+	return sdt_file_read_kernel(self->root, abs_path, max_len, contents, len, error);
+}
+
+/* "8c1d6f0e-...\n": 36 characters and a newline; a copied root may hold anything */
+#define SDT_CONTEXT_BOOT_ID_MAX 128
+
+gchar *
+sdt_context_get_boot_id(SdtContext *self, GError **error)
+{
+	g_autofree gchar *text = NULL;
+
+	if (!sdt_context_read_kernel_file(self,
+					  "/proc/sys/kernel/random/boot_id",
+					  SDT_CONTEXT_BOOT_ID_MAX,
+					  &text,
+					  NULL,
+					  error))
+		return NULL;
+	g_strstrip(text);
+	if (text[0] == '\0' || strspn(text, "0123456789abcdefABCDEF-") != strlen(text)) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    /* Translators: the file's path */
+			    _("%s does not hold a boot id (a UUID)"),
+			    "/proc/sys/kernel/random/boot_id");
+		return NULL;
+	}
+	return g_steal_pointer(&text);
 }
 
 void

@@ -24,6 +24,29 @@ gchar *sdt_context_build_path(SdtContext *self, const gchar *abs_path);
 gchar *sdt_context_get_state_dir(SdtContext *self);
 
 /*
+ * A kernel file (procfs, sysfs, debugfs: @abs_path as on the Pi) under the
+ * root, with sdt_file_read_kernel(): bounded by @max_len, never blocking, never
+ * following a link out of the root.  Every read of /proc, /sys and /dev under
+ * the root goes through it (docs/KERNEL-INTERFACES.md).
+ */
+/* sdt_file_open_in_root() under the root: -1 with @error set */
+gint sdt_context_open(SdtContext *self, const gchar *abs_path, gint flags, GError **error);
+gboolean sdt_context_read_kernel_file(SdtContext *self,
+				      const gchar *abs_path,
+				      gsize max_len,
+				      gchar **contents,
+				      gsize *len,
+				      GError **error);
+
+/*
+ * The boot id of the running system, `/proc/sys/kernel/random/boot_id` under
+ * the root (a UUID the kernel makes at boot), or %NULL with @error set when it
+ * cannot be read or is not a UUID.  The one reader of it: the journal of apply,
+ * verify and the running-config fingerprint all compare what it returns.
+ */
+gchar *sdt_context_get_boot_id(SdtContext *self, GError **error);
+
+/*
  * A kernel log kept in memory: sd-tuner-helper reads <root>/dev/kmsg once when
  * it starts and sets what it keeps here, and sdt_kmsg_read() then returns it
  * instead of reading again.  Set it before any thread uses the context.

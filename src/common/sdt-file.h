@@ -35,6 +35,50 @@ gboolean sdt_file_read_bounded(const gchar *path,
 			       GError **error);
 
 /**
+ * sdt_file_open_in_root:
+ * @root: (nullable): the root prefix (`--root`); %NULL or `/` for none
+ * @path: an absolute path as seen on the Pi, e.g. `/proc/uptime`
+ * @flags: open() flags; `O_NOFOLLOW | O_CLOEXEC | O_NOCTTY` are added
+ * @error: a #GError
+ *
+ * Opens @path under @root without leaving it: with a root, every symbolic link
+ * on the way is resolved inside it (openat2() `RESOLVE_IN_ROOT`, as the Pi would
+ * see an absolute link of its copied image; a kernel before 5.6: the link's
+ * target must lie under @root), and a link in the last component is refused.
+ *
+ * Returns: a file descriptor, or -1 with @error set (`SDT_ERROR_NOT_FOUND` for a
+ * missing file, `SDT_ERROR_INVALID_DATA` for a link).
+ */
+gint sdt_file_open_in_root(const gchar *root, const gchar *path, gint flags, GError **error);
+
+/**
+ * sdt_file_read_kernel:
+ * @root: (nullable): the root prefix (`--root`); %NULL or `/` for none
+ * @path: an absolute path as seen on the Pi (`/proc/...`, `/sys/...`)
+ * @max_len: refuse more than this many bytes
+ * @contents: (out): the bytes, NUL-terminated
+ * @len: (out) (optional): their length
+ * @error: a #GError
+ *
+ * Reads a kernel file (procfs, sysfs, debugfs, or its copy in a `--root`)
+ * the way the kernel serves it: procfs and debugfs report `st_size` 0 and sysfs
+ * 4096 whatever they hold, so the size is ignored and the file read until
+ * end-of-file, in as many reads as the kernel needs.  It never blocks and never
+ * holds more than @max_len + 1 bytes: the file is opened with
+ * sdt_file_open_in_root() and `O_NONBLOCK`, and refused unless fstat() says it
+ * is a regular file (no FIFO, socket, device node or directory); more than
+ * @max_len bytes is an error, not a truncation.
+ *
+ * Returns: %TRUE on success.
+ */
+gboolean sdt_file_read_kernel(const gchar *root,
+			      const gchar *path,
+			      gsize max_len,
+			      gchar **contents,
+			      gsize *len,
+			      GError **error);
+
+/**
  * sdt_file_pread_all:
  * @fd: a file descriptor
  * @buf: where the bytes go

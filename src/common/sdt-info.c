@@ -119,8 +119,8 @@ sdt_info_collect_ios(SdtInfo *info, SdtContext *ctx)
 	gsize len = 0;
 
 	info->bus.ios_path = sdt_context_build_path(ctx, abs);
-	if (!g_file_get_contents(info->bus.ios_path, &text, &len, &error)) {
-		if (g_error_matches(error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+	if (!sdt_context_read_kernel_file(ctx, abs, SDT_INFO_IOS_MAX_SIZE, &text, &len, &error)) {
+		if (g_error_matches(error, SDT_ERROR, SDT_ERROR_NOT_FOUND))
 			sdt_info_warn(info,
 				      /* Translators: the ios file's path, then where the bus
 				       * state comes from instead */
@@ -128,8 +128,7 @@ sdt_info_collect_ios(SdtInfo *info, SdtContext *ctx)
 							"mounted): %s"),
 						      info->bus.ios_path,
 						      sdt_info_bus_fallback(info)));
-		else if (g_error_matches(error, G_FILE_ERROR, G_FILE_ERROR_ACCES) ||
-			 g_error_matches(error, G_FILE_ERROR, G_FILE_ERROR_PERM))
+		else if (g_error_matches(error, SDT_ERROR, SDT_ERROR_NOT_AUTHORIZED))
 			sdt_info_warn(info,
 				      /* Translators: the ios file's path, then where the bus
 				       * state comes from instead */
@@ -146,7 +145,7 @@ sdt_info_collect_ios(SdtInfo *info, SdtContext *ctx)
 						      sdt_info_bus_fallback(info)));
 		return FALSE;
 	}
-	if (len > SDT_INFO_IOS_MAX_SIZE || memchr(text, '\0', len) != NULL ||
+	if (memchr(text, '\0', len) != NULL ||
 	    !sdt_sd_bus_ios_parse(&info->bus.ios, text, &error)) {
 		sdt_info_warn(info,
 			      /* Translators: the file's path, what is wrong with it, then

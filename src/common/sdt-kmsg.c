@@ -7,8 +7,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "sdt-error.h"
@@ -131,6 +134,33 @@ sdt_kmsg_parse(const gchar *text, gsize len, guint *n_bad)
 	return g_steal_pointer(&records);
 }
 
+/*
+ * /dev/kmsg without blocking: the kernel's character device 1:11 (read with
+ * O_NONBLOCK: EAGAIN after the last record) or, in a copied root, a regular
+ * file; a FIFO, another device (a link to /dev/zero) or a link out of the root
+ * is refused.
+ */
+static gint
+sdt_kmsg_open(SdtContext *ctx, GError **error)
+{
+	gint fd = sdt_context_open(ctx, "/dev/kmsg", O_RDONLY | O_NONBLOCK, error);
+	struct stat st;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) == 0 &&
+	    (S_ISREG(st.st_mode) ||
+	     (S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 && minor(st.st_rdev) == 11)))
+		return fd;
+	close(fd);
+	g_set_error(error,
+		    SDT_ERROR,
+		    SDT_ERROR_INVALID_DATA,
+		    _("/dev/kmsg is neither the kernel log device nor a regular file: SD "
+		      "Tuner does not read it"));
+	return -1;
+}
+
 gchar *
 sdt_kmsg_read(SdtContext *ctx, gsize *len, GError **error)
 {
@@ -150,15 +180,12 @@ sdt_kmsg_read(SdtContext *ctx, gsize *len, GError **error)
 		*len = size;
 		return copy;
 	}
+	fd = sdt_kmsg_open(ctx, error);
+	if (fd < 0)
+		return NULL;
 	path = sdt_context_build_path(ctx, "/dev/kmsg");
 	str = g_string_new(NULL);
 	buf = g_malloc(SDT_KMSG_READ_CHUNK);
-
-	fd = g_open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
-	if (fd < 0) {
-		sdt_error_set_from_errno(error, errno, "cannot open %s", path);
-		return NULL;
-	}
 	while (str->len < SDT_KMSG_MAX_SIZE) {
 		gssize n = read(fd, buf, SDT_KMSG_READ_CHUNK);
 		if (n > 0) {

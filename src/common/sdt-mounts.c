@@ -139,15 +139,20 @@ sdt_mounts_parse(const gchar *text, guint *n_bad)
 GPtrArray *
 sdt_mounts_load(SdtContext *ctx, GError **error)
 {
-	g_autofree gchar *path = sdt_context_build_path(ctx, "/proc/self/mountinfo");
 	g_autofree gchar *text = NULL;
 	gsize len = 0;
 
-	if (!g_file_get_contents(path, &text, &len, error)) {
+	if (!sdt_context_read_kernel_file(ctx,
+					  "/proc/self/mountinfo",
+					  SDT_MOUNTS_MAX_SIZE,
+					  &text,
+					  &len,
+					  error)) {
 		g_prefix_error(error, "cannot read the mount table: ");
 		return NULL;
 	}
-	if (len > SDT_MOUNTS_MAX_SIZE || memchr(text, '\0', len) != NULL) {
+	if (memchr(text, '\0', len) != NULL) {
+		g_autofree gchar *path = sdt_context_build_path(ctx, "/proc/self/mountinfo");
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_DATA,

@@ -175,12 +175,16 @@ sdt_ops_config_load(SdtContext *ctx, SdtConfigWriter **writer_out, GError **erro
 gboolean
 sdt_ops_config_tryboot_active(SdtContext *ctx)
 {
-	g_autofree gchar *path =
-		sdt_context_build_path(ctx, "/proc/device-tree/chosen/bootloader/tryboot");
 	g_autofree gchar *data = NULL;
 	gsize len = 0;
 
-	if (!sdt_file_read_bounded(path, 64, &data, &len, NULL) || len != 4)
+	if (!sdt_context_read_kernel_file(ctx,
+					  "/proc/device-tree/chosen/bootloader/tryboot",
+					  64,
+					  &data,
+					  &len,
+					  NULL) ||
+	    len != 4)
 		return FALSE;
 	return ((guint8) data[0] | (guint8) data[1] | (guint8) data[2]) == 0 &&
 	       (guint8) data[3] == 1;
@@ -207,23 +211,10 @@ sdt_ops_config_status_facts(SdtVerifyStatusFacts *status,
 	status->for_this_board = TRUE;
 }
 
-/* the boot id of the running system under the context's root, or NULL */
-static gchar *
-sdt_ops_config_boot_id(SdtContext *ctx)
-{
-	g_autofree gchar *path = sdt_context_build_path(ctx, "/proc/sys/kernel/random/boot_id");
-	g_autofree gchar *data = NULL;
-
-	if (!sdt_file_read_bounded(path, 128, &data, NULL, NULL))
-		return NULL;
-	g_strstrip(data);
-	return data[0] != '\0' ? g_steal_pointer(&data) : NULL;
-}
-
 void
 sdt_ops_config_history_mark_boot(SdtContext *ctx, JsonObject *entry)
 {
-	g_autofree gchar *boot_id = sdt_ops_config_boot_id(ctx);
+	g_autofree gchar *boot_id = sdt_context_get_boot_id(ctx, NULL);
 
 	if (boot_id != NULL)
 		json_object_set_string_member(entry, "boot_id", boot_id);
@@ -253,7 +244,7 @@ gchar *
 sdt_ops_config_running_sha256(SdtContext *ctx)
 {
 	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, NULL);
-	g_autofree gchar *boot_id = sdt_ops_config_boot_id(ctx);
+	g_autofree gchar *boot_id = sdt_context_get_boot_id(ctx, NULL);
 
 	if (writer == NULL || boot_id == NULL || sdt_ops_config_tryboot_active(ctx) ||
 	    sdt_ops_config_changed_this_boot(ctx, boot_id))

@@ -35,11 +35,10 @@ typedef struct {
 static gchar *
 sdt_health_read(SdtContext *ctx, const gchar *path)
 {
-	g_autofree gchar *full = sdt_context_build_path(ctx, path);
 	gchar *contents = NULL;
 	gsize len = 0;
 
-	if (!sdt_file_read_bounded(full, 4096, &contents, &len, NULL))
+	if (!sdt_context_read_kernel_file(ctx, path, 4096, &contents, &len, NULL))
 		return NULL;
 	return contents;
 }

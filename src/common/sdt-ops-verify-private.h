@@ -19,8 +19,6 @@ G_BEGIN_DECLS
  * the benchmark).  Private to src/common.
  */
 
-/* the boot id of the running system under the context's root, or NULL */
-gchar *sdt_ops_verify_boot_id(SdtContext *ctx);
 /* the context's time, ISO 8601 */
 gchar *sdt_ops_verify_now_iso(SdtContext *ctx);
 /* a number member, or NAN */

@@ -15,19 +15,6 @@
 
 /* the pending change of `verify`: recorded by apply with its "before" figures, shown by status */
 
-/* the boot id of the running system under the context's root, or NULL */
-gchar *
-sdt_ops_verify_boot_id(SdtContext *ctx)
-{
-	g_autofree gchar *path = sdt_context_build_path(ctx, "/proc/sys/kernel/random/boot_id");
-	g_autofree gchar *data = NULL;
-
-	if (!sdt_file_read_bounded(path, 128, &data, NULL, NULL))
-		return NULL;
-	g_strstrip(data);
-	return data[0] != '\0' ? g_steal_pointer(&data) : NULL;
-}
-
 gchar *
 sdt_ops_verify_now_iso(SdtContext *ctx)
 {
@@ -222,7 +209,7 @@ sdt_ops_verify_record_apply(SdtContext *ctx,
 	p->id = g_strdup(id);
 	p->original_id = g_strdup(id);
 	p->trial = json_object_get_boolean_member_with_default(apply_result, "trial", FALSE);
-	p->boot_id = sdt_ops_verify_boot_id(ctx);
+	p->boot_id = sdt_context_get_boot_id(ctx, NULL);
 	p->tries = g_new0(gchar *, 1);
 	p->time = sdt_ops_verify_now_iso(ctx);
 	p->config_sha256 = writer != NULL ? sdt_config_writer_hash_config(writer) : NULL;

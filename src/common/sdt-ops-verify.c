@@ -387,7 +387,7 @@ sdt_ops_verify(SdtContext *ctx,
 	writer = sdt_config_writer_new(ctx, error);
 	if (writer == NULL)
 		return NULL;
-	boot_now = sdt_ops_verify_boot_id(ctx);
+	boot_now = sdt_context_get_boot_id(ctx, NULL);
 	attempts = p->attempts;
 	if (!sdt_ops_verify_count_try(ctx, p, boot_now, error))
 		return NULL;
