@@ -29,9 +29,9 @@ test_now(void)
 	return g_date_time_new_utc(2026, 12, 1, 0, 0, 0);
 }
 
-/* the verdict and the rules found, as "verdict:rule,rule" */
+/* the verdict and the rules found, as "verdict:rule,rule", at the time @now */
 static gchar *
-test_run(const TestRegs *r)
+test_run_at(const TestRegs *r, GDateTime *now)
 {
 	SdtCid cid;
 	SdtCsd csd;
@@ -40,7 +40,6 @@ test_run(const TestRegs *r)
 	gboolean have_csd = r->csd != NULL && sdt_csd_parse(r->csd, &csd, NULL);
 	gboolean have_scr = r->scr != NULL && sdt_scr_parse(r->scr, &scr, NULL);
 	gboolean have_ssr = r->ssr != NULL && sdt_ssr_parse(r->ssr, &ssr, NULL);
-	g_autoptr(GDateTime) now = test_now();
 	g_autoptr(JsonNode) node = NULL;
 	JsonObject *obj;
 	JsonArray *findings;
@@ -66,6 +65,13 @@ test_run(const TestRegs *r)
 		g_assert_cmpstr(json_object_get_string_member(f, "message"), !=, "");
 	}
 	return g_string_free(out, FALSE);
+}
+
+static gchar *
+test_run(const TestRegs *r)
+{
+	g_autoptr(GDateTime) now = test_now();
+	return test_run_at(r, now);
 }
 
 /* SanDisk Extreme 64 GB A2 (PLATFORM.md examples, the pi4/pi5 fixtures) */
@@ -185,6 +191,31 @@ test_plausible_public_dumps(void)
 	g_assert_cmpuint(rows, >=, 10);
 }
 
+/* a Pi without a real-time clock at 1970 (the real-kernel tier's guest, QEMU's card made
+ * in 2006-02): the card is not "made in the future"; at a real time the rule still holds */
+static void
+test_plausible_clock_not_set(void)
+{
+	TestRegs qemu = {"aa585951454d552101deadbeef006219",
+			 "400e00325b5900001fff7f800a4000c3",
+			 "0225000000000000",
+			 NULL,
+			 -1};
+	g_autoptr(GDateTime) epoch = g_date_time_new_utc(1970, 1, 1, 0, 0, 30);
+	g_autoptr(GDateTime) real = test_now();
+	g_autofree gchar *at_epoch = test_run_at(&qemu, epoch);
+	g_autofree gchar *at_real = test_run_at(&qemu, real);
+	TestRegs future = qemu;
+	g_autofree gchar *made_later = NULL;
+
+	g_assert_null(strstr(at_epoch, "date-future"));
+	g_assert_null(strstr(at_real, "date-future"));
+	/* CID date 2027-12 (year 27, month 12) at 2026-12 */
+	future.cid = "aa585951454d552101deadbeef01bc19";
+	made_later = test_run_at(&future, real);
+	g_assert_nonnull(strstr(made_later, "date-future"));
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -193,5 +224,6 @@ main(int argc, char *argv[])
 	g_test_add_func("/plausible/crafted-fakes", test_plausible_crafted_fakes);
 	g_test_add_func("/plausible/speed", test_plausible_speed);
 	g_test_add_func("/plausible/public-dumps", test_plausible_public_dumps);
+	g_test_add_func("/plausible/clock-not-set", test_plausible_clock_not_set);
 	return g_test_run();
 }

@@ -356,6 +356,58 @@ test_history_tampered_entries(void)
 	sdt_test_rm_rf(root);
 }
 
+/* a check's verdict is a word, a benchmark's an object: every check entry was skipped as
+ * damaged ("verdict" has the wrong type), found by the real-kernel tier (tests/vm: `history`
+ * after `check` on the emulated Pi 3) */
+static void
+test_history_check_entry(void)
+{
+	g_autofree gchar *root = NULL;
+	g_autoptr(SdtContext) ctx = test_root_new(&root);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonNode) check = NULL;
+	g_autoptr(JsonNode) node = NULL;
+	JsonObject *obj;
+	JsonArray *entries;
+	JsonArray *warnings;
+
+	/* the members sdt_check_run() gives, as the guest printed them */
+	check = json_from_string("{\"verdict\": \"genuine\", \"mode\": \"quick\", "
+				 "\"claimed_bytes\": 4294967296, \"target\": {\"path\": "
+				 "\"/var/lib/sd-tuner\", \"device\": \"mmcblk0p2\", "
+				 "\"stand_in\": false}, \"samples\": {\"read\": 762, "
+				 "\"written\": 308, \"bad\": 0, \"top_verified\": 12}}",
+				 &error);
+	g_assert_no_error(error);
+	g_assert_true(sdt_history_append(ctx, "check", json_node_get_object(check), &error));
+	g_assert_no_error(error);
+	/* the other way round is still damage */
+	test_history_write(root,
+			   "1767225600000001-bench.json",
+			   "{\"kind\": \"bench\", \"time\": \"t\", \"verdict\": \"genuine\"}",
+			   -1);
+	test_history_write(root,
+			   "1767225600000002-check.json",
+			   "{\"kind\": \"check\", \"time\": \"t\", \"verdict\": {\"a1\": true}}",
+			   -1);
+
+	node = sdt_ops_history(ctx, &error);
+	g_assert_no_error(error);
+	obj = json_node_get_object(node);
+	entries = json_object_get_array_member(obj, "entries");
+	g_assert_cmpuint(json_array_get_length(entries), ==, 1);
+	obj = json_array_get_object_element(entries, 0);
+	g_assert_cmpstr(json_object_get_string_member(obj, "kind"), ==, "check");
+	g_assert_true(JSON_NODE_HOLDS_VALUE(json_object_get_member(obj, "verdict")));
+	g_assert_cmpstr(json_object_get_string_member(obj, "verdict"), ==, "genuine");
+	warnings = json_object_get_array_member(json_node_get_object(node), "warnings");
+	g_assert_cmpuint(json_array_get_length(warnings), ==, 2);
+	for (guint i = 0; i < 2; i++)
+		g_assert_nonnull(strstr(json_array_get_string_element(warnings, i),
+					"\"verdict\" has the wrong type"));
+	sdt_test_rm_rf(root);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -372,5 +424,6 @@ main(int argc, char **argv)
 			test_history_unwritable_state_dir_is_an_error);
 	g_test_add_func("/sdtuner/history/past-2038", test_history_past_2038);
 	g_test_add_func("/sdtuner/history/tampered-entries", test_history_tampered_entries);
+	g_test_add_func("/sdtuner/history/check-entry", test_history_check_entry);
 	return g_test_run();
 }

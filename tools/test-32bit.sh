@@ -9,7 +9,8 @@
 #     gcc-arm-linux-gnueabihf against an armhf sysroot, with --werror.
 # The sysroots come from tools/deps-32bit.sh. When the packages cannot be had
 # (mirror out of step, no network) the step prints that it was skipped and
-# why, and exits 0; a compile error or a failing test exits non-zero.
+# why, and exits 0, except under CI=true, where a step that cannot run is a
+# failure (exit 1); a compile error or a failing test exits non-zero.
 #   sudo tools/test-32bit.sh
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +26,10 @@ prepare() {
   cat "$out/deps-$1.log"
   if [ "$deps_rc" -eq 77 ]; then
     why=$(tail -n 1 "$out/deps-$1.log" | sed 's/^deps-32bit.sh: //')
+    if [ "${CI:-}" = true ]; then
+      say "FAILED (CI=true: a step that cannot run is a failure): the $1 build cannot run: $why"
+      exit 1
+    fi
     say "SKIPPED the $1 build: $why"
     skipped="$skipped; SKIPPED $1: $why"
     return 1

@@ -71,7 +71,8 @@ if [ $# -eq 0 ] || [ -n "$suites" ]; then
 fi
 
 # 32-bit Raspberry Pi OS: skipped with the reason when the foreign packages
-# cannot be had; a compile error or a failing 32-bit test fails the run
+# cannot be had (under CI=true that fails the run); a compile error or a
+# failing 32-bit test fails the run
 line32=""
 if [ "$run32" = yes ]; then
   log32=$(mktemp)

@@ -168,6 +168,11 @@ sdt_plausible_earliest_year(const SdtCsd *csd, const SdtScr *scr, const gchar **
 	return earliest;
 }
 
+/* a system clock before this year cannot be the time (this version of SD Tuner did not
+ * exist yet): a Pi has no real-time clock and starts at 1970 until NTP or fake-hwclock
+ * sets it, and no card date is "in the future" of that (found on the real-kernel tier) */
+#define SDT_PLAUSIBLE_CLOCK_MIN_YEAR 2026
+
 /* when it was made: not in the future, not before its kind of card existed */
 static void
 sdt_plausible_check_date(JsonBuilder *b,
@@ -186,7 +191,7 @@ sdt_plausible_check_date(JsonBuilder *b,
 		return;
 	ny = (guint) g_date_time_get_year(now);
 	nm = (guint) g_date_time_get_month(now);
-	if (cid->year * 12 + cid->month > ny * 12 + nm + 1)
+	if (ny >= SDT_PLAUSIBLE_CLOCK_MIN_YEAR && cid->year * 12 + cid->month > ny * 12 + nm + 1)
 		sdt_plausible_add(b,
 				  n,
 				  "date-future",

@@ -225,6 +225,17 @@ sdt_history_type_ok(JsonNode *node, SdtHistoryType type)
 	}
 }
 
+/* a check's verdict is a word ("genuine", "fake", "undetermined", sdt-check.c), a
+ * benchmark's an object; "kind", checked first, is a string by then */
+static SdtHistoryType
+sdt_history_member_type(JsonObject *obj, guint i)
+{
+	if (g_strcmp0(sdt_history_members[i].name, "verdict") == 0 &&
+	    g_strcmp0(json_object_get_string_member(obj, "kind"), "check") == 0)
+		return SDT_HISTORY_STRING;
+	return sdt_history_members[i].type;
+}
+
 JsonNode *
 sdt_history_parse_entry(const gchar *data, gsize len, GError **error)
 {
@@ -268,7 +279,8 @@ sdt_history_parse_entry(const gchar *data, gsize len, GError **error)
 
 		if (member == NULL && !required)
 			continue;
-		if (member == NULL || !sdt_history_type_ok(member, sdt_history_members[i].type)) {
+		if (member == NULL ||
+		    !sdt_history_type_ok(member, sdt_history_member_type(obj, i))) {
 			g_set_error(error,
 				    SDT_ERROR,
 				    SDT_ERROR_INVALID_DATA,
