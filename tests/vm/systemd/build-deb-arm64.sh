@@ -14,8 +14,8 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 out=${1:?usage: build-deb-arm64.sh OUTDIR}
-cache=${SDTUNER_VM_CACHE:-/var/cache/sd-tuner-vm}
-mkdir -p "$out" "$cache/debs-arm64"
+cache=${SDT_VM_CACHE:-/var/cache/sd-tuner-vm}
+mkdir -p "$out" "$cache/host-arm64"
 out=$(cd "$out" && pwd)
 triple=aarch64-linux-gnu
 
@@ -26,9 +26,9 @@ if [ ! -f "$pk/pkgconfig/polkit-agent-1.pc" ]; then
   for p in libpolkit-gobject-1-dev libpolkit-agent-1-dev; do
     # the -dev files of the very version of the arm64 library installed
     v=$(dpkg-query -W -f='${Version}' "${p%-dev}-0:arm64")
-    deb="$cache/debs-arm64/${p}_${v}_arm64.deb"
+    deb="$cache/host-arm64/${p}_${v}_arm64.deb"
     if [ ! -f "$deb" ]; then
-      (cd "$cache/debs-arm64" && apt-get -o APT::Sandbox::User=root -q download "$p:arm64=$v" >/dev/null)
+      (cd "$cache/host-arm64" && apt-get -o APT::Sandbox::User=root -q download "$p:arm64=$v" >/dev/null)
     fi
     dpkg-deb -x "$deb" "$pk/x"
   done

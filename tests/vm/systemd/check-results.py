@@ -82,9 +82,16 @@ def main():
     rc, rec = js(b1, 'recommend_bus')
     check(rc == 0 and rec is not None, 'boot 1: `sdtunerctl recommend` over the bus',
           b1.get('recommend_bus'))
+    rc, bench = js(b1, 'bench_bus')
+    check(rc == 0 and bench and len(bench.get('tests', [])) > 0
+          and not (bench.get('target') or {}).get('stand_in'),
+          'boot 1: `sdtunerctl bench --profile quick` through the sandboxed helper, on the card',
+          b1.get('bench_bus'))
     rc, applied = js(b1, 'apply_bus')
-    check(rc == 0 and applied and str(applied.get('id', '')).startswith('sd-overclock-'),
-          'boot 1: `sdtunerctl apply` of the recommendation over the bus (root, polkit)',
+    check(rc == 0 and applied and str(applied.get('id', '')).startswith('sd-overclock-')
+          and not applied.get('warnings'),
+          'boot 1: `sdtunerctl apply` of the recommendation over the bus (root, polkit), '
+          'no warning (the benchmark before it counts)',
           b1.get('apply_bus'))
     rc, st1 = js(b1, 'status_bus_1')
     check(rc == 0 and st1 and st1.get('pending_verification'),

@@ -2,18 +2,19 @@
 # make-root.sh ROOT - a minimal Debian 12 arm64 system booted by systemd:
 # debootstrap --variant=minbase --foreign, then its second stage under
 # qemu-user-static (binfmt_misc), everything from Debian's archive. Only the
-# downloaded .debs are cached (SDTUNER_VM_CACHE/debootstrap), never the root.
-# The packages: systemd as init, the system bus, polkitd, udev, and the
+# downloaded .debs are cached (SDT_VM_CACHE/debootstrap-arm64), never the root.
+# The packages: systemd as init, the system bus, polkitd (with libpam-systemd, its
+# logind: debootstrap does not resolve virtual packages), udev, and the
 # libraries the project's package depends on (its own .deb is installed later
 # with dpkg -i, so that a missing dependency fails here and says which).
 set -eu
 root=${1:?usage: make-root.sh ROOT}
-cache=${SDTUNER_VM_CACHE:-/var/cache/sd-tuner-vm}
+cache=${SDT_VM_CACHE:-/var/cache/sd-tuner-vm}
 mirror=${SDTUNER_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-mkdir -p "$cache/debootstrap"
+mkdir -p "$cache/debootstrap-arm64"
 cache=$(cd "$cache" && pwd)
 
-pkgs="systemd,systemd-sysv,dbus,polkitd,udev,dosfstools,libglib2.0-0,libjson-glib-1.0-0,libpolkit-gobject-1-0,libpolkit-agent-1-0,libudev1,liburing2"
+pkgs="systemd,systemd-sysv,dbus,polkitd,libpam-systemd,udev,dosfstools,libglib2.0-0,libjson-glib-1.0-0,libpolkit-gobject-1-0,libpolkit-agent-1-0,libudev1,liburing2"
 
 # the second stage runs arm64 programs: qemu-aarch64-static through binfmt_misc
 [ -e /proc/sys/fs/binfmt_misc/register ] ||
@@ -34,7 +35,7 @@ fi
 mkdir -p "$root"
 t0=$(date +%s)
 debootstrap --arch=arm64 --foreign --variant=minbase --include="$pkgs" \
-  --cache-dir="$cache/debootstrap" bookworm "$root" "$mirror" >"$root.log" 2>&1 || {
+  --cache-dir="$cache/debootstrap-arm64" bookworm "$root" "$mirror" >"$root.log" 2>&1 || {
   tail -n 20 "$root.log" >&2
   echo "make-root.sh: debootstrap (first stage) failed, see $root.log" >&2
   exit 1

@@ -7,7 +7,7 @@
 #     (make-root.sh), the .deb installed with dpkg -i, a user "pi", the test driver
 #     unit (guest/)
 #  3. the card as Raspberry Pi OS lays it out: FAT /boot/firmware with the stock
-#     bookworm config.txt (tests/vm/pios/), ext4 root
+#     bookworm config.txt (tests/vm/config-arm64.txt), ext4 root
 #  4. Debian's arm64 kernel with the upstream bcm2837-rpi-3-b.dtb on
 #     qemu-system-aarch64 -M raspi3b, the card as -drive if=sd, an initramfs that
 #     loads the MMC modules and switch_roots to systemd
@@ -16,37 +16,31 @@
 #     in status, the boot's critical chain (check-results.py asserts)
 #
 # SDTUNER_VM_DEB=path.deb boots that arm64 package instead of building one.
-# Downloads (.debs) are cached in SDTUNER_VM_CACHE (default /var/cache/sd-tuner-vm);
-# everything built goes to BUILDDIR/vm-systemd, console logs included. Exit 77 (skip)
-# when a tool is missing, except under CI=true, where that fails.
+# The kernel, busybox, initramfs, card and boot come from tests/vm/vmlib.sh. Downloads
+# (.debs) are cached in SDT_VM_CACHE (default /var/cache/sd-tuner-vm); everything built
+# goes to BUILDDIR/vm-systemd, console logs included. Exit 77 (skip) when a step cannot
+# run, except under CI=true, where that fails.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 builddir=${1:?usage: run.sh BUILDDIR}
 W=$builddir/vm-systemd
-cache=${SDTUNER_VM_CACHE:-/var/cache/sd-tuner-vm}
-BOOT_TIMEOUT=${SDTUNER_VM_BOOT_TIMEOUT:-1200}
+. "$here/../vmlib.sh"
+vm_arch arm64
+BOOT_TIMEOUT=${SDT_VM_BOOT_TIMEOUT:-1200}
 T0=$(date +%s)
 log() { echo "vm-systemd [$(($(date +%s) - T0)) s]: $*" >&2; }
-skip_or_fail() {
-  if [ "${CI:-}" = true ]; then
-    log "FAIL (CI=true, a step that cannot run fails): $*"
-    exit 1
-  fi
-  log "SKIP: $*"
-  exit 77
-}
+skip_or_fail() { vm_cannot "$@"; }
 fail() { log "FAIL: $*"; exit 1; }
 
 [ "$(id -u)" -eq 0 ] || skip_or_fail "needs root (debootstrap, chroot, binfmt_misc)"
 "$top/tools/deps.sh" vm >&2 || skip_or_fail "tools/deps.sh vm could not install the VM tier's packages"
-for t in debootstrap qemu-system-aarch64 qemu-aarch64-static mkfs.vfat mcopy mkfs.ext4 sfdisk \
-  aarch64-linux-gnu-gcc dpkg-buildpackage cpio; do
+vm_host_tools
+for t in debootstrap qemu-aarch64-static aarch64-linux-gnu-gcc dpkg-buildpackage chroot; do
   command -v "$t" >/dev/null || skip_or_fail "$t is missing (tools/deps.sh vm)"
 done
-mkdir -p "$W" "$cache/debs-arm64"
+mkdir -p "$W"
 W=$(cd "$W" && pwd)
-cache=$(cd "$cache" && pwd)
 
 # ------------------------------------------------------------ 1. the .deb
 if [ -n "${SDTUNER_VM_DEB:-}" ]; then
@@ -72,9 +66,9 @@ chroot "$R" useradd -m -s /bin/sh pi
 echo sdtuner-vm >"$R/etc/hostname"
 od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$R/etc/machine-id"
 echo >>"$R/etc/machine-id"
-cp "$here/../pios/rootfs/etc/fstab" "$R/etc/fstab"
+cp "$here/../rootfs/etc/fstab" "$R/etc/fstab"   # Pi OS's: / and /boot/firmware by PARTUUID
 mkdir -p "$R/boot/firmware"
-cp "$here/../pios/rootfs/boot/config.txt" "$R/boot/config.txt"   # bookworm's stub
+cp "$here/../rootfs/boot/config.txt" "$R/boot/config.txt"   # bookworm's stub
 ln -sfn /lib/systemd/system/multi-user.target "$R/etc/systemd/system/default.target"
 # the console carries the results: no login prompt on it
 for u in serial-getty@ttyAMA0.service getty@tty1.service; do
@@ -91,69 +85,45 @@ echo "$NONCE" >"$R/etc/sdt-vm-test/nonce"
   fail "dpkg -i did not enable sd-tuner-verify.service"
 
 # ------------------------------------------------------------ 3. kernel, dtb, initramfs
-kpkg=$(apt-cache depends linux-image-arm64:arm64 | awk '/Depends: linux-image-[0-9]/{print $2; exit}')
-kpkg=${kpkg%:arm64}
-KV=${kpkg#linux-image-}
-[ -n "$KV" ] || fail "no arm64 kernel package in the apt index (apt-get update with arm64)"
-for p in "$kpkg" busybox-static; do
-  ls "$cache/debs-arm64/${p}"_*_arm64.deb >/dev/null 2>&1 ||
-    (cd "$cache/debs-arm64" && apt-get -q -o APT::Sandbox::User=root download "$p:arm64" >&2) ||
-    fail "could not download $p:arm64"
-done
-K=$W/kernel
-rm -rf "$K" "$W/busybox"
-dpkg-deb -x "$(ls "$cache/debs-arm64/${kpkg}"_*_arm64.deb | tail -n 1)" "$K"
-dpkg-deb -x "$(ls "$cache/debs-arm64"/busybox-static_*_arm64.deb | tail -n 1)" "$W/busybox"
-depmod -b "$K" "$KV"
-DTB=$(find "$K/usr/lib/linux-image-$KV" -name bcm2837-rpi-3-b.dtb | head -n 1)
-[ -n "$DTB" ] || fail "no bcm2837-rpi-3-b.dtb in $kpkg"
+# tests/vm/vmlib.sh: Debian's arm64 kernel and busybox from its private apt state, the
+# upstream dtb with the board revision, the module initramfs, the Pi OS card
+vm_kernel "$W"
+vm_busybox "$W"
 I=$W/initramfs
 rm -rf "$I"
-mkdir -p "$I/bin" "$I/lib/modules/$KV"
-cp "$W/busybox/bin/busybox" "$I/bin/busybox"
+mkdir -p "$I/bin"
+cp "$W/busybox" "$I/bin/busybox"
 cp "$here/initramfs-init.sh" "$I/init"
-: >"$I/lib/modules/$KV/load-order"
-# sdhost (bcm2835) and sdhci-iproc for the card, ext4 and vfat for its partitions,
-# bcm2835_wdt so that reboot and poweroff end qemu (-no-reboot)
-for m in bcm2835_wdt bcm2835 sdhci-iproc ext4 vfat nls_cp437 nls_ascii; do
-  modprobe -d "$K" -S "$KV" --show-depends "$m" | awk '$1 == "insmod" {print $2}' |
-    while read -r ko; do
-      b=$(basename "$ko")
-      grep -qx "$b" "$I/lib/modules/$KV/load-order" && continue
-      cp "$ko" "$I/lib/modules/$KV/$b"
-      echo "$b" >>"$I/lib/modules/$KV/load-order"
-    done
-done
-(cd "$I" && find . | cpio -o -H newc --quiet | gzip -1) >"$W/initramfs.cpio.gz"
+vm_initramfs "$W/initramfs.cpio.gz" "$I"
 
 # ------------------------------------------------------------ 4. the card
+# the layout of vm_card_pios (Pi OS's disk id, p1 FAT32 bootfs made as pi-gen makes it,
+# p2 ext4 rootfs), written here because the root is a whole Debian system whose owners,
+# groups and set-id bits mkfs.ext4 -d must keep as they are (vm_card_pios owns it all to root)
 IMG=$W/card.img
 rm -f "$IMG"
 truncate -s 4G "$IMG"
 printf 'label: dos\nlabel-id: 0x5d7e1a2b\nstart=8192, size=524288, type=c\nstart=532480, type=83\n' |
   sfdisk -q "$IMG"
-# pi-gen's bootfs: FAT32 with 2 KiB clusters
 mkfs.vfat -F 32 -s 4 -n bootfs --offset 8192 "$IMG" $((524288 / 2)) >/dev/null 2>&1 ||
   fail "mkfs.vfat failed"
-MTOOLS_SKIP_CHECK=1 mcopy -o -i "$IMG@@$((8192 * 512))" "$here/../pios/config.txt" ::/config.txt
-MTOOLS_SKIP_CHECK=1 mcopy -o -i "$IMG@@$((8192 * 512))" "$here/../pios/cmdline.txt" ::/cmdline.txt
+printf 'console=serial0,115200 console=tty1 root=PARTUUID=5d7e1a2b-02 rootfstype=ext4 fsck.repair=yes rootwait\n' >"$W/cmdline.txt"
+MTOOLS_SKIP_CHECK=1 mcopy -o -i "$IMG@@$((8192 * 512))" "$here/../config-arm64.txt" ::/config.txt
+MTOOLS_SKIP_CHECK=1 mcopy -o -i "$IMG@@$((8192 * 512))" "$W/cmdline.txt" ::/cmdline.txt
 p2_sect=$(($(stat -c %s "$IMG") / 512 - 532480))
-mkfs.ext4 -q -F -L rootfs -d "$R" -E offset=$((532480 * 512)) "$IMG" $((p2_sect / 2))k
+mkfs.ext4 -q -F -L rootfs -d "$R" -E offset=$((532480 * 512)) "$IMG" $((p2_sect / 2))k ||
+  fail "mkfs.ext4 -d of the root failed"
 T_CARD=$(date +%s)
 log "card ready: deb $((T_DEB - T0)) s, root $((T_ROOT - T_DEB)) s, kernel+card $((T_CARD - T_ROOT)) s"
 
 # ------------------------------------------------------------ 5. two boots of the card
 boot() {
-  local n=$1 console rc=0 t
-  console=$W/console-$n.log
-  t=$(date +%s)
-  log "boot $n (console: $console)"
-  timeout "$BOOT_TIMEOUT" qemu-system-aarch64 -M raspi3b -kernel "$K/boot/vmlinuz-$KV" -dtb "$DTB" \
-    -initrd "$W/initramfs.cpio.gz" -drive "file=$IMG,if=sd,format=raw" \
-    -append "console=ttyAMA0,115200 rdinit=/init loglevel=5" \
-    -nographic -no-reboot -monitor none -serial stdio </dev/null >"$console" 2>&1 || rc=$?
-  log "boot $n: qemu exit $rc after $(($(date +%s) - t)) s"
-  [ "$rc" -ne 124 ] || { tail -n 30 "$console" >&2; fail "boot $n did not end within $BOOT_TIMEOUT s"; }
+  local n=$1 rc=0
+  log "boot $n (console: $W/console-$n.log)"
+  VM_BOOT_TIMEOUT=$BOOT_TIMEOUT vm_boot "$W/console-$n.log" "$W/kernel" "$W/board.dtb" \
+    "$W/initramfs.cpio.gz" "$IMG" || rc=$?
+  [ "$rc" -ne 124 ] || { tail -n 30 "$W/console-$n.log" >&2; fail "boot $n did not end within $BOOT_TIMEOUT s"; }
+  [ "$rc" -eq 0 ] || { tail -n 30 "$W/console-$n.log.qemu" >&2; fail "boot $n: qemu exit $rc"; }
 }
 boot 1
 grep -q '^### SDT-REBOOT' "$W/console-1.log" || { tail -n 40 "$W/console-1.log" >&2; fail "boot 1 did not reach its reboot"; }
@@ -161,5 +131,5 @@ boot 2
 grep -q '^### SDT-DONE' "$W/console-2.log" || { tail -n 40 "$W/console-2.log" >&2; fail "boot 2 did not finish"; }
 T_END=$(date +%s)
 log "boots: $((T_END - T_CARD)) s; whole tier $((T_END - T0)) s"
-python3 "$here/check-results.py" --nonce "$NONCE" --stock-config "$here/../pios/config.txt" \
+python3 "$here/check-results.py" --nonce "$NONCE" --stock-config "$here/../config-arm64.txt" \
   "$W/console-1.log" "$W/console-2.log"

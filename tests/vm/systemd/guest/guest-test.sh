@@ -35,6 +35,8 @@ helper_proc() {
   grep -E '^(NoNewPrivs|CapBnd|CapEff|Seccomp):' /proc/"$pid"/status
   echo "mnt_ns_differs=$([ "$(readlink /proc/"$pid"/ns/mnt)" != "$(readlink /proc/1/ns/mnt)" ] && echo yes || echo no)"
 }
+# the mount table as the helper sees it inside its sandbox
+helper_mountinfo() { cat /proc/"$(helper_pid)"/mountinfo; }
 unit_props() {
   systemctl show -p ActiveState -p SubState -p Result -p ExecMainStatus \
     -p ExecMainStartTimestampMonotonic -p ExecMainExitTimestampMonotonic \
@@ -53,6 +55,7 @@ if [ "$phase" = 1 ]; then
   result info_bus as_pi sdtunerctl --json info
   result helper_unit unit_props sd-tuner-helper.service
   result helper_proc helper_proc
+  result helper_mountinfo helper_mountinfo
   result health_bus as_pi sdtunerctl --json health
   # the same library outside any sandbox, as root: what the helper must also see
   result info_root sdtunerctl --root / --json info
