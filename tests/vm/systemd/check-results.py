@@ -24,16 +24,24 @@ def check(ok, what, detail=''):
 
 
 def results(path, nonce):
-    out = {}
+    """NAME -> (rc, stdout + stderr); NAME.out -> (rc, stdout)"""
+    raw = {}
     with open(path, 'rb') as f:
         text = f.read().decode('utf-8', 'replace').replace('\r', '')
     for m in re.finditer(rf'^@@SDT-RESULT {nonce} (\S+) (\d+) ([A-Za-z0-9+/=]*)$', text, re.M):
-        out[m.group(1)] = (int(m.group(2)), base64.b64decode(m.group(3)).decode('utf-8', 'replace'))
+        raw[m.group(1)] = (int(m.group(2)), base64.b64decode(m.group(3)).decode('utf-8', 'replace'))
+    out = {}
+    for name, (rc, text) in raw.items():
+        if name.endswith('.err'):
+            continue
+        err = raw.get(name + '.err', (rc, ''))[1]
+        out[name] = (rc, text + err)
+        out[name + '.out'] = (rc, text)
     return out
 
 
 def js(res, name):
-    rc, text = res.get(name, (None, ''))
+    rc, text = res.get(name + '.out', (None, ''))
     try:
         return rc, json.loads(text)
     except ValueError:

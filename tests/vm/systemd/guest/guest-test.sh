@@ -2,7 +2,8 @@
 # guest-test.sh - runs in the booted card (sdt-vm-test.service), one phase per boot:
 #   boot 1: the helper through D-Bus activation under its unit, then apply + reboot
 #   boot 2: what sd-tuner-verify.service decided at boot, the boot's critical chain
-# Each result is one console line "@@SDT-RESULT NONCE NAME RC BASE64(output)", so
+# Each result is one console line "@@SDT-RESULT NONCE NAME RC BASE64(stdout)" (and
+# NAME.err with its stderr, when there is any), so
 # kernel or systemd messages cannot land inside it; "### " lines are progress.
 # The host (tests/vm/systemd/check-results.py) decodes and asserts.
 set -u
@@ -16,9 +17,13 @@ sec() { echo "### $* (uptime $(cut -d' ' -f1 /proc/uptime))"; }
 result() {
   name=$1
   shift
-  "$@" >"$STATE/out" 2>&1
+  "$@" >"$STATE/out" 2>"$STATE/err"
   rc=$?
-  { printf '@@SDT-RESULT %s %s %s ' "$NONCE" "$name" "$rc"; base64 -w0 <"$STATE/out"; echo; } >"$STATE/line"
+  line "$name" "$rc" "$STATE/out"
+  [ ! -s "$STATE/err" ] || line "$name.err" "$rc" "$STATE/err"
+}
+line() {
+  { printf '@@SDT-RESULT %s %s %s ' "$NONCE" "$1" "$2"; base64 -w0 <"$3"; echo; } >"$STATE/line"
   cat "$STATE/line"   # one write(): another writer on the console cannot cut into it
 }
 as_pi() { runuser -u pi -- "$@"; }
