@@ -90,11 +90,36 @@ with tempfile.TemporaryDirectory() as tmp:
     ok('2 card errors reported by the kernel since boot' in text and 'rough estimate' in text,
        'human output')
 
-    # / remounted read-only by the kernel
+    # the helper's own mount table under its unit's sandbox (seen on the systemd boot of
+    # tests/vm/systemd): ProtectSystem=strict makes / read-only for the helper alone (per
+    # mount, the file system stays read-write), ReadWritePaths=, PrivateTmp= and
+    # StateDirectory= add bind mounts of the card's partitions. Health reported / read-only
+    # and counted ext4's lifetime writes once per bind mount.
     mi = os.path.join(root, 'proc', 'self', 'mountinfo')
     with open(mi) as f:
-        lines = f.read().splitlines()
-    lines = [ln.replace(' / / rw,', ' / / ro,', 1) if ' / / ' in ln else ln for ln in lines]
+        system = f.read()
+    p2 = '179:2 {} {} rw,noatime shared:1 - ext4 /dev/mmcblk0p2 rw'
+    sandbox = [ln.replace(' / / rw,', ' / / ro,', 1) if ' / / ' in ln else ln
+               for ln in system.splitlines()] + [
+        '40 22 ' + p2.format('/boot', '/boot'),
+        '41 31 179:1 / /boot/firmware rw,relatime shared:20 - vfat /dev/mmcblk0p1 rw,fmask=0022',
+        '42 22 ' + p2.format('/tmp/systemd-private-0c1d-sd-tuner-helper.service-x/tmp', '/tmp'),
+        '43 22 ' + p2.format('/var/lib/sd-tuner', '/var/lib/sd-tuner'),
+        '44 22 ' + p2.format('/var/tmp/systemd-private-0c1d-sd-tuner-helper.service-y/tmp',
+                             '/var/tmp')]
+    with open(mi, 'w') as f:
+        f.write('\n'.join(sandbox) + '\n')
+    h = health(root)
+    ok(h['read_only'] is False, 'a sandbox\'s read-only view of / is not a read-only card')
+    ok(sorted(p['mount_point'] for p in h['partitions']) == ['/', '/boot/firmware'],
+       'partitions as the system mounts them, not the sandbox\'s bind mounts: '
+       + ' '.join(p['mount_point'] for p in h['partitions']))
+    ok(h['lifetime_write_bytes'] == 123456789 * 1024, 'lifetime writes counted once')
+
+    # / remounted read-only by the kernel (errors=remount-ro): the superblock is read-only,
+    # which mountinfo shows in both option fields
+    lines = [ln.replace(' / / rw,', ' / / ro,', 1).replace(' /dev/mmcblk0p2 rw', ' /dev/mmcblk0p2 ro', 1)
+             if ' / / ' in ln else ln for ln in system.splitlines()]
     with open(mi, 'w') as f:
         f.write('\n'.join(lines) + '\n')
     h = health(root)

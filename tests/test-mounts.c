@@ -58,6 +58,7 @@ test_parse(void)
 	/* "ro" per superblock */
 	m = g_ptr_array_index(mounts, 4);
 	g_assert_true(m->read_only);
+	g_assert_true(m->fs_read_only);
 }
 
 static void
@@ -92,6 +93,36 @@ test_find(void)
 	g_ptr_array_unref(dev);
 	dev = sdt_mounts_find_device(mounts, 179, 5);
 	g_assert_cmpuint(dev->len, ==, 0);
+}
+
+/* the helper's mount table under its unit's sandbox (tests/vm/systemd): the card's own
+ * mounts are / and /boot/firmware; the rest are the sandbox's bind mounts of them */
+static const gchar *sandbox_mountinfo =
+	"22 1 179:2 / / ro,noatime shared:1 - ext4 /dev/mmcblk0p2 rw\n"
+	"31 22 179:1 / /boot/firmware rw,relatime shared:20 - vfat /dev/mmcblk0p1 rw\n"
+	"40 22 179:2 /boot /boot rw,noatime shared:1 - ext4 /dev/mmcblk0p2 rw\n"
+	"41 31 179:1 / /boot/firmware rw,relatime shared:20 - vfat /dev/mmcblk0p1 rw\n"
+	"42 22 179:2 /tmp/systemd-private-x/tmp /tmp rw,noatime - ext4 /dev/mmcblk0p2 rw\n"
+	"43 22 179:2 /var/lib/sd-tuner /var/lib/sd-tuner rw,noatime - ext4 /dev/mmcblk0p2 rw\n"
+	"44 22 0:30 /@home /home rw,relatime - btrfs /dev/sda1 rw\n";
+
+static void
+test_own_mounts(void)
+{
+	g_autoptr(GPtrArray) mounts = sdt_mounts_parse(sandbox_mountinfo, NULL);
+	const gboolean own[] = {TRUE, FALSE, FALSE, TRUE, FALSE, FALSE, TRUE};
+
+	g_assert_cmpuint(mounts->len, ==, G_N_ELEMENTS(own));
+	for (guint i = 0; i < mounts->len; i++) {
+		SdtMount *m = g_ptr_array_index(mounts, i);
+		g_test_message("%s (root %s)", m->mount_point, m->root);
+		/* covered by a later mount, a folder of a file system mounted whole elsewhere: not
+		 * its own; a btrfs subvolume mounted alone is */
+		g_assert_cmpint(sdt_mounts_is_own_mount(mounts, m), ==, own[i]);
+	}
+	/* read-only for this process only (ProtectSystem=strict), the file system is not */
+	g_assert_true(((SdtMount *) g_ptr_array_index(mounts, 0))->read_only);
+	g_assert_false(((SdtMount *) g_ptr_array_index(mounts, 0))->fs_read_only);
 }
 
 static void
@@ -146,6 +177,7 @@ main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/sdtuner/mounts/parse", test_parse);
 	g_test_add_func("/sdtuner/mounts/find", test_find);
+	g_test_add_func("/sdtuner/mounts/own-mounts", test_own_mounts);
 	g_test_add_func("/sdtuner/mounts/load-under-root", test_load_under_root);
 	g_test_add_func("/sdtuner/mounts/mutated-input-never-crashes", test_mutations);
 	return g_test_run();

@@ -3,6 +3,9 @@
 # (dpkg-buildpackage -us -uc -b) from a copy of this tree, so that nothing is
 # written next to the repository and no build state leaks into the package.
 #   OUTDIR   where the copy is built and the .deb ends up (default: _build-deb)
+# SDT_DEB_ARCH (e.g. arm64) cross-builds for that architecture (dpkg-buildpackage
+# -a, Build-Depends not checked: the caller provides them, see
+# tests/vm/systemd/build-deb-arm64.sh), SDT_DEB_PROFILES sets build profiles (-P).
 # Prints the path of the .deb.  When the sources are byte-identical to those of
 # the last build in OUTDIR, that .deb is reused.  Needs dpkg-dev, debhelper and
 # the Build-Depends of debian/control (`apt-get build-dep ./` installs them).
@@ -26,7 +29,11 @@ sum=$(cd "$top" && tr '\n' '\0' <"$list" | xargs -0 sha256sum | sha256sum | cut 
 sum="$sum $(cd "$top" && tr '\n' '\0' <"$list" | xargs -0 stat -c '%a %N' | sha256sum | cut -d' ' -f1)"
 
 version=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
-arch=$(dpkg-architecture -qDEB_HOST_ARCH)
+arch=${SDT_DEB_ARCH:-$(dpkg-architecture -qDEB_HOST_ARCH)}
+set --
+[ -z "${SDT_DEB_ARCH:-}" ] || set -- "$@" -a"$SDT_DEB_ARCH" -d
+[ -z "${SDT_DEB_PROFILES:-}" ] || set -- "$@" -P"$SDT_DEB_PROFILES"
+sum="$sum $*"
 deb="$out/sd-tuner_${version}_${arch}.deb"
 if [ -f "$deb" ] && [ "$(cat "$out/sources.sha256" 2>/dev/null)" = "$sum" ]; then
   echo "build-deb.sh: sources unchanged since the last build, reusing $deb" >&2
@@ -37,9 +44,9 @@ fi
 rm -rf "$out/src" "$out/sources.sha256" "$out"/sd-tuner_* "$out"/sd-tuner-dbgsym_*
 mkdir -p "$out/src"
 (cd "$top" && tr '\n' '\0' <"$list" | xargs -0 cp --parents -P -p -t "$out/src")
-echo "build-deb.sh: dpkg-buildpackage -us -uc -b in $out/src" >&2
+echo "build-deb.sh: dpkg-buildpackage -us -uc -b $* in $out/src" >&2
 (cd "$out/src" && DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-parallel=$(nproc)}" \
-  dpkg-buildpackage -us -uc -b >"$out/build.log" 2>&1) || {
+  dpkg-buildpackage -us -uc -b "$@" >"$out/build.log" 2>&1) || {
   tail -n 40 "$out/build.log" >&2
   echo "build-deb.sh: dpkg-buildpackage failed, see $out/build.log" >&2
   exit 1

@@ -1,6 +1,9 @@
 #!/bin/sh
-# deps.sh [build|run|test] - install what SD Tuner needs with apt, if missing.
+# deps.sh [build|run|test|vm] - install what SD Tuner needs with apt, if missing.
 # Debian 12 / Raspberry Pi OS (bookworm or later). Needs root (or sudo).
+#   vm: the real-kernel tier's host tools and, for the cross-built arm64 package
+#   (tests/vm/systemd), arm64 as a foreign architecture with the arm64 libraries
+#   (Multi-Arch: same, co-installed; apt may never remove a package for them).
 set -eu
 what=${1:-test}
 
@@ -15,11 +18,17 @@ test="$run fio hdparm e2fsprogs util-linux mount xdotool imagemagick at-spi2-cor
   qemu-system-arm qemu-user-static device-tree-compiler mtools dosfstools cpio fdisk kmod
   gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf libc6-dev-arm64-cross libc6-dev-armhf-cross"
 
+vm="debootstrap qemu-user-static qemu-system-arm dosfstools mtools e2fsprogs fdisk cpio kmod gzip
+  gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross dpkg-dev debhelper
+  $build libglib2.0-dev:arm64 libjson-glib-dev:arm64 libudev-dev:arm64 liburing-dev:arm64
+  libpolkit-gobject-1-0:arm64 libpolkit-agent-1-0:arm64"
+
 case "$what" in
 build) pkgs="$build" ;;
+vm) pkgs="$vm" ;;
 run) pkgs="$build $run" ;;
 test) pkgs="$build $test" ;;
-*) echo "usage: $0 [build|run|test]" >&2; exit 2 ;;
+*) echo "usage: $0 [build|run|test|vm]" >&2; exit 2 ;;
 esac
 
 missing=""
@@ -33,6 +42,14 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 echo "deps.sh: installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
+noremove=""
+case "$missing" in
+*:arm64*)
+  # polkit's -dev packages, for one, are not co-installable: never trade the host's away
+  noremove=--no-remove
+  dpkg --print-foreign-architectures | grep -qx arm64 || $SUDO dpkg --add-architecture arm64
+  ;;
+esac
 $SUDO apt-get -o DPkg::Lock::Timeout=900 update -qq
 # shellcheck disable=SC2086
-$SUDO apt-get -o DPkg::Lock::Timeout=900 install -y -qq $missing
+$SUDO apt-get -o DPkg::Lock::Timeout=900 install $noremove -y -qq $missing

@@ -343,7 +343,9 @@ sdt_card_read_disk(SdtCard *card,
 	}
 	for (guint i = 0; mounts != NULL && i < mounts->len; i++) {
 		SdtMount *mount = g_ptr_array_index(mounts, i);
-		if (sdt_card_mount_on_disk(udev, mount, disk))
+		/* where the card is mounted on the system, not a sandbox's bind mounts */
+		if (sdt_mounts_is_own_mount(mounts, mount) &&
+		    sdt_card_mount_on_disk(udev, mount, disk))
 			g_ptr_array_add(card->mount_points, g_strdup(mount->mount_point));
 	}
 }

@@ -106,8 +106,8 @@ sdt_mounts_parse_line(const gchar *line)
 	mount->fs_type = sdt_mounts_unescape(fields[sep + 1]);
 	mount->source = sdt_mounts_unescape(fields[sep + 2]);
 	mount->super_options = g_strdup(fields[sep + 3]);
-	mount->read_only = sdt_mounts_has_option(mount->options, "ro") ||
-			   sdt_mounts_has_option(mount->super_options, "ro");
+	mount->fs_read_only = sdt_mounts_has_option(mount->super_options, "ro");
+	mount->read_only = sdt_mounts_has_option(mount->options, "ro") || mount->fs_read_only;
 	return g_steal_pointer(&mount);
 }
 
@@ -172,6 +172,31 @@ sdt_mounts_find_mount_point(GPtrArray *mounts, const gchar *mount_point)
 			return mount;
 	}
 	return NULL;
+}
+
+/*
+ * Is @mount a mount of its file system as such, the one visible at its mount
+ * point?  Not when a later mount covers the same point, nor when it is a bind
+ * mount of a folder inside a file system that is also mounted whole (root "/"):
+ * a service's sandbox (ProtectSystem=, ReadWritePaths=, PrivateTmp=,
+ * StateDirectory=) adds such mounts of the card's partitions to the helper's
+ * mount table, which are not where the card is mounted on the system.
+ */
+gboolean
+sdt_mounts_is_own_mount(GPtrArray *mounts, SdtMount *mount)
+{
+	gboolean whole = FALSE;
+
+	if (sdt_mounts_find_mount_point(mounts, mount->mount_point) != mount)
+		return FALSE;
+	if (g_strcmp0(mount->root, "/") == 0)
+		return TRUE;
+	for (guint i = 0; i < mounts->len && !whole; i++) {
+		SdtMount *other = g_ptr_array_index(mounts, i);
+		whole = other->major == mount->major && other->minor == mount->minor &&
+			g_strcmp0(other->root, "/") == 0;
+	}
+	return !whole;
 }
 
 static gboolean

@@ -19,11 +19,12 @@ typedef struct {
 	guint minor;
 	gchar *root; /* the mounted directory inside the file system */
 	gchar *mount_point;
-	gchar *options;       /* per-mount options, e.g. "rw,noatime" */
-	gchar *fs_type;       /* "ext4", "vfat", ... */
-	gchar *source;        /* "/dev/mmcblk0p2" */
-	gchar *super_options; /* per-superblock options */
-	gboolean read_only;   /* "ro" in either option list */
+	gchar *options;        /* per-mount options, e.g. "rw,noatime" */
+	gchar *fs_type;        /* "ext4", "vfat", ... */
+	gchar *source;         /* "/dev/mmcblk0p2" */
+	gchar *super_options;  /* per-superblock options */
+	gboolean read_only;    /* "ro" in either option list: nothing can be written here */
+	gboolean fs_read_only; /* "ro" per superblock: the file system itself is read-only */
 } SdtMount;
 
 void sdt_mount_free(SdtMount *mount);
@@ -41,6 +42,9 @@ GPtrArray *sdt_mounts_load(SdtContext *ctx, GError **error);
 
 /* the mount visible at exactly @mount_point (the last one listed), or NULL */
 SdtMount *sdt_mounts_find_mount_point(GPtrArray *mounts, const gchar *mount_point);
+/* @mount is its file system mounted as the system mounts it: not covered, not a bind
+ * mount of a folder of a file system also mounted whole (a sandbox's) */
+gboolean sdt_mounts_is_own_mount(GPtrArray *mounts, SdtMount *mount);
 /* the mount that holds @path: the longest mount point that is a prefix of it */
 SdtMount *sdt_mounts_find_for_path(GPtrArray *mounts, const gchar *path);
 /* every mount of the block device @major:@minor, in file order (the array does not own them) */

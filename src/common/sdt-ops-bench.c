@@ -69,9 +69,9 @@ sdt_bench_card_check_size(SdtInfo *info, guint64 file_size, GError **error)
 	return TRUE;
 }
 
-/* the card's partition to write to: mounted, and read-write */
+/* the card's partition to write to: mounted */
 static SdtMount *
-sdt_bench_card_writable_mount(SdtInfo *info, GError **error)
+sdt_bench_card_mounted(SdtInfo *info, GError **error)
 {
 	SdtMount *mount = sdt_bench_card_pick_mount(info);
 
@@ -84,17 +84,36 @@ sdt_bench_card_writable_mount(SdtInfo *info, GError **error)
 			    info->card->devnode != NULL ? info->card->devnode : info->card->device);
 		return NULL;
 	}
-	if (mount->read_only) {
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_READ_ONLY,
-			    _("%s on the SD card is mounted read-only at %s; remount it "
-			      "read-write to run the benchmark"),
-			    mount->source,
-			    mount->mount_point);
-		return NULL;
-	}
 	return mount;
+}
+
+/*
+ * Read-write where the test file goes: the mount that holds @dir on the real
+ * system (under the helper's ProtectSystem=strict / is read-only for it, its
+ * state directory is not), the card's mount under a root prefix.
+ */
+static gboolean
+sdt_bench_card_dir_writable(SdtContext *ctx,
+			    SdtInfo *info,
+			    SdtMount *mount,
+			    const gchar *dir,
+			    GError **error)
+{
+	SdtMount *holder =
+		sdt_context_is_simulated(ctx) ? NULL : sdt_mounts_find_for_path(info->mounts, dir);
+
+	if (holder == NULL)
+		holder = mount;
+	if (!holder->read_only)
+		return TRUE;
+	g_set_error(error,
+		    SDT_ERROR,
+		    SDT_ERROR_READ_ONLY,
+		    _("%s on the SD card is mounted read-only at %s; remount it "
+		      "read-write to run the benchmark"),
+		    holder->source,
+		    holder->mount_point);
+	return FALSE;
 }
 
 /*
@@ -115,7 +134,7 @@ sdt_bench_card_find_dir(SdtContext *ctx, guint64 file_size, SdtBenchCardDir *car
 
 	if (info == NULL || !sdt_bench_card_check_size(info, file_size, error))
 		return NULL;
-	mount = sdt_bench_card_writable_mount(info, error);
+	mount = sdt_bench_card_mounted(info, error);
 	if (mount == NULL)
 		return NULL;
 	mnt = sdt_context_build_path(ctx, mount->mount_point);
@@ -131,6 +150,8 @@ sdt_bench_card_find_dir(SdtContext *ctx, guint64 file_size, SdtBenchCardDir *car
 		if (!sdt_context_is_simulated(ctx) &&
 		    st.st_dev != makedev(mount->major, mount->minor))
 			continue;
+		if (!sdt_bench_card_dir_writable(ctx, info, mount, candidates[i], error))
+			return NULL;
 		if (info->bus.ceiling_mb_s > 0)
 			card->ceiling_mb_s = info->bus.ceiling_mb_s;
 		card->devnum = makedev(mount->major, mount->minor);

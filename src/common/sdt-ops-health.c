@@ -117,11 +117,12 @@ sdt_ops_health_card(JsonBuilder *b, SdtCard *card)
 	json_builder_end_object(b);
 }
 
-/* a mount of a partition of @card */
+/* a mount of a partition of @card, as the system mounts it (not a sandbox's bind mount) */
 static gboolean
-sdt_ops_health_on_card(SdtCard *card, SdtMount *m)
+sdt_ops_health_on_card(GPtrArray *mounts, SdtCard *card, SdtMount *m)
 {
 	return card->device != NULL && m->source != NULL && g_str_has_prefix(m->source, "/dev/") &&
+	       sdt_mounts_is_own_mount(mounts, m) &&
 	       g_str_has_prefix(m->source + 5, card->device) &&
 	       g_ptr_array_find_with_equal_func(card->mount_points,
 						m->mount_point,
@@ -140,7 +141,9 @@ sdt_ops_health_partition(JsonBuilder *b, SdtContext *ctx, SdtMount *m, SdtOpsHea
 	guint64 kb = 0;
 	gboolean known = sdt_health_parse_u64(text, &kb);
 
-	h->read_only = h->read_only || m->read_only;
+	/* the file system's own state (the kernel remounts it read-only after errors), not a
+	 * read-only view of it such as the helper's ProtectSystem=strict */
+	h->read_only = h->read_only || m->fs_read_only;
 	json_builder_begin_object(b);
 	json_builder_set_member_name(b, "device");
 	json_builder_add_string_value(b, base);
@@ -149,7 +152,7 @@ sdt_ops_health_partition(JsonBuilder *b, SdtContext *ctx, SdtMount *m, SdtOpsHea
 	json_builder_set_member_name(b, "filesystem");
 	json_builder_add_string_value(b, m->fs_type);
 	json_builder_set_member_name(b, "read_only");
-	json_builder_add_boolean_value(b, m->read_only);
+	json_builder_add_boolean_value(b, m->fs_read_only);
 	sdt_json_int_or_null(b, "lifetime_write_bytes", known, (gint64) (kb * 1024));
 	json_builder_end_object(b);
 	if (known) {
@@ -166,7 +169,7 @@ sdt_ops_health_partitions(JsonBuilder *b, SdtContext *ctx, SdtInfo *info, SdtOps
 	json_builder_begin_array(b);
 	for (guint i = 0; info->card->present && i < info->mounts->len; i++) {
 		SdtMount *m = g_ptr_array_index(info->mounts, i);
-		if (sdt_ops_health_on_card(info->card, m))
+		if (sdt_ops_health_on_card(info->mounts, info->card, m))
 			sdt_ops_health_partition(b, ctx, m, h);
 	}
 	json_builder_end_array(b);

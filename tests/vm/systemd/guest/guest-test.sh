@@ -1,0 +1,112 @@
+#!/bin/sh
+# guest-test.sh - runs in the booted card (sdt-vm-test.service), one phase per boot:
+#   boot 1: the helper through D-Bus activation under its unit, then apply + reboot
+#   boot 2: what sd-tuner-verify.service decided at boot, the boot's critical chain
+# Each result is one console line "@@SDT-RESULT NONCE NAME RC BASE64(stdout)" (and
+# NAME.err with its stderr, when there is any), so
+# kernel or systemd messages cannot land inside it; "### " lines are progress.
+# The host (tests/vm/systemd/check-results.py) decodes and asserts.
+set -u
+NONCE=$(cat /etc/sdt-vm-test/nonce)
+STATE=/var/lib/sdt-vm-test
+mkdir -p "$STATE"
+echo 1 >/proc/sys/kernel/printk   # keep kernel messages off the console meanwhile
+
+sec() { echo "### $* (uptime $(cut -d' ' -f1 /proc/uptime))"; }
+# result NAME CMD...: run CMD, print its exit status and output as one line
+result() {
+  name=$1
+  shift
+  "$@" >"$STATE/out" 2>"$STATE/err"
+  rc=$?
+  line "$name" "$rc" "$STATE/out"
+  [ ! -s "$STATE/err" ] || line "$name.err" "$rc" "$STATE/err"
+}
+line() {
+  { printf '@@SDT-RESULT %s %s %s ' "$NONCE" "$1" "$2"; base64 -w0 <"$3"; echo; } >"$STATE/line"
+  cat "$STATE/line"   # one write(): another writer on the console cannot cut into it
+}
+as_pi() { runuser -u pi -- "$@"; }
+helper_pid() {
+  busctl --system call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus \
+    GetConnectionUnixProcessID s org.example.SdTuner1 | awk '{print $2}'
+}
+# the helper's process as the kernel sees it: unit (cgroup), sandbox, capabilities
+helper_proc() {
+  pid=$(helper_pid) || return 1
+  echo "bus_pid=$pid"
+  echo "unit_main_pid=$(systemctl show -p MainPID --value sd-tuner-helper.service)"
+  echo "cgroup=$(cat /proc/"$pid"/cgroup)"
+  grep -E '^(NoNewPrivs|CapBnd|CapEff|Seccomp):' /proc/"$pid"/status
+  echo "mnt_ns_differs=$([ "$(readlink /proc/"$pid"/ns/mnt)" != "$(readlink /proc/1/ns/mnt)" ] && echo yes || echo no)"
+}
+# the mount table as the helper sees it inside its sandbox
+helper_mountinfo() { cat /proc/"$(helper_pid)"/mountinfo; }
+unit_props() {
+  systemctl show -p ActiveState -p SubState -p Result -p ExecMainStatus \
+    -p ExecMainStartTimestampMonotonic -p ExecMainExitTimestampMonotonic \
+    -p InactiveEnterTimestampMonotonic -p ActiveEnterTimestampMonotonic -p Type "$1"
+}
+
+phase=$(cat "$STATE/phase" 2>/dev/null || echo 1)
+sec "SDT-PHASE $phase"
+result boot_id cat /proc/sys/kernel/random/boot_id
+result is_system_running timeout 1500 systemctl is-system-running --wait
+result failed_units systemctl --failed --no-legend --plain
+
+if [ "$phase" = 1 ]; then
+  result helper_before systemctl is-active sd-tuner-helper.service
+  # a normal user: GetInfo and GetStatus need no authorization
+  result info_bus as_pi sdtunerctl --json info
+  result helper_unit unit_props sd-tuner-helper.service
+  result helper_proc helper_proc
+  result helper_mountinfo helper_mountinfo
+  result health_bus as_pi sdtunerctl --json health
+  # the same library outside any sandbox, as root: what the helper must also see
+  result info_root sdtunerctl --root / --json info
+  result health_root sdtunerctl --root / --json health
+  result recommend_bus as_pi sdtunerctl --json recommend
+  # the benchmark through the helper: its test file goes on the card's root file
+  # system, which the unit's ProtectSystem=strict leaves read-only but for its state dir
+  sec "bench --profile quick"
+  result bench_bus sdtunerctl --json bench --profile quick
+  id=$(sdtunerctl --json recommend | sed -n 's/.*"id" *: *"\(sd-overclock-[0-9]*\)".*/\1/p' | head -n 1)
+  sec "apply ${id:-<none>}"
+  # root: polkitd authorizes uid 0 without an agent
+  result apply_bus sdtunerctl --json apply "${id:-sd-overclock-100}"
+  result status_bus_1 as_pi sdtunerctl --json status
+  result pending test -s /var/lib/sd-tuner/pending.json
+  result dbus_journal journalctl -b -o cat -u dbus.service
+  echo 2 >"$STATE/phase"
+  sync
+  sec "SDT-REBOOT"
+  systemctl reboot
+  exit 0
+fi
+
+# boot 2: sd-tuner-verify.service was started by this boot; wait for its end
+i=0
+while [ $i -lt 1500 ]; do
+  st=$(systemctl show -p ActiveState --value sd-tuner-verify.service)
+  [ "$st" = activating ] || [ "$st" = active ] || [ "$st" = reloading ] || break
+  sleep 2
+  i=$((i + 2))
+done
+result verify_unit unit_props sd-tuner-verify.service
+result verify_journal journalctl -b -o cat -u sd-tuner-verify.service
+result target_unit unit_props multi-user.target
+result target_after systemctl show -p After --value multi-user.target
+result verify_deps systemctl show -p Before -p After -p WantedBy -p DefaultDependencies sd-tuner-verify.service
+result is_system_running_2 timeout 600 systemctl is-system-running --wait
+result critical_chain systemd-analyze critical-chain --no-pager multi-user.target
+result analyze_time systemd-analyze time
+result analyze_verify systemd-analyze verify --man=no sd-tuner-verify.service sd-tuner-helper.service
+result status_bus_2 as_pi sdtunerctl --json status
+result history_bus as_pi sdtunerctl --json history
+result helper_unit_2 unit_props sd-tuner-helper.service
+result config_sha256 sha256sum /boot/firmware/config.txt
+result pending_left sh -c 'ls -A /var/lib/sd-tuner'
+echo 3 >"$STATE/phase"
+sync
+sec "SDT-DONE"
+systemctl poweroff
