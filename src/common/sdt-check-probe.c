@@ -247,11 +247,11 @@ sdt_check_batch_search(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 
 /* last first, so that on a wrap the first saved content of a place is what stays */
 static void
-sdt_check_batch_restore(SdtCheck *self, SdtCheckBatch *batch)
+sdt_check_batch_restore(SdtCheck *self, SdtCheckBatch *batch, gdouble fraction)
 {
 	guint failed = 0;
 
-	sdt_check_report(self, "restore", 0.0);
+	sdt_check_report(self, "restore", fraction);
 	for (guint i = batch->at->len; i-- > 0;) {
 		if (!batch->written[i])
 			continue;
@@ -299,7 +299,7 @@ sdt_check_batch_run(SdtCheck *self,
 			wrap = sdt_check_batch_search(self, batch, error);
 		ok = !sdt_check_cancelled(self, error);
 	}
-	sdt_check_batch_restore(self, batch);
+	sdt_check_batch_restore(self, batch, from + (to - from) * 2 / 3);
 	sdt_check_report(self, "probe", to);
 	if (wrap > 0) {
 		sdt_check_set_bad(self, "wrap", wrap);
