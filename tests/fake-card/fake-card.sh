@@ -81,8 +81,11 @@ for i in range(n):
 PY
   (cd "$dir/mnt" && ls user-*.bin | xargs sha256sum) >"$dir/sums"
   umount "$dir/mnt"
-  # the cache kind forgets what only its cache held (data past its real size)
+  # the cache kind forgets what only its cache held (data past its real size), and
+  # the kernel's cache of the device goes, so that e2fsck and the mount read what
+  # the fake really kept
   kill -USR2 "$(cat "$dir/fuse.pid")"
+  blockdev --flushbufs "$part" "$loop"
   # the fixture itself must be sound before any check runs
   e2fsck -fn "$part" >"$dir/fsck-before.log" 2>&1 ||
     { cat "$dir/fsck-before.log" >&2; fail "the fake's file system is broken before the check"; }
@@ -97,6 +100,7 @@ PY
 verify)
   part=$(cat "$dir/part")
   umount "$dir/mnt"
+  blockdev --flushbufs "$part" "$(cat "$dir/loop")"
   e2fsck -fn "$part" >"$dir/fsck.log" 2>&1 || { cat "$dir/fsck.log" >&2; fail "e2fsck -fn failed"; }
   mount -o rw,noatime "$part" "$dir/mnt"
   n=$(wc -l <"$dir/sums")
