@@ -550,10 +550,17 @@ static void
 test_shell(const gchar *line)
 {
 	gint status = 0;
+	g_autofree gchar *out = NULL;
+	g_autofree gchar *err = NULL;
 	g_autoptr(GError) error = NULL;
-	g_assert_true(g_spawn_command_line_sync(line, NULL, NULL, &status, &error));
+
+	/* its output goes to the test's messages, never into the TAP stream */
+	g_assert_true(g_spawn_command_line_sync(line, &out, &err, &status, &error));
 	g_assert_no_error(error);
-	g_assert_true(g_spawn_check_wait_status(status, NULL));
+	if (!g_spawn_check_wait_status(status, NULL))
+		g_error("%s failed: %s%s", line, out, err);
+	if (out != NULL && out[0] != '\0')
+		g_test_message("%s", g_strstrip(out));
 }
 
 /* refusals and Stop: a clear error, nothing left behind, the data intact */
