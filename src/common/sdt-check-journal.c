@@ -225,6 +225,8 @@ sdt_check_journal_remove(const gchar *const *dirs)
 		gone = g_unlink(tmp) == 0 || gone;
 		if (gone)
 			sdt_journal_sync_dir(dirs[i]);
+		/* the folder too, when nothing else is in it: nothing is left behind */
+		g_rmdir(dirs[i]);
 	}
 }
 
