@@ -11,14 +11,19 @@
  * SHA-256 sums, nothing left in the file system.
  */
 
+#define _GNU_SOURCE /* O_DIRECT */
+
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sdt-check-block.h"
+#include "sdt-check-journal.h"
 #include "sdt-check.h"
 #include "sdt-error.h"
 
@@ -445,6 +450,95 @@ test_check_genuine(void)
 	test_fake_kind("genuine", CLAIM_MIB, NULL, FALSE);
 }
 
+/* the journal on a plain loop device: repair writes only over the run's own blocks,
+ * ignores a torn journal, refuses another disk and keeps the journal for it */
+static void
+test_check_journal(void)
+{
+	g_autofree gchar *dir = NULL;
+	g_autofree gchar *img = NULL;
+	g_autofree gchar *line = NULL;
+	g_autofree gchar *loop = NULL;
+	g_autofree gchar *path = NULL;
+	g_autoptr(GError) error = NULL;
+	gchar *dirs[3];
+	guint8 *blocks = g_aligned_alloc(4, SDT_CHECK_BLOCK, SDT_CHECK_BLOCK);
+	guint8 *now = blocks + 3 * SDT_CHECK_BLOCK;
+	guint64 at[3] = {MIB, 2 * MIB, 3 * MIB};
+	SdtCheckJournal j = {.claim = 64 * MIB, .seed = 0x5eed, .n = 3, .at = at, .saved = blocks};
+	struct stat st;
+	gint fd;
+
+	if (!test_can_run())
+		return;
+	dir = g_dir_make_tmp("sdt-journal-XXXXXX", NULL);
+	dirs[0] = g_build_filename(dir, "state", NULL);
+	dirs[1] = g_build_filename(dir, "run", NULL);
+	dirs[2] = NULL;
+	img = g_build_filename(dir, "disk.img", NULL);
+	line = g_strdup_printf("sh -c 'truncate -s 64M %s && losetup --find --show %s > %s.loop'",
+			       img,
+			       img,
+			       img);
+	test_shell(line);
+	g_free(line);
+	line = g_strconcat(img, ".loop", NULL);
+	g_assert_true(g_file_get_contents(line, &loop, NULL, NULL));
+	g_strstrip(loop);
+	g_assert_cmpint(stat(loop, &st), ==, 0);
+	j.disk_node = loop;
+	j.rdev = (guint64) st.st_rdev;
+	for (guint i = 0; i < 3 * SDT_CHECK_BLOCK; i++)
+		blocks[i] = (guint8) g_random_int();
+	/* on the disk: the run's block at 1 MiB, another's at 2 MiB, the saved one at 3 MiB */
+	fd = open(loop, O_RDWR | O_DIRECT);
+	g_assert_cmpint(fd, >=, 0);
+	sdt_check_fill(now, j.seed, MIB);
+	g_assert_cmpint(pwrite(fd, now, SDT_CHECK_BLOCK, MIB), ==, SDT_CHECK_BLOCK);
+	sdt_check_fill(now, 0x0123, 2 * MIB);
+	g_assert_cmpint(pwrite(fd, now, SDT_CHECK_BLOCK, 2 * MIB), ==, SDT_CHECK_BLOCK);
+	g_assert_cmpint(pwrite(fd, blocks + 2 * SDT_CHECK_BLOCK, SDT_CHECK_BLOCK, 3 * MIB),
+			==,
+			SDT_CHECK_BLOCK);
+	g_assert_true(sdt_check_journal_write((const gchar *const *) dirs, &j, &error));
+	g_assert_no_error(error);
+	g_assert_cmpint(sdt_check_repair((const gchar *const *) dirs, &error), ==, 1);
+	g_assert_no_error(error);
+	g_assert_cmpint(pread(fd, now, SDT_CHECK_BLOCK, MIB), ==, SDT_CHECK_BLOCK);
+	g_assert_cmpmem(now, SDT_CHECK_BLOCK, blocks, SDT_CHECK_BLOCK);
+	g_assert_cmpint(pread(fd, now, SDT_CHECK_BLOCK, 2 * MIB), ==, SDT_CHECK_BLOCK);
+	g_assert_cmpmem(now, 8, "SDTCHK01", 8); /* another run's block: left alone */
+	path = g_build_filename(dirs[0], SDT_CHECK_JOURNAL_NAME, NULL);
+	g_assert_false(g_file_test(path, G_FILE_TEST_EXISTS));
+
+	/* a torn journal (cut short) was never complete: ignored and removed */
+	g_assert_true(sdt_check_journal_write((const gchar *const *) dirs, &j, &error));
+	g_assert_cmpint(truncate(path, 100), ==, 0);
+	g_free(line);
+	line = g_build_filename(dirs[1], SDT_CHECK_JOURNAL_NAME, NULL);
+	g_assert_cmpint(truncate(line, 100), ==, 0);
+	g_assert_cmpint(sdt_check_repair((const gchar *const *) dirs, &error), ==, 0);
+	g_assert_false(g_file_test(path, G_FILE_TEST_EXISTS));
+
+	/* another disk at that node: refused, the journal stays for the right one */
+	j.rdev++;
+	g_assert_true(sdt_check_journal_write((const gchar *const *) dirs, &j, &error));
+	g_assert_cmpint(sdt_check_repair((const gchar *const *) dirs, &error), ==, -1);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND);
+	g_test_message("%s", error->message);
+	g_assert_true(g_file_test(path, G_FILE_TEST_EXISTS));
+	sdt_check_journal_remove((const gchar *const *) dirs);
+	g_assert_false(g_file_test(path, G_FILE_TEST_EXISTS));
+
+	close(fd);
+	g_free(line);
+	line = g_strdup_printf("sh -c 'losetup -d %s && rm -rf %s'", loop, dir);
+	test_shell(line);
+	g_aligned_free(blocks);
+	g_free(dirs[0]);
+	g_free(dirs[1]);
+}
+
 static void
 test_cancel_in_write_cb(const gchar *phase, gdouble fraction, gdouble rate, gpointer user_data)
 {
@@ -456,10 +550,17 @@ static void
 test_shell(const gchar *line)
 {
 	gint status = 0;
+	g_autofree gchar *out = NULL;
+	g_autofree gchar *err = NULL;
 	g_autoptr(GError) error = NULL;
-	g_assert_true(g_spawn_command_line_sync(line, NULL, NULL, &status, &error));
+
+	/* its output goes to the test's messages, never into the TAP stream */
+	g_assert_true(g_spawn_command_line_sync(line, &out, &err, &status, &error));
 	g_assert_no_error(error);
-	g_assert_true(g_spawn_check_wait_status(status, NULL));
+	if (!g_spawn_check_wait_status(status, NULL))
+		g_error("%s failed: %s%s", line, out, err);
+	if (out != NULL && out[0] != '\0')
+		g_test_message("%s", g_strstrip(out));
 }
 
 /* refusals and Stop: a clear error, nothing left behind, the data intact */
@@ -599,6 +700,7 @@ main(int argc, char *argv[])
 	g_test_add_func("/check/fake/full-stops-at-probe", test_check_full_on_fake);
 	g_test_add_func("/check/pios-layout", test_check_pios_layout);
 	g_test_add_func("/check/killed", test_check_killed);
+	g_test_add_func("/check/journal", test_check_journal);
 	g_test_add_func("/check/fake/zeros", test_check_zeros);
 	g_test_add_func("/check/fake/eio", test_check_eio);
 	g_test_add_func("/check/fake/eio-writes", test_check_eio_writes);

@@ -237,16 +237,28 @@ sdt_health_page_show_result(SdtHealthPage *self, JsonObject *obj)
 	if (g_strcmp0(verdict, "fake") == 0 &&
 	    sdt_health_page_num(obj, "capacity_at_least_bytes", &lo) &&
 	    sdt_health_page_num(obj, "capacity_at_most_bytes", &hi)) {
-		/* Translators: the real capacity's range in MB (10^6 bytes), then the
-		 * size past which files are lost, in MB */
-		g_string_append_printf(
-			text,
-			_("It really holds between %.0f and %.0f MB. Files written "
-			  "past about %.0f MB are lost on this card: copy your files "
-			  "off it and do not use it for anything important."),
-			floor(lo / 1e6),
-			ceil(hi / 1e6),
-			floor(lo / 1e6));
+		if (hi - lo < 1e6)
+			/* Translators: the real capacity in MB (10^6 bytes), then the size
+			 * past which files are lost, in MB */
+			g_string_append_printf(text,
+					       _("It really holds %.0f MB. Files written past "
+						 "about %.0f MB are lost on this card: copy your "
+						 "files off it and do not use it for anything "
+						 "important."),
+					       floor(lo / 1e6),
+					       floor(lo / 1e6));
+		else
+			/* Translators: the real capacity's range in MB (10^6 bytes), then
+			 * the size past which files are lost, in MB */
+			g_string_append_printf(
+				text,
+				_("It really holds between %.0f and %.0f MB. Files "
+				  "written past about %.0f MB are lost on this card: "
+				  "copy your files off it and do not use it for "
+				  "anything important."),
+				floor(lo / 1e6),
+				ceil(hi / 1e6),
+				floor(lo / 1e6));
 		g_string_append_c(text, '\n');
 	} else if (g_strcmp0(verdict, "fake") == 0 &&
 		   sdt_health_page_num(obj, "estimated_capacity_bytes", &estimate)) {

@@ -174,6 +174,47 @@ sdt_check_journal_write(const gchar *const *dirs, const SdtCheckJournal *journal
 	return TRUE;
 }
 
+/* is @dir's journal on the disk (O_DIRECT: not the page cache) still @bytes? */
+static gboolean
+sdt_journal_intact(const gchar *dir, GByteArray *bytes)
+{
+	g_autofree gchar *path = g_build_filename(dir, SDT_CHECK_JOURNAL_NAME, NULL);
+	gsize len = (bytes->len + SDT_JOURNAL_BLOCK - 1) / SDT_JOURNAL_BLOCK * SDT_JOURNAL_BLOCK;
+	guint8 *buf =
+		g_aligned_alloc(len / SDT_JOURNAL_BLOCK, SDT_JOURNAL_BLOCK, SDT_JOURNAL_BLOCK);
+	gsize got = 0;
+	gboolean same = FALSE;
+	gint fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC | O_NOFOLLOW);
+
+	if (fd >= 0) {
+		sdt_file_pread_all(fd, buf, len, 0, &got);
+		same = got == bytes->len && memcmp(buf, bytes->data, bytes->len) == 0;
+		close(fd);
+	}
+	g_aligned_free(buf);
+	return same;
+}
+
+gboolean
+sdt_check_journal_rewrite_damaged(const gchar *const *dirs,
+				  const SdtCheckJournal *journal,
+				  GError **error)
+{
+	g_autoptr(GByteArray) bytes = sdt_journal_encode(journal);
+	gboolean damaged = FALSE;
+
+	for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++) {
+		if (sdt_journal_intact(dirs[i], bytes))
+			continue;
+		damaged = TRUE;
+		if (!sdt_journal_write_one(dirs[i], bytes, error))
+			return FALSE;
+	}
+	if (damaged)
+		g_message("the check journal was hit by the check's own writes: written again");
+	return TRUE;
+}
+
 void
 sdt_check_journal_remove(const gchar *const *dirs)
 {
@@ -184,6 +225,8 @@ sdt_check_journal_remove(const gchar *const *dirs)
 		gone = g_unlink(tmp) == 0 || gone;
 		if (gone)
 			sdt_journal_sync_dir(dirs[i]);
+		/* the folder too, when nothing else is in it: nothing is left behind */
+		g_rmdir(dirs[i]);
 	}
 }
 
@@ -207,7 +250,8 @@ sdt_journal_load(const gchar *const *dirs, SdtCheckJournal *j, gboolean *found)
 			continue;
 		if (sdt_journal_decode((const guint8 *) data, len, j))
 			return TRUE;
-		g_warning("the check journal %s is not whole; ignored", path);
+		/* a check killed while writing it: no block was written after it */
+		g_message("the check journal %s is not whole; ignored", path);
 	}
 	return FALSE;
 }

@@ -33,6 +33,15 @@ typedef struct {
 /* writes @journal into every folder of @dirs (NULL-terminated; created 0700) */
 gboolean
 sdt_check_journal_write(const gchar *const *dirs, const SdtCheckJournal *journal, GError **error);
+/*
+ * After the batch's writes: a journal copy on the card that one of them hit (a
+ * wrap can alias the journal's own blocks) is written again, read with O_DIRECT
+ * so that the page cache cannot hide the damage.  FALSE only when rewriting fails.
+ */
+gboolean sdt_check_journal_rewrite_damaged(const gchar *const *dirs,
+					   const SdtCheckJournal *journal,
+					   GError **error);
+
 /* removes the journal from every folder of @dirs */
 void sdt_check_journal_remove(const gchar *const *dirs);
 

@@ -82,8 +82,10 @@ sdt_check_batch_save(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 	return TRUE;
 }
 
+/* the journal of the blocks that were saved; @rewrite: after the writes, only
+ * a copy they damaged is written again */
 static gboolean
-sdt_check_batch_journal(SdtCheck *self, SdtCheckBatch *batch, GError **error)
+sdt_check_batch_journal(SdtCheck *self, SdtCheckBatch *batch, gboolean rewrite, GError **error)
 {
 	SdtCheckJournal j = {
 		.disk_node = self->disk_node,
@@ -104,7 +106,8 @@ sdt_check_batch_journal(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 		       SDT_CHECK_BLOCK);
 		j.n++;
 	}
-	ok = sdt_check_journal_write(self->config->journal_dirs, &j, error);
+	ok = rewrite ? sdt_check_journal_rewrite_damaged(self->config->journal_dirs, &j, error)
+		     : sdt_check_journal_write(self->config->journal_dirs, &j, error);
 	g_free(j.at);
 	g_aligned_free(j.saved);
 	return ok;
@@ -247,11 +250,11 @@ sdt_check_batch_search(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 
 /* last first, so that on a wrap the first saved content of a place is what stays */
 static void
-sdt_check_batch_restore(SdtCheck *self, SdtCheckBatch *batch)
+sdt_check_batch_restore(SdtCheck *self, SdtCheckBatch *batch, gdouble fraction)
 {
 	guint failed = 0;
 
-	sdt_check_report(self, "restore", 0.0);
+	sdt_check_report(self, "restore", fraction);
 	for (guint i = batch->at->len; i-- > 0;) {
 		if (!batch->written[i])
 			continue;
@@ -289,9 +292,10 @@ sdt_check_batch_run(SdtCheck *self,
 
 	sdt_check_report(self, "probe", from);
 	if (!sdt_check_batch_save(self, batch, error) ||
-	    !sdt_check_batch_journal(self, batch, error))
+	    !sdt_check_batch_journal(self, batch, FALSE, error))
 		return FALSE;
-	ok = sdt_check_batch_write(self, batch, error);
+	ok = sdt_check_batch_write(self, batch, error) &&
+	     sdt_check_batch_journal(self, batch, TRUE, error);
 	sdt_check_report(self, "probe", from + (to - from) / 3);
 	if (ok) {
 		sdt_check_batch_verify(self, batch);
@@ -299,7 +303,7 @@ sdt_check_batch_run(SdtCheck *self,
 			wrap = sdt_check_batch_search(self, batch, error);
 		ok = !sdt_check_cancelled(self, error);
 	}
-	sdt_check_batch_restore(self, batch);
+	sdt_check_batch_restore(self, batch, from + (to - from) * 2 / 3);
 	sdt_check_report(self, "probe", to);
 	if (wrap > 0) {
 		sdt_check_set_bad(self, "wrap", wrap);

@@ -274,12 +274,12 @@ sdt_check_reserve_size(SdtCheck *self, guint64 *size, guint64 *give_back, GError
 			    (margin + 32 * SDT_CHECK_MIB) / SDT_CHECK_MIB);
 		return FALSE;
 	}
-	/* for a moment all of it (root's reserve too, as root) but 4 MiB; the margin
-	 * and root's reserve go back from the lowest addresses at once
-	 * (sdt_check_give_back()), so that the reserved space reaches the top of the
-	 * card wherever ext4 allocated it */
+	/* for a moment all of it (root's reserve too, as root: ext4 keeps its own
+	 * reserve for metadata); the margin and root's reserve go back from the
+	 * lowest addresses at once (sdt_check_give_back()), so that the reserved
+	 * space reaches the top of the card wherever ext4 allocated it */
 	free = geteuid() == 0 ? (guint64) vfs.f_bfree * vfs.f_frsize : avail;
-	*size = (free - MIN(free, 4 * SDT_CHECK_MIB)) / SDT_CHECK_MIB * SDT_CHECK_MIB;
+	*size = free / SDT_CHECK_MIB * SDT_CHECK_MIB;
 	*give_back = *size - MIN(*size, (avail - margin) / SDT_CHECK_MIB * SDT_CHECK_MIB);
 	return TRUE;
 }

@@ -26,6 +26,8 @@ cmd=$1
 dir=$2
 
 fail() { echo "fake-card.sh: $*" >&2; exit 1; }
+# a mount right after an umount and e2fsck can find the device still busy for a moment
+remount() { mount -o rw,noatime "$1" "$2" 2>/dev/null || { sleep 1; mount -o rw,noatime "$1" "$2"; }; }
 
 case "$cmd" in
 up)
@@ -81,12 +83,15 @@ for i in range(n):
 PY
   (cd "$dir/mnt" && ls user-*.bin | xargs sha256sum) >"$dir/sums"
   umount "$dir/mnt"
-  # the cache kind forgets what only its cache held (data past its real size)
+  # the cache kind forgets what only its cache held (data past its real size), and
+  # the kernel's cache of the device goes, so that e2fsck and the mount read what
+  # the fake really kept
   kill -USR2 "$(cat "$dir/fuse.pid")"
+  blockdev --flushbufs "$part" "$loop"
   # the fixture itself must be sound before any check runs
   e2fsck -fn "$part" >"$dir/fsck-before.log" 2>&1 ||
     { cat "$dir/fsck-before.log" >&2; fail "the fake's file system is broken before the check"; }
-  mount -o rw,noatime "$part" "$dir/mnt"
+  remount "$part" "$dir/mnt"
   # and the user files as the card holds them (no page cache after the remount):
   # a fake too small for where ext4 put them has lost them before any check
   (cd "$dir/mnt" && sha256sum --quiet -c "$dir/sums" >/dev/null 2>&1) ||
@@ -97,8 +102,9 @@ PY
 verify)
   part=$(cat "$dir/part")
   umount "$dir/mnt"
+  blockdev --flushbufs "$part" "$(cat "$dir/loop")"
   e2fsck -fn "$part" >"$dir/fsck.log" 2>&1 || { cat "$dir/fsck.log" >&2; fail "e2fsck -fn failed"; }
-  mount -o rw,noatime "$part" "$dir/mnt"
+  remount "$part" "$dir/mnt"
   n=$(wc -l <"$dir/sums")
   damaged=$( (cd "$dir/mnt" && sha256sum -c "$dir/sums" 2>/dev/null) | grep -c -v ': OK$' || true)
   [ "$damaged" = 0 ] || fail "$damaged of $n user files damaged"

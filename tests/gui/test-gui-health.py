@@ -3,10 +3,11 @@
 
 The app runs as nobody on a private system bus with the BUILT sd-tuner-helper on the
 simulated Raspberry Pi 3 (data/sim), whose check directory (--bench-dir) is the mount
-of a FUSE fake card that claims 512 MiB and wraps at 256 MiB (tests/fake-card), and
+of a FUSE fake card that claims 512 MiB and wraps at 333 MiB (tests/fake-card), and
 the real polkitd answered by the test polkit agent.  Steps: the Health page shows the
-register verdict and the wear figures; Quick check says the card is fake and how much
-it really holds; the fake's user files, file system and free space are intact.
+register verdict and the wear figures; Quick check says the card is fake, how much it
+really holds (333 MiB = 349 MB) and past where files are lost; the fake's user files, file
+system and free space are intact.
 Screenshots health-1280x800 and health-800x480 go to $SDTUNER_SCREENSHOT_DIR.
 """
 import os
@@ -36,7 +37,7 @@ def main():
     app = os.path.join(builddir, 'src', 'app', 'sd-tuner')
     shots = os.environ.get('SDTUNER_SCREENSHOT_DIR') or tempfile.mkdtemp(prefix='sdt-shots-')
     card = tempfile.mkdtemp(prefix='sdt-check-gui-', dir='/var/tmp')
-    fake('up', card, 'wrap', '512', '256')
+    fake('up', card, 'wrap', '512', '333')
     try:
         mnt = os.path.join(card, 'mnt')
         with sdtgui.sim_env(bench_dir=False, extra_helper_args=('--bench-dir', mnt)) as env:
@@ -49,7 +50,8 @@ def main():
                         'names',
                         'click', 'Quick check',
                         'wait-text-long', r'^Fake: the card holds less than it claims\.',
-                        'wait-text', r'It really holds about 0\.3 GB',
+                        'wait-text', r'It really holds 349 MB\. Files written past about '
+                                     r'349 MB are lost on this card',
                         'wait-text', r'Checked [1-9]\d*% of the card',
                         'names')
                 s.screenshot('health-1280x800', 1280, 800)
