@@ -244,6 +244,26 @@ class UnitTest(unittest.TestCase):
         self.assertLessEqual(float(m.group(1)), MAX_EXPOSURE)
         self.assertEqual(r.returncode, 0)
 
+    def test_verify_unit_conditions(self):
+        """the verify unit starts for a pending change and for an interrupted check's
+        journal (a power cut during the probe: its blocks go back at the next boot),
+        and not otherwise; systemd itself evaluates the unit's conditions"""
+        with open(installed(unit_path('sd-tuner-verify.service')[1:])) as f:
+            conds = [line.strip() for line in f if line.startswith('Condition')]
+        self.assertTrue(conds)
+        for present, expect in (((), False), (('pending.json',), True), (('check',), True)):
+            with tempfile.TemporaryDirectory() as state:
+                for name in present:
+                    path = os.path.join(state, name)
+                    if name == 'check':
+                        os.mkdir(path)
+                    else:
+                        open(path, 'w').close()
+                args = [c.replace('/var/lib/sd-tuner', state) for c in conds]
+                r = run(['systemd-analyze', 'condition'] + args)
+                print(f'{present}: exit {r.returncode}\n{r.stdout}{r.stderr}', file=sys.stderr)
+                self.assertEqual(r.returncode == 0, expect, f'{present}: {r.stdout}{r.stderr}')
+
     def test_limits(self):
         with open(installed(unit_path()[1:])) as f:
             text = f.read()
