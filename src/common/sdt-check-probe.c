@@ -274,8 +274,11 @@ sdt_check_batch_restore(SdtCheck *self, SdtCheckBatch *batch, gdouble fraction)
 	}
 	/* the journal stays: the next start tries again */
 	g_ptr_array_add(self->notes,
-			g_strdup_printf(_("%u blocks could not be put back yet; SD Tuner tries "
-					  "again at its next start"),
+			g_strdup_printf(ngettext("%u block could not be put back yet; SD Tuner "
+						 "tries again at its next start",
+						 "%u blocks could not be put back yet; SD Tuner "
+						 "tries again at its next start",
+						 failed),
 					failed));
 }
 
