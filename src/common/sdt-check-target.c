@@ -284,11 +284,28 @@ sdt_check_reserve_size(SdtCheck *self, guint64 *size, guint64 *give_back, GError
 	return TRUE;
 }
 
+/* fallocate()s the reserved file from @from up to @size bytes, less by whole MiB
+ * where ext4 needs some for the file's own extent tree or keeps a reserve of its
+ * own (ENOSPC), down to @floor; its size after (all of it allocated) */
+static guint64
+sdt_check_reserve_grow(SdtCheck *self, guint64 from, guint64 size, guint64 floor)
+{
+	struct stat st;
+
+	while (size > from &&
+	       fallocate(self->file_fd, 0, (off_t) from, (off_t) (size - from)) != 0 &&
+	       errno == ENOSPC && size > floor + SDT_CHECK_MIB)
+		size -= SDT_CHECK_MIB;
+	if (fstat(self->file_fd, &st) != 0)
+		return 0;
+	return (guint64) st.st_size;
+}
+
 /* a file without a name (O_TMPFILE, else unlinked at once) of @size bytes */
 static gboolean
 sdt_check_reserve_create(SdtCheck *self, guint64 size, const guint64 *floor, GError **error)
 {
-	struct stat st;
+	guint64 got;
 
 	self->file_fd = open(self->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (self->file_fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
@@ -305,18 +322,15 @@ sdt_check_reserve_create(SdtCheck *self, guint64 size, const guint64 *floor, GEr
 						errno,
 						_("Cannot create the reserved file in %s"),
 						self->dir);
-	/* all of the free space for a moment, less if ext4 needs some for the file's
-	 * own extent tree */
-	while (fallocate(self->file_fd, 0, 0, (off_t) size) != 0 && errno == ENOSPC &&
-	       size > *floor + SDT_CHECK_MIB)
-		size -= SDT_CHECK_MIB;
-	if (fstat(self->file_fd, &st) != 0 || (guint64) st.st_size < size)
+	/* all of the free space for a moment */
+	got = sdt_check_reserve_grow(self, 0, size, *floor);
+	if (got < MIN(size, *floor + SDT_CHECK_MIB))
 		return sdt_error_set_from_errno(error,
 						errno,
 						_("Cannot reserve %" PRIu64 " MiB in %s"),
 						size / SDT_CHECK_MIB,
 						self->dir);
-	self->reserved = size;
+	self->reserved = got;
 	return TRUE;
 }
 
@@ -425,6 +439,7 @@ sdt_check_reserve(SdtCheck *self, GError **error)
 	guint64 size = 0;
 	guint64 give_back = 0;
 	guint64 floor;
+	guint64 held;
 
 	if (!sdt_check_reserve_size(self, &size, &give_back, error))
 		return FALSE;
@@ -432,10 +447,22 @@ sdt_check_reserve(SdtCheck *self, GError **error)
 	floor = size - give_back;
 	if (!sdt_check_reserve_create(self, size, &floor, error))
 		return FALSE;
+	/* what ext4 held back (its own reserve: 2% of a small file system) stays
+	 * free where its allocator stopped, which is the top of the card when it
+	 * went up from group 0: that much more goes back from the bottom and is
+	 * taken again by growing the file, where ext4 looks first next to the
+	 * file's last block, where it stopped */
+	held = size - self->reserved;
 	size = self->reserved;
 	if (!sdt_check_map_extents(self, size, error) ||
-	    !sdt_check_give_back(self, MIN(give_back, size - MIN(size, floor)), error) ||
-	    !sdt_check_map_extents(self, size, error))
+	    !sdt_check_give_back(self, MIN(size, size - MIN(size, floor) + held), error))
+		return FALSE;
+	if (held > 0) {
+		guint64 grown = sdt_check_reserve_grow(self, size, size + held, size);
+		self->reserved += MAX(grown, size) - size;
+		size = MAX(grown, size);
+	}
+	if (!sdt_check_map_extents(self, size, error))
 		return FALSE;
 	if (self->extents->len == 0) {
 		g_set_error(error,
