@@ -122,11 +122,13 @@ i386_binfmt() {
     trap 'echo -1 >'"$bm"'/sdt-i386 2>/dev/null || true' EXIT
   fi
   say "this kernel cannot run i386 programs: the i386 unit suite runs under $qemu"
+  emulated=yes
 }
 
 rc=0
 ran=""
 skipped=""
+emulated=""
 
 # 1. i386: build and run the unit suite
 if prepare i386; then
@@ -141,10 +143,22 @@ if prepare i386; then
   # name: the i386 loader finds it in the sysroot, the amd64 one skips it there
   sr="$out/sysroot-i386"
   i386_binfmt
+  # under qemu-user three tests lose their premise, which the emulator does not pass
+  # through: statx's direct-I/O alignment (qemu 7.2 zeroes it: every benchmark target
+  # looks unsupported) and a procfs read that returns less than asked (qemu makes its
+  # own /proc/self/maps); the real 32-bit kernel of the vm tier (vm-armhf) runs the
+  # benchmark and the kernel-file reader instead
+  tests=""
+  if [ -n "$emulated" ]; then
+    tests=$(meson test -C "$out/i386" --suite unit --list 2>/dev/null |
+      sed -n 's|^sd-tuner:[^/]* / ||p' | grep -vx -e bench -e bench-card -e file)
+    ran="$ran (under qemu-user, not run: bench bench-card file)"
+  fi
+  # shellcheck disable=SC2086
   if LD_LIBRARY_PATH="$sr/usr/lib/i386-linux-gnu:$sr/lib/i386-linux-gnu" \
     meson test -C "$out/i386" --suite unit --print-errorlogs --num-processes 2 \
-      --timeout-multiplier 3; then
-    ran="$ran i386-unit"
+      --timeout-multiplier 3 $tests; then
+    ran=" i386-unit$ran"
   else
     say "FAILED: unit tests of the i386 build"
     rc=1
