@@ -228,27 +228,12 @@ sdt_ops_verify_undo(SdtConfigWriter *writer, GError **error)
 	return sdt_ops_verify_action(res != NULL ? "reverted" : "nothing-to-revert", res);
 }
 
-/* the last "verify" entry of the history, or NULL */
-static JsonObject *
-sdt_ops_verify_last_history(JsonArray *history)
-{
-	for (guint i = history != NULL ? json_array_get_length(history) : 0; i > 0; i--) {
-		JsonNode *e = json_array_get_element(history, i - 1);
-		JsonObject *o = JSON_NODE_HOLDS_OBJECT(e) ? json_node_get_object(e) : NULL;
-		if (o != NULL &&
-		    g_strcmp0(json_object_get_string_member_with_default(o, "kind", ""),
-			      "verify") == 0)
-			return o;
-	}
-	return NULL;
-}
-
 /* the history already has this entry (a run killed after writing it) */
 static gboolean
 sdt_ops_verify_recorded(SdtContext *ctx, JsonObject *out)
 {
 	g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
-	JsonObject *last = sdt_ops_verify_last_history(history);
+	JsonObject *last = sdt_ops_verify_last_entry(history);
 	JsonObject *a = sdt_ops_verify_obj(out, "action");
 	JsonObject *la = last != NULL ? sdt_ops_verify_obj(last, "action") : NULL;
 	const gchar *what =

@@ -69,6 +69,9 @@ gboolean sdt_ops_verify_get_evidence(SdtContext *ctx,
 /* the evidence member of the result and the history */
 JsonObject *sdt_ops_verify_evidence_json(const SdtVerifyFacts *facts);
 
+/* the last "verify" entry of @history (sdt-ops-verify-record.c), or NULL; owned by @history */
+JsonObject *sdt_ops_verify_last_entry(JsonArray *history);
+
 /* the id of SD Tuner's block in config.txt (@trial: tryboot.txt), or NULL */
 gchar *sdt_ops_verify_block_id(SdtConfigWriter *writer, gboolean trial);
 

@@ -245,7 +245,7 @@ sdt_ops_verify_status_pending(SdtContext *ctx, JsonObject *status)
 }
 
 /* the last "verify" entry of the history, or NULL */
-static JsonObject *
+JsonObject *
 sdt_ops_verify_last_entry(JsonArray *history)
 {
 	for (guint i = history != NULL ? json_array_get_length(history) : 0; i > 0; i--) {
