@@ -237,6 +237,39 @@ sdt_cli_bench_print_human(SdtClientBench *bench)
 			bench->ceiling_percent);
 }
 
+/* "Wrote 1048576 bytes and checked 1048576 bytes in 3 rounds (2.0 s, seed 1f)." */
+static void
+sdt_cli_bench_print_soak_counts(JsonObject *soak)
+{
+	gint64 written = json_object_get_int_member(soak, "bytes_written");
+	gint64 checked = json_object_get_int_member(soak, "bytes_checked");
+	gint64 rounds = json_object_get_int_member(soak, "rounds");
+	/* Translators: a count of bytes in a sentence ("Wrote %s and checked %s in %s") */
+	g_autofree gchar *w = g_strdup_printf(ngettext("%" PRId64 " byte",
+						       "%" PRId64 " bytes",
+						       sdt_l10n_plural_count((gdouble) written)),
+					      (int64_t) written);
+	/* Translators: a count of bytes in a sentence ("Wrote %s and checked %s in %s") */
+	g_autofree gchar *c = g_strdup_printf(ngettext("%" PRId64 " byte",
+						       "%" PRId64 " bytes",
+						       sdt_l10n_plural_count((gdouble) checked)),
+					      (int64_t) checked);
+	/* Translators: the soak test's rounds in a sentence ("Wrote %s and checked %s in %s") */
+	g_autofree gchar *r = g_strdup_printf(ngettext("%" PRId64 " round",
+						       "%" PRId64 " rounds",
+						       sdt_l10n_plural_count((gdouble) rounds)),
+					      (int64_t) rounds);
+
+	/* Translators: bytes written (“1048576 bytes”), bytes checked, rounds (“3 rounds”),
+	 * seconds, the data's seed */
+	g_print(_("Wrote %s and checked %s in %s (%.1f s, seed %s).\n"),
+		w,
+		c,
+		r,
+		json_object_get_double_member(soak, "seconds"),
+		json_object_get_string_member(soak, "seed"));
+}
+
 static void
 sdt_cli_bench_print_soak(JsonObject *obj)
 {
@@ -258,14 +291,7 @@ sdt_cli_bench_print_soak(JsonObject *obj)
 	else
 		/* Translators: the soak test's file: directory, block device, file system */
 		g_print(_("Soak test in %s on %s (%s)\n"), path, device, filesystem);
-	/* Translators: bytes written, bytes checked, rounds, seconds, the data's seed */
-	g_print(_("Wrote %" PRId64 " bytes and checked %" PRId64 " bytes in %" PRId64
-		  " rounds (%.1f s, seed %s).\n"),
-		(int64_t) json_object_get_int_member(soak, "bytes_written"),
-		(int64_t) json_object_get_int_member(soak, "bytes_checked"),
-		(int64_t) json_object_get_int_member(soak, "rounds"),
-		json_object_get_double_member(soak, "seconds"),
-		json_object_get_string_member(soak, "seed"));
+	sdt_cli_bench_print_soak_counts(soak);
 	if (mismatches > 0 && bad != NULL && !JSON_NODE_HOLDS_NULL(bad))
 		/* Translators: a count of bytes, then a byte offset */
 		g_print(g_dngettext(GETTEXT_PACKAGE,
