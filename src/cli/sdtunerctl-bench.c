@@ -13,6 +13,7 @@
 #include "sdt-bench.h"
 #include "sdt-client-bench.h"
 #include "sdt-cli-ops.h"
+#include "sdt-cli-table.h"
 #include "sdt-error.h"
 #include "sdt-l10n.h"
 #include "sdt-ops.h"
@@ -157,42 +158,57 @@ sdt_cli_bench_print_target(SdtClientBench *bench)
 			bench->profile);
 }
 
+/* the table of results, aligned by display width (a Japanese title is twice as wide) */
 static void
 sdt_cli_bench_print_tests(SdtClientBench *bench)
 {
-	g_autofree gchar *head = sdt_l10n_pad(_("Test"), 30);
+	static const SdtCliTableAlign align[] = {SDT_CLI_TABLE_START,
+						 SDT_CLI_TABLE_END,
+						 SDT_CLI_TABLE_END,
+						 SDT_CLI_TABLE_END,
+						 SDT_CLI_TABLE_END,
+						 SDT_CLI_TABLE_END,
+						 SDT_CLI_TABLE_END};
+	static const glong width[] = {30, 8, 3, 10, 10, 10, 8};
+	g_autoptr(SdtCliTable) table = sdt_cli_table_new(G_N_ELEMENTS(width), align, width, " ");
+	const gchar *head[] = {_("Test"),
+			       _("Block"),
+			       _("QD"),
+			       _("MB/s"),
+			       _("IOPS"),
+			       _("p99 µs"),
+			       /* Translators: column head: how much a figure varied over the
+				* run's slices (a 95% confidence interval); keep it short */
+			       _("Spread")};
+	g_autofree gchar *text = NULL;
 
-	g_print("%s %8s %3s %10s %10s %10s %8s\n",
-		head,
-		_("Block"),
-		_("QD"),
-		_("MB/s"),
-		_("IOPS"),
-		_("p99 µs"),
-		/* Translators: column head: how much a figure varied over the run's
-		 * slices (a 95% confidence interval); keep it short */
-		_("Spread"));
+	sdt_cli_table_add(table, head);
 	for (guint i = 0; i < bench->tests->len; i++) {
 		SdtClientBenchTest *t = g_ptr_array_index(bench->tests, i);
 		gchar size[32];
+		g_autofree gchar *qd = g_strdup_printf("%" G_GINT64_FORMAT, t->queue_depth);
+		g_autofree gchar *mb_s = g_strdup_printf("%.2f", t->mb_s);
+		g_autofree gchar *iops = g_strdup_printf("%.0f", t->iops);
 		g_autofree gchar *p99 = NULL;
 		g_autofree gchar *spread = NULL;
-		g_autofree gchar *title = sdt_l10n_pad(sdt_l10n_bench_test(t->name), 30);
+		const gchar *row[7];
 
 		if (isfinite(t->ci_percent))
 			/* Translators: a figure's spread in percent, e.g. ±4.3% */
 			spread = g_strdup_printf(_("±%.1f%%"), t->ci_percent);
 		if (t->has_latency)
 			p99 = g_strdup_printf("%.0f", t->latency.p99);
-		g_print("%s %8s %3" G_GINT64_FORMAT " %10.2f %10.0f %10s %8s\n",
-			title,
-			sdt_cli_bench_human_size(t->block_size, size, sizeof(size)),
-			t->queue_depth,
-			t->mb_s,
-			t->iops,
-			p99 != NULL ? p99 : "",
-			spread != NULL ? spread : "—");
+		row[0] = sdt_l10n_bench_test(t->name);
+		row[1] = sdt_cli_bench_human_size(t->block_size, size, sizeof(size));
+		row[2] = qd;
+		row[3] = mb_s;
+		row[4] = iops;
+		row[5] = p99;
+		row[6] = spread != NULL ? spread : "—";
+		sdt_cli_table_add(table, row);
 	}
+	text = sdt_cli_table_format(table);
+	g_print("%s", text);
 }
 
 static void
