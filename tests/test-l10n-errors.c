@@ -12,8 +12,9 @@
  * tests/i18n/make-pseudo.sh, whose catalogue is extracted afresh from the
  * sources (every msgstr is its msgid in ⟦…⟧, plural forms n != 1). The shown
  * text may hold nothing outside ⟦…⟧ but the values the case names (a path,
- * a JSON member). A text the library raises without _() is not in the
- * catalogue, nor in the generated table of printf-style msgids, and stays
+ * a JSON member); a value that is itself text of the library stands inside
+ * the sentence's ⟦…⟧, so each case checks it has its own ⟦…⟧ there. A text the library raises
+ * without _() is not in the catalogue, nor in the generated table of printf-style msgids, and stays
  * English here. Also the plurals: the English text says "1 byte" and
  * "2 bytes", and the client picks the matching plural form.
  */
@@ -99,6 +100,7 @@ test_card_register(void)
 	g_autoptr(GError) missing = NULL;
 	g_autofree gchar *shown_one = NULL;
 	g_autofree gchar *shown_four = NULL;
+	g_autofree gchar *shown_missing = NULL;
 	const gchar *const names[] = {"CID", NULL};
 
 	as_helper();
@@ -113,8 +115,10 @@ test_card_register(void)
 	shown_four = assert_shown_translated(four->message, names);
 	g_assert_nonnull(strstr(shown_one, "1 hex digit instead"));
 	g_assert_nonnull(strstr(shown_four, "4 hex digits instead"));
-	/* the register's name in a sentence: itself translated */
-	g_free(assert_shown_translated(missing->message, NULL));
+	/* the register's name in a sentence: itself translated (a value inside the
+	 * translated sentence is inside its ⟦…⟧, so it is looked for as such) */
+	shown_missing = assert_shown_translated(missing->message, NULL);
+	g_assert_true(g_str_has_prefix(shown_missing, "⟦⟦extension register byte⟧"));
 }
 
 static void
@@ -230,6 +234,7 @@ test_cqe_quirk_reason(void)
 	SdtRecommendFacts f = {0};
 	g_autoptr(SdtRecommendResult) res = NULL;
 	const gchar *note = NULL;
+	g_autofree gchar *shown = NULL;
 	const gchar *allowed[] = {"dtparam=sd_cqe=2", NULL};
 
 	as_helper();
@@ -255,7 +260,9 @@ test_cqe_quirk_reason(void)
 	}
 	g_assert_nonnull(note);
 	g_assert_nonnull(strstr(note, "(Samsung PRO Plus"));
-	g_free(assert_shown_translated(note, allowed));
+	shown = assert_shown_translated(note, allowed);
+	/* the kernel's reason, a value inside the sentence: translated itself */
+	g_assert_nonnull(strstr(shown, "(⟦Samsung PRO Plus"));
 }
 
 int
