@@ -238,6 +238,41 @@ sdt_history_member_type(JsonObject *obj, guint i)
 	return sdt_history_members[i].type;
 }
 
+/* the members an entry must have, and every member of the right type */
+static gboolean
+sdt_history_check_members(JsonObject *obj, GError **error)
+{
+	for (guint i = 0; i < G_N_ELEMENTS(sdt_history_members); i++) {
+		const gchar *name = sdt_history_members[i].name;
+		JsonNode *member = json_object_get_member(obj, name);
+		gboolean required = i < 2; /* kind and time */
+
+		if (member == NULL && !required)
+			continue;
+		if (member == NULL) {
+			/* Translators: why a history entry is damaged, in parentheses;
+			 * %s is a JSON member's name */
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_DATA,
+				    _("no \"%s\" member"),
+				    name);
+			return FALSE;
+		}
+		if (!sdt_history_type_ok(member, sdt_history_member_type(obj, i))) {
+			/* Translators: why a history entry is damaged, in parentheses;
+			 * %s is a JSON member's name */
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_DATA,
+				    _("\"%s\" has the wrong type"),
+				    name);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
 JsonNode *
 sdt_history_parse_entry(const gchar *data, gsize len, GError **error)
 {
@@ -282,34 +317,8 @@ sdt_history_parse_entry(const gchar *data, gsize len, GError **error)
 		return NULL;
 	}
 	obj = json_node_get_object(root);
-	for (guint i = 0; i < G_N_ELEMENTS(sdt_history_members); i++) {
-		const gchar *name = sdt_history_members[i].name;
-		JsonNode *member = json_object_get_member(obj, name);
-		gboolean required = i < 2; /* kind and time */
-
-		if (member == NULL && !required)
-			continue;
-		if (member == NULL ||
-		    !sdt_history_type_ok(member, sdt_history_member_type(obj, i))) {
-			if (member == NULL)
-				/* Translators: why a history entry is damaged, in
-				 * parentheses; %s is a JSON member's name */
-				g_set_error(error,
-					    SDT_ERROR,
-					    SDT_ERROR_INVALID_DATA,
-					    _("no \"%s\" member"),
-					    name);
-			else
-				/* Translators: why a history entry is damaged, in
-				 * parentheses; %s is a JSON member's name */
-				g_set_error(error,
-					    SDT_ERROR,
-					    SDT_ERROR_INVALID_DATA,
-					    _("\"%s\" has the wrong type"),
-					    name);
-			return NULL;
-		}
-	}
+	if (!sdt_history_check_members(obj, error))
+		return NULL;
 	if (!sdt_history_kind_valid(json_object_get_string_member(obj, "kind"))) {
 		g_set_error_literal(
 			error,
