@@ -315,9 +315,9 @@ sdt_verify_pending_load(SdtContext *ctx, SdtVerifyPending **pending, GError **er
 	}
 	*pending = sdt_verify_pending_parse(data, len, error);
 	if (*pending == NULL) {
-		/* Translators: the file, then what is wrong in it ("in
+		/* Translators: the file, then what is wrong in it ("in the file
 		 * /var/lib/sd-tuner/pending.json: the pending change is not valid JSON: …") */
-		g_prefix_error(error, _("in %s: "), path);
+		g_prefix_error(error, _("in the file %s: "), path);
 		return FALSE;
 	}
 	return TRUE;
