@@ -89,6 +89,15 @@ with tempfile.TemporaryDirectory() as tmp:
     text = health(root, human=True)
     ok('2 card errors reported by the kernel since boot' in text and 'rough estimate' in text,
        'human output')
+    # the projection counts years with the right plural form (issue 24): lifetime writes
+    # that leave about one year, then about two years, of the card's rated endurance
+    for years, want in ((1, 'about 1 more year.'), (2, 'about 2 more years.')):
+        left = h['card']['capacity_bytes'] * 500 - h['writes_per_day_bytes'] * 365.25 * years
+        write(root, '/sys/fs/ext4/mmcblk0p2/lifetime_write_kbytes', f'{int(left / 1024)}\n')
+        text = health(root, human=True)
+        ok(want in text and 'about 1 more years' not in text,
+           f'human output: "{want}"', text)
+    write(root, '/sys/fs/ext4/mmcblk0p2/lifetime_write_kbytes', '123456789\n')
 
     # the helper's own mount table under its unit's sandbox (seen on the systemd boot of
     # tests/vm/systemd): ProtectSystem=strict makes / read-only for the helper alone (per

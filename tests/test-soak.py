@@ -8,6 +8,7 @@ Needs root (loop devices, mounts, FUSE); skips with the reason otherwise.
 usage: test-soak.py SDTUNERCTL SDT_FLIPFS   (run by meson; prints TAP)"""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -62,11 +63,19 @@ try:
        and s['rounds'] == 1 and doc['target']['device'] == os.path.basename(loop),
        'loop device: 32 MiB written and every byte checked, clean', p.stdout + p.stderr)
     ok(sorted(os.listdir(mnt)) == before, 'loop device: no file left behind', os.listdir(mnt))
+    # the human output counts with the right plural form (issue 24): one round
+    p = soak(root, mnt, '--size', '16', '--seconds', '0')
+    ok(p.returncode == 0 and ' in 1 round (' in p.stdout and 'rounds' not in p.stdout
+       and f'Wrote {16 * MIB} bytes and checked {16 * MIB} bytes' in p.stdout,
+       'loop device: "in 1 round", not "1 rounds"', p.stdout + p.stderr)
     p = soak(root, mnt, '--json', '--size', '16', '--seconds', '2')
     s = json.loads(p.stdout)['soak'] if p.returncode == 0 else {}
     ok(p.returncode == 0 and s['rounds'] >= 2 and s['bytes_checked'] == s['rounds'] * 16 * MIB
        and s['bytes_written'] == s['bytes_checked'] and s['mismatches'] == 0,
        'loop device: rounds repeat until the time is up, each checked in full', p.stdout + p.stderr)
+    p = soak(root, mnt, '--size', '16', '--seconds', '1')
+    ok(p.returncode == 0 and re.search(r' in ([2-9]|\d\d+) rounds \(', p.stdout) is not None,
+       'loop device: several rounds, "in N rounds"', p.stdout + p.stderr)
     filler = os.path.join(mnt, 'filler')
     with open(filler, 'wb') as f:
         f.write(b'\1' * (56 * MIB))
@@ -82,7 +91,8 @@ try:
     p, hist = None, None
     p = subprocess.run([CTL, '--root', root, '--json', 'history'], capture_output=True, text=True)
     kinds = [e['kind'] for e in json.loads(p.stdout)['entries']]
-    ok(kinds == ['soak', 'soak'], 'each soak run is in the history', kinds)
+    # the two JSON runs and the two human ones (the plural checks)
+    ok(kinds == ['soak'] * 4, 'each soak run is in the history', kinds)
 
     # the corrupting stand-in: ext4 on a loop device over a FUSE file that flips bytes on read
     back = os.path.join(tmp, 'flip-backing.img')

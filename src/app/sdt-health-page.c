@@ -11,6 +11,7 @@
 #include "sdt-check-config.h"
 #include "sdt-health-page.h"
 #include "sdt-json-reader.h"
+#include "sdt-l10n.h"
 #include "sdt-client-job.h"
 #include "sdt-session.h"
 #include "sdt-user-error.h"
@@ -127,10 +128,13 @@ sdt_health_page_append_writes(GString *wear, JsonObject *obj)
 		g_string_append_c(wear, '\n');
 	}
 	if (projection != NULL && sdt_health_page_num(projection, "years", &v)) {
-		/* Translators: %.0f is a number of years */
-		g_string_append_printf(wear,
-				       _("At this rate the card may last about %.0f more years."),
-				       v);
+		/* Translators: %.0f is a whole number of years */
+		g_string_append_printf(
+			wear,
+			ngettext("At this rate the card may last about %.0f more year.",
+				 "At this rate the card may last about %.0f more years.",
+				 sdt_l10n_plural_count(v)),
+			v);
 		g_string_append_printf(wear,
 				       "\n%s\n",
 				       sdt_json_reader_get_string(projection, "assumption"));

@@ -13,6 +13,7 @@
 #include "sdt-bench.h"
 #include "sdt-client-bench.h"
 #include "sdt-cli-ops.h"
+#include "sdt-cli-table.h"
 #include "sdt-error.h"
 #include "sdt-l10n.h"
 #include "sdt-ops.h"
@@ -157,42 +158,57 @@ sdt_cli_bench_print_target(SdtClientBench *bench)
 			bench->profile);
 }
 
+/* the table of results, aligned by display width (a Japanese title is twice as wide) */
 static void
 sdt_cli_bench_print_tests(SdtClientBench *bench)
 {
-	g_autofree gchar *head = sdt_l10n_pad(_("Test"), 30);
+	static const SdtCliTableAlign align[] = {SDT_CLI_TABLE_START,
+						 SDT_CLI_TABLE_END,
+						 SDT_CLI_TABLE_END,
+						 SDT_CLI_TABLE_END,
+						 SDT_CLI_TABLE_END,
+						 SDT_CLI_TABLE_END,
+						 SDT_CLI_TABLE_END};
+	static const glong width[] = {30, 8, 3, 10, 10, 10, 8};
+	g_autoptr(SdtCliTable) table = sdt_cli_table_new(G_N_ELEMENTS(width), align, width, " ");
+	const gchar *head[] = {_("Test"),
+			       _("Block"),
+			       _("QD"),
+			       _("MB/s"),
+			       _("IOPS"),
+			       _("p99 µs"),
+			       /* Translators: column head: how much a figure varied over the
+				* run's slices (a 95% confidence interval); keep it short */
+			       _("Spread")};
+	g_autofree gchar *text = NULL;
 
-	g_print("%s %8s %3s %10s %10s %10s %8s\n",
-		head,
-		_("Block"),
-		_("QD"),
-		_("MB/s"),
-		_("IOPS"),
-		_("p99 µs"),
-		/* Translators: column head: how much a figure varied over the run's
-		 * slices (a 95% confidence interval); keep it short */
-		_("Spread"));
+	sdt_cli_table_add(table, head);
 	for (guint i = 0; i < bench->tests->len; i++) {
 		SdtClientBenchTest *t = g_ptr_array_index(bench->tests, i);
 		gchar size[32];
+		g_autofree gchar *qd = g_strdup_printf("%" G_GINT64_FORMAT, t->queue_depth);
+		g_autofree gchar *mb_s = g_strdup_printf("%.2f", t->mb_s);
+		g_autofree gchar *iops = g_strdup_printf("%.0f", t->iops);
 		g_autofree gchar *p99 = NULL;
 		g_autofree gchar *spread = NULL;
-		g_autofree gchar *title = sdt_l10n_pad(sdt_l10n_bench_test(t->name), 30);
+		const gchar *row[7];
 
 		if (isfinite(t->ci_percent))
 			/* Translators: a figure's spread in percent, e.g. ±4.3% */
 			spread = g_strdup_printf(_("±%.1f%%"), t->ci_percent);
 		if (t->has_latency)
 			p99 = g_strdup_printf("%.0f", t->latency.p99);
-		g_print("%s %8s %3" G_GINT64_FORMAT " %10.2f %10.0f %10s %8s\n",
-			title,
-			sdt_cli_bench_human_size(t->block_size, size, sizeof(size)),
-			t->queue_depth,
-			t->mb_s,
-			t->iops,
-			p99 != NULL ? p99 : "",
-			spread != NULL ? spread : "—");
+		row[0] = sdt_l10n_bench_test(t->name);
+		row[1] = sdt_cli_bench_human_size(t->block_size, size, sizeof(size));
+		row[2] = qd;
+		row[3] = mb_s;
+		row[4] = iops;
+		row[5] = p99;
+		row[6] = spread != NULL ? spread : "—";
+		sdt_cli_table_add(table, row);
 	}
+	text = sdt_cli_table_format(table);
+	g_print("%s", text);
 }
 
 static void
@@ -237,6 +253,39 @@ sdt_cli_bench_print_human(SdtClientBench *bench)
 			bench->ceiling_percent);
 }
 
+/* "Wrote 1048576 bytes and checked 1048576 bytes in 3 rounds (2.0 s, seed 1f)." */
+static void
+sdt_cli_bench_print_soak_counts(JsonObject *soak)
+{
+	gint64 written = json_object_get_int_member(soak, "bytes_written");
+	gint64 checked = json_object_get_int_member(soak, "bytes_checked");
+	gint64 rounds = json_object_get_int_member(soak, "rounds");
+	/* Translators: a count of bytes in a sentence ("Wrote %s and checked %s in %s") */
+	g_autofree gchar *w = g_strdup_printf(ngettext("%" PRId64 " byte",
+						       "%" PRId64 " bytes",
+						       sdt_l10n_plural_count((gdouble) written)),
+					      (int64_t) written);
+	/* Translators: a count of bytes in a sentence ("Wrote %s and checked %s in %s") */
+	g_autofree gchar *c = g_strdup_printf(ngettext("%" PRId64 " byte",
+						       "%" PRId64 " bytes",
+						       sdt_l10n_plural_count((gdouble) checked)),
+					      (int64_t) checked);
+	/* Translators: the soak test's rounds in a sentence ("Wrote %s and checked %s in %s") */
+	g_autofree gchar *r = g_strdup_printf(ngettext("%" PRId64 " round",
+						       "%" PRId64 " rounds",
+						       sdt_l10n_plural_count((gdouble) rounds)),
+					      (int64_t) rounds);
+
+	/* Translators: bytes written (“1048576 bytes”), bytes checked, rounds (“3 rounds”),
+	 * seconds, the data's seed */
+	g_print(_("Wrote %s and checked %s in %s (%.1f s, seed %s).\n"),
+		w,
+		c,
+		r,
+		json_object_get_double_member(soak, "seconds"),
+		json_object_get_string_member(soak, "seed"));
+}
+
 static void
 sdt_cli_bench_print_soak(JsonObject *obj)
 {
@@ -258,14 +307,7 @@ sdt_cli_bench_print_soak(JsonObject *obj)
 	else
 		/* Translators: the soak test's file: directory, block device, file system */
 		g_print(_("Soak test in %s on %s (%s)\n"), path, device, filesystem);
-	/* Translators: bytes written, bytes checked, rounds, seconds, the data's seed */
-	g_print(_("Wrote %" PRId64 " bytes and checked %" PRId64 " bytes in %" PRId64
-		  " rounds (%.1f s, seed %s).\n"),
-		(int64_t) json_object_get_int_member(soak, "bytes_written"),
-		(int64_t) json_object_get_int_member(soak, "bytes_checked"),
-		(int64_t) json_object_get_int_member(soak, "rounds"),
-		json_object_get_double_member(soak, "seconds"),
-		json_object_get_string_member(soak, "seed"));
+	sdt_cli_bench_print_soak_counts(soak);
 	if (mismatches > 0 && bad != NULL && !JSON_NODE_HOLDS_NULL(bad))
 		/* Translators: a count of bytes, then a byte offset */
 		g_print(g_dngettext(GETTEXT_PACKAGE,

@@ -13,6 +13,7 @@
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
 #include "sdt-health.h"
+#include "sdt-l10n.h"
 #include "sdtunerctl-check.h"
 
 typedef struct {
@@ -216,8 +217,13 @@ sdt_cli_health_print_human(JsonObject *obj)
 		g_print(_("Writes per day: %.2f GB\n"), json_node_get_double(per_day) / 1e9);
 	if (!JSON_NODE_HOLDS_NULL(projection)) {
 		JsonObject *p = json_node_get_object(projection);
-		g_print(_("At this rate the card lasts about %.0f more years.\n%s\n"),
-			json_object_get_double_member(p, "years"),
+		gdouble years = json_object_get_double_member(p, "years");
+
+		/* Translators: %.0f is a whole number of years; then the assumption */
+		g_print(ngettext("At this rate the card lasts about %.0f more year.\n%s\n",
+				 "At this rate the card lasts about %.0f more years.\n%s\n",
+				 sdt_l10n_plural_count(years)),
+			years,
 			json_object_get_string_member(p, "assumption"));
 	}
 	if (!JSON_NODE_HOLDS_NULL(errors))

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sdt-cli-ops.h"
+#include "sdt-cli-table.h"
 #include "sdt-client-history.h"
 #include "sdt-client-recommend.h"
 #include "sdt-client-status.h"
@@ -334,6 +335,30 @@ sdt_cli_history_summary(const SdtClientHistoryEntry *e)
 	return g_strdup(e->kind != NULL ? e->kind : "?");
 }
 
+/* one line per entry: the time, then what happened; the times aligned by display
+ * width (a Japanese date's length varies with the day and is twice as wide) */
+static void
+sdt_cli_history_print(const SdtClientHistory *history)
+{
+	static const SdtCliTableAlign align[] = {SDT_CLI_TABLE_START, SDT_CLI_TABLE_START};
+	static const glong width[] = {0, 0};
+	g_autoptr(SdtCliTable) table = sdt_cli_table_new(2, align, width, "  ");
+	g_autofree gchar *text = NULL;
+
+	for (guint i = 0; i < history->entries->len; i++) {
+		const SdtClientHistoryEntry *e = g_ptr_array_index(history->entries, i);
+		g_autofree gchar *when = sdt_l10n_time(e->time != NULL ? e->time : "?");
+		g_autofree gchar *summary = sdt_cli_history_summary(e);
+		const gchar *row[] = {when, summary};
+
+		if (e->error != NULL)
+			g_debug("%s", e->error->message);
+		sdt_cli_table_add(table, row);
+	}
+	text = sdt_cli_table_format(table);
+	g_print("%s", text);
+}
+
 gint
 sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
@@ -358,14 +383,7 @@ sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 			   (const gchar *) g_ptr_array_index(history->warnings, i));
 	if (history->entries->len == 0)
 		g_print("%s\n", _("No history yet."));
-	for (guint i = 0; i < history->entries->len; i++) {
-		const SdtClientHistoryEntry *e = g_ptr_array_index(history->entries, i);
-		g_autofree gchar *when = sdt_l10n_time(e->time != NULL ? e->time : "?");
-		g_autofree gchar *summary = sdt_cli_history_summary(e);
-
-		if (e->error != NULL)
-			g_debug("%s", e->error->message);
-		g_print("%s  %s\n", when, summary);
-	}
+	else
+		sdt_cli_history_print(history);
 	return SDT_CLI_EXIT_OK;
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "sdt-error.h"
+#include "sdt-l10n.h"
 #include "sdt-ops.h"
 #include "sdtunerctl-verify.h"
 
@@ -35,10 +36,13 @@ sdt_cli_verify_progress_cb(SdtOpsVerifyStage stage, gdouble fraction, gpointer u
 	if ((gint) stage == p->stage && (!p->tty || percent == p->percent))
 		return;
 	line = sdt_ops_verify_stage_describe(stage, fraction);
-	if (p->tty)
-		g_printerr("\r%-60s", line);
-	else
+	if (p->tty) {
+		/* covers the previous line: 60 terminal columns, not 60 bytes */
+		g_autofree gchar *padded = sdt_l10n_pad(line, 60);
+		g_printerr("\r%s", padded);
+	} else {
 		g_printerr("%s\n", line);
+	}
 	p->stage = (gint) stage;
 	p->percent = percent;
 }

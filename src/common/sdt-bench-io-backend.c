@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +78,7 @@ sdt_bench_io_start_threads(SdtBenchIo *io, GError **error)
 			g_thread_try_new("sdt-bench-io", sdt_bench_io_worker, start, error);
 		if (io->workers[i] == NULL) {
 			g_free(start);
-			g_prefix_error(error, "cannot start I/O worker thread: ");
+			g_prefix_error(error, _("cannot start I/O worker thread: "));
 			return FALSE;
 		}
 		io->n_workers++;
@@ -122,7 +123,7 @@ sdt_bench_io_start_uring(SdtBenchIo *io, GError **error)
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_NOT_SUPPORTED,
-			    "io_uring is not available: %s",
+			    _("io_uring is not available: %s"),
 			    g_strerror(-rc));
 		return FALSE;
 	}

@@ -10,6 +10,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +52,7 @@ sdt_bench_io_new(SdtBenchIoBackend backend, guint depth, gint fd, gsize block_si
 	io->block_size = block_size;
 	io->fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
 	if (io->fd < 0) {
-		sdt_error_set_from_errno(error, errno, "cannot duplicate the file descriptor");
+		sdt_error_set_from_errno(error, errno, _("cannot duplicate the file descriptor"));
 		g_free(io);
 		return NULL;
 	}
@@ -66,7 +68,7 @@ sdt_bench_io_new(SdtBenchIoBackend backend, guint depth, gint fd, gsize block_si
 	for (guint i = 0; i < io->n_slots; i++) {
 		gint rc = posix_memalign(&io->slots[i].buf, SDT_BENCH_IO_BUFFER_ALIGN, block_size);
 		if (rc != 0) {
-			sdt_error_set_from_errno(error, rc, "cannot allocate I/O buffers");
+			sdt_error_set_from_errno(error, rc, _("cannot allocate I/O buffers"));
 			sdt_bench_io_free(io);
 			return NULL;
 		}
@@ -94,7 +96,7 @@ sdt_bench_io_new(SdtBenchIoBackend backend, guint depth, gint fd, gsize block_si
 			g_set_error_literal(error,
 					    SDT_ERROR,
 					    SDT_ERROR_NOT_SUPPORTED,
-					    "built without liburing");
+					    _("built without liburing"));
 			sdt_bench_io_free(io);
 			return NULL;
 		}
@@ -182,40 +184,51 @@ sdt_bench_io_take_slot(SdtBenchIo *io, SdtBenchIoSlotState state)
 	return NULL;
 }
 
+/* a failed or short read or write, in one whole sentence for each */
+static gboolean
+sdt_bench_io_result_error(SdtBenchIo *io, SdtBenchIoSlot *slot, GError **error)
+{
+	gboolean read = slot->op == SDT_BENCH_IO_OP_READ;
+	uint64_t size = (uint64_t) io->block_size;
+	uint64_t offset = (uint64_t) slot->offset;
+
+	if (slot->res < 0) {
+		/* Translators: a block size in bytes, then a byte offset on the card */
+		return sdt_error_set_from_errno(
+			error,
+			(gint) -slot->res,
+			read ? _("read of %" PRIu64 " bytes at offset %" PRIu64 " failed")
+			     : _("write of %" PRIu64 " bytes at offset %" PRIu64 " failed"),
+			size,
+			offset);
+	}
+	/* Translators: bytes done, the block size in bytes, then a byte offset */
+	g_set_error(error,
+		    SDT_ERROR,
+		    SDT_ERROR_IO,
+		    read ? _("short read: %" PRId64 " of %" PRIu64 " bytes at offset %" PRIu64)
+			 : _("short write: %" PRId64 " of %" PRIu64 " bytes at offset %" PRIu64),
+		    (int64_t) slot->res,
+		    size,
+		    offset);
+	return FALSE;
+}
+
 static gboolean
 sdt_bench_io_check_result(SdtBenchIo *io, SdtBenchIoSlot *slot, GError **error)
 {
-	const gchar *what = slot->op == SDT_BENCH_IO_OP_READ ? "read" : "write";
-
 	if (slot->op == SDT_BENCH_IO_OP_FSYNC) {
 		if (slot->res < 0)
-			return sdt_error_set_from_errno(error, (gint) -slot->res, "fsync failed");
+			return sdt_error_set_from_errno(error,
+							(gint) -slot->res,
+							_("fsync failed"));
 		return TRUE;
 	}
 	if (io->inject && io->completed == io->inject_after)
 		slot->res = -io->inject_errsv;
 	io->completed++;
-	if (slot->res < 0) {
-		return sdt_error_set_from_errno(error,
-						(gint) -slot->res,
-						"%s of %" G_GSIZE_FORMAT
-						" bytes at offset %" G_GUINT64_FORMAT " failed",
-						what,
-						io->block_size,
-						slot->offset);
-	}
-	if ((gsize) slot->res != io->block_size) {
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_IO,
-			    "short %s: %" G_GSSIZE_FORMAT " of %" G_GSIZE_FORMAT
-			    " bytes at offset %" G_GUINT64_FORMAT,
-			    what,
-			    slot->res,
-			    io->block_size,
-			    slot->offset);
-		return FALSE;
-	}
+	if (slot->res < 0 || (gsize) slot->res != io->block_size)
+		return sdt_bench_io_result_error(io, slot, error);
 	return TRUE;
 }
 
@@ -223,7 +236,10 @@ static gboolean
 sdt_bench_io_check_cancelled(const SdtBenchIoJob *job, GError **error)
 {
 	if (job->cancellable != NULL && g_cancellable_is_cancelled(job->cancellable)) {
-		g_set_error_literal(error, SDT_ERROR, SDT_ERROR_CANCELLED, "benchmark cancelled");
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_CANCELLED,
+				    _("benchmark cancelled"));
 		return TRUE;
 	}
 	return FALSE;

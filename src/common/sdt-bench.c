@@ -372,7 +372,10 @@ sdt_bench_settle(GCancellable *cancellable, GError **error)
 		g_usleep(SDT_BENCH_SETTLE_MS * 1000);
 	}
 	if (g_cancellable_is_cancelled(cancellable)) {
-		g_set_error_literal(error, SDT_ERROR, SDT_ERROR_CANCELLED, "benchmark cancelled");
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_CANCELLED,
+				    _("benchmark cancelled"));
 		return FALSE;
 	}
 	return TRUE;

@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "sdt-card-regs.h"
 #include "sdt-error.h"
 
@@ -70,16 +72,21 @@ sdt_card_regs_unhex(const gchar *hex, const gchar *what, guint8 *buf, gsize n_by
 	gsize len;
 
 	if (hex == NULL) {
-		g_set_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA, "%s is missing", what);
+		/* Translators: %s is a card register: CID, CSD, SCR, SSR */
+		g_set_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA, _("%s is missing"), what);
 		return FALSE;
 	}
 	tmp = g_strstrip(g_strdup(hex));
 	len = strlen(tmp);
 	if (len != n_bytes * 2) {
+		/* Translators: a card register (CID, CSD, SCR, SSR), the digits it has,
+		 * the digits it should have */
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_DATA,
-			    "%s has %u hex digits instead of %u",
+			    ngettext("%s has %u hex digit instead of %u",
+				     "%s has %u hex digits instead of %u",
+				     (gulong) len),
 			    what,
 			    (guint) len,
 			    (guint) (n_bytes * 2));
@@ -87,10 +94,11 @@ sdt_card_regs_unhex(const gchar *hex, const gchar *what, guint8 *buf, gsize n_by
 	}
 	for (gsize i = 0; i < len; i++) {
 		if (!g_ascii_isxdigit(tmp[i])) {
+			/* Translators: a card register (CID, CSD, SCR, SSR), then a position */
 			g_set_error(error,
 				    SDT_ERROR,
 				    SDT_ERROR_INVALID_DATA,
-				    "%s has a non-hex character at position %u",
+				    _("%s has a non-hex character at position %u"),
 				    what,
 				    (guint) i);
 			return FALSE;
@@ -219,7 +227,7 @@ sdt_csd_parse(const gchar *hex, SdtCsd *csd, GError **error)
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_DATA,
-			    "CSD structure version %u is reserved",
+			    _("CSD structure version %u is reserved"),
 			    csd->structure);
 		return FALSE;
 	}
@@ -240,7 +248,7 @@ sdt_scr_parse(const gchar *hex, SdtScr *scr, GError **error)
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_DATA,
-			    "SCR structure version %u is not defined",
+			    _("SCR structure version %u is not defined"),
 			    scr->structure);
 		return FALSE;
 	}
@@ -344,8 +352,8 @@ sdt_ssr_parse(const gchar *hex, SdtSsr *ssr, GError **error)
 		g_set_error_literal(error,
 				    SDT_ERROR,
 				    SDT_ERROR_INVALID_DATA,
-				    "SSR is all zeros (an emulated card, or a card that did not "
-				    "answer the SD Status request)");
+				    _("SSR is all zeros (an emulated card, or a card that did not "
+				      "answer the SD Status request)"));
 		return FALSE;
 	}
 	ssr->dat_bus_width = (guint) sdt_card_regs_bits(b, n, 511, 510);
@@ -385,5 +393,7 @@ sdt_ssr_parse(const gchar *hex, SdtSsr *ssr, GError **error)
 gboolean
 sdt_ext_byte_parse(const gchar *hex, guint8 *value, GError **error)
 {
-	return sdt_card_regs_unhex(hex, "extension register byte", value, 1, error);
+	/* Translators: the subject of “%s is missing” and the like; CID, CSD, SCR and
+	 * SSR, the other registers, are names and stay as they are */
+	return sdt_card_regs_unhex(hex, _("extension register byte"), value, 1, error);
 }

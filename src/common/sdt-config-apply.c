@@ -385,7 +385,7 @@ sdt_config_writer_revert_block(SdtConfigWriter *self,
 
 	r->edit = sdt_config_edit_revert(cfg, ours, error);
 	if (r->edit == NULL) {
-		g_prefix_error(error, "%s: ", sdt_config_writer_get_path(self));
+		g_prefix_error(error, _("cannot edit %s: "), sdt_config_writer_get_path(self));
 		return FALSE;
 	}
 	if (ours == NULL) {
@@ -486,11 +486,11 @@ sdt_config_writer_revert_locked(SdtConfigWriter *self,
 		return NULL;
 	}
 	if (r.edit == NULL && !r.cancelled) {
-		g_set_error_literal(error,
-				    SDT_ERROR,
-				    SDT_ERROR_NOT_FOUND,
-				    _("SD Tuner has no change in this file: nothing to revert"));
-		g_prefix_error(error, "%s: ", sdt_config_writer_get_path(self));
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NOT_FOUND,
+			    _("SD Tuner has no change in %s: nothing to revert"),
+			    sdt_config_writer_get_path(self));
 		return NULL;
 	}
 	return sdt_config_writer_revert_result(self, result, id, &r);
@@ -559,7 +559,7 @@ sdt_config_writer_diagnose_revert(SdtConfigWriter *self, GError **error)
 	ours = (const gchar *const *) ev.block;
 	edit = sdt_config_edit_revert(cfg, ours, error);
 	if (edit == NULL) {
-		g_prefix_error(error, "%s: ", sdt_config_writer_get_path(self));
+		g_prefix_error(error, _("cannot edit %s: "), sdt_config_writer_get_path(self));
 		return FALSE;
 	}
 	if (ours == NULL) {

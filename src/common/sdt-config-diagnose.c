@@ -29,7 +29,11 @@ sdt_config_sd_lines_between(SdtConfigTxt *cfg, guint from, guint to)
 			continue;
 		item = g_strdup_printf(_("line %u “%s”"), i + 1, line->text);
 		if (list->len > 0)
-			g_string_append(list, ", ");
+			/* Translators: what goes between the items of a list (“reducing
+			 * overclock due to errors”, 3 time-outs); the app and sdtunerctl
+			 * split the helper's English list at ", " and join the translated
+			 * items with this */
+			g_string_append(list, C_("list separator", ", "));
 		g_string_append(list, item);
 	}
 	return list->len > 0 ? g_strdup(list->str) : NULL;

@@ -206,7 +206,7 @@ sdt_config_edit_block_lines(const SdtConfigBlock *block, SdtConfigEdit *edit, GE
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_ARGUMENT,
-			    "recommendation id %s is too long",
+			    _("recommendation id %s is too long"),
 			    block->id);
 		return NULL;
 	}
@@ -217,7 +217,7 @@ sdt_config_edit_block_lines(const SdtConfigBlock *block, SdtConfigEdit *edit, GE
 			g_set_error(error,
 				    SDT_ERROR,
 				    SDT_ERROR_INVALID_ARGUMENT,
-				    "line “%s” is longer than %d characters",
+				    _("line “%s” is longer than %d characters"),
 				    text,
 				    SDT_CONFIG_TXT_MAX_LINE_LENGTH);
 			return NULL;
@@ -284,7 +284,7 @@ sdt_config_edit_apply(SdtConfigTxt *cfg,
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_ARGUMENT,
-			    "SD Tuner writes only under a model filter, not under %s",
+			    _("SD Tuner writes only under a model filter, not under %s"),
 			    block->filter);
 		return NULL;
 	}

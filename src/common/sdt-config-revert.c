@@ -147,7 +147,11 @@ sdt_config_revert_keep_foreign(GPtrArray *src,
 			item = g_strdup_printf(_("line %u “%s”"), i + 1, line->text);
 			g_ptr_array_add(edit->kept, g_strdup_printf("%u: %s", i + 1, line->text));
 			if (list->len > 0)
-				g_string_append(list, ", ");
+				/* Translators: what goes between the items of a list
+				 * (“reducing overclock due to errors”, 3 time-outs); the app
+				 * and sdtunerctl split the helper's English list at ", " and
+				 * join the translated items with this */
+				g_string_append(list, C_("list separator", ", "));
 			g_string_append(list, item);
 			n_kept++;
 		}

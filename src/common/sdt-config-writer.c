@@ -147,12 +147,13 @@ sdt_config_writer_locate(SdtContext *ctx, gchar **display_path, GError **error)
 			g_set_error(error,
 				    SDT_ERROR,
 				    SDT_ERROR_NOT_FOUND,
+				    /* Translators: /boot/config.txt, then the file or
+				     * folder that is missing */
 				    _("%s says the configuration has moved to "
-				      "/boot/firmware/config.txt, but %s %s: mount the boot "
-				      "partition at /boot/firmware, then try again"),
+				      "/boot/firmware/config.txt, but %s does not exist: mount "
+				      "the boot partition at /boot/firmware, then try again"),
 				    legacy,
-				    g_file_test(fw_dir, G_FILE_TEST_IS_DIR) ? fw : fw_dir,
-				    _("does not exist"));
+				    g_file_test(fw_dir, G_FILE_TEST_IS_DIR) ? fw : fw_dir);
 			return NULL;
 		}
 		if (display_path != NULL)

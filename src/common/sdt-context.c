@@ -69,7 +69,7 @@ sdt_context_new(const gchar *root, GError **error)
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_NOT_FOUND,
-			    "root directory %s does not exist or is not a directory",
+			    _("root directory %s does not exist or is not a directory"),
 			    root);
 		return NULL;
 	}

@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <string.h>
 
 #include "sdt-cqe-quirks.h"
@@ -35,6 +36,8 @@ typedef struct {
  * and TRANSCEND_SD are 0xad and 0x74 (the MIDs cards with OEM ids "LS" and
  * "J`" report, PLATFORM.md's manufacturer table).
  */
+/* the reasons are shown in parentheses in the recommendation's sentence ("Linux
+ * lists this card as known-bad for command queueing (…)"), translated there */
 static const SdtCqeQuirk sdt_cqe_quirks[] = {
 	{SDT_CQE_LIST_DENY,
 	 0x9f,
@@ -43,7 +46,8 @@ static const SdtCqeQuirk sdt_cqe_quirks[] = {
 	 2019,
 	 ANY_MONTH,
 	 0,
-	 "Kingston Canvas Go! Plus cards of 2019 to 2022 never finish an SD cache flush"},
+	 /* Translators: why Linux treats this card's command queueing so */
+	 N_("Kingston Canvas Go! Plus cards of 2019 to 2022 never finish an SD cache flush")},
 	{SDT_CQE_LIST_DENY,
 	 0x9f,
 	 0x5449,
@@ -51,7 +55,7 @@ static const SdtCqeQuirk sdt_cqe_quirks[] = {
 	 2020,
 	 ANY_MONTH,
 	 0,
-	 "Kingston Canvas Go! Plus cards of 2019 to 2022 never finish an SD cache flush"},
+	 N_("Kingston Canvas Go! Plus cards of 2019 to 2022 never finish an SD cache flush")},
 	{SDT_CQE_LIST_DENY,
 	 0x9f,
 	 0x5449,
@@ -59,7 +63,7 @@ static const SdtCqeQuirk sdt_cqe_quirks[] = {
 	 2021,
 	 ANY_MONTH,
 	 0,
-	 "Kingston Canvas Go! Plus cards of 2019 to 2022 never finish an SD cache flush"},
+	 N_("Kingston Canvas Go! Plus cards of 2019 to 2022 never finish an SD cache flush")},
 	{SDT_CQE_LIST_DENY,
 	 0x9f,
 	 0x5449,
@@ -67,7 +71,7 @@ static const SdtCqeQuirk sdt_cqe_quirks[] = {
 	 2022,
 	 ANY_MONTH,
 	 0,
-	 "Kingston Canvas Go! Plus cards of 2019 to 2022 never finish an SD cache flush"},
+	 N_("Kingston Canvas Go! Plus cards of 2019 to 2022 never finish an SD cache flush")},
 	{SDT_CQE_LIST_DENY,
 	 0x12,
 	 0x3456,
@@ -75,8 +79,9 @@ static const SdtCqeQuirk sdt_cqe_quirks[] = {
 	 2022,
 	 2,
 	 0,
-	 "GIGASTONE Gaming Plus cards of 02/2022 never finish a cache flush or power-off "
-	 "notification"},
+	 /* Translators: why Linux treats this card's command queueing so */
+	 N_("GIGASTONE Gaming Plus cards of 02/2022 never finish a cache flush or power-off "
+	    "notification")},
 	{SDT_CQE_LIST_DENY,
 	 0x1b,
 	 0x534d,
@@ -84,8 +89,9 @@ static const SdtCqeQuirk sdt_cqe_quirks[] = {
 	 2023,
 	 ANY_MONTH,
 	 0,
-	 "Samsung PRO Plus, EVO Plus and PRO Ultimate cards of 2023 stop answering after a "
-	 "cache flush"},
+	 /* Translators: why Linux treats this card's command queueing so */
+	 N_("Samsung PRO Plus, EVO Plus and PRO Ultimate cards of 2023 stop answering after a "
+	    "cache flush")},
 	{SDT_CQE_LIST_DENY,
 	 0x03,
 	 0x5344,
@@ -93,8 +99,10 @@ static const SdtCqeQuirk sdt_cqe_quirks[] = {
 	 2019,
 	 ANY_MONTH,
 	 0,
-	 "early SanDisk Extreme and Extreme Pro A2 cards (2019, 2020) never finish a cache flush "
-	 "in queueing mode"},
+	 /* Translators: why Linux treats this card's command queueing so */
+	 N_("early SanDisk Extreme and Extreme Pro A2 cards (2019, 2020) never finish a cache "
+	    "flush "
+	    "in queueing mode")},
 	{SDT_CQE_LIST_DENY,
 	 0x03,
 	 0x5344,
@@ -102,8 +110,9 @@ static const SdtCqeQuirk sdt_cqe_quirks[] = {
 	 2020,
 	 ANY_MONTH,
 	 0,
-	 "early SanDisk Extreme and Extreme Pro A2 cards (2019, 2020) never finish a cache flush "
-	 "in queueing mode"},
+	 N_("early SanDisk Extreme and Extreme Pro A2 cards (2019, 2020) never finish a cache "
+	    "flush "
+	    "in queueing mode")},
 	{SDT_CQE_LIST_ALLOW,
 	 0xad,
 	 0x4c53,
@@ -111,7 +120,8 @@ static const SdtCqeQuirk sdt_cqe_quirks[] = {
 	 ANY_YEAR,
 	 ANY_MONTH,
 	 CID_REV(1, 0, 0, 0),
-	 "Raspberry Pi A2 cards have a proven queueing implementation"},
+	 /* Translators: why Linux treats this card's command queueing so */
+	 N_("Raspberry Pi A2 cards have a proven queueing implementation")},
 	{SDT_CQE_LIST_ALLOW,
 	 0x74,
 	 0x4a60,
@@ -119,7 +129,8 @@ static const SdtCqeQuirk sdt_cqe_quirks[] = {
 	 ANY_YEAR,
 	 ANY_MONTH,
 	 CID_REV(2, 0, 2026, 4),
-	 "these Transcend cards have a proven queueing implementation"},
+	 /* Translators: why Linux treats this card's command queueing so */
+	 N_("these Transcend cards have a proven queueing implementation")},
 };
 
 const gchar *

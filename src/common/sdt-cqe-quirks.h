@@ -33,7 +33,8 @@ const gchar *sdt_cqe_list_to_string(SdtCqeList list);
 
 /*
  * The list the card is on; @why (optional) is the kernel's reason (English,
- * from the table's comment) for a match, NULL otherwise.
+ * from the table's comment, marked with N_(): translate it with _() where it
+ * is shown) for a match, NULL otherwise.
  */
 SdtCqeList sdt_cqe_quirks_lookup(const SdtCid *cid, const gchar **why);
 

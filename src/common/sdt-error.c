@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <gio/gio.h>
+#include <glib/gi18n.h>
 
 #include "sdt-error.h"
 
@@ -89,7 +90,9 @@ sdt_error_set_from_errno(GError **error, gint errsv, const gchar *format, ...)
 	g_set_error(error,
 		    SDT_ERROR,
 		    sdt_error_from_errno(errsv),
-		    "%s: %s",
+		    /* Translators: what failed, then the system's reason for it
+		     * ("Cannot open /boot/config.txt: Permission denied") */
+		    _("%s: %s"),
 		    msg,
 		    g_strerror(errsv));
 	return FALSE;

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@ sdt_file_check_stat(const gchar *path, const struct stat *st, gsize max_len, GEr
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_DATA,
-			    "%s is not a regular file",
+			    _("%s is not a regular file"),
 			    path);
 		return FALSE;
 	}
@@ -39,11 +40,11 @@ sdt_file_check_stat(const gchar *path, const struct stat *st, gsize max_len, GEr
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_DATA,
-			    "%s is too large (%" G_GUINT64_FORMAT " bytes, at most %" G_GSIZE_FORMAT
-			    ")",
+			    /* Translators: a path, its size in bytes, the most SD Tuner reads */
+			    _("%s is too large (%" PRIu64 " bytes, at most %" PRIu64 ")"),
 			    path,
-			    (guint64) st->st_size,
-			    max_len);
+			    (uint64_t) st->st_size,
+			    (uint64_t) max_len);
 		return FALSE;
 	}
 	return TRUE;
@@ -71,16 +72,16 @@ sdt_file_read_bounded(const gchar *path,
 			g_set_error(error,
 				    SDT_ERROR,
 				    SDT_ERROR_INVALID_DATA,
-				    "%s is a symbolic link",
+				    _("%s is a symbolic link"),
 				    path);
 			return FALSE;
 		}
-		return sdt_error_set_from_errno(error, errsv, "Cannot open %s", path);
+		return sdt_error_set_from_errno(error, errsv, _("Cannot open %s"), path);
 	}
 	if (fstat(fd, &st) != 0) {
 		gint errsv = errno;
 		g_close(fd, NULL);
-		return sdt_error_set_from_errno(error, errsv, "Cannot inspect %s", path);
+		return sdt_error_set_from_errno(error, errsv, _("Cannot inspect %s"), path);
 	}
 	if (!sdt_file_check_stat(path, &st, max_len, error)) {
 		g_close(fd, NULL);
@@ -101,7 +102,7 @@ sdt_file_read_bounded(const gchar *path,
 		if (n < 0) {
 			gint errsv = errno;
 			g_close(fd, NULL);
-			return sdt_error_set_from_errno(error, errsv, "Cannot read %s", path);
+			return sdt_error_set_from_errno(error, errsv, _("Cannot read %s"), path);
 		}
 		if (n == 0)
 			break;
@@ -112,7 +113,7 @@ sdt_file_read_bounded(const gchar *path,
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_DATA,
-			    "%s changed while it was read",
+			    _("%s changed while it was read"),
 			    path);
 		return FALSE;
 	}

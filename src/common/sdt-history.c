@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <string.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -69,12 +70,12 @@ sdt_history_lock(const gchar *dir, GError **error)
 	gint fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 
 	if (fd < 0) {
-		sdt_error_set_from_errno(error, errno, "cannot open %s", path);
+		sdt_error_set_from_errno(error, errno, _("cannot open %s"), path);
 		return -1;
 	}
 	while (flock(fd, LOCK_EX) != 0) {
 		if (errno != EINTR) {
-			sdt_error_set_from_errno(error, errno, "cannot lock %s", path);
+			sdt_error_set_from_errno(error, errno, _("cannot lock %s"), path);
 			close(fd);
 			return -1;
 		}
@@ -137,7 +138,7 @@ sdt_history_append(SdtContext *ctx, const gchar *kind, JsonObject *entry, GError
 	g_return_val_if_fail(sdt_history_kind_valid(kind), FALSE);
 
 	if (g_mkdir_with_parents(dir, 0755) != 0)
-		return sdt_error_set_from_errno(error, errno, "cannot create %s", dir);
+		return sdt_error_set_from_errno(error, errno, _("cannot create %s"), dir);
 	lock_fd = sdt_history_lock(dir, error);
 	if (lock_fd < 0)
 		return FALSE;
@@ -165,7 +166,7 @@ sdt_history_append(SdtContext *ctx, const gchar *kind, JsonObject *entry, GError
 	close(lock_fd);
 	sdt_file_kill_point();
 	if (!ok)
-		g_prefix_error(error, "cannot save history entry: ");
+		g_prefix_error(error, _("cannot save history entry: "));
 	return ok;
 }
 
@@ -237,6 +238,41 @@ sdt_history_member_type(JsonObject *obj, guint i)
 	return sdt_history_members[i].type;
 }
 
+/* the members an entry must have, and every member of the right type */
+static gboolean
+sdt_history_check_members(JsonObject *obj, GError **error)
+{
+	for (guint i = 0; i < G_N_ELEMENTS(sdt_history_members); i++) {
+		const gchar *name = sdt_history_members[i].name;
+		JsonNode *member = json_object_get_member(obj, name);
+		gboolean required = i < 2; /* kind and time */
+
+		if (member == NULL && !required)
+			continue;
+		if (member == NULL) {
+			/* Translators: why a history entry is damaged, in parentheses;
+			 * %s is a JSON member's name */
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_DATA,
+				    _("no \"%s\" member"),
+				    name);
+			return FALSE;
+		}
+		if (!sdt_history_type_ok(member, sdt_history_member_type(obj, i))) {
+			/* Translators: why a history entry is damaged, in parentheses;
+			 * %s is a JSON member's name */
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_DATA,
+				    _("\"%s\" has the wrong type"),
+				    name);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
 JsonNode *
 sdt_history_parse_entry(const gchar *data, gsize len, GError **error)
 {
@@ -249,12 +285,14 @@ sdt_history_parse_entry(const gchar *data, gsize len, GError **error)
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_DATA,
-			    "%" G_GSIZE_FORMAT " bytes, more than a history entry can be",
-			    len);
+			    /* Translators: why a history entry is damaged, in parentheses */
+			    _("%" PRIu64 " bytes, more than a history entry can be"),
+			    (uint64_t) len);
 		return NULL;
 	}
 	if (len > 0 && memchr(data, '\0', len) != NULL) {
-		g_set_error_literal(error, SDT_ERROR, SDT_ERROR_INVALID_DATA, "a NUL byte");
+		/* Translators: why a history entry is damaged, in parentheses */
+		g_set_error_literal(error, SDT_ERROR, SDT_ERROR_INVALID_DATA, _("a NUL byte"));
 		return NULL;
 	}
 	if (!json_parser_load_from_data(parser, data, (gssize) len, &error_local)) {
@@ -263,39 +301,31 @@ sdt_history_parse_entry(const gchar *data, gsize len, GError **error)
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_DATA,
-			    "not JSON: %s",
+			    /* Translators: why a history entry is damaged, in parentheses;
+			     * then the JSON parser's message */
+			    _("not JSON: %s"),
 			    error_local->message);
 		return NULL;
 	}
 	root = json_parser_get_root(parser);
 	if (root == NULL || !JSON_NODE_HOLDS_OBJECT(root)) {
-		g_set_error_literal(error, SDT_ERROR, SDT_ERROR_INVALID_DATA, "not a JSON object");
-		return NULL;
-	}
-	obj = json_node_get_object(root);
-	for (guint i = 0; i < G_N_ELEMENTS(sdt_history_members); i++) {
-		const gchar *name = sdt_history_members[i].name;
-		JsonNode *member = json_object_get_member(obj, name);
-		gboolean required = i < 2; /* kind and time */
-
-		if (member == NULL && !required)
-			continue;
-		if (member == NULL ||
-		    !sdt_history_type_ok(member, sdt_history_member_type(obj, i))) {
-			g_set_error(error,
-				    SDT_ERROR,
-				    SDT_ERROR_INVALID_DATA,
-				    member == NULL ? "no \"%s\" member"
-						   : "\"%s\" has the wrong type",
-				    name);
-			return NULL;
-		}
-	}
-	if (!sdt_history_kind_valid(json_object_get_string_member(obj, "kind"))) {
+		/* Translators: why a history entry is damaged, in parentheses */
 		g_set_error_literal(error,
 				    SDT_ERROR,
 				    SDT_ERROR_INVALID_DATA,
-				    "an unknown \"kind\"");
+				    _("not a JSON object"));
+		return NULL;
+	}
+	obj = json_node_get_object(root);
+	if (!sdt_history_check_members(obj, error))
+		return NULL;
+	if (!sdt_history_kind_valid(json_object_get_string_member(obj, "kind"))) {
+		g_set_error_literal(
+			error,
+			SDT_ERROR,
+			SDT_ERROR_INVALID_DATA,
+			/* Translators: why a history entry is damaged, in parentheses */
+			_("an unknown \"kind\""));
 		return NULL;
 	}
 	root = json_node_copy(root);
@@ -328,7 +358,7 @@ sdt_history_list_full(SdtContext *ctx, GPtrArray *warnings, GError **error)
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_IO,
-			    "cannot read history %s: %s",
+			    _("cannot read history %s: %s"),
 			    dir,
 			    error_local->message);
 		return NULL;

@@ -197,7 +197,7 @@ sdt_kmsg_read(SdtContext *ctx, gsize *len, GError **error)
 			continue; /* EPIPE: the record was overwritten while we read */
 		if (errno == EAGAIN)
 			break; /* all records of the real /dev/kmsg read */
-		sdt_error_set_from_errno(error, errno, "cannot read %s", path);
+		sdt_error_set_from_errno(error, errno, _("cannot read %s"), path);
 		close(fd);
 		return NULL;
 	}

@@ -22,6 +22,7 @@
 
 #include <glib/gi18n.h>
 #include <locale.h>
+#include <math.h>
 #include <string.h>
 
 #include "sdt-l10n.h"
@@ -300,6 +301,37 @@ sdt_l10n_translate_one(const gchar *english, const SdtL10nFormat *formats, guint
 	return NULL;
 }
 
+/*
+ * A list the library joined with ", " ("“cancelling overclock”, 3 time-outs"):
+ * every item translated and joined with the language's separator, or NULL when
+ * it is no list of the library's messages (an item that matches nothing).
+ */
+static gchar *
+sdt_l10n_translate_list(const gchar *english, const SdtL10nFormat *formats, guint depth)
+{
+	g_auto(GStrv) items = NULL;
+	g_autoptr(GString) joined = NULL;
+
+	if (strstr(english, ", ") == NULL)
+		return NULL;
+	items = g_strsplit(english, ", ", -1);
+	joined = g_string_new(NULL);
+	for (guint i = 0; items[i] != NULL; i++) {
+		g_autofree gchar *t = sdt_l10n_translate_one(items[i], formats, depth);
+
+		if (t == NULL)
+			return NULL;
+		if (i > 0)
+			/* Translators: what goes between the items of a list (“reducing
+			 * overclock due to errors”, 3 time-outs); the app and sdtunerctl
+			 * split the helper's English list at ", " and join the translated
+			 * items with this */
+			g_string_append(joined, C_("list separator", ", "));
+		g_string_append(joined, t);
+	}
+	return g_string_free(g_steal_pointer(&joined), FALSE);
+}
+
 static gchar *
 sdt_l10n_translate_depth(const gchar *english, const SdtL10nFormat *formats, guint depth)
 {
@@ -317,8 +349,10 @@ sdt_l10n_translate_depth(const gchar *english, const SdtL10nFormat *formats, gui
 		return result;
 	/* several sentences in a row, each its own msgid ("… line. It also …") */
 	sentences = g_regex_split_simple("(?<=[.!?]) (?=[A-Z“])", english, 0, 0);
-	if (g_strv_length(sentences) < 2)
-		return g_strdup(english);
+	if (g_strv_length(sentences) < 2) {
+		result = sdt_l10n_translate_list(english, formats, depth);
+		return result != NULL ? result : g_strdup(english);
+	}
 	joined = g_string_new(NULL);
 	for (guint i = 0; sentences[i] != NULL; i++) {
 		g_autofree gchar *t = sdt_l10n_translate_one(sentences[i], formats, depth);
@@ -582,4 +616,24 @@ sdt_l10n_sentence_gap(const gchar *sentence)
 	    (g_str_has_suffix(sentence, "。") || g_str_has_suffix(sentence, "．")))
 		return "";
 	return " ";
+}
+
+/**
+ * sdt_l10n_plural_count:
+ * @n: a count, as printf's "%.0f" or "%" PRIu64 shows it
+ *
+ * Returns: the number ngettext() chooses the plural form by: @n rounded as
+ * "%.0f" rounds it, and a count beyond a million (which a 32-bit gulong may not
+ * hold) reduced to one with the same last six digits, so the form stays right
+ */
+gulong
+sdt_l10n_plural_count(gdouble n)
+{
+	gdouble r = floor(fabs(n) + 0.5);
+
+	if (!isfinite(r))
+		return 2;
+	if (r >= 1e6)
+		r = fmod(r, 1e6) + 1e6;
+	return (gulong) r;
 }

@@ -28,5 +28,6 @@ glong sdt_l10n_columns(const gchar *text);
 const gchar *sdt_l10n_bench_test(const gchar *name);
 gchar *sdt_l10n_pad(const gchar *text, glong columns);
 const gchar *sdt_l10n_sentence_gap(const gchar *sentence);
+gulong sdt_l10n_plural_count(gdouble n);
 
 G_END_DECLS

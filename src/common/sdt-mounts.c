@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "sdt-error.h"
 #include "sdt-mounts.h"
 
@@ -148,7 +150,7 @@ sdt_mounts_load(SdtContext *ctx, GError **error)
 					  &text,
 					  &len,
 					  error)) {
-		g_prefix_error(error, "cannot read the mount table: ");
+		g_prefix_error(error, _("cannot read the mount table: "));
 		return NULL;
 	}
 	if (memchr(text, '\0', len) != NULL) {
@@ -156,7 +158,7 @@ sdt_mounts_load(SdtContext *ctx, GError **error)
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_DATA,
-			    "%s is not a mount table",
+			    _("%s is not a mount table"),
 			    path);
 		return NULL;
 	}

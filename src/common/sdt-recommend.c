@@ -531,12 +531,13 @@ sdt_recommend_cqe_blocker(const SdtRecommendFacts *facts)
 				  "performance-enhancement register), so queueing cannot "
 				  "be turned on."));
 	if (facts->cqe_list == SDT_CQE_LIST_DENY)
-		/* Translators: %s is the kernel's reason, in English, e.g. “Samsung PRO Plus,
-		 * EVO Plus and PRO Ultimate cards of 2023 stop answering after a cache flush” */
+		/* Translators: %s is the kernel's reason (translated with the other
+		 * strings of sdt-cqe-quirks.c), e.g. “Samsung PRO Plus, EVO Plus and PRO
+		 * Ultimate cards of 2023 stop answering after a cache flush” */
 		return g_strdup_printf(_("Linux lists this card as known-bad for command "
 					 "queueing (%s), so SD Tuner does not offer "
 					 "dtparam=sd_cqe=2."),
-				       facts->cqe_list_why != NULL ? facts->cqe_list_why : "?");
+				       facts->cqe_list_why != NULL ? _(facts->cqe_list_why) : "?");
 	if (g_strcmp0(facts->config_block_id, "sd-cqe-2") == 0 ||
 	    g_strcmp0(facts->config_cqe, "2") == 0)
 		return g_strdup(_("dtparam=sd_cqe=2 is already set; command queueing "

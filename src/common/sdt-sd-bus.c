@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <stdlib.h>
 
 #include "sdt-sd-bus.h"
@@ -145,7 +146,7 @@ sdt_sd_bus_ios_parse(SdtSdBusIos *ios, const gchar *text, GError **error)
 
 	sdt_sd_bus_ios_clear(ios);
 	if (text == NULL || text[0] == '\0') {
-		g_set_error_literal(error, SDT_ERROR, SDT_ERROR_INVALID_DATA, "ios is empty");
+		g_set_error_literal(error, SDT_ERROR, SDT_ERROR_INVALID_DATA, _("ios is empty"));
 		return FALSE;
 	}
 	lines = g_strsplit(text, "\n", -1);
@@ -201,7 +202,7 @@ sdt_sd_bus_ios_parse(SdtSdBusIos *ios, const gchar *text, GError **error)
 		g_set_error_literal(error,
 				    SDT_ERROR,
 				    SDT_ERROR_INVALID_DATA,
-				    "no clock, bus width, timing or voltage line could be read");
+				    _("no clock, bus width, timing or voltage line could be read"));
 		return FALSE;
 	}
 	return TRUE;

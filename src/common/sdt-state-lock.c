@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -38,12 +39,12 @@ sdt_state_lock(const gchar *dir, const gchar *name, GError **error)
 	gint fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
 	if (fd < 0) {
-		sdt_error_set_from_errno(error, errno, "cannot open %s", dir);
+		sdt_error_set_from_errno(error, errno, _("cannot open %s"), dir);
 		return -1;
 	}
 	while (flock(fd, LOCK_EX) != 0) {
 		if (errno != EINTR) {
-			sdt_error_set_from_errno(error, errno, "cannot lock %s", dir);
+			sdt_error_set_from_errno(error, errno, _("cannot lock %s"), dir);
 			close(fd);
 			return -1;
 		}

@@ -309,12 +309,15 @@ sdt_verify_pending_load(SdtContext *ctx, SdtVerifyPending **pending, GError **er
 	if (!sdt_file_read_bounded(path, SDT_VERIFY_PENDING_MAX, &data, &len, &local)) {
 		if (g_error_matches(local, SDT_ERROR, SDT_ERROR_NOT_FOUND))
 			return TRUE;
-		g_propagate_prefixed_error(error, g_steal_pointer(&local), "%s: ", path);
+		/* sdt_file_read_bounded()'s errors name the file already */
+		g_propagate_error(error, g_steal_pointer(&local));
 		return FALSE;
 	}
 	*pending = sdt_verify_pending_parse(data, len, error);
 	if (*pending == NULL) {
-		g_prefix_error(error, "%s: ", path);
+		/* Translators: the file, then what is wrong in it ("in the file
+		 * /var/lib/sd-tuner/pending.json: the pending change is not valid JSON: …") */
+		g_prefix_error(error, _("in the file %s: "), path);
 		return FALSE;
 	}
 	return TRUE;
@@ -331,7 +334,7 @@ sdt_verify_pending_save(SdtContext *ctx, const SdtVerifyPending *pending, GError
 	gint lock;
 
 	if (g_mkdir_with_parents(dir, 0755) != 0)
-		return sdt_error_set_from_errno(error, errno, "cannot create %s", dir);
+		return sdt_error_set_from_errno(error, errno, _("cannot create %s"), dir);
 	/* also removes what a run killed in the middle of this left (pending.json.XXXXXX) */
 	lock = sdt_state_lock(dir, SDT_VERIFY_PENDING, error);
 	if (lock < 0)
@@ -364,7 +367,7 @@ sdt_verify_pending_remove(SdtContext *ctx, GError **error)
 	if (g_unlink(path) != 0 && errno != ENOENT) {
 		gint errsv = errno;
 		close(lock);
-		return sdt_error_set_from_errno(error, errsv, "cannot remove %s", path);
+		return sdt_error_set_from_errno(error, errsv, _("cannot remove %s"), path);
 	}
 	close(lock);
 	sdt_file_kill_point();

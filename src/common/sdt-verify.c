@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sdt-l10n.h"
 #include "sdt-recommend.h"
 #include "sdt-verify.h"
 
@@ -161,32 +162,47 @@ sdt_verify_figure_valid(const SdtVerifyFigure *f)
 	       f->after >= 0 && f->before_spread >= 0 && f->after_spread >= 0;
 }
 
+/* one finding more in a list of them, joined the way the user's language joins a list */
+static void
+sdt_verify_list_add(GString *list, gchar *item)
+{
+	if (list->len > 0)
+		/* Translators: what goes between the items of a list (“reducing overclock
+		 * due to errors”, 3 time-outs); the app and sdtunerctl split the helper's
+		 * English list at ", " and join the translated items with this */
+		g_string_append(list, C_("list separator", ", "));
+	g_string_append(list, item);
+	g_free(item);
+}
+
 static gchar *
 sdt_verify_log_summary(const SdtVerifyLog *log)
 {
-	g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func(g_free);
+	GString *list = g_string_new(NULL);
+
+	/* Translators: the next three are messages of the kernel log, quoted: the
+	 * log itself stays English, so keep the English words recognisable */
 	if (log->overclock_reduced > 0)
-		g_ptr_array_add(parts, g_strdup("“reducing overclock due to errors”"));
+		sdt_verify_list_add(list, g_strdup(_("“reducing overclock due to errors”")));
 	if (log->overclock_cancelled > 0)
-		g_ptr_array_add(parts, g_strdup("“cancelling overclock”"));
+		sdt_verify_list_add(list, g_strdup(_("“cancelling overclock”")));
 	if (log->cqe_recovery > 0)
-		g_ptr_array_add(parts, g_strdup("“running CQE recovery”"));
+		sdt_verify_list_add(list, g_strdup(_("“running CQE recovery”")));
 	if (log->timeouts > 0)
-		g_ptr_array_add(parts,
-				g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
-							    "%u time-out",
-							    "%u time-outs",
-							    log->timeouts),
-						log->timeouts));
+		sdt_verify_list_add(list,
+				    g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
+								"%u time-out",
+								"%u time-outs",
+								log->timeouts),
+						    log->timeouts));
 	if (log->io_errors > 0)
-		g_ptr_array_add(parts,
-				g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
-							    "%u I/O error",
-							    "%u I/O errors",
-							    log->io_errors),
-						log->io_errors));
-	g_ptr_array_add(parts, NULL);
-	return g_strjoinv(", ", (gchar **) parts->pdata);
+		sdt_verify_list_add(list,
+				    g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
+								"%u I/O error",
+								"%u I/O errors",
+								log->io_errors),
+						    log->io_errors));
+	return g_string_free(list, FALSE);
 }
 
 /* errors at an overclock: the next step while there is one, else undo */
@@ -341,12 +357,20 @@ sdt_verify_check_soak_data(const SdtVerifyFacts *facts)
 		return NULL;
 	return sdt_verify_result_new(
 		SDT_VERIFY_UNDO,
-		g_strdup_printf(_("The soak test read back wrong data: %" PRIu64
-				  " bytes differed, the first at byte offset %" PRId64
-				  " of the test file. The card does not store data correctly "
-				  "with this setting; the change was undone."),
-				(uint64_t) facts->soak.mismatches,
-				(int64_t) facts->soak.first_bad_offset));
+		/* Translators: a count of bytes, then a byte offset */
+		g_strdup_printf(
+			g_dngettext(GETTEXT_PACKAGE,
+				    "The soak test read back wrong data: %" PRIu64
+				    " byte differed, the first at byte offset %" PRId64
+				    " of the test file. The card does not store data "
+				    "correctly with this setting; the change was undone.",
+				    "The soak test read back wrong data: %" PRIu64
+				    " bytes differed, the first at byte offset %" PRId64
+				    " of the test file. The card does not store data "
+				    "correctly with this setting; the change was undone.",
+				    sdt_l10n_plural_count((gdouble) facts->soak.mismatches)),
+			(uint64_t) facts->soak.mismatches,
+			(int64_t) facts->soak.first_bad_offset));
 }
 
 /* 6. errors in the kernel log since boot: a step down at an overclock, else undo */

@@ -164,7 +164,7 @@ sdt_daemon_run_op(SdtDaemon *self, SdtDaemonCall *call, GError **error)
 	default:
 		break;
 	}
-	g_set_error(error, SDT_ERROR, SDT_ERROR_FAILED, "operation %d has no worker", call->op);
+	g_set_error(error, SDT_ERROR, SDT_ERROR_FAILED, _("operation %d has no worker"), call->op);
 	return NULL;
 }
 
@@ -276,7 +276,7 @@ sdt_daemon_start_benchmark(SdtDaemon *self, SdtDaemonCall *call)
 					      self->connection,
 					      path,
 					      &error)) {
-		g_prefix_error(&error, "could not export %s: ", path);
+		g_prefix_error(&error, _("could not export %s: "), path);
 		sdt_daemon_return_error(call->invocation, error);
 		return;
 	}
@@ -491,7 +491,7 @@ sdt_daemon_export(SdtDaemon *self, GDBusConnection *connection, GError **error)
 					      connection,
 					      SDT_MANAGER_PATH,
 					      error)) {
-		g_prefix_error(error, "could not export %s: ", SDT_MANAGER_PATH);
+		g_prefix_error(error, _("could not export %s: "), SDT_MANAGER_PATH);
 		return FALSE;
 	}
 	return TRUE;

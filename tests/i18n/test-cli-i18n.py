@@ -74,6 +74,18 @@ with tempfile.TemporaryDirectory(prefix='sdt-cli-i18n-') as tmp:
                if sdti18n.unmarked(line)]
         ok(not bad, f'qps: sdtunerctl {" ".join(args)}: nothing unmarked', '\n'.join(bad))
 
+    # an error raised deep in the library, inside a sentence: a damaged history entry's
+    # reason (sdt_history_parse_entry()) is translated itself, not English in ⟦…(…)…⟧
+    root = make_root(tmp, 'qps-damaged')
+    hist = os.path.join(root, 'var', 'lib', 'sd-tuner', 'history')
+    os.makedirs(hist, exist_ok=True)
+    with open(os.path.join(hist, '1700000000000000-bench.json'), 'wb') as f:
+        f.write(b'{\0}')
+    p = run(root, ['history'], qps)
+    text = p.stdout.decode() + p.stderr.decode()
+    ok('1700000000000000-bench.json' in text and '(⟦a NUL byte⟧)' in text,
+       'qps: a damaged history entry: the library\'s reason is translated', text)
+
     # 2. JSON stays byte-identical whatever the locale says
     locpath, why = sdti18n.locales()
     if locpath is None:
