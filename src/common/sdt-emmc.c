@@ -243,8 +243,8 @@ sdt_emmc_wear_summary(const SdtEmmcWear *wear)
 				  "and replace the board or module."));
 	case SDT_EMMC_WEAR_UNKNOWN:
 	default:
-		return g_strdup(_("The eMMC does not report its wear (its life-time and pre-EOL "
-				  "figures are missing, not defined or not readable)."));
+		return g_strdup(_("The eMMC's wear is unknown: it reports no life-time or "
+				  "pre-EOL figure that SD Tuner can interpret."));
 	}
 }
 
