@@ -599,6 +599,7 @@ sdt_recommend_brcmstb(const SdtRecommendFacts *facts, SdtRecommendResult *result
 static void
 sdt_recommend_not_an_sd_system(const SdtRecommendFacts *facts, SdtRecommendResult *result)
 {
+	result->not_tuned = facts->card_emmc ? "emmc" : "not-system-disk";
 	if (facts->card_emmc) {
 		g_ptr_array_add(
 			result->notes,
@@ -724,6 +725,12 @@ sdt_recommend_result_to_json(const SdtRecommendResult *result)
 	for (guint i = 0; i < result->notes->len; i++)
 		json_builder_add_string_value(builder, g_ptr_array_index(result->notes, i));
 	json_builder_end_array(builder);
+	/* eMMC or not the system disk: nothing is tuned, whatever the card */
+	json_builder_set_member_name(builder, "not_tuned");
+	if (result->not_tuned != NULL)
+		json_builder_add_string_value(builder, result->not_tuned);
+	else
+		json_builder_add_null_value(builder);
 	/* sdhost boards: the core clock the advice is computed for, and its source */
 	if (result->core_clock_mhz > 0) {
 		json_builder_set_member_name(builder, "core_clock");

@@ -89,6 +89,9 @@ typedef struct {
 	guint core_clock_mhz;
 	SdtCoreClockSource core_clock_source;
 	gchar *core_clock_detail; /* English: the file read or the config.txt lines */
+	/* why nothing is tuned whatever the card does (JSON not_tuned): "emmc" (the SD settings
+	 * do not apply), "not-system-disk" (/ is on NVMe or USB), NULL otherwise */
+	const gchar *not_tuned;
 } SdtRecommendResult;
 
 void sdt_recommend_result_free(SdtRecommendResult *result);
