@@ -44,6 +44,9 @@ test_life_time_bad_input(void)
 		"0x123 0x03",
 		"0x0g 0x03",
 		"worn out",
+		"0x 02",
+		"123 0x03",
+		"0x02 3",
 		"0x02,0x03",
 		"-0x02 0x03",
 		"0x02\x00 0x03",
@@ -75,6 +78,10 @@ test_pre_eol(void)
 	g_assert_cmpint(v, ==, SDT_EMMC_PRE_EOL_NORMAL);
 	g_assert_true(sdt_emmc_pre_eol_parse("0x03", &v, NULL));
 	g_assert_cmpint(v, ==, SDT_EMMC_PRE_EOL_URGENT);
+	/* kernels before 4.10 printed it without 0x */
+	g_assert_true(sdt_emmc_pre_eol_parse("02\n", &v, NULL));
+	g_assert_cmpint(v, ==, SDT_EMMC_PRE_EOL_WARNING);
+	g_assert_false(sdt_emmc_pre_eol_parse("123", &v, NULL));
 	g_assert_false(sdt_emmc_pre_eol_parse("0x01 0x02", &v, NULL));
 	g_assert_cmpint(v, ==, SDT_EMMC_VALUE_UNKNOWN);
 	g_assert_false(sdt_emmc_pre_eol_parse("urgent", &v, NULL));

@@ -377,6 +377,13 @@ sdt_card_read_registers(SdtCard *card, struct udev_device *mmc)
 		sdt_card_mmc_is(mmc, SDT_CARD_KIND_EMMC) ? SDT_CARD_KIND_EMMC : SDT_CARD_KIND_SD;
 	if (card->kind == SDT_CARD_KIND_EMMC) {
 		card->life_time_text = sdt_card_sysattr(mmc, "life_time");
+		/* some vendor kernels split it: life_time_est_typ_a, _b ("0x%02X" each) */
+		if (card->life_time_text == NULL) {
+			g_autofree gchar *a = sdt_card_sysattr(mmc, "life_time_est_typ_a");
+			g_autofree gchar *b = sdt_card_sysattr(mmc, "life_time_est_typ_b");
+			if (a != NULL && b != NULL)
+				card->life_time_text = g_strdup_printf("%s %s", a, b);
+		}
 		card->pre_eol_text = sdt_card_sysattr(mmc, "pre_eol_info");
 		card->ext_csd_rev_text = sdt_card_sysattr(mmc, "rev");
 	}

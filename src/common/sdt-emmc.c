@@ -21,16 +21,22 @@ sdt_emmc_wear_init(SdtEmmcWear *wear)
 	wear->pre_eol = SDT_EMMC_VALUE_UNKNOWN;
 }
 
-/* one "0xNN" token (one or two hex digits, as "0x%02x" prints a byte) */
+/* one "0xNN" token (one or two hex digits, as "0x%02x" prints a byte), or "NN" (kernels
+ * before 4.10 printed pre_eol_info as "%02x") */
 static gboolean
-sdt_emmc_parse_byte(const gchar *token, gint *value)
+sdt_emmc_parse_byte(const gchar *token, gboolean bare_ok, gint *value)
 {
 	gsize len = strlen(token);
+	gsize start = 0;
 	gint v = 0;
 
-	if (len < 3 || len > 4 || token[0] != '0' || (token[1] != 'x' && token[1] != 'X'))
+	if (len >= 2 && token[0] == '0' && (token[1] == 'x' || token[1] == 'X'))
+		start = 2;
+	else if (!bare_ok)
 		return FALSE;
-	for (gsize i = 2; i < len; i++) {
+	if (len - start < 1 || len - start > 2)
+		return FALSE;
+	for (gsize i = start; i < len; i++) {
 		if (!g_ascii_isxdigit(token[i]))
 			return FALSE;
 		v = v * 16 + g_ascii_xdigit_value(token[i]);
@@ -41,7 +47,12 @@ sdt_emmc_parse_byte(const gchar *token, gint *value)
 
 /* @text split on blanks into exactly @n "0xNN" bytes */
 static gboolean
-sdt_emmc_parse_bytes(const gchar *text, const gchar *what, gint *values, guint n, GError **error)
+sdt_emmc_parse_bytes(const gchar *text,
+		     const gchar *what,
+		     gboolean bare_ok,
+		     gint *values,
+		     guint n,
+		     GError **error)
 {
 	g_auto(GStrv) tokens = NULL;
 	guint count = 0;
@@ -54,7 +65,7 @@ sdt_emmc_parse_bytes(const gchar *text, const gchar *what, gint *values, guint n
 	for (guint i = 0; tokens[i] != NULL; i++) {
 		if (tokens[i][0] == '\0')
 			continue;
-		if (count >= n || !sdt_emmc_parse_byte(tokens[i], &values[count])) {
+		if (count >= n || !sdt_emmc_parse_byte(tokens[i], bare_ok, &values[count])) {
 			g_set_error(error,
 				    SDT_ERROR,
 				    SDT_ERROR_INVALID_DATA,
@@ -87,7 +98,7 @@ sdt_emmc_life_time_parse(const gchar *text, gint *type_a, gint *type_b, GError *
 	gint v[2];
 
 	*type_a = *type_b = SDT_EMMC_VALUE_UNKNOWN;
-	if (!sdt_emmc_parse_bytes(text, "life_time", v, 2, error))
+	if (!sdt_emmc_parse_bytes(text, "life_time", FALSE, v, 2, error))
 		return FALSE;
 	*type_a = v[0];
 	*type_b = v[1];
@@ -100,7 +111,7 @@ sdt_emmc_pre_eol_parse(const gchar *text, gint *value, GError **error)
 	gint v;
 
 	*value = SDT_EMMC_VALUE_UNKNOWN;
-	if (!sdt_emmc_parse_bytes(text, "pre_eol_info", &v, 1, error))
+	if (!sdt_emmc_parse_bytes(text, "pre_eol_info", TRUE, &v, 1, error))
 		return FALSE;
 	*value = v;
 	return TRUE;
