@@ -78,7 +78,7 @@ test_pre_eol(void)
 	g_assert_cmpint(v, ==, SDT_EMMC_PRE_EOL_NORMAL);
 	g_assert_true(sdt_emmc_pre_eol_parse("0x03", &v, NULL));
 	g_assert_cmpint(v, ==, SDT_EMMC_PRE_EOL_URGENT);
-	/* kernels before 4.10 printed it without 0x */
+	/* older kernels printed it without 0x (PLATFORM.md §6.8) */
 	g_assert_true(sdt_emmc_pre_eol_parse("02\n", &v, NULL));
 	g_assert_cmpint(v, ==, SDT_EMMC_PRE_EOL_WARNING);
 	g_assert_false(sdt_emmc_pre_eol_parse("123", &v, NULL));

@@ -21,8 +21,8 @@ sdt_emmc_wear_init(SdtEmmcWear *wear)
 	wear->pre_eol = SDT_EMMC_VALUE_UNKNOWN;
 }
 
-/* one "0xNN" token (one or two hex digits, as "0x%02x" prints a byte), or "NN" (kernels
- * before 4.10 printed pre_eol_info as "%02x") */
+/* one "0xNN" token (one or two hex digits, as "0x%02x" prints a byte), or "NN" (older
+ * kernels printed pre_eol_info as "%02x", PLATFORM.md §6.8) */
 static gboolean
 sdt_emmc_parse_byte(const gchar *token, gboolean bare_ok, gint *value)
 {
