@@ -167,6 +167,40 @@ test_wear_level(void)
 	g_assert_cmpstr(sdt_emmc_wear_level_to_string(SDT_EMMC_WEAR_UNKNOWN), ==, "unknown");
 }
 
+/* random text never crashes a parser and never gives a value outside a byte */
+static void
+test_random_text(void)
+{
+	static const gchar alphabet[] = "0x0X 1aF9\t\n-+gz\xff";
+	GRand *rand = g_rand_new_with_seed(27);
+
+	for (guint i = 0; i < 20000; i++) {
+		gchar text[16];
+		guint len = (guint) g_rand_int_range(rand, 0, sizeof(text));
+		gint a, b, e;
+		SdtCid cid;
+		guint oemid;
+
+		for (guint j = 0; j < len; j++)
+			text[j] = alphabet[g_rand_int_range(rand, 0, sizeof(alphabet) - 1)];
+		text[len] = '\0';
+		if (sdt_emmc_life_time_parse(text, &a, &b, NULL)) {
+			g_assert_cmpint(a, >=, 0);
+			g_assert_cmpint(a, <=, 0xff);
+			g_assert_cmpint(b, >=, 0);
+			g_assert_cmpint(b, <=, 0xff);
+		} else {
+			g_assert_cmpint(a, ==, -1);
+		}
+		if (sdt_emmc_pre_eol_parse(text, &e, NULL))
+			g_assert_cmpint(e, <=, 0xff);
+		else
+			g_assert_cmpint(e, ==, -1);
+		g_assert_false(sdt_emmc_cid_parse(text, 8, &cid, &oemid, NULL));
+	}
+	g_rand_free(rand);
+}
+
 /* the CM4 fixture's CID (tests/data/umockdev/cm4-emmc.umockdev): the eMMC layout, not SD's */
 #define CM4_CID "150100384754463452103a4b5c6d6700"
 
@@ -269,6 +303,7 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/emmc/life-time-every-byte", test_life_time_table);
 	g_test_add_func("/sdtuner/emmc/wear-level", test_wear_level);
 	g_test_add_func("/sdtuner/emmc/cid-layout", test_cid);
+	g_test_add_func("/sdtuner/emmc/random-text-never-crashes", test_random_text);
 	g_test_add_func("/sdtuner/emmc/recommend-nothing", test_recommend);
 	return g_test_run();
 }
