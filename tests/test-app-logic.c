@@ -17,6 +17,7 @@
 #include "sdt-block-preview.h"
 #include "sdt-card-badges.h"
 #include "sdt-chart-logic.h"
+#include "sdt-disk-words.h"
 #include "sdt-loop-state.h"
 #include "sdt-error.h"
 #include "sdt-user-error.h"
@@ -425,6 +426,39 @@ test_loop_state_phases(void)
 	g_assert_true(g_str_has_prefix(t5, "The trial of ? is ready."));
 }
 
+/* issue 27: the Overview's and Health page's words for eMMC and a card that is not the system */
+static void
+test_disk_words(void)
+{
+	SdtEmmcWear worn = {0x0b, 0x0a, 0x03};
+	SdtEmmcWear odd = {0x0c, -1, 0x07};
+	g_autofree gchar *nvme = sdt_disk_words_system(SDT_CLIENT_FLAG_NO, "nvme0n1p2");
+	g_autofree gchar *usb = sdt_disk_words_system(SDT_CLIENT_FLAG_NO, "sda2");
+	g_autofree gchar *nowhere = sdt_disk_words_system(SDT_CLIENT_FLAG_NO, NULL);
+	g_autofree gchar *w = sdt_disk_words_emmc_wear(&worn);
+	g_autofree gchar *o = sdt_disk_words_emmc_wear(&odd);
+
+	g_assert_cmpstr(nvme,
+			==,
+			"The system runs from nvme0n1p2 (an NVMe drive), not from this card: SD "
+			"Tuner tunes nothing for it. You can still benchmark and check the card.");
+	g_assert_nonnull(strstr(usb, "sda2 (a USB drive)"));
+	g_assert_nonnull(strstr(nowhere, "The system does not run from this card"));
+	g_assert_null(sdt_disk_words_system(SDT_CLIENT_FLAG_YES, NULL));
+	g_assert_null(sdt_disk_words_system(SDT_CLIENT_FLAG_UNKNOWN, "nvme0n1p2"));
+	g_assert_cmpstr(
+		w,
+		==,
+		"The eMMC reports that it is worn out: back up your data now and replace "
+		"the board or module.\nLife used, type A memory: past its rated life (0x0B: "
+		"more than 100% used)\nLife used, type B memory: 90–100% of its rated life "
+		"used (0x0A)\nReserved blocks (pre-EOL): urgent (0x03): the reserved blocks "
+		"are almost used up");
+	g_assert_nonnull(strstr(o, "unknown value 0x0C"));
+	g_assert_nonnull(strstr(o, "type B memory: unknown (the chip's report cannot be read)"));
+	g_assert_nonnull(strstr(o, "unknown value 0x07"));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -450,5 +484,6 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/app-bench-words/plain-notes", test_bench_note_plain);
 	g_test_add_func("/sdtuner/app-bench-summary/spread", test_bench_summary_spread);
 	g_test_add_func("/sdtuner/app-loop-state/phases", test_loop_state_phases);
+	g_test_add_func("/sdtuner/app-disk-words/emmc-and-system-disk", test_disk_words);
 	return g_test_run();
 }

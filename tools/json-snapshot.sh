@@ -11,6 +11,10 @@
 #
 #   tools/json-snapshot.sh BUILDDIR OUTDIR
 #   diff -r BEFORE AFTER     # must print nothing
+#
+# Issue 27 added members (DESIGN.md "eMMC and the system disk"): info and health card.kind and
+# card.emmc, health card.holds_system and card.system_device, recommend not_tuned; a snapshot
+# from before it differs by exactly these, and has no cm4-emmc or pi5-nvme-boot files.
 set -eu
 build=$(realpath "$1")
 out=$(realpath -m "$2")
@@ -20,7 +24,7 @@ mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for fixture in pi3 pi3-qemu pi4 pi4-no-card pi5 tinker-board; do
+for fixture in pi3 pi3-qemu pi4 pi4-no-card pi5 tinker-board cm4-emmc pi5-nvme-boot; do
 	root="$tmp/$fixture"
 	cp -a "$src/tests/data/roots/$fixture" "$root"
 	mkdir -p "$root/boot/firmware" "$root/var/lib/sd-tuner/history"

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "sdt-check-config.h"
+#include "sdt-disk-words.h"
 #include "sdt-health-page.h"
 #include "sdt-json-reader.h"
 #include "sdt-l10n.h"
@@ -176,11 +177,42 @@ sdt_health_page_append_warnings(GString *wear, JsonObject *obj)
 	}
 }
 
+/* eMMC and its own wear report, or a card that is not the system disk: said first */
+static gboolean
+sdt_health_page_append_disk(GString *wear, JsonObject *obj)
+{
+	JsonObject *card = sdt_json_reader_get_object(obj, "card");
+	gboolean emmc = FALSE;
+	gboolean holds = sdt_json_reader_get_bool(card, "holds_system", TRUE);
+	const gchar *system = sdt_json_reader_get_string(card, "system_device");
+	SdtEmmcWear w;
+	g_autofree gchar *elsewhere = NULL;
+
+	if (card != NULL && sdt_client_read_emmc_wear(card, "card", &emmc, &w, NULL) && emmc) {
+		g_autofree gchar *words = sdt_disk_words_emmc_wear(&w);
+		g_string_append_printf(wear, "%s\n", words);
+	}
+	elsewhere =
+		sdt_disk_words_system(holds ? SDT_CLIENT_FLAG_UNKNOWN : SDT_CLIENT_FLAG_NO, system);
+	if (elsewhere != NULL)
+		g_string_append_printf(wear, "%s\n", elsewhere);
+	return emmc;
+}
+
 static void
 sdt_health_page_show_health(SdtHealthPage *self, JsonObject *obj)
 {
 	g_autoptr(GString) wear = g_string_new(NULL);
 
+	if (sdt_health_page_append_disk(wear, obj)) {
+		gtk_label_set_text(GTK_LABEL(self->registers_label),
+				   _("This is eMMC, not an SD card: the SD register checks do "
+				     "not apply to it."));
+		sdt_health_page_append_writes(wear, obj);
+		sdt_health_page_append_warnings(wear, obj);
+		gtk_label_set_text(GTK_LABEL(self->wear_label), g_strchomp(wear->str));
+		return;
+	}
 	sdt_health_page_show_registers(self, sdt_json_reader_get_object(obj, "registers"));
 	sdt_health_page_append_writes(wear, obj);
 	sdt_health_page_append_warnings(wear, obj);

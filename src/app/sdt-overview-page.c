@@ -11,6 +11,7 @@
 #include "sdt-l10n.h"
 #include "sdt-card-badges.h"
 #include "sdt-client-info.h"
+#include "sdt-disk-words.h"
 #include "sdt-json-reader.h"
 #include "sdt-overview-page.h"
 #include "sdt-session.h"
@@ -182,6 +183,7 @@ sdt_overview_page_show_card(SdtOverviewPage *self,
 	const gchar *cqe = bus->cqe;
 	g_autofree gchar *title = NULL;
 	g_autofree gchar *features = NULL;
+	g_autofree gchar *system = NULL;
 
 	sdt_overview_page_clear_container(self->badge_box);
 	sdt_overview_page_clear_container(self->badge_grid);
@@ -192,9 +194,24 @@ sdt_overview_page_show_card(SdtOverviewPage *self,
 		return;
 	}
 	title = sdt_overview_page_card_title(card);
-	gtk_label_set_text(GTK_LABEL(self->card_label), title);
-	sdt_overview_page_show_badges(self, card, g_strcmp0(cqe, "enabled") == 0);
-	features = sdt_overview_page_card_features(card, cqe);
+	if (card->emmc) {
+		/* eMMC: no SD classes; the chip's own wear report instead */
+		/* Translators: %s is the maker, name, size and date of the eMMC */
+		g_autofree gchar *emmc_title =
+			g_strdup_printf(_("eMMC (not an SD card): %s"), title);
+		gtk_label_set_text(GTK_LABEL(self->card_label), emmc_title);
+		features = sdt_disk_words_emmc_wear(&card->emmc_wear);
+	} else {
+		gtk_label_set_text(GTK_LABEL(self->card_label), title);
+		sdt_overview_page_show_badges(self, card, g_strcmp0(cqe, "enabled") == 0);
+		features = sdt_overview_page_card_features(card, cqe);
+	}
+	system = sdt_disk_words_system(card->holds_system, card->system_device);
+	if (system != NULL) {
+		g_autofree gchar *both = g_strdup_printf("%s\n%s", system, features);
+		gtk_label_set_text(GTK_LABEL(self->card_features_label), both);
+		return;
+	}
 	gtk_label_set_text(GTK_LABEL(self->card_features_label), features);
 }
 

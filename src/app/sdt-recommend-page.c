@@ -188,6 +188,29 @@ sdt_recommend_page_render_in_place(SdtRecommendPage *self, const SdtClientStatus
 static void
 sdt_recommend_page_render_none(SdtRecommendPage *self, gboolean answered)
 {
+	const gchar *not_tuned = self->recs != NULL ? self->recs->not_tuned : NULL;
+
+	if (answered && not_tuned != NULL) {
+		/* eMMC, or a card that is not the system disk: said as plainly as possible */
+		gtk_label_set_text(GTK_LABEL(self->title_label),
+				   g_strcmp0(not_tuned, "emmc") == 0
+					   ? _("Nothing to tune: this board runs from eMMC, not "
+					       "from an SD card")
+					   : _("Nothing to tune: the system does not run from "
+					       "this SD card"));
+		gtk_label_set_text(
+			GTK_LABEL(self->details_label),
+			g_strcmp0(not_tuned, "emmc") == 0
+				? _("The SD card settings of config.txt do not apply to "
+				    "eMMC. You can still benchmark it; its wear is on the "
+				    "Health page.")
+				: _("SD Tuner changes nothing for a card that is not the "
+				    "system disk. You can still benchmark and check the "
+				    "card."));
+		gtk_label_set_text(GTK_LABEL(self->file_label), "");
+		gtk_widget_hide(self->diff_frame);
+		return;
+	}
 	gtk_label_set_text(GTK_LABEL(self->title_label),
 			   answered ? _("Nothing to change on this board")
 				    : _("The recommendations are not available."));

@@ -28,6 +28,7 @@ sdt_client_recommendations_free(SdtClientRecommendations *recs)
 		return;
 	g_ptr_array_unref(recs->recommendations);
 	g_ptr_array_unref(recs->notes);
+	g_free(recs->not_tuned);
 	g_free(recs);
 }
 
@@ -79,7 +80,8 @@ sdt_client_recommendations_from_json(JsonObject *obj, GError **error)
 		g_ptr_array_new_with_free_func((GDestroyNotify) sdt_client_recommendation_free);
 	recs->notes = g_ptr_array_new_with_free_func(g_free);
 	if (!sdt_client_read_array(obj, NULL, "recommendations", &array, error) ||
-	    !sdt_client_read_strings(obj, NULL, "notes", recs->notes, error))
+	    !sdt_client_read_strings(obj, NULL, "notes", recs->notes, error) ||
+	    !sdt_client_read_string(obj, NULL, "not_tuned", &recs->not_tuned, error))
 		return NULL;
 	for (guint i = 0; array != NULL && i < json_array_get_length(array); i++) {
 		SdtClientRecommendation *r =

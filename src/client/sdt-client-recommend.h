@@ -25,6 +25,7 @@ typedef struct {
 typedef struct {
 	GPtrArray *recommendations; /* of SdtClientRecommendation, best first */
 	GPtrArray *notes;           /* of gchar*, English */
+	gchar *not_tuned;           /* "emmc", "not-system-disk", NULL: why nothing is tuned */
 } SdtClientRecommendations;
 
 void sdt_client_recommendations_free(SdtClientRecommendations *recs);

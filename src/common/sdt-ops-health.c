@@ -103,6 +103,14 @@ sdt_ops_health_card(JsonBuilder *b, SdtCard *card)
 	json_builder_add_boolean_value(b, card->present);
 	sdt_json_string_or_null(b, "device", card->device);
 	sdt_json_int_or_null(b, "capacity_bytes", card->capacity_bytes > 0, card->capacity_bytes);
+	sdt_json_string_or_null(b,
+				"kind",
+				card->present ? sdt_card_kind_to_string(card->kind) : NULL);
+	sdt_json_bool_or_null(b,
+			      "holds_system",
+			      card->present && card->mounts_known,
+			      card->holds_system);
+	sdt_json_string_or_null(b, "system_device", card->system_device);
 	json_builder_set_member_name(b, "write_protect");
 	if (card->csd_valid) {
 		json_builder_begin_object(b);
@@ -114,6 +122,7 @@ sdt_ops_health_card(JsonBuilder *b, SdtCard *card)
 	} else {
 		json_builder_add_null_value(b);
 	}
+	sdt_info_emmc_to_json(card, b);
 	json_builder_end_object(b);
 }
 
@@ -250,10 +259,16 @@ sdt_ops_health_kernel_errors(SdtContext *ctx, SdtCard *card)
 }
 
 static void
-sdt_ops_health_notes(JsonBuilder *b, const SdtOpsHealth *h)
+sdt_ops_health_notes(JsonBuilder *b, const SdtCard *card, const SdtOpsHealth *h)
 {
 	json_builder_set_member_name(b, "notes");
 	json_builder_begin_array(b);
+	if (card->present && card->kind == SDT_CARD_KIND_EMMC)
+		json_builder_add_string_value(
+			b,
+			_("This is eMMC, not an SD card: its wear (card.emmc) is the chip's own "
+			  "estimate, which Linux read when it started; SD Tuner sends it no "
+			  "command, and the SD register checks do not apply to it"));
 	json_builder_add_string_value(b,
 				      _("SD Tuner sends no vendor-specific command (CMD56) to read "
 					"a card's wear: such commands have made cards vanish"));
@@ -294,7 +309,7 @@ sdt_ops_health(SdtContext *ctx, GError **error)
 	json_builder_add_value(b, sdt_health_registers(info->card, history));
 	json_builder_set_member_name(b, "trend");
 	json_builder_add_value(b, sdt_health_trend(history));
-	sdt_ops_health_notes(b, &h);
+	sdt_ops_health_notes(b, info->card, &h);
 	json_builder_end_object(b);
 	return json_builder_get_root(b);
 }
