@@ -11,6 +11,7 @@
 #include "sdt-check-config.h"
 #include "sdt-health-page.h"
 #include "sdt-json-reader.h"
+#include "sdt-l10n.h"
 #include "sdt-client-job.h"
 #include "sdt-session.h"
 #include "sdt-user-error.h"
@@ -83,7 +84,10 @@ sdt_health_page_show_registers(SdtHealthPage *self, JsonObject *registers)
 				  "fake; run the check below."));
 	for (guint i = 0; i < n; i++) {
 		JsonObject *f = json_array_get_object_element(findings, i);
-		g_string_append_printf(text, "\n• %s", sdt_json_reader_get_string(f, "message"));
+		/* the helper sends English (docs/ARCHITECTURE.md): shown in the user's */
+		g_string_append_printf(text,
+				       "\n• %s",
+				       sdt_l10n_tr(sdt_json_reader_get_string(f, "message")));
 	}
 	gtk_label_set_text(GTK_LABEL(self->registers_label), text->str);
 }
@@ -131,9 +135,10 @@ sdt_health_page_append_writes(GString *wear, JsonObject *obj)
 		g_string_append_printf(wear,
 				       _("At this rate the card may last about %.0f more years."),
 				       v);
-		g_string_append_printf(wear,
-				       "\n%s\n",
-				       sdt_json_reader_get_string(projection, "assumption"));
+		g_string_append_printf(
+			wear,
+			"\n%s\n",
+			sdt_l10n_tr(sdt_json_reader_get_string(projection, "assumption")));
 	}
 }
 
@@ -269,7 +274,7 @@ sdt_health_page_show_result(SdtHealthPage *self, JsonObject *obj)
 				       estimate / 1e9);
 		g_string_append_c(text, '\n');
 	}
-	g_string_append(text, sdt_json_reader_get_string(obj, "reason"));
+	g_string_append(text, sdt_l10n_tr(sdt_json_reader_get_string(obj, "reason")));
 	g_string_append_c(text, '\n');
 	/* Translators: coverage in percent, duration in seconds */
 	g_string_append_printf(text,

@@ -6,8 +6,10 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <math.h>
 
+#include "sdt-l10n-record.h"
 #include "sdt-l10n.h"
 #include "sdt-client-bench.h"
 #include "sdt-client-history.h"
@@ -123,14 +125,32 @@ sdt_history_page_entry_text(const SdtClientHistoryEntry *entry)
 	if (g_strcmp0(kind, "revert") == 0)
 		/* Translators: a history line: time */
 		return g_strdup_printf(_("%s  Reverted SD Tuner's change"), when);
+	if (g_strcmp0(kind, "check") == 0)
+		/* Translators: a history line: time, the verdict (genuine, fake, ...), the
+		 * check's reason */
+		return g_strdup_printf(_("%s  Authenticity check: %s. %s"),
+				       when,
+				       sdt_l10n_check_verdict(entry->verdict),
+				       entry->reason != NULL ? sdt_l10n_tr(entry->reason) : "");
+	if (g_strcmp0(kind, "soak") == 0 && entry->soak_mismatches == 0)
+		/* Translators: a history line: time */
+		return g_strdup_printf(_("%s  Soak test: every byte read back intact"), when);
+	if (g_strcmp0(kind, "soak") == 0 && entry->soak_mismatches > 0)
+		/* Translators: a history line: time, a number of bytes */
+		return g_strdup_printf(ngettext("%s  Soak test: %" PRId64 " byte read back wrong",
+						"%s  Soak test: %" PRId64 " bytes read back wrong",
+						(gulong) MIN(entry->soak_mismatches, G_MAXLONG)),
+				       when,
+				       (int64_t) entry->soak_mismatches);
 	if (g_strcmp0(kind, "verify") == 0) {
-		g_autofree gchar *what = sdt_loop_decision_text(entry->verification->decision,
-								id,
-								entry->verification->reason);
+		g_autofree gchar *what =
+			sdt_loop_decision_text(entry->verification->decision,
+					       id,
+					       sdt_client_verification_reason(entry->verification));
 		if (what != NULL)
 			return g_strdup_printf("%s  %s", when, what);
 	}
-	return g_strdup_printf("%s  %s", when, kind != NULL ? kind : "?");
+	return g_strdup_printf("%s  %s", when, sdt_l10n_history_kind(kind));
 }
 
 /* the last verification's own before and after, with their spreads */

@@ -106,14 +106,14 @@ sdt_cli_bench_work(gpointer data, GCancellable *cancellable, GError **error)
 
 	/* the soak test runs in-process (as root or under --root) */
 	if (g_strcmp0(self->profile, "soak") == 0)
-		return sdt_ops_soak(self->cli->ctx,
-				    self->dir,
-				    (guint64) self->soak_mib * 1024 * 1024,
-				    self->soak_seconds,
-				    sdt_cli_bench_progress_cb,
-				    self,
-				    cancellable,
-				    error);
+		return sdt_cli_ops_soak(self->cli,
+					self->dir,
+					(guint64) self->soak_mib * 1024 * 1024,
+					self->soak_seconds,
+					sdt_cli_bench_progress_cb,
+					self,
+					cancellable,
+					error);
 	/* in-process with --root, else a job of the helper followed over the bus */
 	return sdt_cli_ops_job(self->cli,
 			       SDT_CLI_JOB_BENCH,

@@ -28,5 +28,9 @@ glong sdt_l10n_columns(const gchar *text);
 const gchar *sdt_l10n_bench_test(const gchar *name);
 gchar *sdt_l10n_pad(const gchar *text, glong columns);
 const gchar *sdt_l10n_sentence_gap(const gchar *sentence);
+gchar *sdt_l10n_fill_args(const gchar *format, const gchar *const *args);
+gpointer sdt_l10n_english_begin(void);
+void sdt_l10n_english_end(gpointer before);
+gpointer sdt_l10n_user_begin(void);
 
 G_END_DECLS
