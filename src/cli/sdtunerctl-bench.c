@@ -14,6 +14,7 @@
 #include "sdt-client-bench.h"
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
+#include "sdt-l10n-record.h"
 #include "sdt-l10n.h"
 #include "sdt-ops.h"
 #include "sdt-soak.h"
@@ -227,8 +228,10 @@ sdt_cli_bench_print_human(SdtClientBench *bench)
 	sdt_cli_bench_print_target(bench);
 	sdt_cli_bench_print_tests(bench);
 	sdt_cli_bench_print_verdict(bench);
-	for (guint i = 0; i < bench->notes->len; i++)
-		g_print(_("Note: %s\n"), sdt_l10n_tr(g_ptr_array_index(bench->notes, i)));
+	for (guint i = 0; i < bench->notes->len; i++) {
+		g_autofree gchar *note = sdt_l10n_bench_note(g_ptr_array_index(bench->notes, i));
+		g_print(_("Note: %s\n"), note);
+	}
 	if (bench->ceiling_mb_s > 0)
 		/* Translators: the bus ceiling, then the percentage of it the sequential read
 		 * reached */

@@ -521,3 +521,22 @@ sdt_l10n_check_verdict(const gchar *verdict)
 	/* Translators: a check's verdict: neither could be shown */
 	return C_("verdict", "not determinable");
 }
+
+gchar *
+sdt_l10n_bench_note(const gchar *note)
+{
+	const gchar *gap = note != NULL ? strstr(note, " skipped: ") : NULL;
+
+	if (gap != NULL) {
+		g_autofree gchar *id = g_strndup(note, gap - note);
+		const gchar *title = sdt_l10n_bench_test(id);
+
+		if (strcmp(title, id) != 0)
+			/* Translators: a benchmark test's title ("Raw device read"), then why it
+			 * did not run */
+			return g_strdup_printf(_("%s: skipped, %s"),
+					       title,
+					       sdt_l10n_tr(gap + strlen(" skipped: ")));
+	}
+	return g_strdup(sdt_l10n_tr(note));
+}

@@ -44,6 +44,10 @@ JsonArray *sdt_l10n_args(const gchar *first, ...) G_GNUC_NULL_TERMINATED;
 /* a history entry's kind ("bench", "check", "soak", ...) as a word for people */
 const gchar *sdt_l10n_history_kind(const gchar *kind);
 
+/* a benchmark's note in the user's language: "raw-read skipped: WHY" (the test's id on
+ * the bus, for scripts and the app) names the test by its title */
+gchar *sdt_l10n_bench_note(const gchar *note);
+
 /* a check's "verdict" ("genuine", "fake", "undetermined") as a word for people */
 const gchar *sdt_l10n_check_verdict(const gchar *verdict);
 
