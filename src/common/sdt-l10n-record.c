@@ -25,11 +25,28 @@
 #include "sdt-l10n-record.h"
 #include "sdt-l10n.h"
 
+/* a sentence with a plural: its form for @n in the thread's language (the literals must
+ * stand in the g_dngettext() call for xgettext to take them as one plural message) */
+typedef const gchar *(*SdtL10nPlural)(gulong n);
+
+static const gchar *
+sdt_l10n_reason_interrupted(gulong n)
+{
+	return g_dngettext(GETTEXT_PACKAGE,
+			   "Verification was interrupted %u time "
+			   "(a crash, a power loss or a reboot loop), so "
+			   "the change was undone and SD Tuner stops trying.",
+			   "Verification was interrupted %u times "
+			   "(a crash, a power loss or a reboot loop), so "
+			   "the change was undone and SD Tuner stops trying.",
+			   n);
+}
+
 typedef struct {
 	const gchar *code;
-	const gchar *msgid;
-	const gchar *msgid_plural; /* NULL: no plural; else the first number chooses */
-	const gchar *list_sep;     /* how a list argument is joined */
+	const gchar *msgid;    /* NULL: @plural gives it */
+	SdtL10nPlural plural;  /* the first number of the arguments chooses the form */
+	const gchar *list_sep; /* how a list argument is joined */
 } SdtL10nReason;
 
 /* the verification's reasons (sdt-verify.c, sdt-ops-verify.c) */
@@ -59,14 +76,7 @@ static const SdtL10nReason sdt_l10n_reasons[] = {
 	    "restarted; the change was undone."),
 	 NULL,
 	 NULL},
-	{"interrupted",
-	 N_("Verification was interrupted %u time "
-	    "(a crash, a power loss or a reboot loop), so "
-	    "the change was undone and SD Tuner stops trying."),
-	 N_("Verification was interrupted %u times "
-	    "(a crash, a power loss or a reboot loop), so "
-	    "the change was undone and SD Tuner stops trying."),
-	 NULL},
+	{"interrupted", NULL, sdt_l10n_reason_interrupted, NULL},
 	/* Translators: a recommendation id */
 	{"block-missing",
 	 N_("SD Tuner's record says %s is pending, but its block is "
@@ -205,6 +215,25 @@ static const SdtL10nReason sdt_l10n_reasons[] = {
 	 NULL},
 };
 
+/* the reason's format for @count: its msgid (English, whatever the locale), or its
+ * translation in the thread's language (@translate) */
+static const gchar *
+sdt_l10n_reason_format(const SdtL10nReason *r, gulong count, gboolean translate)
+{
+	gpointer before;
+	const gchar *format;
+
+	if (translate)
+		return r->msgid != NULL ? g_dgettext(GETTEXT_PACKAGE, r->msgid) : r->plural(count);
+	if (r->msgid != NULL)
+		return r->msgid;
+	/* the plural form's English: a static string of the program */
+	before = sdt_l10n_english_begin();
+	format = r->plural(count);
+	sdt_l10n_english_end(before);
+	return format;
+}
+
 static const SdtL10nReason *
 sdt_l10n_reason_find(const gchar *code)
 {
@@ -237,7 +266,7 @@ sdt_l10n_reason_args_fit(const SdtL10nReason *r, JsonArray *args)
 {
 	guint n = args != NULL ? json_array_get_length(args) : 0;
 
-	if (n != sdt_l10n_format_args(r->msgid))
+	if (n != sdt_l10n_format_args(sdt_l10n_reason_format(r, 2, FALSE)))
 		return FALSE;
 	for (guint i = 0; i < n; i++) {
 		JsonNode *a = json_array_get_element(args, i);
@@ -353,14 +382,8 @@ sdt_l10n_reason_render(const SdtL10nReason *r, JsonArray *args, gboolean transla
 {
 	gulong count = sdt_l10n_reason_count(args);
 	g_auto(GStrv) values = sdt_l10n_reason_values(r, args, translate);
-	const gchar *format;
+	const gchar *format = sdt_l10n_reason_format(r, count, translate);
 
-	if (translate)
-		format = r->msgid_plural != NULL
-				 ? g_dngettext(GETTEXT_PACKAGE, r->msgid, r->msgid_plural, count)
-				 : g_dgettext(GETTEXT_PACKAGE, r->msgid);
-	else
-		format = r->msgid_plural != NULL && count != 1 ? r->msgid_plural : r->msgid;
 	return sdt_l10n_fill_args(format, (const gchar *const *) values);
 }
 
