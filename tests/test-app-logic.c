@@ -18,6 +18,7 @@
 #include "sdt-card-badges.h"
 #include "sdt-chart-logic.h"
 #include "sdt-disk-words.h"
+#include "sdt-history-words.h"
 #include "sdt-loop-state.h"
 #include "sdt-error.h"
 #include "sdt-user-error.h"
@@ -459,6 +460,48 @@ test_disk_words(void)
 	g_assert_nonnull(strstr(o, "unknown value 0x07"));
 }
 
+/* the History page's lines: the kinds and ids the history stores are words (issue 24) */
+static void
+test_history_entry_words(void)
+{
+	const gchar *json =
+		"{\"entries\": ["
+		" {\"kind\": \"check\", \"time\": \"2026-01-01T10:00:00Z\", \"verdict\": "
+		"\"genuine\", \"reason\": \"No fake found.\"},"
+		" {\"kind\": \"soak\", \"time\": \"2026-01-01T10:01:00Z\", \"soak\": "
+		"{\"mismatches\": 0}},"
+		" {\"kind\": \"soak\", \"time\": \"2026-01-01T10:02:00Z\", \"soak\": "
+		"{\"mismatches\": 4096}},"
+		" {\"kind\": \"something-new\", \"time\": \"2026-01-01T10:03:00Z\"},"
+		" {\"kind\": \"verify\", \"time\": \"2026-01-01T10:04:00Z\", \"id\": "
+		"\"sd-overclock-100\", \"decision\": \"undo\", \"reason\": \"A figure got "
+		"worse by more than its spread (seq-write: 9.2 → 8.2 MB/s (-12%, ±0.1/±0.1)), so "
+		"the change was undone.\", \"reason_code\": \"figure-worse\", \"reason_args\": "
+		"[[\"seq-write: 9.2 → 8.2 MB/s (-12%, ±0.1/±0.1)\"]]}]}";
+	g_autoptr(JsonNode) root = json_from_string(json, NULL);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtClientHistory) history =
+		sdt_client_history_from_json(json_node_get_object(root), &error);
+	const gchar *want[] = {
+		"  Authenticity check: genuine. No fake found.",
+		"  Soak test: every byte read back intact",
+		"  Soak test: 4096 bytes read back wrong",
+		"  something-new",
+		"  SD Tuner undid sd-overclock-100 after checking it. A figure got worse by more "
+		"than its spread (Sequential write: 9.2 → 8.2 MB/s (-12%, ±0.1/±0.1)), so the "
+		"change was undone.",
+	};
+
+	g_assert_no_error(error);
+	g_assert_cmpuint(history->entries->len, ==, G_N_ELEMENTS(want));
+	for (guint i = 0; i < G_N_ELEMENTS(want); i++) {
+		g_autofree gchar *line =
+			sdt_history_entry_text(g_ptr_array_index(history->entries, i));
+		g_assert_nonnull(strstr(line, want[i]));
+		g_assert_true(g_str_has_suffix(line, want[i]));
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -485,5 +528,6 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/app-bench-summary/spread", test_bench_summary_spread);
 	g_test_add_func("/sdtuner/app-loop-state/phases", test_loop_state_phases);
 	g_test_add_func("/sdtuner/app-disk-words/emmc-and-system-disk", test_disk_words);
+	g_test_add_func("/sdtuner/app-history/entry-words", test_history_entry_words);
 	return g_test_run();
 }

@@ -13,7 +13,9 @@
 
 #include <glib/gi18n.h>
 #include <locale.h>
+#include <string.h>
 
+#include "sdt-l10n-record.h"
 #include "sdt-l10n.h"
 
 static void
@@ -110,6 +112,87 @@ test_helpers(void)
 	g_assert_cmpstr(sdt_l10n_bench_test("seq-write"), ==, "シーケンシャル書き込み");
 }
 
+/* a stored reason: English from its code, Japanese for the reader, the stored text when
+ * the code is unknown or its arguments do not fit (issue 24) */
+static void
+test_reason(void)
+{
+	g_autoptr(JsonArray) clock = sdt_l10n_args("80.0", "100.0", NULL);
+	g_autoptr(JsonArray) two = sdt_l10n_args("2", NULL);
+	g_autoptr(JsonArray) wrong = sdt_l10n_args("80.0", NULL);
+	g_autoptr(JsonArray) figures = json_array_new();
+	g_autoptr(JsonArray) list = json_array_new();
+	g_autofree gchar *english = sdt_l10n_reason_english("clock-wrong", clock);
+	g_autofree gchar *plural = sdt_l10n_reason_english("interrupted", two);
+	g_autofree gchar *works = NULL;
+	const gchar *shown;
+
+	g_assert_cmpstr(english,
+			==,
+			"The change did not take effect: the SD clock is 80.0 MHz, not the "
+			"expected 100.0 MHz; the change was undone.");
+	g_assert_cmpstr(sdt_l10n_reason_tr("clock-wrong", clock, english),
+			==,
+			"変更が有効になっていません: SD クロックは 80.0 MHz で、想定していた "
+			"100.0 MHz ではありません。変更を元に戻しました。");
+	g_assert_nonnull(strstr(plural, "interrupted 2 times"));
+	g_assert_nonnull(strstr(sdt_l10n_reason_tr("interrupted", two, plural), "検証が 2 回"));
+	/* an unknown code, too few arguments: the stored text, translated as before */
+	g_assert_null(sdt_l10n_reason_english("no-such-code", NULL));
+	g_assert_null(sdt_l10n_reason_english("clock-wrong", wrong));
+	g_assert_cmpstr(sdt_l10n_reason_tr("no-such-code", NULL, english),
+			==,
+			sdt_l10n_reason_tr("clock-wrong", clock, english));
+	g_assert_cmpstr(sdt_l10n_reason_tr("clock-wrong", wrong, "落ちていない"),
+			==,
+			"落ちていない");
+	/* a list of figures: the tests by their titles, never their ids */
+	json_array_add_string_element(list, "seq-write: 18.0 → 21.5 MB/s (+19%, ±0.4/±0.5)");
+	json_array_add_array_element(figures, json_array_ref(list));
+	works = sdt_l10n_reason_english("works", figures);
+	g_assert_nonnull(strstr(works, "faster (seq-write: 18.0"));
+	shown = sdt_l10n_reason_tr("works", figures, works);
+	g_assert_nonnull(strstr(shown, "シーケンシャル書き込み: 18.0 → 21.5 MB/s"));
+	g_assert_null(strstr(shown, "seq-write"));
+}
+
+/* the library in-process speaks English in this thread only while asked to */
+static void
+test_english_thread(void)
+{
+	gpointer before;
+	const gchar *inside;
+
+	g_assert_cmpstr(_("Sequential write"), ==, "シーケンシャル書き込み");
+	before = sdt_l10n_english_begin();
+	inside = _("Sequential write");
+	g_assert_cmpstr(inside, ==, "Sequential write");
+	{
+		/* a progress callback inside shows text in the user's language again */
+		gpointer user = sdt_l10n_user_begin();
+		g_assert_cmpstr(_("Sequential write"), ==, "シーケンシャル書き込み");
+		sdt_l10n_english_end(user);
+	}
+	g_assert_cmpstr(_("Sequential write"), ==, "Sequential write");
+	sdt_l10n_english_end(before);
+	g_assert_cmpstr(_("Sequential write"), ==, "シーケンシャル書き込み");
+}
+
+/* identifiers the history and the bus carry, as words */
+static void
+test_identifiers(void)
+{
+	g_autofree gchar *note = sdt_l10n_bench_note("raw-read skipped: something else");
+	g_autofree gchar *other = sdt_l10n_bench_note("No fake found.");
+
+	g_assert_true(g_str_has_prefix(note, sdt_l10n_bench_test("raw-read")));
+	g_assert_null(strstr(note, "raw-read"));
+	g_assert_cmpstr(other, ==, "No fake found.");
+	g_assert_cmpstr(sdt_l10n_history_kind("something-new"), ==, "something-new");
+	g_assert_cmpstr(sdt_l10n_history_kind(NULL), ==, "?");
+	g_assert_cmpstr(sdt_l10n_decision("something-new"), ==, "something-new");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -132,5 +215,8 @@ main(int argc, char **argv)
 	g_test_add_func("/l10n/plural", test_plural);
 	g_test_add_func("/l10n/nested", test_nested);
 	g_test_add_func("/l10n/helpers", test_helpers);
+	g_test_add_func("/l10n/reason", test_reason);
+	g_test_add_func("/l10n/english-thread", test_english_thread);
+	g_test_add_func("/l10n/identifiers", test_identifiers);
 	return g_test_run();
 }

@@ -85,7 +85,10 @@ sdt_health_page_show_registers(SdtHealthPage *self, JsonObject *registers)
 				  "fake; run the check below."));
 	for (guint i = 0; i < n; i++) {
 		JsonObject *f = json_array_get_object_element(findings, i);
-		g_string_append_printf(text, "\n• %s", sdt_json_reader_get_string(f, "message"));
+		/* the helper sends English (docs/ARCHITECTURE.md): shown in the user's */
+		g_string_append_printf(text,
+				       "\n• %s",
+				       sdt_l10n_tr(sdt_json_reader_get_string(f, "message")));
 	}
 	gtk_label_set_text(GTK_LABEL(self->registers_label), text->str);
 }
@@ -138,7 +141,7 @@ sdt_health_page_append_writes(GString *wear, JsonObject *obj)
 			v);
 		g_string_append_printf(wear,
 				       "\n%s\n",
-				       sdt_json_reader_get_string(projection, "assumption"));
+				       sdt_l10n_tr(sdt_json_reader_get_string(projection, "assumption")));
 	}
 }
 
@@ -305,7 +308,7 @@ sdt_health_page_show_result(SdtHealthPage *self, JsonObject *obj)
 				       estimate / 1e9);
 		g_string_append_c(text, '\n');
 	}
-	g_string_append(text, sdt_json_reader_get_string(obj, "reason"));
+	g_string_append(text, sdt_l10n_tr(sdt_json_reader_get_string(obj, "reason")));
 	g_string_append_c(text, '\n');
 	/* Translators: coverage in percent, duration in seconds */
 	g_string_append_printf(text,

@@ -6,14 +6,17 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <math.h>
 
+#include "sdt-l10n-record.h"
 #include "sdt-l10n.h"
 #include "sdt-client-bench.h"
 #include "sdt-client-history.h"
 #include "sdt-chart-logic.h"
 #include "sdt-history-chart.h"
 #include "sdt-history-page.h"
+#include "sdt-history-words.h"
 #include "sdt-json-reader.h"
 #include "sdt-loop-state.h"
 #include "sdt-session.h"
@@ -30,12 +33,6 @@ struct _SdtHistoryPage {
 
 G_DEFINE_TYPE(SdtHistoryPage, sdt_history_page, GTK_TYPE_BOX)
 
-static gchar *
-sdt_history_page_format_time(const gchar *iso)
-{
-	return iso != NULL ? sdt_l10n_time(iso) : g_strdup("?");
-}
-
 static const struct {
 	const gchar *name;
 	gboolean iops;
@@ -48,28 +45,6 @@ static const struct {
 	{"rand-4k-write-qd32", TRUE},
 };
 
-/* a test's figure (MB/s or IOPS) and its spread in the same unit (-1 unknown) */
-static gdouble
-sdt_history_page_find(const SdtClientBench *summary,
-		      const gchar *name,
-		      gboolean iops,
-		      gdouble *spread)
-{
-	*spread = -1;
-	if (summary == NULL)
-		return -1;
-	for (guint i = 0; i < summary->tests->len; i++) {
-		SdtClientBenchTest *row = g_ptr_array_index(summary->tests, i);
-		if (g_strcmp0(row->name, name) == 0 && row->valid) {
-			gdouble value = iops ? row->iops : row->mb_s;
-			if (isfinite(row->ci_percent) && row->ci_percent >= 0)
-				*spread = value * row->ci_percent / 100;
-			return value;
-		}
-	}
-	return -1;
-}
-
 static void
 sdt_history_page_add_row(SdtHistoryPage *self, const gchar *text)
 {
@@ -81,56 +56,6 @@ sdt_history_page_add_row(SdtHistoryPage *self, const gchar *text)
 	g_object_set(label, "margin", 6, NULL);
 	gtk_widget_show(label);
 	gtk_container_add(GTK_CONTAINER(self->entries_list), label);
-}
-
-static gchar *
-sdt_history_page_bench_text(const SdtClientBench *s, const gchar *when)
-{
-	gdouble spread;
-	gdouble rd = sdt_history_page_find(s, "seq-read", FALSE, &spread);
-	gdouble rr = sdt_history_page_find(s, "rand-4k-read-qd1", TRUE, &spread);
-
-	if (s != NULL && s->stand_in)
-		/* Translators: a history line: time, folder, sequential MB/s,
-		 * random IOPS of a benchmark that did not run on the SD card */
-		return g_strdup_printf(_("%s  Benchmark of a stand-in folder, not the "
-					 "SD card (%s): reads %.1f MB/s, %.0f random "
-					 "reads per second"),
-				       when,
-				       s->path != NULL ? s->path : "?",
-				       MAX(rd, 0.0),
-				       MAX(rr, 0.0));
-	/* Translators: a history line: time, sequential MB/s, random IOPS */
-	return g_strdup_printf(_("%s  Benchmark: reads %.1f MB/s, %.0f random reads per second"),
-			       when,
-			       MAX(rd, 0.0),
-			       MAX(rr, 0.0));
-}
-
-/* one line of the list for a history entry */
-static gchar *
-sdt_history_page_entry_text(const SdtClientHistoryEntry *entry)
-{
-	const gchar *kind = entry->kind;
-	const gchar *id = entry->id;
-	g_autofree gchar *when = sdt_history_page_format_time(entry->time);
-
-	if (g_strcmp0(kind, "bench") == 0)
-		return sdt_history_page_bench_text(entry->bench, when);
-	if (g_strcmp0(kind, "apply") == 0)
-		/* Translators: a history line: time, recommendation id */
-		return g_strdup_printf(_("%s  Applied %s"), when, id != NULL ? id : "");
-	if (g_strcmp0(kind, "revert") == 0)
-		/* Translators: a history line: time */
-		return g_strdup_printf(_("%s  Reverted SD Tuner's change"), when);
-	if (g_strcmp0(kind, "verify") == 0) {
-		g_autofree gchar *what = sdt_loop_decision_text(entry->verification->decision,
-								id,
-								entry->verification->reason);
-		if (what != NULL)
-			return g_strdup_printf("%s  %s", when, what);
-	}
-	return g_strdup_printf("%s  %s", when, kind != NULL ? kind : "?");
 }
 
 /* the last verification's own before and after, with their spreads */
@@ -217,14 +142,14 @@ sdt_history_page_chart_comparison(SdtHistoryPage *self, const SdtClientHistory *
 		gdouble values[2];
 		gdouble spreads[2];
 
-		values[0] = sdt_history_page_find(cmp->before,
-						  sdt_history_tests[i].name,
-						  iops,
-						  &spreads[0]);
-		values[1] = sdt_history_page_find(cmp->after,
-						  sdt_history_tests[i].name,
-						  iops,
-						  &spreads[1]);
+		values[0] = sdt_history_figure(cmp->before,
+					       sdt_history_tests[i].name,
+					       iops,
+					       &spreads[0]);
+		values[1] = sdt_history_figure(cmp->after,
+					       sdt_history_tests[i].name,
+					       iops,
+					       &spreads[1]);
 		if (values[0] < 0 && values[1] < 0)
 			continue;
 		sdt_history_chart_add_group(SDT_HISTORY_CHART(self->chart),
@@ -248,7 +173,7 @@ sdt_history_page_show(SdtHistoryPage *self, const SdtClientHistory *history)
 	/* newest first in the list */
 	for (guint i = history->entries->len; i > 0; i--) {
 		const SdtClientHistoryEntry *e = g_ptr_array_index(history->entries, i - 1);
-		g_autofree gchar *text = sdt_history_page_entry_text(e);
+		g_autofree gchar *text = sdt_history_entry_text(e);
 
 		if (e->error != NULL)
 			g_debug("%s", e->error->message);

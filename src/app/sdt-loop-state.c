@@ -49,7 +49,7 @@ sdt_loop_state_new(const SdtClientStatus *status)
 	if (last != NULL && last->decision != NULL) {
 		state->decision = g_strdup(last->decision);
 		state->decided_id = g_strdup(last->id);
-		state->reason = g_strdup(last->reason);
+		state->reason = g_strdup(sdt_client_verification_reason(last));
 		state->time = g_strdup(last->time);
 	}
 	return state;
@@ -84,9 +84,9 @@ sdt_loop_state_phase_text(const SdtLoopState *state)
 }
 
 gchar *
-sdt_loop_decision_text(const gchar *decision, const gchar *id, const gchar *reason_en)
+sdt_loop_decision_text(const gchar *decision, const gchar *id, const gchar *reason_shown)
 {
-	const gchar *reason = reason_en != NULL ? sdt_l10n_tr(reason_en) : "";
+	const gchar *reason = reason_shown != NULL ? reason_shown : "";
 
 	if (id == NULL)
 		id = "?";

@@ -27,7 +27,7 @@ typedef struct {
 	/* the last verification (status "last_verification"), NULLs if none */
 	gchar *decision; /* "keep", "step-down", "undo" */
 	gchar *decided_id;
-	gchar *reason; /* in the helper's English: translate with sdt_l10n_tr() */
+	gchar *reason; /* in the user's language (from its code, sdt-l10n-record.h) */
 	gchar *time;   /* ISO 8601, when it was decided */
 } SdtLoopState;
 
@@ -41,8 +41,9 @@ gchar *sdt_loop_state_phase_text(const SdtLoopState *state);
 /* the last decision and its reason as translated sentences, NULL if none */
 gchar *sdt_loop_state_outcome_text(const SdtLoopState *state);
 
-/* a verification's @decision on @id with its English @reason, as translated
- * sentences (also for the history's "verify" entries); NULL for "wait" or unknown */
+/* a verification's @decision on @id with its @reason (already in the user's language,
+ * sdt_client_verification_reason()), as translated sentences (also for the history's
+ * "verify" entries); NULL for "wait" or unknown */
 gchar *sdt_loop_decision_text(const gchar *decision, const gchar *id, const gchar *reason);
 
 G_END_DECLS

@@ -16,6 +16,8 @@
 
 #include "sdt-check.h"
 #include "sdt-cli-ops.h"
+#include "sdt-l10n.h"
+#include "sdt-soak.h"
 #include "sdt-client-job.h"
 #include "sdt-client.h"
 #include "sdt-dbus-generated.h"
@@ -53,6 +55,41 @@ sdt_cli_ops_local(JsonNode *node, GError **error)
 	else if (error != NULL)
 		sdt_utf8_sanitize_error(*error);
 	return node;
+}
+
+/*
+ * In-process, the library speaks as the helper does: English and C numbers
+ * (sdt_l10n_english_begin()), so what it stores in the history and returns is
+ * the same whatever the locale, and is translated where sdtunerctl shows it,
+ * over the bus and with --root alike (docs/ARCHITECTURE.md).
+ */
+static JsonNode *
+sdt_cli_ops_read_local(SdtCliLocalFunc local, SdtContext *ctx, GError **error)
+{
+	gpointer before = sdt_l10n_english_begin();
+	JsonNode *node = local(ctx, error);
+
+	sdt_l10n_english_end(before);
+	return sdt_cli_ops_local(node, error);
+}
+
+/* a progress callback of library code running in English: it shows in the user's */
+typedef struct {
+	SdtBenchProgressFunc progress;
+	gpointer user_data;
+} SdtCliUserProgress;
+
+static void
+sdt_cli_ops_user_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gpointer data)
+{
+	SdtCliUserProgress *p = data;
+	gpointer before;
+
+	if (p->progress == NULL)
+		return;
+	before = sdt_l10n_user_begin();
+	p->progress(phase, fraction, rate, p->user_data);
+	sdt_l10n_english_end(before);
 }
 
 static void
@@ -315,7 +352,7 @@ sdt_cli_ops_read(SdtCli *cli, SdtCliLocalFunc local, SdtCliCallFunc call, GError
 	JsonNode *node;
 
 	if (cli->ctx != NULL)
-		return sdt_cli_ops_local(local(cli->ctx, error), error);
+		return sdt_cli_ops_read_local(local, cli->ctx, error);
 	node = sdt_cli_ops_call_bus(cli, call, &error_local);
 	if (node != NULL)
 		return node;
@@ -327,7 +364,7 @@ sdt_cli_ops_read(SdtCli *cli, SdtCliLocalFunc local, SdtCliCallFunc call, GError
 	ctx = sdt_context_new("/", error);
 	if (ctx == NULL)
 		return NULL;
-	return sdt_cli_ops_local(local(ctx, error), error);
+	return sdt_cli_ops_read_local(local, ctx, error);
 }
 
 /* Apply (@apply_id) or Revert (NULL) through the helper, which asks polkit */
@@ -364,11 +401,17 @@ sdt_cli_ops_change(SdtCli *cli, const gchar *apply_id, gboolean trial, GError **
 	return sdt_cli_ops_parse(json, error);
 }
 
+static JsonNode *
+sdt_cli_ops_revert_local(SdtContext *ctx, GError **error)
+{
+	return sdt_ops_revert(ctx, error);
+}
+
 JsonNode *
 sdt_cli_ops_revert(SdtCli *cli, GError **error)
 {
 	if (cli->ctx != NULL)
-		return sdt_cli_ops_local(sdt_ops_revert(cli->ctx, error), error);
+		return sdt_cli_ops_read_local(sdt_cli_ops_revert_local, cli->ctx, error);
 	return sdt_cli_ops_change(cli, NULL, FALSE, error);
 }
 
@@ -376,8 +419,13 @@ JsonNode *
 sdt_cli_ops_apply(SdtCli *cli, const gchar *id, gboolean trial, GError **error)
 {
 	g_return_val_if_fail(id != NULL, NULL);
-	if (cli->ctx != NULL)
-		return sdt_cli_ops_local(sdt_ops_apply(cli->ctx, id, trial, error), error);
+	if (cli->ctx != NULL) {
+		gpointer before = sdt_l10n_english_begin();
+		JsonNode *node = sdt_ops_apply(cli->ctx, id, trial, error);
+
+		sdt_l10n_english_end(before);
+		return sdt_cli_ops_local(node, error);
+	}
 	return sdt_cli_ops_change(cli, id, trial, error);
 }
 
@@ -543,8 +591,20 @@ sdt_cli_ops_job(SdtCli *cli,
 
 	g_return_val_if_fail((guint) job < G_N_ELEMENTS(sdt_cli_ops_jobs), NULL);
 	how = &sdt_cli_ops_jobs[job];
-	if (cli->ctx != NULL)
-		return how->local(cli->ctx, arg, dir, progress, user_data, cancellable, error);
+	if (cli->ctx != NULL) {
+		SdtCliUserProgress user = {progress, user_data};
+		gpointer before = sdt_l10n_english_begin();
+
+		node = how->local(cli->ctx,
+				  arg,
+				  dir,
+				  sdt_cli_ops_user_progress_cb,
+				  &user,
+				  cancellable,
+				  error);
+		sdt_l10n_english_end(before);
+		return sdt_cli_ops_local(node, error);
+	}
 	if (dir != NULL) {
 		g_set_error_literal(error,
 				    SDT_ERROR,
@@ -556,4 +616,29 @@ sdt_cli_ops_job(SdtCli *cli,
 	if (node == NULL)
 		sdt_cli_ops_privileged_hint(cli, error);
 	return node;
+}
+
+JsonNode *
+sdt_cli_ops_soak(SdtCli *cli,
+		 const gchar *dir,
+		 guint64 size,
+		 gdouble seconds,
+		 SdtBenchProgressFunc progress,
+		 gpointer user_data,
+		 GCancellable *cancellable,
+		 GError **error)
+{
+	SdtCliUserProgress user = {progress, user_data};
+	gpointer before = sdt_l10n_english_begin();
+	JsonNode *node = sdt_ops_soak(cli->ctx,
+				      dir,
+				      size,
+				      seconds,
+				      sdt_cli_ops_user_progress_cb,
+				      &user,
+				      cancellable,
+				      error);
+
+	sdt_l10n_english_end(before);
+	return sdt_cli_ops_local(node, error);
 }

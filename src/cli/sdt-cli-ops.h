@@ -51,6 +51,16 @@ JsonNode *sdt_cli_ops_job(SdtCli *cli,
 			  GCancellable *cancellable,
 			  GError **error);
 
+/* the soak test, in-process only (as root or under --root), as sdt_ops_soak() */
+JsonNode *sdt_cli_ops_soak(SdtCli *cli,
+			   const gchar *dir,
+			   guint64 size,
+			   gdouble seconds,
+			   SdtBenchProgressFunc progress,
+			   gpointer user_data,
+			   GCancellable *cancellable,
+			   GError **error);
+
 /*
  * An operation that only reads (info, recommend, status, history, health):
  * @local in-process with --root, else the helper's method, @call being its

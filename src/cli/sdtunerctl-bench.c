@@ -15,6 +15,7 @@
 #include "sdt-cli-ops.h"
 #include "sdt-cli-table.h"
 #include "sdt-error.h"
+#include "sdt-l10n-record.h"
 #include "sdt-l10n.h"
 #include "sdt-ops.h"
 #include "sdt-soak.h"
@@ -107,14 +108,14 @@ sdt_cli_bench_work(gpointer data, GCancellable *cancellable, GError **error)
 
 	/* the soak test runs in-process (as root or under --root) */
 	if (g_strcmp0(self->profile, "soak") == 0)
-		return sdt_ops_soak(self->cli->ctx,
-				    self->dir,
-				    (guint64) self->soak_mib * 1024 * 1024,
-				    self->soak_seconds,
-				    sdt_cli_bench_progress_cb,
-				    self,
-				    cancellable,
-				    error);
+		return sdt_cli_ops_soak(self->cli,
+					self->dir,
+					(guint64) self->soak_mib * 1024 * 1024,
+					self->soak_seconds,
+					sdt_cli_bench_progress_cb,
+					self,
+					cancellable,
+					error);
 	/* in-process with --root, else a job of the helper followed over the bus */
 	return sdt_cli_ops_job(self->cli,
 			       SDT_CLI_JOB_BENCH,
@@ -243,8 +244,10 @@ sdt_cli_bench_print_human(SdtClientBench *bench)
 	sdt_cli_bench_print_target(bench);
 	sdt_cli_bench_print_tests(bench);
 	sdt_cli_bench_print_verdict(bench);
-	for (guint i = 0; i < bench->notes->len; i++)
-		g_print(_("Note: %s\n"), sdt_l10n_tr(g_ptr_array_index(bench->notes, i)));
+	for (guint i = 0; i < bench->notes->len; i++) {
+		g_autofree gchar *note = sdt_l10n_bench_note(g_ptr_array_index(bench->notes, i));
+		g_print(_("Note: %s\n"), note);
+	}
 	if (bench->ceiling_mb_s > 0)
 		/* Translators: the bus ceiling, then the percentage of it the sequential read
 		 * reached */

@@ -88,6 +88,38 @@ sdt_cli_check_work(gpointer data, GCancellable *cancellable, GError **error)
 			       error);
 }
 
+/* the card's register plausibility ("registers" of check and health), as the Health page
+ * says it; the findings come in English and are shown in the user's language */
+static void
+sdt_cli_print_registers(JsonObject *obj)
+{
+	JsonNode *node = json_object_get_member(obj, "registers");
+	JsonArray *findings;
+	guint n;
+
+	if (node == NULL || !JSON_NODE_HOLDS_OBJECT(node))
+		return;
+	findings = json_object_get_array_member(json_node_get_object(node), "findings");
+	n = findings != NULL ? json_array_get_length(findings) : 0;
+	if (n == 0)
+		g_print("%s\n",
+			_("Registers: plausible. Nothing in what the card says "
+			  "about itself is suspicious."));
+	else
+		/* Translators: the card's registers; "sdtunerctl check" is a command */
+		g_print("%s\n",
+			_("Registers: suspicious. This alone does not prove a fake; "
+			  "“sdtunerctl check” tells."));
+	for (guint i = 0; i < n; i++) {
+		JsonObject *f = json_array_get_object_element(findings, i);
+		const gchar *message = f != NULL && json_object_has_member(f, "message")
+					       ? json_object_get_string_member(f, "message")
+					       : NULL;
+		if (message != NULL)
+			g_print("  • %s\n", sdt_l10n_tr(message));
+	}
+}
+
 static void
 sdt_cli_check_print_human(JsonObject *obj)
 {
@@ -123,7 +155,8 @@ sdt_cli_check_print_human(JsonObject *obj)
 			  "files off it and do not use it for anything important.\n"),
 			lo / 1e6);
 	}
-	g_print("%s\n", json_object_get_string_member(obj, "reason"));
+	/* English from the helper, or in-process (docs/ARCHITECTURE.md) */
+	g_print("%s\n", sdt_l10n_tr(json_object_get_string_member(obj, "reason")));
 	/* Translators: coverage in percent, blocks written, blocks read, seconds */
 	g_print(_("Covered %.0f%% of the card's addresses (%" PRId64 " blocks written, %" PRId64
 		  " read) in %.1f s\n"),
@@ -131,8 +164,9 @@ sdt_cli_check_print_human(JsonObject *obj)
 		json_object_get_int_member(samples, "written"),
 		json_object_get_int_member(samples, "read"),
 		json_object_get_double_member(obj, "seconds"));
+	sdt_cli_print_registers(obj);
 	for (guint i = 0; notes != NULL && i < json_array_get_length(notes); i++)
-		g_print(_("Note: %s\n"), json_array_get_string_element(notes, i));
+		g_print(_("Note: %s\n"), sdt_l10n_tr(json_array_get_string_element(notes, i)));
 }
 
 gint
@@ -267,7 +301,7 @@ sdt_cli_health_print_human(JsonObject *obj)
 				 "At this rate the card lasts about %.0f more years.\n%s\n",
 				 sdt_l10n_plural_count(years)),
 			years,
-			json_object_get_string_member(p, "assumption"));
+			sdt_l10n_tr(json_object_get_string_member(p, "assumption")));
 	}
 	if (!JSON_NODE_HOLDS_NULL(errors))
 		g_print(ngettext("%" PRId64 " card error reported by the kernel since boot\n",
@@ -276,6 +310,7 @@ sdt_cli_health_print_human(JsonObject *obj)
 			json_node_get_int(errors));
 	if (json_object_get_boolean_member(obj, "read_only"))
 		g_print(_("A file system on the card is mounted read-only\n"));
+	sdt_cli_print_registers(obj);
 	/* the same sentences as the Health page: the JSON names the metric for scripts */
 	for (guint i = 0; i < json_array_get_length(alerts); i++) {
 		if (g_strcmp0(json_array_get_string_element(alerts, i), "seq_write_mb_s") == 0)
@@ -288,7 +323,7 @@ sdt_cli_health_print_human(JsonObject *obj)
 				  "benchmark history.\n"));
 	}
 	for (guint i = 0; i < json_array_get_length(notes); i++)
-		g_print(_("Note: %s\n"), json_array_get_string_element(notes, i));
+		g_print(_("Note: %s\n"), sdt_l10n_tr(json_array_get_string_element(notes, i)));
 }
 
 gint

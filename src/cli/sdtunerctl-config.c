@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 
 #include "sdt-cli-ops.h"
 #include "sdt-cli-table.h"
@@ -13,6 +14,7 @@
 #include "sdt-client-recommend.h"
 #include "sdt-client-status.h"
 #include "sdt-error.h"
+#include "sdt-l10n-record.h"
 #include "sdt-l10n.h"
 #include "sdt-ops.h"
 #include "sdtunerctl-config.h"
@@ -186,7 +188,7 @@ static gchar *
 sdt_cli_verify_outcome(const SdtClientVerification *v)
 {
 	const gchar *id = v->id != NULL ? v->id : "?";
-	const gchar *reason = v->reason != NULL ? sdt_l10n_tr(v->reason) : "";
+	const gchar *reason = sdt_client_verification_reason(v);
 
 	if (g_strcmp0(v->decision, "keep") == 0)
 		/* Translators: a recommendation id, then the reason */
@@ -226,9 +228,7 @@ sdt_cli_status_print_change(const SdtClientStatus *s)
 static void
 sdt_cli_status_print_decided(const SdtClientStatus *s)
 {
-	const gchar *reason = s->pending_verification_reason != NULL
-				      ? sdt_l10n_tr(s->pending_verification_reason)
-				      : "";
+	const gchar *reason = sdt_client_status_pending_reason(s);
 
 	if (g_strcmp0(s->pending_verification_decision, "undo") == 0)
 		/* Translators: a recommendation id, then the reason */
@@ -239,7 +239,7 @@ sdt_cli_status_print_decided(const SdtClientStatus *s)
 		/* Translators: a recommendation id, the decision (keep, step-down), the reason */
 		g_print(_("The verification of %s decided “%s” and has not finished it. %s\n"),
 			s->pending_verification_id,
-			s->pending_verification_decision,
+			sdt_l10n_decision(s->pending_verification_decision),
 			reason);
 	if (s->pending_verification_failure != NULL)
 		/* Translators: why the action failed, with what to do */
@@ -332,7 +332,19 @@ sdt_cli_history_summary(const SdtClientHistoryEntry *e)
 		return g_strdup_printf(_("reverted %s"), id);
 	if (g_strcmp0(e->kind, "verify") == 0)
 		return sdt_cli_verify_outcome(e->verification);
-	return g_strdup(e->kind != NULL ? e->kind : "?");
+	if (g_strcmp0(e->kind, "check") == 0)
+		/* Translators: the check's verdict (genuine, fake, ...) */
+		return g_strdup_printf(_("authenticity check: %s"),
+				       sdt_l10n_check_verdict(e->verdict));
+	if (g_strcmp0(e->kind, "soak") == 0 && e->soak_mismatches == 0)
+		return g_strdup(_("soak test: every byte read back intact"));
+	if (g_strcmp0(e->kind, "soak") == 0 && e->soak_mismatches > 0)
+		return g_strdup_printf(ngettext("soak test: %" PRId64 " byte read back wrong",
+						"soak test: %" PRId64 " bytes read back wrong",
+						(gulong) MIN(e->soak_mismatches, G_MAXLONG)),
+				       (int64_t) e->soak_mismatches);
+	/* another version's kind, or a soak test without its result */
+	return g_strdup(sdt_l10n_history_kind(e->kind));
 }
 
 /* one line per entry: the time, then what happened; the times aligned by display

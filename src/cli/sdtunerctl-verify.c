@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "sdt-error.h"
+#include "sdt-l10n-record.h"
 #include "sdt-l10n.h"
 #include "sdt-ops.h"
 #include "sdtunerctl-verify.h"
@@ -32,10 +33,14 @@ sdt_cli_verify_progress_cb(SdtOpsVerifyStage stage, gdouble fraction, gpointer u
 	SdtCliVerifyProgress *p = user_data;
 	guint percent = (guint) (CLAMP(fraction, 0.0, 1.0) * 100 + 0.5);
 	g_autofree gchar *line = NULL;
+	gpointer before;
 
 	if ((gint) stage == p->stage && (!p->tty || percent == p->percent))
 		return;
+	/* the library runs in English (sdt_cli_verify_work); this line is for people */
+	before = sdt_l10n_user_begin();
 	line = sdt_ops_verify_stage_describe(stage, fraction);
+	sdt_l10n_english_end(before);
 	if (p->tty) {
 		/* covers the previous line: 60 terminal columns, not 60 bytes */
 		g_autofree gchar *padded = sdt_l10n_pad(line, 60);
@@ -51,8 +56,14 @@ static JsonNode *
 sdt_cli_verify_work(gpointer data, GCancellable *cancellable, GError **error)
 {
 	SdtCliVerify *self = data;
+	gpointer before = sdt_l10n_english_begin();
+	JsonNode *node;
 
-	return sdt_ops_verify(self->ctx, &self->options, cancellable, error);
+	/* what the decision stores (history, pending.json) is the same in every locale:
+	 * English with its reason's code and arguments, shown in the reader's language */
+	node = sdt_ops_verify(self->ctx, &self->options, cancellable, error);
+	sdt_l10n_english_end(before);
+	return node;
 }
 
 /* verify decides in-process, as root; --soak-seconds within a day */
@@ -98,7 +109,7 @@ sdt_cli_verify_print(JsonObject *obj)
 
 	decision = json_object_get_string_member_with_default(obj, "decision", NULL);
 	if (decision == NULL) {
-		g_print("%s\n", json_object_get_string_member_with_default(obj, "reason", ""));
+		g_print("%s\n", sdt_l10n_reason_tr_object(obj));
 		return;
 	}
 	if (g_strcmp0(decision, "keep") == 0)
@@ -116,7 +127,7 @@ sdt_cli_verify_print(JsonObject *obj)
 		/* Translators: a recommendation id */
 		g_print(_("%s is waiting for a restart.\n"),
 			json_object_get_string_member(obj, "id"));
-	g_print("%s\n", json_object_get_string_member_with_default(obj, "reason", ""));
+	g_print("%s\n", sdt_l10n_reason_tr_object(obj));
 }
 
 gint

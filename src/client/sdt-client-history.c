@@ -24,6 +24,8 @@ sdt_client_history_entry_free(SdtClientHistoryEntry *e)
 	g_free(e->id);
 	g_free(e->profile);
 	g_free(e->target_path);
+	g_free(e->verdict);
+	g_free(e->reason);
 	sdt_client_bench_free(e->bench);
 	sdt_client_verification_free(e->verification);
 	g_ptr_array_unref(e->figures);
@@ -139,6 +141,21 @@ sdt_client_history_entry_read_figures(JsonObject *obj, const gchar *at, SdtClien
 	}
 }
 
+/* a soak test's result: how many bytes read back wrong */
+static void
+sdt_client_history_entry_read_soak(JsonObject *obj, const gchar *at, SdtClientHistoryEntry *e)
+{
+	g_autofree gchar *at_soak = g_strdup_printf("%s.soak", at);
+	JsonObject *soak = NULL;
+	GError *error = NULL;
+	gboolean ok;
+
+	ok = sdt_client_read_object(obj, at, "soak", &soak, &error);
+	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
+	ok = sdt_client_read_int(soak, at_soak, "mismatches", -1, &e->soak_mismatches, &error);
+	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
+}
+
 static SdtClientHistoryEntry *
 sdt_client_history_entry_read(JsonNode *node, guint index)
 {
@@ -162,6 +179,15 @@ sdt_client_history_entry_read(JsonNode *node, guint index)
 		sdt_client_history_entry_read_bench(obj, at, e);
 		sdt_client_history_entry_read_result(obj, at, e);
 	}
+	if (g_strcmp0(e->kind, "check") == 0) {
+		ok = sdt_client_read_string(obj, at, "verdict", &e->verdict, &error);
+		sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
+		ok = sdt_client_read_string(obj, at, "reason", &e->reason, &error);
+		sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
+	}
+	e->soak_mismatches = -1;
+	if (g_strcmp0(e->kind, "soak") == 0)
+		sdt_client_history_entry_read_soak(obj, at, e);
 	if (g_strcmp0(e->kind, "verify") == 0) {
 		e->verification = sdt_client_verification_from_json(obj, at, &error);
 		sdt_client_history_entry_note(e, e->verification != NULL, g_steal_pointer(&error));

@@ -36,8 +36,11 @@ typedef struct {
 	gboolean stand_in;                   /* bench: not the SD card */
 	SdtClientBench *bench;               /* bench: its result, NULL when none is readable */
 	SdtClientVerification *verification; /* verify: never NULL for those */
-	GPtrArray *figures; /* verify: of SdtClientFigure, the evidence's; never NULL */
-	GError *error;      /* the first member that could not be read */
+	GPtrArray *figures;     /* verify: of SdtClientFigure, the evidence's; never NULL */
+	gchar *verdict;         /* check: "genuine", "fake", "undetermined"; NULL: unknown */
+	gchar *reason;          /* check: English */
+	gint64 soak_mismatches; /* soak: bytes that read back wrong; -1: unknown */
+	GError *error;          /* the first member that could not be read */
 } SdtClientHistoryEntry;
 
 typedef struct {

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "sdt-client-read.h"
+#include "sdt-l10n-record.h"
 #include "sdt-client-status.h"
 
 void
@@ -16,6 +17,8 @@ sdt_client_verification_free(SdtClientVerification *v)
 	g_free(v->id);
 	g_free(v->decision);
 	g_free(v->reason);
+	g_free(v->reason_code);
+	g_clear_pointer(&v->reason_args, json_array_unref);
 	g_free(v->time);
 	g_free(v);
 }
@@ -28,9 +31,28 @@ sdt_client_verification_from_json(JsonObject *obj, const gchar *where, GError **
 	if (!sdt_client_read_string(obj, where, "id", &v->id, error) ||
 	    !sdt_client_read_string(obj, where, "decision", &v->decision, error) ||
 	    !sdt_client_read_string(obj, where, "reason", &v->reason, error) ||
+	    !sdt_client_read_reason_code(obj, where, &v->reason_code, &v->reason_args, error) ||
 	    !sdt_client_read_string(obj, where, "time", &v->time, error))
 		return NULL;
 	return g_steal_pointer(&v);
+}
+
+const gchar *
+sdt_client_verification_reason(const SdtClientVerification *v)
+{
+	if (v == NULL || v->reason == NULL)
+		return "";
+	return sdt_l10n_reason_tr(v->reason_code, v->reason_args, v->reason);
+}
+
+const gchar *
+sdt_client_status_pending_reason(const SdtClientStatus *s)
+{
+	if (s == NULL || s->pending_verification_reason == NULL)
+		return "";
+	return sdt_l10n_reason_tr(s->pending_verification_reason_code,
+				  s->pending_verification_reason_args,
+				  s->pending_verification_reason);
 }
 
 void
@@ -51,6 +73,8 @@ sdt_client_status_free(SdtClientStatus *status)
 	g_free(status->pending_verification_id);
 	g_free(status->pending_verification_decision);
 	g_free(status->pending_verification_reason);
+	g_free(status->pending_verification_reason_code);
+	g_clear_pointer(&status->pending_verification_reason_args, json_array_unref);
 	g_free(status->pending_verification_failure);
 	g_free(status->pending_verification_damage);
 	sdt_client_verification_free(status->last_verification);
@@ -108,6 +132,11 @@ sdt_client_status_read_verifications(JsonObject *obj, SdtClientStatus *s, GError
 					    "reason",
 					    &s->pending_verification_reason,
 					    error) ||
+		    !sdt_client_read_reason_code(pending,
+						 "pending_verification",
+						 &s->pending_verification_reason_code,
+						 &s->pending_verification_reason_args,
+						 error) ||
 		    !sdt_client_read_string(pending,
 					    "pending_verification",
 					    "error",

@@ -12,9 +12,11 @@ G_BEGIN_DECLS
 /* one verification after a reboot (status's last_verification, a history entry) */
 typedef struct {
 	gchar *id;
-	gchar *decision; /* "keep", "step-down", "undo", or another word of the helper */
-	gchar *reason;   /* English */
-	gchar *time;     /* ISO 8601 */
+	gchar *decision;        /* "keep", "step-down", "undo", or another word of the helper */
+	gchar *reason;          /* English */
+	gchar *reason_code;     /* NULL: an entry of an older version */
+	JsonArray *reason_args; /* NULL when not given */
+	gchar *time;            /* ISO 8601 */
 } SdtClientVerification;
 
 /* the `status --json` document (DESIGN.md); strings are NULL when null */
@@ -41,6 +43,8 @@ typedef struct {
 	/* a decision taken and not carried out to the end: it, why, and what failed */
 	gchar *pending_verification_decision;
 	gchar *pending_verification_reason;
+	gchar *pending_verification_reason_code;
+	JsonArray *pending_verification_reason_args;
 	gchar *pending_verification_failure;
 	gchar *pending_verification_damage; /* pending.json cannot be read: why */
 	SdtClientVerification *last_verification;
@@ -51,6 +55,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientVerification, sdt_client_verification_fre
 /* a verification object (its members; absent ones are NULL) */
 SdtClientVerification *
 sdt_client_verification_from_json(JsonObject *obj, const gchar *where, GError **error);
+/* the verification's reason in the user's language (from its code when it has one) */
+const gchar *sdt_client_verification_reason(const SdtClientVerification *v);
+/* status's pending decision's reason, likewise ("" when none) */
+const gchar *sdt_client_status_pending_reason(const SdtClientStatus *s);
 
 void sdt_client_status_free(SdtClientStatus *status);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientStatus, sdt_client_status_free)

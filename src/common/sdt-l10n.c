@@ -637,3 +637,100 @@ sdt_l10n_plural_count(gdouble n)
 		r = fmod(r, 1e6) + 1e6;
 	return (gulong) r;
 }
+
+/**
+ * sdt_l10n_fill_args:
+ * @format: a printf-style format (a msgid, or its translation)
+ * @args: (array zero-terminated=1): the values, already written as text
+ *
+ * The format with each conversion replaced by its value, in the order its
+ * placeholders ask for (%2$s before %1$s works); a value that is missing is
+ * left out. A stored sentence (a reason code and its arguments) is shown this
+ * way: in English from the msgid, in the reader's language from its translation.
+ *
+ * Returns: (transfer full): the text
+ */
+gchar *
+sdt_l10n_fill_args(const gchar *format, const gchar *const *args)
+{
+	g_autoptr(GString) out = g_string_new(NULL);
+	guint n = args != NULL ? g_strv_length((gchar **) args) : 0;
+	const gchar *p = format;
+	const gchar *lit = format;
+	guint next = 1;
+
+	while ((p = strchr(p, '%')) != NULL) {
+		guint position;
+		gchar conv;
+
+		g_string_append_len(out, lit, p - lit);
+		p++;
+		if (!sdt_l10n_parse_conversion(&p, &position, &conv)) {
+			g_string_append_c(out, '%');
+		} else {
+			if (position == 0)
+				position = next++;
+			if (position >= 1 && position <= n)
+				g_string_append(out, args[position - 1]);
+		}
+		lit = p;
+	}
+	g_string_append(out, lit);
+	return g_string_free(g_steal_pointer(&out), FALSE);
+}
+
+/**
+ * sdt_l10n_english_begin:
+ *
+ * The calling thread writes the library's text in English with C numbers from
+ * now on (uselocale()), whatever the process's locale is: `sdtunerctl --root`
+ * runs the library this way, so what it stores (the history, pending.json) and
+ * returns is what the helper would have sent, and is translated where it is
+ * shown (docs/ARCHITECTURE.md). Other threads keep the user's language.
+ *
+ * Returns: (transfer none): the thread's locale before, for sdt_l10n_english_end()
+ */
+gpointer
+sdt_l10n_english_begin(void)
+{
+	static locale_t c_locale;
+	static gsize once;
+
+	if (g_once_init_enter(&once)) {
+		/* messages, numbers and times as the helper has them */
+		c_locale = newlocale(LC_MESSAGES_MASK | LC_NUMERIC_MASK | LC_TIME_MASK,
+				     "C",
+				     duplocale(LC_GLOBAL_LOCALE));
+		g_once_init_leave(&once, 1);
+	}
+	if (c_locale == (locale_t) 0)
+		return NULL;
+	return uselocale(c_locale);
+}
+
+/**
+ * sdt_l10n_english_end:
+ * @before: what sdt_l10n_english_begin() returned
+ *
+ * Back to the locale the thread had (the user's, for showing text).
+ */
+void
+sdt_l10n_english_end(gpointer before)
+{
+	if (before != NULL)
+		uselocale((locale_t) before);
+}
+
+/**
+ * sdt_l10n_user_begin:
+ *
+ * The calling thread shows text in the user's language again (the process's
+ * locale), e.g. in a progress callback of library code that runs in English.
+ *
+ * Returns: (transfer none): the thread's locale before, for sdt_l10n_english_end()
+ */
+gpointer
+sdt_l10n_user_begin(void)
+{
+	return uselocale(LC_GLOBAL_LOCALE);
+}

@@ -29,5 +29,9 @@ const gchar *sdt_l10n_bench_test(const gchar *name);
 gchar *sdt_l10n_pad(const gchar *text, glong columns);
 const gchar *sdt_l10n_sentence_gap(const gchar *sentence);
 gulong sdt_l10n_plural_count(gdouble n);
+gchar *sdt_l10n_fill_args(const gchar *format, const gchar *const *args);
+gpointer sdt_l10n_english_begin(void);
+void sdt_l10n_english_end(gpointer before);
+gpointer sdt_l10n_user_begin(void);
 
 G_END_DECLS

@@ -11,6 +11,7 @@
 #include "sdt-config-trial.h"
 #include "sdt-error.h"
 #include "sdt-history.h"
+#include "sdt-l10n-record.h"
 #include "sdt-ops-facts.h"
 #include "sdt-ops-verify-private.h"
 
@@ -188,7 +189,7 @@ sdt_ops_verify_save_next(SdtContext *ctx,
 			 SdtConfigWriter *writer,
 			 SdtVerifyPending *p,
 			 const gchar *next_id,
-			 const gchar *reason,
+			 JsonObject *why,
 			 const gchar *boot_now,
 			 GError **error)
 {
@@ -196,7 +197,8 @@ sdt_ops_verify_save_next(SdtContext *ctx,
 
 	json_object_set_string_member(step, "id", p->id);
 	json_object_set_string_member(step, "decision", "step-down");
-	json_object_set_string_member(step, "reason", reason);
+	/* the reason as stored: English, its code and arguments */
+	sdt_l10n_reason_copy(step, why);
 	json_array_add_object_element(p->steps, step);
 	g_free(p->id);
 	p->id = g_strdup(next_id);
@@ -347,13 +349,7 @@ sdt_ops_verify_act(SdtContext *ctx,
 	json_object_set_object_member(out, "action", action);
 	sdt_ops_verify_history(ctx, out);
 	if (decision == SDT_VERIFY_STEP_DOWN)
-		done = sdt_ops_verify_save_next(ctx,
-						writer,
-						p,
-						next_id,
-						json_object_get_string_member(out, "reason"),
-						boot_now,
-						error);
+		done = sdt_ops_verify_save_next(ctx, writer, p, next_id, out, boot_now, error);
 	else
 		done = sdt_verify_pending_remove(ctx, error);
 	return done;

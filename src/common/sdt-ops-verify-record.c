@@ -234,7 +234,11 @@ sdt_ops_verify_status_pending(SdtContext *ctx, JsonObject *status)
 	json_object_set_string_member(o, "since", p->time);
 	/* a decision taken and not carried out to the end (issue 23 item 2) */
 	if (p->decided != NULL) {
-		const gchar *members[] = {"decision", "reason", "error"};
+		const gchar *members[] = {"decision",
+					  "reason",
+					  "reason_code",
+					  "reason_args",
+					  "error"};
 		for (guint i = 0; i < G_N_ELEMENTS(members); i++) {
 			JsonNode *m = json_object_get_member(p->decided, members[i]);
 			if (m != NULL)
@@ -264,7 +268,14 @@ sdt_ops_verify_add_status(SdtContext *ctx, JsonObject *status)
 {
 	g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
 	JsonObject *last = sdt_ops_verify_last_entry(history);
-	const gchar *members[] = {"id", "decision", "reason", "next_id", "time", "evidence"};
+	const gchar *members[] = {"id",
+				  "decision",
+				  "reason",
+				  "reason_code",
+				  "reason_args",
+				  "next_id",
+				  "time",
+				  "evidence"};
 	JsonObject *o;
 
 	sdt_ops_verify_status_pending(ctx, status);

@@ -11,6 +11,7 @@
 #include "sdt-error.h"
 #include "sdt-history.h"
 #include "sdt-kmsg.h"
+#include "sdt-l10n-record.h"
 #include "sdt-ops-facts.h"
 #include "sdt-ops-verify-private.h"
 
@@ -61,7 +62,7 @@ sdt_ops_verify_nothing_pending(void)
 
 	json_object_set_boolean_member(out, "pending", FALSE);
 	json_object_set_null_member(out, "decision");
-	json_object_set_string_member(out, "reason", _("No change is waiting to be verified."));
+	sdt_l10n_reason_set(out, "nothing-pending", NULL);
 	json_node_take_object(node, out);
 	return node;
 }
@@ -156,7 +157,7 @@ sdt_ops_verify_result(const SdtVerifyPending *p,
 	json_object_set_int_member(out, "step", p->step);
 	json_object_set_boolean_member(out, "trial", p->trial);
 	json_object_set_string_member(out, "decision", sdt_verify_decision_to_string(r->decision));
-	json_object_set_string_member(out, "reason", r->reason);
+	sdt_l10n_reason_set(out, r->reason_code, json_array_ref(r->reason_args));
 	if (r->next_id != NULL)
 		json_object_set_string_member(out, "next_id", r->next_id);
 	else
@@ -223,7 +224,7 @@ sdt_ops_verify_record_decision(SdtContext *ctx,
 
 	json_object_set_string_member(out, "decided_at", now);
 	json_object_set_string_member(d, "decision", sdt_verify_decision_to_string(r->decision));
-	json_object_set_string_member(d, "reason", r->reason);
+	sdt_l10n_reason_set(d, r->reason_code, json_array_ref(r->reason_args));
 	if (r->next_id != NULL)
 		json_object_set_string_member(d, "next_id", r->next_id);
 	else
@@ -268,18 +269,13 @@ sdt_ops_verify_damaged(SdtContext *ctx,
 	g_autoptr(JsonObject) out = json_object_new();
 	g_autoptr(GError) local = NULL;
 	g_autoptr(JsonObject) res = NULL;
-	g_autofree gchar *reason = g_strdup_printf(
-		/* Translators: %s says what is wrong with the file */
-		_("SD Tuner's record of the pending change is damaged (%s), so nothing "
-		  "in it can be trusted: the change was undone."),
-		damage->message);
 	g_autofree gchar *now = sdt_ops_verify_now_iso(ctx);
 	JsonObject *a;
 	JsonNode *node;
 
 	json_object_set_boolean_member(out, "pending", TRUE);
 	json_object_set_string_member(out, "decision", "undo");
-	json_object_set_string_member(out, "reason", reason);
+	sdt_l10n_reason_set(out, "record-damaged", sdt_l10n_args(damage->message, NULL));
 	json_object_set_boolean_member(out, "stop", TRUE);
 	json_object_set_string_member(out, "decided_at", now);
 	res = sdt_config_writer_revert(writer, &local);

@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sdt-l10n.h"
+#include "sdt-l10n-record.h"
 #include "sdt-recommend.h"
 #include "sdt-verify.h"
 
@@ -41,6 +41,9 @@ sdt_verify_result_free(SdtVerifyResult *result)
 	if (result == NULL)
 		return;
 	g_free(result->reason);
+	g_free(result->reason_code);
+	if (result->reason_args != NULL)
+		json_array_unref(result->reason_args);
 	g_free(result->next_id);
 	g_ptr_array_unref(result->improved);
 	g_ptr_array_unref(result->worse);
@@ -125,18 +128,48 @@ sdt_verify_next_step_mhz(guint64 core_hz, guint mhz)
 static gchar *
 sdt_verify_mhz_string(guint64 hz)
 {
-	return g_strdup_printf("%.1f", (gdouble) hz / 1e6);
+	gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+	/* C numbers whatever the locale: an argument of a stored reason */
+	return g_strdup(g_ascii_formatd(buf, sizeof buf, "%.1f", (gdouble) hz / 1e6));
 }
 
+/* the reason as stored: its code (sdt-l10n-record.c), its arguments and its English */
+static void
+sdt_verify_result_set_reason(SdtVerifyResult *r, const gchar *code, JsonArray *args)
+{
+	g_free(r->reason);
+	g_free(r->reason_code);
+	if (r->reason_args != NULL)
+		json_array_unref(r->reason_args);
+	r->reason_args = args != NULL ? args : json_array_new();
+	r->reason_code = g_strdup(code);
+	r->reason = sdt_l10n_reason_english(code, r->reason_args);
+	g_warn_if_fail(r->reason != NULL);
+}
+
+/* @code: the reason's code; @args (taken; NULL: none) its arguments */
 static SdtVerifyResult *
-sdt_verify_result_new(SdtVerifyDecision decision, gchar *reason)
+sdt_verify_result_new(SdtVerifyDecision decision, const gchar *code, JsonArray *args)
 {
 	SdtVerifyResult *r = g_new0(SdtVerifyResult, 1);
 	r->decision = decision;
-	r->reason = reason;
 	r->improved = g_ptr_array_new_with_free_func(g_free);
 	r->worse = g_ptr_array_new_with_free_func(g_free);
+	if (code != NULL)
+		sdt_verify_result_set_reason(r, code, args);
 	return r;
+}
+
+/* @args with @list (of gchar*) added as one list argument */
+static JsonArray *
+sdt_verify_args_list(JsonArray *args, GPtrArray *list)
+{
+	JsonArray *a = json_array_new();
+	for (guint i = 0; i < list->len; i++)
+		json_array_add_string_element(a, g_ptr_array_index(list, i));
+	json_array_add_array_element(args, a);
+	return args;
 }
 
 /* "seq-write: 20.1 → 38.9 MB/s (+94%, spread ±0.4/±0.6)" */
@@ -162,52 +195,41 @@ sdt_verify_figure_valid(const SdtVerifyFigure *f)
 	       f->after >= 0 && f->before_spread >= 0 && f->after_spread >= 0;
 }
 
-/* one finding more in a list of them, joined the way the user's language joins a list */
-static void
-sdt_verify_list_add(GString *list, gchar *item)
-{
-	if (list->len > 0)
-		/* Translators: what goes between the items of a list (“reducing overclock
-		 * due to errors”, 3 time-outs); the app and sdtunerctl split the helper's
-		 * English list at ", " and join the translated items with this */
-		g_string_append(list, C_("list separator", ", "));
-	g_string_append(list, item);
-	g_free(item);
-}
-
-static gchar *
+/* what the kernel log showed, a list of quotes and counts (English) */
+static GPtrArray *
 sdt_verify_log_summary(const SdtVerifyLog *log)
 {
-	GString *list = g_string_new(NULL);
+	GPtrArray *parts = g_ptr_array_new_with_free_func(g_free);
 
 	/* Translators: the next three are messages of the kernel log, quoted: the
-	 * log itself stays English, so keep the English words recognisable */
+	 * log itself stays English, so keep the English words recognisable; they are
+	 * stored in English and shown in the reader's language (sdt-l10n-record.c) */
 	if (log->overclock_reduced > 0)
-		sdt_verify_list_add(list, g_strdup(_("“reducing overclock due to errors”")));
+		g_ptr_array_add(parts, g_strdup(N_("“reducing overclock due to errors”")));
 	if (log->overclock_cancelled > 0)
-		sdt_verify_list_add(list, g_strdup(_("“cancelling overclock”")));
+		g_ptr_array_add(parts, g_strdup(N_("“cancelling overclock”")));
 	if (log->cqe_recovery > 0)
-		sdt_verify_list_add(list, g_strdup(_("“running CQE recovery”")));
+		g_ptr_array_add(parts, g_strdup(N_("“running CQE recovery”")));
 	if (log->timeouts > 0)
-		sdt_verify_list_add(list,
-				    g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
-								"%u time-out",
-								"%u time-outs",
-								log->timeouts),
-						    log->timeouts));
+		g_ptr_array_add(parts,
+				g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
+							    "%u time-out",
+							    "%u time-outs",
+							    log->timeouts),
+						log->timeouts));
 	if (log->io_errors > 0)
-		sdt_verify_list_add(list,
-				    g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
-								"%u I/O error",
-								"%u I/O errors",
-								log->io_errors),
-						    log->io_errors));
-	return g_string_free(list, FALSE);
+		g_ptr_array_add(parts,
+				g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
+							    "%u I/O error",
+							    "%u I/O errors",
+							    log->io_errors),
+						log->io_errors));
+	return parts;
 }
 
 /* errors at an overclock: the next step while there is one, else undo */
 static SdtVerifyResult *
-sdt_verify_errors(const SdtVerifyFacts *facts, const gchar *what)
+sdt_verify_errors(const SdtVerifyFacts *facts, GPtrArray *what)
 {
 	guint mhz = facts->change.overclock_mhz;
 	guint next = facts->step < SDT_VERIFY_MAX_STEPS
@@ -218,23 +240,18 @@ sdt_verify_errors(const SdtVerifyFacts *facts, const gchar *what)
 	if (next > 0) {
 		g_autofree gchar *next_hz = sdt_verify_mhz_string(
 			sdt_recommend_sdhost_clock_hz(facts->core_clock_hz, next));
-		r = sdt_verify_result_new(SDT_VERIFY_STEP_DOWN, NULL);
-		r->next_id = g_strdup_printf("sd-overclock-%u", next);
-		/* Translators: the first %s is what the kernel log showed, e.g. “reducing
-		 * overclock due to errors”; then the id to try next and its clock in MHz */
-		r->reason = g_strdup_printf(_("The kernel log shows %s at this clock, so SD Tuner "
-					      "prepared the next slower step, %s (%s MHz): restart "
-					      "the Pi to try it."),
-					    what,
-					    r->next_id,
-					    next_hz);
+		g_autofree gchar *next_id = g_strdup_printf("sd-overclock-%u", next);
+		JsonArray *args = sdt_verify_args_list(json_array_new(), what);
+
+		json_array_add_string_element(args, next_id);
+		json_array_add_string_element(args, next_hz);
+		r = sdt_verify_result_new(SDT_VERIFY_STEP_DOWN, "errors-step-down", args);
+		r->next_id = g_steal_pointer(&next_id);
 		return r;
 	}
-	return sdt_verify_result_new(
-		SDT_VERIFY_UNDO,
-		g_strdup_printf(_("The kernel log shows %s even at the lowest step SD "
-				  "Tuner tries, so the change was undone."),
-				what));
+	return sdt_verify_result_new(SDT_VERIFY_UNDO,
+				     "errors-lowest-step",
+				     sdt_verify_args_list(json_array_new(), what));
 }
 
 /* the decision, step by step: each returns the result when it decides, else NULL */
@@ -245,16 +262,9 @@ sdt_verify_check_boot(const SdtVerifyFacts *facts)
 {
 	if (facts->boot_id_then != NULL && facts->boot_id_now != NULL &&
 	    g_ascii_strcasecmp(facts->boot_id_then, facts->boot_id_now) == 0)
-		return sdt_verify_result_new(
-			SDT_VERIFY_WAIT,
-			g_strdup(_("The Pi has not restarted since the change: restart it "
-				   "to verify the change.")));
+		return sdt_verify_result_new(SDT_VERIFY_WAIT, "not-restarted", NULL);
 	if (facts->boot_id_now == NULL)
-		return sdt_verify_result_new(
-			SDT_VERIFY_UNDO,
-			g_strdup(_("Verification could not run: the boot id of this system "
-				   "cannot be read, so SD Tuner cannot tell whether the Pi "
-				   "restarted; the change was undone.")));
+		return sdt_verify_result_new(SDT_VERIFY_UNDO, "no-boot-id", NULL);
 	return NULL;
 }
 
@@ -263,20 +273,12 @@ static SdtVerifyResult *
 sdt_verify_check_tries(const SdtVerifyFacts *facts)
 {
 	SdtVerifyResult *r;
+	g_autofree gchar *n = NULL;
 
 	if (facts->attempts < SDT_VERIFY_MAX_TRIES)
 		return NULL;
-	r = sdt_verify_result_new(
-		SDT_VERIFY_UNDO,
-		g_strdup_printf(g_dngettext(GETTEXT_PACKAGE,
-					    "Verification was interrupted %u time "
-					    "(a crash, a power loss or a reboot loop), so "
-					    "the change was undone and SD Tuner stops trying.",
-					    "Verification was interrupted %u times "
-					    "(a crash, a power loss or a reboot loop), so "
-					    "the change was undone and SD Tuner stops trying.",
-					    facts->attempts),
-				facts->attempts));
+	n = g_strdup_printf("%u", facts->attempts);
+	r = sdt_verify_result_new(SDT_VERIFY_UNDO, "interrupted", sdt_l10n_args(n, NULL));
 	r->stop = TRUE;
 	return r;
 }
@@ -294,25 +296,14 @@ sdt_verify_check_block(const SdtVerifyFacts *facts)
 	if (g_strcmp0(facts->block_id, facts->id) == 0)
 		return NULL;
 	if (facts->block_id == NULL)
-		r = sdt_verify_result_new(
-			SDT_VERIFY_UNDO,
-			/* Translators: a recommendation id */
-			g_strdup_printf(_("SD Tuner's record says %s is pending, but its block is "
-					  "not in the file it was written to (a crash before it "
-					  "was written, or removed by hand): nothing of it is left "
-					  "to verify, so SD Tuner took back what remained and "
-					  "stops verifying."),
-					facts->id));
+		r = sdt_verify_result_new(SDT_VERIFY_UNDO,
+					  "block-missing",
+					  sdt_l10n_args(facts->id != NULL ? facts->id : "?", NULL));
 	else
 		r = sdt_verify_result_new(
 			SDT_VERIFY_UNDO,
-			/* Translators: two recommendation ids */
-			g_strdup_printf(_("SD Tuner's record says %s is pending, but its block in "
-					  "the file is %s: the state is inconsistent, so SD Tuner "
-					  "took its change out instead of stepping the clock "
-					  "anywhere, and stops verifying."),
-					facts->id,
-					facts->block_id));
+			"block-other",
+			sdt_l10n_args(facts->id != NULL ? facts->id : "?", facts->block_id, NULL));
 	r->stop = TRUE;
 	return r;
 }
@@ -325,12 +316,7 @@ sdt_verify_check_config_edited(const SdtVerifyFacts *facts)
 
 	if (!facts->config_edited)
 		return NULL;
-	r = sdt_verify_result_new(
-		SDT_VERIFY_UNDO,
-		g_strdup(_("config.txt was edited by hand while SD Tuner's change was "
-			   "pending, so SD Tuner cannot vouch for what this boot ran: "
-			   "it took out only its own lines and left every edit that is "
-			   "not its own.")));
+	r = sdt_verify_result_new(SDT_VERIFY_UNDO, "config-edited", NULL);
 	r->foreign_change = TRUE;
 	return r;
 }
@@ -341,43 +327,30 @@ sdt_verify_check_trial_booted(const SdtVerifyFacts *facts)
 {
 	if (!facts->trial || facts->tryboot_active)
 		return NULL;
-	return sdt_verify_result_new(
-		SDT_VERIFY_UNDO,
-		g_strdup(_("This boot did not use the trial: the trial boot failed "
-			   "and the firmware started the old config.txt, or the Pi was "
-			   "restarted without “reboot '0 tryboot'”. The trial was "
-			   "cancelled.")));
+	return sdt_verify_result_new(SDT_VERIFY_UNDO, "trial-not-booted", NULL);
 }
 
 /* 5. the data: any mismatch is the end, whatever else is true */
 static SdtVerifyResult *
 sdt_verify_check_soak_data(const SdtVerifyFacts *facts)
 {
+	g_autofree gchar *bytes = NULL;
+	g_autofree gchar *offset = NULL;
+
 	if (!facts->soak.ran || facts->soak.mismatches == 0)
 		return NULL;
-	return sdt_verify_result_new(
-		SDT_VERIFY_UNDO,
-		/* Translators: a count of bytes, then a byte offset */
-		g_strdup_printf(
-			g_dngettext(GETTEXT_PACKAGE,
-				    "The soak test read back wrong data: %" PRIu64
-				    " byte differed, the first at byte offset %" PRId64
-				    " of the test file. The card does not store data "
-				    "correctly with this setting; the change was undone.",
-				    "The soak test read back wrong data: %" PRIu64
-				    " bytes differed, the first at byte offset %" PRId64
-				    " of the test file. The card does not store data "
-				    "correctly with this setting; the change was undone.",
-				    sdt_l10n_plural_count((gdouble) facts->soak.mismatches)),
-			(uint64_t) facts->soak.mismatches,
-			(int64_t) facts->soak.first_bad_offset));
+	bytes = g_strdup_printf("%" PRIu64, (uint64_t) facts->soak.mismatches);
+	offset = g_strdup_printf("%" PRId64, (int64_t) facts->soak.first_bad_offset);
+	return sdt_verify_result_new(SDT_VERIFY_UNDO,
+				     "soak-mismatch",
+				     sdt_l10n_args(bytes, offset, NULL));
 }
 
 /* 6. errors in the kernel log since boot: a step down at an overclock, else undo */
 static SdtVerifyResult *
 sdt_verify_check_log(const SdtVerifyFacts *facts)
 {
-	g_autofree gchar *what = NULL;
+	g_autoptr(GPtrArray) what = NULL;
 
 	if (facts->log == NULL || sdt_verify_log_errors(facts->log) == 0)
 		return NULL;
@@ -385,9 +358,8 @@ sdt_verify_check_log(const SdtVerifyFacts *facts)
 	if (facts->change.kind == SDT_VERIFY_CHANGE_OVERCLOCK && facts->log->cqe_recovery == 0)
 		return sdt_verify_errors(facts, what);
 	return sdt_verify_result_new(SDT_VERIFY_UNDO,
-				     g_strdup_printf(_("The kernel log shows %s with this "
-						       "setting, so the change was undone."),
-						     what));
+				     "log-errors",
+				     sdt_verify_args_list(json_array_new(), what));
 }
 
 /* 7a. took effect: the SD clock is the one the overclock gives */
@@ -398,23 +370,15 @@ sdt_verify_check_clock(const SdtVerifyFacts *facts)
 	g_autofree gchar *seen = NULL;
 
 	if (facts->expected_clock_hz == 0 || facts->observed_clock_hz == 0)
-		return sdt_verify_result_new(
-			SDT_VERIFY_UNDO,
-			g_strdup(_("Verification could not run: the SD clock cannot be "
-				   "read (no debugfs “ios” and no “overclocking to” line), "
-				   "so the change was undone.")));
+		return sdt_verify_result_new(SDT_VERIFY_UNDO, "clock-unreadable", NULL);
 	if (facts->observed_clock_hz + 1000 >= facts->expected_clock_hz &&
 	    facts->observed_clock_hz <= facts->expected_clock_hz + 1000)
 		return NULL;
 	want = sdt_verify_mhz_string(facts->expected_clock_hz);
 	seen = sdt_verify_mhz_string(facts->observed_clock_hz);
-	/* Translators: clocks in MHz */
 	return sdt_verify_result_new(SDT_VERIFY_UNDO,
-				     g_strdup_printf(_("The change did not take effect: the SD "
-						       "clock is %s MHz, not the expected %s MHz; "
-						       "the change was undone."),
-						     seen,
-						     want));
+				     "clock-wrong",
+				     sdt_l10n_args(seen, want, NULL));
 }
 
 /* 7b. took effect: the queueing state is the one asked for; one sentence per state */
@@ -424,7 +388,7 @@ sdt_verify_check_cqe(const SdtVerifyFacts *facts)
 	const gchar *reason;
 
 	if (facts->expected_cqe == SDT_CQE_UNKNOWN)
-		reason = _("SD Tuner cannot verify this setting, so the change was undone.");
+		reason = "cannot-verify";
 	else if (facts->observed_cqe == facts->expected_cqe)
 		return NULL;
 	/* the host's software queue is no command queueing on the card: off, as status says */
@@ -432,18 +396,14 @@ sdt_verify_check_cqe(const SdtVerifyFacts *facts)
 		 facts->observed_cqe == SDT_CQE_HOST_SOFTWARE_QUEUE)
 		return NULL;
 	else if (facts->observed_cqe == SDT_CQE_ENABLED)
-		reason = _("The change did not take effect: command queueing is still on; the "
-			   "change was undone.");
+		reason = "cqe-still-on";
 	else if (facts->observed_cqe == SDT_CQE_OFF)
-		reason = _("The change did not take effect: command queueing is off; the change "
-			   "was undone.");
+		reason = "cqe-off";
 	else if (facts->observed_cqe == SDT_CQE_HOST_SOFTWARE_QUEUE)
-		reason = _("The change did not take effect: the card runs with the host's "
-			   "software queue, not as asked; the change was undone.");
+		reason = "cqe-host-queue";
 	else
-		reason = _("The change did not take effect: the kernel log does not show whether "
-			   "command queueing is on or off; the change was undone.");
-	return sdt_verify_result_new(SDT_VERIFY_UNDO, g_strdup(reason));
+		reason = "cqe-unknown";
+	return sdt_verify_result_new(SDT_VERIFY_UNDO, reason, NULL);
 }
 
 /* 7. took effect */
@@ -454,9 +414,7 @@ sdt_verify_check_effect(const SdtVerifyFacts *facts)
 		return sdt_verify_check_clock(facts);
 	if (facts->change.kind == SDT_VERIFY_CHANGE_CQE)
 		return sdt_verify_check_cqe(facts);
-	return sdt_verify_result_new(SDT_VERIFY_UNDO,
-				     g_strdup(_("SD Tuner cannot verify this setting, so "
-						"the change was undone.")));
+	return sdt_verify_result_new(SDT_VERIFY_UNDO, "cannot-verify", NULL);
 }
 
 /* 8. the evidence: a "before" to compare with, and a soak test that checked every byte */
@@ -465,36 +423,15 @@ sdt_verify_check_evidence(const SdtVerifyFacts *facts)
 {
 	/* a safety change is not there to be faster: it needs no "before" */
 	if (facts->no_before && !sdt_verify_change_is_safety(&facts->change))
-		return sdt_verify_result_new(
-			SDT_VERIFY_UNDO,
-			g_strdup(_("Verification could not run: there is no benchmark of the SD "
-				   "card from before the change, so SD Tuner cannot show that it "
-				   "helped; the change was undone.")));
+		return sdt_verify_result_new(SDT_VERIFY_UNDO, "no-before", NULL);
 	if (facts->evidence_error != NULL)
-		/* Translators: %s is why the soak test or the benchmark failed */
-		return sdt_verify_result_new(
-			SDT_VERIFY_UNDO,
-			g_strdup_printf(_("Verification could not run: %s; the change was undone."),
-					facts->evidence_error));
+		return sdt_verify_result_new(SDT_VERIFY_UNDO,
+					     "evidence-failed",
+					     sdt_l10n_args(facts->evidence_error, NULL));
 	if (!facts->soak.ran || facts->soak.bytes_written == 0 ||
 	    facts->soak.bytes_checked < facts->soak.bytes_written)
-		return sdt_verify_result_new(
-			SDT_VERIFY_UNDO,
-			g_strdup(_("Verification could not run: the soak test did not "
-				   "check the data it wrote, so SD Tuner cannot show that the "
-				   "card stores data correctly; the change was undone.")));
+		return sdt_verify_result_new(SDT_VERIFY_UNDO, "soak-unchecked", NULL);
 	return NULL;
-}
-
-/* the figure texts of @list joined by "; " */
-static gchar *
-sdt_verify_join(GPtrArray *list)
-{
-	gchar *text;
-	g_ptr_array_add(list, NULL);
-	text = g_strjoinv("; ", (gchar **) list->pdata);
-	g_ptr_array_remove_index(list, list->len - 1);
-	return text;
 }
 
 /* sorts every figure into improved (gain above the combined spread), worse or neither */
@@ -518,42 +455,31 @@ sdt_verify_compare_figures(const SdtVerifyFacts *facts, SdtVerifyResult *r)
 static SdtVerifyResult *
 sdt_verify_judge_figures(const SdtVerifyFacts *facts)
 {
-	SdtVerifyResult *r = sdt_verify_result_new(SDT_VERIFY_KEEP, NULL);
-	g_autofree gchar *list = NULL;
+	SdtVerifyResult *r = sdt_verify_result_new(SDT_VERIFY_KEEP, NULL, NULL);
 
 	sdt_verify_compare_figures(facts, r);
 	if (sdt_verify_change_is_safety(&facts->change)) {
-		r->reason = g_strdup(_("Command queueing is off, the kernel log shows no "
-				       "errors and the soak test checked every byte: the "
-				       "change makes the card safer, not faster, so it was "
-				       "kept whatever the benchmark says."));
+		sdt_verify_result_set_reason(r, "safety-kept", NULL);
 		return r;
 	}
 	if (r->worse->len > 0) {
-		list = sdt_verify_join(r->worse);
 		r->decision = SDT_VERIFY_UNDO;
-		r->reason = g_strdup_printf(_("A figure got worse by more than its spread "
-					      "(%s), so the change was undone."),
-					    list);
+		sdt_verify_result_set_reason(r,
+					     "figure-worse",
+					     sdt_verify_args_list(json_array_new(), r->worse));
 		return r;
 	}
 	if (r->improved->len == 0) {
 		r->decision = SDT_VERIFY_UNDO;
-		r->reason = facts->n_figures == 0
-				    ? g_strdup(_("Verification could not run: there is no "
-						 "benchmark from before and after the change, so "
-						 "SD Tuner cannot show that it helped; the change "
-						 "was undone."))
-				    : g_strdup(_("No figure improved by more than the combined "
-						 "spread of the runs before and after, so the "
-						 "change was undone."));
+		sdt_verify_result_set_reason(r,
+					     facts->n_figures == 0 ? "no-figures"
+								   : "no-improvement",
+					     NULL);
 		return r;
 	}
-	list = sdt_verify_join(r->improved);
-	r->reason = g_strdup_printf(_("The change works: no errors, the soak test "
-				      "checked every byte, and it is faster (%s). It "
-				      "was kept."),
-				    list);
+	sdt_verify_result_set_reason(r,
+				     "works",
+				     sdt_verify_args_list(json_array_new(), r->improved));
 	return r;
 }
 

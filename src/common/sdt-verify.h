@@ -127,7 +127,9 @@ typedef struct {
 
 typedef struct {
 	SdtVerifyDecision decision;
-	gchar *reason;           /* translated, one sentence or more */
+	gchar *reason;           /* English, one sentence or more: @reason_code's */
+	gchar *reason_code;      /* the reason's code (sdt-l10n-record.c) */
+	JsonArray *reason_args;  /* its arguments (text, or lists of text) */
 	gchar *next_id;          /* step down: the id to prepare, e.g. "sd-overclock-80" */
 	GPtrArray *improved;     /* "seq-write: 20.1 → 38.9 MB/s (+94%)" */
 	GPtrArray *worse;        /* figures worse by more than the combined spread */

@@ -7,6 +7,7 @@ job under org.example.sdtuner.check, with a real polkitd.  Needs root."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -178,6 +179,37 @@ class CheckBusTest(unittest.TestCase):
         r = self.ctl('check')
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn('Verdict: FAKE', r.stdout)
+        self.card.verify()
+
+    def test_japanese_over_the_bus(self):
+        """issue 24: the helper sends the check's reason in English (JSON is for
+        programs); `sdtunerctl check` shows it, and the phases of its progress, in the
+        user's language, not as the helper sent them."""
+        english = json.loads(self.ctl('--json', 'check').stdout)
+        saved = dict(self.env.environ)
+        self.addCleanup(lambda: (self.env.environ.clear(), self.env.environ.update(saved)))
+        self.env.environ.update(LANGUAGE='ja', LC_ALL='C.UTF-8',
+                                SDTUNER_LOCALEDIR=os.path.join(BUILDDIR, 'po'))
+        # over the bus, then in-process (the library runs in English there too, and its
+        # progress lines go back to the user's language)
+        local = self.env.run_as(None, [SDTUNERCTL, '--root', '/', 'check', '--dir',
+                                       self.card.mnt], timeout=300, stdin=subprocess.DEVNULL)
+        for r in (self.ctl('check'), local):
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertRegex(r.stdout, '[\u3040-\u30ff]')
+            self.assertNotIn(english['reason'], r.stdout)
+            # every line, the reason and the notes included, is Japanese
+            self.assertTrue(all(re.search('[\u3040-\u30ff\u4e00-\u9fff]', line)
+                                for line in r.stdout.splitlines() if line), r.stdout)
+            self.assertNotIn('Stand-in', r.stdout)
+            # progress on stderr (one line per phase off a terminal): no raw phase ids
+            phases = [line.split(':')[0] for line in r.stderr.splitlines() if ':' in line]
+            self.assertTrue(phases, r.stderr)
+            for raw in ('prepare', 'repair', 'read', 'reserve', 'probe', 'restore', 'write',
+                        'verify', 'cleanup'):
+                self.assertNotIn(raw, phases, r.stderr)
+            self.assertTrue(all(re.search('[\u3040-\u30ff\u4e00-\u9fff]', p)
+                                for p in phases), r.stderr)
         self.card.verify()
 
     def test_nobody_refused_nothing_written(self):

@@ -97,6 +97,53 @@ class CliBusTest(unittest.TestCase):
                 self.assertIn('SD カードを 100 MHz で動かす', self.ctl('recommend').stdout)
                 self.assertEqual(self.ctl('apply', rec['id']).returncode, 0)
 
+    def test_japanese_health_and_history(self):
+        """issue 24: what the helper sends in English (the wear estimate's assumption,
+        the notes, the register verdict) and the identifiers the history stores (the
+        kinds check and soak, test ids, reason codes) are shown in Japanese over the bus,
+        as in-process; the JSON stays English."""
+        hist = os.path.join(self.env.root, 'var', 'lib', 'sd-tuner', 'history')
+        os.makedirs(hist, exist_ok=True)
+        entries = [
+            {'kind': 'check', 'time': '2026-01-01T00:00:00Z', 'verdict': 'genuine',
+             'reason': 'No fake found.'},
+            {'kind': 'soak', 'time': '2026-01-01T00:01:00Z', 'profile': 'soak',
+             'target': {'path': '/var/tmp', 'stand_in': False}, 'tests': [],
+             'soak': {'bytes_written': 1048576, 'bytes_checked': 1048576, 'mismatches': 0}},
+            {'kind': 'verify', 'time': '2026-01-01T00:02:00Z', 'pending': True,
+             'id': 'sd-overclock-100', 'decision': 'undo',
+             'reason': 'A figure got worse by more than its spread (seq-write: 9.2 → 8.2 '
+                       'MB/s (-12%, ±0.1/±0.1)), so the change was undone.',
+             'reason_code': 'figure-worse',
+             'reason_args': [['seq-write: 9.2 → 8.2 MB/s (-12%, ±0.1/±0.1)']]}]
+        for i, e in enumerate(entries):
+            with open(os.path.join(hist, f'{1700000000000000 + i:016d}-{e["kind"]}.json'),
+                      'w') as f:
+                json.dump(e, f)
+        saved = dict(self.env.environ)
+        self.addCleanup(lambda: (self.env.environ.clear(), self.env.environ.update(saved)))
+        self.env.environ.update(LANGUAGE='ja', LC_ALL='C.UTF-8',
+                                SDTUNER_LOCALEDIR=os.path.join(BUILDDIR, 'po'))
+        english = json.loads(self.ctl('--json', 'health').stdout)
+        self.assertIsNotNone(english['projection'], 'the sim card has a wear estimate')
+        for cmd in (['health'], ['history']):
+            with self.subTest(cmd=cmd):
+                bus = self.ctl(*cmd)
+                local = self.ctl_root_mode(*cmd)
+                self.assertEqual(bus.returncode, 0, bus.stderr)
+                self.assertEqual(bus.stdout, local.stdout)
+                self.assertRegex(bus.stdout, '[\u3040-\u30ff]')
+        health = self.ctl('health').stdout
+        self.assertNotIn(english['projection']['assumption'], health)
+        for note in english['notes']:
+            self.assertNotIn(note, health)
+        self.assertIn('レジスタ', health)
+        history = self.ctl('history').stdout
+        self.assertEqual(len(history.splitlines()), len(entries), history)
+        self.assertNotRegex(history, r'\bseq-write\b')
+        self.assertIn('シーケンシャル書き込み', history)
+        self.assertNotIn(entries[2]['reason'], history)
+
     def test_helper_in_japanese_answers_in_english(self):
         """The helper's JSON and errors are for programs: English and C numbers even when
         the system locale it starts under is Japanese (a Pi set up in Japanese)."""
