@@ -13,6 +13,8 @@ tests/i18n/sdti18n.py over it:
   allowed: Overview; Speed before and after a benchmark; Tuning with the recommendation
       and, after Apply, the trial; History; Health with the registers and wear, then a
       Quick check that finds the fake; Tuning after Revert; History after all that;
+  the loop: a trial pending, being checked after the (simulated) restart, kept by the
+      verify unit (run in the C locale, as at boot), History, the next start's message;
   no helper: a bus without sd-tuner-helper (the info bar, Speed's refused benchmark);
       no system bus at all.
 Every run of English found is listed with where and the full line; the test fails if
@@ -72,12 +74,17 @@ class Pseudo:
         s.findings = os.path.join(s.home, 'findings.jsonl')
         open(s.findings, 'w').close()
         shutil.chown(s.findings, 'nobody', 'nogroup')
+        # shown as they are, never translated: config.txt lines, the kernel's messages
         config = os.path.join(s.tmp, 'config-lines.txt')
         with open(config, 'w') as f:
             for path in [BOOKWORM] + ([os.path.join(root, 'boot', 'firmware', n)
                                        for n in ('config.txt', 'tryboot.txt')] if root else []):
                 if os.path.exists(path):
                     f.write(open(path, errors='replace').read() + '\n')
+            kmsg = os.path.join(root, 'dev', 'kmsg') if root else None
+            lines = LOOP_LOG + (open(kmsg, errors='replace').read().splitlines()
+                                if kmsg and os.path.isfile(kmsg) else [])
+            f.write('\n'.join(line.split(';', 1)[-1] for line in lines) + '\n')
         os.chmod(config, 0o644)
         s.env.update(SDTUNER_PSEUDO_FINDINGS=s.findings, SDTUNER_PSEUDO_MO=self.mo,
                      SDTUNER_PSEUDO_CONFIG=config)
@@ -137,6 +144,35 @@ class Pseudo:
         finally:
             self.collect(s)
 
+    def loop(self, env, board):
+        """the closed loop: a trial pending, being checked after the restart, decided by
+        the verify unit (which runs at boot in the C locale), and the next start's message"""
+        board.boot(0, 50000000, False)
+        s = self.session(env.address, env.agent_cmd('allow', []), root=env.root)
+        try:
+            s.steps('wait-text', r'^⟦Simulated ', 'page', '⟦Tuning⟧',
+                    'click', '⟦Apply⟧', 'wait-text', r'^⟦The trial of ⟧',
+                    'where', 'loop: Tuning (trial pending)', 'marked')
+            board.boot(1, 100000000, True)
+            s.steps('click', '⟦Refresh⟧', 'wait-text', r'^⟦SD Tuner is checking ⟧',
+                    'where', 'loop: Tuning (being checked after the restart)', 'marked')
+            res = board.verify(LOOP_FASTER)
+            check(res is not None and res.get('decision') == 'keep', 'the verification kept it')
+            s.steps('click', '⟦Refresh⟧', 'wait-text', r'^⟦SD Tuner kept ⟧',
+                    'where', 'loop: Tuning (kept by the verification)', 'marked',
+                    'page', '⟦History⟧', 'wait-text', r'^⟦Before and after ',
+                    'where', 'loop: History (the verification)', 'marked')
+            s.screenshot('qps-loop-history-1280x800', 1280, 800)
+        finally:
+            self.collect(s)
+        s = self.session(env.address, env.agent_cmd('allow', []), root=env.root)
+        try:
+            s.steps('wait-text', r'^⟦After the restart on ⟧',
+                    'where', 'loop: next start (the outcome message)', 'marked')
+            s.screenshot('qps-loop-message-1280x800', 1280, 800)
+        finally:
+            self.collect(s)
+
     def no_helper(self):
         with tempfile.TemporaryDirectory(prefix=f'sdt-bare-bus-{os.getpid()}-') as d:
             os.chmod(d, 0o755)
@@ -185,6 +221,64 @@ class Pseudo:
         check(not self.findings, 'no English left in the window under the pseudo-locale')
 
 
+def fig(median, spread, unit='MB/s'):
+    return {'median': median, 'spread': spread, 'unit': unit}
+
+
+LOOP_FASTER = {'soak': {'bytes_written': 67108864, 'bytes_checked': 67108864, 'mismatches': 0,
+                        'first_bad_offset': None},
+               'before': {'seq-write': fig(18.0, 0.4), 'seq-read': fig(22.0, 0.3)},
+               'after': {'seq-write': fig(21.5, 0.5), 'seq-read': fig(41.0, 0.6)}}
+LOOP_BOOT = ['0b6f8a52-2a4e-4a55-9a43-6a5f0d3b1c11', '5d0e7c1a-9f3b-4c2d-8e1f-2b3c4d5e6f70']
+LOOP_LOG = ['6,0,0,-;Booting Linux on physical CPU 0x0000000000 [0x410fd034]',
+            '6,3,1500000,-;mmc0: sdhost-bcm2835 loaded - DMA enabled (>1)',
+            '6,4,1512345,-;mmc0: overclocking to 100000000Hz',
+            '6,6,1537035,-;mmc0: new high speed SDHC card at address 0001']
+
+
+class Board:
+    """the helper's root as tests/gui/test-gui-loop.py simulates its restarts: boot id,
+    clock, kernel log, tryboot flag; the verify unit's `sdtunerctl --root ROOT verify`"""
+
+    def __init__(self, env, builddir):
+        self.root = env.root
+        self.sdtunerctl = os.path.join(builddir, 'src', 'cli', 'sdtunerctl')
+
+    def _write(self, rel, data, mode='w'):
+        path = os.path.join(self.root, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, mode) as f:
+            f.write(data)
+
+    def boot(self, i, clock_hz, tryboot):
+        self._write('proc/sys/kernel/random/boot_id', LOOP_BOOT[i] + '\n')
+        ios = os.path.join(self.root, 'sys', 'kernel', 'debug', 'mmc0', 'ios')
+        with open(ios) as f:
+            lines = [f'actual clock:\t{clock_hz} Hz' if line.startswith('actual clock:')
+                     else line for line in f.read().splitlines()]
+        self._write('sys/kernel/debug/mmc0/ios', '\n'.join(lines) + '\n')
+        if i > 0:
+            self._write('dev/kmsg', '\n'.join(LOOP_LOG) + '\n')
+        flag = os.path.join(self.root, 'proc', 'device-tree', 'chosen', 'bootloader', 'tryboot')
+        if tryboot:
+            self._write('proc/device-tree/chosen/bootloader/tryboot', b'\0\0\0\1', 'wb')
+        elif os.path.exists(flag):
+            os.unlink(flag)
+
+    def verify(self, evidence):
+        path = os.path.join(os.path.dirname(self.root), 'evidence.json')
+        with open(path, 'w') as f:
+            json.dump(evidence, f)
+        cmd = [shutil.which('umockdev-run') or '/usr/bin/umockdev-run', '-d',
+               os.path.abspath(sdtgui.SIM_UMOCKDEV), '--', self.sdtunerctl, '--root', self.root,
+               '--json', 'verify', '--evidence', path]
+        env = dict(os.environ, LANGUAGE='C', LC_ALL='C.UTF-8')
+        env.pop('SDTUNER_ROOT', None)
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
+        log('verify:', p.returncode, p.stdout[:300], p.stderr[:300])
+        return json.loads(p.stdout) if p.stdout.strip() else None
+
+
 def japanese_health(env, app, shots, po_dir):
     """the Health page after the failed check, in Japanese: a screenshot for the lead"""
     s = sdtgui.Session(app, out_dir=shots)
@@ -221,6 +315,7 @@ def main():
             if os.environ.get('SDTUNER_PSEUDO_ONLY') != 'ja':
                 p.refused(env)
                 p.allowed(env)
+                p.loop(env, Board(env, builddir))
             japanese_health(env, app, shots, po_dir)
         if os.environ.get('SDTUNER_PSEUDO_ONLY') != 'ja':
             p.no_helper()

@@ -315,6 +315,14 @@ def root_verify(tmp):
         r.verify(evidence, name)
         r.ctl('status', label=f'status ({name})')
         r.ctl('history', label=f'history ({name})')
+    # a damaged pending state: undone, and that recorded
+    r = VerifyRoot(tmp, 'verify-bad-pending')
+    r.ctl('apply', 'sd-overclock-100')
+    r.write('var/lib/sd-tuner/pending.json', '{"version": 1, "id": 5}')
+    r.ctl('status', label='status (damaged pending state)', rc=None)
+    r.boot(1, 100000000, [])
+    r.verify(FASTER, 'damaged pending state: undo')
+    r.ctl('history', label='history (damaged pending state undone)')
     r.ctl('verify', '--soak-seconds', 'x', rc='error', label='verify --soak-seconds x')
     r.ctl('verify', '--evidence', '/nonexistent/evidence.json', rc=None,
           label='verify --evidence (a missing file)')
@@ -337,6 +345,16 @@ def japanese_history(tmp):
         print(f'#   {line}')
     ok(p.returncode == 0 and any('\u3040' <= ch <= '\u30ff' for ch in p.stdout),
        'ja: history after a verify is Japanese (saved as ja-history-after-verify.txt)', text)
+    # the record is the same for every reader: the user who reads it in another language
+    # sees no word of the language the verify ran in
+    p = r.ctl('history', label='history (read in qps after a verify made in Japanese)')
+    kana = [line for line in (p.stdout + p.stderr).splitlines()
+            if re.search('[\u3040-\u30ff\u4e00-\u9fff]', line)]
+    ok(not kana, 'history after a verify made in Japanese, read in qps: no Japanese',
+       '\n'.join(kana))
+    for line in kana:
+        findings.append(('--root verify-ja: sdtunerctl history (read in qps)', line,
+                         'Japanese: ' + ''.join(re.findall('[\u3040-\u30ff\u4e00-\u9fff]+', line))[:40]))
 
 
 # ---- as root: a fake card that fails the check -------------------------------------------
@@ -407,6 +425,9 @@ def bus_sim(card):
         bus_ctl(env, 'apply no-such-id', 'apply', 'no-such-id', rc='error')
         bus_ctl(env, 'bench --profile quick', 'bench', '--profile', 'quick')
         bus_ctl(env, 'check (fails the check)', 'check')
+        bus_ctl(env, 'check --full (fails the check)', 'check', '--full')
+        bus_ctl(env, 'bench --profile soak (in-process only)', 'bench', '--profile', 'soak',
+                rc='error')
         bus_ctl(env, 'history (bench, check)', 'history')
         bus_ctl(env, 'health (after a check)', 'health')
         # refused authorization: nobody, no polkit agent
