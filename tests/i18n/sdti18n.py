@@ -3,10 +3,12 @@
 
 - locales(): de_DE.UTF-8 and ja_JP.UTF-8 compiled with localedef into a private folder
   (LOCPATH), so the tests need no system-wide locale and change nothing on the machine;
-- pseudo-locale checks: text shown under the "qps" catalogue (every msgstr wrapped in
-  ⟦…⟧) may hold, outside the markers, only what ALLOWED lists: numbers, units, and names
-  that are data rather than words of the program (devices, paths, config.txt lines,
-  card and board names, ids)."""
+- the English detector for the pseudo-locale "qps" (every literal piece of every msgstr
+  wrapped in ⟦…⟧, make-pseudo.sh): english_runs(text) gives each run of two or more
+  English words outside the markers that is not on the short allow-list ALLOWED (names,
+  paths, config.txt lines, quoted kernel messages, command syntax) nor a text of the
+  libraries' own catalogues; self_test() proves it finds planted English and passes the
+  allowed kinds."""
 import os
 import re
 import shutil

@@ -472,7 +472,7 @@ def summary():
         key = re.sub(r'/(?:tmp|var/tmp)/[^\s⟦⟧,;:]*', '…', line.strip())
         key = re.sub(r'\d+(?:\.\d+)?', 'N', key)
         lines.setdefault(key, (where, line.strip(), []))[2].append(run)
-    print(f'# English left on screen: {len(findings)} runs, {len(runs)} distinct runs '
+    print(f'# Not in the user\'s language: {len(findings)} runs, {len(runs)} distinct runs '
           f'in {len(lines)} distinct messages')
     with open(os.path.join(OUT_DIR, 'pseudo-cli-english.txt'), 'w') as f:
         for key, (where, line, rs) in sorted(lines.items()):
