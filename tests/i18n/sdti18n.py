@@ -182,11 +182,13 @@ def strip_marked(text):
     return text
 
 
-def english_runs(text, words=None, verbatim=()):
+def english_runs(text, words=None, verbatim=(), data=()):
     """The runs of two or more English words in @text outside ⟦…⟧ and the allow-list:
     a list of strings, [] if none. @verbatim: lines shown as they are, never translated
     (config.txt lines, kernel messages): a line of @text that is one (also as a diff
-    line), or a quoted “…” piece of one, is left out."""
+    line), or a quoted “…” piece of one, is left out. @data: strings read from the
+    machine and shown as read (the device tree's board model), left out wherever they
+    stand."""
     words = english_words() if words is None else words
     runs = []
     for line in text.splitlines():
@@ -195,6 +197,9 @@ def english_runs(text, words=None, verbatim=()):
                      (bare[:1] in '+- ' and bare[1:].strip() in verbatim)):
             continue
         rest = strip_marked(line).replace(MARK_OPEN, '\0').replace(MARK_CLOSE, '\0')
+        for d in data:
+            if d:
+                rest = rest.replace(d, '\0')
         if verbatim:
             rest = re.sub(r'“([^”\0]*)”|"([^"\0]*)"',
                           lambda m: '\0' if any((m.group(1) or m.group(2) or '').strip() in v

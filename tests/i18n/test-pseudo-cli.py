@@ -13,6 +13,8 @@ helper; each line of stdout and stderr goes through the English detector of sdti
       a card file system, check with a damaged check journal (a check interrupted on a
       card that is gone), status and revert on a damaged config journal, a malformed and
       a missing config.txt; the Pi 4 fixture without a card (info, health, bench, check);
+      info, recommend, health, status of the Pi 5, Pi 4, a Pi 5 with hostile kernel
+      files, a board that is no Pi, a card whose registers do not add up;
       the Pi 3 fixture through each verify outcome (nothing pending, wait, keep, step
       down, undo for no gain, for a soak mismatch, for a missing soak result) with status
       and history after them; verify's usage errors
@@ -110,9 +112,15 @@ def judge(where, p, expect_rc=None, roots=()):
     text = (p.stdout if isinstance(p.stdout, str) else p.stdout.decode()) + \
         (p.stderr if isinstance(p.stderr, str) else p.stderr.decode())
     allowed = verbatim_lines(*roots)
+    models = []
+    for root in roots:   # the device tree's model: data, shown as read
+        model = os.path.join(root, 'proc', 'device-tree', 'model')
+        if os.path.isfile(model):
+            with open(model, 'rb') as fh:
+                models.append(fh.read().split(b'\0')[0].decode(errors='replace').strip())
     bad = []
     for line in text.splitlines():
-        for run in sdti18n.english_runs(line, WORDS, allowed):
+        for run in sdti18n.english_runs(line, WORDS, allowed, models):
             bad.append((line, run))
             findings.append((where, line, run))
     reached = (expect_rc is None or (expect_rc == 'error' and p.returncode in (1, 2)) or
@@ -209,13 +217,28 @@ def root_sim(tmp):
         m.ctl(*c, rc=None, label=' '.join(c) + ' (no config.txt)')
 
 
-def root_no_card(tmp):
+def root_boards(tmp):
     r = RootRun(tmp, 'pi4-no-card', os.path.join(DATA, 'roots', 'pi4-no-card'),
                 os.path.join(DATA, 'umockdev', 'pi4-no-card.umockdev'))
     for c in ('info', 'recommend', 'health', 'status'):
         r.ctl(c, rc=None, label=f'{c} (no card)')
     r.ctl('bench', '--profile', 'quick', rc='error', label='bench (no card)')
     r.ctl('check', rc='error', label='check (no card)')
+    # other boards: the Pi 5 (command queue, its quirks), hostile kernel files, not a Pi,
+    # registers that do not add up
+    for name, umockdev in (('pi5', 'pi5'), ('pi5-bad-input', 'pi5'),
+                           ('tinker-board', 'tinker-board'), ('pi4', 'pi4')):
+        b = RootRun(tmp, name, os.path.join(DATA, 'roots', name),
+                    os.path.join(DATA, 'umockdev', umockdev + '.umockdev'))
+        if not os.path.exists(os.path.join(b.path, 'boot', 'firmware', 'config.txt')):
+            with open(os.path.join(DATA, 'config', 'rpios-bookworm.txt')) as f:
+                b.write('boot/firmware/config.txt', f.read())
+        for c in ('info', 'recommend', 'health', 'status'):
+            b.ctl(c, rc=None)
+    b = RootRun(tmp, 'pi3-bad-registers', os.path.join(DATA, 'roots', 'pi3'),
+                os.path.join(DATA, 'umockdev', 'bad-registers.umockdev'))
+    for c in ('info', 'health'):
+        b.ctl(c, rc=None)
 
 
 # ---- --root, each verify outcome (the way tests/test-verify-cli.py builds them) ---------
@@ -493,7 +516,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix=f'sdt-pseudo-cli-{os.getpid()}-')
     try:
         root_sim(tmp)
-        root_no_card(tmp)
+        root_boards(tmp)
         root_verify(tmp)
         if os.geteuid() != 0 or shutil.which('dbus-daemon') is None:
             why = 'needs root, dbus-daemon and polkitd (FUSE, loop devices, a private bus)'
