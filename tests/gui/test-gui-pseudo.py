@@ -24,6 +24,7 @@ failed check (ja-health-failed-check-1280x800.png) go to $SDTUNER_SCREENSHOT_DIR
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -306,6 +307,9 @@ def main():
     app = os.path.join(builddir, 'src', 'app', 'sd-tuner')
     shots = os.environ.get('SDTUNER_SCREENSHOT_DIR') or tempfile.mkdtemp(prefix='sdt-shots-')
     os.makedirs(shots, exist_ok=True)
+    # a timeout's SIGTERM unwinds like an exception: the fake card goes down
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda signum, frame: sys.exit(128 + signum))
     card = tempfile.mkdtemp(prefix='sdt-pseudo-gui-', dir='/var/tmp')
     fake('up', card, 'wrap', '512', '333')
     p = Pseudo(app, shots, pseudo_dir)
