@@ -1,9 +1,13 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""test-cli-i18n.py SDTUNERCTL PO-LOCALEDIR - sdtunerctl in other languages.
+"""test-cli-i18n.py SDTUNERCTL PSEUDO-LOCALEDIR PO-LOCALEDIR - sdtunerctl in other languages.
 
-(The pseudo-locale "qps" over every command and error path: test-pseudo-cli.py.)
-JSON is not localised: `--json` output of info, recommend, apply, status, history,
+1. Marking: under the pseudo-locale "qps" (every msgstr wrapped in ⟦…⟧, built from a
+   freshly extracted pot by make-pseudo.sh), the human output of info, recommend, apply,
+   status, history, revert, bench, --help and an error shows no run of English words
+   outside the markers (sdti18n.py's detector). Every command and error path, also over
+   the bus: test-pseudo-cli.py.
+2. JSON is not localised: `--json` output of info, recommend, apply, status, history,
    revert and of an error is byte-identical under LANG=C and under de_DE.UTF-8 (with
    LC_NUMERIC's decimal comma) and ja_JP.UTF-8 with LANGUAGE=de / ja; the human output
    under the same environments is localised (Japanese text; a decimal comma), so the
@@ -20,7 +24,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from sdttap import finish, ok  # noqa: E402
 
 SDTUNERCTL = os.path.abspath(sys.argv[1])
-PO_DIR = os.path.abspath(sys.argv[2])
+PSEUDO_DIR = os.path.abspath(sys.argv[2])
+PO_DIR = os.path.abspath(sys.argv[3])
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, '..', 'data')
 # the simulated Raspberry Pi 3 of tools/run.sh: a card at 50 MHz, sd-overclock-100 applies
@@ -52,7 +57,24 @@ SEQUENCE = [['info'], ['recommend'], ['apply', 'sd-overclock-100'], ['status'], 
             ['revert'], ['apply', 'no-such-id']]
 
 with tempfile.TemporaryDirectory(prefix='sdt-cli-i18n-') as tmp:
-    # JSON stays byte-identical whatever the locale says
+    # 1. the pseudo-locale: every visible string is marked
+    qps = {'LANG': 'C.UTF-8', 'LANGUAGE': 'qps', 'SDTUNER_LOCALEDIR': PSEUDO_DIR}
+    root = make_root(tmp, 'qps')
+    bench_dir = os.path.join(tmp, 'bench')
+    os.mkdir(bench_dir)
+    runs = [(a, run(root, a, qps)) for a in SEQUENCE]
+    runs.append((['bench'], run(root, ['bench', '--profile', 'quick', '--dir', bench_dir], qps)))
+    for args in (['--help'], ['bench', '--help'], ['nonsense']):
+        runs.append((args, run(root, args, qps)))
+    for args, p in runs:
+        text = p.stdout.decode() + p.stderr.decode()
+        ok(sdti18n.MARK_OPEN in text, f'qps: sdtunerctl {" ".join(args)} prints marked text',
+           text)
+        bad = [f'{line!r}: {sdti18n.unmarked(line)!r}' for line in text.splitlines()
+               if sdti18n.unmarked(line)]
+        ok(not bad, f'qps: sdtunerctl {" ".join(args)}: nothing unmarked', '\n'.join(bad))
+
+    # 2. JSON stays byte-identical whatever the locale says
     locpath, why = sdti18n.locales()
     if locpath is None:
         print(f'# SKIP JSON locale checks: {why}')

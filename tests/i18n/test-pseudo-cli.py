@@ -12,7 +12,7 @@ helper; each line of stdout and stderr goes through the English detector of sdti
       an unknown id, bench (a stand-in folder; no folder; the soak profile), check without
       a card file system, check with a damaged check journal (a check interrupted on a
       card that is gone), status and revert on a damaged config journal, a malformed and
-      a missing config.txt; the Pi 4 fixture without a card (info, health, bench, check);
+      a missing config.txt, a damaged history entry; the Pi 4 fixture without a card (info, health, bench, check);
       info, recommend, health, status of the Pi 5, Pi 4, a Pi 5 with hostile kernel
       files, a board that is no Pi, a card whose registers do not add up;
       the Pi 3 fixture through each verify outcome (nothing pending, wait, keep, step
@@ -203,6 +203,10 @@ def root_sim(tmp):
     r.write('var/lib/sd-tuner/config-journal.json', '{"version": 2, "id": "sd-overclock-100", "block": [')
     r.ctl('status', label='status (damaged config journal)', rc=None)
     r.ctl('revert', label='revert (damaged config journal)', rc=None)
+    # a damaged history entry (a NUL byte in its JSON)
+    bad = r.write('var/lib/sd-tuner/history/1700000000000000-bench.json', b'{\0}', 'wb')
+    r.ctl('history', label='history (a damaged entry)', rc=None)
+    os.unlink(bad)
     # a damaged check journal: a check interrupted on a card that is gone
     journal = r.write('var/lib/sd-tuner/check/check-journal',
                       check_journal(b'/dev/sdt-pseudo-gone'), 'wb')
