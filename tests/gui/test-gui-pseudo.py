@@ -4,7 +4,7 @@
 The app runs as nobody against the BUILT helper on the simulated Raspberry Pi 3 (a private
 system bus, the real polkitd, the test agent), the helper's --bench-dir being the mount of
 a FUSE fake card (tests/fake-card: claims 512 MiB, wraps at 333 MiB), so the check fails.
-Under the pseudo-locale "qps" (make-pseudo.sh: every literal piece of every msgstr in ⟦…⟧,
+Under the pseudo-locale "qps" (make-pseudo.sh --pieces: every literal piece of every msgstr in ⟦…⟧,
 placeholders outside) the AT-SPI steps read every showing text (names, descriptions and
 tooltips, text views, table cells) on each page and state and run the English detector of
 tests/i18n/sdti18n.py over it:

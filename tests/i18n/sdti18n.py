@@ -4,7 +4,7 @@
 - locales(): de_DE.UTF-8 and ja_JP.UTF-8 compiled with localedef into a private folder
   (LOCPATH), so the tests need no system-wide locale and change nothing on the machine;
 - the English detector for the pseudo-locale "qps" (every literal piece of every msgstr
-  wrapped in ⟦…⟧, make-pseudo.sh): english_runs(text) gives each run of two or more
+  wrapped in ⟦…⟧, make-pseudo.sh --pieces): english_runs(text) gives each run of two or more
   English words outside the markers that is not on the short allow-list ALLOWED (names,
   paths, config.txt lines, quoted kernel messages, command syntax) nor a text of the
   libraries' own catalogues; self_test() proves it finds planted English and passes the
@@ -47,8 +47,9 @@ def cleanup():
 MARK_OPEN, MARK_CLOSE = '⟦', '⟧'
 
 # ---- the English detector ---------------------------------------------------------------
-# Under "qps" every literal piece of every msgstr is wrapped in ⟦…⟧ (make-pseudo.sh), and the
-# values filled into placeholders stand outside. English on screen is then a run of two or
+# Under "qps" as make-pseudo.sh --pieces builds it, every literal piece of every msgstr is
+# wrapped in ⟦…⟧ and the values filled into placeholders stand outside (under the plain
+# "qps", whole msgstrs, values inside). English on screen is then a run of two or
 # more English words outside the markers: a string printed without _(), a sentence the
 # helper sent that nobody translated, a sentence glued from pieces. Single words are not
 # counted (a raw id like "prepare" or "Error" from GTK's own catalogue); numbers and units

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """test-pseudo-cli.py SDTUNERCTL PSEUDO-LOCALEDIR PO-LOCALEDIR - no English left on screen
 (issue 24): every sdtunerctl command in text mode under the pseudo-locale "qps"
-(make-pseudo.sh: every literal piece of every msgstr in ⟦…⟧, placeholders outside), through
+(make-pseudo.sh --pieces: every literal piece of every msgstr in ⟦…⟧, placeholders outside), through
 its normal and its error paths, in-process (--root) and over the private bus to the built
 helper; each line of stdout and stderr goes through the English detector of sdti18n.py
 (a run of two or more English words outside the markers and its allow-list).
