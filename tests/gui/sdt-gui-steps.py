@@ -14,8 +14,15 @@ of the test set. Steps, done in order; the first that fails ends it with exit st
                          (its text) matching REGEX
   progress NAME          the progress bar NAME shows a value above 0 (20 s)
   names                  every showing control has an accessible name
-  marked                 under the pseudo-locale: no showing text (names, descriptions)
-                         outside ⟦…⟧ but the allow-list of tests/i18n/sdti18n.py
+  marked                 under the pseudo-locale: no showing text (names, descriptions,
+                         the text of text views, table cells, tooltips) has a run of
+                         English words outside ⟦…⟧ and the allow-list of
+                         tests/i18n/sdti18n.py; with $SDTUNER_PSEUDO_FINDINGS set, each
+                         run is appended there (JSON lines) instead of failing, so one
+                         test run reports them all ($SDTUNER_PSEUDO_MO: the catalogue
+                         whose msgids add to the word list; $SDTUNER_PSEUDO_CONFIG: a
+                         file of config.txt lines shown verbatim)
+  where LABEL            names the place for the findings of the next marked steps
   layout WIDTH HEIGHT    no label is clipped (the app's SDTUNER_LAYOUT_REPORT, see
                          src/app/sdt-layout-report.c), and the window fits WIDTHxHEIGHT
   description NAME REGEX  the showing object called NAME has an accessible description
@@ -135,16 +142,36 @@ class Ui:
 
 
 
-def unmarked_texts(ui):
-    """(role, text, what is unmarked) of every showing object with text"""
+def showing_texts(ui):
+    """(role, text) of every showing object with text: its name, its description (GTK
+    gives a tooltip as the description) and, for text views, their text"""
+    out = []
+    for node in ui.find_all(lambda n: ui.showing(n)):
+        texts = [node.name or '', node.description or '']
+        if node.getRole() in (ui.pyatspi.ROLE_TEXT, ui.pyatspi.ROLE_TERMINAL):
+            try:
+                t = node.queryText()
+                texts.append(t.getText(0, t.characterCount))
+            except NotImplementedError:
+                pass
+        out += [(node.getRoleName(), t) for t in texts if t]
+    return out
+
+
+def english_texts(ui):
+    """(role, line, run) of every run of English words in showing text"""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'i18n'))
     import sdti18n
+    words = sdti18n.english_words(os.environ.get('SDTUNER_PSEUDO_MO'))
+    config = set()
+    if os.environ.get('SDTUNER_PSEUDO_CONFIG'):
+        with open(os.environ['SDTUNER_PSEUDO_CONFIG']) as f:
+            config = {line.strip() for line in f if line.strip()}
     bad = []
-    for node in ui.find_all(lambda n: ui.showing(n)):
-        for text in (node.name or '', node.description or ''):
-            rest = sdti18n.unmarked(text)
-            if rest:
-                bad.append((node.getRoleName(), text, rest))
+    for role, text in showing_texts(ui):
+        for line in text.splitlines():
+            for run in sdti18n.english_runs(line, words, config):
+                bad.append((role, line, run))
     return bad
 
 
@@ -209,6 +236,7 @@ def layout_problems(ui, width, height):
 def main(argv):
     ui = Ui()
     i = 0
+    where = 'window'
     while i < len(argv):
         step = argv[i]
         if step in ('wait-text', 'wait-text-long'):
@@ -261,13 +289,23 @@ def main(argv):
                     for n in unnamed))
             log('every showing control has a name')
             i += 1
+        elif step == 'where':
+            where = argv[i + 1]
+            i += 2
         elif step == 'marked':
             time.sleep(0.5)   # let pending relabelling land
-            bad = unmarked_texts(ui)
-            if bad:
-                raise AssertionError('text outside the pseudo-locale markers:\n' + '\n'.join(
-                    f'  {role}: {text!r} -> {rest!r}' for role, text, rest in bad))
-            log('every showing text is marked')
+            bad = english_texts(ui)
+            out = os.environ.get('SDTUNER_PSEUDO_FINDINGS')
+            if out:
+                with open(out, 'a') as f:
+                    f.write(json.dumps({'where': where, 'texts': len(showing_texts(ui)),
+                                        'runs': bad}) + '\n')
+                log(f'{where}: {len(bad)} runs of English')
+            elif bad:
+                raise AssertionError('English outside the pseudo-locale markers:\n' + '\n'.join(
+                    f'  {role}: {line!r} -> {run!r}' for role, line, run in bad))
+            else:
+                log('every showing text is marked')
             i += 1
         elif step == 'layout':
             time.sleep(0.5)

@@ -213,7 +213,8 @@ class Session:
 
     # --- screenshots ---------------------------------------------------------
     def window_id(self):
-        out = subprocess.run(['xdotool', 'search', '--sync', '--onlyvisible', '--name', '^SD Tuner$'],
+        out = subprocess.run(['xdotool', 'search', '--sync', '--onlyvisible', '--name',
+                              '^(SD Tuner|⟦SD Tuner⟧)$'],
                              env=dict(os.environ, DISPLAY=self.env['DISPLAY']),
                              capture_output=True, text=True, timeout=20).stdout.split()
         if not out:

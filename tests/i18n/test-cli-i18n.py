@@ -4,9 +4,9 @@
 
 1. Marking: under the pseudo-locale "qps" (every msgstr wrapped in ⟦…⟧, built from a
    freshly extracted pot by make-pseudo.sh), the human output of info, recommend, apply,
-   status, history, revert, bench, --help and an error shows no text outside the markers
-   except the allow-list of sdti18n.py (numbers, units, device names, paths, config.txt
-   lines). A string printed without _() shows up here.
+   status, history, revert, bench, --help and an error shows no run of English words
+   outside the markers (sdti18n.py's detector). Every command and error path, also over
+   the bus: test-pseudo-cli.py.
 2. JSON is not localised: `--json` output of info, recommend, apply, status, history,
    revert and of an error is byte-identical under LANG=C and under de_DE.UTF-8 (with
    LC_NUMERIC's decimal comma) and ja_JP.UTF-8 with LANGUAGE=de / ja; the human output
