@@ -91,6 +91,8 @@ sdt_benchmark_page_clear_results(SdtBenchmarkPage *self)
 	for (GList *l = children; l != NULL; l = l->next)
 		gtk_widget_destroy(GTK_WIDGET(l->data));
 	gtk_label_set_text(GTK_LABEL(self->verdict_label), "");
+	/* an empty selectable label would be an unnamed focus stop */
+	gtk_label_set_selectable(GTK_LABEL(self->verdict_label), FALSE);
 }
 
 /* one row of the results table: the test, its figures and its A1/A2 marks */
@@ -227,6 +229,7 @@ sdt_benchmark_page_show_summary(SdtBenchmarkPage *self, SdtClientBench *summary)
 					       translated);
 	}
 	gtk_label_set_text(GTK_LABEL(self->verdict_label), text->str);
+	gtk_label_set_selectable(GTK_LABEL(self->verdict_label), text->len > 0);
 	gtk_widget_set_tooltip_text(self->verdict_label, details->len > 0 ? details->str : NULL);
 }
 
@@ -448,11 +451,28 @@ sdt_benchmark_page_dispose(GObject *object)
 	G_OBJECT_CLASS(sdt_benchmark_page_parent_class)->dispose(object);
 }
 
+/* GTK 3 gives the focus to the combo's own toggle button (inside a box), which has
+ * no name of its own */
+static void
+sdt_benchmark_page_name_combo_button(GtkWidget *child, gpointer name)
+{
+	if (GTK_IS_TOGGLE_BUTTON(child))
+		atk_object_set_name(gtk_widget_get_accessible(child), name);
+	else if (GTK_IS_CONTAINER(child))
+		gtk_container_forall(GTK_CONTAINER(child),
+				     sdt_benchmark_page_name_combo_button,
+				     name);
+}
+
 static void
 sdt_benchmark_page_init(SdtBenchmarkPage *self)
 {
 	gtk_widget_init_template(GTK_WIDGET(self));
 	self->cancellable = g_cancellable_new();
+	gtk_container_forall(
+		GTK_CONTAINER(self->profile_combo),
+		sdt_benchmark_page_name_combo_button,
+		(gpointer) atk_object_get_name(gtk_widget_get_accessible(self->profile_combo)));
 }
 
 static void
