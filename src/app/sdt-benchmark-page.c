@@ -14,6 +14,7 @@
 #include "sdt-client-bench.h"
 #include "sdt-client-job.h"
 #include "sdt-error.h"
+#include "sdt-inhibit.h"
 #include "sdt-rate-graph.h"
 #include "sdt-session.h"
 
@@ -31,7 +32,7 @@ struct _SdtBenchmarkPage {
 	GCancellable *cancellable; /* the page's lifetime */
 	gboolean running;
 	SdtClientJob *job; /* the run followed (sdt-client-job.h) */
-	guint inhibit_cookie;
+	SdtInhibit *inhibit;
 	gint64 started_us; /* when the job began: the rate graph's time 0 */
 };
 
@@ -236,7 +237,6 @@ sdt_benchmark_page_show_summary(SdtBenchmarkPage *self, SdtClientBench *summary)
 static void
 sdt_benchmark_page_set_running(SdtBenchmarkPage *self, gboolean running)
 {
-	GtkApplication *app = NULL;
 	GtkWidget *toplevel = gtk_widget_get_toplevel(GTK_WIDGET(self));
 	GtkWindow *window = GTK_IS_WINDOW(toplevel) ? GTK_WINDOW(toplevel) : NULL;
 
@@ -244,22 +244,12 @@ sdt_benchmark_page_set_running(SdtBenchmarkPage *self, gboolean running)
 	gtk_widget_set_sensitive(self->start_button, !running);
 	gtk_widget_set_sensitive(self->profile_combo, !running);
 	gtk_widget_set_sensitive(self->cancel_button, running);
-	if (window != NULL)
-		app = gtk_window_get_application(window);
 
-	/* no suspend or logout in the middle of a measurement */
-	if (running && app != NULL && self->inhibit_cookie == 0) {
-		self->inhibit_cookie = gtk_application_inhibit(
-			app,
-			window,
-			GTK_APPLICATION_INHIBIT_SUSPEND | GTK_APPLICATION_INHIBIT_LOGOUT,
-			_("The SD card benchmark is running"));
-		g_debug("inhibit cookie %u", self->inhibit_cookie);
-	} else if (!running && self->inhibit_cookie != 0) {
-		if (app != NULL)
-			gtk_application_uninhibit(app, self->inhibit_cookie);
-		self->inhibit_cookie = 0;
-	}
+	/* no suspend, shutdown or logout in the middle of a measurement */
+	if (running && self->inhibit == NULL)
+		self->inhibit = sdt_inhibit_new(window, _("The SD card benchmark is running"));
+	else if (!running)
+		g_clear_pointer(&self->inhibit, sdt_inhibit_free);
 }
 
 static void
