@@ -14,7 +14,7 @@
 #include "sdt-client-bench.h"
 #include "sdt-client-job.h"
 #include "sdt-error.h"
-#include "sdt-inhibit.h"
+#include "sdt-app-inhibit.h"
 #include "sdt-rate-graph.h"
 #include "sdt-session.h"
 
@@ -32,7 +32,7 @@ struct _SdtBenchmarkPage {
 	GCancellable *cancellable; /* the page's lifetime */
 	gboolean running;
 	SdtClientJob *job; /* the run followed (sdt-client-job.h) */
-	SdtInhibit *inhibit;
+	SdtAppInhibit *inhibit;
 	gint64 started_us; /* when the job began: the rate graph's time 0 */
 };
 
@@ -247,9 +247,9 @@ sdt_benchmark_page_set_running(SdtBenchmarkPage *self, gboolean running)
 
 	/* no suspend, shutdown or logout in the middle of a measurement */
 	if (running && self->inhibit == NULL)
-		self->inhibit = sdt_inhibit_new(window, _("The SD card benchmark is running"));
+		self->inhibit = sdt_app_inhibit_new(window, _("The SD card benchmark is running"));
 	else if (!running)
-		g_clear_pointer(&self->inhibit, sdt_inhibit_free);
+		g_clear_pointer(&self->inhibit, sdt_app_inhibit_free);
 }
 
 static void

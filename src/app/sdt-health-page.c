@@ -10,7 +10,7 @@
 
 #include "sdt-check-config.h"
 #include "sdt-health-page.h"
-#include "sdt-inhibit.h"
+#include "sdt-app-inhibit.h"
 #include "sdt-json-reader.h"
 #include "sdt-client-job.h"
 #include "sdt-session.h"
@@ -30,7 +30,7 @@ struct _SdtHealthPage {
 	SdtClientJob *job; /* the check followed (sdt-client-job.h) */
 	GCancellable *cancellable;
 	gboolean running;
-	SdtInhibit *inhibit; /* while a check runs (sdt-inhibit.h) */
+	SdtAppInhibit *inhibit; /* while a check runs (sdt-app-inhibit.h) */
 };
 
 G_DEFINE_TYPE(SdtHealthPage, sdt_health_page, GTK_TYPE_BOX)
@@ -46,10 +46,10 @@ sdt_health_page_set_running(SdtHealthPage *self, gboolean running)
 	if (running && self->inhibit == NULL) {
 		GtkWidget *top = gtk_widget_get_toplevel(GTK_WIDGET(self));
 
-		self->inhibit = sdt_inhibit_new(GTK_IS_WINDOW(top) ? GTK_WINDOW(top) : NULL,
-						_("The SD card check is running"));
+		self->inhibit = sdt_app_inhibit_new(GTK_IS_WINDOW(top) ? GTK_WINDOW(top) : NULL,
+						    _("The SD card check is running"));
 	} else if (!running) {
-		g_clear_pointer(&self->inhibit, sdt_inhibit_free);
+		g_clear_pointer(&self->inhibit, sdt_app_inhibit_free);
 	}
 }
 
@@ -425,7 +425,7 @@ sdt_health_page_dispose(GObject *object)
 	g_cancellable_cancel(self->cancellable);
 	g_clear_object(&self->cancellable);
 	g_clear_pointer(&self->job, sdt_client_job_free);
-	g_clear_pointer(&self->inhibit, sdt_inhibit_free);
+	g_clear_pointer(&self->inhibit, sdt_app_inhibit_free);
 	g_clear_object(&self->manager);
 	sdt_session_detach(&self->session, self);
 	G_OBJECT_CLASS(sdt_health_page_parent_class)->dispose(object);

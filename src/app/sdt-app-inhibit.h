@@ -13,15 +13,15 @@ G_BEGIN_DECLS
  * What the app holds while a benchmark or a card check runs: a logind inhibitor
  * (org.freedesktop.login1.Manager.Inhibit: "sleep" and "shutdown", mode block, else delay;
  * docs/ARCHITECTURE.md) and, where a session manager answers, gtk_application_inhibit().
- * sdt_inhibit_free() releases both: it closes logind's file descriptor (which also closes
+ * sdt_app_inhibit_free() releases both: it closes logind's file descriptor (which also closes
  * when the app exits or crashes) and uninhibits. Never prompts for a password, never
  * fails the job: without logind or without permission it only says so in the debug log.
  */
-typedef struct _SdtInhibit SdtInhibit;
+typedef struct _SdtAppInhibit SdtAppInhibit;
 
-SdtInhibit *sdt_inhibit_new(GtkWindow *window, const gchar *why);
-void sdt_inhibit_free(SdtInhibit *self);
+SdtAppInhibit *sdt_app_inhibit_new(GtkWindow *window, const gchar *why);
+void sdt_app_inhibit_free(SdtAppInhibit *self);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtInhibit, sdt_inhibit_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtAppInhibit, sdt_app_inhibit_free)
 
 G_END_DECLS

@@ -8,7 +8,7 @@
 #include <gio/gunixfdlist.h>
 #include <unistd.h>
 
-#include "sdt-inhibit.h"
+#include "sdt-app-inhibit.h"
 
 /* one inhibitor, shared by the handle and a logind call in flight */
 typedef struct {
@@ -18,20 +18,20 @@ typedef struct {
 	GCancellable *cancellable;
 	gint fd;         /* logind's inhibitor; -1 until it answers */
 	gboolean closed; /* the handle was freed: a late fd is closed at once */
-} SdtInhibitLogind;
+} SdtAppInhibitLogind;
 
 /* one per kind: logind 252 checks a "shutdown:sleep" request against polkit's
  * inhibit-handle-lid-switch action (its last case), not the two it names */
-static const gchar *const sdt_inhibit_whats[] = {"sleep", "shutdown"};
+static const gchar *const sdt_app_inhibit_whats[] = {"sleep", "shutdown"};
 
-struct _SdtInhibit {
+struct _SdtAppInhibit {
 	GtkApplication *app;
 	guint cookie;
-	SdtInhibitLogind *logind[G_N_ELEMENTS(sdt_inhibit_whats)];
+	SdtAppInhibitLogind *logind[G_N_ELEMENTS(sdt_app_inhibit_whats)];
 };
 
 static void
-sdt_inhibit_logind_clear(SdtInhibitLogind *logind)
+sdt_app_inhibit_logind_clear(SdtAppInhibitLogind *logind)
 {
 	if (logind->fd >= 0)
 		close(logind->fd);
@@ -40,17 +40,17 @@ sdt_inhibit_logind_clear(SdtInhibitLogind *logind)
 }
 
 static void
-sdt_inhibit_logind_unref(SdtInhibitLogind *logind)
+sdt_app_inhibit_logind_unref(SdtAppInhibitLogind *logind)
 {
-	g_rc_box_release_full(logind, (GDestroyNotify) sdt_inhibit_logind_clear);
+	g_rc_box_release_full(logind, (GDestroyNotify) sdt_app_inhibit_logind_clear);
 }
 
-static void sdt_inhibit_logind_call(SdtInhibitLogind *logind, GDBusConnection *bus);
+static void sdt_app_inhibit_logind_call(SdtAppInhibitLogind *logind, GDBusConnection *bus);
 
 static void
-sdt_inhibit_logind_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+sdt_app_inhibit_logind_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 {
-	SdtInhibitLogind *logind = user_data;
+	SdtAppInhibitLogind *logind = user_data;
 	g_autoptr(GError) error = NULL;
 	g_autoptr(GUnixFDList) fds = NULL;
 	g_autoptr(GVariant) reply =
@@ -81,15 +81,15 @@ sdt_inhibit_logind_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 			logind->what,
 			error->message);
 		logind->mode = "delay";
-		sdt_inhibit_logind_call(logind, G_DBUS_CONNECTION(source));
+		sdt_app_inhibit_logind_call(logind, G_DBUS_CONNECTION(source));
 	} else if (error != NULL) {
 		g_debug("no logind inhibitor for %s: %s", logind->what, error->message);
 	}
-	sdt_inhibit_logind_unref(logind);
+	sdt_app_inhibit_logind_unref(logind);
 }
 
 static void
-sdt_inhibit_logind_call(SdtInhibitLogind *logind, GDBusConnection *bus)
+sdt_app_inhibit_logind_call(SdtAppInhibitLogind *logind, GDBusConnection *bus)
 {
 	g_dbus_connection_call_with_unix_fd_list(bus,
 						 "org.freedesktop.login1",
@@ -106,28 +106,28 @@ sdt_inhibit_logind_call(SdtInhibitLogind *logind, GDBusConnection *bus)
 						 -1,
 						 NULL,
 						 logind->cancellable,
-						 sdt_inhibit_logind_cb,
+						 sdt_app_inhibit_logind_cb,
 						 g_rc_box_acquire(logind));
 }
 
 static void
-sdt_inhibit_bus_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+sdt_app_inhibit_bus_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 {
-	SdtInhibitLogind *logind = user_data;
+	SdtAppInhibitLogind *logind = user_data;
 	g_autoptr(GError) error = NULL;
 	g_autoptr(GDBusConnection) bus = g_bus_get_finish(res, &error);
 
 	if (bus == NULL)
 		g_debug("no logind inhibitor: %s", error->message);
 	else if (!logind->closed)
-		sdt_inhibit_logind_call(logind, bus);
-	sdt_inhibit_logind_unref(logind);
+		sdt_app_inhibit_logind_call(logind, bus);
+	sdt_app_inhibit_logind_unref(logind);
 }
 
-SdtInhibit *
-sdt_inhibit_new(GtkWindow *window, const gchar *why)
+SdtAppInhibit *
+sdt_app_inhibit_new(GtkWindow *window, const gchar *why)
 {
-	SdtInhibit *self = g_new0(SdtInhibit, 1);
+	SdtAppInhibit *self = g_new0(SdtAppInhibit, 1);
 	GtkApplication *app = window != NULL ? gtk_window_get_application(window) : NULL;
 
 	/* a session manager (GNOME's, Xfce's, or a portal) where there is one; 0 if none */
@@ -142,16 +142,16 @@ sdt_inhibit_new(GtkWindow *window, const gchar *why)
 	}
 	/* logind, which every Raspberry Pi OS has, desktop or Lite */
 	for (gsize i = 0; i < G_N_ELEMENTS(self->logind); i++) {
-		SdtInhibitLogind *logind = g_rc_box_new0(SdtInhibitLogind);
+		SdtAppInhibitLogind *logind = g_rc_box_new0(SdtAppInhibitLogind);
 
-		logind->what = sdt_inhibit_whats[i];
+		logind->what = sdt_app_inhibit_whats[i];
 		logind->fd = -1;
 		logind->why = g_strdup(why);
 		logind->mode = "block";
 		logind->cancellable = g_cancellable_new();
 		g_bus_get(G_BUS_TYPE_SYSTEM,
 			  logind->cancellable,
-			  sdt_inhibit_bus_cb,
+			  sdt_app_inhibit_bus_cb,
 			  g_rc_box_acquire(logind));
 		self->logind[i] = logind;
 	}
@@ -159,7 +159,7 @@ sdt_inhibit_new(GtkWindow *window, const gchar *why)
 }
 
 static void
-sdt_inhibit_logind_release(SdtInhibitLogind *logind)
+sdt_app_inhibit_logind_release(SdtAppInhibitLogind *logind)
 {
 	/* a call in flight closes the fd it gets; one held is closed now */
 	logind->closed = TRUE;
@@ -169,11 +169,11 @@ sdt_inhibit_logind_release(SdtInhibitLogind *logind)
 		close(logind->fd);
 		logind->fd = -1;
 	}
-	sdt_inhibit_logind_unref(logind);
+	sdt_app_inhibit_logind_unref(logind);
 }
 
 void
-sdt_inhibit_free(SdtInhibit *self)
+sdt_app_inhibit_free(SdtAppInhibit *self)
 {
 	if (self == NULL)
 		return;
@@ -181,6 +181,6 @@ sdt_inhibit_free(SdtInhibit *self)
 		gtk_application_uninhibit(self->app, self->cookie);
 	g_clear_object(&self->app);
 	for (gsize i = 0; i < G_N_ELEMENTS(self->logind); i++)
-		sdt_inhibit_logind_release(self->logind[i]);
+		sdt_app_inhibit_logind_release(self->logind[i]);
 	g_free(self);
 }
