@@ -106,8 +106,7 @@ test_user_error_remote_codes(void)
 	} cases[] = {
 		{"org.example.SdTuner1.Error.NotAuthorized",
 		 SDT_USER_ACTION_APPLY,
-		 "The setting was not applied. Permission was not given. Try again and enter an "
-		 "administrator password when asked.\n(msg)"},
+		 "The setting was not applied. Permission was not given.\n(msg)"},
 		{"org.example.SdTuner1.Error.Cancelled",
 		 SDT_USER_ACTION_REVERT,
 		 "The change was not reverted. The password prompt was dismissed. Try again when "

@@ -14,6 +14,7 @@
 #include "sdt-client-bench.h"
 #include "sdt-client-job.h"
 #include "sdt-error.h"
+#include "sdt-app-inhibit.h"
 #include "sdt-rate-graph.h"
 #include "sdt-session.h"
 
@@ -31,7 +32,7 @@ struct _SdtBenchmarkPage {
 	GCancellable *cancellable; /* the page's lifetime */
 	gboolean running;
 	SdtClientJob *job; /* the run followed (sdt-client-job.h) */
-	guint inhibit_cookie;
+	SdtAppInhibit *inhibit;
 	gint64 started_us; /* when the job began: the rate graph's time 0 */
 };
 
@@ -91,6 +92,8 @@ sdt_benchmark_page_clear_results(SdtBenchmarkPage *self)
 	for (GList *l = children; l != NULL; l = l->next)
 		gtk_widget_destroy(GTK_WIDGET(l->data));
 	gtk_label_set_text(GTK_LABEL(self->verdict_label), "");
+	/* an empty selectable label would be an unnamed focus stop */
+	gtk_label_set_selectable(GTK_LABEL(self->verdict_label), FALSE);
 }
 
 /* one row of the results table: the test, its figures and its A1/A2 marks */
@@ -227,13 +230,13 @@ sdt_benchmark_page_show_summary(SdtBenchmarkPage *self, SdtClientBench *summary)
 					       translated);
 	}
 	gtk_label_set_text(GTK_LABEL(self->verdict_label), text->str);
+	gtk_label_set_selectable(GTK_LABEL(self->verdict_label), text->len > 0);
 	gtk_widget_set_tooltip_text(self->verdict_label, details->len > 0 ? details->str : NULL);
 }
 
 static void
 sdt_benchmark_page_set_running(SdtBenchmarkPage *self, gboolean running)
 {
-	GtkApplication *app = NULL;
 	GtkWidget *toplevel = gtk_widget_get_toplevel(GTK_WIDGET(self));
 	GtkWindow *window = GTK_IS_WINDOW(toplevel) ? GTK_WINDOW(toplevel) : NULL;
 
@@ -241,22 +244,12 @@ sdt_benchmark_page_set_running(SdtBenchmarkPage *self, gboolean running)
 	gtk_widget_set_sensitive(self->start_button, !running);
 	gtk_widget_set_sensitive(self->profile_combo, !running);
 	gtk_widget_set_sensitive(self->cancel_button, running);
-	if (window != NULL)
-		app = gtk_window_get_application(window);
 
-	/* no suspend or logout in the middle of a measurement */
-	if (running && app != NULL && self->inhibit_cookie == 0) {
-		self->inhibit_cookie = gtk_application_inhibit(
-			app,
-			window,
-			GTK_APPLICATION_INHIBIT_SUSPEND | GTK_APPLICATION_INHIBIT_LOGOUT,
-			_("The SD card benchmark is running"));
-		g_debug("inhibit cookie %u", self->inhibit_cookie);
-	} else if (!running && self->inhibit_cookie != 0) {
-		if (app != NULL)
-			gtk_application_uninhibit(app, self->inhibit_cookie);
-		self->inhibit_cookie = 0;
-	}
+	/* no suspend, shutdown or logout in the middle of a measurement */
+	if (running && self->inhibit == NULL)
+		self->inhibit = sdt_app_inhibit_new(window, _("The SD card benchmark is running"));
+	else if (!running)
+		g_clear_pointer(&self->inhibit, sdt_app_inhibit_free);
 }
 
 static void
@@ -448,11 +441,28 @@ sdt_benchmark_page_dispose(GObject *object)
 	G_OBJECT_CLASS(sdt_benchmark_page_parent_class)->dispose(object);
 }
 
+/* GTK 3 gives the focus to the combo's own toggle button (inside a box), which has
+ * no name of its own */
+static void
+sdt_benchmark_page_name_combo_button(GtkWidget *child, gpointer name)
+{
+	if (GTK_IS_TOGGLE_BUTTON(child))
+		atk_object_set_name(gtk_widget_get_accessible(child), name);
+	else if (GTK_IS_CONTAINER(child))
+		gtk_container_forall(GTK_CONTAINER(child),
+				     sdt_benchmark_page_name_combo_button,
+				     name);
+}
+
 static void
 sdt_benchmark_page_init(SdtBenchmarkPage *self)
 {
 	gtk_widget_init_template(GTK_WIDGET(self));
 	self->cancellable = g_cancellable_new();
+	gtk_container_forall(
+		GTK_CONTAINER(self->profile_combo),
+		sdt_benchmark_page_name_combo_button,
+		(gpointer) atk_object_get_name(gtk_widget_get_accessible(self->profile_combo)));
 }
 
 static void

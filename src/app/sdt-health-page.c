@@ -11,6 +11,7 @@
 #include "sdt-check-config.h"
 #include "sdt-disk-words.h"
 #include "sdt-health-page.h"
+#include "sdt-app-inhibit.h"
 #include "sdt-json-reader.h"
 #include "sdt-l10n.h"
 #include "sdt-client-job.h"
@@ -31,6 +32,7 @@ struct _SdtHealthPage {
 	SdtClientJob *job; /* the check followed (sdt-client-job.h) */
 	GCancellable *cancellable;
 	gboolean running;
+	SdtAppInhibit *inhibit; /* while a check runs (sdt-app-inhibit.h) */
 };
 
 G_DEFINE_TYPE(SdtHealthPage, sdt_health_page, GTK_TYPE_BOX)
@@ -43,6 +45,14 @@ sdt_health_page_set_running(SdtHealthPage *self, gboolean running)
 	gtk_widget_set_sensitive(self->full_button, !running && self->manager != NULL);
 	gtk_widget_set_visible(self->stop_button, running);
 	gtk_widget_set_visible(self->progress_bar, running);
+	if (running && self->inhibit == NULL) {
+		GtkWidget *top = gtk_widget_get_toplevel(GTK_WIDGET(self));
+
+		self->inhibit = sdt_app_inhibit_new(GTK_IS_WINDOW(top) ? GTK_WINDOW(top) : NULL,
+						    _("The SD card check is running"));
+	} else if (!running) {
+		g_clear_pointer(&self->inhibit, sdt_app_inhibit_free);
+	}
 }
 
 /* a number member, FALSE when missing or null */
@@ -454,6 +464,7 @@ sdt_health_page_dispose(GObject *object)
 	g_cancellable_cancel(self->cancellable);
 	g_clear_object(&self->cancellable);
 	g_clear_pointer(&self->job, sdt_client_job_free);
+	g_clear_pointer(&self->inhibit, sdt_app_inhibit_free);
 	g_clear_object(&self->manager);
 	sdt_session_detach(&self->session, self);
 	G_OBJECT_CLASS(sdt_health_page_parent_class)->dispose(object);

@@ -93,8 +93,9 @@ sdt_user_error_what_to_do(SdtUserAction action, const GError *error)
 	if (error->domain == SDT_ERROR) {
 		switch (error->code) {
 		case SDT_ERROR_NOT_AUTHORIZED:
-			return _("Permission was not given. Try again and enter an administrator "
-				 "password when asked.");
+			/* the helper's detail says why: cancelled, wrong password, no
+			 * password dialog possible here (and what to do), or the policy */
+			return _("Permission was not given.");
 		case SDT_ERROR_CANCELLED:
 			if (action == SDT_USER_ACTION_CHECK)
 				return _("It was stopped, and the space it had reserved was "

@@ -21,6 +21,7 @@ typedef struct {
 	gchar *bus_name;
 	gchar *action_id;
 	gboolean interactive;
+	PolkitSubject *subject;
 } SdtAuthorityCheck;
 
 static void
@@ -28,6 +29,7 @@ sdt_authority_check_free(SdtAuthorityCheck *check)
 {
 	g_free(check->bus_name);
 	g_free(check->action_id);
+	g_clear_object(&check->subject);
 	g_free(check);
 }
 
@@ -45,6 +47,54 @@ SdtAuthority *
 sdt_authority_new(void)
 {
 	return g_object_new(SDT_TYPE_AUTHORITY, NULL);
+}
+
+static void
+sdt_authority_return_policy(GTask *task, SdtAuthorityCheck *check)
+{
+	g_task_return_new_error(task,
+				SDT_ERROR,
+				SDT_ERROR_NOT_AUTHORIZED,
+				/* Translators: %s is a polkit action id */
+				_("Not authorized: the system policy does not allow %s"),
+				check->action_id);
+}
+
+/* polkitd answers with a challenge when no agent is registered for the caller */
+static void
+sdt_authority_return_no_agent(GTask *task, SdtAuthorityCheck *check)
+{
+	g_task_return_new_error(
+		task,
+		SDT_ERROR,
+		SDT_ERROR_NOT_AUTHORIZED,
+		/* Translators: %s is a polkit action id; do not translate sdtunerctl */
+		_("Not authorized: %s needs an administrator's password, and no password "
+		  "dialog can appear here: no polkit authentication agent is running for "
+		  "this session. Start SD Tuner from the desktop's own session, or run "
+		  "sdtunerctl in a terminal, which asks for the password itself"),
+		check->action_id);
+}
+
+/* after a refusal that followed the agent: would the policy ask for a password? */
+static void
+sdt_authority_rechecked_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	g_autoptr(GTask) task = G_TASK(user_data);
+	SdtAuthorityCheck *check = g_task_get_task_data(task);
+	g_autoptr(PolkitAuthorizationResult) result =
+		polkit_authority_check_authorization_finish(POLKIT_AUTHORITY(source), res, NULL);
+
+	if (result != NULL && polkit_authorization_result_get_is_challenge(result)) {
+		g_debug("%s: the agent finished without authenticating", check->action_id);
+		g_task_return_new_error(
+			task,
+			SDT_ERROR,
+			SDT_ERROR_NOT_AUTHORIZED,
+			_("Not authorized: the password was not accepted (authentication failed)"));
+		return;
+	}
+	sdt_authority_return_policy(task, check);
 }
 
 static void
@@ -82,11 +132,11 @@ sdt_authority_checked_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 		polkit_authorization_result_get_is_challenge(result),
 		polkit_authorization_result_get_dismissed(result));
 	if (polkit_authorization_result_get_dismissed(result)) {
-		g_task_return_new_error(
-			task,
-			SDT_ERROR,
-			SDT_ERROR_NOT_AUTHORIZED,
-			_("Not authorized: the authentication dialog was dismissed"));
+		/* the agent's Cancel, also after a wrong password (polkit.dismissed) */
+		g_task_return_new_error(task,
+					SDT_ERROR,
+					SDT_ERROR_NOT_AUTHORIZED,
+					_("Not authorized: the password dialog was cancelled"));
 		return;
 	}
 	if (polkit_authorization_result_get_is_challenge(result) && !check->interactive) {
@@ -102,22 +152,23 @@ sdt_authority_checked_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 		return;
 	}
 	if (polkit_authorization_result_get_is_challenge(result)) {
-		g_task_return_new_error(
-			task,
-			SDT_ERROR,
-			SDT_ERROR_NOT_AUTHORIZED,
-			/* Translators: %s is a polkit action id */
-			_("Not authorized: %s needs an administrator's password and "
-			  "no authentication agent answered"),
-			check->action_id);
+		sdt_authority_return_no_agent(task, check);
 		return;
 	}
-	g_task_return_new_error(task,
-				SDT_ERROR,
-				SDT_ERROR_NOT_AUTHORIZED,
-				/* Translators: %s is a polkit action id */
-				_("Not authorized: the system policy does not allow %s"),
-				check->action_id);
+	if (check->interactive) {
+		/* refused after the agent was asked, not cancelled: a wrong password, unless
+		 * the policy refuses outright (then it is no challenge without the agent) */
+		polkit_authority_check_authorization(POLKIT_AUTHORITY(source),
+						     check->subject,
+						     check->action_id,
+						     NULL,
+						     POLKIT_CHECK_AUTHORIZATION_FLAGS_NONE,
+						     g_task_get_cancellable(task),
+						     sdt_authority_rechecked_cb,
+						     g_object_ref(task));
+		return;
+	}
+	sdt_authority_return_policy(task, check);
 }
 
 static void
@@ -127,7 +178,6 @@ sdt_authority_got_authority_cb(GObject *source, GAsyncResult *res, gpointer user
 	SdtAuthorityCheck *check = g_task_get_task_data(task);
 	g_autoptr(GError) error = NULL;
 	g_autoptr(PolkitAuthority) authority = polkit_authority_get_finish(res, &error);
-	g_autoptr(PolkitSubject) subject = NULL;
 
 	if (authority == NULL) {
 		g_dbus_error_strip_remote_error(error);
@@ -139,10 +189,10 @@ sdt_authority_got_authority_cb(GObject *source, GAsyncResult *res, gpointer user
 					error->message);
 		return;
 	}
-	subject = polkit_system_bus_name_new(check->bus_name);
+	check->subject = polkit_system_bus_name_new(check->bus_name);
 	polkit_authority_check_authorization(
 		authority,
-		subject,
+		check->subject,
 		check->action_id,
 		NULL,
 		check->interactive ? POLKIT_CHECK_AUTHORIZATION_FLAGS_ALLOW_USER_INTERACTION

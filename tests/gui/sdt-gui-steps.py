@@ -30,6 +30,16 @@ of the test set. Steps, done in order; the first that fails ends it with exit st
   in-view REGEX          the button whose label matches REGEX is on screen without
                          scrolling (inside every scrolled window around it and the
                          window; the layout report's "in_view")
+  wait-page TITLE        the stack-switcher button TITLE is checked (its page shows)
+  focus NAME             keyboard only (X11): presses Tab until the control NAME has the
+                         focus; fails on a trap or when NAME is not reached
+  key KEY                types KEY (xdotool syntax, e.g. alt+2) into the window (X11)
+  tab-walk               keyboard only (X11): presses Tab until the focus comes back to
+                         where it started, then Shift+Tab the same way round; fails on a
+                         trap (a press that does not move the focus, or a loop that never
+                         comes back), on a showing, sensitive control with an action that
+                         neither walk reaches, on a focus stop without an accessible
+                         name, and when Shift+Tab does not visit the stops in reverse
 """
 import json
 import os
@@ -38,7 +48,10 @@ import signal
 import sys
 import time
 
+import subprocess
+
 import pyatspi
+from gi.repository import GLib
 
 
 def log(*args):
@@ -158,6 +171,164 @@ def showing_texts(ui):
     return out
 
 
+def describe(node):
+    if node is None:
+        return 'a control that AT-SPI does not show as focused'
+    try:
+        return f'{node.getRoleName()} {node.name!r}'
+    except Exception:
+        return 'an object that went away'
+
+
+def has_action(node):
+    try:
+        return node.queryAction().nActions > 0
+    except NotImplementedError:
+        return False
+
+
+def window_id():
+    out = subprocess.run(['xdotool', 'search', '--sync', '--onlyvisible', '--name', '^SD Tuner$'],
+                         capture_output=True, text=True, timeout=20).stdout.split()
+    if not out:
+        raise AssertionError('no SD Tuner window on the display')
+    return out[0]
+
+
+def press(key):
+    """a real key press through the X server (XTEST), into the focused window"""
+    subprocess.run(['xdotool', 'windowfocus', '--sync', window_id()], check=True, timeout=20)
+    subprocess.run(['xdotool', 'key', '--clearmodifiers', key], check=True, timeout=20)
+
+
+class FocusWatch:
+    """the focus as the app reports it to AT-SPI (object:state-changed:focused)"""
+
+    def __init__(self):
+        self.events = []
+        pyatspi.Registry.registerEventListener(self._on_event, 'object:state-changed:focused')
+        self.pump(0.5)   # the app's bridge learns of the listener, then reports to it
+
+    def _on_event(self, event):
+        self.events.append((event.detail1, event.source))
+
+    def pump(self, seconds):
+        ctx = GLib.MainContext.default()
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            while ctx.iteration(False):
+                pass
+            time.sleep(0.01)
+
+    def after(self, key, timeout=1.5):
+        """presses @key; returns the object focused after it, or None when the focus did
+        not move (no focus event came)"""
+        self.pump(0.05)
+        self.events = []
+        press(key)
+        ctx = GLib.MainContext.default()
+        deadline = time.time() + timeout
+        while time.time() < deadline and not self.events:
+            while ctx.iteration(False):
+                pass
+            time.sleep(0.01)
+        if not self.events:
+            return None
+        self.pump(0.2)   # the rest of the change: focus-out, then focus-in
+        gained = [src for on, src in self.events if on]
+        return gained[-1] if gained else 'none'
+
+
+def focused_now(ui):
+    P = ui.pyatspi
+    found = ui.find_all(lambda n: n.getState().contains(P.STATE_FOCUSED))
+    return found[-1] if found else None
+
+
+def walk(ui, watch, key, limit=60):
+    """presses @key until the focus comes back to its first stop; returns the stops"""
+    stops = []
+    prev = None
+    for _ in range(limit):
+        cur = watch.after(key)
+        if cur is None:
+            raise AssertionError(f'keyboard trap: {key} does not move the focus from '
+                                 f'{describe(prev or focused_now(ui))} (after {len(stops)} '
+                                 f'stops: {", ".join(describe(n) for n in stops)})')
+        if cur == 'none':   # off the end of the window's chain: the next press wraps
+            prev = None
+            continue
+        if stops and cur == stops[0]:
+            return stops
+        if cur in stops:
+            raise AssertionError(f'keyboard trap: {key} goes round '
+                                 f'{", ".join(describe(n) for n in stops[stops.index(cur):])} '
+                                 f'and never back to {describe(stops[0])}')
+        log(key, '->', describe(cur))
+        stops.append(cur)
+        prev = cur
+    raise AssertionError(f'{key} did not come back to {describe(stops[0])} in {limit} presses')
+
+
+def tab_to(ui, watch, name, limit=40):
+    """presses Tab until the control called @name has the focus"""
+    prev = None
+    for _ in range(limit):
+        cur = watch.after('Tab')
+        if cur is None:
+            raise AssertionError(f'keyboard trap: Tab does not move the focus from '
+                                 f'{describe(prev or focused_now(ui))} on the way to {name!r}')
+        if cur != 'none' and cur.name == name:
+            log('focus on', describe(cur))
+            return cur
+        prev = None if cur == 'none' else cur
+    raise AssertionError(f'Tab did not reach {name!r} in {limit} presses')
+
+
+def tab_walk(ui, watch):
+    P = ui.pyatspi
+    forward = walk(ui, watch, 'Tab')
+    backward = walk(ui, watch, 'shift+Tab')
+    problems = []
+    # Shift+Tab visits the same stops the other way round (from wherever it started)
+    if set(backward) != set(forward):
+        problems.append('Tab and Shift+Tab stop at different controls: Tab only: ' +
+                        ', '.join(describe(n) for n in forward if n not in backward) +
+                        '; Shift+Tab only: ' +
+                        ', '.join(describe(n) for n in backward if n not in forward))
+    else:
+        rev = list(reversed(forward))
+        i = rev.index(backward[0])
+        if backward != rev[i:] + rev[:i]:
+            problems.append('Shift+Tab does not go back the way Tab came: Tab: ' +
+                            ', '.join(describe(n) for n in forward) + '; Shift+Tab: ' +
+                            ', '.join(describe(n) for n in backward))
+    for n in forward:
+        if not (n.name or '').strip():
+            problems.append(f'the focus stop {describe(n)} in {describe(n.parent)} has no '
+                            f'accessible name')
+
+    def wanted(n):
+        st = n.getState()
+        return (st.contains(P.STATE_SHOWING) and st.contains(P.STATE_SENSITIVE) and
+                st.contains(P.STATE_FOCUSABLE) and has_action(n))
+    for n in ui.find_all(wanted):
+        if n not in forward:
+            problems.append(f'{describe(n)} has an action but Tab never reaches it')
+    if problems:
+        raise AssertionError('\n  '.join(['the keyboard walk:'] + problems))
+    log(f'Tab and Shift+Tab reach all {len(forward)} stops: ' +
+        ', '.join(describe(n) for n in forward))
+
+
+def unnamed_focusable(ui):
+    """every showing object that can take the focus, whatever its role, without a name"""
+    P = ui.pyatspi
+    return [n for n in ui.find_all(lambda n: n.getState().contains(P.STATE_SHOWING) and
+                                   n.getState().contains(P.STATE_FOCUSABLE))
+            if not (n.name or '').strip()]
+
+
 def english_texts(ui):
     """(role, line, run) of every run of English words in showing text"""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'i18n'))
@@ -235,6 +406,9 @@ def layout_problems(ui, width, height):
 
 def main(argv):
     ui = Ui()
+    watch = None
+    walk_problems = []
+    page_shown = 'the window'
     i = 0
     where = 'window'
     while i < len(argv):
@@ -327,8 +501,45 @@ def main(argv):
             for lb in button_in_view(ui, argv[i + 1]):
                 log(f'in view: {lb["text"]!r} at {lb["x"]},{lb["y"]}')
             i += 2
+        elif step == 'key':
+            press(argv[i + 1])
+            log('key', argv[i + 1])
+            time.sleep(0.4)
+            i += 2
+        elif step == 'wait-page':
+            P = ui.pyatspi
+            ui.wait(lambda n: n.name == argv[i + 1] and ui.showing(n) and
+                    n.getRole() in (P.ROLE_RADIO_BUTTON, P.ROLE_TOGGLE_BUTTON) and
+                    n.getState().contains(P.STATE_CHECKED), 10, f'page {argv[i + 1]!r}')
+            log('page', repr(argv[i + 1]), 'shows')
+            page_shown = argv[i + 1]
+            time.sleep(0.3)
+            i += 2
+        elif step == 'focus':
+            if watch is None:
+                watch = FocusWatch()
+            tab_to(ui, watch, argv[i + 1])
+            i += 2
+        elif step == 'tab-walk':
+            # every page is walked; what is wrong on each is said at the end
+            if watch is None:
+                watch = FocusWatch()
+            try:
+                tab_walk(ui, watch)
+            except AssertionError as e:
+                walk_problems.append(f'{page_shown}: {e}')
+                log('FAILED:', walk_problems[-1])
+            unnamed = unnamed_focusable(ui)
+            if unnamed:
+                walk_problems.append(f'{page_shown}: focusable without an accessible name: ' +
+                                     ', '.join(f'{describe(n)} in {describe(n.parent)}'
+                                               for n in unnamed))
+                log('FAILED:', walk_problems[-1])
+            i += 1
         else:
             raise SystemExit(f'unknown step {step!r}')
+    if walk_problems:
+        raise AssertionError('\n'.join(walk_problems))
 
 
 if __name__ == '__main__':

@@ -519,7 +519,8 @@ class TestEnv:
         return r.returncode, (r.stdout + r.stderr).strip()
 
     def agent_cmd(self, answer, argv):
-        """argv wrapped in the test polkit agent that answers 'allow' or 'deny'"""
+        """argv wrapped in the test polkit agent that answers 'allow', 'deny' or 'fail'
+        (see pk-agent-run.py)"""
         return ['/usr/bin/python3', os.path.join(HERE, 'pk-agent-run.py'), answer, '--'] + argv
 
     def add_polkit_rule(self, name, text):

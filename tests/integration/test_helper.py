@@ -223,17 +223,24 @@ class HelperTest(HelperTestBase):
             self.assertNotEqual(rc, 0, out)
             action = {'StartBenchmark': 'benchmark',
                       'StartCheck': 'check'}.get(method, 'modify-boot-config')
-            why = ('the caller asked not to be prompted (auth.no_user_interaction)'
+            why = (' and the caller asked not to be prompted (auth.no_user_interaction)'
                    if 'no_user_interaction' in args[-1] else
-                   'no authentication agent answered')
+                   ', and no password dialog can appear here: no polkit authentication '
+                   'agent is running for this session. Start SD Tuner from the desktop')
             self.assertIn(f"{NOT_AUTHORIZED}: Not authorized: org.example.sdtuner.{action} "
-                          f"needs an administrator's password and {why}", out)
+                          f"needs an administrator's password{why}", out)
         # an agent that answers "no"
         r = self.env.run_as(None, self.env.agent_cmd('deny', self.env.as_user_argv('nobody') +
                                                      self.env.gdbus_argv('Apply', rec, '{}')))
         self.assertNotEqual(r.returncode, 0)
-        self.assertIn(NOT_AUTHORIZED + ': Not authorized: the authentication dialog was '
-                      'dismissed', r.stderr)
+        self.assertIn(NOT_AUTHORIZED + ': Not authorized: the password dialog was cancelled',
+                      r.stderr)
+        # an agent that finishes without authenticating (a wrong password): not the policy
+        r = self.env.run_as(None, self.env.agent_cmd('fail', self.env.as_user_argv('nobody') +
+                                                     self.env.gdbus_argv('Apply', rec, '{}')))
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(NOT_AUTHORIZED + ': Not authorized: the password was not accepted '
+                      '(authentication failed)', r.stderr)
         self.assertEqual(tree_digest(self.env.root), before)
         self.assertEqual(os.listdir(self.env.bench_dir), [])
         # reading needs no authorization
