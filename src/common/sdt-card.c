@@ -31,6 +31,8 @@ sdt_card_new(void)
 	card->capacity_bytes = -1;
 	card->ext_perf = -1;
 	card->ext_power = -1;
+	sdt_emmc_wear_init(&card->emmc);
+	card->emmc_ext_csd_rev = -1;
 	card->mount_points = g_ptr_array_new_with_free_func(g_free);
 	return card;
 }
@@ -56,7 +58,16 @@ sdt_card_free(SdtCard *card)
 	g_free(card->ext_perf_hex);
 	g_free(card->ext_power_hex);
 	g_free(card->sysfs_name);
+	g_free(card->life_time_text);
+	g_free(card->pre_eol_text);
+	g_free(card->ext_csd_rev_text);
 	g_free(card);
+}
+
+const gchar *
+sdt_card_kind_to_string(SdtCardKind kind)
+{
+	return kind == SDT_CARD_KIND_EMMC ? "emmc" : "sd";
 }
 
 static void
@@ -66,6 +77,56 @@ sdt_card_warn(GPtrArray *warnings, gchar *msg)
 		g_ptr_array_add(warnings, msg);
 	else
 		g_free(msg);
+}
+
+/* EXT_CSD_REV as sysfs "rev" prints it ("0x8"), -1 when unreadable */
+static gint
+sdt_card_parse_ext_csd_rev(const gchar *text)
+{
+	gchar *end = NULL;
+	guint64 v;
+
+	if (text == NULL || !g_str_has_prefix(text, "0x") || !g_ascii_isxdigit(text[2]))
+		return -1;
+	v = g_ascii_strtoull(text + 2, &end, 16);
+	return *end == '\0' && v <= 0xff ? (gint) v : -1;
+}
+
+/* pure: eMMC has no SCR, SSR or SD CID; its CID, EXT_CSD revision and wear report */
+static void
+sdt_card_decode_emmc(SdtCard *card, GPtrArray *warnings)
+{
+	g_autoptr(GError) error_cid = NULL;
+	g_autoptr(GError) error_life = NULL;
+	g_autoptr(GError) error_eol = NULL;
+
+	card->emmc_ext_csd_rev = sdt_card_parse_ext_csd_rev(card->ext_csd_rev_text);
+	card->cid_valid = sdt_emmc_cid_parse(card->cid_hex,
+					     card->emmc_ext_csd_rev,
+					     &card->cid,
+					     &card->emmc_oemid,
+					     &error_cid);
+	if (!card->cid_valid)
+		sdt_card_warn(warnings,
+			      g_strdup_printf(_("The eMMC identification (CID) cannot be decoded "
+						"(%s): maker, name and date are unknown"),
+					      error_cid->message));
+	/* eMMC above 2 GB gives its size in EXT_CSD, not the CSD: the block device has it */
+	card->capacity_bytes = card->size_bytes;
+	if (!sdt_emmc_life_time_parse(card->life_time_text,
+				      &card->emmc.life_time_a,
+				      &card->emmc.life_time_b,
+				      &error_life))
+		sdt_card_warn(warnings,
+			      g_strdup_printf(_("The eMMC life-time estimate cannot be read (%s): "
+						"its wear is unknown"),
+					      error_life->message));
+	if (!sdt_emmc_pre_eol_parse(card->pre_eol_text, &card->emmc.pre_eol, &error_eol))
+		sdt_card_warn(
+			warnings,
+			g_strdup_printf(_("The eMMC pre-EOL information cannot be read "
+					  "(%s): the state of its reserved blocks is unknown"),
+					error_eol->message));
 }
 
 /* pure: decodes the raw register strings; every problem becomes a warning */
@@ -163,14 +224,22 @@ sdt_card_sysattr(struct udev_device *dev, const gchar *name)
 	return g_strstrip(value);
 }
 
+/* is @mmc storage of @kind? SDIO (WLAN) devices are neither SD cards nor eMMC */
 static gboolean
-sdt_card_mmc_is_sd(struct udev_device *mmc)
+sdt_card_mmc_is(struct udev_device *mmc, SdtCardKind kind)
 {
 	g_autofree gchar *type = sdt_card_sysattr(mmc, "type");
 	if (type == NULL)
 		type = g_strdup(udev_device_get_property_value(mmc, "MMC_TYPE"));
-	/* SDIO (WLAN) and MMC (eMMC) devices are not SD cards */
+	if (kind == SDT_CARD_KIND_EMMC)
+		return g_strcmp0(type, "MMC") == 0;
 	return g_strcmp0(type, "SD") == 0 || g_strcmp0(type, "SDcombo") == 0;
+}
+
+static gboolean
+sdt_card_mmc_is_storage(struct udev_device *mmc)
+{
+	return sdt_card_mmc_is(mmc, SDT_CARD_KIND_SD) || sdt_card_mmc_is(mmc, SDT_CARD_KIND_EMMC);
 }
 
 /* the whole-disk block device below an mmc card device */
@@ -196,9 +265,9 @@ sdt_card_find_disk(struct udev *udev, struct udev_device *mmc)
 	return NULL;
 }
 
-/* the first SD card of the mmc subsystem, by sysfs path */
+/* the first SD card (or eMMC) of the mmc subsystem, by sysfs path */
 static struct udev_device *
-sdt_card_find_any_sd(struct udev *udev)
+sdt_card_find_any(struct udev *udev, SdtCardKind kind)
 {
 	g_autoptr(SdtUdevEnumerate) e = udev_enumerate_new(udev);
 	struct udev_list_entry *entry;
@@ -211,7 +280,7 @@ sdt_card_find_any_sd(struct udev *udev)
 			udev_device_new_from_syspath(udev, udev_list_entry_get_name(entry));
 		if (dev == NULL)
 			continue;
-		if (sdt_card_mmc_is_sd(dev))
+		if (sdt_card_mmc_is(dev, kind))
 			return dev;
 		udev_device_unref(dev);
 	}
@@ -231,7 +300,7 @@ sdt_card_mmc_for_mount(struct udev *udev, SdtMount *mount)
 	if (dev == NULL)
 		return NULL;
 	mmc = udev_device_get_parent_with_subsystem_devtype(dev, "mmc", NULL);
-	if (mmc == NULL || !sdt_card_mmc_is_sd(mmc))
+	if (mmc == NULL || !sdt_card_mmc_is_storage(mmc))
 		return NULL;
 	return udev_device_ref(mmc);
 }
@@ -255,7 +324,7 @@ sdt_card_mount_on_disk(struct udev *udev, SdtMount *mount, struct udev_device *d
 	       g_strcmp0(udev_device_get_syspath(parent), udev_device_get_syspath(disk)) == 0;
 }
 
-/* the SD card the system runs from (/, else /boot/firmware, /boot), or NULL;
+/* the SD card or eMMC the system runs from (/, else /boot/firmware, /boot), or NULL;
  * records where / is when it is elsewhere */
 static struct udev_device *
 sdt_card_find_system(struct udev *udev, GPtrArray *mounts, SdtCard *card)
@@ -289,6 +358,13 @@ sdt_card_read_registers(SdtCard *card, struct udev_device *mmc)
 	card->ext_perf_hex = sdt_card_sysattr(mmc, "ext_perf");
 	card->ext_power_hex = sdt_card_sysattr(mmc, "ext_power");
 	card->sysfs_name = sdt_card_sysattr(mmc, "name");
+	card->kind =
+		sdt_card_mmc_is(mmc, SDT_CARD_KIND_EMMC) ? SDT_CARD_KIND_EMMC : SDT_CARD_KIND_SD;
+	if (card->kind == SDT_CARD_KIND_EMMC) {
+		card->life_time_text = sdt_card_sysattr(mmc, "life_time");
+		card->pre_eol_text = sdt_card_sysattr(mmc, "pre_eol_info");
+		card->ext_csd_rev_text = sdt_card_sysattr(mmc, "rev");
+	}
 }
 
 /* the mmc host controller and its platform device and driver */
@@ -363,7 +439,9 @@ sdt_card_detect(GPtrArray *mounts, GPtrArray *warnings)
 	}
 	mmc = sdt_card_find_system(udev, mounts, card);
 	if (mmc == NULL)
-		mmc = sdt_card_find_any_sd(udev);
+		mmc = sdt_card_find_any(udev, SDT_CARD_KIND_SD);
+	if (mmc == NULL)
+		mmc = sdt_card_find_any(udev, SDT_CARD_KIND_EMMC);
 	if (mmc == NULL) {
 		sdt_card_warn(warnings,
 			      g_strdup(_("No SD card found: there is no card in the slot, or the "
@@ -377,7 +455,16 @@ sdt_card_detect(GPtrArray *mounts, GPtrArray *warnings)
 	sdt_card_read_disk(card, udev, mmc, mounts, warnings);
 
 	card->mounts_known = mounts != NULL;
-	if (card->mounts_known && !card->holds_system) {
+	if (card->mounts_known && !card->holds_system && card->kind == SDT_CARD_KIND_EMMC) {
+		if (card->system_device != NULL)
+			sdt_card_warn(warnings,
+				      g_strdup_printf(_("The system does not run from this eMMC "
+							"(/ is on %s)"),
+						      card->system_device));
+		else
+			sdt_card_warn(warnings,
+				      g_strdup(_("The system does not run from this eMMC")));
+	} else if (card->mounts_known && !card->holds_system) {
 		if (card->system_device != NULL)
 			sdt_card_warn(warnings,
 				      g_strdup_printf(_("The system does not run from this SD card "
@@ -388,6 +475,9 @@ sdt_card_detect(GPtrArray *mounts, GPtrArray *warnings)
 				      g_strdup(_("The system does not run from this SD card")));
 	}
 
-	sdt_card_decode(card, warnings);
+	if (card->kind == SDT_CARD_KIND_EMMC)
+		sdt_card_decode_emmc(card, warnings);
+	else
+		sdt_card_decode(card, warnings);
 	return g_steal_pointer(&card);
 }

@@ -311,17 +311,20 @@ sdt_info_card_identity_to_json(SdtCard *card, JsonBuilder *b)
 	gboolean cid = card->present && card->cid_valid;
 	gboolean scr = card->present && card->scr_valid;
 	gboolean ssr = card->present && card->ssr_valid;
+	gboolean emmc = card->kind == SDT_CARD_KIND_EMMC;
 	g_autofree gchar *date = cid ? sdt_cid_get_date(&card->cid) : NULL;
 	const gchar *name = cid ? card->cid.name : card->present ? card->sysfs_name : NULL;
+	/* the eMMC manufacturer ids are not the SD ones; its OID is a byte (card.emmc.oemid) */
+	const gchar *maker = !cid   ? NULL
+			     : emmc ? sdt_emmc_manufacturer_name(card->cid.manfid)
+				    : sdt_card_manufacturer_name(card->cid.manfid);
 
 	json_builder_set_member_name(b, "present");
 	json_builder_add_boolean_value(b, card->present);
 	sdt_json_string_or_null(b, "device", card->device);
 	sdt_json_int_or_null(b, "manfid", cid, card->cid.manfid);
-	sdt_json_string_or_null(b,
-				"manufacturer",
-				cid ? sdt_card_manufacturer_name(card->cid.manfid) : NULL);
-	sdt_json_string_or_null(b, "oemid", cid ? card->cid.oemid : NULL);
+	sdt_json_string_or_null(b, "manufacturer", maker);
+	sdt_json_string_or_null(b, "oemid", cid && !emmc ? card->cid.oemid : NULL);
 	sdt_json_string_or_null(b, "name", name);
 	sdt_json_string_or_null(b, "date", date);
 	sdt_json_int_or_null(b,
@@ -350,6 +353,9 @@ static void
 sdt_info_card_place_to_json(SdtCard *card, JsonBuilder *b)
 {
 	sdt_json_string_or_null(b, "type", card->type);
+	sdt_json_string_or_null(b,
+				"kind",
+				card->present ? sdt_card_kind_to_string(card->kind) : NULL);
 	sdt_json_string_or_null(b, "mmc_device", card->mmc_name);
 	sdt_json_string_or_null(b, "host", card->host);
 	sdt_json_string_or_null(b, "host_device", card->host_device);
@@ -444,6 +450,53 @@ sdt_info_card_extensions_to_json(SdtCard *card, JsonBuilder *b)
 	json_builder_end_object(b);
 }
 
+/* one life-time estimate: the raw byte, its JEDEC meaning, the share of life used */
+static void
+sdt_info_emmc_life_to_json(JsonBuilder *b, const gchar *member, gint value)
+{
+	gint lo = -1, hi = -1;
+	gboolean range = sdt_emmc_life_time_range(value, &lo, &hi);
+
+	json_builder_set_member_name(b, member);
+	json_builder_begin_object(b);
+	sdt_json_int_or_null(b, "value", value >= 0, value);
+	sdt_json_string_or_null(b, "state", sdt_emmc_life_time_state_to_string(value));
+	sdt_json_int_or_null(b, "used_min_percent", range, lo);
+	sdt_json_int_or_null(b, "used_max_percent", range && hi >= 0, hi);
+	json_builder_end_object(b);
+}
+
+void
+sdt_info_emmc_to_json(const SdtCard *card, JsonBuilder *b)
+{
+	json_builder_set_member_name(b, "emmc");
+	if (!card->present || card->kind != SDT_CARD_KIND_EMMC) {
+		json_builder_add_null_value(b);
+		return;
+	}
+	json_builder_begin_object(b);
+	json_builder_set_member_name(b, "wear");
+	json_builder_add_string_value(
+		b,
+		sdt_emmc_wear_level_to_string(sdt_emmc_wear_level(&card->emmc)));
+	sdt_info_emmc_life_to_json(b, "life_time_a", card->emmc.life_time_a);
+	sdt_info_emmc_life_to_json(b, "life_time_b", card->emmc.life_time_b);
+	json_builder_set_member_name(b, "pre_eol");
+	json_builder_begin_object(b);
+	sdt_json_int_or_null(b, "value", card->emmc.pre_eol >= 0, card->emmc.pre_eol);
+	sdt_json_string_or_null(b, "state", sdt_emmc_pre_eol_to_string(card->emmc.pre_eol));
+	json_builder_end_object(b);
+	sdt_json_int_or_null(b, "ext_csd_rev", card->emmc_ext_csd_rev >= 0, card->emmc_ext_csd_rev);
+	sdt_json_int_or_null(b, "oemid", card->cid_valid, card->emmc_oemid);
+	json_builder_set_member_name(b, "raw");
+	json_builder_begin_object(b);
+	sdt_json_string_or_null(b, "life_time", card->life_time_text);
+	sdt_json_string_or_null(b, "pre_eol_info", card->pre_eol_text);
+	sdt_json_string_or_null(b, "rev", card->ext_csd_rev_text);
+	json_builder_end_object(b);
+	json_builder_end_object(b);
+}
+
 static void
 sdt_info_card_to_json(SdtInfo *info, JsonBuilder *b)
 {
@@ -453,6 +506,7 @@ sdt_info_card_to_json(SdtInfo *info, JsonBuilder *b)
 	sdt_info_card_place_to_json(info->card, b);
 	sdt_info_card_registers_to_json(info->card, b);
 	sdt_info_card_extensions_to_json(info->card, b);
+	sdt_info_emmc_to_json(info->card, b);
 	json_builder_end_object(b);
 }
 

@@ -64,4 +64,8 @@ SdtInfo *sdt_info_collect(SdtContext *ctx, GError **error);
 /* the DESIGN.md `info` document (without the "config" member, added by the caller) */
 JsonNode *sdt_info_to_json(SdtInfo *info);
 
+/* the member "emmc" (card.emmc in info, health): the chip's own wear report, null for an
+ * SD card or no card (DESIGN.md "eMMC and the system disk") */
+void sdt_info_emmc_to_json(const SdtCard *card, JsonBuilder *b);
+
 G_END_DECLS

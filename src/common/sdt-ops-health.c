@@ -103,6 +103,14 @@ sdt_ops_health_card(JsonBuilder *b, SdtCard *card)
 	json_builder_add_boolean_value(b, card->present);
 	sdt_json_string_or_null(b, "device", card->device);
 	sdt_json_int_or_null(b, "capacity_bytes", card->capacity_bytes > 0, card->capacity_bytes);
+	sdt_json_string_or_null(b,
+				"kind",
+				card->present ? sdt_card_kind_to_string(card->kind) : NULL);
+	sdt_json_bool_or_null(b,
+			      "holds_system",
+			      card->present && card->mounts_known,
+			      card->holds_system);
+	sdt_json_string_or_null(b, "system_device", card->system_device);
 	json_builder_set_member_name(b, "write_protect");
 	if (card->csd_valid) {
 		json_builder_begin_object(b);
@@ -114,6 +122,7 @@ sdt_ops_health_card(JsonBuilder *b, SdtCard *card)
 	} else {
 		json_builder_add_null_value(b);
 	}
+	sdt_info_emmc_to_json(card, b);
 	json_builder_end_object(b);
 }
 

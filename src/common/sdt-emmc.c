@@ -1,0 +1,352 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "sdt-emmc.h"
+#include "sdt-error.h"
+
+#define SDT_EMMC_CID_BYTES 16
+
+void
+sdt_emmc_wear_init(SdtEmmcWear *wear)
+{
+	wear->life_time_a = SDT_EMMC_VALUE_UNKNOWN;
+	wear->life_time_b = SDT_EMMC_VALUE_UNKNOWN;
+	wear->pre_eol = SDT_EMMC_VALUE_UNKNOWN;
+}
+
+/* one "0xNN" token (one or two hex digits, as "0x%02x" prints a byte) */
+static gboolean
+sdt_emmc_parse_byte(const gchar *token, gint *value)
+{
+	gsize len = strlen(token);
+	gint v = 0;
+
+	if (len < 3 || len > 4 || token[0] != '0' || (token[1] != 'x' && token[1] != 'X'))
+		return FALSE;
+	for (gsize i = 2; i < len; i++) {
+		if (!g_ascii_isxdigit(token[i]))
+			return FALSE;
+		v = v * 16 + g_ascii_xdigit_value(token[i]);
+	}
+	*value = v;
+	return TRUE;
+}
+
+/* @text split on blanks into exactly @n "0xNN" bytes */
+static gboolean
+sdt_emmc_parse_bytes(const gchar *text, const gchar *what, gint *values, guint n, GError **error)
+{
+	g_auto(GStrv) tokens = NULL;
+	guint count = 0;
+
+	if (text == NULL) {
+		g_set_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND, "%s is missing", what);
+		return FALSE;
+	}
+	tokens = g_strsplit_set(text, " \t\n", -1);
+	for (guint i = 0; tokens[i] != NULL; i++) {
+		if (tokens[i][0] == '\0')
+			continue;
+		if (count >= n || !sdt_emmc_parse_byte(tokens[i], &values[count])) {
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_DATA,
+				    /* an English detail, shown inside a translated sentence */
+				    "%s is not %u byte%s written as 0xNN",
+				    what,
+				    n,
+				    n == 1 ? "" : "s");
+			return FALSE;
+		}
+		count++;
+	}
+	if (count != n) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    "%s has %u value%s instead of %u",
+			    what,
+			    count,
+			    count == 1 ? "" : "s",
+			    n);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean
+sdt_emmc_life_time_parse(const gchar *text, gint *type_a, gint *type_b, GError **error)
+{
+	gint v[2];
+
+	*type_a = *type_b = SDT_EMMC_VALUE_UNKNOWN;
+	if (!sdt_emmc_parse_bytes(text, "life_time", v, 2, error))
+		return FALSE;
+	*type_a = v[0];
+	*type_b = v[1];
+	return TRUE;
+}
+
+gboolean
+sdt_emmc_pre_eol_parse(const gchar *text, gint *value, GError **error)
+{
+	*value = SDT_EMMC_VALUE_UNKNOWN;
+	return sdt_emmc_parse_bytes(text, "pre_eol_info", value, 1, error);
+}
+
+gboolean
+sdt_emmc_life_time_range(gint value, gint *min_percent, gint *max_percent)
+{
+	if (value >= 0x01 && value <= 0x0a) {
+		*min_percent = (value - 1) * 10;
+		*max_percent = value * 10;
+		return TRUE;
+	}
+	if (value == SDT_EMMC_LIFE_TIME_EXCEEDED) {
+		*min_percent = 100;
+		*max_percent = -1;
+		return TRUE;
+	}
+	return FALSE;
+}
+
+const gchar *
+sdt_emmc_life_time_state_to_string(gint value)
+{
+	if (value == 0x00)
+		return "not-defined";
+	if (value >= 0x01 && value <= 0x0a)
+		return "used";
+	if (value == SDT_EMMC_LIFE_TIME_EXCEEDED)
+		return "exceeded";
+	return "unknown";
+}
+
+const gchar *
+sdt_emmc_pre_eol_to_string(gint value)
+{
+	switch (value) {
+	case SDT_EMMC_PRE_EOL_NOT_DEFINED:
+		return "not-defined";
+	case SDT_EMMC_PRE_EOL_NORMAL:
+		return "normal";
+	case SDT_EMMC_PRE_EOL_WARNING:
+		return "warning";
+	case SDT_EMMC_PRE_EOL_URGENT:
+		return "urgent";
+	default:
+		return "unknown";
+	}
+}
+
+static SdtEmmcWearLevel
+sdt_emmc_life_level(gint value)
+{
+	if (value == SDT_EMMC_LIFE_TIME_EXCEEDED)
+		return SDT_EMMC_WEAR_URGENT;
+	/* 0x09, 0x0A: 80–100% of the rated life used, the point pre-EOL warns at too */
+	if (value == 0x09 || value == 0x0a)
+		return SDT_EMMC_WEAR_WARNING;
+	if (value >= 0x01 && value <= 0x08)
+		return SDT_EMMC_WEAR_NORMAL;
+	return SDT_EMMC_WEAR_UNKNOWN;
+}
+
+SdtEmmcWearLevel
+sdt_emmc_wear_level(const SdtEmmcWear *wear)
+{
+	SdtEmmcWearLevel level = SDT_EMMC_WEAR_UNKNOWN;
+
+	level = MAX(level, sdt_emmc_life_level(wear->life_time_a));
+	level = MAX(level, sdt_emmc_life_level(wear->life_time_b));
+	if (wear->pre_eol == SDT_EMMC_PRE_EOL_NORMAL)
+		level = MAX(level, SDT_EMMC_WEAR_NORMAL);
+	else if (wear->pre_eol == SDT_EMMC_PRE_EOL_WARNING)
+		level = MAX(level, SDT_EMMC_WEAR_WARNING);
+	else if (wear->pre_eol == SDT_EMMC_PRE_EOL_URGENT)
+		level = MAX(level, SDT_EMMC_WEAR_URGENT);
+	return level;
+}
+
+const gchar *
+sdt_emmc_wear_level_to_string(SdtEmmcWearLevel level)
+{
+	switch (level) {
+	case SDT_EMMC_WEAR_NORMAL:
+		return "normal";
+	case SDT_EMMC_WEAR_WARNING:
+		return "warning";
+	case SDT_EMMC_WEAR_URGENT:
+		return "urgent";
+	case SDT_EMMC_WEAR_UNKNOWN:
+	default:
+		return "unknown";
+	}
+}
+
+gchar *
+sdt_emmc_life_time_describe(gint value)
+{
+	gint lo = 0, hi = 0;
+
+	if (value < 0)
+		return g_strdup(_("unknown (the chip's report cannot be read)"));
+	if (value == 0x00)
+		return g_strdup(_("not reported by the chip (0x00)"));
+	if (value == SDT_EMMC_LIFE_TIME_EXCEEDED)
+		return g_strdup(_("past its rated life (0x0B: more than 100% used)"));
+	if (sdt_emmc_life_time_range(value, &lo, &hi))
+		/* Translators: the share of the chip's rated life used, e.g. "10–20%", and the
+		 * raw register value */
+		return g_strdup_printf(_("%d–%d%% of its rated life used (0x%02X)"), lo, hi, value);
+	/* Translators: a register value outside the JEDEC table, e.g. "0x0C" */
+	return g_strdup_printf(_("unknown value 0x%02X (not in the JEDEC table)"), value);
+}
+
+gchar *
+sdt_emmc_pre_eol_describe(gint value)
+{
+	switch (value) {
+	case SDT_EMMC_PRE_EOL_NOT_DEFINED:
+		return g_strdup(_("not reported by the chip (0x00)"));
+	case SDT_EMMC_PRE_EOL_NORMAL:
+		return g_strdup(_("normal (0x01)"));
+	case SDT_EMMC_PRE_EOL_WARNING:
+		return g_strdup(_("warning (0x02): 80% of the reserved blocks are used"));
+	case SDT_EMMC_PRE_EOL_URGENT:
+		return g_strdup(_("urgent (0x03): the reserved blocks are almost used up"));
+	default:
+		if (value < 0)
+			return g_strdup(_("unknown (the chip's report cannot be read)"));
+		return g_strdup_printf(_("unknown value 0x%02X (not in the JEDEC table)"), value);
+	}
+}
+
+gchar *
+sdt_emmc_wear_summary(const SdtEmmcWear *wear)
+{
+	switch (sdt_emmc_wear_level(wear)) {
+	case SDT_EMMC_WEAR_NORMAL:
+		return g_strdup(_("The eMMC reports normal wear."));
+	case SDT_EMMC_WEAR_WARNING:
+		return g_strdup(_("The eMMC reports heavy wear: back up your data and plan to "
+				  "replace the board or module."));
+	case SDT_EMMC_WEAR_URGENT:
+		return g_strdup(_("The eMMC reports that it is worn out: back up your data now "
+				  "and replace the board or module."));
+	case SDT_EMMC_WEAR_UNKNOWN:
+	default:
+		return g_strdup(_("The eMMC does not report its wear (its life-time and pre-EOL "
+				  "figures are missing, not defined or not readable)."));
+	}
+}
+
+/* PLATFORM.md §6.8: the kernel's eMMC ids (drivers/mmc/core/card.h), likely, never proof */
+static const struct {
+	guint manfid;
+	const gchar *name;
+} sdt_emmc_manufacturers[] = {
+	{0x02, "SanDisk"},
+	{0x09, "ATP"},
+	{0x11, "Toshiba/Kioxia"},
+	{0x13, "Micron"},
+	{0x15, "Samsung"},
+	{0x27, "Apacer"},
+	{0x45, "SanDisk"},
+	{0x5d, "Swissbit"},
+	{0x70, "Kingston"},
+	{0x90, "SK hynix"},
+	{0xfe, "Micron (Numonyx)"},
+};
+
+const gchar *
+sdt_emmc_manufacturer_name(guint manfid)
+{
+	for (guint i = 0; i < G_N_ELEMENTS(sdt_emmc_manufacturers); i++) {
+		if (sdt_emmc_manufacturers[i].manfid == manfid)
+			return sdt_emmc_manufacturers[i].name;
+	}
+	return NULL;
+}
+
+static gboolean
+sdt_emmc_unhex(const gchar *hex, guint8 *buf, GError **error)
+{
+	g_autofree gchar *tmp = NULL;
+
+	if (hex == NULL) {
+		g_set_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA, "CID is missing");
+		return FALSE;
+	}
+	tmp = g_strstrip(g_strdup(hex));
+	if (strlen(tmp) != SDT_EMMC_CID_BYTES * 2) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    "CID has %u hex digits instead of %u",
+			    (guint) strlen(tmp),
+			    (guint) SDT_EMMC_CID_BYTES * 2);
+		return FALSE;
+	}
+	for (guint i = 0; i < SDT_EMMC_CID_BYTES * 2; i++) {
+		if (!g_ascii_isxdigit(tmp[i])) {
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_DATA,
+				    "CID has a non-hex character at position %u",
+				    i);
+			return FALSE;
+		}
+	}
+	for (guint i = 0; i < SDT_EMMC_CID_BYTES; i++)
+		buf[i] = (guint8) ((g_ascii_xdigit_value(tmp[2 * i]) << 4) |
+				   g_ascii_xdigit_value(tmp[2 * i + 1]));
+	return TRUE;
+}
+
+gboolean
+sdt_emmc_cid_parse(const gchar *hex, gint ext_csd_rev, SdtCid *cid, guint *oemid, GError **error)
+{
+	guint8 b[SDT_EMMC_CID_BYTES];
+	GString *name;
+	gsize len = 6;
+
+	memset(cid, 0, sizeof(*cid));
+	*oemid = 0;
+	if (!sdt_emmc_unhex(hex, b, error))
+		return FALSE;
+	cid->manfid = b[0];
+	*oemid = b[2];
+	/* PNM: bytes 3..8, trailing spaces and NULs go */
+	while (len > 0 && (b[3 + len - 1] == ' ' || b[3 + len - 1] == '\0'))
+		len--;
+	name = g_string_new(NULL);
+	for (gsize i = 0; i < len; i++) {
+		guint8 c = b[3 + i];
+		if (g_ascii_isprint(c) && c != '\\')
+			g_string_append_c(name, (gchar) c);
+		else
+			g_string_append_printf(name, "\\x%02x", c);
+	}
+	g_strlcpy(cid->name, name->str, sizeof(cid->name));
+	g_string_free(name, TRUE);
+	cid->hwrev = b[9] >> 4;
+	cid->fwrev = b[9] & 0xf;
+	cid->serial =
+		((guint32) b[10] << 24) | ((guint32) b[11] << 16) | ((guint32) b[12] << 8) | b[13];
+	cid->month = b[14] >> 4;
+	cid->year = 1997 + (b[14] & 0xf);
+	/* JESD84-B441: with EXT_CSD_REV > 4 the same four bits count from 2013 */
+	if ((ext_csd_rev < 0 || ext_csd_rev > 4) && cid->year < 2010)
+		cid->year += 16;
+	if (cid->month < 1 || cid->month > 12)
+		cid->month = 0;
+	return TRUE;
+}
