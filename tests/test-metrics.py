@@ -57,7 +57,19 @@ FIXTURES = [
     ('tinker-board', 'umockdev/tinker-board.umockdev', 'roots/tinker-board'),
     ('garbage', 'umockdev/bad-registers.umockdev', 'roots/garbage'),
     ('simulated-pi3', '../../data/sim/rpi3.umockdev', '../../data/sim/rpi3'),
-]
+    ('pi5-nvme-boot', 'umockdev/pi5-nvme-boot.umockdev', 'roots/pi5-nvme-boot'),
+] + [(f'cm4-{v}', f'umockdev/cm4-{v}.umockdev', 'roots/cm4-emmc')
+     for v in ('emmc', 'emmc-warning', 'emmc-urgent', 'emmc-worn-out', 'emmc-odd-values',
+               'emmc-garbage')]
+# the eMMC's wear in words, and its JEDEC figures (life time A, B, pre-EOL; None: absent)
+EMMC = {
+    'cm4-emmc': ('normal', 2, 3, 1),
+    'cm4-emmc-warning': ('warning', 5, 9, 2),
+    'cm4-emmc-urgent': ('urgent', 7, 10, 3),
+    'cm4-emmc-worn-out': ('urgent', 11, 11, 3),
+    'cm4-emmc-odd-values': (None, 12, 255, 7),
+    'cm4-emmc-garbage': ('unknown', None, None, None),
+}
 
 
 def missing(what, why):
@@ -153,13 +165,34 @@ def check_fixture(tmp, name, mock, rel):
     ids = [k for k in s if k[0] == 'sdtuner_card_info']
     labels = dict(ids[0][1]) if len(ids) == 1 else {}
     want = {'manfid': '' if card['manfid'] is None else f'0x{card["manfid"]:02x}',
-            'oemid': card['oemid'] or '', 'name': card['name'] or '',
+            'oemid': card['oemid'] if card['oemid'] is not None else
+            f'0x{card["emmc"]["oemid"]:02x}' if (card.get('emmc') or {}).get('oemid') is not None
+            else '', 'name': card['name'] or '',
             'serial': card['serial'] or ''}
     ok(len(ids) == 1 and all(labels[k] == v for k, v in want.items()),
        f'{name}: sdtuner_card_info has the registers\' identity', f'{labels} != {want}')
     cap = card['capacity_bytes']
     ok(sample(s, 'sdtuner_card_capacity_bytes') == (None if cap is None else float(cap)),
        f'{name}: capacity as info says', r.stdout)
+    emmc = card.get('emmc')
+    if name in EMMC:
+        level, a, b, eol = EMMC[name]
+        levels = {dict(k[1])['level']: v for k, v in s.items() if k[0] == 'sdtuner_emmc_wear'}
+        # the odd values' level is sdt-emmc's call (i27-emmc); here: the same word as info
+        level = level or emmc['wear']
+        ok(levels.get(level) == 1 and sum(levels.values()) == 1 and emmc['wear'] == level,
+           f'{name}: eMMC wear "{level}", as info says', f'{levels} {emmc}')
+        got = (sample(s, 'sdtuner_emmc_life_time_estimate', type='a'),
+               sample(s, 'sdtuner_emmc_life_time_estimate', type='b'),
+               sample(s, 'sdtuner_emmc_pre_eol_info'))
+        ok(got == tuple(None if v is None else float(v) for v in (a, b, eol)),
+           f'{name}: life_time A/B and pre_eol_info {a}, {b}, {eol} (absent when unreadable)',
+           got)
+    else:
+        ok(not any(k[0].startswith('sdtuner_emmc_') for k in s), f'{name}: no eMMC samples')
+    if name == 'pi5-nvme-boot':
+        ok(sample(s, 'sdtuner_card_holds_system') == 0,
+           f'{name}: the system is not on the card (booting from NVMe)')
     clock = info['bus']['actual_clock_hz']
     ok(sample(s, 'sdtuner_bus_actual_clock_hertz') == (None if clock is None else float(clock)),
        f'{name}: actual SD clock as info says (absent when unknown)')

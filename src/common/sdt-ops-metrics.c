@@ -122,6 +122,12 @@ sdt_metrics_card_info(SdtProm *prom, JsonObject *card)
 	gdouble manfid = sdt_metrics_num(card, "manfid");
 	g_autofree gchar *mid =
 		isfinite(manfid) ? g_strdup_printf("0x%02x", (guint) manfid) : g_strdup("");
+	gdouble emmc_oemid = sdt_metrics_num(card, "emmc.oemid");
+	/* an eMMC's OID is one byte (card.emmc.oemid), an SD card's two characters */
+	g_autofree gchar *oemid =
+		sdt_metrics_str(card, "oemid") != NULL ? g_strdup(sdt_metrics_str(card, "oemid"))
+		: isfinite(emmc_oemid) ? g_strdup_printf("0x%02x", (guint) emmc_oemid)
+				       : NULL;
 	g_autofree gchar *app_class = sdt_metrics_label_num(card, "app_class");
 	g_autofree gchar *speed_class = sdt_metrics_label_num(card, "speed_class");
 	const gchar *labels[] = {
@@ -132,7 +138,7 @@ sdt_metrics_card_info(SdtProm *prom, JsonObject *card)
 		"manfid",
 		mid,
 		"oemid",
-		sdt_metrics_str(card, "oemid"),
+		oemid,
 		"name",
 		sdt_metrics_str(card, "name"),
 		"serial",
@@ -151,6 +157,44 @@ sdt_metrics_card_info(SdtProm *prom, JsonObject *card)
 		     "2 A2; speed_class 0, 2, 4, 6, 10); always 1",
 		     labels,
 		     1);
+}
+
+/* an eMMC's own wear figures (EXT_CSD through sysfs: life_time, pre_eol_info) */
+static void
+sdt_metrics_emmc(SdtProm *prom, JsonObject *card)
+{
+	static const gchar *const levels[] = {"normal", "warning", "urgent", "unknown", NULL};
+	JsonNode *emmc = sdt_metrics_member(card, "emmc");
+
+	if (emmc == NULL || !JSON_NODE_HOLDS_OBJECT(emmc))
+		return;
+	for (guint i = 0; i < 2; i++) {
+		const gchar *labels[] = {"type", i == 0 ? "a" : "b", NULL};
+		sdt_prom_add(
+			prom,
+			"sdtuner_emmc_life_time_estimate",
+			SDT_PROM_GAUGE,
+			"The eMMC's DEVICE_LIFE_TIME_EST_TYP_A/B (JEDEC: 1 = 0-10% of its rated "
+			"life used ... 10 = 90-100%, 11 = exceeded, 0 = not defined)",
+			labels,
+			sdt_metrics_num(card,
+					i == 0 ? "emmc.life_time_a.value"
+					       : "emmc.life_time_b.value"));
+	}
+	sdt_metrics_gauge(
+		prom,
+		"sdtuner_emmc_pre_eol_info",
+		"The eMMC's PRE_EOL_INFO (1 normal, 2 warning: 80% of the reserved blocks "
+		"used, 3 urgent, 0 not defined)",
+		sdt_metrics_num(card, "emmc.pre_eol.value"));
+	sdt_metrics_state_set(
+		prom,
+		"sdtuner_emmc_wear",
+		"level",
+		"The eMMC's wear, the worst of its three figures: 1 for the level, 0 for "
+		"the others",
+		levels,
+		sdt_metrics_str(card, "emmc.wear"));
 }
 
 /* board and card from `info` */
@@ -175,6 +219,7 @@ sdt_metrics_info(SdtProm *prom, JsonObject *info)
 	if (present != 1)
 		return;
 	sdt_metrics_card_info(prom, card);
+	sdt_metrics_emmc(prom, card);
 	sdt_metrics_gauge(prom,
 			  "sdtuner_card_holds_system",
 			  "1 when / or /boot/firmware is on this card, 0 when the system boots "
