@@ -453,6 +453,20 @@ def test_units(tmp):
        mine_text + helper_text)
 
 
+def test_readme_rule(tmp):
+    """the README's alert rule is one Prometheus loads"""
+    with open(os.path.join(HERE, '..', 'README.md')) as f:
+        m = re.search(r'```yaml\n(groups:.*?)```', f.read(), flags=re.S)
+    ok(m is not None and 'sdtuner_' in m.group(1), 'the README has an alert rule')
+    path = os.path.join(tmp, 'rules.yml')
+    with open(path, 'w') as f:
+        f.write(m.group(1) if m else '')
+    r = subprocess.run([PROMTOOL, 'check', 'rules', path], capture_output=True, text=True,
+                       timeout=60)
+    ok(r.returncode == 0 and 'SUCCESS: 1 rules found' in r.stdout,
+       'promtool check rules accepts it', r.stdout + r.stderr)
+
+
 if PROMTOOL is None:
     missing('promtool check metrics', 'promtool (Debian package prometheus) is not installed')
 
@@ -463,5 +477,7 @@ with tempfile.TemporaryDirectory() as tmp:
     test_output(tmp)
     test_node_exporter(tmp)
     test_units(tmp)
+    if PROMTOOL:
+        test_readme_rule(tmp)
 
 sys.exit(finish())
