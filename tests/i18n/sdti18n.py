@@ -65,7 +65,7 @@ ALLOWED = [
     r'sd-high-speed|legacy|uhs-\w+|mmc-\w+|quick|standard|full',        # JSON values
     r'\d\w* \(\w+\)',                                # board key and name: 3 (3B)
     r'sdtunerctl|sd-tuner-helper|SD Tuner',         # the program's names
-    r'info|recommend|apply|revert|status|history|bench|check|health|verify|help|ID|DIR|COMMAND',  # CLI syntax
+    r'info|recommend|apply|revert|status|history|bench|check|health|verify|metrics|help|ID|DIR|COMMAND',  # CLI syntax
     r'--?[\w-]+(?:=|,)?|\[[^\]⟦⟧]*\]',               # options, [--profile quick|…]
     # GLib's own --help headings and GTK's title-bar buttons and info-bar names: translated
     # by GLib's and GTK's catalogues (glib20, gtk30), not by SD Tuner's
