@@ -12,6 +12,7 @@
 #include "sdt-check-config.h"
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
+#include "sdt-client-info.h"
 #include "sdt-health.h"
 #include "sdtunerctl-check.h"
 
@@ -189,6 +190,47 @@ sdt_cli_check(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	return rc;
 }
 
+/* which disk the figures are about: eMMC and its own wear report, or a card that is not
+ * the system disk */
+static void
+sdt_cli_health_print_disk(JsonObject *card)
+{
+	SdtEmmcWear wear;
+	gboolean emmc = FALSE;
+	JsonNode *holds = json_object_get_member(card, "holds_system");
+	const gchar *device = json_object_get_string_member_with_default(card, "device", NULL);
+	const gchar *system =
+		json_object_get_string_member_with_default(card, "system_device", NULL);
+
+	if (sdt_client_read_emmc_wear(card, "card", &emmc, &wear, NULL) && emmc) {
+		g_autofree gchar *summary = sdt_emmc_wear_summary(&wear);
+		g_autofree gchar *a = sdt_emmc_life_time_describe(wear.life_time_a);
+		g_autofree gchar *b = sdt_emmc_life_time_describe(wear.life_time_b);
+		g_autofree gchar *eol = sdt_emmc_pre_eol_describe(wear.pre_eol);
+
+		/* Translators: %s is the block device, e.g. "mmcblk0" */
+		g_print(_("eMMC %s (not an SD card): %s\n"),
+			device != NULL ? device : "?",
+			summary);
+		g_print(_("  Life used (type A memory): %s\n"), a);
+		g_print(_("  Life used (type B memory): %s\n"), b);
+		g_print(_("  Reserved blocks (pre-EOL): %s\n"), eol);
+	}
+	if (holds != NULL && JSON_NODE_HOLDS_VALUE(holds) && !json_node_get_boolean(holds)) {
+		if (system != NULL)
+			/* Translators: the card's device ("mmcblk0"), then the system's partition
+			 * ("nvme0n1p2") */
+			g_print(_("The system does not run from this card: the figures below are "
+				  "for %s, not for the system disk %s\n"),
+				device != NULL ? device : "?",
+				system);
+		else
+			g_print(_("The system does not run from this card: the figures below are "
+				  "for %s, not for the system disk\n"),
+				device != NULL ? device : "?");
+	}
+}
+
 static void
 sdt_cli_health_print_human(JsonObject *obj)
 {
@@ -206,6 +248,7 @@ sdt_cli_health_print_human(JsonObject *obj)
 		g_print(_("No SD card found\n"));
 		return;
 	}
+	sdt_cli_health_print_disk(card);
 	if (!JSON_NODE_HOLDS_NULL(lifetime))
 		g_print(_("Written over the file systems' lifetime: %.1f GB\n"),
 			json_node_get_int(lifetime) / 1e9);

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "sdt-card.h"
 #include "sdt-cli-ops.h"
 #include "sdt-client-info.h"
 #include "sdt-error.h"
@@ -128,7 +129,18 @@ sdt_cli_info_format_card_identity(GString *out, const SdtClientInfoCard *card)
 							   : _("unknown controller"),
 				 card->host_driver != NULL ? card->host_driver : _("none"));
 	sdt_cli_info_row(out, _("Device"), device);
-	if (SDT_CLI_INFO_KNOWN(card->manfid)) {
+	if (SDT_CLI_INFO_KNOWN(card->manfid) && card->emmc) {
+		/* Translators: the maker is a guess from the eMMC manufacturer id */
+		g_autofree gchar *likely =
+			card->manufacturer != NULL
+				? g_strdup_printf(_("likely %s"), card->manufacturer)
+				: g_strdup(_("not in the table"));
+		/* Translators: likely maker, then the eMMC manufacturer id */
+		maker = g_strdup_printf(_("%s (eMMC manufacturer id 0x%02x)"),
+					likely,
+					(guint) card->manfid);
+		sdt_cli_info_row(out, _("Maker"), maker);
+	} else if (SDT_CLI_INFO_KNOWN(card->manfid)) {
 		/* Translators: the maker is a guess from the manufacturer id (PLATFORM.md §8) */
 		g_autofree gchar *likely =
 			card->manufacturer != NULL
@@ -200,6 +212,46 @@ sdt_cli_info_format_card_features(GString *out, const SdtClientInfoCard *card)
 								    : _("not supported"));
 }
 
+/* eMMC: the chip's own wear report, in words (PLATFORM.md §6.8) */
+static void
+sdt_cli_info_format_emmc_wear(GString *out, const SdtClientInfoCard *card)
+{
+	g_autofree gchar *summary = sdt_emmc_wear_summary(&card->emmc_wear);
+	g_autofree gchar *a = sdt_emmc_life_time_describe(card->emmc_wear.life_time_a);
+	g_autofree gchar *b = sdt_emmc_life_time_describe(card->emmc_wear.life_time_b);
+	g_autofree gchar *eol = sdt_emmc_pre_eol_describe(card->emmc_wear.pre_eol);
+
+	sdt_cli_info_row(out, _("Wear"), summary);
+	/* Translators: JEDEC's "type A" memory (SLC or the enhanced area) */
+	sdt_cli_info_row(out, _("Life used (A)"), a);
+	/* Translators: JEDEC's "type B" memory (the MLC/TLC main area) */
+	sdt_cli_info_row(out, _("Life used (B)"), b);
+	/* Translators: the eMMC's pre-EOL (end of life) information */
+	sdt_cli_info_row(out, _("Reserved blocks"), eol);
+}
+
+/* where the system runs from when it is not this card */
+static gchar *
+sdt_cli_info_system_elsewhere(const SdtClientInfoCard *card)
+{
+	const gchar *what = sdt_card_system_device_kind(card->system_device);
+
+	if (card->system_device == NULL)
+		return g_strdup(_("no: SD Tuner tunes nothing for a card that is not the "
+				  "system disk"));
+	if (what != NULL)
+		/* Translators: the system's partition ("nvme0n1p2"), then what it is
+		 * ("an NVMe drive") */
+		return g_strdup_printf(_("no: the system runs from %s (%s); SD Tuner tunes "
+					 "nothing for this card"),
+				       card->system_device,
+				       what);
+	/* Translators: the system's partition, e.g. "nvme0n1p2" */
+	return g_strdup_printf(_("no: the system runs from %s; SD Tuner tunes nothing for "
+				 "this card"),
+			       card->system_device);
+}
+
 /* CMD48, and whether the running system is on the card */
 static void
 sdt_cli_info_format_card_system(GString *out, const SdtClientInfoCard *card)
@@ -221,23 +273,29 @@ sdt_cli_info_format_card_system(GString *out, const SdtClientInfoCard *card)
 		}
 		system = g_strdup_printf(_("yes, mounted at %s"), list->str);
 	} else {
-		system = g_strdup(_("no"));
+		system = sdt_cli_info_system_elsewhere(card);
 	}
-	sdt_cli_info_row(out, _("System on card"), system);
+	sdt_cli_info_row(out, card->emmc ? _("System on eMMC") : _("System on card"), system);
 }
 
 static void
 sdt_cli_info_format_card(GString *out, const SdtClientInfoCard *card)
 {
-	g_string_append_printf(out, "\n%s\n", _("SD card"));
+	g_string_append_printf(out,
+			       "\n%s\n",
+			       card->emmc ? _("eMMC (not an SD card)") : _("SD card"));
 	if (!card->present) {
 		sdt_cli_info_row(out, _("Card"), _("none found"));
 		return;
 	}
 	sdt_cli_info_format_card_identity(out, card);
 	sdt_cli_info_format_card_capacity(out, card);
-	sdt_cli_info_format_card_features(out, card);
-	sdt_cli_info_format_kernel_view(out, card);
+	if (card->emmc) {
+		sdt_cli_info_format_emmc_wear(out, card);
+	} else {
+		sdt_cli_info_format_card_features(out, card);
+		sdt_cli_info_format_kernel_view(out, card);
+	}
 	sdt_cli_info_format_card_system(out, card);
 }
 

@@ -42,6 +42,7 @@ sdt_client_info_free(SdtClientInfo *info)
 	g_free(info->card.date);
 	g_free(info->card.spec_version);
 	g_ptr_array_unref(info->card.mount_points);
+	g_free(info->card.system_device);
 	g_free(info->bus.timing);
 	g_free(info->bus.cqe);
 	g_free(info->bus.source);
@@ -126,7 +127,62 @@ sdt_client_info_read_card_features(JsonObject *card, SdtClientInfoCard *c, GErro
 	       sdt_client_info_read_flag(card, at, "cache", &c->cache, error) &&
 	       sdt_client_info_read_flag(card, at, "cmd48", &c->cmd48, error) &&
 	       sdt_client_info_read_flag(card, at, "holds_system", &c->holds_system, error) &&
+	       sdt_client_read_string(card, at, "system_device", &c->system_device, error) &&
 	       sdt_client_read_strings(card, at, "mount_points", c->mount_points, error);
+}
+
+/* one register value of card.emmc: @member.value, -1 when null or out of range */
+static gboolean
+sdt_client_read_emmc_value(JsonObject *emmc,
+			   const gchar *where,
+			   const gchar *member,
+			   gint *value,
+			   GError **error)
+{
+	g_autofree gchar *at = g_strdup_printf("%s.emmc", where);
+	g_autofree gchar *at_member = g_strdup_printf("%s.emmc.%s", where, member);
+	JsonObject *obj = NULL;
+	gint64 v = -1;
+
+	*value = SDT_EMMC_VALUE_UNKNOWN;
+	if (!sdt_client_read_object(emmc, at, member, &obj, error) ||
+	    !sdt_client_read_int(obj, at_member, "value", -1, &v, error))
+		return FALSE;
+	if (v >= 0 && v <= 0xff)
+		*value = (gint) v;
+	return TRUE;
+}
+
+gboolean
+sdt_client_read_emmc_wear(JsonObject *card,
+			  const gchar *where,
+			  gboolean *present,
+			  SdtEmmcWear *wear,
+			  GError **error)
+{
+	JsonObject *emmc = NULL;
+
+	sdt_emmc_wear_init(wear);
+	*present = FALSE;
+	if (!sdt_client_read_object(card, where, "emmc", &emmc, error))
+		return FALSE;
+	*present = emmc != NULL;
+	return emmc == NULL ||
+	       (sdt_client_read_emmc_value(emmc, where, "life_time_a", &wear->life_time_a, error) &&
+		sdt_client_read_emmc_value(emmc, where, "life_time_b", &wear->life_time_b, error) &&
+		sdt_client_read_emmc_value(emmc, where, "pre_eol", &wear->pre_eol, error));
+}
+
+/* eMMC or SD, and the eMMC's own wear report */
+static gboolean
+sdt_client_info_read_card_kind(JsonObject *card, SdtClientInfoCard *c, GError **error)
+{
+	g_autofree gchar *kind = NULL;
+
+	if (!sdt_client_read_string(card, "card", "kind", &kind, error))
+		return FALSE;
+	c->emmc = g_strcmp0(kind, "emmc") == 0;
+	return sdt_client_read_emmc_wear(card, "card", &c->has_emmc_wear, &c->emmc_wear, error);
 }
 
 /* ext_perf and ext_power: objects, or null when the kernel does not show them */
@@ -169,6 +225,7 @@ sdt_client_info_read_card(JsonObject *obj, SdtClientInfoCard *c, GError **error)
 	return sdt_client_read_object(obj, NULL, "card", &card, error) &&
 	       sdt_client_info_read_card_identity(card, c, error) &&
 	       sdt_client_info_read_card_features(card, c, error) &&
+	       sdt_client_info_read_card_kind(card, c, error) &&
 	       sdt_client_info_read_card_extensions(card, c, error);
 }
 

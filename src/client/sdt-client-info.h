@@ -7,6 +7,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "sdt-emmc.h"
+
 G_BEGIN_DECLS
 
 /*
@@ -59,7 +61,11 @@ typedef struct {
 	SdtClientFlag cache;
 	SdtClientFlag cmd48;
 	SdtClientFlag holds_system;
+	gchar *system_device;    /* where / is when not on the card: "nvme0n1p2", "sda2" */
 	GPtrArray *mount_points; /* of gchar* */
+	gboolean emmc;           /* card.kind "emmc": eMMC soldered to the board, not SD */
+	gboolean has_emmc_wear;  /* card.emmc was an object */
+	SdtEmmcWear emmc_wear;   /* its life_time_a/b and pre_eol values, -1 unknown */
 	/* what Linux found out through CMD48, when the kernel shows it */
 	gboolean has_ext_perf;
 	gboolean ext_perf_cache;
@@ -123,6 +129,14 @@ typedef struct {
 
 void sdt_client_info_free(SdtClientInfo *info);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientInfo, sdt_client_info_free)
+
+/* card.emmc of @card (info or health, DESIGN.md): @present FALSE and every value -1 when
+ * it is null or absent; a value out of 0..255 is unknown (-1) */
+gboolean sdt_client_read_emmc_wear(JsonObject *card,
+				   const gchar *where,
+				   gboolean *present,
+				   SdtEmmcWear *wear,
+				   GError **error);
 
 /* a member of the wrong type is SDT_ERROR_INVALID_DATA naming it (card.manfid) */
 SdtClientInfo *sdt_client_info_from_json(JsonObject *obj, GError **error);

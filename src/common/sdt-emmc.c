@@ -97,8 +97,13 @@ sdt_emmc_life_time_parse(const gchar *text, gint *type_a, gint *type_b, GError *
 gboolean
 sdt_emmc_pre_eol_parse(const gchar *text, gint *value, GError **error)
 {
+	gint v;
+
 	*value = SDT_EMMC_VALUE_UNKNOWN;
-	return sdt_emmc_parse_bytes(text, "pre_eol_info", value, 1, error);
+	if (!sdt_emmc_parse_bytes(text, "pre_eol_info", &v, 1, error))
+		return FALSE;
+	*value = v;
+	return TRUE;
 }
 
 gboolean
@@ -243,8 +248,8 @@ sdt_emmc_wear_summary(const SdtEmmcWear *wear)
 				  "and replace the board or module."));
 	case SDT_EMMC_WEAR_UNKNOWN:
 	default:
-		return g_strdup(_("The eMMC does not report its wear (its life-time and pre-EOL "
-				  "figures are missing, not defined or not readable)."));
+		return g_strdup(_("The eMMC's wear is unknown: it reports no life-time or "
+				  "pre-EOL figure that SD Tuner can interpret."));
 	}
 }
 

@@ -188,7 +188,9 @@ sdt_health_registers(SdtCard *card, JsonArray *history)
 {
 	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
 
-	if (card == NULL || !card->present || !card->cid_valid)
+	/* the plausibility rules are the SD Association's: an eMMC's CID is laid out differently
+	 * and its maker ids are JEDEC's */
+	if (card == NULL || !card->present || !card->cid_valid || card->kind == SDT_CARD_KIND_EMMC)
 		return json_node_new(JSON_NODE_NULL);
 	return sdt_card_plausibility(&card->cid,
 				     card->csd_valid ? &card->csd : NULL,

@@ -101,6 +101,9 @@ sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt
 	}
 
 	facts->card_present = card != NULL && card->present;
+	facts->card_emmc = facts->card_present && card->kind == SDT_CARD_KIND_EMMC;
+	facts->system_elsewhere = facts->card_present && card->mounts_known && !card->holds_system;
+	facts->system_device = facts->card_present ? card->system_device : NULL;
 	facts->cqe_list = SDT_CQE_LIST_NONE;
 	if (facts->card_present && card->cid_valid)
 		facts->cqe_list = (gint) sdt_cqe_quirks_lookup(&card->cid, &facts->cqe_list_why);

@@ -289,10 +289,16 @@ sdt_ops_health_kernel_log(JsonBuilder *b, SdtContext *ctx, SdtInfo *info)
 }
 
 static void
-sdt_ops_health_notes(JsonBuilder *b, const SdtOpsHealth *h)
+sdt_ops_health_notes(JsonBuilder *b, const SdtCard *card, const SdtOpsHealth *h)
 {
 	json_builder_set_member_name(b, "notes");
 	json_builder_begin_array(b);
+	if (card->present && card->kind == SDT_CARD_KIND_EMMC)
+		json_builder_add_string_value(
+			b,
+			_("This is eMMC, not an SD card: its wear (card.emmc) is the chip's own "
+			  "estimate, which Linux read when it started; SD Tuner sends it no "
+			  "command, and the SD register checks do not apply to it"));
 	json_builder_add_string_value(b,
 				      _("SD Tuner sends no vendor-specific command (CMD56) to read "
 					"a card's wear: such commands have made cards vanish"));
@@ -329,7 +335,7 @@ sdt_ops_health(SdtContext *ctx, GError **error)
 	json_builder_add_value(b, sdt_health_registers(info->card, history));
 	json_builder_set_member_name(b, "trend");
 	json_builder_add_value(b, sdt_health_trend(history));
-	sdt_ops_health_notes(b, &h);
+	sdt_ops_health_notes(b, info->card, &h);
 	json_builder_end_object(b);
 	return json_builder_get_root(b);
 }

@@ -595,6 +595,38 @@ sdt_recommend_brcmstb(const SdtRecommendFacts *facts, SdtRecommendResult *result
 		g_ptr_array_add(result->recommendations, sdt_recommend_cqe_on(facts, filter));
 }
 
+/* eMMC, or an SD card the system does not run from: nothing to tune (issue 27) */
+static void
+sdt_recommend_not_an_sd_system(const SdtRecommendFacts *facts, SdtRecommendResult *result)
+{
+	if (facts->card_emmc) {
+		g_ptr_array_add(
+			result->notes,
+			g_strdup(_("This board stores its system on eMMC, not on an SD "
+				   "card. The SD settings of config.txt (sd_overclock, "
+				   "sd_cqe and the sdhost overlays) are for SD cards and do "
+				   "not apply to eMMC, so SD Tuner suggests no change. The "
+				   "eMMC can still be benchmarked, and its wear is on the "
+				   "Health page (sdtunerctl health).")));
+	}
+	if (!facts->system_elsewhere)
+		return;
+	if (facts->system_device != NULL)
+		g_ptr_array_add(
+			result->notes,
+			/* Translators: %s is the system disk's partition, e.g. "nvme0n1p2" */
+			g_strdup_printf(_("The system runs from %s, not from this card: SD "
+					  "Tuner changes nothing for a card that is not the "
+					  "system disk. You can still benchmark and check the "
+					  "card."),
+					facts->system_device));
+	else
+		g_ptr_array_add(result->notes,
+				g_strdup(_("The system does not run from this card: SD Tuner "
+					   "changes nothing for a card that is not the system "
+					   "disk. You can still benchmark and check the card.")));
+}
+
 /**
  * sdt_recommend:
  *
@@ -618,6 +650,8 @@ sdt_recommend(const SdtRecommendFacts *facts)
 	} else if (!facts->card_present) {
 		g_ptr_array_add(result->notes,
 				g_strdup(_("No SD card was found, so there is nothing to tune.")));
+	} else if (facts->card_emmc || facts->system_elsewhere) {
+		sdt_recommend_not_an_sd_system(facts, result);
 	} else if (g_strcmp0(facts->controller, "sdhost") == 0) {
 		sdt_recommend_sdhost(facts, result);
 	} else if (g_strcmp0(facts->controller, "emmc2") == 0) {
@@ -629,7 +663,7 @@ sdt_recommend(const SdtRecommendFacts *facts)
 				g_strdup(_("SD Tuner does not know this board's SD controller, so "
 					   "it suggests no change.")));
 	}
-	if (facts->type_code >= 0)
+	if (facts->type_code >= 0 && !facts->card_emmc)
 		sdt_recommend_notes_classes(facts, result->notes);
 	return result;
 }

@@ -31,7 +31,10 @@ typedef struct {
 	const gchar *running_core_clock_source; /* where that reading came from (a file) */
 	/* card */
 	gboolean card_present;
-	guint app_class;  /* 0 none, 1 A1, 2 A2 */
+	gboolean card_emmc;         /* the mmc device is eMMC soldered to the board, not SD */
+	gboolean system_elsewhere;  /* known: / and /boot/firmware are not on the card */
+	const gchar *system_device; /* where / is then ("nvme0n1p2", "sda2"), or NULL */
+	guint app_class;            /* 0 none, 1 A1, 2 A2 */
 	gint cmd48;       /* SCR: CMD48 (extension registers) supported: 1, 0, -1 unknown */
 	gint ext_perf_cq; /* ext_perf bit 4 (command queue): 1, 0, -1 unknown */
 	gint cq_depth;    /* -1 unknown */
