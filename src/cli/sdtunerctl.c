@@ -17,6 +17,7 @@
 #include "sdtunerctl-check.h"
 #include "sdtunerctl-config.h"
 #include "sdtunerctl-info.h"
+#include "sdtunerctl-metrics.h"
 #include "sdtunerctl-verify.h"
 
 static const SdtCliCommand commands[] = {
@@ -37,6 +38,11 @@ static const SdtCliCommand commands[] = {
 	 N_("Show how much was written to the card and what the kernel says about it"),
 	 sdt_cli_health},
 	{"info", "", "", N_("Show the board, the SD card and how its bus runs"), sdt_cli_info},
+	{"metrics",
+	 "[--output FILE]",
+	 "",
+	 N_("Print the card's state for Prometheus (reads only, never benchmarks)"),
+	 sdt_cli_metrics},
 	{"recommend", "", "", N_("Show the config.txt setting that would help"), sdt_cli_recommend},
 	{"apply",
 	 "ID [--trial]",

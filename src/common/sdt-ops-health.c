@@ -237,14 +237,23 @@ sdt_ops_health_projection(JsonBuilder *b, SdtCard *card, const SdtOpsHealth *h)
 	}
 }
 
-/* the kernel's errors about the card's host or disk since boot */
-static guint
-sdt_ops_health_kernel_errors(SdtContext *ctx, SdtCard *card)
+/* a file system on the card remounted read-only: ext4's "Remounting filesystem read-only"
+ * (and "... read-only" of others), FAT's "Filesystem has been set read-only" */
+static gboolean
+sdt_health_remount_word(const gchar *msg)
+{
+	g_autofree gchar *lower = g_ascii_strdown(msg, -1);
+	return (strstr(lower, "remount") != NULL || strstr(lower, "has been set") != NULL) &&
+	       strstr(lower, "read-only") != NULL;
+}
+
+/* the kernel's errors about the card's host or disk since boot, and its read-only remounts */
+static void
+sdt_ops_health_kernel_errors(SdtContext *ctx, SdtCard *card, guint *errors, guint *remounts)
 {
 	gsize len = 0;
 	g_autofree gchar *text = sdt_kmsg_read(ctx, &len, NULL);
 	g_autoptr(GPtrArray) records = text != NULL ? sdt_kmsg_parse(text, len, NULL) : NULL;
-	guint errors = 0;
 
 	for (guint i = 0; records != NULL && i < records->len; i++) {
 		SdtKmsgRecord *r = g_ptr_array_index(records, i);
@@ -253,9 +262,30 @@ sdt_ops_health_kernel_errors(SdtContext *ctx, SdtCard *card)
 				 msg[strlen(card->host)] == ':') ||
 				(card->device != NULL && strstr(msg, card->device) != NULL);
 		if (ours && sdt_health_word(msg))
-			errors++;
+			(*errors)++;
+		if (ours && card->device != NULL && strstr(msg, card->device) != NULL &&
+		    sdt_health_remount_word(msg))
+			(*remounts)++;
 	}
-	return errors;
+}
+
+/* kernel_errors_since_boot and read_only_remounts_since_boot, null without the kernel log */
+static void
+sdt_ops_health_kernel_log(JsonBuilder *b, SdtContext *ctx, SdtInfo *info)
+{
+	gboolean kept = sdt_context_get_kernel_log(ctx) != NULL;
+	guint errors = 0;
+	guint remounts = 0;
+
+	if (info->kernel_log_read)
+		sdt_ops_health_kernel_errors(ctx, info->card, &errors, &remounts);
+	sdt_json_int_or_null(b, "kernel_errors_since_boot", info->kernel_log_read, errors);
+	/* the helper keeps only the "mmc" records it read at its start (sd-tuner-helper.c),
+	 * without the file systems' lines: unknown there rather than a false 0 */
+	sdt_json_int_or_null(b,
+			     "read_only_remounts_since_boot",
+			     info->kernel_log_read && !kept,
+			     remounts);
 }
 
 static void
@@ -296,11 +326,7 @@ sdt_ops_health(SdtContext *ctx, GError **error)
 	sdt_ops_health_partitions(b, ctx, info, &h);
 	sdt_ops_health_since_boot(b, ctx, info->card, &h);
 	sdt_ops_health_projection(b, info->card, &h);
-	sdt_json_int_or_null(b,
-			     "kernel_errors_since_boot",
-			     info->kernel_log_read,
-			     info->kernel_log_read ? sdt_ops_health_kernel_errors(ctx, info->card)
-						   : 0);
+	sdt_ops_health_kernel_log(b, ctx, info);
 	json_builder_set_member_name(b, "read_only");
 	json_builder_add_boolean_value(b, h.read_only);
 

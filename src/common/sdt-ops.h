@@ -122,6 +122,13 @@ JsonNode *sdt_ops_verify(SdtContext *ctx,
 			 GCancellable *cancellable,
 			 GError **error);
 
+/*
+ * `metrics`: the card's state in the Prometheus text exposition format
+ * (sdt-ops-metrics.c, docs/DESIGN.md): what info, health and the history say,
+ * read only; nothing is sent to the card and nothing is measured.
+ */
+gchar *sdt_ops_metrics(SdtContext *ctx, GError **error);
+
 /* adds "pending_verification" and "last_verification" to a status document */
 void sdt_ops_verify_add_status(SdtContext *ctx, JsonObject *status);
 

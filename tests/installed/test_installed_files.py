@@ -222,7 +222,8 @@ class LayoutTest(unittest.TestCase):
 class UnitTest(unittest.TestCase):
     def test_verify(self):
         """systemd-analyze verify is clean on both units"""
-        for name in (UNIT, 'sd-tuner-verify.service'):
+        for name in (UNIT, 'sd-tuner-verify.service', 'sd-tuner-metrics.service',
+                     'sd-tuner-metrics.timer'):
             unit = unit_path(name)
             self.assertIsNotNone(unit, f'{name} is not installed')
             r = run(in_root_namespace(['systemd-analyze', 'verify', unit]))
@@ -243,6 +244,20 @@ class UnitTest(unittest.TestCase):
         print(f'exposure score: {m.group(1)} (at most {MAX_EXPOSURE})', file=sys.stderr)
         self.assertLessEqual(float(m.group(1)), MAX_EXPOSURE)
         self.assertEqual(r.returncode, 0)
+
+    def test_metrics_security(self):
+        """sd-tuner-metrics.service (issue 27) is exposed at most as much as the helper"""
+        scores = {}
+        for name in (UNIT, 'sd-tuner-metrics.service'):
+            unit = unit_path(name)
+            self.assertIsNotNone(unit, f'{name} is not installed')
+            r = run(in_root_namespace(['systemd-analyze', 'security', '--offline=true',
+                                       '--no-pager', unit]))
+            m = re.search(r'Overall exposure level for \S+: ([0-9.]+)', r.stdout)
+            self.assertIsNotNone(m, r.stdout + r.stderr)
+            scores[name] = float(m.group(1))
+        print(f'systemd-analyze security --offline=true: {scores}', file=sys.stderr)
+        self.assertLessEqual(scores['sd-tuner-metrics.service'], scores[UNIT])
 
     def test_verify_unit_conditions(self):
         """the verify unit starts for a pending change and for an interrupted check's
@@ -353,6 +368,11 @@ class PackageTest(unittest.TestCase):
             found += [os.path.relpath(os.path.join(d, f), root) for f in files + dirs
                       if 'sd-tuner-helper' in f]
         self.assertEqual(found, [], 'the helper is D-Bus activated: never enabled')
+        found = []
+        for d, dirs, files in os.walk(os.path.join(root, 'etc/systemd')):
+            found += [os.path.relpath(os.path.join(d, f), root) for f in files + dirs
+                      if 'sd-tuner-metrics' in f]
+        self.assertEqual(found, [], 'the metrics timer is shipped disabled (issue 27)')
         self.assertTrue(os.path.exists(
             os.path.join(root, state, 'sd-tuner-verify.service.dsh-also')))
         # nothing is started by the installation: no start or restart in the scripts

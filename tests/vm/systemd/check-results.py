@@ -152,6 +152,8 @@ def main():
     u2 = props(b2, 'helper_unit_2')
     check(u2.get('ActiveState') == 'active', 'boot 2: the helper was activated again for status', u2)
 
+    metrics_in_sandbox(b1)
+
     failed = sum(1 for c in checks if not c)
     print(f'1..{len(checks)}')
     print(f'{len(checks) - failed} passed, {failed} failed')
@@ -172,6 +174,49 @@ def sandbox_sees_what_root_sees(b1):
         diff = differences(bus, root, name)
         check(not diff, f'boot 1: the sandboxed helper sees what root sees ({name})',
               '\n'.join(diff))
+
+
+def sample_names(text):
+    return {re.split(r'[{ ]', line, 1)[0] for line in text.splitlines()
+            if line and not line.startswith('#')}
+
+
+def exposure(text):
+    m = re.search(r'Overall exposure level for \S+: ([0-9.]+)', text)
+    return float(m.group(1)) if m else None
+
+
+def metrics_in_sandbox(b1):
+    """issue 27: sd-tuner-metrics.service under its sandbox writes what the same command
+    writes as root outside it: the kernel log (CAP_SYSLOG, /dev/kmsg bound into its
+    private /dev) and debugfs (the clocks) readable, the file 0644, nothing else left"""
+    unit = props(b1, 'metrics_unit')
+    check(b1.get('metrics_start', (1, ''))[0] == 0 and unit.get('Result') == 'success'
+          and unit.get('ExecMainStatus') == '0',
+          'boot 1: sd-tuner-metrics.service ran and succeeded',
+          f"{b1.get('metrics_start')}\n{unit}\n{b1.get('metrics_journal')}")
+    rc, sandboxed = b1.get('metrics_file.out', (None, ''))
+    rc_r, root = b1.get('metrics_root.out', (None, ''))
+    want = sample_names(root)
+    got = sample_names(sandboxed)
+    check(rc == 0 and rc_r == 0 and want and got == want,
+          f'boot 1: the sandboxed unit writes every sample root sees ({len(want)})',
+          f'missing: {sorted(want - got)}\nextra: {sorted(got - want)}')
+    check({'sdtuner_mmc_errors_total', 'sdtuner_bus_actual_clock_hertz'} <= got,
+          'boot 1: in its sandbox it reads the kernel log and debugfs', sorted(got))
+    check(b1.get('metrics_mode', (1, ''))[1].strip() == '644 root'
+          and b1.get('metrics_folder', (1, ''))[1].split() == ['sdtuner.prom'],
+          'boot 1: sdtuner.prom is 0644 and alone in the folder (no temporary file)',
+          f"{b1.get('metrics_mode')} {b1.get('metrics_folder')}")
+    check(b1.get('metrics_timer', (0, ''))[1].strip() == 'disabled',
+          'boot 1: the package ships sd-tuner-metrics.timer disabled', b1.get('metrics_timer'))
+    mine = exposure(b1.get('metrics_security', (0, ''))[1])
+    helper = exposure(b1.get('helper_security', (0, ''))[1])
+    print(f'# systemd-analyze security on the booted system: sd-tuner-metrics.service {mine}, '
+          f'sd-tuner-helper.service {helper}')
+    check(mine is not None and helper is not None and mine <= helper,
+          f'boot 1: exposure of the metrics unit ({mine}) at most the helper\'s ({helper})',
+          b1.get('metrics_security', (0, ''))[1][-3000:])
 
 
 VOLATILE = re.compile(r'(uptime|time|since|seconds|bytes|writes|per_day|simulated|root|notes)')

@@ -66,6 +66,19 @@ if [ "$phase" = 1 ]; then
   result info_root sdtunerctl --root / --json info
   result health_root sdtunerctl --root / --json health
   result recommend_bus as_pi sdtunerctl --json recommend
+  # issue 27: the metrics unit under its sandbox (node_exporter's textfile folder made by
+  # hand: the package only suggests node_exporter), against the same command unsandboxed
+  mkdir -p /var/lib/prometheus/node-exporter
+  result metrics_start systemctl start sd-tuner-metrics.service
+  result metrics_unit unit_props sd-tuner-metrics.service
+  result metrics_journal journalctl -b -o cat -u sd-tuner-metrics.service
+  result metrics_file cat /var/lib/prometheus/node-exporter/sdtuner.prom
+  result metrics_mode stat -c '%a %U' /var/lib/prometheus/node-exporter/sdtuner.prom
+  result metrics_folder sh -c 'ls -A /var/lib/prometheus/node-exporter'
+  result metrics_root sdtunerctl metrics
+  result metrics_timer systemctl is-enabled sd-tuner-metrics.timer
+  result metrics_security systemd-analyze security --no-pager sd-tuner-metrics.service
+  result helper_security systemd-analyze security --no-pager sd-tuner-helper.service
   # the benchmark through the helper: its test file goes on the card's root file
   # system, which the unit's ProtectSystem=strict leaves read-only but for its state dir
   sec "bench --profile quick"
@@ -100,7 +113,8 @@ result verify_deps systemctl show -p Before -p After -p WantedBy -p DefaultDepen
 result is_system_running_2 timeout 600 systemctl is-system-running --wait
 result critical_chain systemd-analyze critical-chain --no-pager multi-user.target
 result analyze_time systemd-analyze time
-result analyze_verify systemd-analyze verify --man=no sd-tuner-verify.service sd-tuner-helper.service
+result analyze_verify systemd-analyze verify --man=no sd-tuner-verify.service sd-tuner-helper.service \
+  sd-tuner-metrics.service sd-tuner-metrics.timer
 result status_bus_2 as_pi sdtunerctl --json status
 result history_bus as_pi sdtunerctl --json history
 result helper_unit_2 unit_props sd-tuner-helper.service

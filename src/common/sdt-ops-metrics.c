@@ -1,0 +1,478 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include "sdt-health.h"
+#include "sdt-history.h"
+#include "sdt-info.h"
+#include "sdt-ops-verify-private.h"
+#include "sdt-ops.h"
+#include "sdt-prom.h"
+
+/*
+ * `metrics`: the documents of info, health and the history as Prometheus
+ * samples (sdt-prom).  It reads only what those read (registers in sysfs,
+ * ext4's and the block layer's counters, debugfs, the kernel log, the history):
+ * nothing is sent to the card, and a benchmark's figures are the last one the
+ * history recorded, never measured here.  Names and HELP texts are an
+ * interface (docs/DESIGN.md, "metrics"): English, never translated.
+ */
+
+#define SDT_METRICS_ONE_BOOT "; since boot, reset at each boot"
+
+/* the member at @path ("since_boot.written_bytes") of @obj, or NULL */
+static JsonNode *
+sdt_metrics_member(JsonObject *obj, const gchar *path)
+{
+	g_auto(GStrv) parts = g_strsplit(path, ".", -1);
+	JsonNode *node = NULL;
+
+	for (guint i = 0; obj != NULL && parts[i] != NULL; i++) {
+		node = json_object_get_member(obj, parts[i]);
+		obj = node != NULL && JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node)
+								   : NULL;
+		if (parts[i + 1] != NULL && obj == NULL)
+			return NULL;
+	}
+	return node;
+}
+
+/* a number (a boolean is 0 or 1), or NAN: absent, null, of another type */
+static gdouble
+sdt_metrics_num(JsonObject *obj, const gchar *path)
+{
+	JsonNode *node = sdt_metrics_member(obj, path);
+	GType type;
+
+	if (node == NULL || !JSON_NODE_HOLDS_VALUE(node))
+		return NAN;
+	type = json_node_get_value_type(node);
+	if (type == G_TYPE_INT64)
+		return (gdouble) json_node_get_int(node);
+	if (type == G_TYPE_DOUBLE)
+		return json_node_get_double(node);
+	if (type == G_TYPE_BOOLEAN)
+		return json_node_get_boolean(node) ? 1 : 0;
+	return NAN;
+}
+
+/* a string member, or NULL */
+static const gchar *
+sdt_metrics_str(JsonObject *obj, const gchar *path)
+{
+	JsonNode *node = sdt_metrics_member(obj, path);
+
+	if (node == NULL || !JSON_NODE_HOLDS_VALUE(node) ||
+	    json_node_get_value_type(node) != G_TYPE_STRING)
+		return NULL;
+	return json_node_get_string(node);
+}
+
+static void
+sdt_metrics_gauge(SdtProm *prom, const gchar *name, const gchar *help, gdouble value)
+{
+	sdt_prom_add(prom, name, SDT_PROM_GAUGE, help, NULL, value);
+}
+
+static void
+sdt_metrics_counter(SdtProm *prom, const gchar *name, const gchar *help, gdouble value)
+{
+	sdt_prom_add(prom, name, SDT_PROM_COUNTER, help, NULL, value);
+}
+
+/* a label value from a number member ("" when unknown) */
+static gchar *
+sdt_metrics_label_num(JsonObject *obj, const gchar *path)
+{
+	gdouble v = sdt_metrics_num(obj, path);
+	return isfinite(v) ? g_strdup_printf("%" G_GINT64_FORMAT, (gint64) v) : g_strdup("");
+}
+
+/* one of @states is 1, the others 0 (a state set); none known: no samples */
+static void
+sdt_metrics_state_set(SdtProm *prom,
+		      const gchar *name,
+		      const gchar *label,
+		      const gchar *help,
+		      const gchar *const *states,
+		      const gchar *value)
+{
+	if (value == NULL || !g_strv_contains(states, value))
+		return;
+	for (guint i = 0; states[i] != NULL; i++) {
+		const gchar *labels[] = {label, states[i], NULL};
+		sdt_prom_add(prom,
+			     name,
+			     SDT_PROM_GAUGE,
+			     help,
+			     labels,
+			     g_strcmp0(states[i], value) == 0 ? 1 : 0);
+	}
+}
+
+/* the card's identity: one sample with the registers' words as labels */
+static void
+sdt_metrics_card_info(SdtProm *prom, JsonObject *card)
+{
+	gdouble manfid = sdt_metrics_num(card, "manfid");
+	g_autofree gchar *mid =
+		isfinite(manfid) ? g_strdup_printf("0x%02x", (guint) manfid) : g_strdup("");
+	gdouble emmc_oemid = sdt_metrics_num(card, "emmc.oemid");
+	/* an eMMC's OID is one byte (card.emmc.oemid), an SD card's two characters */
+	g_autofree gchar *oemid =
+		sdt_metrics_str(card, "oemid") != NULL ? g_strdup(sdt_metrics_str(card, "oemid"))
+		: isfinite(emmc_oemid) ? g_strdup_printf("0x%02x", (guint) emmc_oemid)
+				       : NULL;
+	g_autofree gchar *app_class = sdt_metrics_label_num(card, "app_class");
+	g_autofree gchar *speed_class = sdt_metrics_label_num(card, "speed_class");
+	const gchar *labels[] = {
+		"device",
+		sdt_metrics_str(card, "device"),
+		"type",
+		sdt_metrics_str(card, "type"),
+		"manfid",
+		mid,
+		"oemid",
+		oemid,
+		"name",
+		sdt_metrics_str(card, "name"),
+		"serial",
+		sdt_metrics_str(card, "serial"),
+		"app_class",
+		app_class,
+		"speed_class",
+		speed_class,
+		NULL,
+	};
+
+	sdt_prom_add(prom,
+		     "sdtuner_card_info",
+		     SDT_PROM_GAUGE,
+		     "The card's identity from its CID and SSR registers (app_class 0 none, 1 A1, "
+		     "2 A2; speed_class 0, 2, 4, 6, 10); always 1",
+		     labels,
+		     1);
+}
+
+/* an eMMC's own wear figures (EXT_CSD through sysfs: life_time, pre_eol_info) */
+static void
+sdt_metrics_emmc(SdtProm *prom, JsonObject *card)
+{
+	static const gchar *const levels[] = {"normal", "warning", "urgent", "unknown", NULL};
+	JsonNode *emmc = sdt_metrics_member(card, "emmc");
+
+	if (emmc == NULL || !JSON_NODE_HOLDS_OBJECT(emmc))
+		return;
+	for (guint i = 0; i < 2; i++) {
+		const gchar *labels[] = {"type", i == 0 ? "a" : "b", NULL};
+		sdt_prom_add(
+			prom,
+			"sdtuner_emmc_life_time_estimate",
+			SDT_PROM_GAUGE,
+			"The eMMC's DEVICE_LIFE_TIME_EST_TYP_A/B (JEDEC: 1 = 0-10% of its rated "
+			"life used ... 10 = 90-100%, 11 = exceeded, 0 = not defined)",
+			labels,
+			sdt_metrics_num(card,
+					i == 0 ? "emmc.life_time_a.value"
+					       : "emmc.life_time_b.value"));
+	}
+	sdt_metrics_gauge(
+		prom,
+		"sdtuner_emmc_pre_eol_info",
+		"The eMMC's PRE_EOL_INFO (1 normal, 2 warning: 80% of the reserved blocks "
+		"used, 3 urgent, 0 not defined)",
+		sdt_metrics_num(card, "emmc.pre_eol.value"));
+	sdt_metrics_state_set(
+		prom,
+		"sdtuner_emmc_wear",
+		"level",
+		"The eMMC's wear, the worst of its three figures: 1 for the level, 0 for "
+		"the others",
+		levels,
+		sdt_metrics_str(card, "emmc.wear"));
+}
+
+/* board and card from `info` */
+static void
+sdt_metrics_info(SdtProm *prom, JsonObject *info)
+{
+	static const gchar *const cqe[] = {"enabled",
+					   "host-software-queue",
+					   "off",
+					   "unknown",
+					   NULL};
+	JsonNode *card_node = sdt_metrics_member(info, "card");
+	JsonObject *card = card_node != NULL && JSON_NODE_HOLDS_OBJECT(card_node)
+				   ? json_node_get_object(card_node)
+				   : NULL;
+	gdouble present = sdt_metrics_num(card, "present");
+
+	sdt_metrics_gauge(prom,
+			  "sdtuner_card_present",
+			  "1 when SD Tuner found the SD card (or eMMC), else 0",
+			  isfinite(present) ? present : 0);
+	if (present != 1)
+		return;
+	sdt_metrics_card_info(prom, card);
+	sdt_metrics_emmc(prom, card);
+	sdt_metrics_gauge(prom,
+			  "sdtuner_card_holds_system",
+			  "1 when / or /boot/firmware is on this card, 0 when the system boots "
+			  "from elsewhere (USB, NVMe)",
+			  sdt_metrics_num(card, "holds_system"));
+	sdt_metrics_gauge(prom,
+			  "sdtuner_card_capacity_bytes",
+			  "The card's capacity as its CSD register states it",
+			  sdt_metrics_num(card, "capacity_bytes"));
+	sdt_metrics_gauge(prom,
+			  "sdtuner_bus_requested_clock_hertz",
+			  "The SD clock the host asks for (debugfs ios \"clock\")",
+			  sdt_metrics_num(info, "bus.clock_hz"));
+	sdt_metrics_gauge(prom,
+			  "sdtuner_bus_actual_clock_hertz",
+			  "The SD clock the host runs (debugfs ios \"actual clock\", or the kernel "
+			  "log's overclock line)",
+			  sdt_metrics_num(info, "bus.actual_clock_hz"));
+	sdt_metrics_state_set(
+		prom,
+		"sdtuner_bus_command_queue",
+		"state",
+		"Command queueing: 1 for the state the kernel reports, 0 for the others",
+		cqe,
+		sdt_metrics_str(info, "bus.cqe"));
+}
+
+/* writes, errors and write protection from `health` */
+static void
+sdt_metrics_health(SdtProm *prom, JsonObject *health)
+{
+	const gchar *verdict;
+
+	sdt_metrics_counter(prom,
+			    "sdtuner_card_lifetime_written_bytes_total",
+			    "Bytes written to the card's ext4 file systems over their life "
+			    "(lifetime_write_kbytes)",
+			    sdt_metrics_num(health, "lifetime_write_bytes"));
+	sdt_metrics_counter(prom,
+			    "sdtuner_card_written_bytes_total",
+			    "Bytes written to the card" SDT_METRICS_ONE_BOOT,
+			    sdt_metrics_num(health, "since_boot.written_bytes"));
+	sdt_metrics_counter(prom,
+			    "sdtuner_card_read_bytes_total",
+			    "Bytes read from the card" SDT_METRICS_ONE_BOOT,
+			    sdt_metrics_num(health, "since_boot.read_bytes"));
+	sdt_metrics_gauge(prom,
+			  "sdtuner_card_written_bytes_per_day",
+			  "Bytes written per day at the rate since boot (after an hour of uptime)",
+			  sdt_metrics_num(health, "writes_per_day_bytes"));
+	sdt_metrics_counter(
+		prom,
+		"sdtuner_mmc_errors_total",
+		"Kernel log lines about the card's host or disk saying error, timeout or "
+		"failed" SDT_METRICS_ONE_BOOT,
+		sdt_metrics_num(health, "kernel_errors_since_boot"));
+	sdt_metrics_counter(prom,
+			    "sdtuner_card_read_only_remounts_total",
+			    "Kernel log lines of a file system on the card remounted read-only "
+			    "after errors" SDT_METRICS_ONE_BOOT,
+			    sdt_metrics_num(health, "read_only_remounts_since_boot"));
+	sdt_metrics_gauge(prom,
+			  "sdtuner_card_read_only",
+			  "1 when a file system on the card is mounted read-only",
+			  sdt_metrics_num(health, "read_only"));
+	for (guint i = 0; i < 2; i++) {
+		const gchar *kind = i == 0 ? "permanent" : "temporary";
+		g_autofree gchar *path = g_strdup_printf("card.write_protect.%s", kind);
+		const gchar *labels[] = {"kind", kind, NULL};
+		sdt_prom_add(prom,
+			     "sdtuner_card_write_protected",
+			     SDT_PROM_GAUGE,
+			     "The CSD register's write-protect bits: 1 when set",
+			     labels,
+			     sdt_metrics_num(health, path));
+	}
+	verdict = sdt_metrics_str(health, "registers.verdict");
+	sdt_metrics_gauge(prom,
+			  "sdtuner_card_registers_suspicious",
+			  "1 when the card's registers are implausible for a genuine card",
+			  verdict == NULL ? NAN : g_strcmp0(verdict, "suspicious") == 0);
+}
+
+/* seconds since the epoch of an entry's "time", or NAN */
+static gdouble
+sdt_metrics_entry_time(JsonObject *entry)
+{
+	const gchar *text = sdt_metrics_str(entry, "time");
+	g_autoptr(GDateTime) t = text != NULL ? g_date_time_new_from_iso8601(text, NULL) : NULL;
+
+	if (t == NULL)
+		return NAN;
+	return (gdouble) g_date_time_to_unix(t) + g_date_time_get_microsecond(t) / 1e6;
+}
+
+/* the last entry of @kind in @history that @accept takes (NULL: any), or NULL */
+static JsonObject *
+sdt_metrics_last(JsonArray *history, const gchar *kind, gboolean (*accept)(JsonObject *))
+{
+	for (guint i = history != NULL ? json_array_get_length(history) : 0; i > 0; i--) {
+		JsonNode *e = json_array_get_element(history, i - 1);
+		JsonObject *o = JSON_NODE_HOLDS_OBJECT(e) ? json_node_get_object(e) : NULL;
+		if (o != NULL && g_strcmp0(sdt_metrics_str(o, "kind"), kind) == 0 &&
+		    (accept == NULL || accept(o)))
+			return o;
+	}
+	return NULL;
+}
+
+/* one test's figures of the last benchmark */
+static void
+sdt_metrics_bench_test(SdtProm *prom, JsonObject *test)
+{
+	static const gchar *const names[] = {"seq-write",
+					     "seq-read",
+					     "rand-4k-write-qd1",
+					     "rand-4k-read-qd1",
+					     "rand-4k-write-qd32",
+					     "rand-4k-read-qd32",
+					     "raw-read",
+					     NULL};
+	const gchar *name = sdt_metrics_str(test, "name");
+	const gchar *labels[] = {"test", name, NULL};
+
+	/* a fixed set of label values, whatever the history holds */
+	if (name == NULL || !g_strv_contains(names, name))
+		return;
+	sdt_prom_add(prom,
+		     "sdtuner_benchmark_throughput_bytes_per_second",
+		     SDT_PROM_GAUGE,
+		     "The last benchmark of the card: each test's rate",
+		     labels,
+		     sdt_metrics_num(test, "mb_s") * 1e6);
+	sdt_prom_add(prom,
+		     "sdtuner_benchmark_iops",
+		     SDT_PROM_GAUGE,
+		     "The last benchmark of the card: each test's I/O operations per second",
+		     labels,
+		     sdt_metrics_num(test, "iops"));
+}
+
+/* the last benchmark of the card itself (not a stand-in), as the history recorded it */
+static void
+sdt_metrics_bench(SdtProm *prom, JsonArray *history)
+{
+	JsonObject *bench = sdt_metrics_last(history, "bench", sdt_ops_verify_on_card);
+	JsonNode *tests = bench != NULL ? json_object_get_member(bench, "tests") : NULL;
+
+	if (bench == NULL)
+		return;
+	sdt_metrics_gauge(prom,
+			  "sdtuner_benchmark_timestamp_seconds",
+			  "When the last benchmark of the card ran (recorded when it ran; metrics "
+			  "never benchmark), seconds since the epoch",
+			  sdt_metrics_entry_time(bench));
+	for (guint i = 0; tests != NULL && JSON_NODE_HOLDS_ARRAY(tests) &&
+			  i < json_array_get_length(json_node_get_array(tests));
+	     i++) {
+		JsonNode *t = json_array_get_element(json_node_get_array(tests), i);
+		if (JSON_NODE_HOLDS_OBJECT(t))
+			sdt_metrics_bench_test(prom, json_node_get_object(t));
+	}
+	for (guint i = 0; i < 2; i++) {
+		const gchar *labels[] = {"class", i == 0 ? "A1" : "A2", NULL};
+		sdt_prom_add(prom,
+			     "sdtuner_benchmark_app_class_met",
+			     SDT_PROM_GAUGE,
+			     "The last benchmark of the card: 1 when it met the application "
+			     "performance class",
+			     labels,
+			     sdt_metrics_num(bench, i == 0 ? "verdict.a1" : "verdict.a2"));
+	}
+}
+
+/* the last verification after a reboot (keep, step down, undo) */
+static void
+sdt_metrics_verify(SdtProm *prom, JsonArray *history)
+{
+	static const gchar *const decisions[] = {"keep", "step-down", "undo", NULL};
+	JsonObject *verify = sdt_ops_verify_last_entry(history);
+
+	if (verify == NULL)
+		return;
+	sdt_metrics_gauge(prom,
+			  "sdtuner_verification_timestamp_seconds",
+			  "When the last verification of a change decided, seconds since the epoch",
+			  sdt_metrics_entry_time(verify));
+	sdt_metrics_state_set(prom,
+			      "sdtuner_verification_decision",
+			      "decision",
+			      "The last verification's decision: 1 for it, 0 for the others",
+			      decisions,
+			      sdt_metrics_str(verify, "decision"));
+}
+
+/* the last authenticity check of the card */
+static void
+sdt_metrics_check(SdtProm *prom, JsonArray *history)
+{
+	static const gchar *const verdicts[] = {"genuine", "fake", "undetermined", NULL};
+	JsonObject *check = sdt_metrics_last(history, "check", NULL);
+	const gchar *verdict = check != NULL ? sdt_metrics_str(check, "verdict") : NULL;
+	gdouble real = NAN;
+
+	if (check == NULL)
+		return;
+	sdt_metrics_gauge(prom,
+			  "sdtuner_check_timestamp_seconds",
+			  "When the last check for a fake card ran, seconds since the epoch",
+			  sdt_metrics_entry_time(check));
+	sdt_metrics_state_set(prom,
+			      "sdtuner_check_verdict",
+			      "verdict",
+			      "The last check's verdict: 1 for it, 0 for the others",
+			      verdicts,
+			      verdict);
+	sdt_metrics_gauge(prom,
+			  "sdtuner_check_claimed_bytes",
+			  "The size the card claims, as the last check saw it",
+			  sdt_metrics_num(check, "claimed_bytes"));
+	if (g_strcmp0(verdict, "genuine") == 0)
+		real = sdt_metrics_num(check, "claimed_bytes");
+	else if (g_strcmp0(verdict, "fake") == 0)
+		real = sdt_metrics_num(check, "estimated_capacity_bytes");
+	sdt_metrics_gauge(prom,
+			  "sdtuner_check_real_capacity_bytes",
+			  "What the card really holds by the last check (genuine: its claim; fake: "
+			  "the estimate); absent when undetermined",
+			  real);
+}
+
+gchar *
+sdt_ops_metrics(SdtContext *ctx, GError **error)
+{
+	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
+	g_autoptr(JsonNode) info_doc = NULL;
+	g_autoptr(JsonNode) health = NULL;
+	g_autoptr(JsonArray) history = NULL;
+	g_autoptr(SdtProm) prom = sdt_prom_new();
+
+	if (info == NULL)
+		return NULL;
+	info_doc = sdt_info_to_json(info);
+	health = sdt_ops_health(ctx, error);
+	if (health == NULL)
+		return NULL;
+	/* a damaged entry is skipped, as `history` does */
+	history = sdt_history_list(ctx, NULL);
+	sdt_metrics_info(prom, json_node_get_object(info_doc));
+	if (sdt_metrics_num(json_node_get_object(info_doc), "card.present") == 1)
+		sdt_metrics_health(prom, json_node_get_object(health));
+	sdt_metrics_bench(prom, history);
+	sdt_metrics_check(prom, history);
+	sdt_metrics_verify(prom, history);
+	return sdt_prom_to_string(prom);
+}
