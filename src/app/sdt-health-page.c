@@ -149,9 +149,10 @@ sdt_health_page_append_writes(GString *wear, JsonObject *obj)
 				 "At this rate the card may last about %.0f more years.",
 				 sdt_l10n_plural_count(v)),
 			v);
-		g_string_append_printf(wear,
-				       "\n%s\n",
-				       sdt_l10n_tr(sdt_json_reader_get_string(projection, "assumption")));
+		g_string_append_printf(
+			wear,
+			"\n%s\n",
+			sdt_l10n_tr(sdt_json_reader_get_string(projection, "assumption")));
 	}
 }
 
