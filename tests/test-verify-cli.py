@@ -444,6 +444,19 @@ def bad_pending(tmp):
     p, res = r.verify(FASTER)
     ok(p.returncode == 0 and res['pending'] is False, 'damaged pending state: the next boot has nothing to do',
        p.stdout + p.stderr)
+    # regression (found by pseudo-cli): in text mode the undo of a record that names no
+    # change printed "Undid (null)" after a Json-CRITICAL, an abort under fatal criticals
+    r = Root(tmp, 'bad-pending-text')
+    apply(r, 'sd-overclock-100')
+    write(os.path.join(r.state, 'pending.json'), '{"version": 1, "id": 5}')
+    r.boot(1, 100000000, r.pi3_log(100000000))
+    write(r.evidence, json.dumps(FASTER))
+    p = r.run('verify', '--evidence', r.evidence)
+    ok(p.returncode == 0 and 'CRITICAL' not in p.stderr and '(null)' not in p.stdout
+       and 'Undid the pending change' in p.stdout and '“id”' in p.stdout
+       and r.files() == (r.old, None),
+       'damaged pending state, text mode: says what was undone and why, no critical',
+       p.stdout + p.stderr)
 
 
 def replaced_block_revert(tmp):

@@ -105,28 +105,30 @@ sdt_cli_verify_check_options(SdtCli *cli,
 static void
 sdt_cli_verify_print(JsonObject *obj)
 {
-	const gchar *decision;
+	const gchar *decision = json_object_get_string_member_with_default(obj, "decision", NULL);
+	/* a damaged record names no change (an undo of "record-damaged") */
+	const gchar *id = json_object_get_string_member_with_default(obj, "id", NULL);
+	const gchar *next_id = json_object_get_string_member_with_default(obj, "next_id", NULL);
 
-	decision = json_object_get_string_member_with_default(obj, "decision", NULL);
 	if (decision == NULL) {
-		g_print("%s\n", sdt_l10n_reason_tr_object(obj));
-		return;
-	}
-	if (g_strcmp0(decision, "keep") == 0)
+		/* nothing decided: the reason says why */
+	} else if (g_strcmp0(decision, "undo") == 0 && id == NULL) {
+		g_print(_("Undid the pending change.\n"));
+	} else if (id == NULL) {
+		/* no change to name: the reason alone says what happened */
+	} else if (g_strcmp0(decision, "keep") == 0) {
 		/* Translators: a recommendation id */
-		g_print(_("Kept %s.\n"), json_object_get_string_member(obj, "id"));
-	else if (g_strcmp0(decision, "step-down") == 0)
+		g_print(_("Kept %s.\n"), id);
+	} else if (g_strcmp0(decision, "step-down") == 0 && next_id != NULL) {
 		/* Translators: two recommendation ids */
-		g_print(_("Stepped down from %s to %s.\n"),
-			json_object_get_string_member(obj, "id"),
-			json_object_get_string_member(obj, "next_id"));
-	else if (g_strcmp0(decision, "undo") == 0)
+		g_print(_("Stepped down from %s to %s.\n"), id, next_id);
+	} else if (g_strcmp0(decision, "undo") == 0) {
 		/* Translators: a recommendation id */
-		g_print(_("Undid %s.\n"), json_object_get_string_member(obj, "id"));
-	else
+		g_print(_("Undid %s.\n"), id);
+	} else if (g_strcmp0(decision, "wait") == 0) {
 		/* Translators: a recommendation id */
-		g_print(_("%s is waiting for a restart.\n"),
-			json_object_get_string_member(obj, "id"));
+		g_print(_("%s is waiting for a restart.\n"), id);
+	}
 	g_print("%s\n", sdt_l10n_reason_tr_object(obj));
 }
 
