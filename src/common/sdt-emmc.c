@@ -58,7 +58,7 @@ sdt_emmc_parse_bytes(const gchar *text,
 	guint count = 0;
 
 	if (text == NULL) {
-		g_set_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND, "%s is missing", what);
+		g_set_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND, _("%s is missing"), what);
 		return FALSE;
 	}
 	tokens = g_strsplit_set(text, " \t\n", -1);
@@ -69,24 +69,28 @@ sdt_emmc_parse_bytes(const gchar *text,
 			g_set_error(error,
 				    SDT_ERROR,
 				    SDT_ERROR_INVALID_DATA,
-				    /* an English detail, shown inside a translated sentence */
-				    "%s is not %u byte%s written as 0xNN",
+				    /* Translators: a sysfs file name, then a count of bytes */
+				    ngettext("%s is not %u byte written as 0xNN",
+					     "%s is not %u bytes written as 0xNN",
+					     n),
 				    what,
-				    n,
-				    n == 1 ? "" : "s");
+				    n);
 			return FALSE;
 		}
 		count++;
 	}
 	if (count != n) {
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_INVALID_DATA,
-			    "%s has %u value%s instead of %u",
-			    what,
-			    count,
-			    count == 1 ? "" : "s",
-			    n);
+		g_set_error(
+			error,
+			SDT_ERROR,
+			SDT_ERROR_INVALID_DATA,
+			/* Translators: a sysfs file name, the values it has, the values wanted */
+			ngettext("%s has %u value instead of %u",
+				 "%s has %u values instead of %u",
+				 count),
+			what,
+			count,
+			n);
 		return FALSE;
 	}
 	return TRUE;
@@ -217,7 +221,8 @@ sdt_emmc_life_time_describe(gint value)
 	if (value == 0x00)
 		return g_strdup(_("not reported by the chip (0x00)"));
 	if (value == SDT_EMMC_LIFE_TIME_EXCEEDED)
-		return g_strdup(_("past its rated life (0x0B: more than 100% used)"));
+		return g_strdup(/* xgettext:no-c-format */
+				_("past its rated life (0x0B: more than 100% used)"));
 	if (sdt_emmc_life_time_range(value, &lo, &hi))
 		/* Translators: the share of the chip's rated life used, e.g. "10–20%", and the
 		 * raw register value */
@@ -235,7 +240,8 @@ sdt_emmc_pre_eol_describe(gint value)
 	case SDT_EMMC_PRE_EOL_NORMAL:
 		return g_strdup(_("normal (0x01)"));
 	case SDT_EMMC_PRE_EOL_WARNING:
-		return g_strdup(_("warning (0x02): 80% of the reserved blocks are used"));
+		return g_strdup(/* xgettext:no-c-format */
+				_("warning (0x02): 80% of the reserved blocks are used"));
 	case SDT_EMMC_PRE_EOL_URGENT:
 		return g_strdup(_("urgent (0x03): the reserved blocks are almost used up"));
 	default:
@@ -298,7 +304,7 @@ sdt_emmc_unhex(const gchar *hex, guint8 *buf, GError **error)
 	g_autofree gchar *tmp = NULL;
 
 	if (hex == NULL) {
-		g_set_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA, "CID is missing");
+		g_set_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA, _("%s is missing"), "CID");
 		return FALSE;
 	}
 	tmp = g_strstrip(g_strdup(hex));
@@ -306,7 +312,10 @@ sdt_emmc_unhex(const gchar *hex, guint8 *buf, GError **error)
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_DATA,
-			    "CID has %u hex digits instead of %u",
+			    ngettext("%s has %u hex digit instead of %u",
+				     "%s has %u hex digits instead of %u",
+				     (gulong) strlen(tmp)),
+			    "CID",
 			    (guint) strlen(tmp),
 			    (guint) SDT_EMMC_CID_BYTES * 2);
 		return FALSE;
@@ -316,7 +325,8 @@ sdt_emmc_unhex(const gchar *hex, guint8 *buf, GError **error)
 			g_set_error(error,
 				    SDT_ERROR,
 				    SDT_ERROR_INVALID_DATA,
-				    "CID has a non-hex character at position %u",
+				    _("%s has a non-hex character at position %u"),
+				    "CID",
 				    i);
 			return FALSE;
 		}
