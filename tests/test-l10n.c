@@ -133,7 +133,7 @@ test_reason(void)
 			"expected 100.0 MHz; the change was undone.");
 	g_assert_cmpstr(sdt_l10n_reason_tr("clock-wrong", clock, english),
 			==,
-			"変更が有効になっていません: SD クロックは 80.0 MHz で、想定していた "
+			"変更が有効になっていません。SD クロックは 80.0 MHz で、想定していた "
 			"100.0 MHz ではありません。変更を元に戻しました。");
 	g_assert_nonnull(strstr(plural, "interrupted 2 times"));
 	g_assert_nonnull(strstr(sdt_l10n_reason_tr("interrupted", two, plural), "検証が 2 回"));

@@ -392,7 +392,7 @@ sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		return SDT_CLI_EXIT_FAILED;
 	for (guint i = 0; i < history->warnings->len; i++)
 		g_printerr(_("sdtunerctl: note: %s\n"),
-			   (const gchar *) g_ptr_array_index(history->warnings, i));
+			   sdt_l10n_tr(g_ptr_array_index(history->warnings, i)));
 	if (history->entries->len == 0)
 		g_print("%s\n", _("No history yet."));
 	else

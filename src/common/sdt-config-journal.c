@@ -16,6 +16,7 @@
 #include "sdt-config-journal.h"
 #include "sdt-error.h"
 #include "sdt-file.h"
+#include "sdt-json.h"
 
 typedef enum {
 	SDT_CONFIG_JOURNAL_STRING,
@@ -113,11 +114,12 @@ sdt_config_journal_parse_with_schema(const gchar *data,
 		return NULL;
 	}
 	if (!json_parser_load_from_data(parser, data, (gssize) len, &local)) {
+		g_autofree gchar *where = sdt_json_parse_problem(local);
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_DATA,
 			    _("it is not valid JSON (%s)"),
-			    local->message);
+			    where);
 		return NULL;
 	}
 	root = json_parser_get_root(parser);

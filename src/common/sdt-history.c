@@ -296,15 +296,14 @@ sdt_history_parse_entry(const gchar *data, gsize len, GError **error)
 		return NULL;
 	}
 	if (!json_parser_load_from_data(parser, data, (gssize) len, &error_local)) {
-		/* the parser's message may quote the bad bytes */
-		sdt_utf8_sanitize_error(error_local);
+		g_autofree gchar *where = sdt_json_parse_problem(error_local);
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_DATA,
 			    /* Translators: why a history entry is damaged, in parentheses;
-			     * then the JSON parser's message */
+			     * then where its text stops being JSON */
 			    _("not JSON: %s"),
-			    error_local->message);
+			    where);
 		return NULL;
 	}
 	root = json_parser_get_root(parser);

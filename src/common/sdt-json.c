@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -131,4 +133,34 @@ sdt_json_double_or_null(JsonBuilder *b, const gchar *name, gboolean known, gdoub
 {
 	if (sdt_json_member_known(b, name, known))
 		json_builder_add_double_value(b, value);
+}
+
+/**
+ * sdt_json_parse_problem:
+ * @parse_error: what json_parser_load_from_data() set
+ *
+ * Where JSON text stops being JSON, in words of SD Tuner's catalogue: json-glib's
+ * own message ("<data>:1:51: Parse error: unexpected end of file, ...") is English
+ * from the helper, which no reader could translate.
+ *
+ * Returns: (transfer full): "line L, character C", or a sentence without a place
+ */
+gchar *
+sdt_json_parse_problem(const GError *parse_error)
+{
+	guint64 line = 0;
+	guint64 column = 0;
+	const gchar *m = parse_error != NULL ? parse_error->message : NULL;
+	const gchar *p = m != NULL ? strchr(m, ':') : NULL;
+	gchar *end = NULL;
+
+	if (p != NULL) {
+		line = g_ascii_strtoull(p + 1, &end, 10);
+		if (end != NULL && *end == ':')
+			column = g_ascii_strtoull(end + 1, &end, 10);
+	}
+	if (line > 0 && column > 0 && end != NULL && *end == ':')
+		/* Translators: where a file stops being valid JSON */
+		return g_strdup_printf(_("at line %" PRIu64 ", character %" PRIu64), line, column);
+	return g_strdup(_("its text is not well-formed"));
 }

@@ -28,7 +28,7 @@
 #include "sdt-l10n.h"
 
 /* how deep values that are themselves library sentences are translated */
-#define SDT_L10N_MAX_DEPTH 2
+#define SDT_L10N_MAX_DEPTH 4
 #define SDT_L10N_MAX_ARGS  16
 
 typedef struct {
@@ -332,6 +332,58 @@ sdt_l10n_translate_list(const gchar *english, const SdtL10nFormat *formats, guin
 	return g_string_free(g_steal_pointer(&joined), FALSE);
 }
 
+/* the errno whose C-locale strerror() text is @text, or 0 */
+static gint
+sdt_l10n_errno_of(const gchar *text)
+{
+	static locale_t c_locale;
+	static gsize once;
+
+	if (g_once_init_enter(&once)) {
+		c_locale = newlocale(LC_ALL_MASK, "C", (locale_t) 0);
+		g_once_init_leave(&once, 1);
+	}
+	if (c_locale == (locale_t) 0)
+		return 0;
+	for (gint e = 1; e < 256; e++) {
+		if (strcmp(strerror_l(e, c_locale), text) == 0)
+			return e;
+	}
+	return 0;
+}
+
+/*
+ * An error of the library with the C library's reason at its end ("… cannot be
+ * opened; insert the same card …: No such file or directory", what
+ * sdt_error_set_from_errno() writes): the sentence translated by the table, the
+ * reason by the C library in the user's language; NULL when the end is no
+ * strerror() text.
+ */
+static gchar *
+sdt_l10n_translate_errno(const gchar *english, const SdtL10nFormat *formats, guint depth)
+{
+	const gchar *colon = g_strrstr(english, ": ");
+	g_autofree gchar *head = NULL;
+	g_autofree gchar *shown = NULL;
+	const gchar *reason;
+	gint errnum;
+
+	if (colon == NULL || depth > SDT_L10N_MAX_DEPTH)
+		return NULL;
+	errnum = sdt_l10n_errno_of(colon + 2);
+	if (errnum == 0)
+		return NULL;
+	head = g_strndup(english, colon - english);
+	shown = sdt_l10n_translate_depth(head, formats, depth + 1);
+	/* the thread's language (the user's where text is shown), never GLib's cache of
+	 * g_strerror(), which may hold the English of a library call */
+	reason = strerror(errnum);
+	if (!g_utf8_validate(reason, -1, NULL))
+		reason = colon + 2;
+	/* Translators: an error, then the operating system's reason for it */
+	return g_strdup_printf(C_("error and its reason", "%s: %s"), shown, reason);
+}
+
 static gchar *
 sdt_l10n_translate_depth(const gchar *english, const SdtL10nFormat *formats, guint depth)
 {
@@ -345,6 +397,8 @@ sdt_l10n_translate_depth(const gchar *english, const SdtL10nFormat *formats, gui
 	if (english[0] == '\0')
 		return g_strdup(english);
 	result = sdt_l10n_translate_one(english, formats, depth);
+	if (result == NULL)
+		result = sdt_l10n_translate_errno(english, formats, depth);
 	if (result != NULL)
 		return result;
 	/* several sentences in a row, each its own msgid ("… line. It also …") */
@@ -697,6 +751,11 @@ sdt_l10n_english_begin(void)
 	static gsize once;
 
 	if (g_once_init_enter(&once)) {
+		/* GLib decides once, at its first g_dgettext() of the process, whether to
+		 * translate at all (it looks at gettext("") and setlocale()): let it decide
+		 * here in the user's language, or a first call in English would switch off
+		 * every later g_dngettext() and C_() (plurals, list separators) for good */
+		(void) g_dgettext(GETTEXT_PACKAGE, "");
 		/* messages, numbers and times as the helper has them */
 		c_locale = newlocale(LC_MESSAGES_MASK | LC_NUMERIC_MASK | LC_TIME_MASK,
 				     "C",

@@ -223,11 +223,12 @@ sdt_verify_pending_parse(const gchar *data, gsize len, GError **error)
 	const gchar *bad = "(root)";
 
 	if (!json_parser_load_from_data(parser, data, (gssize) len, &local)) {
+		g_autofree gchar *where = sdt_json_parse_problem(local);
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_DATA,
 			    _("the pending change is not valid JSON: %s"),
-			    local->message);
+			    where);
 		return NULL;
 	}
 	if (JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser))) {

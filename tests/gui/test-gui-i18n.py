@@ -64,7 +64,7 @@ def japanese(env, app, shots, localedir):
         layouts(s, 'ja History')
         # the wear estimate's assumption and the notes come from the helper in English:
         # the Health page shows them in Japanese (issue 24)
-        s.steps('page', '診断', 'wait-text', r'^レジスタ: ',
+        s.steps('page', '健康状態', 'wait-text', r'^レジスター: ',
                 'wait-text', r'このペースなら.*\n大まかな見積もりです。',
                 'no-text', r'rough estimate|Registers: ')
         check(s.app_running(), 'ja: the app runs on')

@@ -70,6 +70,9 @@ ALLOWED = [
     r'SD Tuner',
     # board models: the device tree's model string (data/sim, tests/data/roots), shown as read
     r'Raspberry Pi(?: (?:Compute|Module|Model|Zero|Plus|Rev|W|[0-9][\w.]*|[A-Z]\+?))*',
+    # polkit action ids (org.example.sdtuner.benchmark): names an administrator types into a
+    # polkit rule or pkaction, shown with the refusal so that the rule can be written
+    r'org\.example\.sdtuner(?:\.[\w-]+)*',
     # two-word brand names of the manufacturer table (src/common/sdt-card-regs.c)
     r'Western Digital|Silicon Power|Team Group',
     # paths: /boot/firmware/config.txt, ~/.cache/…, ./x, a/boot/… of a diff's header
