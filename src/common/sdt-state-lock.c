@@ -7,9 +7,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sdt-error.h"
@@ -58,4 +60,46 @@ sdt_state_lock(const gchar *dir, const gchar *name, GError **error)
 			g_warning("cannot remove %s: %s", path, g_strerror(errno));
 	}
 	return fd;
+}
+
+/* mkdir -p of @dir: every folder it creates gets @mode, whatever the umask */
+static gboolean
+sdt_state_dir_create(const gchar *dir, mode_t mode, GError **error)
+{
+	g_autofree gchar *parent = g_path_get_dirname(dir);
+
+	if (g_file_test(dir, G_FILE_TEST_EXISTS))
+		return TRUE;
+	if (g_strcmp0(parent, dir) != 0 && !sdt_state_dir_create(parent, mode, error))
+		return FALSE;
+	if (mkdir(dir, mode) != 0) {
+		if (errno == EEXIST)
+			return TRUE;
+		return sdt_error_set_from_errno(error, errno, _("cannot create %s"), dir);
+	}
+	if (chmod(dir, mode) != 0)
+		g_warning("cannot make %s mode %o: %s", dir, (guint) mode, g_strerror(errno));
+	return TRUE;
+}
+
+gboolean
+sdt_state_dir_make(const gchar *dir, GError **error)
+{
+	struct stat st;
+
+	if (!sdt_state_dir_create(dir, SDT_STATE_DIR_MODE, error))
+		return FALSE;
+	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    _("%s is not a folder: move it away, then try again"),
+			    dir);
+		return FALSE;
+	}
+	/* one an older SD Tuner made 0755 (sdtunerctl under a shell's umask) */
+	if ((st.st_mode & 07777) != SDT_STATE_DIR_MODE && st.st_uid == geteuid() &&
+	    chmod(dir, SDT_STATE_DIR_MODE) != 0)
+		g_warning("cannot make %s mode %o: %s", dir, SDT_STATE_DIR_MODE, g_strerror(errno));
+	return TRUE;
 }
