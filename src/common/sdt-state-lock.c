@@ -62,33 +62,32 @@ sdt_state_lock(const gchar *dir, const gchar *name, GError **error)
 	return fd;
 }
 
-/* mkdir -p of @dir: every folder it creates gets @mode, whatever the umask */
-static gboolean
-sdt_state_dir_create(const gchar *dir, mode_t mode, GError **error)
+/* mkdir -p of @dir: every folder it creates gets @mode, whatever the umask; 0 or an errno */
+static gint
+sdt_state_dir_create(const gchar *dir, mode_t mode)
 {
 	g_autofree gchar *parent = g_path_get_dirname(dir);
+	gint errsv;
 
 	if (g_file_test(dir, G_FILE_TEST_EXISTS))
-		return TRUE;
-	if (g_strcmp0(parent, dir) != 0 && !sdt_state_dir_create(parent, mode, error))
-		return FALSE;
-	if (mkdir(dir, mode) != 0) {
-		if (errno == EEXIST)
-			return TRUE;
-		return sdt_error_set_from_errno(error, errno, _("cannot create %s"), dir);
-	}
+		return 0;
+	if (g_strcmp0(parent, dir) != 0 && (errsv = sdt_state_dir_create(parent, mode)) != 0)
+		return errsv;
+	if (mkdir(dir, mode) != 0)
+		return errno == EEXIST ? 0 : errno;
 	if (chmod(dir, mode) != 0)
 		g_warning("cannot make %s mode %o: %s", dir, (guint) mode, g_strerror(errno));
-	return TRUE;
+	return 0;
 }
 
 gboolean
 sdt_state_dir_make(const gchar *dir, GError **error)
 {
 	struct stat st;
+	gint errsv = sdt_state_dir_create(dir, SDT_STATE_DIR_MODE);
 
-	if (!sdt_state_dir_create(dir, SDT_STATE_DIR_MODE, error))
-		return FALSE;
+	if (errsv != 0)
+		return sdt_error_set_from_errno(error, errsv, _("cannot create %s"), dir);
 	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		g_set_error(error,
 			    SDT_ERROR,
