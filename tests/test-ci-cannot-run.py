@@ -6,6 +6,7 @@
   that says this machine is arm64)
 - the real-kernel tier (tests/vm/vm.sh) when a host program is missing (a PATH without
   qemu-system-aarch64)
+- the clean-root package install (tests/installed/lite-install.sh) without the .debs
 
 usage: test-ci-cannot-run.py SRCDIR   (run by meson; prints TAP)"""
 import os
@@ -70,6 +71,18 @@ try:
         else:
             ok(rc == 77 and 'vm: SKIPPED' in out and 'qemu-system-aarch64' in out,
                'vm.sh elsewhere: a missing qemu skips the tier, saying why', out)
+    # 3. tests/installed/lite-install.sh without the .debs to install (issue 26 item 3)
+    for ci in (False, True):
+        e = env(ci, os.environ.get('PATH', '/usr/bin:/bin'))
+        for k in ('SDTUNER_DEB', 'SDTUNER_DEB_APP'):
+            e.pop(k, None)
+        rc, out = run(['sh', os.path.join(SRC, 'tests', 'installed', 'lite-install.sh')], e)
+        if ci:
+            ok(rc == 1 and 'FAILED: cannot run' in out and 'SDTUNER_DEB' in out,
+               'lite-install.sh under CI=true: no .deb fails the test', out)
+        else:
+            ok(rc == 77 and 'SKIP' in out and 'SDTUNER_DEB' in out,
+               'lite-install.sh elsewhere: no .deb skips it, saying why', out)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 sys.exit(finish())

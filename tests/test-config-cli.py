@@ -379,6 +379,22 @@ def trial_cancel(tmp):
     ok(p.returncode == 0 and res is not None and res.get('trial_cancelled') is True,
        'trial cancel: revert cancels the trial', p.stdout + p.stderr)
     ok(not os.path.exists(tryboot) and read(r.config) == old, 'trial cancel: tryboot.txt removed, config.txt same')
+    # issue 26 item 7: the words tell a trial from an applied change
+    p = r.run('history')
+    lines = [ln for ln in p.stdout.splitlines() if ln.strip()]
+    ok(p.returncode == 0 and len(lines) >= 2 and 'trial of sd-overclock-100' in lines[-2]
+       and 'cancelled a trial (config.txt unchanged)' in lines[-1] and 'reverted' not in lines[-1],
+       'trial cancel: history lists the trial and its cancel, not an apply and a revert', p.stdout)
+    p = r.run('apply', 'sd-overclock-100', '--trial')
+    p = r.run('revert')
+    ok(p.returncode == 0 and 'config.txt was not changed' in p.stderr
+       and 'go back to the previous setting' not in p.stderr,
+       'trial cancel: revert says config.txt was not changed, not that a reboot takes it back',
+       p.stderr)
+    p = r.run('apply', 'sd-overclock-100', '--trial')
+    p, st = r.json('status')
+    ok(st['trial'] is not None, 'trial cancel: the trial prepared again', st)
+    p = r.run('revert')
     p, st = r.json('status')
     ok(st['trial'] is None, 'trial cancel: status offers no trial', st)
     # hand edits after the trial was prepared: status says it is stale

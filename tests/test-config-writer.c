@@ -17,7 +17,9 @@
 
 #include "sdt-config-writer.h"
 #include "sdt-error.h"
+#include "sdt-history.h"
 #include "sdt-recommend.h"
+#include "sdt-state-lock.h"
 #include "sdt-test-config.h"
 
 /* the block SD Tuner writes for a board family */
@@ -1059,6 +1061,83 @@ test_config_writer_trial(void)
 	test_root_clear(&r);
 }
 
+/* @path has @mode and belongs to @uid:@gid */
+static void
+test_assert_mode(const gchar *path, guint mode, guint uid, guint gid)
+{
+	GStatBuf st;
+
+	g_assert_cmpint(g_stat(path, &st), ==, 0);
+	if ((st.st_mode & 07777) != mode || st.st_uid != uid || st.st_gid != gid)
+		g_error("%s: mode %04o owner %u:%u, want %04o %u:%u",
+			path,
+			(guint) (st.st_mode & 07777),
+			(guint) st.st_uid,
+			(guint) st.st_gid,
+			mode,
+			uid,
+			gid);
+}
+
+/*
+ * Issue 26 item 6: under the helper's UMask=0077 an apply made a 0644
+ * config.txt 0600 (root's), a new tryboot.txt too; the state folders were
+ * 0700 from the helper but 0755 from `sdtunerctl --root /`.  Every write
+ * keeps the original's mode and owner, a new tryboot.txt takes config.txt's,
+ * and the state folders are SDT_STATE_DIR_MODE under any umask.
+ */
+static void
+test_config_writer_modes(void)
+{
+	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
+	const guint modes[] = {0644, 0640};
+	/* a non-root owner where the test may give one (root): a user's ext4 /boot */
+	const guint uid = geteuid() == 0 ? 1000 : geteuid();
+	const guint gid = geteuid() == 0 ? 1000 : getegid();
+	const mode_t umasks[] = {077, 022};
+
+	if (geteuid() != 0)
+		g_test_message("not root: the owner part runs with the test's own user");
+	for (guint m = 0; m < G_N_ELEMENTS(modes); m++) {
+		for (guint u = 0; u < G_N_ELEMENTS(umasks); u++) {
+			g_autoptr(GError) error = NULL;
+			g_autoptr(JsonObject) res = NULL;
+			g_autoptr(JsonObject) rev = NULL;
+			g_autoptr(JsonObject) trial = NULL;
+			g_autoptr(JsonObject) entry = json_object_new();
+			g_autofree gchar *history = NULL;
+			TestRoot r = {NULL};
+			mode_t saved;
+
+			test_root_init(&r, old);
+			g_assert_cmpint(chmod(r.config, modes[m]), ==, 0);
+			g_assert_cmpint(chown(r.config, uid, gid), ==, 0);
+			saved = umask(umasks[u]);
+			res = test_writer_apply_ok(&r, 0x08, FALSE);
+			test_assert_mode(r.config, modes[m], uid, gid);
+			test_assert_mode(r.state, SDT_STATE_DIR_MODE, geteuid(), getegid());
+			test_assert_mode(r.backups, SDT_STATE_DIR_MODE, geteuid(), getegid());
+			rev = test_writer_revert(&r, NULL, &error);
+			g_assert_no_error(error);
+			test_assert_mode(r.config, modes[m], uid, gid);
+			/* a new tryboot.txt: config.txt's mode and owner; kept by a second trial */
+			trial = test_writer_apply_ok(&r, 0x08, TRUE);
+			test_assert_mode(r.tryboot, modes[m], uid, gid);
+			g_clear_pointer(&trial, json_object_unref);
+			trial = test_writer_apply_ok(&r, 0x0a, TRUE);
+			test_assert_mode(r.tryboot, modes[m], uid, gid);
+			test_assert_mode(r.config, modes[m], uid, gid);
+			/* the history folder, made by sdt_history_append() */
+			g_assert_true(sdt_history_append(r.ctx, "apply", entry, &error));
+			g_assert_no_error(error);
+			history = g_build_filename(r.state, "history", NULL);
+			test_assert_mode(history, SDT_STATE_DIR_MODE, geteuid(), getegid());
+			umask(saved);
+			test_root_clear(&r);
+		}
+	}
+}
+
 /* a bad input: an error naming the file, saying what to do, and the file untouched */
 static void
 test_assert_refused(TestRoot *r, GBytes *content, gint code, const gchar *needle, GError *error)
@@ -2075,6 +2154,7 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/config-writer/journal-past-2038",
 			test_config_writer_journal_past_2038);
 	g_test_add_func("/sdtuner/config-writer/trial", test_config_writer_trial);
+	g_test_add_func("/sdtuner/config-writer/modes", test_config_writer_modes);
 	g_test_add_func("/sdtuner/config-writer/bad-input", test_config_writer_bad_input);
 	g_test_add_func("/sdtuner/config-writer/read-only", test_config_writer_read_only);
 	g_test_add_func("/sdtuner/config-writer/locate", test_config_writer_locate);

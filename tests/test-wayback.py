@@ -390,18 +390,18 @@ def item6_prerm(tmp):
     root = os.path.join(tmp, 'dpkg-root')
     write(os.path.join(root, 'boot', 'firmware', 'config.txt'), read(BOOKWORM) + oc(100))
     env = dict(os.environ, DPKG_ROOT=root, LC_ALL='C.UTF-8')
-    p = subprocess.run(['sh', os.path.join(SRC, 'debian', 'sd-tuner.prerm'), 'remove'], capture_output=True,
+    p = subprocess.run(['sh', os.path.join(SRC, 'debian', 'sd-tuner-cli.prerm'), 'remove'], capture_output=True,
                        text=True, env=env)
     ok(p.returncode == 0 and 'keeps working' in p.stderr and 'never verified' not in p.stderr,
        'item 6: prerm remove, a verified change: it keeps working', p.stderr)
     write(os.path.join(root, 'var', 'lib', 'sd-tuner', 'pending.json'),
           json.dumps({'version': 1, 'id': 'sd-overclock-100', 'trial': False}))
-    p = subprocess.run(['sh', os.path.join(SRC, 'debian', 'sd-tuner.prerm'), 'remove'], capture_output=True,
+    p = subprocess.run(['sh', os.path.join(SRC, 'debian', 'sd-tuner-cli.prerm'), 'remove'], capture_output=True,
                        text=True, env=env)
     ok(p.returncode == 0 and 'sd-overclock-100' in p.stderr and 'never verified' in p.stderr
        and 'sudo sdtunerctl revert' in p.stderr and 'keeps working' not in p.stderr,
-       'item 6: prerm remove, a change not yet verified: says so, advises revert first', p.stderr)
-    p = subprocess.run(['sh', os.path.join(SRC, 'debian', 'sd-tuner.postrm'), 'purge'], capture_output=True,
+       'item 6: prerm remove, a change not yet verified: says so, and how to revert it', p.stderr)
+    p = subprocess.run(['sh', os.path.join(SRC, 'debian', 'sd-tuner-cli.postrm'), 'purge'], capture_output=True,
                        text=True, env=env)
     ok(p.returncode == 0 and 'never verified' in p.stderr and 'keeps working' not in p.stderr
        and not os.path.exists(os.path.join(root, 'var', 'lib', 'sd-tuner')),

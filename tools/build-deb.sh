@@ -6,8 +6,10 @@
 # SDT_DEB_ARCH (e.g. arm64) cross-builds for that architecture (dpkg-buildpackage
 # -a, Build-Depends not checked: the caller provides them, see
 # tests/vm/systemd/build-deb-arm64.sh), SDT_DEB_PROFILES sets build profiles (-P).
-# Prints the path of the .deb.  When the sources are byte-identical to those of
-# the last build in OUTDIR, that .deb is reused.  Needs dpkg-dev, debhelper and
+# Prints the paths of the .debs, one a line: sd-tuner-cli (sdtunerctl, the
+# helper, no GTK: all Raspberry Pi OS Lite needs) first, then sd-tuner (the GTK
+# app) unless the profile pkg.sd-tuner.nogui leaves it out.  When the sources
+# are byte-identical to those of the last build in OUTDIR, those are reused.  Needs dpkg-dev, debhelper and
 # the Build-Depends of debian/control (`apt-get build-dep ./` installs them).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,14 +36,20 @@ set --
 [ -z "${SDT_DEB_ARCH:-}" ] || set -- "$@" -a"$SDT_DEB_ARCH" -d
 [ -z "${SDT_DEB_PROFILES:-}" ] || set -- "$@" -P"$SDT_DEB_PROFILES"
 sum="$sum $*"
-deb="$out/sd-tuner_${version}_${arch}.deb"
-if [ -f "$deb" ] && [ "$(cat "$out/sources.sha256" 2>/dev/null)" = "$sum" ]; then
-  echo "build-deb.sh: sources unchanged since the last build, reusing $deb" >&2
-  echo "$deb"
+cli="$out/sd-tuner-cli_${version}_${arch}.deb"
+app="$out/sd-tuner_${version}_${arch}.deb"
+debs() {
+  echo "$cli"
+  [ ! -f "$app" ] || echo "$app"
+}
+if [ -f "$cli" ] && [ "$(cat "$out/sources.sha256" 2>/dev/null)" = "$sum" ]; then
+  echo "build-deb.sh: sources unchanged since the last build, reusing $cli" >&2
+  debs
   exit 0
 fi
 
-rm -rf "$out/src" "$out/sources.sha256" "$out"/sd-tuner_* "$out"/sd-tuner-dbgsym_*
+rm -rf "$out/src" "$out/sources.sha256" "$out"/sd-tuner_* "$out"/sd-tuner-dbgsym_* \
+  "$out"/sd-tuner-cli_* "$out"/sd-tuner-cli-dbgsym_*
 mkdir -p "$out/src"
 (cd "$top" && tr '\n' '\0' <"$list" | xargs -0 cp --parents -P -p -t "$out/src")
 echo "build-deb.sh: dpkg-buildpackage -us -uc -b $* in $out/src" >&2
@@ -51,5 +59,6 @@ echo "build-deb.sh: dpkg-buildpackage -us -uc -b $* in $out/src" >&2
   echo "build-deb.sh: dpkg-buildpackage failed, see $out/build.log" >&2
   exit 1
 }
+[ -f "$cli" ] || { echo "build-deb.sh: $cli was not built, see $out/build.log" >&2; exit 1; }
 echo "$sum" >"$out/sources.sha256"
-echo "$deb"
+debs

@@ -14,7 +14,7 @@ run="dbus-daemon dbus-system-bus-common polkitd xvfb xauth"
 test="$run fio hdparm e2fsprogs util-linux mount xdotool imagemagick at-spi2-core
   python3 python3-gi python3-pyatspi python3-dbusmock clang-format librsvg2-bin time
   weston lxpolkit mate-polkit
-  build-essential dpkg-dev debhelper lintian appstream systemd man-db groff-base locales fonts-noto-cjk
+  build-essential dpkg-dev debhelper lintian appstream debootstrap systemd man-db groff-base locales fonts-noto-cjk
   fuse3 libfuse3-dev wamerican prometheus prometheus-node-exporter
   qemu-system-arm qemu-user-static device-tree-compiler mtools dosfstools cpio fdisk kmod
   gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf libc6-dev-arm64-cross libc6-dev-armhf-cross"

@@ -52,9 +52,14 @@ case " $* " in
   mkdir -p "$root"
   if command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null &&
     dpkg-checkbuilddeps "$top/debian/control" >/dev/null 2>&1; then
-    deb=$("$top/tools/build-deb.sh" "$builddir/deb")
-    dpkg-deb -x "$deb" "$root"
-    export SDTUNER_DEB="$deb"
+    # sd-tuner-cli, then sd-tuner (the GTK app): both unpacked into the one root
+    debs=$("$top/tools/build-deb.sh" "$builddir/deb")
+    for deb in $debs; do
+      dpkg-deb -x "$deb" "$root"
+    done
+    SDTUNER_DEB=$(echo "$debs" | sed -n 1p)
+    SDTUNER_DEB_APP=$(echo "$debs" | sed -n 2p)
+    export SDTUNER_DEB SDTUNER_DEB_APP
   else
     if [ "${CI:-}" = true ]; then
       # CI installs every Build-Depends (deps.sh test): the package tests never skip there

@@ -77,9 +77,17 @@ sdt_history_entry_text(const SdtClientHistoryEntry *entry)
 
 	if (g_strcmp0(kind, "bench") == 0)
 		return sdt_history_words_bench(entry->bench, when);
+	if (g_strcmp0(kind, "apply") == 0 && entry->trial)
+		/* Translators: a history line: time, recommendation id; a trial is in
+		 * tryboot.txt only, for one restart */
+		return g_strdup_printf(_("%s  Prepared a trial of %s"), when, id != NULL ? id : "");
 	if (g_strcmp0(kind, "apply") == 0)
 		/* Translators: a history line: time, recommendation id */
 		return g_strdup_printf(_("%s  Applied %s"), when, id != NULL ? id : "");
+	if (g_strcmp0(kind, "revert") == 0 && entry->trial_cancelled && !entry->changed)
+		/* Translators: a history line: time */
+		return g_strdup_printf(_("%s  Cancelled SD Tuner's trial (config.txt unchanged)"),
+				       when);
 	if (g_strcmp0(kind, "revert") == 0)
 		/* Translators: a history line: time */
 		return g_strdup_printf(_("%s  Reverted SD Tuner's change"), when);

@@ -454,6 +454,13 @@ sdt_recommend_page_show_change(SdtRecommendPage *self, const gchar *json, gboole
 		text = g_strdup_printf(_("Applied to %s. A restart is needed for the change to "
 					 "take effect."),
 				       path != NULL ? path : "config.txt");
+	} else if (sdt_json_reader_get_bool(obj, "trial_cancelled", FALSE) &&
+		   (diff == NULL || diff[0] == '\0')) {
+		/* Translators: %s is the path of config.txt; only tryboot.txt had the trial */
+		text = g_strdup_printf(_("Cancelled the trial: tryboot.txt is as it was before "
+					 "it, and %s, which the trial did not change, stays as it "
+					 "is."),
+				       path != NULL ? path : "config.txt");
 	} else {
 		/* Translators: %s is the path of config.txt */
 		text = g_strdup_printf(_("Reverted: %s is as it was before SD Tuner changed "

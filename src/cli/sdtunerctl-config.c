@@ -162,6 +162,14 @@ sdt_cli_apply(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	return SDT_CLI_EXIT_OK;
 }
 
+/* a revert that only cancelled a trial: tryboot.txt went, config.txt is as it was */
+static gboolean
+sdt_cli_revert_trial_only(JsonObject *res)
+{
+	return json_object_get_boolean_member_with_default(res, "trial_cancelled", FALSE) &&
+	       g_strcmp0(json_object_get_string_member_with_default(res, "diff", ""), "") == 0;
+}
+
 gint
 sdt_cli_revert(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
@@ -178,7 +186,12 @@ sdt_cli_revert(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		return SDT_CLI_EXIT_OK;
 	}
 	sdt_cli_config_print_result(json_node_get_object(node));
-	g_printerr("%s\n", _("Reboot to go back to the previous setting."));
+	if (sdt_cli_revert_trial_only(json_node_get_object(node)))
+		g_printerr("%s\n",
+			   _("The trial is cancelled; config.txt was not changed by it, so "
+			     "nothing changes at the next restart."));
+	else
+		g_printerr("%s\n", _("Reboot to go back to the previous setting."));
 	return SDT_CLI_EXIT_OK;
 }
 
@@ -328,6 +341,12 @@ sdt_cli_history_summary(const SdtClientHistoryEntry *e)
 	if (g_strcmp0(e->kind, "apply") == 0)
 		return e->trial ? g_strdup_printf(_("trial of %s"), id)
 				: g_strdup_printf(_("applied %s"), id);
+	if (g_strcmp0(e->kind, "revert") == 0 && e->trial_cancelled && !e->changed)
+		/* Translators: a history line; the trial was only in tryboot.txt */
+		return g_strdup(_("cancelled a trial (config.txt unchanged)"));
+	if (g_strcmp0(e->kind, "revert") == 0 && e->trial_cancelled)
+		/* Translators: a recommendation id */
+		return g_strdup_printf(_("reverted %s and cancelled a trial"), id);
 	if (g_strcmp0(e->kind, "revert") == 0)
 		return g_strdup_printf(_("reverted %s"), id);
 	if (g_strcmp0(e->kind, "verify") == 0)

@@ -175,6 +175,10 @@ sdt_client_history_entry_read(JsonNode *node, guint index)
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
 	ok = sdt_client_read_bool(obj, at, "trial", FALSE, &e->trial, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
+	ok = sdt_client_read_bool(obj, at, "trial_cancelled", FALSE, &e->trial_cancelled, &error);
+	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
+	ok = sdt_client_read_bool(obj, at, "changed", TRUE, &e->changed, &error);
+	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
 	if (g_strcmp0(e->kind, "bench") == 0) {
 		sdt_client_history_entry_read_bench(obj, at, e);
 		sdt_client_history_entry_read_result(obj, at, e);

@@ -31,10 +31,12 @@ typedef struct {
 	gchar *time; /* ISO 8601 */
 	gchar *id;
 	gboolean trial;
-	gchar *profile;                      /* bench */
-	gchar *target_path;                  /* bench: the test file's directory */
-	gboolean stand_in;                   /* bench: not the SD card */
-	SdtClientBench *bench;               /* bench: its result, NULL when none is readable */
+	gboolean trial_cancelled; /* revert: it cancelled a trial (tryboot.txt) */
+	gboolean changed;         /* apply, revert: config.txt changed (TRUE when not said) */
+	gchar *profile;           /* bench */
+	gchar *target_path;       /* bench: the test file's directory */
+	gboolean stand_in;        /* bench: not the SD card */
+	SdtClientBench *bench;    /* bench: its result, NULL when none is readable */
 	SdtClientVerification *verification; /* verify: never NULL for those */
 	GPtrArray *figures;     /* verify: of SdtClientFigure, the evidence's; never NULL */
 	gchar *verdict;         /* check: "genuine", "fake", "undetermined"; NULL: unknown */

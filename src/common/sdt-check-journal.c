@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "sdt-check-journal.h"
+#include "sdt-state-lock.h"
 #include "sdt-error.h"
 #include "sdt-file.h"
 
@@ -141,8 +142,8 @@ sdt_journal_write_one(const gchar *dir, GByteArray *bytes, GError **error)
 	gint fd;
 	gint rc;
 
-	if (g_mkdir_with_parents(dir, 0700) != 0)
-		return sdt_error_set_from_errno(error, errno, _("Cannot create %s"), dir);
+	if (!sdt_state_dir_make(dir, error))
+		return FALSE;
 	g_unlink(tmp);
 	fd = open(tmp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)

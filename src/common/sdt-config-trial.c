@@ -23,6 +23,21 @@ sdt_config_writer_get_tryboot_path(SdtConfigWriter *self)
 	return g_build_filename(dir, "tryboot.txt", NULL);
 }
 
+/* tryboot.txt written atomically; a new one takes config.txt's mode and owner */
+static gboolean
+sdt_config_writer_write_tryboot(SdtConfigWriter *self,
+				const gchar *path,
+				GBytes *bytes,
+				GError **error)
+{
+	return sdt_config_writer_write_atomic_like(self,
+						   path,
+						   bytes,
+						   NULL,
+						   sdt_config_writer_get_path(self),
+						   error);
+}
+
 gchar *
 sdt_config_writer_get_tryboot_display(SdtConfigWriter *self)
 {
@@ -153,7 +168,7 @@ sdt_config_writer_write_trial(SdtConfigWriter *self,
 	}
 	/* the pending record first (issue 23 item 1) */
 	if (!sdt_config_writer_run_commit(self, id, TRUE, config_hash, hash, error) ||
-	    !sdt_config_writer_write_atomic(self, tryboot, bytes, NULL, error))
+	    !sdt_config_writer_write_tryboot(self, tryboot, bytes, error))
 		return FALSE;
 	json_object_set_int_member(journal, "version", 1);
 	json_object_set_string_member(journal, "id", id);
@@ -246,7 +261,7 @@ sdt_config_trial_undo(SdtConfigWriter *self,
 	g_autofree gchar *display = sdt_config_writer_get_tryboot_display(self);
 
 	if (previous != NULL) {
-		if (!sdt_config_writer_write_atomic(self, tryboot, previous, NULL, error))
+		if (!sdt_config_writer_write_tryboot(self, tryboot, previous, error))
 			return FALSE;
 		json_object_set_string_member(result, "tryboot_restored", previous_path);
 		g_ptr_array_add(warnings,

@@ -20,6 +20,7 @@
 
 #include "sdt-config-writer.h"
 #include "sdt-error.h"
+#include "sdt-state-lock.h"
 #include "sdt-file.h"
 
 #define SDT_CONFIG_TMP_INFIX ".sd-tuner-tmp-"
@@ -446,11 +447,8 @@ sdt_config_writer_lock(SdtConfigWriter *self, GError **error)
 
 	if (self->lock_fd >= 0)
 		return TRUE;
-	if (g_mkdir_with_parents(self->state_dir, 0755) != 0)
-		return sdt_error_set_from_errno(error,
-						errno,
-						_("cannot create the state folder %s"),
-						self->state_dir);
+	if (!sdt_state_dir_make(self->state_dir, error))
+		return FALSE;
 	self->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (self->lock_fd < 0)
 		return sdt_error_set_from_errno(error, errno, _("cannot open %s"), lock);
@@ -499,19 +497,49 @@ sdt_config_writer_write_all(SdtConfigWriter *self, gint fd, const guint8 *data, 
 	return 0;
 }
 
-/* the temporary file @tmp with @bytes, flushed and closed; 0 or an errno */
+/*
+ * Gives the temporary file @fd the mode and owner of @st (the file it
+ * replaces, or the one a new file takes after): open() took the umask off the
+ * mode (the helper's UMask=0077 made a 0644 config.txt 0600, hiding it on an
+ * ext4 /boot) and the owner is the writer's.  Only what differs is changed:
+ * on vfat both already follow the mount options and cannot be changed.
+ */
 static gint
-sdt_config_writer_write_tmp(SdtConfigWriter *self, const gchar *tmp, mode_t mode, GBytes *bytes)
+sdt_config_writer_copy_mode(gint fd, const GStatBuf *st)
+{
+	struct stat now;
+
+	if (fstat(fd, &now) != 0)
+		return errno;
+	if ((now.st_uid != st->st_uid || now.st_gid != st->st_gid) &&
+	    fchown(fd, st->st_uid, st->st_gid) != 0)
+		return errno;
+	if ((now.st_mode & 07777) != (st->st_mode & 07777) && fchmod(fd, st->st_mode & 07777) != 0)
+		return errno;
+	return 0;
+}
+
+/* the temporary file @tmp with @bytes, mode and owner of @st, flushed and closed; 0 or an errno */
+static gint
+sdt_config_writer_write_tmp(SdtConfigWriter *self,
+			    const gchar *tmp,
+			    const GStatBuf *st,
+			    GBytes *bytes)
 {
 	gsize len = 0;
 	const guint8 *data = g_bytes_get_data(bytes, &len);
 	gint fd;
 	gint errsv;
 
-	fd = self->io.open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode, self->io.user_data);
+	fd = self->io.open(tmp,
+			   O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			   st->st_mode & 0777,
+			   self->io.user_data);
 	if (fd < 0)
 		return errno;
-	errsv = sdt_config_writer_write_all(self, fd, data, len);
+	errsv = sdt_config_writer_copy_mode(fd, st);
+	if (errsv == 0)
+		errsv = sdt_config_writer_write_all(self, fd, data, len);
 	if (errsv == 0 && self->io.fsync(fd, self->io.user_data) != 0)
 		errsv = errno;
 	if (errsv != 0) {
@@ -578,31 +606,36 @@ sdt_config_writer_sync_dir(SdtConfigWriter *self,
 /*
  * Replaces @path atomically: a temporary file in the same folder, fsync,
  * rename over @path, fsync of the folder.  With @expect_hash, @path must
- * still have that content just before the rename.
+ * still have that content just before the rename.  The new file keeps the
+ * mode and owner of @path; a new one takes those of @like (tryboot.txt takes
+ * config.txt's), else 0644 and the writer's.
  */
 gboolean
-sdt_config_writer_write_atomic(SdtConfigWriter *self,
-			       const gchar *path,
-			       GBytes *bytes,
-			       const gchar *expect_hash,
-			       GError **error)
+sdt_config_writer_write_atomic_like(SdtConfigWriter *self,
+				    const gchar *path,
+				    GBytes *bytes,
+				    const gchar *expect_hash,
+				    const gchar *like,
+				    GError **error)
 {
 	g_autofree gchar *dir = g_path_get_dirname(path);
 	g_autofree gchar *base = g_path_get_basename(path);
 	g_autofree gchar *tmp = NULL;
 	GStatBuf st;
-	mode_t mode = 0644;
 	gint errsv;
 
-	if (g_stat(path, &st) == 0)
-		mode = st.st_mode & 0777;
+	if (g_stat(path, &st) != 0 && (like == NULL || g_stat(like, &st) != 0)) {
+		st.st_mode = 0644;
+		st.st_uid = geteuid();
+		st.st_gid = getegid();
+	}
 	tmp = g_strdup_printf("%s/.%s%s%d-%08x",
 			      dir,
 			      base,
 			      SDT_CONFIG_TMP_INFIX,
 			      (gint) getpid(),
 			      g_random_int());
-	errsv = sdt_config_writer_write_tmp(self, tmp, mode, bytes);
+	errsv = sdt_config_writer_write_tmp(self, tmp, &st, bytes);
 	if (errsv != 0)
 		return sdt_config_writer_set_write_error(error, errsv, path);
 	if (!sdt_config_writer_check_unchanged(path, expect_hash, error)) {
@@ -615,6 +648,16 @@ sdt_config_writer_write_atomic(SdtConfigWriter *self,
 		return sdt_config_writer_set_write_error(error, errsv, path);
 	}
 	return sdt_config_writer_sync_dir(self, dir, path, error);
+}
+
+gboolean
+sdt_config_writer_write_atomic(SdtConfigWriter *self,
+			       const gchar *path,
+			       GBytes *bytes,
+			       const gchar *expect_hash,
+			       GError **error)
+{
+	return sdt_config_writer_write_atomic_like(self, path, bytes, expect_hash, NULL, error);
 }
 
 static guint
@@ -659,8 +702,8 @@ sdt_config_writer_backup(SdtConfigWriter *self, GBytes *bytes, const gchar *stem
 	g_autofree gchar *stamp = g_date_time_format(now, "%Y%m%dT%H%M%S");
 	g_autofree gchar *path = NULL;
 
-	if (g_mkdir_with_parents(dir, 0700) != 0)
-		return sdt_error_set_from_errno(error, errno, _("cannot create %s"), dir), NULL;
+	if (!sdt_state_dir_make(self->state_dir, error) || !sdt_state_dir_make(dir, error))
+		return NULL;
 	for (guint i = 0; i < 1000; i++) {
 		g_autofree gchar *suffix = i > 0 ? g_strdup_printf("-%u", i) : g_strdup("");
 		g_free(path);

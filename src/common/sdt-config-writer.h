@@ -186,8 +186,16 @@ void sdt_config_writer_unlock(SdtConfigWriter *self);
 /*
  * Replaces @path atomically: a temporary file in the same folder, fsync,
  * rename over @path, fsync of the folder.  With @expect_hash, @path must
- * still have that content just before the rename.
+ * still have that content just before the rename.  The new file keeps the
+ * mode and owner of the old one, whatever the umask.
  */
+/* as sdt_config_writer_write_atomic(); a new @path takes @like's mode and owner */
+gboolean sdt_config_writer_write_atomic_like(SdtConfigWriter *self,
+					     const gchar *path,
+					     GBytes *bytes,
+					     const gchar *expect_hash,
+					     const gchar *like,
+					     GError **error);
 gboolean sdt_config_writer_write_atomic(SdtConfigWriter *self,
 					const gchar *path,
 					GBytes *bytes,

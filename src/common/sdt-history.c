@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "sdt-error.h"
+#include "sdt-state-lock.h"
 #include "sdt-file.h"
 #include "sdt-history.h"
 #include "sdt-json.h"
@@ -137,8 +138,8 @@ sdt_history_append(SdtContext *ctx, const gchar *kind, JsonObject *entry, GError
 
 	g_return_val_if_fail(sdt_history_kind_valid(kind), FALSE);
 
-	if (g_mkdir_with_parents(dir, 0755) != 0)
-		return sdt_error_set_from_errno(error, errno, _("cannot create %s"), dir);
+	if (!sdt_state_dir_make(dir, error))
+		return FALSE;
 	lock_fd = sdt_history_lock(dir, error);
 	if (lock_fd < 0)
 		return FALSE;

@@ -16,6 +16,7 @@
 #include "sdt-bench.h"
 #include "sdt-check.h"
 #include "sdt-error.h"
+#include "sdt-state-lock.h"
 #include "sdt-history.h"
 #include "sdt-info.h"
 #include "sdt-mounts.h"
@@ -141,7 +142,7 @@ sdt_bench_card_find_dir(SdtContext *ctx, guint64 file_size, SdtBenchCardDir *car
 	state = sdt_context_get_state_dir(ctx);
 	candidates[0] = g_strcmp0(mount->mount_point, "/") == 0 ? state : NULL;
 	candidates[1] = mnt;
-	if (candidates[0] != NULL && g_mkdir_with_parents(candidates[0], 0755) != 0)
+	if (candidates[0] != NULL && !sdt_state_dir_make(candidates[0], NULL))
 		candidates[0] = NULL;
 	for (guint i = 0; i < G_N_ELEMENTS(candidates); i++) {
 		struct stat st;

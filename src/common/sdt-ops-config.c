@@ -66,13 +66,19 @@ sdt_ops_config_history(SdtContext *ctx, const gchar *kind, JsonObject *result)
 {
 	g_autoptr(JsonObject) entry = json_object_new();
 	g_autoptr(GError) error = NULL;
-	const gchar *members[] = {"id", "path", "backup", "trial", "changed"};
+	const gchar *members[] = {"id", "path", "backup", "trial", "changed", "trial_cancelled"};
 
 	for (guint i = 0; i < G_N_ELEMENTS(members); i++) {
 		JsonNode *m = json_object_get_member(result, members[i]);
 		if (m != NULL)
 			json_object_set_member(entry, members[i], json_node_copy(m));
 	}
+	/* a revert: whether config.txt changed (a trial's cancel alone leaves it) */
+	if (g_strcmp0(kind, "revert") == 0 && json_object_has_member(result, "diff"))
+		json_object_set_boolean_member(
+			entry,
+			"changed",
+			g_strcmp0(json_object_get_string_member(result, "diff"), "") != 0);
 	sdt_ops_config_history_mark_boot(ctx, entry);
 	/* the change is made; a history that cannot be written is not worth failing it */
 	if (!sdt_history_append(ctx, kind, entry, &error))

@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sdt-error.h"
@@ -59,4 +60,45 @@ sdt_state_lock(const gchar *dir, const gchar *name, GError **error)
 			g_warning("cannot remove %s: %s", path, g_strerror(errno));
 	}
 	return fd;
+}
+
+/* mkdir -p of @dir: every folder it creates gets @mode, whatever the umask; 0 or an errno */
+static gint
+sdt_state_dir_create(const gchar *dir, mode_t mode)
+{
+	g_autofree gchar *parent = g_path_get_dirname(dir);
+	gint errsv;
+
+	if (g_file_test(dir, G_FILE_TEST_EXISTS))
+		return 0;
+	if (g_strcmp0(parent, dir) != 0 && (errsv = sdt_state_dir_create(parent, mode)) != 0)
+		return errsv;
+	if (mkdir(dir, mode) != 0)
+		return errno == EEXIST ? 0 : errno;
+	if (chmod(dir, mode) != 0)
+		g_warning("cannot make %s mode %o: %s", dir, (guint) mode, g_strerror(errno));
+	return 0;
+}
+
+gboolean
+sdt_state_dir_make(const gchar *dir, GError **error)
+{
+	struct stat st;
+	gint errsv = sdt_state_dir_create(dir, SDT_STATE_DIR_MODE);
+
+	if (errsv != 0)
+		return sdt_error_set_from_errno(error, errsv, _("cannot create %s"), dir);
+	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    _("%s is not a folder: move it away, then try again"),
+			    dir);
+		return FALSE;
+	}
+	/* one an older SD Tuner made 0755 (sdtunerctl under a shell's umask) */
+	if ((st.st_mode & 07777) != SDT_STATE_DIR_MODE && st.st_uid == geteuid() &&
+	    chmod(dir, SDT_STATE_DIR_MODE) != 0)
+		g_warning("cannot make %s mode %o: %s", dir, SDT_STATE_DIR_MODE, g_strerror(errno));
+	return TRUE;
 }

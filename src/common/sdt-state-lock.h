@@ -25,4 +25,27 @@ G_BEGIN_DECLS
  */
 gint sdt_state_lock(const gchar *dir, const gchar *name, GError **error);
 
+/*
+ * The one mode of every folder SD Tuner keeps its state in (the state dir,
+ * its backups/, history/ and check/, /run/sd-tuner), whoever creates it: the
+ * helper (UMask=0077), `sdtunerctl --root /` under a shell's umask or the
+ * verify unit.  Root's alone: the backups, the journals and the history are
+ * read by others through the helper only (docs/ARCHITECTURE.md, "State folders").
+ */
+#define SDT_STATE_DIR_MODE 0700
+
+/**
+ * sdt_state_dir_make:
+ * @dir: a state folder
+ * @error: a #GError
+ *
+ * Creates @dir and its missing parents with %SDT_STATE_DIR_MODE whatever the
+ * umask (on a system only the state folders themselves are missing), and
+ * gives an existing @dir of this user that mode too (one an older SD Tuner
+ * created 0755).
+ *
+ * Returns: FALSE with @error when @dir cannot be created.
+ */
+gboolean sdt_state_dir_make(const gchar *dir, GError **error);
+
 G_END_DECLS

@@ -334,8 +334,8 @@ sdt_verify_pending_save(SdtContext *ctx, const SdtVerifyPending *pending, GError
 	gboolean ok;
 	gint lock;
 
-	if (g_mkdir_with_parents(dir, 0755) != 0)
-		return sdt_error_set_from_errno(error, errno, _("cannot create %s"), dir);
+	if (!sdt_state_dir_make(dir, error))
+		return FALSE;
 	/* also removes what a run killed in the middle of this left (pending.json.XXXXXX) */
 	lock = sdt_state_lock(dir, SDT_VERIFY_PENDING, error);
 	if (lock < 0)

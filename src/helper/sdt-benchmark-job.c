@@ -8,7 +8,9 @@
 #include <glib/gi18n.h>
 
 #include "sdt-benchmark-job.h"
+#include "sdt-check.h"
 #include "sdt-error.h"
+#include "sdt-inhibit.h"
 #include "sdt-json.h"
 #include "sdt-utf8.h"
 
@@ -25,6 +27,7 @@ struct _SdtBenchmarkJob {
 	GCancellable *cancellable;
 	GMainContext *main_ctx;
 	guint watch_id;
+	SdtInhibit *inhibit; /* logind's, from start to the end, cancel or dispose */
 	gboolean started;
 	gboolean finished;
 
@@ -162,6 +165,7 @@ sdt_benchmark_job_done_cb(GObject *source, GAsyncResult *res, gpointer user_data
 	const gchar *error_message = "";
 
 	self->finished = TRUE;
+	g_clear_pointer(&self->inhibit, sdt_inhibit_release);
 	if (self->watch_id != 0) {
 		g_bus_unwatch_name(self->watch_id);
 		self->watch_id = 0;
@@ -202,6 +206,19 @@ sdt_benchmark_job_starter_vanished_cb(GDBusConnection *connection,
 	g_cancellable_cancel(self->cancellable);
 }
 
+/* the inhibitor's reason (systemd-inhibit --list; logind keeps it in English) */
+static const gchar *
+sdt_benchmark_job_why(SdtBenchmarkJob *self)
+{
+	if (self->func == sdt_ops_check)
+		return "checking the SD card: a shutdown in the middle of its writes could "
+		       "damage the data on the card";
+	if (g_strcmp0(self->profile, "soak") == 0)
+		return "soak-testing the SD card: a shutdown now would cut the test";
+	return "benchmarking the SD card: a shutdown now would cut the measurement and "
+	       "leave its test file behind";
+}
+
 void
 sdt_benchmark_job_start(SdtBenchmarkJob *self, GDBusConnection *connection)
 {
@@ -211,6 +228,7 @@ sdt_benchmark_job_start(SdtBenchmarkJob *self, GDBusConnection *connection)
 	g_return_if_fail(!self->started);
 
 	self->started = TRUE;
+	self->inhibit = sdt_inhibit_take(connection, sdt_benchmark_job_why(self));
 	if (connection != NULL && self->starter != NULL) {
 		self->watch_id =
 			g_bus_watch_name_on_connection(connection,
@@ -264,6 +282,7 @@ static void
 sdt_benchmark_job_dispose(GObject *object)
 {
 	SdtBenchmarkJob *self = SDT_BENCHMARK_JOB(object);
+	g_clear_pointer(&self->inhibit, sdt_inhibit_release);
 	if (self->watch_id != 0) {
 		g_bus_unwatch_name(self->watch_id);
 		self->watch_id = 0;

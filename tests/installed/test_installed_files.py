@@ -30,7 +30,9 @@ import unittest
 import xml.etree.ElementTree as ET
 
 ROOT = os.environ.get('SDTUNER_INSTALLED_ROOT', '')
-DEB = os.environ.get('SDTUNER_DEB', '')
+DEB = os.environ.get('SDTUNER_DEB', '')  # sd-tuner-cli: the helper, sdtunerctl, the scripts
+DEB_APP = os.environ.get('SDTUNER_DEB_APP', '')  # sd-tuner: the GTK app
+PKG = 'sd-tuner-cli'
 APP_ID = 'org.example.SdTuner'
 UNIT = 'sd-tuner-helper.service'
 # systemd-analyze security's exposure of the unit before the package (issue 12): never more
@@ -62,8 +64,13 @@ ALLOWED = [
     'usr/share/man/man[18]/sd-tuner*', 'usr/share/man/man1/sdtunerctl.1*',
     'usr/share/man/*/man[18]/sd-tuner*', 'usr/share/man/*/man1/sdtunerctl.1*',
     'usr/share/locale/*/LC_MESSAGES/sd-tuner.mo',
-    'usr/share/doc/sd-tuner/*',
-    'usr/share/lintian/overrides/sd-tuner',
+    'usr/share/doc/sd-tuner/*', 'usr/share/doc/sd-tuner-cli/*',
+    'usr/share/lintian/overrides/sd-tuner-cli',
+]
+# what the GTK app's package (sd-tuner) has; sd-tuner-cli has none of it (issue 26)
+APP_ONLY = [
+    'usr/bin/sd-tuner', 'usr/share/applications/*', 'usr/share/metainfo/*',
+    'usr/share/icons/*', 'usr/share/man/man1/sd-tuner.1*',
 ]
 
 
@@ -297,12 +304,46 @@ class PackageTest(unittest.TestCase):
     def test_lintian(self):
         if shutil.which('lintian') is None:
             self.skipTest('lintian is not installed')
-        r = run(['lintian', '--fail-on', 'error,warning', '--display-info', DEB])
-        out = '\n'.join(line for line in (r.stdout + r.stderr).splitlines()
-                        if 'running with root privileges' not in line)
-        print(f'lintian {os.path.basename(DEB)}: exit {r.returncode}\n{out}', file=sys.stderr)
-        self.assertNotRegex(out, r'(?m)^[EW]: ')
-        self.assertEqual(r.returncode, 0)
+        self.assertTrue(DEB_APP, 'SDTUNER_DEB_APP (the sd-tuner package) is not set')
+        for deb in (DEB, DEB_APP):
+            r = run(['lintian', '--fail-on', 'error,warning', '--display-info', deb])
+            out = '\n'.join(line for line in (r.stdout + r.stderr).splitlines()
+                            if 'running with root privileges' not in line)
+            print(f'lintian {os.path.basename(deb)}: exit {r.returncode}\n{out}',
+                  file=sys.stderr)
+            self.assertNotRegex(out, r'(?m)^[EW]: ')
+            self.assertEqual(r.returncode, 0)
+
+    def test_split(self):
+        """issue 26 item 3: sd-tuner-cli has the helper, sdtunerctl and every system
+        file and nothing of the app, no GTK dependency; sd-tuner the app, depending on it"""
+        self.assertTrue(DEB_APP, 'SDTUNER_DEB_APP (the sd-tuner package) is not set')
+
+        def contents(deb):
+            r = run(['dpkg-deb', '-c', deb])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            return [line.split()[5].lstrip('./') for line in r.stdout.splitlines()
+                    if not line.split()[5].endswith('/')]
+
+        def field(deb, name):
+            return run(['dpkg-deb', '-f', deb, name]).stdout.strip()
+        cli, app = contents(DEB), contents(DEB_APP)
+        self.assertEqual(field(DEB, 'Package'), PKG)
+        self.assertEqual(field(DEB_APP, 'Package'), 'sd-tuner')
+        for rel in ('usr/bin/sdtunerctl', 'usr/libexec/sd-tuner-helper',
+                    'lib/systemd/system/sd-tuner-helper.service',
+                    'lib/systemd/system/sd-tuner-verify.service',
+                    'usr/share/dbus-1/system.d/org.example.SdTuner1.conf',
+                    'usr/share/polkit-1/actions/org.example.sdtuner.policy'):
+            self.assertIn(rel, cli)
+        self.assertEqual([f for f in cli if any(fnmatch.fnmatch(f, p) for p in APP_ONLY)], [])
+        self.assertIn('usr/bin/sd-tuner', app)
+        self.assertEqual(sorted(set(cli) & set(app)), [], 'a file in both packages')
+        self.assertNotRegex(field(DEB, 'Depends'), r'gtk|libx11|wayland|cairo|pango')
+        self.assertRegex(field(DEB_APP, 'Depends'), r'sd-tuner-cli \(= ')
+        # the upgrade from the single sd-tuner package, whose files moved here
+        self.assertIn('sd-tuner (<<', field(DEB, 'Breaks'))
+        self.assertIn('sd-tuner (<<', field(DEB, 'Replaces'))
 
     def dpkg(self, root, *args):
         r = run(['dpkg', f'--root={root}', '--force-script-chrootless', '--log=/dev/null']
@@ -333,18 +374,32 @@ class PackageTest(unittest.TestCase):
                   '[all]\n[board-type=0x08]\ndtoverlay=\ndtparam=sd_overclock=100\n[all]\n'
                   '# --- SD Tuner end ---\n')
         root = self.make_root(config)
-        rc, out = self.dpkg(root, '-r', 'sd-tuner')
+        rc, out = self.dpkg(root, '-r', PKG)
+        print(out, file=sys.stderr)
         self.assertEqual(rc, 0, out)
         self.assertIn("SD Tuner's change is still in: /boot/firmware/config.txt", out)
-        self.assertIn('sudo sdtunerctl revert', out)
+        # issue 26 item 5: what the removal takes away is not offered as the way out
+        # (sdtunerctl and its man page are gone once it ends): the lines by hand,
+        # or the package back for one revert
+        self.assertNotIn('man sdtunerctl', out)
+        self.assertNotRegex(out, r'run "sudo sdtunerctl revert" (first|before)')
+        self.assertIn('sudo apt install sd-tuner-cli', out)
+        self.assertIn('# --- SD Tuner end ---', out)
         self.assertTrue(os.path.isdir(os.path.join(root, 'var/lib/sd-tuner/backups')),
                         'remove keeps the state')
-        rc, out = self.dpkg(root, '-P', 'sd-tuner')
+        rc, out = self.dpkg(root, '-P', PKG)
         print(out, file=sys.stderr)
         self.assertEqual(rc, 0, out)
         self.assertIn("WARNING: SD Tuner's change is still in: /boot/firmware/config.txt", out)
         self.assertIn('# --- SD Tuner end ---', out)
         self.assertFalse(os.path.exists(os.path.join(root, 'var/lib/sd-tuner')))
+        # issue 26 item 5: the only copy of the previous config.txt outlives the purge
+        # while the block is in effect, and the message says where it is
+        kept = os.path.join(root, 'var/backups/sd-tuner/config.txt.20261201-090000')
+        self.assertTrue(os.path.isfile(kept), 'purge deleted the backup of config.txt')
+        with open(kept) as f:
+            self.assertEqual(f.read(), 'dtparam=audio=on\n')
+        self.assertIn('/var/backups/sd-tuner', out)
         with open(os.path.join(root, 'boot/firmware/config.txt')) as f:
             self.assertEqual(f.read(), config, 'config.txt must stay byte-identical')
 
@@ -385,10 +440,10 @@ class PackageTest(unittest.TestCase):
                 self.assertNotRegex(text, r'_dh_action=.*(start|restart)\b',
                                     f'{script} starts a unit')
                 self.assertNotRegex(text, r'deb-systemd-invoke (start|restart)', script)
-        rc, out = self.dpkg(root, '-r', 'sd-tuner')
+        rc, out = self.dpkg(root, '-r', PKG)
         self.assertEqual(rc, 0, out)
         self.assertFalse(os.path.exists(os.path.join(root, target.lstrip('/'))))
-        rc, out = self.dpkg(root, '-P', 'sd-tuner')
+        rc, out = self.dpkg(root, '-P', PKG)
         self.assertEqual(rc, 0, out)
         self.assertFalse(os.path.lexists(link), f'{link} left after purge')
         left = [f for f in os.listdir(os.path.join(root, state))
@@ -398,11 +453,13 @@ class PackageTest(unittest.TestCase):
     def test_purge_without_block_is_quiet(self):
         config = 'dtparam=audio=on\n[all]\n'
         root = self.make_root(config)
-        rc, out = self.dpkg(root, '-P', 'sd-tuner')
+        rc, out = self.dpkg(root, '-P', PKG)
         self.assertEqual(rc, 0, out)
         self.assertNotIn('SD Tuner', out)
         self.assertFalse(os.path.exists(os.path.join(root, 'var/lib/sd-tuner')))
         self.assertFalse(os.path.exists(os.path.join(root, 'usr/bin/sdtunerctl')))
+        # no block: the backups are of no use any more and go with the rest
+        self.assertFalse(os.path.exists(os.path.join(root, 'var/backups/sd-tuner')))
         with open(os.path.join(root, 'boot/firmware/config.txt')) as f:
             self.assertEqual(f.read(), config)
 

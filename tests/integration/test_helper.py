@@ -346,6 +346,55 @@ polkit.addRule(function(action, subject) {
         self.assertEqual(self.helper_fds_in(self.env.bench_dir), [])
         self.assertIn('board', self.json_call('GetInfo', conn=watcher))
 
+    def test_logind_inhibitor(self):
+        """issue 26 item 2: the helper holds logind's shutdown:sleep block inhibitor while
+        a benchmark runs and lets go of it at the end, on cancel and when it dies.  logind
+        here is a MOCK (python-dbusmock's logind template: systemd-logind cannot run on
+        the private bus); tests/vm/systemd checks the real one with systemd-inhibit.
+        Without logind the job goes on and the helper's log says so."""
+        job = Job(self.env, self.env.connect())
+        job.wait_completed()
+        self.assertEqual(job.completed[1], '', job.completed)
+        self.assertIn('no logind inhibitor', self.env.log())
+
+        mock = subprocess.Popen(['/usr/bin/python3', '-m', 'dbusmock', '--system', '--template',
+                                 'logind'], env=self.env.environ, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE)
+        self.addCleanup(mock.wait)
+        self.addCleanup(mock.terminate)
+        conn = self.env.connect()
+
+        def inhibitors():
+            try:
+                return conn.call_sync('org.freedesktop.login1', '/org/freedesktop/login1',
+                                      'org.freedesktop.login1.Manager', 'ListInhibitors',
+                                      None, None, Gio.DBusCallFlags.NONE, 5000,
+                                      None).unpack()[0]
+            except GLib.Error:
+                return None
+        Loop.until(lambda: inhibitors() is not None, 30, 'the mock logind on the bus')
+        self.assertEqual(inhibitors(), [])
+
+        def ours():
+            return [i for i in inhibitors() or [] if i[1] == 'SD Tuner']
+        for end in ('completed', 'cancelled', 'killed'):
+            job = Job(self.env, self.env.connect())
+            Loop.until(lambda: ours() or job.completed is not None, 30, 'the inhibitor')
+            got = ours()
+            self.assertEqual(len(got), 1, f'{end}: {inhibitors()}')
+            what, who, why, mode = got[0][:4]
+            self.assertEqual((what, mode), ('shutdown:sleep', 'block'))
+            self.assertIn('benchmarking the SD card', why)
+            if end == 'completed':
+                job.wait_completed()
+            elif end == 'cancelled':
+                job.cancel()
+                job.wait_completed()
+            else:
+                self.env.kill_helper()
+            Loop.until(lambda: not ours(), 10, f'the inhibitor released ({end})')
+        self.assertIn('logind inhibitor held (shutdown:sleep, block)', self.env.log())
+
     def test_helper_killed_leaves_no_file(self):
         job = Job(self.env, self.env.connect())
         job.wait_running()

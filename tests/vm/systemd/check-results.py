@@ -52,6 +52,26 @@ def props(res, name):
     return dict(line.split('=', 1) for line in res.get(name, (0, ''))[1].splitlines() if '=' in line)
 
 
+def inhibit(b1):
+    """issue 26 item 2: logind's inhibitor while the helper benchmarks, gone after"""
+    during = b1.get('inhibit_during', (0, ''))[1]
+    ours = [ln for ln in during.splitlines() if 'SD Tuner' in ln]
+    check(len(ours) == 1 and 'shutdown:sleep' in ours[0] and 'block' in ours[0]
+          and 'benchmarking the SD card' in ours[0],
+          'boot 1: during the benchmark logind lists the helper\'s inhibitor '
+          '(shutdown:sleep, block, why)', during)
+    after = b1.get('inhibit_after', (0, ''))[1]
+    check('SD Tuner' not in after, 'boot 1: the benchmark\'s end released the inhibitor', after)
+    journal = b1.get('helper_journal', (0, ''))[1]
+    check('logind inhibitor held (shutdown:sleep, block)' in journal
+          and 'logind inhibitor released' in journal,
+          "boot 1: the helper's journal says it held and released the inhibitor", journal)
+    rc, killed = b1.get('inhibit_killed', (None, ''))
+    before, _, after_kill = killed.partition('after kill:')
+    check('SD Tuner' in before and 'SD Tuner' not in after_kill,
+          'boot 1: the helper killed mid-benchmark: logind drops its inhibitor', killed)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--nonce', required=True)
@@ -95,6 +115,7 @@ def main():
           and not (bench.get('target') or {}).get('stand_in'),
           'boot 1: `sdtunerctl bench --profile quick` through the sandboxed helper, on the card',
           b1.get('bench_bus'))
+    inhibit(b1)
     rc, applied = js(b1, 'apply_bus')
     check(rc == 0 and applied and str(applied.get('id', '')).startswith('sd-overclock-')
           and not applied.get('warnings'),

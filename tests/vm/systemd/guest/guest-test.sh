@@ -42,6 +42,41 @@ helper_proc() {
 }
 # the mount table as the helper sees it inside its sandbox
 helper_mountinfo() { cat /proc/"$(helper_pid)"/mountinfo; }
+# the inhibitors logind holds now, one per line (systemd-inhibit --list)
+inhibitors() { systemd-inhibit --list --no-pager --no-legend 2>&1; }
+# waits (up to 120 s) until logind lists SD Tuner's inhibitor; prints the list
+wait_inhibitor() {
+  i=0
+  while [ $i -lt 240 ]; do
+    inhibitors | grep -q 'SD Tuner' && break
+    sleep 0.5
+    i=$((i + 1))
+  done
+  inhibitors
+}
+# a benchmark through the helper with logind's list read while it runs
+bench_inhibited() {
+  sdtunerctl --json bench --profile quick >"$STATE/bench.out" 2>"$STATE/bench.err" &
+  bpid=$!
+  wait_inhibitor >"$STATE/inhibit_during"
+  wait $bpid
+  rc=$?
+  line bench_bus "$rc" "$STATE/bench.out"
+  [ ! -s "$STATE/bench.err" ] || line bench_bus.err "$rc" "$STATE/bench.err"
+  line inhibit_during 0 "$STATE/inhibit_during"
+}
+# the helper killed (SIGKILL) in the middle of a benchmark: the kernel closes the
+# inhibitor's file descriptor, logind drops it
+bench_killed() {
+  sdtunerctl --json bench --profile quick >/dev/null 2>&1 &
+  bpid=$!
+  wait_inhibitor | grep 'SD Tuner'
+  kill -KILL "$(helper_pid)"
+  wait $bpid
+  sleep 1
+  echo "after kill:"
+  inhibitors
+}
 unit_props() {
   systemctl show -p ActiveState -p SubState -p Result -p ExecMainStatus \
     -p ExecMainStartTimestampMonotonic -p ExecMainExitTimestampMonotonic \
@@ -82,7 +117,11 @@ if [ "$phase" = 1 ]; then
   # the benchmark through the helper: its test file goes on the card's root file
   # system, which the unit's ProtectSystem=strict leaves read-only but for its state dir
   sec "bench --profile quick"
-  result bench_bus sdtunerctl --json bench --profile quick
+  bench_inhibited
+  result inhibit_after inhibitors
+  result helper_journal journalctl -b -o cat -u sd-tuner-helper.service
+  sec "bench killed"
+  result inhibit_killed bench_killed
   id=$(sdtunerctl --json recommend | sed -n 's/.*"id" *: *"\(sd-overclock-[0-9]*\)".*/\1/p' | head -n 1)
   sec "apply ${id:-<none>}"
   # root: polkitd authorizes uid 0 without an agent

@@ -1,0 +1,146 @@
+#!/bin/sh
+# lite-install.sh - the two packages installed with apt into a clean Debian 12
+# minbase root, as on Raspberry Pi OS Lite (issue 26 item 3):
+#   1. `apt install` of the app (sd-tuner with sd-tuner-cli) is only asked
+#      (--assume-no): what it would pull into the clean root;
+#   2. `apt install ./sd-tuner-cli_*.deb` for real: no GTK, X11 or Wayland
+#      library (nor cairo, pango, fontconfig, Mesa...) may come with it, and
+#      sdtunerctl runs;
+#   3. `apt install ./sd-tuner_*.deb` on top, planned (apt -s and --assume-no;
+#      SDT_LITE_INSTALL_APP=1 installs it for real): apt can install the app,
+#      and the same pattern finds the graphical stack in it (the check can fail).
+# Prints the package counts and sizes (download, installed) of each.
+# SDTUNER_DEB / SDTUNER_DEB_APP: the two .debs (tools/test.sh builds them).
+# The root comes from `debootstrap --variant=minbase bookworm` with the mirror this
+# machine's apt uses; the root (with its apt lists) is kept as a tarball and every
+# downloaded .deb in SDT_VM_CACHE (default /var/cache/sd-tuner-vm)/minbase-ARCH,
+# so a second run downloads nothing but apt's changed indexes.  Needs root and
+# debootstrap.  Exit 77 (skip) when it cannot run, 1 under CI=true.
+set -eu
+
+log() { echo "lite-install: $*" >&2; }
+fail() { log "FAILED: $*"; exit 1; }
+skip_or_fail() {
+  if [ "${CI:-}" = true ]; then fail "cannot run: $*"; fi
+  log "SKIP: $*"
+  exit 77
+}
+
+[ "$(id -u)" -eq 0 ] || skip_or_fail "needs root (debootstrap, chroot)"
+command -v debootstrap >/dev/null || skip_or_fail "debootstrap is missing (tools/deps.sh test)"
+cli=${SDTUNER_DEB:-}
+app=${SDTUNER_DEB_APP:-}
+[ -n "$cli" ] && [ -f "$cli" ] || skip_or_fail "no sd-tuner-cli .deb: SDTUNER_DEB is not set (tools/test.sh builds it)"
+[ -n "$app" ] && [ -f "$app" ] || skip_or_fail "no sd-tuner .deb: SDTUNER_DEB_APP is not set (tools/test.sh builds it)"
+
+arch=$(dpkg --print-architecture)
+cache=${SDT_VM_CACHE:-/var/cache/sd-tuner-vm}/minbase-$arch
+mkdir -p "$cache/debs" "$cache/archives/partial"
+# this machine's Debian archive, as its apt has it (the only one it may reach)
+sources=$(apt-get indextargets --format '$(SITE) $(RELEASE) $(COMPONENT)' 'Created-By: Packages' |
+  awk '$2 ~ /^bookworm(-updates|-security)?$/ && $3 == "main" {print "deb " $1 " " $2 " main"}' | sort -u)
+mirror=${SDTUNER_DEBIAN_MIRROR:-$(echo "$sources" | awk '$3 == "bookworm" {print $2; exit}')}
+[ -n "$mirror" ] || skip_or_fail "this machine's apt has no bookworm main source"
+
+t0=$(date +%s)
+W=$(mktemp -d /var/tmp/sdt-lite-XXXXXX)
+R=$W/root
+cleanup() {
+  for m in "$R/var/cache/apt/archives" "$R/proc"; do
+    mountpoint -q "$m" 2>/dev/null && umount -l "$m"
+  done
+  rm -rf --one-file-system "$W"
+}
+trap cleanup EXIT INT TERM
+
+# ---- the clean root: from its tarball, or debootstrap (cold: minutes)
+tarball=$cache/root-bookworm.tar
+if [ ! -f "$tarball" ] || [ "$(cat "$cache/root-bookworm.mirror" 2>/dev/null)" != "$mirror" ]; then
+  log "no cached root: debootstrap --variant=minbase bookworm from $mirror (minutes)"
+  debootstrap --variant=minbase --cache-dir="$cache/debs" bookworm "$R" "$mirror" \
+    >"$W/debootstrap.log" 2>&1 || { tail -n 20 "$W/debootstrap.log" >&2; fail "debootstrap failed"; }
+  echo "$sources" >"$R/etc/apt/sources.list"
+  cp /etc/resolv.conf "$R/etc/resolv.conf"
+  chroot "$R" apt-get -q update >"$W/update.log" 2>&1 ||
+    { cat "$W/update.log" >&2; fail "apt-get update in the new root failed"; }
+  chroot "$R" apt-get clean
+  tar -C "$R" -cf "$tarball.new" . && mv "$tarball.new" "$tarball"
+  echo "$mirror" >"$cache/root-bookworm.mirror"
+  log "root made and cached in $(($(date +%s) - t0)) s ($tarball)"
+else
+  mkdir -p "$R"
+  tar -C "$R" -xf "$tarball"
+  cp /etc/resolv.conf "$R/etc/resolv.conf"
+  # the indexes of the tarball, brought up to date (only what changed is fetched)
+  chroot "$R" apt-get -q update >"$W/update.log" 2>&1 ||
+    { cat "$W/update.log" >&2; fail "apt-get update in the root failed"; }
+fi
+t1=$(date +%s)
+mount -t proc proc "$R/proc"
+mount --bind "$cache/archives" "$R/var/cache/apt/archives"
+# no service is started inside the chroot; dpkg without an fsync per file (a
+# throwaway root: what is measured is what apt pulls, not how fast the disk is)
+printf '#!/bin/sh\nexit 101\n' >"$R/usr/sbin/policy-rc.d"
+chmod 0755 "$R/usr/sbin/policy-rc.d"
+echo force-unsafe-io >"$R/etc/dpkg/dpkg.cfg.d/sdt-unsafe-io"
+cp "$cli" "$R/tmp/"
+cp "$app" "$R/tmp/"
+c=/tmp/$(basename "$cli")
+a=/tmp/$(basename "$app")
+
+# what any of the GTK, X11 or Wayland stack would bring
+gui='^(libgtk|libgdk|libx11|libxcb|libxau|libxdmcp|libxext|libxrender|libxi[0-9]|libxfixes|libxrandr|libxcursor|libxdamage|libxcomposite|libxinerama|libxkbcommon|libwayland|libcairo|libpango|libepoxy|libatk|libatspi|libfontconfig|fontconfig|libfreetype|libharfbuzz|libgl[0-9x]|libegl|libgbm|libdrm|libvulkan|x11-common|adwaita-icon-theme|hicolor-icon-theme|gtk-update-icon-cache|libcolord|libcups)'
+
+# apt's summary: "N newly installed", "Need to get [X/]Y of archives", "After this operation, Z"
+figures() {
+  n=$(sed -n 's/.* upgraded, \([0-9]*\) newly installed.*/\1/p' "$1" | head -n 1)
+  get=$(sed -n 's|^Need to get \([^ ]* [^ ]*\)\(/\([^ ]* [^ ]*\)\)\{0,1\} of archives.*|\1 \3|p' "$1" |
+    awk '{print ($3 != "" ? $3 " " $4 : $1 " " $2)}' | head -n 1)
+  disk=$(sed -n 's/^After this operation, \(.*\) of additional disk space will be used.*/\1/p' "$1" |
+    head -n 1)
+  echo "${n:-?} packages, ${get:-?} to download, ${disk:-?} on disk"
+}
+apt_in() { chroot "$R" env DEBIAN_FRONTEND=noninteractive LC_ALL=C apt-get -o Dpkg::Use-Pty=0 "$@"; }
+
+# 1. the app from the clean root, asked only
+apt_in install --assume-no "$a" "$c" >"$W/app-ask.log" 2>&1 || true
+grep -q 'newly installed' "$W/app-ask.log" || { cat "$W/app-ask.log" >&2; fail "apt could not plan the app's install"; }
+app_clean=$(figures "$W/app-ask.log")
+
+# 2. the Lite package, for real
+apt_in install -y "$c" >"$W/cli.log" 2>&1 || { tail -n 30 "$W/cli.log" >&2; fail "apt install of $(basename "$cli") failed"; }
+cli_fig=$(figures "$W/cli.log")
+chroot "$R" dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' | awk '$1 == "ii" {print $2}' |
+  sed 's/:.*//' | sort >"$W/after-cli"
+bad=$(grep -E "$gui" "$W/after-cli" || true)
+rc=0
+if [ -n "$bad" ]; then
+  log "FAILED: installing $(basename "$cli") pulled in graphical libraries:"
+  echo "$bad" | sed 's/^/  /' >&2
+  rc=1
+fi
+chroot "$R" sdtunerctl --help >"$W/help" 2>&1 || { cat "$W/help" >&2; log "FAILED: sdtunerctl does not run"; rc=1; }
+[ ! -e "$R/usr/bin/sd-tuner" ] || { log "FAILED: the Lite package carries the GTK app"; rc=1; }
+
+# 3. the app on top: apt's plan (its resolver fails when a dependency cannot be
+# met), and with SDT_LITE_INSTALL_APP=1 the install itself (4 more minutes here)
+apt_in install --assume-no "$a" >"$W/app-ask2.log" 2>&1 || true
+app_top=$(figures "$W/app-ask2.log")
+apt_in install -s "$a" >"$W/app-sim.log" 2>&1 || { tail -n 30 "$W/app-sim.log" >&2; fail "apt cannot install $(basename "$app") over the Lite package"; }
+sed -n 's/^Inst \([^ ]*\) .*/\1/p' "$W/app-sim.log" | sed 's/:.*//' | sort >"$W/app-new"
+if [ "${SDT_LITE_INSTALL_APP:-}" = 1 ]; then
+  apt_in install -y "$a" >"$W/app.log" 2>&1 || { tail -n 30 "$W/app.log" >&2; fail "apt install of $(basename "$app") failed"; }
+  app_top="$(figures "$W/app.log"), installed"
+  [ -x "$R/usr/bin/sd-tuner" ] || { log "FAILED: /usr/bin/sd-tuner is not installed"; rc=1; }
+fi
+grep -qx sd-tuner "$W/app-new" || { log "FAILED: apt's plan for the app does not install sd-tuner"; rc=1; }
+ngui=$(grep -cE "$gui" "$W/app-new" || true)
+[ "$ngui" -gt 0 ] || { log "FAILED: the pattern finds no graphical library in the app's packages"; rc=1; }
+t2=$(date +%s)
+
+echo "lite-install: in a clean bookworm minbase root ($arch, $(wc -l <"$W/after-cli") packages after the Lite install):"
+echo "lite-install:   apt install $(basename "$cli"): $cli_fig; graphical libraries: ${bad:-none}"
+echo "lite-install:   apt install $(basename "$app") (clean root, asked): $app_clean"
+echo "lite-install:   apt install $(basename "$app") (after the Lite one, asked): $app_top, $ngui graphical packages"
+echo "lite-install: root $((t1 - t0)) s, installs $((t2 - t1)) s"
+exit $rc
