@@ -137,7 +137,10 @@ def main():
         if agent != 'none':
             name, argv = AGENTS[agent]
             d.spawn('agent', argv)
-            time.sleep(1.5)   # registers with polkitd
+            # it registers with polkitd right after its GTK start, which puts it on the
+            # AT-SPI bus; a moment more for the registration's round trip
+            steps.Ui(app_name=name)
+            time.sleep(1)
         d.spawn('app', [app])
         ui = steps.Ui()
         ui.wait_text(r'^Simulated Raspberry Pi 3 Model B')
