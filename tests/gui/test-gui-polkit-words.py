@@ -13,8 +13,9 @@ simulated Raspberry Pi 3, the real polkitd). Tuning -> Apply Without Trial, thre
                a correct password (cancelled, or a wrong password: lxpolkit's Cancel ends
                the same way, tests/agents), not that the system policy forbids it.
 config.txt stays byte-identical each time. Real agents (lxpolkit, MATE's) need a logind
-session to register (polkit_unix_session_new_for_process): this machine has none, so the
-stand-in agent of tests/integration/pk-agent-run.py answers here.
+session to register (polkit_unix_session_new_for_process): the test's own machine has
+none, so the stand-in agent of tests/integration/pk-agent-run.py answers here; the real
+ones are driven in a container booted with systemd-nspawn by tests/agents/test-agents.py.
 """
 import os
 import sys
