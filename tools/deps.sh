@@ -13,7 +13,7 @@ build="meson ninja-build pkg-config gcc libc6-dev gettext libglib2.0-dev libglib
 run="dbus-daemon dbus-system-bus-common polkitd xvfb xauth"
 test="$run fio hdparm e2fsprogs util-linux mount xdotool imagemagick at-spi2-core
   python3 python3-gi python3-pyatspi python3-dbusmock clang-format librsvg2-bin time
-  weston lxpolkit mate-polkit
+  weston lxpolkit mate-polkit systemd-container
   build-essential dpkg-dev debhelper lintian appstream debootstrap systemd man-db groff-base locales fonts-noto-cjk
   fuse3 libfuse3-dev wamerican prometheus prometheus-node-exporter
   qemu-system-arm qemu-user-static device-tree-compiler mtools dosfstools cpio fdisk kmod

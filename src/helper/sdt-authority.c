@@ -86,12 +86,16 @@ sdt_authority_rechecked_cb(GObject *source, GAsyncResult *res, gpointer user_dat
 		polkit_authority_check_authorization_finish(POLKIT_AUTHORITY(source), res, NULL);
 
 	if (result != NULL && polkit_authorization_result_get_is_challenge(result)) {
+		/* an agent that ends without the authorization and without "dismissed":
+		 * a failed password (a text agent), but also lxpolkit's Cancel, after
+		 * which polkitd says the same; so the message names both */
 		g_debug("%s: the agent finished without authenticating", check->action_id);
 		g_task_return_new_error(
 			task,
 			SDT_ERROR,
 			SDT_ERROR_NOT_AUTHORIZED,
-			_("Not authorized: the password was not accepted (authentication failed)"));
+			_("Not authorized: the password dialog ended without a correct "
+			  "password (it was cancelled, or the password was wrong)"));
 		return;
 	}
 	sdt_authority_return_policy(task, check);

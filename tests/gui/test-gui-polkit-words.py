@@ -9,11 +9,13 @@ simulated Raspberry Pi 3, the real polkitd). Tuning -> Apply Without Trial, thre
   cancel:      the test agent answers Cancelled, as an agent's Cancel button does
                (polkit.dismissed): the window says the password dialog was cancelled.
   wrong password: the test agent ends the authentication without gaining it and without
-               an error (pk-agent-run.py fail): the window says the password was not
-               accepted, not that the system policy forbids it.
+               an error (pk-agent-run.py fail): the window says the dialog ended without
+               a correct password (cancelled, or a wrong password: lxpolkit's Cancel ends
+               the same way, tests/agents), not that the system policy forbids it.
 config.txt stays byte-identical each time. Real agents (lxpolkit, MATE's) need a logind
-session to register (polkit_unix_session_new_for_process): this machine has none, so the
-stand-in agent of tests/integration/pk-agent-run.py answers here.
+session to register (polkit_unix_session_new_for_process): the test's own machine has
+none, so the stand-in agent of tests/integration/pk-agent-run.py answers here; the real
+ones are driven in a container booted with systemd-nspawn by tests/agents/test-agents.py.
 """
 import os
 import sys
@@ -32,7 +34,8 @@ CASES = [
     ('deny', r'^The setting was not applied\. Permission was not given\.\n\(Not authorized: '
      r'the password dialog was cancelled\)$'),
     ('fail', r'^The setting was not applied\. Permission was not given\.\n\(Not authorized: '
-     r'the password was not accepted \(authentication failed\)\)$'),
+     r'the password dialog ended without a correct password \(it was cancelled, or the '
+     r'password was wrong\)\)$'),
 ]
 
 

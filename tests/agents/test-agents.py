@@ -1,0 +1,303 @@
+#!/usr/bin/python3
+"""test-agents.py SRCDIR BUILDDIR - SD Tuner with the real polkit agents (issue 26).
+
+The polkit agents of Raspberry Pi OS, lxpolkit (its X11 session) and mate-polkit (the one
+its Wayland session starts), register only for a process in a logind session, and a logind
+session needs systemd as PID 1. So this test boots a Debian 12 root with `systemd-nspawn -b`:
+systemd, its logind, the system bus and polkitd 122 run there as on a desktop. A desktop user
+(in group sudo, so an administrator for polkit, with a known password) gets a logind session
+the way a login makes one (systemd-run -p PAMName=login: pam_systemd), and in it
+agent-session.py starts Xvfb, a session bus, the agent and the build's sd-tuner, and drives
+both over AT-SPI: Apply Without Trial -> the agent's password dialog appears; Cancel -> the
+window says it was cancelled (MATE), or, after lxpolkit's Cancel, which polkitd cannot
+tell from a failed password, that the dialog ended without a correct password; a wrong
+password (typed with xdotool) -> the agent says so and asks again (MATE's then takes the
+right one; lxpolkit 0.5.5's second try is broken, see agent-session.py); the right one ->
+applied
+(and config.txt has the block). Then a session without any agent: the window says no
+password dialog can appear and what to do. Each session gets a fresh boot.
+The helper is the build's, D-Bus-activated by the container's system bus on the simulated
+Raspberry Pi 3 (data/sim), as tools/run.sh shows it.
+
+The root (debootstrap --variant=minbase bookworm from the mirror this machine's apt uses,
+plus systemd, dbus, polkitd, the agents, Xvfb, AT-SPI, xdotool and the app's libraries) is
+cached as a tarball in SDT_VM_CACHE (default /var/cache/sd-tuner-vm)/agents-ARCH, with every
+downloaded .deb; a cold run builds it (minutes). Needs root, systemd-nspawn
+(systemd-container) and debootstrap; exit 77 (skip) when it cannot run, 1 under CI=true.
+"""
+import glob
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+USER, PASSWORD, WRONG = 'pi', 'raspberry-sdt', 'not-the-password'
+PACKAGES = ('systemd systemd-sysv libpam-systemd dbus polkitd pkexec lxpolkit mate-polkit '
+            'xvfb xauth at-spi2-core python3-pyatspi python3-gi xdotool umockdev '
+            'libjson-glib-1.0-0 libgtk-3-0 libpolkit-agent-1-0 libpolkit-gobject-1-0 '
+            'liburing2 libudev1 fonts-dejavu-core libgail-common libatk-adaptor').split()
+# the sessions, AGENT:CASES:CONFIG (agent-session.py; CONFIG: what config.txt is after it,
+# kept byte-identical or applied), one boot each: auth_admin_keep would let an applied
+# setting's authorization answer the next Apply of the same session
+SESSIONS = [s.split(':') for s in os.environ.get(
+    'SDT_AGENT_SESSIONS', 'lxpolkit:cancel:kept lxpolkit:wrong:kept lxpolkit:right:applied '
+    'mate:cancel,wrong:applied none:none:kept').split()]
+
+
+def log(*args):
+    print('agents:', *args, flush=True)
+
+
+def cannot_run(why):
+    if os.environ.get('CI') == 'true':
+        print(f'FAIL (CI=true: a test that cannot run is a failure): {why}', flush=True)
+        sys.exit(1)
+    print(f'SKIP: {why}', flush=True)
+    sys.exit(77)
+
+
+def run(argv, what, **kw):
+    r = subprocess.run(argv, capture_output=True, text=True, **kw)
+    if r.returncode != 0:
+        sys.stderr.write(r.stdout[-3000:] + r.stderr[-3000:])
+        raise AssertionError(f'{what} failed (exit status {r.returncode}): {" ".join(argv)}')
+    return r.stdout
+
+
+def mirror_sources():
+    """this machine's bookworm main sources, as its apt has them (the only archive it
+    may reach)"""
+    out = run(['apt-get', 'indextargets', '--format', '$(SITE) $(RELEASE) $(COMPONENT)',
+               'Created-By: Packages'], 'apt-get indextargets')
+    lines = set()
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[2] == 'main' and f[1] in ('bookworm', 'bookworm-updates',
+                                                        'bookworm-security'):
+            lines.add(f'deb {f[0]} {f[1]} main')
+    mirror = os.environ.get('SDTUNER_DEBIAN_MIRROR') or next(
+        (line.split()[1] for line in sorted(lines) if line.split()[2] == 'bookworm'), None)
+    if not mirror:
+        cannot_run("this machine's apt has no bookworm main source")
+    return mirror, '\n'.join(sorted(lines)) + '\n'
+
+
+def make_root(cache, work):
+    """the cached root tarball, made when missing or when the package list changed"""
+    mirror, sources = mirror_sources()
+    tarball = os.path.join(cache, 'root.tar')
+    stamp = os.path.join(cache, 'root.stamp')
+    want = mirror + '\n' + ' '.join(PACKAGES) + '\n'
+    if os.path.exists(tarball) and os.path.exists(stamp) and open(stamp).read() == want:
+        return tarball
+    t0 = time.time()
+    log(f'no cached root: debootstrap --variant=minbase bookworm from {mirror} and '
+        f'{len(PACKAGES)} packages (minutes)')
+    r = os.path.join(work, 'make')
+    os.makedirs(os.path.join(cache, 'debs'), exist_ok=True)
+    os.makedirs(os.path.join(cache, 'archives', 'partial'), exist_ok=True)
+    run(['debootstrap', '--variant=minbase', f'--cache-dir={cache}/debs', 'bookworm', r,
+         mirror], 'debootstrap')
+    with open(os.path.join(r, 'etc/apt/sources.list'), 'w') as f:
+        f.write(sources)
+    shutil.copy('/etc/resolv.conf', os.path.join(r, 'etc/resolv.conf'))
+    with open(os.path.join(r, 'usr/sbin/policy-rc.d'), 'w') as f:
+        f.write('#!/bin/sh\nexit 101\n')
+    os.chmod(os.path.join(r, 'usr/sbin/policy-rc.d'), 0o755)
+    with open(os.path.join(r, 'etc/dpkg/dpkg.cfg.d/sdt-unsafe-io'), 'w') as f:
+        f.write('force-unsafe-io\n')
+    archives = os.path.join(r, 'var/cache/apt/archives')
+    run(['mount', '--bind', os.path.join(cache, 'archives'), archives], 'mount --bind')
+    try:
+        env = dict(os.environ, DEBIAN_FRONTEND='noninteractive', LC_ALL='C')
+        run(['chroot', r, 'apt-get', '-q', 'update'], 'apt-get update in the root', env=env)
+        run(['chroot', r, 'apt-get', '-q', '-y', '--no-install-recommends', '-o',
+             'Dpkg::Use-Pty=0', 'install'] + list(PACKAGES), 'apt-get install in the root',
+            env=env)
+    finally:
+        subprocess.run(['umount', archives])
+    os.remove(os.path.join(r, 'usr/sbin/policy-rc.d'))
+    run(['tar', '-C', r, '-cf', tarball + '.new', '.'], 'tar')
+    os.replace(tarball + '.new', tarball)
+    with open(stamp, 'w') as f:
+        f.write(want)
+    shutil.rmtree(r, ignore_errors=True)
+    log(f'root made and cached in {time.time() - t0:.0f} s ({tarball})')
+    return tarball
+
+
+def write(path, text, mode=0o644):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'w') as f:
+        f.write(text)
+    os.chmod(path, mode)
+
+
+def set_up_root(root, src, build):
+    """the desktop user, and the build's helper as the container's system bus service"""
+    run(['chroot', root, 'useradd', '-m', '-G', 'sudo', '-s', '/bin/bash', USER], 'useradd')
+    run(['chroot', root, 'chpasswd'], 'chpasswd', input=f'{USER}:{PASSWORD}\n')
+    write(os.path.join(root, 'etc/hostname'), 'sdt-agents\n')
+    sim = os.path.join(root, 'var/lib/sdt-sim/rpi3')
+    shutil.copytree(os.path.join(src, 'data/sim/rpi3'), sim, symlinks=True)
+    write(os.path.join(root, 'usr/local/libexec/sdt-helper-sim'),
+          '#!/bin/sh\n# the build\'s helper on the simulated Raspberry Pi 3 (data/sim).\n'
+          '# Not from /: umockdev 0.17 takes the name in openat(dirfd, "dev") as relative\n'
+          '# to the working directory, so from / the /sys/dev/block/MAJ:MIN lookups of\n'
+          '# libudev end in its /dev and fail\n'
+          'cd /var/lib/sdt-sim\n'
+          f'exec /usr/bin/umockdev-run -d {src}/data/sim/rpi3.umockdev -- '
+          f'{build}/src/helper/sd-tuner-helper --root /var/lib/sdt-sim/rpi3 '
+          '--idle-timeout 60 --bench-dir /var/lib/sdt-sim/bench --verbose\n', 0o755)
+    os.makedirs(os.path.join(root, 'var/lib/sdt-sim/bench'))
+    write(os.path.join(root, 'usr/share/dbus-1/system-services/org.example.SdTuner1.service'),
+          '[D-BUS Service]\nName=org.example.SdTuner1\n'
+          'Exec=/usr/local/libexec/sdt-helper-sim\nUser=root\n')
+    shutil.copy(os.path.join(src, 'data/dbus/org.example.SdTuner1.conf'),
+                os.path.join(root, 'usr/share/dbus-1/system.d/'))
+    shutil.copy(os.path.join(build, 'polkit/org.example.sdtuner.policy'),
+                os.path.join(root, 'usr/share/polkit-1/actions/'))
+    return os.path.join(sim, 'boot/firmware/config.txt')
+
+
+class Container:
+    def __init__(self, root, binds, logpath):
+        self.root = root
+        name = f'sdt-agents-{os.getpid()}'
+        argv = ['systemd-nspawn', '-q', '-b', '-D', root, '-M', name, '--register=no', '--keep-unit',
+                '--resolv-conf=off', '--timezone=off', '--link-journal=no',
+                '--console=pipe'] + [f'--bind-ro={b}' for b in binds]
+        self.log = open(logpath, 'w')
+        self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self.log,
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+        self.leader = None
+
+    def find_leader(self, timeout=30):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                self.log.flush()
+                raise AssertionError(f'systemd-nspawn ended (exit status {self.proc.returncode}):'
+                                     f' {open(self.log.name, errors="replace").read()[-2000:]}')
+            for stat in glob.glob('/proc/[0-9]*/stat'):
+                try:
+                    f = open(stat).read().rsplit(')', 1)[1].split()
+                except OSError:
+                    continue
+                if int(f[1]) == self.proc.pid:
+                    pid = int(stat.split('/')[2])
+                    if os.readlink(f'/proc/{pid}/exe').endswith('/systemd'):
+                        self.leader = pid
+                        return pid
+            time.sleep(0.2)
+        raise AssertionError('the container\'s systemd did not start')
+
+    def cmd(self, argv, **kw):
+        return subprocess.run(['nsenter', '-t', str(self.leader), '-a', '--'] + argv, **kw)
+
+    def wait_booted(self, timeout=120):
+        """systemctl is-system-running --wait, once the container's systemd answers"""
+        deadline = time.time() + timeout
+        state = ''
+        while time.time() < deadline:
+            r = self.cmd(['timeout', str(max(1, int(deadline - time.time()))), 'systemctl',
+                          'is-system-running', '--wait'], capture_output=True, text=True)
+            state = r.stdout.strip()
+            if state in ('running', 'degraded'):
+                return state
+            if state not in ('', 'offline', 'initializing', 'starting'):
+                break
+            time.sleep(0.5)
+        failed = self.cmd(['systemctl', '--failed', '--no-legend'], capture_output=True,
+                          text=True).stdout
+        raise AssertionError(f'the container did not boot: {state!r}; failed: {failed}')
+
+    def stop(self):
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGTERM)   # nspawn halts the container cleanly
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.log.close()
+
+
+def main():
+    src, build = (os.path.realpath(p) for p in sys.argv[1:3])
+    if os.geteuid() != 0:
+        cannot_run('needs root (debootstrap, systemd-nspawn)')
+    for prog in ('systemd-nspawn', 'debootstrap', 'nsenter'):
+        if shutil.which(prog) is None:
+            cannot_run(f'{prog} is not installed (tools/deps.sh test)')
+    arch = run(['dpkg', '--print-architecture'], 'dpkg').strip()
+    cache = os.path.join(os.environ.get('SDT_VM_CACHE', '/var/cache/sd-tuner-vm'),
+                         f'agents-{arch}')
+    os.makedirs(cache, exist_ok=True)
+    work = tempfile.mkdtemp(prefix='sdt-agents-', dir='/var/tmp')
+    t0 = time.time()
+    box = None
+    try:
+        tarball = make_root(cache, work)
+        root = os.path.join(work, 'root')
+        os.mkdir(root)
+        run(['tar', '-C', root, '-xf', tarball], 'tar -x')
+        config = set_up_root(root, src, build)
+        sim = os.path.join(root, 'var/lib/sdt-sim/rpi3')
+        original = open(config, 'rb').read()
+        t1 = time.time()
+        binds = [src] + ([build] if not build.startswith(src + '/') else [])
+        # one boot per session: the helper's records of an applied setting go with it
+        for agent, cases, config_after in SESSIONS:
+            shutil.rmtree(sim)
+            shutil.copytree(os.path.join(src, 'data/sim/rpi3'), sim, symlinks=True)
+            t2 = time.time()
+            box = Container(root, binds, os.path.join(work, 'boot.log'))
+            box.find_leader()
+            log(f'booted: {box.wait_booted()} in {time.time() - t2:.1f} s')
+            session(box, agent, cases, src, build)
+            box.stop()
+            box = None
+            after = open(config, 'rb').read()
+            if config_after == 'kept':
+                check(after == original, f'{agent} {cases}: config.txt is byte-identical')
+            else:
+                check(after != original and b'sd_overclock' in after,
+                      f'{agent} {cases}: the right password applied the setting (config.txt '
+                      'has it)')
+        log(f'PASS: root {t1 - t0:.0f} s, boot and sessions {time.time() - t1:.0f} s')
+    except AssertionError as e:
+        if box is not None:
+            sys.stderr.write(box.cmd(['journalctl', '-b', '--no-pager', '-n', '300'],
+                                     capture_output=True, text=True).stdout)
+        print(f'FAIL: {e}', file=sys.stderr, flush=True)
+        return 1
+    finally:
+        if box is not None:
+            box.stop()
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+    log('ok:', what)
+
+
+def session(box, agent, cases, src, build):
+    """agent-session.py as the desktop user, in a logind session made by pam_systemd"""
+    log(f'session with agent {agent}')
+    r = box.cmd(['systemd-run', '--quiet', '--wait', '--pipe', f'--uid={USER}',
+                 '-p', 'PAMName=login', '-p', 'RuntimeMaxSec=240',
+                 '/usr/bin/python3', os.path.join(src, 'tests/agents/agent-session.py'),
+                 agent, cases, os.path.join(build, 'src/app/sd-tuner'), PASSWORD, WRONG],
+                stdin=subprocess.DEVNULL, timeout=300)
+    check(r.returncode == 0, f'{agent} ({cases}): the session said what it should')
+
+
+if __name__ == '__main__':
+    sys.exit(main())
