@@ -136,8 +136,8 @@ class Pseudo:
                     'where', 'Health (registers, wear)', 'marked',
                     'click', '⟦Quick check⟧', 'wait-text-long', CHECK_DONE,
                     'where', 'Health (after a failed check)', 'marked',
-                    'page', '⟦Tuning⟧', 'click', '⟦Revert⟧', 'wait-text', r'^⟦Reverted',
-                    'where', 'Tuning (reverted)', 'marked',
+                    'page', '⟦Tuning⟧', 'click', '⟦Revert⟧', 'wait-text', r'^⟦(Reverted|Cancelled the trial)',
+                    'where', 'Tuning (trial cancelled)', 'marked',
                     'page', '⟦History⟧', 'where', 'History (after the check and revert)',
                     'marked', timeout=480)
             s.screenshot('qps-history-1280x800', 1280, 800)

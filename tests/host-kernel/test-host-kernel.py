@@ -339,6 +339,10 @@ def case_info(board, mount_point):
        and log.get('read') is True,
        'info: the real /dev/kmsg read to its end without blocking', r)
     umount(kmsg)
+    # the machine's own table has "/" on its disk, not on the simulated card: the cases
+    # after this one want the card to be the system disk again (recommend tunes nothing
+    # for a card the system does not run from, issue 27)
+    umount(os.path.join(root, 'proc', 'self', 'mountinfo'))
 
 
 # ---- 4. the running core clock: a real size-0 procfs file in place of debugfs clk_rate ---------
