@@ -92,8 +92,8 @@ test_user_error_helper_missing(void)
 			==,
 			"SD Tuner could not read the board and card details. The SD Tuner system "
 			"service (sd-tuner-helper) is not installed or could not start. Reinstall "
-			"SD Tuner, then press Retry.\n(The name org.example.SdTuner1 was not "
-			"provided by any .service files)");
+			"SD Tuner, then press Retry.\n(the system bus has no running or startable "
+			"service org.example.SdTuner1)");
 }
 
 static void

@@ -8,8 +8,9 @@
 #include <gio/gio.h>
 #include <glib/gi18n.h>
 
-#include "sdt-l10n.h"
+#include "sdt-client.h"
 #include "sdt-error.h"
+#include "sdt-l10n.h"
 #include "sdt-user-error.h"
 
 gboolean
@@ -147,6 +148,18 @@ sdt_user_error_describe(SdtUserAction action, const GError *error)
 
 	g_return_val_if_fail(error != NULL, NULL);
 
+	if (sdt_user_error_is_service_gone(error)) {
+		/* the bus daemon's own words ("The name … was not provided by any .service
+		 * files") are English that no catalogue of ours has */
+		g_autofree gchar *detail = g_strdup_printf(
+			/* Translators: %s is the helper's D-Bus name, org.example.SdTuner1 */
+			_("the system bus has no running or startable service %s"),
+			SDT_BUS_NAME);
+		return g_strdup_printf(_("%s %s\n(%s)"),
+				       sdt_user_error_what_failed(action),
+				       sdt_user_error_what_to_do(action, error),
+				       detail);
+	}
 	/* the helper's own message says what failed, on which file or device */
 	copy = g_error_copy(error);
 	g_dbus_error_strip_remote_error(copy);

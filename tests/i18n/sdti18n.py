@@ -73,6 +73,8 @@ ALLOWED = [
     # polkit action ids (org.example.sdtuner.benchmark): names an administrator types into a
     # polkit rule or pkaction, shown with the refusal so that the rule can be written
     r'org\.example\.sdtuner(?:\.[\w-]+)*',
+    # the helper's D-Bus name (org.example.SdTuner1), named when the bus cannot start it
+    r'org\.example\.SdTuner1',
     # two-word brand names of the manufacturer table (src/common/sdt-card-regs.c)
     r'Western Digital|Silicon Power|Team Group',
     # paths: /boot/firmware/config.txt, ~/.cache/…, ./x, a/boot/… of a diff's header
