@@ -141,6 +141,16 @@ sdt_user_error_what_to_do(SdtUserAction action, const GError *error)
 	return _("Press Retry. If it keeps failing, report the message above.");
 }
 
+/* the bus daemon has no such service, or cannot start it: its own message is English */
+static gboolean
+sdt_user_error_is_not_startable(const GError *error)
+{
+	return error->domain == G_DBUS_ERROR && (error->code == G_DBUS_ERROR_SERVICE_UNKNOWN ||
+						 error->code == G_DBUS_ERROR_NAME_HAS_NO_OWNER ||
+						 (error->code >= G_DBUS_ERROR_SPAWN_EXEC_FAILED &&
+						  error->code <= G_DBUS_ERROR_SPAWN_FILE_INVALID));
+}
+
 gchar *
 sdt_user_error_describe(SdtUserAction action, const GError *error)
 {
@@ -148,7 +158,7 @@ sdt_user_error_describe(SdtUserAction action, const GError *error)
 
 	g_return_val_if_fail(error != NULL, NULL);
 
-	if (sdt_user_error_is_service_gone(error)) {
+	if (sdt_user_error_is_not_startable(error)) {
 		/* the bus daemon's own words ("The name … was not provided by any .service
 		 * files") are English that no catalogue of ours has */
 		g_autofree gchar *detail = g_strdup_printf(
