@@ -64,8 +64,14 @@ sdt_card_manufacturer_name(guint manfid)
 	return NULL;
 }
 
-/* @hex with surrounding whitespace into exactly @n_bytes bytes */
-static gboolean
+/**
+ * sdt_card_regs_unhex:
+ * @hex: (nullable): a register as sysfs prints it, in hex with surrounding whitespace
+ * @what: the register's name for the error (CID, CSD, SCR, SSR)
+ *
+ * Exactly @n_bytes bytes of @hex into @buf (SD cards' and eMMC chips' registers alike).
+ */
+gboolean
 sdt_card_regs_unhex(const gchar *hex, const gchar *what, guint8 *buf, gsize n_bytes, GError **error)
 {
 	g_autofree gchar *tmp = NULL;

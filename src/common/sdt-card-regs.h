@@ -112,5 +112,10 @@ gboolean sdt_ext_byte_parse(const gchar *hex, guint8 *value, GError **error);
 
 /* the likely maker behind an SD manufacturer id, NULL if not in the table (PLATFORM.md §8) */
 const gchar *sdt_card_manufacturer_name(guint manfid);
+gboolean sdt_card_regs_unhex(const gchar *hex,
+			     const gchar *what,
+			     guint8 *buf,
+			     gsize n_bytes,
+			     GError **error);
 
 G_END_DECLS

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "sdt-card-regs.h"
 #include "sdt-emmc.h"
 #include "sdt-error.h"
 
@@ -298,45 +299,6 @@ sdt_emmc_manufacturer_name(guint manfid)
 	return NULL;
 }
 
-static gboolean
-sdt_emmc_unhex(const gchar *hex, guint8 *buf, GError **error)
-{
-	g_autofree gchar *tmp = NULL;
-
-	if (hex == NULL) {
-		g_set_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA, _("%s is missing"), "CID");
-		return FALSE;
-	}
-	tmp = g_strstrip(g_strdup(hex));
-	if (strlen(tmp) != SDT_EMMC_CID_BYTES * 2) {
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_INVALID_DATA,
-			    ngettext("%s has %u hex digit instead of %u",
-				     "%s has %u hex digits instead of %u",
-				     (gulong) strlen(tmp)),
-			    "CID",
-			    (guint) strlen(tmp),
-			    (guint) SDT_EMMC_CID_BYTES * 2);
-		return FALSE;
-	}
-	for (guint i = 0; i < SDT_EMMC_CID_BYTES * 2; i++) {
-		if (!g_ascii_isxdigit(tmp[i])) {
-			g_set_error(error,
-				    SDT_ERROR,
-				    SDT_ERROR_INVALID_DATA,
-				    _("%s has a non-hex character at position %u"),
-				    "CID",
-				    i);
-			return FALSE;
-		}
-	}
-	for (guint i = 0; i < SDT_EMMC_CID_BYTES; i++)
-		buf[i] = (guint8) ((g_ascii_xdigit_value(tmp[2 * i]) << 4) |
-				   g_ascii_xdigit_value(tmp[2 * i + 1]));
-	return TRUE;
-}
-
 gboolean
 sdt_emmc_cid_parse(const gchar *hex, gint ext_csd_rev, SdtCid *cid, guint *oemid, GError **error)
 {
@@ -346,7 +308,7 @@ sdt_emmc_cid_parse(const gchar *hex, gint ext_csd_rev, SdtCid *cid, guint *oemid
 
 	memset(cid, 0, sizeof(*cid));
 	*oemid = 0;
-	if (!sdt_emmc_unhex(hex, b, error))
+	if (!sdt_card_regs_unhex(hex, "CID", b, sizeof b, error))
 		return FALSE;
 	cid->manfid = b[0];
 	*oemid = b[2];
