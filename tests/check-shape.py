@@ -8,6 +8,10 @@
   - no function over MAX_FUNCTION lines, counted from the line with its name
     to its closing brace;
   - no include circle between files of src/ (a.c/a.h count as one module);
+  - the layers (docs/ARCHITECTURE.md "Layers"): a file of a folder of src/
+    includes only headers of its own folder and of the folders below it
+    (LAYERS: the direct dependencies, as src/*/meson.build declares them),
+    by their bare name (no path: the include path decides what is visible);
   - with BUILDDIR: no call circle between modules (from the object files'
     defined and undefined symbols), no public function without a caller
     outside its own file (tests count as callers), and the GUI binary links
@@ -23,6 +27,9 @@ import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from layers import LAYERS, layer_closure  # noqa: E402
 
 MAX_FILE = 800
 MAX_FUNCTION = 80
@@ -111,11 +118,18 @@ def sccs(graph):
     return result
 
 
+def folder_of(path):
+    """the layer folder of a file of src/ ('config/edit', 'ops', ...)"""
+    rel = os.path.relpath(os.path.dirname(path), os.path.join(src, 'src'))
+    return rel
+
+
 problems = []
 files = sources()
 sizes = []
 long_functions = []
 include_graph = {}
+layer_breaches = []
 headers = {os.path.basename(p): module(p) for p in files if p.endswith('.h')}
 for path in files:
     with open(path, encoding='utf-8', errors='replace') as f:
@@ -131,9 +145,23 @@ for path in files:
             long_functions.append((length, f'{rel}:{first} {name}'))
             problems.append(f'{rel}:{first}: {name}() is {length} lines (at most {MAX_FUNCTION})')
     mod = module(path)
-    for line in lines:
+    folder = folder_of(path)
+    if folder not in LAYERS:
+        problems.append(f'{rel}: folder src/{folder} is not a layer of LAYERS '
+                        '(docs/ARCHITECTURE.md "Layers")')
+    for number, line in enumerate(lines, 1):
         m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+        if m and '/' in m.group(1) and os.path.basename(m.group(1)) in headers:
+            problems.append(f'{rel}:{number}: #include "{m.group(1)}" names a path; a header of '
+                            'src/ is included by its name, through its layer\'s include path')
         if m and os.path.basename(m.group(1)) in headers:
+            target_folder = folder_of(os.path.join(src, headers[os.path.basename(m.group(1))]))
+            if (folder in LAYERS and target_folder != folder
+                    and target_folder not in layer_closure(folder)):
+                layer_breaches.append(f'{rel}:{number}')
+                problems.append(f'{rel}:{number}: src/{folder} includes "{m.group(1)}" of '
+                                f'src/{target_folder}, a layer it may not use '
+                                '(docs/ARCHITECTURE.md "Layers")')
             target = headers[os.path.basename(m.group(1))]
             if target != mod:
                 include_graph.setdefault(mod, set()).add(target)
@@ -227,6 +255,9 @@ if report:
     print(f'functions over {MAX_FUNCTION} lines: {len(long_functions)}')
     for length, where in long_functions:
         print(f'  {length:4d} {where}')
+    print(f'includes across layers against LAYERS: {len(layer_breaches)}')
+    for b in layer_breaches:
+        print('  ' + b)
     print(f'include circles: {len(include_circles)}')
     for c in include_circles:
         print('  ' + ' <-> '.join(c))
