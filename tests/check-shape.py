@@ -3,6 +3,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The shape of the house (docs/ARCHITECTURE.md, "Rules the build checks"):
 
+  - no folder of src/ with more than MAX_FOLDER .c files;
   - no source file in src/ over MAX_FILE lines (generated code is in the
     build tree, not in src/, so it is not counted);
   - no function over MAX_FUNCTION lines, counted from the line with its name
@@ -33,6 +34,7 @@ from layers import LAYERS, layer_closure  # noqa: E402
 
 MAX_FILE = 800
 MAX_FUNCTION = 80
+MAX_FOLDER = 20  # .c files in one folder of src/
 
 args = [a for a in sys.argv[1:] if not a.startswith('--')]
 report = '--report' in sys.argv
@@ -166,6 +168,14 @@ for path in files:
             if target != mod:
                 include_graph.setdefault(mod, set()).add(target)
 
+folder_sizes = {}
+for path in files:
+    if path.endswith('.c'):
+        folder_sizes[folder_of(path)] = folder_sizes.get(folder_of(path), 0) + 1
+for folder, count in sorted(folder_sizes.items()):
+    if count > MAX_FOLDER:
+        problems.append(f'src/{folder}: {count} .c files (at most {MAX_FOLDER}: split the layer)')
+
 include_circles = sccs(include_graph)
 for c in include_circles:
     problems.append('include circle: ' + ' <-> '.join(c))
@@ -252,6 +262,9 @@ long_functions.sort(reverse=True)
 if report:
     print(f'largest file: {sizes[0][1]} ({sizes[0][0]} lines); '
           f'files over {MAX_FILE}: {sum(1 for n, _ in sizes if n > MAX_FILE)}')
+    biggest = max(folder_sizes.items(), key=lambda kv: kv[1])
+    print(f'largest folder: src/{biggest[0]} ({biggest[1]} .c files); folders over '
+          f'{MAX_FOLDER}: {sum(1 for n in folder_sizes.values() if n > MAX_FOLDER)}')
     print(f'functions over {MAX_FUNCTION} lines: {len(long_functions)}')
     for length, where in long_functions:
         print(f'  {length:4d} {where}')

@@ -21,7 +21,8 @@ LAYERS = {
     'client': ['dbus', 'bench', 'platform', 'libsdt'],
     'cli': ['client', 'ops'],
     'helper': ['ops', 'dbus'],
-    'app': ['client', 'config/edit', 'check', 'platform', 'libsdt', 'dbus'],
+    'app/logic': ['client', 'config/edit', 'check', 'platform', 'libsdt', 'dbus'],
+    'app': ['app/logic'],
 }
 
 
