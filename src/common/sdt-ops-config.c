@@ -17,7 +17,7 @@
 
 /* the recommendation for this board, card and config.txt */
 static SdtRecommendResult *
-sdt_ops_config_recommend(SdtContext *ctx, GPtrArray *warnings, GError **error)
+sdt_ops_config_recommendation(SdtContext *ctx, GPtrArray *warnings, GError **error)
 {
 	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
 	g_autoptr(SdtConfigTxt) cfg = NULL;
@@ -39,7 +39,7 @@ JsonNode *
 sdt_ops_recommend(SdtContext *ctx, GError **error)
 {
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(SdtRecommendResult) result = sdt_ops_config_recommend(ctx, warnings, error);
+	g_autoptr(SdtRecommendResult) result = sdt_ops_config_recommendation(ctx, warnings, error);
 	JsonNode *node;
 	JsonArray *notes;
 
