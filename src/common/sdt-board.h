@@ -20,7 +20,7 @@ typedef enum {
 } SdtSdController;
 
 /* "sdhost", "emmc2", "sdhci-brcmstb" or "unknown" (DESIGN.md board.sd_controller) */
-const gchar *sdt_sd_controller_to_string(SdtSdController controller);
+const gchar *sdt_board_sd_controller_to_string(SdtSdController controller);
 
 /*
  * One board model, by revision-code type field.  Several type codes share a
@@ -68,7 +68,7 @@ typedef struct {
 } SdtRevision;
 
 /* FALSE for 0, an unlisted old-style code, or a new-style code with a reserved field */
-gboolean sdt_revision_decode(guint32 code, SdtRevision *rev);
+gboolean sdt_board_revision_decode(guint32 code, SdtRevision *rev);
 
 typedef struct {
 	gchar *model;              /* display only; NULL if absent or unreadable */

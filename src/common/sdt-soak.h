@@ -77,13 +77,13 @@ gboolean sdt_soak_run(gint fd,
  * The file is created like the benchmark's (sdt_bench_target_open(): no
  * name, refused without @size + 10% free).  Appended to the history as "soak".
  */
-JsonNode *sdt_ops_soak(SdtContext *ctx,
-		       const gchar *dir,
-		       guint64 size,
-		       gdouble seconds,
-		       SdtBenchProgressFunc progress,
-		       gpointer user_data,
-		       GCancellable *cancellable,
-		       GError **error);
+JsonNode *sdt_ops_bench_soak(SdtContext *ctx,
+			     const gchar *dir,
+			     guint64 size,
+			     gdouble seconds,
+			     SdtBenchProgressFunc progress,
+			     gpointer user_data,
+			     GCancellable *cancellable,
+			     GError **error);
 
 G_END_DECLS
