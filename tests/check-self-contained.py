@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # Copyright 2026 SD Tuner developers
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: self-contained suite=style timeout=300 args={srcdir}
 """The repository stands on its own: every `PLATFORM.md §N` / `DESIGN.md`
 citation in src/ and tests/ names a document in docs/ and, for PLATFORM.md, a
 section that exists; no file names a path outside the repository (the build

@@ -1,6 +1,9 @@
 #!/usr/bin/python3
 # Copyright 2026 SD Tuner developers
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: shape suite=style timeout=300 args={srcdir},{builddir}
+# meson-test: gui-links-no-writer suite=style timeout=300 needs=gtk args={srcdir},{builddir},--gui-writer
+#    depends=sd_tuner
 """The shape of the house (docs/ARCHITECTURE.md, "Rules the build checks"):
 
   - no folder of src/ with more than MAX_FOLDER .c files;

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: ci-cannot-run suite=ci timeout=300 protocol=tap env=test args={srcdir}
 """Under CI=true a step that cannot run fails; elsewhere it is skipped with the reason.
 
 - tools/test-32bit.sh when its packages cannot be had (deps-32bit.sh exit 77: here a `dpkg`

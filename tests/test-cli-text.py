@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: cli-text suite=cli timeout=120 protocol=tap env=test args=@sdtunerctl@
 """sdtunerctl's text for people and for machines, in --root mode under umockdev-run:
 every command answers --help/-h (and `help COMMAND`) with its usage on stdout, exit 0;
 in the C locale (no LANG: cron, services, some ssh sessions) quotes and x print in ASCII,

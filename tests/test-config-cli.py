@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: config-cli suite=integration timeout=120 protocol=tap env=test args=@sdtunerctl@
 """`sdtunerctl --root DIR recommend | apply ID [--trial] | revert | status | history` under
 umockdev-run, on copies of the board fixtures with a config.txt added.
 

@@ -1,5 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: emmc-and-system-disk suite=integration timeout=180 protocol=tap env=test
+#    args=@sdtunerctl@
 """Issue 27 items 3 and 4: a CM4 running from its eMMC, and a Pi that does not run from
 its SD card (Pi 5 from NVMe, Pi 4 from USB), through whole `sdtunerctl --root DIR` runs
 under umockdev-run: `info`, `health` and `recommend`, text and JSON, give the right words;

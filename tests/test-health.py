@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: health suite=integration timeout=120 protocol=tap env=test args=@sdtunerctl@
 """`sdtunerctl --root DIR --json health` under umockdev-run (the pi4 card) with
 fixture sysfs and ext4 files under the root prefix: lifetime and since-boot
 writes, writes per day, the projection, kernel card errors, read-only mounts,

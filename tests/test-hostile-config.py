@@ -1,5 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: hostile-config suite=integration timeout=120 protocol=tap env=test
+#    args=@sdtunerctl@
 """`sdtunerctl --root DIR` under umockdev-run on hostile config.txt files
 (issue 9): non-UTF-8 bytes, include fan-out, and the core clock rules of
 enable_uart, disable-bt/miniuart-bt and force_turbo, with the running core

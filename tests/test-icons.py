@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# meson-test: icons suite=data run=system needs=gtk args={srcdir}
 """test-icons.py SRCDIR - the hicolor icons: an SVG and every PNG size at its real size."""
 import os
 import struct

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: info suite=integration timeout=120 protocol=tap env=test args=@sdtunerctl@
 """Whole `sdtunerctl --root DIR --json info` runs under umockdev-run: every fixture gives
 exactly the board key, card classes and bus facts it should.
 

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # Copyright 2026 SD Tuner developers
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: layer-includes suite=style timeout=300 args={srcdir},{builddir}
 """The compiler keeps the layers (issue 25, docs/ARCHITECTURE.md "Layers").
 
 For every folder of src/ this takes the compile command the build uses for

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 # Copyright 2026 SD Tuner developers
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: metrics suite=integration timeout=300 protocol=tap env=test
+#    args=@sdtunerctl@,{builddir}/data
 """`sdtunerctl metrics` (issue 27) with the real parts:
 
   - every fixture board (the roots of test-info.py under umockdev-run): the

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # Copyright 2026 SD Tuner developers
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: sdttap suite=unit
 """tests/sdttap.py, the TAP helper every Python test prints with, run in a child
 Python: the numbering, the failure's detail (all, the first N, the last N), the
 skip line, the plan and the exit status.  Plain asserts (exit status 1), so a

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 # Copyright 2026 SD Tuner developers
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: sim-loop suite=integration timeout=900 parallel=false protocol=tap run=system
+#    needs=polkit env=sim-loop args=@sdtunerctl@ depends=sd_tuner_helper,polkit_policy
 """The closed loop on the simulated Raspberry Pi 3 as a newcomer sees it (tools/sdtsim.py, what
 tools/run.sh runs off a Pi): the board's card is a loop device with ext4 throttled with the
 cgroup block-I/O controller to what its SD bus allows (22 MB/s at 50 MHz); the BUILT helper runs

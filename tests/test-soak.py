@@ -1,5 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: soak suite=integration timeout=300 parallel=false protocol=tap env=test needs=fuse3
+#    args=@sdtunerctl@,@sdt_flipfs@
 """`sdtunerctl --root DIR bench --profile soak --dir D` for real: on a loop device with ext4, and
 on a loop device over sdt-flipfs, a FUSE file that inverts one byte per 4 KiB page on read above
 a given offset (a card returning wrong data), which the soak test must catch, naming the offset.

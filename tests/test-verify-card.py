@@ -1,5 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: verify-card suite=integration timeout=600 parallel=false protocol=tap env=test
+#    args=@sdtunerctl@,{srcdir}/bench/card.sh
 """`sdtunerctl --root DIR verify` WITHOUT --evidence: verify gathers the evidence itself on a
 real "card", a throttled loop device with ext4 (bench/card.sh).  The fixture root is the
 simulated Pi 3 (tests/data/roots/pi3 under umockdev-run) whose card partition mmcblk0p2 has

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: verify-cli suite=integration timeout=180 protocol=tap env=test args=@sdtunerctl@
 """The issue's simulated matrix through `sdtunerctl --root DIR verify` (the entry point
 sd-tuner-verify.service runs) under umockdev-run: each outcome is made of fixture kernel
 logs, `ios` files, boot ids, the tryboot flag and a soak/benchmark evidence file; each

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 # Copyright 2026 SD Tuner developers
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: verify-kill suite=integration timeout=600 parallel=false protocol=tap env=test
+#    args=@sdtunerctl@
 """A verification killed for real: SIGKILL (a crash or a power loss, nothing to catch) of what
 sd-tuner-verify.service runs (`sdtunerctl --root R verify`), twice, then the third boot.
 

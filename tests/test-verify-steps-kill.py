@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 # Copyright 2026 SD Tuner developers
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: verify-steps-kill suite=integration timeout=600 protocol=tap env=test
+#    args=@sdtunerctl@
 """Issue 23 item 4: `verify` killed (SIGKILL, nothing to catch) after every durable step of
 keep, step down and undo, plain and trial, and then run again: the next run in the same
 boot, and in another copy the next boot, must complete to a recorded decision.

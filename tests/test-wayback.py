@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 # Copyright 2026 SD Tuner developers
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: wayback suite=integration timeout=300 parallel=false protocol=tap env=test
+#    args=@sdtunerctl@
 """Issue 23, the way back, round 2: no success without the safety net, no undo that
 silently fails.  Through `sdtunerctl --root DIR` under umockdev-run, with real files:
 

@@ -109,7 +109,7 @@ setup() {
 # programs run under qemu-user (qemu-user-static), registered with binfmt_misc
 # for this step only, so that wrappers that exec them (umockdev-wrapper) work too
 i386_binfmt() {
-  probe="$out/i386/tests/test-error"
+  probe="$out/i386/tests/libsdt/test-error"
   rc_probe=0
   "$probe" --help >/dev/null 2>&1 || rc_probe=$?
   [ "$rc_probe" -eq 126 ] || return 0

@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# meson-test: agents suite=agents timeout=1200 parallel=false run=system needs=gtk,polkit
+#    args={srcdir},{builddir} depends=sd_tuner,sd_tuner_helper,polkit_policy
 """test-agents.py SRCDIR BUILDDIR - SD Tuner with the real polkit agents (issue 26).
 
 The polkit agents of Raspberry Pi OS, lxpolkit (its X11 session) and mate-polkit (the one

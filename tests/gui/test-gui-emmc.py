@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# meson-test: gui-emmc suite=gui timeout=240 parallel=false run=system needs=gtk,polkit
+#    env=gui args={builddir} depends=sd_tuner,sd_tuner_helper
 """test-gui-emmc.py BUILDDIR - issue 27 on the Overview, Tuning and Health pages, over AT-SPI.
 
 The app runs as nobody on a private system bus with the BUILT sd-tuner-helper, D-Bus

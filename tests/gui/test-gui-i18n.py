@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# meson-test: gui-i18n suite=gui,i18n timeout=900 parallel=false run=system needs=gtk,polkit
+#    env=gui args={builddir} depends=sd_tuner,sd_tuner_helper
 """test-gui-i18n.py BUILDDIR PSEUDO-LOCALEDIR - the window in other languages, over AT-SPI.
 
 The app runs as in test-gui-flow.py (user nobody, the built helper on the simulated

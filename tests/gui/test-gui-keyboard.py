@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# meson-test: gui-keyboard suite=gui timeout=240 parallel=false run=system needs=gtk,polkit
+#    env=gui args={builddir} depends=sd_tuner,sd_tuner_helper
 """test-gui-keyboard.py BUILDDIR - the whole window from the keyboard alone (issue 26).
 
 The app runs as in test-gui-flow.py (nobody, private system bus, the built helper on the

@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# meson-test: gui-loop suite=gui timeout=240 parallel=false run=system needs=gtk,polkit
+#    env=gui args={builddir} depends=sd_tuner,sd_tuner_helper,sdtunerctl
 """test-gui-loop.py BUILDDIR - the closed loop in the window (issue 10), over AT-SPI.
 
 As test-gui-flow.py: the app runs as user nobody on a private system bus with the BUILT

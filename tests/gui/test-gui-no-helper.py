@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# meson-test: gui-no-helper suite=gui timeout=120 parallel=false run=system needs=gtk
+#    env=gui args={builddir} depends=sd_tuner
 """test-gui-no-helper.py BUILDDIR - the window without its system service.
 
 1. A private bus that has no sd-tuner-helper: the window opens, says in its info bar that

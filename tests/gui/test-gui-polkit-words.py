@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# meson-test: gui-polkit-words suite=gui timeout=240 parallel=false run=system needs=gtk,polkit
+#    env=gui args={builddir} depends=sd_tuner,sd_tuner_helper
 """test-gui-polkit-words.py BUILDDIR - what the window says when polkit says no (issue 26).
 
 The app runs as in test-gui-flow.py (nobody, private system bus, the built helper on the

@@ -1,4 +1,8 @@
 #!/usr/bin/python3
+# meson-test: gui-pseudo suite=gui,i18n timeout=480 parallel=false run=system
+#    needs=fuse3,gtk,polkit env=gui-health
+#    args={builddir},{testsbuilddir}/i18n-pseudo-pieces
+#    depends=sd_tuner,sd_tuner_helper,polkit_policy,sdt_fake_card,pseudo_pieces_install
 """test-gui-pseudo.py BUILDDIR PSEUDO-LOCALEDIR - no English left in the window (issue 24).
 
 The app runs as nobody against the BUILT helper on the simulated Raspberry Pi 3 (a private

@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# meson-test: gui-wayland suite=gui timeout=240 parallel=false run=system needs=gtk,polkit
+#    env=gui args={builddir} depends=sd_tuner,sd_tuner_helper
 """test-gui-wayland.py BUILDDIR - the app under Wayland (issue 26).
 
 Raspberry Pi OS's desktop is a Wayland session. Here weston (Debian 12's weston 10) runs

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 # Copyright 2026 SD Tuner developers
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: host-kernel suite=host-kernel timeout=900 parallel=false protocol=tap env=test
+#    args=@sdtunerctl@
 """Every command that reads kernel files, on THIS machine's kernel files (docs/KERNEL-INTERFACES.md).
 
 The fixture roots hold kernel files as ordinary files; a real kernel serves them otherwise:

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: catalogues suite=i18n timeout=120 protocol=tap args={srcdir},@xgettext_args@
 """test-catalogues.py SRCROOT XGETTEXT-ARG... - every catalogue of po/LINGUAS is complete.
 
 A pot is extracted afresh from the sources (po/POTFILES.in, with the xgettext arguments

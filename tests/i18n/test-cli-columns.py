@@ -1,5 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: cli-columns suite=i18n timeout=240 protocol=tap env=test
+#    args=@sdtunerctl@,{builddir}/po depends=sdtunerctl
 """test-cli-columns.py SDTUNERCTL PO-LOCALEDIR - sdtunerctl's tables line up in every language.
 
 Issue 24: printf's "%-30s" and "%8s" pad by bytes, so a column after a Japanese,

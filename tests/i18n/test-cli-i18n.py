@@ -1,5 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: cli-i18n suite=i18n timeout=240 protocol=tap env=test
+#    args=@sdtunerctl@,{testsbuilddir}/i18n-pseudo,{builddir}/po
+#    depends=sdtunerctl,pseudo_install
 """test-cli-i18n.py SDTUNERCTL PSEUDO-LOCALEDIR PO-LOCALEDIR - sdtunerctl in other languages.
 
 1. Marking: under the pseudo-locale "qps" (every msgstr wrapped in ⟦…⟧, built from a

@@ -1,5 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: error-marks suite=i18n timeout=120 protocol=tap
+#    args={srcdir},@sdt_l10n_formats@,@xgettext_args@
 """test-error-marks.py SRCROOT L10N-TABLE XGETTEXT-ARG... - every error text is translatable.
 
 A static scan of the libraries of src/ and src/helper (issue 24): the helper sends its errors in

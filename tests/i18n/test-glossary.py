@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: glossary suite=i18n timeout=60 protocol=tap args={srcdir}
 """test-glossary.py SRCROOT - the catalogues keep po/GLOSSARY.md and the CLI's tables.
 
 For every language of po/LINGUAS:

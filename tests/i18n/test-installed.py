@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: installed-i18n suite=i18n timeout=240 protocol=tap args={srcdir},{builddir}
 """test-installed.py SRCROOT BUILDDIR - the installed files carry every language.
 
 Installs the build into a scratch DESTDIR (`meson install --destdir`) and checks, for

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: mnemonics suite=i18n timeout=60 protocol=tap args={srcdir}
 """test-mnemonics.py SRCROOT - no two controls the user sees together share an Alt key.
 
 For every language of po/LINGUAS, the mnemonic labels of the window are looked up in

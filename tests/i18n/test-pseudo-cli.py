@@ -1,5 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: pseudo-cli suite=i18n timeout=300 parallel=false protocol=tap run=gi
+#    env=pseudo-cli args=@sdtunerctl@,{testsbuilddir}/i18n-pseudo-pieces,{builddir}/po
+#    depends=pseudo_cli_depends
 """test-pseudo-cli.py SDTUNERCTL PSEUDO-LOCALEDIR PO-LOCALEDIR - no English left on screen
 (issue 24): every sdtunerctl command in text mode under the pseudo-locale "qps"
 (make-pseudo.sh --pieces: every literal piece of every msgstr in ⟦…⟧, placeholders outside), through

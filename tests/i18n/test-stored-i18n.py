@@ -1,5 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: stored-i18n suite=i18n timeout=240 protocol=tap env=test
+#    args=@sdtunerctl@,{testsbuilddir}/i18n-pseudo,{builddir}/po
+#    depends=sdtunerctl,pseudo_install
 """test-stored-i18n.py SDTUNERCTL PSEUDO-LOCALEDIR PO-LOCALEDIR - what is stored is
 language-neutral, and every reader renders it in its own language (issue 24).
 

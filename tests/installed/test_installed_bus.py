@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 # Copyright 2026 SD Tuner developers
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: installed-bus suite=installed timeout=300 run=system needs=polkit
+#    env=integration
 """The bus and polkit integration against the INSTALLED files: an unpacked
 .deb (or `meson install --destdir` tree) in $SDTUNER_INSTALLED_ROOT, which
 tools/test.sh makes.  The private bus reads the installed activation file and

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 # Copyright 2026 SD Tuner developers
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: installed-{case} suite=installed timeout=300 run=system
+#    cases=classes:LayoutTest|UnitTest|PackageTest args={id}
 """Checks of the INSTALLED files: the unpacked .deb (or `meson install
 --destdir` tree, prefix /usr) in $SDTUNER_INSTALLED_ROOT, and the .deb itself
 in $SDTUNER_DEB when there is one.  tools/test.sh makes both.

@@ -1,6 +1,10 @@
 #!/usr/bin/python3
 # Copyright 2026 SD Tuner developers
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: check-{case} suite=check timeout=300 parallel=false run=exec
+#    needs=fuse3,polkit env=check-bus
+#    cases=methods:CheckInProcessTest|CheckBusTest args={id}
+#    depends=sd_tuner_helper,sdtunerctl,polkit_policy,sdt_fake_card
 """The authenticity check over the bus and in-process: sdtunerctl check against
 FUSE fake cards under loop devices (tests/fake-card), the helper's StartCheck
 job under org.example.sdtuner.check, with a real polkitd.  Needs root."""

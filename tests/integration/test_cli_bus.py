@@ -1,6 +1,9 @@
 #!/usr/bin/python3
 # Copyright 2026 SD Tuner developers
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: cli-bus-{case} suite=integration timeout=120 run=exec needs=polkit
+#    env=integration cases=methods:CliBusTest args={id}
+#    depends=sd_tuner_helper,sdtunerctl,polkit_policy
 """sdtunerctl without --root is a client of sd-tuner-helper: same output as
 --root mode, polkit refusals as exit status 1, bench over the bus with Ctrl-C.
 Each test gets its own private bus, real polkitd and helper (sdtharness.py).

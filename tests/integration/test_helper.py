@@ -1,6 +1,9 @@
 #!/usr/bin/python3
 # Copyright 2026 SD Tuner developers
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: helper-{case} suite=integration timeout=120 run=exec needs=polkit
+#    env=integration cases=methods:HelperTest|NoCardTest args={id}
+#    depends=sd_tuner_helper,polkit_policy
 """Bus-level tests of sd-tuner-helper: each test gets its own private system
 bus, a real polkitd with the project's .policy, and the built helper started
 by D-Bus activation under umockdev (sdtharness.py).  Run as root:

@@ -1,6 +1,9 @@
 #!/usr/bin/python3
 # Copyright 2026 SD Tuner developers
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: helper-polkit-mock-{case} suite=integration timeout=60 run=exec
+#    needs=polkit env=integration cases=methods:PolkitMockTest args={id}
+#    depends=sd_tuner_helper,polkit_policy
 """Which polkit action each method asks for, and with which flags, against
 python-dbusmock's polkitd template instead of the real polkitd (fast, and it
 records the calls).  The real polkitd cases are in test_helper.py.  Run as

@@ -1,6 +1,10 @@
 #!/usr/bin/python3
 # Copyright 2026 SD Tuner developers
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: helper-production-{case} suite=integration timeout=120
+#    run=exec needs=polkit env=integration
+#    cases=methods:ProductionHelperTest args={id}
+#    depends=sd_tuner_helper,polkit_policy
 """sd-tuner-helper as it runs in production, on hostile config.txt files.
 
 The other bus tests run the helper with G_DEBUG=fatal-criticals, so that a

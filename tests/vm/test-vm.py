@@ -1,5 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: vm-{case} suite=vm timeout=1800 priority=10 protocol=tap env=test cases=arm64|armhf
+#    args={case},{srcdir},{testsbuilddir}/vm/{case}
 """The real-kernel tier: the closed loop on Debian's own kernel, booted by QEMU as a
 Raspberry Pi whose card holds Raspberry Pi OS storage (see tests/vm/README.md).
 

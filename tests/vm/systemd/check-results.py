@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# meson-test: none: run by tests/vm/systemd/run.sh (the vm-systemd test), not by meson
 """check-results.py - the assertions of tests/vm/systemd on the two boots' console logs.
 
 Each result is a console line "@@SDT-RESULT NONCE NAME RC BASE64" (guest/guest-test.sh).
