@@ -11,7 +11,7 @@ G_BEGIN_DECLS
 
 /* a test's figure (MB/s or IOPS) of @summary and its spread in the same unit (-1:
  * unknown); -1 when @summary has no valid result for @name */
-gdouble sdt_history_figure(const SdtClientBench *summary,
+gdouble sdt_history_figure(const SdtBenchRecord *summary,
 			   const gchar *name,
 			   gboolean iops,
 			   gdouble *spread);

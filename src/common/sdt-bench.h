@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sdt-bench-io.h"
+#include "sdt-bench-record.h"
 #include "sdt-bench-target.h"
 #include "sdt-context.h"
 
@@ -80,7 +81,7 @@ typedef struct {
 	gdouble iops;
 	gdouble fsync_seconds;
 	guint slices;        /* 250 ms slices (SdtBenchIoStats) */
-	gdouble ci_percent;  /* their 95% CI half-width, % of the mean; -1: unknown */
+	gdouble ci_percent;  /* their 95% CI half-width, % of the mean; NaN: unknown */
 	gdouble cpu_seconds; /* CPU time of the threads doing the I/O (SdtBenchIoStats.cpu_ns) */
 	SdtBenchLatency latency;
 } SdtBenchTestResult;
@@ -92,7 +93,7 @@ typedef struct {
 	gdouble read_iops;
 	gdouble write_iops;
 	gdouble seconds;        /* from the start until the verdict was known */
-	gdouble spread_percent; /* the widest CI of its three figures; -1: unknown */
+	gdouble spread_percent; /* the widest CI of its three figures; NaN: unknown */
 } SdtBenchVerdict;
 
 typedef struct {
@@ -100,7 +101,7 @@ typedef struct {
 	GPtrArray *tests; /* of SdtBenchTestResult */
 	SdtBenchVerdict verdict;
 	gdouble seconds;
-	gdouble spread_percent; /* the widest CI of all figures; -1: one is unknown */
+	gdouble spread_percent; /* the widest CI of all figures; NaN: one is unknown */
 	GPtrArray *notes;       /* of gchar*: what was skipped and why */
 } SdtBenchResult;
 
@@ -126,7 +127,14 @@ SdtBenchResult *sdt_bench_run(SdtBenchTarget *target,
 			      GCancellable *cancellable,
 			      GError **error);
 
-/* the `bench --json` document; @ceiling_mb_s <= 0 means unknown (null) */
+/*
+ * The record of this run (sdt-bench-record.h), its figures rounded as the
+ * document carries them; @ceiling_mb_s <= 0 or NaN means unknown
+ */
+SdtBenchRecord *
+sdt_bench_result_to_record(SdtBenchResult *result, SdtBenchTarget *target, gdouble ceiling_mb_s);
+
+/* the `bench --json` document: sdt_bench_record_to_json() of that record */
 JsonNode *
 sdt_bench_result_to_json(SdtBenchResult *result, SdtBenchTarget *target, gdouble ceiling_mb_s);
 
