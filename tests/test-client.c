@@ -268,7 +268,8 @@ test_bench_wrong_types(void)
 	}
 }
 
-/* what the engine writes (sdt_bench_result_to_json) is read back, every field */
+/* what the engine writes (sdt_bench_result_to_record(), sdt_bench_record_to_json()) is read
+ * back, every field */
 static void
 test_bench_engine_round_trip(void)
 {
@@ -284,6 +285,7 @@ test_bench_engine_round_trip(void)
 	g_autoptr(JsonNode) node = NULL;
 	g_autofree gchar *text = NULL;
 	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchRecord) record = NULL;
 	g_autoptr(SdtBenchRecord) b = NULL;
 	SdtBenchRecordTest *t;
 
@@ -315,15 +317,16 @@ test_bench_engine_round_trip(void)
 				    .mb_s = 16.38,
 				    .iops = 4000,
 				    .slices = 4,
-				    .ci_percent = -1};
+				    .ci_percent = NAN};
 	sdt_bench_latency_add(&rnd->latency, 250000);
 	g_ptr_array_add(result->tests, seq);
 	g_ptr_array_add(result->tests, rnd);
 	g_ptr_array_add(result->notes, g_strdup("raw-read skipped: no raw device"));
 	result->verdict = (SdtBenchVerdict){TRUE, FALSE, 33.55, 4000, 400, 3.5, 4.3};
 	result->seconds = 5;
-	result->spread_percent = -1;
-	node = sdt_bench_result_to_json(result, &target, 50);
+	result->spread_percent = NAN;
+	record = sdt_bench_result_to_record(result, &target, 50);
+	node = sdt_bench_record_to_json(record);
 	text = sdt_json_to_string(node, FALSE);
 
 	b = sdt_bench_record_parse(text, &error);

@@ -8,7 +8,6 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "sdt-bench.h"
 #include "sdt-bench-record.h"
 #include "sdt-client-read.h"
 #include "sdt-error.h"
@@ -205,16 +204,6 @@ sdt_bench_record_derive(SdtBenchRecord *bench)
 	}
 }
 
-void
-sdt_bench_record_add_test(SdtBenchRecord *record, SdtBenchRecordTest *test)
-{
-	g_return_if_fail(record != NULL);
-	g_return_if_fail(test != NULL);
-
-	g_ptr_array_add(record->tests, test);
-	sdt_bench_record_derive(record);
-}
-
 static gboolean
 sdt_bench_record_read_target(JsonObject *obj, SdtBenchRecord *bench, GError **error)
 {
@@ -227,7 +216,12 @@ sdt_bench_record_read_target(JsonObject *obj, SdtBenchRecord *bench, GError **er
 	       sdt_client_read_string(target, "target", "raw_device", &bench->raw_device, error) &&
 	       sdt_client_read_int(target, "target", "file_size", 0, &bench->file_size, error) &&
 	       sdt_client_read_bool(target, "target", "tmpfile", FALSE, &bench->tmpfile, error) &&
-	       sdt_client_read_bool(target, "target", "stand_in", FALSE, &bench->target_stand_in, error);
+	       sdt_client_read_bool(target,
+				    "target",
+				    "stand_in",
+				    FALSE,
+				    &bench->target_stand_in,
+				    error);
 }
 
 /* {"a1": true, "a2": false, ...}: the only shape the engine writes */

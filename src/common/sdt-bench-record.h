@@ -9,6 +9,13 @@
 
 G_BEGIN_DECLS
 
+/* SD Association application performance classes (PLATFORM.md 7.1) */
+#define SDT_BENCH_A1_READ_IOPS  1500
+#define SDT_BENCH_A1_WRITE_IOPS 500
+#define SDT_BENCH_A2_READ_IOPS  4000
+#define SDT_BENCH_A2_WRITE_IOPS 2000
+#define SDT_BENCH_A_SEQ_MB_S    10.0
+
 /*
  * The benchmark record: the `bench --json` document (DESIGN.md), the bench
  * entries of the history, and the one C type for it.  Both directions are
@@ -106,8 +113,6 @@ typedef struct {
 SdtBenchRecord *sdt_bench_record_new(void);
 /* an empty test of that name with every number unknown, for sdt_bench_record_add_test() */
 SdtBenchRecordTest *sdt_bench_record_test_new(const gchar *name);
-/* takes @test; recomputes what is derived (valid, ceiling_pct, marks) */
-void sdt_bench_record_add_test(SdtBenchRecord *record, SdtBenchRecordTest *test);
 /* recomputes what is derived from the figures (valid, ceiling_pct, a1/a2, invalid_rows) */
 void sdt_bench_record_derive(SdtBenchRecord *record);
 

@@ -681,11 +681,3 @@ sdt_bench_result_to_record(SdtBenchResult *result, SdtBenchTarget *target, gdoub
 	sdt_bench_record_derive(r);
 	return g_steal_pointer(&r);
 }
-
-JsonNode *
-sdt_bench_result_to_json(SdtBenchResult *result, SdtBenchTarget *target, gdouble ceiling_mb_s)
-{
-	g_autoptr(SdtBenchRecord) r = sdt_bench_result_to_record(result, target, ceiling_mb_s);
-
-	return r != NULL ? sdt_bench_record_to_json(r) : NULL;
-}

@@ -25,12 +25,7 @@ typedef void (*SdtBenchProgressFunc)(const gchar *phase,
 				     gdouble rate_mb_s,
 				     gpointer user_data);
 
-/* SD Association application performance classes (PLATFORM.md 7.1) */
-#define SDT_BENCH_A1_READ_IOPS  1500
-#define SDT_BENCH_A1_WRITE_IOPS 500
-#define SDT_BENCH_A2_READ_IOPS  4000
-#define SDT_BENCH_A2_WRITE_IOPS 2000
-#define SDT_BENCH_A_SEQ_MB_S    10.0
+/* the A1/A2 targets (SDT_BENCH_A1_READ_IOPS, ...) are in sdt-bench-record.h */
 
 /*
  * What one run does.  The profiles fill this in; tests use tiny sizes.  Tests
@@ -133,10 +128,6 @@ SdtBenchResult *sdt_bench_run(SdtBenchTarget *target,
  */
 SdtBenchRecord *
 sdt_bench_result_to_record(SdtBenchResult *result, SdtBenchTarget *target, gdouble ceiling_mb_s);
-
-/* the `bench --json` document: sdt_bench_record_to_json() of that record */
-JsonNode *
-sdt_bench_result_to_json(SdtBenchResult *result, SdtBenchTarget *target, gdouble ceiling_mb_s);
 
 /* sdt_ops_bench() with an explicit configuration (tests use tiny sizes) */
 JsonNode *sdt_bench_ops_run(SdtContext *ctx,
