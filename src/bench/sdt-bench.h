@@ -130,7 +130,7 @@ SdtBenchRecord *
 sdt_bench_result_to_record(SdtBenchResult *result, SdtBenchTarget *target, gdouble ceiling_mb_s);
 
 /* sdt_ops_bench() with an explicit configuration (tests use tiny sizes) */
-JsonNode *sdt_bench_ops_run(SdtContext *ctx,
+JsonNode *sdt_ops_bench_run(SdtContext *ctx,
 			    const SdtBenchConfig *config,
 			    const gchar *dir,
 			    SdtBenchProgressFunc progress,

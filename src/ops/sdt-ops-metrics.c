@@ -365,8 +365,8 @@ sdt_metrics_bench_test(SdtProm *prom, const SdtBenchRecordTest *test)
 static void
 sdt_metrics_bench(SdtProm *prom, JsonArray *history)
 {
-	JsonObject *bench = sdt_metrics_last(history, "bench", sdt_ops_verify_on_card);
-	g_autoptr(SdtBenchRecord) record = bench != NULL ? sdt_ops_verify_card_bench(bench) : NULL;
+	JsonObject *bench = sdt_metrics_last(history, "bench", sdt_ops_verify_record_on_card);
+	g_autoptr(SdtBenchRecord) record = bench != NULL ? sdt_ops_verify_record_card_bench(bench) : NULL;
 
 	if (record == NULL)
 		return;
@@ -396,7 +396,7 @@ static void
 sdt_metrics_verify(SdtProm *prom, JsonArray *history)
 {
 	static const gchar *const decisions[] = {"keep", "step-down", "undo", NULL};
-	JsonObject *verify = sdt_ops_verify_last_entry(history);
+	JsonObject *verify = sdt_ops_verify_record_last_entry(history);
 
 	if (verify == NULL)
 		return;
