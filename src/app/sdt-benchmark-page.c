@@ -11,7 +11,7 @@
 #include "sdt-l10n.h"
 #include "sdt-bench-words.h"
 #include "sdt-benchmark-page.h"
-#include "sdt-client-bench.h"
+#include "sdt-bench-record.h"
 #include "sdt-client-job.h"
 #include "sdt-error.h"
 #include "sdt-app-inhibit.h"
@@ -98,7 +98,7 @@ sdt_benchmark_page_clear_results(SdtBenchmarkPage *self)
 
 /* one row of the results table: the test, its figures and its A1/A2 marks */
 static void
-sdt_benchmark_page_add_row(SdtBenchmarkPage *self, SdtClientBenchTest *row, gint r)
+sdt_benchmark_page_add_row(SdtBenchmarkPage *self, SdtBenchRecordTest *row, gint r)
 {
 	const gchar *title = sdt_l10n_bench_test(row->name);
 	g_autofree gchar *mb_s = NULL;
@@ -147,7 +147,7 @@ sdt_benchmark_page_add_row(SdtBenchmarkPage *self, SdtClientBenchTest *row, gint
 
 /* the verdict on the card, the bus ceiling and how much the figures spread */
 static gchar *
-sdt_benchmark_page_verdict_text(SdtClientBench *summary)
+sdt_benchmark_page_verdict_text(SdtBenchRecord *summary)
 {
 	g_autoptr(GString) text = g_string_new(NULL);
 	gdouble spread = isfinite(summary->verdict.spread_percent) ? summary->verdict.spread_percent
@@ -191,7 +191,7 @@ sdt_benchmark_page_verdict_text(SdtClientBench *summary)
 }
 
 static void
-sdt_benchmark_page_show_summary(SdtBenchmarkPage *self, SdtClientBench *summary)
+sdt_benchmark_page_show_summary(SdtBenchmarkPage *self, SdtBenchRecord *summary)
 {
 	const gchar *headers[] = {N_("Test"),
 				  N_("MB/s"),
@@ -262,7 +262,7 @@ static void
 sdt_benchmark_page_finish(SdtBenchmarkPage *self, const gchar *result, const GError *error)
 {
 	g_autoptr(GError) error_local = NULL;
-	g_autoptr(SdtClientBench) summary = NULL;
+	g_autoptr(SdtBenchRecord) summary = NULL;
 
 	sdt_benchmark_page_reset_job(self);
 	sdt_benchmark_page_set_running(self, FALSE);
@@ -275,7 +275,7 @@ sdt_benchmark_page_finish(SdtBenchmarkPage *self, const gchar *result, const GEr
 		sdt_session_report_error(self->session, SDT_USER_ACTION_BENCHMARK, error);
 		return;
 	}
-	summary = sdt_client_bench_parse(result, &error_local);
+	summary = sdt_bench_record_parse(result, &error_local);
 	if (summary == NULL) {
 		gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar), _("Failed"));
 		sdt_session_report_error(self->session, SDT_USER_ACTION_BENCHMARK, error_local);

@@ -11,7 +11,7 @@
 
 #include "sdt-l10n-record.h"
 #include "sdt-l10n.h"
-#include "sdt-client-bench.h"
+#include "sdt-bench-record.h"
 #include "sdt-client-history.h"
 #include "sdt-chart-logic.h"
 #include "sdt-history-chart.h"

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <glib/gi18n.h>
 #include <string.h>
 #include <time.h>
@@ -293,7 +294,7 @@ sdt_bench_phase_record(SdtBenchTestResult *test,
 	test->bytes = stats->bytes;
 	test->fsync_seconds = (gdouble) stats->fsync_ns / 1e9;
 	test->slices = stats->slices;
-	test->ci_percent = stats->ci_percent;
+	test->ci_percent = stats->ci_percent >= 0 ? stats->ci_percent : NAN; /* -1: unknown */
 	test->latency = stats->latency;
 	if (!phase->random && stats->steady_seconds > 0) {
 		/* sustained rate, as the SD specification's sequential write speed */
@@ -389,7 +390,7 @@ sdt_bench_now(void)
 	return (gdouble) ts.tv_sec + (gdouble) ts.tv_nsec / 1e9;
 }
 
-/* the widest confidence interval of the first @n tests; -1 if one is unknown */
+/* the widest confidence interval of the first @n tests; NaN if one is unknown */
 static gdouble
 sdt_bench_spread_of(SdtBenchResult *result, guint n)
 {
@@ -397,8 +398,8 @@ sdt_bench_spread_of(SdtBenchResult *result, guint n)
 
 	for (guint i = 0; i < n && i < result->tests->len; i++) {
 		SdtBenchTestResult *test = g_ptr_array_index(result->tests, i);
-		if (test->ci_percent < 0)
-			return -1;
+		if (isnan(test->ci_percent))
+			return NAN;
 		spread = MAX(spread, test->ci_percent);
 	}
 	return spread;
@@ -556,150 +557,84 @@ sdt_bench_run(SdtBenchTarget *target,
 	return g_steal_pointer(&result);
 }
 
-static void
-sdt_bench_json_add_double(JsonBuilder *builder, const gchar *name, gdouble value, gdouble scale)
+/* the engine's figures as the record carries them: rounded to 1/@scale */
+static gdouble
+sdt_bench_round(gdouble value, gdouble scale)
 {
-	json_builder_set_member_name(builder, name);
-	json_builder_add_double_value(builder, (gdouble) (gint64) (value * scale + 0.5) / scale);
+	return (gdouble) (gint64) (value * scale + 0.5) / scale;
 }
 
-/* a negative value: unknown */
-static void
-sdt_bench_json_add_double_or_null(JsonBuilder *builder,
-				  const gchar *name,
-				  gdouble value,
-				  gdouble scale)
+/* the same, unknown (NaN) staying unknown */
+static gdouble
+sdt_bench_round_or_nan(gdouble value, gdouble scale)
 {
-	if (value >= 0) {
-		sdt_bench_json_add_double(builder, name, value, scale);
-		return;
-	}
-	json_builder_set_member_name(builder, name);
-	json_builder_add_null_value(builder);
+	return value >= 0 ? sdt_bench_round(value, scale) : NAN;
 }
 
 static void
-sdt_bench_json_add_target(JsonBuilder *builder, SdtBenchTarget *target)
+sdt_bench_record_fill_latency(SdtBenchRecordLatency *l, const SdtBenchLatency *lat)
 {
-	json_builder_set_member_name(builder, "target");
-	json_builder_begin_object(builder);
-	json_builder_set_member_name(builder, "path");
-	json_builder_add_string_value(builder, target->dir);
-	json_builder_set_member_name(builder, "device");
-	json_builder_add_string_value(builder, target->device);
-	json_builder_set_member_name(builder, "filesystem");
-	json_builder_add_string_value(builder, target->filesystem);
-	json_builder_set_member_name(builder, "raw_device");
-	if (target->disk_node != NULL)
-		json_builder_add_string_value(builder, target->disk_node);
-	else
-		json_builder_add_null_value(builder);
-	json_builder_set_member_name(builder, "file_size");
-	json_builder_add_int_value(builder, (gint64) target->size);
-	json_builder_set_member_name(builder, "tmpfile");
-	json_builder_add_boolean_value(builder, target->tmpfile);
-	/* not the SD card: kept out of A1/A2 claims about the card and of comparisons */
-	json_builder_set_member_name(builder, "stand_in");
-	json_builder_add_boolean_value(builder, target->stand_in);
-	json_builder_end_object(builder);
-}
-
-static void
-sdt_bench_json_add_latency(JsonBuilder *builder, const SdtBenchLatency *lat)
-{
-	static const struct {
-		const gchar *name;
-		gdouble p;
-	} percentiles[] = {{"p50", 50}, {"p90", 90}, {"p99", 99}, {"p99_9", 99.9}};
-
-	json_builder_set_member_name(builder, "latency_us");
-	json_builder_begin_object(builder);
-	sdt_bench_json_add_double(
-		builder,
-		"mean",
+	l->mean = sdt_bench_round(
 		lat->count > 0 ? (gdouble) lat->sum_ns / (gdouble) lat->count / 1e3 : 0,
 		10);
-	for (guint i = 0; i < G_N_ELEMENTS(percentiles); i++) {
-		sdt_bench_json_add_double(builder,
-					  percentiles[i].name,
-					  sdt_bench_latency_percentile(lat, percentiles[i].p) / 1e3,
-					  10);
-	}
-	sdt_bench_json_add_double(builder, "max", lat->max_ns / 1e3, 10);
-	json_builder_end_object(builder);
+	l->p50 = sdt_bench_round(sdt_bench_latency_percentile(lat, 50) / 1e3, 10);
+	l->p90 = sdt_bench_round(sdt_bench_latency_percentile(lat, 90) / 1e3, 10);
+	l->p99 = sdt_bench_round(sdt_bench_latency_percentile(lat, 99) / 1e3, 10);
+	l->p99_9 = sdt_bench_round(sdt_bench_latency_percentile(lat, 99.9) / 1e3, 10);
+	l->max = sdt_bench_round(lat->max_ns / 1e3, 10);
 }
 
-static void
-sdt_bench_json_add_test(JsonBuilder *builder, const SdtBenchTestResult *test)
+static SdtBenchRecordTest *
+sdt_bench_record_test_of(const SdtBenchTestResult *test)
 {
-	json_builder_begin_object(builder);
-	json_builder_set_member_name(builder, "name");
-	json_builder_add_string_value(builder, test->name);
-	json_builder_set_member_name(builder, "block_size");
-	json_builder_add_int_value(builder, (gint64) test->block_size);
-	json_builder_set_member_name(builder, "queue_depth");
-	json_builder_add_int_value(builder, test->queue_depth);
-	sdt_bench_json_add_double(builder, "mb_s", test->mb_s, 100);
-	sdt_bench_json_add_double(builder, "iops", test->iops, 10);
-	sdt_bench_json_add_double(builder, "seconds", test->seconds, 1000);
-	json_builder_set_member_name(builder, "ios");
-	json_builder_add_int_value(builder, (gint64) test->ios);
-	json_builder_set_member_name(builder, "bytes");
-	json_builder_add_int_value(builder, (gint64) test->bytes);
-	json_builder_set_member_name(builder, "io_engine");
-	json_builder_add_string_value(builder, test->io_engine);
-	json_builder_set_member_name(builder, "in_flight_max");
-	json_builder_add_int_value(builder, test->in_flight_max);
-	json_builder_set_member_name(builder, "slices");
-	json_builder_add_int_value(builder, test->slices);
-	sdt_bench_json_add_double_or_null(builder, "ci_percent", test->ci_percent, 10);
-	sdt_bench_json_add_double(builder,
-				  "cpu_us_per_io",
-				  test->ios > 0 ? test->cpu_seconds * 1e6 / test->ios : 0,
-				  100);
+	SdtBenchRecordTest *t = sdt_bench_record_test_new(test->name);
+
+	t->block_size = (gint64) test->block_size;
+	t->queue_depth = test->queue_depth;
+	t->mb_s = sdt_bench_round(test->mb_s, 100);
+	t->iops = sdt_bench_round(test->iops, 10);
+	t->seconds = sdt_bench_round(test->seconds, 1000);
+	t->ios = (gint64) test->ios;
+	t->bytes = (gint64) test->bytes;
+	t->io_engine = g_strdup(test->io_engine);
+	t->in_flight_max = test->in_flight_max;
+	t->slices = test->slices;
+	t->ci_percent = sdt_bench_round_or_nan(test->ci_percent, 10);
+	t->cpu_us_per_io =
+		sdt_bench_round(test->ios > 0 ? test->cpu_seconds * 1e6 / test->ios : 0, 100);
 	if (g_strcmp0(test->name, "seq-write") == 0)
-		sdt_bench_json_add_double(builder, "fsync_seconds", test->fsync_seconds, 1000);
+		t->fsync_seconds = sdt_bench_round(test->fsync_seconds, 1000);
+	t->has_latency = test->random;
 	if (test->random)
-		sdt_bench_json_add_latency(builder, &test->latency);
-	json_builder_end_object(builder);
+		sdt_bench_record_fill_latency(&t->latency, &test->latency);
+	return t;
 }
 
 static void
-sdt_bench_json_add_verdict(JsonBuilder *builder,
-			   const SdtBenchVerdict *verdict,
-			   const SdtBenchTarget *target)
+sdt_bench_record_fill_verdict(SdtBenchRecordVerdict *v,
+			      const SdtBenchVerdict *verdict,
+			      const SdtBenchTarget *target)
 {
-	json_builder_set_member_name(builder, "verdict");
-	json_builder_begin_object(builder);
-	json_builder_set_member_name(builder, "a1");
-	json_builder_add_boolean_value(builder, verdict->a1);
-	json_builder_set_member_name(builder, "a2");
-	json_builder_add_boolean_value(builder, verdict->a2);
-	sdt_bench_json_add_double(builder, "seq_write_mb_s", verdict->seq_write_mb_s, 100);
-	sdt_bench_json_add_double(builder, "read_iops", verdict->read_iops, 10);
-	sdt_bench_json_add_double(builder, "write_iops", verdict->write_iops, 10);
-	json_builder_set_member_name(builder, "stand_in");
-	json_builder_add_boolean_value(builder, target->stand_in);
-	json_builder_set_member_name(builder, "basis");
-	json_builder_add_string_value(builder, "seq-write, rand-4k-read-qd32, rand-4k-write-qd32");
-	sdt_bench_json_add_double(builder, "seconds", verdict->seconds, 1000);
-	sdt_bench_json_add_double_or_null(builder, "spread_percent", verdict->spread_percent, 10);
-	json_builder_end_object(builder);
+	v->present = TRUE;
+	v->a1 = verdict->a1;
+	v->a2 = verdict->a2;
+	v->seq_write_mb_s = sdt_bench_round(verdict->seq_write_mb_s, 100);
+	v->read_iops = sdt_bench_round(verdict->read_iops, 10);
+	v->write_iops = sdt_bench_round(verdict->write_iops, 10);
+	v->stand_in = target->stand_in;
+	v->basis = g_strdup("seq-write, rand-4k-read-qd32, rand-4k-write-qd32");
+	v->seconds = sdt_bench_round(verdict->seconds, 1000);
+	v->spread_percent = sdt_bench_round_or_nan(verdict->spread_percent, 10);
 }
 
-/* the best sequential read against the bus's ceiling; null when the ceiling is unknown */
+/* the best sequential read against the bus's ceiling; unknown when the ceiling is */
 static void
-sdt_bench_json_add_ceiling(JsonBuilder *builder, SdtBenchResult *result, gdouble ceiling_mb_s)
+sdt_bench_record_fill_ceiling(SdtBenchRecord *r, SdtBenchResult *result, gdouble ceiling_mb_s)
 {
 	gdouble best_read = 0;
 
-	if (ceiling_mb_s <= 0) {
-		json_builder_set_member_name(builder, "ceiling_mb_s");
-		json_builder_add_null_value(builder);
-		json_builder_set_member_name(builder, "ceiling_percent");
-		json_builder_add_null_value(builder);
+	if (!(ceiling_mb_s > 0))
 		return;
-	}
 	for (guint i = 0; i < result->tests->len; i++) {
 		SdtBenchTestResult *test = g_ptr_array_index(result->tests, i);
 		if (!test->random && test->queue_depth == 1 &&
@@ -707,33 +642,42 @@ sdt_bench_json_add_ceiling(JsonBuilder *builder, SdtBenchResult *result, gdouble
 		     g_strcmp0(test->name, "raw-read") == 0))
 			best_read = MAX(best_read, test->mb_s);
 	}
-	sdt_bench_json_add_double(builder, "ceiling_mb_s", ceiling_mb_s, 10);
-	sdt_bench_json_add_double(builder, "ceiling_percent", best_read / ceiling_mb_s * 100, 10);
+	r->ceiling_mb_s = sdt_bench_round(ceiling_mb_s, 10);
+	r->ceiling_percent = sdt_bench_round(best_read / ceiling_mb_s * 100, 10);
 }
 
-JsonNode *
-sdt_bench_result_to_json(SdtBenchResult *result, SdtBenchTarget *target, gdouble ceiling_mb_s)
+static void
+sdt_bench_record_fill_target(SdtBenchRecord *r, const SdtBenchTarget *target)
 {
-	g_autoptr(JsonBuilder) builder = json_builder_new();
+	r->path = g_strdup(target->dir);
+	r->device = g_strdup(target->device);
+	r->filesystem = g_strdup(target->filesystem);
+	r->raw_device = g_strdup(target->disk_node);
+	r->file_size = (gint64) target->size;
+	r->tmpfile = target->tmpfile;
+	r->target_stand_in = target->stand_in;
+}
 
-	json_builder_begin_object(builder);
-	sdt_bench_json_add_target(builder, target);
-	json_builder_set_member_name(builder, "profile");
-	json_builder_add_string_value(builder, result->profile);
-	json_builder_set_member_name(builder, "tests");
-	json_builder_begin_array(builder);
+SdtBenchRecord *
+sdt_bench_result_to_record(SdtBenchResult *result, SdtBenchTarget *target, gdouble ceiling_mb_s)
+{
+	g_autoptr(SdtBenchRecord) r = NULL;
+
+	g_return_val_if_fail(result != NULL, NULL);
+	g_return_val_if_fail(target != NULL, NULL);
+
+	r = sdt_bench_record_new();
+	sdt_bench_record_fill_target(r, target);
+	r->profile = g_strdup(result->profile);
 	for (guint i = 0; i < result->tests->len; i++)
-		sdt_bench_json_add_test(builder, g_ptr_array_index(result->tests, i));
-	json_builder_end_array(builder);
-	json_builder_set_member_name(builder, "notes");
-	json_builder_begin_array(builder);
+		g_ptr_array_add(r->tests,
+				sdt_bench_record_test_of(g_ptr_array_index(result->tests, i)));
 	for (guint i = 0; i < result->notes->len; i++)
-		json_builder_add_string_value(builder, g_ptr_array_index(result->notes, i));
-	json_builder_end_array(builder);
-	sdt_bench_json_add_verdict(builder, &result->verdict, target);
-	sdt_bench_json_add_double_or_null(builder, "spread_percent", result->spread_percent, 10);
-	sdt_bench_json_add_ceiling(builder, result, ceiling_mb_s);
-	sdt_bench_json_add_double(builder, "seconds", result->seconds, 1000);
-	json_builder_end_object(builder);
-	return json_builder_get_root(builder);
+		g_ptr_array_add(r->notes, g_strdup(g_ptr_array_index(result->notes, i)));
+	sdt_bench_record_fill_verdict(&r->verdict, &result->verdict, target);
+	r->spread_percent = sdt_bench_round_or_nan(result->spread_percent, 10);
+	sdt_bench_record_fill_ceiling(r, result, ceiling_mb_s);
+	r->seconds = sdt_bench_round(result->seconds, 1000);
+	sdt_bench_record_derive(r);
+	return g_steal_pointer(&r);
 }

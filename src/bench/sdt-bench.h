@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sdt-bench-io.h"
+#include "sdt-bench-record.h"
 #include "sdt-bench-target.h"
 #include "sdt-context.h"
 
@@ -24,12 +25,7 @@ typedef void (*SdtBenchProgressFunc)(const gchar *phase,
 				     gdouble rate_mb_s,
 				     gpointer user_data);
 
-/* SD Association application performance classes (PLATFORM.md 7.1) */
-#define SDT_BENCH_A1_READ_IOPS  1500
-#define SDT_BENCH_A1_WRITE_IOPS 500
-#define SDT_BENCH_A2_READ_IOPS  4000
-#define SDT_BENCH_A2_WRITE_IOPS 2000
-#define SDT_BENCH_A_SEQ_MB_S    10.0
+/* the A1/A2 targets (SDT_BENCH_A1_READ_IOPS, ...) are in sdt-bench-record.h */
 
 /*
  * What one run does.  The profiles fill this in; tests use tiny sizes.  Tests
@@ -80,7 +76,7 @@ typedef struct {
 	gdouble iops;
 	gdouble fsync_seconds;
 	guint slices;        /* 250 ms slices (SdtBenchIoStats) */
-	gdouble ci_percent;  /* their 95% CI half-width, % of the mean; -1: unknown */
+	gdouble ci_percent;  /* their 95% CI half-width, % of the mean; NaN: unknown */
 	gdouble cpu_seconds; /* CPU time of the threads doing the I/O (SdtBenchIoStats.cpu_ns) */
 	SdtBenchLatency latency;
 } SdtBenchTestResult;
@@ -92,7 +88,7 @@ typedef struct {
 	gdouble read_iops;
 	gdouble write_iops;
 	gdouble seconds;        /* from the start until the verdict was known */
-	gdouble spread_percent; /* the widest CI of its three figures; -1: unknown */
+	gdouble spread_percent; /* the widest CI of its three figures; NaN: unknown */
 } SdtBenchVerdict;
 
 typedef struct {
@@ -100,7 +96,7 @@ typedef struct {
 	GPtrArray *tests; /* of SdtBenchTestResult */
 	SdtBenchVerdict verdict;
 	gdouble seconds;
-	gdouble spread_percent; /* the widest CI of all figures; -1: one is unknown */
+	gdouble spread_percent; /* the widest CI of all figures; NaN: one is unknown */
 	GPtrArray *notes;       /* of gchar*: what was skipped and why */
 } SdtBenchResult;
 
@@ -126,9 +122,12 @@ SdtBenchResult *sdt_bench_run(SdtBenchTarget *target,
 			      GCancellable *cancellable,
 			      GError **error);
 
-/* the `bench --json` document; @ceiling_mb_s <= 0 means unknown (null) */
-JsonNode *
-sdt_bench_result_to_json(SdtBenchResult *result, SdtBenchTarget *target, gdouble ceiling_mb_s);
+/*
+ * The record of this run (sdt-bench-record.h), its figures rounded as the
+ * document carries them; @ceiling_mb_s <= 0 or NaN means unknown
+ */
+SdtBenchRecord *
+sdt_bench_result_to_record(SdtBenchResult *result, SdtBenchTarget *target, gdouble ceiling_mb_s);
 
 /* sdt_ops_bench() with an explicit configuration (tests use tiny sizes) */
 JsonNode *sdt_ops_bench_run(SdtContext *ctx,

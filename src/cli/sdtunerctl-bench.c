@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "sdt-bench.h"
-#include "sdt-client-bench.h"
+#include "sdt-bench-record.h"
 #include "sdt-cli-ops.h"
 #include "sdt-cli-table.h"
 #include "sdt-error.h"
@@ -141,7 +141,7 @@ sdt_cli_bench_human_size(gint64 bytes, gchar *buf, gsize bufsz)
 
 /* where the test file was */
 static void
-sdt_cli_bench_print_target(SdtClientBench *bench)
+sdt_cli_bench_print_target(SdtBenchRecord *bench)
 {
 	if (bench->stand_in)
 		/* Translators: the benchmark's test file: directory, block device, file system */
@@ -161,7 +161,7 @@ sdt_cli_bench_print_target(SdtClientBench *bench)
 
 /* the table of results, aligned by display width (a Japanese title is twice as wide) */
 static void
-sdt_cli_bench_print_tests(SdtClientBench *bench)
+sdt_cli_bench_print_tests(SdtBenchRecord *bench)
 {
 	static const SdtCliTableAlign align[] = {SDT_CLI_TABLE_START,
 						 SDT_CLI_TABLE_END,
@@ -185,7 +185,7 @@ sdt_cli_bench_print_tests(SdtClientBench *bench)
 
 	sdt_cli_table_add(table, head);
 	for (guint i = 0; i < bench->tests->len; i++) {
-		SdtClientBenchTest *t = g_ptr_array_index(bench->tests, i);
+		SdtBenchRecordTest *t = g_ptr_array_index(bench->tests, i);
 		gchar size[32];
 		g_autofree gchar *qd = g_strdup_printf("%" G_GINT64_FORMAT, t->queue_depth);
 		g_autofree gchar *mb_s = g_strdup_printf("%.2f", t->mb_s);
@@ -213,9 +213,9 @@ sdt_cli_bench_print_tests(SdtClientBench *bench)
 }
 
 static void
-sdt_cli_bench_print_verdict(SdtClientBench *bench)
+sdt_cli_bench_print_verdict(SdtBenchRecord *bench)
 {
-	const SdtClientBenchVerdict *v = &bench->verdict;
+	const SdtBenchRecordVerdict *v = &bench->verdict;
 
 	if (bench->stand_in)
 		/* Translators: %s is a block device such as sda1; the figures are its own */
@@ -239,7 +239,7 @@ sdt_cli_bench_print_verdict(SdtClientBench *bench)
 }
 
 static void
-sdt_cli_bench_print_human(SdtClientBench *bench)
+sdt_cli_bench_print_human(SdtBenchRecord *bench)
 {
 	sdt_cli_bench_print_target(bench);
 	sdt_cli_bench_print_tests(bench);
@@ -389,7 +389,7 @@ static gint
 sdt_cli_bench_print_result(SdtCli *cli, SdtCliBenchRun *self, GError **error)
 {
 	JsonObject *obj;
-	g_autoptr(SdtClientBench) bench = NULL;
+	g_autoptr(SdtBenchRecord) bench = NULL;
 
 	if (self->error != NULL) {
 		g_propagate_error(error, g_steal_pointer(&self->error));
@@ -404,7 +404,7 @@ sdt_cli_bench_print_result(SdtCli *cli, SdtCliBenchRun *self, GError **error)
 		sdt_cli_bench_print_soak(obj);
 		return SDT_CLI_EXIT_OK;
 	}
-	bench = sdt_client_bench_from_json(obj, error);
+	bench = sdt_bench_record_from_json(obj, error);
 	if (bench == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	sdt_cli_bench_print_human(bench);

@@ -26,7 +26,7 @@ sdt_client_history_entry_free(SdtClientHistoryEntry *e)
 	g_free(e->target_path);
 	g_free(e->verdict);
 	g_free(e->reason);
-	sdt_client_bench_free(e->bench);
+	sdt_bench_record_free(e->bench);
 	sdt_client_status_verification_free(e->verification);
 	g_ptr_array_unref(e->figures);
 	g_clear_error(&e->error);
@@ -85,7 +85,7 @@ sdt_client_history_entry_read_result(JsonObject *obj, const gchar *at, SdtClient
 
 	ok = sdt_client_read_object(obj, at, "result", &result, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
-	e->bench = sdt_client_bench_from_json(result != NULL ? result : obj, &error);
+	e->bench = sdt_bench_record_from_json(result != NULL ? result : obj, &error);
 	if (e->bench == NULL) {
 		g_debug("%s without a readable result: %s", at, error->message);
 		g_error_free(error);
@@ -234,11 +234,11 @@ static void
 sdt_history_comparison_collect(SdtHistoryComparison *c,
 			       const SdtClientHistory *history,
 			       gboolean *changed,
-			       const SdtClientBench **previous)
+			       const SdtBenchRecord **previous)
 {
 	for (guint i = history->entries->len; i > 0; i--) {
 		const SdtClientHistoryEntry *e = g_ptr_array_index(history->entries, i - 1);
-		const SdtClientBench *s = e->bench;
+		const SdtBenchRecord *s = e->bench;
 
 		if (g_strcmp0(e->kind, "bench") == 0) {
 			if (s == NULL)
@@ -261,7 +261,7 @@ SdtHistoryComparison *
 sdt_client_history_comparison_new(const SdtClientHistory *history)
 {
 	SdtHistoryComparison *c = g_new0(SdtHistoryComparison, 1);
-	const SdtClientBench *previous = NULL; /* the run before the latest, no change */
+	const SdtBenchRecord *previous = NULL; /* the run before the latest, no change */
 	gboolean changed = FALSE;
 
 	sdt_history_comparison_collect(c, history, &changed, &previous);

@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include "sdt-client-bench.h"
+#include "sdt-bench-record.h"
 #include "sdt-client-status.h"
 
 G_BEGIN_DECLS
@@ -36,7 +36,7 @@ typedef struct {
 	gchar *profile;           /* bench */
 	gchar *target_path;       /* bench: the test file's directory */
 	gboolean stand_in;        /* bench: not the SD card */
-	SdtClientBench *bench;    /* bench: its result, NULL when none is readable */
+	SdtBenchRecord *bench;    /* bench: its result, NULL when none is readable */
 	SdtClientVerification *verification; /* verify: never NULL for those */
 	GPtrArray *figures;     /* verify: of SdtClientFigure, the evidence's; never NULL */
 	gchar *verdict;         /* check: "genuine", "fake", "undetermined"; NULL: unknown */
@@ -67,8 +67,8 @@ typedef enum {
 /* the benchmarks are the history's: the comparison lives no longer than it */
 typedef struct {
 	SdtHistoryCompareKind kind;
-	const SdtClientBench *before; /* %NULL when there is none */
-	const SdtClientBench *after;  /* %NULL when there is none */
+	const SdtBenchRecord *before; /* %NULL when there is none */
+	const SdtBenchRecord *after;  /* %NULL when there is none */
 	guint stand_in_runs;          /* benchmarks of a stand-in, left out */
 } SdtHistoryComparison;
 

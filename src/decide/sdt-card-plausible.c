@@ -219,7 +219,7 @@ sdt_plausible_check_speed(JsonBuilder *b, guint *n, const SdtSsr *ssr, gdouble s
 {
 	gint promised;
 
-	if (ssr == NULL || seq_write_mb_s < 0)
+	if (ssr == NULL || !(seq_write_mb_s >= 0))
 		return;
 	promised = MAX(ssr->speed_class, 0);
 	if (ssr->uhs_grade == 1)

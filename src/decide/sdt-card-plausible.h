@@ -26,7 +26,7 @@ G_BEGIN_DECLS
  *                       (2006) or SDXC (2009) existed
  *   speed-contradicted  a sequential write rate below half what the SSR's speed,
  *                       UHS or video class promises
- * Any of @csd, @scr, @ssr may be %NULL (unknown); @seq_write_mb_s < 0: not measured.
+ * Any of @csd, @scr, @ssr may be %NULL (unknown); @seq_write_mb_s NaN (or < 0): not measured.
  * Returns {"verdict": "plausible"|"suspicious", "findings": [{"rule", "message"}]}.
  */
 JsonNode *sdt_card_plausible_judge(const SdtCid *cid,

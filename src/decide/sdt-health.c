@@ -5,8 +5,10 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
+#include "sdt-bench-record.h"
 #include "sdt-card-plausible.h"
 #include "sdt-health.h"
 
@@ -86,28 +88,32 @@ sdt_health_trend_metric(JsonBuilder *b,
 }
 
 /*
- * The tests of a history entry that benchmarked the SD card itself, or %NULL:
- * not a benchmark, damaged, or a stand-in folder's run (which says nothing
- * about the card, DESIGN.md).
+ * The record of a history entry that benchmarked the SD card itself, or %NULL:
+ * not a benchmark, damaged (a member of the wrong type: the whole entry is left
+ * out), or a stand-in folder's run (which says nothing about the card,
+ * DESIGN.md).
  */
-static JsonArray *
-sdt_health_card_bench_tests(JsonNode *node)
+static SdtBenchRecord *
+sdt_health_card_bench(JsonNode *node)
 {
 	JsonObject *e = JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
-	JsonNode *target;
-	JsonNode *tests;
+	g_autoptr(SdtBenchRecord) record = NULL;
 
 	if (e == NULL ||
 	    g_strcmp0(json_object_get_string_member_with_default(e, "kind", ""), "bench") != 0)
 		return NULL;
-	target = json_object_get_member(e, "target");
-	if (target != NULL && JSON_NODE_HOLDS_OBJECT(target) &&
-	    json_object_get_boolean_member_with_default(json_node_get_object(target),
-							"stand_in",
-							FALSE))
+	record = sdt_bench_record_from_json(e, NULL);
+	if (record == NULL || record->target_stand_in)
 		return NULL;
-	tests = json_object_get_member(e, "tests");
-	return tests != NULL && JSON_NODE_HOLDS_ARRAY(tests) ? json_node_get_array(tests) : NULL;
+	return g_steal_pointer(&record);
+}
+
+/* a figure that was measured: known and above zero */
+static void
+sdt_health_add_figure(GArray *values, gdouble v)
+{
+	if (v > 0)
+		g_array_append_val(values, v);
 }
 
 JsonNode *
@@ -119,32 +125,15 @@ sdt_health_trend(JsonArray *entries)
 	g_autoptr(GPtrArray) alerts = g_ptr_array_new_with_free_func(g_free);
 
 	for (guint i = 0; entries != NULL && i < json_array_get_length(entries); i++) {
-		JsonArray *tests = sdt_health_card_bench_tests(json_array_get_element(entries, i));
-		if (tests == NULL)
-			continue;
-		for (guint t = 0; t < json_array_get_length(tests); t++) {
-			JsonNode *tn = json_array_get_element(tests, t);
-			JsonObject *to =
-				JSON_NODE_HOLDS_OBJECT(tn) ? json_node_get_object(tn) : NULL;
-			const gchar *name;
-			if (to == NULL)
-				continue;
-			name = json_object_get_string_member_with_default(to, "name", "");
-			if (g_strcmp0(name, "seq-write") == 0) {
-				gdouble v =
-					json_object_get_double_member_with_default(to, "mb_s", -1);
-				if (v > 0)
-					g_array_append_val(seq, v);
-			} else if (g_strcmp0(name, "rand-4k-write-qd1") == 0 &&
-				   json_object_has_member(to, "latency_us") &&
-				   JSON_NODE_HOLDS_OBJECT(
-					   json_object_get_member(to, "latency_us"))) {
-				JsonObject *l = json_object_get_object_member(to, "latency_us");
-				gdouble v =
-					json_object_get_double_member_with_default(l, "mean", -1);
-				if (v > 0)
-					g_array_append_val(lat, v);
-			}
+		g_autoptr(SdtBenchRecord) r =
+			sdt_health_card_bench(json_array_get_element(entries, i));
+		for (guint t = 0; r != NULL && t < r->tests->len; t++) {
+			SdtBenchRecordTest *test = g_ptr_array_index(r->tests, t);
+			if (g_strcmp0(test->name, "seq-write") == 0)
+				sdt_health_add_figure(seq, test->mb_s);
+			else if (g_strcmp0(test->name, "rand-4k-write-qd1") == 0 &&
+				 test->has_latency)
+				sdt_health_add_figure(lat, test->latency.mean);
 		}
 	}
 	json_builder_begin_object(b);
@@ -161,24 +150,17 @@ sdt_health_trend(JsonArray *entries)
 	return json_builder_get_root(b);
 }
 
-/* the latest benchmark's sequential write rate, -1 if none */
+/* the latest benchmark's sequential write rate, NaN if none */
 static gdouble
 sdt_health_last_seq_write(JsonArray *entries)
 {
-	gdouble rate = -1;
+	gdouble rate = NAN;
 	for (guint i = 0; entries != NULL && i < json_array_get_length(entries); i++) {
-		JsonArray *tests = sdt_health_card_bench_tests(json_array_get_element(entries, i));
-		if (tests == NULL)
-			continue;
-		for (guint t = 0; t < json_array_get_length(tests); t++) {
-			JsonNode *tn = json_array_get_element(tests, t);
-			JsonObject *to =
-				JSON_NODE_HOLDS_OBJECT(tn) ? json_node_get_object(tn) : NULL;
-			if (to != NULL &&
-			    g_strcmp0(json_object_get_string_member_with_default(to, "name", ""),
-				      "seq-write") == 0)
-				rate = json_object_get_double_member_with_default(to, "mb_s", -1);
-		}
+		g_autoptr(SdtBenchRecord) r =
+			sdt_health_card_bench(json_array_get_element(entries, i));
+		SdtBenchRecordTest *t = sdt_bench_record_get_test(r, "seq-write");
+		if (t != NULL)
+			rate = t->mb_s;
 	}
 	return rate;
 }

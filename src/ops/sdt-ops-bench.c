@@ -223,6 +223,7 @@ sdt_ops_bench_run(SdtContext *ctx,
 {
 	g_autoptr(SdtBenchTarget) target = NULL;
 	g_autoptr(SdtBenchResult) result = NULL;
+	g_autoptr(SdtBenchRecord) record = NULL;
 	g_autoptr(JsonNode) node = NULL;
 	g_autoptr(JsonNode) entry = NULL;
 	g_autoptr(GError) error_history = NULL;
@@ -258,10 +259,11 @@ sdt_ops_bench_run(SdtContext *ctx,
 					target->device,
 					card.source));
 	}
-	node = sdt_bench_result_to_json(result, target, card.ceiling_mb_s);
+	record = sdt_bench_result_to_record(result, target, card.ceiling_mb_s);
+	node = sdt_bench_record_to_json(record);
 
 	/* a failure to save the history does not throw the measurement away */
-	entry = sdt_bench_result_to_json(result, target, card.ceiling_mb_s);
+	entry = sdt_bench_record_to_json(record);
 	sdt_bench_ops_mark_config(ctx, json_node_get_object(entry));
 	if (!sdt_history_append(ctx, "bench", json_node_get_object(entry), &error_history))
 		g_warning("benchmark result not saved: %s", error_history->message);

@@ -331,7 +331,7 @@ sdt_metrics_last(JsonArray *history, const gchar *kind, gboolean (*accept)(JsonO
 
 /* one test's figures of the last benchmark */
 static void
-sdt_metrics_bench_test(SdtProm *prom, JsonObject *test)
+sdt_metrics_bench_test(SdtProm *prom, const SdtBenchRecordTest *test)
 {
 	static const gchar *const names[] = {"seq-write",
 					     "seq-read",
@@ -341,7 +341,7 @@ sdt_metrics_bench_test(SdtProm *prom, JsonObject *test)
 					     "rand-4k-read-qd32",
 					     "raw-read",
 					     NULL};
-	const gchar *name = sdt_metrics_str(test, "name");
+	const gchar *name = test->name;
 	const gchar *labels[] = {"test", name, NULL};
 
 	/* a fixed set of label values, whatever the history holds */
@@ -352,13 +352,13 @@ sdt_metrics_bench_test(SdtProm *prom, JsonObject *test)
 		     SDT_PROM_GAUGE,
 		     "The last benchmark of the card: each test's rate",
 		     labels,
-		     sdt_metrics_num(test, "mb_s") * 1e6);
+		     test->mb_s * 1e6);
 	sdt_prom_add(prom,
 		     "sdtuner_benchmark_iops",
 		     SDT_PROM_GAUGE,
 		     "The last benchmark of the card: each test's I/O operations per second",
 		     labels,
-		     sdt_metrics_num(test, "iops"));
+		     test->iops);
 }
 
 /* the last benchmark of the card itself (not a stand-in), as the history recorded it */
@@ -366,22 +366,17 @@ static void
 sdt_metrics_bench(SdtProm *prom, JsonArray *history)
 {
 	JsonObject *bench = sdt_metrics_last(history, "bench", sdt_ops_verify_record_on_card);
-	JsonNode *tests = bench != NULL ? json_object_get_member(bench, "tests") : NULL;
+	g_autoptr(SdtBenchRecord) record = bench != NULL ? sdt_ops_verify_record_card_bench(bench) : NULL;
 
-	if (bench == NULL)
+	if (record == NULL)
 		return;
 	sdt_metrics_gauge(prom,
 			  "sdtuner_benchmark_timestamp_seconds",
 			  "When the last benchmark of the card ran (recorded when it ran; metrics "
 			  "never benchmark), seconds since the epoch",
 			  sdt_metrics_entry_time(bench));
-	for (guint i = 0; tests != NULL && JSON_NODE_HOLDS_ARRAY(tests) &&
-			  i < json_array_get_length(json_node_get_array(tests));
-	     i++) {
-		JsonNode *t = json_array_get_element(json_node_get_array(tests), i);
-		if (JSON_NODE_HOLDS_OBJECT(t))
-			sdt_metrics_bench_test(prom, json_node_get_object(t));
-	}
+	for (guint i = 0; i < record->tests->len; i++)
+		sdt_metrics_bench_test(prom, g_ptr_array_index(record->tests, i));
 	for (guint i = 0; i < 2; i++) {
 		const gchar *labels[] = {"class", i == 0 ? "A1" : "A2", NULL};
 		sdt_prom_add(prom,
@@ -390,7 +385,9 @@ sdt_metrics_bench(SdtProm *prom, JsonArray *history)
 			     "The last benchmark of the card: 1 when it met the application "
 			     "performance class",
 			     labels,
-			     sdt_metrics_num(bench, i == 0 ? "verdict.a1" : "verdict.a2"));
+			     !record->verdict.present                             ? NAN
+			     : (i == 0 ? record->verdict.a1 : record->verdict.a2) ? 1
+										  : 0);
 	}
 }
 

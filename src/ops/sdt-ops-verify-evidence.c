@@ -244,23 +244,22 @@ sdt_ops_verify_run_tests(SdtContext *ctx,
 		options->progress != NULL ? sdt_ops_verify_engine_progress : NULL;
 	gdouble soak_seconds =
 		options->soak_seconds >= 0 ? options->soak_seconds : SDT_SOAK_DEFAULT_SECONDS;
-	JsonObject *b;
+	g_autoptr(SdtBenchRecord) b = NULL;
 
 	bench = sdt_ops_bench(ctx, "standard", NULL, progress, &bp, gather, &local);
 	if (bench == NULL)
 		return local;
-	b = json_node_get_object(bench);
 	/* a simulated board's stand-in says nothing about the card */
-	ev->after =
-		sdt_ops_verify_record_on_card(b) ? sdt_ops_verify_record_bench_figures(b) : NULL;
+	b = sdt_ops_verify_record_card_bench(json_node_get_object(bench));
+	ev->after = b != NULL ? sdt_ops_verify_record_bench_figures(b) : NULL;
 	soak = sdt_ops_bench_soak(ctx,
-				  NULL,
-				  SDT_SOAK_DEFAULT_SIZE,
-				  soak_seconds,
-				  progress,
-				  &sp,
-				  gather,
-				  &local);
+			    NULL,
+			    SDT_SOAK_DEFAULT_SIZE,
+			    soak_seconds,
+			    progress,
+			    &sp,
+			    gather,
+			    &local);
 	if (soak == NULL)
 		return local;
 	ev->soak =

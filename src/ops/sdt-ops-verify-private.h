@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include "sdt-bench-record.h"
 #include <json-glib/json-glib.h>
 
 #include "sdt-config-writer.h"
@@ -26,13 +27,19 @@ gchar *sdt_ops_verify_record_now_iso(SdtContext *ctx);
 gdouble sdt_ops_verify_record_num(JsonObject *obj, const gchar *name);
 /* an object member, or NULL */
 JsonObject *sdt_ops_verify_record_obj(JsonObject *obj, const gchar *name);
-/* a benchmark result measured on the SD card itself (one without stand_in is) */
+/*
+ * The record of a benchmark result measured on the SD card itself (one without
+ * target.stand_in is), or NULL: a stand-in's, or damaged (sdt_bench_record_from_json()
+ * refuses it)
+ */
+SdtBenchRecord *sdt_ops_verify_record_card_bench(JsonObject *bench);
+/* the same as a yes/no, for filters */
 gboolean sdt_ops_verify_record_on_card(JsonObject *bench);
 /*
  * The figures of a benchmark result as the decision compares them: {test:
  * {median, spread, unit}}; NULL when it has none with a known spread.
  */
-JsonObject *sdt_ops_verify_record_bench_figures(JsonObject *bench);
+JsonObject *sdt_ops_verify_record_bench_figures(const SdtBenchRecord *bench);
 /*
  * The figures of the last benchmark of the card in the history taken at or
  * before @until (ISO 8601; NULL: any) and, unless @config_sha256 is NULL,

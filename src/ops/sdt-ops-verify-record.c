@@ -47,56 +47,51 @@ sdt_ops_verify_record_obj(JsonObject *obj, const gchar *name)
  * known spread is left out.
  */
 JsonObject *
-sdt_ops_verify_record_bench_figures(JsonObject *bench)
+sdt_ops_verify_record_bench_figures(const SdtBenchRecord *bench)
 {
-	JsonNode *tn = json_object_get_member(bench, "tests");
-	JsonArray *tests = tn != NULL && JSON_NODE_HOLDS_ARRAY(tn) ? json_node_get_array(tn) : NULL;
 	g_autoptr(JsonObject) figures = json_object_new();
 
-	for (guint i = 0; tests != NULL && i < json_array_get_length(tests); i++) {
-		JsonNode *e = json_array_get_element(tests, i);
-		JsonObject *t = JSON_NODE_HOLDS_OBJECT(e) ? json_node_get_object(e) : NULL;
-		const gchar *name =
-			t != NULL ? json_object_get_string_member_with_default(t, "name", NULL)
-				  : NULL;
-		gboolean iops = name != NULL && g_str_has_prefix(name, "rand-");
-		gdouble value =
-			t != NULL ? sdt_ops_verify_record_num(t, iops ? "iops" : "mb_s") : NAN;
-		gdouble ci = t != NULL ? sdt_ops_verify_record_num(t, "ci_percent") : NAN;
+	for (guint i = 0; i < bench->tests->len; i++) {
+		const SdtBenchRecordTest *t = g_ptr_array_index(bench->tests, i);
+		gboolean iops = g_str_has_prefix(t->name, "rand-");
+		gdouble value = iops ? t->iops : t->mb_s;
 		JsonObject *f;
 
-		if (name == NULL || !(value >= 0) || !(ci >= 0))
+		if (!(value >= 0) || !(t->ci_percent >= 0))
 			continue;
 		f = json_object_new();
 		json_object_set_double_member(f, "median", value);
-		json_object_set_double_member(f, "spread", value * ci / 100.0);
+		json_object_set_double_member(f, "spread", value * t->ci_percent / 100.0);
 		json_object_set_string_member(f, "unit", iops ? "IOPS" : "MB/s");
-		json_object_set_object_member(figures, name, f);
+		json_object_set_object_member(figures, t->name, f);
 	}
 	return json_object_get_size(figures) > 0 ? g_steal_pointer(&figures) : NULL;
 }
 
-/* a benchmark result measured on the SD card itself (one without stand_in is) */
+SdtBenchRecord *
+sdt_ops_verify_record_card_bench(JsonObject *bench)
+{
+	g_autoptr(SdtBenchRecord) record = sdt_bench_record_from_json(bench, NULL);
+
+	if (record == NULL || record->target_stand_in)
+		return NULL;
+	return g_steal_pointer(&record);
+}
+
 gboolean
 sdt_ops_verify_record_on_card(JsonObject *bench)
 {
-	JsonNode *tn = json_object_get_member(bench, "target");
-	JsonObject *target =
-		tn != NULL && JSON_NODE_HOLDS_OBJECT(tn) ? json_node_get_object(tn) : NULL;
-	JsonNode *si = target != NULL ? json_object_get_member(target, "stand_in") : NULL;
-
-	if (si != NULL && JSON_NODE_HOLDS_VALUE(si) &&
-	    json_node_get_value_type(si) == G_TYPE_BOOLEAN)
-		return !json_node_get_boolean(si);
-	return TRUE;
+	g_autoptr(SdtBenchRecord) record = sdt_ops_verify_record_card_bench(bench);
+	return record != NULL;
 }
 
 /* a history entry of a benchmark of the SD card itself */
-static gboolean
-sdt_ops_verify_is_card_bench(JsonObject *e)
+static SdtBenchRecord *
+sdt_ops_verify_entry_card_bench(JsonObject *e)
 {
-	return g_strcmp0(json_object_get_string_member_with_default(e, "kind", ""), "bench") == 0 &&
-	       sdt_ops_verify_record_on_card(e);
+	if (g_strcmp0(json_object_get_string_member_with_default(e, "kind", ""), "bench") != 0)
+		return NULL;
+	return sdt_ops_verify_record_card_bench(e);
 }
 
 /* entry @e of the history was taken at or before @until_dt (NULL: any time) */
@@ -126,17 +121,20 @@ sdt_ops_verify_record_last_card_bench(SdtContext *ctx,
 	for (guint i = history != NULL ? json_array_get_length(history) : 0; i > 0; i--) {
 		JsonNode *n = json_array_get_element(history, i - 1);
 		JsonObject *e = JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+		g_autoptr(SdtBenchRecord) record = NULL;
 		JsonObject *figures;
 
-		if (e == NULL || !sdt_ops_verify_is_card_bench(e) ||
-		    !sdt_ops_verify_taken_by(e, until_dt))
+		if (e == NULL || !sdt_ops_verify_taken_by(e, until_dt))
+			continue;
+		record = sdt_ops_verify_entry_card_bench(e);
+		if (record == NULL)
 			continue;
 		/* measured under another config.txt (or an unknown one): not this one's figures */
 		if (config_sha256 != NULL &&
 		    g_strcmp0(json_object_get_string_member_with_default(e, "config_sha256", NULL),
 			      config_sha256) != 0)
 			continue;
-		figures = sdt_ops_verify_record_bench_figures(e);
+		figures = sdt_ops_verify_record_bench_figures(record);
 		if (figures != NULL)
 			return figures;
 	}

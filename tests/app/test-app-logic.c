@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "sdt-bench-words.h"
-#include "sdt-client-bench.h"
+#include "sdt-bench-record.h"
 #include "sdt-client-history.h"
 #include "sdt-client-status.h"
 #include "sdt-block-preview.h"
@@ -349,13 +349,13 @@ test_bench_summary_spread(void)
 		" \"verdict\": {\"a1\": true, \"a2\": false, \"spread_percent\": 2.5},"
 		" \"notes\": [\"raw-read skipped: No device node for 254:0\"]}";
 	g_autoptr(GError) error = NULL;
-	g_autoptr(SdtClientBench) s = sdt_client_bench_parse(json, &error);
+	g_autoptr(SdtBenchRecord) s = sdt_bench_record_parse(json, &error);
 
 	g_assert_no_error(error);
-	g_assert_cmpfloat(((SdtClientBenchTest *) g_ptr_array_index(s->tests, 0))->ci_percent,
+	g_assert_cmpfloat(((SdtBenchRecordTest *) g_ptr_array_index(s->tests, 0))->ci_percent,
 			  ==,
 			  1.5);
-	g_assert_true(isnan(((SdtClientBenchTest *) g_ptr_array_index(s->tests, 1))->ci_percent));
+	g_assert_true(isnan(((SdtBenchRecordTest *) g_ptr_array_index(s->tests, 1))->ci_percent));
 	g_assert_cmpfloat(s->verdict.spread_percent, ==, 2.5);
 	g_assert_cmpfloat(s->spread_percent, ==, 4.0);
 	g_assert_cmpstr(g_ptr_array_index(s->notes, 0),

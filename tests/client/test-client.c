@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "sdt-bench.h"
-#include "sdt-client-bench.h"
+#include "sdt-bench-record.h"
 #include "sdt-client-history.h"
 #include "sdt-client-info.h"
 #include "sdt-client-recommend.h"
@@ -43,8 +43,8 @@ static void
 test_bench_rows_and_targets(void)
 {
 	g_autoptr(GError) error = NULL;
-	g_autoptr(SdtClientBench) s = sdt_client_bench_parse(bench_json, &error);
-	SdtClientBenchTest *row;
+	g_autoptr(SdtBenchRecord) s = sdt_bench_record_parse(bench_json, &error);
+	SdtBenchRecordTest *row;
 
 	g_assert_no_error(error);
 	g_assert_nonnull(s);
@@ -83,20 +83,20 @@ static void
 test_bench_zero_duration_is_invalid(void)
 {
 	g_autoptr(GError) error = NULL;
-	g_autoptr(SdtClientBench) s = sdt_client_bench_parse(
+	g_autoptr(SdtBenchRecord) s = sdt_bench_record_parse(
 		"{\"ceiling_mb_s\": 25, \"tests\": ["
 		" {\"name\": \"seq-read\", \"mb_s\": 0, \"iops\": 0, \"seconds\": 0},"
 		" {\"name\": \"seq-write\", \"mb_s\": null, \"iops\": 1, \"seconds\": 1},"
 		" {\"name\": \"rand-4k-read-qd1\", \"mb_s\": 4.0, \"iops\": 1000, \"seconds\": 1}],"
 		" \"verdict\": {\"a1\": true, \"a2\": true}}",
 		&error);
-	SdtClientBenchTest *row;
+	SdtBenchRecordTest *row;
 
 	g_assert_no_error(error);
 	g_assert_cmpuint(s->invalid_rows, ==, 2);
 	row = g_ptr_array_index(s->tests, 0);
 	g_assert_false(row->valid);
-	g_assert_cmpfloat(row->ceiling_pct, ==, -1);
+	g_assert_true(isnan(row->ceiling_pct));
 	g_assert_cmpint(row->a1, ==, SDT_TARGET_NONE);
 	row = g_ptr_array_index(s->tests, 1);
 	g_assert_false(row->valid);
@@ -113,7 +113,7 @@ static void
 test_bench_stand_in(void)
 {
 	g_autoptr(GError) error = NULL;
-	g_autoptr(SdtClientBench) s = sdt_client_bench_parse(
+	g_autoptr(SdtBenchRecord) s = sdt_bench_record_parse(
 		"{\"target\": {\"path\": \"/var/tmp/x\", \"device\": \"sda1\", \"stand_in\": true},"
 		" \"tests\": ["
 		"  {\"name\": \"seq-write\", \"mb_s\": 300, \"iops\": 75, \"seconds\": 1},"
@@ -129,7 +129,7 @@ test_bench_stand_in(void)
 	g_assert_cmpint(s->a1, ==, SDT_TARGET_NONE);
 	g_assert_cmpint(s->a2, ==, SDT_TARGET_NONE);
 	for (guint i = 0; i < s->tests->len; i++) {
-		SdtClientBenchTest *row = g_ptr_array_index(s->tests, i);
+		SdtBenchRecordTest *row = g_ptr_array_index(s->tests, i);
 		g_assert_true(row->valid);
 		g_assert_cmpint(row->a1, ==, SDT_TARGET_NONE);
 		g_assert_cmpint(row->a2, ==, SDT_TARGET_NONE);
@@ -221,7 +221,7 @@ test_bench_bad_documents(void)
 	};
 	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
 		g_autoptr(GError) error = NULL;
-		g_autoptr(SdtClientBench) s = sdt_client_bench_parse(bad[i], &error);
+		g_autoptr(SdtBenchRecord) s = sdt_bench_record_parse(bad[i], &error);
 		g_assert_null(s);
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	}
@@ -257,18 +257,19 @@ test_bench_wrong_types(void)
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
 		g_autoptr(GError) error = NULL;
 		g_autoptr(GString) json = g_string_new(cases[i].json);
-		g_autoptr(SdtClientBench) b = NULL;
+		g_autoptr(SdtBenchRecord) b = NULL;
 
 		g_string_replace(json, "@", base, 0);
 		g_test_message("%s", json->str);
-		b = sdt_client_bench_parse(json->str, &error);
+		b = sdt_bench_record_parse(json->str, &error);
 		g_assert_null(b);
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 		g_assert_nonnull(strstr(error->message, cases[i].member));
 	}
 }
 
-/* what the engine writes (sdt_bench_result_to_json) is read back, every field */
+/* what the engine writes (sdt_bench_result_to_record(), sdt_bench_record_to_json()) is read
+ * back, every field */
 static void
 test_bench_engine_round_trip(void)
 {
@@ -284,8 +285,9 @@ test_bench_engine_round_trip(void)
 	g_autoptr(JsonNode) node = NULL;
 	g_autofree gchar *text = NULL;
 	g_autoptr(GError) error = NULL;
-	g_autoptr(SdtClientBench) b = NULL;
-	SdtClientBenchTest *t;
+	g_autoptr(SdtBenchRecord) record = NULL;
+	g_autoptr(SdtBenchRecord) b = NULL;
+	SdtBenchRecordTest *t;
 
 	result->profile = g_strdup("quick");
 	result->tests = g_ptr_array_new_with_free_func(g_free);
@@ -315,18 +317,19 @@ test_bench_engine_round_trip(void)
 				    .mb_s = 16.38,
 				    .iops = 4000,
 				    .slices = 4,
-				    .ci_percent = -1};
+				    .ci_percent = NAN};
 	sdt_bench_latency_add(&rnd->latency, 250000);
 	g_ptr_array_add(result->tests, seq);
 	g_ptr_array_add(result->tests, rnd);
 	g_ptr_array_add(result->notes, g_strdup("raw-read skipped: no raw device"));
 	result->verdict = (SdtBenchVerdict){TRUE, FALSE, 33.55, 4000, 400, 3.5, 4.3};
 	result->seconds = 5;
-	result->spread_percent = -1;
-	node = sdt_bench_result_to_json(result, &target, 50);
+	result->spread_percent = NAN;
+	record = sdt_bench_result_to_record(result, &target, 50);
+	node = sdt_bench_record_to_json(record);
 	text = sdt_json_to_string(node, FALSE);
 
-	b = sdt_client_bench_parse(text, &error);
+	b = sdt_bench_record_parse(text, &error);
 	g_assert_no_error(error);
 	g_assert_cmpstr(b->path, ==, "/var/tmp/sd-tuner-bench");
 	g_assert_cmpstr(b->device, ==, "mmcblk0p2");
@@ -351,7 +354,7 @@ test_bench_engine_round_trip(void)
 	g_assert_cmpint(b->a1, ==, SDT_TARGET_PASS);
 	g_assert_cmpint(b->a2, ==, SDT_TARGET_FAIL);
 
-	t = sdt_client_bench_get_test(b, "seq-write");
+	t = sdt_bench_record_get_test(b, "seq-write");
 	g_assert_cmpint(t->block_size, ==, 4 << 20);
 	g_assert_cmpstr(t->io_engine, ==, "sync");
 	g_assert_cmpint(t->ios, ==, 16);
@@ -363,7 +366,7 @@ test_bench_engine_round_trip(void)
 	g_assert_true(t->valid);
 	g_assert_cmpint(t->a1, ==, SDT_TARGET_PASS);
 
-	t = sdt_client_bench_get_test(b, "rand-4k-read-qd32");
+	t = sdt_bench_record_get_test(b, "rand-4k-read-qd32");
 	g_assert_cmpint(t->queue_depth, ==, 32);
 	g_assert_cmpint(t->in_flight_max, ==, 32);
 	g_assert_true(isnan(t->ci_percent));
@@ -373,7 +376,7 @@ test_bench_engine_round_trip(void)
 	g_assert_true(t->latency.p99 > 0);
 	/* the thresholds of sdt-bench.h: 4000 IOPS is A2's read target exactly */
 	g_assert_cmpint(t->a2, ==, SDT_TARGET_PASS);
-	g_assert_null(sdt_client_bench_get_test(b, "raw-read"));
+	g_assert_null(sdt_bench_record_get_test(b, "raw-read"));
 }
 
 static const gchar *status_json =

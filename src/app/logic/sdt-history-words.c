@@ -27,16 +27,13 @@ sdt_history_words_time(const gchar *iso)
 
 /* a test's figure (MB/s or IOPS) and its spread in the same unit (-1 unknown) */
 gdouble
-sdt_history_words_figure(const SdtClientBench *summary,
-			 const gchar *name,
-			 gboolean iops,
-			 gdouble *spread)
+sdt_history_words_figure(const SdtBenchRecord *summary, const gchar *name, gboolean iops, gdouble *spread)
 {
 	*spread = -1;
 	if (summary == NULL)
 		return -1;
 	for (guint i = 0; i < summary->tests->len; i++) {
-		SdtClientBenchTest *row = g_ptr_array_index(summary->tests, i);
+		SdtBenchRecordTest *row = g_ptr_array_index(summary->tests, i);
 		if (g_strcmp0(row->name, name) == 0 && row->valid) {
 			gdouble value = iops ? row->iops : row->mb_s;
 			if (isfinite(row->ci_percent) && row->ci_percent >= 0)
@@ -48,7 +45,7 @@ sdt_history_words_figure(const SdtClientBench *summary,
 }
 
 static gchar *
-sdt_history_words_bench(const SdtClientBench *s, const gchar *when)
+sdt_history_words_bench(const SdtBenchRecord *s, const gchar *when)
 {
 	gdouble spread;
 	gdouble rd = sdt_history_words_figure(s, "seq-read", FALSE, &spread);

@@ -10,7 +10,7 @@
 G_BEGIN_DECLS
 
 /*
- * Strict member access for the typed readers (sdt-client-bench.h, ...).  A
+ * Strict member access for the typed readers (sdt-bench-record.h, ...).  A
  * member that is absent or null is "unknown": NaN, NULL or @fallback, and the
  * call succeeds.  A member of another type is SDT_ERROR_INVALID_DATA naming it
  * as @where.@member (e.g. "tests[2].mb_s"), never a Json-CRITICAL.  @where may

@@ -9,10 +9,24 @@
 
 G_BEGIN_DECLS
 
+/* SD Association application performance classes (PLATFORM.md 7.1) */
+#define SDT_BENCH_A1_READ_IOPS  1500
+#define SDT_BENCH_A1_WRITE_IOPS 500
+#define SDT_BENCH_A2_READ_IOPS  4000
+#define SDT_BENCH_A2_WRITE_IOPS 2000
+#define SDT_BENCH_A_SEQ_MB_S    10.0
+
 /*
- * The `bench --json` document (sdt_bench_result_to_json(), DESIGN.md), read
- * once for the app and the CLI.  Numbers the engine may leave unknown (null)
- * are NaN here; a member of the wrong type is an error.
+ * The benchmark record: the `bench --json` document (DESIGN.md), the bench
+ * entries of the history, and the one C type for it.  Both directions are
+ * here: the engine fills one in (sdt_bench_result_to_record()) and writes it
+ * with sdt_bench_record_to_json(); the app, the CLI, health and verify read
+ * it back with sdt_bench_record_from_json().
+ *
+ * Unknown is one thing (docs/ARCHITECTURE.md, "Wire objects"): a number that is
+ * unknown is NaN here and null on the wire (or absent in an older record), a
+ * string NULL.  Counts and sizes (gint64) are never unknown: an older record
+ * without them reads 0.  A member of the wrong type is an error.
  */
 
 typedef enum {
@@ -28,7 +42,7 @@ typedef struct {
 	gdouble p99;
 	gdouble p99_9;
 	gdouble max;
-} SdtClientLatency;
+} SdtBenchRecordLatency;
 
 typedef struct {
 	gchar *name; /* "seq-write", "rand-4k-read-qd32", ... */
@@ -47,14 +61,14 @@ typedef struct {
 	gdouble cpu_us_per_io;  /* NaN: not written */
 	gdouble fsync_seconds;  /* seq-write only; NaN otherwise */
 	gboolean has_latency;   /* random tests */
-	SdtClientLatency latency;
+	SdtBenchRecordLatency latency;
 	gchar *skipped; /* why the test did not run, or NULL */
 	/* derived */
 	gboolean valid;      /* finite, non-negative figures and a duration > 0 */
-	gdouble ceiling_pct; /* mb_s as % of the bus ceiling, or -1 if unknown */
+	gdouble ceiling_pct; /* mb_s as % of the bus ceiling; NaN: unknown */
 	SdtTarget a1;        /* NONE for a stand-in */
 	SdtTarget a2;
-} SdtClientBenchTest;
+} SdtBenchRecordTest;
 
 typedef struct {
 	gboolean present; /* the document had a verdict */
@@ -67,7 +81,7 @@ typedef struct {
 	gdouble seconds;
 	gdouble spread_percent;
 	gchar *basis;
-} SdtClientBenchVerdict;
+} SdtBenchRecordVerdict;
 
 typedef struct {
 	/* target */
@@ -77,25 +91,33 @@ typedef struct {
 	gchar *raw_device;
 	gint64 file_size;
 	gboolean tmpfile;
+	gboolean target_stand_in; /* target.stand_in as written */
 	/* the test file was not on the SD card (target.stand_in): no A1/A2 marks,
 	 * no verdict on the card, no place in before/after comparisons */
-	gboolean stand_in;
+	gboolean stand_in; /* target's or verdict's stand_in */
 	gchar *profile;
-	GPtrArray *tests; /* of SdtClientBenchTest */
+	GPtrArray *tests; /* of SdtBenchRecordTest */
 	GPtrArray *notes; /* of gchar*: the engine's remarks, English */
-	SdtClientBenchVerdict verdict;
+	SdtBenchRecordVerdict verdict;
 	gdouble spread_percent;  /* NaN: unknown */
-	gdouble ceiling_mb_s;    /* -1: unknown */
+	gdouble ceiling_mb_s;    /* NaN: unknown */
 	gdouble ceiling_percent; /* NaN: unknown */
 	gdouble seconds;         /* NaN: not written */
 	/* derived */
 	guint invalid_rows;
 	SdtTarget a1; /* whole-card verdict; NONE for a stand-in or unusable figures */
 	SdtTarget a2;
-} SdtClientBench;
+} SdtBenchRecord;
 
-void sdt_client_bench_free(SdtClientBench *bench);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientBench, sdt_client_bench_free)
+/* an empty record (no tests, no verdict) with every number unknown */
+SdtBenchRecord *sdt_bench_record_new(void);
+/* an empty test of that name with every number unknown, for sdt_bench_record_add_test() */
+SdtBenchRecordTest *sdt_bench_record_test_new(const gchar *name);
+/* recomputes what is derived from the figures (valid, ceiling_pct, a1/a2, invalid_rows) */
+void sdt_bench_record_derive(SdtBenchRecord *record);
+
+void sdt_bench_record_free(SdtBenchRecord *bench);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtBenchRecord, sdt_bench_record_free)
 
 /*
  * Reads a bench document (or one history entry: an object with the bench
@@ -105,12 +127,21 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientBench, sdt_client_bench_free)
  * without "tests", or with a member of the wrong type, is
  * SDT_ERROR_INVALID_DATA naming the member.
  */
-SdtClientBench *sdt_client_bench_from_json(JsonObject *obj, GError **error);
+SdtBenchRecord *sdt_bench_record_from_json(JsonObject *obj, GError **error);
 
 /* the same from text (SDT_ERROR_INVALID_DATA when it is not a JSON object) */
-SdtClientBench *sdt_client_bench_parse(const gchar *json, GError **error);
+SdtBenchRecord *sdt_bench_record_parse(const gchar *json, GError **error);
+
+/*
+ * The document: the members the engine writes, in its order, numbers as they
+ * are (the engine rounds them when it fills the record in); an unknown number
+ * is null.  Members an older record did not have and that are unknown are left
+ * out (fsync_seconds, latency_us, a test's spread_percent, skipped, the
+ * verdict), so a current document reads back and writes the same bytes.
+ */
+JsonNode *sdt_bench_record_to_json(const SdtBenchRecord *record);
 
 /* the test of that name, or NULL */
-SdtClientBenchTest *sdt_client_bench_get_test(SdtClientBench *bench, const gchar *name);
+SdtBenchRecordTest *sdt_bench_record_get_test(SdtBenchRecord *bench, const gchar *name);
 
 G_END_DECLS
