@@ -40,7 +40,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 MIB = 1024 * 1024
 
-# mirrors sdt_bench_config_for_profile() in src/common/sdt-bench.c; checked
+# mirrors sdt_bench_config_for_profile() in src/bench/sdt-bench.c; checked
 # against the engine's JSON after every run
 PROFILES = {
     "quick": dict(file=64 * MIB, rand=2, qd1=1, raw=1, raw_max=64 * MIB),

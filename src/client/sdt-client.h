@@ -8,18 +8,9 @@
 #include <gio/gio.h>
 
 #include "sdt-dbus-generated.h"
+#include "sdt-dbus-names.h"
 
 G_BEGIN_DECLS
-
-/*
- * The helper's D-Bus names (DESIGN.md), defined once for the app, the CLI and
- * the helper that owns them.
- */
-#define SDT_BUS_NAME      "org.example.SdTuner1"
-#define SDT_MANAGER_PATH  "/org/example/SdTuner1"
-#define SDT_MANAGER_IFACE "org.example.SdTuner1.Manager"
-#define SDT_JOB_IFACE     "org.example.SdTuner1.Job"
-#define SDT_JOBS_PATH     "/org/example/SdTuner1/jobs" /* + "/N" */
 
 /*
  * How long a call may wait: Apply, Revert, StartBenchmark and StartCheck may

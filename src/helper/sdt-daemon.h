@@ -6,7 +6,7 @@
 #pragma once
 
 #include "sdt-benchmark-job.h"
-#include "sdt-client.h" /* the bus names it owns: SDT_BUS_NAME, SDT_MANAGER_PATH, SDT_JOBS_PATH */
+#include "sdt-dbus-names.h" /* the bus names it owns: SDT_BUS_NAME, SDT_MANAGER_PATH, SDT_JOBS_PATH */
 #include "sdt-context.h"
 
 G_BEGIN_DECLS

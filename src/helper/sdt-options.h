@@ -9,7 +9,7 @@
 
 G_BEGIN_DECLS
 
-/* option keys of the a{sv} dictionaries (data/dbus/org.example.SdTuner1.xml) */
+/* option keys of the a{sv} dictionaries (src/dbus/org.example.SdTuner1.xml) */
 #define SDT_OPTION_NO_USER_INTERACTION "auth.no_user_interaction"
 #define SDT_OPTION_TRIAL               "trial"
 

@@ -75,7 +75,7 @@ ALLOWED = [
     r'org\.example\.sdtuner(?:\.[\w-]+)*',
     # the helper's D-Bus name (org.example.SdTuner1), named when the bus cannot start it
     r'org\.example\.SdTuner1',
-    # two-word brand names of the manufacturer table (src/common/sdt-card-regs.c)
+    # two-word brand names of the manufacturer table (src/platform/sdt-card-regs.c)
     r'Western Digital|Silicon Power|Team Group',
     # paths: /boot/firmware/config.txt, ~/.cache/…, ./x, a/boot/… of a diff's header
     r'(?<![\w/])(?:~|\.{1,2}|[ab](?=/))?/[\w.+@:%-]+(?:/[\w.+@:%-]*)*',

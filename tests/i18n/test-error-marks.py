@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """test-error-marks.py SRCROOT L10N-TABLE XGETTEXT-ARG... - every error text is translatable.
 
-A static scan of src/common and src/helper (issue 24): the helper sends its errors in
+A static scan of the libraries of src/ and src/helper (issue 24): the helper sends its errors in
 English and the app and sdtunerctl translate them with sdt_l10n_tr(), which knows only
 what xgettext extracted. So
 1. every text handed to g_set_error(), g_set_error_literal(), g_prefix_error(),
@@ -29,7 +29,8 @@ from sdttap import finish, ok  # noqa: E402
 SRC = os.path.abspath(sys.argv[1])
 TABLE = os.path.abspath(sys.argv[2])
 XGETTEXT_ARGS = sys.argv[3:]
-DIRS = ('src/common', 'src/helper')
+DIRS = ('src/libsdt', 'src/platform', 'src/config', 'src/bench', 'src/check', 'src/decide',
+        'src/state', 'src/ops', 'src/dbus', 'src/helper')
 
 # function -> index of the argument that holds the text
 FUNCS = {'g_set_error': 3, 'g_set_error_literal': 3, 'g_prefix_error': 1,
@@ -42,11 +43,11 @@ MARK = re.compile(r'\b(?:_|N_|C_|NC_|ngettext|g_dngettext)\s*\(')
 
 # texts that are no literal: (file, the argument) -> why it is translated anyway
 FORWARDED = {
-    ('src/common/sdt-error.c', 'format'):
+    ('src/libsdt/sdt-error.c', 'format'):
         "sdt_error_set_from_errno() itself: its callers' formats are checked here",
-    ('src/common/sdt-config-writer.c', 'damage'):
+    ('src/config/writer/sdt-config-writer.c', 'damage'):
         "sdt_config_block_diagnose()'s text, built from _() formats",
-    ('src/common/sdt-ops-config.c', 'damage'):
+    ('src/ops/sdt-ops-config.c', 'damage'):
         "sdt_config_block_diagnose()'s text, built from _() formats",
     ('src/helper/sdt-daemon.c', 'error->message'):
         'an error raised by the library, passed on to the D-Bus caller',
@@ -224,7 +225,7 @@ ok(not joins, 'no list is joined with an English ", " (use C_("list separator", 
    '\n'.join(joins))
 
 # 4. the quirk table's reasons
-with open(os.path.join(SRC, 'src', 'common', 'sdt-cqe-quirks.c'), encoding='utf-8') as fh:
+with open(os.path.join(SRC, 'src', 'platform', 'sdt-cqe-quirks.c'), encoding='utf-8') as fh:
     quirks = strip_comments(fh.read())
 table_src = quirks[quirks.index('sdt_cqe_quirks[] = {'):]
 table_src = table_src[:table_src.index('\n};')]

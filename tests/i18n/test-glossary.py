@@ -79,7 +79,7 @@ def c_source(path):
 
 def bench_titles():
     """(the titles of sdt_l10n_bench_test(), the width sdtunerctl bench pads them to)"""
-    text = c_source('src/common/sdt-l10n.c')
+    text = c_source('src/libsdt/sdt-l10n.c')
     body = text[text.index('\nsdt_l10n_bench_test('):]
     body = body[:body.index('\n}\n')]
     titles = re.findall(r'N_\("((?:[^"\\]|\\.)*)"\)', body)

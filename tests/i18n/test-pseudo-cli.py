@@ -161,7 +161,7 @@ class RootRun:
 
 
 def check_journal(node):
-    """a whole check journal (src/common/sdt-check-journal.c's format) of a check
+    """a whole check journal (src/check/sdt-check-journal.c's format) of a check
     interrupted on @node, a card that is not there"""
     body = b'SDTJRN01' + struct.pack('<QQQQQ', 0, 0xb301, 512 << 20, 42, len(node)) + node
     return body + hashlib.sha256(body).digest()

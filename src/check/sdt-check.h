@@ -10,7 +10,8 @@
 #include <sys/types.h>
 
 #include "sdt-check-config.h"
-#include "sdt-ops.h"
+#include "sdt-bench.h"
+#include "sdt-context.h"
 
 G_BEGIN_DECLS
 
@@ -76,20 +77,6 @@ const gchar *sdt_bench_card_dir(SdtContext *ctx,
 				SdtBenchProgressFunc progress,
 				gpointer user_data,
 				GError **error);
-
-/*
- * `check --json`: sdt_check_run() on the SD card's file system, or on @dir
- * (a stand-in, labelled so in the result); @mode is "quick" or "full".  The
- * card's result (not a stand-in's) is appended to the history as "check".  The signature is
- * the benchmark's, so the helper runs it as a job the same way.
- */
-JsonNode *sdt_ops_check(SdtContext *ctx,
-			const gchar *mode,
-			const gchar *dir,
-			SdtBenchProgressFunc progress,
-			gpointer user_data,
-			GCancellable *cancellable,
-			GError **error);
 
 /*
  * Puts back the blocks a check killed during its probe left changed, from its

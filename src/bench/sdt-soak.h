@@ -7,7 +7,8 @@
 
 #include <gio/gio.h>
 
-#include "sdt-ops.h"
+#include "sdt-bench.h"
+#include "sdt-context.h"
 
 G_BEGIN_DECLS
 
@@ -69,21 +70,5 @@ gboolean sdt_soak_run(gint fd,
 		      gpointer user_data,
 		      GCancellable *cancellable,
 		      GError **error);
-
-/*
- * `bench --profile soak --json`: {"target", "profile": "soak", "tests": [],
- * "soak": {bytes_written, bytes_checked, mismatches, first_bad_offset (null
- * when clean), file_size, rounds, seed, seconds, write_mb_s, read_mb_s}}.
- * The file is created like the benchmark's (sdt_bench_target_open(): no
- * name, refused without @size + 10% free).  Appended to the history as "soak".
- */
-JsonNode *sdt_ops_soak(SdtContext *ctx,
-		       const gchar *dir,
-		       guint64 size,
-		       gdouble seconds,
-		       SdtBenchProgressFunc progress,
-		       gpointer user_data,
-		       GCancellable *cancellable,
-		       GError **error);
 
 G_END_DECLS

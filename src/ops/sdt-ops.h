@@ -18,7 +18,7 @@ G_BEGIN_DECLS
  * them in-process; sd-tuner-helper calls them behind polkit and sends the
  * result over D-Bus as the same JSON text, so both modes print the same thing
  * and the GTK app parses the same document.  Schemas: docs/DESIGN.md and the
- * documentation in data/dbus/org.example.SdTuner1.xml.
+ * documentation in src/dbus/org.example.SdTuner1.xml.
  *
  * Every function returns a new JSON object node or %NULL with @error set in
  * the SDT_ERROR domain.  None of them checks authorization: that is the
@@ -131,5 +131,35 @@ gchar *sdt_ops_metrics(SdtContext *ctx, GError **error);
 
 /* adds "pending_verification" and "last_verification" to a status document */
 void sdt_ops_verify_add_status(SdtContext *ctx, JsonObject *status);
+
+/*
+ * `check --json`: sdt_check_run() on the SD card's file system, or on @dir
+ * (a stand-in, labelled so in the result); @mode is "quick" or "full".  The
+ * card's result (not a stand-in's) is appended to the history as "check".  The signature is
+ * the benchmark's, so the helper runs it as a job the same way.
+ */
+JsonNode *sdt_ops_check(SdtContext *ctx,
+			const gchar *mode,
+			const gchar *dir,
+			SdtBenchProgressFunc progress,
+			gpointer user_data,
+			GCancellable *cancellable,
+			GError **error);
+
+/*
+ * `bench --profile soak --json`: {"target", "profile": "soak", "tests": [],
+ * "soak": {bytes_written, bytes_checked, mismatches, first_bad_offset (null
+ * when clean), file_size, rounds, seed, seconds, write_mb_s, read_mb_s}}.
+ * The file is created like the benchmark's (sdt_bench_target_open(): no
+ * name, refused without @size + 10% free).  Appended to the history as "soak".
+ */
+JsonNode *sdt_ops_soak(SdtContext *ctx,
+		       const gchar *dir,
+		       guint64 size,
+		       gdouble seconds,
+		       SdtBenchProgressFunc progress,
+		       gpointer user_data,
+		       GCancellable *cancellable,
+		       GError **error);
 
 G_END_DECLS

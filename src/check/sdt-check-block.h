@@ -8,7 +8,8 @@
 #include <gio/gio.h>
 
 #include "sdt-check-config.h"
-#include "sdt-ops.h"
+#include "sdt-bench.h"
+#include "sdt-context.h"
 
 G_BEGIN_DECLS
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sdt-board.h"
+#include "sdt-board-model.h"
 #include "sdt-config-txt.h"
 
 typedef struct {

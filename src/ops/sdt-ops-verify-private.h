@@ -17,7 +17,7 @@ G_BEGIN_DECLS
  * The parts of `verify` (sdt-ops-verify.c: the decision and the action)
  * shared with sdt-ops-verify-record.c (the pending change, its "before"
  * figures and the status) and sdt-ops-verify-evidence.c (the soak test and
- * the benchmark).  Private to src/common.
+ * the benchmark).  Private to src/ops.
  */
 
 /* the context's time, ISO 8601 */

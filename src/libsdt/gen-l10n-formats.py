@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-# gen-l10n-formats.py OUTPUT.c SRCDIR POTFILES.in - the printf-style msgids of
-# the library and the helper (every file of POTFILES.in under src/common and
-# src/helper), as a C table for sdt-l10n.c.
+# gen-l10n-formats.py OUTPUT.c SRCDIR POTFILES.in [DEPFILE] - the printf-style
+# msgids of the libraries and the helper (every file of POTFILES.in under the
+# library folders of src/ and src/helper: not the app, the CLI or the client),
+# as a C table for sdt-l10n.c. DEPFILE (Makefile syntax) names the sources
+# read, so that the build regenerates the table when one of them changes.
 #
 # The helper's JSON and D-Bus errors are English (scripts read them); the app
 # and sdtunerctl translate that text when they show it. A constant sentence is
@@ -13,9 +15,13 @@ import subprocess
 import sys
 import tempfile
 
+LIBRARY_FOLDERS = ('src/libsdt/', 'src/platform/', 'src/config/', 'src/bench/', 'src/check/',
+                   'src/decide/', 'src/state/', 'src/ops/', 'src/dbus/', 'src/helper/')
+
 out, srcdir, potfiles = sys.argv[1:4]
+depfile = sys.argv[4] if len(sys.argv) > 4 else None
 sources = [srcdir + '/' + line.strip() for line in open(potfiles, encoding='utf-8')
-           if line.strip().startswith(('src/common/', 'src/helper/'))]
+           if line.strip().startswith(LIBRARY_FOLDERS)]
 with tempfile.NamedTemporaryFile(suffix='.pot') as pot:
     subprocess.run(
         ['xgettext', '--from-code=UTF-8', '--language=C', '--no-location', '--no-wrap',
@@ -63,3 +69,8 @@ with open(out, 'w', encoding='utf-8') as f:
     for msgid, plural in rows:
         f.write('\t{%s, %s},\n' % (c_literal(msgid), c_literal(plural) if plural else 'NULL'))
     f.write('\t{NULL, NULL},\n};\n')
+
+if depfile:
+    with open(depfile, 'w', encoding='utf-8') as f:
+        f.write(out.replace(' ', '\\ ') + ': ' +
+                ' '.join(x.replace(' ', '\\ ') for x in [potfiles] + sources) + '\n')

@@ -19,7 +19,7 @@ G_BEGIN_DECLS
  * What the operations of the config family (sdt-ops-info.c, sdt-ops-config.c,
  * sdt-ops-status.c, sdt-ops-verify.c) read from this system: the collected
  * facts (SdtInfo) and config.txt, turned into the typed facts the pure
- * decisions take (sdt-recommend, sdt-verify).  Private to src/common.
+ * decisions take (sdt-recommend, sdt-verify).  Private to src/ops.
  */
 
 #define SDT_MHZ G_GUINT64_CONSTANT(1000000)
