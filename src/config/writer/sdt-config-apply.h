@@ -14,7 +14,7 @@ G_BEGIN_DECLS
  * typed, no JSON (the ops layer composes the replies, sdt-ops-config.h).
  */
 
-/* an apply (sdt_config_writer_apply(), sdt_config_apply_write()) */
+/* an apply (sdt_config_apply(), sdt_config_apply_write()) */
 typedef struct {
 	gchar *id;
 	gchar *path;         /* as seen on the Pi: config.txt, or tryboot.txt for a trial */
@@ -29,7 +29,7 @@ typedef struct {
 void sdt_config_apply_result_free(SdtConfigApplyResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtConfigApplyResult, sdt_config_apply_result_free)
 
-/* a revert (sdt_config_writer_revert()) */
+/* a revert (sdt_config_apply_revert()) */
 typedef struct {
 	gchar *id;                   /* the block's id; NULL: no block (a trial only) */
 	gchar *path;                 /* config.txt as seen on the Pi */
@@ -48,7 +48,7 @@ typedef struct {
 void sdt_config_apply_revert_free(SdtConfigApplyRevert *revert);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtConfigApplyRevert, sdt_config_apply_revert_free)
 
-/* the end of a trial (sdt_config_writer_end_trial()) */
+/* the end of a trial (sdt_config_apply_end_trial()) */
 typedef struct {
 	gboolean trial_cancelled;
 	gchar *tryboot_backup;
@@ -63,22 +63,22 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtConfigApplyTrialEnd, sdt_config_apply_trial_end
  * Checks, locks and reads config.txt, applies @block (into tryboot.txt for a
  * @trial), unlocks.  The verify unit's apply, and the tests'.
  */
-SdtConfigApplyResult *sdt_config_writer_apply(SdtConfigWriter *self,
-					      const SdtConfigBlock *block,
-					      gboolean trial,
-					      GError **error);
+SdtConfigApplyResult *sdt_config_apply(SdtConfigWriter *self,
+				       const SdtConfigBlock *block,
+				       gboolean trial,
+				       GError **error);
 /*
  * Takes SD Tuner's block out of config.txt and cancels a pending trial too
  * (tryboot.txt of SD Tuner's removed, or the user's earlier tryboot.txt put
  * back).  "backup" is a copy of the file as it was just before the revert,
  * or NULL when none was needed or none could be saved (a warning says which).
  */
-SdtConfigApplyRevert *sdt_config_writer_revert(SdtConfigWriter *self, GError **error);
+SdtConfigApplyRevert *sdt_config_apply_revert(SdtConfigWriter *self, GError **error);
 /*
  * Cancels a pending trial only (config.txt is not touched); no trial is no
  * error.  The last step of keeping a trial, after its block is in config.txt.
  */
-SdtConfigApplyTrialEnd *sdt_config_writer_end_trial(SdtConfigWriter *self, GError **error);
+SdtConfigApplyTrialEnd *sdt_config_apply_end_trial(SdtConfigWriter *self, GError **error);
 
 /*
  * The apply of @block on config.txt as sdt_config_writer_read() read it (@cfg,

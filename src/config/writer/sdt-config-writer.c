@@ -401,7 +401,7 @@ sdt_config_writer_load(SdtConfigWriter *self, GBytes **bytes_out, GError **error
 	sdt_config_writer_forget_config_fd(self);
 	/* the descriptor stays open: the check before the rename reads the same file again */
 	bytes = sdt_config_writer_read_limited_fd(self->real_path, &self->config_fd, error);
-	if (bytes == NULL || !sdt_config_txt_check_bytes(bytes, error)) {
+	if (bytes == NULL || !sdt_config_editable_check_bytes(bytes, error)) {
 		g_prefix_error(error, _("cannot edit %s: "), self->path);
 		return NULL;
 	}
@@ -409,7 +409,7 @@ sdt_config_writer_load(SdtConfigWriter *self, GBytes **bytes_out, GError **error
 	/* bounded: each include read once, within the include budget */
 	{
 		g_autofree gchar *dir = g_path_get_dirname(self->real_path);
-		if (!sdt_config_txt_load_includes(cfg, dir, error)) {
+		if (!sdt_config_includes_load(cfg, dir, error)) {
 			g_prefix_error(error, _("cannot read %s: "), self->path);
 			g_object_unref(cfg);
 			return NULL;
@@ -470,7 +470,7 @@ sdt_config_writer_lock(SdtConfigWriter *self, GError **error)
 
 	if (self->lock_fd >= 0)
 		return TRUE;
-	if (!sdt_state_dir_make(self->state_dir, error))
+	if (!sdt_state_lock_make_dir(self->state_dir, error))
 		return FALSE;
 	self->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (self->lock_fd < 0)
@@ -769,7 +769,8 @@ sdt_config_writer_backup(SdtConfigWriter *self, GBytes *bytes, const gchar *stem
 	g_autofree gchar *stamp = g_date_time_format(now, "%Y%m%dT%H%M%S");
 	g_autofree gchar *path = NULL;
 
-	if (!sdt_state_dir_make(self->state_dir, error) || !sdt_state_dir_make(dir, error))
+	if (!sdt_state_lock_make_dir(self->state_dir, error) ||
+	    !sdt_state_lock_make_dir(dir, error))
 		return NULL;
 	for (guint i = 0; i < 1000; i++) {
 		g_autofree gchar *suffix = i > 0 ? g_strdup_printf("-%u", i) : g_strdup("");
@@ -869,7 +870,7 @@ sdt_config_writer_begin(SdtConfigWriter *self, GBytes **old, GError **error)
 		return NULL;
 	}
 	/* one diagnosis of a damaged block for every command */
-	damage = sdt_config_block_diagnose(cfg, self->display_path);
+	damage = sdt_config_diagnose_block(cfg, self->display_path);
 	if (damage != NULL) {
 		g_set_error_literal(error, SDT_ERROR, SDT_ERROR_INVALID_DATA, damage);
 		g_object_unref(cfg);
