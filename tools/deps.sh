@@ -12,7 +12,7 @@ build="meson ninja-build pkg-config gcc libc6-dev gettext libglib2.0-dev libglib
   desktop-file-utils umockdev libumockdev-dev scdoc libglib2.0-dev-bin pkgconf polkitd"
 run="dbus-daemon dbus-system-bus-common polkitd xvfb xauth"
 test="$run fio hdparm e2fsprogs util-linux mount xdotool imagemagick at-spi2-core
-  python3 python3-gi python3-pyatspi python3-dbusmock clang-format librsvg2-bin time
+  python3 python3-gi python3-pyatspi python3-dbusmock clang-format librsvg2-bin time strace
   weston lxpolkit mate-polkit systemd-container
   build-essential dpkg-dev debhelper lintian appstream debootstrap systemd man-db groff-base locales fonts-noto-cjk
   fuse3 libfuse3-dev wamerican prometheus prometheus-node-exporter

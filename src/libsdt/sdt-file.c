@@ -57,6 +57,17 @@ sdt_file_read_bounded(const gchar *path,
 		      gsize *len,
 		      GError **error)
 {
+	return sdt_file_read_bounded_fd(path, max_len, contents, len, NULL, error);
+}
+
+gboolean
+sdt_file_read_bounded_fd(const gchar *path,
+			 gsize max_len,
+			 gchar **contents,
+			 gsize *len,
+			 gint *fd_out,
+			 GError **error)
+{
 	g_autofree gchar *buf = NULL;
 	struct stat st;
 	gsize used = 0;
@@ -108,8 +119,8 @@ sdt_file_read_bounded(const gchar *path,
 			break;
 		used += (gsize) n;
 	}
-	g_close(fd, NULL);
 	if (used > (gsize) st.st_size) {
+		g_close(fd, NULL);
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_DATA,
@@ -117,6 +128,10 @@ sdt_file_read_bounded(const gchar *path,
 			    path);
 		return FALSE;
 	}
+	if (fd_out != NULL)
+		*fd_out = fd;
+	else
+		g_close(fd, NULL);
 	buf[used] = '\0';
 	if (len != NULL)
 		*len = used;

@@ -34,6 +34,17 @@ gboolean sdt_file_read_bounded(const gchar *path,
 			       gchar **contents,
 			       gsize *len,
 			       GError **error);
+/*
+ * As sdt_file_read_bounded(); with @fd_out the descriptor the bytes were read
+ * from stays open and is returned (the caller closes it), so the same file can
+ * be checked again later without opening its path a second time.
+ */
+gboolean sdt_file_read_bounded_fd(const gchar *path,
+				  gsize max_len,
+				  gchar **contents,
+				  gsize *len,
+				  gint *fd_out,
+				  GError **error);
 
 /**
  * sdt_file_open_in_root:

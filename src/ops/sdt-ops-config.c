@@ -7,9 +7,12 @@
 
 #include <glib/gi18n.h>
 
+#include "sdt-config-apply.h"
+#include "sdt-config-journal.h"
 #include "sdt-config-trial.h"
 #include "sdt-error.h"
 #include "sdt-history.h"
+#include "sdt-ops-config.h"
 #include "sdt-ops-facts.h"
 #include "sdt-ops.h"
 
@@ -53,6 +56,94 @@ sdt_ops_config_recommend(SdtContext *ctx, GError **error)
 	return node;
 }
 
+/* a string member, or null */
+static void
+sdt_ops_config_set_string(JsonObject *obj, const gchar *name, const gchar *value)
+{
+	if (value != NULL)
+		json_object_set_string_member(obj, name, value);
+	else
+		json_object_set_null_member(obj, name);
+}
+
+JsonObject *
+sdt_ops_config_apply_reply(const SdtConfigApplyResult *result)
+{
+	JsonObject *obj;
+
+	g_return_val_if_fail(result != NULL, NULL);
+	obj = json_object_new();
+	json_object_set_string_member(obj, "path", result->path);
+	if (result->trial) {
+		json_object_set_boolean_member(obj, "trial", TRUE);
+		json_object_set_string_member(obj, "reboot_command", "sudo reboot '0 tryboot'");
+	}
+	json_object_set_string_member(obj, "id", result->id);
+	json_object_set_string_member(obj, "diff", result->diff);
+	sdt_ops_config_set_string(obj, "backup", result->backup);
+	json_object_set_boolean_member(obj, "reboot_required", result->changed || result->trial);
+	json_object_set_boolean_member(obj, "changed", result->changed);
+	json_object_set_array_member(obj,
+				     "disabled",
+				     sdt_config_journal_array_from_strings(result->disabled));
+	json_object_set_array_member(obj,
+				     "warnings",
+				     sdt_config_journal_array_from_strings(result->warnings));
+	return obj;
+}
+
+/* how a trial was cancelled: the copies kept or put back */
+static void
+sdt_ops_config_set_tryboot(JsonObject *obj, const gchar *backup, const gchar *restored)
+{
+	if (backup != NULL)
+		json_object_set_string_member(obj, "tryboot_backup", backup);
+	if (restored != NULL)
+		json_object_set_string_member(obj, "tryboot_restored", restored);
+}
+
+JsonObject *
+sdt_ops_config_revert_reply(const SdtConfigApplyRevert *revert)
+{
+	JsonObject *obj;
+
+	g_return_val_if_fail(revert != NULL, NULL);
+	obj = json_object_new();
+	sdt_ops_config_set_tryboot(obj, revert->tryboot_backup, revert->tryboot_restored);
+	sdt_ops_config_set_string(obj, "id", revert->id);
+	json_object_set_string_member(obj, "path", revert->path);
+	json_object_set_string_member(obj, "diff", revert->diff);
+	sdt_ops_config_set_string(obj, "backup", revert->backup);
+	sdt_ops_config_set_string(obj, "backup_before_change", revert->backup_before_change);
+	json_object_set_boolean_member(obj, "reboot_required", revert->reverted);
+	json_object_set_boolean_member(obj, "trial_cancelled", revert->trial_cancelled);
+	json_object_set_array_member(obj,
+				     "restored",
+				     sdt_config_journal_array_from_strings(revert->restored));
+	json_object_set_array_member(obj,
+				     "kept",
+				     sdt_config_journal_array_from_strings(revert->kept));
+	json_object_set_array_member(obj,
+				     "warnings",
+				     sdt_config_journal_array_from_strings(revert->warnings));
+	return obj;
+}
+
+JsonObject *
+sdt_ops_config_end_trial_reply(const SdtConfigApplyTrialEnd *end)
+{
+	JsonObject *obj;
+
+	g_return_val_if_fail(end != NULL, NULL);
+	obj = json_object_new();
+	sdt_ops_config_set_tryboot(obj, end->tryboot_backup, end->tryboot_restored);
+	json_object_set_boolean_member(obj, "trial_cancelled", end->trial_cancelled);
+	json_object_set_array_member(obj,
+				     "warnings",
+				     sdt_config_journal_array_from_strings(end->warnings));
+	return obj;
+}
+
 static JsonNode *
 sdt_ops_config_node(JsonObject *obj)
 {
@@ -85,13 +176,21 @@ sdt_ops_config_history(SdtContext *ctx, const gchar *kind, JsonObject *result)
 		g_warning("%s", error->message);
 }
 
-/* config.txt to apply to, refused when SD Tuner's block in it is damaged */
+/*
+ * config.txt to apply to, read once under the lock (its bytes in @old): the
+ * recommendation and the edit are made on it.  Refused when SD Tuner's block
+ * in it is damaged.
+ */
 static SdtConfigTxt *
-sdt_ops_apply_load(SdtContext *ctx, SdtConfigWriter **writer, GError **error)
+sdt_ops_apply_load(SdtContext *ctx, SdtConfigWriter **writer, GBytes **old, GError **error)
 {
-	g_autoptr(SdtConfigTxt) cfg = sdt_ops_facts_load_config(ctx, writer, error);
+	g_autoptr(SdtConfigTxt) cfg = NULL;
 	g_autofree gchar *damage = NULL;
 
+	*writer = sdt_config_writer_new(ctx, error);
+	if (*writer == NULL)
+		return NULL;
+	cfg = sdt_config_writer_read(*writer, old, error);
 	if (cfg == NULL)
 		return NULL;
 	/* a damaged block: the one diagnosis status and revert give too */
@@ -227,31 +326,44 @@ sdt_ops_apply_add_warnings(JsonObject *res, GPtrArray *warnings)
 					      g_ptr_array_index(warnings, i));
 }
 
-/* writes the block of @rec (into tryboot.txt for a @trial) with its pending record */
+/* the block of @rec, pointing into it */
+static void
+sdt_ops_apply_block(SdtConfigBlock *block, const SdtRecommendation *rec, const gchar **lines)
+{
+	for (guint i = 0; i < rec->lines->len; i++)
+		lines[i] = g_ptr_array_index(rec->lines, i);
+	block->id = rec->id;
+	block->filter = rec->filter;
+	block->lines = lines;
+	block->type_code = rec->type_code;
+	block->replaces = rec->replaces;
+}
+
+/*
+ * Writes the block of @rec (into tryboot.txt for a @trial) with its pending
+ * record, on config.txt as read (@cfg, @old)
+ */
 static JsonObject *
 sdt_ops_apply_write(SdtContext *ctx,
 		    SdtConfigWriter *writer,
+		    SdtConfigTxt *cfg,
+		    GBytes *old,
 		    const SdtRecommendation *rec,
 		    gboolean trial,
 		    GError **error)
 {
 	g_autofree const gchar **lines = g_new0(const gchar *, rec->lines->len + 1);
 	/* the config.txt the "before" figures must have been measured under */
-	g_autofree gchar *running = sdt_ops_facts_running_sha256(ctx);
+	g_autofree gchar *running = sdt_ops_facts_running_sha256_of(ctx, old);
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(SdtVerifyPending) pending = NULL;
 	g_autoptr(GBytes) previous = sdt_verify_pending_read_raw(ctx);
 	SdtOpsApplyCommit c = {ctx, NULL, previous, NULL};
 	SdtConfigBlock block = {NULL};
+	g_autoptr(SdtConfigApplyResult) done = NULL;
 	JsonObject *res;
 
-	for (guint i = 0; i < rec->lines->len; i++)
-		lines[i] = g_ptr_array_index(rec->lines, i);
-	block.id = rec->id;
-	block.filter = rec->filter;
-	block.lines = lines;
-	block.type_code = rec->type_code;
-	block.replaces = rec->replaces;
+	sdt_ops_apply_block(&block, rec, lines);
 	/* verified after the next boot (sdt_ops_verify()) */
 	pending = sdt_ops_verify_record_pending_new(ctx,
 						    rec->id,
@@ -263,15 +375,18 @@ sdt_ops_apply_write(SdtContext *ctx,
 						    warnings);
 	c.pending = pending;
 	sdt_config_writer_set_commit(writer, sdt_ops_apply_commit, &c);
-	res = sdt_config_apply(writer, &block, trial, error);
+	done = sdt_config_apply_write(writer, cfg, old, &block, trial, error);
 	sdt_config_writer_set_commit(writer, NULL, NULL);
-	if (res == NULL)
+	if (done == NULL)
 		sdt_ops_apply_restore(writer, &c, trial);
-	else if (json_object_get_boolean_member(res, "changed") || trial) {
+	g_free(c.target_sha256);
+	if (done == NULL)
+		return NULL;
+	res = sdt_ops_config_apply_reply(done);
+	if (done->changed || trial) {
 		sdt_ops_apply_add_warnings(res, warnings);
 		sdt_ops_config_history(ctx, "apply", res);
 	}
-	g_free(c.target_sha256);
 	return res;
 }
 
@@ -281,6 +396,7 @@ sdt_ops_config_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **
 	g_autoptr(SdtInfo) info = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
+	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtRecommendResult) result = NULL;
 	g_autofree gchar *current = NULL;
 	const SdtRecommendation *rec;
@@ -288,7 +404,10 @@ sdt_ops_config_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **
 	JsonObject *res;
 
 	g_return_val_if_fail(id != NULL, NULL);
-	cfg = sdt_ops_apply_load(ctx, &writer, error);
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	/* one read of config.txt under the lock: the facts, the recommendation and
+	 * the edit are all made on it, and the write refuses if it changed since */
+	cfg = sdt_ops_apply_load(ctx, &writer, &old, error);
 	if (cfg == NULL)
 		return NULL;
 	info = sdt_info_collect(ctx, error);
@@ -303,7 +422,7 @@ sdt_ops_config_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **
 	rec = sdt_ops_apply_find(result, id, trial, error);
 	if (rec == NULL)
 		return NULL;
-	res = sdt_ops_apply_write(ctx, writer, rec, trial, error);
+	res = sdt_ops_apply_write(ctx, writer, cfg, old, rec, trial, error);
 	return res != NULL ? sdt_ops_config_node(res) : NULL;
 }
 
@@ -311,13 +430,15 @@ JsonNode *
 sdt_ops_config_revert(SdtContext *ctx, GError **error)
 {
 	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, error);
+	g_autoptr(SdtConfigApplyRevert) done = NULL;
 	g_autoptr(JsonObject) res = NULL;
 
 	if (writer == NULL)
 		return NULL;
-	res = sdt_config_apply_revert(writer, error);
-	if (res == NULL)
+	done = sdt_config_apply_revert(writer, error);
+	if (done == NULL)
 		return NULL;
+	res = sdt_ops_config_revert_reply(done);
 	sdt_ops_config_history(ctx, "revert", res);
 	/* nothing of SD Tuner's left to verify */
 	{

@@ -243,14 +243,31 @@ sdt_ops_config_changed_this_boot(SdtContext *ctx, const gchar *boot_id)
 	return FALSE;
 }
 
+/* config.txt is what this boot runs */
+static gboolean
+sdt_ops_facts_config_runs(SdtContext *ctx)
+{
+	g_autofree gchar *boot_id = sdt_context_get_boot_id(ctx, NULL);
+
+	return boot_id != NULL && !sdt_ops_facts_tryboot_active(ctx) &&
+	       !sdt_ops_config_changed_this_boot(ctx, boot_id);
+}
+
 gchar *
 sdt_ops_facts_running_sha256(SdtContext *ctx)
 {
 	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, NULL);
-	g_autofree gchar *boot_id = sdt_context_get_boot_id(ctx, NULL);
 
-	if (writer == NULL || boot_id == NULL || sdt_ops_facts_tryboot_active(ctx) ||
-	    sdt_ops_config_changed_this_boot(ctx, boot_id))
+	if (writer == NULL || !sdt_ops_facts_config_runs(ctx))
 		return NULL;
 	return sdt_config_writer_hash_config(writer);
+}
+
+gchar *
+sdt_ops_facts_running_sha256_of(SdtContext *ctx, GBytes *config)
+{
+	g_return_val_if_fail(config != NULL, NULL);
+	if (!sdt_ops_facts_config_runs(ctx))
+		return NULL;
+	return sdt_config_writer_hash(config);
 }

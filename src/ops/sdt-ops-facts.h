@@ -58,6 +58,8 @@ void sdt_ops_facts_status(SdtVerifyStatusFacts *status,
  * config.txt in effect is the "before" of a change (sdt_ops_verify_record_pending_new()).
  */
 gchar *sdt_ops_facts_running_sha256(SdtContext *ctx);
+/* as sdt_ops_facts_running_sha256(), with @config the bytes of config.txt as just read */
+gchar *sdt_ops_facts_running_sha256_of(SdtContext *ctx, GBytes *config);
 
 /* adds "boot_id", this boot's, to a history entry of a config change */
 void sdt_ops_facts_history_mark_boot(SdtContext *ctx, JsonObject *entry);

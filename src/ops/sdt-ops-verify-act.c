@@ -7,11 +7,13 @@
 
 #include <glib/gi18n.h>
 
+#include "sdt-config-apply.h"
 #include "sdt-config-journal.h"
 #include "sdt-config-trial.h"
 #include "sdt-error.h"
 #include "sdt-history.h"
 #include "sdt-l10n-record.h"
+#include "sdt-ops-config.h"
 #include "sdt-ops-facts.h"
 #include "sdt-ops-verify-private.h"
 
@@ -46,7 +48,11 @@ sdt_ops_verify_apply(SdtConfigWriter *writer,
 	block.lines = lines;
 	block.type_code = p->type_code;
 	block.replaces = (SdtConfigSdKind) p->replaces;
-	return sdt_config_apply(writer, &block, trial, error);
+	{
+		g_autoptr(SdtConfigApplyResult) done =
+			sdt_config_apply(writer, &block, trial, error);
+		return done != NULL ? sdt_ops_config_apply_reply(done) : NULL;
+	}
 }
 
 /* the members of a writer result worth keeping as evidence of what was done */
@@ -128,6 +134,7 @@ static JsonObject *
 sdt_ops_verify_keep(SdtConfigWriter *writer, const SdtVerifyPending *p, GError **error)
 {
 	g_autoptr(JsonObject) res = NULL;
+	g_autoptr(SdtConfigApplyTrialEnd) end_result = NULL;
 	g_autoptr(JsonObject) end = NULL;
 	g_autofree gchar *in_config = NULL;
 	g_autofree gchar *edits = NULL;
@@ -143,9 +150,10 @@ sdt_ops_verify_keep(SdtConfigWriter *writer, const SdtVerifyPending *p, GError *
 			return NULL;
 	}
 	edits = sdt_ops_verify_tryboot_edits(writer);
-	end = sdt_config_apply_end_trial(writer, error);
-	if (end == NULL)
+	end_result = sdt_config_apply_end_trial(writer, error);
+	if (end_result == NULL)
 		return NULL;
+	end = sdt_ops_config_end_trial_reply(end_result);
 	action = sdt_ops_verify_action("kept", res);
 	json_object_set_boolean_member(action,
 				       "trial_cancelled",
@@ -221,7 +229,8 @@ static JsonObject *
 sdt_ops_verify_undo(SdtConfigWriter *writer, GError **error)
 {
 	g_autoptr(GError) local = NULL;
-	g_autoptr(JsonObject) res = sdt_config_apply_revert(writer, &local);
+	g_autoptr(SdtConfigApplyRevert) done = sdt_config_apply_revert(writer, &local);
+	g_autoptr(JsonObject) res = done != NULL ? sdt_ops_config_revert_reply(done) : NULL;
 
 	if (res == NULL && !g_error_matches(local, SDT_ERROR, SDT_ERROR_NOT_FOUND)) {
 		g_propagate_error(error, g_steal_pointer(&local));

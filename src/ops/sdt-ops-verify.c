@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sdt-check.h"
+#include "sdt-config-apply.h"
 #include "sdt-error.h"
 #include "sdt-history.h"
 #include "sdt-kmsg.h"
@@ -268,7 +269,7 @@ sdt_ops_verify_damaged(SdtContext *ctx,
 {
 	g_autoptr(JsonObject) out = json_object_new();
 	g_autoptr(GError) local = NULL;
-	g_autoptr(JsonObject) res = NULL;
+	g_autoptr(SdtConfigApplyRevert) res = NULL;
 	g_autofree gchar *now = sdt_ops_verify_record_now_iso(ctx);
 	JsonObject *a;
 	JsonNode *node;

@@ -15,7 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sdt-config-apply.h"
 #include "sdt-config-writer.h"
+#include "sdt-ops-config.h"
 #include "sdt-error.h"
 #include "sdt-history.h"
 #include "sdt-recommend.h"
@@ -914,16 +916,17 @@ test_writer_apply(TestRoot *r, gint type_code, gboolean trial, TestIo *t, GError
 {
 	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(r->ctx, error);
 	TestBlock tb = {NULL};
-	JsonObject *result;
+	g_autoptr(SdtConfigApplyResult) done = NULL;
 
 	if (writer == NULL)
 		return NULL;
 	if (t != NULL)
 		test_writer_set_io(writer, t);
 	test_block_init(&tb, type_code);
-	result = sdt_config_apply(writer, &tb.block, trial, error);
+	done = sdt_config_apply(writer, &tb.block, trial, error);
 	test_block_clear(&tb);
-	return result;
+	/* the reply the ops layer composes of the typed result */
+	return done != NULL ? sdt_ops_config_apply_reply(done) : NULL;
 }
 
 /* test_writer_apply() that must succeed */
@@ -954,11 +957,14 @@ static JsonObject *
 test_writer_revert(TestRoot *r, TestIo *t, GError **error)
 {
 	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(r->ctx, error);
+	g_autoptr(SdtConfigApplyRevert) done = NULL;
+
 	if (writer == NULL)
 		return NULL;
 	if (t != NULL)
 		test_writer_set_io(writer, t);
-	return sdt_config_apply_revert(writer, error);
+	done = sdt_config_apply_revert(writer, error);
+	return done != NULL ? sdt_ops_config_revert_reply(done) : NULL;
 }
 
 /* a change made past 2038 (32-bit time_t runs out): the journal and the backup keep the time */
@@ -2114,8 +2120,13 @@ test_config_writer_kill(void)
 			/* the next writer removes what the killed one left, and finishes the job */
 			cleaner = sdt_config_writer_new(r.ctx, &error);
 			g_assert_no_error(error);
-			res = revert ? sdt_config_apply_revert(cleaner, &error)
-				     : test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+			if (revert) {
+				g_autoptr(SdtConfigApplyRevert) done =
+					sdt_config_apply_revert(cleaner, &error);
+				res = done != NULL ? sdt_ops_config_revert_reply(done) : NULL;
+			} else {
+				res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
+			}
 			if (error != NULL)
 				g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND);
 			g_assert_cmpuint(test_count_tmp(r.root), ==, 0);

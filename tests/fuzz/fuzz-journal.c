@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sdt-config-apply.h"
 #include "sdt-config-writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -38,7 +39,7 @@ static void
 fuzz_setup(void)
 {
 	g_autoptr(SdtConfigWriter) writer = NULL;
-	g_autoptr(JsonObject) res = NULL;
+	g_autoptr(SdtConfigApplyResult) res = NULL;
 	g_autofree gchar *backups = NULL;
 	const gchar *lines[] = {"dtparam=sd_overclock=100", NULL};
 	SdtConfigBlock block = {"sd-overclock-100",
@@ -76,7 +77,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	g_autoptr(SdtConfigWriter) writer = NULL;
 	g_autoptr(JsonObject) journal = NULL;
 	g_autoptr(JsonObject) trial = NULL;
-	g_autoptr(JsonObject) res = NULL;
+	g_autoptr(SdtConfigApplyRevert) res = NULL;
 	g_autoptr(GError) error = NULL;
 	g_autoptr(GString) text = NULL;
 	g_autofree gchar *journal_path = NULL;

@@ -9,12 +9,67 @@
 
 #include <glib/gi18n.h>
 
+#include "sdt-config-apply.h"
 #include "sdt-config-block.h"
 #include "sdt-config-evidence.h"
 #include "sdt-config-journal.h"
 #include "sdt-config-trial.h"
 #include "sdt-config-writer.h"
 #include "sdt-error.h"
+
+/* a copy of a list of strings */
+static GPtrArray *
+sdt_config_apply_strings(GPtrArray *strings)
+{
+	GPtrArray *copy = g_ptr_array_new_with_free_func(g_free);
+
+	for (guint i = 0; strings != NULL && i < strings->len; i++)
+		g_ptr_array_add(copy, g_strdup(g_ptr_array_index(strings, i)));
+	return copy;
+}
+
+void
+sdt_config_apply_result_free(SdtConfigApplyResult *result)
+{
+	if (result == NULL)
+		return;
+	g_free(result->id);
+	g_free(result->path);
+	g_free(result->diff);
+	g_free(result->backup);
+	g_clear_pointer(&result->disabled, g_ptr_array_unref);
+	g_clear_pointer(&result->warnings, g_ptr_array_unref);
+	g_free(result);
+}
+
+void
+sdt_config_apply_revert_free(SdtConfigApplyRevert *revert)
+{
+	if (revert == NULL)
+		return;
+	g_free(revert->id);
+	g_free(revert->path);
+	g_free(revert->diff);
+	g_free(revert->backup);
+	g_free(revert->backup_before_change);
+	g_free(revert->tryboot_backup);
+	g_free(revert->tryboot_restored);
+	g_clear_pointer(&revert->restored, g_ptr_array_unref);
+	g_clear_pointer(&revert->kept, g_ptr_array_unref);
+	g_clear_pointer(&revert->warnings, g_ptr_array_unref);
+	g_free(revert);
+}
+
+void
+sdt_config_apply_trial_end_free(SdtConfigApplyTrialEnd *end)
+{
+	if (end == NULL)
+		return;
+	g_free(end->tryboot_backup);
+	g_free(end->tryboot_restored);
+	g_clear_pointer(&end->warnings, g_ptr_array_unref);
+	g_free(end);
+}
 
 /* backup, the commit (the pending record), then config.txt */
 static gchar *
@@ -44,17 +99,14 @@ sdt_config_writer_apply_trial(SdtConfigWriter *self,
 			      const SdtConfigBlock *block,
 			      SdtConfigEdit *edit,
 			      const gchar *hash_before,
-			      JsonObject *result,
+			      SdtConfigApplyResult *result,
 			      gchar **backup,
 			      GError **error)
 {
-	g_autofree gchar *tryboot_display = sdt_config_trial_get_tryboot_display(self);
-
 	if (!sdt_config_trial_write(self, block->id, edit->new_bytes, hash_before, backup, error))
 		return FALSE;
-	json_object_set_string_member(result, "path", tryboot_display);
-	json_object_set_boolean_member(result, "trial", TRUE);
-	json_object_set_string_member(result, "reboot_command", "sudo reboot '0 tryboot'");
+	result->path = sdt_config_trial_get_tryboot_display(self);
+	result->trial = TRUE;
 	return TRUE;
 }
 
@@ -146,34 +198,8 @@ sdt_config_writer_apply_in_place(SdtConfigWriter *self,
 	return FALSE;
 }
 
-/* the members every apply reports */
-static void
-sdt_config_writer_apply_result(JsonObject *result,
-			       const SdtConfigBlock *block,
-			       SdtConfigEdit *edit,
-			       const gchar *diff,
-			       const gchar *backup,
-			       gboolean changed,
-			       gboolean trial)
-{
-	json_object_set_string_member(result, "id", block->id);
-	json_object_set_string_member(result, "diff", diff);
-	if (backup != NULL)
-		json_object_set_string_member(result, "backup", backup);
-	else
-		json_object_set_null_member(result, "backup");
-	json_object_set_boolean_member(result, "reboot_required", changed || trial);
-	json_object_set_boolean_member(result, "changed", changed);
-	json_object_set_array_member(result,
-				     "disabled",
-				     sdt_config_journal_array_from_strings(edit->disabled));
-	json_object_set_array_member(result,
-				     "warnings",
-				     sdt_config_journal_array_from_strings(edit->warnings));
-}
-
 /* the apply, with config.txt read (@cfg, @old) and the lock held */
-static JsonObject *
+static SdtConfigApplyResult *
 sdt_config_writer_apply_locked(SdtConfigWriter *self,
 			       SdtConfigTxt *cfg,
 			       GBytes *old,
@@ -186,8 +212,7 @@ sdt_config_writer_apply_locked(SdtConfigWriter *self,
 	g_autofree gchar *diff = NULL;
 	g_autofree gchar *backup = NULL;
 	g_autofree gchar *hash_before = NULL;
-	g_autoptr(JsonObject) result = json_object_new();
-	gboolean changed;
+	g_autoptr(SdtConfigApplyResult) result = g_new0(SdtConfigApplyResult, 1);
 
 	if (!sdt_config_evidence_collect(self, cfg, old, &ev, error))
 		return NULL;
@@ -199,7 +224,7 @@ sdt_config_writer_apply_locked(SdtConfigWriter *self,
 	diff = sdt_config_diff_unified(sdt_config_writer_get_display_path(self),
 				       edit->old_bytes,
 				       edit->new_bytes);
-	changed = !g_bytes_equal(edit->old_bytes, edit->new_bytes);
+	result->changed = !g_bytes_equal(edit->old_bytes, edit->new_bytes);
 	hash_before = sdt_config_writer_hash(edit->old_bytes);
 	if (trial) {
 		if (!sdt_config_writer_apply_trial(self,
@@ -211,36 +236,58 @@ sdt_config_writer_apply_locked(SdtConfigWriter *self,
 						   error))
 			return NULL;
 	} else {
-		if (changed && !sdt_config_writer_apply_in_place(self,
-								 block,
-								 edit,
-								 &ev,
-								 hash_before,
-								 &backup,
-								 error))
+		if (result->changed && !sdt_config_writer_apply_in_place(self,
+									 block,
+									 edit,
+									 &ev,
+									 hash_before,
+									 &backup,
+									 error))
 			return NULL;
-		json_object_set_string_member(result,
-					      "path",
-					      sdt_config_writer_get_display_path(self));
+		result->path = g_strdup(sdt_config_writer_get_display_path(self));
 	}
-	sdt_config_writer_apply_result(result, block, edit, diff, backup, changed, trial);
+	result->id = g_strdup(block->id);
+	result->diff = g_steal_pointer(&diff);
+	result->backup = g_steal_pointer(&backup);
+	result->disabled = sdt_config_apply_strings(edit->disabled);
+	result->warnings = sdt_config_apply_strings(edit->warnings);
 	return g_steal_pointer(&result);
 }
 
-JsonObject *
+SdtConfigApplyResult *
 sdt_config_apply(SdtConfigWriter *self, const SdtConfigBlock *block, gboolean trial, GError **error)
 {
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
-	JsonObject *result;
+	SdtConfigApplyResult *result;
 
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
+	g_return_val_if_fail(block != NULL, NULL);
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	cfg = sdt_config_writer_begin(self, &old, error);
 	if (cfg == NULL)
 		return NULL;
 	result = sdt_config_writer_apply_locked(self, cfg, old, block, trial, error);
 	sdt_config_writer_unlock(self);
 	return result;
+}
+
+SdtConfigApplyResult *
+sdt_config_apply_write(SdtConfigWriter *writer,
+		       SdtConfigTxt *cfg,
+		       GBytes *old,
+		       const SdtConfigBlock *block,
+		       gboolean trial,
+		       GError **error)
+{
+	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(writer), NULL);
+	g_return_val_if_fail(cfg != NULL, NULL);
+	g_return_val_if_fail(old != NULL, NULL);
+	g_return_val_if_fail(block != NULL, NULL);
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	if (!sdt_config_writer_prepare(writer, error))
+		return NULL;
+	return sdt_config_writer_apply_locked(writer, cfg, old, block, trial, error);
 }
 
 /* an error of a backup SD Tuner may go on without: the state dir is full or read-only */
@@ -349,7 +396,6 @@ typedef struct {
 	gchar *diff;
 	gchar *backup;
 	GPtrArray *warnings;
-	gboolean cancelled; /* a pending trial was cancelled */
 } SdtConfigWriterRevert;
 
 static void
@@ -408,57 +454,41 @@ sdt_config_writer_revert_block(SdtConfigWriter *self,
 	return TRUE;
 }
 
-/* the result of a revert (see sdt-config-writer.h) */
-static JsonObject *
+/* the result of a revert (see sdt-config-apply.h) */
+static SdtConfigApplyRevert *
 sdt_config_writer_revert_result(SdtConfigWriter *self,
-				JsonObject *result,
-				const gchar *id,
+				SdtConfigTrialCancel *cancel,
+				gchar *id,
 				SdtConfigWriterRevert *r)
 {
+	SdtConfigApplyRevert *result = g_new0(SdtConfigApplyRevert, 1);
 	SdtConfigEdit *edit = r->edit;
 
-	if (id != NULL)
-		json_object_set_string_member(result, "id", id);
-	else
-		json_object_set_null_member(result, "id");
-	json_object_set_string_member(result, "path", sdt_config_writer_get_display_path(self));
-	json_object_set_string_member(result, "diff", r->diff != NULL ? r->diff : "");
-	if (r->backup != NULL)
-		json_object_set_string_member(result, "backup", r->backup);
-	else
-		json_object_set_null_member(result, "backup");
-	if (r->ev.backup_path != NULL)
-		json_object_set_string_member(result, "backup_before_change", r->ev.backup_path);
-	else
-		json_object_set_null_member(result, "backup_before_change");
-	json_object_set_boolean_member(result, "reboot_required", edit != NULL);
-	json_object_set_boolean_member(result, "trial_cancelled", r->cancelled);
-	json_object_set_array_member(result,
-				     "restored",
-				     edit != NULL
-					     ? sdt_config_journal_array_from_strings(edit->disabled)
-					     : json_array_new());
-	json_object_set_array_member(result,
-				     "kept",
-				     edit != NULL
-					     ? sdt_config_journal_array_from_strings(edit->kept)
-					     : json_array_new());
-	json_object_set_array_member(result,
-				     "warnings",
-				     sdt_config_journal_array_from_strings(r->warnings));
-	return json_object_ref(result);
+	result->id = id;
+	result->path = g_strdup(sdt_config_writer_get_display_path(self));
+	result->diff = r->diff != NULL ? g_steal_pointer(&r->diff) : g_strdup("");
+	result->backup = g_steal_pointer(&r->backup);
+	result->backup_before_change = g_strdup(r->ev.backup_path);
+	result->reverted = edit != NULL;
+	result->trial_cancelled = cancel->cancelled;
+	result->tryboot_backup = g_steal_pointer(&cancel->tryboot_backup);
+	result->tryboot_restored = g_steal_pointer(&cancel->tryboot_restored);
+	result->restored = sdt_config_apply_strings(edit != NULL ? edit->disabled : NULL);
+	result->kept = sdt_config_apply_strings(edit != NULL ? edit->kept : NULL);
+	result->warnings = g_steal_pointer(&r->warnings);
+	return result;
 }
 
 /* the revert, with config.txt read (@cfg, @old) and the lock held */
-static JsonObject *
+static SdtConfigApplyRevert *
 sdt_config_writer_revert_locked(SdtConfigWriter *self,
 				SdtConfigTxt *cfg,
 				GBytes *old,
 				GError **error)
 {
 	g_auto(SdtConfigWriterRevert) r = {NULL};
+	g_auto(SdtConfigTrialCancel) cancel = {FALSE};
 	g_autofree gchar *id = sdt_config_sd_get_block_id(cfg);
-	g_autoptr(JsonObject) result = json_object_new();
 
 	r.warnings = g_ptr_array_new_with_free_func(g_free);
 	if (!sdt_config_evidence_collect(self, cfg, old, &r.ev, error) ||
@@ -470,14 +500,14 @@ sdt_config_writer_revert_locked(SdtConfigWriter *self,
 	    !sdt_config_writer_revert_block(self, cfg, &r, error))
 		return NULL;
 	/* a pending trial goes too: it would bring the change back */
-	if (!sdt_config_trial_cancel(self, result, r.warnings, &r.cancelled, error)) {
+	if (!sdt_config_trial_cancel(self, &cancel, r.warnings, error)) {
 		if (r.edit != NULL)
 			g_prefix_error(error,
 				       _("%s was reverted, but the trial could not be cancelled: "),
 				       sdt_config_writer_get_display_path(self));
 		return NULL;
 	}
-	if (r.edit == NULL && !r.cancelled) {
+	if (r.edit == NULL && !cancel.cancelled) {
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_NOT_FOUND,
@@ -485,17 +515,18 @@ sdt_config_writer_revert_locked(SdtConfigWriter *self,
 			    sdt_config_writer_get_path(self));
 		return NULL;
 	}
-	return sdt_config_writer_revert_result(self, result, id, &r);
+	return sdt_config_writer_revert_result(self, &cancel, g_steal_pointer(&id), &r);
 }
 
-JsonObject *
+SdtConfigApplyRevert *
 sdt_config_apply_revert(SdtConfigWriter *self, GError **error)
 {
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
-	JsonObject *result;
+	SdtConfigApplyRevert *result;
 
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	cfg = sdt_config_writer_begin(self, &old, error);
 	if (cfg == NULL)
 		return NULL;
@@ -504,29 +535,31 @@ sdt_config_apply_revert(SdtConfigWriter *self, GError **error)
 	return result;
 }
 
-JsonObject *
+SdtConfigApplyTrialEnd *
 sdt_config_apply_end_trial(SdtConfigWriter *self, GError **error)
 {
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(JsonObject) result = json_object_new();
-	gboolean cancelled = FALSE;
+	g_auto(SdtConfigTrialCancel) cancel = {FALSE};
+	SdtConfigApplyTrialEnd *end;
 	gboolean ok;
 
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	cfg = sdt_config_writer_begin(self, &old, error);
 	if (cfg == NULL)
 		return NULL;
-	ok = sdt_config_trial_cancel(self, result, warnings, &cancelled, error);
+	ok = sdt_config_trial_cancel(self, &cancel, warnings, error);
 	sdt_config_writer_unlock(self);
 	if (!ok)
 		return NULL;
-	json_object_set_boolean_member(result, "trial_cancelled", cancelled);
-	json_object_set_array_member(result,
-				     "warnings",
-				     sdt_config_journal_array_from_strings(warnings));
-	return g_steal_pointer(&result);
+	end = g_new0(SdtConfigApplyTrialEnd, 1);
+	end->trial_cancelled = cancel.cancelled;
+	end->tryboot_backup = g_steal_pointer(&cancel.tryboot_backup);
+	end->tryboot_restored = g_steal_pointer(&cancel.tryboot_restored);
+	end->warnings = g_steal_pointer(&warnings);
+	return end;
 }
 
 gboolean

@@ -232,7 +232,7 @@ static gboolean
 sdt_config_trial_keep_copy(SdtConfigWriter *self,
 			   JsonObject *journal,
 			   GBytes *bytes,
-			   JsonObject *result,
+			   SdtConfigTrialCancel *cancel,
 			   GError **error)
 {
 	g_autofree gchar *hash = sdt_config_writer_hash(bytes);
@@ -244,7 +244,7 @@ sdt_config_trial_keep_copy(SdtConfigWriter *self,
 	backup = sdt_config_writer_backup(self, bytes, "tryboot.txt", error);
 	if (backup == NULL)
 		return FALSE;
-	json_object_set_string_member(result, "tryboot_backup", backup);
+	cancel->tryboot_backup = g_steal_pointer(&backup);
 	return TRUE;
 }
 
@@ -253,7 +253,7 @@ static gboolean
 sdt_config_trial_undo(SdtConfigWriter *self,
 		      GBytes *previous,
 		      const gchar *previous_path,
-		      JsonObject *result,
+		      SdtConfigTrialCancel *cancel,
 		      GPtrArray *warnings,
 		      GError **error)
 {
@@ -263,7 +263,7 @@ sdt_config_trial_undo(SdtConfigWriter *self,
 	if (previous != NULL) {
 		if (!sdt_config_writer_write_tryboot(self, tryboot, previous, error))
 			return FALSE;
-		json_object_set_string_member(result, "tryboot_restored", previous_path);
+		cancel->tryboot_restored = g_strdup(previous_path);
 		g_ptr_array_add(warnings,
 				g_strdup_printf(_("the trial was cancelled: %s is the one from "
 						  "before the trial again"),
@@ -284,11 +284,18 @@ sdt_config_trial_undo(SdtConfigWriter *self,
  * one comes back from its backup.  A tryboot.txt edited since SD Tuner wrote
  * it is backed up first.  *@cancelled says whether there was a trial.
  */
+void
+sdt_config_trial_cancel_clear(SdtConfigTrialCancel *cancel)
+{
+	g_clear_pointer(&cancel->tryboot_backup, g_free);
+	g_clear_pointer(&cancel->tryboot_restored, g_free);
+	cancel->cancelled = FALSE;
+}
+
 gboolean
 sdt_config_trial_cancel(SdtConfigWriter *self,
-			JsonObject *result,
+			SdtConfigTrialCancel *cancel,
 			GPtrArray *warnings,
-			gboolean *cancelled,
 			GError **error)
 {
 	g_autofree gchar *display = sdt_config_trial_get_tryboot_display(self);
@@ -299,7 +306,8 @@ sdt_config_trial_cancel(SdtConfigWriter *self,
 	const gchar *previous_path = NULL;
 	gboolean exists = FALSE;
 
-	*cancelled = FALSE;
+	g_return_val_if_fail(cancel != NULL, FALSE);
+	cancel->cancelled = FALSE;
 	if (!sdt_config_journal_read_trial(self, &journal, NULL))
 		journal = NULL;
 	bytes = sdt_config_trial_read_tryboot(self, &exists, &local);
@@ -331,10 +339,10 @@ sdt_config_trial_cancel(SdtConfigWriter *self,
 		return TRUE;
 	}
 	if (!sdt_config_trial_previous(self, journal, display, &previous_path, &previous, error) ||
-	    !sdt_config_trial_keep_copy(self, journal, bytes, result, error) ||
-	    !sdt_config_trial_undo(self, previous, previous_path, result, warnings, error))
+	    !sdt_config_trial_keep_copy(self, journal, bytes, cancel, error) ||
+	    !sdt_config_trial_undo(self, previous, previous_path, cancel, warnings, error))
 		return FALSE;
 	sdt_config_journal_remove_state(self, SDT_TRIAL_JOURNAL);
-	*cancelled = TRUE;
+	cancel->cancelled = TRUE;
 	return TRUE;
 }

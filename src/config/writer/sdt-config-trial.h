@@ -26,15 +26,24 @@ gboolean sdt_config_trial_write(SdtConfigWriter *self,
 				const gchar *config_hash,
 				gchar **previous_backup,
 				GError **error);
+/* what cancelling a trial did */
+typedef struct {
+	gboolean cancelled;      /* there was a trial of SD Tuner's, and it is gone */
+	gchar *tryboot_backup;   /* a copy of tryboot.txt edited by hand; NULL: none */
+	gchar *tryboot_restored; /* the backup the user's earlier tryboot.txt came from */
+} SdtConfigTrialCancel;
+
+void sdt_config_trial_cancel_clear(SdtConfigTrialCancel *cancel);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SdtConfigTrialCancel, sdt_config_trial_cancel_clear)
+
 /*
  * Cancels a pending trial: SD Tuner's tryboot.txt goes, or the user's earlier
  * one comes back from its backup.  A tryboot.txt edited since SD Tuner wrote
- * it is backed up first.  *@cancelled says whether there was a trial.
+ * it is backed up first.  @cancel says whether there was a trial.
  */
 gboolean sdt_config_trial_cancel(SdtConfigWriter *self,
-				 JsonObject *result,
+				 SdtConfigTrialCancel *cancel,
 				 GPtrArray *warnings,
-				 gboolean *cancelled,
 				 GError **error);
 
 G_END_DECLS

@@ -33,6 +33,8 @@ struct _SdtConfigWriter {
 	gchar *real_path; /* after following a symlink inside the boot partition */
 	SdtConfigWriterIo io;
 	gint lock_fd;
+	GError *lock_error;        /* the lock sdt_config_writer_read() could not take */
+	gint config_fd;            /* the descriptor config.txt was last read from; -1: none */
 	SdtContext *ctx;           /* the clock and the boot id; %NULL: the real time, no boot id */
 	gboolean journal_fallback; /* a damaged journal is set aside (verify's undo) */
 	SdtConfigWriterCommit commit;
@@ -97,6 +99,9 @@ sdt_config_writer_finalize(GObject *object)
 	SdtConfigWriter *self = SDT_CONFIG_WRITER(object);
 	if (self->lock_fd >= 0)
 		close(self->lock_fd);
+	if (self->config_fd >= 0)
+		close(self->config_fd);
+	g_clear_error(&self->lock_error);
 	g_free(self->path);
 	g_free(self->display_path);
 	g_free(self->state_dir);
@@ -116,6 +121,7 @@ sdt_config_writer_init(SdtConfigWriter *self)
 {
 	self->io = sdt_config_writer_io_default;
 	self->lock_fd = -1;
+	self->config_fd = -1;
 }
 
 static gboolean
@@ -331,15 +337,15 @@ sdt_config_writer_resolve(SdtConfigWriter *self, GError **error)
  * backup) with sdt_file_read_bounded(): never blocks on a FIFO, never follows
  * a link, refuses anything but a regular file of at most 1 MiB.
  */
-GBytes *
-sdt_config_writer_read_limited(const gchar *path, GError **error)
+static GBytes *
+sdt_config_writer_read_limited_fd(const gchar *path, gint *fd_out, GError **error)
 {
 	g_autoptr(GError) local = NULL;
 	gchar *data = NULL;
 	gsize len = 0;
 	GStatBuf st;
 
-	if (sdt_file_read_bounded(path, SDT_CONFIG_TXT_MAX_SIZE, &data, &len, &local))
+	if (sdt_file_read_bounded_fd(path, SDT_CONFIG_TXT_MAX_SIZE, &data, &len, fd_out, &local))
 		return g_bytes_new_take(data, len);
 	if (g_error_matches(local, SDT_ERROR, SDT_ERROR_INVALID_DATA) && g_lstat(path, &st) == 0) {
 		if (S_ISREG(st.st_mode) && st.st_size > SDT_CONFIG_TXT_MAX_SIZE) {
@@ -368,6 +374,21 @@ sdt_config_writer_read_limited(const gchar *path, GError **error)
 	return NULL;
 }
 
+GBytes *
+sdt_config_writer_read_limited(const gchar *path, GError **error)
+{
+	return sdt_config_writer_read_limited_fd(path, NULL, error);
+}
+
+/* the descriptor of the last read of config.txt goes (our own rename replaced the file) */
+static void
+sdt_config_writer_forget_config_fd(SdtConfigWriter *self)
+{
+	if (self->config_fd >= 0)
+		close(self->config_fd);
+	self->config_fd = -1;
+}
+
 SdtConfigTxt *
 sdt_config_writer_load(SdtConfigWriter *self, GBytes **bytes_out, GError **error)
 {
@@ -377,7 +398,9 @@ sdt_config_writer_load(SdtConfigWriter *self, GBytes **bytes_out, GError **error
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
 	if (!sdt_config_writer_resolve(self, error))
 		return NULL;
-	bytes = sdt_config_writer_read_limited(self->real_path, error);
+	sdt_config_writer_forget_config_fd(self);
+	/* the descriptor stays open: the check before the rename reads the same file again */
+	bytes = sdt_config_writer_read_limited_fd(self->real_path, &self->config_fd, error);
 	if (bytes == NULL || !sdt_config_editable_check_bytes(bytes, error)) {
 		g_prefix_error(error, _("cannot edit %s: "), self->path);
 		return NULL;
@@ -555,17 +578,59 @@ sdt_config_writer_write_tmp(SdtConfigWriter *self,
 	return 0;
 }
 
+/*
+ * The sha256 of config.txt now through the descriptor it was read from, when
+ * @path is still that file (same device and inode, a regular file): an edit
+ * in place shows through it; NULL when @path was replaced (or is not
+ * config.txt, or was not read), and the path itself must be read again.
+ */
+static gchar *
+sdt_config_writer_hash_held(SdtConfigWriter *self, const gchar *path)
+{
+	g_autoptr(GByteArray) buf = NULL;
+	struct stat held;
+	GStatBuf now;
+	goffset off = 0;
+
+	if (self->config_fd < 0 || g_strcmp0(path, self->real_path) != 0 ||
+	    fstat(self->config_fd, &held) != 0 || g_lstat(path, &now) != 0 ||
+	    !S_ISREG(now.st_mode) || now.st_dev != held.st_dev || now.st_ino != held.st_ino)
+		return NULL;
+	buf = g_byte_array_new();
+	for (;;) {
+		guint8 chunk[4096];
+		gssize n = pread(self->config_fd, chunk, sizeof(chunk), (off_t) off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return NULL;
+		if (n == 0)
+			break;
+		g_byte_array_append(buf, chunk, (guint) n);
+		off += n;
+		if (buf->len > SDT_CONFIG_TXT_MAX_SIZE)
+			return g_strdup(""); /* grown past what SD Tuner reads: not the same */
+	}
+	return g_compute_checksum_for_data(G_CHECKSUM_SHA256, buf->data, buf->len);
+}
+
 /* FALSE when @path no longer has the content of @expect_hash */
 static gboolean
-sdt_config_writer_check_unchanged(const gchar *path, const gchar *expect_hash, GError **error)
+sdt_config_writer_check_unchanged(SdtConfigWriter *self,
+				  const gchar *path,
+				  const gchar *expect_hash,
+				  GError **error)
 {
 	g_autoptr(GBytes) now = NULL;
 	g_autofree gchar *hash = NULL;
 
 	if (expect_hash == NULL)
 		return TRUE;
-	now = sdt_config_writer_read_limited(path, NULL);
-	hash = now != NULL ? sdt_config_writer_hash(now) : NULL;
+	hash = sdt_config_writer_hash_held(self, path);
+	if (hash == NULL) {
+		now = sdt_config_writer_read_limited(path, NULL);
+		hash = now != NULL ? sdt_config_writer_hash(now) : NULL;
+	}
 	if (g_strcmp0(hash, expect_hash) == 0)
 		return TRUE;
 	g_set_error(error,
@@ -638,7 +703,7 @@ sdt_config_writer_write_atomic_like(SdtConfigWriter *self,
 	errsv = sdt_config_writer_write_tmp(self, tmp, &st, bytes);
 	if (errsv != 0)
 		return sdt_config_writer_set_write_error(error, errsv, path);
-	if (!sdt_config_writer_check_unchanged(path, expect_hash, error)) {
+	if (!sdt_config_writer_check_unchanged(self, path, expect_hash, error)) {
 		self->io.unlink(tmp, self->io.user_data);
 		return FALSE;
 	}
@@ -647,6 +712,8 @@ sdt_config_writer_write_atomic_like(SdtConfigWriter *self,
 		self->io.unlink(tmp, self->io.user_data);
 		return sdt_config_writer_set_write_error(error, errsv, path);
 	}
+	if (g_strcmp0(path, self->real_path) == 0)
+		sdt_config_writer_forget_config_fd(self);
 	return sdt_config_writer_sync_dir(self, dir, path, error);
 }
 
@@ -753,6 +820,35 @@ sdt_config_writer_check_writable(SdtConfigWriter *self, GError **error)
 	dir = g_path_get_dirname(self->real_path);
 	if (access(dir, W_OK) != 0)
 		return sdt_config_writer_set_write_error(error, errno, self->path);
+	return TRUE;
+}
+
+SdtConfigTxt *
+sdt_config_writer_read(SdtConfigWriter *self, GBytes **bytes, GError **error)
+{
+	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_clear_error(&self->lock_error);
+	if (!sdt_config_writer_lock(self, &self->lock_error))
+		g_debug("config.txt read without the lock: %s", self->lock_error->message);
+	return sdt_config_writer_load(self, bytes, error);
+}
+
+gboolean
+sdt_config_writer_prepare(SdtConfigWriter *self, GError **error)
+{
+	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), FALSE);
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	/* in the order sdt_config_writer_begin() finds them */
+	if (!sdt_config_writer_check_writable(self, error))
+		return FALSE;
+	if (self->lock_error != NULL) {
+		g_propagate_error(error, g_steal_pointer(&self->lock_error));
+		return FALSE;
+	}
+	if (!sdt_config_writer_lock(self, error))
+		return FALSE;
+	sdt_config_writer_cleanup(self);
 	return TRUE;
 }
 

@@ -89,34 +89,26 @@ gboolean sdt_config_writer_run_commit(SdtConfigWriter *self,
 				      const gchar *target_sha256,
 				      GError **error);
 
-/* reads and parses config.txt (and its includes) with every check of the issue */
+/*
+ * Reads and parses config.txt (and its includes) with every check of the
+ * issue.  The descriptor it was read from stays open in the writer: the check
+ * before a rename over config.txt reads it through that descriptor (the path
+ * again only when the file was replaced), so a command opens config.txt once.
+ */
 SdtConfigTxt *sdt_config_writer_load(SdtConfigWriter *self, GBytes **bytes, GError **error);
-
 /*
- * Result (JSON object): {"id", "path", "diff", "backup", "reboot_required",
- * "changed", "disabled": [...], "warnings": [...]}; for a trial "path" is
- * tryboot.txt and "trial" is true.
+ * The one read of a command that may write config.txt: takes the lock, then
+ * sdt_config_writer_load().  A lock that cannot be taken does not fail the
+ * read (a command that ends up writing nothing answers as it would without
+ * the lock); sdt_config_writer_prepare() reports it before the first write.
  */
-JsonObject *sdt_config_apply(SdtConfigWriter *self,
-			     const SdtConfigBlock *block,
-			     gboolean trial,
-			     GError **error);
+SdtConfigTxt *sdt_config_writer_read(SdtConfigWriter *self, GBytes **bytes, GError **error);
 /*
- * {"id", "path", "diff", "backup", "backup_before_change", "reboot_required",
- * "restored": [...], "kept": [...], "warnings": [...], "trial_cancelled",
- * "tryboot_restored"}: "backup" is a copy of the file as it was just before
- * the revert, or null when none was needed or none could be saved ("warnings"
- * says which); "backup_before_change" is the one taken before the apply.
- * Cancels a pending trial too (tryboot.txt of SD Tuner's removed, or the
- * user's earlier tryboot.txt put back).
+ * Before the first write after sdt_config_writer_read(): config.txt's folder
+ * can be written, the lock is held (else its error), the temporary files of
+ * an earlier writer are gone.
  */
-JsonObject *sdt_config_apply_revert(SdtConfigWriter *self, GError **error);
-/*
- * Cancels a pending trial only (config.txt is not touched): {trial_cancelled,
- * warnings, tryboot_backup?, tryboot_restored?}; no trial is no error.  The
- * last step of keeping a trial, after its block is in config.txt.
- */
-JsonObject *sdt_config_apply_end_trial(SdtConfigWriter *self, GError **error);
+gboolean sdt_config_writer_prepare(SdtConfigWriter *self, GError **error);
 /*
  * What a revert would say, without the lock and without writing anything:
  * FALSE with the revert's own error when it would refuse (the diagnosis
