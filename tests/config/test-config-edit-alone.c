@@ -51,12 +51,12 @@ test_edit_alone(void)
 	g_assert_cmpuint(edit->disabled->len, ==, 1);
 	g_assert_nonnull(g_strstr_len(text, (gssize) len, "dtoverlay=sdtweak,overclock_50=63"));
 	applied = sdt_config_txt_new_from_bytes(edit->new_bytes, "config.txt");
-	id = sdt_config_txt_get_block_id(applied);
+	id = sdt_config_sd_get_block_id(applied);
 	g_assert_cmpstr(id, ==, "sd-overclock-62");
 	g_assert_cmpstr(g_ptr_array_index(edit->disabled, 0),
 			==,
 			"dtoverlay=sdtweak,overclock_50=63");
-	sdt_config_edit_free(edit);
+	sdt_config_block_edit_free(edit);
 }
 
 int

@@ -10,6 +10,7 @@
 
 #include "sdt-error.h"
 #include "sdt-history.h"
+#include "sdt-bench-record.h"
 #include "sdt-ops-verify-private.h"
 #include "sdt-test-root.h"
 
@@ -104,16 +105,23 @@ test_ops_verify_bench_figures(void)
 		"{\"name\": \"seq-write\", \"mb_s\": 20.0, \"ci_percent\": 5.0},"
 		"{\"name\": \"rand-4k-write-qd1\", \"mb_s\": 1.0, \"iops\": 250, \"ci_percent\": "
 		"10},"
-		"{\"name\": \"seq-read\", \"mb_s\": 40.0},"
+		"{\"name\": \"seq-read\", \"mb_s\": 40.0}]}",
+		&error);
+	g_autoptr(JsonNode) damaged = json_from_string(
+		"{\"kind\": \"bench\", \"tests\": ["
 		"{\"name\": \"rand-4k-read-qd1\", \"mb_s\": \"fast\", \"ci_percent\": 1}]}",
 		&error);
+	g_autoptr(SdtBenchRecord) record = NULL;
+	g_autoptr(SdtBenchRecord) none = NULL;
 	g_autoptr(JsonObject) figures = NULL;
 	JsonObject *f;
 
 	g_assert_no_error(error);
-	figures = sdt_ops_verify_bench_figures(json_node_get_object(bench));
+	record = sdt_bench_record_from_json(json_node_get_object(bench), &error);
+	g_assert_no_error(error);
+	figures = sdt_ops_verify_record_bench_figures(record);
 	g_assert_nonnull(figures);
-	/* a test without a spread, or with no number, is left out */
+	/* a test without a spread is left out */
 	g_assert_cmpuint(json_object_get_size(figures), ==, 2);
 	f = json_object_get_object_member(figures, "seq-write");
 	g_assert_cmpfloat_with_epsilon(json_object_get_double_member(f, "median"), 20.0, 1e-9);
@@ -123,7 +131,11 @@ test_ops_verify_bench_figures(void)
 	g_assert_cmpfloat_with_epsilon(json_object_get_double_member(f, "median"), 250.0, 1e-9);
 	g_assert_cmpfloat_with_epsilon(json_object_get_double_member(f, "spread"), 25.0, 1e-9);
 	g_assert_cmpstr(json_object_get_string_member(f, "unit"), ==, "IOPS");
-	g_assert_true(isnan(sdt_ops_verify_num(json_node_get_object(bench), "tests")));
+	g_assert_true(isnan(sdt_ops_verify_record_num(json_node_get_object(bench), "tests")));
+	/* a figure that is no number: the whole stored benchmark is left out, with a reason */
+	none = sdt_bench_record_from_json(json_node_get_object(damaged), &error);
+	g_assert_null(none);
+	g_assert_nonnull(error);
 }
 
 /* a benchmark entry of the history as the engine writes it, taken at @time */
@@ -166,27 +178,27 @@ test_ops_verify_last_card_bench(void)
 	/* a stand-in directory is not the card */
 	test_ops_verify_bench_entry(root, 2, "2026-01-03T00:00:00Z", 99.0, TRUE, "bbbb");
 
-	any = sdt_ops_verify_last_card_bench(root->ctx, NULL, NULL);
+	any = sdt_ops_verify_record_last_card_bench(root->ctx, NULL, NULL);
 	g_assert_cmpfloat_with_epsilon(
 		json_object_get_double_member(json_object_get_object_member(any, "seq-write"),
 					      "median"),
 		12.0,
 		1e-9);
-	under_a = sdt_ops_verify_last_card_bench(root->ctx, NULL, "aaaa");
+	under_a = sdt_ops_verify_record_last_card_bench(root->ctx, NULL, "aaaa");
 	g_assert_cmpfloat_with_epsilon(
 		json_object_get_double_member(json_object_get_object_member(under_a, "seq-write"),
 					      "median"),
 		11.0,
 		1e-9);
-	until = sdt_ops_verify_last_card_bench(root->ctx, "2026-01-01T12:00:00Z", NULL);
+	until = sdt_ops_verify_record_last_card_bench(root->ctx, "2026-01-01T12:00:00Z", NULL);
 	g_assert_cmpfloat_with_epsilon(
 		json_object_get_double_member(json_object_get_object_member(until, "seq-write"),
 					      "median"),
 		11.0,
 		1e-9);
-	none = sdt_ops_verify_last_card_bench(root->ctx, NULL, "cccc");
+	none = sdt_ops_verify_record_last_card_bench(root->ctx, NULL, "cccc");
 	g_assert_null(none);
-	bad = sdt_ops_verify_last_card_bench(root->ctx, "yesterday", NULL);
+	bad = sdt_ops_verify_record_last_card_bench(root->ctx, "yesterday", NULL);
 	g_assert_null(bad);
 }
 
