@@ -11,6 +11,9 @@
   - no function over MAX_FUNCTION lines, counted from the line with its name
     to its closing brace;
   - no include circle between files of src/ (a.c/a.h count as one module);
+  - a public (non-static) function's name starts with its file's name
+    (sdt-check-block.c: sdt_check_block_*, or sdt_check_block itself; main()
+    is the one exception);
   - with BUILDDIR: no call circle between modules (from the object files'
     defined and undefined symbols), no public function without a caller
     outside its own file (tests count as callers), and the GUI binary links
@@ -76,6 +79,22 @@ def functions(path, lines):
     return out
 
 
+def is_static(lines, name_line):
+    """TRUE when the declaration above the name line (its return type) says static."""
+    words = []
+    j = name_line - 1
+    while j >= 0 and lines[j].strip() and not lines[j].startswith('#') and \
+            not lines[j].rstrip().endswith((';', '}', '*/', ')')):
+        words += lines[j].split()
+        j -= 1
+    return 'static' in words
+
+
+def file_prefix(path):
+    """sdt-check-block.c -> sdt_check_block"""
+    return os.path.basename(path)[:-2].replace('-', '_')
+
+
 def sccs(graph):
     """Tarjan's strongly connected components with more than one node."""
     index = {}
@@ -118,6 +137,8 @@ problems = []
 files = sources()
 sizes = []
 long_functions = []
+public_count = 0
+misnamed = []
 include_graph = {}
 headers = {os.path.basename(p): module(p) for p in files if p.endswith('.h')}
 for path in files:
@@ -133,6 +154,13 @@ for path in files:
         if length > MAX_FUNCTION:
             long_functions.append((length, f'{rel}:{first} {name}'))
             problems.append(f'{rel}:{first}: {name}() is {length} lines (at most {MAX_FUNCTION})')
+        if path.endswith('.c') and name != 'main' and not is_static(lines, first - 1):
+            public_count += 1
+            prefix = file_prefix(path)
+            if name != prefix and not name.startswith(prefix + '_'):
+                misnamed.append(f'{rel}:{first} {name}')
+                problems.append(f'{rel}:{first}: public {name}() does not start with its file\'s '
+                                f'name {prefix}_ (rename it, or make it static)')
     mod = module(path)
     for line in lines:
         m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
@@ -214,9 +242,10 @@ if build:
     if os.path.exists(gui):
         out = subprocess.run(['nm', '-P', gui], capture_output=True, text=True).stdout
         # the writer's files name every symbol with one of these prefixes
-        # (sdt-config-writer.h): atomic write, backup, lock, journal, trial
-        writer = re.compile(r'^sdt_config_(writer|journal|trial|evidence)_|^SdtConfigWriter|'
-                            r'^sdt_file_write_atomic')
+        # (sdt-config-writer.h, the file name is the prefix): atomic write, backup, lock,
+        # journal, trial, evidence, apply, includes
+        writer = re.compile(r'^sdt_config_(writer|journal|trial|evidence|apply|includes)(_|$)|'
+                            r'^SdtConfigWriter|^sdt_file_write_atomic')
         gui_writer = sorted({line.split()[0] for line in out.splitlines()
                              if line.split() and writer.match(line.split()[0])})
         for s in gui_writer:
@@ -230,6 +259,9 @@ if report:
     print(f'functions over {MAX_FUNCTION} lines: {len(long_functions)}')
     for length, where in long_functions:
         print(f'  {length:4d} {where}')
+    print(f'public functions: {public_count}; prefix not their file\'s name: {len(misnamed)}')
+    for m in misnamed:
+        print('  ' + m)
     print(f'include circles: {len(include_circles)}')
     for c in include_circles:
         print('  ' + ' <-> '.join(c))

@@ -21,7 +21,7 @@
 #define SDT_SIMULATED "Simulated board: "
 
 gchar *
-sdt_bench_note_plain(const gchar *note)
+sdt_bench_words_note_plain(const gchar *note)
 {
 	if (note == NULL)
 		return NULL;
@@ -42,7 +42,7 @@ sdt_bench_note_plain(const gchar *note)
 }
 
 gchar *
-sdt_bench_spread_text(gdouble spread_percent)
+sdt_bench_words_spread_text(gdouble spread_percent)
 {
 	if (!isfinite(spread_percent) || spread_percent < 0)
 		return g_strdup("—");

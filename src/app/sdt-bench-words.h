@@ -14,9 +14,9 @@ G_BEGIN_DECLS
  * skipped: No device node for 254:0") as a translated sentence a user
  * understands. Notes it does not know are translated as they are.
  */
-gchar *sdt_bench_note_plain(const gchar *note);
+gchar *sdt_bench_words_note_plain(const gchar *note);
 
 /* a figure's spread in percent as "±1.2 %", or "—" when it is unknown (< 0) */
-gchar *sdt_bench_spread_text(gdouble spread_percent);
+gchar *sdt_bench_words_spread_text(gdouble spread_percent);
 
 G_END_DECLS

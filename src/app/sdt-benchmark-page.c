@@ -104,7 +104,7 @@ sdt_benchmark_page_add_row(SdtBenchmarkPage *self, SdtClientBenchTest *row, gint
 	g_autofree gchar *mb_s = NULL;
 	g_autofree gchar *iops = NULL;
 	g_autofree gchar *pct = NULL;
-	g_autofree gchar *spread = sdt_bench_spread_text(
+	g_autofree gchar *spread = sdt_bench_words_spread_text(
 		row->valid && isfinite(row->ci_percent) ? row->ci_percent : -1);
 	/* Translators: accessible descriptions of result cells */
 	g_autofree gchar *mb_s_desc = g_strdup_printf(_("%s, MB/s"), title);
@@ -220,7 +220,7 @@ sdt_benchmark_page_show_summary(SdtBenchmarkPage *self, SdtClientBench *summary)
 	/* the engine's notes in plain words; its own words in the tooltip */
 	for (guint i = 0; i < summary->notes->len; i++) {
 		const gchar *note = g_ptr_array_index(summary->notes, i);
-		g_autofree gchar *plain = sdt_bench_note_plain(note);
+		g_autofree gchar *plain = sdt_bench_words_note_plain(note);
 		const gchar *translated = sdt_l10n_tr(note);
 		g_string_append_printf(text, "\n%s", plain);
 		if (!g_str_equal(plain, translated))

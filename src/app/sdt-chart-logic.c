@@ -10,7 +10,7 @@
 #include "sdt-chart-logic.h"
 
 GArray *
-sdt_rate_segments(const SdtRatePoint *points, guint n_points, gdouble max_gap)
+sdt_chart_logic_rate_segments(const SdtRatePoint *points, guint n_points, gdouble max_gap)
 {
 	GArray *segments = g_array_new(FALSE, TRUE, sizeof(SdtRateSegment));
 	SdtRateSegment seg = {0, 0};
@@ -31,7 +31,7 @@ sdt_rate_segments(const SdtRatePoint *points, guint n_points, gdouble max_gap)
 }
 
 gdouble
-sdt_chart_nice_ceiling(gdouble value)
+sdt_chart_logic_nice_ceiling(gdouble value)
 {
 	gdouble exp10;
 	gdouble mant;
@@ -50,7 +50,7 @@ sdt_chart_nice_ceiling(gdouble value)
 }
 
 gdouble
-sdt_chart_time_step(gdouble span)
+sdt_chart_logic_time_step(gdouble span)
 {
 	const gdouble steps[] = {1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600};
 
@@ -64,12 +64,12 @@ sdt_chart_time_step(gdouble span)
 }
 
 void
-sdt_chart_error_bar(gdouble value,
-		    gdouble spread,
-		    gdouble scale_max,
-		    gdouble length,
-		    gdouble *low,
-		    gdouble *high)
+sdt_chart_logic_error_bar(gdouble value,
+			  gdouble spread,
+			  gdouble scale_max,
+			  gdouble length,
+			  gdouble *low,
+			  gdouble *high)
 {
 	gdouble s = isfinite(spread) && spread > 0 ? spread : 0;
 
@@ -122,7 +122,7 @@ sdt_chart_figures_from_evidence(GPtrArray *list)
 }
 
 GPtrArray *
-sdt_chart_figures_from_verify(const SdtClientHistory *history, const gchar **time)
+sdt_chart_logic_figures_from_verify(const SdtClientHistory *history, const gchar **time)
 {
 	guint n = history != NULL ? history->entries->len : 0;
 

@@ -33,25 +33,25 @@ typedef struct {
  * draws a straight line across the pause between two tests.
  * Returns a GArray of SdtRateSegment.
  */
-GArray *sdt_rate_segments(const SdtRatePoint *points, guint n_points, gdouble max_gap);
+GArray *sdt_chart_logic_rate_segments(const SdtRatePoint *points, guint n_points, gdouble max_gap);
 
 /* the smallest 1, 2 or 5 x 10^n at or above @value (1 for nothing) */
-gdouble sdt_chart_nice_ceiling(gdouble value);
+gdouble sdt_chart_logic_nice_ceiling(gdouble value);
 
 /* the spacing of time-axis ticks for @span seconds: at most 6 ticks, of
  * 1, 2, 5, 10, 15, 30 s or whole minutes */
-gdouble sdt_chart_time_step(gdouble span);
+gdouble sdt_chart_logic_time_step(gdouble span);
 
 /*
  * An error bar: the ends, in pixels from the axis, of @value ± @spread on a
  * scale where @scale_max is @length pixels; clamped to 0..@length.
  */
-void sdt_chart_error_bar(gdouble value,
-			 gdouble spread,
-			 gdouble scale_max,
-			 gdouble length,
-			 gdouble *low,
-			 gdouble *high);
+void sdt_chart_logic_error_bar(gdouble value,
+			       gdouble spread,
+			       gdouble scale_max,
+			       gdouble length,
+			       gdouble *low,
+			       gdouble *high);
 
 /* one before/after figure with its spreads (absolute, in the figure's unit);
  * a figure below 0 was not measured, a spread below 0 is unknown */
@@ -70,6 +70,6 @@ typedef struct {
  * none (the array frees its figures). @time (optional) gets that entry's time,
  * which is the history's.
  */
-GPtrArray *sdt_chart_figures_from_verify(const SdtClientHistory *history, const gchar **time);
+GPtrArray *sdt_chart_logic_figures_from_verify(const SdtClientHistory *history, const gchar **time);
 
 G_END_DECLS

@@ -202,7 +202,7 @@ sdt_health_page_append_disk(GString *wear, JsonObject *obj)
 	SdtEmmcWear w;
 	g_autofree gchar *elsewhere = NULL;
 
-	if (card != NULL && sdt_client_read_emmc_wear(card, "card", &emmc, &w, NULL) && emmc) {
+	if (card != NULL && sdt_client_info_read_emmc_wear(card, "card", &emmc, &w, NULL) && emmc) {
 		g_autofree gchar *words = sdt_disk_words_emmc_wear(&w);
 		g_string_append_printf(wear, "%s\n", words);
 	}
@@ -383,7 +383,7 @@ sdt_health_page_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, 
 		return;
 	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar), fraction);
 	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar),
-				  sdt_check_phase_label(phase));
+				  sdt_check_config_phase_label(phase));
 }
 
 static void
@@ -394,7 +394,7 @@ sdt_health_page_start(SdtHealthPage *self, const gchar *mode)
 	sdt_health_page_set_running(self, TRUE);
 	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar), 0.0);
 	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar),
-				  sdt_check_phase_label("prepare"));
+				  sdt_check_config_phase_label("prepare"));
 	gtk_label_set_text(GTK_LABEL(self->result_label),
 			   _("Checking… Your files are safe: the check only writes inside "
 			     "space it reserves, and removes it afterwards."));

@@ -165,8 +165,8 @@ sdt_history_chart_draw_group(GtkWidget *widget,
 		gdouble high;
 		gdouble w;
 
-		sdt_chart_error_bar(g->values[j], g->spreads[j], max, bar_max, &low, &high);
-		sdt_chart_error_bar(g->values[j], 0, max, bar_max, &w, &w);
+		sdt_chart_logic_error_bar(g->values[j], g->spreads[j], max, bar_max, &low, &high);
+		sdt_chart_logic_error_bar(g->values[j], 0, max, bar_max, &w, &w);
 		sdt_history_chart_draw_bar(cr, y, w, low, high, colours[j], colours[2]);
 		gdk_cairo_set_source_rgba(cr, colours[2]);
 		sdt_history_chart_draw_text(widget, cr, MAX(w, high) + 6, y, text);

@@ -62,7 +62,7 @@ sdt_history_page_add_row(SdtHistoryPage *self, const gchar *text)
 static gboolean
 sdt_history_page_chart_verify(SdtHistoryPage *self, const SdtClientHistory *history)
 {
-	g_autoptr(GPtrArray) figures = sdt_chart_figures_from_verify(history, NULL);
+	g_autoptr(GPtrArray) figures = sdt_chart_logic_figures_from_verify(history, NULL);
 
 	if (figures == NULL)
 		return FALSE;
@@ -133,7 +133,7 @@ sdt_history_page_comparison_labels(SdtHistoryPage *self, SdtHistoryComparison *c
 static gboolean
 sdt_history_page_chart_comparison(SdtHistoryPage *self, const SdtClientHistory *history)
 {
-	g_autoptr(SdtHistoryComparison) cmp = sdt_history_comparison_new(history);
+	g_autoptr(SdtHistoryComparison) cmp = sdt_client_history_comparison_new(history);
 
 	if (!sdt_history_page_comparison_labels(self, cmp))
 		return FALSE;
@@ -142,14 +142,14 @@ sdt_history_page_chart_comparison(SdtHistoryPage *self, const SdtClientHistory *
 		gdouble values[2];
 		gdouble spreads[2];
 
-		values[0] = sdt_history_figure(cmp->before,
-					       sdt_history_tests[i].name,
-					       iops,
-					       &spreads[0]);
-		values[1] = sdt_history_figure(cmp->after,
-					       sdt_history_tests[i].name,
-					       iops,
-					       &spreads[1]);
+		values[0] = sdt_history_words_figure(cmp->before,
+						     sdt_history_tests[i].name,
+						     iops,
+						     &spreads[0]);
+		values[1] = sdt_history_words_figure(cmp->after,
+						     sdt_history_tests[i].name,
+						     iops,
+						     &spreads[1]);
 		if (values[0] < 0 && values[1] < 0)
 			continue;
 		sdt_history_chart_add_group(SDT_HISTORY_CHART(self->chart),
@@ -173,7 +173,7 @@ sdt_history_page_show(SdtHistoryPage *self, const SdtClientHistory *history)
 	/* newest first in the list */
 	for (guint i = history->entries->len; i > 0; i--) {
 		const SdtClientHistoryEntry *e = g_ptr_array_index(history->entries, i - 1);
-		g_autofree gchar *text = sdt_history_entry_text(e);
+		g_autofree gchar *text = sdt_history_words_entry_text(e);
 
 		if (e->error != NULL)
 			g_debug("%s", e->error->message);

@@ -27,7 +27,10 @@ sdt_history_words_time(const gchar *iso)
 
 /* a test's figure (MB/s or IOPS) and its spread in the same unit (-1 unknown) */
 gdouble
-sdt_history_figure(const SdtClientBench *summary, const gchar *name, gboolean iops, gdouble *spread)
+sdt_history_words_figure(const SdtClientBench *summary,
+			 const gchar *name,
+			 gboolean iops,
+			 gdouble *spread)
 {
 	*spread = -1;
 	if (summary == NULL)
@@ -48,8 +51,8 @@ static gchar *
 sdt_history_words_bench(const SdtClientBench *s, const gchar *when)
 {
 	gdouble spread;
-	gdouble rd = sdt_history_figure(s, "seq-read", FALSE, &spread);
-	gdouble rr = sdt_history_figure(s, "rand-4k-read-qd1", TRUE, &spread);
+	gdouble rd = sdt_history_words_figure(s, "seq-read", FALSE, &spread);
+	gdouble rr = sdt_history_words_figure(s, "rand-4k-read-qd1", TRUE, &spread);
 
 	if (s != NULL && s->stand_in)
 		/* Translators: a history line: time, folder, sequential MB/s,
@@ -69,7 +72,7 @@ sdt_history_words_bench(const SdtClientBench *s, const gchar *when)
 }
 
 gchar *
-sdt_history_entry_text(const SdtClientHistoryEntry *entry)
+sdt_history_words_entry_text(const SdtClientHistoryEntry *entry)
 {
 	const gchar *kind = entry->kind;
 	const gchar *id = entry->id;
@@ -96,7 +99,7 @@ sdt_history_entry_text(const SdtClientHistoryEntry *entry)
 		 * check's reason */
 		return g_strdup_printf(_("%s  Authenticity check: %s. %s"),
 				       when,
-				       sdt_l10n_check_verdict(entry->verdict),
+				       sdt_l10n_record_check_verdict(entry->verdict),
 				       entry->reason != NULL ? sdt_l10n_tr(entry->reason) : "");
 	if (g_strcmp0(kind, "soak") == 0 && entry->soak_mismatches == 0)
 		/* Translators: a history line: time */
@@ -109,12 +112,12 @@ sdt_history_entry_text(const SdtClientHistoryEntry *entry)
 				       when,
 				       (int64_t) entry->soak_mismatches);
 	if (g_strcmp0(kind, "verify") == 0) {
-		g_autofree gchar *what =
-			sdt_loop_decision_text(entry->verification->decision,
-					       id,
-					       sdt_client_verification_reason(entry->verification));
+		g_autofree gchar *what = sdt_loop_state_decision_text(
+			entry->verification->decision,
+			id,
+			sdt_client_status_verification_reason(entry->verification));
 		if (what != NULL)
 			return g_strdup_printf("%s  %s", when, what);
 	}
-	return g_strdup_printf("%s  %s", when, sdt_l10n_history_kind(kind));
+	return g_strdup_printf("%s  %s", when, sdt_l10n_record_history_kind(kind));
 }

@@ -49,7 +49,7 @@ sdt_loop_state_new(const SdtClientStatus *status)
 	if (last != NULL && last->decision != NULL) {
 		state->decision = g_strdup(last->decision);
 		state->decided_id = g_strdup(last->id);
-		state->reason = g_strdup(sdt_client_verification_reason(last));
+		state->reason = g_strdup(sdt_client_status_verification_reason(last));
 		state->time = g_strdup(last->time);
 	}
 	return state;
@@ -84,7 +84,7 @@ sdt_loop_state_phase_text(const SdtLoopState *state)
 }
 
 gchar *
-sdt_loop_decision_text(const gchar *decision, const gchar *id, const gchar *reason_shown)
+sdt_loop_state_decision_text(const gchar *decision, const gchar *id, const gchar *reason_shown)
 {
 	const gchar *reason = reason_shown != NULL ? reason_shown : "";
 
@@ -107,5 +107,5 @@ sdt_loop_decision_text(const gchar *decision, const gchar *id, const gchar *reas
 gchar *
 sdt_loop_state_outcome_text(const SdtLoopState *state)
 {
-	return sdt_loop_decision_text(state->decision, state->decided_id, state->reason);
+	return sdt_loop_state_decision_text(state->decision, state->decided_id, state->reason);
 }

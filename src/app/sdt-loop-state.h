@@ -42,8 +42,8 @@ gchar *sdt_loop_state_phase_text(const SdtLoopState *state);
 gchar *sdt_loop_state_outcome_text(const SdtLoopState *state);
 
 /* a verification's @decision on @id with its @reason (already in the user's language,
- * sdt_client_verification_reason()), as translated sentences (also for the history's
+ * sdt_client_status_verification_reason()), as translated sentences (also for the history's
  * "verify" entries); NULL for "wait" or unknown */
-gchar *sdt_loop_decision_text(const gchar *decision, const gchar *id, const gchar *reason);
+gchar *sdt_loop_state_decision_text(const gchar *decision, const gchar *id, const gchar *reason);
 
 G_END_DECLS

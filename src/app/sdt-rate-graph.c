@@ -96,7 +96,7 @@ sdt_rate_graph_draw_rate_axis(GtkWidget *widget, cairo_t *cr, const SdtRatePlot 
 static void
 sdt_rate_graph_draw_time_axis(GtkWidget *widget, cairo_t *cr, const SdtRatePlot *p)
 {
-	gdouble step = sdt_chart_time_step(p->span);
+	gdouble step = sdt_chart_logic_time_step(p->span);
 	gdouble base = p->y + p->h;
 
 	cairo_set_source_rgba(cr, p->fg.red, p->fg.green, p->fg.blue, 0.7);
@@ -130,7 +130,7 @@ sdt_rate_graph_draw_lines(SdtRateGraph *self, cairo_t *cr, const SdtRatePlot *p)
 	const GdkRGBA read_rgba = {0.21, 0.52, 0.89, 1.0};  /* blue */
 	const SdtRatePoint *pts = (const SdtRatePoint *) self->samples->data;
 	g_autoptr(GArray) segments =
-		sdt_rate_segments(pts, self->samples->len, SDT_RATE_GRAPH_MAX_GAP);
+		sdt_chart_logic_rate_segments(pts, self->samples->len, SDT_RATE_GRAPH_MAX_GAP);
 
 	cairo_set_line_width(cr, 2.0);
 	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
@@ -172,8 +172,9 @@ sdt_rate_graph_draw(GtkWidget *widget, cairo_t *cr)
 		return FALSE;
 	if (self->samples->len > 0)
 		last = g_array_index(self->samples, SdtRatePoint, self->samples->len - 1).seconds;
-	p.top = sdt_chart_nice_ceiling(self->max_rate);
-	p.span = sdt_chart_time_step(last) * ceil(MAX(last, 1) / sdt_chart_time_step(last));
+	p.top = sdt_chart_logic_nice_ceiling(self->max_rate);
+	p.span = sdt_chart_logic_time_step(last) *
+		 ceil(MAX(last, 1) / sdt_chart_logic_time_step(last));
 	gtk_style_context_get_color(style, gtk_style_context_get_state(style), &p.fg);
 	sdt_rate_graph_draw_rate_axis(widget, cr, &p);
 	sdt_rate_graph_draw_time_axis(widget, cr, &p);

@@ -15,7 +15,7 @@ G_DECLARE_FINAL_TYPE(SdtRateGraph, sdt_rate_graph, SDT, RATE_GRAPH, GtkDrawingAr
 /*
  * A live graph of the benchmark's transfer rate: x is the time since the
  * benchmark started (seconds, labelled), y the rate in MB/s, scaled to the
- * highest rate seen. Each test is its own line (sdt_rate_segments()), write
+ * highest rate seen. Each test is its own line (sdt_chart_logic_rate_segments()), write
  * tests and read tests in different colours.
  */
 void sdt_rate_graph_clear(SdtRateGraph *self);

@@ -292,10 +292,10 @@ sdt_recommend_page_recommendations_done(gpointer page, JsonNode *root, const GEr
 	SdtRecommendPage *self = SDT_RECOMMEND_PAGE(page);
 	g_autoptr(GError) error = call_error != NULL ? g_error_copy(call_error) : NULL;
 
-	g_clear_pointer(&self->recs, sdt_client_recommendations_free);
+	g_clear_pointer(&self->recs, sdt_client_recommend_list_free);
 	if (root != NULL)
 		self->recs =
-			sdt_client_recommendations_from_json(json_node_get_object(root), &error);
+			sdt_client_recommend_list_from_json(json_node_get_object(root), &error);
 	sdt_recommend_page_render(self);
 	if (self->recs == NULL)
 		sdt_session_report_error(self->session, SDT_USER_ACTION_INFO, error);
@@ -682,7 +682,7 @@ sdt_recommend_page_dispose(GObject *object)
 	g_clear_object(&self->manager);
 	g_clear_pointer(&self->recommendation_id, g_free);
 	g_clear_pointer(&self->change_diff, g_free);
-	g_clear_pointer(&self->recs, sdt_client_recommendations_free);
+	g_clear_pointer(&self->recs, sdt_client_recommend_list_free);
 	g_clear_pointer(&self->status, sdt_client_status_free);
 	sdt_session_detach(&self->session, self);
 	G_OBJECT_CLASS(sdt_recommend_page_parent_class)->dispose(object);

@@ -64,7 +64,7 @@ sdt_bench_io_worker(gpointer data)
 }
 
 gboolean
-sdt_bench_io_start_threads(SdtBenchIo *io, GError **error)
+sdt_bench_io_backend_start_threads(SdtBenchIo *io, GError **error)
 {
 	io->requests = g_async_queue_new();
 	io->completions = g_async_queue_new();
@@ -115,7 +115,7 @@ sdt_bench_io_register_buffers(SdtBenchIo *io)
 }
 
 gboolean
-sdt_bench_io_start_uring(SdtBenchIo *io, GError **error)
+sdt_bench_io_backend_start_uring(SdtBenchIo *io, GError **error)
 {
 	/* room for every slot plus the fsync and the cancellation's poll */
 	gint rc = io_uring_queue_init(io->n_slots + 4, &io->ring, 0);
@@ -153,7 +153,7 @@ sdt_bench_io_prep_uring(SdtBenchIo *io, struct io_uring_sqe *sqe, SdtBenchIoSlot
 #endif
 
 void
-sdt_bench_io_submit(SdtBenchIo *io, SdtBenchIoSlot *slot)
+sdt_bench_io_backend_submit(SdtBenchIo *io, SdtBenchIoSlot *slot)
 {
 	slot->state = SDT_BENCH_IO_SLOT_IN_FLIGHT;
 	slot->t_done = 0;
@@ -188,7 +188,7 @@ sdt_bench_io_submit(SdtBenchIo *io, SdtBenchIoSlot *slot)
 }
 
 void
-sdt_bench_io_flush(SdtBenchIo *io)
+sdt_bench_io_backend_flush(SdtBenchIo *io)
 {
 #if HAVE_LIBURING
 	if (io->backend == SDT_BENCH_IO_BACKEND_URING) {
@@ -240,7 +240,7 @@ sdt_bench_io_uring_wait(SdtBenchIo *io, gint64 timeout_ns)
 		}
 		return io_uring_wait_cqe(&io->ring, &cqe);
 	}
-	sdt_bench_io_flush(io);
+	sdt_bench_io_backend_flush(io);
 	struct __kernel_timespec ts = {
 		.tv_sec = timeout_ns / G_GINT64_CONSTANT(1000000000),
 		.tv_nsec = timeout_ns % G_GINT64_CONSTANT(1000000000),
@@ -281,7 +281,7 @@ sdt_bench_io_reap_uring(SdtBenchIo *io, gint64 timeout_ns, SdtBenchIoSlot **done
 #endif
 
 guint
-sdt_bench_io_reap(SdtBenchIo *io, gint64 timeout_ns, SdtBenchIoSlot **done, guint max)
+sdt_bench_io_backend_reap(SdtBenchIo *io, gint64 timeout_ns, SdtBenchIoSlot **done, guint max)
 {
 	guint n = 0;
 
@@ -313,7 +313,7 @@ sdt_bench_io_reap(SdtBenchIo *io, gint64 timeout_ns, SdtBenchIoSlot **done, guin
 }
 
 void
-sdt_bench_io_stop_backend(SdtBenchIo *io)
+sdt_bench_io_backend_stop(SdtBenchIo *io)
 {
 #if HAVE_LIBURING
 	if (io->ring_ok)
@@ -344,7 +344,7 @@ sdt_bench_io_wake_cb(GCancellable *cancellable, gpointer user_data)
 }
 
 gint64
-sdt_bench_io_arm_wake(SdtBenchIo *io, GCancellable *cancellable, gulong *handler)
+sdt_bench_io_backend_arm_wake(SdtBenchIo *io, GCancellable *cancellable, gulong *handler)
 {
 	*handler = 0;
 	if (cancellable == NULL)
@@ -378,7 +378,7 @@ sdt_bench_io_arm_wake(SdtBenchIo *io, GCancellable *cancellable, gulong *handler
 		io_uring_prep_poll_add(sqe, fd, POLLIN);
 		io_uring_sqe_set_data(sqe, &io->wake_slot);
 		io->wake_armed = TRUE;
-		sdt_bench_io_flush(io);
+		sdt_bench_io_backend_flush(io);
 		return -1;
 	}
 #endif

@@ -100,23 +100,24 @@ sdt_bench_io_now(void)
 }
 
 /* @depth worker threads for the threads backend */
-gboolean sdt_bench_io_start_threads(SdtBenchIo *io, GError **error);
+gboolean sdt_bench_io_backend_start_threads(SdtBenchIo *io, GError **error);
 #if HAVE_LIBURING
 /* a ring with room for every slot */
-gboolean sdt_bench_io_start_uring(SdtBenchIo *io, GError **error);
+gboolean sdt_bench_io_backend_start_uring(SdtBenchIo *io, GError **error);
 #endif
 /* ends the worker threads and the ring; nothing may be in flight */
-void sdt_bench_io_stop_backend(SdtBenchIo *io);
-void sdt_bench_io_submit(SdtBenchIo *io, SdtBenchIoSlot *slot);
+void sdt_bench_io_backend_stop(SdtBenchIo *io);
+void sdt_bench_io_backend_submit(SdtBenchIo *io, SdtBenchIoSlot *slot);
 /* io_uring: hands what was queued to the kernel; nothing for the other backends */
-void sdt_bench_io_flush(SdtBenchIo *io);
+void sdt_bench_io_backend_flush(SdtBenchIo *io);
 /* reaps up to @max completions, blocking up to @timeout_ns (-1: forever) for the first */
-guint sdt_bench_io_reap(SdtBenchIo *io, gint64 timeout_ns, SdtBenchIoSlot **done, guint max);
+guint
+sdt_bench_io_backend_reap(SdtBenchIo *io, gint64 timeout_ns, SdtBenchIoSlot **done, guint max);
 /*
  * Lets a cancellation of @cancellable wake a blocked wait.  Returns the wait
  * timeout to use: -1 (block until a completion or the cancellation) where it
  * can, else SDT_BENCH_IO_WAIT_NS.  *@handler is a signal handler to disconnect.
  */
-gint64 sdt_bench_io_arm_wake(SdtBenchIo *io, GCancellable *cancellable, gulong *handler);
+gint64 sdt_bench_io_backend_arm_wake(SdtBenchIo *io, GCancellable *cancellable, gulong *handler);
 
 G_END_DECLS

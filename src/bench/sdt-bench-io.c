@@ -81,7 +81,7 @@ sdt_bench_io_new(SdtBenchIoBackend backend, guint depth, gint fd, gsize block_si
 	if (backend == SDT_BENCH_IO_BACKEND_AUTO || backend == SDT_BENCH_IO_BACKEND_URING) {
 #if HAVE_LIBURING
 		g_autoptr(GError) error_local = NULL;
-		if (sdt_bench_io_start_uring(io, &error_local)) {
+		if (sdt_bench_io_backend_start_uring(io, &error_local)) {
 			io->backend = SDT_BENCH_IO_BACKEND_URING;
 			return io;
 		}
@@ -104,7 +104,8 @@ sdt_bench_io_new(SdtBenchIoBackend backend, guint depth, gint fd, gsize block_si
 		backend = SDT_BENCH_IO_BACKEND_THREADS;
 	}
 	io->backend = backend;
-	if (backend == SDT_BENCH_IO_BACKEND_THREADS && !sdt_bench_io_start_threads(io, error)) {
+	if (backend == SDT_BENCH_IO_BACKEND_THREADS &&
+	    !sdt_bench_io_backend_start_threads(io, error)) {
 		sdt_bench_io_free(io);
 		return NULL;
 	}
@@ -140,7 +141,7 @@ sdt_bench_io_inject_error(SdtBenchIo *io, guint64 after_ios, gint errsv)
 static void
 sdt_bench_io_free_now(SdtBenchIo *io)
 {
-	sdt_bench_io_stop_backend(io);
+	sdt_bench_io_backend_stop(io);
 	for (guint i = 0; io->slots != NULL && i < io->n_slots; i++)
 		free(io->slots[i].buf);
 	g_free(io->slots);
@@ -156,7 +157,7 @@ sdt_bench_io_reaper(gpointer data)
 	SdtBenchIoSlot *done[SDT_BENCH_IO_MAX_COMPLETIONS];
 
 	while (io->in_flight > 0)
-		sdt_bench_io_reap(io, -1, done, G_N_ELEMENTS(done));
+		sdt_bench_io_backend_reap(io, -1, done, G_N_ELEMENTS(done));
 	sdt_bench_io_free_now(io);
 	return NULL;
 }
@@ -255,10 +256,10 @@ sdt_bench_io_fsync(SdtBenchIo *io,
 	SdtBenchIoSlot *done[1];
 	gint64 t0 = sdt_bench_io_now();
 
-	sdt_bench_io_submit(io, &io->fsync_slot);
-	sdt_bench_io_flush(io);
+	sdt_bench_io_backend_submit(io, &io->fsync_slot);
+	sdt_bench_io_backend_flush(io);
 	while (io->in_flight > 0) {
-		if (sdt_bench_io_reap(io, wait_ns, done, 1) == 1)
+		if (sdt_bench_io_backend_reap(io, wait_ns, done, 1) == 1)
 			break;
 		if (sdt_bench_io_check_cancelled(job, error))
 			return FALSE;
@@ -363,7 +364,7 @@ sdt_bench_io_drain(SdtBenchIo *io, gint64 budget_ns)
 		guint n;
 		if (left <= 0)
 			break;
-		n = sdt_bench_io_reap(io, left, done, G_N_ELEMENTS(done));
+		n = sdt_bench_io_backend_reap(io, left, done, G_N_ELEMENTS(done));
 		for (guint i = 0; i < n; i++)
 			done[i]->state = SDT_BENCH_IO_SLOT_FREE;
 	}
@@ -458,7 +459,7 @@ sdt_bench_io_loop_fill_queue(SdtBenchIoLoop *loop)
 			slot->offset = loop->next_offset;
 			loop->next_offset += job->block_size;
 		}
-		sdt_bench_io_submit(io, slot);
+		sdt_bench_io_backend_submit(io, slot);
 		loop->submitted += job->block_size;
 		if (loop->submitted >= loop->limit)
 			loop->stop = TRUE;
@@ -578,7 +579,7 @@ sdt_bench_io_run_loop(SdtBenchIo *io,
 	sdt_bench_io_loop_init(&loop, io, job, stats);
 	if (sdt_bench_io_check_cancelled(job, error))
 		return FALSE;
-	loop.wait_ns = sdt_bench_io_arm_wake(io, job->cancellable, &wake_handler);
+	loop.wait_ns = sdt_bench_io_backend_arm_wake(io, job->cancellable, &wake_handler);
 	sdt_bench_io_loop_start(&loop);
 	for (;;) {
 		guint n;
@@ -587,7 +588,7 @@ sdt_bench_io_run_loop(SdtBenchIo *io,
 		sdt_bench_io_loop_prepare_write(&loop);
 		if (io->in_flight == 0)
 			break;
-		n = sdt_bench_io_reap(io, loop.wait_ns, done, G_N_ELEMENTS(done));
+		n = sdt_bench_io_backend_reap(io, loop.wait_ns, done, G_N_ELEMENTS(done));
 		sdt_bench_io_loop_complete(&loop, done, n);
 		if (sdt_bench_io_check_cancelled(job, error)) {
 			sdt_bench_io_drain(io, SDT_BENCH_IO_DRAIN_NS);

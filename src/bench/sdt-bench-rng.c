@@ -48,7 +48,7 @@ sdt_bench_rng_next(SdtBenchRng *rng)
 }
 
 guint64
-sdt_bench_mul_high_portable(guint64 a, guint64 b)
+sdt_bench_rng_mul_high_portable(guint64 a, guint64 b)
 {
 	/* schoolbook on 32-bit halves: every partial product fits in 64 bits */
 	guint64 a_lo = a & G_MAXUINT32, a_hi = a >> 32;
@@ -64,13 +64,13 @@ sdt_bench_mul_high_portable(guint64 a, guint64 b)
 }
 
 guint64
-sdt_bench_mul_high(guint64 a, guint64 b)
+sdt_bench_rng_mul_high(guint64 a, guint64 b)
 {
 #ifdef __SIZEOF_INT128__
 	return (guint64) (((unsigned __int128) a * b) >> 64);
 #else
 	/* 32-bit targets (armhf, i386) have no 128-bit integer */
-	return sdt_bench_mul_high_portable(a, b);
+	return sdt_bench_rng_mul_high_portable(a, b);
 #endif
 }
 
@@ -78,7 +78,7 @@ guint64
 sdt_bench_rng_below(SdtBenchRng *rng, guint64 n)
 {
 	/* Lemire's multiply-shift: no division, bias below 2^-64 * n */
-	return sdt_bench_mul_high(sdt_bench_rng_next(rng), n);
+	return sdt_bench_rng_mul_high(sdt_bench_rng_next(rng), n);
 }
 
 /* two xoshiro256+ generators in one 128-bit vector (the compiler's vector extension) */

@@ -131,7 +131,7 @@ JsonNode *
 sdt_bench_result_to_json(SdtBenchResult *result, SdtBenchTarget *target, gdouble ceiling_mb_s);
 
 /* sdt_ops_bench() with an explicit configuration (tests use tiny sizes) */
-JsonNode *sdt_bench_ops_run(SdtContext *ctx,
+JsonNode *sdt_ops_bench_run(SdtContext *ctx,
 			    const SdtBenchConfig *config,
 			    const gchar *dir,
 			    SdtBenchProgressFunc progress,

@@ -14,12 +14,12 @@
 #include "sdt-file.h"
 
 void
-sdt_check_init(SdtCheck *self,
-	       const gchar *dir,
-	       const SdtCheckConfig *config,
-	       SdtBenchProgressFunc progress,
-	       gpointer user_data,
-	       GCancellable *cancellable)
+sdt_check_block_init(SdtCheck *self,
+		     const gchar *dir,
+		     const SdtCheckConfig *config,
+		     SdtBenchProgressFunc progress,
+		     gpointer user_data,
+		     GCancellable *cancellable)
 {
 	memset(self, 0, sizeof(*self));
 	self->config = config;
@@ -42,7 +42,7 @@ sdt_check_init(SdtCheck *self,
 }
 
 void
-sdt_check_clear(SdtCheck *self)
+sdt_check_block_clear(SdtCheck *self)
 {
 	if (self->file_fd >= 0)
 		close(self->file_fd);
@@ -76,7 +76,7 @@ sdt_check_mix(guint64 x)
 }
 
 void
-sdt_check_fill(guint8 *block, guint64 seed, guint64 offset)
+sdt_check_block_fill(guint8 *block, guint64 seed, guint64 offset)
 {
 	guint64 words[SDT_CHECK_BLOCK / 8];
 	guint64 state = seed ^ (offset * G_GUINT64_CONSTANT(0x2545f4914f6cdd1d));
@@ -90,7 +90,7 @@ sdt_check_fill(guint8 *block, guint64 seed, guint64 offset)
 }
 
 gboolean
-sdt_check_is_uniform(const guint8 *block, gsize len)
+sdt_check_block_is_uniform(const guint8 *block, gsize len)
 {
 	for (gsize i = 1; i < len; i++)
 		if (block[i] != block[0])
@@ -99,20 +99,20 @@ sdt_check_is_uniform(const guint8 *block, gsize len)
 }
 
 SdtCheckBlockState
-sdt_check_classify(SdtCheck *self, const guint8 *block, guint64 offset, guint64 *other)
+sdt_check_block_classify(SdtCheck *self, const guint8 *block, guint64 offset, guint64 *other)
 {
 	guint64 words[3];
 
-	sdt_check_fill(self->expect, self->seed, offset);
+	sdt_check_block_fill(self->expect, self->seed, offset);
 	if (memcmp(block, self->expect, SDT_CHECK_BLOCK) == 0)
 		return SDT_CHECK_BLOCK_OK;
-	if (block[0] == 0 && sdt_check_is_uniform(block, SDT_CHECK_BLOCK))
+	if (block[0] == 0 && sdt_check_block_is_uniform(block, SDT_CHECK_BLOCK))
 		return SDT_CHECK_BLOCK_LOST;
 	memcpy(words, block, sizeof(words));
 	if (GUINT64_FROM_LE(words[0]) == SDT_CHECK_MAGIC &&
 	    GUINT64_FROM_LE(words[1]) == self->seed) {
 		*other = GUINT64_FROM_LE(words[2]);
-		sdt_check_fill(self->expect, self->seed, *other);
+		sdt_check_block_fill(self->expect, self->seed, *other);
 		if (*other != offset && memcmp(block, self->expect, SDT_CHECK_BLOCK) == 0)
 			return SDT_CHECK_BLOCK_OVERWRITTEN;
 	}
@@ -122,7 +122,7 @@ sdt_check_classify(SdtCheck *self, const guint8 *block, guint64 offset, guint64 
 /* ---- raw I/O, progress ---- */
 
 gboolean
-sdt_check_cancelled(SdtCheck *self, GError **error)
+sdt_check_block_cancelled(SdtCheck *self, GError **error)
 {
 	if (!g_cancellable_is_cancelled(self->cancellable))
 		return FALSE;
@@ -134,7 +134,7 @@ sdt_check_cancelled(SdtCheck *self, GError **error)
 }
 
 gint
-sdt_check_pread(SdtCheck *self, guint8 *buf, gsize len, guint64 offset)
+sdt_check_block_pread(SdtCheck *self, guint8 *buf, gsize len, guint64 offset)
 {
 	gint rc = sdt_file_pread_all(self->rfd, buf, len, offset, NULL);
 
@@ -144,13 +144,13 @@ sdt_check_pread(SdtCheck *self, guint8 *buf, gsize len, guint64 offset)
 }
 
 gint
-sdt_check_pwrite(SdtCheck *self, const guint8 *buf, gsize len, guint64 offset)
+sdt_check_block_pwrite(SdtCheck *self, const guint8 *buf, gsize len, guint64 offset)
 {
 	return sdt_file_pwrite_all(self->wfd, buf, len, offset, NULL);
 }
 
 void
-sdt_check_report(SdtCheck *self, const gchar *phase, gdouble fraction)
+sdt_check_block_report(SdtCheck *self, const gchar *phase, gdouble fraction)
 {
 	if (self->progress != NULL)
 		self->progress(phase, CLAMP(fraction, 0.0, 1.0), 0.0, self->user_data);
@@ -159,7 +159,7 @@ sdt_check_report(SdtCheck *self, const gchar *phase, gdouble fraction)
 /* ---- findings ---- */
 
 void
-sdt_check_mark(SdtCheck *self, guint64 offset, gboolean written)
+sdt_check_block_mark(SdtCheck *self, guint64 offset, gboolean written)
 {
 	guint i = (guint) (offset / ((self->claim + SDT_CHECK_STRATA - 1) / SDT_CHECK_STRATA));
 	if (i < SDT_CHECK_STRATA)
@@ -171,7 +171,7 @@ sdt_check_mark(SdtCheck *self, guint64 offset, gboolean written)
 }
 
 void
-sdt_check_set_bad(SdtCheck *self, const gchar *failure, guint64 offset)
+sdt_check_block_set_bad(SdtCheck *self, const gchar *failure, guint64 offset)
 {
 	if (self->failure == NULL || offset < self->first_bad) {
 		self->failure = failure;

@@ -96,32 +96,32 @@ typedef struct {
 } SdtCheck;
 
 /* a run on @dir: nothing open yet, the buffers and the seeded generator ready */
-void sdt_check_init(SdtCheck *self,
-		    const gchar *dir,
-		    const SdtCheckConfig *config,
-		    SdtBenchProgressFunc progress,
-		    gpointer user_data,
-		    GCancellable *cancellable);
+void sdt_check_block_init(SdtCheck *self,
+			  const gchar *dir,
+			  const SdtCheckConfig *config,
+			  SdtBenchProgressFunc progress,
+			  gpointer user_data,
+			  GCancellable *cancellable);
 /* closes what is open (the reserved file goes with its descriptor) and frees */
-void sdt_check_clear(SdtCheck *self);
+void sdt_check_block_clear(SdtCheck *self);
 
 /* the block that belongs at device offset @offset in this run */
-void sdt_check_fill(guint8 *block, guint64 seed, guint64 offset);
-gboolean sdt_check_is_uniform(const guint8 *block, gsize len);
+void sdt_check_block_fill(guint8 *block, guint64 seed, guint64 offset);
+gboolean sdt_check_block_is_uniform(const guint8 *block, gsize len);
 /* what a read-back block says; @other: the offset it carries when overwritten */
 SdtCheckBlockState
-sdt_check_classify(SdtCheck *self, const guint8 *block, guint64 offset, guint64 *other);
+sdt_check_block_classify(SdtCheck *self, const guint8 *block, guint64 offset, guint64 *other);
 
 /* TRUE, with @error set, once the run is cancelled */
-gboolean sdt_check_cancelled(SdtCheck *self, GError **error);
+gboolean sdt_check_block_cancelled(SdtCheck *self, GError **error);
 /* 0, or the errno of a failed or short read (counted when it succeeds) */
-gint sdt_check_pread(SdtCheck *self, guint8 *buf, gsize len, guint64 offset);
-gint sdt_check_pwrite(SdtCheck *self, const guint8 *buf, gsize len, guint64 offset);
-void sdt_check_report(SdtCheck *self, const gchar *phase, gdouble fraction);
+gint sdt_check_block_pread(SdtCheck *self, guint8 *buf, gsize len, guint64 offset);
+gint sdt_check_block_pwrite(SdtCheck *self, const guint8 *buf, gsize len, guint64 offset);
+void sdt_check_block_report(SdtCheck *self, const gchar *phase, gdouble fraction);
 
 /* @offset was read (and, with @written, written) and is what it should be */
-void sdt_check_mark(SdtCheck *self, guint64 offset, gboolean written);
+void sdt_check_block_mark(SdtCheck *self, guint64 offset, gboolean written);
 /* the lowest failing address wins */
-void sdt_check_set_bad(SdtCheck *self, const gchar *failure, guint64 offset);
+void sdt_check_block_set_bad(SdtCheck *self, const gchar *failure, guint64 offset);
 
 G_END_DECLS

@@ -22,7 +22,7 @@ sdt_check_config_init(SdtCheckConfig *config, SdtCheckMode mode)
 }
 
 gboolean
-sdt_check_mode_from_string(const gchar *name, SdtCheckMode *mode, GError **error)
+sdt_check_config_mode_from_string(const gchar *name, SdtCheckMode *mode, GError **error)
 {
 	if (g_strcmp0(name, "quick") == 0) {
 		*mode = SDT_CHECK_MODE_QUICK;
@@ -41,7 +41,7 @@ sdt_check_mode_from_string(const gchar *name, SdtCheckMode *mode, GError **error
 }
 
 gboolean
-sdt_check_fs_supported(const gchar *filesystem)
+sdt_check_config_fs_supported(const gchar *filesystem)
 {
 	/* FIEMAP's fe_physical is an offset on the file system's own block device
 	 * only where one file system sits on one device: btrfs reports its
@@ -51,7 +51,7 @@ sdt_check_fs_supported(const gchar *filesystem)
 }
 
 gint
-sdt_check_cmp_u64(gconstpointer a, gconstpointer b)
+sdt_check_config_cmp_u64(gconstpointer a, gconstpointer b)
 {
 	guint64 x = *(const guint64 *) a;
 	guint64 y = *(const guint64 *) b;
@@ -59,7 +59,7 @@ sdt_check_cmp_u64(gconstpointer a, gconstpointer b)
 }
 
 GArray *
-sdt_check_candidate_sizes(guint64 claim)
+sdt_check_config_candidate_sizes(guint64 claim)
 {
 	static const guint marketing_gb[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048};
 	static const guint marketing_mb[] = {16, 32, 64, 128, 256, 512};
@@ -77,12 +77,12 @@ sdt_check_candidate_sizes(guint64 claim)
 		if (c < claim)
 			g_array_append_val(sizes, c);
 	}
-	g_array_sort(sizes, sdt_check_cmp_u64);
+	g_array_sort(sizes, sdt_check_config_cmp_u64);
 	return sizes;
 }
 
 const gchar *
-sdt_check_phase_label(const gchar *phase)
+sdt_check_config_phase_label(const gchar *phase)
 {
 	static const struct {
 		const gchar *id;

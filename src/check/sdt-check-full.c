@@ -18,9 +18,9 @@ static void
 sdt_check_full_write_chunk(SdtCheck *self, guint64 at, gsize len)
 {
 	for (gsize k = 0; k < len; k += SDT_CHECK_BLOCK)
-		sdt_check_fill(self->buf + k, self->seed, at + k);
-	if (sdt_check_pwrite(self, self->buf, len, at) != 0) {
-		sdt_check_set_bad(self, "io-error", at);
+		sdt_check_block_fill(self->buf + k, self->seed, at + k);
+	if (sdt_check_block_pwrite(self, self->buf, len, at) != 0) {
+		sdt_check_block_set_bad(self, "io-error", at);
 		self->n_bad++;
 	} else {
 		self->n_written += (guint) (len / SDT_CHECK_BLOCK);
@@ -30,26 +30,27 @@ sdt_check_full_write_chunk(SdtCheck *self, guint64 at, gsize len)
 static void
 sdt_check_full_verify_chunk(SdtCheck *self, guint64 at, gsize len)
 {
-	if (sdt_check_pread(self, self->buf, len, at) != 0) {
-		sdt_check_set_bad(self, "io-error", at);
+	if (sdt_check_block_pread(self, self->buf, len, at) != 0) {
+		sdt_check_block_set_bad(self, "io-error", at);
 		self->n_bad++;
 		return;
 	}
 	for (gsize k = 0; k < len; k += SDT_CHECK_BLOCK) {
 		guint64 other = 0;
-		SdtCheckBlockState st = sdt_check_classify(self, self->buf + k, at + k, &other);
+		SdtCheckBlockState st =
+			sdt_check_block_classify(self, self->buf + k, at + k, &other);
 		if (st == SDT_CHECK_BLOCK_OK) {
 			self->verified_bytes += SDT_CHECK_BLOCK;
-			sdt_check_mark(self, at + k, TRUE);
+			sdt_check_block_mark(self, at + k, TRUE);
 			continue;
 		}
 		self->n_bad++;
 		if (st == SDT_CHECK_BLOCK_OVERWRITTEN && other > at + k)
-			sdt_check_set_bad(self, "wrap", at + k);
+			sdt_check_block_set_bad(self, "wrap", at + k);
 		else if (st == SDT_CHECK_BLOCK_LOST)
-			sdt_check_set_bad(self, "lost-writes", at + k);
+			sdt_check_block_set_bad(self, "lost-writes", at + k);
 		else
-			sdt_check_set_bad(self, "corrupted", at + k);
+			sdt_check_block_set_bad(self, "corrupted", at + k);
 	}
 }
 
@@ -82,7 +83,7 @@ sdt_check_full_pass(SdtCheck *self, gint pass, guint64 total, gdouble *rate, GEr
 						       0.45 * (gdouble) done / MAX(total, 1),
 					       secs > 0 ? done / secs / 1e6 : 0.0,
 					       self->user_data);
-			if (sdt_check_cancelled(self, error))
+			if (sdt_check_block_cancelled(self, error))
 				return FALSE;
 		}
 	}

@@ -142,7 +142,7 @@ sdt_journal_write_one(const gchar *dir, GByteArray *bytes, GError **error)
 	gint fd;
 	gint rc;
 
-	if (!sdt_state_dir_make(dir, error))
+	if (!sdt_state_lock_make_dir(dir, error))
 		return FALSE;
 	g_unlink(tmp);
 	fd = open(tmp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0600);

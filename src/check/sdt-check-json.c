@@ -142,7 +142,7 @@ sdt_check_add_notes(JsonBuilder *b, SdtCheck *self)
 }
 
 JsonNode *
-sdt_check_to_json(SdtCheck *self)
+sdt_check_json_build(SdtCheck *self)
 {
 	g_autoptr(JsonBuilder) b = json_builder_new();
 	const gchar *verdict = sdt_check_verdict(self);

@@ -13,6 +13,6 @@ G_BEGIN_DECLS
 
 /* the verdict ("genuine", "fake", "undetermined") with its reason, and the JSON
  * of `sdtunerctl check --json` (docs/DESIGN.md) */
-JsonNode *sdt_check_to_json(SdtCheck *self);
+JsonNode *sdt_check_json_build(SdtCheck *self);
 
 G_END_DECLS

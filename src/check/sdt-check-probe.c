@@ -18,12 +18,12 @@
 #define SDT_CHECK_MAX_DIVISOR 1024
 
 void
-sdt_check_batch_init(SdtCheckBatch *batch,
-		     GArray *samples,
-		     guint64 run_start,
-		     guint64 run_len,
-		     GArray *flush,
-		     guint64 stride)
+sdt_check_probe_batch_init(SdtCheckBatch *batch,
+			   GArray *samples,
+			   guint64 run_start,
+			   guint64 run_len,
+			   GArray *flush,
+			   guint64 stride)
 {
 	guint n;
 
@@ -48,7 +48,7 @@ sdt_check_batch_init(SdtCheckBatch *batch,
 }
 
 void
-sdt_check_batch_clear(SdtCheckBatch *batch)
+sdt_check_probe_batch_clear(SdtCheckBatch *batch)
 {
 	g_clear_pointer(&batch->at, g_array_unref);
 	g_clear_pointer(&batch->saved, g_aligned_free);
@@ -72,11 +72,14 @@ sdt_check_batch_save(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 {
 	for (guint i = 0; i < batch->at->len; i++) {
 		guint8 *slot = batch->saved + (gsize) i * SDT_CHECK_BLOCK;
-		if (sdt_check_pread(self, slot, SDT_CHECK_BLOCK, sdt_check_batch_at(batch, i)) == 0)
+		if (sdt_check_block_pread(self,
+					  slot,
+					  SDT_CHECK_BLOCK,
+					  sdt_check_batch_at(batch, i)) == 0)
 			batch->saved_ok[i] = 1;
 		else if (i < batch->n_samples)
 			batch->state[i] = SDT_CHECK_BLOCK_IO_ERROR;
-		if (i % 256 == 0 && sdt_check_cancelled(self, error))
+		if (i % 256 == 0 && sdt_check_block_cancelled(self, error))
 			return FALSE;
 	}
 	return TRUE;
@@ -122,15 +125,15 @@ sdt_check_batch_write(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 		guint64 at = sdt_check_batch_at(batch, i);
 		if (!batch->saved_ok[i])
 			continue;
-		sdt_check_fill(self->buf, self->seed, at);
+		sdt_check_block_fill(self->buf, self->seed, at);
 		batch->written[i] = 1;
-		if (sdt_check_pwrite(self, self->buf, SDT_CHECK_BLOCK, at) != 0) {
+		if (sdt_check_block_pwrite(self, self->buf, SDT_CHECK_BLOCK, at) != 0) {
 			if (i < batch->n_samples)
 				batch->state[i] = SDT_CHECK_BLOCK_IO_ERROR;
 		} else {
 			self->n_written++;
 		}
-		if (i % 256 == 0 && sdt_check_cancelled(self, error))
+		if (i % 256 == 0 && sdt_check_block_cancelled(self, error))
 			return FALSE;
 	}
 	if (fdatasync(self->wfd) != 0)
@@ -148,10 +151,11 @@ sdt_check_batch_verify(SdtCheck *self, SdtCheckBatch *batch)
 		guint64 at = sdt_check_batch_at(batch, i);
 		if (batch->state[i] != SDT_CHECK_BLOCK_OK)
 			continue;
-		if (sdt_check_pread(self, self->buf, SDT_CHECK_BLOCK, at) != 0)
+		if (sdt_check_block_pread(self, self->buf, SDT_CHECK_BLOCK, at) != 0)
 			batch->state[i] = SDT_CHECK_BLOCK_IO_ERROR;
 		else
-			batch->state[i] = sdt_check_classify(self, self->buf, at, &batch->other[i]);
+			batch->state[i] =
+				sdt_check_block_classify(self, self->buf, at, &batch->other[i]);
 	}
 }
 
@@ -165,10 +169,11 @@ sdt_check_same_place(SdtCheck *self, guint64 y, guint64 o)
 	guint8 *b = self->buf + SDT_CHECK_BLOCK;
 	guint64 other = 0;
 
-	if (sdt_check_pread(self, a, SDT_CHECK_BLOCK, y) != 0 ||
-	    sdt_check_pread(self, b, SDT_CHECK_BLOCK, o) != 0 || memcmp(a, b, SDT_CHECK_BLOCK) != 0)
+	if (sdt_check_block_pread(self, a, SDT_CHECK_BLOCK, y) != 0 ||
+	    sdt_check_block_pread(self, b, SDT_CHECK_BLOCK, o) != 0 ||
+	    memcmp(a, b, SDT_CHECK_BLOCK) != 0)
 		return FALSE;
-	return sdt_check_classify(self, b, o, &other) != SDT_CHECK_BLOCK_CORRUPT;
+	return sdt_check_block_classify(self, b, o, &other) != SDT_CHECK_BLOCK_CORRUPT;
 }
 
 /* @o and @o - @d (or + @d) are one place: the smallest size d / k that is one too */
@@ -209,9 +214,9 @@ sdt_check_stride_read(SdtCheck *self, guint64 x, guint64 *d, guint64 *from)
 {
 	guint64 other = 0;
 
-	if (sdt_check_pread(self, self->buf, SDT_CHECK_BLOCK, x) != 0)
+	if (sdt_check_block_pread(self, self->buf, SDT_CHECK_BLOCK, x) != 0)
 		return;
-	if (sdt_check_classify(self, self->buf, x, &other) == SDT_CHECK_BLOCK_OVERWRITTEN)
+	if (sdt_check_block_classify(self, self->buf, x, &other) == SDT_CHECK_BLOCK_OVERWRITTEN)
 		sdt_check_note_alias(self, x, other, d, from);
 }
 
@@ -234,13 +239,13 @@ sdt_check_batch_search(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 	for (guint64 x = batch->run_start; s > 0 && x >= s;) {
 		x -= s;
 		sdt_check_stride_read(self, x, &d, &from);
-		if (++n % 256 == 0 && sdt_check_cancelled(self, error))
+		if (++n % 256 == 0 && sdt_check_block_cancelled(self, error))
 			return 0;
 	}
 	for (guint64 x = batch->run_start + s; s > 0 && x + SDT_CHECK_BLOCK <= self->claim;
 	     x += s) {
 		sdt_check_stride_read(self, x, &d, &from);
-		if (++n % 256 == 0 && sdt_check_cancelled(self, error))
+		if (++n % 256 == 0 && sdt_check_block_cancelled(self, error))
 			return 0;
 	}
 	return d == 0 ? 0 : sdt_check_wrap_size(self, d, from);
@@ -254,14 +259,14 @@ sdt_check_batch_restore(SdtCheck *self, SdtCheckBatch *batch, gdouble fraction)
 {
 	guint failed = 0;
 
-	sdt_check_report(self, "restore", fraction);
+	sdt_check_block_report(self, "restore", fraction);
 	for (guint i = batch->at->len; i-- > 0;) {
 		if (!batch->written[i])
 			continue;
-		if (sdt_check_pwrite(self,
-				     batch->saved + (gsize) i * SDT_CHECK_BLOCK,
-				     SDT_CHECK_BLOCK,
-				     sdt_check_batch_at(batch, i)) != 0)
+		if (sdt_check_block_pwrite(self,
+					   batch->saved + (gsize) i * SDT_CHECK_BLOCK,
+					   SDT_CHECK_BLOCK,
+					   sdt_check_batch_at(batch, i)) != 0)
 			failed++;
 		else
 			self->n_restored++;
@@ -283,33 +288,33 @@ sdt_check_batch_restore(SdtCheck *self, SdtCheckBatch *batch, gdouble fraction)
 }
 
 gboolean
-sdt_check_batch_run(SdtCheck *self,
-		    SdtCheckBatch *batch,
-		    gboolean search_wrap,
-		    gdouble from,
-		    gdouble to,
-		    GError **error)
+sdt_check_probe_batch_run(SdtCheck *self,
+			  SdtCheckBatch *batch,
+			  gboolean search_wrap,
+			  gdouble from,
+			  gdouble to,
+			  GError **error)
 {
 	gboolean ok;
 	guint64 wrap = 0;
 
-	sdt_check_report(self, "probe", from);
+	sdt_check_block_report(self, "probe", from);
 	if (!sdt_check_batch_save(self, batch, error) ||
 	    !sdt_check_batch_journal(self, batch, FALSE, error))
 		return FALSE;
 	ok = sdt_check_batch_write(self, batch, error) &&
 	     sdt_check_batch_journal(self, batch, TRUE, error);
-	sdt_check_report(self, "probe", from + (to - from) / 3);
+	sdt_check_block_report(self, "probe", from + (to - from) / 3);
 	if (ok) {
 		sdt_check_batch_verify(self, batch);
 		if (search_wrap)
 			wrap = sdt_check_batch_search(self, batch, error);
-		ok = !sdt_check_cancelled(self, error);
+		ok = !sdt_check_block_cancelled(self, error);
 	}
 	sdt_check_batch_restore(self, batch, from + (to - from) * 2 / 3);
-	sdt_check_report(self, "probe", to);
+	sdt_check_block_report(self, "probe", to);
 	if (wrap > 0) {
-		sdt_check_set_bad(self, "wrap", wrap);
+		sdt_check_block_set_bad(self, "wrap", wrap);
 		self->first_bad = wrap;
 		self->estimate = wrap;
 		self->at_least = wrap;

@@ -20,7 +20,7 @@ G_BEGIN_DECLS
  * back repairs the alias.  With @search_wrap the batch also reads the card at a
  * stride below and above the run while it is out: a wrap at any size up to
  * self->wrap_bound shows one of the run's blocks at another address, which
- * gives R exactly (sdt_check_batch_run() sets the failure "wrap").
+ * gives R exactly (sdt_check_probe_batch_run() sets the failure "wrap").
  */
 
 typedef struct {
@@ -38,20 +38,20 @@ typedef struct {
 
 /* @samples (taken, ascending), the run [@run_start, +@run_len) and the blocks of
  * @flush (written last: a fake's write cache forgets the samples) */
-void sdt_check_batch_init(SdtCheckBatch *batch,
-			  GArray *samples,
-			  guint64 run_start,
-			  guint64 run_len,
-			  GArray *flush,
-			  guint64 stride);
-void sdt_check_batch_clear(SdtCheckBatch *batch);
+void sdt_check_probe_batch_init(SdtCheckBatch *batch,
+				GArray *samples,
+				guint64 run_start,
+				guint64 run_len,
+				GArray *flush,
+				guint64 stride);
+void sdt_check_probe_batch_clear(SdtCheckBatch *batch);
 
 /* the whole cycle; the blocks are put back whatever happens (also on Stop) */
-gboolean sdt_check_batch_run(SdtCheck *self,
-			     SdtCheckBatch *batch,
-			     gboolean search_wrap,
-			     gdouble from,
-			     gdouble to,
-			     GError **error);
+gboolean sdt_check_probe_batch_run(SdtCheck *self,
+				   SdtCheckBatch *batch,
+				   gboolean search_wrap,
+				   gdouble from,
+				   gdouble to,
+				   GError **error);
 
 G_END_DECLS

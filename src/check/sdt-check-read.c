@@ -31,8 +31,8 @@ sdt_check_read_anchors(SdtCheck *self, SdtCheckAnchors *anchors)
 		gboolean dup = FALSE;
 		for (guint j = 0; j < anchors->n; j++)
 			dup = dup || anchors->at[j] == at;
-		if (dup || sdt_check_pread(self, slot, SDT_CHECK_BLOCK, at) != 0 ||
-		    sdt_check_is_uniform(slot, SDT_CHECK_BLOCK))
+		if (dup || sdt_check_block_pread(self, slot, SDT_CHECK_BLOCK, at) != 0 ||
+		    sdt_check_block_is_uniform(slot, SDT_CHECK_BLOCK))
 			continue;
 		anchors->at[anchors->n++] = at;
 	}
@@ -53,12 +53,12 @@ sdt_check_wraps_at(SdtCheck *self, const SdtCheckAnchors *anchors, guint64 size,
 		guint64 at = anchors->at[i] + size;
 		if (at + SDT_CHECK_BLOCK > self->claim)
 			continue;
-		if (sdt_check_pread(self, self->buf, SDT_CHECK_BLOCK, at) != 0) {
+		if (sdt_check_block_pread(self, self->buf, SDT_CHECK_BLOCK, at) != 0) {
 			*bad = MIN(*bad, at);
 			continue;
 		}
 		tried++;
-		sdt_check_mark(self, at, FALSE);
+		sdt_check_block_mark(self, at, FALSE);
 		if (memcmp(self->buf,
 			   anchors->blocks + (gsize) i * SDT_CHECK_BLOCK,
 			   SDT_CHECK_BLOCK) == 0)
@@ -77,7 +77,7 @@ sdt_check_look_for_wrap(SdtCheck *self,
 	for (guint c = 0; c < self->candidates->len && anchors->n > 0; c++) {
 		guint64 size = g_array_index(self->candidates, guint64, c);
 		if (sdt_check_wraps_at(self, anchors, size, bad)) {
-			sdt_check_set_bad(self, "wrap", size);
+			sdt_check_block_set_bad(self, "wrap", size);
 			self->estimate = size;
 			self->at_least = size;
 			self->at_most = size;
@@ -90,7 +90,7 @@ sdt_check_look_for_wrap(SdtCheck *self,
 				self->claim / SDT_CHECK_MIB);
 			return TRUE;
 		}
-		if (sdt_check_cancelled(self, error))
+		if (sdt_check_block_cancelled(self, error))
 			return FALSE;
 	}
 	return TRUE;
@@ -109,9 +109,9 @@ sdt_check_probe_top(SdtCheck *self, guint64 *good, guint64 *bad)
 					       (guint64) i * top_step;
 		if (at >= *bad)
 			break;
-		if (sdt_check_pread(self, self->buf, SDT_CHECK_BLOCK, at) == 0) {
+		if (sdt_check_block_pread(self, self->buf, SDT_CHECK_BLOCK, at) == 0) {
 			*good = MAX(*good, at);
-			sdt_check_mark(self, at, FALSE);
+			sdt_check_block_mark(self, at, FALSE);
 		} else {
 			*bad = at;
 		}
@@ -126,7 +126,7 @@ sdt_check_bisect_reads(SdtCheck *self, guint64 good, guint64 bad)
 		guint64 mid = good + (bad - good) / 2 / SDT_CHECK_BLOCK * SDT_CHECK_BLOCK;
 		if (mid <= good)
 			mid = good + SDT_CHECK_BLOCK;
-		if (sdt_check_pread(self, self->buf, SDT_CHECK_BLOCK, mid) == 0)
+		if (sdt_check_block_pread(self, self->buf, SDT_CHECK_BLOCK, mid) == 0)
 			good = mid;
 		else
 			bad = mid;
@@ -141,10 +141,10 @@ sdt_check_confirm_read_error(SdtCheck *self, guint64 good, guint64 bad)
 {
 	guint64 first;
 
-	if (sdt_check_pread(self, self->buf, SDT_CHECK_BLOCK, bad) == 0)
+	if (sdt_check_block_pread(self, self->buf, SDT_CHECK_BLOCK, bad) == 0)
 		return;
 	first = sdt_check_bisect_reads(self, good < bad ? good : 0, bad);
-	sdt_check_set_bad(self, "io-error", first);
+	sdt_check_block_set_bad(self, "io-error", first);
 	self->estimate = first;
 	self->at_least = first;
 	self->at_most = first;
@@ -166,17 +166,17 @@ sdt_check_read_phase(SdtCheck *self, GError **error)
 	guint64 bad = G_MAXUINT64;
 	gboolean ok;
 
-	sdt_check_report(self, "read", 0.0);
+	sdt_check_block_report(self, "read", 0.0);
 	sdt_check_read_anchors(self, &anchors);
 	ok = sdt_check_look_for_wrap(self, &anchors, &bad, error);
 	g_aligned_free(anchors.blocks);
 	if (!ok)
 		return FALSE;
-	sdt_check_report(self, "read", 0.5);
+	sdt_check_block_report(self, "read", 0.5);
 	if (self->failure == NULL)
 		sdt_check_probe_top(self, &good, &bad);
 	if (self->failure == NULL && bad != G_MAXUINT64)
 		sdt_check_confirm_read_error(self, good, bad);
-	sdt_check_report(self, "read", 1.0);
+	sdt_check_block_report(self, "read", 1.0);
 	return TRUE;
 }

@@ -140,7 +140,7 @@ sdt_check_target_from_udev(SdtCheck *self, struct udev_device *dev, GError **err
 	struct udev_device *disk = dev;
 	const gchar *value;
 
-	if (!sdt_check_fs_supported(self->filesystem)) {
+	if (!sdt_check_config_fs_supported(self->filesystem)) {
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_NOT_SUPPORTED,
@@ -194,7 +194,7 @@ sdt_check_target_open_disk(SdtCheck *self, GError **error)
 }
 
 gboolean
-sdt_check_open_target(SdtCheck *self, GError **error)
+sdt_check_target_open(SdtCheck *self, GError **error)
 {
 	g_autoptr(SdtCheckUdev) udev = udev_new();
 	g_autoptr(SdtCheckUdevDevice) dev = NULL;
@@ -221,7 +221,7 @@ sdt_check_open_target(SdtCheck *self, GError **error)
 }
 
 gboolean
-sdt_check_open_write(SdtCheck *self, GError **error)
+sdt_check_target_open_write(SdtCheck *self, GError **error)
 {
 	struct stat st;
 
@@ -400,7 +400,7 @@ sdt_check_map_extents(SdtCheck *self, guint64 size, GError **error)
 static void
 sdt_check_rank_extents(SdtCheck *self)
 {
-	g_array_sort(self->extents, (GCompareFunc) sdt_check_cmp_u64);
+	g_array_sort(self->extents, (GCompareFunc) sdt_check_config_cmp_u64);
 	for (guint i = 0; i < self->extents->len; i++) {
 		SdtCheckExtent *e = &g_array_index(self->extents, SdtCheckExtent, i);
 		e->rank = self->reserved_blocks;
@@ -415,7 +415,7 @@ sdt_check_give_back(SdtCheck *self, guint64 bytes, GError **error)
 {
 	guint64 left = bytes;
 
-	g_array_sort(self->extents, (GCompareFunc) sdt_check_cmp_u64);
+	g_array_sort(self->extents, (GCompareFunc) sdt_check_config_cmp_u64);
 	for (guint i = 0; i < self->extents->len && left > 0; i++) {
 		const SdtCheckExtent *e = &g_array_index(self->extents, SdtCheckExtent, i);
 		guint64 len = MIN(e->len, left);
@@ -434,7 +434,7 @@ sdt_check_give_back(SdtCheck *self, guint64 bytes, GError **error)
 }
 
 gboolean
-sdt_check_reserve(SdtCheck *self, GError **error)
+sdt_check_target_reserve(SdtCheck *self, GError **error)
 {
 	guint64 size = 0;
 	guint64 give_back = 0;
@@ -443,7 +443,7 @@ sdt_check_reserve(SdtCheck *self, GError **error)
 
 	if (!sdt_check_reserve_size(self, &size, &give_back, error))
 		return FALSE;
-	sdt_check_report(self, "reserve", 0.0);
+	sdt_check_block_report(self, "reserve", 0.0);
 	floor = size - give_back;
 	if (!sdt_check_reserve_create(self, size, &floor, error))
 		return FALSE;
@@ -475,12 +475,12 @@ sdt_check_reserve(SdtCheck *self, GError **error)
 		return FALSE;
 	}
 	sdt_check_rank_extents(self);
-	sdt_check_report(self, "reserve", 1.0);
+	sdt_check_block_report(self, "reserve", 1.0);
 	return TRUE;
 }
 
 guint64
-sdt_check_rank_to_offset(SdtCheck *self, guint64 rank)
+sdt_check_target_rank_to_offset(SdtCheck *self, guint64 rank)
 {
 	const SdtCheckExtent *e;
 	guint lo = 0;
@@ -498,7 +498,7 @@ sdt_check_rank_to_offset(SdtCheck *self, guint64 rank)
 }
 
 guint64
-sdt_check_offset_to_rank(SdtCheck *self, guint64 offset)
+sdt_check_target_offset_to_rank(SdtCheck *self, guint64 offset)
 {
 	for (guint i = 0; i < self->extents->len; i++) {
 		const SdtCheckExtent *e = &g_array_index(self->extents, SdtCheckExtent, i);

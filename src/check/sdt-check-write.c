@@ -94,7 +94,7 @@ sdt_check_add_stratified(SdtCheck *self,
 		guint64 at;
 		if (b <= a)
 			continue;
-		at = sdt_check_rank_to_offset(self, a + sdt_check_rand64(self, b - a));
+		at = sdt_check_target_rank_to_offset(self, a + sdt_check_rand64(self, b - a));
 		if (at >= run_start && at < run_start + run_len)
 			continue;
 		g_array_append_val(samples, at);
@@ -107,7 +107,7 @@ sdt_check_unique_samples(GArray *samples)
 {
 	GArray *unique = g_array_new(FALSE, FALSE, sizeof(guint64));
 
-	g_array_sort(samples, sdt_check_cmp_u64);
+	g_array_sort(samples, sdt_check_config_cmp_u64);
 	for (guint i = 0; i < samples->len; i++) {
 		guint64 at = g_array_index(samples, guint64, i);
 		if (unique->len > 0 &&
@@ -124,7 +124,9 @@ sdt_check_first_samples(SdtCheck *self, guint64 run_start, guint64 run_len)
 {
 	g_autoptr(GArray) samples = g_array_new(FALSE, FALSE, sizeof(guint64));
 	guint64 total = self->reserved_blocks;
-	guint64 top = sdt_check_offset_to_rank(self, (guint64) (self->claim * SDT_CHECK_TOP_SHARE));
+	guint64 top =
+		sdt_check_target_offset_to_rank(self,
+						(guint64) (self->claim * SDT_CHECK_TOP_SHARE));
 
 	sdt_check_add_stratified(self,
 				 samples,
@@ -135,7 +137,7 @@ sdt_check_first_samples(SdtCheck *self, guint64 run_start, guint64 run_len)
 				 run_len);
 	sdt_check_add_stratified(self, samples, 8, MIN(top, total - 1), total, run_start, run_len);
 	for (guint64 r = total; r > 0 && total - r < 4096; r--) {
-		guint64 at = sdt_check_rank_to_offset(self, r - 1);
+		guint64 at = sdt_check_target_rank_to_offset(self, r - 1);
 		if (at < run_start || at >= run_start + run_len) {
 			g_array_append_val(samples, at);
 			break;
@@ -150,16 +152,16 @@ static void
 sdt_check_record(SdtCheck *self, guint64 at, SdtCheckBlockState state)
 {
 	if (state == SDT_CHECK_BLOCK_OK) {
-		sdt_check_mark(self, at, TRUE);
+		sdt_check_block_mark(self, at, TRUE);
 		return;
 	}
 	self->n_bad++;
 	if (state == SDT_CHECK_BLOCK_LOST)
-		sdt_check_set_bad(self, "lost-writes", at);
+		sdt_check_block_set_bad(self, "lost-writes", at);
 	else if (state == SDT_CHECK_BLOCK_IO_ERROR)
-		sdt_check_set_bad(self, "io-error", at);
+		sdt_check_block_set_bad(self, "io-error", at);
 	else
-		sdt_check_set_bad(self, "corrupted", at);
+		sdt_check_block_set_bad(self, "corrupted", at);
 }
 
 /* the findings of a batch; the highest good sample below the lowest bad one */
@@ -181,16 +183,16 @@ sdt_check_flush_blocks(SdtCheck *self, guint64 run_start, guint64 run_len)
 {
 	GArray *flush = g_array_new(FALSE, FALSE, sizeof(guint64));
 	guint64 want = (SDT_CHECK_FLUSH - MIN(run_len, SDT_CHECK_FLUSH)) / SDT_CHECK_BLOCK;
-	guint64 rank = sdt_check_offset_to_rank(self, run_start);
+	guint64 rank = sdt_check_target_offset_to_rank(self, run_start);
 
 	for (guint64 r = rank; r > 0 && flush->len < want; r--) {
-		guint64 at = sdt_check_rank_to_offset(self, r - 1);
+		guint64 at = sdt_check_target_rank_to_offset(self, r - 1);
 		g_array_append_val(flush, at);
 	}
-	for (guint64 r = sdt_check_offset_to_rank(self, run_start + run_len);
+	for (guint64 r = sdt_check_target_offset_to_rank(self, run_start + run_len);
 	     r < self->reserved_blocks && flush->len < want;
 	     r++) {
-		guint64 at = sdt_check_rank_to_offset(self, r);
+		guint64 at = sdt_check_target_rank_to_offset(self, r);
 		g_array_append_val(flush, at);
 	}
 	return flush;
@@ -211,11 +213,11 @@ sdt_check_round(SdtCheck *self,
 	g_autoptr(GArray) flush = sdt_check_flush_blocks(self, run_start, run_len);
 	gboolean ok;
 
-	sdt_check_batch_init(&batch, samples, run_start, run_len, flush, stride);
-	ok = sdt_check_batch_run(self, &batch, stride > 0, from, to, error);
+	sdt_check_probe_batch_init(&batch, samples, run_start, run_len, flush, stride);
+	ok = sdt_check_probe_batch_run(self, &batch, stride > 0, from, to, error);
 	if (ok && g_strcmp0(self->failure, "wrap") != 0)
 		sdt_check_take_batch(self, &batch);
-	sdt_check_batch_clear(&batch);
+	sdt_check_probe_batch_clear(&batch);
 	return ok;
 }
 
@@ -224,8 +226,9 @@ static gboolean
 sdt_check_narrow(SdtCheck *self, guint64 run_start, guint64 run_len, GError **error)
 {
 	for (guint round = 0; round < SDT_CHECK_ROUNDS; round++) {
-		guint64 lo = sdt_check_offset_to_rank(self, self->last_good + SDT_CHECK_BLOCK);
-		guint64 hi = sdt_check_offset_to_rank(self, self->first_bad);
+		guint64 lo =
+			sdt_check_target_offset_to_rank(self, self->last_good + SDT_CHECK_BLOCK);
+		guint64 hi = sdt_check_target_offset_to_rank(self, self->first_bad);
 		GArray *samples;
 		if (self->first_bad - self->last_good <= self->claim / 512 || hi <= lo)
 			break;
@@ -305,7 +308,7 @@ sdt_check_write_phase(SdtCheck *self, GError **error)
 	guint64 run_len = 0;
 	g_autoptr(GArray) first = NULL;
 
-	if (!sdt_check_reserve(self, error) || !sdt_check_open_write(self, error))
+	if (!sdt_check_target_reserve(self, error) || !sdt_check_target_open_write(self, error))
 		return FALSE;
 	stride = sdt_check_choose_run(self, stride, &run_start);
 	if (stride > 0) {

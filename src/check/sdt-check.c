@@ -24,9 +24,9 @@
 static gboolean
 sdt_check_phases(SdtCheck *self, GError **error)
 {
-	if (!sdt_check_open_target(self, error))
+	if (!sdt_check_target_open(self, error))
 		return FALSE;
-	self->candidates = sdt_check_candidate_sizes(self->claim);
+	self->candidates = sdt_check_config_candidate_sizes(self->claim);
 	if (!self->config->skip_read_phase && !sdt_check_read_phase(self, error))
 		return FALSE;
 	if (self->failure != NULL)
@@ -65,17 +65,17 @@ sdt_check_run(const gchar *dir,
 		progress("repair", 0.0, 0.0, user_data);
 	if (sdt_check_repair(config->journal_dirs, error) < 0)
 		return NULL;
-	sdt_check_init(&self, dir, config, progress, user_data, cancellable);
+	sdt_check_block_init(&self, dir, config, progress, user_data, cancellable);
 	if (sdt_check_phases(&self, error)) {
 		/* the reserved file goes before the result is reported */
 		if (self.file_fd >= 0) {
 			close(self.file_fd);
 			self.file_fd = -1;
 		}
-		sdt_check_report(&self, "cleanup", 1.0);
-		node = sdt_check_to_json(&self);
+		sdt_check_block_report(&self, "cleanup", 1.0);
+		node = sdt_check_json_build(&self);
 	}
-	sdt_check_clear(&self);
+	sdt_check_block_clear(&self);
 	return node;
 }
 

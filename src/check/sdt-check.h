@@ -51,7 +51,7 @@ JsonNode *sdt_check_run(const gchar *dir,
 			GCancellable *cancellable,
 			GError **error);
 
-/* what sdt_bench_card_dir() found on the SD card */
+/* what sdt_ops_bench_card_dir() found on the SD card */
 typedef struct {
 	gchar *dir;           /* the directory on the card; NULL when the caller named one */
 	gchar *source;        /* the card's partition, e.g. /dev/mmcblk0p2 */
@@ -59,8 +59,8 @@ typedef struct {
 	gdouble ceiling_mb_s; /* the bus's ceiling, 0 when unknown */
 } SdtBenchCardDir;
 
-void sdt_bench_card_dir_clear(SdtBenchCardDir *card);
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SdtBenchCardDir, sdt_bench_card_dir_clear)
+void sdt_ops_bench_card_dir_clear(SdtBenchCardDir *card);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SdtBenchCardDir, sdt_ops_bench_card_dir_clear)
 
 /*
  * Where the benchmark, the soak test and the check put their file: @dir when
@@ -70,13 +70,13 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SdtBenchCardDir, sdt_bench_card_dir_clear)
  * @file_size + 10%; that one and its partition go into @card.  Then tells
  * @progress (if any) "prepare".  sdt-ops-bench.c.
  */
-const gchar *sdt_bench_card_dir(SdtContext *ctx,
-				const gchar *dir,
-				guint64 file_size,
-				SdtBenchCardDir *card,
-				SdtBenchProgressFunc progress,
-				gpointer user_data,
-				GError **error);
+const gchar *sdt_ops_bench_card_dir(SdtContext *ctx,
+				    const gchar *dir,
+				    guint64 file_size,
+				    SdtBenchCardDir *card,
+				    SdtBenchProgressFunc progress,
+				    gpointer user_data,
+				    GError **error);
 
 /*
  * Puts back the blocks a check killed during its probe left changed, from its

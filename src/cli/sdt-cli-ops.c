@@ -404,7 +404,7 @@ sdt_cli_ops_change(SdtCli *cli, const gchar *apply_id, gboolean trial, GError **
 static JsonNode *
 sdt_cli_ops_revert_local(SdtContext *ctx, GError **error)
 {
-	return sdt_ops_revert(ctx, error);
+	return sdt_ops_config_revert(ctx, error);
 }
 
 JsonNode *
@@ -421,7 +421,7 @@ sdt_cli_ops_apply(SdtCli *cli, const gchar *id, gboolean trial, GError **error)
 	g_return_val_if_fail(id != NULL, NULL);
 	if (cli->ctx != NULL) {
 		gpointer before = sdt_l10n_english_begin();
-		JsonNode *node = sdt_ops_apply(cli->ctx, id, trial, error);
+		JsonNode *node = sdt_ops_config_apply(cli->ctx, id, trial, error);
 
 		sdt_l10n_english_end(before);
 		return sdt_cli_ops_local(node, error);
@@ -630,14 +630,14 @@ sdt_cli_ops_soak(SdtCli *cli,
 {
 	SdtCliUserProgress user = {progress, user_data};
 	gpointer before = sdt_l10n_english_begin();
-	JsonNode *node = sdt_ops_soak(cli->ctx,
-				      dir,
-				      size,
-				      seconds,
-				      sdt_cli_ops_user_progress_cb,
-				      &user,
-				      cancellable,
-				      error);
+	JsonNode *node = sdt_ops_bench_soak(cli->ctx,
+					    dir,
+					    size,
+					    seconds,
+					    sdt_cli_ops_user_progress_cb,
+					    &user,
+					    cancellable,
+					    error);
 
 	sdt_l10n_english_end(before);
 	return sdt_cli_ops_local(node, error);

@@ -51,7 +51,7 @@ JsonNode *sdt_cli_ops_job(SdtCli *cli,
 			  GCancellable *cancellable,
 			  GError **error);
 
-/* the soak test, in-process only (as root or under --root), as sdt_ops_soak() */
+/* the soak test, in-process only (as root or under --root), as sdt_ops_bench_soak() */
 JsonNode *sdt_cli_ops_soak(SdtCli *cli,
 			   const gchar *dir,
 			   guint64 size,

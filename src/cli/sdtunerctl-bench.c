@@ -245,7 +245,8 @@ sdt_cli_bench_print_human(SdtClientBench *bench)
 	sdt_cli_bench_print_tests(bench);
 	sdt_cli_bench_print_verdict(bench);
 	for (guint i = 0; i < bench->notes->len; i++) {
-		g_autofree gchar *note = sdt_l10n_bench_note(g_ptr_array_index(bench->notes, i));
+		g_autofree gchar *note =
+			sdt_l10n_record_bench_note(g_ptr_array_index(bench->notes, i));
 		g_print(_("Note: %s\n"), note);
 	}
 	if (bench->ceiling_mb_s > 0)
@@ -411,7 +412,7 @@ sdt_cli_bench_print_result(SdtCli *cli, SdtCliBenchRun *self, GError **error)
 }
 
 gint
-sdt_cli_bench(SdtCli *cli, gint argc, gchar **argv, GError **error)
+sdtunerctl_bench(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	SdtCliBenchRun self = {.cli = cli};
 	g_autofree gchar *profile = NULL;

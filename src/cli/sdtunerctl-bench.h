@@ -10,6 +10,6 @@
 G_BEGIN_DECLS
 
 /* `sdtunerctl [--root DIR] [--json] bench [--profile P] [--dir DIR] [--json]` */
-gint sdt_cli_bench(SdtCli *cli, gint argc, gchar **argv, GError **error);
+gint sdtunerctl_bench(SdtCli *cli, gint argc, gchar **argv, GError **error);
 
 G_END_DECLS

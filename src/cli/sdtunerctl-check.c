@@ -36,7 +36,7 @@ sdt_cli_check_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gp
 	gdouble elapsed = (gdouble) (g_get_monotonic_time() - self->started) / G_USEC_PER_SEC;
 	gboolean new_phase = g_strcmp0(phase, self->last_phase) != 0;
 
-	const gchar *label = sdt_check_phase_label(phase);
+	const gchar *label = sdt_check_config_phase_label(phase);
 
 	if (phase == NULL || phase[0] == '\0')
 		return;
@@ -170,7 +170,7 @@ sdt_cli_check_print_human(JsonObject *obj)
 }
 
 gint
-sdt_cli_check(SdtCli *cli, gint argc, gchar **argv, GError **error)
+sdtunerctl_check(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	SdtCliCheck self = {.cli = cli};
 	g_autoptr(JsonNode) result = NULL;
@@ -237,7 +237,7 @@ sdt_cli_health_print_disk(JsonObject *card)
 	const gchar *system =
 		json_object_get_string_member_with_default(card, "system_device", NULL);
 
-	if (sdt_client_read_emmc_wear(card, "card", &emmc, &wear, NULL) && emmc) {
+	if (sdt_client_info_read_emmc_wear(card, "card", &emmc, &wear, NULL) && emmc) {
 		g_autofree gchar *summary = sdt_emmc_wear_summary(&wear);
 		g_autofree gchar *a = sdt_emmc_life_time_describe(wear.life_time_a);
 		g_autofree gchar *b = sdt_emmc_life_time_describe(wear.life_time_b);
@@ -327,7 +327,7 @@ sdt_cli_health_print_human(JsonObject *obj)
 }
 
 gint
-sdt_cli_health(SdtCli *cli, gint argc, gchar **argv, GError **error)
+sdtunerctl_check_health(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
 	gint rc;

@@ -10,8 +10,8 @@
 G_BEGIN_DECLS
 
 /* `sdtunerctl check [--full] [--dir DIR] [--json]` */
-gint sdt_cli_check(SdtCli *cli, gint argc, gchar **argv, GError **error);
+gint sdtunerctl_check(SdtCli *cli, gint argc, gchar **argv, GError **error);
 /* `sdtunerctl health [--json]` */
-gint sdt_cli_health(SdtCli *cli, gint argc, gchar **argv, GError **error);
+gint sdtunerctl_check_health(SdtCli *cli, gint argc, gchar **argv, GError **error);
 
 G_END_DECLS

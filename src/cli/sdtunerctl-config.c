@@ -64,7 +64,7 @@ sdt_cli_recommend_print(const SdtClientRecommendations *recs)
 }
 
 gint
-sdt_cli_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error)
+sdtunerctl_config_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
 	g_autoptr(SdtClientRecommendations) recs = NULL;
@@ -73,7 +73,7 @@ sdt_cli_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
 		return rc;
 	node = sdt_cli_ops_read(cli,
-				sdt_ops_recommend,
+				sdt_ops_config_recommend,
 				sdt_manager_call_get_recommendations_sync,
 				error);
 	if (node == NULL)
@@ -82,7 +82,7 @@ sdt_cli_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		sdt_cli_print_json(cli, node);
 		return SDT_CLI_EXIT_OK;
 	}
-	recs = sdt_client_recommendations_from_json(json_node_get_object(node), error);
+	recs = sdt_client_recommend_list_from_json(json_node_get_object(node), error);
 	if (recs == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	sdt_cli_recommend_print(recs);
@@ -108,7 +108,7 @@ sdt_cli_config_print_result(JsonObject *res)
 }
 
 gint
-sdt_cli_apply(SdtCli *cli, gint argc, gchar **argv, GError **error)
+sdtunerctl_config_apply(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
 	gboolean trial = FALSE;
@@ -171,7 +171,7 @@ sdt_cli_revert_trial_only(JsonObject *res)
 }
 
 gint
-sdt_cli_revert(SdtCli *cli, gint argc, gchar **argv, GError **error)
+sdtunerctl_config_revert(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
 	gint rc;
@@ -201,7 +201,7 @@ static gchar *
 sdt_cli_verify_outcome(const SdtClientVerification *v)
 {
 	const gchar *id = v->id != NULL ? v->id : "?";
-	const gchar *reason = sdt_client_verification_reason(v);
+	const gchar *reason = sdt_client_status_verification_reason(v);
 
 	if (g_strcmp0(v->decision, "keep") == 0)
 		/* Translators: a recommendation id, then the reason */
@@ -252,7 +252,7 @@ sdt_cli_status_print_decided(const SdtClientStatus *s)
 		/* Translators: a recommendation id, the decision (keep, step-down), the reason */
 		g_print(_("The verification of %s decided “%s” and has not finished it. %s\n"),
 			s->pending_verification_id,
-			sdt_l10n_decision(s->pending_verification_decision),
+			sdt_l10n_record_decision(s->pending_verification_decision),
 			reason);
 	if (s->pending_verification_failure != NULL)
 		/* Translators: why the action failed, with what to do */
@@ -293,7 +293,7 @@ sdt_cli_status_print_trial(const SdtClientStatus *s)
 }
 
 gint
-sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
+sdtunerctl_config_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
 	g_autoptr(SdtClientStatus) s = NULL;
@@ -354,7 +354,7 @@ sdt_cli_history_summary(const SdtClientHistoryEntry *e)
 	if (g_strcmp0(e->kind, "check") == 0)
 		/* Translators: the check's verdict (genuine, fake, ...) */
 		return g_strdup_printf(_("authenticity check: %s"),
-				       sdt_l10n_check_verdict(e->verdict));
+				       sdt_l10n_record_check_verdict(e->verdict));
 	if (g_strcmp0(e->kind, "soak") == 0 && e->soak_mismatches == 0)
 		return g_strdup(_("soak test: every byte read back intact"));
 	if (g_strcmp0(e->kind, "soak") == 0 && e->soak_mismatches > 0)
@@ -363,7 +363,7 @@ sdt_cli_history_summary(const SdtClientHistoryEntry *e)
 						(gulong) MIN(e->soak_mismatches, G_MAXLONG)),
 				       (int64_t) e->soak_mismatches);
 	/* another version's kind, or a soak test without its result */
-	return g_strdup(sdt_l10n_history_kind(e->kind));
+	return g_strdup(sdt_l10n_record_history_kind(e->kind));
 }
 
 /* one line per entry: the time, then what happened; the times aligned by display
@@ -391,7 +391,7 @@ sdt_cli_history_print(const SdtClientHistory *history)
 }
 
 gint
-sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
+sdtunerctl_config_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
 	g_autoptr(SdtClientHistory) history = NULL;

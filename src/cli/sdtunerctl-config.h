@@ -10,14 +10,14 @@
 G_BEGIN_DECLS
 
 /* `sdtunerctl [--root DIR] [--json] recommend` */
-gint sdt_cli_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error);
+gint sdtunerctl_config_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error);
 /* `sdtunerctl [--root DIR] [--json] apply ID [--trial]` */
-gint sdt_cli_apply(SdtCli *cli, gint argc, gchar **argv, GError **error);
+gint sdtunerctl_config_apply(SdtCli *cli, gint argc, gchar **argv, GError **error);
 /* `sdtunerctl [--root DIR] [--json] revert` */
-gint sdt_cli_revert(SdtCli *cli, gint argc, gchar **argv, GError **error);
+gint sdtunerctl_config_revert(SdtCli *cli, gint argc, gchar **argv, GError **error);
 /* `sdtunerctl [--root DIR] [--json] status` */
-gint sdt_cli_status(SdtCli *cli, gint argc, gchar **argv, GError **error);
+gint sdtunerctl_config_status(SdtCli *cli, gint argc, gchar **argv, GError **error);
 /* `sdtunerctl [--root DIR] [--json] history` */
-gint sdt_cli_history(SdtCli *cli, gint argc, gchar **argv, GError **error);
+gint sdtunerctl_config_history(SdtCli *cli, gint argc, gchar **argv, GError **error);
 
 G_END_DECLS

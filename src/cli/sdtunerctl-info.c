@@ -472,7 +472,7 @@ sdt_cli_info_format(const SdtClientInfo *info)
 }
 
 gint
-sdt_cli_info(SdtCli *cli, gint argc, gchar **argv, GError **error)
+sdtunerctl_info(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
 	gint rc;

@@ -10,6 +10,6 @@
 G_BEGIN_DECLS
 
 /* `sdtunerctl [--root DIR] [--json] info` */
-gint sdt_cli_info(SdtCli *cli, gint argc, gchar **argv, GError **error);
+gint sdtunerctl_info(SdtCli *cli, gint argc, gchar **argv, GError **error);
 
 G_END_DECLS

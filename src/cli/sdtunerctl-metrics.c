@@ -20,7 +20,7 @@
  * kernel.dmesg_restrict) the kernel log are missing and their samples left out.
  */
 gint
-sdt_cli_metrics(SdtCli *cli, gint argc, gchar **argv, GError **error)
+sdtunerctl_metrics(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(SdtContext) own = NULL;
 	g_autofree gchar *output = NULL;

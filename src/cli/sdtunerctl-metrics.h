@@ -10,6 +10,6 @@
 G_BEGIN_DECLS
 
 /* `metrics [--output FILE]`: the card's state for Prometheus (sdt_ops_metrics()) */
-gint sdt_cli_metrics(SdtCli *cli, gint argc, gchar **argv, GError **error);
+gint sdtunerctl_metrics(SdtCli *cli, gint argc, gchar **argv, GError **error);
 
 G_END_DECLS

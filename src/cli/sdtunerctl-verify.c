@@ -129,11 +129,11 @@ sdt_cli_verify_print(JsonObject *obj)
 		/* Translators: a recommendation id */
 		g_print(_("%s is waiting for a restart.\n"), id);
 	}
-	g_print("%s\n", sdt_l10n_reason_tr_object(obj));
+	g_print("%s\n", sdt_l10n_record_reason_tr_object(obj));
 }
 
 gint
-sdt_cli_verify(SdtCli *cli, gint argc, gchar **argv, GError **error)
+sdtunerctl_verify(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
 	g_autofree gchar *evidence = NULL;

@@ -10,6 +10,6 @@
 G_BEGIN_DECLS
 
 /* `verify [--evidence FILE]`: the decision after a reboot (sdt_ops_verify()) */
-gint sdt_cli_verify(SdtCli *cli, gint argc, gchar **argv, GError **error);
+gint sdtunerctl_verify(SdtCli *cli, gint argc, gchar **argv, GError **error);
 
 G_END_DECLS

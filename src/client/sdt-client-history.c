@@ -27,7 +27,7 @@ sdt_client_history_entry_free(SdtClientHistoryEntry *e)
 	g_free(e->verdict);
 	g_free(e->reason);
 	sdt_client_bench_free(e->bench);
-	sdt_client_verification_free(e->verification);
+	sdt_client_status_verification_free(e->verification);
 	g_ptr_array_unref(e->figures);
 	g_clear_error(&e->error);
 	g_free(e);
@@ -193,7 +193,7 @@ sdt_client_history_entry_read(JsonNode *node, guint index)
 	if (g_strcmp0(e->kind, "soak") == 0)
 		sdt_client_history_entry_read_soak(obj, at, e);
 	if (g_strcmp0(e->kind, "verify") == 0) {
-		e->verification = sdt_client_verification_from_json(obj, at, &error);
+		e->verification = sdt_client_status_verification_from_json(obj, at, &error);
 		sdt_client_history_entry_note(e, e->verification != NULL, g_steal_pointer(&error));
 		if (e->verification == NULL)
 			e->verification = g_new0(SdtClientVerification, 1);
@@ -224,7 +224,7 @@ sdt_client_history_from_json(JsonObject *obj, GError **error)
 }
 
 void
-sdt_history_comparison_free(SdtHistoryComparison *comparison)
+sdt_client_history_comparison_free(SdtHistoryComparison *comparison)
 {
 	g_free(comparison);
 }
@@ -258,7 +258,7 @@ sdt_history_comparison_collect(SdtHistoryComparison *c,
 }
 
 SdtHistoryComparison *
-sdt_history_comparison_new(const SdtClientHistory *history)
+sdt_client_history_comparison_new(const SdtClientHistory *history)
 {
 	SdtHistoryComparison *c = g_new0(SdtHistoryComparison, 1);
 	const SdtClientBench *previous = NULL; /* the run before the latest, no change */

@@ -76,8 +76,8 @@ typedef struct {
  * What the History page compares, from the history's entries (oldest first):
  * only benchmarks of the SD card, never of a stand-in directory.
  */
-SdtHistoryComparison *sdt_history_comparison_new(const SdtClientHistory *history);
-void sdt_history_comparison_free(SdtHistoryComparison *comparison);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtHistoryComparison, sdt_history_comparison_free)
+SdtHistoryComparison *sdt_client_history_comparison_new(const SdtClientHistory *history);
+void sdt_client_history_comparison_free(SdtHistoryComparison *comparison);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtHistoryComparison, sdt_client_history_comparison_free)
 
 G_END_DECLS

@@ -154,11 +154,11 @@ sdt_client_read_emmc_value(JsonObject *emmc,
 }
 
 gboolean
-sdt_client_read_emmc_wear(JsonObject *card,
-			  const gchar *where,
-			  gboolean *present,
-			  SdtEmmcWear *wear,
-			  GError **error)
+sdt_client_info_read_emmc_wear(JsonObject *card,
+			       const gchar *where,
+			       gboolean *present,
+			       SdtEmmcWear *wear,
+			       GError **error)
 {
 	JsonObject *emmc = NULL;
 
@@ -182,7 +182,11 @@ sdt_client_info_read_card_kind(JsonObject *card, SdtClientInfoCard *c, GError **
 	if (!sdt_client_read_string(card, "card", "kind", &kind, error))
 		return FALSE;
 	c->emmc = g_strcmp0(kind, "emmc") == 0;
-	return sdt_client_read_emmc_wear(card, "card", &c->has_emmc_wear, &c->emmc_wear, error);
+	return sdt_client_info_read_emmc_wear(card,
+					      "card",
+					      &c->has_emmc_wear,
+					      &c->emmc_wear,
+					      error);
 }
 
 /* ext_perf and ext_power: objects, or null when the kernel does not show them */

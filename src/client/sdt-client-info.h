@@ -132,11 +132,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientInfo, sdt_client_info_free)
 
 /* card.emmc of @card (info or health, DESIGN.md): @present FALSE and every value -1 when
  * it is null or absent; a value out of 0..255 is unknown (-1) */
-gboolean sdt_client_read_emmc_wear(JsonObject *card,
-				   const gchar *where,
-				   gboolean *present,
-				   SdtEmmcWear *wear,
-				   GError **error);
+gboolean sdt_client_info_read_emmc_wear(JsonObject *card,
+					const gchar *where,
+					gboolean *present,
+					SdtEmmcWear *wear,
+					GError **error);
 
 /* a member of the wrong type is SDT_ERROR_INVALID_DATA naming it (card.manfid) */
 SdtClientInfo *sdt_client_info_from_json(JsonObject *obj, GError **error);

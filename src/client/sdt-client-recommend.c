@@ -22,7 +22,7 @@ sdt_client_recommendation_free(SdtClientRecommendation *rec)
 }
 
 void
-sdt_client_recommendations_free(SdtClientRecommendations *recs)
+sdt_client_recommend_list_free(SdtClientRecommendations *recs)
 {
 	if (recs == NULL)
 		return;
@@ -71,7 +71,7 @@ sdt_client_recommendation_from_node(JsonNode *node, guint index, GError **error)
 }
 
 SdtClientRecommendations *
-sdt_client_recommendations_from_json(JsonObject *obj, GError **error)
+sdt_client_recommend_list_from_json(JsonObject *obj, GError **error)
 {
 	g_autoptr(SdtClientRecommendations) recs = g_new0(SdtClientRecommendations, 1);
 	JsonArray *array;

@@ -28,13 +28,13 @@ typedef struct {
 	gchar *not_tuned;           /* "emmc", "not-system-disk", NULL: why nothing is tuned */
 } SdtClientRecommendations;
 
-void sdt_client_recommendations_free(SdtClientRecommendations *recs);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientRecommendations, sdt_client_recommendations_free)
+void sdt_client_recommend_list_free(SdtClientRecommendations *recs);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientRecommendations, sdt_client_recommend_list_free)
 
 /*
  * A recommendation without an id is SDT_ERROR_INVALID_DATA, as is a member of
  * the wrong type (named in the message); absent texts are NULL.
  */
-SdtClientRecommendations *sdt_client_recommendations_from_json(JsonObject *obj, GError **error);
+SdtClientRecommendations *sdt_client_recommend_list_from_json(JsonObject *obj, GError **error);
 
 G_END_DECLS

@@ -10,7 +10,7 @@
 #include "sdt-client-status.h"
 
 void
-sdt_client_verification_free(SdtClientVerification *v)
+sdt_client_status_verification_free(SdtClientVerification *v)
 {
 	if (v == NULL)
 		return;
@@ -24,7 +24,7 @@ sdt_client_verification_free(SdtClientVerification *v)
 }
 
 SdtClientVerification *
-sdt_client_verification_from_json(JsonObject *obj, const gchar *where, GError **error)
+sdt_client_status_verification_from_json(JsonObject *obj, const gchar *where, GError **error)
 {
 	g_autoptr(SdtClientVerification) v = g_new0(SdtClientVerification, 1);
 
@@ -38,11 +38,11 @@ sdt_client_verification_from_json(JsonObject *obj, const gchar *where, GError **
 }
 
 const gchar *
-sdt_client_verification_reason(const SdtClientVerification *v)
+sdt_client_status_verification_reason(const SdtClientVerification *v)
 {
 	if (v == NULL || v->reason == NULL)
 		return "";
-	return sdt_l10n_reason_tr(v->reason_code, v->reason_args, v->reason);
+	return sdt_l10n_record_reason_tr(v->reason_code, v->reason_args, v->reason);
 }
 
 const gchar *
@@ -50,9 +50,9 @@ sdt_client_status_pending_reason(const SdtClientStatus *s)
 {
 	if (s == NULL || s->pending_verification_reason == NULL)
 		return "";
-	return sdt_l10n_reason_tr(s->pending_verification_reason_code,
-				  s->pending_verification_reason_args,
-				  s->pending_verification_reason);
+	return sdt_l10n_record_reason_tr(s->pending_verification_reason_code,
+					 s->pending_verification_reason_args,
+					 s->pending_verification_reason);
 }
 
 void
@@ -77,7 +77,7 @@ sdt_client_status_free(SdtClientStatus *status)
 	g_clear_pointer(&status->pending_verification_reason_args, json_array_unref);
 	g_free(status->pending_verification_failure);
 	g_free(status->pending_verification_damage);
-	sdt_client_verification_free(status->last_verification);
+	sdt_client_status_verification_free(status->last_verification);
 	g_free(status);
 }
 
@@ -152,7 +152,7 @@ sdt_client_status_read_verifications(JsonObject *obj, SdtClientStatus *s, GError
 		return FALSE;
 	if (last != NULL) {
 		s->last_verification =
-			sdt_client_verification_from_json(last, "last_verification", error);
+			sdt_client_status_verification_from_json(last, "last_verification", error);
 		if (s->last_verification == NULL)
 			return FALSE;
 	}

@@ -50,13 +50,13 @@ typedef struct {
 	SdtClientVerification *last_verification;
 } SdtClientStatus;
 
-void sdt_client_verification_free(SdtClientVerification *v);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientVerification, sdt_client_verification_free)
+void sdt_client_status_verification_free(SdtClientVerification *v);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientVerification, sdt_client_status_verification_free)
 /* a verification object (its members; absent ones are NULL) */
 SdtClientVerification *
-sdt_client_verification_from_json(JsonObject *obj, const gchar *where, GError **error);
+sdt_client_status_verification_from_json(JsonObject *obj, const gchar *where, GError **error);
 /* the verification's reason in the user's language (from its code when it has one) */
-const gchar *sdt_client_verification_reason(const SdtClientVerification *v);
+const gchar *sdt_client_status_verification_reason(const SdtClientVerification *v);
 /* status's pending decision's reason, likewise ("" when none) */
 const gchar *sdt_client_status_pending_reason(const SdtClientStatus *s);
 

@@ -32,7 +32,7 @@ static const struct {
 	{0xaa, "XY"},
 };
 
-/* the year each SD spec version (sdt_scr_get_spec_version()) was published */
+/* the year each SD spec version (sdt_card_regs_scr_get_spec_version()) was published */
 static const struct {
 	const gchar *version;
 	guint year;
@@ -77,7 +77,7 @@ sdt_plausible_check_maker(JsonBuilder *b, guint *n, const SdtCid *cid)
 					     "maker uses; cheap fakes often have it")));
 		return;
 	}
-	if (sdt_card_manufacturer_name(cid->manfid) == NULL) {
+	if (sdt_card_regs_manufacturer_name(cid->manfid) == NULL) {
 		sdt_plausible_add(
 			b,
 			n,
@@ -101,7 +101,7 @@ sdt_plausible_check_maker(JsonBuilder *b, guint *n, const SdtCid *cid)
 			g_strdup_printf(_("The manufacturer id 0x%02x (%s) is not known to "
 					  "come with the OEM id “%s”"),
 					cid->manfid,
-					sdt_card_manufacturer_name(cid->manfid),
+					sdt_card_regs_manufacturer_name(cid->manfid),
 					cid->oemid));
 }
 
@@ -148,7 +148,7 @@ sdt_plausible_earliest_year(const SdtCsd *csd, const SdtScr *scr, const gchar **
 	guint earliest = 0;
 
 	if (scr != NULL) {
-		const gchar *version = sdt_scr_get_spec_version(scr);
+		const gchar *version = sdt_card_regs_scr_get_spec_version(scr);
 		for (guint i = 0; i < G_N_ELEMENTS(sdt_spec_years); i++)
 			if (g_strcmp0(version, sdt_spec_years[i].version) == 0 &&
 			    sdt_spec_years[i].year > earliest) {
@@ -238,12 +238,12 @@ sdt_plausible_check_speed(JsonBuilder *b, guint *n, const SdtSsr *ssr, gdouble s
 }
 
 JsonNode *
-sdt_card_plausibility(const SdtCid *cid,
-		      const SdtCsd *csd,
-		      const SdtScr *scr,
-		      const SdtSsr *ssr,
-		      gdouble seq_write_mb_s,
-		      GDateTime *now)
+sdt_card_plausible_judge(const SdtCid *cid,
+			 const SdtCsd *csd,
+			 const SdtScr *scr,
+			 const SdtSsr *ssr,
+			 gdouble seq_write_mb_s,
+			 GDateTime *now)
 {
 	g_autoptr(JsonBuilder) b = json_builder_new();
 	guint n = 0;

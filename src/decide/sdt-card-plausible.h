@@ -29,11 +29,11 @@ G_BEGIN_DECLS
  * Any of @csd, @scr, @ssr may be %NULL (unknown); @seq_write_mb_s < 0: not measured.
  * Returns {"verdict": "plausible"|"suspicious", "findings": [{"rule", "message"}]}.
  */
-JsonNode *sdt_card_plausibility(const SdtCid *cid,
-				const SdtCsd *csd,
-				const SdtScr *scr,
-				const SdtSsr *ssr,
-				gdouble seq_write_mb_s,
-				GDateTime *now);
+JsonNode *sdt_card_plausible_judge(const SdtCid *cid,
+				   const SdtCsd *csd,
+				   const SdtScr *scr,
+				   const SdtSsr *ssr,
+				   gdouble seq_write_mb_s,
+				   GDateTime *now);
 
 G_END_DECLS

@@ -192,10 +192,10 @@ sdt_health_registers(SdtCard *card, JsonArray *history)
 	 * and its maker ids are JEDEC's */
 	if (card == NULL || !card->present || !card->cid_valid || card->kind == SDT_CARD_KIND_EMMC)
 		return json_node_new(JSON_NODE_NULL);
-	return sdt_card_plausibility(&card->cid,
-				     card->csd_valid ? &card->csd : NULL,
-				     card->scr_valid ? &card->scr : NULL,
-				     card->ssr_valid ? &card->ssr : NULL,
-				     sdt_health_last_seq_write(history),
-				     now);
+	return sdt_card_plausible_judge(&card->cid,
+					card->csd_valid ? &card->csd : NULL,
+					card->scr_valid ? &card->scr : NULL,
+					card->ssr_valid ? &card->ssr : NULL,
+					sdt_health_last_seq_write(history),
+					now);
 }

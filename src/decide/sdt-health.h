@@ -32,7 +32,7 @@ JsonNode *sdt_ops_health(SdtContext *ctx, GError **error);
 JsonNode *sdt_health_trend(JsonArray *entries);
 
 /*
- * Register plausibility of @card (sdt_card_plausibility()), with the latest
+ * Register plausibility of @card (sdt_card_plausible_judge()), with the latest
  * benchmark's sequential write rate from @history; JSON null without a CID.
  */
 JsonNode *sdt_health_registers(SdtCard *card, JsonArray *history);

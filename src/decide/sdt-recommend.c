@@ -128,7 +128,7 @@ sdt_recommend_notes_classes(const SdtRecommendFacts *facts, GPtrArray *notes)
 }
 
 const gchar *
-sdt_core_clock_source_to_string(SdtCoreClockSource source)
+sdt_recommend_core_clock_source_to_string(SdtCoreClockSource source)
 {
 	switch (source) {
 	case SDT_CORE_CLOCK_RUNNING:
@@ -207,13 +207,13 @@ sdt_recommend_facts_from_config(SdtRecommendFacts *facts, SdtConfigTxt *cfg, gin
 						      "pi3-disable-bt",
 						      "pi3-miniuart-bt",
 						      NULL};
-	g_autoptr(GPtrArray) lines = sdt_config_txt_lines_in_effect(cfg, type_code);
-	const gchar *core_freq = sdt_config_txt_get_value(cfg, "core_freq", type_code);
+	g_autoptr(GPtrArray) lines = sdt_config_entries_lines_in_effect(cfg, type_code);
+	const gchar *core_freq = sdt_config_entries_get_value(cfg, "core_freq", type_code);
 
-	facts->enable_uart =
-		sdt_recommend_config_on(sdt_config_txt_get_value(cfg, "enable_uart", type_code));
-	facts->force_turbo =
-		sdt_recommend_config_on(sdt_config_txt_get_value(cfg, "force_turbo", type_code));
+	facts->enable_uart = sdt_recommend_config_on(
+		sdt_config_entries_get_value(cfg, "enable_uart", type_code));
+	facts->force_turbo = sdt_recommend_config_on(
+		sdt_config_entries_get_value(cfg, "force_turbo", type_code));
 	facts->config_core_freq_mhz =
 		core_freq != NULL && atoi(core_freq) > 0 ? (guint) atoi(core_freq) : 0;
 	facts->pl011_primary = FALSE;
@@ -741,7 +741,7 @@ sdt_recommend_result_to_json(const SdtRecommendResult *result)
 		json_builder_set_member_name(builder, "source");
 		json_builder_add_string_value(
 			builder,
-			sdt_core_clock_source_to_string(result->core_clock_source));
+			sdt_recommend_core_clock_source_to_string(result->core_clock_source));
 		json_builder_set_member_name(builder, "detail");
 		json_builder_add_string_value(builder, result->core_clock_detail);
 		json_builder_end_object(builder);

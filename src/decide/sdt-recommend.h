@@ -80,7 +80,7 @@ typedef enum {
 	SDT_CORE_CLOCK_CONFIG_CORE_FREQ, /* "core-freq": core_freq= in config.txt */
 } SdtCoreClockSource;
 
-const gchar *sdt_core_clock_source_to_string(SdtCoreClockSource source);
+const gchar *sdt_recommend_core_clock_source_to_string(SdtCoreClockSource source);
 
 typedef struct {
 	GPtrArray *recommendations; /* of SdtRecommendation */

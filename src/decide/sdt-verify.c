@@ -144,7 +144,7 @@ sdt_verify_result_set_reason(SdtVerifyResult *r, const gchar *code, JsonArray *a
 		json_array_unref(r->reason_args);
 	r->reason_args = args != NULL ? args : json_array_new();
 	r->reason_code = g_strdup(code);
-	r->reason = sdt_l10n_reason_english(code, r->reason_args);
+	r->reason = sdt_l10n_record_reason_english(code, r->reason_args);
 	g_warn_if_fail(r->reason != NULL);
 }
 
@@ -278,7 +278,7 @@ sdt_verify_check_tries(const SdtVerifyFacts *facts)
 	if (facts->attempts < SDT_VERIFY_MAX_TRIES)
 		return NULL;
 	n = g_strdup_printf("%u", facts->attempts);
-	r = sdt_verify_result_new(SDT_VERIFY_UNDO, "interrupted", sdt_l10n_args(n, NULL));
+	r = sdt_verify_result_new(SDT_VERIFY_UNDO, "interrupted", sdt_l10n_record_args(n, NULL));
 	r->stop = TRUE;
 	return r;
 }
@@ -296,14 +296,16 @@ sdt_verify_check_block(const SdtVerifyFacts *facts)
 	if (g_strcmp0(facts->block_id, facts->id) == 0)
 		return NULL;
 	if (facts->block_id == NULL)
-		r = sdt_verify_result_new(SDT_VERIFY_UNDO,
-					  "block-missing",
-					  sdt_l10n_args(facts->id != NULL ? facts->id : "?", NULL));
-	else
 		r = sdt_verify_result_new(
 			SDT_VERIFY_UNDO,
-			"block-other",
-			sdt_l10n_args(facts->id != NULL ? facts->id : "?", facts->block_id, NULL));
+			"block-missing",
+			sdt_l10n_record_args(facts->id != NULL ? facts->id : "?", NULL));
+	else
+		r = sdt_verify_result_new(SDT_VERIFY_UNDO,
+					  "block-other",
+					  sdt_l10n_record_args(facts->id != NULL ? facts->id : "?",
+							       facts->block_id,
+							       NULL));
 	r->stop = TRUE;
 	return r;
 }
@@ -343,7 +345,7 @@ sdt_verify_check_soak_data(const SdtVerifyFacts *facts)
 	offset = g_strdup_printf("%" PRId64, (int64_t) facts->soak.first_bad_offset);
 	return sdt_verify_result_new(SDT_VERIFY_UNDO,
 				     "soak-mismatch",
-				     sdt_l10n_args(bytes, offset, NULL));
+				     sdt_l10n_record_args(bytes, offset, NULL));
 }
 
 /* 6. errors in the kernel log since boot: a step down at an overclock, else undo */
@@ -378,7 +380,7 @@ sdt_verify_check_clock(const SdtVerifyFacts *facts)
 	seen = sdt_verify_mhz_string(facts->observed_clock_hz);
 	return sdt_verify_result_new(SDT_VERIFY_UNDO,
 				     "clock-wrong",
-				     sdt_l10n_args(seen, want, NULL));
+				     sdt_l10n_record_args(seen, want, NULL));
 }
 
 /* 7b. took effect: the queueing state is the one asked for; one sentence per state */
@@ -427,7 +429,7 @@ sdt_verify_check_evidence(const SdtVerifyFacts *facts)
 	if (facts->evidence_error != NULL)
 		return sdt_verify_result_new(SDT_VERIFY_UNDO,
 					     "evidence-failed",
-					     sdt_l10n_args(facts->evidence_error, NULL));
+					     sdt_l10n_record_args(facts->evidence_error, NULL));
 	if (!facts->soak.ran || facts->soak.bytes_written == 0 ||
 	    facts->soak.bytes_checked < facts->soak.bytes_written)
 		return sdt_verify_result_new(SDT_VERIFY_UNDO, "soak-unchecked", NULL);

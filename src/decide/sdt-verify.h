@@ -214,7 +214,7 @@ typedef struct {
 } SdtVerifyPending;
 
 /* the settings SD Tuner writes for @id ("dtparam=sd_overclock=80"), or NULL */
-gchar *sdt_verify_setting_line(const gchar *id);
+gchar *sdt_verify_pending_setting_line(const gchar *id);
 
 void sdt_verify_pending_free(SdtVerifyPending *pending);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtVerifyPending, sdt_verify_pending_free)

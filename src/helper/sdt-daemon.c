@@ -141,7 +141,7 @@ sdt_daemon_run_op(SdtDaemon *self, SdtDaemonCall *call, GError **error)
 	case SDT_DAEMON_OP_INFO:
 		return sdt_ops_info(self->ctx, error);
 	case SDT_DAEMON_OP_RECOMMEND:
-		return sdt_ops_recommend(self->ctx, error);
+		return sdt_ops_config_recommend(self->ctx, error);
 	case SDT_DAEMON_OP_HISTORY:
 		return sdt_ops_history(self->ctx, error);
 	case SDT_DAEMON_OP_HEALTH:
@@ -154,12 +154,12 @@ sdt_daemon_run_op(SdtDaemon *self, SdtDaemonCall *call, GError **error)
 	case SDT_DAEMON_OP_APPLY: {
 		g_autoptr(GMutexLocker) locker G_GNUC_UNUSED =
 			g_mutex_locker_new(&self->config_lock);
-		return sdt_ops_apply(self->ctx, call->arg, call->trial, error);
+		return sdt_ops_config_apply(self->ctx, call->arg, call->trial, error);
 	}
 	case SDT_DAEMON_OP_REVERT: {
 		g_autoptr(GMutexLocker) locker G_GNUC_UNUSED =
 			g_mutex_locker_new(&self->config_lock);
-		return sdt_ops_revert(self->ctx, error);
+		return sdt_ops_config_revert(self->ctx, error);
 	}
 	default:
 		break;
@@ -436,7 +436,7 @@ sdt_daemon_handle_start_check(SdtManager *manager,
 	g_autoptr(GError) error = NULL;
 	SdtCheckMode check_mode;
 
-	if (!sdt_check_mode_from_string(mode, &check_mode, &error)) {
+	if (!sdt_check_config_mode_from_string(mode, &check_mode, &error)) {
 		sdt_daemon_return_error(invocation, error);
 		return G_DBUS_METHOD_INVOCATION_HANDLED;
 	}

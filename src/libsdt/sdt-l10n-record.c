@@ -413,7 +413,7 @@ sdt_l10n_reason_render(const SdtL10nReason *r, JsonArray *args, gboolean transla
 }
 
 gchar *
-sdt_l10n_reason_english(const gchar *code, JsonArray *args)
+sdt_l10n_record_reason_english(const gchar *code, JsonArray *args)
 {
 	const SdtL10nReason *r = sdt_l10n_reason_find(code);
 
@@ -423,10 +423,10 @@ sdt_l10n_reason_english(const gchar *code, JsonArray *args)
 }
 
 void
-sdt_l10n_reason_set(JsonObject *obj, const gchar *code, JsonArray *args)
+sdt_l10n_record_reason_set(JsonObject *obj, const gchar *code, JsonArray *args)
 {
 	g_autoptr(JsonArray) owned = args != NULL ? args : json_array_new();
-	g_autofree gchar *english = sdt_l10n_reason_english(code, owned);
+	g_autofree gchar *english = sdt_l10n_record_reason_english(code, owned);
 
 	g_return_if_fail(english != NULL);
 	json_object_set_string_member(obj, "reason", english);
@@ -435,7 +435,7 @@ sdt_l10n_reason_set(JsonObject *obj, const gchar *code, JsonArray *args)
 }
 
 void
-sdt_l10n_reason_copy(JsonObject *to, JsonObject *from)
+sdt_l10n_record_reason_copy(JsonObject *to, JsonObject *from)
 {
 	const gchar *members[] = {"reason", "reason_code", "reason_args"};
 
@@ -447,7 +447,7 @@ sdt_l10n_reason_copy(JsonObject *to, JsonObject *from)
 }
 
 const gchar *
-sdt_l10n_reason_tr(const gchar *code, JsonArray *args, const gchar *english)
+sdt_l10n_record_reason_tr(const gchar *code, JsonArray *args, const gchar *english)
 {
 	static GMutex lock;
 	static GHashTable *cache;
@@ -478,7 +478,7 @@ sdt_l10n_reason_tr(const gchar *code, JsonArray *args, const gchar *english)
 }
 
 const gchar *
-sdt_l10n_reason_tr_object(JsonObject *obj)
+sdt_l10n_record_reason_tr_object(JsonObject *obj)
 {
 	JsonNode *reason = obj != NULL ? json_object_get_member(obj, "reason") : NULL;
 	JsonNode *code = obj != NULL ? json_object_get_member(obj, "reason_code") : NULL;
@@ -487,7 +487,7 @@ sdt_l10n_reason_tr_object(JsonObject *obj)
 	if (reason == NULL || !JSON_NODE_HOLDS_VALUE(reason) ||
 	    json_node_get_value_type(reason) != G_TYPE_STRING)
 		return "";
-	return sdt_l10n_reason_tr(
+	return sdt_l10n_record_reason_tr(
 		code != NULL && JSON_NODE_HOLDS_VALUE(code) &&
 				json_node_get_value_type(code) == G_TYPE_STRING
 			? json_node_get_string(code)
@@ -497,7 +497,7 @@ sdt_l10n_reason_tr_object(JsonObject *obj)
 }
 
 JsonArray *
-sdt_l10n_args(const gchar *first, ...)
+sdt_l10n_record_args(const gchar *first, ...)
 {
 	JsonArray *args = json_array_new();
 	va_list ap;
@@ -510,14 +510,14 @@ sdt_l10n_args(const gchar *first, ...)
 }
 
 /**
- * sdt_l10n_history_kind:
+ * sdt_l10n_record_history_kind:
  * @kind: (nullable): a history entry's "kind"
  *
  * Returns: (transfer none): the kind as a word for people; an unknown kind of
  * another version as it is
  */
 const gchar *
-sdt_l10n_history_kind(const gchar *kind)
+sdt_l10n_record_history_kind(const gchar *kind)
 {
 	static const struct {
 		const gchar *kind;
@@ -540,7 +540,7 @@ sdt_l10n_history_kind(const gchar *kind)
 }
 
 const gchar *
-sdt_l10n_decision(const gchar *decision)
+sdt_l10n_record_decision(const gchar *decision)
 {
 	if (g_strcmp0(decision, "keep") == 0)
 		/* Translators: a verification's decision: keep the change */
@@ -558,7 +558,7 @@ sdt_l10n_decision(const gchar *decision)
 }
 
 const gchar *
-sdt_l10n_check_verdict(const gchar *verdict)
+sdt_l10n_record_check_verdict(const gchar *verdict)
 {
 	if (g_strcmp0(verdict, "genuine") == 0)
 		/* Translators: a check's verdict: the card holds what it claims */
@@ -571,7 +571,7 @@ sdt_l10n_check_verdict(const gchar *verdict)
 }
 
 gchar *
-sdt_l10n_bench_note(const gchar *note)
+sdt_l10n_record_bench_note(const gchar *note)
 {
 	const gchar *gap = note != NULL ? strstr(note, " skipped: ") : NULL;
 

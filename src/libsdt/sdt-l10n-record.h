@@ -19,13 +19,13 @@ G_BEGIN_DECLS
  */
 
 /* the English sentence of @code with @args, NULL when @code is unknown */
-gchar *sdt_l10n_reason_english(const gchar *code, JsonArray *args);
+gchar *sdt_l10n_record_reason_english(const gchar *code, JsonArray *args);
 
 /* sets "reason", "reason_code" and "reason_args" of @obj; takes @args (may be NULL) */
-void sdt_l10n_reason_set(JsonObject *obj, const gchar *code, JsonArray *args);
+void sdt_l10n_record_reason_set(JsonObject *obj, const gchar *code, JsonArray *args);
 
 /* copies "reason", "reason_code" and "reason_args" from @from to @to, where present */
-void sdt_l10n_reason_copy(JsonObject *to, JsonObject *from);
+void sdt_l10n_record_reason_copy(JsonObject *to, JsonObject *from);
 
 /*
  * The reason in the reader's language: from @code and @args when they are
@@ -33,25 +33,25 @@ void sdt_l10n_reason_copy(JsonObject *to, JsonObject *from);
  * version, English or already translated, is shown as it came).  Kept for
  * the life of the process, as sdt_l10n_tr().
  */
-const gchar *sdt_l10n_reason_tr(const gchar *code, JsonArray *args, const gchar *english);
+const gchar *sdt_l10n_record_reason_tr(const gchar *code, JsonArray *args, const gchar *english);
 
 /* the same for the "reason" members of @obj ("" when it has no "reason") */
-const gchar *sdt_l10n_reason_tr_object(JsonObject *obj);
+const gchar *sdt_l10n_record_reason_tr_object(JsonObject *obj);
 
 /* a JSON array of the strings given, up to a NULL */
-JsonArray *sdt_l10n_args(const gchar *first, ...) G_GNUC_NULL_TERMINATED;
+JsonArray *sdt_l10n_record_args(const gchar *first, ...) G_GNUC_NULL_TERMINATED;
 
 /* a history entry's kind ("bench", "check", "soak", ...) as a word for people */
-const gchar *sdt_l10n_history_kind(const gchar *kind);
+const gchar *sdt_l10n_record_history_kind(const gchar *kind);
 
 /* a benchmark's note in the user's language: "raw-read skipped: WHY" (the test's id on
  * the bus, for scripts and the app) names the test by its title */
-gchar *sdt_l10n_bench_note(const gchar *note);
+gchar *sdt_l10n_record_bench_note(const gchar *note);
 
 /* a check's "verdict" ("genuine", "fake", "undetermined") as a word for people */
-const gchar *sdt_l10n_check_verdict(const gchar *verdict);
+const gchar *sdt_l10n_record_check_verdict(const gchar *verdict);
 
 /* a verification's "decision" ("keep", "step-down", "undo") as a word for people */
-const gchar *sdt_l10n_decision(const gchar *decision);
+const gchar *sdt_l10n_record_decision(const gchar *decision);
 
 G_END_DECLS

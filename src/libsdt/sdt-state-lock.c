@@ -81,7 +81,7 @@ sdt_state_dir_create(const gchar *dir, mode_t mode)
 }
 
 gboolean
-sdt_state_dir_make(const gchar *dir, GError **error)
+sdt_state_lock_make_dir(const gchar *dir, GError **error)
 {
 	struct stat st;
 	gint errsv = sdt_state_dir_create(dir, SDT_STATE_DIR_MODE);

@@ -35,7 +35,7 @@ gint sdt_state_lock(const gchar *dir, const gchar *name, GError **error);
 #define SDT_STATE_DIR_MODE 0700
 
 /**
- * sdt_state_dir_make:
+ * sdt_state_lock_make_dir:
  * @dir: a state folder
  * @error: a #GError
  *
@@ -46,6 +46,6 @@ gint sdt_state_lock(const gchar *dir, const gchar *name, GError **error);
  *
  * Returns: FALSE with @error when @dir cannot be created.
  */
-gboolean sdt_state_dir_make(const gchar *dir, GError **error);
+gboolean sdt_state_lock_make_dir(const gchar *dir, GError **error);
 
 G_END_DECLS

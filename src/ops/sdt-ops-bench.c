@@ -142,7 +142,7 @@ sdt_bench_card_find_dir(SdtContext *ctx, guint64 file_size, SdtBenchCardDir *car
 	state = sdt_context_get_state_dir(ctx);
 	candidates[0] = g_strcmp0(mount->mount_point, "/") == 0 ? state : NULL;
 	candidates[1] = mnt;
-	if (candidates[0] != NULL && !sdt_state_dir_make(candidates[0], NULL))
+	if (candidates[0] != NULL && !sdt_state_lock_make_dir(candidates[0], NULL))
 		candidates[0] = NULL;
 	for (guint i = 0; i < G_N_ELEMENTS(candidates); i++) {
 		struct stat st;
@@ -170,20 +170,20 @@ sdt_bench_card_find_dir(SdtContext *ctx, guint64 file_size, SdtBenchCardDir *car
 }
 
 void
-sdt_bench_card_dir_clear(SdtBenchCardDir *card)
+sdt_ops_bench_card_dir_clear(SdtBenchCardDir *card)
 {
 	g_clear_pointer(&card->dir, g_free);
 	g_clear_pointer(&card->source, g_free);
 }
 
 const gchar *
-sdt_bench_card_dir(SdtContext *ctx,
-		   const gchar *dir,
-		   guint64 file_size,
-		   SdtBenchCardDir *card,
-		   SdtBenchProgressFunc progress,
-		   gpointer user_data,
-		   GError **error)
+sdt_ops_bench_card_dir(SdtContext *ctx,
+		       const gchar *dir,
+		       guint64 file_size,
+		       SdtBenchCardDir *card,
+		       SdtBenchProgressFunc progress,
+		       gpointer user_data,
+		       GError **error)
 {
 	if (dir == NULL) {
 		card->dir = sdt_bench_card_find_dir(ctx, file_size, card, error);
@@ -197,14 +197,14 @@ sdt_bench_card_dir(SdtContext *ctx,
 }
 
 /*
- * The config.txt a benchmark of the card ran under (sdt_ops_config_running_sha256()),
+ * The config.txt a benchmark of the card ran under (sdt_ops_facts_running_sha256()),
  * null when unknown: only a benchmark measured under the config in effect is
  * the "before" of a change.
  */
 static void
 sdt_bench_ops_mark_config(SdtContext *ctx, JsonObject *entry)
 {
-	g_autofree gchar *sha = sdt_ops_config_running_sha256(ctx);
+	g_autofree gchar *sha = sdt_ops_facts_running_sha256(ctx);
 
 	if (sha != NULL)
 		json_object_set_string_member(entry, "config_sha256", sha);
@@ -213,7 +213,7 @@ sdt_bench_ops_mark_config(SdtContext *ctx, JsonObject *entry)
 }
 
 JsonNode *
-sdt_bench_ops_run(SdtContext *ctx,
+sdt_ops_bench_run(SdtContext *ctx,
 		  const SdtBenchConfig *config,
 		  const gchar *dir,
 		  SdtBenchProgressFunc progress,
@@ -229,7 +229,13 @@ sdt_bench_ops_run(SdtContext *ctx,
 	g_auto(SdtBenchCardDir) card = {0};
 
 	g_return_val_if_fail(SDT_IS_CONTEXT(ctx), NULL);
-	dir = sdt_bench_card_dir(ctx, dir, config->file_size, &card, progress, user_data, error);
+	dir = sdt_ops_bench_card_dir(ctx,
+				     dir,
+				     config->file_size,
+				     &card,
+				     progress,
+				     user_data,
+				     error);
 	if (dir == NULL)
 		return NULL;
 	target = sdt_bench_target_open(dir, config->file_size, config->target_flags, error);
@@ -274,17 +280,17 @@ sdt_ops_bench(SdtContext *ctx,
 	SdtBenchConfig config;
 
 	if (g_strcmp0(profile, "soak") == 0)
-		return sdt_ops_soak(ctx,
-				    dir,
-				    SDT_SOAK_DEFAULT_SIZE,
-				    SDT_SOAK_DEFAULT_SECONDS,
-				    progress,
-				    user_data,
-				    cancellable,
-				    error);
+		return sdt_ops_bench_soak(ctx,
+					  dir,
+					  SDT_SOAK_DEFAULT_SIZE,
+					  SDT_SOAK_DEFAULT_SECONDS,
+					  progress,
+					  user_data,
+					  cancellable,
+					  error);
 	if (!sdt_bench_config_for_profile(profile, &config, error))
 		return NULL;
-	return sdt_bench_ops_run(ctx, &config, dir, progress, user_data, cancellable, error);
+	return sdt_ops_bench_run(ctx, &config, dir, progress, user_data, cancellable, error);
 }
 
 /* the soak test's own limits: a whole number of MiB in range, at most a day */
@@ -316,7 +322,7 @@ sdt_ops_soak_open(SdtContext *ctx,
 	g_auto(SdtBenchCardDir) card = {0};
 	SdtBenchTarget *target;
 
-	dir = sdt_bench_card_dir(ctx, dir, size, &card, progress, user_data, error);
+	dir = sdt_ops_bench_card_dir(ctx, dir, size, &card, progress, user_data, error);
 	if (dir == NULL)
 		return NULL;
 	/* refuses without size + 10% free; no name, so nothing is left behind */
@@ -387,14 +393,14 @@ sdt_ops_soak_to_json(SdtBenchTarget *target, const SdtSoakConfig *config, const 
 
 /* the soak test (sdt-soak.c) on the card's file system, or in @dir under a root */
 JsonNode *
-sdt_ops_soak(SdtContext *ctx,
-	     const gchar *dir,
-	     guint64 size,
-	     gdouble seconds,
-	     SdtBenchProgressFunc progress,
-	     gpointer user_data,
-	     GCancellable *cancellable,
-	     GError **error)
+sdt_ops_bench_soak(SdtContext *ctx,
+		   const gchar *dir,
+		   guint64 size,
+		   gdouble seconds,
+		   SdtBenchProgressFunc progress,
+		   gpointer user_data,
+		   GCancellable *cancellable,
+		   GError **error)
 {
 	g_autoptr(SdtBenchTarget) target = NULL;
 	g_autoptr(GError) error_history = NULL;

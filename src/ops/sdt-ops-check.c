@@ -32,13 +32,13 @@ sdt_ops_check(SdtContext *ctx,
 	g_auto(GStrv) journal_dirs = NULL;
 
 	g_return_val_if_fail(SDT_IS_CONTEXT(ctx), NULL);
-	if (!sdt_check_mode_from_string(mode, &check_mode, error))
+	if (!sdt_check_config_mode_from_string(mode, &check_mode, error))
 		return NULL;
 	sdt_check_config_init(&config, check_mode);
 	config.stand_in = dir != NULL;
 	journal_dirs = sdt_check_journal_dirs(ctx);
 	config.journal_dirs = (const gchar *const *) journal_dirs;
-	dir = sdt_bench_card_dir(ctx, dir, 0, &card, progress, user_data, error);
+	dir = sdt_ops_bench_card_dir(ctx, dir, 0, &card, progress, user_data, error);
 	if (dir == NULL)
 		return NULL;
 	node = sdt_check_run(dir, &config, progress, user_data, cancellable, error);

@@ -17,7 +17,7 @@
 
 /* the recommendation for this board, card and config.txt */
 static SdtRecommendResult *
-sdt_ops_config_recommend(SdtContext *ctx, GPtrArray *warnings, GError **error)
+sdt_ops_config_recommendation(SdtContext *ctx, GPtrArray *warnings, GError **error)
 {
 	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
 	g_autoptr(SdtConfigTxt) cfg = NULL;
@@ -27,19 +27,19 @@ sdt_ops_config_recommend(SdtContext *ctx, GPtrArray *warnings, GError **error)
 
 	if (info == NULL)
 		return NULL;
-	cfg = sdt_ops_config_load(ctx, NULL, &error_cfg);
+	cfg = sdt_ops_facts_load_config(ctx, NULL, &error_cfg);
 	if (cfg == NULL && warnings != NULL)
 		g_ptr_array_add(warnings, g_strdup(error_cfg->message));
-	sdt_ops_config_facts(&facts, info, cfg);
+	sdt_ops_facts_recommend(&facts, info, cfg);
 	result = sdt_recommend(&facts);
 	return result;
 }
 
 JsonNode *
-sdt_ops_recommend(SdtContext *ctx, GError **error)
+sdt_ops_config_recommend(SdtContext *ctx, GError **error)
 {
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(SdtRecommendResult) result = sdt_ops_config_recommend(ctx, warnings, error);
+	g_autoptr(SdtRecommendResult) result = sdt_ops_config_recommendation(ctx, warnings, error);
 	JsonNode *node;
 	JsonArray *notes;
 
@@ -79,7 +79,7 @@ sdt_ops_config_history(SdtContext *ctx, const gchar *kind, JsonObject *result)
 			entry,
 			"changed",
 			g_strcmp0(json_object_get_string_member(result, "diff"), "") != 0);
-	sdt_ops_config_history_mark_boot(ctx, entry);
+	sdt_ops_facts_history_mark_boot(ctx, entry);
 	/* the change is made; a history that cannot be written is not worth failing it */
 	if (!sdt_history_append(ctx, kind, entry, &error))
 		g_warning("%s", error->message);
@@ -89,13 +89,13 @@ sdt_ops_config_history(SdtContext *ctx, const gchar *kind, JsonObject *result)
 static SdtConfigTxt *
 sdt_ops_apply_load(SdtContext *ctx, SdtConfigWriter **writer, GError **error)
 {
-	g_autoptr(SdtConfigTxt) cfg = sdt_ops_config_load(ctx, writer, error);
+	g_autoptr(SdtConfigTxt) cfg = sdt_ops_facts_load_config(ctx, writer, error);
 	g_autofree gchar *damage = NULL;
 
 	if (cfg == NULL)
 		return NULL;
 	/* a damaged block: the one diagnosis status and revert give too */
-	damage = sdt_config_block_diagnose(cfg, sdt_config_writer_get_display_path(*writer));
+	damage = sdt_config_diagnose_block(cfg, sdt_config_writer_get_display_path(*writer));
 	if (damage != NULL) {
 		g_set_error_literal(error, SDT_ERROR, SDT_ERROR_INVALID_DATA, damage);
 		return NULL;
@@ -114,7 +114,7 @@ sdt_ops_apply_unchanged(SdtConfigWriter *writer,
 	SdtVerifyStatusFacts sf;
 	SdtVerifyStatus status;
 
-	sdt_ops_config_status_facts(&sf, id, facts, info);
+	sdt_ops_facts_status(&sf, id, facts, info);
 	sdt_verify_status_decide(&sf, &status);
 	g_free(status.explanation);
 	json_object_set_string_member(res, "id", id);
@@ -203,7 +203,7 @@ sdt_ops_apply_restore(SdtConfigWriter *writer, SdtOpsApplyCommit *c, gboolean tr
 		return;
 	if (trial) {
 		gboolean exists = FALSE;
-		g_autoptr(GBytes) bytes = sdt_config_writer_read_tryboot(writer, &exists, NULL);
+		g_autoptr(GBytes) bytes = sdt_config_trial_read_tryboot(writer, &exists, NULL);
 		now = bytes != NULL ? sdt_config_writer_hash(bytes) : NULL;
 	} else {
 		now = sdt_config_writer_hash_config(writer);
@@ -237,7 +237,7 @@ sdt_ops_apply_write(SdtContext *ctx,
 {
 	g_autofree const gchar **lines = g_new0(const gchar *, rec->lines->len + 1);
 	/* the config.txt the "before" figures must have been measured under */
-	g_autofree gchar *running = sdt_ops_config_running_sha256(ctx);
+	g_autofree gchar *running = sdt_ops_facts_running_sha256(ctx);
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(SdtVerifyPending) pending = NULL;
 	g_autoptr(GBytes) previous = sdt_verify_pending_read_raw(ctx);
@@ -253,17 +253,17 @@ sdt_ops_apply_write(SdtContext *ctx,
 	block.type_code = rec->type_code;
 	block.replaces = rec->replaces;
 	/* verified after the next boot (sdt_ops_verify()) */
-	pending = sdt_ops_verify_pending_new(ctx,
-					     rec->id,
-					     trial,
-					     block.type_code,
-					     block.filter,
-					     block.replaces,
-					     running,
-					     warnings);
+	pending = sdt_ops_verify_record_pending_new(ctx,
+						    rec->id,
+						    trial,
+						    block.type_code,
+						    block.filter,
+						    block.replaces,
+						    running,
+						    warnings);
 	c.pending = pending;
 	sdt_config_writer_set_commit(writer, sdt_ops_apply_commit, &c);
-	res = sdt_config_writer_apply(writer, &block, trial, error);
+	res = sdt_config_apply(writer, &block, trial, error);
 	sdt_config_writer_set_commit(writer, NULL, NULL);
 	if (res == NULL)
 		sdt_ops_apply_restore(writer, &c, trial);
@@ -276,7 +276,7 @@ sdt_ops_apply_write(SdtContext *ctx,
 }
 
 JsonNode *
-sdt_ops_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
+sdt_ops_config_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
 {
 	g_autoptr(SdtInfo) info = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
@@ -294,8 +294,8 @@ sdt_ops_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
 	info = sdt_info_collect(ctx, error);
 	if (info == NULL)
 		return NULL;
-	sdt_ops_config_facts(&facts, info, cfg);
-	current = sdt_ops_config_block_id_here(cfg, info);
+	sdt_ops_facts_recommend(&facts, info, cfg);
+	current = sdt_ops_facts_block_id_here(cfg, info);
 	if (!trial && g_strcmp0(current, id) == 0)
 		return sdt_ops_apply_unchanged(writer, id, &facts, info);
 
@@ -308,14 +308,14 @@ sdt_ops_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
 }
 
 JsonNode *
-sdt_ops_revert(SdtContext *ctx, GError **error)
+sdt_ops_config_revert(SdtContext *ctx, GError **error)
 {
 	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, error);
 	g_autoptr(JsonObject) res = NULL;
 
 	if (writer == NULL)
 		return NULL;
-	res = sdt_config_writer_revert(writer, error);
+	res = sdt_config_apply_revert(writer, error);
 	if (res == NULL)
 		return NULL;
 	sdt_ops_config_history(ctx, "revert", res);

@@ -12,7 +12,7 @@
 #include "sdt-ops-facts.h"
 
 gint
-sdt_ops_config_type_code(const SdtInfo *info)
+sdt_ops_facts_type_code(const SdtInfo *info)
 {
 	if (info == NULL || info->board == NULL)
 		return -1;
@@ -31,23 +31,23 @@ sdt_ops_config_block_id_for(SdtConfigTxt *cfg, gint type_code)
 	guint begin = 0;
 	guint end = 0;
 
-	if (!sdt_config_txt_find_block(cfg, &begin, &end))
+	if (!sdt_config_sd_find_block(cfg, &begin, &end))
 		return NULL;
 	for (guint i = begin + 1; i < end; i++) {
 		SdtConfigLine *line = g_ptr_array_index(lines, i);
 		if (line->kind != SDT_CONFIG_LINE_FILTER || g_strcmp0(line->filter, "all") == 0)
 			continue;
-		if (!sdt_config_model_filter_matches(line->filter, type_code))
+		if (!sdt_config_filter_model_matches(line->filter, type_code))
 			return NULL;
-		return sdt_config_txt_get_block_id(cfg);
+		return sdt_config_sd_get_block_id(cfg);
 	}
 	return NULL;
 }
 
 gchar *
-sdt_ops_config_block_id_here(SdtConfigTxt *cfg, const SdtInfo *info)
+sdt_ops_facts_block_id_here(SdtConfigTxt *cfg, const SdtInfo *info)
 {
-	return sdt_ops_config_block_id_for(cfg, sdt_ops_config_type_code(info));
+	return sdt_ops_config_block_id_for(cfg, sdt_ops_facts_type_code(info));
 }
 
 /* a static string for an sd_cqe value: never intern what a file says */
@@ -81,19 +81,20 @@ sdt_ops_config_block_id_static(const gchar *id)
 }
 
 void
-sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt *cfg)
+sdt_ops_facts_recommend(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt *cfg)
 {
 	const SdtCard *card = info->card;
 	const SdtKmsgFacts *klog = &info->kernel_log;
-	gint tc = sdt_ops_config_type_code(info);
+	gint tc = sdt_ops_facts_type_code(info);
 
 	memset(facts, 0, sizeof(*facts));
 	facts->board_key = sdt_board_get_key(info->board);
 	facts->type_code = tc;
-	facts->controller = sdt_sd_controller_to_string(sdt_board_get_controller(info->board));
+	facts->controller =
+		sdt_board_sd_controller_to_string(sdt_board_get_controller(info->board));
 	if (info->board != NULL && info->board->info != NULL)
 		facts->core_clock_mhz = info->board->info->core_clock_hz / 1000000;
-	facts->mini_uart = sdt_config_board_has_wireless(tc);
+	facts->mini_uart = sdt_config_filter_board_has_wireless(tc);
 	/* the running system's reading wins over the config.txt rules */
 	if (info->core_clock_hz > 0) {
 		facts->running_core_clock_mhz = (guint) ((info->core_clock_hz + 500000) / 1000000);
@@ -125,8 +126,8 @@ sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt
 		facts->actual_clock_hz = (guint64) info->bus.ios.actual_clock_hz;
 	else if (info->bus.ios.clock_hz > 0)
 		facts->actual_clock_hz = (guint64) info->bus.ios.clock_hz;
-	facts->timing = sdt_timing_to_string(info->bus.ios.timing);
-	facts->cqe = sdt_cqe_state_to_string(info->bus.cqe);
+	facts->timing = sdt_sd_bus_timing_to_string(info->bus.ios.timing);
+	facts->cqe = sdt_info_cqe_state_to_string(info->bus.cqe);
 
 	if (info->kernel_log_read) {
 		if (klog->overclock_current_hz > 0)
@@ -138,7 +139,7 @@ sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt
 	}
 
 	if (cfg != NULL) {
-		g_autoptr(GPtrArray) sd = sdt_config_txt_sd_settings_in_effect(cfg, tc);
+		g_autoptr(GPtrArray) sd = sdt_config_sd_settings_in_effect(cfg, tc);
 		sdt_recommend_facts_from_config(facts, cfg, tc);
 		for (guint i = 0; i < sd->len; i++) {
 			SdtConfigSdSetting *s = g_ptr_array_index(sd, i);
@@ -160,7 +161,7 @@ sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt
 
 /* config.txt of the context with its includes, or NULL with @error */
 SdtConfigTxt *
-sdt_ops_config_load(SdtContext *ctx, SdtConfigWriter **writer_out, GError **error)
+sdt_ops_facts_load_config(SdtContext *ctx, SdtConfigWriter **writer_out, GError **error)
 {
 	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, error);
 	SdtConfigTxt *cfg;
@@ -175,7 +176,7 @@ sdt_ops_config_load(SdtContext *ctx, SdtConfigWriter **writer_out, GError **erro
 
 /* /proc/device-tree/chosen/bootloader/tryboot = 1: booted in tryboot mode (PLATFORM.md §4) */
 gboolean
-sdt_ops_config_tryboot_active(SdtContext *ctx)
+sdt_ops_facts_tryboot_active(SdtContext *ctx)
 {
 	g_autofree gchar *data = NULL;
 	gsize len = 0;
@@ -193,10 +194,10 @@ sdt_ops_config_tryboot_active(SdtContext *ctx)
 }
 
 void
-sdt_ops_config_status_facts(SdtVerifyStatusFacts *status,
-			    const gchar *id,
-			    const SdtRecommendFacts *facts,
-			    const SdtInfo *info)
+sdt_ops_facts_status(SdtVerifyStatusFacts *status,
+		     const gchar *id,
+		     const SdtRecommendFacts *facts,
+		     const SdtInfo *info)
 {
 	guint64 core = (guint64) sdt_recommend_core_clock_mhz(facts) * SDT_MHZ;
 
@@ -214,7 +215,7 @@ sdt_ops_config_status_facts(SdtVerifyStatusFacts *status,
 }
 
 void
-sdt_ops_config_history_mark_boot(SdtContext *ctx, JsonObject *entry)
+sdt_ops_facts_history_mark_boot(SdtContext *ctx, JsonObject *entry)
 {
 	g_autofree gchar *boot_id = sdt_context_get_boot_id(ctx, NULL);
 
@@ -243,12 +244,12 @@ sdt_ops_config_changed_this_boot(SdtContext *ctx, const gchar *boot_id)
 }
 
 gchar *
-sdt_ops_config_running_sha256(SdtContext *ctx)
+sdt_ops_facts_running_sha256(SdtContext *ctx)
 {
 	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, NULL);
 	g_autofree gchar *boot_id = sdt_context_get_boot_id(ctx, NULL);
 
-	if (writer == NULL || boot_id == NULL || sdt_ops_config_tryboot_active(ctx) ||
+	if (writer == NULL || boot_id == NULL || sdt_ops_facts_tryboot_active(ctx) ||
 	    sdt_ops_config_changed_this_boot(ctx, boot_id))
 		return NULL;
 	return sdt_config_writer_hash_config(writer);

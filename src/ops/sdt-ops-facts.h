@@ -25,58 +25,59 @@ G_BEGIN_DECLS
 #define SDT_MHZ G_GUINT64_CONSTANT(1000000)
 
 /* the revision-code type of the board, -1 if unknown */
-gint sdt_ops_config_type_code(const SdtInfo *info);
+gint sdt_ops_facts_type_code(const SdtInfo *info);
 
 /* fills @facts from @info and @cfg (may be NULL); strings point into @info and @cfg */
-void sdt_ops_config_facts(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt *cfg);
+void sdt_ops_facts_recommend(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfigTxt *cfg);
 
 /* config.txt of the context with its includes, or NULL with @error; its writer in @writer_out */
-SdtConfigTxt *sdt_ops_config_load(SdtContext *ctx, SdtConfigWriter **writer_out, GError **error);
+SdtConfigTxt *
+sdt_ops_facts_load_config(SdtContext *ctx, SdtConfigWriter **writer_out, GError **error);
 
 /* the id of SD Tuner's block if its filter reaches the board of @info, else NULL */
-gchar *sdt_ops_config_block_id_here(SdtConfigTxt *cfg, const SdtInfo *info);
+gchar *sdt_ops_facts_block_id_here(SdtConfigTxt *cfg, const SdtInfo *info);
 
 /* this boot used tryboot.txt (/proc/device-tree/chosen/bootloader/tryboot = 1) */
-gboolean sdt_ops_config_tryboot_active(SdtContext *ctx);
+gboolean sdt_ops_facts_tryboot_active(SdtContext *ctx);
 
 /*
  * The typed facts for sdt_verify_status_decide() about the change @id on this
  * boot: its clock or queueing state, expected and observed.  The block is
  * taken to be for this board and the boot ids unknown; the caller says otherwise.
  */
-void sdt_ops_config_status_facts(SdtVerifyStatusFacts *status,
-				 const gchar *id,
-				 const SdtRecommendFacts *facts,
-				 const SdtInfo *info);
+void sdt_ops_facts_status(SdtVerifyStatusFacts *status,
+			  const gchar *id,
+			  const SdtRecommendFacts *facts,
+			  const SdtInfo *info);
 
 /*
  * The SHA-256 of the config.txt this boot runs with, or NULL when that is
  * not known: a tryboot boot (it runs tryboot.txt), or a change SD Tuner made
  * (apply, revert, verify) since this boot, so that config.txt is not what
  * runs.  A benchmark is recorded with it, and only one measured under the
- * config.txt in effect is the "before" of a change (sdt_ops_verify_pending_new()).
+ * config.txt in effect is the "before" of a change (sdt_ops_verify_record_pending_new()).
  */
-gchar *sdt_ops_config_running_sha256(SdtContext *ctx);
+gchar *sdt_ops_facts_running_sha256(SdtContext *ctx);
 
 /* adds "boot_id", this boot's, to a history entry of a config change */
-void sdt_ops_config_history_mark_boot(SdtContext *ctx, JsonObject *entry);
+void sdt_ops_facts_history_mark_boot(SdtContext *ctx, JsonObject *entry);
 
 /*
  * The pending record of a change about to be applied (NULL for an id that is
  * not verified), saved by the apply before config.txt or tryboot.txt is put
  * in place; config_sha256 is the apply's to fill in.  Its "before" figures
  * are those of the last benchmark of the card measured under @config_sha256,
- * the config.txt in effect before the change (sdt_ops_config_running_sha256());
+ * the config.txt in effect before the change (sdt_ops_facts_running_sha256());
  * with none (or @config_sha256 NULL) a sentence in @warnings says that the
  * verification will undo it.
  */
-SdtVerifyPending *sdt_ops_verify_pending_new(SdtContext *ctx,
-					     const gchar *id,
-					     gboolean trial,
-					     gint type_code,
-					     const gchar *filter,
-					     guint replaces,
-					     const gchar *config_sha256,
-					     GPtrArray *warnings);
+SdtVerifyPending *sdt_ops_verify_record_pending_new(SdtContext *ctx,
+						    const gchar *id,
+						    gboolean trial,
+						    gint type_code,
+						    const gchar *filter,
+						    guint replaces,
+						    const gchar *config_sha256,
+						    GPtrArray *warnings);
 
 G_END_DECLS

@@ -77,12 +77,12 @@ sdt_ops_info_config(SdtContext *ctx, const SdtInfo *info)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
-	g_autoptr(SdtConfigTxt) cfg = sdt_ops_config_load(ctx, &writer, &error);
+	g_autoptr(SdtConfigTxt) cfg = sdt_ops_facts_load_config(ctx, &writer, &error);
 	g_autoptr(JsonBuilder) b = json_builder_new();
 	g_autofree gchar *id = NULL;
 
-	if (cfg != NULL && sdt_config_txt_find_block(cfg, NULL, NULL))
-		id = sdt_config_txt_get_block_id(cfg);
+	if (cfg != NULL && sdt_config_sd_find_block(cfg, NULL, NULL))
+		id = sdt_config_sd_get_block_id(cfg);
 	json_builder_begin_object(b);
 	json_builder_set_member_name(b, "path");
 	if (writer != NULL)
@@ -103,7 +103,7 @@ sdt_ops_info_config(SdtContext *ctx, const SdtInfo *info)
 	json_builder_begin_array(b);
 	if (cfg != NULL) {
 		g_autoptr(GPtrArray) sd =
-			sdt_config_txt_sd_settings(cfg, sdt_ops_config_type_code(info));
+			sdt_config_sd_settings(cfg, sdt_ops_facts_type_code(info));
 		for (guint i = 0; i < sd->len; i++)
 			sdt_ops_info_setting_to_json(b, g_ptr_array_index(sd, i));
 	}

@@ -365,7 +365,7 @@ sdt_metrics_bench_test(SdtProm *prom, JsonObject *test)
 static void
 sdt_metrics_bench(SdtProm *prom, JsonArray *history)
 {
-	JsonObject *bench = sdt_metrics_last(history, "bench", sdt_ops_verify_on_card);
+	JsonObject *bench = sdt_metrics_last(history, "bench", sdt_ops_verify_record_on_card);
 	JsonNode *tests = bench != NULL ? json_object_get_member(bench, "tests") : NULL;
 
 	if (bench == NULL)
@@ -399,7 +399,7 @@ static void
 sdt_metrics_verify(SdtProm *prom, JsonArray *history)
 {
 	static const gchar *const decisions[] = {"keep", "step-down", "undo", NULL};
-	JsonObject *verify = sdt_ops_verify_last_entry(history);
+	JsonObject *verify = sdt_ops_verify_record_last_entry(history);
 
 	if (verify == NULL)
 		return;

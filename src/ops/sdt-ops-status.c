@@ -22,7 +22,7 @@ sdt_ops_config_block_lines(SdtConfigTxt *cfg, gchar **filter)
 	guint begin = 0;
 	guint end = 0;
 
-	if (!sdt_config_txt_find_block(cfg, &begin, &end))
+	if (!sdt_config_sd_find_block(cfg, &begin, &end))
 		return array;
 	for (guint i = begin + 1; i < end; i++) {
 		SdtConfigLine *line = g_ptr_array_index(lines, i);
@@ -88,7 +88,7 @@ sdt_ops_status_unreadable(SdtContext *ctx, JsonObject *obj, const GError *error_
 	json_object_set_boolean_member(obj, "reboot_pending", FALSE);
 	json_object_set_null_member(obj, "verified");
 	json_object_set_null_member(obj, "trial");
-	json_object_set_boolean_member(obj, "tryboot_active", sdt_ops_config_tryboot_active(ctx));
+	json_object_set_boolean_member(obj, "tryboot_active", sdt_ops_facts_tryboot_active(ctx));
 }
 
 /* a damaged block: the same text as apply and revert give, and the app shows */
@@ -116,7 +116,7 @@ sdt_ops_status_damaged(JsonObject *obj, SdtConfigTxt *cfg, const gchar *damage)
 static gchar *
 sdt_ops_status_boot_id_then(SdtConfigWriter *writer, const gchar *id)
 {
-	g_autoptr(JsonObject) journal = sdt_config_writer_get_journal(writer);
+	g_autoptr(JsonObject) journal = sdt_config_journal_get(writer);
 
 	if (journal == NULL || g_strcmp0(json_object_get_string_member(journal, "id"), id) != 0)
 		return NULL;
@@ -132,7 +132,7 @@ sdt_ops_status_block(JsonObject *obj,
 		     const gchar *id)
 {
 	g_autofree gchar *filter = NULL;
-	g_autofree gchar *id_here = sdt_ops_config_block_id_here(cfg, info);
+	g_autofree gchar *id_here = sdt_ops_facts_block_id_here(cfg, info);
 	g_autofree gchar *boot_then = sdt_ops_status_boot_id_then(writer, id);
 	g_autofree gchar *boot_now =
 		boot_then != NULL ? sdt_config_writer_get_boot_id(writer) : NULL;
@@ -141,8 +141,8 @@ sdt_ops_status_block(JsonObject *obj,
 	SdtVerifyStatusFacts sf;
 	SdtVerifyStatus status;
 
-	sdt_ops_config_facts(&facts, info, cfg);
-	sdt_ops_config_status_facts(&sf, id, &facts, info);
+	sdt_ops_facts_recommend(&facts, info, cfg);
+	sdt_ops_facts_status(&sf, id, &facts, info);
 	sf.for_this_board = id_here != NULL;
 	sf.filter = filter;
 	sf.boot_id_then = boot_then;
@@ -179,7 +179,7 @@ sdt_ops_status_revertible(JsonObject *obj,
 	g_autoptr(GError) diagnosis = NULL;
 
 	sdt_ops_status_block(obj, cfg, writer, info, id);
-	if (sdt_config_writer_diagnose_revert(writer, &diagnosis))
+	if (sdt_config_apply_diagnose_revert(writer, &diagnosis))
 		return;
 	json_object_set_string_member(obj, "error", diagnosis->message);
 	json_object_set_boolean_member(obj, "verified", FALSE);
@@ -210,7 +210,7 @@ sdt_ops_status_trial(SdtContext *ctx, SdtConfigWriter *writer, JsonObject *obj, 
 {
 	g_autoptr(GError) error_trial = NULL;
 	g_autoptr(JsonObject) journal = NULL;
-	JsonObject *trial = sdt_config_writer_get_trial(writer, &error_trial);
+	JsonObject *trial = sdt_config_trial_get(writer, &error_trial);
 
 	if (trial != NULL)
 		json_object_set_object_member(obj, "trial", trial);
@@ -218,9 +218,9 @@ sdt_ops_status_trial(SdtContext *ctx, SdtConfigWriter *writer, JsonObject *obj, 
 		json_object_set_string_member(obj, "trial_error", error_trial->message);
 	if (!json_object_has_member(obj, "trial"))
 		json_object_set_null_member(obj, "trial");
-	json_object_set_boolean_member(obj, "tryboot_active", sdt_ops_config_tryboot_active(ctx));
+	json_object_set_boolean_member(obj, "tryboot_active", sdt_ops_facts_tryboot_active(ctx));
 
-	journal = sdt_config_writer_get_journal(writer);
+	journal = sdt_config_journal_get(writer);
 	if (journal == NULL || id == NULL ||
 	    g_strcmp0(json_object_get_string_member_with_default(journal, "id", ""), id) != 0)
 		return;
@@ -249,15 +249,15 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 	if (info == NULL)
 		return NULL;
 	obj = json_object_new();
-	cfg = sdt_ops_config_load(ctx, &writer, &error_cfg);
+	cfg = sdt_ops_facts_load_config(ctx, &writer, &error_cfg);
 	if (cfg == NULL) {
 		sdt_ops_status_unreadable(ctx, obj, error_cfg);
 	} else {
-		id = sdt_config_txt_get_block_id(cfg);
+		id = sdt_config_sd_get_block_id(cfg);
 		json_object_set_string_member(obj,
 					      "path",
 					      sdt_config_writer_get_display_path(writer));
-		damage = sdt_config_block_diagnose(cfg, sdt_config_writer_get_display_path(writer));
+		damage = sdt_config_diagnose_block(cfg, sdt_config_writer_get_display_path(writer));
 		json_object_set_boolean_member(obj, "damaged", damage != NULL);
 		if (damage != NULL)
 			sdt_ops_status_damaged(obj, cfg, damage);
@@ -267,7 +267,7 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 			sdt_ops_status_none(obj);
 		sdt_ops_status_trial(ctx, writer, obj, id);
 	}
-	sdt_ops_verify_add_status(ctx, obj);
+	sdt_ops_verify_record_add_status(ctx, obj);
 	node = json_node_new(JSON_NODE_OBJECT);
 	json_node_take_object(node, obj);
 	return node;

@@ -37,7 +37,7 @@ sdt_ops_verify_apply(SdtConfigWriter *writer,
 		     gboolean trial,
 		     GError **error)
 {
-	g_autofree gchar *line = sdt_verify_setting_line(id);
+	g_autofree gchar *line = sdt_verify_pending_setting_line(id);
 	const gchar *lines[] = {line, NULL};
 	SdtConfigBlock block = {NULL};
 
@@ -46,7 +46,7 @@ sdt_ops_verify_apply(SdtConfigWriter *writer,
 	block.lines = lines;
 	block.type_code = p->type_code;
 	block.replaces = (SdtConfigSdKind) p->replaces;
-	return sdt_config_writer_apply(writer, &block, trial, error);
+	return sdt_config_apply(writer, &block, trial, error);
 }
 
 /* the members of a writer result worth keeping as evidence of what was done */
@@ -67,17 +67,17 @@ sdt_ops_verify_action(const gchar *what, JsonObject *res)
 
 /* the id of SD Tuner's block in config.txt (@trial: tryboot.txt), or NULL */
 gchar *
-sdt_ops_verify_block_id(SdtConfigWriter *writer, gboolean trial)
+sdt_ops_verify_act_block_id(SdtConfigWriter *writer, gboolean trial)
 {
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	g_autoptr(JsonObject) t = NULL;
 
 	if (trial) {
-		t = sdt_config_writer_get_trial(writer, NULL);
+		t = sdt_config_trial_get(writer, NULL);
 		return t != NULL ? g_strdup(json_object_get_string_member(t, "id")) : NULL;
 	}
 	cfg = sdt_config_writer_load(writer, NULL, NULL);
-	return cfg != NULL ? sdt_config_txt_get_block_id(cfg) : NULL;
+	return cfg != NULL ? sdt_config_sd_get_block_id(cfg) : NULL;
 }
 
 /* adds @text to the "warnings" array of @obj */
@@ -107,12 +107,12 @@ sdt_ops_verify_tryboot_edits(SdtConfigWriter *writer)
 	g_autoptr(GBytes) tryboot = NULL;
 	g_autoptr(GBytes) config = NULL;
 	g_autofree gchar *hash = NULL;
-	g_autofree gchar *display = sdt_config_writer_get_tryboot_display(writer);
+	g_autofree gchar *display = sdt_config_trial_get_tryboot_display(writer);
 	gboolean exists = FALSE;
 
-	if (!sdt_config_writer_read_trial_journal(writer, &journal, NULL) || journal == NULL)
+	if (!sdt_config_journal_read_trial(writer, &journal, NULL) || journal == NULL)
 		return NULL;
-	tryboot = sdt_config_writer_read_tryboot(writer, &exists, NULL);
+	tryboot = sdt_config_trial_read_tryboot(writer, &exists, NULL);
 	if (tryboot == NULL)
 		return NULL;
 	hash = sdt_config_writer_hash(tryboot);
@@ -131,19 +131,19 @@ sdt_ops_verify_keep(SdtConfigWriter *writer, const SdtVerifyPending *p, GError *
 	g_autoptr(JsonObject) end = NULL;
 	g_autofree gchar *in_config = NULL;
 	g_autofree gchar *edits = NULL;
-	g_autofree gchar *tryboot = sdt_config_writer_get_tryboot_display(writer);
+	g_autofree gchar *tryboot = sdt_config_trial_get_tryboot_display(writer);
 	JsonObject *action;
 
 	if (!p->trial)
 		return sdt_ops_verify_action("kept", NULL);
-	in_config = sdt_ops_verify_block_id(writer, FALSE);
+	in_config = sdt_ops_verify_act_block_id(writer, FALSE);
 	if (g_strcmp0(in_config, p->id) != 0) {
 		res = sdt_ops_verify_apply(writer, p, p->id, FALSE, error);
 		if (res == NULL)
 			return NULL;
 	}
 	edits = sdt_ops_verify_tryboot_edits(writer);
-	end = sdt_config_writer_end_trial(writer, error);
+	end = sdt_config_apply_end_trial(writer, error);
 	if (end == NULL)
 		return NULL;
 	action = sdt_ops_verify_action("kept", res);
@@ -173,7 +173,7 @@ sdt_ops_verify_step_down(SdtConfigWriter *writer,
 			 GError **error)
 {
 	g_autoptr(JsonObject) res = NULL;
-	g_autofree gchar *there = sdt_ops_verify_block_id(writer, p->trial);
+	g_autofree gchar *there = sdt_ops_verify_act_block_id(writer, p->trial);
 
 	if (g_strcmp0(there, next_id) != 0) {
 		res = sdt_ops_verify_apply(writer, p, next_id, p->trial, error);
@@ -198,7 +198,7 @@ sdt_ops_verify_save_next(SdtContext *ctx,
 	json_object_set_string_member(step, "id", p->id);
 	json_object_set_string_member(step, "decision", "step-down");
 	/* the reason as stored: English, its code and arguments */
-	sdt_l10n_reason_copy(step, why);
+	sdt_l10n_record_reason_copy(step, why);
 	json_array_add_object_element(p->steps, step);
 	g_free(p->id);
 	p->id = g_strdup(next_id);
@@ -211,7 +211,7 @@ sdt_ops_verify_save_next(SdtContext *ctx,
 	g_free(p->config_sha256);
 	p->config_sha256 = sdt_config_writer_hash_config(writer);
 	g_free(p->time);
-	p->time = sdt_ops_verify_now_iso(ctx);
+	p->time = sdt_ops_verify_record_now_iso(ctx);
 	g_clear_pointer(&p->decided, json_object_unref);
 	return sdt_verify_pending_save(ctx, p, error);
 }
@@ -221,7 +221,7 @@ static JsonObject *
 sdt_ops_verify_undo(SdtConfigWriter *writer, GError **error)
 {
 	g_autoptr(GError) local = NULL;
-	g_autoptr(JsonObject) res = sdt_config_writer_revert(writer, &local);
+	g_autoptr(JsonObject) res = sdt_config_apply_revert(writer, &local);
 
 	if (res == NULL && !g_error_matches(local, SDT_ERROR, SDT_ERROR_NOT_FOUND)) {
 		g_propagate_error(error, g_steal_pointer(&local));
@@ -235,9 +235,9 @@ static gboolean
 sdt_ops_verify_recorded(SdtContext *ctx, JsonObject *out)
 {
 	g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
-	JsonObject *last = sdt_ops_verify_last_entry(history);
-	JsonObject *a = sdt_ops_verify_obj(out, "action");
-	JsonObject *la = last != NULL ? sdt_ops_verify_obj(last, "action") : NULL;
+	JsonObject *last = sdt_ops_verify_record_last_entry(history);
+	JsonObject *a = sdt_ops_verify_record_obj(out, "action");
+	JsonObject *la = last != NULL ? sdt_ops_verify_record_obj(last, "action") : NULL;
 	const gchar *what =
 		a != NULL ? json_object_get_string_member_with_default(a, "what", "") : "";
 
@@ -269,7 +269,7 @@ sdt_ops_verify_history(SdtContext *ctx, JsonObject *out)
 				l->data,
 				json_node_copy(json_object_get_member(out, l->data)));
 	}
-	sdt_ops_config_history_mark_boot(ctx, entry);
+	sdt_ops_facts_history_mark_boot(ctx, entry);
 	if (!sdt_history_append(ctx, "verify", entry, &local))
 		g_warning("%s", local->message);
 }

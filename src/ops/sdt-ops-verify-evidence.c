@@ -44,10 +44,10 @@ sdt_ops_verify_read_evidence(const gchar *path, GError **error)
 static void
 sdt_ops_verify_soak(SdtVerifySoak *soak, JsonObject *obj)
 {
-	gdouble w = sdt_ops_verify_num(obj, "bytes_written");
-	gdouble c = sdt_ops_verify_num(obj, "bytes_checked");
-	gdouble m = sdt_ops_verify_num(obj, "mismatches");
-	gdouble off = sdt_ops_verify_num(obj, "first_bad_offset");
+	gdouble w = sdt_ops_verify_record_num(obj, "bytes_written");
+	gdouble c = sdt_ops_verify_record_num(obj, "bytes_checked");
+	gdouble m = sdt_ops_verify_record_num(obj, "mismatches");
+	gdouble off = sdt_ops_verify_record_num(obj, "first_bad_offset");
 
 	memset(soak, 0, sizeof(*soak));
 	soak->first_bad_offset = -1;
@@ -68,17 +68,17 @@ sdt_ops_verify_figures(JsonObject *before, JsonObject *after)
 	g_autoptr(GList) names = after != NULL ? json_object_get_members(after) : NULL;
 
 	for (GList *l = names; l != NULL; l = l->next) {
-		JsonObject *b = sdt_ops_verify_obj(before, l->data);
-		JsonObject *a = sdt_ops_verify_obj(after, l->data);
+		JsonObject *b = sdt_ops_verify_record_obj(before, l->data);
+		JsonObject *a = sdt_ops_verify_record_obj(after, l->data);
 		SdtVerifyFigure f = {0};
 		if (a == NULL || b == NULL)
 			continue;
 		f.name = l->data;
 		f.unit = json_object_get_string_member_with_default(a, "unit", "");
-		f.before = sdt_ops_verify_num(b, "median");
-		f.before_spread = sdt_ops_verify_num(b, "spread");
-		f.after = sdt_ops_verify_num(a, "median");
-		f.after_spread = sdt_ops_verify_num(a, "spread");
+		f.before = sdt_ops_verify_record_num(b, "median");
+		f.before_spread = sdt_ops_verify_record_num(b, "spread");
+		f.after = sdt_ops_verify_record_num(a, "median");
+		f.after_spread = sdt_ops_verify_record_num(a, "spread");
 		g_array_append_val(figures, f);
 	}
 	return figures;
@@ -108,10 +108,10 @@ sdt_ops_verify_evidence_json(const SdtVerifyFacts *facts)
 		JsonObject *cqe = json_object_new();
 		json_object_set_string_member(cqe,
 					      "expected",
-					      sdt_cqe_state_to_string(facts->expected_cqe));
+					      sdt_info_cqe_state_to_string(facts->expected_cqe));
 		json_object_set_string_member(cqe,
 					      "observed",
-					      sdt_cqe_state_to_string(facts->observed_cqe));
+					      sdt_info_cqe_state_to_string(facts->observed_cqe));
 		json_object_set_object_member(ev, "cqe", cqe);
 	}
 	for (guint i = 0; facts->log != NULL && i < facts->log->lines->len; i++)
@@ -251,15 +251,16 @@ sdt_ops_verify_run_tests(SdtContext *ctx,
 		return local;
 	b = json_node_get_object(bench);
 	/* a simulated board's stand-in says nothing about the card */
-	ev->after = sdt_ops_verify_on_card(b) ? sdt_ops_verify_bench_figures(b) : NULL;
-	soak = sdt_ops_soak(ctx,
-			    NULL,
-			    SDT_SOAK_DEFAULT_SIZE,
-			    soak_seconds,
-			    progress,
-			    &sp,
-			    gather,
-			    &local);
+	ev->after =
+		sdt_ops_verify_record_on_card(b) ? sdt_ops_verify_record_bench_figures(b) : NULL;
+	soak = sdt_ops_bench_soak(ctx,
+				  NULL,
+				  SDT_SOAK_DEFAULT_SIZE,
+				  soak_seconds,
+				  progress,
+				  &sp,
+				  gather,
+				  &local);
 	if (soak == NULL)
 		return local;
 	ev->soak =
@@ -324,15 +325,15 @@ sdt_ops_verify_read_evidence_file(const gchar *path, SdtOpsVerifyEvidence *ev, G
 
 	if (evidence == NULL)
 		return FALSE;
-	b = sdt_ops_verify_obj(evidence, "before");
+	b = sdt_ops_verify_record_obj(evidence, "before");
 	if (b != NULL) {
 		g_clear_pointer(&ev->before, json_object_unref);
 		ev->before = json_object_ref(b);
 	}
-	if (sdt_ops_verify_obj(evidence, "after") != NULL)
-		ev->after = json_object_ref(sdt_ops_verify_obj(evidence, "after"));
-	if (sdt_ops_verify_obj(evidence, "soak") != NULL)
-		ev->soak = json_object_ref(sdt_ops_verify_obj(evidence, "soak"));
+	if (sdt_ops_verify_record_obj(evidence, "after") != NULL)
+		ev->after = json_object_ref(sdt_ops_verify_record_obj(evidence, "after"));
+	if (sdt_ops_verify_record_obj(evidence, "soak") != NULL)
+		ev->soak = json_object_ref(sdt_ops_verify_record_obj(evidence, "soak"));
 	return TRUE;
 }
 
@@ -347,7 +348,7 @@ sdt_ops_verify_evidence_clear(SdtOpsVerifyEvidence *ev)
 }
 
 gboolean
-sdt_ops_verify_get_evidence(SdtContext *ctx,
+sdt_ops_verify_evidence_get(SdtContext *ctx,
 			    const SdtOpsVerifyOptions *options,
 			    const SdtVerifyPending *p,
 			    SdtVerifyFacts *facts,
@@ -360,7 +361,7 @@ sdt_ops_verify_get_evidence(SdtContext *ctx,
 	ev->before = p->before != NULL ? json_object_ref(p->before) : NULL;
 	if (ev->before == NULL)
 		/* a change recorded before the figures were kept with it */
-		ev->before = sdt_ops_verify_last_card_bench(ctx, p->time, NULL);
+		ev->before = sdt_ops_verify_record_last_card_bench(ctx, p->time, NULL);
 	if (options->evidence_path != NULL && facts->attempts < SDT_VERIFY_MAX_TRIES) {
 		if (!sdt_ops_verify_read_evidence_file(options->evidence_path, ev, error))
 			return FALSE;

@@ -21,25 +21,26 @@ G_BEGIN_DECLS
  */
 
 /* the context's time, ISO 8601 */
-gchar *sdt_ops_verify_now_iso(SdtContext *ctx);
+gchar *sdt_ops_verify_record_now_iso(SdtContext *ctx);
 /* a number member, or NAN */
-gdouble sdt_ops_verify_num(JsonObject *obj, const gchar *name);
+gdouble sdt_ops_verify_record_num(JsonObject *obj, const gchar *name);
 /* an object member, or NULL */
-JsonObject *sdt_ops_verify_obj(JsonObject *obj, const gchar *name);
+JsonObject *sdt_ops_verify_record_obj(JsonObject *obj, const gchar *name);
 /* a benchmark result measured on the SD card itself (one without stand_in is) */
-gboolean sdt_ops_verify_on_card(JsonObject *bench);
+gboolean sdt_ops_verify_record_on_card(JsonObject *bench);
 /*
  * The figures of a benchmark result as the decision compares them: {test:
  * {median, spread, unit}}; NULL when it has none with a known spread.
  */
-JsonObject *sdt_ops_verify_bench_figures(JsonObject *bench);
+JsonObject *sdt_ops_verify_record_bench_figures(JsonObject *bench);
 /*
  * The figures of the last benchmark of the card in the history taken at or
  * before @until (ISO 8601; NULL: any) and, unless @config_sha256 is NULL,
  * measured under that config.txt; NULL when there is none.
  */
-JsonObject *
-sdt_ops_verify_last_card_bench(SdtContext *ctx, const gchar *until, const gchar *config_sha256);
+JsonObject *sdt_ops_verify_record_last_card_bench(SdtContext *ctx,
+						  const gchar *until,
+						  const gchar *config_sha256);
 
 /* what the decision rests on beyond this boot's facts */
 typedef struct {
@@ -58,7 +59,7 @@ void sdt_ops_verify_evidence_clear(SdtOpsVerifyEvidence *ev);
  * on them (sdt_verify_evidence_needed()).  FALSE with @error when the evidence
  * file is bad or @cancellable was cancelled (the try stays counted).
  */
-gboolean sdt_ops_verify_get_evidence(SdtContext *ctx,
+gboolean sdt_ops_verify_evidence_get(SdtContext *ctx,
 				     const SdtOpsVerifyOptions *options,
 				     const SdtVerifyPending *p,
 				     SdtVerifyFacts *facts,
@@ -70,10 +71,10 @@ gboolean sdt_ops_verify_get_evidence(SdtContext *ctx,
 JsonObject *sdt_ops_verify_evidence_json(const SdtVerifyFacts *facts);
 
 /* the last "verify" entry of @history (sdt-ops-verify-record.c), or NULL; owned by @history */
-JsonObject *sdt_ops_verify_last_entry(JsonArray *history);
+JsonObject *sdt_ops_verify_record_last_entry(JsonArray *history);
 
 /* the id of SD Tuner's block in config.txt (@trial: tryboot.txt), or NULL */
-gchar *sdt_ops_verify_block_id(SdtConfigWriter *writer, gboolean trial);
+gchar *sdt_ops_verify_act_block_id(SdtConfigWriter *writer, gboolean trial);
 
 /*
  * Carries out @decision on @out (sdt-ops-verify-act.c): keep, step down or

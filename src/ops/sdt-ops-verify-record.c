@@ -15,14 +15,14 @@
 /* the pending change of `verify`: recorded by apply with its "before" figures, shown by status */
 
 gchar *
-sdt_ops_verify_now_iso(SdtContext *ctx)
+sdt_ops_verify_record_now_iso(SdtContext *ctx)
 {
 	g_autoptr(GDateTime) now = sdt_context_get_now(ctx);
 	return g_date_time_format_iso8601(now);
 }
 
 gdouble
-sdt_ops_verify_num(JsonObject *obj, const gchar *name)
+sdt_ops_verify_record_num(JsonObject *obj, const gchar *name)
 {
 	JsonNode *n = obj != NULL ? json_object_get_member(obj, name) : NULL;
 	if (n == NULL || !JSON_NODE_HOLDS_VALUE(n))
@@ -35,7 +35,7 @@ sdt_ops_verify_num(JsonObject *obj, const gchar *name)
 }
 
 JsonObject *
-sdt_ops_verify_obj(JsonObject *obj, const gchar *name)
+sdt_ops_verify_record_obj(JsonObject *obj, const gchar *name)
 {
 	JsonNode *n = obj != NULL ? json_object_get_member(obj, name) : NULL;
 	return n != NULL && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
@@ -47,7 +47,7 @@ sdt_ops_verify_obj(JsonObject *obj, const gchar *name)
  * known spread is left out.
  */
 JsonObject *
-sdt_ops_verify_bench_figures(JsonObject *bench)
+sdt_ops_verify_record_bench_figures(JsonObject *bench)
 {
 	JsonNode *tn = json_object_get_member(bench, "tests");
 	JsonArray *tests = tn != NULL && JSON_NODE_HOLDS_ARRAY(tn) ? json_node_get_array(tn) : NULL;
@@ -60,8 +60,9 @@ sdt_ops_verify_bench_figures(JsonObject *bench)
 			t != NULL ? json_object_get_string_member_with_default(t, "name", NULL)
 				  : NULL;
 		gboolean iops = name != NULL && g_str_has_prefix(name, "rand-");
-		gdouble value = t != NULL ? sdt_ops_verify_num(t, iops ? "iops" : "mb_s") : NAN;
-		gdouble ci = t != NULL ? sdt_ops_verify_num(t, "ci_percent") : NAN;
+		gdouble value =
+			t != NULL ? sdt_ops_verify_record_num(t, iops ? "iops" : "mb_s") : NAN;
+		gdouble ci = t != NULL ? sdt_ops_verify_record_num(t, "ci_percent") : NAN;
 		JsonObject *f;
 
 		if (name == NULL || !(value >= 0) || !(ci >= 0))
@@ -77,7 +78,7 @@ sdt_ops_verify_bench_figures(JsonObject *bench)
 
 /* a benchmark result measured on the SD card itself (one without stand_in is) */
 gboolean
-sdt_ops_verify_on_card(JsonObject *bench)
+sdt_ops_verify_record_on_card(JsonObject *bench)
 {
 	JsonNode *tn = json_object_get_member(bench, "target");
 	JsonObject *target =
@@ -95,7 +96,7 @@ static gboolean
 sdt_ops_verify_is_card_bench(JsonObject *e)
 {
 	return g_strcmp0(json_object_get_string_member_with_default(e, "kind", ""), "bench") == 0 &&
-	       sdt_ops_verify_on_card(e);
+	       sdt_ops_verify_record_on_card(e);
 }
 
 /* entry @e of the history was taken at or before @until_dt (NULL: any time) */
@@ -112,7 +113,9 @@ sdt_ops_verify_taken_by(JsonObject *e, GDateTime *until_dt)
 }
 
 JsonObject *
-sdt_ops_verify_last_card_bench(SdtContext *ctx, const gchar *until, const gchar *config_sha256)
+sdt_ops_verify_record_last_card_bench(SdtContext *ctx,
+				      const gchar *until,
+				      const gchar *config_sha256)
 {
 	g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
 	g_autoptr(GDateTime) until_dt =
@@ -133,7 +136,7 @@ sdt_ops_verify_last_card_bench(SdtContext *ctx, const gchar *until, const gchar 
 		    g_strcmp0(json_object_get_string_member_with_default(e, "config_sha256", NULL),
 			      config_sha256) != 0)
 			continue;
-		figures = sdt_ops_verify_bench_figures(e);
+		figures = sdt_ops_verify_record_bench_figures(e);
 		if (figures != NULL)
 			return figures;
 	}
@@ -152,14 +155,15 @@ sdt_ops_verify_before(SdtContext *ctx,
 		      GPtrArray *warnings)
 {
 	g_autoptr(JsonObject) any = NULL;
-	JsonObject *before = config_sha256 != NULL
-				     ? sdt_ops_verify_last_card_bench(ctx, NULL, config_sha256)
-				     : NULL;
+	JsonObject *before =
+		config_sha256 != NULL
+			? sdt_ops_verify_record_last_card_bench(ctx, NULL, config_sha256)
+			: NULL;
 
 	/* a safety change is kept without being faster: it needs no "before" */
 	if (before != NULL || sdt_verify_change_is_safety(change))
 		return before;
-	any = sdt_ops_verify_last_card_bench(ctx, NULL, NULL);
+	any = sdt_ops_verify_record_last_card_bench(ctx, NULL, NULL);
 	if (any == NULL)
 		g_ptr_array_add(
 			warnings,
@@ -179,14 +183,14 @@ sdt_ops_verify_before(SdtContext *ctx,
 }
 
 SdtVerifyPending *
-sdt_ops_verify_pending_new(SdtContext *ctx,
-			   const gchar *id,
-			   gboolean trial,
-			   gint type_code,
-			   const gchar *filter,
-			   guint replaces,
-			   const gchar *config_sha256,
-			   GPtrArray *warnings)
+sdt_ops_verify_record_pending_new(SdtContext *ctx,
+				  const gchar *id,
+				  gboolean trial,
+				  gint type_code,
+				  const gchar *filter,
+				  guint replaces,
+				  const gchar *config_sha256,
+				  GPtrArray *warnings)
 {
 	g_autoptr(SdtVerifyPending) p = NULL;
 	SdtVerifyChange change;
@@ -199,7 +203,7 @@ sdt_ops_verify_pending_new(SdtContext *ctx,
 	p->trial = trial;
 	p->boot_id = sdt_context_get_boot_id(ctx, NULL);
 	p->tries = g_new0(gchar *, 1);
-	p->time = sdt_ops_verify_now_iso(ctx);
+	p->time = sdt_ops_verify_record_now_iso(ctx);
 	p->steps = json_array_new();
 	/* the figures to compare with after the restart; they stay through step downs */
 	p->before = sdt_ops_verify_before(ctx, &change, config_sha256, warnings);
@@ -250,7 +254,7 @@ sdt_ops_verify_status_pending(SdtContext *ctx, JsonObject *status)
 
 /* the last "verify" entry of the history, or NULL */
 JsonObject *
-sdt_ops_verify_last_entry(JsonArray *history)
+sdt_ops_verify_record_last_entry(JsonArray *history)
 {
 	for (guint i = history != NULL ? json_array_get_length(history) : 0; i > 0; i--) {
 		JsonNode *e = json_array_get_element(history, i - 1);
@@ -264,10 +268,10 @@ sdt_ops_verify_last_entry(JsonArray *history)
 }
 
 void
-sdt_ops_verify_add_status(SdtContext *ctx, JsonObject *status)
+sdt_ops_verify_record_add_status(SdtContext *ctx, JsonObject *status)
 {
 	g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
-	JsonObject *last = sdt_ops_verify_last_entry(history);
+	JsonObject *last = sdt_ops_verify_record_last_entry(history);
 	const gchar *members[] = {"id",
 				  "decision",
 				  "reason",

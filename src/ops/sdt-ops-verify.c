@@ -62,7 +62,7 @@ sdt_ops_verify_nothing_pending(void)
 
 	json_object_set_boolean_member(out, "pending", FALSE);
 	json_object_set_null_member(out, "decision");
-	sdt_l10n_reason_set(out, "nothing-pending", NULL);
+	sdt_l10n_record_reason_set(out, "nothing-pending", NULL);
 	json_node_take_object(node, out);
 	return node;
 }
@@ -98,7 +98,7 @@ sdt_ops_verify_bus_facts(SdtContext *ctx, SdtConfigWriter *writer, SdtVerifyFact
 
 	facts->observed_cqe = SDT_CQE_UNKNOWN;
 	if (info != NULL) {
-		sdt_ops_config_facts(&rf, info, cfg);
+		sdt_ops_facts_recommend(&rf, info, cfg);
 		facts->core_clock_hz = (guint64) sdt_recommend_core_clock_mhz(&rf) * SDT_MHZ;
 		facts->observed_clock_hz =
 			rf.actual_clock_hz > 0 ? rf.actual_clock_hz : rf.log_overclock_hz;
@@ -136,8 +136,8 @@ sdt_ops_verify_boot_facts(SdtContext *ctx,
 	kmsg = sdt_kmsg_read(ctx, &kmsg_len, NULL);
 	if (kmsg != NULL)
 		sdt_verify_log_scan(log, kmsg, kmsg_len);
-	facts->tryboot_active = sdt_ops_config_tryboot_active(ctx);
-	facts->block_id = *block_id = sdt_ops_verify_block_id(writer, p->trial);
+	facts->tryboot_active = sdt_ops_facts_tryboot_active(ctx);
+	facts->block_id = *block_id = sdt_ops_verify_act_block_id(writer, p->trial);
 	hash_now = sdt_config_writer_hash_config(writer);
 	facts->config_edited = p->config_sha256 != NULL && hash_now != NULL &&
 			       g_strcmp0(p->config_sha256, hash_now) != 0;
@@ -157,7 +157,7 @@ sdt_ops_verify_result(const SdtVerifyPending *p,
 	json_object_set_int_member(out, "step", p->step);
 	json_object_set_boolean_member(out, "trial", p->trial);
 	json_object_set_string_member(out, "decision", sdt_verify_decision_to_string(r->decision));
-	sdt_l10n_reason_set(out, r->reason_code, json_array_ref(r->reason_args));
+	sdt_l10n_record_reason_set(out, r->reason_code, json_array_ref(r->reason_args));
 	if (r->next_id != NULL)
 		json_object_set_string_member(out, "next_id", r->next_id);
 	else
@@ -198,7 +198,7 @@ sdt_ops_verify_decide(SdtContext *ctx,
 	sdt_ops_verify_boot_facts(ctx, writer, p, boot_now, &log, &facts, &block_id);
 	/* the results of the soak test and the benchmark, when the decision rests on
 	 * them: a failure to get them here is an interrupted try, counted before */
-	if (sdt_ops_verify_get_evidence(ctx, options, p, &facts, &ev, cancellable, error)) {
+	if (sdt_ops_verify_evidence_get(ctx, options, p, &facts, &ev, cancellable, error)) {
 		r = sdt_verify_decide(&facts);
 		*out = sdt_ops_verify_result(p, &facts, r);
 	}
@@ -219,12 +219,12 @@ sdt_ops_verify_record_decision(SdtContext *ctx,
 			       JsonObject *out)
 {
 	g_autoptr(GError) local = NULL;
-	g_autofree gchar *now = sdt_ops_verify_now_iso(ctx);
+	g_autofree gchar *now = sdt_ops_verify_record_now_iso(ctx);
 	JsonObject *d = json_object_new();
 
 	json_object_set_string_member(out, "decided_at", now);
 	json_object_set_string_member(d, "decision", sdt_verify_decision_to_string(r->decision));
-	sdt_l10n_reason_set(d, r->reason_code, json_array_ref(r->reason_args));
+	sdt_l10n_record_reason_set(d, r->reason_code, json_array_ref(r->reason_args));
 	if (r->next_id != NULL)
 		json_object_set_string_member(d, "next_id", r->next_id);
 	else
@@ -244,7 +244,7 @@ sdt_ops_verify_recorded_decision(const SdtVerifyPending *p, JsonObject **out, gc
 {
 	const gchar *d = json_object_get_string_member(p->decided, "decision");
 
-	*out = json_object_ref(sdt_ops_verify_obj(p->decided, "result"));
+	*out = json_object_ref(sdt_ops_verify_record_obj(p->decided, "result"));
 	*next_id =
 		g_strdup(json_object_get_string_member_with_default(p->decided, "next_id", NULL));
 	if (g_strcmp0(d, "keep") == 0)
@@ -269,16 +269,18 @@ sdt_ops_verify_damaged(SdtContext *ctx,
 	g_autoptr(JsonObject) out = json_object_new();
 	g_autoptr(GError) local = NULL;
 	g_autoptr(JsonObject) res = NULL;
-	g_autofree gchar *now = sdt_ops_verify_now_iso(ctx);
+	g_autofree gchar *now = sdt_ops_verify_record_now_iso(ctx);
 	JsonObject *a;
 	JsonNode *node;
 
 	json_object_set_boolean_member(out, "pending", TRUE);
 	json_object_set_string_member(out, "decision", "undo");
-	sdt_l10n_reason_set(out, "record-damaged", sdt_l10n_args(damage->message, NULL));
+	sdt_l10n_record_reason_set(out,
+				   "record-damaged",
+				   sdt_l10n_record_args(damage->message, NULL));
 	json_object_set_boolean_member(out, "stop", TRUE);
 	json_object_set_string_member(out, "decided_at", now);
-	res = sdt_config_writer_revert(writer, &local);
+	res = sdt_config_apply_revert(writer, &local);
 	if (res == NULL && !g_error_matches(local, SDT_ERROR, SDT_ERROR_NOT_FOUND)) {
 		g_propagate_error(error, g_steal_pointer(&local));
 		sdt_ops_verify_act_failed(ctx, out, error);
@@ -287,7 +289,7 @@ sdt_ops_verify_damaged(SdtContext *ctx,
 	a = json_object_new();
 	json_object_set_string_member(a, "what", res != NULL ? "reverted" : "nothing-to-revert");
 	json_object_set_object_member(out, "action", a);
-	sdt_ops_config_history_mark_boot(ctx, out);
+	sdt_ops_facts_history_mark_boot(ctx, out);
 	if (!sdt_history_append(ctx, "verify", out, &local))
 		g_warning("%s", local->message);
 	if (!sdt_verify_pending_remove(ctx, error))

@@ -29,13 +29,13 @@ G_BEGIN_DECLS
 JsonNode *sdt_ops_info(SdtContext *ctx, GError **error);
 
 /* `recommend --json`: {"recommendations": [...], "notes": [...]} */
-JsonNode *sdt_ops_recommend(SdtContext *ctx, GError **error);
+JsonNode *sdt_ops_config_recommend(SdtContext *ctx, GError **error);
 
 /* `apply ID`: {"id", "path", "diff", "backup", "reboot_required", ...} */
-JsonNode *sdt_ops_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error);
+JsonNode *sdt_ops_config_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error);
 
 /* `revert`: {"path", "diff", "backup", ...}; SDT_ERROR_NOT_FOUND if nothing to revert */
-JsonNode *sdt_ops_revert(SdtContext *ctx, GError **error);
+JsonNode *sdt_ops_config_revert(SdtContext *ctx, GError **error);
 
 /* `status`: the managed block, a pending trial, verification after reboot */
 JsonNode *sdt_ops_status(SdtContext *ctx, GError **error);
@@ -130,7 +130,7 @@ JsonNode *sdt_ops_verify(SdtContext *ctx,
 gchar *sdt_ops_metrics(SdtContext *ctx, GError **error);
 
 /* adds "pending_verification" and "last_verification" to a status document */
-void sdt_ops_verify_add_status(SdtContext *ctx, JsonObject *status);
+void sdt_ops_verify_record_add_status(SdtContext *ctx, JsonObject *status);
 
 /*
  * `check --json`: sdt_check_run() on the SD card's file system, or on @dir
@@ -153,13 +153,13 @@ JsonNode *sdt_ops_check(SdtContext *ctx,
  * The file is created like the benchmark's (sdt_bench_target_open(): no
  * name, refused without @size + 10% free).  Appended to the history as "soak".
  */
-JsonNode *sdt_ops_soak(SdtContext *ctx,
-		       const gchar *dir,
-		       guint64 size,
-		       gdouble seconds,
-		       SdtBenchProgressFunc progress,
-		       gpointer user_data,
-		       GCancellable *cancellable,
-		       GError **error);
+JsonNode *sdt_ops_bench_soak(SdtContext *ctx,
+			     const gchar *dir,
+			     guint64 size,
+			     gdouble seconds,
+			     SdtBenchProgressFunc progress,
+			     gpointer user_data,
+			     GCancellable *cancellable,
+			     GError **error);
 
 G_END_DECLS

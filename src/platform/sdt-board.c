@@ -60,7 +60,7 @@ static const struct {
 };
 
 const gchar *
-sdt_sd_controller_to_string(SdtSdController controller)
+sdt_board_sd_controller_to_string(SdtSdController controller)
 {
 	switch (controller) {
 	case SDT_SD_CONTROLLER_SDHOST:
@@ -94,7 +94,7 @@ sdt_board_source_to_string(SdtBoardSource source)
 }
 
 gboolean
-sdt_revision_decode(guint32 code, SdtRevision *rev)
+sdt_board_revision_decode(guint32 code, SdtRevision *rev)
 {
 	memset(rev, 0, sizeof(*rev));
 	rev->code = code;
@@ -211,7 +211,7 @@ sdt_board_parse_hex32(const gchar *str, guint32 *value)
 static gboolean
 sdt_board_use_revision(SdtBoard *board, guint32 code, SdtBoardSource source, GPtrArray *warnings)
 {
-	if (!sdt_revision_decode(code, &board->revision)) {
+	if (!sdt_board_revision_decode(code, &board->revision)) {
 		sdt_board_warn(warnings,
 			       g_strdup_printf(_("Revision code %04x is not a valid Raspberry Pi "
 						 "revision code; it is ignored"),

@@ -13,7 +13,7 @@
 G_BEGIN_DECLS
 
 /* "sdhost", "emmc2", "sdhci-brcmstb" or "unknown" (DESIGN.md board.sd_controller) */
-const gchar *sdt_sd_controller_to_string(SdtSdController controller);
+const gchar *sdt_board_sd_controller_to_string(SdtSdController controller);
 
 /* where the identity came from */
 typedef enum {
@@ -38,7 +38,7 @@ typedef struct {
 } SdtRevision;
 
 /* FALSE for 0, an unlisted old-style code, or a new-style code with a reserved field */
-gboolean sdt_revision_decode(guint32 code, SdtRevision *rev);
+gboolean sdt_board_revision_decode(guint32 code, SdtRevision *rev);
 
 typedef struct {
 	gchar *model;              /* display only; NULL if absent or unreadable */

@@ -55,7 +55,7 @@ static const struct {
 };
 
 const gchar *
-sdt_card_manufacturer_name(guint manfid)
+sdt_card_regs_manufacturer_name(guint manfid)
 {
 	for (guint i = 0; i < G_N_ELEMENTS(sdt_card_manufacturers); i++) {
 		if (sdt_card_manufacturers[i].manfid == manfid)
@@ -138,7 +138,7 @@ sdt_card_regs_printable(guint8 c)
 }
 
 gboolean
-sdt_cid_parse(const gchar *hex, SdtCid *cid, GError **error)
+sdt_card_regs_cid_parse(const gchar *hex, SdtCid *cid, GError **error)
 {
 	guint8 b[SDT_CID_BYTES];
 	GString *name;
@@ -177,7 +177,7 @@ sdt_cid_parse(const gchar *hex, SdtCid *cid, GError **error)
 }
 
 gchar *
-sdt_cid_get_date(const SdtCid *cid)
+sdt_card_regs_cid_get_date(const SdtCid *cid)
 {
 	if (cid->month == 0)
 		return NULL;
@@ -199,7 +199,7 @@ sdt_csd_decode_tran_speed(guint tran_speed)
 }
 
 gboolean
-sdt_csd_parse(const gchar *hex, SdtCsd *csd, GError **error)
+sdt_card_regs_csd_parse(const gchar *hex, SdtCsd *csd, GError **error)
 {
 	guint8 b[SDT_CSD_BYTES];
 	gsize n = sizeof(b);
@@ -241,7 +241,7 @@ sdt_csd_parse(const gchar *hex, SdtCsd *csd, GError **error)
 }
 
 gboolean
-sdt_scr_parse(const gchar *hex, SdtScr *scr, GError **error)
+sdt_card_regs_scr_parse(const gchar *hex, SdtScr *scr, GError **error)
 {
 	guint8 b[SDT_SCR_BYTES];
 	gsize n = sizeof(b);
@@ -281,7 +281,7 @@ sdt_scr_parse(const gchar *hex, SdtScr *scr, GError **error)
 }
 
 const gchar *
-sdt_scr_get_spec_version(const SdtScr *scr)
+sdt_card_regs_scr_get_spec_version(const SdtScr *scr)
 {
 	static const gchar *specx[] = {NULL, "5.xx", "6.xx", "7.xx", "8.xx", "9.xx"};
 
@@ -328,7 +328,7 @@ sdt_ssr_video_class(guint raw)
 }
 
 gboolean
-sdt_ssr_parse(const gchar *hex, SdtSsr *ssr, GError **error)
+sdt_card_regs_ssr_parse(const gchar *hex, SdtSsr *ssr, GError **error)
 {
 	static const gint speed_classes[] = {0, 2, 4, 6, 10};
 	/* AU sizes in KiB, index = AU_SIZE (kernel sd_au_size[]) */
@@ -397,7 +397,7 @@ sdt_ssr_parse(const gchar *hex, SdtSsr *ssr, GError **error)
 }
 
 gboolean
-sdt_ext_byte_parse(const gchar *hex, guint8 *value, GError **error)
+sdt_card_regs_ext_byte_parse(const gchar *hex, guint8 *value, GError **error)
 {
 	/* Translators: the subject of “%s is missing” and the like; CID, CSD, SCR and
 	 * SSR, the other registers, are names and stay as they are */

@@ -28,9 +28,9 @@ typedef struct {
 	guint month;    /* 1–12, 0 if the card stores an invalid month */
 } SdtCid;
 
-gboolean sdt_cid_parse(const gchar *hex, SdtCid *cid, GError **error);
+gboolean sdt_card_regs_cid_parse(const gchar *hex, SdtCid *cid, GError **error);
 /* "YYYY-MM", or NULL if the month is invalid */
-gchar *sdt_cid_get_date(const SdtCid *cid);
+gchar *sdt_card_regs_cid_get_date(const SdtCid *cid);
 
 typedef struct {
 	guint structure;    /* 0 = v1 (SDSC), 1 = v2 (SDHC/SDXC), 2 = v3 (SDUC) */
@@ -45,7 +45,7 @@ typedef struct {
 	gboolean tmp_write_protect;
 } SdtCsd;
 
-gboolean sdt_csd_parse(const gchar *hex, SdtCsd *csd, GError **error);
+gboolean sdt_card_regs_csd_parse(const gchar *hex, SdtCsd *csd, GError **error);
 
 typedef struct {
 	guint structure;
@@ -63,9 +63,9 @@ typedef struct {
 	gboolean cmd58;    /* extension register multi block */
 } SdtScr;
 
-gboolean sdt_scr_parse(const gchar *hex, SdtScr *scr, GError **error);
+gboolean sdt_card_regs_scr_parse(const gchar *hex, SdtScr *scr, GError **error);
 /* "1.0x", "1.10", "2.00", "3.0x", "4.xx" … "9.xx" */
-const gchar *sdt_scr_get_spec_version(const SdtScr *scr);
+const gchar *sdt_card_regs_scr_get_spec_version(const SdtScr *scr);
 
 typedef struct {
 	guint dat_bus_width; /* raw: 0 = 1 bit, 2 = 4 bits */
@@ -94,7 +94,7 @@ typedef struct {
 } SdtSsr;
 
 /* an all-zero SSR (the emulated card, or an SSR read before init) is an error too */
-gboolean sdt_ssr_parse(const gchar *hex, SdtSsr *ssr, GError **error);
+gboolean sdt_card_regs_ssr_parse(const gchar *hex, SdtSsr *ssr, GError **error);
 
 /* sysfs ext_perf bits (Linux's view after CMD48; PLATFORM.md §6.6) */
 #define SDT_EXT_PERF_FX_EVENT   (1u << 0)
@@ -108,10 +108,10 @@ gboolean sdt_ssr_parse(const gchar *hex, SdtSsr *ssr, GError **error);
 #define SDT_EXT_POWER_DOWN_MODE  (1u << 2)
 
 /* one byte as two hex digits ("1f") */
-gboolean sdt_ext_byte_parse(const gchar *hex, guint8 *value, GError **error);
+gboolean sdt_card_regs_ext_byte_parse(const gchar *hex, guint8 *value, GError **error);
 
 /* the likely maker behind an SD manufacturer id, NULL if not in the table (PLATFORM.md §8) */
-const gchar *sdt_card_manufacturer_name(guint manfid);
+const gchar *sdt_card_regs_manufacturer_name(guint manfid);
 gboolean sdt_card_regs_unhex(const gchar *hex,
 			     const gchar *what,
 			     guint8 *buf,

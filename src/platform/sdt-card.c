@@ -153,7 +153,7 @@ sdt_card_decode(SdtCard *card, GPtrArray *warnings)
 	g_autoptr(GError) error_scr = NULL;
 	g_autoptr(GError) error_ssr = NULL;
 
-	card->cid_valid = sdt_cid_parse(card->cid_hex, &card->cid, &error_cid);
+	card->cid_valid = sdt_card_regs_cid_parse(card->cid_hex, &card->cid, &error_cid);
 	if (!card->cid_valid) {
 		sdt_card_warn(warnings,
 			      g_strdup_printf(_("The card identification (CID) cannot be decoded "
@@ -165,7 +165,7 @@ sdt_card_decode(SdtCard *card, GPtrArray *warnings)
 					 "date is unknown")));
 	}
 
-	card->csd_valid = sdt_csd_parse(card->csd_hex, &card->csd, &error_csd);
+	card->csd_valid = sdt_card_regs_csd_parse(card->csd_hex, &card->csd, &error_csd);
 	if (card->csd_valid) {
 		card->capacity_bytes = (gint64) card->csd.capacity_bytes;
 	} else if (card->size_bytes >= 0) {
@@ -181,7 +181,7 @@ sdt_card_decode(SdtCard *card, GPtrArray *warnings)
 					      error_csd->message));
 	}
 
-	card->scr_valid = sdt_scr_parse(card->scr_hex, &card->scr, &error_scr);
+	card->scr_valid = sdt_card_regs_scr_parse(card->scr_hex, &card->scr, &error_scr);
 	if (!card->scr_valid) {
 		sdt_card_warn(warnings,
 			      g_strdup_printf(_("The SD configuration register (SCR) cannot be "
@@ -190,7 +190,7 @@ sdt_card_decode(SdtCard *card, GPtrArray *warnings)
 					      error_scr->message));
 	}
 
-	card->ssr_valid = sdt_ssr_parse(card->ssr_hex, &card->ssr, &error_ssr);
+	card->ssr_valid = sdt_card_regs_ssr_parse(card->ssr_hex, &card->ssr, &error_ssr);
 	if (!card->ssr_valid) {
 		sdt_card_warn(warnings,
 			      g_strdup_printf(_("The SD Status register (SSR) cannot be used (%s): "
@@ -204,7 +204,7 @@ sdt_card_decode(SdtCard *card, GPtrArray *warnings)
 	if (card->ext_perf_hex != NULL) {
 		g_autoptr(GError) error = NULL;
 		guint8 value = 0;
-		if (sdt_ext_byte_parse(card->ext_perf_hex, &value, &error))
+		if (sdt_card_regs_ext_byte_parse(card->ext_perf_hex, &value, &error))
 			card->ext_perf = value;
 		else
 			sdt_card_warn(
@@ -215,7 +215,7 @@ sdt_card_decode(SdtCard *card, GPtrArray *warnings)
 	if (card->ext_power_hex != NULL) {
 		g_autoptr(GError) error = NULL;
 		guint8 value = 0;
-		if (sdt_ext_byte_parse(card->ext_power_hex, &value, &error))
+		if (sdt_card_regs_ext_byte_parse(card->ext_power_hex, &value, &error))
 			card->ext_power = value;
 		else
 			sdt_card_warn(warnings,

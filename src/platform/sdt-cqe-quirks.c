@@ -134,7 +134,7 @@ static const SdtCqeQuirk sdt_cqe_quirks[] = {
 };
 
 const gchar *
-sdt_cqe_list_to_string(SdtCqeList list)
+sdt_cqe_quirks_list_to_string(SdtCqeList list)
 {
 	switch (list) {
 	case SDT_CQE_LIST_ALLOW:

@@ -29,7 +29,7 @@ typedef enum {
 } SdtCqeList;
 
 /* "none", "allow", "deny" */
-const gchar *sdt_cqe_list_to_string(SdtCqeList list);
+const gchar *sdt_cqe_quirks_list_to_string(SdtCqeList list);
 
 /*
  * The list the card is on; @why (optional) is the kernel's reason (English,

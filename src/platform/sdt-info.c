@@ -17,7 +17,7 @@
 #define SDT_INFO_IOS_MAX_SIZE (64 * 1024)
 
 const gchar *
-sdt_cqe_state_to_string(SdtCqeState state)
+sdt_info_cqe_state_to_string(SdtCqeState state)
 {
 	switch (state) {
 	case SDT_CQE_ENABLED:
@@ -177,7 +177,7 @@ sdt_info_bus_from_kernel_log(SdtInfo *info)
 	}
 	info->bus.source = SDT_SD_BUS_SOURCE_KERNEL_LOG;
 	ios->timing = facts->card_timing;
-	nominal = sdt_timing_get_nominal_clock_hz(facts->card_timing);
+	nominal = sdt_sd_bus_timing_get_nominal_clock_hz(facts->card_timing);
 	if (nominal > 0)
 		ios->clock_hz = (gint64) nominal;
 	/* sdhost overclocks only what the core asks to run at 50 MHz (High Speed) */
@@ -240,7 +240,8 @@ sdt_info_collect(SdtContext *ctx, GError **error)
 		sdt_info_warn(info,
 			      g_strdup_printf(_("%s: which device holds the system is unknown"),
 					      error_mounts->message));
-		info->mounts = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_mount_free);
+		info->mounts =
+			g_ptr_array_new_with_free_func((GDestroyNotify) sdt_mounts_entry_free);
 	}
 	info->card = sdt_card_detect(error_mounts == NULL ? info->mounts : NULL, info->warnings);
 
@@ -283,7 +284,7 @@ sdt_info_board_to_json(SdtInfo *info, JsonBuilder *b)
 	sdt_json_string_or_null(b, "soc", board->soc);
 	sdt_json_string_or_null(b,
 				"sd_controller",
-				sdt_sd_controller_to_string(sdt_board_get_controller(board)));
+				sdt_board_sd_controller_to_string(sdt_board_get_controller(board)));
 	/* extras */
 	sdt_json_string_or_null(b, "name", model != NULL ? model->name : NULL);
 	sdt_json_string_or_null(b, "filter", model != NULL ? model->filter : NULL);
@@ -312,12 +313,12 @@ sdt_info_card_identity_to_json(SdtCard *card, JsonBuilder *b)
 	gboolean scr = card->present && card->scr_valid;
 	gboolean ssr = card->present && card->ssr_valid;
 	gboolean emmc = card->kind == SDT_CARD_KIND_EMMC;
-	g_autofree gchar *date = cid ? sdt_cid_get_date(&card->cid) : NULL;
+	g_autofree gchar *date = cid ? sdt_card_regs_cid_get_date(&card->cid) : NULL;
 	const gchar *name = cid ? card->cid.name : card->present ? card->sysfs_name : NULL;
 	/* the eMMC manufacturer ids are not the SD ones; its OID is a byte (card.emmc.oemid) */
 	const gchar *maker = !cid   ? NULL
 			     : emmc ? sdt_emmc_manufacturer_name(card->cid.manfid)
-				    : sdt_card_manufacturer_name(card->cid.manfid);
+				    : sdt_card_regs_manufacturer_name(card->cid.manfid);
 
 	json_builder_set_member_name(b, "present");
 	json_builder_add_boolean_value(b, card->present);
@@ -333,7 +334,7 @@ sdt_info_card_identity_to_json(SdtCard *card, JsonBuilder *b)
 			     card->capacity_bytes);
 	sdt_json_string_or_null(b,
 				"spec_version",
-				scr ? sdt_scr_get_spec_version(&card->scr) : NULL);
+				scr ? sdt_card_regs_scr_get_spec_version(&card->scr) : NULL);
 	sdt_json_int_or_null(b,
 			     "speed_class",
 			     ssr && card->ssr.speed_class >= 0,
@@ -524,10 +525,10 @@ sdt_info_bus_to_json(SdtInfo *info, JsonBuilder *b)
 			     "actual_clock_hz",
 			     bus->ios.actual_clock_hz >= 0,
 			     bus->ios.actual_clock_hz);
-	sdt_json_string_or_null(b, "timing", sdt_timing_to_string(bus->ios.timing));
+	sdt_json_string_or_null(b, "timing", sdt_sd_bus_timing_to_string(bus->ios.timing));
 	sdt_json_int_or_null(b, "bus_width", bus->ios.bus_width > 0, bus->ios.bus_width);
 	sdt_json_double_or_null(b, "ceiling_mb_s", bus->ceiling_mb_s >= 0, ceiling);
-	sdt_json_string_or_null(b, "cqe", sdt_cqe_state_to_string(bus->cqe));
+	sdt_json_string_or_null(b, "cqe", sdt_info_cqe_state_to_string(bus->cqe));
 	/* extras */
 	/* the kernel's ios file gives hundredths of a volt */
 	sdt_json_double_or_null(b,
@@ -566,7 +567,8 @@ sdt_info_kernel_log_to_json(SdtInfo *info, JsonBuilder *b)
 	sdt_json_string_or_null(b, "quirks", quirks);
 	sdt_json_string_or_null(b,
 				"card_timing",
-				read && f->card_seen ? sdt_timing_to_string(f->card_timing) : NULL);
+				read && f->card_seen ? sdt_sd_bus_timing_to_string(f->card_timing)
+						     : NULL);
 	sdt_json_string_or_null(b, "card_type", f->card_type);
 	json_builder_end_object(b);
 }

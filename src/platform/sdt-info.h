@@ -23,7 +23,7 @@ typedef enum {
 	SDT_CQE_OFF,
 } SdtCqeState;
 
-const gchar *sdt_cqe_state_to_string(SdtCqeState state);
+const gchar *sdt_info_cqe_state_to_string(SdtCqeState state);
 
 typedef enum {
 	SDT_SD_BUS_SOURCE_NONE,

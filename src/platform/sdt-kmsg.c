@@ -291,7 +291,7 @@ sdt_kmsg_scan_new_card(SdtKmsgFacts *facts, const gchar *rest)
 	g_clear_pointer(&facts->card_type, g_free);
 	if (n >= 5 && g_strcmp0(words[0], "ultra") == 0 && g_strcmp0(words[1], "high") == 0 &&
 	    g_strcmp0(words[2], "speed") == 0) {
-		facts->card_timing = sdt_timing_from_uhs_mode(words[3]);
+		facts->card_timing = sdt_sd_bus_timing_from_uhs_mode(words[3]);
 		facts->card_type = g_strdup(words[4]);
 	} else if (n >= 3 && g_strcmp0(words[0], "high") == 0 &&
 		   g_strcmp0(words[1], "speed") == 0) {

@@ -14,7 +14,7 @@
 #define SDT_MOUNTS_MAX_SIZE (8 * 1024 * 1024)
 
 void
-sdt_mount_free(SdtMount *mount)
+sdt_mounts_entry_free(SdtMount *mount)
 {
 	if (mount == NULL)
 		return;
@@ -117,7 +117,7 @@ GPtrArray *
 sdt_mounts_parse(const gchar *text, guint *n_bad)
 {
 	g_autoptr(GPtrArray) mounts =
-		g_ptr_array_new_with_free_func((GDestroyNotify) sdt_mount_free);
+		g_ptr_array_new_with_free_func((GDestroyNotify) sdt_mounts_entry_free);
 	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
 	guint bad = 0;
 

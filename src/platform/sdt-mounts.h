@@ -27,8 +27,8 @@ typedef struct {
 	gboolean fs_read_only; /* "ro" per superblock: the file system itself is read-only */
 } SdtMount;
 
-void sdt_mount_free(SdtMount *mount);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtMount, sdt_mount_free)
+void sdt_mounts_entry_free(SdtMount *mount);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtMount, sdt_mounts_entry_free)
 
 /*
  * Parses mountinfo text; malformed lines are skipped and counted in @n_bad.

@@ -33,7 +33,7 @@ static const struct {
 };
 
 const gchar *
-sdt_timing_to_string(SdtTiming timing)
+sdt_sd_bus_timing_to_string(SdtTiming timing)
 {
 	for (guint i = 0; i < G_N_ELEMENTS(sdt_timings); i++) {
 		if (sdt_timings[i].timing == timing)
@@ -43,7 +43,7 @@ sdt_timing_to_string(SdtTiming timing)
 }
 
 SdtTiming
-sdt_timing_from_ios(const gchar *text)
+sdt_sd_bus_timing_from_ios(const gchar *text)
 {
 	g_autofree gchar *tmp = NULL;
 
@@ -58,18 +58,18 @@ sdt_timing_from_ios(const gchar *text)
 }
 
 SdtTiming
-sdt_timing_from_uhs_mode(const gchar *mode)
+sdt_sd_bus_timing_from_uhs_mode(const gchar *mode)
 {
 	g_autofree gchar *ios = NULL;
 
 	if (mode == NULL)
 		return SDT_TIMING_UNKNOWN;
 	ios = g_strdup_printf("sd uhs %s", mode);
-	return sdt_timing_from_ios(ios);
+	return sdt_sd_bus_timing_from_ios(ios);
 }
 
 gboolean
-sdt_timing_is_ddr(SdtTiming timing)
+sdt_sd_bus_timing_is_ddr(SdtTiming timing)
 {
 	for (guint i = 0; i < G_N_ELEMENTS(sdt_timings); i++) {
 		if (sdt_timings[i].timing == timing)
@@ -79,7 +79,7 @@ sdt_timing_is_ddr(SdtTiming timing)
 }
 
 guint64
-sdt_timing_get_nominal_clock_hz(SdtTiming timing)
+sdt_sd_bus_timing_get_nominal_clock_hz(SdtTiming timing)
 {
 	for (guint i = 0; i < G_N_ELEMENTS(sdt_timings); i++) {
 		if (sdt_timings[i].timing == timing)
@@ -181,7 +181,7 @@ sdt_sd_bus_ios_parse(SdtSdBusIos *ios, const gchar *text, GError **error)
 			g_autofree gchar *p = sdt_sd_bus_paren(value);
 			if (p == NULL)
 				continue;
-			ios->timing = sdt_timing_from_ios(p);
+			ios->timing = sdt_sd_bus_timing_from_ios(p);
 			g_free(ios->timing_text);
 			ios->timing_text = g_steal_pointer(&p);
 			used++;
@@ -216,7 +216,7 @@ sdt_sd_bus_ceiling_mb_s(gint64 clock_hz, gint bus_width, SdtTiming timing)
 	if (clock_hz <= 0 || bus_width <= 0)
 		return -1;
 	bytes_per_s = (gdouble) clock_hz * bus_width / 8.0;
-	if (sdt_timing_is_ddr(timing))
+	if (sdt_sd_bus_timing_is_ddr(timing))
 		bytes_per_s *= 2;
 	return bytes_per_s / 1e6;
 }

@@ -27,14 +27,14 @@ typedef enum {
 } SdtTiming;
 
 /* "legacy", "sd-high-speed", "uhs-ddr50", ... "unknown" */
-const gchar *sdt_timing_to_string(SdtTiming timing);
+const gchar *sdt_sd_bus_timing_to_string(SdtTiming timing);
 /* the kernel's ios wording ("sd uhs DDR50", "mmc HS400 enhanced strobe") */
-SdtTiming sdt_timing_from_ios(const gchar *text);
+SdtTiming sdt_sd_bus_timing_from_ios(const gchar *text);
 /* the mode word of "mmc0: new ultra high speed DDR50 SDXC card" ("DDR50", "SDR104") */
-SdtTiming sdt_timing_from_uhs_mode(const gchar *mode);
-gboolean sdt_timing_is_ddr(SdtTiming timing);
+SdtTiming sdt_sd_bus_timing_from_uhs_mode(const gchar *mode);
+gboolean sdt_sd_bus_timing_is_ddr(SdtTiming timing);
 /* the clock the mode runs at without overclock, 0 if not fixed */
-guint64 sdt_timing_get_nominal_clock_hz(SdtTiming timing);
+guint64 sdt_sd_bus_timing_get_nominal_clock_hz(SdtTiming timing);
 
 /* the debugfs ios file (PLATFORM.md §5.2); numbers are -1 when absent */
 typedef struct {

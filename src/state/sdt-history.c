@@ -138,7 +138,7 @@ sdt_history_append(SdtContext *ctx, const gchar *kind, JsonObject *entry, GError
 
 	g_return_val_if_fail(sdt_history_kind_valid(kind), FALSE);
 
-	if (!sdt_state_dir_make(dir, error))
+	if (!sdt_state_lock_make_dir(dir, error))
 		return FALSE;
 	lock_fd = sdt_history_lock(dir, error);
 	if (lock_fd < 0)

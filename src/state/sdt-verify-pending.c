@@ -23,7 +23,7 @@
 #define SDT_VERIFY_PENDING_MAX (256 * 1024)
 
 gchar *
-sdt_verify_setting_line(const gchar *id)
+sdt_verify_pending_setting_line(const gchar *id)
 {
 	SdtVerifyChange change;
 
@@ -334,7 +334,7 @@ sdt_verify_pending_save(SdtContext *ctx, const SdtVerifyPending *pending, GError
 	gboolean ok;
 	gint lock;
 
-	if (!sdt_state_dir_make(dir, error))
+	if (!sdt_state_lock_make_dir(dir, error))
 		return FALSE;
 	/* also removes what a run killed in the middle of this left (pending.json.XXXXXX) */
 	lock = sdt_state_lock(dir, SDT_VERIFY_PENDING, error);

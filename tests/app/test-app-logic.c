@@ -211,7 +211,7 @@ test_rate_segments_break_between_tests(void)
 		{9.1, 40, r}, /* same test, after 4.9 s of nothing */
 		{9.2, 10, w}, /* a lone sample of the next test */
 	};
-	g_autoptr(GArray) segs = sdt_rate_segments(points, G_N_ELEMENTS(points), 2.0);
+	g_autoptr(GArray) segs = sdt_chart_logic_rate_segments(points, G_N_ELEMENTS(points), 2.0);
 	const SdtRateSegment want[] = {{0, 3}, {3, 2}, {5, 2}, {7, 1}};
 
 	g_assert_cmpuint(segs->len, ==, G_N_ELEMENTS(want));
@@ -220,7 +220,7 @@ test_rate_segments_break_between_tests(void)
 		g_assert_cmpuint(g_array_index(segs, SdtRateSegment, i).n, ==, want[i].n);
 	}
 	g_clear_pointer(&segs, g_array_unref);
-	segs = sdt_rate_segments(points, 0, 2.0);
+	segs = sdt_chart_logic_rate_segments(points, 0, 2.0);
 	g_assert_cmpuint(segs->len, ==, 0);
 }
 
@@ -228,15 +228,15 @@ test_rate_segments_break_between_tests(void)
 static void
 test_chart_time_step(void)
 {
-	g_assert_cmpfloat(sdt_chart_time_step(0), ==, 1);
-	g_assert_cmpfloat(sdt_chart_time_step(5), ==, 1);
-	g_assert_cmpfloat(sdt_chart_time_step(7), ==, 2);
-	g_assert_cmpfloat(sdt_chart_time_step(28), ==, 5);
-	g_assert_cmpfloat(sdt_chart_time_step(80), ==, 15);
-	g_assert_cmpfloat(sdt_chart_time_step(125), ==, 30);
-	g_assert_cmpfloat(sdt_chart_time_step(1000), ==, 300);
-	g_assert_cmpfloat(sdt_chart_nice_ceiling(41), ==, 50);
-	g_assert_cmpfloat(sdt_chart_nice_ceiling(0), ==, 1);
+	g_assert_cmpfloat(sdt_chart_logic_time_step(0), ==, 1);
+	g_assert_cmpfloat(sdt_chart_logic_time_step(5), ==, 1);
+	g_assert_cmpfloat(sdt_chart_logic_time_step(7), ==, 2);
+	g_assert_cmpfloat(sdt_chart_logic_time_step(28), ==, 5);
+	g_assert_cmpfloat(sdt_chart_logic_time_step(80), ==, 15);
+	g_assert_cmpfloat(sdt_chart_logic_time_step(125), ==, 30);
+	g_assert_cmpfloat(sdt_chart_logic_time_step(1000), ==, 300);
+	g_assert_cmpfloat(sdt_chart_logic_nice_ceiling(41), ==, 50);
+	g_assert_cmpfloat(sdt_chart_logic_nice_ceiling(0), ==, 1);
 }
 
 /* an error bar spans value ± spread on the bar's scale, clamped to the bar */
@@ -246,18 +246,18 @@ test_chart_error_bar(void)
 	gdouble lo;
 	gdouble hi;
 
-	sdt_chart_error_bar(20, 2, 40, 100, &lo, &hi);
+	sdt_chart_logic_error_bar(20, 2, 40, 100, &lo, &hi);
 	g_assert_cmpfloat_with_epsilon(lo, 45, 1e-9);
 	g_assert_cmpfloat_with_epsilon(hi, 55, 1e-9);
-	sdt_chart_error_bar(39, 3, 40, 100, &lo, &hi); /* past the scale: clamped */
+	sdt_chart_logic_error_bar(39, 3, 40, 100, &lo, &hi); /* past the scale: clamped */
 	g_assert_cmpfloat_with_epsilon(lo, 90, 1e-9);
 	g_assert_cmpfloat_with_epsilon(hi, 100, 1e-9);
-	sdt_chart_error_bar(1, 3, 40, 100, &lo, &hi);
+	sdt_chart_logic_error_bar(1, 3, 40, 100, &lo, &hi);
 	g_assert_cmpfloat_with_epsilon(lo, 0, 1e-9);
 	g_assert_cmpfloat_with_epsilon(hi, 10, 1e-9);
-	sdt_chart_error_bar(20, -1, 40, 100, &lo, &hi); /* unknown spread: no bar */
+	sdt_chart_logic_error_bar(20, -1, 40, 100, &lo, &hi); /* unknown spread: no bar */
 	g_assert_cmpfloat_with_epsilon(lo, hi, 1e-9);
-	sdt_chart_error_bar(-1, 2, 40, 100, &lo, &hi); /* not measured */
+	sdt_chart_logic_error_bar(-1, 2, 40, 100, &lo, &hi); /* not measured */
 	g_assert_cmpfloat(lo, ==, 0);
 	g_assert_cmpfloat(hi, ==, 0);
 }
@@ -289,7 +289,7 @@ test_chart_figures_from_verify(void)
 	SdtChartFigure *f;
 
 	g_assert_no_error(error);
-	figures = sdt_chart_figures_from_verify(history, &time);
+	figures = sdt_chart_logic_figures_from_verify(history, &time);
 	g_assert_nonnull(figures);
 	g_assert_cmpstr(time, ==, "2026-01-03T10:00:00Z");
 	g_assert_cmpuint(figures->len, ==, 1);
@@ -300,7 +300,7 @@ test_chart_figures_from_verify(void)
 	g_assert_cmpfloat(f->before_spread, ==, 40);
 	g_assert_cmpfloat(f->after, ==, 2400);
 	g_assert_cmpfloat(f->after_spread, ==, -1);
-	g_assert_null(sdt_chart_figures_from_verify(NULL, NULL));
+	g_assert_null(sdt_chart_logic_figures_from_verify(NULL, NULL));
 }
 
 /* the engine's notes in words a user understands, not kernel jargon */
@@ -308,16 +308,16 @@ static void
 test_bench_note_plain(void)
 {
 	g_autofree gchar *no_node =
-		sdt_bench_note_plain("raw-read skipped: No device node for 254:0");
-	g_autofree gchar *no_open = sdt_bench_note_plain(
+		sdt_bench_words_note_plain("raw-read skipped: No device node for 254:0");
+	g_autofree gchar *no_open = sdt_bench_words_note_plain(
 		"raw-read skipped: Cannot open /dev/mmcblk0: Permission denied");
-	g_autofree gchar *other = sdt_bench_note_plain("raw-read skipped: something else");
-	g_autofree gchar *sim = sdt_bench_note_plain(
+	g_autofree gchar *other = sdt_bench_words_note_plain("raw-read skipped: something else");
+	g_autofree gchar *sim = sdt_bench_words_note_plain(
 		"Simulated board: the test file is on 8:1 of this machine, not on the SD card's "
 		"mmcblk0");
-	g_autofree gchar *unknown = sdt_bench_note_plain("The test file is on /var/tmp.");
-	g_autofree gchar *spread = sdt_bench_spread_text(1.25);
-	g_autofree gchar *no_spread = sdt_bench_spread_text(-1);
+	g_autofree gchar *unknown = sdt_bench_words_note_plain("The test file is on /var/tmp.");
+	g_autofree gchar *spread = sdt_bench_words_spread_text(1.25);
+	g_autofree gchar *no_spread = sdt_bench_words_spread_text(-1);
 
 	g_assert_cmpstr(no_node,
 			==,
@@ -495,7 +495,7 @@ test_history_entry_words(void)
 	g_assert_cmpuint(history->entries->len, ==, G_N_ELEMENTS(want));
 	for (guint i = 0; i < G_N_ELEMENTS(want); i++) {
 		g_autofree gchar *line =
-			sdt_history_entry_text(g_ptr_array_index(history->entries, i));
+			sdt_history_words_entry_text(g_ptr_array_index(history->entries, i));
 		g_assert_nonnull(strstr(line, want[i]));
 		g_assert_true(g_str_has_suffix(line, want[i]));
 	}

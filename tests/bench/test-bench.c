@@ -173,13 +173,15 @@ test_bench_rng_mul_high(void)
 	SdtBenchRng rng;
 
 	/* known answers */
-	g_assert_cmphex(sdt_bench_mul_high_portable(G_MAXUINT64, G_MAXUINT64), ==, G_MAXUINT64 - 1);
-	g_assert_cmphex(sdt_bench_mul_high_portable(G_GUINT64_CONSTANT(1) << 32,
-						    G_GUINT64_CONSTANT(1) << 32),
+	g_assert_cmphex(sdt_bench_rng_mul_high_portable(G_MAXUINT64, G_MAXUINT64),
+			==,
+			G_MAXUINT64 - 1);
+	g_assert_cmphex(sdt_bench_rng_mul_high_portable(G_GUINT64_CONSTANT(1) << 32,
+							G_GUINT64_CONSTANT(1) << 32),
 			==,
 			1);
-	g_assert_cmphex(sdt_bench_mul_high_portable(G_GUINT64_CONSTANT(0x123456789abcdef0),
-						    G_GUINT64_CONSTANT(0xfedcba9876543210)),
+	g_assert_cmphex(sdt_bench_rng_mul_high_portable(G_GUINT64_CONSTANT(0x123456789abcdef0),
+							G_GUINT64_CONSTANT(0xfedcba9876543210)),
 			==,
 			G_GUINT64_CONSTANT(0x121fa00ad77d7422));
 
@@ -197,17 +199,17 @@ test_bench_rng_mul_high(void)
 			a = sdt_bench_rng_next(&rng) >> (i % 64);
 			b = sdt_bench_rng_next(&rng) >> ((i / 64) % 64);
 		}
-		hi = sdt_bench_mul_high_portable(a, b);
-		if (hi != test_mul_high_reference(a, b) || hi != sdt_bench_mul_high(a, b))
+		hi = sdt_bench_rng_mul_high_portable(a, b);
+		if (hi != test_mul_high_reference(a, b) || hi != sdt_bench_rng_mul_high(a, b))
 			g_error("high 64 bits of %#" G_GINT64_MODIFIER "x * %#" G_GINT64_MODIFIER
 				"x: portable %#" G_GINT64_MODIFIER
 				"x, reference %#" G_GINT64_MODIFIER
-				"x, sdt_bench_mul_high %#" G_GINT64_MODIFIER "x",
+				"x, sdt_bench_rng_mul_high %#" G_GINT64_MODIFIER "x",
 				a,
 				b,
 				hi,
 				test_mul_high_reference(a, b),
-				sdt_bench_mul_high(a, b));
+				sdt_bench_rng_mul_high(a, b));
 #ifdef __SIZEOF_INT128__
 		g_assert_cmphex(hi, ==, (guint64) (((unsigned __int128) a * b) >> 64));
 #endif
@@ -217,7 +219,7 @@ test_bench_rng_mul_high(void)
 	for (guint i = 0; i < 1000000; i++) {
 		guint64 a = sdt_bench_rng_next(&rng);
 		guint64 b = sdt_bench_rng_next(&rng) >> (i % 64);
-		g_assert_cmphex(sdt_bench_mul_high_portable(a, b),
+		g_assert_cmphex(sdt_bench_rng_mul_high_portable(a, b),
 				==,
 				(guint64) (((unsigned __int128) a * b) >> 64));
 	}
@@ -1110,7 +1112,7 @@ test_bench_engine_cancel(gconstpointer data)
 	sdt_test_rm_rf(dir);
 }
 
-/* sdt_bench_ops_run(): the JSON document and the history */
+/* sdt_ops_bench_run(): the JSON document and the history */
 
 static void
 test_bench_ops_json_and_history(void)
@@ -1135,7 +1137,7 @@ test_bench_ops_json_and_history(void)
 
 	g_assert_no_error(error);
 	test_config_tiny(&config);
-	node = sdt_bench_ops_run(ctx, &config, dir, NULL, NULL, NULL, &error);
+	node = sdt_ops_bench_run(ctx, &config, dir, NULL, NULL, NULL, &error);
 	g_assert_no_error(error);
 	obj = json_node_get_object(node);
 

@@ -518,9 +518,9 @@ test_check_journal(void)
 	/* on the disk: the run's block at 1 MiB, another's at 2 MiB, the saved one at 3 MiB */
 	fd = open(loop, O_RDWR | O_DIRECT);
 	g_assert_cmpint(fd, >=, 0);
-	sdt_check_fill(now, j.seed, MIB);
+	sdt_check_block_fill(now, j.seed, MIB);
 	g_assert_cmpint(pwrite(fd, now, SDT_CHECK_BLOCK, MIB), ==, SDT_CHECK_BLOCK);
-	sdt_check_fill(now, 0x0123, 2 * MIB);
+	sdt_check_block_fill(now, 0x0123, 2 * MIB);
 	g_assert_cmpint(pwrite(fd, now, SDT_CHECK_BLOCK, 2 * MIB), ==, SDT_CHECK_BLOCK);
 	g_assert_cmpint(pwrite(fd, blocks + 2 * SDT_CHECK_BLOCK, SDT_CHECK_BLOCK, 3 * MIB),
 			==,
@@ -689,7 +689,8 @@ test_check_bad_input(void)
 static void
 test_check_candidates(void)
 {
-	g_autoptr(GArray) sizes = sdt_check_candidate_sizes(G_GUINT64_CONSTANT(2000000000000));
+	g_autoptr(GArray) sizes =
+		sdt_check_config_candidate_sizes(G_GUINT64_CONSTANT(2000000000000));
 	gboolean has_8g = FALSE;
 	gboolean has_8gib = FALSE;
 
@@ -706,11 +707,11 @@ test_check_candidates(void)
 	g_assert_cmpuint(g_array_index(sizes, guint64, 0), ==, MIB);
 
 	/* raw writes go where FIEMAP says only on one-device file systems */
-	g_assert_true(sdt_check_fs_supported("ext4"));
-	g_assert_true(sdt_check_fs_supported("vfat"));
-	g_assert_false(sdt_check_fs_supported("btrfs"));
-	g_assert_false(sdt_check_fs_supported("tmpfs"));
-	g_assert_false(sdt_check_fs_supported(NULL));
+	g_assert_true(sdt_check_config_fs_supported("ext4"));
+	g_assert_true(sdt_check_config_fs_supported("vfat"));
+	g_assert_false(sdt_check_config_fs_supported("btrfs"));
+	g_assert_false(sdt_check_config_fs_supported("tmpfs"));
+	g_assert_false(sdt_check_config_fs_supported(NULL));
 }
 
 int

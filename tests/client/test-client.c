@@ -186,10 +186,10 @@ test_history_comparison_leaves_out_stand_ins(void)
 	g_autoptr(SdtClientHistory) e2 = test_history_entries(only);
 	g_autoptr(SdtClientHistory) e3 = test_history_entries(waiting);
 	g_autoptr(SdtClientHistory) e4 = test_history_entries(previous);
-	g_autoptr(SdtHistoryComparison) c1 = sdt_history_comparison_new(e1);
-	g_autoptr(SdtHistoryComparison) c2 = sdt_history_comparison_new(e2);
-	g_autoptr(SdtHistoryComparison) c3 = sdt_history_comparison_new(e3);
-	g_autoptr(SdtHistoryComparison) c4 = sdt_history_comparison_new(e4);
+	g_autoptr(SdtHistoryComparison) c1 = sdt_client_history_comparison_new(e1);
+	g_autoptr(SdtHistoryComparison) c2 = sdt_client_history_comparison_new(e2);
+	g_autoptr(SdtHistoryComparison) c3 = sdt_client_history_comparison_new(e3);
+	g_autoptr(SdtHistoryComparison) c4 = sdt_client_history_comparison_new(e4);
 
 	g_assert_cmpint(c1->kind, ==, SDT_HISTORY_COMPARE_CHANGE);
 	g_assert_cmpstr(c1->before->path, ==, "/p0");
@@ -461,7 +461,7 @@ test_recommendations_read(void)
 		"[\"n1\", \"n2\"],"
 		" \"core_clock\": {\"hz\": 400000000}}");
 	g_autoptr(SdtClientRecommendations) recs =
-		sdt_client_recommendations_from_json(json_node_get_object(root), &error);
+		sdt_client_recommend_list_from_json(json_node_get_object(root), &error);
 	SdtClientRecommendation *r;
 
 	g_assert_no_error(error);
@@ -496,7 +496,7 @@ test_recommendations_bad(void)
 		g_autoptr(GError) error = NULL;
 		g_autoptr(JsonNode) root = parse_object(cases[i][0]);
 		g_autoptr(SdtClientRecommendations) recs =
-			sdt_client_recommendations_from_json(json_node_get_object(root), &error);
+			sdt_client_recommend_list_from_json(json_node_get_object(root), &error);
 
 		g_assert_null(recs);
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);

@@ -136,7 +136,7 @@ test_config_txt_line_kinds(void)
 static SdtConfigApplies
 test_applies(SdtConfigTxt *cfg, const gchar *text, gint type_code)
 {
-	g_autoptr(GPtrArray) entries = sdt_config_txt_get_entries(cfg, type_code, FALSE);
+	g_autoptr(GPtrArray) entries = sdt_config_entries_get(cfg, type_code, FALSE);
 	for (guint i = 0; i < entries->len; i++) {
 		SdtConfigEntry *e = g_ptr_array_index(entries, i);
 		if (g_strcmp0(e->line->text, text) == 0)
@@ -200,7 +200,7 @@ test_config_txt_filters_combine(void)
 	g_assert_cmpint(test_applies(cfg, "k=1", 0x09), ==, SDT_CONFIG_APPLIES_YES);
 	/* with the tryboot flag the [tryboot] section applies */
 	{
-		g_autoptr(GPtrArray) entries = sdt_config_txt_get_entries(cfg, 0x08, TRUE);
+		g_autoptr(GPtrArray) entries = sdt_config_entries_get(cfg, 0x08, TRUE);
 		SdtConfigEntry *e = g_ptr_array_index(entries, 10);
 		g_assert_cmpstr(e->line->text, ==, "e=1");
 		g_assert_cmpint(e->applies, ==, SDT_CONFIG_APPLIES_MAYBE);
@@ -237,12 +237,12 @@ test_config_txt_filter_types(void)
 		g_assert_true(sdt_config_filter_parse(cases[i].name, &type));
 		g_assert_cmpint(type, ==, cases[i].type);
 	}
-	g_assert_true(sdt_config_model_filter_matches("board-type=0x08", 0x08));
-	g_assert_true(sdt_config_model_filter_matches("board-type=8", 0x08));
-	g_assert_false(sdt_config_model_filter_matches("board-type=0x08", 0x0d));
-	g_assert_true(sdt_config_model_filter_matches("pi3", 0x10));
-	g_assert_false(sdt_config_model_filter_matches("pi3+", 0x08));
-	g_assert_false(sdt_config_model_filter_matches("pi6", 0x17));
+	g_assert_true(sdt_config_filter_model_matches("board-type=0x08", 0x08));
+	g_assert_true(sdt_config_filter_model_matches("board-type=8", 0x08));
+	g_assert_false(sdt_config_filter_model_matches("board-type=0x08", 0x0d));
+	g_assert_true(sdt_config_filter_model_matches("pi3", 0x10));
+	g_assert_false(sdt_config_filter_model_matches("pi3+", 0x08));
+	g_assert_false(sdt_config_filter_model_matches("pi6", 0x17));
 }
 
 static void
@@ -257,9 +257,9 @@ test_config_txt_overlay_scope(void)
 						 "dtparam=poll_once\n"
 						 "dtoverlay=\n"
 						 "dtparam=sd_overclock=100\n");
-	g_autoptr(GPtrArray) e3 = sdt_config_txt_get_entries(cfg, 0x08, FALSE);
-	g_autoptr(GPtrArray) e4 = sdt_config_txt_get_entries(cfg, 0x11, FALSE);
-	g_autoptr(GPtrArray) sd = sdt_config_txt_sd_settings(cfg, 0x08);
+	g_autoptr(GPtrArray) e3 = sdt_config_entries_get(cfg, 0x08, FALSE);
+	g_autoptr(GPtrArray) e4 = sdt_config_entries_get(cfg, 0x11, FALSE);
+	g_autoptr(GPtrArray) sd = sdt_config_sd_settings(cfg, 0x08);
 
 	g_assert_null(((SdtConfigEntry *) g_ptr_array_index(e3, 0))->overlay);
 	g_assert_cmpstr(((SdtConfigEntry *) g_ptr_array_index(e3, 2))->overlay, ==, "sdtweak");
@@ -300,7 +300,7 @@ test_config_txt_sd_lines_detected(void)
 	g_assert_true(g_file_get_contents(path, &data, &len, NULL));
 	bytes = g_bytes_new(data, len);
 	cfg = sdt_config_txt_new_from_bytes(bytes, "config.txt");
-	sd3 = sdt_config_txt_sd_settings(cfg, 0x08);
+	sd3 = sdt_config_sd_settings(cfg, 0x08);
 	/* sdhost overlay, its force_pio, sdtweak, sd_overclock, sd_cqe, sd_poll_once, sd_debug */
 	g_assert_cmpuint(sd3->len, ==, 7);
 	s = g_ptr_array_index(sd3, 0);
@@ -318,13 +318,13 @@ test_config_txt_sd_lines_detected(void)
 	g_assert_cmpint(s->kinds, ==, SDT_CONFIG_SD_OTHER_PARAM);
 	g_assert_cmpstr(s->filter_text, ==, "[all]");
 
-	eff3 = sdt_config_txt_sd_settings_in_effect(cfg, 0x08);
+	eff3 = sdt_config_sd_settings_in_effect(cfg, 0x08);
 	g_assert_cmpuint(eff3->len, ==, 5);
-	eff4 = sdt_config_txt_sd_settings_in_effect(cfg, 0x11);
+	eff4 = sdt_config_sd_settings_in_effect(cfg, 0x11);
 	/* sdtweak, sd_poll_once under [pi4], sd_debug */
 	g_assert_cmpuint(eff4->len, ==, 3);
 	g_assert_false(((SdtConfigSdSetting *) g_ptr_array_index(eff4, 0))->kills_wlan_here);
-	g_assert_cmpstr(sdt_config_txt_get_value(cfg, "dtparam", 0x11),
+	g_assert_cmpstr(sdt_config_entries_get_value(cfg, "dtparam", 0x11),
 			==,
 			"i2c_arm=on,sd_debug=off");
 }
@@ -345,8 +345,8 @@ test_config_txt_includes(void)
 	g_assert_cmpstr(g_ptr_array_index(names, 0), ==, "pi3.txt");
 	sdt_config_txt_set_include(cfg, "pi3.txt", inc);
 	sdt_config_txt_set_include(cfg, "loop.txt", loop);
-	e3 = sdt_config_txt_lines_in_effect(cfg, 0x08);
-	e4 = sdt_config_txt_lines_in_effect(cfg, 0x11);
+	e3 = sdt_config_entries_lines_in_effect(cfg, 0x08);
+	e4 = sdt_config_entries_lines_in_effect(cfg, 0x11);
 	/* a, include, b, c, include loop.txt, include loop.txt (cut), l, z */
 	g_assert_cmpuint(e3->len, ==, 8);
 	g_assert_cmpstr(((SdtConfigEntry *) g_ptr_array_index(e3, 2))->line->text, ==, "b=1");
@@ -382,7 +382,7 @@ test_config_txt_oracle_agrees(gconstpointer which)
 		cfg = sdt_config_txt_new_from_bytes(bytes, "config.txt");
 		for (guint f = 0; f < sdt_test_n_families; f++) {
 			gint tc = sdt_test_families[f].type_code;
-			g_autoptr(GPtrArray) entries = sdt_config_txt_get_entries(cfg, tc, FALSE);
+			g_autoptr(GPtrArray) entries = sdt_config_entries_get(cfg, tc, FALSE);
 			g_autoptr(GArray) oracle = sdt_test_oracle_applies(data, len, tc);
 			g_assert_cmpuint(entries->len, ==, oracle->len);
 			for (guint j = 0; j < entries->len; j++) {
@@ -418,40 +418,40 @@ test_config_txt_bad_input(void)
 
 	memset(big, '#', 2 * 1000 * 1000);
 	big_bytes = g_bytes_new(big, 2 * 1000 * 1000);
-	g_assert_false(sdt_config_txt_check_bytes(big_bytes, &error));
+	g_assert_false(sdt_config_editable_check_bytes(big_bytes, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_assert_nonnull(strstr(error->message, "2000000 bytes"));
 	g_clear_error(&error);
 
-	g_assert_false(sdt_config_txt_check_bytes(nul_bytes, &error));
+	g_assert_false(sdt_config_editable_check_bytes(nul_bytes, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_assert_nonnull(strstr(error->message, "NUL byte at offset 4"));
 	g_clear_error(&error);
 
 	long_line = g_strnfill(10000, 'x');
 	cfg = test_parse(long_line);
-	g_assert_false(sdt_config_txt_check_editable(cfg, &error));
+	g_assert_false(sdt_config_editable_check(cfg, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_assert_nonnull(strstr(error->message, "line 1 is 10000 characters long"));
 	g_clear_error(&error);
 	g_clear_object(&cfg);
 
 	cfg = test_parse("a=1\n[pi4\nb=2\n");
-	g_assert_false(sdt_config_txt_check_editable(cfg, &error));
+	g_assert_false(sdt_config_editable_check(cfg, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_assert_nonnull(strstr(error->message, "line 2 “[pi4”"));
 	g_clear_error(&error);
 	g_clear_object(&cfg);
 
 	cfg = test_parse("[none]\n");
-	g_assert_false(sdt_config_txt_check_editable(cfg, &error));
+	g_assert_false(sdt_config_editable_check(cfg, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_assert_nonnull(strstr(error->message, "[none]"));
 	g_clear_error(&error);
 	g_clear_object(&cfg);
 
 	cfg = test_parse("a=1\n#sd-tuner-off: dtparam=sd_overclock=90\n");
-	g_assert_false(sdt_config_txt_check_editable(cfg, &error));
+	g_assert_false(sdt_config_editable_check(cfg, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_assert_nonnull(strstr(error->message, "line 2 was switched off by SD Tuner"));
 	g_clear_error(&error);
@@ -459,7 +459,7 @@ test_config_txt_bad_input(void)
 
 	/* found by fuzzing: a lone CR at the end would merge with the added line feed */
 	cfg = test_parse("a=1\nabc\r");
-	g_assert_false(sdt_config_txt_check_editable(cfg, &error));
+	g_assert_false(sdt_config_editable_check(cfg, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_assert_nonnull(strstr(error->message, "carriage return"));
 	g_clear_error(&error);
@@ -467,7 +467,7 @@ test_config_txt_bad_input(void)
 
 	/* an empty file is a valid config.txt (firmware defaults) */
 	cfg = test_parse("");
-	g_assert_true(sdt_config_txt_check_editable(cfg, &error));
+	g_assert_true(sdt_config_editable_check(cfg, &error));
 	g_assert_no_error(error);
 }
 
@@ -489,9 +489,9 @@ test_config_txt_interns_nothing(void)
 				       i,
 				       i);
 	cfg = test_parse(text->str);
-	entries = sdt_config_txt_get_entries(cfg, 0x17, FALSE);
-	sd = sdt_config_txt_sd_settings(cfg, 0x17);
-	eff = sdt_config_txt_lines_in_effect(cfg, 0x17);
+	entries = sdt_config_entries_get(cfg, 0x17, FALSE);
+	sd = sdt_config_sd_settings(cfg, 0x17);
+	eff = sdt_config_entries_lines_in_effect(cfg, 0x17);
 	g_assert_cmpuint(entries->len, ==, 150);
 	g_assert_cmpuint(sd->len, ==, 50);
 	/* the state points into the model's own lines */
@@ -550,7 +550,7 @@ test_config_txt_include_fanout(void)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(GPtrArray) entries = NULL;
 
-	g_assert_false(sdt_config_txt_load_includes(cfg, dir, &error));
+	g_assert_false(sdt_config_includes_load(cfg, dir, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_assert_nonnull(strstr(error->message, "remove the nested include lines"));
 	g_test_message("%s", error->message);
@@ -572,11 +572,11 @@ test_config_txt_include_fanout(void)
 		sdt_config_txt_set_include(manual, "b.txt", b);
 	}
 	g_clear_error(&error);
-	g_assert_false(sdt_config_txt_check_include_budget(manual, &error));
+	g_assert_false(sdt_config_entries_check_include_budget(manual, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_assert_nonnull(strstr(error->message, "lines"));
 	/* the 3 lines of the main file, then included lines up to the budget */
-	entries = sdt_config_txt_get_entries(manual, 0x08, FALSE);
+	entries = sdt_config_entries_get(manual, 0x08, FALSE);
 	g_assert_cmpuint(entries->len, <=, 3 + SDT_CONFIG_TXT_MAX_WALK_LINES);
 	sdt_test_rm_rf(dir);
 }
@@ -591,9 +591,9 @@ test_config_txt_include_budget(void)
 	{
 		g_autoptr(SdtConfigTxt) cfg = test_fanout(dir, 20, FALSE);
 		g_autoptr(GPtrArray) lines = NULL;
-		g_assert_true(sdt_config_txt_load_includes(cfg, dir, &error));
+		g_assert_true(sdt_config_includes_load(cfg, dir, &error));
 		g_assert_no_error(error);
-		lines = sdt_config_txt_lines_in_effect(cfg, 0x08);
+		lines = sdt_config_entries_lines_in_effect(cfg, 0x08);
 		/* arm_64bit, then per file: the include line and disable_splash */
 		g_assert_cmpuint(lines->len, ==, 1 + 2 * 20);
 		g_assert_cmpstr(((SdtConfigEntry *) g_ptr_array_index(lines, 2))->file,
@@ -611,16 +611,16 @@ test_config_txt_include_budget(void)
 		g_string_append(big, "include inc1.txt\n");
 		bytes = g_bytes_new(big->str, big->len);
 		cfg = sdt_config_txt_new_from_bytes(bytes, "config.txt");
-		g_assert_true(sdt_config_txt_load_includes(cfg, dir, &error));
+		g_assert_true(sdt_config_includes_load(cfg, dir, &error));
 		g_assert_no_error(error);
-		lines = sdt_config_txt_lines_in_effect(cfg, 0x08);
+		lines = sdt_config_entries_lines_in_effect(cfg, 0x08);
 		g_assert_cmpuint(lines->len, ==, SDT_CONFIG_TXT_MAX_WALK_LINES + 5000 + 2);
 	}
 	/* more different files than the budget */
 	{
 		g_autoptr(SdtConfigTxt) cfg =
 			test_fanout(dir, SDT_CONFIG_TXT_MAX_INCLUDE_FILES + 1, FALSE);
-		g_assert_false(sdt_config_txt_load_includes(cfg, dir, &error));
+		g_assert_false(sdt_config_includes_load(cfg, dir, &error));
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 		g_assert_nonnull(strstr(error->message, "different files"));
 		g_clear_error(&error);
@@ -631,7 +631,7 @@ test_config_txt_include_budget(void)
 		g_autoptr(SdtConfigTxt) cfg = test_parse("include big1.txt\ninclude big2.txt\n");
 		test_write_file(dir, "big1.txt", half);
 		test_write_file(dir, "big2.txt", half);
-		g_assert_false(sdt_config_txt_load_includes(cfg, dir, &error));
+		g_assert_false(sdt_config_includes_load(cfg, dir, &error));
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 		g_assert_nonnull(strstr(error->message, "big2.txt"));
 		g_assert_nonnull(strstr(error->message, "KiB"));
@@ -647,15 +647,15 @@ test_config_txt_include_budget(void)
 		g_autoptr(SdtConfigTxt) with_fifo = test_parse("include fifo.txt\n");
 		g_autoptr(SdtConfigTxt) with_link = test_parse("include link.txt\n");
 
-		g_assert_true(sdt_config_txt_load_includes(cfg, dir, &error));
+		g_assert_true(sdt_config_includes_load(cfg, dir, &error));
 		g_assert_no_error(error);
 		g_assert_cmpint(mkfifo(fifo, 0600), ==, 0);
-		g_assert_false(sdt_config_txt_load_includes(with_fifo, dir, &error));
+		g_assert_false(sdt_config_includes_load(with_fifo, dir, &error));
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 		g_assert_nonnull(strstr(error->message, "fifo.txt"));
 		g_clear_error(&error);
 		g_assert_cmpint(symlink("inc1.txt", link), ==, 0);
-		g_assert_false(sdt_config_txt_load_includes(with_link, dir, &error));
+		g_assert_false(sdt_config_includes_load(with_link, dir, &error));
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 		g_clear_error(&error);
 	}
@@ -667,12 +667,12 @@ test_config_txt_include_budget(void)
 		test_write_file(dir, "n2.txt", "two=1\ninclude n3.txt\n");
 		test_write_file(dir, "n3.txt", "three=1\ninclude n4.txt\n");
 		test_write_file(dir, "n4.txt", "four=1\n");
-		g_assert_true(sdt_config_txt_load_includes(cfg, dir, &error));
+		g_assert_true(sdt_config_includes_load(cfg, dir, &error));
 		g_assert_no_error(error);
-		g_assert_cmpstr(sdt_config_txt_get_value(cfg, "three", 0x08), ==, "1");
+		g_assert_cmpstr(sdt_config_entries_get_value(cfg, "three", 0x08), ==, "1");
 		/* depth 4 is not followed, as before */
-		g_assert_null(sdt_config_txt_get_value(cfg, "four", 0x08));
-		lines = sdt_config_txt_lines_in_effect(cfg, 0x08);
+		g_assert_null(sdt_config_entries_get_value(cfg, "four", 0x08));
+		lines = sdt_config_entries_lines_in_effect(cfg, 0x08);
 		/* twice: include, one, include, two, include, three, include */
 		g_assert_cmpuint(lines->len, ==, 14);
 	}

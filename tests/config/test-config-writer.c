@@ -78,7 +78,7 @@ static GPtrArray *
 test_model_in_effect(GBytes *bytes, gint type_code)
 {
 	g_autoptr(SdtConfigTxt) cfg = test_parse_bytes(bytes);
-	g_autoptr(GPtrArray) lines = sdt_config_txt_lines_in_effect(cfg, type_code);
+	g_autoptr(GPtrArray) lines = sdt_config_entries_lines_in_effect(cfg, type_code);
 	GPtrArray *result = g_ptr_array_new_with_free_func(g_free);
 	for (guint i = 0; i < lines->len; i++) {
 		SdtConfigEntry *e = g_ptr_array_index(lines, i);
@@ -138,8 +138,7 @@ test_revert_bytes(GBytes *bytes, SdtConfigEdit *edit)
 	g_autoptr(SdtConfigTxt) cfg = test_parse_bytes(bytes);
 	g_auto(GStrv) block = test_block_strv(edit);
 	g_autoptr(GError) error = NULL;
-	g_autoptr(SdtConfigEdit) rev =
-		sdt_config_edit_revert(cfg, (const gchar *const *) block, &error);
+	g_autoptr(SdtConfigEdit) rev = sdt_config_revert(cfg, (const gchar *const *) block, &error);
 	g_assert_no_error(error);
 	return g_bytes_ref(rev->new_bytes);
 }
@@ -204,7 +203,7 @@ test_foreign_edits(GBytes *old, SdtConfigEdit *edit, TestBlock *tb, const gchar 
 		g_autoptr(SdtConfigTxt) got_cfg = NULL;
 		g_autofree gchar *fname = g_strndup(tb->filter + 1, strlen(tb->filter) - 2);
 		guint n = 0;
-		const gint *codes = sdt_config_known_type_codes(&n);
+		const gint *codes = sdt_config_filter_known_type_codes(&n);
 
 		g_assert_nonnull(pos);
 		pos += strlen(needle);
@@ -214,14 +213,15 @@ test_foreign_edits(GBytes *old, SdtConfigEdit *edit, TestBlock *tb, const gchar 
 		edited = g_string_free_to_bytes(s);
 		got = test_revert_bytes(edited, edit);
 		got_cfg = test_parse_bytes(got);
-		g_assert_cmpstr(
-			sdt_config_txt_get_value(got_cfg, "foreign_inside", tb->block.type_code),
-			==,
-			"1");
+		g_assert_cmpstr(sdt_config_entries_get_value(got_cfg,
+							     "foreign_inside",
+							     tb->block.type_code),
+				==,
+				"1");
 		for (guint c = 0; c < n; c++) {
 			g_autoptr(GPtrArray) a = NULL;
 			g_autoptr(GPtrArray) b = NULL;
-			if (sdt_config_model_filter_matches(fname, codes[c]))
+			if (sdt_config_filter_model_matches(fname, codes[c]))
 				continue;
 			a = test_model_in_effect(old, codes[c]);
 			b = test_model_in_effect(got, codes[c]);
@@ -262,7 +262,7 @@ test_config_writer_corpus(gconstpointer which)
 			g_autoptr(SdtConfigTxt) applied_model = NULL;
 			g_auto(GStrv) block = NULL;
 			guint n;
-			const gint *codes = sdt_config_known_type_codes(&n);
+			const gint *codes = sdt_config_filter_known_type_codes(&n);
 			gint tc = sdt_test_families[f].type_code;
 
 			test_block_init(&tb, tc);
@@ -284,13 +284,13 @@ test_config_writer_corpus(gconstpointer which)
 			block = test_block_strv(edit);
 
 			/* apply then revert is byte-identical, with and without the journal */
-			rev = sdt_config_edit_revert(applied, (const gchar *const *) block, &error);
+			rev = sdt_config_revert(applied, (const gchar *const *) block, &error);
 			g_assert_no_error(error);
 			if (!g_bytes_equal(rev->new_bytes, old))
 				g_error("%s: apply+revert for 0x%02x is not byte-identical",
 					path,
 					tc);
-			rev_nojournal = sdt_config_edit_revert(applied, NULL, &error);
+			rev_nojournal = sdt_config_revert(applied, NULL, &error);
 			g_assert_no_error(error);
 			g_assert_true(g_bytes_equal(rev_nojournal->new_bytes, old));
 
@@ -308,7 +308,7 @@ test_config_writer_corpus(gconstpointer which)
 
 			/* the block takes effect on its own board */
 			applied_model = test_parse_bytes(edit->new_bytes);
-			g_assert_cmpstr(sdt_config_txt_get_value(applied_model, "dtparam", tc),
+			g_assert_cmpstr(sdt_config_entries_get_value(applied_model, "dtparam", tc),
 					==,
 					tb.lines[0] + strlen("dtparam="));
 
@@ -324,7 +324,7 @@ test_config_writer_corpus(gconstpointer which)
 				gsize new_len = 0;
 				const gchar *new_data = g_bytes_get_data(edit->new_bytes, &new_len);
 
-				if (sdt_config_model_filter_matches(fname, codes[c]))
+				if (sdt_config_filter_model_matches(fname, codes[c]))
 					continue;
 				what = g_strdup_printf("%s, block for 0x%02x, board 0x%02x",
 						       path,
@@ -496,7 +496,7 @@ test_config_writer_line_endings(void)
 		g_autoptr(SdtConfigEdit) rev = NULL;
 		g_assert_no_error(error);
 		applied = test_parse_bytes(e->new_bytes);
-		rev = sdt_config_edit_revert(applied, NULL, &error);
+		rev = sdt_config_revert(applied, NULL, &error);
 		g_assert_no_error(error);
 		g_assert_true(g_bytes_equal(rev->new_bytes, mixed));
 	}
@@ -510,7 +510,7 @@ test_config_writer_line_endings(void)
 		g_autoptr(SdtConfigTxt) applied = test_parse_bytes(e2->new_bytes);
 		g_autoptr(SdtConfigEdit) rev = NULL;
 		g_assert_cmpstr(g_bytes_get_data(e2->new_bytes, NULL), ==, full);
-		rev = sdt_config_edit_revert(applied, NULL, &error);
+		rev = sdt_config_revert(applied, NULL, &error);
 		g_assert_no_error(error);
 		g_assert_true(g_bytes_equal(rev->new_bytes, no_eol));
 	}
@@ -535,7 +535,7 @@ test_config_writer_foreign_edit(void)
 		g_autoptr(GBytes) bytes = test_bytes(text);
 		g_autoptr(SdtConfigTxt) cfg = test_parse_bytes(bytes);
 		g_autoptr(SdtConfigEdit) rev =
-			sdt_config_edit_revert(cfg, (const gchar *const *) block, &error);
+			sdt_config_revert(cfg, (const gchar *const *) block, &error);
 		g_autofree gchar *want =
 			g_strconcat("# added by hand\n", g_bytes_get_data(old, NULL), NULL);
 		g_assert_no_error(error);
@@ -547,7 +547,7 @@ test_config_writer_foreign_edit(void)
 		g_autoptr(GBytes) bytes = test_bytes(text);
 		g_autoptr(SdtConfigTxt) cfg = test_parse_bytes(bytes);
 		g_autoptr(SdtConfigEdit) rev =
-			sdt_config_edit_revert(cfg, (const gchar *const *) block, &error);
+			sdt_config_revert(cfg, (const gchar *const *) block, &error);
 		g_autofree gchar *want =
 			g_strconcat(g_bytes_get_data(old, NULL), "enable_uart=1\n", NULL);
 		g_assert_no_error(error);
@@ -571,7 +571,7 @@ test_config_writer_foreign_edit(void)
 				       pos);
 		bytes = test_bytes(text);
 		cfg = test_parse_bytes(bytes);
-		rev = sdt_config_edit_revert(cfg, (const gchar *const *) block, &error);
+		rev = sdt_config_revert(cfg, (const gchar *const *) block, &error);
 		g_assert_no_error(error);
 		want = g_strconcat(g_bytes_get_data(old, NULL),
 				   "[all]\n[board-type=0x08]\ndtoverlay=\ngpu_mem=64\n[all]\n",
@@ -579,8 +579,8 @@ test_config_writer_foreign_edit(void)
 		g_assert_cmpstr(g_bytes_get_data(rev->new_bytes, NULL), ==, want);
 		g_assert_cmpuint(rev->warnings->len, ==, 1);
 		reverted = test_parse_bytes(rev->new_bytes);
-		g_assert_cmpstr(sdt_config_txt_get_value(reverted, "gpu_mem", 0x08), ==, "64");
-		g_assert_null(sdt_config_txt_get_value(reverted, "gpu_mem", 0x0d));
+		g_assert_cmpstr(sdt_config_entries_get_value(reverted, "gpu_mem", 0x08), ==, "64");
+		g_assert_null(sdt_config_entries_get_value(reverted, "gpu_mem", 0x0d));
 	}
 	g_assert_cmpuint(n_old, ==, 48);
 }
@@ -617,7 +617,7 @@ test_config_writer_legacy_lines(void)
 	g_assert_cmpuint(edit->warnings->len, ==, 1);
 	g_assert_nonnull(strstr(g_ptr_array_index(edit->warnings, 0), "line 7"));
 	applied = test_parse_bytes(edit->new_bytes);
-	rev = sdt_config_edit_revert(applied, NULL, &error);
+	rev = sdt_config_revert(applied, NULL, &error);
 	g_assert_no_error(error);
 	g_assert_true(g_bytes_equal(rev->new_bytes, own));
 	g_assert_cmpuint(rev->disabled->len, ==, 3);
@@ -691,7 +691,7 @@ test_config_writer_refusals(void)
 	g_clear_error(&error);
 
 	/* nothing to revert */
-	g_assert_null(sdt_config_edit_revert(plain_cfg, NULL, &error));
+	g_assert_null(sdt_config_revert(plain_cfg, NULL, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND);
 }
 
@@ -921,7 +921,7 @@ test_writer_apply(TestRoot *r, gint type_code, gboolean trial, TestIo *t, GError
 	if (t != NULL)
 		test_writer_set_io(writer, t);
 	test_block_init(&tb, type_code);
-	result = sdt_config_writer_apply(writer, &tb.block, trial, error);
+	result = sdt_config_apply(writer, &tb.block, trial, error);
 	test_block_clear(&tb);
 	return result;
 }
@@ -958,7 +958,7 @@ test_writer_revert(TestRoot *r, TestIo *t, GError **error)
 		return NULL;
 	if (t != NULL)
 		test_writer_set_io(writer, t);
-	return sdt_config_writer_revert(writer, error);
+	return sdt_config_apply_revert(writer, error);
 }
 
 /* a change made past 2038 (32-bit time_t runs out): the journal and the backup keep the time */
@@ -983,7 +983,7 @@ test_config_writer_journal_past_2038(void)
 	g_assert_cmpstr(backup_name, ==, "config.txt.20400229T123456.789012Z");
 
 	writer = test_writer_new_ok(&r);
-	journal = sdt_config_writer_get_journal(writer);
+	journal = sdt_config_journal_get(writer);
 	g_assert_nonnull(journal);
 	got = g_date_time_new_from_iso8601(json_object_get_string_member(journal, "time"), NULL);
 	g_assert_nonnull(got);
@@ -1718,7 +1718,7 @@ test_config_writer_boot_id(void)
 		g_file_set_contents(boot_id, "3f1c9b2e-6a4d-4e8f-9b1a-0c2d3e4f5a6b\n", -1, NULL));
 	res = test_writer_apply_ok(&r, 0x08, FALSE);
 	writer = test_writer_new_ok(&r);
-	g_assert_true(sdt_config_writer_read_journal(writer, &journal, &error));
+	g_assert_true(sdt_config_journal_read(writer, &journal, &error));
 	g_assert_no_error(error);
 	g_assert_cmpstr(json_object_get_string_member(journal, "boot_id"),
 			==,
@@ -1744,7 +1744,7 @@ test_config_writer_trial_cancel(void)
 		test_root_init(&r, old);
 		res = test_writer_apply_ok(&r, 0x08, TRUE);
 		writer = sdt_config_writer_new(r.ctx, &error);
-		trial = sdt_config_writer_get_trial(writer, &error);
+		trial = sdt_config_trial_get(writer, &error);
 		g_assert_no_error(error);
 		g_assert_nonnull(trial);
 		g_assert_false(json_object_get_boolean_member(trial, "stale"));
@@ -1754,7 +1754,7 @@ test_config_writer_trial_cancel(void)
 		g_assert_false(g_file_test(r.tryboot, G_FILE_TEST_EXISTS));
 		test_assert_file_is(r.config, old);
 		g_clear_pointer(&trial, json_object_unref);
-		trial = sdt_config_writer_get_trial(writer, &error);
+		trial = sdt_config_trial_get(writer, &error);
 		g_assert_no_error(error);
 		g_assert_null(trial);
 		g_clear_pointer(&rev, json_object_unref);
@@ -1824,7 +1824,7 @@ test_config_writer_trial_cancel(void)
 						  g_bytes_get_size(edited),
 						  NULL));
 		writer = sdt_config_writer_new(r.ctx, &error);
-		trial = sdt_config_writer_get_trial(writer, &error);
+		trial = sdt_config_trial_get(writer, &error);
 		g_assert_no_error(error);
 		g_assert_true(json_object_get_boolean_member(trial, "stale"));
 		g_assert_nonnull(strstr(json_object_get_string_member(trial, "note"), "--trial"));
@@ -1865,7 +1865,7 @@ test_config_writer_damaged_block(void)
 					  "");
 		damaged = test_read(r.config);
 		cfg = test_parse_bytes(damaged);
-		diag = sdt_config_block_diagnose(cfg, "/boot/firmware/config.txt");
+		diag = sdt_config_diagnose_block(cfg, "/boot/firmware/config.txt");
 		g_assert_nonnull(diag);
 		g_assert_nonnull(strstr(diag, "/boot/firmware/config.txt"));
 		g_assert_nonnull(strstr(diag, "dtparam=sd_overclock=100"));
@@ -1885,7 +1885,7 @@ test_config_writer_damaged_block(void)
 		g_autoptr(GBytes) whole = test_concat(old, test_pi3_block);
 		g_autoptr(SdtConfigTxt) cfg = test_parse_bytes(whole);
 		g_autofree gchar *diag =
-			sdt_config_block_diagnose(cfg, "/boot/firmware/config.txt");
+			sdt_config_diagnose_block(cfg, "/boot/firmware/config.txt");
 		g_assert_null(diag);
 	}
 }
@@ -1911,7 +1911,7 @@ test_config_writer_fifo(void)
 	g_assert_nonnull(strstr(error->message, "not a regular file"));
 	g_clear_error(&error);
 	writer = sdt_config_writer_new(r.ctx, &error);
-	trial = sdt_config_writer_get_trial(writer, &error);
+	trial = sdt_config_trial_get(writer, &error);
 	g_assert_null(trial);
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_clear_error(&error);
@@ -2114,7 +2114,7 @@ test_config_writer_kill(void)
 			/* the next writer removes what the killed one left, and finishes the job */
 			cleaner = sdt_config_writer_new(r.ctx, &error);
 			g_assert_no_error(error);
-			res = revert ? sdt_config_writer_revert(cleaner, &error)
+			res = revert ? sdt_config_apply_revert(cleaner, &error)
 				     : test_writer_apply(&r, 0x08, FALSE, NULL, &error);
 			if (error != NULL)
 				g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND);

@@ -37,21 +37,21 @@ test_run_at(const TestRegs *r, GDateTime *now)
 	SdtCsd csd;
 	SdtScr scr;
 	SdtSsr ssr;
-	gboolean have_csd = r->csd != NULL && sdt_csd_parse(r->csd, &csd, NULL);
-	gboolean have_scr = r->scr != NULL && sdt_scr_parse(r->scr, &scr, NULL);
-	gboolean have_ssr = r->ssr != NULL && sdt_ssr_parse(r->ssr, &ssr, NULL);
+	gboolean have_csd = r->csd != NULL && sdt_card_regs_csd_parse(r->csd, &csd, NULL);
+	gboolean have_scr = r->scr != NULL && sdt_card_regs_scr_parse(r->scr, &scr, NULL);
+	gboolean have_ssr = r->ssr != NULL && sdt_card_regs_ssr_parse(r->ssr, &ssr, NULL);
 	g_autoptr(JsonNode) node = NULL;
 	JsonObject *obj;
 	JsonArray *findings;
 	GString *out;
 
-	g_assert_true(sdt_cid_parse(r->cid, &cid, NULL));
-	node = sdt_card_plausibility(&cid,
-				     have_csd ? &csd : NULL,
-				     have_scr ? &scr : NULL,
-				     have_ssr ? &ssr : NULL,
-				     r->seq_write,
-				     now);
+	g_assert_true(sdt_card_regs_cid_parse(r->cid, &cid, NULL));
+	node = sdt_card_plausible_judge(&cid,
+					have_csd ? &csd : NULL,
+					have_scr ? &scr : NULL,
+					have_ssr ? &ssr : NULL,
+					r->seq_write,
+					now);
 	obj = json_node_get_object(node);
 	findings = json_object_get_array_member(obj, "findings");
 	out = g_string_new(json_object_get_string_member(obj, "verdict"));
@@ -167,7 +167,7 @@ test_plausible_public_dumps(void)
 		TestRegs r = {NULL};
 		g_autofree gchar *got = NULL;
 		SdtCid cid;
-		if (g_strv_length(f) < 10 || !sdt_cid_parse(f[6], &cid, NULL))
+		if (g_strv_length(f) < 10 || !sdt_card_regs_cid_parse(f[6], &cid, NULL))
 			continue;
 		r.cid = f[6];
 		r.csd = f[7][0] != '\0' ? f[7] : NULL;

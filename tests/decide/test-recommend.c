@@ -418,7 +418,7 @@ static void
 test_recommend_filter_reach(void)
 {
 	guint n = 0;
-	const gint *codes = sdt_config_known_type_codes(&n);
+	const gint *codes = sdt_config_filter_known_type_codes(&n);
 	guint n_filters = 0;
 
 	for (guint i = 0; i < n; i++) {
@@ -435,7 +435,7 @@ test_recommend_filter_reach(void)
 		g_assert_true(g_str_has_prefix(filter, "[") && g_str_has_suffix(filter, "]"));
 		name = g_strndup(filter + 1, strlen(filter) - 2);
 		for (guint j = 0; j < n; j++) {
-			if (!sdt_config_model_filter_matches(name, codes[j]))
+			if (!sdt_config_filter_model_matches(name, codes[j]))
 				continue;
 			if (codes[j] == codes[i])
 				self = TRUE;
@@ -543,7 +543,7 @@ test_recommend_core_clock_uart_rules(void)
 		const SdtBoardModel *model = &models[m];
 
 		if (model->controller != SDT_SD_CONTROLLER_SDHOST ||
-		    !sdt_config_board_has_wireless((gint) model->type_code))
+		    !sdt_config_filter_board_has_wireless((gint) model->type_code))
 			continue;
 		n_boards++;
 		for (guint c = 0; c < G_N_ELEMENTS(cases); c++) {
@@ -569,9 +569,9 @@ test_recommend_core_clock_uart_rules(void)
 					model->type_code,
 					cases[c].config,
 					sdt_recommend_core_clock(&f, NULL),
-					sdt_core_clock_source_to_string(source),
+					sdt_recommend_core_clock_source_to_string(source),
 					cases[c].core_mhz,
-					sdt_core_clock_source_to_string(cases[c].source));
+					sdt_recommend_core_clock_source_to_string(cases[c].source));
 			res = sdt_recommend(&f);
 			g_assert_cmpstr(test_only(res)->id, ==, cases[c].id);
 			g_assert_cmpstr(test_only(res)->filter, ==, model->filter);
@@ -585,7 +585,7 @@ test_recommend_core_clock_uart_rules(void)
 					(gint64) cases[c].core_mhz * 1000000);
 			g_assert_cmpstr(json_object_get_string_member(clock, "source"),
 					==,
-					sdt_core_clock_source_to_string(cases[c].source));
+					sdt_recommend_core_clock_source_to_string(cases[c].source));
 		}
 	}
 	/* 3B, Zero W, 3B+, 3A+, Zero 2 W */
@@ -630,7 +630,7 @@ test_recommend_core_clock_running(void)
 		for (guint i = 0; i < G_N_ELEMENTS(codes); i++) {
 			f = test_facts_pi3();
 			f.type_code = codes[i];
-			f.mini_uart = sdt_config_board_has_wireless(codes[i]);
+			f.mini_uart = sdt_config_filter_board_has_wireless(codes[i]);
 			f.enable_uart = TRUE;
 			g_assert_false(f.mini_uart);
 			g_assert_cmpuint(sdt_recommend_core_clock(&f, &source), ==, 400);

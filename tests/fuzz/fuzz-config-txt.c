@@ -44,7 +44,7 @@ fuzz_check_edit(SdtConfigTxt *cfg, GBytes *bytes, gint type_code, const gchar *f
 	applied = sdt_config_txt_new_from_bytes(edit->new_bytes, "config.txt");
 	/* an input that already holds SD Tuner's block: apply replaces it, so
 	 * only "twice equals once" holds, checked below */
-	if (sdt_config_txt_find_block(cfg, NULL, NULL)) {
+	if (sdt_config_sd_find_block(cfg, NULL, NULL)) {
 		g_autoptr(SdtConfigEdit) twice = sdt_config_edit_apply(applied, &block, NULL, NULL);
 		if (twice == NULL || !g_bytes_equal(twice->new_bytes, edit->new_bytes))
 			abort();
@@ -53,7 +53,7 @@ fuzz_check_edit(SdtConfigTxt *cfg, GBytes *bytes, gint type_code, const gchar *f
 	strv = g_new0(gchar *, edit->block->len + 1);
 	for (guint i = 0; i < edit->block->len; i++)
 		strv[i] = g_ptr_array_index(edit->block, i);
-	rev = sdt_config_edit_revert(applied, (const gchar *const *) strv, NULL);
+	rev = sdt_config_revert(applied, (const gchar *const *) strv, NULL);
 	if (rev == NULL || !g_bytes_equal(rev->new_bytes, bytes))
 		abort();
 	again = sdt_config_edit_apply(applied, &block, (const gchar *const *) strv, NULL);
@@ -80,16 +80,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!g_bytes_equal(bytes, out))
 		abort();
 	for (guint i = 0; i < G_N_ELEMENTS(codes); i++) {
-		g_autoptr(GPtrArray) entries = sdt_config_txt_get_entries(cfg, codes[i], TRUE);
-		g_autoptr(GPtrArray) eff = sdt_config_txt_lines_in_effect(cfg, codes[i]);
-		g_autoptr(GPtrArray) sd = sdt_config_txt_sd_settings(cfg, codes[i]);
+		g_autoptr(GPtrArray) entries = sdt_config_entries_get(cfg, codes[i], TRUE);
+		g_autoptr(GPtrArray) eff = sdt_config_entries_lines_in_effect(cfg, codes[i]);
+		g_autoptr(GPtrArray) sd = sdt_config_sd_settings(cfg, codes[i]);
 		if (entries->len != sdt_config_txt_get_lines(cfg)->len)
 			abort();
-		(void) sdt_config_txt_get_value(cfg, "dtparam", codes[i]);
+		(void) sdt_config_entries_get_value(cfg, "dtparam", codes[i]);
 		(void) eff;
 		(void) sd;
 	}
-	if (!sdt_config_txt_check_bytes(bytes, NULL) || !sdt_config_txt_check_editable(cfg, NULL))
+	if (!sdt_config_editable_check_bytes(bytes, NULL) || !sdt_config_editable_check(cfg, NULL))
 		return 0;
 	fuzz_check_edit(cfg, bytes, 0x08, "[board-type=0x08]");
 	fuzz_check_edit(cfg, bytes, 0x0d, "[pi3+]");

@@ -58,7 +58,7 @@ fuzz_setup(void)
 	writer = sdt_config_writer_new_for_paths(fuzz_config,
 						 "/boot/firmware/config.txt",
 						 fuzz_state);
-	res = sdt_config_writer_apply(writer, &block, FALSE, NULL);
+	res = sdt_config_apply(writer, &block, FALSE, NULL);
 	if (res == NULL ||
 	    !g_file_get_contents(fuzz_config, &fuzz_applied, &fuzz_applied_len, NULL))
 		abort();
@@ -90,7 +90,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* the readers on the raw bytes */
 	journal = sdt_config_journal_parse((const gchar *) data, size, NULL);
-	trial = sdt_config_trial_journal_parse((const gchar *) data, size, NULL);
+	trial = sdt_config_journal_parse_trial((const gchar *) data, size, NULL);
 	if (journal != NULL) {
 		/* every member the writer reads has the type the schema says */
 		(void) json_object_get_string_member(journal, "id");
@@ -108,7 +108,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	writer = sdt_config_writer_new_for_paths(fuzz_config,
 						 "/boot/firmware/config.txt",
 						 fuzz_state);
-	res = sdt_config_writer_revert(writer, &error);
+	res = sdt_config_apply_revert(writer, &error);
 	if (!g_file_get_contents(fuzz_config, &now, &now_len, NULL))
 		abort();
 	if (res == NULL) {

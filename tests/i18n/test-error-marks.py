@@ -48,9 +48,9 @@ FORWARDED = {
     ('src/libsdt/sdt-error.c', 'format'):
         "sdt_error_set_from_errno() itself: its callers' formats are checked here",
     ('src/config/writer/sdt-config-writer.c', 'damage'):
-        "sdt_config_block_diagnose()'s text, built from _() formats",
+        "sdt_config_diagnose_block()'s text, built from _() formats",
     ('src/ops/sdt-ops-config.c', 'damage'):
-        "sdt_config_block_diagnose()'s text, built from _() formats",
+        "sdt_config_diagnose_block()'s text, built from _() formats",
     ('src/helper/sdt-daemon.c', 'error->message'):
         'an error raised by the library, passed on to the D-Bus caller',
 }

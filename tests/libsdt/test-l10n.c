@@ -117,13 +117,13 @@ test_helpers(void)
 static void
 test_reason(void)
 {
-	g_autoptr(JsonArray) clock = sdt_l10n_args("80.0", "100.0", NULL);
-	g_autoptr(JsonArray) two = sdt_l10n_args("2", NULL);
-	g_autoptr(JsonArray) wrong = sdt_l10n_args("80.0", NULL);
+	g_autoptr(JsonArray) clock = sdt_l10n_record_args("80.0", "100.0", NULL);
+	g_autoptr(JsonArray) two = sdt_l10n_record_args("2", NULL);
+	g_autoptr(JsonArray) wrong = sdt_l10n_record_args("80.0", NULL);
 	g_autoptr(JsonArray) figures = json_array_new();
 	g_autoptr(JsonArray) list = json_array_new();
-	g_autofree gchar *english = sdt_l10n_reason_english("clock-wrong", clock);
-	g_autofree gchar *plural = sdt_l10n_reason_english("interrupted", two);
+	g_autofree gchar *english = sdt_l10n_record_reason_english("clock-wrong", clock);
+	g_autofree gchar *plural = sdt_l10n_record_reason_english("interrupted", two);
 	g_autofree gchar *works = NULL;
 	const gchar *shown;
 
@@ -131,27 +131,28 @@ test_reason(void)
 			==,
 			"The change did not take effect: the SD clock is 80.0 MHz, not the "
 			"expected 100.0 MHz; the change was undone.");
-	g_assert_cmpstr(sdt_l10n_reason_tr("clock-wrong", clock, english),
+	g_assert_cmpstr(sdt_l10n_record_reason_tr("clock-wrong", clock, english),
 			==,
 			"変更が有効になっていません。SD クロックは 80.0 MHz で、想定していた "
 			"100.0 MHz ではありません。変更を元に戻しました。");
 	g_assert_nonnull(strstr(plural, "interrupted 2 times"));
-	g_assert_nonnull(strstr(sdt_l10n_reason_tr("interrupted", two, plural), "検証が 2 回"));
+	g_assert_nonnull(
+		strstr(sdt_l10n_record_reason_tr("interrupted", two, plural), "検証が 2 回"));
 	/* an unknown code, too few arguments: the stored text, translated as before */
-	g_assert_null(sdt_l10n_reason_english("no-such-code", NULL));
-	g_assert_null(sdt_l10n_reason_english("clock-wrong", wrong));
-	g_assert_cmpstr(sdt_l10n_reason_tr("no-such-code", NULL, english),
+	g_assert_null(sdt_l10n_record_reason_english("no-such-code", NULL));
+	g_assert_null(sdt_l10n_record_reason_english("clock-wrong", wrong));
+	g_assert_cmpstr(sdt_l10n_record_reason_tr("no-such-code", NULL, english),
 			==,
-			sdt_l10n_reason_tr("clock-wrong", clock, english));
-	g_assert_cmpstr(sdt_l10n_reason_tr("clock-wrong", wrong, "落ちていない"),
+			sdt_l10n_record_reason_tr("clock-wrong", clock, english));
+	g_assert_cmpstr(sdt_l10n_record_reason_tr("clock-wrong", wrong, "落ちていない"),
 			==,
 			"落ちていない");
 	/* a list of figures: the tests by their titles, never their ids */
 	json_array_add_string_element(list, "seq-write: 18.0 → 21.5 MB/s (+19%, ±0.4/±0.5)");
 	json_array_add_array_element(figures, json_array_ref(list));
-	works = sdt_l10n_reason_english("works", figures);
+	works = sdt_l10n_record_reason_english("works", figures);
 	g_assert_nonnull(strstr(works, "faster (seq-write: 18.0"));
-	shown = sdt_l10n_reason_tr("works", figures, works);
+	shown = sdt_l10n_record_reason_tr("works", figures, works);
 	g_assert_nonnull(strstr(shown, "シーケンシャル書き込み: 18.0 → 21.5 MB/s"));
 	g_assert_null(strstr(shown, "seq-write"));
 }
@@ -182,15 +183,15 @@ test_english_thread(void)
 static void
 test_identifiers(void)
 {
-	g_autofree gchar *note = sdt_l10n_bench_note("raw-read skipped: something else");
-	g_autofree gchar *other = sdt_l10n_bench_note("No fake found.");
+	g_autofree gchar *note = sdt_l10n_record_bench_note("raw-read skipped: something else");
+	g_autofree gchar *other = sdt_l10n_record_bench_note("No fake found.");
 
 	g_assert_true(g_str_has_prefix(note, sdt_l10n_bench_test("raw-read")));
 	g_assert_null(strstr(note, "raw-read"));
 	g_assert_cmpstr(other, ==, "No fake found.");
-	g_assert_cmpstr(sdt_l10n_history_kind("something-new"), ==, "something-new");
-	g_assert_cmpstr(sdt_l10n_history_kind(NULL), ==, "?");
-	g_assert_cmpstr(sdt_l10n_decision("something-new"), ==, "something-new");
+	g_assert_cmpstr(sdt_l10n_record_history_kind("something-new"), ==, "something-new");
+	g_assert_cmpstr(sdt_l10n_record_history_kind(NULL), ==, "?");
+	g_assert_cmpstr(sdt_l10n_record_decision("something-new"), ==, "something-new");
 }
 
 int

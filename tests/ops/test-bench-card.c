@@ -14,7 +14,7 @@
 #include "sdt-test-util.h"
 
 /*
- * sdt_bench_ops_run() finding the card's file system: the SD device chain
+ * sdt_ops_bench_run() finding the card's file system: the SD device chain
  * comes from UMockdevTestbed (this binary runs under umockdev-wrapper), the
  * mount table from a copy of tests/data/roots/pi3 in which each test edits
  * /proc/self/mountinfo.  The test file then lands on this machine's disk under
@@ -106,7 +106,7 @@ fixture_run(Fixture *fx, GError **error)
 {
 	SdtBenchConfig config;
 	test_config_tiny(&config);
-	return sdt_bench_ops_run(fx->ctx, &config, NULL, NULL, NULL, NULL, error);
+	return sdt_ops_bench_run(fx->ctx, &config, NULL, NULL, NULL, NULL, error);
 }
 
 static void

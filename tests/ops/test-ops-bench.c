@@ -77,7 +77,7 @@ test_ops_bench_short_run(void)
 	config.rand_seconds = 0.2;
 	config.rand_qd1_seconds = 0.1;
 	config.raw_seconds = 0;
-	node = sdt_bench_ops_run(root->ctx,
+	node = sdt_ops_bench_run(root->ctx,
 				 &config,
 				 dir,
 				 test_ops_bench_progress,

@@ -43,7 +43,7 @@ test_ops_facts_type_code_of(const gchar *fixture)
 	g_autoptr(SdtTestRoot) root = sdt_test_root_new(fixture, NULL, FALSE);
 	g_autoptr(SdtInfo) info = test_ops_facts_info(root);
 
-	return sdt_ops_config_type_code(info);
+	return sdt_ops_facts_type_code(info);
 }
 
 static void
@@ -63,12 +63,12 @@ test_ops_facts_recommend_facts(void)
 	g_autoptr(SdtInfo) info = test_ops_facts_info(root);
 	g_autoptr(GError) error = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
-	g_autoptr(SdtConfigTxt) cfg = sdt_ops_config_load(root->ctx, &writer, &error);
+	g_autoptr(SdtConfigTxt) cfg = sdt_ops_facts_load_config(root->ctx, &writer, &error);
 	SdtRecommendFacts facts;
 
 	g_assert_no_error(error);
 	g_assert_nonnull(writer);
-	sdt_ops_config_facts(&facts, info, cfg);
+	sdt_ops_facts_recommend(&facts, info, cfg);
 	g_assert_cmpstr(facts.board_key, ==, "3");
 	g_assert_cmpint(facts.type_code, ==, 8);
 	g_assert_cmpstr(facts.controller, ==, "sdhost");
@@ -90,7 +90,7 @@ test_ops_facts_load_errors(void)
 	g_autoptr(SdtTestRoot) root = sdt_test_root_new("pi3", NULL, FALSE);
 	g_autoptr(GError) error = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
-	g_autoptr(SdtConfigTxt) cfg = sdt_ops_config_load(root->ctx, &writer, &error);
+	g_autoptr(SdtConfigTxt) cfg = sdt_ops_facts_load_config(root->ctx, &writer, &error);
 
 	/* no config.txt: an error, no writer handed out */
 	g_assert_null(cfg);
@@ -110,9 +110,9 @@ test_ops_facts_block_id_on(const gchar *fixture)
 
 	sdt_test_root_write(root, "boot/firmware/config.txt", block_pi3);
 	info = test_ops_facts_info(root);
-	cfg = sdt_ops_config_load(root->ctx, NULL, &error);
+	cfg = sdt_ops_facts_load_config(root->ctx, NULL, &error);
 	g_assert_no_error(error);
-	return sdt_ops_config_block_id_here(cfg, info);
+	return sdt_ops_facts_block_id_here(cfg, info);
 }
 
 /* the block's id only when its filter reaches this board */
@@ -135,15 +135,15 @@ test_ops_facts_tryboot(void)
 	const gchar one[4] = {0, 0, 0, 1};
 	const gchar zero[4] = {0, 0, 0, 0};
 
-	g_assert_false(sdt_ops_config_tryboot_active(root->ctx));
+	g_assert_false(sdt_ops_facts_tryboot_active(root->ctx));
 	sdt_test_root_write(root, rel, "");
 	g_assert_true(g_file_set_contents(path, one, sizeof one, NULL));
-	g_assert_true(sdt_ops_config_tryboot_active(root->ctx));
+	g_assert_true(sdt_ops_facts_tryboot_active(root->ctx));
 	g_assert_true(g_file_set_contents(path, zero, sizeof zero, NULL));
-	g_assert_false(sdt_ops_config_tryboot_active(root->ctx));
+	g_assert_false(sdt_ops_facts_tryboot_active(root->ctx));
 	/* the text "1" is not the device tree's 32-bit cell */
 	g_assert_true(g_file_set_contents(path, "1\n", -1, NULL));
-	g_assert_false(sdt_ops_config_tryboot_active(root->ctx));
+	g_assert_false(sdt_ops_facts_tryboot_active(root->ctx));
 }
 
 /* the SHA-256 of config.txt as it is, when this boot runs with it */
@@ -162,18 +162,18 @@ test_ops_facts_running_sha256(void)
 	const gchar one[4] = {0, 0, 0, 1};
 
 	/* no boot id: which boot ran it cannot be told */
-	none = sdt_ops_config_running_sha256(root->ctx);
+	none = sdt_ops_facts_running_sha256(root->ctx);
 	g_assert_null(none);
 	sdt_test_root_write(root, "proc/sys/kernel/random/boot_id", BOOT_ID "\n");
-	got = sdt_ops_config_running_sha256(root->ctx);
+	got = sdt_ops_facts_running_sha256(root->ctx);
 	g_assert_cmpstr(got, ==, want);
 	/* SD Tuner changed config.txt in this boot: not what runs */
 	json_object_set_string_member(entry, "id", "sd-overclock-100");
-	sdt_ops_config_history_mark_boot(root->ctx, entry);
+	sdt_ops_facts_history_mark_boot(root->ctx, entry);
 	g_assert_cmpstr(json_object_get_string_member(entry, "boot_id"), ==, BOOT_ID);
 	g_assert_true(sdt_history_append(root->ctx, "apply", entry, &error));
 	g_assert_no_error(error);
-	changed = sdt_ops_config_running_sha256(root->ctx);
+	changed = sdt_ops_facts_running_sha256(root->ctx);
 	g_assert_null(changed);
 	/* and under tryboot it runs tryboot.txt */
 	g_clear_pointer(&changed, g_free);
@@ -181,7 +181,7 @@ test_ops_facts_running_sha256(void)
 	path = sdt_test_root_file(root, "proc/device-tree/chosen/bootloader/tryboot");
 	sdt_test_root_write(root, "proc/device-tree/chosen/bootloader/tryboot", "");
 	g_assert_true(g_file_set_contents(path, one, sizeof one, NULL));
-	changed = sdt_ops_config_running_sha256(root->ctx);
+	changed = sdt_ops_facts_running_sha256(root->ctx);
 	g_assert_null(changed);
 }
 

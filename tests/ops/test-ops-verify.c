@@ -111,7 +111,7 @@ test_ops_verify_bench_figures(void)
 	JsonObject *f;
 
 	g_assert_no_error(error);
-	figures = sdt_ops_verify_bench_figures(json_node_get_object(bench));
+	figures = sdt_ops_verify_record_bench_figures(json_node_get_object(bench));
 	g_assert_nonnull(figures);
 	/* a test without a spread, or with no number, is left out */
 	g_assert_cmpuint(json_object_get_size(figures), ==, 2);
@@ -123,7 +123,7 @@ test_ops_verify_bench_figures(void)
 	g_assert_cmpfloat_with_epsilon(json_object_get_double_member(f, "median"), 250.0, 1e-9);
 	g_assert_cmpfloat_with_epsilon(json_object_get_double_member(f, "spread"), 25.0, 1e-9);
 	g_assert_cmpstr(json_object_get_string_member(f, "unit"), ==, "IOPS");
-	g_assert_true(isnan(sdt_ops_verify_num(json_node_get_object(bench), "tests")));
+	g_assert_true(isnan(sdt_ops_verify_record_num(json_node_get_object(bench), "tests")));
 }
 
 /* a benchmark entry of the history as the engine writes it, taken at @time */
@@ -166,27 +166,27 @@ test_ops_verify_last_card_bench(void)
 	/* a stand-in directory is not the card */
 	test_ops_verify_bench_entry(root, 2, "2026-01-03T00:00:00Z", 99.0, TRUE, "bbbb");
 
-	any = sdt_ops_verify_last_card_bench(root->ctx, NULL, NULL);
+	any = sdt_ops_verify_record_last_card_bench(root->ctx, NULL, NULL);
 	g_assert_cmpfloat_with_epsilon(
 		json_object_get_double_member(json_object_get_object_member(any, "seq-write"),
 					      "median"),
 		12.0,
 		1e-9);
-	under_a = sdt_ops_verify_last_card_bench(root->ctx, NULL, "aaaa");
+	under_a = sdt_ops_verify_record_last_card_bench(root->ctx, NULL, "aaaa");
 	g_assert_cmpfloat_with_epsilon(
 		json_object_get_double_member(json_object_get_object_member(under_a, "seq-write"),
 					      "median"),
 		11.0,
 		1e-9);
-	until = sdt_ops_verify_last_card_bench(root->ctx, "2026-01-01T12:00:00Z", NULL);
+	until = sdt_ops_verify_record_last_card_bench(root->ctx, "2026-01-01T12:00:00Z", NULL);
 	g_assert_cmpfloat_with_epsilon(
 		json_object_get_double_member(json_object_get_object_member(until, "seq-write"),
 					      "median"),
 		11.0,
 		1e-9);
-	none = sdt_ops_verify_last_card_bench(root->ctx, NULL, "cccc");
+	none = sdt_ops_verify_record_last_card_bench(root->ctx, NULL, "cccc");
 	g_assert_null(none);
-	bad = sdt_ops_verify_last_card_bench(root->ctx, "yesterday", NULL);
+	bad = sdt_ops_verify_record_last_card_bench(root->ctx, "yesterday", NULL);
 	g_assert_null(bad);
 }
 

@@ -208,7 +208,7 @@ test_fixtures(void)
 			g_assert_false(board->has_revision);
 		}
 		g_assert_cmpstr(board->soc, ==, boards[i].soc);
-		g_assert_cmpstr(sdt_sd_controller_to_string(sdt_board_get_controller(board)),
+		g_assert_cmpstr(sdt_board_sd_controller_to_string(sdt_board_get_controller(board)),
 				==,
 				boards[i].controller);
 		g_assert_cmpstr(sdt_board_source_to_string(board->source), ==, boards[i].source);
@@ -248,7 +248,7 @@ test_revision_decode(void)
 {
 	SdtRevision rev;
 
-	g_assert_true(sdt_revision_decode(0xa02082, &rev));
+	g_assert_true(sdt_board_revision_decode(0xa02082, &rev));
 	g_assert_true(rev.new_style);
 	g_assert_cmpuint(rev.type_code, ==, 0x08);
 	g_assert_cmpuint(rev.revision, ==, 2);
@@ -256,23 +256,23 @@ test_revision_decode(void)
 	g_assert_cmpuint(rev.processor, ==, 2);
 	g_assert_cmpstr(rev.maker, ==, "Sony UK");
 
-	g_assert_true(sdt_revision_decode(0xa22082, &rev));
+	g_assert_true(sdt_board_revision_decode(0xa22082, &rev));
 	g_assert_cmpstr(rev.maker, ==, "Embest");
-	g_assert_true(sdt_revision_decode(0xd04170, &rev));
+	g_assert_true(sdt_board_revision_decode(0xd04170, &rev));
 	g_assert_cmpuint(rev.memory_mb, ==, 8192);
 	g_assert_cmpuint(rev.type_code, ==, 0x17);
 
 	/* old style, also with the overvoltage prefix */
-	g_assert_true(sdt_revision_decode(0x0015, &rev));
+	g_assert_true(sdt_board_revision_decode(0x0015, &rev));
 	g_assert_false(rev.new_style);
 	g_assert_cmpuint(rev.type_code, ==, 0x02);
-	g_assert_true(sdt_revision_decode(0x1000002, &rev));
+	g_assert_true(sdt_board_revision_decode(0x1000002, &rev));
 	g_assert_cmpuint(rev.type_code, ==, 0x01);
 
 	/* nothing, an unlisted old-style code, a reserved processor */
-	g_assert_false(sdt_revision_decode(0x0000, &rev));
-	g_assert_false(sdt_revision_decode(0x0001, &rev));
-	g_assert_false(sdt_revision_decode(0xa07082, &rev));
+	g_assert_false(sdt_board_revision_decode(0x0000, &rev));
+	g_assert_false(sdt_board_revision_decode(0x0001, &rev));
+	g_assert_false(sdt_board_revision_decode(0xa07082, &rev));
 }
 
 static void
@@ -371,9 +371,10 @@ test_table(void)
 	g_assert_cmpstr(sdt_board_model_lookup_type(0x08)->filter, ==, "[board-type=0x08]");
 	g_assert_cmpuint(sdt_board_model_lookup_type(0x04)->core_clock_hz, ==, 250000000);
 	g_assert_cmpuint(sdt_board_model_lookup_type(0x0c)->core_clock_hz, ==, 400000000);
-	g_assert_cmpstr(sdt_sd_controller_to_string(sdt_board_model_lookup_type(0x19)->controller),
-			==,
-			"sdhci-brcmstb");
+	g_assert_cmpstr(
+		sdt_board_sd_controller_to_string(sdt_board_model_lookup_type(0x19)->controller),
+		==,
+		"sdhci-brcmstb");
 }
 
 /* random bytes in every file: a result and warnings, never a crash */
@@ -403,7 +404,8 @@ test_random_files(void)
 						sizeof(model),
 						warnings);
 		g_assert_nonnull(sdt_board_get_key(board));
-		g_assert_nonnull(sdt_sd_controller_to_string(sdt_board_get_controller(board)));
+		g_assert_nonnull(
+			sdt_board_sd_controller_to_string(sdt_board_get_controller(board)));
 		g_assert_true(board->model == NULL || g_utf8_validate(board->model, -1, NULL));
 	}
 }

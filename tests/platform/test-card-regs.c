@@ -50,7 +50,7 @@ test_cid_sandisk_extreme(void)
 	g_autofree gchar *date = NULL;
 	SdtCid cid;
 
-	g_assert_true(sdt_cid_parse(SN64G_CID, &cid, &error));
+	g_assert_true(sdt_card_regs_cid_parse(SN64G_CID, &cid, &error));
 	g_assert_no_error(error);
 	g_assert_cmpuint(cid.manfid, ==, 0x03);
 	g_assert_cmpstr(cid.oemid, ==, "SD");
@@ -58,9 +58,9 @@ test_cid_sandisk_extreme(void)
 	g_assert_cmpuint(cid.hwrev, ==, 8);
 	g_assert_cmpuint(cid.fwrev, ==, 6);
 	g_assert_cmpuint(cid.serial, ==, 0x7e650771);
-	date = sdt_cid_get_date(&cid);
+	date = sdt_card_regs_cid_get_date(&cid);
 	g_assert_cmpstr(date, ==, "2022-11");
-	g_assert_cmpstr(sdt_card_manufacturer_name(cid.manfid), ==, "SanDisk/Western Digital");
+	g_assert_cmpstr(sdt_card_regs_manufacturer_name(cid.manfid), ==, "SanDisk/Western Digital");
 }
 
 static void
@@ -70,7 +70,7 @@ test_cid_qemu(void)
 	g_autofree gchar *date = NULL;
 	SdtCid cid;
 
-	g_assert_true(sdt_cid_parse(QEMU_CID "\n", &cid, &error));
+	g_assert_true(sdt_card_regs_cid_parse(QEMU_CID "\n", &cid, &error));
 	g_assert_no_error(error);
 	g_assert_cmpuint(cid.manfid, ==, 0xaa);
 	g_assert_cmpstr(cid.oemid, ==, "XY");
@@ -78,7 +78,7 @@ test_cid_qemu(void)
 	g_assert_cmpuint(cid.hwrev, ==, 0);
 	g_assert_cmpuint(cid.fwrev, ==, 1);
 	g_assert_cmpuint(cid.serial, ==, 0xdeadbeef);
-	date = sdt_cid_get_date(&cid);
+	date = sdt_card_regs_cid_get_date(&cid);
 	g_assert_cmpstr(date, ==, "2006-02");
 }
 
@@ -88,11 +88,11 @@ test_cid_name_trailing_nul(void)
 	g_autoptr(GError) error = NULL;
 	SdtCid cid;
 
-	g_assert_true(sdt_cid_parse(ASTC_CID, &cid, &error));
+	g_assert_true(sdt_card_regs_cid_parse(ASTC_CID, &cid, &error));
 	g_assert_cmpuint(cid.manfid, ==, 0x12);
 	g_assert_cmpstr(cid.oemid, ==, "4V");
 	g_assert_cmpstr(cid.name, ==, "ASTC");
-	g_assert_cmpstr(sdt_card_manufacturer_name(0x12), ==, "Gigastone");
+	g_assert_cmpstr(sdt_card_regs_manufacturer_name(0x12), ==, "Gigastone");
 }
 
 static void
@@ -102,7 +102,7 @@ test_cid_name_escaped(void)
 	SdtCid cid;
 
 	/* PNM "AB\x01\\D" and an OID byte that is not printable */
-	g_assert_true(sdt_cid_parse("0353014142015c44867e650771016b8d", &cid, &error));
+	g_assert_true(sdt_card_regs_cid_parse("0353014142015c44867e650771016b8d", &cid, &error));
 	g_assert_cmpstr(cid.oemid, ==, "S?");
 	g_assert_cmpstr(cid.name, ==, "AB\\x01\\x5cD");
 }
@@ -113,9 +113,9 @@ test_cid_bad_month(void)
 	g_autoptr(GError) error = NULL;
 	SdtCid cid;
 
-	g_assert_true(sdt_cid_parse("035344534e363447867e650771016008", &cid, &error));
+	g_assert_true(sdt_card_regs_cid_parse("035344534e363447867e650771016008", &cid, &error));
 	g_assert_cmpuint(cid.month, ==, 0);
-	g_assert_null(sdt_cid_get_date(&cid));
+	g_assert_null(sdt_card_regs_cid_get_date(&cid));
 }
 
 static void
@@ -133,13 +133,13 @@ test_cid_bad_input(void)
 
 	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
 		g_autoptr(GError) error = NULL;
-		g_assert_false(sdt_cid_parse(bad[i], &cid, &error));
+		g_assert_false(sdt_card_regs_cid_parse(bad[i], &cid, &error));
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 		g_assert_cmpuint(cid.manfid, ==, 0);
 	}
 	{
 		g_autoptr(GError) error = NULL;
-		g_assert_false(sdt_cid_parse(NULL, &cid, &error));
+		g_assert_false(sdt_card_regs_cid_parse(NULL, &cid, &error));
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	}
 }
@@ -150,7 +150,7 @@ test_csd_v2(void)
 	g_autoptr(GError) error = NULL;
 	SdtCsd csd;
 
-	g_assert_true(sdt_csd_parse(SN64G_CSD, &csd, &error));
+	g_assert_true(sdt_card_regs_csd_parse(SN64G_CSD, &csd, &error));
 	g_assert_no_error(error);
 	g_assert_cmpuint(csd.structure, ==, 1);
 	g_assert_cmpuint(csd.tran_speed, ==, 0x32);
@@ -159,7 +159,7 @@ test_csd_v2(void)
 	g_assert_cmpuint(csd.c_size, ==, 0x01dbd3);
 	g_assert_cmpuint(csd.capacity_bytes, ==, G_GUINT64_CONSTANT(63864569856));
 
-	g_assert_true(sdt_csd_parse(QEMU_CSD, &csd, &error));
+	g_assert_true(sdt_card_regs_csd_parse(QEMU_CSD, &csd, &error));
 	g_assert_cmpuint(csd.structure, ==, 1);
 	g_assert_cmpuint(csd.ccc, ==, 0x5b5);
 	g_assert_cmpuint(csd.capacity_bytes, ==, G_GUINT64_CONSTANT(4294967296));
@@ -172,7 +172,7 @@ test_csd_v1(void)
 	g_autoptr(GError) error = NULL;
 	SdtCsd csd;
 
-	g_assert_true(sdt_csd_parse(V1_CSD, &csd, &error));
+	g_assert_true(sdt_card_regs_csd_parse(V1_CSD, &csd, &error));
 	g_assert_no_error(error);
 	g_assert_cmpuint(csd.structure, ==, 0);
 	g_assert_cmpuint(csd.max_dtr_hz, ==, 50000000);
@@ -188,7 +188,7 @@ test_csd_v3(void)
 	g_autoptr(GError) error = NULL;
 	SdtCsd csd;
 
-	g_assert_true(sdt_csd_parse(V3_CSD, &csd, &error));
+	g_assert_true(sdt_card_regs_csd_parse(V3_CSD, &csd, &error));
 	g_assert_no_error(error);
 	g_assert_cmpuint(csd.structure, ==, 2);
 	g_assert_cmpuint(csd.c_size, ==, 0x400000);
@@ -201,13 +201,13 @@ test_csd_bad_input(void)
 	g_autoptr(GError) error = NULL;
 	SdtCsd csd;
 
-	g_assert_false(sdt_csd_parse("c00e0032db790001dbd37f800a4040f9", &csd, &error));
+	g_assert_false(sdt_card_regs_csd_parse("c00e0032db790001dbd37f800a4040f9", &csd, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_clear_error(&error);
-	g_assert_false(sdt_csd_parse("400e0032db790001dbd37f800a4040", &csd, &error));
+	g_assert_false(sdt_card_regs_csd_parse("400e0032db790001dbd37f800a4040", &csd, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_clear_error(&error);
-	g_assert_false(sdt_csd_parse("400e0032db79000Gdbd37f800a4040f9", &csd, &error));
+	g_assert_false(sdt_card_regs_csd_parse("400e0032db79000Gdbd37f800a4040f9", &csd, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_assert_cmpuint(csd.capacity_bytes, ==, 0);
 }
@@ -218,7 +218,7 @@ test_scr(void)
 	g_autoptr(GError) error = NULL;
 	SdtScr scr;
 
-	g_assert_true(sdt_scr_parse(SN64G_SCR, &scr, &error));
+	g_assert_true(sdt_card_regs_scr_parse(SN64G_SCR, &scr, &error));
 	g_assert_no_error(error);
 	g_assert_cmpuint(scr.sd_spec, ==, 2);
 	g_assert_true(scr.sd_spec3);
@@ -231,28 +231,28 @@ test_scr(void)
 	g_assert_true(scr.cmd23);
 	g_assert_true(scr.cmd48);
 	g_assert_false(scr.cmd58);
-	g_assert_cmpstr(sdt_scr_get_spec_version(&scr), ==, "6.xx");
+	g_assert_cmpstr(sdt_card_regs_scr_get_spec_version(&scr), ==, "6.xx");
 
 	/* A1-era card: CMD20 and CMD23 only, no SPEC4 so only two command bits */
-	g_assert_true(sdt_scr_parse(SU08G_SCR, &scr, &error));
+	g_assert_true(sdt_card_regs_scr_parse(SU08G_SCR, &scr, &error));
 	g_assert_true(scr.sd_spec3);
 	g_assert_false(scr.sd_spec4);
 	g_assert_cmpuint(scr.cmd_support, ==, 0x1);
 	g_assert_false(scr.cmd48);
-	g_assert_cmpstr(sdt_scr_get_spec_version(&scr), ==, "3.0x");
+	g_assert_cmpstr(sdt_card_regs_scr_get_spec_version(&scr), ==, "3.0x");
 
 	/* QEMU before and after 9.1 */
-	g_assert_true(sdt_scr_parse(QEMU_SCR, &scr, &error));
-	g_assert_cmpstr(sdt_scr_get_spec_version(&scr), ==, "2.00");
+	g_assert_true(sdt_card_regs_scr_parse(QEMU_SCR, &scr, &error));
+	g_assert_cmpstr(sdt_card_regs_scr_get_spec_version(&scr), ==, "2.00");
 	g_assert_false(scr.cmd48);
-	g_assert_true(sdt_scr_parse(QEMU_SCR_9_1, &scr, &error));
-	g_assert_cmpstr(sdt_scr_get_spec_version(&scr), ==, "3.0x");
+	g_assert_true(sdt_card_regs_scr_parse(QEMU_SCR_9_1, &scr, &error));
+	g_assert_cmpstr(sdt_card_regs_scr_get_spec_version(&scr), ==, "3.0x");
 	g_assert_true(scr.data_stat_after_erase == FALSE);
 
-	g_assert_false(sdt_scr_parse("1245848700000000", &scr, &error));
+	g_assert_false(sdt_card_regs_scr_parse("1245848700000000", &scr, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_clear_error(&error);
-	g_assert_false(sdt_scr_parse("02458487", &scr, &error));
+	g_assert_false(sdt_card_regs_scr_parse("02458487", &scr, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 }
 
@@ -262,7 +262,7 @@ test_ssr_class4(void)
 	g_autoptr(GError) error = NULL;
 	SdtSsr ssr;
 
-	g_assert_true(sdt_ssr_parse(SU08G_SSR, &ssr, &error));
+	g_assert_true(sdt_card_regs_ssr_parse(SU08G_SSR, &ssr, &error));
 	g_assert_no_error(error);
 	g_assert_cmpuint(ssr.dat_bus_width, ==, 2);
 	g_assert_cmpint(ssr.speed_class, ==, 4);
@@ -286,7 +286,7 @@ test_ssr_a2(void)
 	g_autoptr(GError) error = NULL;
 	SdtSsr ssr;
 
-	g_assert_true(sdt_ssr_parse(A2_SSR, &ssr, &error));
+	g_assert_true(sdt_card_regs_ssr_parse(A2_SSR, &ssr, &error));
 	g_assert_no_error(error);
 	g_assert_cmpint(ssr.speed_class, ==, 10);
 	g_assert_cmpint(ssr.uhs_grade, ==, 3);
@@ -307,7 +307,7 @@ test_ssr_all_zero(void)
 	g_autoptr(GError) error = NULL;
 	SdtSsr ssr;
 
-	g_assert_false(sdt_ssr_parse(ZERO_SSR, &ssr, &error));
+	g_assert_false(sdt_card_regs_ssr_parse(ZERO_SSR, &ssr, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_assert_nonnull(strstr(error->message, "all zeros"));
 	g_assert_cmpint(ssr.speed_class, ==, 0);
@@ -322,11 +322,11 @@ test_ssr_bad_input(void)
 	g_autofree gchar *reserved = NULL;
 	SdtSsr ssr;
 
-	g_assert_false(sdt_ssr_parse("80000000", &ssr, &error));
+	g_assert_false(sdt_card_regs_ssr_parse("80000000", &ssr, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_clear_error(&error);
 	nonhex[100] = 'q';
-	g_assert_false(sdt_ssr_parse(nonhex, &ssr, &error));
+	g_assert_false(sdt_card_regs_ssr_parse(nonhex, &ssr, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_clear_error(&error);
 	/* reserved class values: known to be unknown, not a crash */
@@ -334,7 +334,7 @@ test_ssr_bad_input(void)
 			       "01012f0f0100000000030000",
 			       zeros,
 			       NULL);
-	g_assert_true(sdt_ssr_parse(reserved, &ssr, &error));
+	g_assert_true(sdt_card_regs_ssr_parse(reserved, &ssr, &error));
 	g_assert_no_error(error);
 	g_assert_cmpint(ssr.speed_class, ==, -1);
 	g_assert_cmpint(ssr.uhs_grade, ==, -1);
@@ -348,25 +348,25 @@ test_ext_bytes(void)
 	g_autoptr(GError) error = NULL;
 	guint8 v = 0;
 
-	g_assert_true(sdt_ext_byte_parse("18\n", &v, &error));
+	g_assert_true(sdt_card_regs_ext_byte_parse("18\n", &v, &error));
 	g_assert_cmpuint(v, ==, SDT_EXT_PERF_CACHE | SDT_EXT_PERF_CMD_QUEUE);
-	g_assert_true(sdt_ext_byte_parse("01", &v, &error));
+	g_assert_true(sdt_card_regs_ext_byte_parse("01", &v, &error));
 	g_assert_cmpuint(v, ==, SDT_EXT_POWER_OFF_NOTIFY);
-	g_assert_false(sdt_ext_byte_parse("1", &v, &error));
+	g_assert_false(sdt_card_regs_ext_byte_parse("1", &v, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	g_clear_error(&error);
-	g_assert_false(sdt_ext_byte_parse("zz", &v, &error));
+	g_assert_false(sdt_card_regs_ext_byte_parse("zz", &v, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 }
 
 static void
 test_manufacturers(void)
 {
-	g_assert_cmpstr(sdt_card_manufacturer_name(0x1b), ==, "Samsung");
-	g_assert_cmpstr(sdt_card_manufacturer_name(0xad), ==, "Longsys/Lexar");
-	g_assert_cmpstr(sdt_card_manufacturer_name(0x9f), ==, "Kingston");
-	g_assert_null(sdt_card_manufacturer_name(0x00));
-	g_assert_null(sdt_card_manufacturer_name(0x42));
+	g_assert_cmpstr(sdt_card_regs_manufacturer_name(0x1b), ==, "Samsung");
+	g_assert_cmpstr(sdt_card_regs_manufacturer_name(0xad), ==, "Longsys/Lexar");
+	g_assert_cmpstr(sdt_card_regs_manufacturer_name(0x9f), ==, "Kingston");
+	g_assert_null(sdt_card_regs_manufacturer_name(0x00));
+	g_assert_null(sdt_card_regs_manufacturer_name(0x42));
 }
 
 /* "0x000003" or "0x0000ad (derived)" */
@@ -408,7 +408,7 @@ test_public_dumps(void)
 			continue;
 		rows++;
 		/* columns: source label class name manfid oemid cid csd scr ssr notes */
-		g_assert_true(sdt_cid_parse(f[6], &cid, &error));
+		g_assert_true(sdt_card_regs_cid_parse(f[6], &cid, &error));
 		g_assert_no_error(error);
 		g_assert_cmpuint(cid.manfid, ==, test_tsv_hex(f[4]));
 		g_assert_cmpuint(((guint) cid.oemid[0] << 8) | (guint) cid.oemid[1],
@@ -419,10 +419,10 @@ test_public_dumps(void)
 		if (g_str_has_suffix(name, "."))
 			name[strlen(name) - 1] = '\0';
 		g_assert_cmpstr(cid.name, ==, name);
-		date = sdt_cid_get_date(&cid);
+		date = sdt_card_regs_cid_get_date(&cid);
 		g_assert_nonnull(date);
 
-		g_assert_true(sdt_csd_parse(f[7], &csd, &error));
+		g_assert_true(sdt_card_regs_csd_parse(f[7], &csd, &error));
 		g_assert_no_error(error);
 		g_assert_cmpuint(csd.structure, ==, 1);
 		/* SDHC/SDXC: 4 GB to 2 TiB; and near the "64GB" of the label when it has one */
@@ -438,14 +438,14 @@ test_public_dumps(void)
 		g_clear_pointer(&match, g_match_info_unref);
 
 		if (f[8][0] != '\0') {
-			g_assert_true(sdt_scr_parse(f[8], &scr, &error));
+			g_assert_true(sdt_card_regs_scr_parse(f[8], &scr, &error));
 			g_assert_no_error(error);
 			g_assert_cmpuint(scr.bus_widths, ==, 5);
 			/* §6.3: "84 87" in bytes 2–3 means a 6.xx card with CMD48 */
 			g_assert_true(scr.cmd48 == g_str_has_prefix(f[8] + 4, "8487"));
 		}
 		if (f[9][0] != '\0') {
-			g_assert_true(sdt_ssr_parse(f[9], &ssr, &error));
+			g_assert_true(sdt_card_regs_ssr_parse(f[9], &ssr, &error));
 			g_assert_no_error(error);
 			/* only the SanDisk 8 GB Class 4 dump has an SSR: C4, no A class */
 			g_assert_cmpint(ssr.speed_class, ==, 4);
@@ -478,17 +478,17 @@ test_random_strings(void)
 		guint8 b;
 		for (guint j = 0; j < len; j++)
 			s[j] = alphabet[g_test_rand_int_range(0, sizeof(alphabet) - 1)];
-		if (sdt_cid_parse(s, &cid, NULL)) {
+		if (sdt_card_regs_cid_parse(s, &cid, NULL)) {
 			g_assert_cmpuint(cid.month, <=, 12);
 			decoded++;
 		}
-		if (sdt_csd_parse(s, &csd, NULL))
+		if (sdt_card_regs_csd_parse(s, &csd, NULL))
 			g_assert_cmpuint(csd.structure, <=, 2);
-		if (sdt_scr_parse(s, &scr, NULL))
-			g_assert_nonnull(sdt_scr_get_spec_version(&scr));
-		if (sdt_ssr_parse(s, &ssr, NULL))
+		if (sdt_card_regs_scr_parse(s, &scr, NULL))
+			g_assert_nonnull(sdt_card_regs_scr_get_spec_version(&scr));
+		if (sdt_card_regs_ssr_parse(s, &ssr, NULL))
 			g_assert_cmpint(ssr.app_class, <=, 2);
-		sdt_ext_byte_parse(s, &b, NULL);
+		sdt_card_regs_ext_byte_parse(s, &b, NULL);
 	}
 	/* about 1250 strings of 32 characters, 4 % of them all hex: some CIDs were decoded */
 	g_assert_cmpuint(decoded, >, 0);

@@ -62,10 +62,10 @@ test_lookup(void)
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
 		const gchar *why = NULL;
 		SdtCqeList got = sdt_cqe_quirks_lookup(&cases[i].cid, &why);
-		g_test_message("case %u: %s", i, sdt_cqe_list_to_string(got));
-		g_assert_cmpstr(sdt_cqe_list_to_string(got),
+		g_test_message("case %u: %s", i, sdt_cqe_quirks_list_to_string(got));
+		g_assert_cmpstr(sdt_cqe_quirks_list_to_string(got),
 				==,
-				sdt_cqe_list_to_string(cases[i].want));
+				sdt_cqe_quirks_list_to_string(cases[i].want));
 		g_assert_true((got == SDT_CQE_LIST_NONE) == (why == NULL));
 	}
 }

@@ -98,7 +98,7 @@ test_ios_unknown_timing(void)
 	g_assert_true(sdt_sd_bus_ios_parse(&ios, "timing spec:\t13 (invalid)\n", &error));
 	g_assert_cmpint(ios.timing, ==, SDT_TIMING_UNKNOWN);
 	g_assert_cmpstr(ios.timing_text, ==, "invalid");
-	g_assert_cmpstr(sdt_timing_to_string(ios.timing), ==, "unknown");
+	g_assert_cmpstr(sdt_sd_bus_timing_to_string(ios.timing), ==, "unknown");
 	sdt_sd_bus_ios_clear(&ios);
 }
 
@@ -126,14 +126,16 @@ test_timing_names(void)
 	};
 
 	for (guint i = 0; i < G_N_ELEMENTS(map); i++) {
-		SdtTiming t = sdt_timing_from_ios(map[i].ios);
-		g_assert_cmpstr(sdt_timing_to_string(t), ==, map[i].name);
-		g_assert_true(sdt_timing_is_ddr(t) == map[i].ddr);
+		SdtTiming t = sdt_sd_bus_timing_from_ios(map[i].ios);
+		g_assert_cmpstr(sdt_sd_bus_timing_to_string(t), ==, map[i].name);
+		g_assert_true(sdt_sd_bus_timing_is_ddr(t) == map[i].ddr);
 	}
-	g_assert_cmpint(sdt_timing_from_uhs_mode("SDR104"), ==, SDT_TIMING_UHS_SDR104);
-	g_assert_cmpint(sdt_timing_from_uhs_mode("DDR50"), ==, SDT_TIMING_UHS_DDR50);
-	g_assert_cmpint(sdt_timing_from_uhs_mode(NULL), ==, SDT_TIMING_UNKNOWN);
-	g_assert_cmpuint(sdt_timing_get_nominal_clock_hz(SDT_TIMING_UHS_SDR104), ==, 208000000);
+	g_assert_cmpint(sdt_sd_bus_timing_from_uhs_mode("SDR104"), ==, SDT_TIMING_UHS_SDR104);
+	g_assert_cmpint(sdt_sd_bus_timing_from_uhs_mode("DDR50"), ==, SDT_TIMING_UHS_DDR50);
+	g_assert_cmpint(sdt_sd_bus_timing_from_uhs_mode(NULL), ==, SDT_TIMING_UNKNOWN);
+	g_assert_cmpuint(sdt_sd_bus_timing_get_nominal_clock_hz(SDT_TIMING_UHS_SDR104),
+			 ==,
+			 208000000);
 }
 
 /* PLATFORM.md §2.2 */

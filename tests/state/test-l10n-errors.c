@@ -104,9 +104,9 @@ test_card_register(void)
 	const gchar *const names[] = {"CID", NULL};
 
 	as_helper();
-	g_assert_false(sdt_cid_parse("0\n", &cid, &one));
-	g_assert_false(sdt_cid_parse("0123", &cid, &four));
-	g_assert_false(sdt_ext_byte_parse(NULL, &byte, &missing));
+	g_assert_false(sdt_card_regs_cid_parse("0\n", &cid, &one));
+	g_assert_false(sdt_card_regs_cid_parse("0123", &cid, &four));
+	g_assert_false(sdt_card_regs_ext_byte_parse(NULL, &byte, &missing));
 	as_client();
 	/* one digit, four digits: the English plural and the form the client picks */
 	g_assert_cmpstr(one->message, ==, "CID has 1 hex digit instead of 32");

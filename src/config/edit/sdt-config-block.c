@@ -12,7 +12,7 @@
 #include "sdt-config-block.h"
 
 void
-sdt_edit_line_free(SdtEditLine *line)
+sdt_config_block_line_free(SdtEditLine *line)
 {
 	g_free(line->text);
 	g_free(line->eol);
@@ -20,7 +20,7 @@ sdt_edit_line_free(SdtEditLine *line)
 }
 
 SdtEditLine *
-sdt_edit_line_new(const gchar *text, const gchar *eol)
+sdt_config_block_line_new(const gchar *text, const gchar *eol)
 {
 	SdtEditLine *line = g_new0(SdtEditLine, 1);
 	line->text = g_strdup(text);
@@ -29,7 +29,7 @@ sdt_edit_line_new(const gchar *text, const gchar *eol)
 }
 
 void
-sdt_config_edit_free(SdtConfigEdit *edit)
+sdt_config_block_edit_free(SdtConfigEdit *edit)
 {
 	if (edit == NULL)
 		return;
@@ -43,7 +43,7 @@ sdt_config_edit_free(SdtConfigEdit *edit)
 }
 
 SdtConfigEdit *
-sdt_config_edit_new(void)
+sdt_config_block_edit_new(void)
 {
 	SdtConfigEdit *edit = g_new0(SdtConfigEdit, 1);
 	edit->disabled = g_ptr_array_new_with_free_func(g_free);
@@ -54,7 +54,7 @@ sdt_config_edit_new(void)
 }
 
 GBytes *
-sdt_edit_lines_to_bytes(GPtrArray *lines)
+sdt_config_block_lines_to_bytes(GPtrArray *lines)
 {
 	GString *str = g_string_new(NULL);
 	for (guint i = 0; i < lines->len; i++) {
@@ -115,7 +115,7 @@ gchar **
 sdt_config_block_template_for(SdtConfigTxt *cfg, guint begin, guint end)
 {
 	GPtrArray *src = sdt_config_txt_get_lines(cfg);
-	g_autofree gchar *id = sdt_config_txt_get_block_id(cfg);
+	g_autofree gchar *id = sdt_config_sd_get_block_id(cfg);
 	const gchar *filter = NULL;
 	gchar **template;
 

@@ -29,8 +29,8 @@ typedef struct {
 	gboolean kept_unknown; /* revert: @kept are lines whose author is unknown (no journal) */
 } SdtConfigEdit;
 
-void sdt_config_edit_free(SdtConfigEdit *edit);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtConfigEdit, sdt_config_edit_free)
+void sdt_config_block_edit_free(SdtConfigEdit *edit);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtConfigEdit, sdt_config_block_edit_free)
 
 /* the edited lines of a file, shared by the apply and the revert */
 typedef struct {
@@ -38,10 +38,10 @@ typedef struct {
 	gchar *eol;
 } SdtEditLine;
 
-void sdt_edit_line_free(SdtEditLine *line);
-SdtEditLine *sdt_edit_line_new(const gchar *text, const gchar *eol);
-GBytes *sdt_edit_lines_to_bytes(GPtrArray *lines);
-SdtConfigEdit *sdt_config_edit_new(void);
+void sdt_config_block_line_free(SdtEditLine *line);
+SdtEditLine *sdt_config_block_line_new(const gchar *text, const gchar *eol);
+GBytes *sdt_config_block_lines_to_bytes(GPtrArray *lines);
+SdtConfigEdit *sdt_config_block_edit_new(void);
 
 /* TRUE when @filter is one model filter line, e.g. "[pi4]"; @name: (out): its name */
 gboolean sdt_config_block_filter_valid(const gchar *filter, gchar **name);

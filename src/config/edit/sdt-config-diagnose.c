@@ -25,7 +25,7 @@ sdt_config_sd_lines_between(SdtConfigTxt *cfg, guint from, guint to)
 		g_autofree gchar *cqe = NULL;
 		gint mhz = 0;
 		if (line->kind != SDT_CONFIG_LINE_SETTING ||
-		    sdt_config_line_sd_kind(line, NULL, &mhz, &cqe) == SDT_CONFIG_SD_NONE)
+		    sdt_config_sd_line_kind(line, NULL, &mhz, &cqe) == SDT_CONFIG_SD_NONE)
 			continue;
 		item = g_strdup_printf(_("line %u “%s”"), i + 1, line->text);
 		if (list->len > 0)
@@ -138,7 +138,7 @@ sdt_config_diagnose_no_begin(SdtConfigTxt *cfg,
 }
 
 gchar *
-sdt_config_block_diagnose(SdtConfigTxt *cfg, const gchar *display_path)
+sdt_config_diagnose_block(SdtConfigTxt *cfg, const gchar *display_path)
 {
 	SdtConfigMarks m = {0};
 	g_autofree gchar *what = NULL;

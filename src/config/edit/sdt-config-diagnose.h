@@ -16,6 +16,6 @@ G_BEGIN_DECLS
  * SD settings of the block are still in effect and the one way out.  NULL
  * when the block is whole or absent.  @display_path names the file.
  */
-gchar *sdt_config_block_diagnose(SdtConfigTxt *cfg, const gchar *display_path);
+gchar *sdt_config_diagnose_block(SdtConfigTxt *cfg, const gchar *display_path);
 
 G_END_DECLS

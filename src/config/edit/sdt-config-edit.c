@@ -18,14 +18,14 @@ static gboolean
 sdt_config_state_reach_within(const SdtConfigFilterState *state, const gchar *filter)
 {
 	guint n = 0;
-	const gint *codes = sdt_config_known_type_codes(&n);
+	const gint *codes = sdt_config_filter_known_type_codes(&n);
 
 	for (guint i = 0; i < n; i++) {
 		if (sdt_config_filter_state_applies(state, codes[i], FALSE) ==
 			    SDT_CONFIG_APPLIES_NO &&
 		    sdt_config_filter_state_applies(state, codes[i], TRUE) == SDT_CONFIG_APPLIES_NO)
 			continue;
-		if (!sdt_config_model_filter_matches(filter, codes[i]))
+		if (!sdt_config_filter_model_matches(filter, codes[i]))
 			return FALSE;
 	}
 	return TRUE;
@@ -118,7 +118,7 @@ sdt_config_edit_mark_conflicts(SdtConfigTxt *work,
 			       gboolean *disable,
 			       GError **error)
 {
-	g_autoptr(GPtrArray) entries = sdt_config_txt_get_entries(work, block->type_code, FALSE);
+	g_autoptr(GPtrArray) entries = sdt_config_entries_get(work, block->type_code, FALSE);
 	GPtrArray *lines = sdt_config_txt_get_lines(work);
 
 	for (guint i = 0; i < entries->len; i++) {
@@ -129,7 +129,7 @@ sdt_config_edit_mark_conflicts(SdtConfigTxt *work,
 
 		if (entry->applies == SDT_CONFIG_APPLIES_NO)
 			continue;
-		kinds = sdt_config_line_sd_kind(entry->line, entry->overlay, &mhz, &cqe);
+		kinds = sdt_config_sd_line_kind(entry->line, entry->overlay, &mhz, &cqe);
 		if ((kinds & block->replaces) == 0)
 			continue;
 		if (entry->in_include) {
@@ -160,13 +160,13 @@ sdt_config_edit_switch_off(SdtConfigTxt *work,
 {
 	GPtrArray *lines = sdt_config_txt_get_lines(work);
 	g_autoptr(GPtrArray) out =
-		g_ptr_array_new_with_free_func((GDestroyNotify) sdt_edit_line_free);
+		g_ptr_array_new_with_free_func((GDestroyNotify) sdt_config_block_line_free);
 
 	for (guint i = 0; i < lines->len; i++) {
 		SdtConfigLine *line = g_ptr_array_index(lines, i);
 		g_autofree gchar *text = NULL;
 		if (!disable[i]) {
-			g_ptr_array_add(out, sdt_edit_line_new(line->text, line->eol));
+			g_ptr_array_add(out, sdt_config_block_line_new(line->text, line->eol));
 			continue;
 		}
 		text = g_strconcat(SDT_CONFIG_DISABLED_MARK, line->text, NULL);
@@ -183,7 +183,7 @@ sdt_config_edit_switch_off(SdtConfigTxt *work,
 			return NULL;
 		}
 		g_ptr_array_add(edit->disabled, g_strdup(line->text));
-		g_ptr_array_add(out, sdt_edit_line_new(text, line->eol));
+		g_ptr_array_add(out, sdt_config_block_line_new(text, line->eol));
 	}
 	return g_steal_pointer(&out);
 }
@@ -243,24 +243,25 @@ sdt_config_edit_append_block(GPtrArray *out,
 			last->eol = g_strdup(eol);
 		}
 	}
-	g_ptr_array_add(out, sdt_edit_line_new(begin_line, eol));
+	g_ptr_array_add(out, sdt_config_block_line_new(begin_line, eol));
 	for (guint i = 0; i < block->len; i++)
-		g_ptr_array_add(out, sdt_edit_line_new(g_ptr_array_index(block, i), eol));
-	g_ptr_array_add(out, sdt_edit_line_new(SDT_CONFIG_BLOCK_END, no_final_eol ? "" : eol));
+		g_ptr_array_add(out, sdt_config_block_line_new(g_ptr_array_index(block, i), eol));
+	g_ptr_array_add(out,
+			sdt_config_block_line_new(SDT_CONFIG_BLOCK_END, no_final_eol ? "" : eol));
 }
 
 /* @cfg without SD Tuner's earlier change: applying twice is applying once */
 static SdtConfigTxt *
 sdt_config_edit_base(SdtConfigTxt *cfg, const gchar *const *previous_block)
 {
-	g_autoptr(SdtConfigEdit) scratch = sdt_config_edit_new();
+	g_autoptr(SdtConfigEdit) scratch = sdt_config_block_edit_new();
 	g_autoptr(GPtrArray) base = NULL;
 	g_autoptr(GBytes) base_bytes = NULL;
 	SdtConfigTxt *work;
 	gboolean changed = FALSE;
 
-	base = sdt_config_edit_revert_lines(cfg, previous_block, scratch, &changed);
-	base_bytes = sdt_edit_lines_to_bytes(base);
+	base = sdt_config_revert_lines(cfg, previous_block, scratch, &changed);
+	base_bytes = sdt_config_block_lines_to_bytes(base);
 	work = sdt_config_txt_new_from_bytes(base_bytes, sdt_config_txt_get_name(cfg));
 	sdt_config_txt_copy_includes(work, cfg);
 	return work;
@@ -272,7 +273,7 @@ sdt_config_edit_apply(SdtConfigTxt *cfg,
 		      const gchar *const *previous_block,
 		      GError **error)
 {
-	g_autoptr(SdtConfigEdit) edit = sdt_config_edit_new();
+	g_autoptr(SdtConfigEdit) edit = sdt_config_block_edit_new();
 	g_autoptr(SdtConfigTxt) work = NULL;
 	g_autoptr(GPtrArray) out = NULL;
 	g_autofree gboolean *disable = NULL;
@@ -288,7 +289,7 @@ sdt_config_edit_apply(SdtConfigTxt *cfg,
 			    block->filter);
 		return NULL;
 	}
-	if (!sdt_config_txt_check_editable(cfg, error))
+	if (!sdt_config_editable_check(cfg, error))
 		return NULL;
 	work = sdt_config_edit_base(cfg, previous_block);
 	disable = g_new0(gboolean, sdt_config_txt_get_lines(work)->len + 1);
@@ -305,6 +306,6 @@ sdt_config_edit_apply(SdtConfigTxt *cfg,
 				     edit->block,
 				     sdt_config_txt_get_eol_style(work));
 	edit->old_bytes = sdt_config_txt_to_bytes(cfg);
-	edit->new_bytes = sdt_edit_lines_to_bytes(out);
+	edit->new_bytes = sdt_config_block_lines_to_bytes(out);
 	return g_steal_pointer(&edit);
 }

@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 
 /*
  * The pure edit of config.txt: sdt_config_edit_apply() and
- * sdt_config_edit_revert() are functions from a model to new bytes, with no
+ * sdt_config_revert() are functions from a model to new bytes, with no
  * I/O (the app links them for its preview; the writer, sdt-config-writer.h,
  * puts their result on disk).  SD Tuner's block is appended at the end:
  *

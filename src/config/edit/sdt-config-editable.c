@@ -15,7 +15,7 @@
 #include "sdt-error.h"
 
 gboolean
-sdt_config_txt_check_bytes(GBytes *bytes, GError **error)
+sdt_config_editable_check_bytes(GBytes *bytes, GError **error)
 {
 	gsize len = 0;
 	const gchar *data = g_bytes_get_data(bytes, &len);
@@ -128,7 +128,7 @@ sdt_config_editable_file(SdtConfigTxt *self, const SdtConfigEditableScan *scan, 
 		return FALSE;
 	}
 	if (scan->n_begin > 1 || scan->n_end > 1 || scan->n_begin != scan->n_end ||
-	    (scan->n_begin == 1 && !sdt_config_txt_find_block(self, NULL, NULL))) {
+	    (scan->n_begin == 1 && !sdt_config_sd_find_block(self, NULL, NULL))) {
 		g_set_error_literal(
 			error,
 			SDT_ERROR,
@@ -164,7 +164,7 @@ sdt_config_editable_file(SdtConfigTxt *self, const SdtConfigEditableScan *scan, 
 }
 
 gboolean
-sdt_config_txt_check_editable(SdtConfigTxt *self, GError **error)
+sdt_config_editable_check(SdtConfigTxt *self, GError **error)
 {
 	SdtConfigEditableScan scan = {0};
 	GPtrArray *lines;

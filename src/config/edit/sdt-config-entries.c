@@ -88,7 +88,7 @@ sdt_config_txt_walk(SdtConfigTxt *self, SdtConfigWalk *walk, gboolean in_include
 
 		/* the budget bounds the work whatever the include lines say (the main
 		 * file is bounded by its size); a model loaded by
-		 * sdt_config_txt_load_includes() never reaches it */
+		 * sdt_config_includes_load() never reaches it */
 		if (in_include && ++walk->n_lines > SDT_CONFIG_TXT_MAX_WALK_LINES) {
 			walk->over_budget = TRUE;
 			break;
@@ -112,7 +112,7 @@ sdt_config_txt_walk(SdtConfigTxt *self, SdtConfigWalk *walk, gboolean in_include
 }
 
 /**
- * sdt_config_txt_get_entries:
+ * sdt_config_entries_get:
  * @type_code: the board's revision-code type, or %SDT_CONFIG_TYPE_CODE_NONE
  * @tryboot: evaluate as booted with the tryboot flag
  *
@@ -120,7 +120,7 @@ sdt_config_txt_walk(SdtConfigTxt *self, SdtConfigWalk *walk, gboolean in_include
  * file and of its attached includes, in the order the firmware reads them
  */
 GPtrArray *
-sdt_config_txt_get_entries(SdtConfigTxt *self, gint type_code, gboolean tryboot)
+sdt_config_entries_get(SdtConfigTxt *self, gint type_code, gboolean tryboot)
 {
 	SdtConfigWalk walk = {NULL};
 	g_autoptr(GPtrArray) stack = g_ptr_array_new();
@@ -136,7 +136,7 @@ sdt_config_txt_get_entries(SdtConfigTxt *self, gint type_code, gboolean tryboot)
 }
 
 /**
- * sdt_config_txt_check_include_budget:
+ * sdt_config_entries_check_include_budget:
  *
  * Checks that reading the file with its attached includes in place stays
  * within %SDT_CONFIG_TXT_MAX_WALK_LINES lines and
@@ -144,7 +144,7 @@ sdt_config_txt_get_entries(SdtConfigTxt *self, gint type_code, gboolean tryboot)
  * as soon as a budget is exceeded, so the check itself is bounded.
  */
 gboolean
-sdt_config_txt_check_include_budget(SdtConfigTxt *self, GError **error)
+sdt_config_entries_check_include_budget(SdtConfigTxt *self, GError **error)
 {
 	SdtConfigWalk walk = {NULL};
 	g_autoptr(GPtrArray) stack = g_ptr_array_new();
@@ -187,9 +187,9 @@ sdt_config_txt_check_include_budget(SdtConfigTxt *self, GError **error)
 }
 
 GPtrArray *
-sdt_config_txt_lines_in_effect(SdtConfigTxt *self, gint type_code)
+sdt_config_entries_lines_in_effect(SdtConfigTxt *self, gint type_code)
 {
-	g_autoptr(GPtrArray) all = sdt_config_txt_get_entries(self, type_code, FALSE);
+	g_autoptr(GPtrArray) all = sdt_config_entries_get(self, type_code, FALSE);
 	GPtrArray *result = g_ptr_array_new_with_free_func(g_free);
 
 	for (guint i = 0; i < all->len; i++) {
@@ -206,9 +206,9 @@ sdt_config_txt_lines_in_effect(SdtConfigTxt *self, gint type_code)
 }
 
 const gchar *
-sdt_config_txt_get_value(SdtConfigTxt *self, const gchar *key, gint type_code)
+sdt_config_entries_get_value(SdtConfigTxt *self, const gchar *key, gint type_code)
 {
-	g_autoptr(GPtrArray) lines = sdt_config_txt_lines_in_effect(self, type_code);
+	g_autoptr(GPtrArray) lines = sdt_config_entries_lines_in_effect(self, type_code);
 	const gchar *value = NULL;
 
 	for (guint i = 0; i < lines->len; i++) {

@@ -39,7 +39,7 @@ static const SdtConfigModelFilter sdt_config_model_filters[] = {
 
 /* the type codes of the board table (sdt-board.c) */
 const gint *
-sdt_config_known_type_codes(guint *n_codes)
+sdt_config_filter_known_type_codes(guint *n_codes)
 {
 	static gint codes[64];
 	static gsize n_once = 0;
@@ -124,7 +124,7 @@ sdt_config_filter_parse(const gchar *name, SdtConfigFilterType *type)
 }
 
 gboolean
-sdt_config_model_filter_matches(const gchar *filter, gint type_code)
+sdt_config_filter_model_matches(const gchar *filter, gint type_code)
 {
 	gint code;
 
@@ -152,7 +152,7 @@ sdt_config_filter_state_applies(const SdtConfigFilterState *state, gint type_cod
 	if (state->active[SDT_CONFIG_FILTER_NONE] != NULL)
 		return SDT_CONFIG_APPLIES_NO;
 	if (state->active[SDT_CONFIG_FILTER_MODEL] != NULL &&
-	    !sdt_config_model_filter_matches(state->active[SDT_CONFIG_FILTER_MODEL], type_code))
+	    !sdt_config_filter_model_matches(state->active[SDT_CONFIG_FILTER_MODEL], type_code))
 		return SDT_CONFIG_APPLIES_NO;
 	if (state->active[SDT_CONFIG_FILTER_TRYBOOT] != NULL && !tryboot)
 		return SDT_CONFIG_APPLIES_NO;
@@ -166,7 +166,7 @@ sdt_config_filter_state_applies(const SdtConfigFilterState *state, gint type_cod
 /* boards with Wi-Fi and Bluetooth: WLAN on the controller the sdhost overlay
  * disables, and the mini UART as primary UART (PLATFORM.md §2.1, §2.3) */
 gboolean
-sdt_config_board_has_wireless(gint type_code)
+sdt_config_filter_board_has_wireless(gint type_code)
 {
 	return type_code == 0x08 || type_code == 0x0c || type_code == 0x0d || type_code == 0x0e ||
 	       type_code == 0x12;

@@ -167,7 +167,8 @@ sdt_config_revert_keep_foreign(GPtrArray *src,
 static GPtrArray *
 sdt_config_revert_copy(GPtrArray *src, const gboolean *ours, SdtConfigEdit *edit, gboolean *changed)
 {
-	GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_edit_line_free);
+	GPtrArray *out =
+		g_ptr_array_new_with_free_func((GDestroyNotify) sdt_config_block_line_free);
 	const gchar *last_eol = "";
 	gboolean removed_last = FALSE;
 
@@ -183,11 +184,11 @@ sdt_config_revert_copy(GPtrArray *src, const gboolean *ours, SdtConfigEdit *edit
 		if (g_str_has_prefix(line->text, SDT_CONFIG_DISABLED_MARK)) {
 			const gchar *orig = line->text + strlen(SDT_CONFIG_DISABLED_MARK);
 			g_ptr_array_add(edit->disabled, g_strdup(orig));
-			g_ptr_array_add(out, sdt_edit_line_new(orig, line->eol));
+			g_ptr_array_add(out, sdt_config_block_line_new(orig, line->eol));
 			*changed = TRUE;
 			continue;
 		}
-		g_ptr_array_add(out, sdt_edit_line_new(line->text, line->eol));
+		g_ptr_array_add(out, sdt_config_block_line_new(line->text, line->eol));
 	}
 	/* the block ended a file without a final newline: the line before it ends the file now */
 	if (removed_last && last_eol[0] == '\0' && out->len > 0) {
@@ -200,10 +201,10 @@ sdt_config_revert_copy(GPtrArray *src, const gboolean *ours, SdtConfigEdit *edit
 
 /* the reverted lines of @cfg; removes SD Tuner's lines and restores disabled lines */
 GPtrArray *
-sdt_config_edit_revert_lines(SdtConfigTxt *cfg,
-			     const gchar *const *previous_block,
-			     SdtConfigEdit *edit,
-			     gboolean *changed)
+sdt_config_revert_lines(SdtConfigTxt *cfg,
+			const gchar *const *previous_block,
+			SdtConfigEdit *edit,
+			gboolean *changed)
 {
 	GPtrArray *src = sdt_config_txt_get_lines(cfg);
 	g_autofree gboolean *ours = g_new0(gboolean, src->len + 1);
@@ -211,7 +212,7 @@ sdt_config_edit_revert_lines(SdtConfigTxt *cfg,
 	guint end = 0;
 
 	*changed = FALSE;
-	if (sdt_config_txt_find_block(cfg, &begin, &end)) {
+	if (sdt_config_sd_find_block(cfg, &begin, &end)) {
 		if (sdt_config_revert_mark_block(cfg, previous_block, begin, end, ours))
 			sdt_config_revert_keep_foreign(src,
 						       begin,
@@ -225,15 +226,15 @@ sdt_config_edit_revert_lines(SdtConfigTxt *cfg,
 }
 
 SdtConfigEdit *
-sdt_config_edit_revert(SdtConfigTxt *cfg, const gchar *const *previous_block, GError **error)
+sdt_config_revert(SdtConfigTxt *cfg, const gchar *const *previous_block, GError **error)
 {
-	g_autoptr(SdtConfigEdit) edit = sdt_config_edit_new();
+	g_autoptr(SdtConfigEdit) edit = sdt_config_block_edit_new();
 	g_autoptr(GPtrArray) lines = NULL;
 	gboolean changed = FALSE;
 
-	if (!sdt_config_txt_check_editable(cfg, error))
+	if (!sdt_config_editable_check(cfg, error))
 		return NULL;
-	lines = sdt_config_edit_revert_lines(cfg, previous_block, edit, &changed);
+	lines = sdt_config_revert_lines(cfg, previous_block, edit, &changed);
 	if (!changed) {
 		g_set_error_literal(error,
 				    SDT_ERROR,
@@ -242,6 +243,6 @@ sdt_config_edit_revert(SdtConfigTxt *cfg, const gchar *const *previous_block, GE
 		return NULL;
 	}
 	edit->old_bytes = sdt_config_txt_to_bytes(cfg);
-	edit->new_bytes = sdt_edit_lines_to_bytes(lines);
+	edit->new_bytes = sdt_config_block_lines_to_bytes(lines);
 	return g_steal_pointer(&edit);
 }

@@ -18,12 +18,12 @@ G_BEGIN_DECLS
  * their meaning is unchanged.
  */
 SdtConfigEdit *
-sdt_config_edit_revert(SdtConfigTxt *cfg, const gchar *const *previous_block, GError **error);
+sdt_config_revert(SdtConfigTxt *cfg, const gchar *const *previous_block, GError **error);
 
 /* the lines of @cfg without SD Tuner's block and with its disabled lines back */
-GPtrArray *sdt_config_edit_revert_lines(SdtConfigTxt *cfg,
-					const gchar *const *previous_block,
-					SdtConfigEdit *edit,
-					gboolean *changed);
+GPtrArray *sdt_config_revert_lines(SdtConfigTxt *cfg,
+				   const gchar *const *previous_block,
+				   SdtConfigEdit *edit,
+				   gboolean *changed);
 
 G_END_DECLS

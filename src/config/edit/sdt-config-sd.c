@@ -97,13 +97,13 @@ sdt_config_param_classify(const gchar *overlay,
 }
 
 /**
- * sdt_config_line_sd_kind:
+ * sdt_config_sd_line_kind:
  * @overlay: (nullable): for dtparam lines, the overlay in scope
  *
  * Returns: what the line does to the SD interface, %SDT_CONFIG_SD_NONE if nothing
  */
 SdtConfigSdKind
-sdt_config_line_sd_kind(const SdtConfigLine *line,
+sdt_config_sd_line_kind(const SdtConfigLine *line,
 			const gchar *overlay,
 			gint *overclock_mhz,
 			gchar **cqe)
@@ -142,7 +142,7 @@ sdt_config_line_sd_kind(const SdtConfigLine *line,
 }
 
 gboolean
-sdt_config_txt_find_block(SdtConfigTxt *self, guint *begin, guint *end)
+sdt_config_sd_find_block(SdtConfigTxt *self, guint *begin, guint *end)
 {
 	g_return_val_if_fail(SDT_IS_CONFIG_TXT(self), FALSE);
 	for (guint i = 0; i < sdt_config_txt_get_lines(self)->len; i++) {
@@ -166,13 +166,13 @@ sdt_config_txt_find_block(SdtConfigTxt *self, guint *begin, guint *end)
 
 /* the recommendation id named by the begin marker, or NULL */
 gchar *
-sdt_config_txt_get_block_id(SdtConfigTxt *self)
+sdt_config_sd_get_block_id(SdtConfigTxt *self)
 {
 	guint begin = 0;
 	const gchar *p;
 	SdtConfigLine *line;
 
-	if (!sdt_config_txt_find_block(self, &begin, NULL))
+	if (!sdt_config_sd_find_block(self, &begin, NULL))
 		return NULL;
 	line = g_ptr_array_index(sdt_config_txt_get_lines(self), begin);
 	p = line->text + strlen(SDT_CONFIG_BLOCK_BEGIN);
@@ -189,14 +189,14 @@ sdt_config_sd_setting_free(SdtConfigSdSetting *setting)
 }
 
 GPtrArray *
-sdt_config_txt_sd_settings(SdtConfigTxt *self, gint type_code)
+sdt_config_sd_settings(SdtConfigTxt *self, gint type_code)
 {
-	g_autoptr(GPtrArray) entries = sdt_config_txt_get_entries(self, type_code, FALSE);
+	g_autoptr(GPtrArray) entries = sdt_config_entries_get(self, type_code, FALSE);
 	GPtrArray *result =
 		g_ptr_array_new_with_free_func((GDestroyNotify) sdt_config_sd_setting_free);
 	guint begin = 0;
 	guint end = 0;
-	gboolean has_block = sdt_config_txt_find_block(self, &begin, &end);
+	gboolean has_block = sdt_config_sd_find_block(self, &begin, &end);
 
 	for (guint i = 0; i < entries->len; i++) {
 		SdtConfigEntry *entry = g_ptr_array_index(entries, i);
@@ -204,7 +204,7 @@ sdt_config_txt_sd_settings(SdtConfigTxt *self, gint type_code)
 		gint mhz = 0;
 		gchar *cqe = NULL;
 		SdtConfigSdKind kinds =
-			sdt_config_line_sd_kind(entry->line, entry->overlay, &mhz, &cqe);
+			sdt_config_sd_line_kind(entry->line, entry->overlay, &mhz, &cqe);
 
 		if (kinds == SDT_CONFIG_SD_NONE) {
 			g_free(cqe);
@@ -219,7 +219,7 @@ sdt_config_txt_sd_settings(SdtConfigTxt *self, gint type_code)
 				   entry->index < end;
 		setting->kills_wlan_here = (kinds & SDT_CONFIG_SD_OVERLAY_SDHOST) != 0 &&
 					   entry->applies != SDT_CONFIG_APPLIES_NO &&
-					   sdt_config_board_has_wireless(type_code);
+					   sdt_config_filter_board_has_wireless(type_code);
 		setting->filter_text = sdt_config_filter_state_to_string(&entry->state);
 		g_ptr_array_add(result, setting);
 	}
@@ -227,9 +227,9 @@ sdt_config_txt_sd_settings(SdtConfigTxt *self, gint type_code)
 }
 
 GPtrArray *
-sdt_config_txt_sd_settings_in_effect(SdtConfigTxt *self, gint type_code)
+sdt_config_sd_settings_in_effect(SdtConfigTxt *self, gint type_code)
 {
-	GPtrArray *all = sdt_config_txt_sd_settings(self, type_code);
+	GPtrArray *all = sdt_config_sd_settings(self, type_code);
 	for (guint i = all->len; i > 0; i--) {
 		SdtConfigSdSetting *setting = g_ptr_array_index(all, i - 1);
 		if (setting->entry->applies == SDT_CONFIG_APPLIES_NO)

@@ -140,7 +140,7 @@ sdt_config_line_new(const gchar *start, gsize len, const gchar *eol)
  * @name: the file name used in messages and entries, e.g. "config.txt"
  *
  * Never fails: every byte sequence is a model.  Whether SD Tuner will edit it
- * is sdt_config_txt_check_editable().
+ * is sdt_config_editable_check().
  */
 SdtConfigTxt *
 sdt_config_txt_new_from_bytes(GBytes *bytes, const gchar *name)

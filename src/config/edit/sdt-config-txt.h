@@ -138,47 +138,47 @@ SdtConfigTxt *sdt_config_txt_get_include(SdtConfigTxt *self, const gchar *name);
 void sdt_config_txt_copy_includes(SdtConfigTxt *self, SdtConfigTxt *from);
 /* reads and attaches the included files under @dir, within the include budget
  * (file I/O: sdt-config-includes.c, not in the app's library) */
-gboolean sdt_config_txt_load_includes(SdtConfigTxt *self, const gchar *dir, GError **error);
+gboolean sdt_config_includes_load(SdtConfigTxt *self, const gchar *dir, GError **error);
 /* FALSE with a clear error when the attached includes exceed the walk budget */
-gboolean sdt_config_txt_check_include_budget(SdtConfigTxt *self, GError **error);
+gboolean sdt_config_entries_check_include_budget(SdtConfigTxt *self, GError **error);
 
 /* checks that SD Tuner can edit the bytes: no NUL, size, line length, unclosed [ ... */
-gboolean sdt_config_txt_check_bytes(GBytes *bytes, GError **error);
-gboolean sdt_config_txt_check_editable(SdtConfigTxt *self, GError **error);
+gboolean sdt_config_editable_check_bytes(GBytes *bytes, GError **error);
+gboolean sdt_config_editable_check(SdtConfigTxt *self, GError **error);
 
 /* filters */
 gboolean sdt_config_filter_parse(const gchar *name, SdtConfigFilterType *type);
-gboolean sdt_config_model_filter_matches(const gchar *filter, gint type_code);
+gboolean sdt_config_filter_model_matches(const gchar *filter, gint type_code);
 SdtConfigApplies sdt_config_filter_state_applies(const SdtConfigFilterState *state,
 						 gint type_code,
 						 gboolean tryboot);
 /* boards with Wi-Fi/Bluetooth: 3B, 3B+, 3A+, Zero W, Zero 2 W */
-gboolean sdt_config_board_has_wireless(gint type_code);
+gboolean sdt_config_filter_board_has_wireless(gint type_code);
 /* every type code of the board table, for reach computations */
-const gint *sdt_config_known_type_codes(guint *n_codes);
+const gint *sdt_config_filter_known_type_codes(guint *n_codes);
 
 /* every line as the firmware meets it (includes inlined), with @type_code's view */
-GPtrArray *sdt_config_txt_get_entries(SdtConfigTxt *self, gint type_code, gboolean tryboot);
+GPtrArray *sdt_config_entries_get(SdtConfigTxt *self, gint type_code, gboolean tryboot);
 /* the setting, include and directive lines that take effect on @type_code */
-GPtrArray *sdt_config_txt_lines_in_effect(SdtConfigTxt *self, gint type_code);
+GPtrArray *sdt_config_entries_lines_in_effect(SdtConfigTxt *self, gint type_code);
 /* every SD-related line, with whether it applies to @type_code; free with g_ptr_array_unref */
-GPtrArray *sdt_config_txt_sd_settings(SdtConfigTxt *self, gint type_code);
+GPtrArray *sdt_config_sd_settings(SdtConfigTxt *self, gint type_code);
 /* SD settings that take effect on @type_code (applies YES or MAYBE) */
-GPtrArray *sdt_config_txt_sd_settings_in_effect(SdtConfigTxt *self, gint type_code);
+GPtrArray *sdt_config_sd_settings_in_effect(SdtConfigTxt *self, gint type_code);
 
 /* the value of the last setting @key in effect on @type_code, or NULL */
-const gchar *sdt_config_txt_get_value(SdtConfigTxt *self, const gchar *key, gint type_code);
+const gchar *sdt_config_entries_get_value(SdtConfigTxt *self, const gchar *key, gint type_code);
 
 /* SD Tuner's own marks */
 #define SDT_CONFIG_BLOCK_BEGIN   "# --- SD Tuner begin: "
 #define SDT_CONFIG_BLOCK_END     "# --- SD Tuner end ---"
 #define SDT_CONFIG_DISABLED_MARK "#sd-tuner-off: "
 
-gboolean sdt_config_txt_find_block(SdtConfigTxt *self, guint *begin, guint *end);
-gchar *sdt_config_txt_get_block_id(SdtConfigTxt *self);
+gboolean sdt_config_sd_find_block(SdtConfigTxt *self, guint *begin, guint *end);
+gchar *sdt_config_sd_get_block_id(SdtConfigTxt *self);
 
 /* classifies one dtparam/dtoverlay line; @overlay is the overlay in scope */
-SdtConfigSdKind sdt_config_line_sd_kind(const SdtConfigLine *line,
+SdtConfigSdKind sdt_config_sd_line_kind(const SdtConfigLine *line,
 					const gchar *overlay,
 					gint *overclock_mhz,
 					gchar **cqe);

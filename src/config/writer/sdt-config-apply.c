@@ -48,14 +48,9 @@ sdt_config_writer_apply_trial(SdtConfigWriter *self,
 			      gchar **backup,
 			      GError **error)
 {
-	g_autofree gchar *tryboot_display = sdt_config_writer_get_tryboot_display(self);
+	g_autofree gchar *tryboot_display = sdt_config_trial_get_tryboot_display(self);
 
-	if (!sdt_config_writer_write_trial(self,
-					   block->id,
-					   edit->new_bytes,
-					   hash_before,
-					   backup,
-					   error))
+	if (!sdt_config_trial_write(self, block->id, edit->new_bytes, hash_before, backup, error))
 		return FALSE;
 	json_object_set_string_member(result, "path", tryboot_display);
 	json_object_set_boolean_member(result, "trial", TRUE);
@@ -129,7 +124,7 @@ sdt_config_writer_apply_in_place(SdtConfigWriter *self,
 	if (*backup == NULL)
 		return FALSE;
 	journal = sdt_config_writer_journal_new(self, block, edit, ev, *backup, hash_before, now);
-	if (sdt_config_writer_write_json(self, SDT_CONFIG_JOURNAL, journal, &local))
+	if (sdt_config_journal_write_json(self, SDT_CONFIG_JOURNAL, journal, &local))
 		return TRUE;
 	/* all or nothing: without its journal the change is taken back */
 	hash_after = sdt_config_writer_hash(edit->new_bytes);
@@ -194,7 +189,7 @@ sdt_config_writer_apply_locked(SdtConfigWriter *self,
 	g_autoptr(JsonObject) result = json_object_new();
 	gboolean changed;
 
-	if (!sdt_config_writer_evidence(self, cfg, old, &ev, error))
+	if (!sdt_config_evidence_collect(self, cfg, old, &ev, error))
 		return NULL;
 	edit = sdt_config_edit_apply(cfg, block, (const gchar *const *) ev.block, error);
 	if (edit == NULL) {
@@ -233,10 +228,7 @@ sdt_config_writer_apply_locked(SdtConfigWriter *self,
 }
 
 JsonObject *
-sdt_config_writer_apply(SdtConfigWriter *self,
-			const SdtConfigBlock *block,
-			gboolean trial,
-			GError **error)
+sdt_config_apply(SdtConfigWriter *self, const SdtConfigBlock *block, gboolean trial, GError **error)
 {
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
@@ -274,12 +266,12 @@ sdt_config_writer_check_tryboot(SdtConfigWriter *self, GError **error)
 	g_autofree gchar *display = NULL;
 	gboolean exists = FALSE;
 
-	tryboot = sdt_config_writer_read_tryboot(self, &exists, &local);
+	tryboot = sdt_config_trial_read_tryboot(self, &exists, &local);
 	if (!exists || tryboot != NULL)
 		return TRUE;
-	if (!sdt_config_writer_read_trial_journal(self, &journal, NULL) || journal == NULL)
+	if (!sdt_config_journal_read_trial(self, &journal, NULL) || journal == NULL)
 		return TRUE;
-	display = sdt_config_writer_get_tryboot_display(self);
+	display = sdt_config_trial_get_tryboot_display(self);
 	g_set_error(error,
 		    SDT_ERROR,
 		    local->code,
@@ -303,7 +295,7 @@ sdt_config_writer_find_own_state(SdtConfigWriter *self, SdtConfigEdit *edit, Sdt
 
 	if (ev->journal != NULL || edit->kept->len != 0)
 		return;
-	newest = sdt_config_writer_newest_backup(self);
+	newest = sdt_config_evidence_newest_backup(self);
 	bytes = newest != NULL ? sdt_config_writer_read_limited(newest, NULL) : NULL;
 	if (bytes != NULL && g_bytes_equal(bytes, edit->new_bytes)) {
 		ev->own_state = TRUE;
@@ -363,7 +355,7 @@ typedef struct {
 static void
 sdt_config_writer_revert_clear(SdtConfigWriterRevert *r)
 {
-	g_clear_pointer(&r->edit, sdt_config_edit_free);
+	g_clear_pointer(&r->edit, sdt_config_block_edit_free);
 	sdt_config_evidence_clear(&r->ev);
 	g_clear_pointer(&r->diff, g_free);
 	g_clear_pointer(&r->backup, g_free);
@@ -383,7 +375,7 @@ sdt_config_writer_revert_block(SdtConfigWriter *self,
 	g_autofree gchar *hash_before = NULL;
 	const gchar *const *ours = (const gchar *const *) r->ev.block;
 
-	r->edit = sdt_config_edit_revert(cfg, ours, error);
+	r->edit = sdt_config_revert(cfg, ours, error);
 	if (r->edit == NULL) {
 		g_prefix_error(error, _("cannot edit %s: "), sdt_config_writer_get_path(self));
 		return FALSE;
@@ -391,12 +383,12 @@ sdt_config_writer_revert_block(SdtConfigWriter *self,
 	if (ours == NULL) {
 		guint begin = 0;
 		guint end = 0;
-		sdt_config_txt_find_block(cfg, &begin, &end);
+		sdt_config_sd_find_block(cfg, &begin, &end);
 		template = sdt_config_block_template_for(cfg, begin, end);
 		ours = (const gchar *const *) template;
 	}
 	sdt_config_writer_find_own_state(self, r->edit, &r->ev);
-	if (!sdt_config_writer_verify_revert(self, cfg, r->edit, ours, &r->ev, error))
+	if (!sdt_config_evidence_verify_revert(self, cfg, r->edit, ours, &r->ev, error))
 		return FALSE;
 	for (guint i = 0; i < r->edit->warnings->len; i++)
 		g_ptr_array_add(r->warnings, g_strdup(g_ptr_array_index(r->edit->warnings, i)));
@@ -412,7 +404,7 @@ sdt_config_writer_revert_block(SdtConfigWriter *self,
 					     error) ||
 	    !sdt_config_writer_write_config(self, r->edit->new_bytes, hash_before, error))
 		return FALSE;
-	sdt_config_writer_remove_state(self, SDT_CONFIG_JOURNAL);
+	sdt_config_journal_remove_state(self, SDT_CONFIG_JOURNAL);
 	return TRUE;
 }
 
@@ -465,20 +457,20 @@ sdt_config_writer_revert_locked(SdtConfigWriter *self,
 				GError **error)
 {
 	g_auto(SdtConfigWriterRevert) r = {NULL};
-	g_autofree gchar *id = sdt_config_txt_get_block_id(cfg);
+	g_autofree gchar *id = sdt_config_sd_get_block_id(cfg);
 	g_autoptr(JsonObject) result = json_object_new();
 
 	r.warnings = g_ptr_array_new_with_free_func(g_free);
-	if (!sdt_config_writer_evidence(self, cfg, old, &r.ev, error) ||
+	if (!sdt_config_evidence_collect(self, cfg, old, &r.ev, error) ||
 	    !sdt_config_writer_check_tryboot(self, error))
 		return NULL;
 	if (r.ev.set_aside != NULL)
 		g_ptr_array_add(r.warnings, g_strdup(r.ev.set_aside));
-	if (sdt_config_txt_find_block(cfg, NULL, NULL) &&
+	if (sdt_config_sd_find_block(cfg, NULL, NULL) &&
 	    !sdt_config_writer_revert_block(self, cfg, &r, error))
 		return NULL;
 	/* a pending trial goes too: it would bring the change back */
-	if (!sdt_config_writer_cancel_trial(self, result, r.warnings, &r.cancelled, error)) {
+	if (!sdt_config_trial_cancel(self, result, r.warnings, &r.cancelled, error)) {
 		if (r.edit != NULL)
 			g_prefix_error(error,
 				       _("%s was reverted, but the trial could not be cancelled: "),
@@ -497,7 +489,7 @@ sdt_config_writer_revert_locked(SdtConfigWriter *self,
 }
 
 JsonObject *
-sdt_config_writer_revert(SdtConfigWriter *self, GError **error)
+sdt_config_apply_revert(SdtConfigWriter *self, GError **error)
 {
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
@@ -513,7 +505,7 @@ sdt_config_writer_revert(SdtConfigWriter *self, GError **error)
 }
 
 JsonObject *
-sdt_config_writer_end_trial(SdtConfigWriter *self, GError **error)
+sdt_config_apply_end_trial(SdtConfigWriter *self, GError **error)
 {
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
@@ -526,7 +518,7 @@ sdt_config_writer_end_trial(SdtConfigWriter *self, GError **error)
 	cfg = sdt_config_writer_begin(self, &old, error);
 	if (cfg == NULL)
 		return NULL;
-	ok = sdt_config_writer_cancel_trial(self, result, warnings, &cancelled, error);
+	ok = sdt_config_trial_cancel(self, result, warnings, &cancelled, error);
 	sdt_config_writer_unlock(self);
 	if (!ok)
 		return NULL;
@@ -538,7 +530,7 @@ sdt_config_writer_end_trial(SdtConfigWriter *self, GError **error)
 }
 
 gboolean
-sdt_config_writer_diagnose_revert(SdtConfigWriter *self, GError **error)
+sdt_config_apply_diagnose_revert(SdtConfigWriter *self, GError **error)
 {
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
@@ -551,13 +543,13 @@ sdt_config_writer_diagnose_revert(SdtConfigWriter *self, GError **error)
 
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), FALSE);
 	cfg = sdt_config_writer_load(self, &old, error);
-	if (cfg == NULL || !sdt_config_writer_evidence(self, cfg, old, &ev, error) ||
+	if (cfg == NULL || !sdt_config_evidence_collect(self, cfg, old, &ev, error) ||
 	    !sdt_config_writer_check_tryboot(self, error))
 		return FALSE;
-	if (!sdt_config_txt_find_block(cfg, &begin, &end))
+	if (!sdt_config_sd_find_block(cfg, &begin, &end))
 		return TRUE;
 	ours = (const gchar *const *) ev.block;
-	edit = sdt_config_edit_revert(cfg, ours, error);
+	edit = sdt_config_revert(cfg, ours, error);
 	if (edit == NULL) {
 		g_prefix_error(error, _("cannot edit %s: "), sdt_config_writer_get_path(self));
 		return FALSE;
@@ -567,5 +559,5 @@ sdt_config_writer_diagnose_revert(SdtConfigWriter *self, GError **error)
 		ours = (const gchar *const *) template;
 	}
 	sdt_config_writer_find_own_state(self, edit, &ev);
-	return sdt_config_writer_verify_revert(self, cfg, edit, ours, &ev, error);
+	return sdt_config_evidence_verify_revert(self, cfg, edit, ours, &ev, error);
 }

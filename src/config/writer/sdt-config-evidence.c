@@ -64,7 +64,7 @@ sdt_config_writer_corrupt(SdtConfigWriter *self,
 
 /* a backup SD Tuner made: a file directly in <state>/backups */
 gboolean
-sdt_config_writer_is_backup_path(SdtConfigWriter *self, const gchar *path)
+sdt_config_evidence_is_backup_path(SdtConfigWriter *self, const gchar *path)
 {
 	g_autofree gchar *dir = sdt_config_writer_state_path(self, "backups");
 	g_autofree gchar *parent = g_path_get_dirname(path);
@@ -73,7 +73,7 @@ sdt_config_writer_is_backup_path(SdtConfigWriter *self, const gchar *path)
 
 /* the newest backup of config.txt, or NULL */
 gchar *
-sdt_config_writer_newest_backup(SdtConfigWriter *self)
+sdt_config_evidence_newest_backup(SdtConfigWriter *self)
 {
 	g_autofree gchar *dir = sdt_config_writer_state_path(self, "backups");
 	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
@@ -101,7 +101,7 @@ sdt_config_evidence_file_block(SdtConfigTxt *cfg)
 	guint begin = 0;
 	guint end = 0;
 
-	if (sdt_config_txt_find_block(cfg, &begin, &end))
+	if (sdt_config_sd_find_block(cfg, &begin, &end))
 		for (guint i = begin + 1; i < end && i < src->len; i++)
 			g_ptr_array_add(
 				out,
@@ -160,22 +160,22 @@ sdt_config_evidence_check_marker(SdtConfigWriter *self,
  * corrupt state and an error.
  */
 gboolean
-sdt_config_writer_evidence(SdtConfigWriter *self,
-			   SdtConfigTxt *cfg,
-			   GBytes *old,
-			   SdtConfigEvidence *ev,
-			   GError **error)
+sdt_config_evidence_collect(SdtConfigWriter *self,
+			    SdtConfigTxt *cfg,
+			    GBytes *old,
+			    SdtConfigEvidence *ev,
+			    GError **error)
 {
 	g_autoptr(JsonObject) journal = NULL;
 	g_autoptr(GError) local = NULL;
-	g_autofree gchar *id = sdt_config_txt_get_block_id(cfg);
+	g_autofree gchar *id = sdt_config_sd_get_block_id(cfg);
 	g_autofree gchar *hash = NULL;
 	g_auto(GStrv) block = NULL;
 	g_auto(GStrv) template = NULL;
 	g_autofree gchar *filter_name = NULL;
 	const gchar *backup_path;
 
-	if (!sdt_config_writer_read_journal(self, &journal, &local))
+	if (!sdt_config_journal_read(self, &journal, &local))
 		return sdt_config_writer_corrupt(self, ev, error, local->message);
 	if (journal != NULL &&
 	    g_strcmp0(json_object_get_string_member(journal, "path"),
@@ -205,7 +205,7 @@ sdt_config_writer_evidence(SdtConfigWriter *self,
 	ev->own_state =
 		g_strcmp0(hash, json_object_get_string_member(journal, "sha256_after")) == 0;
 	backup_path = json_object_get_string_member(journal, "backup");
-	if (sdt_config_writer_is_backup_path(self, backup_path)) {
+	if (sdt_config_evidence_is_backup_path(self, backup_path)) {
 		g_autoptr(GBytes) bytes = sdt_config_writer_read_limited(backup_path, NULL);
 		g_autofree gchar *bhash = bytes != NULL ? sdt_config_writer_hash(bytes) : NULL;
 		if (bhash != NULL &&
@@ -248,12 +248,12 @@ sdt_config_evidence_count_text(GPtrArray *lines, const gchar *text, guint skip_f
  * line SD Tuner had switched off).  Never report success otherwise.
  */
 gboolean
-sdt_config_writer_verify_revert(SdtConfigWriter *self,
-				SdtConfigTxt *cfg,
-				SdtConfigEdit *edit,
-				const gchar *const *ours,
-				SdtConfigEvidence *ev,
-				GError **error)
+sdt_config_evidence_verify_revert(SdtConfigWriter *self,
+				  SdtConfigTxt *cfg,
+				  SdtConfigEdit *edit,
+				  const gchar *const *ours,
+				  SdtConfigEvidence *ev,
+				  GError **error)
 {
 	g_autoptr(SdtConfigTxt) result =
 		sdt_config_txt_new_from_bytes(edit->new_bytes, "config.txt");
@@ -263,7 +263,7 @@ sdt_config_writer_verify_revert(SdtConfigWriter *self,
 	guint end = 0;
 	const gchar *left = NULL;
 
-	sdt_config_txt_find_block(cfg, &begin, &end);
+	sdt_config_sd_find_block(cfg, &begin, &end);
 	for (guint i = 0; i < after->len && left == NULL; i++) {
 		SdtConfigLine *line = g_ptr_array_index(after, i);
 		if (g_str_has_prefix(line->text, SDT_CONFIG_BLOCK_BEGIN) ||

@@ -128,7 +128,7 @@ sdt_config_includes_read(SdtConfigIncludes *inc, const gchar *name, guint depth,
 }
 
 /**
- * sdt_config_txt_load_includes:
+ * sdt_config_includes_load:
  * @dir: the folder config.txt is in; include names are relative to it
  *
  * Reads the files the `include` lines name (and those their include lines
@@ -137,11 +137,11 @@ sdt_config_includes_read(SdtConfigIncludes *inc, const gchar *name, guint depth,
  * skipped, as the firmware skips it.  The work is bounded: at most
  * %SDT_CONFIG_TXT_MAX_INCLUDE_FILES files and
  * %SDT_CONFIG_TXT_MAX_INCLUDE_BYTES bytes are read, and the walk over them
- * must stay within sdt_config_txt_check_include_budget(); past any of these
+ * must stay within sdt_config_entries_check_include_budget(); past any of these
  * it fails with %SDT_ERROR_INVALID_DATA and a message that says what to do.
  */
 gboolean
-sdt_config_txt_load_includes(SdtConfigTxt *self, const gchar *dir, GError **error)
+sdt_config_includes_load(SdtConfigTxt *self, const gchar *dir, GError **error)
 {
 	g_autoptr(GPtrArray) queue = g_ptr_array_new_with_free_func(g_object_unref);
 	g_autoptr(GArray) depths = g_array_new(FALSE, FALSE, sizeof(guint));
@@ -170,5 +170,5 @@ sdt_config_txt_load_includes(SdtConfigTxt *self, const gchar *dir, GError **erro
 				return FALSE;
 		}
 	}
-	return sdt_config_txt_check_include_budget(self, error);
+	return sdt_config_entries_check_include_budget(self, error);
 }

@@ -166,7 +166,7 @@ sdt_config_journal_parse(const gchar *data, gsize len, GError **error)
 }
 
 JsonObject *
-sdt_config_trial_journal_parse(const gchar *data, gsize len, GError **error)
+sdt_config_journal_parse_trial(const gchar *data, gsize len, GError **error)
 {
 	return sdt_config_journal_parse_with_schema(data,
 						    len,
@@ -206,7 +206,7 @@ sdt_config_writer_read_json(SdtConfigWriter *self,
 }
 
 gboolean
-sdt_config_writer_read_journal(SdtConfigWriter *self, JsonObject **journal, GError **error)
+sdt_config_journal_read(SdtConfigWriter *self, JsonObject **journal, GError **error)
 {
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), FALSE);
 	return sdt_config_writer_read_json(self,
@@ -217,22 +217,22 @@ sdt_config_writer_read_journal(SdtConfigWriter *self, JsonObject **journal, GErr
 }
 
 gboolean
-sdt_config_writer_read_trial_journal(SdtConfigWriter *self, JsonObject **journal, GError **error)
+sdt_config_journal_read_trial(SdtConfigWriter *self, JsonObject **journal, GError **error)
 {
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), FALSE);
 	return sdt_config_writer_read_json(self,
 					   SDT_TRIAL_JOURNAL,
-					   sdt_config_trial_journal_parse,
+					   sdt_config_journal_parse_trial,
 					   journal,
 					   error);
 }
 
 JsonObject *
-sdt_config_writer_get_journal(SdtConfigWriter *self)
+sdt_config_journal_get(SdtConfigWriter *self)
 {
 	JsonObject *journal = NULL;
 
-	if (!sdt_config_writer_read_journal(self, &journal, NULL))
+	if (!sdt_config_journal_read(self, &journal, NULL))
 		return NULL;
 	return journal;
 }
@@ -256,10 +256,10 @@ sdt_config_journal_array_to_strv(JsonArray *array)
 }
 
 gboolean
-sdt_config_writer_write_json(SdtConfigWriter *self,
-			     const gchar *name,
-			     JsonObject *obj,
-			     GError **error)
+sdt_config_journal_write_json(SdtConfigWriter *self,
+			      const gchar *name,
+			      JsonObject *obj,
+			      GError **error)
 {
 	g_autofree gchar *path = sdt_config_writer_state_path(self, name);
 	g_autoptr(JsonNode) node = json_node_new(JSON_NODE_OBJECT);
@@ -273,7 +273,7 @@ sdt_config_writer_write_json(SdtConfigWriter *self,
 }
 
 void
-sdt_config_writer_remove_state(SdtConfigWriter *self, const gchar *name)
+sdt_config_journal_remove_state(SdtConfigWriter *self, const gchar *name)
 {
 	g_autofree gchar *path = sdt_config_writer_state_path(self, name);
 	sdt_config_writer_unlink(self, path);

@@ -39,7 +39,7 @@ sdt_config_writer_write_tryboot(SdtConfigWriter *self,
 }
 
 gchar *
-sdt_config_writer_get_tryboot_display(SdtConfigWriter *self)
+sdt_config_trial_get_tryboot_display(SdtConfigWriter *self)
 {
 	g_autofree gchar *dir = g_path_get_dirname(sdt_config_writer_get_display_path(self));
 	return g_build_filename(dir, "tryboot.txt", NULL);
@@ -47,7 +47,7 @@ sdt_config_writer_get_tryboot_display(SdtConfigWriter *self)
 
 /* tryboot.txt's bytes; NULL with no error when it does not exist */
 GBytes *
-sdt_config_writer_read_tryboot(SdtConfigWriter *self, gboolean *exists, GError **error)
+sdt_config_trial_read_tryboot(SdtConfigWriter *self, gboolean *exists, GError **error)
 {
 	g_autofree gchar *path = sdt_config_writer_get_tryboot_path(self);
 	GStatBuf st;
@@ -68,7 +68,7 @@ sdt_config_trial_has_block(GBytes *bytes)
 }
 
 JsonObject *
-sdt_config_writer_get_trial(SdtConfigWriter *self, GError **error)
+sdt_config_trial_get(SdtConfigWriter *self, GError **error)
 {
 	g_autoptr(GBytes) bytes = NULL;
 	g_autoptr(SdtConfigTxt) t = NULL;
@@ -79,21 +79,21 @@ sdt_config_writer_get_trial(SdtConfigWriter *self, GError **error)
 	gboolean exists = FALSE;
 
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
-	bytes = sdt_config_writer_read_tryboot(self, &exists, error);
+	bytes = sdt_config_trial_read_tryboot(self, &exists, error);
 	if (bytes == NULL)
 		return NULL;
 	t = sdt_config_txt_new_from_bytes(bytes, "tryboot.txt");
-	id = sdt_config_txt_get_block_id(t);
+	id = sdt_config_sd_get_block_id(t);
 	if (id == NULL)
 		return NULL;
-	display = sdt_config_writer_get_tryboot_display(self);
+	display = sdt_config_trial_get_tryboot_display(self);
 	trial = json_object_new();
 	json_object_set_string_member(trial, "id", id);
 	json_object_set_string_member(trial, "path", display);
 	json_object_set_string_member(trial, "reboot_command", "sudo reboot '0 tryboot'");
 	json_object_set_boolean_member(trial, "stale", FALSE);
 	json_object_set_null_member(trial, "note");
-	if (sdt_config_writer_read_trial_journal(self, &journal, NULL) && journal != NULL) {
+	if (sdt_config_journal_read_trial(self, &journal, NULL) && journal != NULL) {
 		g_autofree gchar *now = sdt_config_writer_hash_config(self);
 		if (now != NULL &&
 		    g_strcmp0(now, json_object_get_string_member(journal, "config_sha256")) != 0) {
@@ -117,15 +117,15 @@ sdt_config_writer_get_trial(SdtConfigWriter *self, GError **error)
  * size; one that cannot be read (too large, not a regular file) is refused.
  */
 gboolean
-sdt_config_writer_write_trial(SdtConfigWriter *self,
-			      const gchar *id,
-			      GBytes *bytes,
-			      const gchar *config_hash,
-			      gchar **previous_backup,
-			      GError **error)
+sdt_config_trial_write(SdtConfigWriter *self,
+		       const gchar *id,
+		       GBytes *bytes,
+		       const gchar *config_hash,
+		       gchar **previous_backup,
+		       GError **error)
 {
 	g_autofree gchar *tryboot = sdt_config_writer_get_tryboot_path(self);
-	g_autofree gchar *display = sdt_config_writer_get_tryboot_display(self);
+	g_autofree gchar *display = sdt_config_trial_get_tryboot_display(self);
 	g_autoptr(JsonObject) old_journal = NULL;
 	g_autoptr(JsonObject) journal = json_object_new();
 	g_autoptr(GBytes) prev = NULL;
@@ -138,9 +138,9 @@ sdt_config_writer_write_trial(SdtConfigWriter *self,
 	gboolean exists = FALSE;
 
 	/* a damaged trial journal only means the old tryboot.txt is backed up */
-	if (!sdt_config_writer_read_trial_journal(self, &old_journal, NULL))
+	if (!sdt_config_journal_read_trial(self, &old_journal, NULL))
 		old_journal = NULL;
-	prev = sdt_config_writer_read_tryboot(self, &exists, &local);
+	prev = sdt_config_trial_read_tryboot(self, &exists, &local);
 	if (exists && prev == NULL) {
 		g_set_error(error,
 			    SDT_ERROR,
@@ -184,7 +184,7 @@ sdt_config_writer_write_trial(SdtConfigWriter *self,
 		json_object_set_string_member(journal, "boot_id", boot_id);
 	else
 		json_object_set_null_member(journal, "boot_id");
-	if (!sdt_config_writer_write_json(self, SDT_TRIAL_JOURNAL, journal, error)) {
+	if (!sdt_config_journal_write_json(self, SDT_TRIAL_JOURNAL, journal, error)) {
 		g_prefix_error(error,
 			       _("%s was written, but SD Tuner's record of it could not be "
 				 "saved: "),
@@ -211,7 +211,7 @@ sdt_config_trial_previous(SdtConfigWriter *self,
 	if (journal == NULL || json_object_get_string_member(journal, "previous_backup") == NULL)
 		return TRUE;
 	*previous_path = json_object_get_string_member(journal, "previous_backup");
-	if (sdt_config_writer_is_backup_path(self, *previous_path))
+	if (sdt_config_evidence_is_backup_path(self, *previous_path))
 		*previous = sdt_config_writer_read_limited(*previous_path, NULL);
 	if (*previous != NULL)
 		return TRUE;
@@ -258,7 +258,7 @@ sdt_config_trial_undo(SdtConfigWriter *self,
 		      GError **error)
 {
 	g_autofree gchar *tryboot = sdt_config_writer_get_tryboot_path(self);
-	g_autofree gchar *display = sdt_config_writer_get_tryboot_display(self);
+	g_autofree gchar *display = sdt_config_trial_get_tryboot_display(self);
 
 	if (previous != NULL) {
 		if (!sdt_config_writer_write_tryboot(self, tryboot, previous, error))
@@ -285,13 +285,13 @@ sdt_config_trial_undo(SdtConfigWriter *self,
  * it is backed up first.  *@cancelled says whether there was a trial.
  */
 gboolean
-sdt_config_writer_cancel_trial(SdtConfigWriter *self,
-			       JsonObject *result,
-			       GPtrArray *warnings,
-			       gboolean *cancelled,
-			       GError **error)
+sdt_config_trial_cancel(SdtConfigWriter *self,
+			JsonObject *result,
+			GPtrArray *warnings,
+			gboolean *cancelled,
+			GError **error)
 {
-	g_autofree gchar *display = sdt_config_writer_get_tryboot_display(self);
+	g_autofree gchar *display = sdt_config_trial_get_tryboot_display(self);
 	g_autoptr(JsonObject) journal = NULL;
 	g_autoptr(GBytes) bytes = NULL;
 	g_autoptr(GBytes) previous = NULL;
@@ -300,9 +300,9 @@ sdt_config_writer_cancel_trial(SdtConfigWriter *self,
 	gboolean exists = FALSE;
 
 	*cancelled = FALSE;
-	if (!sdt_config_writer_read_trial_journal(self, &journal, NULL))
+	if (!sdt_config_journal_read_trial(self, &journal, NULL))
 		journal = NULL;
-	bytes = sdt_config_writer_read_tryboot(self, &exists, &local);
+	bytes = sdt_config_trial_read_tryboot(self, &exists, &local);
 	if (exists && bytes == NULL && journal == NULL) {
 		/* no record of writing it: not SD Tuner's, and no trial of SD Tuner's */
 		g_ptr_array_add(warnings,
@@ -327,14 +327,14 @@ sdt_config_writer_cancel_trial(SdtConfigWriter *self,
 	if (!sdt_config_trial_has_block(bytes)) {
 		/* no trial of SD Tuner's in tryboot.txt: a leftover record goes */
 		if (journal != NULL)
-			sdt_config_writer_remove_state(self, SDT_TRIAL_JOURNAL);
+			sdt_config_journal_remove_state(self, SDT_TRIAL_JOURNAL);
 		return TRUE;
 	}
 	if (!sdt_config_trial_previous(self, journal, display, &previous_path, &previous, error) ||
 	    !sdt_config_trial_keep_copy(self, journal, bytes, result, error) ||
 	    !sdt_config_trial_undo(self, previous, previous_path, result, warnings, error))
 		return FALSE;
-	sdt_config_writer_remove_state(self, SDT_TRIAL_JOURNAL);
+	sdt_config_journal_remove_state(self, SDT_TRIAL_JOURNAL);
 	*cancelled = TRUE;
 	return TRUE;
 }

@@ -378,7 +378,7 @@ sdt_config_writer_load(SdtConfigWriter *self, GBytes **bytes_out, GError **error
 	if (!sdt_config_writer_resolve(self, error))
 		return NULL;
 	bytes = sdt_config_writer_read_limited(self->real_path, error);
-	if (bytes == NULL || !sdt_config_txt_check_bytes(bytes, error)) {
+	if (bytes == NULL || !sdt_config_editable_check_bytes(bytes, error)) {
 		g_prefix_error(error, _("cannot edit %s: "), self->path);
 		return NULL;
 	}
@@ -386,7 +386,7 @@ sdt_config_writer_load(SdtConfigWriter *self, GBytes **bytes_out, GError **error
 	/* bounded: each include read once, within the include budget */
 	{
 		g_autofree gchar *dir = g_path_get_dirname(self->real_path);
-		if (!sdt_config_txt_load_includes(cfg, dir, error)) {
+		if (!sdt_config_includes_load(cfg, dir, error)) {
 			g_prefix_error(error, _("cannot read %s: "), self->path);
 			g_object_unref(cfg);
 			return NULL;
@@ -447,7 +447,7 @@ sdt_config_writer_lock(SdtConfigWriter *self, GError **error)
 
 	if (self->lock_fd >= 0)
 		return TRUE;
-	if (!sdt_state_dir_make(self->state_dir, error))
+	if (!sdt_state_lock_make_dir(self->state_dir, error))
 		return FALSE;
 	self->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (self->lock_fd < 0)
@@ -702,7 +702,8 @@ sdt_config_writer_backup(SdtConfigWriter *self, GBytes *bytes, const gchar *stem
 	g_autofree gchar *stamp = g_date_time_format(now, "%Y%m%dT%H%M%S");
 	g_autofree gchar *path = NULL;
 
-	if (!sdt_state_dir_make(self->state_dir, error) || !sdt_state_dir_make(dir, error))
+	if (!sdt_state_lock_make_dir(self->state_dir, error) ||
+	    !sdt_state_lock_make_dir(dir, error))
 		return NULL;
 	for (guint i = 0; i < 1000; i++) {
 		g_autofree gchar *suffix = i > 0 ? g_strdup_printf("-%u", i) : g_strdup("");
@@ -773,7 +774,7 @@ sdt_config_writer_begin(SdtConfigWriter *self, GBytes **old, GError **error)
 		return NULL;
 	}
 	/* one diagnosis of a damaged block for every command */
-	damage = sdt_config_block_diagnose(cfg, self->display_path);
+	damage = sdt_config_diagnose_block(cfg, self->display_path);
 	if (damage != NULL) {
 		g_set_error_literal(error, SDT_ERROR, SDT_ERROR_INVALID_DATA, damage);
 		g_object_unref(cfg);

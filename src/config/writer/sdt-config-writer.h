@@ -97,10 +97,10 @@ SdtConfigTxt *sdt_config_writer_load(SdtConfigWriter *self, GBytes **bytes, GErr
  * "changed", "disabled": [...], "warnings": [...]}; for a trial "path" is
  * tryboot.txt and "trial" is true.
  */
-JsonObject *sdt_config_writer_apply(SdtConfigWriter *self,
-				    const SdtConfigBlock *block,
-				    gboolean trial,
-				    GError **error);
+JsonObject *sdt_config_apply(SdtConfigWriter *self,
+			     const SdtConfigBlock *block,
+			     gboolean trial,
+			     GError **error);
 /*
  * {"id", "path", "diff", "backup", "backup_before_change", "reboot_required",
  * "restored": [...], "kept": [...], "warnings": [...], "trial_cancelled",
@@ -110,19 +110,19 @@ JsonObject *sdt_config_writer_apply(SdtConfigWriter *self,
  * Cancels a pending trial too (tryboot.txt of SD Tuner's removed, or the
  * user's earlier tryboot.txt put back).
  */
-JsonObject *sdt_config_writer_revert(SdtConfigWriter *self, GError **error);
+JsonObject *sdt_config_apply_revert(SdtConfigWriter *self, GError **error);
 /*
  * Cancels a pending trial only (config.txt is not touched): {trial_cancelled,
  * warnings, tryboot_backup?, tryboot_restored?}; no trial is no error.  The
  * last step of keeping a trial, after its block is in config.txt.
  */
-JsonObject *sdt_config_writer_end_trial(SdtConfigWriter *self, GError **error);
+JsonObject *sdt_config_apply_end_trial(SdtConfigWriter *self, GError **error);
 /*
  * What a revert would say, without the lock and without writing anything:
  * FALSE with the revert's own error when it would refuse (the diagnosis
  * `status` gives, issue 23 item 2).
  */
-gboolean sdt_config_writer_diagnose_revert(SdtConfigWriter *self, GError **error);
+gboolean sdt_config_apply_diagnose_revert(SdtConfigWriter *self, GError **error);
 
 /*
  * The journal (`<state>/config-journal.json`): what the last apply wrote.
@@ -133,16 +133,15 @@ gboolean sdt_config_writer_diagnose_revert(SdtConfigWriter *self, GError **error
  */
 JsonObject *sdt_config_journal_parse(const gchar *data, gsize len, GError **error);
 /* the trial journal (`<state>/trial-journal.json`) */
-JsonObject *sdt_config_trial_journal_parse(const gchar *data, gsize len, GError **error);
+JsonObject *sdt_config_journal_parse_trial(const gchar *data, gsize len, GError **error);
 
 /* the journal of the change in place, or NULL (missing or corrupt) */
-JsonObject *sdt_config_writer_get_journal(SdtConfigWriter *self);
+JsonObject *sdt_config_journal_get(SdtConfigWriter *self);
 /*
  * Reads the journal: TRUE with *@journal NULL when there is none, FALSE with
  * @error when it cannot be read or does not match the schema.
  */
-gboolean
-sdt_config_writer_read_journal(SdtConfigWriter *self, JsonObject **journal, GError **error);
+gboolean sdt_config_journal_read(SdtConfigWriter *self, JsonObject **journal, GError **error);
 /* sdt_context_get_boot_id() of the writer's context, or NULL (none for explicit paths) */
 gchar *sdt_config_writer_get_boot_id(SdtConfigWriter *self);
 /* the sha256 of config.txt now, or NULL when it cannot be read */
@@ -153,7 +152,7 @@ gchar *sdt_config_writer_hash_config(SdtConfigWriter *self);
  * cannot be read).  "stale" is TRUE when config.txt changed since the trial
  * was prepared; "note" then says how to rebuild it.
  */
-JsonObject *sdt_config_writer_get_trial(SdtConfigWriter *self, GError **error);
+JsonObject *sdt_config_trial_get(SdtConfigWriter *self, GError **error);
 
 /*
  * For the writer's own files (sdt-config-journal.c, sdt-config-evidence.c,
