@@ -13,7 +13,7 @@ LAYERS = {
     'config/writer': ['config/edit', 'libsdt'],
     'bench': ['libsdt'],
     'check': ['bench', 'platform', 'libsdt'],
-    'decide': ['platform', 'config/edit', 'libsdt'],
+    'decide': ['bench', 'platform', 'config/edit', 'libsdt'],
     'state': ['decide', 'libsdt'],
     'ops': ['config/writer', 'check', 'bench', 'decide', 'state', 'platform', 'config/edit',
             'libsdt'],
