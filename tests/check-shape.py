@@ -11,6 +11,10 @@
   - a public (non-static) function's name starts with its file's name
     (sdt-check-block.c: sdt_check_block_*, or sdt_check_block itself; main()
     is the one exception);
+  - a `-private.h` (what a family of files shares only among itself) is
+    included only by its family: the files of its own folder of src/, and the
+    tests of that folder (tests/<folder>/, or a test named after the folder,
+    test-bench.c for src/bench, test-config-writer.c for src/config/writer);
   - with BUILDDIR: no call circle between modules (from the object files'
     defined and undefined symbols), no public function without a caller
     outside its own file (tests count as callers), and the GUI binary links
@@ -47,8 +51,9 @@ def sources():
 
 
 def module(path):
+    """a.c and a.h are module a; a-private.h is a's inner half, module a too"""
     rel = os.path.relpath(path, src)
-    return re.sub(r'\.[ch]$', '', rel)
+    return re.sub(r'(-private)?\.[ch]$', '', rel)
 
 
 NAME_RE = re.compile(r'^([A-Za-z_]\w*)\s*\(')
@@ -90,6 +95,29 @@ def is_static(lines, name_line):
 def file_prefix(path):
     """sdt-check-block.c -> sdt_check_block"""
     return os.path.basename(path)[:-2].replace('-', '_')
+
+
+def private_family_ok(header, includer):
+    """may @includer (a path) include @header, a -private.h of src/?"""
+    folder = os.path.relpath(os.path.dirname(header), os.path.join(src, 'src'))
+    rel = os.path.relpath(includer, src)
+    if rel.startswith('src' + os.sep):
+        return os.path.dirname(includer) == os.path.dirname(header)
+    if rel.startswith('tests' + os.sep):
+        if os.path.relpath(os.path.dirname(includer), os.path.join(src, 'tests')) == folder:
+            return True
+        stem = re.sub(r'^(test|fuzz)-', '', os.path.basename(includer)).rsplit('.', 1)[0]
+        return stem.startswith(folder.replace(os.sep, '-'))
+    return False
+
+
+def test_sources():
+    out = []
+    for d, _, fs in os.walk(os.path.join(src, 'tests')):
+        for f in fs:
+            if f.endswith(('.c', '.h')):
+                out.append(os.path.join(d, f))
+    return sorted(out)
 
 
 def sccs(graph):
@@ -165,6 +193,21 @@ for path in files:
             target = headers[os.path.basename(m.group(1))]
             if target != mod:
                 include_graph.setdefault(mod, set()).add(target)
+
+private_headers = {os.path.basename(p): p for p in files if p.endswith('-private.h')}
+private_breaches = []
+for path in files + test_sources():
+    with open(path, encoding='utf-8', errors='replace') as f:
+        text = f.read()
+    for m in re.finditer(r'^\s*#\s*include\s+"([^"]+-private\.h)"', text, re.M):
+        header = private_headers.get(os.path.basename(m.group(1)))
+        if header and not private_family_ok(header, path):
+            rel = os.path.relpath(path, src)
+            hrel = os.path.relpath(header, src)
+            private_breaches.append(f'{rel}: {hrel}')
+            problems.append(f'{rel} includes {hrel}, which is private to '
+                            f'{os.path.relpath(os.path.dirname(header), src)}/ (include its '
+                            f'public header, or move what it needs into one)')
 
 include_circles = sccs(include_graph)
 for c in include_circles:
@@ -259,6 +302,10 @@ if report:
     print(f'public functions: {public_count}; prefix not their file\'s name: {len(misnamed)}')
     for m in misnamed:
         print('  ' + m)
+    print(f'-private.h headers: {len(private_headers)}; included outside their family: '
+          f'{len(private_breaches)}')
+    for b in private_breaches:
+        print('  ' + b)
     print(f'include circles: {len(include_circles)}')
     for c in include_circles:
         print('  ' + ' <-> '.join(c))

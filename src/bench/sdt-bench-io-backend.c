@@ -16,7 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "sdt-bench-io-backend.h"
+#include "sdt-bench-io-private.h"
 #include "sdt-error.h"
 
 static gssize

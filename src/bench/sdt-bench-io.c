@@ -18,8 +18,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "sdt-bench-io-backend.h"
-#include "sdt-bench-io-cpu.h"
+#include "sdt-bench-io-private.h"
 #include "sdt-bench-io.h"
 #include "sdt-error.h"
 

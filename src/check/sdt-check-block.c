@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sdt-check-block.h"
+#include "sdt-check-private.h"
 #include "sdt-error.h"
 #include "sdt-file.h"
 

@@ -10,8 +10,7 @@
 #include <inttypes.h>
 #include <unistd.h>
 
-#include "sdt-check-full.h"
-#include "sdt-check-target.h"
+#include "sdt-check-private.h"
 #include "sdt-error.h"
 
 static void

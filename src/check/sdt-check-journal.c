@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sdt-check-journal.h"
+#include "sdt-check-private.h"
 #include "sdt-state-lock.h"
 #include "sdt-error.h"
 #include "sdt-file.h"

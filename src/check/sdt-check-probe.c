@@ -12,8 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sdt-check-journal.h"
-#include "sdt-check-probe.h"
+#include "sdt-check-private.h"
 
 #define SDT_CHECK_MAX_DIVISOR 1024
 

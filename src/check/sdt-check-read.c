@@ -9,7 +9,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "sdt-check-read.h"
+#include "sdt-check-private.h"
 
 #define SDT_CHECK_MAX_ANCHORS (SDT_CHECK_N_ANCHORS * 2)
 

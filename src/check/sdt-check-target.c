@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "sdt-bench-target.h"
-#include "sdt-check-target.h"
+#include "sdt-check-private.h"
 #include "sdt-file.h"
 #include "sdt-error.h"
 #include "sdt-mounts.h"

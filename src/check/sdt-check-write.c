@@ -8,9 +8,7 @@
 #include <glib/gi18n.h>
 #include <inttypes.h>
 
-#include "sdt-check-probe.h"
-#include "sdt-check-target.h"
-#include "sdt-check-write.h"
+#include "sdt-check-private.h"
 
 #define SDT_CHECK_FLUSH      (8 * SDT_CHECK_MIB) /* above the write cache of a fake */
 #define SDT_CHECK_STRIDE_MIN (64 * 1024)

@@ -10,12 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sdt-check-full.h"
-#include "sdt-check-journal.h"
-#include "sdt-check-json.h"
-#include "sdt-check-read.h"
-#include "sdt-check-target.h"
-#include "sdt-check-write.h"
+#include "sdt-check-private.h"
 #include "sdt-check.h"
 #include "sdt-context.h"
 #include "sdt-error.h"

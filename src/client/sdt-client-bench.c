@@ -10,7 +10,7 @@
 
 #include "sdt-bench.h"
 #include "sdt-client-bench.h"
-#include "sdt-client-read.h"
+#include "sdt-client-private.h"
 #include "sdt-error.h"
 #include "sdt-json-reader.h"
 

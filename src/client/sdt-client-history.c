@@ -6,7 +6,7 @@
 #include "config.h"
 
 #include "sdt-client-history.h"
-#include "sdt-client-read.h"
+#include "sdt-client-private.h"
 
 static void
 sdt_client_figure_free(SdtClientFigure *f)

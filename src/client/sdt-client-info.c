@@ -6,7 +6,7 @@
 #include "config.h"
 
 #include "sdt-client-info.h"
-#include "sdt-client-read.h"
+#include "sdt-client-private.h"
 
 #define UNKNOWN SDT_CLIENT_INFO_UNKNOWN
 

@@ -8,7 +8,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "sdt-client-read.h"
+#include "sdt-client-private.h"
 #include "sdt-error.h"
 
 static gchar *

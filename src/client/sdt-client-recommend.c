@@ -5,7 +5,7 @@
 
 #include "config.h"
 
-#include "sdt-client-read.h"
+#include "sdt-client-private.h"
 #include "sdt-client-recommend.h"
 
 static void

@@ -5,7 +5,7 @@
 
 #include "config.h"
 
-#include "sdt-client-read.h"
+#include "sdt-client-private.h"
 #include "sdt-l10n-record.h"
 #include "sdt-client-status.h"
 

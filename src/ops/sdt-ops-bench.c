@@ -20,7 +20,7 @@
 #include "sdt-history.h"
 #include "sdt-info.h"
 #include "sdt-mounts.h"
-#include "sdt-ops-facts.h"
+#include "sdt-ops-private.h"
 #include "sdt-ops.h"
 #include "sdt-soak.h"
 

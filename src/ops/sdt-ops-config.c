@@ -10,7 +10,7 @@
 #include "sdt-config-trial.h"
 #include "sdt-error.h"
 #include "sdt-history.h"
-#include "sdt-ops-facts.h"
+#include "sdt-ops-private.h"
 #include "sdt-ops.h"
 
 /* `recommend`, `apply` and `revert`: the recommendation and SD Tuner's block in config.txt */

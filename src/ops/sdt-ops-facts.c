@@ -9,7 +9,7 @@
 
 #include "sdt-cqe-quirks.h"
 #include "sdt-history.h"
-#include "sdt-ops-facts.h"
+#include "sdt-ops-private.h"
 
 gint
 sdt_ops_facts_type_code(const SdtInfo *info)

@@ -7,7 +7,7 @@
 
 #include <glib/gi18n.h>
 
-#include "sdt-ops-facts.h"
+#include "sdt-ops-private.h"
 #include "sdt-ops.h"
 
 /* `info`: the collected facts (sdt-info.c) and what config.txt says about the SD card */

@@ -8,7 +8,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "sdt-ops-facts.h"
+#include "sdt-ops-private.h"
 #include "sdt-ops.h"
 
 /* `status`: SD Tuner's block in config.txt, a pending trial, verification after reboot */

@@ -12,7 +12,7 @@
 #include "sdt-error.h"
 #include "sdt-history.h"
 #include "sdt-l10n-record.h"
-#include "sdt-ops-facts.h"
+#include "sdt-ops-private.h"
 #include "sdt-ops-verify-private.h"
 
 /*

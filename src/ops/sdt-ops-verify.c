@@ -12,7 +12,7 @@
 #include "sdt-history.h"
 #include "sdt-kmsg.h"
 #include "sdt-l10n-record.h"
-#include "sdt-ops-facts.h"
+#include "sdt-ops-private.h"
 #include "sdt-ops-verify-private.h"
 
 /* `verify`: after a reboot, decide on the pending change and act (keep, step down, undo) */

@@ -10,7 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "sdt-config-block.h"
-#include "sdt-config-evidence.h"
+#include "sdt-config-writer-private.h"
 #include "sdt-config-journal.h"
 #include "sdt-config-trial.h"
 #include "sdt-config-writer.h"

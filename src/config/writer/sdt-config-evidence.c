@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "sdt-config-block.h"
-#include "sdt-config-evidence.h"
+#include "sdt-config-writer-private.h"
 #include "sdt-config-journal.h"
 #include "sdt-error.h"
 

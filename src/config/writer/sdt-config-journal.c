@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "sdt-config-journal.h"
+#include "sdt-config-writer-private.h"
 #include "sdt-error.h"
 #include "sdt-file.h"
 #include "sdt-json.h"

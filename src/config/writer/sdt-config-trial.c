@@ -11,7 +11,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
-#include "sdt-config-evidence.h"
+#include "sdt-config-writer-private.h"
 #include "sdt-config-journal.h"
 #include "sdt-config-trial.h"
 #include "sdt-error.h"

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sdt-config-writer.h"
+#include "sdt-config-writer-private.h"
 #include "sdt-error.h"
 #include "sdt-state-lock.h"
 #include "sdt-file.h"

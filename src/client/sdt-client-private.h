@@ -10,6 +10,9 @@
 G_BEGIN_DECLS
 
 /*
+ * Private to the client library (src/client; tests/check-shape.py fails any
+ * other file that includes it): sdt-client-read.c's helpers for its readers.
+ *
  * Strict member access for the typed readers (sdt-client-bench.h, ...).  A
  * member that is absent or null is "unknown": NaN, NULL or @fallback, and the
  * call succeeds.  A member of another type is SDT_ERROR_INVALID_DATA naming it
