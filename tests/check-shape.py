@@ -11,6 +11,10 @@
   - a public (non-static) function's name starts with its file's name
     (sdt-check-block.c: sdt_check_block_*, or sdt_check_block itself; main()
     is the one exception);
+  - a public function of the libraries (src/ but the programs in app/, cli/
+    and helper/) that takes `GError **error` starts with
+    g_return_val_if_fail(error == NULL || *error == NULL, ...) (or
+    g_return_if_fail): its first statement;
   - a `-private.h` (what a family of files shares only among itself) is
     included only by its family: the files of its own folder of src/, and the
     tests of that folder (tests/<folder>/, or a test named after the folder,
@@ -92,6 +96,27 @@ def is_static(lines, name_line):
     return 'static' in words
 
 
+PROGRAMS = ('app', 'cli', 'helper')
+
+
+def error_check_missing(lines, name_line, first, last):
+    """for a function taking a GError **: FALSE when its first statement is the check"""
+    sig = ' '.join(lines[name_line:first - 1])
+    m = re.search(r'GError\s*\*\*\s*(\w+)', sig)
+    if not m:
+        return None
+    e = m.group(1)
+    body = [line.strip() for line in lines[first:last - 1] if line.strip()]
+    stmt = ''
+    for line in body:
+        stmt += line
+        if stmt.endswith(';'):
+            break
+    want = re.compile(r'^g_return(_val)?_if_fail\(\s*%s\s*==\s*NULL\s*\|\|\s*\*%s\s*==\s*NULL\s*'
+                      r'[,)]' % (e, e))
+    return not want.match(stmt)
+
+
 def file_prefix(path):
     """sdt-check-block.c -> sdt_check_block"""
     return os.path.basename(path)[:-2].replace('-', '_')
@@ -164,6 +189,9 @@ sizes = []
 long_functions = []
 public_count = 0
 misnamed = []
+error_api = 0
+checked_api = 0
+unchecked = []
 include_graph = {}
 headers = {os.path.basename(p): module(p) for p in files if p.endswith('.h')}
 for path in files:
@@ -182,6 +210,21 @@ for path in files:
         if path.endswith('.c') and name != 'main' and not is_static(lines, first - 1):
             public_count += 1
             prefix = file_prefix(path)
+            top = os.path.relpath(path, os.path.join(src, 'src')).split(os.sep)[0]
+            # the function's line of '{' is found again from the name line
+            brace = next(k for k in range(first - 1, len(lines)) if lines[k].startswith('{'))
+            missing = error_check_missing(lines, first - 1, brace + 1, last) \
+                if top not in PROGRAMS else None
+            if missing is not None:
+                error_api += 1
+                if missing:
+                    unchecked.append(f'{rel}:{first} {name}')
+                    problems.append(f'{rel}:{first}: public {name}() takes a GError ** but does not '
+                                    'start with g_return_val_if_fail(error == NULL || *error == '
+                                    'NULL, ...)')
+            body = '\n'.join(lines[brace + 1:last - 1]).lstrip()
+            if top not in PROGRAMS and body.startswith('g_return'):
+                checked_api += 1
             if name != prefix and not name.startswith(prefix + '_'):
                 misnamed.append(f'{rel}:{first} {name}')
                 problems.append(f'{rel}:{first}: public {name}() does not start with its file\'s '
@@ -302,6 +345,11 @@ if report:
     print(f'public functions: {public_count}; prefix not their file\'s name: {len(misnamed)}')
     for m in misnamed:
         print('  ' + m)
+    print(f'public library functions taking GError **: {error_api}; without the error '
+          f'check first: {len(unchecked)}; public library functions that check '
+          f'their arguments: {checked_api}')
+    for u in unchecked:
+        print('  ' + u)
     print(f'-private.h headers: {len(private_headers)}; included outside their family: '
           f'{len(private_breaches)}')
     for b in private_breaches:

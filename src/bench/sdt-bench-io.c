@@ -40,6 +40,7 @@ sdt_bench_io_backend_to_string(SdtBenchIoBackend backend)
 SdtBenchIo *
 sdt_bench_io_new(SdtBenchIoBackend backend, guint depth, gint fd, gsize block_size, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	SdtBenchIo *io;
 
 	g_return_val_if_fail(depth > 0 && depth <= 256, NULL);
@@ -609,6 +610,7 @@ out:
 gboolean
 sdt_bench_io_run(SdtBenchIo *io, const SdtBenchIoJob *job, SdtBenchIoStats *stats, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	SdtBenchIoCpuSnapshot cpu_start;
 	SdtBenchIoCpuSnapshot cpu_end;
 	gboolean ok;

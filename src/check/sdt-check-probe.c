@@ -294,6 +294,8 @@ sdt_check_probe_batch_run(SdtCheck *self,
 			  gdouble to,
 			  GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	gboolean ok;
 	guint64 wrap = 0;
 

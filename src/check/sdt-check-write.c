@@ -301,6 +301,8 @@ sdt_check_conclude(SdtCheck *self)
 gboolean
 sdt_check_write_phase(SdtCheck *self, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	guint64 stride = sdt_check_align(MAX(self->claim / 2048, (guint64) SDT_CHECK_STRIDE_MIN));
 	guint64 run_start = 0;
 	guint64 run_len = 0;

@@ -44,6 +44,7 @@ sdt_check_run(const gchar *dir,
 	      GCancellable *cancellable,
 	      GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	SdtCheck self;
 	JsonNode *node = NULL;
 
@@ -88,6 +89,7 @@ sdt_check_remove_stale(const gchar *dir)
 gint
 sdt_check_repair(const gchar *const *journal_dirs, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, -1);
 	return sdt_check_journal_repair(journal_dirs, error);
 }
 

@@ -200,6 +200,7 @@ sdt_client_bench_read_document(JsonObject *obj, SdtClientBench *bench, GError **
 SdtClientBench *
 sdt_client_bench_from_json(JsonObject *obj, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtClientBench) bench = g_new0(SdtClientBench, 1);
 	JsonArray *tests;
 
@@ -238,6 +239,7 @@ sdt_client_bench_from_json(JsonObject *obj, GError **error)
 SdtClientBench *
 sdt_client_bench_parse(const gchar *json, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(JsonNode) root = sdt_json_reader_parse(json, error);
 	if (root == NULL)
 		return NULL;

@@ -57,6 +57,7 @@ sdt_file_read_bounded(const gchar *path,
 		      gsize *len,
 		      GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autofree gchar *buf = NULL;
 	struct stat st;
 	gsize used = 0;
@@ -195,6 +196,7 @@ sdt_file_open_under_root(const gchar *root, const gchar *path, gint flags, gbool
 gint
 sdt_file_open_in_root(const gchar *root, const gchar *path, gint flags, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, -1);
 	g_autofree gchar *shown = NULL;
 	gboolean outside = FALSE;
 	gint fd, errsv;
@@ -316,6 +318,7 @@ sdt_file_read_kernel(const gchar *root,
 		     gsize *len,
 		     GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autofree gchar *shown = NULL;
 	struct stat st;
 	gsize used = 0;

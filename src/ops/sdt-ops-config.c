@@ -38,6 +38,7 @@ sdt_ops_config_recommendation(SdtContext *ctx, GPtrArray *warnings, GError **err
 JsonNode *
 sdt_ops_config_recommend(SdtContext *ctx, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(SdtRecommendResult) result = sdt_ops_config_recommendation(ctx, warnings, error);
 	JsonNode *node;
@@ -278,6 +279,7 @@ sdt_ops_apply_write(SdtContext *ctx,
 JsonNode *
 sdt_ops_config_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtInfo) info = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
@@ -310,6 +312,7 @@ sdt_ops_config_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **
 JsonNode *
 sdt_ops_config_revert(SdtContext *ctx, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, error);
 	g_autoptr(JsonObject) res = NULL;
 

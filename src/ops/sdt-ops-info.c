@@ -115,6 +115,7 @@ sdt_ops_info_config(SdtContext *ctx, const SdtInfo *info)
 JsonNode *
 sdt_ops_info(SdtContext *ctx, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
 	JsonNode *node;
 

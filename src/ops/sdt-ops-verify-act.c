@@ -333,6 +333,7 @@ sdt_ops_verify_act(SdtContext *ctx,
 		   JsonObject *out,
 		   GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	JsonObject *action;
 	gboolean done;
 
@@ -358,5 +359,6 @@ sdt_ops_verify_act(SdtContext *ctx,
 void
 sdt_ops_verify_act_failed(SdtContext *ctx, JsonObject *out, GError **error)
 {
+	g_return_if_fail(error == NULL || *error == NULL);
 	sdt_ops_verify_failed(ctx, NULL, out, error);
 }

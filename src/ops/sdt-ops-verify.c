@@ -317,6 +317,7 @@ sdt_ops_verify(SdtContext *ctx,
 	       GCancellable *cancellable,
 	       GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtVerifyPending) p = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
 	g_autoptr(SdtVerifyResult) r = NULL;

@@ -230,6 +230,8 @@ sdt_config_writer_apply_locked(SdtConfigWriter *self,
 JsonObject *
 sdt_config_apply(SdtConfigWriter *self, const SdtConfigBlock *block, gboolean trial, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	JsonObject *result;
@@ -491,6 +493,8 @@ sdt_config_writer_revert_locked(SdtConfigWriter *self,
 JsonObject *
 sdt_config_apply_revert(SdtConfigWriter *self, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	JsonObject *result;
@@ -507,6 +511,8 @@ sdt_config_apply_revert(SdtConfigWriter *self, GError **error)
 JsonObject *
 sdt_config_apply_end_trial(SdtConfigWriter *self, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
@@ -532,6 +538,8 @@ sdt_config_apply_end_trial(SdtConfigWriter *self, GError **error)
 gboolean
 sdt_config_apply_diagnose_revert(SdtConfigWriter *self, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	g_autoptr(SdtConfigEdit) edit = NULL;

@@ -41,56 +41,6 @@ struct _SdtConfigWriter {
 
 G_DEFINE_TYPE(SdtConfigWriter, sdt_config_writer, G_TYPE_OBJECT)
 
-static gint
-sdt_config_writer_io_open(const gchar *path, gint flags, mode_t mode, gpointer user_data)
-{
-	return open(path, flags, mode);
-}
-
-static gssize
-sdt_config_writer_io_write(gint fd, const void *buf, gsize count, gpointer user_data)
-{
-	return write(fd, buf, count);
-}
-
-static gint
-sdt_config_writer_io_fsync(gint fd, gpointer user_data)
-{
-	return fsync(fd);
-}
-
-static gint
-sdt_config_writer_io_close(gint fd, gpointer user_data)
-{
-	return close(fd);
-}
-
-static gint
-sdt_config_writer_io_rename(const gchar *from, const gchar *to, gpointer user_data)
-{
-	gint rc = rename(from, to);
-	sdt_file_kill_point();
-	return rc;
-}
-
-static gint
-sdt_config_writer_io_unlink(const gchar *path, gpointer user_data)
-{
-	gint rc = unlink(path);
-	sdt_file_kill_point();
-	return rc;
-}
-
-static const SdtConfigWriterIo sdt_config_writer_io_default = {
-	sdt_config_writer_io_open,
-	sdt_config_writer_io_write,
-	sdt_config_writer_io_fsync,
-	sdt_config_writer_io_close,
-	sdt_config_writer_io_rename,
-	sdt_config_writer_io_unlink,
-	NULL,
-};
-
 static void
 sdt_config_writer_finalize(GObject *object)
 {
@@ -133,6 +83,7 @@ sdt_config_writer_is_stub(const gchar *path)
 gchar *
 sdt_config_writer_locate(SdtContext *ctx, gchar **display_path, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autofree gchar *fw = sdt_context_build_path(ctx, "/boot/firmware/config.txt");
 	g_autofree gchar *legacy = sdt_context_build_path(ctx, "/boot/config.txt");
 	g_autofree gchar *fw_dir = sdt_context_build_path(ctx, "/boot/firmware");
@@ -186,6 +137,7 @@ sdt_config_writer_new_for_paths(const gchar *config_path,
 SdtConfigWriter *
 sdt_config_writer_new(SdtContext *ctx, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autofree gchar *display = NULL;
 	g_autofree gchar *path = sdt_config_writer_locate(ctx, &display, error);
 	g_autofree gchar *state = NULL;
@@ -240,6 +192,8 @@ sdt_config_writer_run_commit(SdtConfigWriter *self,
 			     const gchar *target_sha256,
 			     GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	if (self->commit == NULL)
 		return TRUE;
 	return self
@@ -334,6 +288,7 @@ sdt_config_writer_resolve(SdtConfigWriter *self, GError **error)
 GBytes *
 sdt_config_writer_read_limited(const gchar *path, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(GError) local = NULL;
 	gchar *data = NULL;
 	gsize len = 0;
@@ -371,6 +326,8 @@ sdt_config_writer_read_limited(const gchar *path, GError **error)
 SdtConfigTxt *
 sdt_config_writer_load(SdtConfigWriter *self, GBytes **bytes_out, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
 	g_autoptr(GBytes) bytes = NULL;
 	SdtConfigTxt *cfg;
 
@@ -407,6 +364,7 @@ sdt_config_writer_hash(GBytes *bytes)
 gboolean
 sdt_config_writer_set_write_error(GError **error, gint errsv, const gchar *path)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	const gchar *hint;
 
 	switch (errsv) {
@@ -618,6 +576,8 @@ sdt_config_writer_write_atomic_like(SdtConfigWriter *self,
 				    const gchar *like,
 				    GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	g_autofree gchar *dir = g_path_get_dirname(path);
 	g_autofree gchar *base = g_path_get_basename(path);
 	g_autofree gchar *tmp = NULL;
@@ -657,6 +617,8 @@ sdt_config_writer_write_atomic(SdtConfigWriter *self,
 			       const gchar *expect_hash,
 			       GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	return sdt_config_writer_write_atomic_like(self, path, bytes, expect_hash, NULL, error);
 }
 
@@ -697,6 +659,8 @@ sdt_config_writer_cleanup(SdtConfigWriter *self)
 gchar *
 sdt_config_writer_backup(SdtConfigWriter *self, GBytes *bytes, const gchar *stem, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
 	g_autofree gchar *dir = g_build_filename(self->state_dir, "backups", NULL);
 	g_autoptr(GDateTime) now = sdt_config_writer_now(self);
 	g_autofree gchar *stamp = g_date_time_format(now, "%Y%m%dT%H%M%S");
@@ -760,6 +724,8 @@ sdt_config_writer_check_writable(SdtConfigWriter *self, GError **error)
 SdtConfigTxt *
 sdt_config_writer_begin(SdtConfigWriter *self, GBytes **old, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
 	SdtConfigTxt *cfg;
 	g_autofree gchar *damage = NULL;
 
@@ -790,5 +756,7 @@ sdt_config_writer_write_config(SdtConfigWriter *self,
 			       const gchar *expect_hash,
 			       GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	return sdt_config_writer_write_atomic(self, self->real_path, bytes, expect_hash, error);
 }
