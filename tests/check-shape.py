@@ -22,6 +22,14 @@
   - a public (non-static) function's name starts with its file's name
     (sdt-check-block.c: sdt_check_block_*, or sdt_check_block itself; main()
     is the one exception);
+  - a public function of the libraries (src/ but the programs in app/, cli/
+    and helper/) that takes `GError **error` starts with
+    g_return_val_if_fail(error == NULL || *error == NULL, ...) (or
+    g_return_if_fail): its first statement;
+  - a `-private.h` (what a family of files shares only among itself) is
+    included only by its family: the files of its own folder of src/, and the
+    tests of that folder (tests/<folder>/, or a test named after the folder,
+    test-bench.c for src/bench, test-config-writer.c for src/config/writer);
   - with BUILDDIR: no call circle between modules (from the object files'
     defined and undefined symbols), no public function without a caller
     outside its own file (tests count as callers), and the GUI binary links
@@ -88,8 +96,9 @@ def sources():
 
 
 def module(path):
+    """a.c and a.h are module a; a-private.h is a's inner half, module a too"""
     rel = os.path.relpath(path, src)
-    return re.sub(r'\.[ch]$', '', rel)
+    return re.sub(r'(-private)?\.[ch]$', '', rel)
 
 
 NAME_RE = re.compile(r'^([A-Za-z_]\w*)\s*\(')
@@ -128,9 +137,53 @@ def is_static(lines, name_line):
     return 'static' in words
 
 
+PROGRAMS = ('app', 'cli', 'helper')
+
+
+def error_check_missing(lines, name_line, first, last):
+    """for a function taking a GError **: FALSE when its first statement is the check"""
+    sig = ' '.join(lines[name_line:first - 1])
+    m = re.search(r'GError\s*\*\*\s*(\w+)', sig)
+    if not m:
+        return None
+    e = m.group(1)
+    body = [line.strip() for line in lines[first:last - 1] if line.strip()]
+    stmt = ''
+    for line in body:
+        stmt += line
+        if stmt.endswith(';'):
+            break
+    want = re.compile(r'^g_return(_val)?_if_fail\(\s*%s\s*==\s*NULL\s*\|\|\s*\*%s\s*==\s*NULL\s*'
+                      r'[,)]' % (e, e))
+    return not want.match(stmt)
+
+
 def file_prefix(path):
     """sdt-check-block.c -> sdt_check_block"""
     return os.path.basename(path)[:-2].replace('-', '_')
+
+
+def private_family_ok(header, includer):
+    """may @includer (a path) include @header, a -private.h of src/?"""
+    folder = os.path.relpath(os.path.dirname(header), os.path.join(src, 'src'))
+    rel = os.path.relpath(includer, src)
+    if rel.startswith('src' + os.sep):
+        return os.path.dirname(includer) == os.path.dirname(header)
+    if rel.startswith('tests' + os.sep):
+        if os.path.relpath(os.path.dirname(includer), os.path.join(src, 'tests')) == folder:
+            return True
+        stem = re.sub(r'^(test|fuzz)-', '', os.path.basename(includer)).rsplit('.', 1)[0]
+        return stem.startswith(folder.replace(os.sep, '-'))
+    return False
+
+
+def test_sources():
+    out = []
+    for d, _, fs in os.walk(os.path.join(src, 'tests')):
+        for f in fs:
+            if f.endswith(('.c', '.h')):
+                out.append(os.path.join(d, f))
+    return sorted(out)
 
 
 def sccs(graph):
@@ -183,6 +236,9 @@ sizes = []
 long_functions = []
 public_count = 0
 misnamed = []
+error_api = 0
+checked_api = 0
+unchecked = []
 include_graph = {}
 layer_breaches = []
 headers = {os.path.basename(p): module(p) for p in files if p.endswith('.h')}
@@ -202,6 +258,21 @@ for path in files:
         if path.endswith('.c') and name != 'main' and not is_static(lines, first - 1):
             public_count += 1
             prefix = file_prefix(path)
+            top = os.path.relpath(path, os.path.join(src, 'src')).split(os.sep)[0]
+            # the function's line of '{' is found again from the name line
+            brace = next(k for k in range(first - 1, len(lines)) if lines[k].startswith('{'))
+            missing = error_check_missing(lines, first - 1, brace + 1, last) \
+                if top not in PROGRAMS else None
+            if missing is not None:
+                error_api += 1
+                if missing:
+                    unchecked.append(f'{rel}:{first} {name}')
+                    problems.append(f'{rel}:{first}: public {name}() takes a GError ** but does not '
+                                    'start with g_return_val_if_fail(error == NULL || *error == '
+                                    'NULL, ...)')
+            body = '\n'.join(lines[brace + 1:last - 1]).lstrip()
+            if top not in PROGRAMS and body.startswith('g_return'):
+                checked_api += 1
             if name != prefix and not name.startswith(prefix + '_'):
                 misnamed.append(f'{rel}:{first} {name}')
                 problems.append(f'{rel}:{first}: public {name}() does not start with its file\'s '
@@ -244,6 +315,21 @@ for path in files:
 for folder, count in sorted(folder_sizes.items()):
     if count > MAX_FOLDER:
         problems.append(f'src/{folder}: {count} .c files (at most {MAX_FOLDER}: split the layer)')
+
+private_headers = {os.path.basename(p): p for p in files if p.endswith('-private.h')}
+private_breaches = []
+for path in files + test_sources():
+    with open(path, encoding='utf-8', errors='replace') as f:
+        text = f.read()
+    for m in re.finditer(r'^\s*#\s*include\s+"([^"]+-private\.h)"', text, re.M):
+        header = private_headers.get(os.path.basename(m.group(1)))
+        if header and not private_family_ok(header, path):
+            rel = os.path.relpath(path, src)
+            hrel = os.path.relpath(header, src)
+            private_breaches.append(f'{rel}: {hrel}')
+            problems.append(f'{rel} includes {hrel}, which is private to '
+                            f'{os.path.relpath(os.path.dirname(header), src)}/ (include its '
+                            f'public header, or move what it needs into one)')
 
 include_circles = sccs(include_graph)
 for c in include_circles:
@@ -344,6 +430,15 @@ if report:
     print(f'public functions: {public_count}; prefix not their file\'s name: {len(misnamed)}')
     for m in misnamed:
         print('  ' + m)
+    print(f'public library functions taking GError **: {error_api}; without the error '
+          f'check first: {len(unchecked)}; public library functions that check '
+          f'their arguments: {checked_api}')
+    for u in unchecked:
+        print('  ' + u)
+    print(f'-private.h headers: {len(private_headers)}; included outside their family: '
+          f'{len(private_breaches)}')
+    for b in private_breaches:
+        print('  ' + b)
     print(f'include circles: {len(include_circles)}')
     for c in include_circles:
         print('  ' + ' <-> '.join(c))

@@ -16,7 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "sdt-bench-io-backend.h"
+#include "sdt-bench-io-private.h"
 #include "sdt-error.h"
 
 static gssize
@@ -66,6 +66,7 @@ sdt_bench_io_worker(gpointer data)
 gboolean
 sdt_bench_io_backend_start_threads(SdtBenchIo *io, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	io->requests = g_async_queue_new();
 	io->completions = g_async_queue_new();
 	io->workers = g_new0(GThread *, io->depth);
@@ -117,6 +118,7 @@ sdt_bench_io_register_buffers(SdtBenchIo *io)
 gboolean
 sdt_bench_io_backend_start_uring(SdtBenchIo *io, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	/* room for every slot plus the fsync and the cancellation's poll */
 	gint rc = io_uring_queue_init(io->n_slots + 4, &io->ring, 0);
 	if (rc < 0) {

@@ -14,7 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "sdt-bench-io-cpu.h"
+#include "sdt-bench-io-private.h"
 
 static guint64
 sdt_bench_io_clock_ns(clockid_t clock)

@@ -18,8 +18,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "sdt-bench-io-backend.h"
-#include "sdt-bench-io-cpu.h"
+#include "sdt-bench-io-private.h"
 #include "sdt-bench-io.h"
 #include "sdt-error.h"
 
@@ -41,6 +40,7 @@ sdt_bench_io_backend_to_string(SdtBenchIoBackend backend)
 SdtBenchIo *
 sdt_bench_io_new(SdtBenchIoBackend backend, guint depth, gint fd, gsize block_size, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	SdtBenchIo *io;
 
 	g_return_val_if_fail(depth > 0 && depth <= 256, NULL);
@@ -610,6 +610,7 @@ out:
 gboolean
 sdt_bench_io_run(SdtBenchIo *io, const SdtBenchIoJob *job, SdtBenchIoStats *stats, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	SdtBenchIoCpuSnapshot cpu_start;
 	SdtBenchIoCpuSnapshot cpu_end;
 	gboolean ok;

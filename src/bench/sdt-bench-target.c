@@ -321,6 +321,7 @@ sdt_bench_target_check_file(SdtBenchTarget *self, const struct stat *st_dir, GEr
 SdtBenchTarget *
 sdt_bench_target_open(const gchar *dir, guint64 size, SdtBenchTargetFlags flags, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtBenchTarget) self = g_new0(SdtBenchTarget, 1);
 	struct stat st_dir;
 
@@ -352,6 +353,8 @@ sdt_bench_target_open(const gchar *dir, guint64 size, SdtBenchTargetFlags flags,
 gint
 sdt_bench_target_open_raw(SdtBenchTarget *self, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, -1);
+	g_return_val_if_fail(self != NULL, -1);
 	gint fd;
 
 	if (self->disk_node == NULL) {

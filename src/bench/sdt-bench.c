@@ -59,6 +59,7 @@ static const SdtBenchProfile sdt_bench_profiles[] = {
 gboolean
 sdt_bench_config_for_profile(const gchar *profile, SdtBenchConfig *config, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	memset(config, 0, sizeof(*config));
 	config->seq_block_size = 4 * MIB;
 	config->rand_block_size = 4096;
@@ -534,6 +535,7 @@ sdt_bench_run(SdtBenchTarget *target,
 	      GCancellable *cancellable,
 	      GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtBenchResult) result = g_new0(SdtBenchResult, 1);
 	SdtBenchProgress prog = {.func = progress, .user_data = user_data};
 	gdouble t0 = sdt_bench_now();

@@ -481,6 +481,7 @@ sdt_soak_run(gint fd,
 	     GCancellable *cancellable,
 	     GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	guint8 *buf = NULL;
 	SdtSoakChecker check = {.fd = fd, .config = config, .cancellable = cancellable};
 	SdtSoakChunk written = {0};

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sdt-check-block.h"
+#include "sdt-check-private.h"
 #include "sdt-error.h"
 #include "sdt-file.h"
 
@@ -124,6 +124,8 @@ sdt_check_block_classify(SdtCheck *self, const guint8 *block, guint64 offset, gu
 gboolean
 sdt_check_block_cancelled(SdtCheck *self, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	if (!g_cancellable_is_cancelled(self->cancellable))
 		return FALSE;
 	g_set_error_literal(error,

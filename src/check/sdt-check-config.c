@@ -24,6 +24,7 @@ sdt_check_config_init(SdtCheckConfig *config, SdtCheckMode mode)
 gboolean
 sdt_check_config_mode_from_string(const gchar *name, SdtCheckMode *mode, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	if (g_strcmp0(name, "quick") == 0) {
 		*mode = SDT_CHECK_MODE_QUICK;
 		return TRUE;

@@ -10,8 +10,7 @@
 #include <inttypes.h>
 #include <unistd.h>
 
-#include "sdt-check-full.h"
-#include "sdt-check-target.h"
+#include "sdt-check-private.h"
 #include "sdt-error.h"
 
 static void
@@ -128,6 +127,8 @@ sdt_check_full_conclude(SdtCheck *self, guint64 total)
 gboolean
 sdt_check_full(SdtCheck *self, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	guint64 total;
 
 	/* after the probe (sdt_check_write_phase()), which reserved the space and

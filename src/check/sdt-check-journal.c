@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sdt-check-journal.h"
+#include "sdt-check-private.h"
 #include "sdt-state-lock.h"
 #include "sdt-error.h"
 #include "sdt-file.h"
@@ -165,6 +165,7 @@ sdt_journal_write_one(const gchar *dir, GByteArray *bytes, GError **error)
 gboolean
 sdt_check_journal_write(const gchar *const *dirs, const SdtCheckJournal *journal, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autoptr(GByteArray) bytes = sdt_journal_encode(journal);
 
 	for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++)
@@ -201,6 +202,7 @@ sdt_check_journal_rewrite_damaged(const gchar *const *dirs,
 				  const SdtCheckJournal *journal,
 				  GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autoptr(GByteArray) bytes = sdt_journal_encode(journal);
 	gboolean damaged = FALSE;
 
@@ -336,6 +338,7 @@ sdt_journal_put_back(const SdtCheckJournal *j, gint fd, GError **error)
 gint
 sdt_check_journal_repair(const gchar *const *dirs, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, -1);
 	SdtCheckJournal j = {0};
 	gboolean found = FALSE;
 	gint count;

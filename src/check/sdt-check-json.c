@@ -8,7 +8,7 @@
 #include <glib/gi18n.h>
 #include <inttypes.h>
 
-#include "sdt-check-json.h"
+#include "sdt-check-private.h"
 
 /* did the probe reach far enough to call the card genuine? */
 static gboolean

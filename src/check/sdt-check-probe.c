@@ -12,8 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sdt-check-journal.h"
-#include "sdt-check-probe.h"
+#include "sdt-check-private.h"
 
 #define SDT_CHECK_MAX_DIVISOR 1024
 
@@ -295,6 +294,8 @@ sdt_check_probe_batch_run(SdtCheck *self,
 			  gdouble to,
 			  GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	gboolean ok;
 	guint64 wrap = 0;
 

@@ -9,7 +9,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "sdt-check-read.h"
+#include "sdt-check-private.h"
 
 #define SDT_CHECK_MAX_ANCHORS (SDT_CHECK_N_ANCHORS * 2)
 
@@ -159,6 +159,8 @@ sdt_check_confirm_read_error(SdtCheck *self, guint64 good, guint64 bad)
 gboolean
 sdt_check_read_phase(SdtCheck *self, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	SdtCheckAnchors anchors = {
 		.blocks = g_aligned_alloc(SDT_CHECK_MAX_ANCHORS, SDT_CHECK_BLOCK, SDT_CHECK_BLOCK),
 	};

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "sdt-bench-target.h"
-#include "sdt-check-target.h"
+#include "sdt-check-private.h"
 #include "sdt-file.h"
 #include "sdt-error.h"
 #include "sdt-mounts.h"
@@ -196,6 +196,8 @@ sdt_check_target_open_disk(SdtCheck *self, GError **error)
 gboolean
 sdt_check_target_open(SdtCheck *self, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	g_autoptr(SdtCheckUdev) udev = udev_new();
 	g_autoptr(SdtCheckUdevDevice) dev = NULL;
 	struct stat st;
@@ -223,6 +225,8 @@ sdt_check_target_open(SdtCheck *self, GError **error)
 gboolean
 sdt_check_target_open_write(SdtCheck *self, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	struct stat st;
 
 	self->wfd = open(self->disk_node, O_RDWR | O_DIRECT | O_CLOEXEC | O_NOCTTY);
@@ -436,6 +440,8 @@ sdt_check_give_back(SdtCheck *self, guint64 bytes, GError **error)
 gboolean
 sdt_check_target_reserve(SdtCheck *self, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	guint64 size = 0;
 	guint64 give_back = 0;
 	guint64 floor;

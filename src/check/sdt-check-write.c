@@ -8,9 +8,7 @@
 #include <glib/gi18n.h>
 #include <inttypes.h>
 
-#include "sdt-check-probe.h"
-#include "sdt-check-target.h"
-#include "sdt-check-write.h"
+#include "sdt-check-private.h"
 
 #define SDT_CHECK_FLUSH      (8 * SDT_CHECK_MIB) /* above the write cache of a fake */
 #define SDT_CHECK_STRIDE_MIN (64 * 1024)
@@ -303,6 +301,8 @@ sdt_check_conclude(SdtCheck *self)
 gboolean
 sdt_check_write_phase(SdtCheck *self, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	guint64 stride = sdt_check_align(MAX(self->claim / 2048, (guint64) SDT_CHECK_STRIDE_MIN));
 	guint64 run_start = 0;
 	guint64 run_len = 0;

@@ -10,12 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sdt-check-full.h"
-#include "sdt-check-journal.h"
-#include "sdt-check-json.h"
-#include "sdt-check-read.h"
-#include "sdt-check-target.h"
-#include "sdt-check-write.h"
+#include "sdt-check-private.h"
 #include "sdt-check.h"
 #include "sdt-context.h"
 #include "sdt-error.h"
@@ -49,6 +44,7 @@ sdt_check_run(const gchar *dir,
 	      GCancellable *cancellable,
 	      GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	SdtCheck self;
 	JsonNode *node = NULL;
 
@@ -93,6 +89,7 @@ sdt_check_remove_stale(const gchar *dir)
 gint
 sdt_check_repair(const gchar *const *journal_dirs, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, -1);
 	return sdt_check_journal_repair(journal_dirs, error);
 }
 

@@ -207,6 +207,7 @@ sdt_client_history_entry_read(JsonNode *node, guint index)
 SdtClientHistory *
 sdt_client_history_from_json(JsonObject *obj, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtClientHistory) history = g_new0(SdtClientHistory, 1);
 	JsonArray *entries;
 

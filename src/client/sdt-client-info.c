@@ -160,6 +160,7 @@ sdt_client_info_read_emmc_wear(JsonObject *card,
 			       SdtEmmcWear *wear,
 			       GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	JsonObject *emmc = NULL;
 
 	sdt_emmc_wear_init(wear);
@@ -342,6 +343,7 @@ sdt_client_info_read_config(JsonObject *obj, SdtClientInfoConfig *c, GError **er
 SdtClientInfo *
 sdt_client_info_from_json(JsonObject *obj, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtClientInfo) info = g_new0(SdtClientInfo, 1);
 
 	info->card.mount_points = g_ptr_array_new_with_free_func(g_free);

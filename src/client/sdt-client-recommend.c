@@ -73,6 +73,7 @@ sdt_client_recommendation_from_node(JsonNode *node, guint index, GError **error)
 SdtClientRecommendations *
 sdt_client_recommend_list_from_json(JsonObject *obj, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtClientRecommendations) recs = g_new0(SdtClientRecommendations, 1);
 	JsonArray *array;
 

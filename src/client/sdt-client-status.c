@@ -26,6 +26,7 @@ sdt_client_status_verification_free(SdtClientVerification *v)
 SdtClientVerification *
 sdt_client_status_verification_from_json(JsonObject *obj, const gchar *where, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtClientVerification) v = g_new0(SdtClientVerification, 1);
 
 	if (!sdt_client_read_string(obj, where, "id", &v->id, error) ||
@@ -162,6 +163,7 @@ sdt_client_status_read_verifications(JsonObject *obj, SdtClientStatus *s, GError
 SdtClientStatus *
 sdt_client_status_from_json(JsonObject *obj, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtClientStatus) s = g_new0(SdtClientStatus, 1);
 
 	s->lines = g_ptr_array_new_with_free_func(g_free);

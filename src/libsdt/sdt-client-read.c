@@ -36,6 +36,7 @@ sdt_client_read_wrong_type(const gchar *where, const gchar *member, GError **err
 gboolean
 sdt_client_read_missing(const gchar *where, const gchar *member, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autofree gchar *path = sdt_client_read_path(where, member);
 
 	g_set_error(error,
@@ -57,6 +58,7 @@ sdt_client_read_element(const gchar *where, const gchar *member, guint index)
 JsonObject *
 sdt_client_read_element_object(JsonNode *node, const gchar *at, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	if (JSON_NODE_HOLDS_OBJECT(node))
 		return json_node_get_object(node);
 	g_set_error(error,
@@ -89,6 +91,7 @@ sdt_client_read_number(JsonObject *obj,
 		       gdouble *value,
 		       GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	JsonNode *node = sdt_client_read_node(obj, member);
 
 	*value = NAN;
@@ -111,6 +114,7 @@ sdt_client_read_int(JsonObject *obj,
 		    gint64 *value,
 		    GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	JsonNode *node = sdt_client_read_node(obj, member);
 
 	*value = fallback;
@@ -130,6 +134,7 @@ sdt_client_read_bool(JsonObject *obj,
 		     gboolean *value,
 		     GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	JsonNode *node = sdt_client_read_node(obj, member);
 
 	*value = fallback;
@@ -148,6 +153,7 @@ sdt_client_read_string(JsonObject *obj,
 		       gchar **value,
 		       GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	JsonNode *node = sdt_client_read_node(obj, member);
 
 	*value = NULL;
@@ -166,6 +172,7 @@ sdt_client_read_object(JsonObject *obj,
 		       JsonObject **value,
 		       GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	JsonNode *node = sdt_client_read_node(obj, member);
 
 	*value = NULL;
@@ -184,6 +191,7 @@ sdt_client_read_array(JsonObject *obj,
 		      JsonArray **value,
 		      GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	JsonNode *node = sdt_client_read_node(obj, member);
 
 	*value = NULL;
@@ -202,6 +210,7 @@ sdt_client_read_strings(JsonObject *obj,
 			GPtrArray *out,
 			GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	JsonArray *array;
 
 	if (!sdt_client_read_array(obj, where, member, &array, error))
@@ -224,6 +233,7 @@ sdt_client_read_reason_code(JsonObject *obj,
 			    JsonArray **args,
 			    GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	JsonNode *c = obj != NULL ? json_object_get_member(obj, "reason_code") : NULL;
 	JsonNode *a = obj != NULL ? json_object_get_member(obj, "reason_args") : NULL;
 

@@ -58,6 +58,7 @@ sdt_context_init(SdtContext *self)
 SdtContext *
 sdt_context_new(const gchar *root, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtContext) self = g_object_new(SDT_TYPE_CONTEXT, NULL);
 	g_autofree gchar *canon = NULL;
 
@@ -111,6 +112,8 @@ sdt_context_get_state_dir(SdtContext *self)
 gint
 sdt_context_open(SdtContext *self, const gchar *abs_path, gint flags, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, -1);
+	g_return_val_if_fail(self != NULL, -1);
 	g_return_val_if_fail(SDT_IS_CONTEXT(self), -1);
 	return sdt_file_open_in_root(self->root, abs_path, flags, error);
 }
@@ -123,6 +126,8 @@ sdt_context_read_kernel_file(SdtContext *self,
 			     gsize *len,
 			     GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	g_return_val_if_fail(SDT_IS_CONTEXT(self), FALSE);
 	return sdt_file_read_kernel(self->root, abs_path, max_len, contents, len, error);
 }
@@ -133,6 +138,8 @@ sdt_context_read_kernel_file(SdtContext *self,
 gchar *
 sdt_context_get_boot_id(SdtContext *self, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
 	g_autofree gchar *text = NULL;
 
 	if (!sdt_context_read_kernel_file(self,

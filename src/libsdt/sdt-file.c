@@ -57,6 +57,7 @@ sdt_file_read_bounded(const gchar *path,
 		      gsize *len,
 		      GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	return sdt_file_read_bounded_fd(path, max_len, contents, len, NULL, error);
 }
 
@@ -73,6 +74,7 @@ sdt_file_read_bounded_fd(const gchar *path,
 	gsize used = 0;
 	gint fd;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_return_val_if_fail(path != NULL, FALSE);
 	g_return_val_if_fail(contents != NULL, FALSE);
 
@@ -210,6 +212,7 @@ sdt_file_open_under_root(const gchar *root, const gchar *path, gint flags, gbool
 gint
 sdt_file_open_in_root(const gchar *root, const gchar *path, gint flags, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, -1);
 	g_autofree gchar *shown = NULL;
 	gboolean outside = FALSE;
 	gint fd, errsv;
@@ -331,6 +334,7 @@ sdt_file_read_kernel(const gchar *root,
 		     gsize *len,
 		     GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autofree gchar *shown = NULL;
 	struct stat st;
 	gsize used = 0;

@@ -35,6 +35,7 @@ sdt_state_lock_is_temp_name(const gchar *entry, const gchar *name)
 gint
 sdt_state_lock(const gchar *dir, const gchar *name, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, -1);
 	g_autoptr(GDir) d = NULL;
 	const gchar *entry;
 	gint fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -83,6 +84,7 @@ sdt_state_dir_create(const gchar *dir, mode_t mode)
 gboolean
 sdt_state_lock_make_dir(const gchar *dir, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	struct stat st;
 	gint errsv = sdt_state_dir_create(dir, SDT_STATE_DIR_MODE);
 

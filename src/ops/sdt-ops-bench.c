@@ -20,7 +20,7 @@
 #include "sdt-history.h"
 #include "sdt-info.h"
 #include "sdt-mounts.h"
-#include "sdt-ops-facts.h"
+#include "sdt-ops-private.h"
 #include "sdt-ops.h"
 #include "sdt-soak.h"
 
@@ -185,6 +185,7 @@ sdt_ops_bench_card_dir(SdtContext *ctx,
 		       gpointer user_data,
 		       GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	if (dir == NULL) {
 		card->dir = sdt_bench_card_find_dir(ctx, file_size, card, error);
 		if (card->dir == NULL)
@@ -221,6 +222,7 @@ sdt_ops_bench_run(SdtContext *ctx,
 		  GCancellable *cancellable,
 		  GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtBenchTarget) target = NULL;
 	g_autoptr(SdtBenchResult) result = NULL;
 	g_autoptr(SdtBenchRecord) record = NULL;
@@ -279,6 +281,7 @@ sdt_ops_bench(SdtContext *ctx,
 	      GCancellable *cancellable,
 	      GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	SdtBenchConfig config;
 
 	if (g_strcmp0(profile, "soak") == 0)
@@ -404,6 +407,7 @@ sdt_ops_bench_soak(SdtContext *ctx,
 		   GCancellable *cancellable,
 		   GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtBenchTarget) target = NULL;
 	g_autoptr(GError) error_history = NULL;
 	SdtSoakConfig config = {0};

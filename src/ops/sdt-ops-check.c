@@ -23,6 +23,7 @@ sdt_ops_check(SdtContext *ctx,
 	      GCancellable *cancellable,
 	      GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	SdtCheckConfig config;
 	SdtCheckMode check_mode;
 	g_auto(SdtBenchCardDir) card = {0};

@@ -13,7 +13,7 @@
 #include "sdt-error.h"
 #include "sdt-history.h"
 #include "sdt-ops-config.h"
-#include "sdt-ops-facts.h"
+#include "sdt-ops-private.h"
 #include "sdt-ops.h"
 
 /* `recommend`, `apply` and `revert`: the recommendation and SD Tuner's block in config.txt */
@@ -41,6 +41,7 @@ sdt_ops_config_recommendation(SdtContext *ctx, GPtrArray *warnings, GError **err
 JsonNode *
 sdt_ops_config_recommend(SdtContext *ctx, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(SdtRecommendResult) result = sdt_ops_config_recommendation(ctx, warnings, error);
 	JsonNode *node;
@@ -393,6 +394,7 @@ sdt_ops_apply_write(SdtContext *ctx,
 JsonNode *
 sdt_ops_config_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtInfo) info = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
@@ -429,6 +431,7 @@ sdt_ops_config_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **
 JsonNode *
 sdt_ops_config_revert(SdtContext *ctx, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, error);
 	g_autoptr(SdtConfigApplyRevert) done = NULL;
 	g_autoptr(JsonObject) res = NULL;

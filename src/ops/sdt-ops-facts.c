@@ -9,7 +9,7 @@
 
 #include "sdt-cqe-quirks.h"
 #include "sdt-history.h"
-#include "sdt-ops-facts.h"
+#include "sdt-ops-private.h"
 
 gint
 sdt_ops_facts_type_code(const SdtInfo *info)
@@ -163,6 +163,7 @@ sdt_ops_facts_recommend(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfig
 SdtConfigTxt *
 sdt_ops_facts_load_config(SdtContext *ctx, SdtConfigWriter **writer_out, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, error);
 	SdtConfigTxt *cfg;
 

@@ -313,6 +313,7 @@ sdt_ops_health_notes(JsonBuilder *b, const SdtCard *card, const SdtOpsHealth *h)
 JsonNode *
 sdt_ops_health(SdtContext *ctx, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
 	g_autoptr(JsonBuilder) b = json_builder_new();
 	g_autoptr(JsonArray) history = NULL;

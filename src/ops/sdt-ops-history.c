@@ -13,6 +13,7 @@
 JsonNode *
 sdt_ops_history(SdtContext *ctx, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(JsonArray) entries = sdt_history_list_full(ctx, warnings, error);
 	g_autoptr(JsonObject) obj = NULL;

@@ -7,7 +7,7 @@
 
 #include <glib/gi18n.h>
 
-#include "sdt-ops-facts.h"
+#include "sdt-ops-private.h"
 #include "sdt-ops.h"
 
 /* `info`: the collected facts (sdt-info.c) and what config.txt says about the SD card */
@@ -115,6 +115,7 @@ sdt_ops_info_config(SdtContext *ctx, const SdtInfo *info)
 JsonNode *
 sdt_ops_info(SdtContext *ctx, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
 	JsonNode *node;
 

@@ -452,6 +452,7 @@ sdt_metrics_check(SdtProm *prom, JsonArray *history)
 gchar *
 sdt_ops_metrics(SdtContext *ctx, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
 	g_autoptr(JsonNode) info_doc = NULL;
 	g_autoptr(JsonNode) health = NULL;

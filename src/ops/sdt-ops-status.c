@@ -8,7 +8,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "sdt-ops-facts.h"
+#include "sdt-ops-private.h"
 #include "sdt-ops.h"
 
 /* `status`: SD Tuner's block in config.txt, a pending trial, verification after reboot */
@@ -237,6 +237,7 @@ sdt_ops_status_trial(SdtContext *ctx, SdtConfigWriter *writer, JsonObject *obj, 
 JsonNode *
 sdt_ops_status(SdtContext *ctx, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
 	g_autoptr(SdtConfigWriter) writer = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;

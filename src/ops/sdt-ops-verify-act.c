@@ -14,7 +14,7 @@
 #include "sdt-history.h"
 #include "sdt-l10n-record.h"
 #include "sdt-ops-config.h"
-#include "sdt-ops-facts.h"
+#include "sdt-ops-private.h"
 #include "sdt-ops-verify-private.h"
 
 /*
@@ -342,6 +342,7 @@ sdt_ops_verify_act(SdtContext *ctx,
 		   JsonObject *out,
 		   GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	JsonObject *action;
 	gboolean done;
 
@@ -367,5 +368,6 @@ sdt_ops_verify_act(SdtContext *ctx,
 void
 sdt_ops_verify_act_failed(SdtContext *ctx, JsonObject *out, GError **error)
 {
+	g_return_if_fail(error == NULL || *error == NULL);
 	sdt_ops_verify_failed(ctx, NULL, out, error);
 }

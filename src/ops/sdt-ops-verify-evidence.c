@@ -355,6 +355,7 @@ sdt_ops_verify_evidence_get(SdtContext *ctx,
 			    GCancellable *cancellable,
 			    GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	gboolean safety = sdt_verify_change_is_safety(&facts->change);
 
 	ev->before = p->before != NULL ? json_object_ref(p->before) : NULL;

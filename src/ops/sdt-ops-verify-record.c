@@ -9,7 +9,7 @@
 #include <math.h>
 
 #include "sdt-history.h"
-#include "sdt-ops-facts.h"
+#include "sdt-ops-private.h"
 #include "sdt-ops-verify-private.h"
 
 /* the pending change of `verify`: recorded by apply with its "before" figures, shown by status */

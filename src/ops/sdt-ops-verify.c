@@ -13,7 +13,7 @@
 #include "sdt-history.h"
 #include "sdt-kmsg.h"
 #include "sdt-l10n-record.h"
-#include "sdt-ops-facts.h"
+#include "sdt-ops-private.h"
 #include "sdt-ops-verify-private.h"
 
 /* `verify`: after a reboot, decide on the pending change and act (keep, step down, undo) */
@@ -318,6 +318,7 @@ sdt_ops_verify(SdtContext *ctx,
 	       GCancellable *cancellable,
 	       GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtVerifyPending) p = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
 	g_autoptr(SdtVerifyResult) r = NULL;

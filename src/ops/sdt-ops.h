@@ -129,9 +129,6 @@ JsonNode *sdt_ops_verify(SdtContext *ctx,
  */
 gchar *sdt_ops_metrics(SdtContext *ctx, GError **error);
 
-/* adds "pending_verification" and "last_verification" to a status document */
-void sdt_ops_verify_record_add_status(SdtContext *ctx, JsonObject *status);
-
 /*
  * `check --json`: sdt_check_run() on the SD card's file system, or on @dir
  * (a stand-in, labelled so in the result); @mode is "quick" or "full".  The

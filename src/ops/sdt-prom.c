@@ -240,6 +240,7 @@ sdt_prom_write_fd(gint fd, const gchar *text)
 gboolean
 sdt_prom_write_file(const gchar *path, const gchar *text, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autofree gchar *tmp = g_strdup_printf("%s.XXXXXX", path);
 	g_autofree gchar *dir = g_path_get_dirname(path);
 	gint fd;

@@ -74,6 +74,7 @@ sdt_card_regs_manufacturer_name(guint manfid)
 gboolean
 sdt_card_regs_unhex(const gchar *hex, const gchar *what, guint8 *buf, gsize n_bytes, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autofree gchar *tmp = NULL;
 	gsize len;
 
@@ -140,6 +141,7 @@ sdt_card_regs_printable(guint8 c)
 gboolean
 sdt_card_regs_cid_parse(const gchar *hex, SdtCid *cid, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	guint8 b[SDT_CID_BYTES];
 	GString *name;
 	gsize len = 5;
@@ -201,6 +203,7 @@ sdt_csd_decode_tran_speed(guint tran_speed)
 gboolean
 sdt_card_regs_csd_parse(const gchar *hex, SdtCsd *csd, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	guint8 b[SDT_CSD_BYTES];
 	gsize n = sizeof(b);
 
@@ -243,6 +246,7 @@ sdt_card_regs_csd_parse(const gchar *hex, SdtCsd *csd, GError **error)
 gboolean
 sdt_card_regs_scr_parse(const gchar *hex, SdtScr *scr, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	guint8 b[SDT_SCR_BYTES];
 	gsize n = sizeof(b);
 
@@ -330,6 +334,7 @@ sdt_ssr_video_class(guint raw)
 gboolean
 sdt_card_regs_ssr_parse(const gchar *hex, SdtSsr *ssr, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	static const gint speed_classes[] = {0, 2, 4, 6, 10};
 	/* AU sizes in KiB, index = AU_SIZE (kernel sd_au_size[]) */
 	static const guint au_kib[] = {0,
@@ -399,6 +404,7 @@ sdt_card_regs_ssr_parse(const gchar *hex, SdtSsr *ssr, GError **error)
 gboolean
 sdt_card_regs_ext_byte_parse(const gchar *hex, guint8 *value, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	/* Translators: the subject of “%s is missing” and the like; CID, CSD, SCR and
 	 * SSR, the other registers, are names and stay as they are */
 	return sdt_card_regs_unhex(hex, _("extension register byte"), value, 1, error);

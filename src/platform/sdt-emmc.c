@@ -100,6 +100,7 @@ sdt_emmc_parse_bytes(const gchar *text,
 gboolean
 sdt_emmc_life_time_parse(const gchar *text, gint *type_a, gint *type_b, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	gint v[2];
 
 	*type_a = *type_b = SDT_EMMC_VALUE_UNKNOWN;
@@ -113,6 +114,7 @@ sdt_emmc_life_time_parse(const gchar *text, gint *type_a, gint *type_b, GError *
 gboolean
 sdt_emmc_pre_eol_parse(const gchar *text, gint *value, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	gint v;
 
 	*value = SDT_EMMC_VALUE_UNKNOWN;
@@ -302,6 +304,7 @@ sdt_emmc_manufacturer_name(guint manfid)
 gboolean
 sdt_emmc_cid_parse(const gchar *hex, gint ext_csd_rev, SdtCid *cid, guint *oemid, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	guint8 b[SDT_EMMC_CID_BYTES];
 	GString *name;
 	gsize len = 6;

@@ -163,6 +163,7 @@ sdt_kmsg_open(SdtContext *ctx, GError **error)
 gchar *
 sdt_kmsg_read(SdtContext *ctx, gsize *len, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autofree gchar *path = NULL;
 	g_autoptr(GString) str = NULL;
 	g_autofree gchar *buf = NULL;

@@ -141,6 +141,7 @@ sdt_mounts_parse(const gchar *text, guint *n_bad)
 GPtrArray *
 sdt_mounts_load(SdtContext *ctx, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autofree gchar *text = NULL;
 	gsize len = 0;
 

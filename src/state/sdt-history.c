@@ -108,6 +108,7 @@ sdt_history_remove_temp_locked(const gchar *dir)
 guint
 sdt_history_remove_stale(SdtContext *ctx, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, 0);
 	g_autofree gchar *dir = sdt_history_get_dir(ctx);
 	guint removed;
 	gint fd;
@@ -125,6 +126,7 @@ sdt_history_remove_stale(SdtContext *ctx, GError **error)
 gboolean
 sdt_history_append(SdtContext *ctx, const gchar *kind, JsonObject *entry, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autofree gchar *dir = sdt_history_get_dir(ctx);
 	g_autofree gchar *fn = NULL;
 	g_autofree gchar *path = NULL;
@@ -277,6 +279,7 @@ sdt_history_check_members(JsonObject *obj, GError **error)
 JsonNode *
 sdt_history_parse_entry(const gchar *data, gsize len, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(JsonParser) parser = json_parser_new();
 	g_autoptr(GError) error_local = NULL;
 	JsonNode *root;
@@ -337,12 +340,14 @@ sdt_history_parse_entry(const gchar *data, gsize len, GError **error)
 JsonArray *
 sdt_history_list(SdtContext *ctx, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	return sdt_history_list_full(ctx, NULL, error);
 }
 
 JsonArray *
 sdt_history_list_full(SdtContext *ctx, GPtrArray *warnings, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autofree gchar *dir = sdt_history_get_dir(ctx);
 	g_autoptr(GDir) d = NULL;
 	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);

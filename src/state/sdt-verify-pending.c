@@ -215,6 +215,7 @@ sdt_verify_parse_block(JsonObject *obj, SdtVerifyPending *p, const gchar **bad)
 SdtVerifyPending *
 sdt_verify_pending_parse(const gchar *data, gsize len, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(JsonParser) parser = json_parser_new();
 	g_autoptr(SdtVerifyPending) p = g_new0(SdtVerifyPending, 1);
 	g_autoptr(GError) local = NULL;
@@ -301,6 +302,7 @@ sdt_verify_pending_path(SdtContext *ctx)
 gboolean
 sdt_verify_pending_load(SdtContext *ctx, SdtVerifyPending **pending, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autofree gchar *path = sdt_verify_pending_path(ctx);
 	g_autofree gchar *data = NULL;
 	g_autoptr(GError) local = NULL;
@@ -327,6 +329,7 @@ sdt_verify_pending_load(SdtContext *ctx, SdtVerifyPending **pending, GError **er
 gboolean
 sdt_verify_pending_save(SdtContext *ctx, const SdtVerifyPending *pending, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autofree gchar *dir = sdt_context_get_state_dir(ctx);
 	g_autofree gchar *path = sdt_verify_pending_path(ctx);
 	g_autoptr(JsonNode) node = json_node_new(JSON_NODE_OBJECT);
@@ -356,6 +359,7 @@ sdt_verify_pending_save(SdtContext *ctx, const SdtVerifyPending *pending, GError
 gboolean
 sdt_verify_pending_remove(SdtContext *ctx, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autofree gchar *dir = sdt_context_get_state_dir(ctx);
 	g_autofree gchar *path = sdt_verify_pending_path(ctx);
 	gint lock;
@@ -390,6 +394,7 @@ sdt_verify_pending_read_raw(SdtContext *ctx)
 gboolean
 sdt_verify_pending_restore_raw(SdtContext *ctx, GBytes *raw, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autofree gchar *dir = sdt_context_get_state_dir(ctx);
 	g_autofree gchar *path = sdt_verify_pending_path(ctx);
 	gsize len = 0;

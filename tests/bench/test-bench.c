@@ -20,8 +20,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "sdt-bench-io-backend.h"
-#include "sdt-bench-io-cpu.h"
+#include "sdt-bench-io-private.h"
 #include "sdt-bench.h"
 #include "sdt-ops.h"
 #include "sdt-error.h"

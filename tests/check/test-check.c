@@ -22,8 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sdt-check-block.h"
-#include "sdt-check-journal.h"
+#include "sdt-check-private.h"
 #include "sdt-check.h"
 #include "sdt-error.h"
 

@@ -273,6 +273,7 @@ sdt_config_edit_apply(SdtConfigTxt *cfg,
 		      const gchar *const *previous_block,
 		      GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtConfigEdit) edit = sdt_config_block_edit_new();
 	g_autoptr(SdtConfigTxt) work = NULL;
 	g_autoptr(GPtrArray) out = NULL;

@@ -17,6 +17,7 @@
 gboolean
 sdt_config_editable_check_bytes(GBytes *bytes, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	gsize len = 0;
 	const gchar *data = g_bytes_get_data(bytes, &len);
 	const gchar *nul;
@@ -166,6 +167,8 @@ sdt_config_editable_file(SdtConfigTxt *self, const SdtConfigEditableScan *scan, 
 gboolean
 sdt_config_editable_check(SdtConfigTxt *self, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	SdtConfigEditableScan scan = {0};
 	GPtrArray *lines;
 

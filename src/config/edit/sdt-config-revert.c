@@ -228,6 +228,7 @@ sdt_config_revert_lines(SdtConfigTxt *cfg,
 SdtConfigEdit *
 sdt_config_revert(SdtConfigTxt *cfg, const gchar *const *previous_block, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtConfigEdit) edit = sdt_config_block_edit_new();
 	g_autoptr(GPtrArray) lines = NULL;
 	gboolean changed = FALSE;

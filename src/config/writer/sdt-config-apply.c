@@ -11,7 +11,7 @@
 
 #include "sdt-config-apply.h"
 #include "sdt-config-block.h"
-#include "sdt-config-evidence.h"
+#include "sdt-config-writer-private.h"
 #include "sdt-config-journal.h"
 #include "sdt-config-trial.h"
 #include "sdt-config-writer.h"
@@ -257,6 +257,8 @@ sdt_config_writer_apply_locked(SdtConfigWriter *self,
 SdtConfigApplyResult *
 sdt_config_apply(SdtConfigWriter *self, const SdtConfigBlock *block, gboolean trial, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	SdtConfigApplyResult *result;
@@ -521,6 +523,8 @@ sdt_config_writer_revert_locked(SdtConfigWriter *self,
 SdtConfigApplyRevert *
 sdt_config_apply_revert(SdtConfigWriter *self, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	SdtConfigApplyRevert *result;
@@ -538,6 +542,8 @@ sdt_config_apply_revert(SdtConfigWriter *self, GError **error)
 SdtConfigApplyTrialEnd *
 sdt_config_apply_end_trial(SdtConfigWriter *self, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
@@ -565,6 +571,8 @@ sdt_config_apply_end_trial(SdtConfigWriter *self, GError **error)
 gboolean
 sdt_config_apply_diagnose_revert(SdtConfigWriter *self, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	g_autoptr(SdtConfigEdit) edit = NULL;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "sdt-config-block.h"
-#include "sdt-config-evidence.h"
+#include "sdt-config-writer-private.h"
 #include "sdt-config-journal.h"
 #include "sdt-error.h"
 
@@ -166,6 +166,8 @@ sdt_config_evidence_collect(SdtConfigWriter *self,
 			    SdtConfigEvidence *ev,
 			    GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	g_autoptr(JsonObject) journal = NULL;
 	g_autoptr(GError) local = NULL;
 	g_autofree gchar *id = sdt_config_sd_get_block_id(cfg);
@@ -255,6 +257,8 @@ sdt_config_evidence_verify_revert(SdtConfigWriter *self,
 				  SdtConfigEvidence *ev,
 				  GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	g_autoptr(SdtConfigTxt) result =
 		sdt_config_txt_new_from_bytes(edit->new_bytes, "config.txt");
 	GPtrArray *after = sdt_config_txt_get_lines(result);

@@ -143,6 +143,8 @@ sdt_config_includes_read(SdtConfigIncludes *inc, const gchar *name, guint depth,
 gboolean
 sdt_config_includes_load(SdtConfigTxt *self, const gchar *dir, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	g_autoptr(GPtrArray) queue = g_ptr_array_new_with_free_func(g_object_unref);
 	g_autoptr(GArray) depths = g_array_new(FALSE, FALSE, sizeof(guint));
 	g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);

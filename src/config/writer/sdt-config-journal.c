@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "sdt-config-journal.h"
+#include "sdt-config-writer-private.h"
 #include "sdt-error.h"
 #include "sdt-file.h"
 #include "sdt-json.h"
@@ -158,6 +159,7 @@ sdt_config_journal_parse_with_schema(const gchar *data,
 JsonObject *
 sdt_config_journal_parse(const gchar *data, gsize len, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	return sdt_config_journal_parse_with_schema(data,
 						    len,
 						    sdt_config_journal_schema,
@@ -168,6 +170,7 @@ sdt_config_journal_parse(const gchar *data, gsize len, GError **error)
 JsonObject *
 sdt_config_journal_parse_trial(const gchar *data, gsize len, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	return sdt_config_journal_parse_with_schema(data,
 						    len,
 						    sdt_config_trial_journal_schema,
@@ -208,6 +211,8 @@ sdt_config_writer_read_json(SdtConfigWriter *self,
 gboolean
 sdt_config_journal_read(SdtConfigWriter *self, JsonObject **journal, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), FALSE);
 	return sdt_config_writer_read_json(self,
 					   SDT_CONFIG_JOURNAL,
@@ -219,6 +224,8 @@ sdt_config_journal_read(SdtConfigWriter *self, JsonObject **journal, GError **er
 gboolean
 sdt_config_journal_read_trial(SdtConfigWriter *self, JsonObject **journal, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), FALSE);
 	return sdt_config_writer_read_json(self,
 					   SDT_TRIAL_JOURNAL,
@@ -261,6 +268,8 @@ sdt_config_journal_write_json(SdtConfigWriter *self,
 			      JsonObject *obj,
 			      GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	g_autofree gchar *path = sdt_config_writer_state_path(self, name);
 	g_autoptr(JsonNode) node = json_node_new(JSON_NODE_OBJECT);
 	g_autofree gchar *text = NULL;

@@ -20,13 +20,4 @@ G_BEGIN_DECLS
 
 /* the trial journal, with the contract of sdt_config_journal_read() */
 gboolean sdt_config_journal_read_trial(SdtConfigWriter *self, JsonObject **journal, GError **error);
-/* writes @obj as <state>/@name, atomically */
-gboolean sdt_config_journal_write_json(SdtConfigWriter *self,
-				       const gchar *name,
-				       JsonObject *obj,
-				       GError **error);
-void sdt_config_journal_remove_state(SdtConfigWriter *self, const gchar *name);
-JsonArray *sdt_config_journal_array_from_strings(GPtrArray *strings);
-gchar **sdt_config_journal_array_to_strv(JsonArray *array);
-
 G_END_DECLS

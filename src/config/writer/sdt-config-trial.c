@@ -11,7 +11,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
-#include "sdt-config-evidence.h"
+#include "sdt-config-writer-private.h"
 #include "sdt-config-journal.h"
 #include "sdt-config-trial.h"
 #include "sdt-error.h"
@@ -49,6 +49,8 @@ sdt_config_trial_get_tryboot_display(SdtConfigWriter *self)
 GBytes *
 sdt_config_trial_read_tryboot(SdtConfigWriter *self, gboolean *exists, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
 	g_autofree gchar *path = sdt_config_writer_get_tryboot_path(self);
 	GStatBuf st;
 
@@ -70,6 +72,8 @@ sdt_config_trial_has_block(GBytes *bytes)
 JsonObject *
 sdt_config_trial_get(SdtConfigWriter *self, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
 	g_autoptr(GBytes) bytes = NULL;
 	g_autoptr(SdtConfigTxt) t = NULL;
 	g_autoptr(JsonObject) journal = NULL;
@@ -124,6 +128,8 @@ sdt_config_trial_write(SdtConfigWriter *self,
 		       gchar **previous_backup,
 		       GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	g_autofree gchar *tryboot = sdt_config_writer_get_tryboot_path(self);
 	g_autofree gchar *display = sdt_config_trial_get_tryboot_display(self);
 	g_autoptr(JsonObject) old_journal = NULL;
@@ -298,6 +304,8 @@ sdt_config_trial_cancel(SdtConfigWriter *self,
 			GPtrArray *warnings,
 			GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	g_autofree gchar *display = sdt_config_trial_get_tryboot_display(self);
 	g_autoptr(JsonObject) journal = NULL;
 	g_autoptr(GBytes) bytes = NULL;

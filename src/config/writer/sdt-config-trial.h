@@ -15,35 +15,4 @@ G_BEGIN_DECLS
 gchar *sdt_config_trial_get_tryboot_display(SdtConfigWriter *self);
 /* tryboot.txt's bytes; NULL with no error when it does not exist */
 GBytes *sdt_config_trial_read_tryboot(SdtConfigWriter *self, gboolean *exists, GError **error);
-/*
- * Puts tryboot.txt for a trial of @bytes in place.  An existing tryboot.txt
- * that is not SD Tuner's own earlier trial is backed up first, whatever its
- * size; one that cannot be read (too large, not a regular file) is refused.
- */
-gboolean sdt_config_trial_write(SdtConfigWriter *self,
-				const gchar *id,
-				GBytes *bytes,
-				const gchar *config_hash,
-				gchar **previous_backup,
-				GError **error);
-/* what cancelling a trial did */
-typedef struct {
-	gboolean cancelled;      /* there was a trial of SD Tuner's, and it is gone */
-	gchar *tryboot_backup;   /* a copy of tryboot.txt edited by hand; NULL: none */
-	gchar *tryboot_restored; /* the backup the user's earlier tryboot.txt came from */
-} SdtConfigTrialCancel;
-
-void sdt_config_trial_cancel_clear(SdtConfigTrialCancel *cancel);
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SdtConfigTrialCancel, sdt_config_trial_cancel_clear)
-
-/*
- * Cancels a pending trial: SD Tuner's tryboot.txt goes, or the user's earlier
- * one comes back from its backup.  A tryboot.txt edited since SD Tuner wrote
- * it is backed up first.  @cancel says whether there was a trial.
- */
-gboolean sdt_config_trial_cancel(SdtConfigWriter *self,
-				 SdtConfigTrialCancel *cancel,
-				 GPtrArray *warnings,
-				 GError **error);
-
 G_END_DECLS

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sdt-config-writer.h"
+#include "sdt-config-writer-private.h"
 #include "sdt-error.h"
 #include "sdt-state-lock.h"
 #include "sdt-file.h"
@@ -42,56 +42,6 @@ struct _SdtConfigWriter {
 };
 
 G_DEFINE_TYPE(SdtConfigWriter, sdt_config_writer, G_TYPE_OBJECT)
-
-static gint
-sdt_config_writer_io_open(const gchar *path, gint flags, mode_t mode, gpointer user_data)
-{
-	return open(path, flags, mode);
-}
-
-static gssize
-sdt_config_writer_io_write(gint fd, const void *buf, gsize count, gpointer user_data)
-{
-	return write(fd, buf, count);
-}
-
-static gint
-sdt_config_writer_io_fsync(gint fd, gpointer user_data)
-{
-	return fsync(fd);
-}
-
-static gint
-sdt_config_writer_io_close(gint fd, gpointer user_data)
-{
-	return close(fd);
-}
-
-static gint
-sdt_config_writer_io_rename(const gchar *from, const gchar *to, gpointer user_data)
-{
-	gint rc = rename(from, to);
-	sdt_file_kill_point();
-	return rc;
-}
-
-static gint
-sdt_config_writer_io_unlink(const gchar *path, gpointer user_data)
-{
-	gint rc = unlink(path);
-	sdt_file_kill_point();
-	return rc;
-}
-
-static const SdtConfigWriterIo sdt_config_writer_io_default = {
-	sdt_config_writer_io_open,
-	sdt_config_writer_io_write,
-	sdt_config_writer_io_fsync,
-	sdt_config_writer_io_close,
-	sdt_config_writer_io_rename,
-	sdt_config_writer_io_unlink,
-	NULL,
-};
 
 static void
 sdt_config_writer_finalize(GObject *object)
@@ -139,6 +89,7 @@ sdt_config_writer_is_stub(const gchar *path)
 gchar *
 sdt_config_writer_locate(SdtContext *ctx, gchar **display_path, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autofree gchar *fw = sdt_context_build_path(ctx, "/boot/firmware/config.txt");
 	g_autofree gchar *legacy = sdt_context_build_path(ctx, "/boot/config.txt");
 	g_autofree gchar *fw_dir = sdt_context_build_path(ctx, "/boot/firmware");
@@ -192,6 +143,7 @@ sdt_config_writer_new_for_paths(const gchar *config_path,
 SdtConfigWriter *
 sdt_config_writer_new(SdtContext *ctx, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autofree gchar *display = NULL;
 	g_autofree gchar *path = sdt_config_writer_locate(ctx, &display, error);
 	g_autofree gchar *state = NULL;
@@ -246,6 +198,8 @@ sdt_config_writer_run_commit(SdtConfigWriter *self,
 			     const gchar *target_sha256,
 			     GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	if (self->commit == NULL)
 		return TRUE;
 	return self
@@ -340,6 +294,7 @@ sdt_config_writer_resolve(SdtConfigWriter *self, GError **error)
 static GBytes *
 sdt_config_writer_read_limited_fd(const gchar *path, gint *fd_out, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(GError) local = NULL;
 	gchar *data = NULL;
 	gsize len = 0;
@@ -392,6 +347,8 @@ sdt_config_writer_forget_config_fd(SdtConfigWriter *self)
 SdtConfigTxt *
 sdt_config_writer_load(SdtConfigWriter *self, GBytes **bytes_out, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
 	g_autoptr(GBytes) bytes = NULL;
 	SdtConfigTxt *cfg;
 
@@ -430,6 +387,7 @@ sdt_config_writer_hash(GBytes *bytes)
 gboolean
 sdt_config_writer_set_write_error(GError **error, gint errsv, const gchar *path)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	const gchar *hint;
 
 	switch (errsv) {
@@ -683,6 +641,8 @@ sdt_config_writer_write_atomic_like(SdtConfigWriter *self,
 				    const gchar *like,
 				    GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	g_autofree gchar *dir = g_path_get_dirname(path);
 	g_autofree gchar *base = g_path_get_basename(path);
 	g_autofree gchar *tmp = NULL;
@@ -724,6 +684,8 @@ sdt_config_writer_write_atomic(SdtConfigWriter *self,
 			       const gchar *expect_hash,
 			       GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	return sdt_config_writer_write_atomic_like(self, path, bytes, expect_hash, NULL, error);
 }
 
@@ -764,6 +726,8 @@ sdt_config_writer_cleanup(SdtConfigWriter *self)
 gchar *
 sdt_config_writer_backup(SdtConfigWriter *self, GBytes *bytes, const gchar *stem, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
 	g_autofree gchar *dir = g_build_filename(self->state_dir, "backups", NULL);
 	g_autoptr(GDateTime) now = sdt_config_writer_now(self);
 	g_autofree gchar *stamp = g_date_time_format(now, "%Y%m%dT%H%M%S");
@@ -856,6 +820,8 @@ sdt_config_writer_prepare(SdtConfigWriter *self, GError **error)
 SdtConfigTxt *
 sdt_config_writer_begin(SdtConfigWriter *self, GBytes **old, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
 	SdtConfigTxt *cfg;
 	g_autofree gchar *damage = NULL;
 
@@ -886,5 +852,7 @@ sdt_config_writer_write_config(SdtConfigWriter *self,
 			       const gchar *expect_hash,
 			       GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	return sdt_config_writer_write_atomic(self, self->real_path, bytes, expect_hash, error);
 }

@@ -62,7 +62,6 @@ const gchar *sdt_config_writer_get_display_path(SdtConfigWriter *self);
  * marker that disagrees with an intact journal stays an error.
  */
 void sdt_config_writer_set_journal_fallback(SdtConfigWriter *self, gboolean fallback);
-gboolean sdt_config_writer_get_journal_fallback(SdtConfigWriter *self);
 
 /*
  * What must be on disk before an apply puts its file in place (the pending
@@ -81,13 +80,6 @@ typedef gboolean (*SdtConfigWriterCommit)(SdtConfigWriter *self,
 					  GError **error);
 void
 sdt_config_writer_set_commit(SdtConfigWriter *self, SdtConfigWriterCommit commit, gpointer data);
-/* the commit callback, if any; TRUE without one */
-gboolean sdt_config_writer_run_commit(SdtConfigWriter *self,
-				      const gchar *id,
-				      gboolean trial,
-				      const gchar *config_sha256,
-				      const gchar *target_sha256,
-				      GError **error);
 
 /*
  * Reads and parses config.txt (and its includes) with every check of the
@@ -146,61 +138,7 @@ gchar *sdt_config_writer_hash_config(SdtConfigWriter *self);
  */
 JsonObject *sdt_config_trial_get(SdtConfigWriter *self, GError **error);
 
-/*
- * For the writer's own files (sdt-config-journal.c, sdt-config-evidence.c,
- * sdt-config-trial.c, sdt-config-apply.c) only; every name starts with
- * sdt_config_writer_, one of the prefixes tests/check-shape.py looks for in
- * the GUI binary.
- */
-
-/* the infix of the writer's temporary files, which a later writer removes */
-#define SDT_CONFIG_TMP_INFIX ".sd-tuner-tmp-"
-
-const gchar *sdt_config_writer_get_path(SdtConfigWriter *self);
-/* <state>/@name */
-gchar *sdt_config_writer_state_path(SdtConfigWriter *self, const gchar *name);
-/* through the SdtConfigWriterIo table */
-gint sdt_config_writer_unlink(SdtConfigWriter *self, const gchar *path);
-/* now, by the context's clock */
-GDateTime *sdt_config_writer_now(SdtConfigWriter *self);
-/*
- * Reads a file SD Tuner does not own (config.txt, an include, tryboot.txt, a
- * backup) with sdt_file_read_bounded(): never blocks on a FIFO, never follows
- * a link, refuses anything but a regular file of at most 1 MiB.
- */
-GBytes *sdt_config_writer_read_limited(const gchar *path, GError **error);
 /* the sha256 of @bytes */
 gchar *sdt_config_writer_hash(GBytes *bytes);
-/* an errno error of a write, with what to do; always FALSE */
-gboolean sdt_config_writer_set_write_error(GError **error, gint errsv, const gchar *path);
-void sdt_config_writer_unlock(SdtConfigWriter *self);
-/*
- * Replaces @path atomically: a temporary file in the same folder, fsync,
- * rename over @path, fsync of the folder.  With @expect_hash, @path must
- * still have that content just before the rename.  The new file keeps the
- * mode and owner of the old one, whatever the umask.
- */
-/* as sdt_config_writer_write_atomic(); a new @path takes @like's mode and owner */
-gboolean sdt_config_writer_write_atomic_like(SdtConfigWriter *self,
-					     const gchar *path,
-					     GBytes *bytes,
-					     const gchar *expect_hash,
-					     const gchar *like,
-					     GError **error);
-gboolean sdt_config_writer_write_atomic(SdtConfigWriter *self,
-					const gchar *path,
-					GBytes *bytes,
-					const gchar *expect_hash,
-					GError **error);
-/* sdt_config_writer_write_atomic() of config.txt (the file a link points to) */
-gboolean sdt_config_writer_write_config(SdtConfigWriter *self,
-					GBytes *bytes,
-					const gchar *expect_hash,
-					GError **error);
-/* a timestamped copy of @bytes as <state>/backups/@stem.<time>; its path */
-gchar *
-sdt_config_writer_backup(SdtConfigWriter *self, GBytes *bytes, const gchar *stem, GError **error);
-/* checks, locks and reads config.txt; the lock is held when a model is returned */
-SdtConfigTxt *sdt_config_writer_begin(SdtConfigWriter *self, GBytes **old, GError **error);
 
 G_END_DECLS

@@ -19,7 +19,8 @@ G_BEGIN_DECLS
  * What the operations of the config family (sdt-ops-info.c, sdt-ops-config.c,
  * sdt-ops-status.c, sdt-ops-verify.c) read from this system: the collected
  * facts (SdtInfo) and config.txt, turned into the typed facts the pure
- * decisions take (sdt-recommend, sdt-verify).  Private to src/ops.
+ * decisions take (sdt-recommend, sdt-verify).  Private to src/ops (the family of
+ * the ops files; tests/check-shape.py fails any other file that includes it).
  */
 
 #define SDT_MHZ G_GUINT64_CONSTANT(1000000)
@@ -81,5 +82,8 @@ SdtVerifyPending *sdt_ops_verify_record_pending_new(SdtContext *ctx,
 						    guint replaces,
 						    const gchar *config_sha256,
 						    GPtrArray *warnings);
+
+/* adds "pending_verification" and "last_verification" to a status document */
+void sdt_ops_verify_record_add_status(SdtContext *ctx, JsonObject *status);
 
 G_END_DECLS

@@ -1,0 +1,287 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <gio/gio.h>
+
+#include "sdt-check-config.h"
+#include "sdt-bench.h"
+#include "sdt-context.h"
+
+G_BEGIN_DECLS
+
+/*
+ * The state of one check run and what every phase shares: the self-identifying
+ * 4 KiB blocks, raw reads and writes of the disk, progress, cancellation and
+ * the findings, with each phase's entry point below (---- file ----).
+ * Private to the check's family (src/check); tests/check-shape.py fails any
+ * other file that includes it.  The public API is sdt-check.h and
+ * sdt-check-config.h.
+ */
+
+/* ---- sdt-check-block.c ---- */
+
+#define SDT_CHECK_BLOCK     4096u
+#define SDT_CHECK_MAGIC     G_GUINT64_CONSTANT(0x31304b4843544453) /* "SDTCHK01" */
+#define SDT_CHECK_MIB       (G_GUINT64_CONSTANT(1) << 20)
+#define SDT_CHECK_N_ANCHORS 16
+#define SDT_CHECK_N_TOP     64   /* read-only probes in the upper half */
+#define SDT_CHECK_STRATA    256  /* coverage: slices of the address space */
+#define SDT_CHECK_TOP_SHARE 0.99 /* "genuine" needs the probe to reach 99% of the claim */
+#define SDT_CHECK_FULL_IO   (4 * SDT_CHECK_MIB)
+
+typedef struct {
+	guint64 start; /* device byte offset */
+	guint64 len;
+	guint64 rank;    /* 4 KiB blocks of the reserved space before this extent */
+	guint64 logical; /* its offset in the reserved file */
+} SdtCheckExtent;
+
+typedef enum {
+	SDT_CHECK_BLOCK_OK,
+	SDT_CHECK_BLOCK_LOST,        /* zeros: the write went nowhere */
+	SDT_CHECK_BLOCK_OVERWRITTEN, /* another sample's block: an address wrap */
+	SDT_CHECK_BLOCK_CORRUPT,
+	SDT_CHECK_BLOCK_IO_ERROR,
+} SdtCheckBlockState;
+
+typedef struct {
+	const SdtCheckConfig *config;
+	SdtBenchProgressFunc progress;
+	gpointer user_data;
+	GCancellable *cancellable;
+	gint64 started;
+
+	/* the target */
+	gchar *dir;
+	gchar *device; /* "mmcblk0p2" */
+	gchar *disk_node;
+	gchar *filesystem;
+	guint64 part_start; /* byte offset of the file system on the disk */
+	guint64 claim;      /* the disk's size */
+	guint64 disk_rdev;  /* its device number */
+	gint rfd;           /* the disk, O_RDONLY | O_DIRECT */
+	gint wfd;           /* the disk, O_RDWR | O_DIRECT, only after the read-only phase */
+	gint file_fd;       /* the reserved file */
+	guint8 *buf;        /* SDT_CHECK_FULL_IO bytes, aligned */
+	guint8 *expect;     /* one block */
+
+	GArray *candidates; /* guint64, ascending */
+	GArray *extents;    /* SdtCheckExtent, ascending */
+	guint64 reserved;   /* bytes */
+	guint64 reserved_blocks;
+	guint64 reserved_top; /* end of the highest extent */
+	guint64 seed;
+	GRand *rand;
+
+	/* findings */
+	guint n_read;
+	guint n_written;
+	guint n_bad;
+	guint n_top_verified;
+	guint n_restored;
+	guint64 verified_bytes; /* full mode */
+	gdouble write_mb_s;     /* full mode: the write pass, 10^6 bytes/s */
+	gdouble read_mb_s;
+	gboolean strata[SDT_CHECK_STRATA];
+	const gchar *failure; /* "wrap", "lost-writes", "io-error", "corrupted" */
+	guint64 first_bad;    /* G_MAXUINT64: none */
+	guint64 estimate;
+	guint64 last_good;  /* highest verified address below first_bad */
+	guint64 good_top;   /* highest sample verified after the cache flush */
+	guint64 wrap_bound; /* the probe excludes a wrap at every size up to here */
+	guint64 at_least;   /* the real capacity's range, when fake */
+	guint64 at_most;
+	GPtrArray *notes;
+	gchar *reason;         /* why fake or undetermined */
+	gchar *genuine_reason; /* full mode: what was verified */
+} SdtCheck;
+
+/* a run on @dir: nothing open yet, the buffers and the seeded generator ready */
+void sdt_check_block_init(SdtCheck *self,
+			  const gchar *dir,
+			  const SdtCheckConfig *config,
+			  SdtBenchProgressFunc progress,
+			  gpointer user_data,
+			  GCancellable *cancellable);
+/* closes what is open (the reserved file goes with its descriptor) and frees */
+void sdt_check_block_clear(SdtCheck *self);
+
+/* the block that belongs at device offset @offset in this run */
+void sdt_check_block_fill(guint8 *block, guint64 seed, guint64 offset);
+gboolean sdt_check_block_is_uniform(const guint8 *block, gsize len);
+/* what a read-back block says; @other: the offset it carries when overwritten */
+SdtCheckBlockState
+sdt_check_block_classify(SdtCheck *self, const guint8 *block, guint64 offset, guint64 *other);
+
+/* TRUE, with @error set, once the run is cancelled */
+gboolean sdt_check_block_cancelled(SdtCheck *self, GError **error);
+/* 0, or the errno of a failed or short read (counted when it succeeds) */
+gint sdt_check_block_pread(SdtCheck *self, guint8 *buf, gsize len, guint64 offset);
+gint sdt_check_block_pwrite(SdtCheck *self, const guint8 *buf, gsize len, guint64 offset);
+void sdt_check_block_report(SdtCheck *self, const gchar *phase, gdouble fraction);
+
+/* @offset was read (and, with @written, written) and is what it should be */
+void sdt_check_block_mark(SdtCheck *self, guint64 offset, gboolean written);
+/* the lowest failing address wins */
+void sdt_check_block_set_bad(SdtCheck *self, const gchar *failure, guint64 offset);
+
+/* ---- sdt-check-target.c ---- */
+
+/*
+ * Where the check works: the disk under a root-owned directory, opened for
+ * raw reads, and later the reserved file in that directory with its extents
+ * on the disk (FIEMAP), the only place the check ever writes.
+ */
+
+/* refuses a directory others can write to, a read-only or unsupported file
+ * system and a disk too small to check; opens the disk O_RDONLY | O_DIRECT */
+gboolean sdt_check_target_open(SdtCheck *self, GError **error);
+
+/* a nameless file of most of the free space, and where its blocks lie */
+gboolean sdt_check_target_reserve(SdtCheck *self, GError **error);
+
+/* the disk O_RDWR | O_DIRECT: only after the read-only phase */
+gboolean sdt_check_target_open_write(SdtCheck *self, GError **error);
+
+/* the device offset of the @rank-th 4 KiB block of the reserved space */
+guint64 sdt_check_target_rank_to_offset(SdtCheck *self, guint64 rank);
+/* the rank of the first reserved block at or above @offset */
+guint64 sdt_check_target_offset_to_rank(SdtCheck *self, guint64 offset);
+
+/* ---- sdt-check-probe.c ---- */
+
+/*
+ * The safe probe: one batch of blocks inside the reserved file is saved
+ * (read), journaled (sdt-check-journal, durably, before any write), written
+ * with self-identifying blocks (the samples first, then a contiguous run one
+ * stride long, then enough blocks to flush a fake's write cache), synced, read
+ * back, and put back (last
+ * first) before the journal goes.  On a wrap fake a write at X lands on X mod R,
+ * whatever R is; its old content is what the save read there, so putting it
+ * back repairs the alias.  With @search_wrap the batch also reads the card at a
+ * stride below and above the run while it is out: a wrap at any size up to
+ * self->wrap_bound shows one of the run's blocks at another address, which
+ * gives R exactly (sdt_check_probe_batch_run() sets the failure "wrap").
+ */
+
+typedef struct {
+	GArray *at; /* guint64: the samples, the run's blocks, the flush */
+	guint n_samples;
+	guint64 run_start; /* 0 and run_len 0: no run */
+	guint64 run_len;
+	guint64 stride;   /* the wrap search's reads */
+	guint8 *saved;    /* at->len blocks, aligned */
+	guint8 *saved_ok; /* per block: read, so it may be written */
+	guint8 *written;  /* per block: a write was attempted */
+	guint8 *state;    /* per sample: SdtCheckBlockState */
+	guint64 *other;   /* per sample: the offset an overwritten one carries */
+} SdtCheckBatch;
+
+/* @samples (taken, ascending), the run [@run_start, +@run_len) and the blocks of
+ * @flush (written last: a fake's write cache forgets the samples) */
+void sdt_check_probe_batch_init(SdtCheckBatch *batch,
+				GArray *samples,
+				guint64 run_start,
+				guint64 run_len,
+				GArray *flush,
+				guint64 stride);
+void sdt_check_probe_batch_clear(SdtCheckBatch *batch);
+
+/* the whole cycle; the blocks are put back whatever happens (also on Stop) */
+gboolean sdt_check_probe_batch_run(SdtCheck *self,
+				   SdtCheckBatch *batch,
+				   gboolean search_wrap,
+				   gdouble from,
+				   gdouble to,
+				   GError **error);
+
+/* ---- sdt-check-read.c ---- */
+
+/*
+ * Phase 1, reads only: the card's first blocks seen again at anchor + C (an
+ * address wrap at a candidate size C), and read errors in the upper half.
+ * Sets the failure, the estimate and the reason when it finds one.
+ */
+gboolean sdt_check_read_phase(SdtCheck *self, GError **error);
+
+/* ---- sdt-check-write.c ---- */
+
+/*
+ * Phase 2 of the quick check: the reserved file, sampled blocks written raw
+ * into it only where the write guard allows (every alias under a candidate
+ * size of at least half the claim lies in the reserved file too), synced and
+ * read back; a failure's boundary narrowed by more such writes.  Sets the
+ * failure, the estimate and the reason when it finds one.
+ */
+gboolean sdt_check_write_phase(SdtCheck *self, GError **error);
+
+/* ---- sdt-check-full.c ---- */
+
+/*
+ * The full check: the reserved file, every block of it written raw (4 MiB at
+ * a time), synced, then read back and compared; the rates of both passes.
+ * Sets the failure and the reason, or what was verified.
+ */
+gboolean sdt_check_full(SdtCheck *self, GError **error);
+
+/* ---- sdt-check-json.c ---- */
+
+/* the verdict ("genuine", "fake", "undetermined") with its reason, and the JSON
+ * of `sdtunerctl check --json` (docs/DESIGN.md) */
+JsonNode *sdt_check_json_build(SdtCheck *self);
+
+/* ---- sdt-check-journal.c ---- */
+
+/*
+ * The probe's journal: what the blocks it is about to write held before,
+ * written durably (temporary file, fsync, rename, fsync of the folder) to every
+ * journal folder before the first of those writes, and removed once they are
+ * all put back.  A check killed (or a power cut) in between leaves it; the next
+ * start puts the blocks back from it (sdt_check_journal_repair()).  Internal to
+ * the check, below sdt-check-block; docs/ARCHITECTURE.md "Authenticity check".
+ */
+
+#define SDT_CHECK_JOURNAL_NAME "check-journal"
+
+typedef struct {
+	gchar *disk_node; /* the whole disk the blocks are on */
+	guint64 rdev;     /* its device number */
+	guint64 claim;    /* its size */
+	guint64 seed;     /* the run's: its blocks carry it */
+	guint n;
+	guint64 *at;   /* device byte offsets, 4 KiB blocks */
+	guint8 *saved; /* n blocks: what each held */
+} SdtCheckJournal;
+
+/* writes @journal into every folder of @dirs (NULL-terminated; created 0700) */
+gboolean
+sdt_check_journal_write(const gchar *const *dirs, const SdtCheckJournal *journal, GError **error);
+/*
+ * After the batch's writes: a journal copy on the card that one of them hit (a
+ * wrap can alias the journal's own blocks) is written again, read with O_DIRECT
+ * so that the page cache cannot hide the damage.  FALSE only when rewriting fails.
+ */
+gboolean sdt_check_journal_rewrite_damaged(const gchar *const *dirs,
+					   const SdtCheckJournal *journal,
+					   GError **error);
+
+/* removes the journal from every folder of @dirs */
+void sdt_check_journal_remove(const gchar *const *dirs);
+
+/*
+ * Puts back the blocks a killed check left written, from the first intact
+ * journal in @dirs: a block is rewritten only where it holds one of that run's
+ * blocks now (never over anything else), then synced, and the journals go.
+ * Returns the number of blocks put back (0: none was out), -1 with @error set
+ * when the journal's disk is not there or not the same (the journal stays for
+ * a later start) or a write failed.
+ */
+gint sdt_check_journal_repair(const gchar *const *dirs, GError **error);
+
+G_END_DECLS
