@@ -9,7 +9,7 @@
 #include <math.h>
 
 #include "sdt-bench-record.h"
-#include "sdt-client-read.h"
+#include "sdt-json-strict.h"
 #include "sdt-error.h"
 #include "sdt-json-reader.h"
 
@@ -110,16 +110,16 @@ sdt_bench_record_read_latency(JsonObject *obj,
 	g_autofree gchar *at = NULL;
 	SdtBenchRecordLatency *l = &test->latency;
 
-	if (!sdt_client_read_object(obj, where, "latency_us", &lat, error))
+	if (!sdt_json_strict_object(obj, where, "latency_us", &lat, error))
 		return FALSE;
 	test->has_latency = lat != NULL;
 	at = g_strdup_printf("%s.latency_us", where);
-	return sdt_client_read_number(lat, at, "mean", &l->mean, error) &&
-	       sdt_client_read_number(lat, at, "p50", &l->p50, error) &&
-	       sdt_client_read_number(lat, at, "p90", &l->p90, error) &&
-	       sdt_client_read_number(lat, at, "p99", &l->p99, error) &&
-	       sdt_client_read_number(lat, at, "p99_9", &l->p99_9, error) &&
-	       sdt_client_read_number(lat, at, "max", &l->max, error);
+	return sdt_json_strict_number(lat, at, "mean", &l->mean, error) &&
+	       sdt_json_strict_number(lat, at, "p50", &l->p50, error) &&
+	       sdt_json_strict_number(lat, at, "p90", &l->p90, error) &&
+	       sdt_json_strict_number(lat, at, "p99", &l->p99, error) &&
+	       sdt_json_strict_number(lat, at, "p99_9", &l->p99_9, error) &&
+	       sdt_json_strict_number(lat, at, "max", &l->max, error);
 }
 
 /* the members of one test as written, without judging them */
@@ -129,33 +129,33 @@ sdt_bench_record_read_test_members(JsonObject *obj,
 				   SdtBenchRecordTest *t,
 				   GError **error)
 {
-	if (!sdt_client_read_string(obj, at, "name", &t->name, error))
+	if (!sdt_json_strict_string(obj, at, "name", &t->name, error))
 		return FALSE;
 	if (t->name == NULL)
-		return sdt_client_read_missing(at, "name", error);
-	return sdt_client_read_int(obj, at, "block_size", 0, &t->block_size, error) &&
-	       sdt_client_read_int(obj, at, "queue_depth", 0, &t->queue_depth, error) &&
-	       sdt_client_read_number(obj, at, "mb_s", &t->mb_s, error) &&
-	       sdt_client_read_number(obj, at, "iops", &t->iops, error) &&
-	       sdt_client_read_number(obj, at, "seconds", &t->seconds, error) &&
-	       sdt_client_read_int(obj, at, "ios", 0, &t->ios, error) &&
-	       sdt_client_read_int(obj, at, "bytes", 0, &t->bytes, error) &&
-	       sdt_client_read_string(obj, at, "io_engine", &t->io_engine, error) &&
-	       sdt_client_read_int(obj, at, "in_flight_max", 0, &t->in_flight_max, error) &&
-	       sdt_client_read_int(obj, at, "slices", 0, &t->slices, error) &&
-	       sdt_client_read_number(obj, at, "ci_percent", &t->ci_percent, error) &&
-	       sdt_client_read_number(obj, at, "spread_percent", &t->spread_percent, error) &&
-	       sdt_client_read_number(obj, at, "cpu_us_per_io", &t->cpu_us_per_io, error) &&
-	       sdt_client_read_number(obj, at, "fsync_seconds", &t->fsync_seconds, error) &&
-	       sdt_client_read_string(obj, at, "skipped", &t->skipped, error) &&
+		return sdt_json_strict_missing(at, "name", error);
+	return sdt_json_strict_int(obj, at, "block_size", 0, &t->block_size, error) &&
+	       sdt_json_strict_int(obj, at, "queue_depth", 0, &t->queue_depth, error) &&
+	       sdt_json_strict_number(obj, at, "mb_s", &t->mb_s, error) &&
+	       sdt_json_strict_number(obj, at, "iops", &t->iops, error) &&
+	       sdt_json_strict_number(obj, at, "seconds", &t->seconds, error) &&
+	       sdt_json_strict_int(obj, at, "ios", 0, &t->ios, error) &&
+	       sdt_json_strict_int(obj, at, "bytes", 0, &t->bytes, error) &&
+	       sdt_json_strict_string(obj, at, "io_engine", &t->io_engine, error) &&
+	       sdt_json_strict_int(obj, at, "in_flight_max", 0, &t->in_flight_max, error) &&
+	       sdt_json_strict_int(obj, at, "slices", 0, &t->slices, error) &&
+	       sdt_json_strict_number(obj, at, "ci_percent", &t->ci_percent, error) &&
+	       sdt_json_strict_number(obj, at, "spread_percent", &t->spread_percent, error) &&
+	       sdt_json_strict_number(obj, at, "cpu_us_per_io", &t->cpu_us_per_io, error) &&
+	       sdt_json_strict_number(obj, at, "fsync_seconds", &t->fsync_seconds, error) &&
+	       sdt_json_strict_string(obj, at, "skipped", &t->skipped, error) &&
 	       sdt_bench_record_read_latency(obj, at, t, error);
 }
 
 static SdtBenchRecordTest *
 sdt_bench_record_read_test(JsonNode *node, guint index, GError **error)
 {
-	g_autofree gchar *at = sdt_client_read_element(NULL, "tests", index);
-	JsonObject *obj = sdt_client_read_element_object(node, at, error);
+	g_autofree gchar *at = sdt_json_strict_element(NULL, "tests", index);
+	JsonObject *obj = sdt_json_strict_element_object(node, at, error);
 	SdtBenchRecordTest *t;
 
 	if (obj == NULL)
@@ -209,14 +209,14 @@ sdt_bench_record_read_target(JsonObject *obj, SdtBenchRecord *bench, GError **er
 {
 	JsonObject *target;
 
-	return sdt_client_read_object(obj, NULL, "target", &target, error) &&
-	       sdt_client_read_string(target, "target", "path", &bench->path, error) &&
-	       sdt_client_read_string(target, "target", "device", &bench->device, error) &&
-	       sdt_client_read_string(target, "target", "filesystem", &bench->filesystem, error) &&
-	       sdt_client_read_string(target, "target", "raw_device", &bench->raw_device, error) &&
-	       sdt_client_read_int(target, "target", "file_size", 0, &bench->file_size, error) &&
-	       sdt_client_read_bool(target, "target", "tmpfile", FALSE, &bench->tmpfile, error) &&
-	       sdt_client_read_bool(target,
+	return sdt_json_strict_object(obj, NULL, "target", &target, error) &&
+	       sdt_json_strict_string(target, "target", "path", &bench->path, error) &&
+	       sdt_json_strict_string(target, "target", "device", &bench->device, error) &&
+	       sdt_json_strict_string(target, "target", "filesystem", &bench->filesystem, error) &&
+	       sdt_json_strict_string(target, "target", "raw_device", &bench->raw_device, error) &&
+	       sdt_json_strict_int(target, "target", "file_size", 0, &bench->file_size, error) &&
+	       sdt_json_strict_bool(target, "target", "tmpfile", FALSE, &bench->tmpfile, error) &&
+	       sdt_json_strict_bool(target,
 				    "target",
 				    "stand_in",
 				    FALSE,
@@ -231,18 +231,18 @@ sdt_bench_record_read_verdict(JsonObject *obj, SdtBenchRecordVerdict *v, GError 
 	JsonObject *verdict;
 	const gchar *at = "verdict";
 
-	if (!sdt_client_read_object(obj, NULL, at, &verdict, error))
+	if (!sdt_json_strict_object(obj, NULL, at, &verdict, error))
 		return FALSE;
 	v->present = verdict != NULL;
-	return sdt_client_read_bool(verdict, at, "a1", FALSE, &v->a1, error) &&
-	       sdt_client_read_bool(verdict, at, "a2", FALSE, &v->a2, error) &&
-	       sdt_client_read_bool(verdict, at, "stand_in", FALSE, &v->stand_in, error) &&
-	       sdt_client_read_number(verdict, at, "seq_write_mb_s", &v->seq_write_mb_s, error) &&
-	       sdt_client_read_number(verdict, at, "read_iops", &v->read_iops, error) &&
-	       sdt_client_read_number(verdict, at, "write_iops", &v->write_iops, error) &&
-	       sdt_client_read_number(verdict, at, "seconds", &v->seconds, error) &&
-	       sdt_client_read_number(verdict, at, "spread_percent", &v->spread_percent, error) &&
-	       sdt_client_read_string(verdict, at, "basis", &v->basis, error);
+	return sdt_json_strict_bool(verdict, at, "a1", FALSE, &v->a1, error) &&
+	       sdt_json_strict_bool(verdict, at, "a2", FALSE, &v->a2, error) &&
+	       sdt_json_strict_bool(verdict, at, "stand_in", FALSE, &v->stand_in, error) &&
+	       sdt_json_strict_number(verdict, at, "seq_write_mb_s", &v->seq_write_mb_s, error) &&
+	       sdt_json_strict_number(verdict, at, "read_iops", &v->read_iops, error) &&
+	       sdt_json_strict_number(verdict, at, "write_iops", &v->write_iops, error) &&
+	       sdt_json_strict_number(verdict, at, "seconds", &v->seconds, error) &&
+	       sdt_json_strict_number(verdict, at, "spread_percent", &v->spread_percent, error) &&
+	       sdt_json_strict_string(verdict, at, "basis", &v->basis, error);
 }
 
 /* everything but the tests */
@@ -250,13 +250,13 @@ static gboolean
 sdt_bench_record_read_document(JsonObject *obj, SdtBenchRecord *bench, GError **error)
 {
 	if (!sdt_bench_record_read_target(obj, bench, error) ||
-	    !sdt_client_read_string(obj, NULL, "profile", &bench->profile, error) ||
-	    !sdt_client_read_strings(obj, NULL, "notes", bench->notes, error) ||
+	    !sdt_json_strict_string(obj, NULL, "profile", &bench->profile, error) ||
+	    !sdt_json_strict_strings(obj, NULL, "notes", bench->notes, error) ||
 	    !sdt_bench_record_read_verdict(obj, &bench->verdict, error) ||
-	    !sdt_client_read_number(obj, NULL, "spread_percent", &bench->spread_percent, error) ||
-	    !sdt_client_read_number(obj, NULL, "ceiling_mb_s", &bench->ceiling_mb_s, error) ||
-	    !sdt_client_read_number(obj, NULL, "ceiling_percent", &bench->ceiling_percent, error) ||
-	    !sdt_client_read_number(obj, NULL, "seconds", &bench->seconds, error))
+	    !sdt_json_strict_number(obj, NULL, "spread_percent", &bench->spread_percent, error) ||
+	    !sdt_json_strict_number(obj, NULL, "ceiling_mb_s", &bench->ceiling_mb_s, error) ||
+	    !sdt_json_strict_number(obj, NULL, "ceiling_percent", &bench->ceiling_percent, error) ||
+	    !sdt_json_strict_number(obj, NULL, "seconds", &bench->seconds, error))
 		return FALSE;
 	return TRUE;
 }
@@ -271,7 +271,7 @@ sdt_bench_record_from_json(JsonObject *obj, GError **error)
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 
 	bench = sdt_bench_record_new();
-	if (!sdt_client_read_array(obj, NULL, "tests", &tests, error))
+	if (!sdt_json_strict_array(obj, NULL, "tests", &tests, error))
 		return NULL;
 	if (tests == NULL) {
 		g_set_error_literal(error,

@@ -6,7 +6,7 @@
 #include "config.h"
 
 #include "sdt-client-history.h"
-#include "sdt-client-read.h"
+#include "sdt-json-strict.h"
 
 static void
 sdt_client_figure_free(SdtClientFigure *f)
@@ -61,13 +61,13 @@ sdt_client_history_entry_read_bench(JsonObject *obj, const gchar *at, SdtClientH
 	GError *error = NULL;
 	gboolean ok;
 
-	ok = sdt_client_read_string(obj, at, "profile", &e->profile, &error);
+	ok = sdt_json_strict_string(obj, at, "profile", &e->profile, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
-	ok = sdt_client_read_object(obj, at, "target", &target, &error);
+	ok = sdt_json_strict_object(obj, at, "target", &target, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
-	ok = sdt_client_read_string(target, at_target, "path", &e->target_path, &error);
+	ok = sdt_json_strict_string(target, at_target, "path", &e->target_path, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
-	ok = sdt_client_read_bool(target, at_target, "stand_in", FALSE, &e->stand_in, &error);
+	ok = sdt_json_strict_bool(target, at_target, "stand_in", FALSE, &e->stand_in, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
 }
 
@@ -83,7 +83,7 @@ sdt_client_history_entry_read_result(JsonObject *obj, const gchar *at, SdtClient
 	GError *error = NULL;
 	gboolean ok;
 
-	ok = sdt_client_read_object(obj, at, "result", &result, &error);
+	ok = sdt_json_strict_object(obj, at, "result", &result, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
 	e->bench = sdt_bench_record_from_json(result != NULL ? result : obj, &error);
 	if (e->bench == NULL) {
@@ -102,12 +102,12 @@ sdt_client_history_figure_read(JsonObject *o, const gchar *at, SdtClientHistoryE
 	GError *error = NULL;
 	gboolean ok;
 
-	ok = sdt_client_read_string(o, at, "name", &f->name, &error);
+	ok = sdt_json_strict_string(o, at, "name", &f->name, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
-	ok = sdt_client_read_string(o, at, "unit", &f->unit, &error);
+	ok = sdt_json_strict_string(o, at, "unit", &f->unit, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
 	for (guint i = 0; i < G_N_ELEMENTS(numbers); i++) {
-		ok = sdt_client_read_number(o, at, numbers[i], values[i], &error);
+		ok = sdt_json_strict_number(o, at, numbers[i], values[i], &error);
 		sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
 	}
 	return f;
@@ -123,13 +123,13 @@ sdt_client_history_entry_read_figures(JsonObject *obj, const gchar *at, SdtClien
 	GError *error = NULL;
 	gboolean ok;
 
-	ok = sdt_client_read_object(obj, at, "evidence", &evidence, &error);
+	ok = sdt_json_strict_object(obj, at, "evidence", &evidence, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
-	ok = sdt_client_read_array(evidence, at_evidence, "figures", &figures, &error);
+	ok = sdt_json_strict_array(evidence, at_evidence, "figures", &figures, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
 	for (guint i = 0; figures != NULL && i < json_array_get_length(figures); i++) {
-		g_autofree gchar *at_figure = sdt_client_read_element(at_evidence, "figures", i);
-		JsonObject *o = sdt_client_read_element_object(json_array_get_element(figures, i),
+		g_autofree gchar *at_figure = sdt_json_strict_element(at_evidence, "figures", i);
+		JsonObject *o = sdt_json_strict_element_object(json_array_get_element(figures, i),
 							       at_figure,
 							       &error);
 
@@ -150,9 +150,9 @@ sdt_client_history_entry_read_soak(JsonObject *obj, const gchar *at, SdtClientHi
 	GError *error = NULL;
 	gboolean ok;
 
-	ok = sdt_client_read_object(obj, at, "soak", &soak, &error);
+	ok = sdt_json_strict_object(obj, at, "soak", &soak, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
-	ok = sdt_client_read_int(soak, at_soak, "mismatches", -1, &e->soak_mismatches, &error);
+	ok = sdt_json_strict_int(soak, at_soak, "mismatches", -1, &e->soak_mismatches, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
 }
 
@@ -160,33 +160,33 @@ static SdtClientHistoryEntry *
 sdt_client_history_entry_read(JsonNode *node, guint index)
 {
 	SdtClientHistoryEntry *e = g_new0(SdtClientHistoryEntry, 1);
-	g_autofree gchar *at = sdt_client_read_element(NULL, "entries", index);
+	g_autofree gchar *at = sdt_json_strict_element(NULL, "entries", index);
 	JsonObject *obj = JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
 	GError *error = NULL;
 	gboolean ok;
 
 	e->figures = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_client_figure_free);
 
-	ok = sdt_client_read_string(obj, at, "kind", &e->kind, &error);
+	ok = sdt_json_strict_string(obj, at, "kind", &e->kind, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
-	ok = sdt_client_read_string(obj, at, "time", &e->time, &error);
+	ok = sdt_json_strict_string(obj, at, "time", &e->time, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
-	ok = sdt_client_read_string(obj, at, "id", &e->id, &error);
+	ok = sdt_json_strict_string(obj, at, "id", &e->id, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
-	ok = sdt_client_read_bool(obj, at, "trial", FALSE, &e->trial, &error);
+	ok = sdt_json_strict_bool(obj, at, "trial", FALSE, &e->trial, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
-	ok = sdt_client_read_bool(obj, at, "trial_cancelled", FALSE, &e->trial_cancelled, &error);
+	ok = sdt_json_strict_bool(obj, at, "trial_cancelled", FALSE, &e->trial_cancelled, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
-	ok = sdt_client_read_bool(obj, at, "changed", TRUE, &e->changed, &error);
+	ok = sdt_json_strict_bool(obj, at, "changed", TRUE, &e->changed, &error);
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
 	if (g_strcmp0(e->kind, "bench") == 0) {
 		sdt_client_history_entry_read_bench(obj, at, e);
 		sdt_client_history_entry_read_result(obj, at, e);
 	}
 	if (g_strcmp0(e->kind, "check") == 0) {
-		ok = sdt_client_read_string(obj, at, "verdict", &e->verdict, &error);
+		ok = sdt_json_strict_string(obj, at, "verdict", &e->verdict, &error);
 		sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
-		ok = sdt_client_read_string(obj, at, "reason", &e->reason, &error);
+		ok = sdt_json_strict_string(obj, at, "reason", &e->reason, &error);
 		sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
 	}
 	e->soak_mismatches = -1;
@@ -200,7 +200,7 @@ sdt_client_history_entry_read(JsonNode *node, guint index)
 		sdt_client_history_entry_read_figures(obj, at, e);
 	}
 	if (obj == NULL && e->error == NULL)
-		sdt_client_read_missing(NULL, at, &e->error);
+		sdt_json_strict_missing(NULL, at, &e->error);
 	return e;
 }
 
@@ -214,8 +214,8 @@ sdt_client_history_from_json(JsonObject *obj, GError **error)
 	history->entries =
 		g_ptr_array_new_with_free_func((GDestroyNotify) sdt_client_history_entry_free);
 	history->warnings = g_ptr_array_new_with_free_func(g_free);
-	if (!sdt_client_read_array(obj, NULL, "entries", &entries, error) ||
-	    !sdt_client_read_strings(obj, NULL, "warnings", history->warnings, error))
+	if (!sdt_json_strict_array(obj, NULL, "entries", &entries, error) ||
+	    !sdt_json_strict_strings(obj, NULL, "warnings", history->warnings, error))
 		return NULL;
 	for (guint i = 0; entries != NULL && i < json_array_get_length(entries); i++)
 		g_ptr_array_add(

@@ -5,7 +5,7 @@
 
 #include "config.h"
 
-#include "sdt-client-read.h"
+#include "sdt-json-strict.h"
 #include "sdt-client-recommend.h"
 
 static void
@@ -38,25 +38,25 @@ sdt_client_recommendation_read(JsonObject *obj,
 			       SdtClientRecommendation *r,
 			       GError **error)
 {
-	if (!sdt_client_read_string(obj, at, "id", &r->id, error))
+	if (!sdt_json_strict_string(obj, at, "id", &r->id, error))
 		return FALSE;
 	if (r->id == NULL)
-		return sdt_client_read_missing(at, "id", error);
-	return sdt_client_read_string(obj, at, "title", &r->title, error) &&
-	       sdt_client_read_string(obj, at, "filter", &r->filter, error) &&
-	       sdt_client_read_strings(obj, at, "lines", r->lines, error) &&
-	       sdt_client_read_string(obj, at, "reason", &r->reason, error) &&
-	       sdt_client_read_string(obj, at, "expected_effect", &r->expected_effect, error) &&
-	       sdt_client_read_string(obj, at, "risk", &r->risk, error) &&
-	       sdt_client_read_int(obj, at, "expected_clock_hz", 0, &r->expected_clock_hz, error) &&
-	       sdt_client_read_bool(obj, at, "trial_only", FALSE, &r->trial_only, error);
+		return sdt_json_strict_missing(at, "id", error);
+	return sdt_json_strict_string(obj, at, "title", &r->title, error) &&
+	       sdt_json_strict_string(obj, at, "filter", &r->filter, error) &&
+	       sdt_json_strict_strings(obj, at, "lines", r->lines, error) &&
+	       sdt_json_strict_string(obj, at, "reason", &r->reason, error) &&
+	       sdt_json_strict_string(obj, at, "expected_effect", &r->expected_effect, error) &&
+	       sdt_json_strict_string(obj, at, "risk", &r->risk, error) &&
+	       sdt_json_strict_int(obj, at, "expected_clock_hz", 0, &r->expected_clock_hz, error) &&
+	       sdt_json_strict_bool(obj, at, "trial_only", FALSE, &r->trial_only, error);
 }
 
 static SdtClientRecommendation *
 sdt_client_recommendation_from_node(JsonNode *node, guint index, GError **error)
 {
-	g_autofree gchar *at = sdt_client_read_element(NULL, "recommendations", index);
-	JsonObject *obj = sdt_client_read_element_object(node, at, error);
+	g_autofree gchar *at = sdt_json_strict_element(NULL, "recommendations", index);
+	JsonObject *obj = sdt_json_strict_element_object(node, at, error);
 	SdtClientRecommendation *r;
 
 	if (obj == NULL)
@@ -80,9 +80,9 @@ sdt_client_recommend_list_from_json(JsonObject *obj, GError **error)
 	recs->recommendations =
 		g_ptr_array_new_with_free_func((GDestroyNotify) sdt_client_recommendation_free);
 	recs->notes = g_ptr_array_new_with_free_func(g_free);
-	if (!sdt_client_read_array(obj, NULL, "recommendations", &array, error) ||
-	    !sdt_client_read_strings(obj, NULL, "notes", recs->notes, error) ||
-	    !sdt_client_read_string(obj, NULL, "not_tuned", &recs->not_tuned, error))
+	if (!sdt_json_strict_array(obj, NULL, "recommendations", &array, error) ||
+	    !sdt_json_strict_strings(obj, NULL, "notes", recs->notes, error) ||
+	    !sdt_json_strict_string(obj, NULL, "not_tuned", &recs->not_tuned, error))
 		return NULL;
 	for (guint i = 0; array != NULL && i < json_array_get_length(array); i++) {
 		SdtClientRecommendation *r =

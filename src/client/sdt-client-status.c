@@ -5,7 +5,7 @@
 
 #include "config.h"
 
-#include "sdt-client-read.h"
+#include "sdt-json-strict.h"
 #include "sdt-l10n-record.h"
 #include "sdt-client-status.h"
 
@@ -29,11 +29,11 @@ sdt_client_status_verification_from_json(JsonObject *obj, const gchar *where, GE
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtClientVerification) v = g_new0(SdtClientVerification, 1);
 
-	if (!sdt_client_read_string(obj, where, "id", &v->id, error) ||
-	    !sdt_client_read_string(obj, where, "decision", &v->decision, error) ||
-	    !sdt_client_read_string(obj, where, "reason", &v->reason, error) ||
-	    !sdt_client_read_reason_code(obj, where, &v->reason_code, &v->reason_args, error) ||
-	    !sdt_client_read_string(obj, where, "time", &v->time, error))
+	if (!sdt_json_strict_string(obj, where, "id", &v->id, error) ||
+	    !sdt_json_strict_string(obj, where, "decision", &v->decision, error) ||
+	    !sdt_json_strict_string(obj, where, "reason", &v->reason, error) ||
+	    !sdt_json_strict_reason_code(obj, where, &v->reason_code, &v->reason_args, error) ||
+	    !sdt_json_strict_string(obj, where, "time", &v->time, error))
 		return NULL;
 	return g_steal_pointer(&v);
 }
@@ -87,12 +87,12 @@ sdt_client_status_read_trial(JsonObject *obj, SdtClientStatus *s, GError **error
 {
 	JsonObject *trial;
 
-	if (!sdt_client_read_object(obj, NULL, "trial", &trial, error))
+	if (!sdt_json_strict_object(obj, NULL, "trial", &trial, error))
 		return FALSE;
 	s->has_trial = trial != NULL;
-	return sdt_client_read_string(trial, "trial", "id", &s->trial_id, error) &&
-	       sdt_client_read_string(trial, "trial", "path", &s->trial_path, error) &&
-	       sdt_client_read_string(trial,
+	return sdt_json_strict_string(trial, "trial", "id", &s->trial_id, error) &&
+	       sdt_json_strict_string(trial, "trial", "path", &s->trial_path, error) &&
+	       sdt_json_strict_string(trial,
 				      "trial",
 				      "reboot_command",
 				      &s->trial_reboot_command,
@@ -105,11 +105,11 @@ sdt_client_status_read_verifications(JsonObject *obj, SdtClientStatus *s, GError
 	JsonObject *pending;
 	JsonObject *last;
 
-	if (!sdt_client_read_object(obj, NULL, "pending_verification", &pending, error) ||
-	    !sdt_client_read_object(obj, NULL, "last_verification", &last, error))
+	if (!sdt_json_strict_object(obj, NULL, "pending_verification", &pending, error) ||
+	    !sdt_json_strict_object(obj, NULL, "last_verification", &last, error))
 		return FALSE;
 	if (pending != NULL) {
-		if (!sdt_client_read_string(pending,
+		if (!sdt_json_strict_string(pending,
 					    "pending_verification",
 					    "id",
 					    &s->pending_verification_id,
@@ -117,35 +117,35 @@ sdt_client_status_read_verifications(JsonObject *obj, SdtClientStatus *s, GError
 			return FALSE;
 		if (s->pending_verification_id == NULL)
 			s->pending_verification_id = g_strdup("?");
-		if (!sdt_client_read_bool(pending,
+		if (!sdt_json_strict_bool(pending,
 					  "pending_verification",
 					  "trial",
 					  FALSE,
 					  &s->pending_verification_trial,
 					  error) ||
-		    !sdt_client_read_string(pending,
+		    !sdt_json_strict_string(pending,
 					    "pending_verification",
 					    "decision",
 					    &s->pending_verification_decision,
 					    error) ||
-		    !sdt_client_read_string(pending,
+		    !sdt_json_strict_string(pending,
 					    "pending_verification",
 					    "reason",
 					    &s->pending_verification_reason,
 					    error) ||
-		    !sdt_client_read_reason_code(pending,
+		    !sdt_json_strict_reason_code(pending,
 						 "pending_verification",
 						 &s->pending_verification_reason_code,
 						 &s->pending_verification_reason_args,
 						 error) ||
-		    !sdt_client_read_string(pending,
+		    !sdt_json_strict_string(pending,
 					    "pending_verification",
 					    "error",
 					    &s->pending_verification_failure,
 					    error))
 			return FALSE;
 	}
-	if (!sdt_client_read_string(obj,
+	if (!sdt_json_strict_string(obj,
 				    NULL,
 				    "pending_verification_error",
 				    &s->pending_verification_damage,
@@ -168,20 +168,20 @@ sdt_client_status_from_json(JsonObject *obj, GError **error)
 
 	s->lines = g_ptr_array_new_with_free_func(g_free);
 	s->disabled = g_ptr_array_new_with_free_func(g_free);
-	if (!sdt_client_read_string(obj, NULL, "path", &s->path, error) ||
-	    !sdt_client_read_bool(obj, NULL, "damaged", FALSE, &s->damaged, error) ||
-	    !sdt_client_read_string(obj, NULL, "error", &s->error, error) ||
-	    !sdt_client_read_bool(obj, NULL, "applied", FALSE, &s->applied, error) ||
-	    !sdt_client_read_string(obj, NULL, "id", &s->id, error) ||
-	    !sdt_client_read_string(obj, NULL, "filter", &s->filter, error) ||
-	    !sdt_client_read_strings(obj, NULL, "lines", s->lines, error) ||
-	    !sdt_client_read_strings(obj, NULL, "disabled", s->disabled, error) ||
-	    !sdt_client_read_bool(obj, NULL, "verified", FALSE, &s->verified, error) ||
-	    !sdt_client_read_bool(obj, NULL, "failed", FALSE, &s->failed, error) ||
-	    !sdt_client_read_bool(obj, NULL, "reboot_pending", FALSE, &s->reboot_pending, error) ||
-	    !sdt_client_read_string(obj, NULL, "verification", &s->verification, error) ||
+	if (!sdt_json_strict_string(obj, NULL, "path", &s->path, error) ||
+	    !sdt_json_strict_bool(obj, NULL, "damaged", FALSE, &s->damaged, error) ||
+	    !sdt_json_strict_string(obj, NULL, "error", &s->error, error) ||
+	    !sdt_json_strict_bool(obj, NULL, "applied", FALSE, &s->applied, error) ||
+	    !sdt_json_strict_string(obj, NULL, "id", &s->id, error) ||
+	    !sdt_json_strict_string(obj, NULL, "filter", &s->filter, error) ||
+	    !sdt_json_strict_strings(obj, NULL, "lines", s->lines, error) ||
+	    !sdt_json_strict_strings(obj, NULL, "disabled", s->disabled, error) ||
+	    !sdt_json_strict_bool(obj, NULL, "verified", FALSE, &s->verified, error) ||
+	    !sdt_json_strict_bool(obj, NULL, "failed", FALSE, &s->failed, error) ||
+	    !sdt_json_strict_bool(obj, NULL, "reboot_pending", FALSE, &s->reboot_pending, error) ||
+	    !sdt_json_strict_string(obj, NULL, "verification", &s->verification, error) ||
 	    !sdt_client_status_read_trial(obj, s, error) ||
-	    !sdt_client_read_bool(obj, NULL, "tryboot_active", FALSE, &s->tryboot_active, error) ||
+	    !sdt_json_strict_bool(obj, NULL, "tryboot_active", FALSE, &s->tryboot_active, error) ||
 	    !sdt_client_status_read_verifications(obj, s, error))
 		return NULL;
 	return g_steal_pointer(&s);

@@ -8,7 +8,7 @@
 #include "sdt-error.h"
 #include "sdt-history.h"
 #include "sdt-info.h"
-#include "sdt-ops-facts.h"
+#include "sdt-ops-private.h"
 #include "sdt-test-root.h"
 
 /*

@@ -20,4 +20,7 @@ G_BEGIN_DECLS
 
 /* the trial journal, with the contract of sdt_config_journal_read() */
 gboolean sdt_config_journal_read_trial(SdtConfigWriter *self, JsonObject **journal, GError **error);
+/* a JSON array of the strings (the ops put the edit's lines into their replies) */
+JsonArray *sdt_config_journal_array_from_strings(GPtrArray *strings);
+
 G_END_DECLS

@@ -132,7 +132,6 @@ gboolean sdt_config_journal_write_json(SdtConfigWriter *self,
 				       JsonObject *obj,
 				       GError **error);
 void sdt_config_journal_remove_state(SdtConfigWriter *self, const gchar *name);
-JsonArray *sdt_config_journal_array_from_strings(GPtrArray *strings);
 gchar **sdt_config_journal_array_to_strv(JsonArray *array);
 
 /* ---- sdt-config-trial.c ---- */

@@ -8,11 +8,11 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "sdt-client-read.h"
+#include "sdt-json-strict.h"
 #include "sdt-error.h"
 
 static gchar *
-sdt_client_read_path(const gchar *where, const gchar *member)
+sdt_json_strict_path(const gchar *where, const gchar *member)
 {
 	if (where == NULL || where[0] == '\0')
 		return g_strdup(member);
@@ -20,9 +20,9 @@ sdt_client_read_path(const gchar *where, const gchar *member)
 }
 
 static gboolean
-sdt_client_read_wrong_type(const gchar *where, const gchar *member, GError **error)
+sdt_json_strict_wrong_type(const gchar *where, const gchar *member, GError **error)
 {
-	g_autofree gchar *path = sdt_client_read_path(where, member);
+	g_autofree gchar *path = sdt_json_strict_path(where, member);
 
 	g_set_error(error,
 		    SDT_ERROR,
@@ -34,10 +34,10 @@ sdt_client_read_wrong_type(const gchar *where, const gchar *member, GError **err
 }
 
 gboolean
-sdt_client_read_missing(const gchar *where, const gchar *member, GError **error)
+sdt_json_strict_missing(const gchar *where, const gchar *member, GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_autofree gchar *path = sdt_client_read_path(where, member);
+	g_autofree gchar *path = sdt_json_strict_path(where, member);
 
 	g_set_error(error,
 		    SDT_ERROR,
@@ -49,14 +49,14 @@ sdt_client_read_missing(const gchar *where, const gchar *member, GError **error)
 }
 
 gchar *
-sdt_client_read_element(const gchar *where, const gchar *member, guint index)
+sdt_json_strict_element(const gchar *where, const gchar *member, guint index)
 {
-	g_autofree gchar *path = sdt_client_read_path(where, member);
+	g_autofree gchar *path = sdt_json_strict_path(where, member);
 	return g_strdup_printf("%s[%u]", path, index);
 }
 
 JsonObject *
-sdt_client_read_element_object(JsonNode *node, const gchar *at, GError **error)
+sdt_json_strict_element_object(JsonNode *node, const gchar *at, GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	if (JSON_NODE_HOLDS_OBJECT(node))
@@ -72,42 +72,42 @@ sdt_client_read_element_object(JsonNode *node, const gchar *at, GError **error)
 
 /* the member, NULL when absent or null */
 static JsonNode *
-sdt_client_read_node(JsonObject *obj, const gchar *member)
+sdt_json_strict_node(JsonObject *obj, const gchar *member)
 {
 	JsonNode *node = obj != NULL ? json_object_get_member(obj, member) : NULL;
 	return node != NULL && !JSON_NODE_HOLDS_NULL(node) ? node : NULL;
 }
 
 static gboolean
-sdt_client_read_is_value(JsonNode *node, GType type)
+sdt_json_strict_is_value(JsonNode *node, GType type)
 {
 	return JSON_NODE_HOLDS_VALUE(node) && json_node_get_value_type(node) == type;
 }
 
 gboolean
-sdt_client_read_number(JsonObject *obj,
+sdt_json_strict_number(JsonObject *obj,
 		       const gchar *where,
 		       const gchar *member,
 		       gdouble *value,
 		       GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	JsonNode *node = sdt_client_read_node(obj, member);
+	JsonNode *node = sdt_json_strict_node(obj, member);
 
 	*value = NAN;
 	if (node == NULL)
 		return TRUE;
-	if (sdt_client_read_is_value(node, G_TYPE_INT64))
+	if (sdt_json_strict_is_value(node, G_TYPE_INT64))
 		*value = (gdouble) json_node_get_int(node);
-	else if (sdt_client_read_is_value(node, G_TYPE_DOUBLE))
+	else if (sdt_json_strict_is_value(node, G_TYPE_DOUBLE))
 		*value = json_node_get_double(node);
 	else
-		return sdt_client_read_wrong_type(where, member, error);
+		return sdt_json_strict_wrong_type(where, member, error);
 	return TRUE;
 }
 
 gboolean
-sdt_client_read_int(JsonObject *obj,
+sdt_json_strict_int(JsonObject *obj,
 		    const gchar *where,
 		    const gchar *member,
 		    gint64 fallback,
@@ -115,19 +115,19 @@ sdt_client_read_int(JsonObject *obj,
 		    GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	JsonNode *node = sdt_client_read_node(obj, member);
+	JsonNode *node = sdt_json_strict_node(obj, member);
 
 	*value = fallback;
 	if (node == NULL)
 		return TRUE;
-	if (!sdt_client_read_is_value(node, G_TYPE_INT64))
-		return sdt_client_read_wrong_type(where, member, error);
+	if (!sdt_json_strict_is_value(node, G_TYPE_INT64))
+		return sdt_json_strict_wrong_type(where, member, error);
 	*value = json_node_get_int(node);
 	return TRUE;
 }
 
 gboolean
-sdt_client_read_bool(JsonObject *obj,
+sdt_json_strict_bool(JsonObject *obj,
 		     const gchar *where,
 		     const gchar *member,
 		     gboolean fallback,
@@ -135,76 +135,76 @@ sdt_client_read_bool(JsonObject *obj,
 		     GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	JsonNode *node = sdt_client_read_node(obj, member);
+	JsonNode *node = sdt_json_strict_node(obj, member);
 
 	*value = fallback;
 	if (node == NULL)
 		return TRUE;
-	if (!sdt_client_read_is_value(node, G_TYPE_BOOLEAN))
-		return sdt_client_read_wrong_type(where, member, error);
+	if (!sdt_json_strict_is_value(node, G_TYPE_BOOLEAN))
+		return sdt_json_strict_wrong_type(where, member, error);
 	*value = json_node_get_boolean(node);
 	return TRUE;
 }
 
 gboolean
-sdt_client_read_string(JsonObject *obj,
+sdt_json_strict_string(JsonObject *obj,
 		       const gchar *where,
 		       const gchar *member,
 		       gchar **value,
 		       GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	JsonNode *node = sdt_client_read_node(obj, member);
+	JsonNode *node = sdt_json_strict_node(obj, member);
 
 	*value = NULL;
 	if (node == NULL)
 		return TRUE;
-	if (!sdt_client_read_is_value(node, G_TYPE_STRING))
-		return sdt_client_read_wrong_type(where, member, error);
+	if (!sdt_json_strict_is_value(node, G_TYPE_STRING))
+		return sdt_json_strict_wrong_type(where, member, error);
 	*value = g_strdup(json_node_get_string(node));
 	return TRUE;
 }
 
 gboolean
-sdt_client_read_object(JsonObject *obj,
+sdt_json_strict_object(JsonObject *obj,
 		       const gchar *where,
 		       const gchar *member,
 		       JsonObject **value,
 		       GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	JsonNode *node = sdt_client_read_node(obj, member);
+	JsonNode *node = sdt_json_strict_node(obj, member);
 
 	*value = NULL;
 	if (node == NULL)
 		return TRUE;
 	if (!JSON_NODE_HOLDS_OBJECT(node))
-		return sdt_client_read_wrong_type(where, member, error);
+		return sdt_json_strict_wrong_type(where, member, error);
 	*value = json_node_get_object(node);
 	return TRUE;
 }
 
 gboolean
-sdt_client_read_array(JsonObject *obj,
+sdt_json_strict_array(JsonObject *obj,
 		      const gchar *where,
 		      const gchar *member,
 		      JsonArray **value,
 		      GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	JsonNode *node = sdt_client_read_node(obj, member);
+	JsonNode *node = sdt_json_strict_node(obj, member);
 
 	*value = NULL;
 	if (node == NULL)
 		return TRUE;
 	if (!JSON_NODE_HOLDS_ARRAY(node))
-		return sdt_client_read_wrong_type(where, member, error);
+		return sdt_json_strict_wrong_type(where, member, error);
 	*value = json_node_get_array(node);
 	return TRUE;
 }
 
 gboolean
-sdt_client_read_strings(JsonObject *obj,
+sdt_json_strict_strings(JsonObject *obj,
 			const gchar *where,
 			const gchar *member,
 			GPtrArray *out,
@@ -213,13 +213,13 @@ sdt_client_read_strings(JsonObject *obj,
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	JsonArray *array;
 
-	if (!sdt_client_read_array(obj, where, member, &array, error))
+	if (!sdt_json_strict_array(obj, where, member, &array, error))
 		return FALSE;
 	for (guint i = 0; array != NULL && i < json_array_get_length(array); i++) {
 		JsonNode *node = json_array_get_element(array, i);
-		if (!sdt_client_read_is_value(node, G_TYPE_STRING)) {
+		if (!sdt_json_strict_is_value(node, G_TYPE_STRING)) {
 			g_autofree gchar *element = g_strdup_printf("%s[%u]", member, i);
-			return sdt_client_read_wrong_type(where, element, error);
+			return sdt_json_strict_wrong_type(where, element, error);
 		}
 		g_ptr_array_add(out, g_strdup(json_node_get_string(node)));
 	}
@@ -227,7 +227,7 @@ sdt_client_read_strings(JsonObject *obj,
 }
 
 gboolean
-sdt_client_read_reason_code(JsonObject *obj,
+sdt_json_strict_reason_code(JsonObject *obj,
 			    const gchar *where,
 			    gchar **code,
 			    JsonArray **args,

@@ -16,41 +16,41 @@ G_BEGIN_DECLS
  * as @where.@member (e.g. "tests[2].mb_s"), never a Json-CRITICAL.  @where may
  * be NULL or "" for the document's top level.
  */
-gboolean sdt_client_read_number(JsonObject *obj,
+gboolean sdt_json_strict_number(JsonObject *obj,
 				const gchar *where,
 				const gchar *member,
 				gdouble *value,
 				GError **error);
-gboolean sdt_client_read_int(JsonObject *obj,
+gboolean sdt_json_strict_int(JsonObject *obj,
 			     const gchar *where,
 			     const gchar *member,
 			     gint64 fallback,
 			     gint64 *value,
 			     GError **error);
-gboolean sdt_client_read_bool(JsonObject *obj,
+gboolean sdt_json_strict_bool(JsonObject *obj,
 			      const gchar *where,
 			      const gchar *member,
 			      gboolean fallback,
 			      gboolean *value,
 			      GError **error);
 /* *@value is a copy, or NULL */
-gboolean sdt_client_read_string(JsonObject *obj,
+gboolean sdt_json_strict_string(JsonObject *obj,
 				const gchar *where,
 				const gchar *member,
 				gchar **value,
 				GError **error);
-gboolean sdt_client_read_object(JsonObject *obj,
+gboolean sdt_json_strict_object(JsonObject *obj,
 				const gchar *where,
 				const gchar *member,
 				JsonObject **value,
 				GError **error);
-gboolean sdt_client_read_array(JsonObject *obj,
+gboolean sdt_json_strict_array(JsonObject *obj,
 			       const gchar *where,
 			       const gchar *member,
 			       JsonArray **value,
 			       GError **error);
 /* an array of strings (absent or null: none), each appended to @out as a copy */
-gboolean sdt_client_read_strings(JsonObject *obj,
+gboolean sdt_json_strict_strings(JsonObject *obj,
 				 const gchar *where,
 				 const gchar *member,
 				 GPtrArray *out,
@@ -58,18 +58,18 @@ gboolean sdt_client_read_strings(JsonObject *obj,
 
 /* "reason_code" and "reason_args" (sdt-l10n-record.h): copies, or NULL when absent or
  * not of their types (the reason is then shown from its English "reason") */
-gboolean sdt_client_read_reason_code(JsonObject *obj,
+gboolean sdt_json_strict_reason_code(JsonObject *obj,
 				     const gchar *where,
 				     gchar **code,
 				     JsonArray **args,
 				     GError **error);
 
 /* SDT_ERROR_INVALID_DATA: @where.@member is required and absent (or null) */
-gboolean sdt_client_read_missing(const gchar *where, const gchar *member, GError **error);
+gboolean sdt_json_strict_missing(const gchar *where, const gchar *member, GError **error);
 
 /* "where[index]", for the elements of an array */
-gchar *sdt_client_read_element(const gchar *where, const gchar *member, guint index);
+gchar *sdt_json_strict_element(const gchar *where, const gchar *member, guint index);
 /* the element @node, named @at, as an object, or NULL and SDT_ERROR_INVALID_DATA */
-JsonObject *sdt_client_read_element_object(JsonNode *node, const gchar *at, GError **error);
+JsonObject *sdt_json_strict_element_object(JsonNode *node, const gchar *at, GError **error);
 
 G_END_DECLS
