@@ -18,7 +18,9 @@ would make it an empty file), so the raw read is skipped.
   3. "reboot" (new boot id, debugfs ios at 100 MHz, the kernel's overclocking line) with the
      throttle raised to 40 MB/s (2000 IOPS), as the simulated bus allows at 100 MHz.
   4. verify, stopped by SIGTERM during the benchmark: an interrupted try, no decision, no
-     test file, nothing else changed.
+     test file, nothing else changed.  The signal goes when the benchmark is seen writing
+     (its progress line, its unnamed test file open in the card's state folder, 16 MiB more
+     written to the card since), not after a fixed time that load shifts.
   5. another boot, verify (soak 0 s: one full round): keep, with the standard benchmark's
      figures against the ones from before and the soak test's bytes in the history entry.
 
@@ -30,6 +32,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import sdttap
@@ -188,6 +191,89 @@ def children(pid):
         return []
 
 
+def comm(pid):
+    try:
+        return read(f'/proc/{pid}/comm').strip()
+    except OSError:
+        return None
+
+
+def card_written():
+    """bytes written to the card by this test's cgroup: the throttle's own count (cgroup v2
+    io.stat wbytes, v1 blkio.throttle.io_service_bytes)"""
+    cg, mm = os.environ['CARD_CGROUP'], os.environ['CARD_MAJMIN']
+    if os.path.exists(os.path.join(cg, 'io.stat')):
+        for line in read(os.path.join(cg, 'io.stat')).splitlines():
+            f = line.split()
+            if f and f[0] == mm:
+                return int(dict(kv.split('=', 1) for kv in f[1:] if '=' in kv).get('wbytes', 0))
+        return 0
+    for line in read(os.path.join(cg, 'blkio.throttle.io_service_bytes')).splitlines():
+        f = line.split()
+        if len(f) == 3 and f[0] == mm and f[1] == 'Write':
+            return int(f[2])
+    return 0
+
+
+def test_file(pid, folder):
+    """the unnamed test file (O_TMPFILE: "#inode (deleted)") pid has open in folder, or None"""
+    try:
+        fds = os.listdir(f'/proc/{pid}/fd')
+    except OSError:
+        return None
+    for fd in fds:
+        try:
+            target = os.readlink(f'/proc/{pid}/fd/{fd}')
+        except OSError:
+            continue
+        if target.startswith(folder + '/') and target.endswith(' (deleted)'):
+            return target
+    return None
+
+
+class Lines:
+    """a pipe read line by line in a thread, so that the test sees verify's progress as it comes"""
+
+    def __init__(self, pipe):
+        self.lines = []
+        self.thread = threading.Thread(target=self._read, args=(pipe,), daemon=True)
+        self.thread.start()
+
+    def _read(self, pipe):
+        for line in pipe:
+            self.lines.append(line)
+
+    def stages(self):
+        return [l for l in self.lines if l.startswith(('Checking the kernel log', 'Benchmark: ',
+                                                        'Soak test: '))]
+
+    def text(self):
+        self.thread.join(60)
+        return ''.join(self.lines)
+
+
+def wait_in_benchmark(proc, r, err, timeout=180):
+    """waits until verify (umockdev-run's sdtunerctl child) is in its benchmark's writes:
+    the last stage line is "Benchmark: ", the test file is open on the card and 16 MiB more
+    have been written to the card since it was opened; (sdtunerctl pids, a description)"""
+    end = time.monotonic() + timeout
+    t0 = time.monotonic()
+    ctl, opened_at = [], None
+    while time.monotonic() < end and proc.poll() is None:
+        if not ctl:
+            ctl = [c for c in children(proc.pid) if comm(c) == 'sdtunerctl']
+        stages = err.stages()
+        target = test_file(ctl[0], r.state) if ctl else None
+        in_bench = bool(stages) and stages[-1].startswith('Benchmark: ') and target is not None
+        if in_bench and opened_at is None:
+            opened_at = card_written()
+        if in_bench and card_written() - opened_at >= 16 * MIB:
+            return ctl, (f'{time.monotonic() - t0:.1f} s after the start, '
+                         f'{(card_written() - opened_at) // MIB} MiB into the test file')
+        time.sleep(0.05)
+    return ctl, None
+
+
 def main(tmp):
     r = Root(tmp)
     try:
@@ -238,26 +324,29 @@ def main(tmp):
         # 4. SIGTERM during the benchmark: an interrupted try, nothing decided, nothing left
         proc = subprocess.Popen(r.cmd('--json', 'verify', '--soak-seconds', '0'), stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, env=r.env())
-        ctl = []
-        for _ in range(100):
-            ctl = [c for c in children(proc.pid) if read(f'/proc/{c}/comm').strip() == 'sdtunerctl']
-            if ctl:
-                break
-            time.sleep(0.05)
-        time.sleep(4)   # in the benchmark's sequential write (256 MiB at 40 MB/s)
+        out, err = Lines(proc.stdout), Lines(proc.stderr)
+        # in the benchmark's sequential write (256 MiB at 40 MB/s: 6.4 s), however long the start took
+        ctl, where = wait_in_benchmark(proc, r, err)
         t0 = time.monotonic()
-        for c in ctl:
-            os.kill(c, signal.SIGTERM)
-        out, err = proc.communicate(timeout=60)
+        if where is not None:
+            for c in ctl:
+                os.kill(c, signal.SIGTERM)
+        else:   # never seen in its benchmark: stopped, so that nothing runs on behind the test
+            for c in ctl:
+                os.kill(c, signal.SIGKILL)
+            proc.kill()
+        proc.wait(timeout=60)
         took = time.monotonic() - t0
+        out, err = out.text(), err.text()
         pend = r.pending()
-        ok(ctl and proc.returncode == 1 and 'interrupted try' in err and pend is not None
+        ok(where is not None and proc.returncode == 1 and 'interrupted try' in err and pend is not None
            and pend['attempts'] == 1 and pend['tries'] == [BOOT[3]]
            and read(r.config) == r.old + oc(100) and r.listing() == listing and r.free() > free - 4 * MIB
            and r.history('verify')[-1]['decision'] == 'undo' and len(r.history('verify')) == 1
            and len(r.history('bench')) == 1,
-           f'SIGTERM: stopped in {took:.2f} s, counted as an interrupted try, no decision, no test file',
-           err + json.dumps(pend))
+           f'SIGTERM in the benchmark ({where or "never seen writing"}): stopped in {took:.2f} s, '
+           'counted as an interrupted try, no decision, no test file',
+           f'rc {proc.returncode}\n' + err + json.dumps(pend))
 
         # 5. the next boot: verify gathers the evidence and keeps the change
         r.boot(4, 100000000)

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <gio/gunixfdlist.h>
+#include <glib/gi18n.h>
 #include <unistd.h>
 
 #include "sdt-logind.h"
@@ -99,7 +100,7 @@ sdt_logind_inhibitor_take_fd(GVariant *reply, GUnixFDList *fds, GError **error)
 		g_set_error(error,
 			    G_IO_ERROR,
 			    G_IO_ERROR_INVALID_DATA,
-			    "logind answered Inhibit with handle %d and %d file descriptors",
+			    _("logind answered Inhibit with handle %d and %d file descriptors"),
 			    (gint) handle,
 			    fds != NULL ? g_unix_fd_list_get_length(fds) : 0);
 		return -1;

@@ -29,20 +29,7 @@ sys.path.insert(0, HERE)
 import sdtgui  # noqa: E402
 from sdtgui import check, log  # noqa: E402
 
-LOGIND = '/lib/systemd/systemd-logind'
-LOGIND_CONF = """[Login]
-NAutoVTs=0
-ReserveVT=0
-KillUserProcesses=no
-HandlePowerKey=ignore
-HandleSuspendKey=ignore
-HandleHibernateKey=ignore
-HandleLidSwitch=ignore
-HandleLidSwitchExternalPower=ignore
-HandleLidSwitchDocked=ignore
-HandleRebootKey=ignore
-IdleAction=ignore
-"""
+LOGIND = '/lib/systemd/systemd-logind'  # as TestEnv.start_logind() runs it
 ALLOW_BLOCK_RULE = """polkit.addRule(function(action, subject) {
     if (action.id.indexOf("org.freedesktop.login1.inhibit-block-") == 0 &&
         subject.user == "nobody")
@@ -50,26 +37,6 @@ ALLOW_BLOCK_RULE = """polkit.addRule(function(action, subject) {
 });
 """
 WHY = 'The SD card benchmark is running'
-
-
-def start_logind(env):
-    conf = os.path.join(env.work, 'logind.conf')
-    with open(conf, 'w') as f:
-        f.write(LOGIND_CONF)
-    script = (f"mount -t tmpfs sdt-logind /run/systemd && "
-              f"mount --bind '{conf}' /etc/systemd/logind.conf && exec {LOGIND}")
-    log_path = os.path.join(env.work, 'logind.log')
-    p = subprocess.Popen(['unshare', '--mount', '--propagation', 'private', 'sh', '-c', script],
-                         env=env.environ, stdout=open(log_path, 'w'), stderr=subprocess.STDOUT)
-    env.procs.append(p)   # stopped with the environment, by pid
-    for _ in range(100):
-        if env._has_owner('org.freedesktop.login1'):
-            log('systemd-logind on the private bus, pid', p.pid)
-            return p
-        if p.poll() is not None:
-            break
-        time.sleep(0.1)
-    raise AssertionError('systemd-logind did not start: ' + open(log_path).read())
 
 
 def inhibitors(env):
@@ -141,7 +108,8 @@ def main():
     os.environ.setdefault('SDTUNER_BUILDDIR', builddir)
     app = os.path.join(builddir, 'src', 'app', 'sd-tuner')
     with sdtgui.sim_env() as env:
-        start_logind(env)
+        p = env.start_logind()
+        log('systemd-logind on the private bus, pid', p.pid)
         run(env, app, 'delay', kill=False)
         env.add_polkit_rule('50-sdt-test-inhibit.rules', ALLOW_BLOCK_RULE)
         run(env, app, 'block', kill=True)

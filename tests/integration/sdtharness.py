@@ -197,6 +197,24 @@ def _wait_for(pred, timeout, what):
     raise TimeoutError(f'timed out after {timeout} s waiting for {what}')
 
 
+# systemd-logind as TestEnv.start_logind() runs it on the private bus
+LOGIND = '/lib/systemd/systemd-logind'
+LOGIND_NAME = 'org.freedesktop.login1'
+LOGIND_CONF = """[Login]
+NAutoVTs=0
+ReserveVT=0
+KillUserProcesses=no
+HandlePowerKey=ignore
+HandleSuspendKey=ignore
+HandleHibernateKey=ignore
+HandleLidSwitch=ignore
+HandleLidSwitchExternalPower=ignore
+HandleLidSwitchDocked=ignore
+HandleRebootKey=ignore
+IdleAction=ignore
+"""
+
+
 class TestEnv:
     """One private system bus + polkitd + activatable helper.  See the module
     docstring.  idle_timeout is the helper's --idle-timeout."""
@@ -463,6 +481,30 @@ class TestEnv:
 
     def _has_owner(self, name):
         return self._bus_call('NameHasOwner', GLib.Variant('(s)', (name,)), '(b)')
+
+    def start_logind(self):
+        """the REAL systemd-logind of this machine on the private bus, in a private mount
+        namespace (its own /run/systemd, a logind.conf that leaves the VTs and the power
+        keys alone; systemd is not PID 1 here, which Inhibit does not need); stopped
+        with the environment.  Its log: <work>/logind.log"""
+        conf = os.path.join(self.work, 'logind.conf')
+        with open(conf, 'w') as f:
+            f.write(LOGIND_CONF)
+        script = (f"mount -t tmpfs sdt-logind /run/systemd && "
+                  f"mount --bind '{conf}' /etc/systemd/logind.conf && exec {LOGIND}")
+        log_path = os.path.join(self.work, 'logind.log')
+        p = subprocess.Popen(['unshare', '--mount', '--propagation', 'private', 'sh', '-c',
+                              script], env=self.environ, stdout=open(log_path, 'w'),
+                             stderr=subprocess.STDOUT)
+        self.procs.append(p)   # stopped with the environment, by pid
+        try:
+            _wait_for(lambda: self._has_owner(LOGIND_NAME) or p.poll() is not None, 10,
+                      'systemd-logind')
+        except TimeoutError:
+            pass
+        if p.poll() is not None or not self._has_owner(LOGIND_NAME):
+            raise RuntimeError('systemd-logind did not start: ' + open(log_path).read())
+        return p
 
     def helper_pid(self):
         """pid of the running helper, or None"""
