@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sdt-config-writer-io.h"
 #include "sdt-config-writer.h"
 #include "sdt-error.h"
 #include "sdt-state-lock.h"
@@ -42,56 +43,6 @@ struct _SdtConfigWriter {
 };
 
 G_DEFINE_TYPE(SdtConfigWriter, sdt_config_writer, G_TYPE_OBJECT)
-
-static gint
-sdt_config_writer_io_open(const gchar *path, gint flags, mode_t mode, gpointer user_data)
-{
-	return open(path, flags, mode);
-}
-
-static gssize
-sdt_config_writer_io_write(gint fd, const void *buf, gsize count, gpointer user_data)
-{
-	return write(fd, buf, count);
-}
-
-static gint
-sdt_config_writer_io_fsync(gint fd, gpointer user_data)
-{
-	return fsync(fd);
-}
-
-static gint
-sdt_config_writer_io_close(gint fd, gpointer user_data)
-{
-	return close(fd);
-}
-
-static gint
-sdt_config_writer_io_rename(const gchar *from, const gchar *to, gpointer user_data)
-{
-	gint rc = rename(from, to);
-	sdt_file_kill_point();
-	return rc;
-}
-
-static gint
-sdt_config_writer_io_unlink(const gchar *path, gpointer user_data)
-{
-	gint rc = unlink(path);
-	sdt_file_kill_point();
-	return rc;
-}
-
-static const SdtConfigWriterIo sdt_config_writer_io_default = {
-	sdt_config_writer_io_open,
-	sdt_config_writer_io_write,
-	sdt_config_writer_io_fsync,
-	sdt_config_writer_io_close,
-	sdt_config_writer_io_rename,
-	sdt_config_writer_io_unlink,
-	NULL,
-};
 
 static void
 sdt_config_writer_finalize(GObject *object)
@@ -119,7 +70,7 @@ sdt_config_writer_class_init(SdtConfigWriterClass *klass)
 static void
 sdt_config_writer_init(SdtConfigWriter *self)
 {
-	self->io = sdt_config_writer_io_default;
+	self->io = *sdt_config_writer_io_get_default();
 	self->lock_fd = -1;
 	self->config_fd = -1;
 }
@@ -216,7 +167,7 @@ void
 sdt_config_writer_set_io(SdtConfigWriter *self, const SdtConfigWriterIo *io)
 {
 	g_return_if_fail(SDT_IS_CONFIG_WRITER(self));
-	self->io = io != NULL ? *io : sdt_config_writer_io_default;
+	self->io = io != NULL ? *io : *sdt_config_writer_io_get_default();
 }
 
 void
@@ -503,117 +454,6 @@ sdt_config_writer_unlock(SdtConfigWriter *self)
 	self->lock_fd = -1;
 }
 
-/* writes all of @data to @fd; 0, or the errno of the failure */
-static gint
-sdt_config_writer_write_all(SdtConfigWriter *self, gint fd, const guint8 *data, gsize len)
-{
-	gsize done = 0;
-
-	while (done < len) {
-		gssize w = self->io.write(fd, data + done, len - done, self->io.user_data);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? errno : EIO;
-		done += w;
-	}
-	return 0;
-}
-
-/*
- * Gives the temporary file @fd the mode and owner of @st (the file it
- * replaces, or the one a new file takes after): open() took the umask off the
- * mode (the helper's UMask=0077 made a 0644 config.txt 0600, hiding it on an
- * ext4 /boot) and the owner is the writer's.  Only what differs is changed:
- * on vfat both already follow the mount options and cannot be changed.
- */
-static gint
-sdt_config_writer_copy_mode(gint fd, const GStatBuf *st)
-{
-	struct stat now;
-
-	if (fstat(fd, &now) != 0)
-		return errno;
-	if ((now.st_uid != st->st_uid || now.st_gid != st->st_gid) &&
-	    fchown(fd, st->st_uid, st->st_gid) != 0)
-		return errno;
-	if ((now.st_mode & 07777) != (st->st_mode & 07777) && fchmod(fd, st->st_mode & 07777) != 0)
-		return errno;
-	return 0;
-}
-
-/* the temporary file @tmp with @bytes, mode and owner of @st, flushed and closed; 0 or an errno */
-static gint
-sdt_config_writer_write_tmp(SdtConfigWriter *self,
-			    const gchar *tmp,
-			    const GStatBuf *st,
-			    GBytes *bytes)
-{
-	gsize len = 0;
-	const guint8 *data = g_bytes_get_data(bytes, &len);
-	gint fd;
-	gint errsv;
-
-	fd = self->io.open(tmp,
-			   O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-			   st->st_mode & 0777,
-			   self->io.user_data);
-	if (fd < 0)
-		return errno;
-	errsv = sdt_config_writer_copy_mode(fd, st);
-	if (errsv == 0)
-		errsv = sdt_config_writer_write_all(self, fd, data, len);
-	if (errsv == 0 && self->io.fsync(fd, self->io.user_data) != 0)
-		errsv = errno;
-	if (errsv != 0) {
-		self->io.close(fd, self->io.user_data);
-		self->io.unlink(tmp, self->io.user_data);
-		return errsv;
-	}
-	if (self->io.close(fd, self->io.user_data) != 0) {
-		errsv = errno;
-		self->io.unlink(tmp, self->io.user_data);
-		return errsv;
-	}
-	return 0;
-}
-
-/*
- * The sha256 of config.txt now through the descriptor it was read from, when
- * @path is still that file (same device and inode, a regular file): an edit
- * in place shows through it; NULL when @path was replaced (or is not
- * config.txt, or was not read), and the path itself must be read again.
- */
-static gchar *
-sdt_config_writer_hash_held(SdtConfigWriter *self, const gchar *path)
-{
-	g_autoptr(GByteArray) buf = NULL;
-	struct stat held;
-	GStatBuf now;
-	goffset off = 0;
-
-	if (self->config_fd < 0 || g_strcmp0(path, self->real_path) != 0 ||
-	    fstat(self->config_fd, &held) != 0 || g_lstat(path, &now) != 0 ||
-	    !S_ISREG(now.st_mode) || now.st_dev != held.st_dev || now.st_ino != held.st_ino)
-		return NULL;
-	buf = g_byte_array_new();
-	for (;;) {
-		guint8 chunk[4096];
-		gssize n = pread(self->config_fd, chunk, sizeof(chunk), (off_t) off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return NULL;
-		if (n == 0)
-			break;
-		g_byte_array_append(buf, chunk, (guint) n);
-		off += n;
-		if (buf->len > SDT_CONFIG_TXT_MAX_SIZE)
-			return g_strdup(""); /* grown past what SD Tuner reads: not the same */
-	}
-	return g_compute_checksum_for_data(G_CHECKSUM_SHA256, buf->data, buf->len);
-}
-
 /* FALSE when @path no longer has the content of @expect_hash */
 static gboolean
 sdt_config_writer_check_unchanged(SdtConfigWriter *self,
@@ -626,7 +466,10 @@ sdt_config_writer_check_unchanged(SdtConfigWriter *self,
 
 	if (expect_hash == NULL)
 		return TRUE;
-	hash = sdt_config_writer_hash_held(self, path);
+	if (self->config_fd >= 0 && g_strcmp0(path, self->real_path) == 0)
+		hash = sdt_config_writer_io_hash_held(self->config_fd,
+						      path,
+						      SDT_CONFIG_TXT_MAX_SIZE);
 	if (hash == NULL) {
 		now = sdt_config_writer_read_limited(path, NULL);
 		hash = now != NULL ? sdt_config_writer_hash(now) : NULL;
@@ -700,7 +543,7 @@ sdt_config_writer_write_atomic_like(SdtConfigWriter *self,
 			      SDT_CONFIG_TMP_INFIX,
 			      (gint) getpid(),
 			      g_random_int());
-	errsv = sdt_config_writer_write_tmp(self, tmp, &st, bytes);
+	errsv = sdt_config_writer_io_write_tmp(&self->io, tmp, &st, bytes);
 	if (errsv != 0)
 		return sdt_config_writer_set_write_error(error, errsv, path);
 	if (!sdt_config_writer_check_unchanged(self, path, expect_hash, error)) {

@@ -11,6 +11,7 @@
 #include "sdt-config-diff.h"
 #include "sdt-config-edit.h"
 #include "sdt-config-txt.h"
+#include "sdt-config-writer-io.h"
 #include "sdt-context.h"
 
 G_BEGIN_DECLS
@@ -24,17 +25,6 @@ G_BEGIN_DECLS
  * writer.  All file writes go through an SdtConfigWriterIo table so tests can
  * make any of them fail.  The app links none of it (tests/check-shape.py).
  */
-
-/* the file system calls of the writer; each returns like its libc namesake */
-typedef struct {
-	gint (*open)(const gchar *path, gint flags, mode_t mode, gpointer user_data);
-	gssize (*write)(gint fd, const void *buf, gsize count, gpointer user_data);
-	gint (*fsync)(gint fd, gpointer user_data);
-	gint (*close)(gint fd, gpointer user_data);
-	gint (*rename)(const gchar *from, const gchar *to, gpointer user_data);
-	gint (*unlink)(const gchar *path, gpointer user_data);
-	gpointer user_data;
-} SdtConfigWriterIo;
 
 #define SDT_TYPE_CONFIG_WRITER (sdt_config_writer_get_type())
 G_DECLARE_FINAL_TYPE(SdtConfigWriter, sdt_config_writer, SDT, CONFIG_WRITER, GObject)
