@@ -348,6 +348,9 @@ test_lock_held(Fixture *fx, gconstpointer data)
 
 	g_assert_no_error(error);
 	g_assert_nonnull(held);
+	/* a first apply takes the lock before its first write, making its file */
+	g_assert_true(sdt_config_writer_prepare(holder, &error));
+	g_assert_no_error(error);
 	cfg = sdt_config_writer_read(writer, &old, &error);
 	g_assert_no_error(error);
 	g_assert_nonnull(cfg);

@@ -666,14 +666,45 @@ sdt_config_writer_check_writable(SdtConfigWriter *self, GError **error)
 	return TRUE;
 }
 
+/*
+ * The lock of sdt_config_writer_read(), taken only when its file is already
+ * there, so that a command that writes nothing creates nothing (no state
+ * folder, no lock file): a first apply takes it in sdt_config_writer_prepare(),
+ * and the hash check still refuses a config.txt changed since the read.
+ * Another SD Tuner holding it is kept for sdt_config_writer_prepare() to say.
+ */
+static void
+sdt_config_writer_lock_existing(SdtConfigWriter *self)
+{
+	g_autofree gchar *lock = g_build_filename(self->state_dir, "lock", NULL);
+	gint fd;
+
+	if (self->lock_fd >= 0)
+		return;
+	fd = open(lock, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return;
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+		self->lock_fd = fd;
+		return;
+	}
+	if (errno == EWOULDBLOCK)
+		g_set_error(&self->lock_error,
+			    SDT_ERROR,
+			    SDT_ERROR_BUSY,
+			    _("another SD Tuner process is changing %s: wait until it has "
+			      "finished, then try again"),
+			    self->path);
+	close(fd);
+}
+
 SdtConfigTxt *
 sdt_config_writer_read(SdtConfigWriter *self, GBytes **bytes, GError **error)
 {
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_clear_error(&self->lock_error);
-	if (!sdt_config_writer_lock(self, &self->lock_error))
-		g_debug("config.txt read without the lock: %s", self->lock_error->message);
+	sdt_config_writer_lock_existing(self);
 	return sdt_config_writer_load(self, bytes, error);
 }
 

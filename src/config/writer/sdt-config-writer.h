@@ -87,10 +87,12 @@ gboolean sdt_config_writer_run_commit(SdtConfigWriter *self,
  */
 SdtConfigTxt *sdt_config_writer_load(SdtConfigWriter *self, GBytes **bytes, GError **error);
 /*
- * The one read of a command that may write config.txt: takes the lock, then
+ * The one read of a command that may write config.txt: takes the lock (when
+ * its file is there: a command that writes nothing creates nothing), then
  * sdt_config_writer_load().  A lock that cannot be taken does not fail the
  * read (a command that ends up writing nothing answers as it would without
- * the lock); sdt_config_writer_prepare() reports it before the first write.
+ * the lock); sdt_config_writer_prepare() takes it or reports it before the
+ * first write.
  */
 SdtConfigTxt *sdt_config_writer_read(SdtConfigWriter *self, GBytes **bytes, GError **error);
 /*
