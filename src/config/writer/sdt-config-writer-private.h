@@ -59,11 +59,6 @@ gboolean sdt_config_evidence_verify_revert(SdtConfigWriter *self,
 					   SdtConfigEvidence *ev,
 					   GError **error);
 
-/* ---- sdt-config-writer-io.c ---- */
-
-/* the file system calls of the writer on the real file system */
-extern const SdtConfigWriterIo sdt_config_writer_io_default;
-
 /* ---- sdt-config-writer.c ---- */
 
 /* the infix of the writer's temporary files, which a later writer removes */

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sdt-config-writer-io.h"
 #include "sdt-config-writer-private.h"
 #include "sdt-error.h"
 #include "sdt-state-lock.h"
@@ -69,7 +70,7 @@ sdt_config_writer_class_init(SdtConfigWriterClass *klass)
 static void
 sdt_config_writer_init(SdtConfigWriter *self)
 {
-	self->io = sdt_config_writer_io_default;
+	self->io = *sdt_config_writer_io_get_default();
 	self->lock_fd = -1;
 	self->config_fd = -1;
 }
@@ -168,7 +169,7 @@ void
 sdt_config_writer_set_io(SdtConfigWriter *self, const SdtConfigWriterIo *io)
 {
 	g_return_if_fail(SDT_IS_CONFIG_WRITER(self));
-	self->io = io != NULL ? *io : sdt_config_writer_io_default;
+	self->io = io != NULL ? *io : *sdt_config_writer_io_get_default();
 }
 
 void
@@ -461,117 +462,6 @@ sdt_config_writer_unlock(SdtConfigWriter *self)
 	self->lock_fd = -1;
 }
 
-/* writes all of @data to @fd; 0, or the errno of the failure */
-static gint
-sdt_config_writer_write_all(SdtConfigWriter *self, gint fd, const guint8 *data, gsize len)
-{
-	gsize done = 0;
-
-	while (done < len) {
-		gssize w = self->io.write(fd, data + done, len - done, self->io.user_data);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? errno : EIO;
-		done += w;
-	}
-	return 0;
-}
-
-/*
- * Gives the temporary file @fd the mode and owner of @st (the file it
- * replaces, or the one a new file takes after): open() took the umask off the
- * mode (the helper's UMask=0077 made a 0644 config.txt 0600, hiding it on an
- * ext4 /boot) and the owner is the writer's.  Only what differs is changed:
- * on vfat both already follow the mount options and cannot be changed.
- */
-static gint
-sdt_config_writer_copy_mode(gint fd, const GStatBuf *st)
-{
-	struct stat now;
-
-	if (fstat(fd, &now) != 0)
-		return errno;
-	if ((now.st_uid != st->st_uid || now.st_gid != st->st_gid) &&
-	    fchown(fd, st->st_uid, st->st_gid) != 0)
-		return errno;
-	if ((now.st_mode & 07777) != (st->st_mode & 07777) && fchmod(fd, st->st_mode & 07777) != 0)
-		return errno;
-	return 0;
-}
-
-/* the temporary file @tmp with @bytes, mode and owner of @st, flushed and closed; 0 or an errno */
-static gint
-sdt_config_writer_write_tmp(SdtConfigWriter *self,
-			    const gchar *tmp,
-			    const GStatBuf *st,
-			    GBytes *bytes)
-{
-	gsize len = 0;
-	const guint8 *data = g_bytes_get_data(bytes, &len);
-	gint fd;
-	gint errsv;
-
-	fd = self->io.open(tmp,
-			   O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-			   st->st_mode & 0777,
-			   self->io.user_data);
-	if (fd < 0)
-		return errno;
-	errsv = sdt_config_writer_copy_mode(fd, st);
-	if (errsv == 0)
-		errsv = sdt_config_writer_write_all(self, fd, data, len);
-	if (errsv == 0 && self->io.fsync(fd, self->io.user_data) != 0)
-		errsv = errno;
-	if (errsv != 0) {
-		self->io.close(fd, self->io.user_data);
-		self->io.unlink(tmp, self->io.user_data);
-		return errsv;
-	}
-	if (self->io.close(fd, self->io.user_data) != 0) {
-		errsv = errno;
-		self->io.unlink(tmp, self->io.user_data);
-		return errsv;
-	}
-	return 0;
-}
-
-/*
- * The sha256 of config.txt now through the descriptor it was read from, when
- * @path is still that file (same device and inode, a regular file): an edit
- * in place shows through it; NULL when @path was replaced (or is not
- * config.txt, or was not read), and the path itself must be read again.
- */
-static gchar *
-sdt_config_writer_hash_held(SdtConfigWriter *self, const gchar *path)
-{
-	g_autoptr(GByteArray) buf = NULL;
-	struct stat held;
-	GStatBuf now;
-	goffset off = 0;
-
-	if (self->config_fd < 0 || g_strcmp0(path, self->real_path) != 0 ||
-	    fstat(self->config_fd, &held) != 0 || g_lstat(path, &now) != 0 ||
-	    !S_ISREG(now.st_mode) || now.st_dev != held.st_dev || now.st_ino != held.st_ino)
-		return NULL;
-	buf = g_byte_array_new();
-	for (;;) {
-		guint8 chunk[4096];
-		gssize n = pread(self->config_fd, chunk, sizeof(chunk), (off_t) off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return NULL;
-		if (n == 0)
-			break;
-		g_byte_array_append(buf, chunk, (guint) n);
-		off += n;
-		if (buf->len > SDT_CONFIG_TXT_MAX_SIZE)
-			return g_strdup(""); /* grown past what SD Tuner reads: not the same */
-	}
-	return g_compute_checksum_for_data(G_CHECKSUM_SHA256, buf->data, buf->len);
-}
-
 /* FALSE when @path no longer has the content of @expect_hash */
 static gboolean
 sdt_config_writer_check_unchanged(SdtConfigWriter *self,
@@ -584,7 +474,10 @@ sdt_config_writer_check_unchanged(SdtConfigWriter *self,
 
 	if (expect_hash == NULL)
 		return TRUE;
-	hash = sdt_config_writer_hash_held(self, path);
+	if (self->config_fd >= 0 && g_strcmp0(path, self->real_path) == 0)
+		hash = sdt_config_writer_io_hash_held(self->config_fd,
+						      path,
+						      SDT_CONFIG_TXT_MAX_SIZE);
 	if (hash == NULL) {
 		now = sdt_config_writer_read_limited(path, NULL);
 		hash = now != NULL ? sdt_config_writer_hash(now) : NULL;
@@ -660,7 +553,7 @@ sdt_config_writer_write_atomic_like(SdtConfigWriter *self,
 			      SDT_CONFIG_TMP_INFIX,
 			      (gint) getpid(),
 			      g_random_int());
-	errsv = sdt_config_writer_write_tmp(self, tmp, &st, bytes);
+	errsv = sdt_config_writer_io_write_tmp(&self->io, tmp, &st, bytes);
 	if (errsv != 0)
 		return sdt_config_writer_set_write_error(error, errsv, path);
 	if (!sdt_config_writer_check_unchanged(self, path, expect_hash, error)) {
@@ -787,14 +680,45 @@ sdt_config_writer_check_writable(SdtConfigWriter *self, GError **error)
 	return TRUE;
 }
 
+/*
+ * The lock of sdt_config_writer_read(), taken only when its file is already
+ * there, so that a command that writes nothing creates nothing (no state
+ * folder, no lock file): a first apply takes it in sdt_config_writer_prepare(),
+ * and the hash check still refuses a config.txt changed since the read.
+ * Another SD Tuner holding it is kept for sdt_config_writer_prepare() to say.
+ */
+static void
+sdt_config_writer_lock_existing(SdtConfigWriter *self)
+{
+	g_autofree gchar *lock = g_build_filename(self->state_dir, "lock", NULL);
+	gint fd;
+
+	if (self->lock_fd >= 0)
+		return;
+	fd = open(lock, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return;
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+		self->lock_fd = fd;
+		return;
+	}
+	if (errno == EWOULDBLOCK)
+		g_set_error(&self->lock_error,
+			    SDT_ERROR,
+			    SDT_ERROR_BUSY,
+			    _("another SD Tuner process is changing %s: wait until it has "
+			      "finished, then try again"),
+			    self->path);
+	close(fd);
+}
+
 SdtConfigTxt *
 sdt_config_writer_read(SdtConfigWriter *self, GBytes **bytes, GError **error)
 {
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_clear_error(&self->lock_error);
-	if (!sdt_config_writer_lock(self, &self->lock_error))
-		g_debug("config.txt read without the lock: %s", self->lock_error->message);
+	sdt_config_writer_lock_existing(self);
 	return sdt_config_writer_load(self, bytes, error);
 }
 

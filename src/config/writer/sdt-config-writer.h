@@ -11,6 +11,7 @@
 #include "sdt-config-diff.h"
 #include "sdt-config-edit.h"
 #include "sdt-config-txt.h"
+#include "sdt-config-writer-io.h"
 #include "sdt-context.h"
 
 G_BEGIN_DECLS
@@ -24,17 +25,6 @@ G_BEGIN_DECLS
  * writer.  All file writes go through an SdtConfigWriterIo table so tests can
  * make any of them fail.  The app links none of it (tests/check-shape.py).
  */
-
-/* the file system calls of the writer; each returns like its libc namesake */
-typedef struct {
-	gint (*open)(const gchar *path, gint flags, mode_t mode, gpointer user_data);
-	gssize (*write)(gint fd, const void *buf, gsize count, gpointer user_data);
-	gint (*fsync)(gint fd, gpointer user_data);
-	gint (*close)(gint fd, gpointer user_data);
-	gint (*rename)(const gchar *from, const gchar *to, gpointer user_data);
-	gint (*unlink)(const gchar *path, gpointer user_data);
-	gpointer user_data;
-} SdtConfigWriterIo;
 
 #define SDT_TYPE_CONFIG_WRITER (sdt_config_writer_get_type())
 G_DECLARE_FINAL_TYPE(SdtConfigWriter, sdt_config_writer, SDT, CONFIG_WRITER, GObject)
@@ -89,10 +79,12 @@ sdt_config_writer_set_commit(SdtConfigWriter *self, SdtConfigWriterCommit commit
  */
 SdtConfigTxt *sdt_config_writer_load(SdtConfigWriter *self, GBytes **bytes, GError **error);
 /*
- * The one read of a command that may write config.txt: takes the lock, then
+ * The one read of a command that may write config.txt: takes the lock (when
+ * its file is there: a command that writes nothing creates nothing), then
  * sdt_config_writer_load().  A lock that cannot be taken does not fail the
  * read (a command that ends up writing nothing answers as it would without
- * the lock); sdt_config_writer_prepare() reports it before the first write.
+ * the lock); sdt_config_writer_prepare() takes it or reports it before the
+ * first write.
  */
 SdtConfigTxt *sdt_config_writer_read(SdtConfigWriter *self, GBytes **bytes, GError **error);
 /*
