@@ -69,12 +69,12 @@ sdt_file_read_bounded_fd(const gchar *path,
 			 gint *fd_out,
 			 GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autofree gchar *buf = NULL;
 	struct stat st;
 	gsize used = 0;
 	gint fd;
 
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_return_val_if_fail(path != NULL, FALSE);
 	g_return_val_if_fail(contents != NULL, FALSE);
 

@@ -282,11 +282,11 @@ sdt_config_apply_write(SdtConfigWriter *writer,
 		       gboolean trial,
 		       GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(writer), NULL);
 	g_return_val_if_fail(cfg != NULL, NULL);
 	g_return_val_if_fail(old != NULL, NULL);
 	g_return_val_if_fail(block != NULL, NULL);
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	if (!sdt_config_writer_prepare(writer, error))
 		return NULL;
 	return sdt_config_writer_apply_locked(writer, cfg, old, block, trial, error);

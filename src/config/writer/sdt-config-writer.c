@@ -333,6 +333,7 @@ sdt_config_writer_read_limited_fd(const gchar *path, gint *fd_out, GError **erro
 GBytes *
 sdt_config_writer_read_limited(const gchar *path, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	return sdt_config_writer_read_limited_fd(path, NULL, error);
 }
 
@@ -715,8 +716,8 @@ sdt_config_writer_lock_existing(SdtConfigWriter *self)
 SdtConfigTxt *
 sdt_config_writer_read(SdtConfigWriter *self, GBytes **bytes, GError **error)
 {
-	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
 	g_clear_error(&self->lock_error);
 	sdt_config_writer_lock_existing(self);
 	return sdt_config_writer_load(self, bytes, error);
@@ -725,8 +726,8 @@ sdt_config_writer_read(SdtConfigWriter *self, GBytes **bytes, GError **error)
 gboolean
 sdt_config_writer_prepare(SdtConfigWriter *self, GError **error)
 {
-	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), FALSE);
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), FALSE);
 	/* in the order sdt_config_writer_begin() finds them */
 	if (!sdt_config_writer_check_writable(self, error))
 		return FALSE;
