@@ -12,6 +12,7 @@
   - no function over MAX_FUNCTION lines, counted from the line with its name
     to its closing brace;
   - no include circle between files of src/ (a.c/a.h count as one module);
+  - a header declares only functions defined in its own folder;
   - the layers (docs/ARCHITECTURE.md "Layers"): a file of a folder of src/
     includes only headers of its own folder and of the folders below it
     (LAYERS: the direct dependencies, as src/*/meson.build declares them),
@@ -308,6 +309,31 @@ for path in files:
             if target != mod:
                 include_graph.setdefault(mod, set()).add(target)
 
+# a header declares only functions of its own folder: what a higher layer defines is
+# declared in that layer's header, so a lower header never names a function above it
+c_modules = {os.path.basename(p)[:-2].replace('-', '_'): folder_of(p)
+             for p in files if p.endswith('.c')}
+foreign_declarations = []
+PROTO_RE = re.compile(r'^[A-Za-z_][\w \*]*?\b(sdt\w+)\s*\(')
+for path in files:
+    if not path.endswith('.h'):
+        continue
+    with open(path, encoding='utf-8', errors='replace') as f:
+        header_lines = f.read().split('\n')
+    for number, line in enumerate(header_lines, 1):
+        if line.startswith(('#', 'typedef', ' ', '\t', '/', '}', 'G_')):
+            continue
+        m = PROTO_RE.match(line)
+        owners = [c for c in c_modules if m and (m.group(1) + '_').startswith(c + '_')]
+        if not owners:
+            continue
+        owner = max(owners, key=len)
+        if c_modules[owner] != folder_of(path):
+            rel = os.path.relpath(path, src)
+            foreign_declarations.append(f'{rel}:{number}')
+            problems.append(f'{rel}:{number}: declares {m.group(1)}(), defined in '
+                            f'src/{c_modules[owner]}: declare it in a header of that folder')
+
 folder_sizes = {}
 for path in files:
     if path.endswith('.c'):
@@ -425,6 +451,9 @@ if report:
     for length, where in long_functions:
         print(f'  {length:4d} {where}')
     print(f'includes across layers against LAYERS: {len(layer_breaches)}')
+    print(f'header declarations of another folder\'s functions: {len(foreign_declarations)}')
+    for d in foreign_declarations:
+        print('  ' + d)
     for b in layer_breaches:
         print('  ' + b)
     print(f'public functions: {public_count}; prefix not their file\'s name: {len(misnamed)}')

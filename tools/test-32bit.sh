@@ -1,10 +1,10 @@
 #!/bin/sh
 # test-32bit.sh - the 32-bit step of tools/test.sh (32-bit Raspberry Pi OS is
 # armhf, and its time_t, long and size_t are 32 bits wide):
-#  1. i386: build everything (common library, CLI, helper, GTK app, tests)
+#  1. i386: build everything (the libraries, CLI, helper, GTK app, tests)
 #     as 32-bit x86 code with gcc-i686-linux-gnu against an i386 sysroot,
 #     with --werror, and run the unit suite (x86-64 runs i386 code natively);
-#  2. armhf: compile the common library with the Raspberry Pi OS baseline flags
+#  2. armhf: compile every library of src/ with the Raspberry Pi OS baseline flags
 #     (ARMv6 + VFP, hard float, as a Pi Zero or Pi 1 runs it) with
 #     gcc-arm-linux-gnueabihf against an armhf sysroot, with --werror.
 # The sysroots come from tools/deps-32bit.sh. When the packages cannot be had

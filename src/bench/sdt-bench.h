@@ -129,13 +129,4 @@ SdtBenchResult *sdt_bench_run(SdtBenchTarget *target,
 SdtBenchRecord *
 sdt_bench_result_to_record(SdtBenchResult *result, SdtBenchTarget *target, gdouble ceiling_mb_s);
 
-/* sdt_ops_bench() with an explicit configuration (tests use tiny sizes) */
-JsonNode *sdt_ops_bench_run(SdtContext *ctx,
-			    const SdtBenchConfig *config,
-			    const gchar *dir,
-			    SdtBenchProgressFunc progress,
-			    gpointer user_data,
-			    GCancellable *cancellable,
-			    GError **error);
-
 G_END_DECLS

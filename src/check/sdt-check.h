@@ -59,25 +59,6 @@ typedef struct {
 	gdouble ceiling_mb_s; /* the bus's ceiling, 0 when unknown */
 } SdtBenchCardDir;
 
-void sdt_ops_bench_card_dir_clear(SdtBenchCardDir *card);
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SdtBenchCardDir, sdt_ops_bench_card_dir_clear)
-
-/*
- * Where the benchmark, the soak test and the check put their file: @dir when
- * the caller names one, else the directory on the SD card's file system (the
- * root partition's state dir, else the partition itself), after refusing a
- * missing card, an unmounted or read-only one, and a card smaller than
- * @file_size + 10%; that one and its partition go into @card.  Then tells
- * @progress (if any) "prepare".  sdt-ops-bench.c.
- */
-const gchar *sdt_ops_bench_card_dir(SdtContext *ctx,
-				    const gchar *dir,
-				    guint64 file_size,
-				    SdtBenchCardDir *card,
-				    SdtBenchProgressFunc progress,
-				    gpointer user_data,
-				    GError **error);
-
 /*
  * Puts back the blocks a check killed during its probe left changed, from its
  * journal in @journal_dirs (sdt_check_journal_dirs()).  The helper's start, the

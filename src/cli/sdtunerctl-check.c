@@ -15,6 +15,7 @@
 #include "sdt-client-info.h"
 #include "sdt-health.h"
 #include "sdt-l10n.h"
+#include "sdt-ops.h"
 #include "sdtunerctl-check.h"
 
 typedef struct {

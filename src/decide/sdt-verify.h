@@ -213,28 +213,4 @@ typedef struct {
 	JsonObject *decided;  /* the decision being carried out, or NULL */
 } SdtVerifyPending;
 
-/* the settings SD Tuner writes for @id ("dtparam=sd_overclock=80"), or NULL */
-gchar *sdt_verify_pending_setting_line(const gchar *id);
-
-void sdt_verify_pending_free(SdtVerifyPending *pending);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtVerifyPending, sdt_verify_pending_free)
-
-/* schema-checked; NULL with SDT_ERROR_INVALID_DATA for anything else */
-SdtVerifyPending *sdt_verify_pending_parse(const gchar *data, gsize len, GError **error);
-JsonObject *sdt_verify_pending_to_json(const SdtVerifyPending *pending);
-
-/*
- * Reads <state>/pending.json: TRUE with *@pending NULL when there is none,
- * FALSE with @error when it cannot be read or is not valid.
- */
-gboolean sdt_verify_pending_load(SdtContext *ctx, SdtVerifyPending **pending, GError **error);
-/* writes it atomically and durably (temporary file, fsync, rename) */
-gboolean sdt_verify_pending_save(SdtContext *ctx, const SdtVerifyPending *pending, GError **error);
-/* removes it; TRUE when it is gone (or was never there) */
-gboolean sdt_verify_pending_remove(SdtContext *ctx, GError **error);
-/* its bytes as they are (damaged or not), or NULL when there is none */
-GBytes *sdt_verify_pending_read_raw(SdtContext *ctx);
-/* puts @raw back (NULL: removes it): an apply that failed after recording its change */
-gboolean sdt_verify_pending_restore_raw(SdtContext *ctx, GBytes *raw, GError **error);
-
 G_END_DECLS

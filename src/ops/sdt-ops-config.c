@@ -15,6 +15,7 @@
 #include "sdt-ops-config.h"
 #include "sdt-ops-private.h"
 #include "sdt-ops.h"
+#include "sdt-verify-pending.h"
 
 /* `recommend`, `apply` and `revert`: the recommendation and SD Tuner's block in config.txt */
 

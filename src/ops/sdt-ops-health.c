@@ -14,6 +14,7 @@
 #include "sdt-json.h"
 #include "sdt-kmsg.h"
 #include "sdt-mounts.h"
+#include "sdt-ops.h"
 
 /* `health`: the card's writes and errors from files only; the trend is in sdt-health.c */
 

@@ -16,6 +16,7 @@
 #include "sdt-ops-config.h"
 #include "sdt-ops-private.h"
 #include "sdt-ops-verify-private.h"
+#include "sdt-verify-pending.h"
 
 /*
  * `verify`'s action: keep, step down or undo, carried out in steps that a kill

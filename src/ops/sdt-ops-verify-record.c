@@ -11,6 +11,7 @@
 #include "sdt-history.h"
 #include "sdt-ops-private.h"
 #include "sdt-ops-verify-private.h"
+#include "sdt-verify-pending.h"
 
 /* the pending change of `verify`: recorded by apply with its "before" figures, shown by status */
 

@@ -15,6 +15,7 @@
 #include "sdt-l10n-record.h"
 #include "sdt-ops-private.h"
 #include "sdt-ops-verify-private.h"
+#include "sdt-verify-pending.h"
 
 /* `verify`: after a reboot, decide on the pending change and act (keep, step down, undo) */
 

@@ -10,6 +10,7 @@
 
 #include "sdt-bench.h"
 #include "sdt-context.h"
+#include "sdt-check.h"
 
 G_BEGIN_DECLS
 
@@ -158,5 +159,44 @@ JsonNode *sdt_ops_bench_soak(SdtContext *ctx,
 			     gpointer user_data,
 			     GCancellable *cancellable,
 			     GError **error);
+
+/*
+ * `health --json`: how much has been written to the card and what the kernel
+ * says about it, from files only (no vendor command such as CMD56 is ever
+ * sent: those have made cards vanish).  Reads, all under the root prefix:
+ *   <root>/sys/fs/ext4/<partition>/lifetime_write_kbytes
+ *   <root>/sys/block/<disk>/stat            (sectors written since boot)
+ *   <root>/proc/uptime, <root>/proc/self/mountinfo, <root>/dev/kmsg
+ * plus the card's CSD (write-protect bits) and the history (trend).
+ */
+JsonNode *sdt_ops_health(SdtContext *ctx, GError **error);
+
+void sdt_ops_bench_card_dir_clear(SdtBenchCardDir *card);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SdtBenchCardDir, sdt_ops_bench_card_dir_clear)
+
+/*
+ * Where the benchmark, the soak test and the check put their file: @dir when
+ * the caller names one, else the directory on the SD card's file system (the
+ * root partition's state dir, else the partition itself), after refusing a
+ * missing card, an unmounted or read-only one, and a card smaller than
+ * @file_size + 10%; that one and its partition go into @card.  Then tells
+ * @progress (if any) "prepare".  sdt-ops-bench.c.
+ */
+const gchar *sdt_ops_bench_card_dir(SdtContext *ctx,
+				    const gchar *dir,
+				    guint64 file_size,
+				    SdtBenchCardDir *card,
+				    SdtBenchProgressFunc progress,
+				    gpointer user_data,
+				    GError **error);
+
+/* sdt_ops_bench() with an explicit configuration (tests use tiny sizes) */
+JsonNode *sdt_ops_bench_run(SdtContext *ctx,
+			    const SdtBenchConfig *config,
+			    const gchar *dir,
+			    SdtBenchProgressFunc progress,
+			    gpointer user_data,
+			    GCancellable *cancellable,
+			    GError **error);
 
 G_END_DECLS

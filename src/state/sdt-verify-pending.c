@@ -16,6 +16,7 @@
 #include "sdt-json.h"
 #include "sdt-state-lock.h"
 #include "sdt-verify.h"
+#include "sdt-verify-pending.h"
 
 /* the pending state: <state>/pending.json carries a change across reboots */
 

@@ -12,6 +12,7 @@
 #include "sdt-config-txt.h"
 #include "sdt-error.h"
 #include "sdt-test-config.h"
+#include "sdt-config-includes.h"
 
 static SdtConfigTxt *
 test_parse_named(const gchar *text, const gchar *name)

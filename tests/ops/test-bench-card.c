@@ -12,6 +12,7 @@
 #include "sdt-error.h"
 #include "sdt-history.h"
 #include "sdt-test-util.h"
+#include "sdt-ops.h"
 
 /*
  * sdt_ops_bench_run() finding the card's file system: the SD device chain

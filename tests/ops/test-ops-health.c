@@ -10,6 +10,7 @@
 #include "sdt-error.h"
 #include "sdt-health.h"
 #include "sdt-test-root.h"
+#include "sdt-ops.h"
 
 /*
  * sdt_ops_health(): the `health` document on a scratch copy of the Pi 4 fixture (its SD

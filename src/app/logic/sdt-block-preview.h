@@ -12,8 +12,9 @@ G_BEGIN_DECLS
 /*
  * The exact text SD Tuner's block will have in config.txt for a recommendation
  * (its id, filter line and settings, as GetRecommendations gives them): the
- * config.txt writer (src/config/writer) renders it into an empty file, so the
- * preview is what Apply writes, markers included.  Lines of the file that the
+ * pure edit (sdt_config_edit_apply(), the one Apply's writer puts on disk)
+ * renders it into an empty file, so the preview is what Apply writes, markers
+ * included.  Lines of the file that the
  * block replaces are commented out on top of this; Apply's diff shows those.
  */
 gchar *

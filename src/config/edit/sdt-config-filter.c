@@ -37,7 +37,7 @@ static const SdtConfigModelFilter sdt_config_model_filters[] = {
 	{"pi02", {0x12, -1}},
 };
 
-/* the type codes of the board table (sdt-board.c) */
+/* the type codes of the board table (sdt-board-model.c) */
 const gint *
 sdt_config_filter_known_type_codes(guint *n_codes)
 {

@@ -136,9 +136,6 @@ void sdt_config_txt_set_include(SdtConfigTxt *self, const gchar *name, SdtConfig
 /* the attached file of an include line, or NULL */
 SdtConfigTxt *sdt_config_txt_get_include(SdtConfigTxt *self, const gchar *name);
 void sdt_config_txt_copy_includes(SdtConfigTxt *self, SdtConfigTxt *from);
-/* reads and attaches the included files under @dir, within the include budget
- * (file I/O: sdt-config-includes.c, not in the app's library) */
-gboolean sdt_config_includes_load(SdtConfigTxt *self, const gchar *dir, GError **error);
 /* FALSE with a clear error when the attached includes exceed the walk budget */
 gboolean sdt_config_entries_check_include_budget(SdtConfigTxt *self, GError **error);
 

@@ -16,6 +16,7 @@
 #include "sdt-config-txt.h"
 #include "sdt-error.h"
 #include "sdt-file.h"
+#include "sdt-config-includes.h"
 
 /* a name the firmware resolves in the boot folder: no way out of it */
 static gboolean

@@ -23,6 +23,7 @@
 #include "sdt-error.h"
 #include "sdt-state-lock.h"
 #include "sdt-file.h"
+#include "sdt-config-includes.h"
 
 #define SDT_CONFIG_TMP_INFIX ".sd-tuner-tmp-"
 
