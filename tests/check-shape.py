@@ -16,6 +16,9 @@
     includes only headers of its own folder and of the folders below it
     (LAYERS: the direct dependencies, as src/*/meson.build declares them),
     by their bare name (no path: the include path decides what is visible);
+  - JSON is composed (json_builder_*, json_object_set_*) only in src/ops/,
+    the wire objects' codecs and the files named in JSON_COMPOSERS with
+    their reason (docs/ARCHITECTURE.md, "Wire objects");
   - a public (non-static) function's name starts with its file's name
     (sdt-check-block.c: sdt_check_block_*, or sdt_check_block itself; main()
     is the one exception);
@@ -41,6 +44,32 @@ from layers import LAYERS, layer_closure  # noqa: E402
 MAX_FILE = 800
 MAX_FUNCTION = 80
 MAX_FOLDER = 20  # .c files in one folder of src/
+
+# the files outside src/ops/ that may compose JSON, each with its reason
+# (docs/ARCHITECTURE.md, "Wire objects"); a new one fails the shape test
+JSON_COMPOSERS = {
+    # the codecs: one file per wire object, both directions
+    'src/bench/sdt-bench-record.c': 'the benchmark record codec',
+    'src/check/sdt-check-json.c': 'the check result writer (its reader is the lenient one)',
+    # the JSON helpers themselves
+    'src/libsdt/sdt-json.c': 'the shared member writers (sdt_json_*_or_null)',
+    'src/libsdt/sdt-utf8.c': 'rewrites a document\'s strings to valid UTF-8 in place',
+    'src/libsdt/sdt-l10n-record.c': 'puts reason/reason_code/reason_args into a document',
+    # documents and state files written by their own module (not yet codecs)
+    'src/platform/sdt-info.c': 'the info document (its reader: sdt-client-info)',
+    'src/state/sdt-history.c': 'the history file\'s entry envelope',
+    'src/state/sdt-verify-pending.c': 'pending.json',
+    'src/config/writer/sdt-config-apply.c': 'the apply result and the config journal',
+    'src/config/writer/sdt-config-trial.c': 'trial-journal.json',
+    # parts of replies still built below ops (to move to src/ops)
+    'src/decide/sdt-recommend.c': 'the recommendation\'s part of the recommend reply',
+    'src/decide/sdt-health.c': 'health\'s trend part of the health reply',
+    'src/decide/sdt-card-plausible.c': 'health\'s registers part of the health reply',
+    # the programs
+    'src/cli/sdtunerctl.c': 'the CLI\'s own error document (--json on a failure)',
+    'src/app/sdt-layout-report.c': 'the app\'s layout report for the GUI tests',
+}
+JSON_COMPOSE_RE = re.compile(r'\b(json_builder_\w+|json_object_set_\w+)\s*\(')
 
 args = [a for a in sys.argv[1:] if not a.startswith('--')]
 report = '--report' in sys.argv
@@ -177,6 +206,15 @@ for path in files:
                 misnamed.append(f'{rel}:{first} {name}')
                 problems.append(f'{rel}:{first}: public {name}() does not start with its file\'s '
                                 f'name {prefix}_ (rename it, or make it static)')
+    if not rel.startswith('src/ops/') and rel not in JSON_COMPOSERS:
+        for i, line in enumerate(lines):
+            m = JSON_COMPOSE_RE.search(line)
+            if m:
+                problems.append(f'{rel}:{i + 1}: composes JSON ({m.group(1)}); JSON is composed '
+                                f'in src/ops/ and the codecs (docs/ARCHITECTURE.md, "Wire '
+                                f'objects"): return a typed result, or name the file in '
+                                f'JSON_COMPOSERS with its reason')
+                break
     mod = module(path)
     folder = folder_of(path)
     if folder not in LAYERS:

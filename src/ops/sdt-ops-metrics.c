@@ -366,7 +366,8 @@ static void
 sdt_metrics_bench(SdtProm *prom, JsonArray *history)
 {
 	JsonObject *bench = sdt_metrics_last(history, "bench", sdt_ops_verify_record_on_card);
-	g_autoptr(SdtBenchRecord) record = bench != NULL ? sdt_ops_verify_record_card_bench(bench) : NULL;
+	g_autoptr(SdtBenchRecord) record =
+		bench != NULL ? sdt_ops_verify_record_card_bench(bench) : NULL;
 
 	if (record == NULL)
 		return;

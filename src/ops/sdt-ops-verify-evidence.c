@@ -253,13 +253,13 @@ sdt_ops_verify_run_tests(SdtContext *ctx,
 	b = sdt_ops_verify_record_card_bench(json_node_get_object(bench));
 	ev->after = b != NULL ? sdt_ops_verify_record_bench_figures(b) : NULL;
 	soak = sdt_ops_bench_soak(ctx,
-			    NULL,
-			    SDT_SOAK_DEFAULT_SIZE,
-			    soak_seconds,
-			    progress,
-			    &sp,
-			    gather,
-			    &local);
+				  NULL,
+				  SDT_SOAK_DEFAULT_SIZE,
+				  soak_seconds,
+				  progress,
+				  &sp,
+				  gather,
+				  &local);
 	if (soak == NULL)
 		return local;
 	ev->soak =

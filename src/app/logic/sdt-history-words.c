@@ -27,7 +27,10 @@ sdt_history_words_time(const gchar *iso)
 
 /* a test's figure (MB/s or IOPS) and its spread in the same unit (-1 unknown) */
 gdouble
-sdt_history_words_figure(const SdtBenchRecord *summary, const gchar *name, gboolean iops, gdouble *spread)
+sdt_history_words_figure(const SdtBenchRecord *summary,
+			 const gchar *name,
+			 gboolean iops,
+			 gdouble *spread)
 {
 	*spread = -1;
 	if (summary == NULL)
