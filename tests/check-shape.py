@@ -59,7 +59,7 @@ MAX_FOLDER = 20  # .c files in one folder of src/
 JSON_COMPOSERS = {
     # the codecs: one file per wire object, both directions
     'src/bench/sdt-bench-record.c': 'the benchmark record codec',
-    'src/check/sdt-check-json.c': 'the check result writer (its reader is the lenient one)',
+    'src/check/sdt-check-result.c': 'the check result codec',
     # the JSON helpers themselves
     'src/libsdt/sdt-json.c': 'the shared member writers (sdt_json_*_or_null)',
     'src/libsdt/sdt-utf8.c': 'rewrites a document\'s strings to valid UTF-8 in place',

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "sdt-check-config.h"
+#include "sdt-check-result.h"
 #include "sdt-disk-words.h"
 #include "sdt-health-page.h"
 #include "sdt-app-inhibit.h"
@@ -265,18 +266,15 @@ sdt_health_page_refresh(gpointer page)
 }
 
 static void
-sdt_health_page_show_result(SdtHealthPage *self, JsonObject *obj)
+sdt_health_page_show_result(SdtHealthPage *self, const SdtCheckResult *r)
 {
-	const gchar *verdict = sdt_json_reader_get_string(obj, "verdict");
+	const gchar *verdict = r->verdict;
 	g_autoptr(GString) text = g_string_new(NULL);
-	gdouble coverage = 0;
-	gdouble seconds = 0;
-	gdouble estimate;
-	gdouble lo = 0;
-	gdouble hi = 0;
+	gdouble coverage = isnan(r->coverage) ? 0 : r->coverage;
+	gdouble seconds = isnan(r->seconds) ? 0 : r->seconds;
+	gdouble lo = r->capacity_at_least_bytes;
+	gdouble hi = r->capacity_at_most_bytes;
 
-	sdt_health_page_num(obj, "coverage", &coverage);
-	sdt_health_page_num(obj, "seconds", &seconds);
 	if (g_strcmp0(verdict, "genuine") == 0)
 		g_string_append(text, _("Genuine: the card holds what it claims."));
 	else if (g_strcmp0(verdict, "fake") == 0)
@@ -284,9 +282,7 @@ sdt_health_page_show_result(SdtHealthPage *self, JsonObject *obj)
 	else
 		g_string_append(text, _("Not determinable."));
 	g_string_append_c(text, '\n');
-	if (g_strcmp0(verdict, "fake") == 0 &&
-	    sdt_health_page_num(obj, "capacity_at_least_bytes", &lo) &&
-	    sdt_health_page_num(obj, "capacity_at_most_bytes", &hi)) {
+	if (g_strcmp0(verdict, "fake") == 0 && !isnan(lo) && !isnan(hi)) {
 		if (hi - lo < 1e6)
 			/* Translators: the real capacity in MB (10^6 bytes), then the size
 			 * past which files are lost, in MB */
@@ -310,16 +306,15 @@ sdt_health_page_show_result(SdtHealthPage *self, JsonObject *obj)
 				ceil(hi / 1e6),
 				floor(lo / 1e6));
 		g_string_append_c(text, '\n');
-	} else if (g_strcmp0(verdict, "fake") == 0 &&
-		   sdt_health_page_num(obj, "estimated_capacity_bytes", &estimate)) {
+	} else if (g_strcmp0(verdict, "fake") == 0 && !isnan(r->estimated_capacity_bytes)) {
 		/* Translators: the real capacity in GB */
 		g_string_append_printf(text,
 				       _("It really holds about %.1f GB. Copy your files off it "
 					 "and do not use it for anything important."),
-				       estimate / 1e9);
+				       r->estimated_capacity_bytes / 1e9);
 		g_string_append_c(text, '\n');
 	}
-	g_string_append(text, sdt_l10n_tr(sdt_json_reader_get_string(obj, "reason")));
+	g_string_append(text, sdt_l10n_tr(r->reason));
 	g_string_append_c(text, '\n');
 	/* Translators: coverage in percent, duration in seconds */
 	g_string_append_printf(text,
@@ -365,8 +360,12 @@ sdt_health_page_done_cb(const gchar *result, const GError *error, gpointer user_
 	} else {
 		g_autoptr(GError) error_local = NULL;
 		g_autoptr(JsonNode) root = sdt_json_reader_parse(result, &error_local);
-		if (root != NULL)
-			sdt_health_page_show_result(self, json_node_get_object(root));
+		g_autoptr(SdtCheckResult) check =
+			root != NULL ? sdt_check_result_from_json(json_node_get_object(root),
+								  &error_local)
+				     : NULL;
+		if (check != NULL)
+			sdt_health_page_show_result(self, check);
 		else
 			gtk_label_set_text(GTK_LABEL(self->result_label), error_local->message);
 	}

@@ -7,8 +7,10 @@
 
 #include <glib/gi18n.h>
 #include <inttypes.h>
+#include <math.h>
 
 #include "sdt-check-private.h"
+#include "sdt-check-result.h"
 
 /* did the probe reach far enough to call the card genuine? */
 static gboolean
@@ -73,118 +75,83 @@ sdt_check_coverage(SdtCheck *self)
 	return (gdouble) covered / SDT_CHECK_STRATA;
 }
 
-/* @value when the card is fake, else null */
-static void
-sdt_check_add_fake_int(JsonBuilder *b, SdtCheck *self, const gchar *name, guint64 value)
+/* @value when the card is fake, else unknown */
+static gdouble
+sdt_check_fake_bytes(SdtCheck *self, guint64 value)
 {
-	json_builder_set_member_name(b, name);
-	if (self->failure != NULL)
-		json_builder_add_int_value(b, (gint64) value);
-	else
-		json_builder_add_null_value(b);
+	return self->failure != NULL ? (gdouble) value : NAN;
 }
 
 static void
-sdt_check_add_target(JsonBuilder *b, SdtCheck *self)
+sdt_check_fill_target(SdtCheckResultTarget *t, SdtCheck *self)
 {
-	json_builder_set_member_name(b, "target");
-	json_builder_begin_object(b);
-	json_builder_set_member_name(b, "path");
-	json_builder_add_string_value(b, self->dir);
-	json_builder_set_member_name(b, "device");
-	json_builder_add_string_value(b, self->device);
-	json_builder_set_member_name(b, "disk");
-	json_builder_add_string_value(b, self->disk_node);
-	json_builder_set_member_name(b, "filesystem");
-	json_builder_add_string_value(b, self->filesystem);
-	json_builder_set_member_name(b, "stand_in");
-	json_builder_add_boolean_value(b, self->config->stand_in);
-	json_builder_end_object(b);
+	t->path = g_strdup(self->dir);
+	t->device = g_strdup(self->device);
+	t->disk = g_strdup(self->disk_node);
+	t->filesystem = g_strdup(self->filesystem);
+	t->stand_in = self->config->stand_in;
 }
 
 static void
-sdt_check_add_samples(JsonBuilder *b, SdtCheck *self)
+sdt_check_fill_samples(SdtCheckResultSamples *s, SdtCheck *self)
 {
-	json_builder_set_member_name(b, "samples");
-	json_builder_begin_object(b);
-	json_builder_set_member_name(b, "read");
-	json_builder_add_int_value(b, self->n_read);
-	json_builder_set_member_name(b, "written");
-	json_builder_add_int_value(b, self->n_written);
-	json_builder_set_member_name(b, "bad");
-	json_builder_add_int_value(b, self->n_bad);
-	json_builder_set_member_name(b, "top_verified");
-	json_builder_add_int_value(b, self->n_top_verified);
-	json_builder_set_member_name(b, "restored");
-	json_builder_add_int_value(b, self->n_restored);
-	json_builder_set_member_name(b, "verified_up_to");
-	json_builder_add_int_value(
-		b,
-		(gint64) (self->good_top > 0 ? self->good_top + SDT_CHECK_BLOCK : 0));
-	json_builder_set_member_name(b, "no_wrap_up_to");
-	json_builder_add_int_value(b, (gint64) self->wrap_bound);
-	json_builder_end_object(b);
+	s->read = self->n_read;
+	s->written = self->n_written;
+	s->bad = self->n_bad;
+	s->top_verified = self->n_top_verified;
+	s->restored = self->n_restored;
+	s->verified_up_to = (gint64) (self->good_top > 0 ? self->good_top + SDT_CHECK_BLOCK : 0);
+	s->no_wrap_up_to = (gint64) self->wrap_bound;
 }
 
 static void
-sdt_check_add_notes(JsonBuilder *b, SdtCheck *self)
+sdt_check_fill_notes(GPtrArray *notes, SdtCheck *self)
 {
-	json_builder_set_member_name(b, "notes");
-	json_builder_begin_array(b);
 	if (self->config->stand_in)
-		json_builder_add_string_value(
-			b,
-			_("Stand-in: this checked the file system given with --dir, not the SD "
-			  "card"));
+		g_ptr_array_add(notes,
+				g_strdup(_("Stand-in: this checked the file system given with "
+					   "--dir, not the SD card")));
 	for (guint i = 0; i < self->notes->len; i++)
-		json_builder_add_string_value(b, g_ptr_array_index(self->notes, i));
-	json_builder_end_array(b);
+		g_ptr_array_add(notes, g_strdup(g_ptr_array_index(self->notes, i)));
+}
+
+static SdtCheckResult *
+sdt_check_json_result(SdtCheck *self)
+{
+	SdtCheckResult *r = sdt_check_result_new();
+	const gchar *verdict = sdt_check_verdict(self);
+	gboolean full = self->config->mode == SDT_CHECK_MODE_FULL;
+
+	r->verdict = g_strdup(verdict);
+	r->mode = g_strdup(full ? "full" : "quick");
+	r->claimed_bytes = (gint64) self->claim;
+	r->estimated_capacity_bytes = sdt_check_fake_bytes(self, self->estimate);
+	r->capacity_at_least_bytes = sdt_check_fake_bytes(self, self->at_least);
+	r->capacity_at_most_bytes = sdt_check_fake_bytes(self, self->at_most);
+	r->first_bad_offset = sdt_check_fake_bytes(self, self->first_bad);
+	r->failure = g_strdup(self->failure);
+	r->coverage = sdt_check_coverage(self);
+	r->reason = g_strdup(self->reason);
+	r->seconds = (gdouble) (g_get_monotonic_time() - self->started) / G_USEC_PER_SEC;
+	sdt_check_fill_target(&r->target, self);
+	r->reserved_bytes = (gint64) self->reserved;
+	r->reserved_top_offset = (gint64) self->reserved_top;
+	if (full) {
+		r->write_mb_s = self->write_mb_s;
+		r->read_mb_s = self->read_mb_s;
+	}
+	sdt_check_fill_samples(&r->samples, self);
+	sdt_check_fill_notes(r->notes, self);
+	return r;
 }
 
 JsonNode *
 sdt_check_json_build(SdtCheck *self)
 {
-	g_autoptr(JsonBuilder) b = json_builder_new();
-	const gchar *verdict = sdt_check_verdict(self);
-	gboolean full = self->config->mode == SDT_CHECK_MODE_FULL;
+	g_autoptr(SdtCheckResult) result = NULL;
 
-	json_builder_begin_object(b);
-	json_builder_set_member_name(b, "verdict");
-	json_builder_add_string_value(b, verdict);
-	json_builder_set_member_name(b, "mode");
-	json_builder_add_string_value(b, full ? "full" : "quick");
-	json_builder_set_member_name(b, "claimed_bytes");
-	json_builder_add_int_value(b, (gint64) self->claim);
-	sdt_check_add_fake_int(b, self, "estimated_capacity_bytes", self->estimate);
-	sdt_check_add_fake_int(b, self, "capacity_at_least_bytes", self->at_least);
-	sdt_check_add_fake_int(b, self, "capacity_at_most_bytes", self->at_most);
-	sdt_check_add_fake_int(b, self, "first_bad_offset", self->first_bad);
-	json_builder_set_member_name(b, "failure");
-	if (self->failure != NULL)
-		json_builder_add_string_value(b, self->failure);
-	else
-		json_builder_add_null_value(b);
-	json_builder_set_member_name(b, "coverage");
-	json_builder_add_double_value(b, sdt_check_coverage(self));
-	json_builder_set_member_name(b, "reason");
-	json_builder_add_string_value(b, self->reason);
-	json_builder_set_member_name(b, "seconds");
-	json_builder_add_double_value(b,
-				      (gdouble) (g_get_monotonic_time() - self->started) /
-					      G_USEC_PER_SEC);
-	sdt_check_add_target(b, self);
-	json_builder_set_member_name(b, "reserved_bytes");
-	json_builder_add_int_value(b, (gint64) self->reserved);
-	json_builder_set_member_name(b, "reserved_top_offset");
-	json_builder_add_int_value(b, (gint64) self->reserved_top);
-	if (full) {
-		json_builder_set_member_name(b, "write_mb_s");
-		json_builder_add_double_value(b, self->write_mb_s);
-		json_builder_set_member_name(b, "read_mb_s");
-		json_builder_add_double_value(b, self->read_mb_s);
-	}
-	sdt_check_add_samples(b, self);
-	sdt_check_add_notes(b, self);
-	json_builder_end_object(b);
-	return json_builder_get_root(b);
+	g_return_val_if_fail(self != NULL, NULL);
+
+	result = sdt_check_json_result(self);
+	return sdt_check_result_to_json(result);
 }

@@ -232,8 +232,9 @@ gboolean sdt_check_full(SdtCheck *self, GError **error);
 
 /* ---- sdt-check-json.c ---- */
 
-/* the verdict ("genuine", "fake", "undetermined") with its reason, and the JSON
- * of `sdtunerctl check --json` (docs/DESIGN.md) */
+/* the verdict ("genuine", "fake", "undetermined") with its reason, and the
+ * figures: the check's result (sdt-check-result.h) as the JSON of
+ * `sdtunerctl check --json` (docs/DESIGN.md), written by its codec */
 JsonNode *sdt_check_json_build(SdtCheck *self);
 
 /* ---- sdt-check-journal.c ---- */

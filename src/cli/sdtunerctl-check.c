@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sdt-check-config.h"
+#include "sdt-check-result.h"
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
 #include "sdt-client-info.h"
@@ -121,53 +122,59 @@ sdt_cli_print_registers(JsonObject *obj)
 	}
 }
 
+/* @obj: the reply, for the card's registers that ops adds to the check result */
 static void
-sdt_cli_check_print_human(JsonObject *obj)
+sdt_cli_check_print_human(const SdtCheckResult *r, JsonObject *obj)
 {
-	const gchar *verdict = json_object_get_string_member(obj, "verdict");
-	JsonObject *target = json_object_get_object_member(obj, "target");
-	JsonObject *samples = json_object_get_object_member(obj, "samples");
-	JsonArray *notes = json_object_get_array_member(obj, "notes");
-	gint64 claim = json_object_get_int_member(obj, "claimed_bytes");
-
-	if (g_strcmp0(verdict, "genuine") == 0)
+	if (g_strcmp0(r->verdict, "genuine") == 0)
 		g_print(_("Verdict: genuine\n"));
-	else if (g_strcmp0(verdict, "fake") == 0)
+	else if (g_strcmp0(r->verdict, "fake") == 0)
 		g_print(_("Verdict: FAKE\n"));
 	else
 		g_print(_("Verdict: not determinable\n"));
 	/* Translators: the claimed size in MiB, the disk, the file system and its directory */
 	g_print(_("The card claims %" PRId64 " MiB (%s, %s at %s)\n"),
-		claim / 1048576,
-		json_object_get_string_member(target, "disk"),
-		json_object_get_string_member(target, "filesystem"),
-		json_object_get_string_member(target, "path"));
-	if (!json_object_get_null_member(obj, "estimated_capacity_bytes") &&
-	    json_object_has_member(obj, "capacity_at_least_bytes")) {
-		gint64 lo = json_object_get_int_member(obj, "capacity_at_least_bytes");
-		gint64 hi = json_object_get_int_member(obj, "capacity_at_most_bytes");
+		r->claimed_bytes / 1048576,
+		r->target.disk,
+		r->target.filesystem,
+		r->target.path);
+	if (sdt_check_result_has_capacity(r)) {
 		/* Translators: the real capacity's range and estimate in MiB */
 		g_print(_("Real capacity between %.1f and %.1f MiB (about %.1f MiB)\n"),
-			lo / 1048576.0,
-			hi / 1048576.0,
-			json_object_get_int_member(obj, "estimated_capacity_bytes") / 1048576.0);
+			r->capacity_at_least_bytes / 1048576.0,
+			r->capacity_at_most_bytes / 1048576.0,
+			r->estimated_capacity_bytes / 1048576.0);
 		/* Translators: a size in MB (10^6 bytes) */
 		g_print(_("Files written past about %.0f MB are lost on this card. Copy your "
 			  "files off it and do not use it for anything important.\n"),
-			lo / 1e6);
+			r->capacity_at_least_bytes / 1e6);
 	}
 	/* English from the helper, or in-process (docs/ARCHITECTURE.md) */
-	g_print("%s\n", sdt_l10n_tr(json_object_get_string_member(obj, "reason")));
+	g_print("%s\n", sdt_l10n_tr(r->reason));
 	/* Translators: coverage in percent, blocks written, blocks read, seconds */
 	g_print(_("Covered %.0f%% of the card's addresses (%" PRId64 " blocks written, %" PRId64
 		  " read) in %.1f s\n"),
-		json_object_get_double_member(obj, "coverage") * 100,
-		json_object_get_int_member(samples, "written"),
-		json_object_get_int_member(samples, "read"),
-		json_object_get_double_member(obj, "seconds"));
+		r->coverage * 100,
+		r->samples.written,
+		r->samples.read,
+		r->seconds);
 	sdt_cli_print_registers(obj);
-	for (guint i = 0; notes != NULL && i < json_array_get_length(notes); i++)
-		g_print(_("Note: %s\n"), sdt_l10n_tr(json_array_get_string_element(notes, i)));
+	for (guint i = 0; i < r->notes->len; i++)
+		g_print(_("Note: %s\n"), sdt_l10n_tr(g_ptr_array_index(r->notes, i)));
+}
+
+/* the check's reply (an object: sdt-cli-ops checks) in words; a reply the codec
+ * refuses is an error */
+static gboolean
+sdt_cli_check_print_reply(JsonNode *reply, GError **error)
+{
+	g_autoptr(SdtCheckResult) result = NULL;
+
+	result = sdt_check_result_from_json(json_node_get_object(reply), error);
+	if (result == NULL)
+		return FALSE;
+	sdt_cli_check_print_human(result, json_node_get_object(reply));
+	return TRUE;
 }
 
 gint
@@ -221,8 +228,8 @@ sdtunerctl_check(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json)
 		sdt_cli_print_json(cli, result);
-	else
-		sdt_cli_check_print_human(json_node_get_object(result));
+	else if (!sdt_cli_check_print_reply(result, error))
+		return SDT_CLI_EXIT_FAILED;
 	return rc;
 }
 

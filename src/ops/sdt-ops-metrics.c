@@ -7,6 +7,7 @@
 
 #include <math.h>
 
+#include "sdt-check-result.h"
 #include "sdt-health.h"
 #include "sdt-history.h"
 #include "sdt-info.h"
@@ -413,16 +414,18 @@ sdt_metrics_verify(SdtProm *prom, JsonArray *history)
 			      sdt_metrics_str(verify, "decision"));
 }
 
-/* the last authenticity check of the card */
+/* the last authenticity check of the card; an entry the check result's codec
+ * refuses (a member of the wrong type) is left out whole, as a benchmark is */
 static void
 sdt_metrics_check(SdtProm *prom, JsonArray *history)
 {
 	static const gchar *const verdicts[] = {"genuine", "fake", "undetermined", NULL};
 	JsonObject *check = sdt_metrics_last(history, "check", NULL);
-	const gchar *verdict = check != NULL ? sdt_metrics_str(check, "verdict") : NULL;
+	g_autoptr(SdtCheckResult) result =
+		check != NULL ? sdt_check_result_from_json(check, NULL) : NULL;
 	gdouble real = NAN;
 
-	if (check == NULL)
+	if (result == NULL)
 		return;
 	sdt_metrics_gauge(prom,
 			  "sdtuner_check_timestamp_seconds",
@@ -433,15 +436,15 @@ sdt_metrics_check(SdtProm *prom, JsonArray *history)
 			      "verdict",
 			      "The last check's verdict: 1 for it, 0 for the others",
 			      verdicts,
-			      verdict);
+			      result->verdict);
 	sdt_metrics_gauge(prom,
 			  "sdtuner_check_claimed_bytes",
 			  "The size the card claims, as the last check saw it",
-			  sdt_metrics_num(check, "claimed_bytes"));
-	if (g_strcmp0(verdict, "genuine") == 0)
-		real = sdt_metrics_num(check, "claimed_bytes");
-	else if (g_strcmp0(verdict, "fake") == 0)
-		real = sdt_metrics_num(check, "estimated_capacity_bytes");
+			  (gdouble) result->claimed_bytes);
+	if (g_strcmp0(result->verdict, "genuine") == 0)
+		real = (gdouble) result->claimed_bytes;
+	else if (g_strcmp0(result->verdict, "fake") == 0)
+		real = result->estimated_capacity_bytes;
 	sdt_metrics_gauge(prom,
 			  "sdtuner_check_real_capacity_bytes",
 			  "What the card really holds by the last check (genuine: its claim; fake: "

@@ -1,0 +1,254 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include "sdt-check-result.h"
+#include "sdt-client-read.h"
+#include "sdt-error.h"
+
+SdtCheckResult *
+sdt_check_result_new(void)
+{
+	SdtCheckResult *r = g_new0(SdtCheckResult, 1);
+
+	r->notes = g_ptr_array_new_with_free_func(g_free);
+	r->estimated_capacity_bytes = r->capacity_at_least_bytes = NAN;
+	r->capacity_at_most_bytes = r->first_bad_offset = NAN;
+	r->coverage = r->seconds = r->write_mb_s = r->read_mb_s = NAN;
+	return r;
+}
+
+void
+sdt_check_result_free(SdtCheckResult *result)
+{
+	if (result == NULL)
+		return;
+	g_free(result->verdict);
+	g_free(result->mode);
+	g_free(result->failure);
+	g_free(result->reason);
+	g_free(result->target.path);
+	g_free(result->target.device);
+	g_free(result->target.disk);
+	g_free(result->target.filesystem);
+	g_ptr_array_unref(result->notes);
+	g_free(result);
+}
+
+gboolean
+sdt_check_result_has_capacity(const SdtCheckResult *result)
+{
+	g_return_val_if_fail(result != NULL, FALSE);
+
+	return !isnan(result->estimated_capacity_bytes) &&
+	       !isnan(result->capacity_at_least_bytes) && !isnan(result->capacity_at_most_bytes);
+}
+
+/* the reading direction: absent or null is unknown, a wrong type an error */
+
+static gboolean
+sdt_check_result_read_target(JsonObject *obj, SdtCheckResultTarget *t, GError **error)
+{
+	JsonObject *target;
+	const gchar *at = "target";
+
+	if (!sdt_client_read_object(obj, NULL, at, &target, error))
+		return FALSE;
+	return sdt_client_read_string(target, at, "path", &t->path, error) &&
+	       sdt_client_read_string(target, at, "device", &t->device, error) &&
+	       sdt_client_read_string(target, at, "disk", &t->disk, error) &&
+	       sdt_client_read_string(target, at, "filesystem", &t->filesystem, error) &&
+	       sdt_client_read_bool(target, at, "stand_in", FALSE, &t->stand_in, error);
+}
+
+static gboolean
+sdt_check_result_read_samples(JsonObject *obj, SdtCheckResultSamples *s, GError **error)
+{
+	JsonObject *samples;
+	const gchar *at = "samples";
+
+	if (!sdt_client_read_object(obj, NULL, at, &samples, error))
+		return FALSE;
+	return sdt_client_read_int(samples, at, "read", 0, &s->read, error) &&
+	       sdt_client_read_int(samples, at, "written", 0, &s->written, error) &&
+	       sdt_client_read_int(samples, at, "bad", 0, &s->bad, error) &&
+	       sdt_client_read_int(samples, at, "top_verified", 0, &s->top_verified, error) &&
+	       sdt_client_read_int(samples, at, "restored", 0, &s->restored, error) &&
+	       sdt_client_read_int(samples, at, "verified_up_to", 0, &s->verified_up_to, error) &&
+	       sdt_client_read_int(samples, at, "no_wrap_up_to", 0, &s->no_wrap_up_to, error);
+}
+
+/* the verdict and what the card was found to hold */
+static gboolean
+sdt_check_result_read_finding(JsonObject *obj, SdtCheckResult *r, GError **error)
+{
+	if (!sdt_client_read_string(obj, NULL, "verdict", &r->verdict, error))
+		return FALSE;
+	if (r->verdict == NULL)
+		return sdt_client_read_missing(NULL, "verdict", error);
+	return sdt_client_read_string(obj, NULL, "mode", &r->mode, error) &&
+	       sdt_client_read_int(obj, NULL, "claimed_bytes", 0, &r->claimed_bytes, error) &&
+	       sdt_client_read_number(obj,
+				      NULL,
+				      "estimated_capacity_bytes",
+				      &r->estimated_capacity_bytes,
+				      error) &&
+	       sdt_client_read_number(obj,
+				      NULL,
+				      "capacity_at_least_bytes",
+				      &r->capacity_at_least_bytes,
+				      error) &&
+	       sdt_client_read_number(obj,
+				      NULL,
+				      "capacity_at_most_bytes",
+				      &r->capacity_at_most_bytes,
+				      error) &&
+	       sdt_client_read_number(obj, NULL, "first_bad_offset", &r->first_bad_offset, error) &&
+	       sdt_client_read_string(obj, NULL, "failure", &r->failure, error) &&
+	       sdt_client_read_number(obj, NULL, "coverage", &r->coverage, error) &&
+	       sdt_client_read_string(obj, NULL, "reason", &r->reason, error) &&
+	       sdt_client_read_number(obj, NULL, "seconds", &r->seconds, error);
+}
+
+SdtCheckResult *
+sdt_check_result_from_json(JsonObject *obj, GError **error)
+{
+	g_autoptr(SdtCheckResult) r = NULL;
+
+	g_return_val_if_fail(obj != NULL, NULL);
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
+	r = sdt_check_result_new();
+	if (!sdt_check_result_read_finding(obj, r, error) ||
+	    !sdt_check_result_read_target(obj, &r->target, error) ||
+	    !sdt_client_read_int(obj, NULL, "reserved_bytes", 0, &r->reserved_bytes, error) ||
+	    !sdt_client_read_int(obj,
+				 NULL,
+				 "reserved_top_offset",
+				 0,
+				 &r->reserved_top_offset,
+				 error) ||
+	    !sdt_client_read_number(obj, NULL, "write_mb_s", &r->write_mb_s, error) ||
+	    !sdt_client_read_number(obj, NULL, "read_mb_s", &r->read_mb_s, error) ||
+	    !sdt_check_result_read_samples(obj, &r->samples, error) ||
+	    !sdt_client_read_strings(obj, NULL, "notes", r->notes, error))
+		return NULL;
+	return g_steal_pointer(&r);
+}
+
+/* the writing direction: every member in the engine's order */
+
+static void
+sdt_check_result_put_int(JsonBuilder *b, const gchar *name, gint64 value)
+{
+	json_builder_set_member_name(b, name);
+	json_builder_add_int_value(b, value);
+}
+
+/* a byte count that is unknown (NaN) as null */
+static void
+sdt_check_result_put_bytes(JsonBuilder *b, const gchar *name, gdouble value)
+{
+	json_builder_set_member_name(b, name);
+	if (isnan(value))
+		json_builder_add_null_value(b);
+	else
+		json_builder_add_int_value(b, (gint64) value);
+}
+
+static void
+sdt_check_result_put_number(JsonBuilder *b, const gchar *name, gdouble value)
+{
+	json_builder_set_member_name(b, name);
+	if (isnan(value))
+		json_builder_add_null_value(b);
+	else
+		json_builder_add_double_value(b, value);
+}
+
+static void
+sdt_check_result_put_string(JsonBuilder *b, const gchar *name, const gchar *value)
+{
+	json_builder_set_member_name(b, name);
+	if (value == NULL)
+		json_builder_add_null_value(b);
+	else
+		json_builder_add_string_value(b, value);
+}
+
+static void
+sdt_check_result_put_target(JsonBuilder *b, const SdtCheckResultTarget *t)
+{
+	json_builder_set_member_name(b, "target");
+	json_builder_begin_object(b);
+	sdt_check_result_put_string(b, "path", t->path);
+	sdt_check_result_put_string(b, "device", t->device);
+	sdt_check_result_put_string(b, "disk", t->disk);
+	sdt_check_result_put_string(b, "filesystem", t->filesystem);
+	json_builder_set_member_name(b, "stand_in");
+	json_builder_add_boolean_value(b, t->stand_in);
+	json_builder_end_object(b);
+}
+
+static void
+sdt_check_result_put_samples(JsonBuilder *b, const SdtCheckResultSamples *s)
+{
+	json_builder_set_member_name(b, "samples");
+	json_builder_begin_object(b);
+	sdt_check_result_put_int(b, "read", s->read);
+	sdt_check_result_put_int(b, "written", s->written);
+	sdt_check_result_put_int(b, "bad", s->bad);
+	sdt_check_result_put_int(b, "top_verified", s->top_verified);
+	sdt_check_result_put_int(b, "restored", s->restored);
+	sdt_check_result_put_int(b, "verified_up_to", s->verified_up_to);
+	sdt_check_result_put_int(b, "no_wrap_up_to", s->no_wrap_up_to);
+	json_builder_end_object(b);
+}
+
+static void
+sdt_check_result_put_finding(JsonBuilder *b, const SdtCheckResult *r)
+{
+	sdt_check_result_put_string(b, "verdict", r->verdict);
+	sdt_check_result_put_string(b, "mode", r->mode);
+	sdt_check_result_put_int(b, "claimed_bytes", r->claimed_bytes);
+	sdt_check_result_put_bytes(b, "estimated_capacity_bytes", r->estimated_capacity_bytes);
+	sdt_check_result_put_bytes(b, "capacity_at_least_bytes", r->capacity_at_least_bytes);
+	sdt_check_result_put_bytes(b, "capacity_at_most_bytes", r->capacity_at_most_bytes);
+	sdt_check_result_put_bytes(b, "first_bad_offset", r->first_bad_offset);
+	sdt_check_result_put_string(b, "failure", r->failure);
+	sdt_check_result_put_number(b, "coverage", r->coverage);
+	sdt_check_result_put_string(b, "reason", r->reason);
+	sdt_check_result_put_number(b, "seconds", r->seconds);
+}
+
+JsonNode *
+sdt_check_result_to_json(const SdtCheckResult *result)
+{
+	g_autoptr(JsonBuilder) b = NULL;
+
+	g_return_val_if_fail(result != NULL, NULL);
+
+	b = json_builder_new();
+	json_builder_begin_object(b);
+	sdt_check_result_put_finding(b, result);
+	sdt_check_result_put_target(b, &result->target);
+	sdt_check_result_put_int(b, "reserved_bytes", result->reserved_bytes);
+	sdt_check_result_put_int(b, "reserved_top_offset", result->reserved_top_offset);
+	if (g_strcmp0(result->mode, "full") == 0) {
+		sdt_check_result_put_number(b, "write_mb_s", result->write_mb_s);
+		sdt_check_result_put_number(b, "read_mb_s", result->read_mb_s);
+	}
+	sdt_check_result_put_samples(b, &result->samples);
+	json_builder_set_member_name(b, "notes");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < result->notes->len; i++)
+		json_builder_add_string_value(b, g_ptr_array_index(result->notes, i));
+	json_builder_end_array(b);
+	json_builder_end_object(b);
+	return json_builder_get_root(b);
+}

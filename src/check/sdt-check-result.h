@@ -1,0 +1,90 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/*
+ * The check result: the `check --json` document (DESIGN.md), the check
+ * entries of the history, and the one C type for it.  Both directions are
+ * here: the engine fills one in (sdt-check-json.c) and writes it with
+ * sdt_check_result_to_json(); the CLI, the app and the metrics read it back
+ * with sdt_check_result_from_json().
+ *
+ * Unknown is one thing (docs/ARCHITECTURE.md, "Wire objects"): a number that
+ * is unknown is NaN here and null on the wire (the capacity figures and the
+ * first bad offset are known only for a fake card), a string NULL.  Counts and
+ * sizes (gint64) are never unknown: a document without them reads 0.  A member
+ * of the wrong type is an error.  The members ops adds around it (the card's
+ * "registers", the history's envelope) are not part of it and are ignored.
+ */
+
+typedef struct {
+	gchar *path; /* the directory the check wrote in */
+	gchar *device;
+	gchar *disk;
+	gchar *filesystem;
+	gboolean stand_in; /* not the SD card (--dir) */
+} SdtCheckResultTarget;
+
+typedef struct {
+	gint64 read; /* blocks */
+	gint64 written;
+	gint64 bad;
+	gint64 top_verified;
+	gint64 restored;
+	gint64 verified_up_to; /* bytes */
+	gint64 no_wrap_up_to;
+} SdtCheckResultSamples;
+
+typedef struct {
+	gchar *verdict; /* "genuine", "fake", "undetermined" */
+	gchar *mode;    /* "quick", "full" */
+	gint64 claimed_bytes;
+	/* bytes, exact as doubles up to 2^53 (8 PiB); NaN unless the card is fake */
+	gdouble estimated_capacity_bytes;
+	gdouble capacity_at_least_bytes;
+	gdouble capacity_at_most_bytes;
+	gdouble first_bad_offset;
+	gchar *failure;   /* what proved the card fake, or NULL */
+	gdouble coverage; /* 0..1 of the card's addresses; NaN: unknown */
+	gchar *reason;    /* English, translated where it is shown */
+	gdouble seconds;  /* NaN: unknown */
+	SdtCheckResultTarget target;
+	gint64 reserved_bytes;
+	gint64 reserved_top_offset;
+	/* full mode only: written when mode is "full" (NaN is then null) */
+	gdouble write_mb_s;
+	gdouble read_mb_s;
+	SdtCheckResultSamples samples;
+	GPtrArray *notes; /* of gchar*: English */
+} SdtCheckResult;
+
+/* an empty result (no notes) with every number unknown and every count 0 */
+SdtCheckResult *sdt_check_result_new(void);
+void sdt_check_result_free(SdtCheckResult *result);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtCheckResult, sdt_check_result_free)
+
+/* is the card's capacity known (a fake card's estimate and range)? */
+gboolean sdt_check_result_has_capacity(const SdtCheckResult *result);
+
+/*
+ * Reads a check document (or one history entry: an object with the check
+ * members).  A document without "verdict", or with a member of the wrong
+ * type, is SDT_ERROR_INVALID_DATA naming the member.
+ */
+SdtCheckResult *sdt_check_result_from_json(JsonObject *obj, GError **error);
+
+/*
+ * The document: the members the engine writes, in its order; an unknown
+ * number is null (write_mb_s/read_mb_s only in full mode), so a document read
+ * back writes the same bytes.
+ */
+JsonNode *sdt_check_result_to_json(const SdtCheckResult *result);
+
+G_END_DECLS
