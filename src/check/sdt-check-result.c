@@ -8,7 +8,7 @@
 #include <math.h>
 
 #include "sdt-check-result.h"
-#include "sdt-client-read.h"
+#include "sdt-json-strict.h"
 #include "sdt-error.h"
 
 SdtCheckResult *
@@ -57,13 +57,13 @@ sdt_check_result_read_target(JsonObject *obj, SdtCheckResultTarget *t, GError **
 	JsonObject *target;
 	const gchar *at = "target";
 
-	if (!sdt_client_read_object(obj, NULL, at, &target, error))
+	if (!sdt_json_strict_object(obj, NULL, at, &target, error))
 		return FALSE;
-	return sdt_client_read_string(target, at, "path", &t->path, error) &&
-	       sdt_client_read_string(target, at, "device", &t->device, error) &&
-	       sdt_client_read_string(target, at, "disk", &t->disk, error) &&
-	       sdt_client_read_string(target, at, "filesystem", &t->filesystem, error) &&
-	       sdt_client_read_bool(target, at, "stand_in", FALSE, &t->stand_in, error);
+	return sdt_json_strict_string(target, at, "path", &t->path, error) &&
+	       sdt_json_strict_string(target, at, "device", &t->device, error) &&
+	       sdt_json_strict_string(target, at, "disk", &t->disk, error) &&
+	       sdt_json_strict_string(target, at, "filesystem", &t->filesystem, error) &&
+	       sdt_json_strict_bool(target, at, "stand_in", FALSE, &t->stand_in, error);
 }
 
 static gboolean
@@ -72,71 +72,70 @@ sdt_check_result_read_samples(JsonObject *obj, SdtCheckResultSamples *s, GError 
 	JsonObject *samples;
 	const gchar *at = "samples";
 
-	if (!sdt_client_read_object(obj, NULL, at, &samples, error))
+	if (!sdt_json_strict_object(obj, NULL, at, &samples, error))
 		return FALSE;
-	return sdt_client_read_int(samples, at, "read", 0, &s->read, error) &&
-	       sdt_client_read_int(samples, at, "written", 0, &s->written, error) &&
-	       sdt_client_read_int(samples, at, "bad", 0, &s->bad, error) &&
-	       sdt_client_read_int(samples, at, "top_verified", 0, &s->top_verified, error) &&
-	       sdt_client_read_int(samples, at, "restored", 0, &s->restored, error) &&
-	       sdt_client_read_int(samples, at, "verified_up_to", 0, &s->verified_up_to, error) &&
-	       sdt_client_read_int(samples, at, "no_wrap_up_to", 0, &s->no_wrap_up_to, error);
+	return sdt_json_strict_int(samples, at, "read", 0, &s->read, error) &&
+	       sdt_json_strict_int(samples, at, "written", 0, &s->written, error) &&
+	       sdt_json_strict_int(samples, at, "bad", 0, &s->bad, error) &&
+	       sdt_json_strict_int(samples, at, "top_verified", 0, &s->top_verified, error) &&
+	       sdt_json_strict_int(samples, at, "restored", 0, &s->restored, error) &&
+	       sdt_json_strict_int(samples, at, "verified_up_to", 0, &s->verified_up_to, error) &&
+	       sdt_json_strict_int(samples, at, "no_wrap_up_to", 0, &s->no_wrap_up_to, error);
 }
 
 /* the verdict and what the card was found to hold */
 static gboolean
 sdt_check_result_read_finding(JsonObject *obj, SdtCheckResult *r, GError **error)
 {
-	if (!sdt_client_read_string(obj, NULL, "verdict", &r->verdict, error))
+	if (!sdt_json_strict_string(obj, NULL, "verdict", &r->verdict, error))
 		return FALSE;
 	if (r->verdict == NULL)
-		return sdt_client_read_missing(NULL, "verdict", error);
-	return sdt_client_read_string(obj, NULL, "mode", &r->mode, error) &&
-	       sdt_client_read_int(obj, NULL, "claimed_bytes", 0, &r->claimed_bytes, error) &&
-	       sdt_client_read_number(obj,
+		return sdt_json_strict_missing(NULL, "verdict", error);
+	return sdt_json_strict_string(obj, NULL, "mode", &r->mode, error) &&
+	       sdt_json_strict_int(obj, NULL, "claimed_bytes", 0, &r->claimed_bytes, error) &&
+	       sdt_json_strict_number(obj,
 				      NULL,
 				      "estimated_capacity_bytes",
 				      &r->estimated_capacity_bytes,
 				      error) &&
-	       sdt_client_read_number(obj,
+	       sdt_json_strict_number(obj,
 				      NULL,
 				      "capacity_at_least_bytes",
 				      &r->capacity_at_least_bytes,
 				      error) &&
-	       sdt_client_read_number(obj,
+	       sdt_json_strict_number(obj,
 				      NULL,
 				      "capacity_at_most_bytes",
 				      &r->capacity_at_most_bytes,
 				      error) &&
-	       sdt_client_read_number(obj, NULL, "first_bad_offset", &r->first_bad_offset, error) &&
-	       sdt_client_read_string(obj, NULL, "failure", &r->failure, error) &&
-	       sdt_client_read_number(obj, NULL, "coverage", &r->coverage, error) &&
-	       sdt_client_read_string(obj, NULL, "reason", &r->reason, error) &&
-	       sdt_client_read_number(obj, NULL, "seconds", &r->seconds, error);
+	       sdt_json_strict_number(obj, NULL, "first_bad_offset", &r->first_bad_offset, error) &&
+	       sdt_json_strict_string(obj, NULL, "failure", &r->failure, error) &&
+	       sdt_json_strict_number(obj, NULL, "coverage", &r->coverage, error) &&
+	       sdt_json_strict_string(obj, NULL, "reason", &r->reason, error) &&
+	       sdt_json_strict_number(obj, NULL, "seconds", &r->seconds, error);
 }
 
 SdtCheckResult *
 sdt_check_result_from_json(JsonObject *obj, GError **error)
 {
-	g_autoptr(SdtCheckResult) r = NULL;
-
-	g_return_val_if_fail(obj != NULL, NULL);
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(obj != NULL, NULL);
+	g_autoptr(SdtCheckResult) r = NULL;
 
 	r = sdt_check_result_new();
 	if (!sdt_check_result_read_finding(obj, r, error) ||
 	    !sdt_check_result_read_target(obj, &r->target, error) ||
-	    !sdt_client_read_int(obj, NULL, "reserved_bytes", 0, &r->reserved_bytes, error) ||
-	    !sdt_client_read_int(obj,
+	    !sdt_json_strict_int(obj, NULL, "reserved_bytes", 0, &r->reserved_bytes, error) ||
+	    !sdt_json_strict_int(obj,
 				 NULL,
 				 "reserved_top_offset",
 				 0,
 				 &r->reserved_top_offset,
 				 error) ||
-	    !sdt_client_read_number(obj, NULL, "write_mb_s", &r->write_mb_s, error) ||
-	    !sdt_client_read_number(obj, NULL, "read_mb_s", &r->read_mb_s, error) ||
+	    !sdt_json_strict_number(obj, NULL, "write_mb_s", &r->write_mb_s, error) ||
+	    !sdt_json_strict_number(obj, NULL, "read_mb_s", &r->read_mb_s, error) ||
 	    !sdt_check_result_read_samples(obj, &r->samples, error) ||
-	    !sdt_client_read_strings(obj, NULL, "notes", r->notes, error))
+	    !sdt_json_strict_strings(obj, NULL, "notes", r->notes, error))
 		return NULL;
 	return g_steal_pointer(&r);
 }
