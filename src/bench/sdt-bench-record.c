@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "sdt-bench-record.h"
+#include "sdt-json.h"
 #include "sdt-json-strict.h"
 #include "sdt-error.h"
 #include "sdt-json-reader.h"
@@ -320,16 +321,6 @@ sdt_bench_record_get_test(SdtBenchRecord *bench, const gchar *name)
 /* the writing direction: every member in the engine's order */
 
 static void
-sdt_bench_record_put_number(JsonBuilder *b, const gchar *name, gdouble value)
-{
-	json_builder_set_member_name(b, name);
-	if (isnan(value))
-		json_builder_add_null_value(b);
-	else
-		json_builder_add_double_value(b, value);
-}
-
-static void
 sdt_bench_record_put_int(JsonBuilder *b, const gchar *name, gint64 value)
 {
 	json_builder_set_member_name(b, name);
@@ -344,24 +335,14 @@ sdt_bench_record_put_bool(JsonBuilder *b, const gchar *name, gboolean value)
 }
 
 static void
-sdt_bench_record_put_string(JsonBuilder *b, const gchar *name, const gchar *value)
-{
-	json_builder_set_member_name(b, name);
-	if (value == NULL)
-		json_builder_add_null_value(b);
-	else
-		json_builder_add_string_value(b, value);
-}
-
-static void
 sdt_bench_record_put_target(JsonBuilder *b, const SdtBenchRecord *r)
 {
 	json_builder_set_member_name(b, "target");
 	json_builder_begin_object(b);
-	sdt_bench_record_put_string(b, "path", r->path);
-	sdt_bench_record_put_string(b, "device", r->device);
-	sdt_bench_record_put_string(b, "filesystem", r->filesystem);
-	sdt_bench_record_put_string(b, "raw_device", r->raw_device);
+	sdt_json_string_or_null(b, "path", r->path);
+	sdt_json_string_or_null(b, "device", r->device);
+	sdt_json_string_or_null(b, "filesystem", r->filesystem);
+	sdt_json_string_or_null(b, "raw_device", r->raw_device);
 	sdt_bench_record_put_int(b, "file_size", r->file_size);
 	sdt_bench_record_put_bool(b, "tmpfile", r->tmpfile);
 	/* not the SD card: kept out of A1/A2 claims about the card and of comparisons */
@@ -374,12 +355,12 @@ sdt_bench_record_put_latency(JsonBuilder *b, const SdtBenchRecordLatency *l)
 {
 	json_builder_set_member_name(b, "latency_us");
 	json_builder_begin_object(b);
-	sdt_bench_record_put_number(b, "mean", l->mean);
-	sdt_bench_record_put_number(b, "p50", l->p50);
-	sdt_bench_record_put_number(b, "p90", l->p90);
-	sdt_bench_record_put_number(b, "p99", l->p99);
-	sdt_bench_record_put_number(b, "p99_9", l->p99_9);
-	sdt_bench_record_put_number(b, "max", l->max);
+	sdt_json_number_or_null(b, "mean", l->mean);
+	sdt_json_number_or_null(b, "p50", l->p50);
+	sdt_json_number_or_null(b, "p90", l->p90);
+	sdt_json_number_or_null(b, "p99", l->p99);
+	sdt_json_number_or_null(b, "p99_9", l->p99_9);
+	sdt_json_number_or_null(b, "max", l->max);
 	json_builder_end_object(b);
 }
 
@@ -387,27 +368,27 @@ static void
 sdt_bench_record_put_test(JsonBuilder *b, const SdtBenchRecordTest *t)
 {
 	json_builder_begin_object(b);
-	sdt_bench_record_put_string(b, "name", t->name);
+	sdt_json_string_or_null(b, "name", t->name);
 	sdt_bench_record_put_int(b, "block_size", t->block_size);
 	sdt_bench_record_put_int(b, "queue_depth", t->queue_depth);
-	sdt_bench_record_put_number(b, "mb_s", t->mb_s);
-	sdt_bench_record_put_number(b, "iops", t->iops);
-	sdt_bench_record_put_number(b, "seconds", t->seconds);
+	sdt_json_number_or_null(b, "mb_s", t->mb_s);
+	sdt_json_number_or_null(b, "iops", t->iops);
+	sdt_json_number_or_null(b, "seconds", t->seconds);
 	sdt_bench_record_put_int(b, "ios", t->ios);
 	sdt_bench_record_put_int(b, "bytes", t->bytes);
-	sdt_bench_record_put_string(b, "io_engine", t->io_engine);
+	sdt_json_string_or_null(b, "io_engine", t->io_engine);
 	sdt_bench_record_put_int(b, "in_flight_max", t->in_flight_max);
 	sdt_bench_record_put_int(b, "slices", t->slices);
-	sdt_bench_record_put_number(b, "ci_percent", t->ci_percent);
+	sdt_json_number_or_null(b, "ci_percent", t->ci_percent);
 	if (!isnan(t->spread_percent))
-		sdt_bench_record_put_number(b, "spread_percent", t->spread_percent);
-	sdt_bench_record_put_number(b, "cpu_us_per_io", t->cpu_us_per_io);
+		sdt_json_number_or_null(b, "spread_percent", t->spread_percent);
+	sdt_json_number_or_null(b, "cpu_us_per_io", t->cpu_us_per_io);
 	if (!isnan(t->fsync_seconds))
-		sdt_bench_record_put_number(b, "fsync_seconds", t->fsync_seconds);
+		sdt_json_number_or_null(b, "fsync_seconds", t->fsync_seconds);
 	if (t->has_latency)
 		sdt_bench_record_put_latency(b, &t->latency);
 	if (t->skipped != NULL)
-		sdt_bench_record_put_string(b, "skipped", t->skipped);
+		sdt_json_string_or_null(b, "skipped", t->skipped);
 	json_builder_end_object(b);
 }
 
@@ -418,13 +399,13 @@ sdt_bench_record_put_verdict(JsonBuilder *b, const SdtBenchRecordVerdict *v)
 	json_builder_begin_object(b);
 	sdt_bench_record_put_bool(b, "a1", v->a1);
 	sdt_bench_record_put_bool(b, "a2", v->a2);
-	sdt_bench_record_put_number(b, "seq_write_mb_s", v->seq_write_mb_s);
-	sdt_bench_record_put_number(b, "read_iops", v->read_iops);
-	sdt_bench_record_put_number(b, "write_iops", v->write_iops);
+	sdt_json_number_or_null(b, "seq_write_mb_s", v->seq_write_mb_s);
+	sdt_json_number_or_null(b, "read_iops", v->read_iops);
+	sdt_json_number_or_null(b, "write_iops", v->write_iops);
 	sdt_bench_record_put_bool(b, "stand_in", v->stand_in);
-	sdt_bench_record_put_string(b, "basis", v->basis);
-	sdt_bench_record_put_number(b, "seconds", v->seconds);
-	sdt_bench_record_put_number(b, "spread_percent", v->spread_percent);
+	sdt_json_string_or_null(b, "basis", v->basis);
+	sdt_json_number_or_null(b, "seconds", v->seconds);
+	sdt_json_number_or_null(b, "spread_percent", v->spread_percent);
 	json_builder_end_object(b);
 }
 
@@ -453,14 +434,14 @@ sdt_bench_record_to_json(const SdtBenchRecord *record)
 	b = json_builder_new();
 	json_builder_begin_object(b);
 	sdt_bench_record_put_target(b, record);
-	sdt_bench_record_put_string(b, "profile", record->profile);
+	sdt_json_string_or_null(b, "profile", record->profile);
 	sdt_bench_record_put_tests(b, record);
 	if (record->verdict.present)
 		sdt_bench_record_put_verdict(b, &record->verdict);
-	sdt_bench_record_put_number(b, "spread_percent", record->spread_percent);
-	sdt_bench_record_put_number(b, "ceiling_mb_s", record->ceiling_mb_s);
-	sdt_bench_record_put_number(b, "ceiling_percent", record->ceiling_percent);
-	sdt_bench_record_put_number(b, "seconds", record->seconds);
+	sdt_json_number_or_null(b, "spread_percent", record->spread_percent);
+	sdt_json_number_or_null(b, "ceiling_mb_s", record->ceiling_mb_s);
+	sdt_json_number_or_null(b, "ceiling_percent", record->ceiling_percent);
+	sdt_json_number_or_null(b, "seconds", record->seconds);
 	json_builder_end_object(b);
 	return json_builder_get_root(b);
 }

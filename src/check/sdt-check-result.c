@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "sdt-check-result.h"
+#include "sdt-json.h"
 #include "sdt-json-strict.h"
 #include "sdt-error.h"
 
@@ -161,34 +162,14 @@ sdt_check_result_put_bytes(JsonBuilder *b, const gchar *name, gdouble value)
 }
 
 static void
-sdt_check_result_put_number(JsonBuilder *b, const gchar *name, gdouble value)
-{
-	json_builder_set_member_name(b, name);
-	if (isnan(value))
-		json_builder_add_null_value(b);
-	else
-		json_builder_add_double_value(b, value);
-}
-
-static void
-sdt_check_result_put_string(JsonBuilder *b, const gchar *name, const gchar *value)
-{
-	json_builder_set_member_name(b, name);
-	if (value == NULL)
-		json_builder_add_null_value(b);
-	else
-		json_builder_add_string_value(b, value);
-}
-
-static void
 sdt_check_result_put_target(JsonBuilder *b, const SdtCheckResultTarget *t)
 {
 	json_builder_set_member_name(b, "target");
 	json_builder_begin_object(b);
-	sdt_check_result_put_string(b, "path", t->path);
-	sdt_check_result_put_string(b, "device", t->device);
-	sdt_check_result_put_string(b, "disk", t->disk);
-	sdt_check_result_put_string(b, "filesystem", t->filesystem);
+	sdt_json_string_or_null(b, "path", t->path);
+	sdt_json_string_or_null(b, "device", t->device);
+	sdt_json_string_or_null(b, "disk", t->disk);
+	sdt_json_string_or_null(b, "filesystem", t->filesystem);
 	json_builder_set_member_name(b, "stand_in");
 	json_builder_add_boolean_value(b, t->stand_in);
 	json_builder_end_object(b);
@@ -212,17 +193,17 @@ sdt_check_result_put_samples(JsonBuilder *b, const SdtCheckResultSamples *s)
 static void
 sdt_check_result_put_finding(JsonBuilder *b, const SdtCheckResult *r)
 {
-	sdt_check_result_put_string(b, "verdict", r->verdict);
-	sdt_check_result_put_string(b, "mode", r->mode);
+	sdt_json_string_or_null(b, "verdict", r->verdict);
+	sdt_json_string_or_null(b, "mode", r->mode);
 	sdt_check_result_put_int(b, "claimed_bytes", r->claimed_bytes);
 	sdt_check_result_put_bytes(b, "estimated_capacity_bytes", r->estimated_capacity_bytes);
 	sdt_check_result_put_bytes(b, "capacity_at_least_bytes", r->capacity_at_least_bytes);
 	sdt_check_result_put_bytes(b, "capacity_at_most_bytes", r->capacity_at_most_bytes);
 	sdt_check_result_put_bytes(b, "first_bad_offset", r->first_bad_offset);
-	sdt_check_result_put_string(b, "failure", r->failure);
-	sdt_check_result_put_number(b, "coverage", r->coverage);
-	sdt_check_result_put_string(b, "reason", r->reason);
-	sdt_check_result_put_number(b, "seconds", r->seconds);
+	sdt_json_string_or_null(b, "failure", r->failure);
+	sdt_json_number_or_null(b, "coverage", r->coverage);
+	sdt_json_string_or_null(b, "reason", r->reason);
+	sdt_json_number_or_null(b, "seconds", r->seconds);
 }
 
 JsonNode *
@@ -239,8 +220,8 @@ sdt_check_result_to_json(const SdtCheckResult *result)
 	sdt_check_result_put_int(b, "reserved_bytes", result->reserved_bytes);
 	sdt_check_result_put_int(b, "reserved_top_offset", result->reserved_top_offset);
 	if (g_strcmp0(result->mode, "full") == 0) {
-		sdt_check_result_put_number(b, "write_mb_s", result->write_mb_s);
-		sdt_check_result_put_number(b, "read_mb_s", result->read_mb_s);
+		sdt_json_number_or_null(b, "write_mb_s", result->write_mb_s);
+		sdt_json_number_or_null(b, "read_mb_s", result->read_mb_s);
 	}
 	sdt_check_result_put_samples(b, &result->samples);
 	json_builder_set_member_name(b, "notes");

@@ -135,6 +135,12 @@ sdt_json_double_or_null(JsonBuilder *b, const gchar *name, gboolean known, gdoub
 		json_builder_add_double_value(b, value);
 }
 
+void
+sdt_json_number_or_null(JsonBuilder *b, const gchar *name, gdouble value)
+{
+	sdt_json_double_or_null(b, name, !isnan(value), value);
+}
+
 /**
  * sdt_json_parse_problem:
  * @parse_error: what json_parser_load_from_data() set

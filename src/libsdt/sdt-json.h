@@ -37,5 +37,7 @@ void sdt_json_int_or_null(JsonBuilder *b, const gchar *name, gboolean known, gin
 void sdt_json_string_or_null(JsonBuilder *b, const gchar *name, const gchar *value);
 void sdt_json_bool_or_null(JsonBuilder *b, const gchar *name, gboolean known, gboolean value);
 void sdt_json_double_or_null(JsonBuilder *b, const gchar *name, gboolean known, gdouble value);
+/* NaN (the wire objects' one unknown, docs/ARCHITECTURE.md "Wire objects") as null */
+void sdt_json_number_or_null(JsonBuilder *b, const gchar *name, gdouble value);
 
 G_END_DECLS
