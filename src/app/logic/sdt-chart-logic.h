@@ -11,7 +11,7 @@ G_BEGIN_DECLS
 
 /*
  * The arithmetic of the Speed page's rate graph and the History page's
- * before/after chart, without GTK (unit-tested in tests/test-app-logic.c).
+ * before/after chart, without GTK (unit-tested in tests/app/test-app-logic.c).
  */
 
 /* one sample of the live rate graph */

@@ -11,7 +11,8 @@ G_BEGIN_DECLS
 
 /*
  * What the Overview and Health pages say about the disk itself (issue 27): eMMC and its own
- * wear report, or a card that is not the system disk.  Pure, without GTK: tests/test-app-logic.c.
+ * wear report, or a card that is not the system disk.  Pure, without GTK:
+ * tests/app/test-app-logic.c.
  */
 
 /* "The system runs from nvme0n1p2 (an NVMe drive), not from this card: ...", or NULL when
