@@ -80,8 +80,12 @@ with open(os.path.join(BUILD, 'compile_commands.json'), encoding='utf-8') as f:
     entries = json.load(f)
 
 folders = sorted(LAYERS)
-ok(sorted(d for d in LAYERS) == folders and len(folders) >= 10, 'the layers are known',
-   repr(folders))
+# every folder of src/ that holds C sources is a layer of the table, and no layer is missing
+with_sources = sorted({os.path.relpath(d, os.path.join(SRC, 'src'))
+                       for d, _, fs in os.walk(os.path.join(SRC, 'src'))
+                       if any(f.endswith(('.c', '.h')) for f in fs)})
+ok(with_sources == folders, 'tests/layers.py names every folder of src/ and no other',
+   f'folders of src/: {with_sources}; LAYERS: {folders}')
 with tempfile.TemporaryDirectory() as probe_dir:
     for folder in folders:
         directory, argv = command_for(folder, entries)

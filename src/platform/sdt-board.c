@@ -10,10 +10,6 @@
 #include "sdt-board.h"
 #include "sdt-error.h"
 
-#define SDHOST SDT_SD_CONTROLLER_SDHOST
-#define EMMC2  SDT_SD_CONTROLLER_EMMC2
-#define SDIO1  SDT_SD_CONTROLLER_SDHCI_BRCMSTB
-
 /* the Model B rev 2 has its own board string */
 static const struct {
 	const gchar *compatible;
@@ -52,11 +48,11 @@ static const struct {
 	const gchar *soc;
 	SdtSdController controller;
 } sdt_board_socs[] = {
-	{"brcm,bcm2835", "BCM2835", SDHOST},
-	{"brcm,bcm2836", "BCM2836", SDHOST},
-	{"brcm,bcm2837", "BCM2837", SDHOST},
-	{"brcm,bcm2711", "BCM2711", EMMC2},
-	{"brcm,bcm2712", "BCM2712", SDIO1},
+	{"brcm,bcm2835", "BCM2835", SDT_SD_CONTROLLER_SDHOST},
+	{"brcm,bcm2836", "BCM2836", SDT_SD_CONTROLLER_SDHOST},
+	{"brcm,bcm2837", "BCM2837", SDT_SD_CONTROLLER_SDHOST},
+	{"brcm,bcm2711", "BCM2711", SDT_SD_CONTROLLER_EMMC2},
+	{"brcm,bcm2712", "BCM2712", SDT_SD_CONTROLLER_SDHCI_BRCMSTB},
 };
 
 const gchar *
