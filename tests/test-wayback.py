@@ -346,6 +346,40 @@ def item2_read_only_boot(tmp):
        'item 2, read-only: once writable, the next boot carries the recorded undo out', p.stdout + p.stderr)
 
 
+def issue33_failed_step_down(tmp):
+    """issue 33: a step-down that could not be written is told as failed in `history`
+    and status's "Last verification", with the setting still in place and what to do"""
+    name = 'issue 33: a step-down that failed'
+    if not need_root(name):
+        return
+    r = Root(tmp, 'failed-step-down')
+    r.run('apply', 'sd-overclock-100')
+    applied = r.files()
+    subprocess.run(['mount', '--bind', r.fw, r.fw], check=True)
+    try:
+        subprocess.run(['mount', '-o', 'remount,ro,bind', r.fw], check=True)
+        r.boot(1, 100000000, r.log(100000000, ERRORS))
+        p, res = r.verify(FASTER)
+    finally:
+        subprocess.run(['umount', r.fw], check=True)
+    h = r.verifies()
+    ok(p.returncode == 1 and r.files() == applied and len(h) == 1 and h[0]['decision'] == 'step-down'
+       and h[0]['action']['what'] == 'failed',
+       f'{name}: the step-down fails on a read-only /boot/firmware, config.txt keeps 100 MHz',
+       f'rc={p.returncode}\n{p.stdout}{p.stderr}\n{json.dumps(h, indent=1)}')
+    hist = ' '.join(r.run('history').stdout.split())
+    stat = ' '.join(r.run('status').stdout.split())
+    p, st = r.json('status')
+    last = (st or {}).get('last_verification') or {}
+    for what, text in (('history', hist), ('status', stat)):
+        ok('stepped sd-overclock-100 down' not in text
+           and 'could not step sd-overclock-100 down' in text and 'still in place' in text
+           and 'sdtunerctl revert' in text,
+           f'{name}: {what} says it failed, that the setting is still in place and what to do', text)
+    ok(last.get('action', {}).get('what') == 'failed' and last['action'].get('error'),
+       f'{name}: status --json carries the failed action in last_verification', json.dumps(last))
+
+
 # ---- item 3: a marker that disagrees with the journal ---------------------------------------
 
 
@@ -509,6 +543,7 @@ try:
     undo_with(tmp, 'tampered journal filter', tampered_filter, 'set its damaged record')
     item2_status_diagnosis(tmp)
     item2_read_only_boot(tmp)
+    issue33_failed_step_down(tmp)
     item3_marker(tmp)
     item5_tryboot(tmp)
     item6_prerm(tmp)

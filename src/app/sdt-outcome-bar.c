@@ -77,9 +77,11 @@ sdt_outcome_bar_show_state(SdtOutcomeBar *self, const SdtLoopState *state)
 	text = g_strdup_printf(_("After the restart on %s: %s"), when, what);
 	gtk_label_set_text(GTK_LABEL(self->label), text);
 	atk_object_set_name(gtk_widget_get_accessible(GTK_WIDGET(self)), text);
-	gtk_info_bar_set_message_type(
-		GTK_INFO_BAR(self),
-		g_strcmp0(state->decision, "keep") == 0 ? GTK_MESSAGE_INFO : GTK_MESSAGE_WARNING);
+	gtk_info_bar_set_message_type(GTK_INFO_BAR(self),
+				      g_strcmp0(state->decision, "keep") == 0 &&
+						      state->failure == NULL
+					      ? GTK_MESSAGE_INFO
+					      : GTK_MESSAGE_WARNING);
 	g_free(self->shown);
 	self->shown = g_steal_pointer(&key);
 	gtk_widget_show(GTK_WIDGET(self));

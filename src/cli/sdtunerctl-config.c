@@ -202,7 +202,35 @@ sdt_cli_verify_outcome(const SdtClientVerification *v)
 {
 	const gchar *id = v->id != NULL ? v->id : "?";
 	const gchar *reason = sdt_client_status_verification_reason(v);
+	const gchar *failure = v->failure != NULL ? sdt_l10n_tr(v->failure) : "";
 
+	/* a decision that could not be carried out is never told as done (issue 33) */
+	if (g_strcmp0(v->action, "failed") == 0 && g_strcmp0(v->decision, "step-down") == 0)
+		/* Translators: a recommendation id, then why the step-down failed with
+		 * what to do (the decision's reason is left out: it says the next step
+		 * was prepared, which it was not) */
+		return g_strdup_printf(_("could not step %s down after verification (the kernel "
+					 "log showed card errors at its clock): the setting is "
+					 "still in place. %s"),
+				       id,
+				       failure);
+	if (g_strcmp0(v->action, "failed") == 0 && g_strcmp0(v->decision, "undo") == 0)
+		/* Translators: a recommendation id, why the undo failed with what to do,
+		 * then the reason for undoing */
+		return g_strdup_printf(_("could not undo %s after verification: the setting is "
+					 "still in place. %s Why it was to be undone: %s"),
+				       id,
+				       failure,
+				       reason);
+	if (g_strcmp0(v->action, "failed") == 0)
+		/* Translators: a recommendation id, the decision (keep, ...), why it
+		 * failed with what to do, then the reason for the decision */
+		return g_strdup_printf(_("could not carry out “%s” for %s after verification. "
+					 "%s Why: %s"),
+				       sdt_l10n_record_decision(v->decision),
+				       id,
+				       failure,
+				       reason);
 	if (g_strcmp0(v->decision, "keep") == 0)
 		/* Translators: a recommendation id, then the reason */
 		return g_strdup_printf(_("kept %s after verification. %s"), id, reason);

@@ -20,6 +20,8 @@ sdt_client_status_verification_free(SdtClientVerification *v)
 	g_free(v->reason_code);
 	g_clear_pointer(&v->reason_args, json_array_unref);
 	g_free(v->time);
+	g_free(v->action);
+	g_free(v->failure);
 	g_free(v);
 }
 
@@ -28,12 +30,20 @@ sdt_client_status_verification_from_json(JsonObject *obj, const gchar *where, GE
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtClientVerification) v = g_new0(SdtClientVerification, 1);
+	g_autofree gchar *at = where != NULL && *where != '\0' ? g_strdup_printf("%s.action", where)
+							       : g_strdup("action");
+	JsonObject *action = NULL;
 
 	if (!sdt_json_strict_string(obj, where, "id", &v->id, error) ||
 	    !sdt_json_strict_string(obj, where, "decision", &v->decision, error) ||
 	    !sdt_json_strict_string(obj, where, "reason", &v->reason, error) ||
 	    !sdt_json_strict_reason_code(obj, where, &v->reason_code, &v->reason_args, error) ||
-	    !sdt_json_strict_string(obj, where, "time", &v->time, error))
+	    !sdt_json_strict_string(obj, where, "time", &v->time, error) ||
+	    !sdt_json_strict_object(obj, where, "action", &action, error))
+		return NULL;
+	/* what was done of the decision (issue 33: a step-down that failed is not one done) */
+	if (action != NULL && (!sdt_json_strict_string(action, at, "what", &v->action, error) ||
+			       !sdt_json_strict_string(action, at, "error", &v->failure, error)))
 		return NULL;
 	return g_steal_pointer(&v);
 }

@@ -17,6 +17,9 @@ typedef struct {
 	gchar *reason_code;     /* NULL: an entry of an older version */
 	JsonArray *reason_args; /* NULL when not given */
 	gchar *time;            /* ISO 8601 */
+	gchar *action;          /* what was done: "kept", "stepped-down", "reverted",
+				 * "failed", ...; NULL: not said (an older entry) */
+	gchar *failure;         /* "failed": why, with what to do (English); else NULL */
 } SdtClientVerification;
 
 /* the `status --json` document (DESIGN.md); strings are NULL when null */

@@ -278,7 +278,8 @@ sdt_ops_verify_record_add_status(SdtContext *ctx, JsonObject *status)
 				  "reason_args",
 				  "next_id",
 				  "time",
-				  "evidence"};
+				  "evidence",
+				  "action"};
 	JsonObject *o;
 
 	sdt_ops_verify_status_pending(ctx, status);

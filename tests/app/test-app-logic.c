@@ -501,6 +501,44 @@ test_history_entry_words(void)
 	}
 }
 
+/* issue 33: a decision that could not be carried out is never told as done, on the
+ * History page nor in the outcome of the Tuning page (status's last_verification) */
+#define FAILED_STEP_DOWN                                                                   \
+	"{\"kind\": \"verify\", \"time\": \"2026-01-01T10:04:00Z\", \"id\": "              \
+	"\"sd-overclock-100\", \"decision\": \"step-down\", \"reason\": \"The kernel log " \
+	"shows 1 I/O error at this clock, so SD Tuner prepared the next slower step, "     \
+	"sd-overclock-80 (80.0 MHz): restart the Pi to try it.\", \"action\": {\"what\": " \
+	"\"failed\", \"error\": \"cannot write config.txt: Read-only file system. Run "    \
+	"“sudo sdtunerctl revert” to take the change back\"}}"
+
+static void
+test_history_failed_action_words(void)
+{
+	g_autoptr(JsonNode) root = json_from_string("{\"entries\": [" FAILED_STEP_DOWN "]}", NULL);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtClientHistory) history =
+		sdt_client_history_from_json(json_node_get_object(root), &error);
+	g_autoptr(SdtClientStatus) status =
+		status_read("{\"last_verification\": " FAILED_STEP_DOWN "}");
+	g_autoptr(SdtLoopState) state = sdt_loop_state_new(status);
+	g_autofree gchar *outcome = sdt_loop_state_outcome_text(state);
+	g_autofree gchar *line = NULL;
+
+	g_assert_no_error(error);
+	g_assert_cmpuint(history->entries->len, ==, 1);
+	line = sdt_history_words_entry_text(g_ptr_array_index(history->entries, 0));
+	for (guint i = 0; i < 2; i++) {
+		const gchar *text = i == 0 ? line : outcome;
+		g_test_message("%s", text);
+		g_assert_null(strstr(text, "stepped sd-overclock-100 down"));
+		g_assert_null(strstr(text, "prepared the next slower step"));
+		g_assert_nonnull(strstr(text, "could not step sd-overclock-100 down"));
+		g_assert_nonnull(strstr(text, "still in place"));
+		g_assert_nonnull(strstr(text, "Read-only file system"));
+		g_assert_nonnull(strstr(text, "sdtunerctl revert"));
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -528,5 +566,7 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/app-loop-state/phases", test_loop_state_phases);
 	g_test_add_func("/sdtuner/app-disk-words/emmc-and-system-disk", test_disk_words);
 	g_test_add_func("/sdtuner/app-history/entry-words", test_history_entry_words);
+	g_test_add_func("/sdtuner/app-history/failed-action-words",
+			test_history_failed_action_words);
 	return g_test_run();
 }

@@ -115,7 +115,8 @@ sdt_history_words_entry_text(const SdtClientHistoryEntry *entry)
 		g_autofree gchar *what = sdt_loop_state_decision_text(
 			entry->verification->decision,
 			id,
-			sdt_client_status_verification_reason(entry->verification));
+			sdt_client_status_verification_reason(entry->verification),
+			sdt_loop_state_failure(entry->verification));
 		if (what != NULL)
 			return g_strdup_printf("%s  %s", when, what);
 	}

@@ -20,6 +20,7 @@ sdt_loop_state_free(SdtLoopState *state)
 	g_free(state->decided_id);
 	g_free(state->reason);
 	g_free(state->time);
+	g_free(state->failure);
 	g_free(state);
 }
 
@@ -51,6 +52,7 @@ sdt_loop_state_new(const SdtClientStatus *status)
 		state->decided_id = g_strdup(last->id);
 		state->reason = g_strdup(sdt_client_status_verification_reason(last));
 		state->time = g_strdup(last->time);
+		state->failure = g_strdup(sdt_loop_state_failure(last));
 	}
 	return state;
 }
@@ -83,13 +85,50 @@ sdt_loop_state_phase_text(const SdtLoopState *state)
 	return NULL;
 }
 
+const gchar *
+sdt_loop_state_failure(const SdtClientVerification *v)
+{
+	if (v == NULL || g_strcmp0(v->action, "failed") != 0)
+		return NULL;
+	return v->failure != NULL ? sdt_l10n_tr(v->failure) : "";
+}
+
 gchar *
-sdt_loop_state_decision_text(const gchar *decision, const gchar *id, const gchar *reason_shown)
+sdt_loop_state_decision_text(const gchar *decision,
+			     const gchar *id,
+			     const gchar *reason_shown,
+			     const gchar *failure)
 {
 	const gchar *reason = reason_shown != NULL ? reason_shown : "";
 
 	if (id == NULL)
 		id = "?";
+	/* a decision that could not be carried out is never told as done (issue 33) */
+	if (failure != NULL && g_strcmp0(decision, "step-down") == 0)
+		/* Translators: a recommendation id, then why the step-down failed with
+		 * what to do (sentences) */
+		return g_strdup_printf(_("SD Tuner could not step %s down after checking it (the "
+					 "kernel log showed card errors at its clock): the setting "
+					 "is still in place. %s"),
+				       id,
+				       failure);
+	if (failure != NULL && g_strcmp0(decision, "undo") == 0)
+		/* Translators: a recommendation id, why the undo failed with what to do,
+		 * then the reason for undoing (sentences) */
+		return g_strdup_printf(_("SD Tuner could not undo %s after checking it: the "
+					 "setting is still in place. %s Why it was to be undone: "
+					 "%s"),
+				       id,
+				       failure,
+				       reason);
+	if (failure != NULL && g_strcmp0(decision, "keep") == 0)
+		/* Translators: a recommendation id, why keeping it failed with what to
+		 * do, then the reason for keeping it (sentences) */
+		return g_strdup_printf(_("SD Tuner decided to keep %s after checking it, but "
+					 "could not: %s Why it was to be kept: %s"),
+				       id,
+				       failure,
+				       reason);
 	if (g_strcmp0(decision, "keep") == 0)
 		/* Translators: a recommendation id, then the reason (a sentence) */
 		return g_strdup_printf(_("SD Tuner kept %s after checking it. %s"), id, reason);
@@ -107,5 +146,8 @@ sdt_loop_state_decision_text(const gchar *decision, const gchar *id, const gchar
 gchar *
 sdt_loop_state_outcome_text(const SdtLoopState *state)
 {
-	return sdt_loop_state_decision_text(state->decision, state->decided_id, state->reason);
+	return sdt_loop_state_decision_text(state->decision,
+					    state->decided_id,
+					    state->reason,
+					    state->failure);
 }

@@ -27,8 +27,10 @@ typedef struct {
 	/* the last verification (status "last_verification"), NULLs if none */
 	gchar *decision; /* "keep", "step-down", "undo" */
 	gchar *decided_id;
-	gchar *reason; /* in the user's language (from its code, sdt-l10n-record.h) */
-	gchar *time;   /* ISO 8601, when it was decided */
+	gchar *reason;  /* in the user's language (from its code, sdt-l10n-record.h) */
+	gchar *time;    /* ISO 8601, when it was decided */
+	gchar *failure; /* the decision could not be carried out: why, with what to do
+			 * (in the user's language); NULL: it was done */
 } SdtLoopState;
 
 SdtLoopState *sdt_loop_state_new(const SdtClientStatus *status);
@@ -43,7 +45,14 @@ gchar *sdt_loop_state_outcome_text(const SdtLoopState *state);
 
 /* a verification's @decision on @id with its @reason (already in the user's language,
  * sdt_client_status_verification_reason()), as translated sentences (also for the history's
- * "verify" entries); NULL for "wait" or unknown */
-gchar *sdt_loop_state_decision_text(const gchar *decision, const gchar *id, const gchar *reason);
+ * "verify" entries); @failure (in the user's language, NULL: done): it could not be
+ * carried out, said as such (issue 33); NULL for "wait" or unknown */
+gchar *sdt_loop_state_decision_text(const gchar *decision,
+				    const gchar *id,
+				    const gchar *reason,
+				    const gchar *failure);
+
+/* the failure of @v's action in the user's language, or NULL when it was carried out */
+const gchar *sdt_loop_state_failure(const SdtClientVerification *v);
 
 G_END_DECLS
