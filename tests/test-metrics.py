@@ -13,7 +13,9 @@
     metrics write nothing into the history;
   - `--output FILE`: atomic, mode 0644; a missing folder, a read-only and a full
     file system (real tmpfs mounts) fail with a clear message, exit 1, leave the
-    old file as it was and no temporary file;
+    old file as it was and no temporary file; as root, a folder of the user nobody,
+    a link nobody planted and nobody's racing renames of the folder are refused,
+    with nothing written through the link and no temporary file left (issue 33);
   - a real prometheus-node-exporter on 127.0.0.1 (textfile collector only) serves
     the sdtuner_ samples on /metrics after the unit's own command ran;
   - the timer and its service pass `systemd-analyze verify`, and the service's
@@ -346,6 +348,91 @@ def test_output(tmp):
             subprocess.run(['umount', mnt], check=True)
 
 
+RACER = r"""
+import os, sys
+pub, secret, stop = sys.argv[1:4]
+prom, real, link = (os.path.join(pub, n) for n in ('prom', 'prom.real', 'prom.link'))
+os.mkdir(real)
+os.symlink(secret, link)
+swaps = 0
+while not os.path.exists(stop):
+    # the folder the root process was given is now this user's own, now a link to a root-only one
+    for other in (real, link):
+        os.rename(other, prom)
+        os.rename(prom, other)
+        swaps += 1
+print(swaps)
+"""
+
+
+def test_output_planted(tmp):
+    """issue 33: as root, `--output` into a folder another user controls follows no link it
+    planted, writes nothing through it and leaves no temporary file, also under racing renames
+    (before: 69 stray sdtuner.prom.XXXXXX in a root-only folder)"""
+    if os.geteuid() != 0:
+        missing('--output never follows a link another user planted', 'needs root and the user nobody')
+        return
+    import pwd
+    nobody = pwd.getpwnam('nobody')
+    base = tempfile.mkdtemp(prefix='sdt-metrics-planted-', dir='/tmp')
+    umockdev = os.path.join(DATA, 'umockdev/pi5.umockdev')
+    root = fixture_root(tmp, 'pi5-planted', 'roots/pi5')
+    try:
+        os.chmod(base, 0o755)
+        secret = os.path.join(base, 'root-only')
+        os.mkdir(secret, 0o700)
+        pub = os.path.join(base, 'pub')
+        os.mkdir(pub)
+        os.chown(pub, nobody.pw_uid, nobody.pw_gid)
+        as_nobody = dict(user=nobody.pw_uid, group=nobody.pw_gid, extra_groups=[])
+        dest = os.path.join(pub, 'prom', 'sdtuner.prom')
+        # a folder of that user, then a link it planted to a root-only folder
+        subprocess.run(['mkdir', os.path.join(pub, 'prom')], check=True, **as_nobody)
+        r = run(umockdev, ['--root', root, 'metrics', '--output', dest])
+        ok(r.returncode == 1 and 'another user' in r.stderr and os.listdir(os.path.join(pub, 'prom')) == [],
+           '--output into a folder of another user (nobody): refused, nothing written', r.stderr)
+        shutil.rmtree(os.path.join(pub, 'prom'))  # what an old SD Tuner may have left in it
+        subprocess.run(['ln', '-s', secret, os.path.join(pub, 'prom')], check=True, **as_nobody)
+        r = run(umockdev, ['--root', root, 'metrics', '--output', dest])
+        ok(r.returncode == 1 and 'symbolic link' in r.stderr and os.listdir(secret) == [],
+           '--output through a link nobody planted to a root-only folder: refused, nothing written there',
+           f'{r.stderr}{os.listdir(secret)}')
+        os.unlink(os.path.join(pub, 'prom'))
+        for f in os.listdir(secret):
+            os.unlink(os.path.join(secret, f))
+        # the race: nobody swaps the folder and the link while root writes, 60 times
+        stop = os.path.join(base, 'stop')
+        racer = subprocess.Popen(['/usr/bin/python3', '-c', RACER, pub, secret, stop], stdout=subprocess.PIPE,
+                                 text=True, **as_nobody)
+        codes = []
+        try:
+            for _ in range(60):
+                codes.append(run(umockdev, ['--root', root, 'metrics', '--output', dest]).returncode)
+        finally:
+            with open(stop, 'w'):
+                pass
+            swaps = racer.communicate(timeout=30)[0].strip()
+        left = {d: sorted(os.listdir(d)) for d in (secret, pub, os.path.join(pub, 'prom.real'))}
+        print(f'# racing renames: {swaps} swaps by nobody, 60 runs, exit codes {sorted(set(codes))}, '
+              f'left: {left}', flush=True)
+        ok(racer.returncode == 0 and left == {secret: [], pub: ['prom.link', 'prom.real'],
+                                              os.path.join(pub, 'prom.real'): []}
+           and set(codes) == {1},
+           '--output under racing renames by nobody: every run refused, no stray temporary file, '
+           'nothing in the root-only folder', f'{left} {codes}')
+        # a sticky folder everyone may write (/tmp's kind) is fine; one without the sticky bit is not
+        for mode, good in ((0o1777, True), (0o777, False)):
+            d = os.path.join(base, f'shared-{mode:o}')
+            os.mkdir(d)
+            os.chmod(d, mode)
+            r = run(umockdev, ['--root', root, 'metrics', '--output', os.path.join(d, 'sdtuner.prom')])
+            ok((r.returncode == 0) == good and sorted(os.listdir(d)) == (['sdtuner.prom'] if good else []),
+               f'a root-owned folder of mode {mode:o}: ' + ('written' if good else 'refused, nothing written'),
+               r.stderr)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
 def unit_exec(unit):
     with open(os.path.join(UNITS, unit)) as f:
         line = [x for x in f.read().splitlines() if x.startswith('ExecStart=')]
@@ -477,6 +564,7 @@ with tempfile.TemporaryDirectory() as tmp:
     test_health(tmp)
     test_hostile(tmp)
     test_output(tmp)
+    test_output_planted(tmp)
     test_node_exporter(tmp)
     test_units(tmp)
     if PROMTOOL:

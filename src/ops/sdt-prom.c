@@ -237,34 +237,138 @@ sdt_prom_write_fd(gint fd, const gchar *text)
 	return errsv;
 }
 
+/* @path's folder is a symbolic link, or not a folder: refused, said as such */
+static gboolean
+sdt_prom_dir_refuse(GError **error, const gchar *path, const gchar *dir, gint errsv)
+{
+	struct stat st;
+
+	if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode)) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_ARGUMENT,
+			    /* Translators: a file name, then its folder */
+			    _("Cannot write the metrics to “%s”: its folder %s is a symbolic "
+			      "link, which SD Tuner never follows there (another user may have "
+			      "planted it): give the real folder"),
+			    path,
+			    dir);
+		return FALSE;
+	}
+	return sdt_prom_write_error(error, errsv, path);
+}
+
+/*
+ * The folder of @path, opened without following a link in its last part, and
+ * only when nobody else can swap files under us (issue 33): owned by root or
+ * by the caller, not writable by other users unless sticky (/tmp, the
+ * textfile collector's convention).  An fd, or -1 with @error.
+ */
+static gint
+sdt_prom_open_dir(const gchar *path, const gchar *dir, GError **error)
+{
+	gint fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	gboolean shared;
+
+	if (fd < 0) {
+		sdt_prom_dir_refuse(error, path, dir, errno);
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		sdt_prom_write_error(error, errno, path);
+		close(fd);
+		return -1;
+	}
+	shared = !(st.st_mode & S_ISVTX) &&
+		 ((st.st_mode & S_IWOTH) ||
+		  ((st.st_mode & S_IWGRP) && st.st_gid != 0 && st.st_gid != getegid()));
+	if ((st.st_uid != 0 && st.st_uid != geteuid()) || shared) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_ARGUMENT,
+			    /* Translators: a file name, then its folder */
+			    _("Cannot write the metrics to “%s”: its folder %s belongs to "
+			      "another user or may be written by other users, who could swap "
+			      "files under SD Tuner: choose a folder owned by root (or by you) "
+			      "that only its owner may write, such as "
+			      "/var/lib/prometheus/node-exporter"),
+			    path,
+			    dir);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* a new "NAME.XXXXXX" in @dir_fd, created (never opened) there; its name in @tmp */
+static gint
+sdt_prom_create_temp(gint dir_fd, const gchar *name, gchar **tmp)
+{
+	static const gchar letters[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+	for (guint tries = 0; tries < 100; tries++) {
+		g_autoptr(GString) t = g_string_new(name);
+		gint fd;
+
+		g_string_append_c(t, '.');
+		for (guint i = 0; i < 6; i++)
+			g_string_append_c(
+				t,
+				letters[g_random_int_range(0, (gint) sizeof(letters) - 1)]);
+		fd = openat(dir_fd,
+			    t->str,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0600);
+		if (fd >= 0) {
+			*tmp = g_string_free(g_steal_pointer(&t), FALSE);
+			return fd;
+		}
+		if (errno != EEXIST)
+			return -1;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
 gboolean
 sdt_prom_write_file(const gchar *path, const gchar *text, GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_autofree gchar *tmp = g_strdup_printf("%s.XXXXXX", path);
 	g_autofree gchar *dir = g_path_get_dirname(path);
+	g_autofree gchar *name = g_path_get_basename(path);
+	g_autofree gchar *tmp = NULL;
+	gint dir_fd;
 	gint fd;
 	gint errsv;
-	gint dir_fd;
 
+	if (g_str_has_suffix(path, G_DIR_SEPARATOR_S))
+		return sdt_prom_write_error(error, EISDIR, path);
+	/* every step relative to the folder opened once: a folder swapped for a
+	 * link half-way cannot move the file, nor leave a temporary one behind */
+	dir_fd = sdt_prom_open_dir(path, dir, error);
+	if (dir_fd < 0)
+		return FALSE;
 	/* "NAME.prom.XXXXXX": the textfile collector reads only "*.prom" */
-	fd = g_mkstemp_full(tmp, O_RDWR | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return sdt_prom_write_error(error, errno, path);
+	fd = sdt_prom_create_temp(dir_fd, name, &tmp);
+	if (fd < 0) {
+		errsv = errno;
+		close(dir_fd);
+		return sdt_prom_write_error(error, errsv, path);
+	}
 	errsv = sdt_prom_write_fd(fd, text);
 	if (close(fd) != 0 && errsv == 0)
 		errsv = errno;
-	if (errsv == 0 && g_rename(tmp, path) != 0)
+	if (errsv == 0 && renameat(dir_fd, tmp, dir_fd, name) != 0)
 		errsv = errno;
 	if (errsv != 0) {
-		(void) g_unlink(tmp);
+		(void) unlinkat(dir_fd, tmp, 0);
+		close(dir_fd);
 		return sdt_prom_write_error(error, errsv, path);
 	}
 	/* the rename itself durable; a folder that cannot be synced loses nothing */
-	dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dir_fd >= 0) {
-		(void) fsync(dir_fd);
-		close(dir_fd);
-	}
+	(void) fsync(dir_fd);
+	close(dir_fd);
 	return TRUE;
 }

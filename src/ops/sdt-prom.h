@@ -54,7 +54,11 @@ gchar *sdt_prom_escape_label_value(const gchar *value);
  * read at any moment): a temporary file in the same folder, fsync, mode 0644
  * (node_exporter runs as its own user), rename over @path, fsync of the
  * folder.  On any error (folder missing, read-only, full) nothing is left but
- * what was at @path before, and @error names the file and what to do.
+ * what was at @path before, and @error names the file and what to do.  The
+ * folder is opened once, never through a symbolic link, and every step is
+ * made relative to it; a folder of another user, or one others may write
+ * (unless sticky), is refused (issue 33: a root process never follows what
+ * another user planted).
  */
 gboolean sdt_prom_write_file(const gchar *path, const gchar *text, GError **error);
 
