@@ -380,6 +380,81 @@ def issue33_failed_step_down(tmp):
        f'{name}: status --json carries the failed action in last_verification', json.dumps(last))
 
 
+def issue33_damaged_record_ro_boot(tmp):
+    """a damaged pending record whose undo meets a read-only /boot/firmware: verify says so
+    and exits 1 (it hit a GLib-CRITICAL, fatal under the tests' G_DEBUG, before)"""
+    name = 'issue 33: a damaged record whose undo fails'
+    if not need_root(name):
+        return
+    r = Root(tmp, 'damaged-record-ro')
+    r.run('apply', 'sd-overclock-100')
+    applied = r.files()
+    write(r.pending_path, '{"version": 1, "id": ')
+    subprocess.run(['mount', '--bind', r.fw, r.fw], check=True)
+    try:
+        subprocess.run(['mount', '-o', 'remount,ro,bind', r.fw], check=True)
+        r.boot(1, 100000000, r.log(100000000))
+        p, res = r.verify(FASTER)
+    finally:
+        subprocess.run(['umount', r.fw], check=True)
+    said = ' '.join(p.stderr.split())
+    ok(p.returncode == 1 and 'CRITICAL' not in p.stderr and 'could not carry it out' in said
+       and 'Read-only file system' in said and r.files() == applied,
+       f'{name}: exit 1 with the reason and what to do, no GLib-CRITICAL, config.txt as it was',
+       f'rc={p.returncode}\n{p.stderr}')
+
+
+def tree(path):
+    """(owner, mode) of every folder and file under @path, and their contents"""
+    out = {}
+    for d, dirs, files in os.walk(path):
+        for n in [''] + dirs + files:
+            p = os.path.join(d, n) if n else d
+            st = os.lstat(p)
+            out[os.path.relpath(p, path)] = (st.st_uid, st.st_mode, read(p, 'rb') if os.path.isfile(p) else None)
+    return out
+
+
+def issue33_state_owner(tmp):
+    """issue 33: a state folder (or a folder above it) of another user, or one others may
+    write, is refused with a clear error and nothing changed; a missing one is made 0700"""
+    name = 'issue 33: the state folder\'s owner'
+    if not need_root(name):
+        return
+    import pwd
+    nobody = pwd.getpwnam('nobody')
+    cases = [('state folder of nobody', 'state', nobody.pw_uid, 0o755, 'belongs to another user'),
+             ('state folder others may write', 'state', 0, 0o777, 'may be written by other users'),
+             ('state folder group-writable', 'state', 0, 0o770, 'may be written by other users'),
+             ('var/lib of nobody', 'varlib', nobody.pw_uid, 0o755, 'belongs to another user')]
+    for what, which, uid, mode, word in cases:
+        r = Root(tmp, 'owner-' + what.replace(' ', '-').replace('/', '-'))
+        os.makedirs(os.path.join(r.state, 'history'))
+        write(os.path.join(r.state, 'history', '1700000000000000-bench.json'), '{"kind": "bench"}')
+        target = r.state if which == 'state' else os.path.dirname(r.state)
+        os.chown(target, uid, -1)
+        os.chmod(target, mode)
+        before = tree(os.path.join(r.path, 'var'))
+        outs = {cmd: r.run(*cmd.split()) for cmd in ('apply sd-overclock-100', 'history', 'verify')}
+        said = {cmd: ' '.join(p.stderr.split()) for cmd, p in outs.items()}
+        ok(all(p.returncode != 0 and word in said[cmd] and target in said[cmd] and 'changed nothing' in said[cmd]
+               for cmd, p in outs.items())
+           and r.files() == (r.old, None) and tree(os.path.join(r.path, 'var')) == before,
+           f'{name}: {what} ({mode:o}): apply, history and verify refuse, say why and what to do, '
+           'change nothing', '\n'.join(f'{c}: rc={p.returncode} {said[c]}' for c, p in outs.items()))
+    r = Root(tmp, 'owner-missing')
+    old = os.umask(0o022)
+    try:
+        p = r.run('apply', 'sd-overclock-100')
+    finally:
+        os.umask(old)
+    modes = {d: os.stat(os.path.join(r.path, d)).st_mode & 0o7777
+             for d in ('var/lib/sd-tuner', 'var/lib/sd-tuner/history', 'var/lib/sd-tuner/backups')}
+    ok(p.returncode == 0 and set(modes.values()) == {0o700},
+       f'{name}: a missing state folder is made 0700 (umask 022), its history and backups too',
+       f'{modes} {p.stderr}')
+
+
 # ---- item 3: a marker that disagrees with the journal ---------------------------------------
 
 
@@ -544,6 +619,8 @@ try:
     item2_status_diagnosis(tmp)
     item2_read_only_boot(tmp)
     issue33_failed_step_down(tmp)
+    issue33_state_owner(tmp)
+    issue33_damaged_record_ro_boot(tmp)
     item3_marker(tmp)
     item5_tryboot(tmp)
     item6_prerm(tmp)

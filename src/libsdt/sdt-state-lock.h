@@ -42,10 +42,27 @@ gint sdt_state_lock(const gchar *dir, const gchar *name, GError **error);
  * Creates @dir and its missing parents with %SDT_STATE_DIR_MODE whatever the
  * umask (on a system only the state folders themselves are missing), and
  * gives an existing @dir of this user that mode too (one an older SD Tuner
- * created 0755).
+ * created 0755).  A folder sdt_state_lock_check_dir() refuses is refused
+ * before anything is created or changed.
  *
- * Returns: FALSE with @error when @dir cannot be created.
+ * Returns: FALSE with @error when @dir cannot be created or is refused.
  */
 gboolean sdt_state_lock_make_dir(const gchar *dir, GError **error);
+
+/**
+ * sdt_state_lock_check_dir:
+ * @dir: a state folder (it may be missing)
+ * @error: a #GError
+ *
+ * Whether SD Tuner may keep its state in @dir (issue 33): @dir (never a
+ * symbolic link) and each folder above it that exists must belong to root or
+ * to the user running SD Tuner (a --root tree of a test), and no other user
+ * may write it; above SD Tuner's own folders ("sd-tuner" and below) a sticky
+ * folder such as /tmp is fine too.  Nothing is changed.
+ *
+ * Returns: FALSE with @error (SDT_ERROR_INVALID_DATA, naming the folder and
+ * what to do) when it may not.
+ */
+gboolean sdt_state_lock_check_dir(const gchar *dir, GError **error);
 
 G_END_DECLS

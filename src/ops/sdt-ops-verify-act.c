@@ -369,6 +369,7 @@ sdt_ops_verify_act(SdtContext *ctx,
 void
 sdt_ops_verify_act_failed(SdtContext *ctx, JsonObject *out, GError **error)
 {
-	g_return_if_fail(error == NULL || *error == NULL);
+	/* @error holds the failure, which becomes the answer's */
+	g_return_if_fail(error != NULL && *error != NULL);
 	sdt_ops_verify_failed(ctx, NULL, out, error);
 }

@@ -15,6 +15,7 @@
 #include "sdt-l10n-record.h"
 #include "sdt-ops-private.h"
 #include "sdt-ops-verify-private.h"
+#include "sdt-state-lock.h"
 #include "sdt-verify-pending.h"
 
 /* `verify`: after a reboot, decide on the pending change and act (keep, step down, undo) */
@@ -331,6 +332,13 @@ sdt_ops_verify(SdtContext *ctx,
 	JsonNode *node;
 
 	sdt_ops_verify_repair_check(ctx);
+	/* a state folder another user could write is not a damaged record to undo
+	 * from: nothing is decided nor changed (issue 33) */
+	{
+		g_autofree gchar *state = sdt_context_get_state_dir(ctx);
+		if (!sdt_state_lock_check_dir(state, error))
+			return NULL;
+	}
 	/* FALSE: damaged (@damage says how), and handled below */
 	if (sdt_verify_pending_load(ctx, &p, &damage) && p == NULL)
 		return sdt_ops_verify_nothing_pending();

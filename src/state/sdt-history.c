@@ -356,6 +356,9 @@ sdt_history_list_full(SdtContext *ctx, GPtrArray *warnings, GError **error)
 	const gchar *name;
 	guint start;
 
+	/* entries another user could have written are not SD Tuner's (issue 33) */
+	if (!sdt_state_lock_check_dir(dir, error))
+		return NULL;
 	d = g_dir_open(dir, 0, &error_local);
 	if (d == NULL) {
 		if (g_error_matches(error_local, G_FILE_ERROR, G_FILE_ERROR_NOENT))

@@ -305,11 +305,15 @@ sdt_verify_pending_load(SdtContext *ctx, SdtVerifyPending **pending, GError **er
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autofree gchar *path = sdt_verify_pending_path(ctx);
+	g_autofree gchar *dir = sdt_context_get_state_dir(ctx);
 	g_autofree gchar *data = NULL;
 	g_autoptr(GError) local = NULL;
 	gsize len = 0;
 
 	*pending = NULL;
+	/* a record another user could have written is never acted on (issue 33) */
+	if (!sdt_state_lock_check_dir(dir, error))
+		return FALSE;
 	if (!sdt_file_read_bounded(path, SDT_VERIFY_PENDING_MAX, &data, &len, &local)) {
 		if (g_error_matches(local, SDT_ERROR, SDT_ERROR_NOT_FOUND))
 			return TRUE;

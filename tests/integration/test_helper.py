@@ -550,6 +550,35 @@ polkit.addRule(function(action, subject) {
               ', '.join(f'{f} B free: {o}' for f, o in outcomes), file=sys.stderr)
         self.assertEqual({o for _, o in outcomes}, {'error reply', 'applied'}, outcomes)
 
+    def test_state_folder_of_another_user(self):
+        """issue 33: a state folder of another user (nobody), or one others may write, makes
+        Apply and GetHistory an error reply naming it and what to do; nothing changes in it
+        nor in config.txt"""
+        import pwd
+        nobody = pwd.getpwnam('nobody')
+        rec = self.recommendation_id()
+        before = self.read_config()
+        state = os.path.join(self.env.root, 'var', 'lib', 'sd-tuner')
+        os.makedirs(os.path.join(state, 'history'), exist_ok=True)
+        for uid, mode, word in ((nobody.pw_uid, 0o755, 'belongs to another user'),
+                                (0, 0o777, 'may be written by other users')):
+            os.chown(state, uid, -1)
+            os.chmod(state, mode)
+            listing = sorted(os.listdir(state))
+            for method, args in (('Apply', (rec, {})), ('GetHistory', ())):
+                with self.assertRaises(GLib.Error) as cm:
+                    self.json_call(method, *args)
+                said = sdtharness.error_message(cm.exception)
+                self.assertIn(word, said, f'{method}: {said}')
+                self.assertIn('changed nothing', said, f'{method}: {said}')
+            st = os.stat(state)
+            self.assertEqual((st.st_uid, st.st_mode & 0o7777, sorted(os.listdir(state))),
+                             (uid, mode, listing))
+            self.assertEqual(self.read_config(), before)
+        os.chown(state, 0, -1)
+        os.chmod(state, 0o700)
+        self.assertTrue(self.json_call('Apply', rec, {})['changed'])
+
     def test_apply_revert_loops_with_kills(self):
         """several clients apply and revert in loops while the helper is killed at
         random: after every step config.txt is the old or the new file, never partial"""
