@@ -206,6 +206,15 @@ sdt_daemon_run_in_thread(SdtDaemon *self, SdtDaemonCall *call)
 	g_task_run_in_thread(task, sdt_daemon_op_thread);
 }
 
+/* @skeleton off the bus, if it is on it: a helper that never got a bus (none
+ * running) exported nothing, and GLib is critical of unexporting that (issue 33) */
+static void
+sdt_daemon_unexport_skeleton(GDBusInterfaceSkeleton *skeleton)
+{
+	if (g_dbus_interface_skeleton_get_connection(skeleton) != NULL)
+		g_dbus_interface_skeleton_unexport(skeleton);
+}
+
 static gboolean
 sdt_daemon_unexport_job_cb(gpointer user_data)
 {
@@ -214,7 +223,7 @@ sdt_daemon_unexport_job_cb(gpointer user_data)
 	g_autofree gchar *path =
 		g_strdup(g_dbus_interface_skeleton_get_object_path(G_DBUS_INTERFACE_SKELETON(job)));
 
-	g_dbus_interface_skeleton_unexport(G_DBUS_INTERFACE_SKELETON(job));
+	sdt_daemon_unexport_skeleton(G_DBUS_INTERFACE_SKELETON(job));
 	if (self != NULL && path != NULL)
 		g_hash_table_remove(self->jobs, path);
 	return G_SOURCE_REMOVE;
@@ -508,8 +517,8 @@ sdt_daemon_unexport(SdtDaemon *self)
 		sdt_benchmark_job_cancel(self->bench_job);
 	g_hash_table_iter_init(&iter, self->jobs);
 	while (g_hash_table_iter_next(&iter, NULL, &job))
-		g_dbus_interface_skeleton_unexport(G_DBUS_INTERFACE_SKELETON(job));
-	g_dbus_interface_skeleton_unexport(G_DBUS_INTERFACE_SKELETON(self->manager));
+		sdt_daemon_unexport_skeleton(G_DBUS_INTERFACE_SKELETON(job));
+	sdt_daemon_unexport_skeleton(G_DBUS_INTERFACE_SKELETON(self->manager));
 }
 
 static void

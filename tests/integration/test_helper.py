@@ -550,6 +550,19 @@ polkit.addRule(function(action, subject) {
               ', '.join(f'{f} B free: {o}' for f, o in outcomes), file=sys.stderr)
         self.assertEqual({o for _, o in outcomes}, {'error reply', 'applied'}, outcomes)
 
+    def test_no_system_bus(self):
+        """issue 33: a helper started with no system bus says so and exits 1 after its
+        start-up repair, with no GLib-GIO-CRITICAL (fatal under the tests' G_DEBUG: it
+        unexported interfaces it had never exported)"""
+        argv = self.env.helper_argv()
+        env = dict(os.environ, G_DEBUG='gc-friendly,fatal-criticals', LANGUAGE='C',
+                   DBUS_SYSTEM_BUS_ADDRESS=f'unix:path={self.env.work}/no-bus-here')
+        env.pop('DBUS_STARTER_ADDRESS', None)
+        p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn('cannot connect to the system bus', p.stderr)
+        self.assertNotIn('CRITICAL', p.stderr)
+
     def test_state_folder_of_another_user(self):
         """issue 33: a state folder of another user (nobody), or one others may write, makes
         Apply and GetHistory an error reply naming it and what to do; nothing changes in it
