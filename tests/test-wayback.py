@@ -228,13 +228,17 @@ def item1_full_state(tmp):
             p = r.run('apply', 'sd-overclock-100')
             said = ' '.join(p.stderr.split())
             pending = r.pending()
+            applies = glob.glob(os.path.join(r.state, 'history', '*-apply.json'))
             if p.returncode == 0:
+                # issue 33: and its history entry, or the change is not told as made
                 good = (pending is not None and pending['id'] == 'sd-overclock-100'
                         and pending['config_sha256'] is not None and r.files() == (r.old + oc(100), None)
-                        and 'Reboot' in p.stderr)
-                outcomes.append((free, 'applied, pending record saved' if good else 'APPLIED WITHOUT IT'))
+                        and 'Reboot' in p.stderr and len(applies) == 1)
+                outcomes.append((free, 'applied, pending record and history entry saved' if good
+                                 else 'APPLIED WITHOUT THEM'))
             else:
                 good = (r.files() == (r.old, None) and pending is None and 'Reboot' not in p.stderr
+                        and applies == []
                         and ('changed nothing' in said or 'nothing was changed' in said
                              or 'cannot save a backup' in said))
                 outcomes.append((free, 'refused, nothing changed' if good else 'FAILED HALF-WAY'))
@@ -252,11 +256,48 @@ def item1_full_state(tmp):
         finally:
             fs.close()
     kinds = {o for _, o in outcomes}
-    ok({'applied, pending record saved', 'refused, nothing changed'} <= kinds,
+    ok({'applied, pending record and history entry saved', 'refused, nothing changed'} <= kinds,
        'item 1: the sweep has both outcomes (the boundary is inside it)', str(outcomes))
     print('# free bytes | apply', flush=True)
     for free, what in outcomes:
         print(f'# {free} | {what}', flush=True)
+
+
+def issue33_history_read_only(tmp):
+    """issue 33: revert and verify are never refused for their history entry (they are the
+    way back), and one whose entry could not be saved says so, in the JSON and the text
+    (the history folder a read-only bind mount: EROFS, as a full or failing card gives)"""
+    name = 'issue 33: a history entry that cannot be saved'
+    if not need_root(name):
+        return
+    for what in ('revert', 'verify'):
+        for as_json in (True, False):
+            r = Root(tmp, f'history-ro-{what}-{as_json}')
+            p = r.run('apply', 'sd-overclock-100')
+            assert p.returncode == 0, p.stderr
+            hist = os.path.join(r.state, 'history')
+            before = sorted(os.listdir(hist))
+            if what == 'verify':
+                r.boot(1, 100000000, r.log(100000000))
+                write(r.evidence, json.dumps(FASTER))
+            subprocess.run(['mount', '--bind', hist, hist], check=True)
+            try:
+                subprocess.run(['mount', '-o', 'remount,ro,bind', hist], check=True)
+                args = ['revert'] if what == 'revert' else ['verify', '--evidence', r.evidence]
+                p = r.run(*(['--json'] if as_json else []), *args)
+            finally:
+                subprocess.run(['umount', hist], check=True)
+            try:
+                res = json.loads(p.stdout) if as_json else {}
+            except ValueError:
+                res = {}
+            warnings = res.get('warnings', []) if what == 'revert' else res.get('action', {}).get('warnings', [])
+            said = ' '.join(warnings) if as_json else ' '.join(p.stderr.split())
+            done = r.files() == ((r.old, None) if what == 'revert' else (r.old + oc(100), None))
+            ok(p.returncode == 0 and done and sorted(os.listdir(hist)) == before
+               and 'history could not record it' in said and 'Read-only file system' in said,
+               f'{name}: {what} is done and its {"JSON" if as_json else "text"} says the entry is lost',
+               f'rc={p.returncode}\n{p.stdout}{p.stderr}')
 
 
 # ---- item 2: verify finishes even when its undo fails ---------------------------------------
@@ -614,6 +655,7 @@ def nothing_pending_without_config(tmp):
 tmp = tempfile.mkdtemp(prefix=f'sdt-wayback-{os.getpid()}-')
 try:
     item1_full_state(tmp)
+    issue33_history_read_only(tmp)
     undo_with(tmp, 'damaged journal', damaged_journal, 'set its damaged record')
     undo_with(tmp, 'tampered journal filter', tampered_filter, 'set its damaged record')
     item2_status_diagnosis(tmp)

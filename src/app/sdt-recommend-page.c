@@ -467,8 +467,28 @@ sdt_recommend_page_show_change(SdtRecommendPage *self, const gchar *json, gboole
 					 "it. A restart brings back the old setting."),
 				       path != NULL ? path : "config.txt");
 	}
-	sdt_session_report_notice(self->session, GTK_MESSAGE_INFO, text);
-	gtk_label_set_text(GTK_LABEL(self->status_label), text);
+	/* what the helper adds (a history entry it could not save, issue 33; no
+	 * benchmark from before): said, as sdtunerctl says it */
+	{
+		JsonNode *w = json_object_get_member(obj, "warnings");
+		JsonArray *warnings =
+			w != NULL && JSON_NODE_HOLDS_ARRAY(w) ? json_node_get_array(w) : NULL;
+		g_autoptr(GString) all = g_string_new(text);
+		for (guint i = 0; warnings != NULL && i < json_array_get_length(warnings); i++) {
+			JsonNode *e = json_array_get_element(warnings, i);
+			if (JSON_NODE_HOLDS_VALUE(e) &&
+			    json_node_get_value_type(e) == G_TYPE_STRING)
+				g_string_append_printf(all,
+						       "\n%s",
+						       sdt_l10n_tr(json_node_get_string(e)));
+		}
+		sdt_session_report_notice(self->session,
+					  warnings != NULL && json_array_get_length(warnings) > 0
+						  ? GTK_MESSAGE_WARNING
+						  : GTK_MESSAGE_INFO,
+					  all->str);
+		gtk_label_set_text(GTK_LABEL(self->status_label), all->str);
+	}
 	gtk_widget_set_visible(self->reboot_button, reboot || trial);
 	gtk_widget_set_visible(self->revert_button, applied);
 	self->in_place = applied && !trial;

@@ -130,6 +130,21 @@ sdt_cli_verify_print(JsonObject *obj)
 		g_print(_("%s is waiting for a restart.\n"), id);
 	}
 	g_print("%s\n", sdt_l10n_record_reason_tr_object(obj));
+	/* what the action met (hand edits of tryboot.txt, a history entry lost) */
+	if (json_object_has_member(obj, "action") &&
+	    JSON_NODE_HOLDS_OBJECT(json_object_get_member(obj, "action"))) {
+		JsonObject *a = json_object_get_object_member(obj, "action");
+		JsonNode *w = json_object_get_member(a, "warnings");
+		JsonArray *warnings =
+			w != NULL && JSON_NODE_HOLDS_ARRAY(w) ? json_node_get_array(w) : NULL;
+		for (guint i = 0; warnings != NULL && i < json_array_get_length(warnings); i++) {
+			JsonNode *e = json_array_get_element(warnings, i);
+			if (JSON_NODE_HOLDS_VALUE(e) &&
+			    json_node_get_value_type(e) == G_TYPE_STRING)
+				g_printerr(_("sdtunerctl: note: %s\n"),
+					   sdt_l10n_tr(json_node_get_string(e)));
+		}
+	}
 }
 
 gint

@@ -173,9 +173,18 @@ sdt_ops_config_history(SdtContext *ctx, const gchar *kind, JsonObject *result)
 			"changed",
 			g_strcmp0(json_object_get_string_member(result, "diff"), "") != 0);
 	sdt_ops_facts_history_mark_boot(ctx, entry);
-	/* the change is made; a history that cannot be written is not worth failing it */
-	if (!sdt_history_append(ctx, kind, entry, &error))
+	/* the change is made (a revert: the way back, never refused for its record);
+	 * a history entry that cannot be written is said in the answer (issue 33) */
+	if (!sdt_history_append(ctx, kind, entry, &error)) {
+		JsonNode *n = json_object_get_member(result, "warnings");
 		g_warning("%s", error->message);
+		if (n == NULL || !JSON_NODE_HOLDS_ARRAY(n)) {
+			json_object_set_array_member(result, "warnings", json_array_new());
+			n = json_object_get_member(result, "warnings");
+		}
+		g_autofree gchar *lost = sdt_ops_history_lost_warning(error->message);
+		json_array_add_string_element(json_node_get_array(n), lost);
+	}
 }
 
 /*
@@ -255,13 +264,51 @@ sdt_ops_apply_find(SdtRecommendResult *result, const gchar *id, gboolean trial, 
 	return rec;
 }
 
-/* the pending record an apply saves before it puts its file in place */
+/* the pending record and the history entry an apply saves before it puts its file in place */
 typedef struct {
 	SdtContext *ctx;
 	SdtVerifyPending *pending; /* NULL: a change that is not verified */
 	GBytes *previous;          /* pending.json before (NULL: none) */
-	gchar *target_sha256;      /* set once the record is saved */
+	gchar *target_sha256;      /* set once both are saved */
+	gchar *history_name;       /* the history entry's file, once saved */
 } SdtOpsApplyCommit;
+
+/* the history entry of an apply, as sdt_ops_config_history() makes it from the answer */
+static JsonObject *
+sdt_ops_apply_history_entry(SdtContext *ctx,
+			    SdtConfigWriter *writer,
+			    const gchar *id,
+			    gboolean trial,
+			    const gchar *config_sha256,
+			    const gchar *target_sha256)
+{
+	JsonObject *entry = json_object_new();
+	g_autofree gchar *tryboot = trial ? sdt_config_trial_get_tryboot_display(writer) : NULL;
+
+	json_object_set_string_member(entry, "id", id);
+	json_object_set_string_member(entry,
+				      "path",
+				      trial ? tryboot : sdt_config_writer_get_display_path(writer));
+	sdt_ops_config_set_string(entry, "backup", sdt_config_writer_get_commit_backup(writer));
+	if (trial)
+		json_object_set_boolean_member(entry, "trial", TRUE);
+	/* a trial leaves config.txt; it differs from tryboot.txt unless already in it */
+	json_object_set_boolean_member(entry,
+				       "changed",
+				       !trial || g_strcmp0(config_sha256, target_sha256) != 0);
+	sdt_ops_facts_history_mark_boot(ctx, entry);
+	return entry;
+}
+
+/* the pending record back as it was before this apply */
+static void
+sdt_ops_apply_restore_pending(SdtOpsApplyCommit *c)
+{
+	g_autoptr(GError) local = NULL;
+
+	if (c->pending != NULL && !sdt_verify_pending_restore_raw(c->ctx, c->previous, &local))
+		g_warning("%s", local->message);
+}
 
 static gboolean
 sdt_ops_apply_commit(SdtConfigWriter *writer,
@@ -273,16 +320,33 @@ sdt_ops_apply_commit(SdtConfigWriter *writer,
 		     GError **error)
 {
 	SdtOpsApplyCommit *c = data;
+	g_autoptr(JsonObject) entry = NULL;
 
-	if (c->pending == NULL)
-		return TRUE;
-	g_free(c->pending->config_sha256);
-	c->pending->config_sha256 = g_strdup(config_sha256);
+	if (c->pending != NULL) {
+		g_free(c->pending->config_sha256);
+		c->pending->config_sha256 = g_strdup(config_sha256);
+	}
 	/* the safety net is part of the change: without it nothing is written */
-	if (!sdt_verify_pending_save(c->ctx, c->pending, error)) {
+	if (c->pending != NULL && !sdt_verify_pending_save(c->ctx, c->pending, error)) {
 		g_prefix_error(error,
 			       _("SD Tuner changed nothing: the record that lets the change be "
 				 "verified (and undone) after the restart could not be saved: "));
+		return FALSE;
+	}
+	/* and so is its history entry (issue 33: with 4 KiB free it was lost with a
+	 * warning on stderr, and the change done): status, the History page and
+	 * the verification's outcome rest on it (docs/ARCHITECTURE.md) */
+	entry = sdt_ops_apply_history_entry(c->ctx,
+					    writer,
+					    id,
+					    trial,
+					    config_sha256,
+					    target_sha256);
+	if (!sdt_history_append_named(c->ctx, "apply", entry, &c->history_name, error)) {
+		g_prefix_error(error,
+			       _("SD Tuner changed nothing: the history entry that records the "
+				 "change could not be saved: "));
+		sdt_ops_apply_restore_pending(c);
 		return FALSE;
 	}
 	c->target_sha256 = g_strdup(target_sha256);
@@ -311,7 +375,9 @@ sdt_ops_apply_restore(SdtConfigWriter *writer, SdtOpsApplyCommit *c, gboolean tr
 	}
 	if (g_strcmp0(now, c->target_sha256) == 0)
 		return;
-	if (!sdt_verify_pending_restore_raw(c->ctx, c->previous, &local))
+	sdt_ops_apply_restore_pending(c);
+	/* nor is it in the history */
+	if (c->history_name != NULL && !sdt_history_remove_entry(c->ctx, c->history_name, &local))
 		g_warning("%s", local->message);
 }
 
@@ -360,7 +426,7 @@ sdt_ops_apply_write(SdtContext *ctx,
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(SdtVerifyPending) pending = NULL;
 	g_autoptr(GBytes) previous = sdt_verify_pending_read_raw(ctx);
-	SdtOpsApplyCommit c = {ctx, NULL, previous, NULL};
+	SdtOpsApplyCommit c = {ctx, NULL, previous, NULL, NULL};
 	SdtConfigBlock block = {NULL};
 	g_autoptr(SdtConfigApplyResult) done = NULL;
 	JsonObject *res;
@@ -382,13 +448,13 @@ sdt_ops_apply_write(SdtContext *ctx,
 	if (done == NULL)
 		sdt_ops_apply_restore(writer, &c, trial);
 	g_free(c.target_sha256);
+	g_free(c.history_name);
 	if (done == NULL)
 		return NULL;
 	res = sdt_ops_config_apply_reply(done);
-	if (done->changed || trial) {
+	/* its history entry was saved with the pending record, before the file */
+	if (done->changed || trial)
 		sdt_ops_apply_add_warnings(res, warnings);
-		sdt_ops_config_history(ctx, "apply", res);
-	}
 	return res;
 }
 

@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <string.h>
 
 #include "sdt-cqe-quirks.h"
@@ -222,6 +223,16 @@ sdt_ops_facts_history_mark_boot(SdtContext *ctx, JsonObject *entry)
 
 	if (boot_id != NULL)
 		json_object_set_string_member(entry, "boot_id", boot_id);
+}
+
+gchar *
+sdt_ops_history_lost_warning(const gchar *why)
+{
+	/* Translators: why the history entry could not be saved */
+	return g_strdup_printf(_("This was done, but SD Tuner's history could not record it "
+				 "(%s): the history and status do not show it. Free some space "
+				 "in /var/lib/sd-tuner."),
+			       why);
 }
 
 /* SD Tuner changed config.txt (apply, revert, verify) since boot @boot_id */

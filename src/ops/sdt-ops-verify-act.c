@@ -280,8 +280,13 @@ sdt_ops_verify_history(SdtContext *ctx, JsonObject *out)
 				json_node_copy(json_object_get_member(out, l->data)));
 	}
 	sdt_ops_facts_history_mark_boot(ctx, entry);
-	if (!sdt_history_append(ctx, "verify", entry, &local))
+	/* never refused for it (the way back): said in the answer (issue 33) */
+	if (!sdt_history_append(ctx, "verify", entry, &local)) {
+		JsonObject *a = sdt_ops_verify_record_obj(out, "action");
 		g_warning("%s", local->message);
+		if (a != NULL)
+			sdt_ops_verify_warn(a, sdt_ops_history_lost_warning(local->message));
+	}
 }
 
 /* what the user can do when the action of decision @decision failed */

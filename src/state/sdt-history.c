@@ -127,6 +127,31 @@ gboolean
 sdt_history_append(SdtContext *ctx, const gchar *kind, JsonObject *entry, GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	return sdt_history_append_named(ctx, kind, entry, NULL, error);
+}
+
+gboolean
+sdt_history_remove_entry(SdtContext *ctx, const gchar *name, GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_autofree gchar *dir = sdt_history_get_dir(ctx);
+	g_autofree gchar *path = NULL;
+
+	g_return_val_if_fail(name != NULL && strchr(name, '/') == NULL, FALSE);
+	path = g_build_filename(dir, name, NULL);
+	if (g_unlink(path) != 0 && errno != ENOENT)
+		return sdt_error_set_from_errno(error, errno, _("cannot remove %s"), path);
+	return TRUE;
+}
+
+gboolean
+sdt_history_append_named(SdtContext *ctx,
+			 const gchar *kind,
+			 JsonObject *entry,
+			 gchar **name,
+			 GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autofree gchar *dir = sdt_history_get_dir(ctx);
 	g_autofree gchar *fn = NULL;
 	g_autofree gchar *path = NULL;
@@ -168,8 +193,19 @@ sdt_history_append(SdtContext *ctx, const gchar *kind, JsonObject *entry, GError
 				      error);
 	close(lock_fd);
 	sdt_file_kill_point();
+	/* a full or read-only state file system as such over the bus (NoSpace, ReadOnly) */
+	if (!ok && error != NULL && g_error_matches(*error, G_FILE_ERROR, G_FILE_ERROR_NOSPC)) {
+		(*error)->domain = SDT_ERROR;
+		(*error)->code = SDT_ERROR_NO_SPACE;
+	} else if (!ok && error != NULL &&
+		   g_error_matches(*error, G_FILE_ERROR, G_FILE_ERROR_ROFS)) {
+		(*error)->domain = SDT_ERROR;
+		(*error)->code = SDT_ERROR_READ_ONLY;
+	}
 	if (!ok)
 		g_prefix_error(error, _("cannot save history entry: "));
+	else if (name != NULL)
+		*name = g_steal_pointer(&fn);
 	return ok;
 }
 

@@ -19,6 +19,14 @@ G_BEGIN_DECLS
  * (ISO 8601 UTC) members added.
  */
 gboolean sdt_history_append(SdtContext *ctx, const gchar *kind, JsonObject *entry, GError **error);
+/* the same; @name (may be NULL) gets the entry's file name, for sdt_history_remove_entry() */
+gboolean sdt_history_append_named(SdtContext *ctx,
+				  const gchar *kind,
+				  JsonObject *entry,
+				  gchar **name,
+				  GError **error);
+/* the entry of file @name goes (an apply that failed after writing it); gone is fine */
+gboolean sdt_history_remove_entry(SdtContext *ctx, const gchar *name, GError **error);
 
 /*
  * Removes the temporary files of history writes that were killed before their

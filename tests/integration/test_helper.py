@@ -537,15 +537,24 @@ polkit.addRule(function(action, subject) {
                 outcomes.append((free, 'error reply'))
                 self.assertEqual(self.read_config(), before, e.message)
                 self.assertFalse(os.path.exists(pending), e.message)
+                self.assertEqual([n for n in os.listdir(os.path.join(state, 'history')) if n != '.lock'], [],
+                                 e.message)
                 os.unlink(filler)
                 continue
             outcomes.append((free, 'applied'))
             self.assertTrue(res['changed'], res)
             self.assertTrue(os.path.exists(pending), f'{free} bytes free: Apply replied success '
                             'without the pending record')
+            # issue 33: nor without its history entry (it was lost with a warning on stderr)
+            applies = [e for e in self.json_call('GetHistory')['entries'] if e['kind'] == 'apply']
+            self.assertEqual(len(applies), 1, f'{free} bytes free: Apply replied success without '
+                             'its history entry')
             os.unlink(filler)
             self.json_call('Revert', {})
             self.assertEqual(self.read_config(), before)
+            for name in os.listdir(os.path.join(state, 'history')):
+                if name != '.lock':
+                    os.unlink(os.path.join(state, 'history', name))
         print('Apply over the bus with a nearly-full state folder: ' +
               ', '.join(f'{f} B free: {o}' for f, o in outcomes), file=sys.stderr)
         self.assertEqual({o for _, o in outcomes}, {'error reply', 'applied'}, outcomes)

@@ -85,7 +85,13 @@ sdt_config_writer_replace(SdtConfigWriter *self,
 
 	if (backup == NULL)
 		return NULL;
-	if (!sdt_config_writer_run_commit(self, block->id, FALSE, hash_after, hash_after, error))
+	if (!sdt_config_writer_run_commit(self,
+					  block->id,
+					  FALSE,
+					  hash_after,
+					  hash_after,
+					  backup,
+					  error))
 		return NULL;
 	if (!sdt_config_writer_write_config(self, edit->new_bytes, hash_before, error))
 		return NULL;

@@ -173,7 +173,7 @@ sdt_config_trial_write(SdtConfigWriter *self,
 		}
 	}
 	/* the pending record first (issue 23 item 1) */
-	if (!sdt_config_writer_run_commit(self, id, TRUE, config_hash, hash, error) ||
+	if (!sdt_config_writer_run_commit(self, id, TRUE, config_hash, hash, backup, error) ||
 	    !sdt_config_writer_write_tryboot(self, tryboot, bytes, error))
 		return FALSE;
 	json_object_set_int_member(journal, "version", 1);

@@ -117,6 +117,7 @@ gboolean sdt_config_writer_run_commit(SdtConfigWriter *self,
 				      gboolean trial,
 				      const gchar *config_sha256,
 				      const gchar *target_sha256,
+				      const gchar *backup,
 				      GError **error);
 
 /* ---- sdt-config-journal.c ---- */

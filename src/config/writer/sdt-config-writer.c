@@ -41,6 +41,7 @@ struct _SdtConfigWriter {
 	gboolean journal_fallback; /* a damaged journal is set aside (verify's undo) */
 	SdtConfigWriterCommit commit;
 	gpointer commit_data;
+	const gchar *commit_backup; /* during the commit callback only */
 };
 
 G_DEFINE_TYPE(SdtConfigWriter, sdt_config_writer, G_TYPE_OBJECT)
@@ -198,14 +199,25 @@ sdt_config_writer_run_commit(SdtConfigWriter *self,
 			     gboolean trial,
 			     const gchar *config_sha256,
 			     const gchar *target_sha256,
+			     const gchar *backup,
 			     GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_return_val_if_fail(self != NULL, FALSE);
+	gboolean ok;
+
 	if (self->commit == NULL)
 		return TRUE;
-	return self
-		->commit(self, id, trial, config_sha256, target_sha256, self->commit_data, error);
+	self->commit_backup = backup;
+	ok = self->commit(self, id, trial, config_sha256, target_sha256, self->commit_data, error);
+	self->commit_backup = NULL;
+	return ok;
+}
+
+const gchar *
+sdt_config_writer_get_commit_backup(SdtConfigWriter *self)
+{
+	return self->commit_backup;
 }
 
 const gchar *

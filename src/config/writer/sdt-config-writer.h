@@ -70,6 +70,9 @@ typedef gboolean (*SdtConfigWriterCommit)(SdtConfigWriter *self,
 					  GError **error);
 void
 sdt_config_writer_set_commit(SdtConfigWriter *self, SdtConfigWriterCommit commit, gpointer data);
+/* in the commit callback: the backup of the file before the change (its path,
+ * as the apply's answer gives it), NULL when none */
+const gchar *sdt_config_writer_get_commit_backup(SdtConfigWriter *self);
 
 /*
  * Reads and parses config.txt (and its includes) with every check of the
