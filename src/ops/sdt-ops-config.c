@@ -182,7 +182,7 @@ sdt_ops_config_history(SdtContext *ctx, const gchar *kind, JsonObject *result)
 			json_object_set_array_member(result, "warnings", json_array_new());
 			n = json_object_get_member(result, "warnings");
 		}
-		g_autofree gchar *lost = sdt_ops_history_lost_warning(error->message);
+		g_autofree gchar *lost = sdt_ops_facts_history_lost_warning(error->message);
 		json_array_add_string_element(json_node_get_array(n), lost);
 	}
 }

@@ -226,7 +226,7 @@ sdt_ops_facts_history_mark_boot(SdtContext *ctx, JsonObject *entry)
 }
 
 gchar *
-sdt_ops_history_lost_warning(const gchar *why)
+sdt_ops_facts_history_lost_warning(const gchar *why)
 {
 	/* Translators: why the history entry could not be saved */
 	return g_strdup_printf(_("This was done, but SD Tuner's history could not record it "

@@ -65,7 +65,7 @@ gchar *sdt_ops_facts_running_sha256_of(SdtContext *ctx, GBytes *config);
 /* adds "boot_id", this boot's, to a history entry of a config change */
 void sdt_ops_facts_history_mark_boot(SdtContext *ctx, JsonObject *entry);
 /* the warning of an answer whose history entry could not be saved (@why: the error) */
-gchar *sdt_ops_history_lost_warning(const gchar *why);
+gchar *sdt_ops_facts_history_lost_warning(const gchar *why);
 
 /*
  * The pending record of a change about to be applied (NULL for an id that is

@@ -285,7 +285,7 @@ sdt_ops_verify_history(SdtContext *ctx, JsonObject *out)
 		JsonObject *a = sdt_ops_verify_record_obj(out, "action");
 		g_warning("%s", local->message);
 		if (a != NULL)
-			sdt_ops_verify_warn(a, sdt_ops_history_lost_warning(local->message));
+			sdt_ops_verify_warn(a, sdt_ops_facts_history_lost_warning(local->message));
 	}
 }
 
@@ -372,9 +372,14 @@ sdt_ops_verify_act(SdtContext *ctx,
 }
 
 void
-sdt_ops_verify_act_failed(SdtContext *ctx, JsonObject *out, GError **error)
+sdt_ops_verify_act_failed(SdtContext *ctx, JsonObject *out, GError *failure, GError **error)
 {
-	/* @error holds the failure, which becomes the answer's */
-	g_return_if_fail(error != NULL && *error != NULL);
-	sdt_ops_verify_failed(ctx, NULL, out, error);
+	g_return_if_fail(error == NULL || *error == NULL);
+	GError *local = failure;
+
+	g_return_if_fail(failure != NULL);
+	/* it used to assert that the failure it is given was not set: a
+	 * GLib-CRITICAL instead of the answer (issue 33) */
+	sdt_ops_verify_failed(ctx, NULL, out, &local);
+	g_propagate_error(error, local);
 }

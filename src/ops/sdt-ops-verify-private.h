@@ -98,6 +98,7 @@ gboolean sdt_ops_verify_act(SdtContext *ctx,
 			    JsonObject *out,
 			    GError **error);
 /* an action without a pending record (a damaged one) failed: recorded as above */
-void sdt_ops_verify_act_failed(SdtContext *ctx, JsonObject *out, GError **error);
+/* @failure (taken) is why; @error gets the answer's error, with what to do */
+void sdt_ops_verify_act_failed(SdtContext *ctx, JsonObject *out, GError *failure, GError **error);
 
 G_END_DECLS

@@ -285,8 +285,7 @@ sdt_ops_verify_damaged(SdtContext *ctx,
 	json_object_set_string_member(out, "decided_at", now);
 	res = sdt_config_apply_revert(writer, &local);
 	if (res == NULL && !g_error_matches(local, SDT_ERROR, SDT_ERROR_NOT_FOUND)) {
-		g_propagate_error(error, g_steal_pointer(&local));
-		sdt_ops_verify_act_failed(ctx, out, error);
+		sdt_ops_verify_act_failed(ctx, out, g_steal_pointer(&local), error);
 		return NULL;
 	}
 	a = json_object_new();
