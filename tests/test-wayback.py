@@ -483,6 +483,12 @@ def issue33_state_owner(tmp):
            and r.files() == (r.old, None) and tree(os.path.join(r.path, 'var')) == before,
            f'{name}: {what} ({mode:o}): apply, history and verify refuse, say why and what to do, '
            'change nothing', '\n'.join(f'{c}: rc={p.returncode} {said[c]}' for c, p in outs.items()))
+        p, st = r.json('status')
+        text = ' '.join(r.run('status').stdout.split())
+        ok(st is not None and word in (st.get('state_error') or '') and st['pending_verification'] is None
+           and 'cannot use its state folder' in text and word in text and 'undoes the change' not in text,
+           f'{name}: {what}: status says the folder is refused (never "the next verification undoes")',
+           f'{json.dumps(st)}\n{text}')
     r = Root(tmp, 'owner-missing')
     old = os.umask(0o022)
     try:

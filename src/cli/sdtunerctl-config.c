@@ -300,6 +300,11 @@ sdt_cli_status_print_trial(const SdtClientStatus *s)
 			s->trial_reboot_command);
 	if (s->tryboot_active)
 		g_print("%s\n", _("This boot is a tryboot trial."));
+	if (s->state_error != NULL)
+		/* Translators: why SD Tuner refuses its state folder, with what to do */
+		g_print(_("SD Tuner cannot use its state folder, so it verifies, applies and "
+			  "reverts nothing until it is fixed: %s\n"),
+			sdt_l10n_tr(s->state_error));
 	if (s->pending_verification_damage != NULL)
 		/* Translators: why the record cannot be read */
 		g_print(_("SD Tuner's record of the pending change is damaged (%s): the next "

@@ -88,6 +88,7 @@ sdt_client_status_free(SdtClientStatus *status)
 	g_clear_pointer(&status->pending_verification_reason_args, json_array_unref);
 	g_free(status->pending_verification_failure);
 	g_free(status->pending_verification_damage);
+	g_free(status->state_error);
 	sdt_client_status_verification_free(status->last_verification);
 	g_free(status);
 }
@@ -159,7 +160,8 @@ sdt_client_status_read_verifications(JsonObject *obj, SdtClientStatus *s, GError
 				    NULL,
 				    "pending_verification_error",
 				    &s->pending_verification_damage,
-				    error))
+				    error) ||
+	    !sdt_json_strict_string(obj, NULL, "state_error", &s->state_error, error))
 		return FALSE;
 	if (last != NULL) {
 		s->last_verification =

@@ -50,6 +50,7 @@ typedef struct {
 	JsonArray *pending_verification_reason_args;
 	gchar *pending_verification_failure;
 	gchar *pending_verification_damage; /* pending.json cannot be read: why */
+	gchar *state_error; /* the state folder is refused (another user's): why, English */
 	SdtClientVerification *last_verification;
 } SdtClientStatus;
 

@@ -11,6 +11,7 @@
 #include "sdt-history.h"
 #include "sdt-ops-private.h"
 #include "sdt-ops-verify-private.h"
+#include "sdt-state-lock.h"
 #include "sdt-verify-pending.h"
 
 /* the pending change of `verify`: recorded by apply with its "before" figures, shown by status */
@@ -218,8 +219,16 @@ sdt_ops_verify_status_pending(SdtContext *ctx, JsonObject *status)
 {
 	g_autoptr(SdtVerifyPending) p = NULL;
 	g_autoptr(GError) error = NULL;
+	g_autofree gchar *state = sdt_context_get_state_dir(ctx);
 	JsonObject *o;
 
+	/* a state folder SD Tuner refuses is no damaged record: verify changes
+	 * nothing while it is so (issue 33), and status says that instead */
+	if (!sdt_state_lock_check_dir(state, &error)) {
+		json_object_set_null_member(status, "pending_verification");
+		json_object_set_string_member(status, "state_error", error->message);
+		return;
+	}
 	if (!sdt_verify_pending_load(ctx, &p, &error) || p == NULL) {
 		json_object_set_null_member(status, "pending_verification");
 		if (error != NULL)
