@@ -88,6 +88,48 @@ sdt_config_writer_is_stub(const gchar *path)
 	       strstr(text, "/boot/firmware/config.txt") != NULL;
 }
 
+/* Raspberry Pi OS's own answer to where the boot partition is mounted */
+#define SDT_GET_FW_LOC "/usr/lib/raspberrypi-sys-mods/get_fw_loc"
+
+/*
+ * The folder Raspberry Pi OS's get_fw_loc prints (raspberrypi-sys-mods: "/boot/firmware",
+ * or "/boot" on a system whose boot partition is mounted there), or NULL where it is not
+ * installed, not trusted or says nothing usable: the caller falls back to the fixed
+ * places. Run only when owned by root or by the caller and writable by nobody else;
+ * its answer must be an absolute path without "..".
+ */
+static gchar *
+sdt_config_writer_fw_loc(SdtContext *ctx)
+{
+	g_autofree gchar *tool = sdt_context_build_path(ctx, SDT_GET_FW_LOC);
+	g_autofree gchar *out = NULL;
+	const gchar *argv[] = {tool, NULL};
+	const gchar *envp[] = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", NULL};
+	gint status = 0;
+	GStatBuf st;
+
+	if (g_stat(tool, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & 0111) == 0 ||
+	    (st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & 0022) != 0)
+		return NULL;
+	if (!g_spawn_sync(NULL,
+			  (gchar **) argv,
+			  (gchar **) envp,
+			  G_SPAWN_STDERR_TO_DEV_NULL,
+			  NULL,
+			  NULL,
+			  &out,
+			  NULL,
+			  &status,
+			  NULL) ||
+	    !g_spawn_check_wait_status(status, NULL))
+		return NULL;
+	g_strstrip(out);
+	if (out[0] != '/' || strchr(out, '\n') != NULL || strstr(out, "..") != NULL ||
+	    strlen(out) > 256)
+		return NULL;
+	return g_steal_pointer(&out);
+}
+
 gchar *
 sdt_config_writer_locate(SdtContext *ctx, gchar **display_path, GError **error)
 {
@@ -95,8 +137,19 @@ sdt_config_writer_locate(SdtContext *ctx, gchar **display_path, GError **error)
 	g_autofree gchar *fw = sdt_context_build_path(ctx, "/boot/firmware/config.txt");
 	g_autofree gchar *legacy = sdt_context_build_path(ctx, "/boot/config.txt");
 	g_autofree gchar *fw_dir = sdt_context_build_path(ctx, "/boot/firmware");
+	g_autofree gchar *fw_loc = sdt_config_writer_fw_loc(ctx);
 	GStatBuf st;
 
+	if (fw_loc != NULL) {
+		g_autofree gchar *shown = g_build_filename(fw_loc, "config.txt", NULL);
+		g_autofree gchar *there = sdt_context_build_path(ctx, shown);
+
+		if (g_lstat(there, &st) == 0) {
+			if (display_path != NULL)
+				*display_path = g_steal_pointer(&shown);
+			return g_steal_pointer(&there);
+		}
+	}
 	if (g_lstat(fw, &st) == 0) {
 		if (display_path != NULL)
 			*display_path = g_strdup("/boot/firmware/config.txt");
