@@ -500,8 +500,43 @@ def full_file_system(tmp):
         subprocess.run(['umount', state])
 
 
+def cloud_init_untouched(tmp):
+    """issue 32: Raspberry Pi OS trixie keeps cloud-init's files on the boot partition
+    beside config.txt; apply, a trial and revert leave them byte for byte and stat for
+    stat as they were, and add no file beside them but tryboot.txt (the trial's)"""
+    r = Root(tmp, 'pi3-cloud-init', 'pi3', 'pi3.umockdev')
+    r.set_clock(50000000, False)
+    files = {'user-data': '#cloud-config\nhostname: pi\nusers:\n  - name: pi\n',
+             'meta-data': 'instance-id: rpios-image\n',
+             'network-config': 'network:\n  version: 2\n  ethernets: {}\n'}
+    for name, text in files.items():
+        write(os.path.join(r.boot, name), text)
+        os.utime(os.path.join(r.boot, name), ns=(1_700_000_000_000_000_000,) * 2)
+
+    def snapshot():
+        out = {}
+        for name in files:
+            path = os.path.join(r.boot, name)
+            st = os.stat(path)
+            out[name] = (read(path, 'rb'), st.st_mode, st.st_mtime_ns, st.st_ino)
+        return out
+    before = snapshot()
+    listing = sorted(os.listdir(r.boot))
+    steps = [('apply', 'sd-overclock-100'), ('revert',),
+             ('apply', 'sd-overclock-100', '--trial'), ('revert',)]
+    for args in steps:
+        p = r.run(*args)
+        ok(p.returncode == 0, f'cloud-init: {" ".join(args)} exits 0', p.stderr)
+        ok(snapshot() == before, f'cloud-init: after {" ".join(args)}, user-data, meta-data '
+           'and network-config are byte-identical, same mode, mtime and inode')
+        extra = sorted(set(os.listdir(r.boot)) - set(listing) - {'tryboot.txt'})
+        ok(extra == [], f'cloud-init: after {" ".join(args)}, no new file in the boot folder',
+           extra)
+
+
 sdtcli.main('sdt-config-cli',
             pi3_apply_revert,
+            cloud_init_untouched,
             pi3_trial,
             card_moved,
             pi5_cqe,

@@ -17,6 +17,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
 if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "run.sh: run it as root (there is no sudo here)" >&2; exit 1; }
   exec sudo -E "$0" "$@"
 fi
 

@@ -272,8 +272,11 @@ sdt_bench_target_check_fs(SdtBenchTarget *self, const struct stat *st_dir, GErro
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_NOT_SUPPORTED,
+			    /* Translators: a folder, then its file system (tmpfs) */
 			    _("%s is on %s, which is not a block device: direct I/O would "
-			      "measure memory, not a card"),
+			      "measure memory, not a card (/tmp is such a file system on Debian 13 "
+			      "and Raspberry Pi OS trixie); choose a folder on the card, such as "
+			      "/var/tmp on a Raspberry Pi"),
 			    self->dir,
 			    self->filesystem);
 		return FALSE;

@@ -52,12 +52,16 @@ def c_literal(s):
 
 rows = []
 for entry in text.split('\n\n'):
-    if '#, c-format' not in entry:
-        continue
     m = re.search(r'^msgid ((?:".*"\n?)+)', entry, re.M)
     if not m:
         continue
     msgid = unquote(m.group(1))
+    # a constant prefix ("cannot read the mount table: ", g_prefix_error) has no
+    # conversion, so xgettext does not call it c-format; it is a pattern all the
+    # same: left out, the message it prefixes was matched by a shorter format
+    # ("cannot read %s: ") and its English words became a value (issue 32)
+    if '#, c-format' not in entry and not (msgid.endswith(': ') and '%' not in msgid):
+        continue
     p = re.search(r'^msgid_plural ((?:".*"\n?)+)', entry, re.M)
     plural = unquote(p.group(1)) if p else None
     rows.append((msgid, plural))

@@ -17,6 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 #if __has_include(<linux/openat2.h>)
 #include <linux/openat2.h>
@@ -24,6 +26,12 @@
 
 #include "sdt-error.h"
 #include "sdt-file.h"
+
+/* 64-bit times and file offsets on 32-bit Raspberry Pi OS (armhf) too: meson.build
+ * defines _TIME_BITS=64 and _FILE_OFFSET_BITS=64 for every target; a build
+ * without them (or with a C library that ignores them) stops here */
+G_STATIC_ASSERT(sizeof(time_t) == 8);
+G_STATIC_ASSERT(sizeof(off_t) == 8);
 
 static gboolean
 sdt_file_check_stat(const gchar *path, const struct stat *st, gsize max_len, GError **error)

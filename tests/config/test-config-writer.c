@@ -1275,6 +1275,64 @@ test_config_writer_locate(void)
 	test_root_clear(&r);
 }
 
+/* issue 32: Raspberry Pi OS's get_fw_loc (a stand-in script in the root) names the
+ * boot partition's folder; where it fails, is untrusted or names nothing, the fixed
+ * places as before */
+static void
+test_config_writer_locate_get_fw_loc(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *display = NULL;
+	g_autofree gchar *path = NULL;
+	g_autofree gchar *tool_dir = NULL;
+	g_autofree gchar *tool = NULL;
+	g_autofree gchar *other = NULL;
+	g_autofree gchar *other_config = NULL;
+	TestRoot r = {NULL};
+	const struct {
+		const gchar *script;
+		guint mode;
+		gboolean used;
+	} cases[] = {
+		{"#!/bin/sh\necho /boot/fw-elsewhere\n", 0755, TRUE},
+		{"#!/bin/sh\nprintf '/boot/fw-elsewhere'\n", 0700, TRUE},
+		/* writable by others: never run */
+		{"#!/bin/sh\necho /boot/fw-elsewhere\n", 0777, FALSE},
+		/* fails, says nothing, names a relative or a climbing path, a missing folder */
+		{"#!/bin/sh\necho /boot/fw-elsewhere\nexit 1\n", 0755, FALSE},
+		{"#!/bin/sh\n", 0755, FALSE},
+		{"#!/bin/sh\necho boot/fw-elsewhere\n", 0755, FALSE},
+		{"#!/bin/sh\necho /boot/../boot/fw-elsewhere\n", 0755, FALSE},
+		{"#!/bin/sh\necho /boot/nowhere\n", 0755, FALSE},
+	};
+
+	test_root_init(&r, NULL);
+	g_assert_true(g_file_set_contents(r.config, "a=1\n", -1, NULL));
+	other = g_build_filename(r.root, "boot", "fw-elsewhere", NULL);
+	g_assert_cmpint(g_mkdir_with_parents(other, 0755), ==, 0);
+	other_config = g_build_filename(other, "config.txt", NULL);
+	g_assert_true(g_file_set_contents(other_config, "b=2\n", -1, NULL));
+	tool_dir = g_build_filename(r.root, "usr", "lib", "raspberrypi-sys-mods", NULL);
+	g_assert_cmpint(g_mkdir_with_parents(tool_dir, 0755), ==, 0);
+	tool = g_build_filename(tool_dir, "get_fw_loc", NULL);
+
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_test_message("get_fw_loc case %u", i);
+		g_assert_true(g_file_set_contents(tool, cases[i].script, -1, NULL));
+		g_assert_cmpint(g_chmod(tool, (gint) cases[i].mode), ==, 0);
+		path = sdt_config_writer_locate(r.ctx, &display, &error);
+		g_assert_no_error(error);
+		g_assert_cmpstr(path, ==, cases[i].used ? other_config : r.config);
+		g_assert_cmpstr(display,
+				==,
+				cases[i].used ? "/boot/fw-elsewhere/config.txt"
+					      : "/boot/firmware/config.txt");
+		g_clear_pointer(&path, g_free);
+		g_clear_pointer(&display, g_free);
+	}
+	test_root_clear(&r);
+}
+
 static void
 test_config_writer_symlinks(void)
 {
@@ -2169,6 +2227,8 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/config-writer/bad-input", test_config_writer_bad_input);
 	g_test_add_func("/sdtuner/config-writer/read-only", test_config_writer_read_only);
 	g_test_add_func("/sdtuner/config-writer/locate", test_config_writer_locate);
+	g_test_add_func("/sdtuner/config-writer/locate-get-fw-loc",
+			test_config_writer_locate_get_fw_loc);
 	g_test_add_func("/sdtuner/config-writer/symlinks", test_config_writer_symlinks);
 	g_test_add_func("/sdtuner/config-writer/concurrent", test_config_writer_concurrent);
 	g_test_add_func("/sdtuner/config-writer/fault-injection",

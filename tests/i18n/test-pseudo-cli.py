@@ -247,6 +247,15 @@ def root_boards(tmp):
                 os.path.join(DATA, 'umockdev', 'bad-registers.umockdev'))
     for c in ('info', 'health'):
         b.ctl(c, rc=None)
+    # issue 32: the mount table cannot be read (a folder where mountinfo is): its
+    # prefix sentence was matched by the shorter "cannot read %s: ", and "the mount
+    # table" shown in English inside the translated sentence
+    m = RootRun(tmp, 'pi3-unreadable-mounts')
+    mountinfo = os.path.join(m.path, 'proc', 'self', 'mountinfo')
+    os.remove(mountinfo)
+    os.mkdir(mountinfo)
+    for c in ('info', 'health'):
+        m.ctl(c, rc=None, label=f'{c} (the mount table cannot be read)')
 
 
 # ---- --root, each verify outcome (the way tests/test-verify-cli.py builds them) ---------

@@ -57,7 +57,7 @@ MAN_PAGES = {'sdtunerctl': '1', 'sd-tuner': '1', 'sd-tuner-helper': '8'}
 # where the package may put files at all
 ALLOWED = [
     'usr/bin/sd-tuner', 'usr/bin/sdtunerctl', 'usr/libexec/sd-tuner-helper',
-    'usr/lib/systemd/system/sd-tuner-*', 'lib/systemd/system/sd-tuner-*',
+    'usr/lib/systemd/system/sd-tuner-*',
     'usr/share/applications/org.example.SdTuner.desktop',
     'usr/share/metainfo/org.example.SdTuner.metainfo.xml',
     'usr/share/dbus-1/*/org.example.SdTuner1.*',
@@ -333,11 +333,16 @@ class PackageTest(unittest.TestCase):
         self.assertEqual(field(DEB, 'Package'), PKG)
         self.assertEqual(field(DEB_APP, 'Package'), 'sd-tuner')
         for rel in ('usr/bin/sdtunerctl', 'usr/libexec/sd-tuner-helper',
-                    'lib/systemd/system/sd-tuner-helper.service',
-                    'lib/systemd/system/sd-tuner-verify.service',
+                    'usr/lib/systemd/system/sd-tuner-helper.service',
+                    'usr/lib/systemd/system/sd-tuner-verify.service',
                     'usr/share/dbus-1/system.d/org.example.SdTuner1.conf',
                     'usr/share/polkit-1/actions/org.example.sdtuner.policy'):
             self.assertIn(rel, cli)
+        # issue 32: merged /usr (bookworm and later) makes /lib an alias of /usr/lib;
+        # trixie's lintian rejects a file shipped there (aliased-location)
+        aliased = ('bin/', 'sbin/', 'lib/', 'lib32/', 'lib64/', 'libx32/')
+        self.assertEqual([f for f in cli + app if f.startswith(aliased)], [],
+                         'files in an aliased location of merged /usr')
         self.assertEqual([f for f in cli if any(fnmatch.fnmatch(f, p) for p in APP_ONLY)], [])
         self.assertIn('usr/bin/sd-tuner', app)
         self.assertEqual(sorted(set(cli) & set(app)), [], 'a file in both packages')
