@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sdt-check-private.h"
@@ -29,6 +30,9 @@ sdt_check_block_init(SdtCheck *self,
 	self->rfd = -1;
 	self->wfd = -1;
 	self->file_fd = -1;
+	self->freeze_fd = -1;
+	self->watch_fd = -1;
+	self->watch_pid = -1;
 	self->first_bad = G_MAXUINT64;
 	self->started = g_get_monotonic_time();
 	self->dir = g_strdup(dir);
@@ -44,6 +48,20 @@ sdt_check_block_init(SdtCheck *self,
 void
 sdt_check_block_clear(SdtCheck *self)
 {
+	/* never left frozen; the watchdog ends with its pipe */
+	sdt_check_target_thaw(self);
+	if (self->watch_fd >= 0) {
+		close(self->watch_fd);
+		waitpid(self->watch_pid, NULL, 0);
+	}
+	if (self->freeze_fd >= 0)
+		close(self->freeze_fd);
+	/* the journal's copies go, unless blocks are still out */
+	if (self->journal_kept)
+		sdt_check_journal_places_keep(self->journal);
+	else
+		sdt_check_journal_places_free(self->journal);
+	self->journal = NULL;
 	if (self->file_fd >= 0)
 		close(self->file_fd);
 	if (self->rfd >= 0)

@@ -29,6 +29,7 @@ typedef struct {
 	guint64 seed;             /* 0: a random one */
 	gboolean skip_read_phase; /* tests only: prove that the write guard alone keeps data safe */
 	gboolean stand_in;        /* a --dir target: labelled as such in the result */
+	gboolean no_freeze;       /* tests only: as if the kernel refused FIFREEZE */
 	/* where the probe keeps its journal (sdt-check-journal.c): NULL-terminated,
 	 * borrowed; at least one, not on the card region probed where possible */
 	const gchar *const *journal_dirs;

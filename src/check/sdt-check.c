@@ -69,6 +69,16 @@ sdt_check_run(const gchar *dir,
 			self.file_fd = -1;
 		}
 		sdt_check_block_report(&self, "cleanup", 1.0);
+		g_debug("check journal: %u copies on the card, %u batches split, %u copies hit "
+			"and rewritten, %u batches frozen, %u not (%s), %u blocks left to the "
+			"system",
+			self.journal != NULL ? sdt_check_journal_places_n_card(self.journal) : 0,
+			self.n_splits,
+			self.journal_hits,
+			self.n_frozen,
+			self.n_unfrozen,
+			g_strerror(self.freeze_errno),
+			self.n_left);
 		node = sdt_check_json_build(&self);
 	}
 	sdt_check_block_clear(&self);
