@@ -26,6 +26,7 @@
 #define SDT_JOURNAL_MAGIC_V1 "SDTJRN01" /* no generation: read only */
 #define SDT_JOURNAL_MAGIC    "SDTJRN02"
 #define SDT_JOURNAL_BLOCK    4096u
+#define SDT_JOURNAL_SECTOR   512u   /* O_DIRECT's alignment on the disk (1 KiB ext4 blocks) */
 #define SDT_JOURNAL_SUM      32u    /* SHA-256 */
 #define SDT_JOURNAL_MAX_N    65536u /* 256 MiB of blocks: far above what a run keeps out */
 #define SDT_JOURNAL_MAX_NODE 4096u
@@ -330,9 +331,18 @@ sdt_journal_copy_map(SdtJournalCopy *c, gint fd, gsize size, guint64 part_start)
 				    FIEMAP_EXTENT_ENCODED | FIEMAP_EXTENT_NOT_ALIGNED |
 				    FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_SHARED |
 				    FIEMAP_EXTENT_UNWRITTEN) ||
-		    e.logical != next || e.start % SDT_JOURNAL_BLOCK != 0 ||
-		    e.len % SDT_JOURNAL_BLOCK != 0)
+		    e.logical != next || e.start % SDT_JOURNAL_SECTOR != 0 ||
+		    e.len % SDT_JOURNAL_SECTOR != 0) {
+			g_debug("journal copy extent %u at %" G_GUINT64_FORMAT
+				": flags %#x logical %" G_GUINT64_FORMAT
+				" length %" G_GUINT64_FORMAT,
+				i,
+				e.start,
+				fe->fe_flags,
+				e.logical,
+				e.len);
 			return FALSE;
+		}
 		g_array_append_val(c->extents, e);
 		next = e.logical + e.len;
 	}
@@ -450,6 +460,14 @@ gsize
 sdt_check_journal_places_capacity(const SdtCheckJournalPlaces *places)
 {
 	return places->capacity;
+}
+
+guint64
+sdt_check_journal_places_copy_at(const SdtCheckJournalPlaces *places, guint i)
+{
+	const SdtJournalCopy *c = g_ptr_array_index(places->copies, i);
+
+	return g_array_index(c->extents, SdtJournalExtent, 0).start;
 }
 
 guint
@@ -821,7 +839,7 @@ sdt_journal_load(const gchar *const *dirs, SdtCheckJournal *j, guint *found)
 				have = TRUE;
 			} else {
 				if (!sdt_journal_decode(data, len, &one))
-					g_message("the check journal copy %s is not whole", path);
+					g_debug("the check journal copy %s is not whole", path);
 				sdt_journal_clear(&one);
 			}
 			g_aligned_free(data);
@@ -835,18 +853,21 @@ sdt_journal_load(const gchar *const *dirs, SdtCheckJournal *j, guint *found)
 static void
 sdt_journal_keep_damaged(const gchar *const *dirs)
 {
+	g_autoptr(GString) kept = g_string_new(NULL);
+
 	for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++) {
 		for (guint c = 0; c <= SDT_CHECK_JOURNAL_MAX_COPIES; c++) {
 			g_autofree gchar *name = sdt_journal_copy_name(c);
 			g_autofree gchar *path = g_build_filename(dirs[i], name, NULL);
-			g_autofree gchar *kept = g_strconcat(path, SDT_CHECK_JOURNAL_DAMAGED, NULL);
-			if (g_rename(path, kept) == 0)
-				g_warning("the check journal %s is damaged: kept as %s",
-					  path,
-					  kept);
+			g_autofree gchar *to = g_strconcat(path, SDT_CHECK_JOURNAL_DAMAGED, NULL);
+			if (g_rename(path, to) == 0)
+				g_string_append_printf(kept, "%s%s", kept->len > 0 ? ", " : "", to);
 		}
 		sdt_journal_sync_dir(dirs[i]);
 	}
+	g_warning("a check was interrupted and no copy of its journal is whole: what it had "
+		  "out on the card cannot be put back; kept as %s",
+		  kept->str);
 }
 
 gchar *

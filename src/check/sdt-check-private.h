@@ -350,6 +350,8 @@ void sdt_check_journal_places_free(SdtCheckJournalPlaces *places);
 /* frees @places but leaves its copies for the next start's repair */
 void sdt_check_journal_places_keep(SdtCheckJournalPlaces *places);
 gsize sdt_check_journal_places_capacity(const SdtCheckJournalPlaces *places);
+/* where copy @i begins on the disk (tests) */
+guint64 sdt_check_journal_places_copy_at(const SdtCheckJournalPlaces *places, guint i);
 /* how many copies are on the checked card */
 guint sdt_check_journal_places_n_card(const SdtCheckJournalPlaces *places);
 

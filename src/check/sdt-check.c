@@ -103,6 +103,12 @@ sdt_check_repair(const gchar *const *journal_dirs, GError **error)
 	return sdt_check_journal_repair(journal_dirs, error);
 }
 
+gchar *
+sdt_check_damaged_journal(const gchar *const *journal_dirs)
+{
+	return sdt_check_journal_damaged(journal_dirs);
+}
+
 gchar **
 sdt_check_journal_dirs(SdtContext *ctx)
 {
