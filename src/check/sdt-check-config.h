@@ -35,6 +35,10 @@ typedef struct {
 	const gchar *const *journal_dirs;
 } SdtCheckConfig;
 
+/* what a damaged check journal (status and health "check_journal_damaged": its
+ * @path) means and what the user can still do, in the user's language */
+gchar *sdt_check_config_damaged_journal_words(const gchar *path);
+
 /* a check's progress phase ("read", "probe", ...) in words for the user */
 const gchar *sdt_check_config_phase_label(const gchar *phase);
 

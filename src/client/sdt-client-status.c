@@ -79,6 +79,7 @@ sdt_client_status_free(SdtClientStatus *status)
 	g_free(status->pending_verification_failure);
 	g_free(status->pending_verification_damage);
 	sdt_client_status_verification_free(status->last_verification);
+	g_free(status->check_journal_damaged);
 	g_free(status);
 }
 
@@ -149,6 +150,11 @@ sdt_client_status_read_verifications(JsonObject *obj, SdtClientStatus *s, GError
 				    NULL,
 				    "pending_verification_error",
 				    &s->pending_verification_damage,
+				    error) ||
+	    !sdt_json_strict_string(obj,
+				    NULL,
+				    "check_journal_damaged",
+				    &s->check_journal_damaged,
 				    error))
 		return FALSE;
 	if (last != NULL) {
