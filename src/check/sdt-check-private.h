@@ -100,6 +100,8 @@ typedef struct {
 	guint n_frozen;   /* batches run frozen */
 	guint n_unfrozen; /* and not: the kernel refused (said in the result) */
 	gint freeze_errno;
+	gint64 frozen_since;    /* monotonic, while frozen */
+	gint64 frozen_max_us;   /* the longest freeze */
 	guint64 verified_bytes; /* full mode */
 	gdouble write_mb_s;     /* full mode: the write pass, 10^6 bytes/s */
 	gdouble read_mb_s;

@@ -336,6 +336,7 @@ sdt_check_target_freeze(SdtCheck *self)
 		return;
 	}
 	self->frozen = TRUE;
+	self->frozen_since = g_get_monotonic_time();
 	self->n_frozen++;
 }
 
@@ -347,6 +348,7 @@ sdt_check_target_thaw(SdtCheck *self)
 	if (ioctl(self->freeze_fd, FITHAW, 0) != 0)
 		g_warning("cannot thaw the file system at %s: %s", self->dir, g_strerror(errno));
 	self->frozen = FALSE;
+	self->frozen_max_us = MAX(self->frozen_max_us, g_get_monotonic_time() - self->frozen_since);
 	sdt_check_watchdog_say(self, 'T');
 }
 

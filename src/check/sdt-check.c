@@ -69,6 +69,25 @@ sdt_check_run(const gchar *dir,
 			self.file_fd = -1;
 		}
 		sdt_check_block_report(&self, "cleanup", 1.0);
+		if (self.n_unfrozen > 0)
+			g_ptr_array_add(
+				self.notes,
+				g_strdup_printf(
+					_("The file system could not be frozen while the "
+					  "probe's blocks were out (%s): a write of the "
+					  "running system to one of them in that second was "
+					  "kept, and one to a place a fake card aliases may "
+					  "have been undone"),
+					g_strerror(self.freeze_errno)));
+		if (self.journal_unsafe > 0)
+			g_ptr_array_add(
+				self.notes,
+				g_strdup_printf(
+					_("Were the card a fake of %" G_GUINT64_FORMAT
+					  " MiB, one probe write could have reached every "
+					  "copy of the check's journal: a power cut in that "
+					  "second would have left it damaged"),
+					self.journal_unsafe / SDT_CHECK_MIB));
 		g_debug("check journal: %u copies on the card, %u batches split, %u copies hit "
 			"and rewritten, %u batches frozen, %u not (%s), %u blocks left to the "
 			"system",
