@@ -89,12 +89,13 @@ sdt_check_run(const gchar *dir,
 					  "second would have left it damaged"),
 					self.journal_unsafe / SDT_CHECK_MIB));
 		g_debug("check journal: %u copies on the card, %u batches split, %u copies hit "
-			"and rewritten, %u batches frozen, %u not (%s), %u blocks left to the "
-			"system",
+			"and rewritten, %u batches frozen (the longest %.0f ms), %u not (%s), %u "
+			"blocks left to the system",
 			self.journal != NULL ? sdt_check_journal_places_n_card(self.journal) : 0,
 			self.n_splits,
 			self.journal_hits,
 			self.n_frozen,
+			self.frozen_max_us / 1000.0,
 			self.n_unfrozen,
 			g_strerror(self.freeze_errno),
 			self.n_left);
