@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -83,7 +84,7 @@ sdt_check_run(const gchar *dir,
 			g_ptr_array_add(
 				self.notes,
 				g_strdup_printf(
-					_("Were the card a fake of %" G_GUINT64_FORMAT
+					_("Were the card a fake of %" PRIu64
 					  " MiB, one probe write could have reached every "
 					  "copy of the check's journal: a power cut in that "
 					  "second would have left it damaged"),
