@@ -445,11 +445,15 @@ test_power_cut(TestCard *card)
 
 	g_assert_true(g_file_get_contents(part_file, &part, NULL, NULL));
 	g_strstrip(part);
-	/* a freeze a killed check left ends with the power too */
-	line = g_strdup_printf("sh -c 'fsfreeze -u %s 2>/dev/null; rm -rf %s && umount %s && "
+	/* a freeze a killed check left ends with the power too; its watchdog (which holds
+	 * the mount's root for a moment after the kill) is gone within a second */
+	line = g_strdup_printf("sh -c 'fsfreeze -u %s 2>/dev/null; rm -rf %s && "
+			       "for i in $(seq 50); do umount %s 2>/dev/null && break; sleep 0.1; "
+			       "done && ! mountpoint -q %s && "
 			       "blockdev --flushbufs %s %s && mount -o rw,noatime %s %s'",
 			       card->mnt,
 			       card->journal[1],
+			       card->mnt,
 			       card->mnt,
 			       part,
 			       card->loop,
