@@ -176,7 +176,9 @@ sdt_check_block_pwrite(SdtCheck *self, const guint8 *buf, gsize len, guint64 off
 void
 sdt_check_block_report(SdtCheck *self, const gchar *phase, gdouble fraction)
 {
-	if (self->progress != NULL)
+	/* not while the file system is frozen: a caller printing it to a file there
+	 * would wait for the thaw, and we are the ones to thaw */
+	if (self->progress != NULL && !self->frozen)
 		self->progress(phase, CLAMP(fraction, 0.0, 1.0), 0.0, self->user_data);
 }
 

@@ -30,6 +30,10 @@ typedef struct {
 	gboolean skip_read_phase; /* tests only: prove that the write guard alone keeps data safe */
 	gboolean stand_in;        /* a --dir target: labelled as such in the result */
 	gboolean no_freeze;       /* tests only: as if the kernel refused FIFREEZE */
+	/* tests only: called in each batch after its writes, before its put-back (the
+	 * file system frozen): what the running system would do meanwhile */
+	void (*while_out)(gpointer data);
+	gpointer while_out_data;
 	/* where the probe keeps its journal (sdt-check-journal.c): NULL-terminated,
 	 * borrowed; at least one, not on the card region probed where possible */
 	const gchar *const *journal_dirs;

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <string.h>
@@ -557,10 +558,10 @@ sdt_journal_places_put(SdtCheckJournalPlaces *p, GError **error)
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_FAILED,
-			    "the journal (%u bytes) does not fit its copies (%" G_GSIZE_FORMAT
-			    " bytes)",
-			    p->bytes->len,
-			    p->capacity);
+			    _("The check's journal (%" PRIu64 " bytes) does not fit its copies "
+			      "(%" PRIu64 " bytes)"),
+			    (guint64) p->bytes->len,
+			    (guint64) p->capacity);
 		return FALSE;
 	}
 	for (guint i = 0; i < p->copies->len; i++) {
@@ -626,9 +627,11 @@ sdt_check_journal_places_close(SdtCheckJournalPlaces *places, GError **error)
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	SdtCheckJournal closed = {0};
 	SdtCheckJournal last = {0};
+	gboolean whole;
 
-	/* the record of no blocks out, newer than the batch's */
-	g_assert(sdt_journal_decode(places->bytes->data, places->bytes->len, &last));
+	/* the record of no blocks out, newer than the batch's (its target from that) */
+	whole = sdt_journal_decode(places->bytes->data, places->bytes->len, &last);
+	g_return_val_if_fail(whole, FALSE);
 	closed.disk_node = last.disk_node;
 	closed.rdev = last.rdev;
 	closed.claim = last.claim;

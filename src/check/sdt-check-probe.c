@@ -404,6 +404,8 @@ sdt_check_batch_cycle(SdtCheck *self,
 	}
 	ok = sdt_check_batch_write(self, batch, error) && sdt_check_batch_recheck(self, error);
 	sdt_check_block_report(self, "probe", from + (to - from) / 3);
+	if (self->config->while_out != NULL)
+		self->config->while_out(self->config->while_out_data);
 	if (ok) {
 		sdt_check_batch_verify(self, batch);
 		if (search_wrap)
