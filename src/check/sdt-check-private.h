@@ -229,16 +229,6 @@ gboolean sdt_check_probe_batch_run(SdtCheck *self,
 				   gdouble to,
 				   GError **error);
 
-/*
- * Can no write of @batch (its samples and run: the flush changes nothing) damage
- * every copy of the journal on the card under one real size in the range the
- * check tells (64 MiB or claim / 1024 up to the claim)?  FALSE with the smallest
- * such size in @witness.  sdt_check_probe_batch_run() splits a batch that is not
- * safe by its samples (the run stays with the first half) until every part is;
- * a planner may ask first.  The journal's copies must exist (a batch made them).
- */
-gboolean sdt_check_probe_batch_safe(SdtCheck *self, SdtCheckBatch *batch, guint64 *witness);
-
 /* ---- sdt-check-read.c ---- */
 
 /*
@@ -282,7 +272,7 @@ JsonNode *sdt_check_json_build(SdtCheck *self);
  * written durably (temporary file, fsync, rename, fsync of the folder) to every
  * journal folder before the first of those writes, and removed once they are
  * all put back.  A check killed (or a power cut) in between leaves it; the next
- * start puts the blocks back from it (sdt_check_journal_repair()).  Internal to
+ * start puts the blocks back from it (sdt_check_repair_journal()).  Internal to
  * the check, below sdt-check-block; docs/ARCHITECTURE.md "Authenticity check".
  */
 
@@ -308,10 +298,14 @@ typedef struct {
  * file (temporary file, fsync, rename): the journal of folders off the card */
 gboolean
 sdt_check_journal_write(const gchar *const *dirs, const SdtCheckJournal *journal, GError **error);
-/* a file copy that is no longer @journal on the disk is written again */
-gboolean sdt_check_journal_rewrite_damaged(const gchar *const *dirs,
-					   const SdtCheckJournal *journal,
-					   GError **error);
+/* the journal in @data (padding after it allowed), if whole and its checksum
+ * holds; free it with sdt_check_journal_clear() */
+gboolean sdt_check_journal_decode(const guint8 *data, gsize len, SdtCheckJournal *j);
+void sdt_check_journal_clear(SdtCheckJournal *j);
+/* the names of the copies in a folder: 0 the file copy, i > 0 check-journal.(i - 1) */
+gchar *sdt_check_journal_copy_name(guint i);
+/* fsync() of a folder */
+void sdt_check_journal_sync_dir(const gchar *dir);
 
 /* removes every journal copy from every folder of @dirs (and each folder, if empty) */
 void sdt_check_journal_remove(const gchar *const *dirs);
@@ -384,18 +378,20 @@ gboolean sdt_check_journal_places_safe(const SdtCheckJournalPlaces *places,
 				       guint64 hi,
 				       guint64 *witness);
 
+/* ---- sdt-check-repair.c ---- */
+
 /*
  * Puts back the blocks a killed check left written, from the newest whole copy
  * in @dirs: a block is rewritten only where it holds the run's own block for
  * that address now (never over anything else), then synced, and the journals
  * go.  Journal files none of which is whole are never dropped: they are kept as
- * NAME.damaged (sdt_check_journal_damaged()).  Returns the number of blocks put
+ * NAME.damaged (sdt_check_repair_damaged()).  Returns the number of blocks put
  * back (0: none was out), -1 with @error set when the journal's disk is not
  * there or not the same (the journal stays for a later start) or a write failed.
  */
-gint sdt_check_journal_repair(const gchar *const *dirs, GError **error);
+gint sdt_check_repair_journal(const gchar *const *dirs, GError **error);
 
 /* the path of a damaged journal kept in @dirs, or NULL */
-gchar *sdt_check_journal_damaged(const gchar *const *dirs);
+gchar *sdt_check_repair_damaged(const gchar *const *dirs);
 
 G_END_DECLS

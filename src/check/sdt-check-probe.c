@@ -434,7 +434,14 @@ sdt_check_batch_sizes(SdtCheck *self, guint64 *lo, guint64 *hi)
 	*hi = self->claim;
 }
 
-gboolean
+/*
+ * Can no write of @batch (its samples and run: the flush changes nothing) damage
+ * every copy of the journal on the card under one real size in the range the
+ * check tells?  FALSE with the smallest such size in @witness.  The journal's
+ * copies must exist (sdt_check_batch_places()).  A planner of batches may ask
+ * first (make it public then: check-shape wants a caller outside).
+ */
+static gboolean
 sdt_check_probe_batch_safe(SdtCheck *self, SdtCheckBatch *batch, guint64 *witness)
 {
 	guint64 lo;

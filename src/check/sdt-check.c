@@ -121,13 +121,13 @@ gint
 sdt_check_repair(const gchar *const *journal_dirs, GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, -1);
-	return sdt_check_journal_repair(journal_dirs, error);
+	return sdt_check_repair_journal(journal_dirs, error);
 }
 
 gchar *
 sdt_check_damaged_journal(const gchar *const *journal_dirs)
 {
-	return sdt_check_journal_damaged(journal_dirs);
+	return sdt_check_repair_damaged(journal_dirs);
 }
 
 gchar **
