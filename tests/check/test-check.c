@@ -469,18 +469,73 @@ test_power_cut(TestCard *card)
  * aliased the card's copy: verify ignored it ("not whole") and 212 of 212 user
  * files were damaged in 4 of 6 such runs (issue 33).
  */
-static void
-test_check_power_cut(void)
+/* the SHA-256 of the disk's first @mib MiB (the partition table and the boot
+ * partition on the Pi OS layout), read past the page cache */
+static gchar *
+test_disk_head_sum(TestCard *card, guint mib)
 {
+	g_autofree gchar *line = g_strdup_printf(
+		"sh -c 'dd if=%s bs=1M count=%u iflag=direct status=none | sha256sum'",
+		card->loop,
+		mib);
+	gchar *out = NULL;
+	gint status = 0;
+
+	g_assert_true(g_spawn_command_line_sync(line, &out, NULL, &status, NULL));
+	g_assert_true(g_spawn_check_wait_status(status, NULL));
+	return g_strstrip(out);
+}
+
+/* does a copy of the journal in @dir say that blocks are out (read past the cache)? */
+static gboolean
+test_blocks_out(const gchar *dir)
+{
+	const gsize len = 1 << 20;
+	guint8 *buf = g_aligned_alloc(len / SDT_CHECK_BLOCK, SDT_CHECK_BLOCK, SDT_CHECK_BLOCK);
+	gboolean out = FALSE;
+
+	for (guint c = 0; c < SDT_CHECK_JOURNAL_COPIES && !out; c++) {
+		g_autofree gchar *name = g_strdup_printf("%s.%u", SDT_CHECK_JOURNAL_NAME, c);
+		g_autofree gchar *path = g_build_filename(dir, name, NULL);
+		SdtCheckJournal j = {0};
+		gint fd = open(path, O_RDONLY | O_DIRECT);
+		ssize_t got;
+		if (fd < 0)
+			continue;
+		got = pread(fd, buf, len, 0);
+		close(fd);
+		if (got > 0 && sdt_check_journal_decode(buf, (gsize) got, &j)) {
+			out = j.n > 0;
+			sdt_check_journal_clear(&j);
+		}
+	}
+	g_aligned_free(buf);
+	return out;
+}
+
+static void
+test_check_power_cut(gconstpointer data)
+{
+	gboolean pios = GPOINTER_TO_INT(data);
 	TestCard *card;
 	SdtCheckConfig config;
 	const gchar *ctl = g_getenv("SDTUNERCTL");
-	guint n_cuts = 4;
+	guint n_cuts = pios ? 3 : 5;
+	guint out_at_cut = 0;
+	g_autofree gchar *head = NULL;
+	g_autofree gchar *head_after = NULL;
 
 	if (!test_can_run())
 		return;
 	g_assert_nonnull(ctl);
+	if (pios)
+		g_setenv("FAKE_LAYOUT", "pios", TRUE);
 	card = test_card_up_claim("wrap", 512, 333);
+	g_unsetenv("FAKE_LAYOUT");
+	/* the table and the boot partition (4 + 64 MiB on this layout): not one byte
+	 * changes (on the plain layout that is the file system itself) */
+	if (pios)
+		head = test_disk_head_sum(card, 68);
 	g_free(card->journal[0]);
 	g_free(card->journal[1]);
 	/* sdtunerctl --root MNT: its state folder is on the card; /run is not (a tmpfs,
@@ -497,24 +552,35 @@ test_check_power_cut(void)
 			JsonNode *node = sdt_check_run(card->mnt, &config, NULL, NULL, NULL, NULL);
 			_exit(node != NULL ? 0 : 1);
 		}
-		/* until a journal is on the card, then 50 to 400 ms later */
+		/* the first cut 50 ms after a journal is on the card, the others the moment
+		 * its copies say that blocks are out, or a little later */
 		for (guint i = 0; i < 5000; i++) {
 			g_autoptr(GDir) d = g_dir_open(card->journal[0], 0, NULL);
-			if (d != NULL && g_dir_read_name(d) != NULL)
+			if (d != NULL && g_dir_read_name(d) != NULL &&
+			    (cut == 0 || test_blocks_out(card->journal[0])))
 				break;
-			g_usleep(1000);
+			g_usleep(500);
 		}
-		g_usleep(50000 + 350000 * cut / MAX(n_cuts - 1, 1));
+		g_usleep(cut == 0 ? 50000 : g_random_int_range(0, 5000 * cut));
 		kill(pid, SIGKILL);
 		g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
+		if (test_blocks_out(card->journal[0]))
+			out_at_cut++;
 		test_power_cut(card);
 		line = g_strdup_printf("%s --root %s verify", ctl, card->mnt);
 		test_shell(line);
+		g_assert_false(test_blocks_out(card->journal[0]));
 	}
+	g_test_message("%u of %u cuts with blocks out", out_at_cut, n_cuts);
+	g_assert_cmpuint(out_at_cut, >=, 1);
 	{
 		g_autofree gchar *line =
 			g_strdup_printf("rm -rf %s/var %s/run", card->mnt, card->mnt);
 		test_shell(line);
+	}
+	if (pios) {
+		head_after = test_disk_head_sum(card, 68);
+		g_assert_cmpstr(head_after, ==, head);
 	}
 	test_run_script("verify", card->dir, NULL);
 	test_card_down(card);
@@ -1021,6 +1087,8 @@ test_shell(const gchar *line)
 		g_error("%s failed: %s%s", line, out, err);
 	if (out != NULL && out[0] != '\0')
 		g_test_message("%s", g_strstrip(out));
+	if (err != NULL && err[0] != '\0')
+		g_test_message("%s", g_strstrip(err));
 }
 
 /* refusals and Stop: a clear error, nothing left behind, the data intact */
@@ -1162,7 +1230,8 @@ main(int argc, char *argv[])
 	g_test_add_func("/check/pios-layout", test_check_pios_layout);
 	g_test_add_func("/check/killed", test_check_killed);
 	g_test_add_func("/check/journal", test_check_journal);
-	g_test_add_func("/check/power-cut", test_check_power_cut);
+	g_test_add_data_func("/check/power-cut", GINT_TO_POINTER(FALSE), test_check_power_cut);
+	g_test_add_data_func("/check/power-cut-pios", GINT_TO_POINTER(TRUE), test_check_power_cut);
 	g_test_add_func("/check/journal-copies", test_check_journal_copies);
 	g_test_add_func("/check/journal-safe", test_check_journal_safe);
 	g_test_add_func("/check/put-back-ours", test_check_put_back_ours);
