@@ -417,6 +417,21 @@ test_check_killed(void)
 		g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
 		if (g_file_test(journal, G_FILE_TEST_EXISTS))
 			out_at_kill++;
+		/* killed while the card's file system was frozen: its watchdog thawed it (a
+		 * write there waits, unkillable, while frozen: after 5 s the test thaws it
+		 * itself and fails; without the watchdog's thaw it does) */
+		{
+			g_autofree gchar *line = g_strdup_printf(
+				"sh -c 'touch %s/.thawed & for i in $(seq 50); do "
+				"[ -e %s/.thawed ] && wait && rm %s/.thawed && exit 0; sleep 0.1; "
+				"done; fsfreeze -u %s; wait; rm -f %s/.thawed; exit 1'",
+				card->mnt,
+				card->mnt,
+				card->mnt,
+				card->mnt,
+				card->mnt);
+			test_shell(line);
+		}
 		test_next_start(card, &config, kill_no, root);
 		g_assert_false(g_file_test(journal, G_FILE_TEST_EXISTS));
 	}
