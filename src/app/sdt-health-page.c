@@ -179,6 +179,11 @@ sdt_health_page_append_warnings(GString *wear, JsonObject *obj)
 		g_string_append(wear,
 				_("A file system on the card is mounted read-only: the kernel may "
 				  "have stopped writing to it after errors.\n"));
+	if (sdt_json_reader_get_string(obj, "check_journal_damaged") != NULL) {
+		g_autofree gchar *words = sdt_check_config_damaged_journal_words(
+			sdt_json_reader_get_string(obj, "check_journal_damaged"));
+		g_string_append_printf(wear, "%s\n", words);
+	}
 	for (guint i = 0; alerts != NULL && i < json_array_get_length(alerts); i++) {
 		const gchar *metric = json_array_get_string_element(alerts, i);
 		if (g_strcmp0(metric, "seq_write_mb_s") == 0)

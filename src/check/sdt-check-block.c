@@ -7,6 +7,10 @@
 
 #include <glib/gi18n.h>
 #include <string.h>
+#include <errno.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sdt-check-private.h"
@@ -29,6 +33,9 @@ sdt_check_block_init(SdtCheck *self,
 	self->rfd = -1;
 	self->wfd = -1;
 	self->file_fd = -1;
+	self->freeze_fd = -1;
+	self->watch_fd = -1;
+	self->watch_pid = -1;
 	self->first_bad = G_MAXUINT64;
 	self->started = g_get_monotonic_time();
 	self->dir = g_strdup(dir);
@@ -44,6 +51,21 @@ sdt_check_block_init(SdtCheck *self,
 void
 sdt_check_block_clear(SdtCheck *self)
 {
+	/* never left frozen (sdt-check-target froze it); the watchdog ends with its pipe */
+	if (self->frozen && ioctl(self->freeze_fd, FITHAW, 0) != 0)
+		g_warning("cannot thaw the file system at %s: %s", self->dir, g_strerror(errno));
+	if (self->watch_fd >= 0) {
+		close(self->watch_fd);
+		waitpid(self->watch_pid, NULL, 0);
+	}
+	if (self->freeze_fd >= 0)
+		close(self->freeze_fd);
+	/* the journal's copies go, unless blocks are still out */
+	if (self->journal_kept)
+		sdt_check_journal_places_keep(self->journal);
+	else
+		sdt_check_journal_places_free(self->journal);
+	self->journal = NULL;
 	if (self->file_fd >= 0)
 		close(self->file_fd);
 	if (self->rfd >= 0)
@@ -154,7 +176,9 @@ sdt_check_block_pwrite(SdtCheck *self, const guint8 *buf, gsize len, guint64 off
 void
 sdt_check_block_report(SdtCheck *self, const gchar *phase, gdouble fraction)
 {
-	if (self->progress != NULL)
+	/* not while the file system is frozen: a caller printing it to a file there
+	 * would wait for the thaw, and we are the ones to thaw */
+	if (self->progress != NULL && !self->frozen)
 		self->progress(phase, CLAMP(fraction, 0.0, 1.0), 0.0, self->user_data);
 }
 

@@ -13,6 +13,19 @@
 
 #define SDT_CHECK_CONFIG_MIB (G_GUINT64_CONSTANT(1) << 20)
 
+gchar *
+sdt_check_config_damaged_journal_words(const gchar *path)
+{
+	/* Translators: %s is the path of the damaged journal */
+	return g_strdup_printf(
+		_("A check for a fake card was interrupted and no copy of its journal is whole "
+		  "(kept as %s): the blocks it had changed could not be put back. On a genuine "
+		  "card nothing of yours was changed. On a fake card some files or the file "
+		  "system may be damaged: run e2fsck on the card from another computer, restore "
+		  "what is lost from a backup, then delete that file."),
+		path);
+}
+
 void
 sdt_check_config_init(SdtCheckConfig *config, SdtCheckMode mode)
 {

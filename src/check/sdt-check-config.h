@@ -29,10 +29,19 @@ typedef struct {
 	guint64 seed;             /* 0: a random one */
 	gboolean skip_read_phase; /* tests only: prove that the write guard alone keeps data safe */
 	gboolean stand_in;        /* a --dir target: labelled as such in the result */
+	gboolean no_freeze;       /* tests only: as if the kernel refused FIFREEZE */
+	/* tests only: called in each batch after its writes, before its put-back (the
+	 * file system frozen): what the running system would do meanwhile */
+	void (*while_out)(gpointer data);
+	gpointer while_out_data;
 	/* where the probe keeps its journal (sdt-check-journal.c): NULL-terminated,
 	 * borrowed; at least one, not on the card region probed where possible */
 	const gchar *const *journal_dirs;
 } SdtCheckConfig;
+
+/* what a damaged check journal (status and health "check_journal_damaged": its
+ * @path) means and what the user can still do, in the user's language */
+gchar *sdt_check_config_damaged_journal_words(const gchar *path);
 
 /* a check's progress phase ("read", "probe", ...) in words for the user */
 const gchar *sdt_check_config_phase_label(const gchar *phase);

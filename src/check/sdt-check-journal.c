@@ -11,6 +11,8 @@
 #include <fcntl.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
+#include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -22,14 +24,17 @@
 #include "sdt-error.h"
 #include "sdt-file.h"
 
-#define SDT_JOURNAL_MAGIC    "SDTJRN01"
+#define SDT_JOURNAL_MAGIC_V1 "SDTJRN01" /* no generation: read only */
+#define SDT_JOURNAL_MAGIC    "SDTJRN02"
 #define SDT_JOURNAL_BLOCK    4096u
+#define SDT_JOURNAL_SECTOR   512u   /* O_DIRECT's alignment on the disk (1 KiB ext4 blocks) */
 #define SDT_JOURNAL_SUM      32u    /* SHA-256 */
 #define SDT_JOURNAL_MAX_N    65536u /* 256 MiB of blocks: far above what a run keeps out */
 #define SDT_JOURNAL_MAX_NODE 4096u
 
-/* ---- the file's bytes: magic, n, rdev, claim, seed, node length, node, offsets,
- * blocks, SHA-256 of all before ---- */
+/* ---- the file's bytes: magic, generation, n, rdev, claim, seed, node length,
+ * node, offsets, blocks, SHA-256 of all before; a copy on the card is padded with
+ * zeros to its preallocated size ---- */
 
 static void
 sdt_journal_put_u64(GByteArray *out, guint64 v)
@@ -48,6 +53,7 @@ sdt_journal_encode(const SdtCheckJournal *j)
 	gsize digest_len = sizeof(digest);
 
 	g_byte_array_append(out, (const guint8 *) SDT_JOURNAL_MAGIC, 8);
+	sdt_journal_put_u64(out, j->gen);
 	sdt_journal_put_u64(out, j->n);
 	sdt_journal_put_u64(out, j->rdev);
 	sdt_journal_put_u64(out, j->claim);
@@ -76,44 +82,60 @@ sdt_journal_get_u64(const guint8 *data, gsize len, gsize *pos, guint64 *v)
 	return TRUE;
 }
 
-/* the journal in @data, if it is whole and its checksum holds */
-static gboolean
-sdt_journal_decode(const guint8 *data, gsize len, SdtCheckJournal *j)
+/* the journal in @data (followed by padding, or not), if it is whole and its
+ * checksum holds */
+gboolean
+sdt_check_journal_decode(const guint8 *data, gsize len, SdtCheckJournal *j)
 {
 	g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA256);
 	guint8 digest[SDT_JOURNAL_SUM];
 	gsize digest_len = sizeof(digest);
 	gsize pos = 8;
+	gboolean v1;
 	guint64 n = 0;
 	guint64 node_len = 0;
+	guint64 gen = 0;
+	guint64 rdev = 0, claim = 0, seed = 0;
+	gsize body;
 
-	if (len < 8 + SDT_JOURNAL_SUM || memcmp(data, SDT_JOURNAL_MAGIC, 8) != 0)
+	if (len < 8 + SDT_JOURNAL_SUM)
 		return FALSE;
-	g_checksum_update(sum, data, len - SDT_JOURNAL_SUM);
-	g_checksum_get_digest(sum, digest, &digest_len);
-	if (memcmp(digest, data + len - SDT_JOURNAL_SUM, SDT_JOURNAL_SUM) != 0)
+	v1 = memcmp(data, SDT_JOURNAL_MAGIC_V1, 8) == 0;
+	if (!v1 && memcmp(data, SDT_JOURNAL_MAGIC, 8) != 0)
 		return FALSE;
-	len -= SDT_JOURNAL_SUM;
-	if (!sdt_journal_get_u64(data, len, &pos, &n) || n > SDT_JOURNAL_MAX_N ||
-	    !sdt_journal_get_u64(data, len, &pos, &j->rdev) ||
-	    !sdt_journal_get_u64(data, len, &pos, &j->claim) ||
-	    !sdt_journal_get_u64(data, len, &pos, &j->seed) ||
+	if ((!v1 && !sdt_journal_get_u64(data, len, &pos, &gen)) ||
+	    !sdt_journal_get_u64(data, len, &pos, &n) || n > SDT_JOURNAL_MAX_N ||
+	    !sdt_journal_get_u64(data, len, &pos, &rdev) ||
+	    !sdt_journal_get_u64(data, len, &pos, &claim) ||
+	    !sdt_journal_get_u64(data, len, &pos, &seed) ||
 	    !sdt_journal_get_u64(data, len, &pos, &node_len) || node_len == 0 ||
-	    node_len > SDT_JOURNAL_MAX_NODE || len - pos != node_len + n * (8 + SDT_JOURNAL_BLOCK))
+	    node_len > SDT_JOURNAL_MAX_NODE)
 		return FALSE;
+	body = pos + node_len + n * (8 + SDT_JOURNAL_BLOCK);
+	/* the old format has no padding */
+	if (len < body + SDT_JOURNAL_SUM || (v1 && len != body + SDT_JOURNAL_SUM))
+		return FALSE;
+	g_checksum_update(sum, data, body);
+	g_checksum_get_digest(sum, digest, &digest_len);
+	if (memcmp(digest, data + body, SDT_JOURNAL_SUM) != 0)
+		return FALSE;
+	j->gen = gen;
+	j->rdev = rdev;
+	j->claim = claim;
+	j->seed = seed;
 	j->disk_node = g_strndup((const gchar *) data + pos, node_len);
 	pos += node_len;
 	j->n = (guint) n;
 	j->at = g_new(guint64, MAX(n, 1));
 	for (guint i = 0; i < j->n; i++)
-		sdt_journal_get_u64(data, len, &pos, &j->at[i]);
+		sdt_journal_get_u64(data, body, &pos, &j->at[i]);
 	j->saved = g_aligned_alloc(MAX(n, 1), SDT_JOURNAL_BLOCK, SDT_JOURNAL_BLOCK);
 	memcpy(j->saved, data + pos, n * SDT_JOURNAL_BLOCK);
 	return TRUE;
 }
 
-static void
-sdt_journal_clear(SdtCheckJournal *j)
+void
+sdt_check_journal_clear(SdtCheckJournal *j)
 {
 	g_clear_pointer(&j->disk_node, g_free);
 	g_clear_pointer(&j->at, g_free);
@@ -122,8 +144,8 @@ sdt_journal_clear(SdtCheckJournal *j)
 
 /* ---- writing and removing ---- */
 
-static void
-sdt_journal_sync_dir(const gchar *dir)
+void
+sdt_check_journal_sync_dir(const gchar *dir)
 {
 	gint fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
@@ -158,7 +180,7 @@ sdt_journal_write_one(const gchar *dir, GByteArray *bytes, GError **error)
 		g_unlink(tmp);
 		return sdt_error_set_from_errno(error, rc, _("Cannot write %s"), path);
 	}
-	sdt_journal_sync_dir(dir);
+	sdt_check_journal_sync_dir(dir);
 	return TRUE;
 }
 
@@ -197,170 +219,546 @@ sdt_journal_intact(const gchar *dir, GByteArray *bytes)
 	return same;
 }
 
-gboolean
-sdt_check_journal_rewrite_damaged(const gchar *const *dirs,
-				  const SdtCheckJournal *journal,
-				  GError **error)
+/* the names a journal copy has in its folder: the file copy, the copies on the card */
+gchar *
+sdt_check_journal_copy_name(guint i)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_autoptr(GByteArray) bytes = sdt_journal_encode(journal);
-	gboolean damaged = FALSE;
-
-	for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++) {
-		if (sdt_journal_intact(dirs[i], bytes))
-			continue;
-		damaged = TRUE;
-		if (!sdt_journal_write_one(dirs[i], bytes, error))
-			return FALSE;
-	}
-	if (damaged)
-		g_message("the check journal was hit by the check's own writes: written again");
-	return TRUE;
+	return i == 0 ? g_strdup(SDT_CHECK_JOURNAL_NAME)
+		      : g_strdup_printf("%s.%u", SDT_CHECK_JOURNAL_NAME, i - 1);
 }
 
 void
 sdt_check_journal_remove(const gchar *const *dirs)
 {
 	for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++) {
-		g_autofree gchar *path = g_build_filename(dirs[i], SDT_CHECK_JOURNAL_NAME, NULL);
-		g_autofree gchar *tmp = g_strconcat(path, ".new", NULL);
-		gboolean gone = g_unlink(path) == 0;
-		gone = g_unlink(tmp) == 0 || gone;
+		gboolean gone = FALSE;
+		for (guint c = 0; c <= SDT_CHECK_JOURNAL_MAX_COPIES; c++) {
+			g_autofree gchar *name = sdt_check_journal_copy_name(c);
+			g_autofree gchar *path = g_build_filename(dirs[i], name, NULL);
+			g_autofree gchar *tmp = g_strconcat(path, ".new", NULL);
+			gone = g_unlink(path) == 0 || gone;
+			gone = g_unlink(tmp) == 0 || gone;
+		}
 		if (gone)
-			sdt_journal_sync_dir(dirs[i]);
+			sdt_check_journal_sync_dir(dirs[i]);
 		/* the folder too, when nothing else is in it: nothing is left behind */
 		g_rmdir(dirs[i]);
 	}
 }
 
-/* ---- repair ---- */
+/* ---- the copies on the checked card: preallocated files, written raw ---- */
 
-/* the first intact journal in @dirs; @found: whether any journal file was there */
+typedef struct {
+	guint64 start; /* on the disk */
+	guint64 len;
+	guint64 logical;
+} SdtJournalExtent;
+
+typedef struct {
+	gchar *path;
+	GArray *extents; /* SdtJournalExtent, by logical offset */
+} SdtJournalCopy;
+
+struct _SdtCheckJournalPlaces {
+	GPtrArray *copies;    /* SdtJournalCopy: on the checked file system */
+	GPtrArray *card_dirs; /* their folders */
+	GPtrArray *file_dirs; /* the other folders: a file copy each (temporary, rename) */
+	gint fd;              /* the disk, O_RDWR | O_DIRECT: borrowed */
+	gsize capacity;       /* bytes of each copy */
+	guint64 gen;          /* of the last record written */
+	GByteArray *bytes;    /* that record */
+	guint8 *buf;          /* capacity bytes, aligned */
+};
+
+static void
+sdt_journal_copy_free(gpointer data)
+{
+	SdtJournalCopy *c = data;
+
+	g_free(c->path);
+	g_clear_pointer(&c->extents, g_array_unref);
+	g_free(c);
+}
+
+gsize
+sdt_check_journal_size(guint n, gsize node_len)
+{
+	gsize len = 8 + 7 * 8 + node_len + (gsize) n * (8 + SDT_JOURNAL_BLOCK) + SDT_JOURNAL_SUM;
+	return (len + SDT_JOURNAL_BLOCK - 1) / SDT_JOURNAL_BLOCK * SDT_JOURNAL_BLOCK;
+}
+
+/* where @fd's @size bytes lie on the disk: every byte plainly mapped and written */
 static gboolean
-sdt_journal_load(const gchar *const *dirs, SdtCheckJournal *j, gboolean *found)
+sdt_journal_copy_map(SdtJournalCopy *c, gint fd, gsize size, guint64 part_start)
 {
-	*found = FALSE;
-	for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++) {
-		g_autofree gchar *path = g_build_filename(dirs[i], SDT_CHECK_JOURNAL_NAME, NULL);
-		g_autofree gchar *data = NULL;
-		gsize len = 0;
-		struct stat st;
+	const guint n_max = 256;
+	g_autofree struct fiemap *map =
+		g_malloc0(sizeof(struct fiemap) + n_max * sizeof(struct fiemap_extent));
+	guint64 next = 0;
 
-		if (g_lstat(path, &st) != 0)
-			continue;
-		*found = TRUE;
-		if (!S_ISREG(st.st_mode) || !g_file_get_contents(path, &data, &len, NULL))
-			continue;
-		if (sdt_journal_decode((const guint8 *) data, len, j))
-			return TRUE;
-		/* a check killed while writing it: no block was written after it */
-		g_message("the check journal %s is not whole; ignored", path);
+	memset(map, 0, sizeof(struct fiemap));
+	map->fm_start = 0;
+	map->fm_length = size;
+	map->fm_flags = FIEMAP_FLAG_SYNC;
+	map->fm_extent_count = n_max;
+	if (ioctl(fd, FS_IOC_FIEMAP, map) != 0)
+		return FALSE;
+	for (guint i = 0; i < map->fm_mapped_extents; i++) {
+		const struct fiemap_extent *fe = &map->fm_extents[i];
+		SdtJournalExtent e = {
+			.start = part_start + fe->fe_physical,
+			.len = fe->fe_length,
+			.logical = fe->fe_logical,
+		};
+		if (fe->fe_flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC |
+				    FIEMAP_EXTENT_ENCODED | FIEMAP_EXTENT_NOT_ALIGNED |
+				    FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_SHARED |
+				    FIEMAP_EXTENT_UNWRITTEN) ||
+		    e.logical != next || e.start % SDT_JOURNAL_SECTOR != 0 ||
+		    e.len % SDT_JOURNAL_SECTOR != 0) {
+			g_debug("journal copy extent %u at %" G_GUINT64_FORMAT
+				": flags %#x logical %" G_GUINT64_FORMAT
+				" length %" G_GUINT64_FORMAT,
+				i,
+				e.start,
+				fe->fe_flags,
+				e.logical,
+				e.len);
+			return FALSE;
+		}
+		g_array_append_val(c->extents, e);
+		next = e.logical + e.len;
 	}
-	return FALSE;
+	return next >= size;
 }
 
-/* the journal's disk, opened for raw writes, if it is the same disk */
-static gint
-sdt_journal_open_disk(const SdtCheckJournal *j, GError **error)
+/* @dir/check-journal.@idx, @bytes then zeros up to @size, durably, and its extents */
+static SdtJournalCopy *
+sdt_journal_copy_new(const gchar *dir,
+		     guint idx,
+		     GByteArray *bytes,
+		     gsize size,
+		     guint64 part_start,
+		     GError **error)
 {
-	gint fd = open(j->disk_node, O_RDWR | O_DIRECT | O_CLOEXEC | O_NOCTTY);
-	struct stat st;
-	guint64 size = 0;
-
-	if (fd < 0) {
-		sdt_error_set_from_errno(
-			error,
-			errno,
-			_("A check was interrupted and %s, where it must put back "
-			  "what it changed, cannot be opened; insert the same card "
-			  "and start SD Tuner again"),
-			j->disk_node);
-		return -1;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISBLK(st.st_mode) || (guint64) st.st_rdev != j->rdev ||
-	    ioctl(fd, BLKGETSIZE64, &size) != 0 || size != j->claim) {
-		close(fd);
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_NOT_FOUND,
-			    _("A check was interrupted on another card than the one at %s now; "
-			      "insert that card and start SD Tuner again so that it can put back "
-			      "what it changed"),
-			    j->disk_node);
-		return -1;
-	}
-	return fd;
-}
-
-/* is @block one of the run's own (its magic and seed)? */
-static gboolean
-sdt_journal_is_ours(const guint8 *block, guint64 seed)
-{
-	guint64 words[2];
-
-	memcpy(words, block, sizeof(words));
-	return GUINT64_FROM_LE(words[0]) == G_GUINT64_CONSTANT(0x31304b4843544453) &&
-	       GUINT64_FROM_LE(words[1]) == seed;
-}
-
-/* puts back, last first, every block that holds one of the run's; the count or -1 */
-static gint
-sdt_journal_put_back(const SdtCheckJournal *j, gint fd, GError **error)
-{
-	guint8 *now = g_aligned_alloc(1, SDT_JOURNAL_BLOCK, SDT_JOURNAL_BLOCK);
-	gint count = 0;
+	g_autofree gchar *name = sdt_check_journal_copy_name(idx + 1);
+	g_autofree gchar *tmp = NULL;
+	g_autofree guint8 *chunk = g_malloc0(SDT_CHECK_JOURNAL_CHUNK);
+	SdtJournalCopy *c = g_new0(SdtJournalCopy, 1);
 	gint rc = 0;
-
-	for (guint k = j->n; k-- > 0 && rc == 0;) {
-		const guint8 *saved = j->saved + (gsize) k * SDT_JOURNAL_BLOCK;
-		if (sdt_file_pread_all(fd, now, SDT_JOURNAL_BLOCK, j->at[k], NULL) != 0 ||
-		    memcmp(now, saved, SDT_JOURNAL_BLOCK) == 0 ||
-		    !sdt_journal_is_ours(now, j->seed))
-			continue;
-		rc = sdt_file_pwrite_all(fd, saved, SDT_JOURNAL_BLOCK, j->at[k], NULL);
-		count++;
-	}
-	g_aligned_free(now);
-	if (rc == 0 && fdatasync(fd) != 0)
-		rc = errno;
-	if (rc != 0) {
-		sdt_error_set_from_errno(
-			error,
-			rc,
-			_("Cannot put back the blocks an interrupted check changed "
-			  "on %s"),
-			j->disk_node);
-		return -1;
-	}
-	return count;
-}
-
-gint
-sdt_check_journal_repair(const gchar *const *dirs, GError **error)
-{
-	g_return_val_if_fail(error == NULL || *error == NULL, -1);
-	SdtCheckJournal j = {0};
-	gboolean found = FALSE;
-	gint count;
 	gint fd;
 
-	if (!sdt_journal_load(dirs, &j, &found)) {
-		/* none, or only torn ones: a journal is whole before the first write */
-		if (found)
-			sdt_check_journal_remove(dirs);
-		return 0;
+	c->path = g_build_filename(dir, name, NULL);
+	c->extents = g_array_new(FALSE, FALSE, sizeof(SdtJournalExtent));
+	tmp = g_strconcat(c->path, ".new", NULL);
+	g_unlink(tmp);
+	/* a temporary name until it is whole: a power cut never leaves a torn copy */
+	fd = open(tmp, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
+		sdt_error_set_from_errno(error, errno, _("Cannot write %s"), tmp);
+		sdt_journal_copy_free(c);
+		return NULL;
 	}
-	fd = sdt_journal_open_disk(&j, error);
-	count = fd >= 0 ? sdt_journal_put_back(&j, fd, error) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (count >= 0) {
-		sdt_check_journal_remove(dirs);
-		if (count > 0)
-			g_message("put back %d blocks an interrupted check had changed on %s",
-				  count,
-				  j.disk_node);
+	for (gsize off = 0; off < size && rc == 0; off += SDT_CHECK_JOURNAL_CHUNK) {
+		gsize len = MIN(SDT_CHECK_JOURNAL_CHUNK, size - off);
+		memset(chunk, 0, len);
+		if (off < bytes->len)
+			memcpy(chunk, bytes->data + off, MIN(len, bytes->len - off));
+		rc = sdt_file_pwrite_all(fd, chunk, len, off, NULL);
 	}
-	sdt_journal_clear(&j);
-	return count;
+	if (rc == 0 && fsync(fd) != 0)
+		rc = errno;
+	if (rc == 0 && !sdt_journal_copy_map(c, fd, size, part_start))
+		rc = EOPNOTSUPP;
+	close(fd);
+	if (rc == 0 && g_rename(tmp, c->path) != 0)
+		rc = errno;
+	if (rc != 0) {
+		g_unlink(tmp);
+		sdt_error_set_from_errno(error, rc, _("Cannot write %s"), c->path);
+		sdt_journal_copy_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+SdtCheckJournalPlaces *
+sdt_check_journal_places_new(const gchar *const *dirs,
+			     const SdtCheckJournalTarget *target,
+			     gsize capacity,
+			     GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	SdtCheckJournalPlaces *p = g_new0(SdtCheckJournalPlaces, 1);
+	/* the record of no blocks out: what every copy holds until a batch */
+	SdtCheckJournal closed = {
+		.disk_node = (gchar *) target->disk_node,
+		.rdev = target->rdev,
+		.claim = target->claim,
+		.seed = target->seed,
+	};
+
+	p->copies = g_ptr_array_new_with_free_func(sdt_journal_copy_free);
+	p->card_dirs = g_ptr_array_new_with_free_func(g_free);
+	p->file_dirs = g_ptr_array_new_with_free_func(g_free);
+	p->fd = target->fd;
+	p->capacity = (capacity + SDT_JOURNAL_BLOCK - 1) / SDT_JOURNAL_BLOCK * SDT_JOURNAL_BLOCK;
+	p->bytes = sdt_journal_encode(&closed);
+	p->buf = g_aligned_alloc(p->capacity / SDT_JOURNAL_BLOCK,
+				 SDT_JOURNAL_BLOCK,
+				 SDT_JOURNAL_BLOCK);
+	for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++) {
+		struct stat st;
+		if (!sdt_state_lock_make_dir(dirs[i], error) || g_stat(dirs[i], &st) != 0) {
+			if (error != NULL && *error == NULL)
+				sdt_error_set_from_errno(error, errno, _("Cannot use %s"), dirs[i]);
+			sdt_check_journal_places_free(p);
+			return NULL;
+		}
+		/* off the checked file system a probe write cannot reach it */
+		if (st.st_dev != target->fs_dev) {
+			g_ptr_array_add(p->file_dirs, g_strdup(dirs[i]));
+			continue;
+		}
+		g_ptr_array_add(p->card_dirs, g_strdup(dirs[i]));
+		for (guint c = 0; c < SDT_CHECK_JOURNAL_COPIES; c++) {
+			SdtJournalCopy *copy = sdt_journal_copy_new(dirs[i],
+								    c,
+								    p->bytes,
+								    p->capacity,
+								    target->part_start,
+								    error);
+			if (copy == NULL) {
+				sdt_check_journal_places_free(p);
+				return NULL;
+			}
+			g_ptr_array_add(p->copies, copy);
+		}
+		sdt_check_journal_sync_dir(dirs[i]);
+	}
+	return p;
+}
+
+gsize
+sdt_check_journal_places_capacity(const SdtCheckJournalPlaces *places)
+{
+	return places->capacity;
+}
+
+guint64
+sdt_check_journal_places_copy_at(const SdtCheckJournalPlaces *places, guint i)
+{
+	const SdtJournalCopy *c = g_ptr_array_index(places->copies, i);
+
+	return g_array_index(c->extents, SdtJournalExtent, 0).start;
+}
+
+guint
+sdt_check_journal_places_n_card(const SdtCheckJournalPlaces *places)
+{
+	return places->copies->len;
+}
+
+static void
+sdt_journal_places_release(SdtCheckJournalPlaces *places)
+{
+	g_ptr_array_unref(places->copies);
+	g_ptr_array_unref(places->card_dirs);
+	g_ptr_array_unref(places->file_dirs);
+	g_byte_array_unref(places->bytes);
+	g_aligned_free(places->buf);
+	g_free(places);
+}
+
+void
+sdt_check_journal_places_keep(SdtCheckJournalPlaces *places)
+{
+	if (places != NULL)
+		sdt_journal_places_release(places);
+}
+
+void
+sdt_check_journal_places_free(SdtCheckJournalPlaces *places)
+{
+	if (places == NULL)
+		return;
+	for (guint i = 0; i < places->copies->len; i++) {
+		SdtJournalCopy *c = g_ptr_array_index(places->copies, i);
+		g_unlink(c->path);
+	}
+	for (guint i = 0; i < places->card_dirs->len; i++) {
+		const gchar *dir = g_ptr_array_index(places->card_dirs, i);
+		sdt_check_journal_sync_dir(dir);
+		g_rmdir(dir);
+	}
+	for (guint i = 0; i < places->file_dirs->len; i++) {
+		const gchar *dir = g_ptr_array_index(places->file_dirs, i);
+		const gchar *one[] = {dir, NULL};
+		sdt_check_journal_remove(one);
+	}
+	sdt_journal_places_release(places);
+}
+
+/* @len bytes of @buf at the start of copy @c, raw; 0 or an errno */
+static gint
+sdt_journal_copy_io(SdtCheckJournalPlaces *p, SdtJournalCopy *c, gsize len, gboolean write)
+{
+	for (guint i = 0; i < c->extents->len; i++) {
+		const SdtJournalExtent *e = &g_array_index(c->extents, SdtJournalExtent, i);
+		gsize n;
+		gint rc;
+		if (e->logical >= len)
+			break;
+		n = (gsize) MIN(e->len, len - e->logical);
+		rc = write ? sdt_file_pwrite_all(p->fd, p->buf + e->logical, n, e->start, NULL)
+			   : sdt_file_pread_all(p->fd, p->buf + e->logical, n, e->start, NULL);
+		if (rc != 0)
+			return rc;
+	}
+	if (write && fdatasync(p->fd) != 0)
+		return errno;
+	return 0;
+}
+
+/* the record in p->bytes into copy @c, and synced: one copy at a time, so that a
+ * power cut can tear at most the one being written */
+static gint
+sdt_journal_copy_write(SdtCheckJournalPlaces *p, SdtJournalCopy *c)
+{
+	gsize len = (p->bytes->len + SDT_JOURNAL_BLOCK - 1) / SDT_JOURNAL_BLOCK * SDT_JOURNAL_BLOCK;
+
+	memset(p->buf, 0, len);
+	memcpy(p->buf, p->bytes->data, p->bytes->len);
+	return sdt_journal_copy_io(p, c, len, TRUE);
+}
+
+/* writes p->bytes everywhere: the copies on the card raw, the others as files */
+static gboolean
+sdt_journal_places_put(SdtCheckJournalPlaces *p, GError **error)
+{
+	if (p->bytes->len > p->capacity) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_FAILED,
+			    _("The check's journal (%" PRIu64 " bytes) does not fit its copies "
+			      "(%" PRIu64 " bytes)"),
+			    (guint64) p->bytes->len,
+			    (guint64) p->capacity);
+		return FALSE;
+	}
+	for (guint i = 0; i < p->copies->len; i++) {
+		SdtJournalCopy *c = g_ptr_array_index(p->copies, i);
+		gint rc = sdt_journal_copy_write(p, c);
+		if (rc != 0)
+			return sdt_error_set_from_errno(error, rc, _("Cannot write %s"), c->path);
+	}
+	for (guint i = 0; i < p->file_dirs->len; i++)
+		if (!sdt_journal_write_one(g_ptr_array_index(p->file_dirs, i), p->bytes, error))
+			return FALSE;
+	return TRUE;
+}
+
+gboolean
+sdt_check_journal_places_write(SdtCheckJournalPlaces *places,
+			       const SdtCheckJournal *journal,
+			       GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	SdtCheckJournal j = *journal;
+
+	j.gen = ++places->gen;
+	g_byte_array_unref(places->bytes);
+	places->bytes = sdt_journal_encode(&j);
+	return sdt_journal_places_put(places, error);
+}
+
+guint
+sdt_check_journal_places_recheck(SdtCheckJournalPlaces *places, GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, 0);
+	gsize len = (places->bytes->len + SDT_JOURNAL_BLOCK - 1) / SDT_JOURNAL_BLOCK *
+		    SDT_JOURNAL_BLOCK;
+	guint hit = 0;
+
+	for (guint i = 0; i < places->copies->len; i++) {
+		SdtJournalCopy *c = g_ptr_array_index(places->copies, i);
+		gint rc = sdt_journal_copy_io(places, c, len, FALSE);
+		if (rc == 0 && memcmp(places->buf, places->bytes->data, places->bytes->len) == 0)
+			continue;
+		hit++;
+		rc = sdt_journal_copy_write(places, c);
+		if (rc != 0) {
+			sdt_error_set_from_errno(error, rc, _("Cannot write %s"), c->path);
+			return hit;
+		}
+	}
+	for (guint i = 0; i < places->file_dirs->len; i++) {
+		const gchar *dir = g_ptr_array_index(places->file_dirs, i);
+		if (sdt_journal_intact(dir, places->bytes))
+			continue;
+		hit++;
+		if (!sdt_journal_write_one(dir, places->bytes, error))
+			return hit;
+	}
+	return hit;
+}
+
+gboolean
+sdt_check_journal_places_close(SdtCheckJournalPlaces *places, GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	SdtCheckJournal closed = {0};
+	SdtCheckJournal last = {0};
+	gboolean whole;
+
+	/* the record of no blocks out, newer than the batch's (its target from that) */
+	whole = sdt_check_journal_decode(places->bytes->data, places->bytes->len, &last);
+	g_return_val_if_fail(whole, FALSE);
+	closed.disk_node = last.disk_node;
+	closed.rdev = last.rdev;
+	closed.claim = last.claim;
+	closed.seed = last.seed;
+	closed.gen = ++places->gen;
+	g_byte_array_unref(places->bytes);
+	places->bytes = sdt_journal_encode(&closed);
+	sdt_check_journal_clear(&last);
+	for (guint i = 0; i < places->copies->len; i++) {
+		SdtJournalCopy *c = g_ptr_array_index(places->copies, i);
+		gint rc = sdt_journal_copy_write(places, c);
+		if (rc != 0)
+			return sdt_error_set_from_errno(error, rc, _("Cannot write %s"), c->path);
+	}
+	for (guint i = 0; i < places->file_dirs->len; i++) {
+		const gchar *one[] = {g_ptr_array_index(places->file_dirs, i), NULL};
+		g_autofree gchar *path = g_build_filename(one[0], SDT_CHECK_JOURNAL_NAME, NULL);
+		if (g_unlink(path) == 0)
+			sdt_check_journal_sync_dir(one[0]);
+	}
+	return TRUE;
+}
+
+/* ---- which real sizes let a write reach a copy ---- */
+
+typedef struct {
+	guint64 at;
+	guint copy;
+	gint delta;
+} SdtJournalEvent;
+
+static gint
+sdt_journal_event_cmp(gconstpointer a, gconstpointer b)
+{
+	const SdtJournalEvent *x = a;
+	const SdtJournalEvent *y = b;
+
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	return x->delta - y->delta; /* ends before starts */
+}
+
+/*
+ * The sizes R in [@lo, @hi) under which a write of [@a, @b) lands on [@j, @j + @l):
+ * some k >= 1 with a - j - l < kR < b - j (a write above the copy) or
+ * j - b < kR < j + l - a (below it), as closed integer ranges.
+ */
+static void
+sdt_journal_hits(GArray *events,
+		 guint copy,
+		 guint64 a,
+		 guint64 b,
+		 guint64 j,
+		 guint64 l,
+		 guint64 lo,
+		 guint64 hi)
+{
+	for (guint side = 0; side < 2; side++) {
+		/* kR in the open interval (d_lo, d_hi) */
+		gint64 d_lo =
+			side == 0 ? (gint64) a - (gint64) j - (gint64) l : (gint64) j - (gint64) b;
+		gint64 d_hi =
+			side == 0 ? (gint64) b - (gint64) j : (gint64) j + (gint64) l - (gint64) a;
+		if (d_hi <= 0)
+			continue;
+		for (guint64 k = 1; (guint64) d_hi > k * lo; k++) {
+			guint64 r_lo = d_lo < 0 ? 1 : (guint64) d_lo / k + 1;
+			guint64 r_hi = ((guint64) d_hi + k - 1) / k - 1;
+			SdtJournalEvent in;
+			SdtJournalEvent out;
+			r_lo = MAX(r_lo, lo);
+			r_hi = MIN(r_hi, hi - 1);
+			if (r_lo > r_hi)
+				continue;
+			in = (SdtJournalEvent){r_lo, copy, 1};
+			out = (SdtJournalEvent){r_hi + 1, copy, -1};
+			g_array_append_val(events, in);
+			g_array_append_val(events, out);
+		}
+	}
+}
+
+gboolean
+sdt_check_journal_places_safe(const SdtCheckJournalPlaces *places,
+			      const guint64 *at,
+			      guint n,
+			      guint n_journaled,
+			      guint64 lo,
+			      guint64 hi,
+			      guint64 *witness)
+{
+	g_autoptr(GArray) events = g_array_new(FALSE, FALSE, sizeof(SdtJournalEvent));
+	g_autoptr(GArray) sorted = g_array_sized_new(FALSE, FALSE, sizeof(guint64), n);
+	g_autofree guint *cover = NULL;
+	guint n_copies = places != NULL ? places->copies->len : 0;
+	gsize used;
+	guint covered = 0;
+
+	/* a copy off the card, or none on it: nothing of the batch can reach them all */
+	/* a file copy elsewhere may be /run, gone after a power cut: only the card's count */
+	if (n_copies == 0 || lo >= hi)
+		return TRUE;
+	used = sdt_check_journal_size(n_journaled, SDT_JOURNAL_MAX_NODE);
+	g_array_append_vals(sorted, at, n);
+	g_array_sort(sorted, sdt_check_config_cmp_u64);
+	for (guint i = 0; i < sorted->len;) {
+		/* one contiguous stretch of the batch */
+		guint64 a = g_array_index(sorted, guint64, i);
+		guint64 b = a + SDT_JOURNAL_BLOCK;
+		for (i++; i < sorted->len && g_array_index(sorted, guint64, i) <= b; i++)
+			b = MAX(b, g_array_index(sorted, guint64, i) + SDT_JOURNAL_BLOCK);
+		for (guint c = 0; c < n_copies; c++) {
+			const SdtJournalCopy *copy = g_ptr_array_index(places->copies, c);
+			for (guint e = 0; e < copy->extents->len; e++) {
+				const SdtJournalExtent *x =
+					&g_array_index(copy->extents, SdtJournalExtent, e);
+				if (x->logical >= used)
+					break;
+				sdt_journal_hits(events,
+						 c,
+						 a,
+						 b,
+						 x->start,
+						 MIN(x->len, used - x->logical),
+						 lo,
+						 hi);
+			}
+		}
+	}
+	g_array_sort(events, sdt_journal_event_cmp);
+	cover = g_new0(guint, n_copies);
+	for (guint i = 0; i < events->len; i++) {
+		const SdtJournalEvent *ev = &g_array_index(events, SdtJournalEvent, i);
+		if (ev->delta > 0 && cover[ev->copy]++ == 0)
+			covered++;
+		else if (ev->delta < 0 && --cover[ev->copy] == 0)
+			covered--;
+		/* every copy reachable under one size: not safe */
+		if (covered == n_copies &&
+		    (i + 1 == events->len ||
+		     g_array_index(events, SdtJournalEvent, i + 1).at != ev->at)) {
+			if (witness != NULL)
+				*witness = ev->at;
+			return FALSE;
+		}
+	}
+	return TRUE;
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <glib.h>
+#include <sys/types.h>
 #include <json-glib/json-glib.h>
 #include <gio/gio.h>
 
@@ -68,8 +69,10 @@ typedef struct {
 	gint rfd;           /* the disk, O_RDONLY | O_DIRECT */
 	gint wfd;           /* the disk, O_RDWR | O_DIRECT, only after the read-only phase */
 	gint file_fd;       /* the reserved file */
-	guint8 *buf;        /* SDT_CHECK_FULL_IO bytes, aligned */
-	guint8 *expect;     /* one block */
+	dev_t fs_dev;       /* the checked file system's st_dev */
+	struct _SdtCheckJournalPlaces *journal; /* the journal's copies (sdt-check-journal) */
+	guint8 *buf;                            /* SDT_CHECK_FULL_IO bytes, aligned */
+	guint8 *expect;                         /* one block */
 
 	GArray *candidates; /* guint64, ascending */
 	GArray *extents;    /* SdtCheckExtent, ascending */
@@ -85,6 +88,20 @@ typedef struct {
 	guint n_bad;
 	guint n_top_verified;
 	guint n_restored;
+	guint n_left;           /* blocks the system wrote while out: left as they are */
+	guint n_splits;         /* batches split for the journal's sake */
+	guint journal_hits;     /* copies of the journal a write hit (rewritten) */
+	guint64 journal_unsafe; /* a size under which one batch could hit every copy */
+	gboolean journal_kept;  /* blocks could not all be put back: the journal stays */
+	gboolean frozen;        /* the checked file system is frozen now */
+	gint freeze_fd;         /* its root, for FIFREEZE / FITHAW; -1 */
+	gint watch_fd;          /* the pipe to the thaw watchdog; -1 */
+	gint watch_pid;
+	guint n_frozen;   /* batches run frozen */
+	guint n_unfrozen; /* and not: the kernel refused (said in the result) */
+	gint freeze_errno;
+	gint64 frozen_since;    /* monotonic, while frozen */
+	gint64 frozen_max_us;   /* the longest freeze */
 	guint64 verified_bytes; /* full mode */
 	gdouble write_mb_s;     /* full mode: the write pass, 10^6 bytes/s */
 	gdouble read_mb_s;
@@ -149,6 +166,16 @@ gboolean sdt_check_target_reserve(SdtCheck *self, GError **error);
 /* the disk O_RDWR | O_DIRECT: only after the read-only phase */
 gboolean sdt_check_target_open_write(SdtCheck *self, GError **error);
 
+/*
+ * FIFREEZE on the checked file system around a batch: nothing of the system's is
+ * written while its blocks are out.  A watchdog process thaws it if this one dies
+ * while it is frozen; a refusal (not supported, EBUSY) leaves it unfrozen and is
+ * counted (the put-back still writes only over the run's own blocks).  Thaw is
+ * safe to call when not frozen.
+ */
+void sdt_check_target_freeze(SdtCheck *self);
+void sdt_check_target_thaw(SdtCheck *self);
+
 /* the device offset of the @rank-th 4 KiB block of the reserved space */
 guint64 sdt_check_target_rank_to_offset(SdtCheck *self, guint64 rank);
 /* the rank of the first reserved block at or above @offset */
@@ -173,6 +200,7 @@ guint64 sdt_check_target_offset_to_rank(SdtCheck *self, guint64 offset);
 typedef struct {
 	GArray *at; /* guint64: the samples, the run's blocks, the flush */
 	guint n_samples;
+	guint n_run;       /* the run's blocks, after the samples; then the flush */
 	guint64 run_start; /* 0 and run_len 0: no run */
 	guint64 run_len;
 	guint64 stride;   /* the wrap search's reads */
@@ -244,45 +272,126 @@ JsonNode *sdt_check_json_build(SdtCheck *self);
  * written durably (temporary file, fsync, rename, fsync of the folder) to every
  * journal folder before the first of those writes, and removed once they are
  * all put back.  A check killed (or a power cut) in between leaves it; the next
- * start puts the blocks back from it (sdt_check_journal_repair()).  Internal to
+ * start puts the blocks back from it (sdt_check_repair_journal()).  Internal to
  * the check, below sdt-check-block; docs/ARCHITECTURE.md "Authenticity check".
  */
 
-#define SDT_CHECK_JOURNAL_NAME "check-journal"
+#define SDT_CHECK_JOURNAL_NAME       "check-journal"
+#define SDT_CHECK_JOURNAL_COPIES     3 /* on the checked file system, per folder there */
+#define SDT_CHECK_JOURNAL_MAX_COPIES 8 /* the names repair looks for: check-journal.0 .. 7 */
+#define SDT_CHECK_JOURNAL_DAMAGED    ".damaged"
+#define SDT_CHECK_JOURNAL_CHUNK      (1u << 20)
+#define SDT_CHECK_JOURNAL_MIN        (256u * 1024) /* the smallest copy */
 
 typedef struct {
 	gchar *disk_node; /* the whole disk the blocks are on */
 	guint64 rdev;     /* its device number */
 	guint64 claim;    /* its size */
 	guint64 seed;     /* the run's: its blocks carry it */
-	guint n;
-	guint64 *at;   /* device byte offsets, 4 KiB blocks */
-	guint8 *saved; /* n blocks: what each held */
+	guint64 gen;      /* the newest whole copy wins; set by the writer */
+	guint n;          /* 0: nothing is out */
+	guint64 *at;      /* device byte offsets, 4 KiB blocks */
+	guint8 *saved;    /* n blocks: what each held */
 } SdtCheckJournal;
 
-/* writes @journal into every folder of @dirs (NULL-terminated; created 0700) */
+/* writes @journal into every folder of @dirs (NULL-terminated; created 0700) as a
+ * file (temporary file, fsync, rename): the journal of folders off the card */
 gboolean
 sdt_check_journal_write(const gchar *const *dirs, const SdtCheckJournal *journal, GError **error);
-/*
- * After the batch's writes: a journal copy on the card that one of them hit (a
- * wrap can alias the journal's own blocks) is written again, read with O_DIRECT
- * so that the page cache cannot hide the damage.  FALSE only when rewriting fails.
- */
-gboolean sdt_check_journal_rewrite_damaged(const gchar *const *dirs,
-					   const SdtCheckJournal *journal,
-					   GError **error);
+/* the journal in @data (padding after it allowed), if whole and its checksum
+ * holds; free it with sdt_check_journal_clear() */
+gboolean sdt_check_journal_decode(const guint8 *data, gsize len, SdtCheckJournal *j);
+void sdt_check_journal_clear(SdtCheckJournal *j);
+/* the names of the copies in a folder: 0 the file copy, i > 0 check-journal.(i - 1) */
+gchar *sdt_check_journal_copy_name(guint i);
+/* fsync() of a folder */
+void sdt_check_journal_sync_dir(const gchar *dir);
 
-/* removes the journal from every folder of @dirs */
+/* removes every journal copy from every folder of @dirs (and each folder, if empty) */
 void sdt_check_journal_remove(const gchar *const *dirs);
 
+/* the bytes of a copy that holds @n blocks of a disk node of @node_len bytes */
+gsize sdt_check_journal_size(guint n, gsize node_len);
+
 /*
- * Puts back the blocks a killed check left written, from the first intact
- * journal in @dirs: a block is rewritten only where it holds one of that run's
- * blocks now (never over anything else), then synced, and the journals go.
- * Returns the number of blocks put back (0: none was out), -1 with @error set
- * when the journal's disk is not there or not the same (the journal stays for
- * a later start) or a write failed.
+ * The journal's places for one run.  In a folder on the checked file system
+ * (the state folder on a Pi) SDT_CHECK_JOURNAL_COPIES preallocated files
+ * (check-journal.N: written whole through the file system, fsynced, renamed,
+ * before any batch), each then written raw at its FIEMAP'd blocks with O_DIRECT
+ * and fdatasync, one copy after the other, so that nothing of the journal goes
+ * through the file system while a batch is out (it may be frozen, FIFREEZE).
+ * Every record carries a generation and a SHA-256; a batch's record, then a
+ * newer record of no blocks out once they are back.  Other folders (/run)
+ * get a file copy.  docs/ARCHITECTURE.md "The journal".
  */
-gint sdt_check_journal_repair(const gchar *const *dirs, GError **error);
+typedef struct _SdtCheckJournalPlaces SdtCheckJournalPlaces;
+
+typedef struct {
+	const gchar *disk_node;
+	guint64 rdev;
+	guint64 claim;
+	guint64 seed;
+	guint64 part_start; /* the checked file system's offset on the disk */
+	dev_t fs_dev;       /* its st_dev: folders there get the copies written raw */
+	gint fd;            /* the disk, O_RDWR | O_DIRECT (borrowed) */
+} SdtCheckJournalTarget;
+
+/* the places for records of up to @capacity bytes (sdt_check_journal_size()) */
+SdtCheckJournalPlaces *sdt_check_journal_places_new(const gchar *const *dirs,
+						    const SdtCheckJournalTarget *target,
+						    gsize capacity,
+						    GError **error);
+/* removes the copies (never while the file system is frozen) */
+void sdt_check_journal_places_free(SdtCheckJournalPlaces *places);
+/* frees @places but leaves its copies for the next start's repair */
+void sdt_check_journal_places_keep(SdtCheckJournalPlaces *places);
+gsize sdt_check_journal_places_capacity(const SdtCheckJournalPlaces *places);
+/* where copy @i begins on the disk (tests) */
+guint64 sdt_check_journal_places_copy_at(const SdtCheckJournalPlaces *places, guint i);
+/* how many copies are on the checked card */
+guint sdt_check_journal_places_n_card(const SdtCheckJournalPlaces *places);
+
+/* a batch's record (a new generation) into every copy, durably, before its writes */
+gboolean sdt_check_journal_places_write(SdtCheckJournalPlaces *places,
+					const SdtCheckJournal *journal,
+					GError **error);
+/* after the batch's writes: every copy read back raw, one a write hit written
+ * again from memory; the number of copies that were hit */
+guint sdt_check_journal_places_recheck(SdtCheckJournalPlaces *places, GError **error);
+/* once every block is back: a newer record of none out into every copy */
+gboolean sdt_check_journal_places_close(SdtCheckJournalPlaces *places, GError **error);
+
+/*
+ * Can the writes of a batch (@n blocks at @at, of which @n_journaled are in its
+ * record) damage every copy on the card under one real size R in [@lo, @hi)?  A
+ * wrap at R moves a write at x to x - kR: a copy at [J, J + l) is hit by a
+ * written stretch [a, b) iff some k >= 1 has a - J - l < kR < b - J (or, for a
+ * write below it, J - b < kR < J + l - a).  FALSE, with the smallest such R in
+ * @witness, when some R reaches every copy: the batch must be split.  TRUE when
+ * no copy is on the card (nothing there to hit).  For callers that plan batches.
+ */
+gboolean sdt_check_journal_places_safe(const SdtCheckJournalPlaces *places,
+				       const guint64 *at,
+				       guint n,
+				       guint n_journaled,
+				       guint64 lo,
+				       guint64 hi,
+				       guint64 *witness);
+
+/* ---- sdt-check-repair.c ---- */
+
+/*
+ * Puts back the blocks a killed check left written, from the newest whole copy
+ * in @dirs: a block is rewritten only where it holds the run's own block for
+ * that address now (never over anything else), then synced, and the journals
+ * go.  Journal files none of which is whole are never dropped: they are kept as
+ * NAME.damaged (sdt_check_repair_damaged()).  Returns the number of blocks put
+ * back (0: none was out), -1 with @error set when the journal's disk is not
+ * there or not the same (the journal stays for a later start) or a write failed.
+ */
+gint sdt_check_repair_journal(const gchar *const *dirs, GError **error);
+
+/* the path of a damaged journal kept in @dirs, or NULL */
+gchar *sdt_check_repair_damaged(const gchar *const *dirs);
 
 G_END_DECLS

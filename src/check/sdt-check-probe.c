@@ -36,8 +36,15 @@ sdt_check_probe_batch_init(SdtCheckBatch *batch,
 		guint64 at = run_start + off;
 		g_array_append_val(batch->at, at);
 	}
-	if (flush != NULL)
+	batch->n_run = batch->at->len - batch->n_samples;
+	if (flush != NULL) {
+		/* in disk order: the flush is read and written back in stretches */
 		g_array_append_vals(batch->at, flush->data, flush->len);
+		qsort(&g_array_index(batch->at, guint64, batch->n_samples + batch->n_run),
+		      flush->len,
+		      sizeof(guint64),
+		      (gint(*)(const void *, const void *)) sdt_check_config_cmp_u64);
+	}
 	n = MAX(batch->at->len, 1);
 	batch->saved = g_aligned_alloc(n, SDT_CHECK_BLOCK, SDT_CHECK_BLOCK);
 	batch->saved_ok = g_new0(guint8, n);
@@ -65,11 +72,13 @@ sdt_check_batch_at(SdtCheckBatch *batch, guint i)
 
 /* ---- save and journal ---- */
 
-/* reads every block; one that cannot be read is never written */
+static guint sdt_check_batch_n_out(SdtCheckBatch *batch);
+
+/* reads every block that goes out; one that cannot be read is never written */
 static gboolean
 sdt_check_batch_save(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 {
-	for (guint i = 0; i < batch->at->len; i++) {
+	for (guint i = 0; i < sdt_check_batch_n_out(batch); i++) {
 		guint8 *slot = batch->saved + (gsize) i * SDT_CHECK_BLOCK;
 		if (sdt_check_block_pread(self,
 					  slot,
@@ -84,10 +93,43 @@ sdt_check_batch_save(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 	return TRUE;
 }
 
-/* the journal of the blocks that were saved; @rewrite: after the writes, only
- * a copy they damaged is written again */
+/* the blocks the record holds: the samples and the run (the flush writes back
+ * what it read, so nothing of it is ever out) */
+static guint
+sdt_check_batch_n_out(SdtCheckBatch *batch)
+{
+	return batch->n_samples + batch->n_run;
+}
+
+/* the journal's copies, big enough for @batch: made before any batch (and again,
+ * bigger, for a bigger one), never while the file system is frozen */
 static gboolean
-sdt_check_batch_journal(SdtCheck *self, SdtCheckBatch *batch, gboolean rewrite, GError **error)
+sdt_check_batch_places(SdtCheck *self, SdtCheckBatch *batch, GError **error)
+{
+	gsize need = sdt_check_journal_size(sdt_check_batch_n_out(batch), strlen(self->disk_node));
+	SdtCheckJournalTarget target = {
+		.disk_node = self->disk_node,
+		.rdev = self->disk_rdev,
+		.claim = self->claim,
+		.seed = self->seed,
+		.part_start = self->part_start,
+		.fs_dev = self->fs_dev,
+		.fd = self->wfd,
+	};
+
+	if (self->journal != NULL && sdt_check_journal_places_capacity(self->journal) >= need)
+		return TRUE;
+	g_clear_pointer(&self->journal, sdt_check_journal_places_free);
+	self->journal = sdt_check_journal_places_new(self->config->journal_dirs,
+						     &target,
+						     MAX(need, SDT_CHECK_JOURNAL_MIN),
+						     error);
+	return self->journal != NULL;
+}
+
+/* the journal of the blocks that were saved, into every copy, before any write */
+static gboolean
+sdt_check_batch_journal(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 {
 	SdtCheckJournal j = {
 		.disk_node = self->disk_node,
@@ -95,11 +137,12 @@ sdt_check_batch_journal(SdtCheck *self, SdtCheckBatch *batch, gboolean rewrite, 
 		.claim = self->claim,
 		.seed = self->seed,
 	};
+	guint n_out = sdt_check_batch_n_out(batch);
 	gboolean ok;
 
-	j.at = g_new(guint64, MAX(batch->at->len, 1));
-	j.saved = g_aligned_alloc(MAX(batch->at->len, 1), SDT_CHECK_BLOCK, SDT_CHECK_BLOCK);
-	for (guint i = 0; i < batch->at->len; i++) {
+	j.at = g_new(guint64, MAX(n_out, 1));
+	j.saved = g_aligned_alloc(MAX(n_out, 1), SDT_CHECK_BLOCK, SDT_CHECK_BLOCK);
+	for (guint i = 0; i < n_out; i++) {
 		if (!batch->saved_ok[i])
 			continue;
 		j.at[j.n] = sdt_check_batch_at(batch, i);
@@ -108,8 +151,7 @@ sdt_check_batch_journal(SdtCheck *self, SdtCheckBatch *batch, gboolean rewrite, 
 		       SDT_CHECK_BLOCK);
 		j.n++;
 	}
-	ok = rewrite ? sdt_check_journal_rewrite_damaged(self->config->journal_dirs, &j, error)
-		     : sdt_check_journal_write(self->config->journal_dirs, &j, error);
+	ok = sdt_check_journal_places_write(self->journal, &j, error);
 	g_free(j.at);
 	g_aligned_free(j.saved);
 	return ok;
@@ -117,10 +159,33 @@ sdt_check_batch_journal(SdtCheck *self, SdtCheckBatch *batch, gboolean rewrite, 
 
 /* ---- write, read back ---- */
 
+/* the flush: every stretch read and written back as it is now, so that a fake's
+ * write cache forgets the samples while no flush write changes anything, whatever
+ * address it wraps to (nothing of it is ever out, nor in the journal) */
+static gboolean
+sdt_check_batch_flush(SdtCheck *self, SdtCheckBatch *batch, GError **error)
+{
+	for (guint i = sdt_check_batch_n_out(batch); i < batch->at->len;) {
+		guint64 a = sdt_check_batch_at(batch, i);
+		guint n = 1;
+		while (i + n < batch->at->len && n < SDT_CHECK_FULL_IO / SDT_CHECK_BLOCK &&
+		       sdt_check_batch_at(batch, i + n) == a + (guint64) n * SDT_CHECK_BLOCK)
+			n++;
+		/* not counted as written: nothing of the run's is in them */
+		if (sdt_check_block_pread(self, self->buf, (gsize) n * SDT_CHECK_BLOCK, a) == 0)
+			sdt_check_block_pwrite(self, self->buf, (gsize) n * SDT_CHECK_BLOCK, a);
+		i += n;
+		if (sdt_check_block_cancelled(self, error))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+/* the samples and the run get the run's own blocks, then the flush */
 static gboolean
 sdt_check_batch_write(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 {
-	for (guint i = 0; i < batch->at->len; i++) {
+	for (guint i = 0; i < sdt_check_batch_n_out(batch); i++) {
 		guint64 at = sdt_check_batch_at(batch, i);
 		if (!batch->saved_ok[i])
 			continue;
@@ -135,12 +200,22 @@ sdt_check_batch_write(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 		if (i % 256 == 0 && sdt_check_block_cancelled(self, error))
 			return FALSE;
 	}
+	if (!sdt_check_batch_flush(self, batch, error))
+		return FALSE;
 	if (fdatasync(self->wfd) != 0)
 		g_ptr_array_add(self->notes,
 				g_strdup_printf(_("Flushing %s failed: %s"),
 						self->disk_node,
 						g_strerror(errno)));
 	return TRUE;
+}
+
+/* after the writes: a copy of the journal one of them hit is written again */
+static gboolean
+sdt_check_batch_recheck(SdtCheck *self, GError **error)
+{
+	self->journal_hits += sdt_check_journal_places_recheck(self->journal, error);
+	return error == NULL || *error == NULL;
 }
 
 static void
@@ -252,30 +327,49 @@ sdt_check_batch_search(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 
 /* ---- put back ---- */
 
-/* last first, so that on a wrap the first saved content of a place is what stays */
+/* is the block at @at (read now) still the run's own block for it?  If not, the
+ * system wrote it meanwhile (or the write went nowhere): it is left alone */
+static gboolean
+sdt_check_batch_still_ours(SdtCheck *self, guint64 at)
+{
+	guint64 other = 0;
+
+	if (sdt_check_block_pread(self, self->buf, SDT_CHECK_BLOCK, at) != 0)
+		return FALSE;
+	return sdt_check_block_classify(self, self->buf, at, &other) == SDT_CHECK_BLOCK_OK;
+}
+
+/* last first, so that on a wrap the first saved content of a place is what stays;
+ * only over the run's own block for that address */
 static void
 sdt_check_batch_restore(SdtCheck *self, SdtCheckBatch *batch, gdouble fraction)
 {
+	g_autoptr(GError) error = NULL;
 	guint failed = 0;
 
 	sdt_check_block_report(self, "restore", fraction);
 	for (guint i = batch->at->len; i-- > 0;) {
+		guint64 at = sdt_check_batch_at(batch, i);
 		if (!batch->written[i])
 			continue;
+		if (!sdt_check_batch_still_ours(self, at)) {
+			self->n_left++;
+			continue;
+		}
 		if (sdt_check_block_pwrite(self,
 					   batch->saved + (gsize) i * SDT_CHECK_BLOCK,
 					   SDT_CHECK_BLOCK,
-					   sdt_check_batch_at(batch, i)) != 0)
+					   at) != 0)
 			failed++;
 		else
 			self->n_restored++;
 	}
 	if (fdatasync(self->wfd) != 0)
 		failed++;
-	if (failed == 0) {
-		sdt_check_journal_remove(self->config->journal_dirs);
+	if (failed == 0 && sdt_check_journal_places_close(self->journal, &error))
 		return;
-	}
+	if (error != NULL)
+		failed++;
 	/* the journal stays: the next start tries again */
 	g_ptr_array_add(self->notes,
 			g_strdup_printf(ngettext("%u block could not be put back yet; SD Tuner "
@@ -284,6 +378,163 @@ sdt_check_batch_restore(SdtCheck *self, SdtCheckBatch *batch, gdouble fraction)
 						 "tries again at its next start",
 						 failed),
 					failed));
+	self->journal_kept = TRUE;
+}
+
+/* save, journal, write, read back, search, put back: with the checked file system
+ * frozen where the kernel lets it (nothing of the system's is written meanwhile) */
+static gboolean
+sdt_check_batch_cycle(SdtCheck *self,
+		      SdtCheckBatch *batch,
+		      gboolean search_wrap,
+		      gdouble from,
+		      gdouble to,
+		      GError **error)
+{
+	gboolean ok;
+	guint64 wrap = 0;
+
+	if (!sdt_check_batch_places(self, batch, error))
+		return FALSE;
+	sdt_check_target_freeze(self);
+	if (!sdt_check_batch_save(self, batch, error) ||
+	    !sdt_check_batch_journal(self, batch, error)) {
+		sdt_check_target_thaw(self);
+		return FALSE;
+	}
+	ok = sdt_check_batch_write(self, batch, error) && sdt_check_batch_recheck(self, error);
+	sdt_check_block_report(self, "probe", from + (to - from) / 3);
+	if (self->config->while_out != NULL)
+		self->config->while_out(self->config->while_out_data);
+	if (ok) {
+		sdt_check_batch_verify(self, batch);
+		if (search_wrap)
+			wrap = sdt_check_batch_search(self, batch, error);
+		ok = !sdt_check_block_cancelled(self, error);
+	}
+	sdt_check_batch_restore(self, batch, from + (to - from) * 2 / 3);
+	sdt_check_target_thaw(self);
+	sdt_check_block_report(self, "probe", to);
+	if (wrap > 0) {
+		sdt_check_block_set_bad(self, "wrap", wrap);
+		self->first_bad = wrap;
+		self->estimate = wrap;
+		self->at_least = wrap;
+		self->at_most = wrap;
+	}
+	return ok;
+}
+
+/* the real sizes the journal's copies are kept safe from: those a check can tell
+ * (its wrap search divides distances by up to 1024) on a card it can check */
+static void
+sdt_check_batch_sizes(SdtCheck *self, guint64 *lo, guint64 *hi)
+{
+	*lo = MAX(64 * SDT_CHECK_MIB, self->claim / SDT_CHECK_MAX_DIVISOR);
+	*hi = self->claim;
+}
+
+/*
+ * Can no write of @batch (its samples and run: the flush changes nothing) damage
+ * every copy of the journal on the card under one real size in the range the
+ * check tells?  FALSE with the smallest such size in @witness.  The journal's
+ * copies must exist (sdt_check_batch_places()).  A planner of batches may ask
+ * first (make it public then: check-shape wants a caller outside).
+ */
+static gboolean
+sdt_check_probe_batch_safe(SdtCheck *self, SdtCheckBatch *batch, guint64 *witness)
+{
+	guint64 lo;
+	guint64 hi;
+
+	sdt_check_batch_sizes(self, &lo, &hi);
+	/* the flush changes nothing (it writes back what it reads): only what goes out */
+	return sdt_check_journal_places_safe(self->journal,
+					     &g_array_index(batch->at, guint64, 0),
+					     sdt_check_batch_n_out(batch),
+					     sdt_check_batch_n_out(batch),
+					     lo,
+					     hi,
+					     witness);
+}
+
+/* @batch's samples [@from, @to) with (@run) its run, and its flush */
+static void
+sdt_check_batch_part(SdtCheckBatch *part, SdtCheckBatch *batch, guint from, guint to, gboolean run)
+{
+	GArray *samples = g_array_new(FALSE, FALSE, sizeof(guint64));
+	g_autoptr(GArray) flush = g_array_new(FALSE, FALSE, sizeof(guint64));
+	guint n_out = sdt_check_batch_n_out(batch);
+
+	g_array_append_vals(samples, &g_array_index(batch->at, guint64, from), to - from);
+	g_array_append_vals(flush,
+			    &g_array_index(batch->at, guint64, n_out),
+			    batch->at->len - n_out);
+	sdt_check_probe_batch_init(part,
+				   samples,
+				   run ? batch->run_start : 0,
+				   run ? batch->run_len : 0,
+				   flush,
+				   run ? batch->stride : 0);
+}
+
+static gboolean sdt_check_batch_split_run(SdtCheck *self,
+					  SdtCheckBatch *batch,
+					  gboolean search_wrap,
+					  gdouble from,
+					  gdouble to,
+					  GError **error);
+
+/* the batch in two (the run with the first half), their findings its own */
+static gboolean
+sdt_check_batch_halves(SdtCheck *self,
+		       SdtCheckBatch *batch,
+		       gboolean search_wrap,
+		       gdouble from,
+		       gdouble to,
+		       GError **error)
+{
+	guint half = batch->n_samples / 2;
+	gboolean ok = TRUE;
+
+	self->n_splits++;
+	for (guint p = 0; p < 2 && ok; p++) {
+		SdtCheckBatch part;
+		guint a = p == 0 ? 0 : half;
+		guint b = p == 0 ? half : batch->n_samples;
+		sdt_check_batch_part(&part, batch, a, b, p == 0);
+		ok = sdt_check_batch_split_run(self,
+					       &part,
+					       search_wrap && p == 0,
+					       from + (to - from) * p / 2,
+					       from + (to - from) * (p + 1) / 2,
+					       error);
+		memcpy(batch->state + a, part.state, b - a);
+		memcpy(batch->other + a, part.other, (b - a) * sizeof(guint64));
+		sdt_check_probe_batch_clear(&part);
+	}
+	return ok;
+}
+
+static gboolean
+sdt_check_batch_split_run(SdtCheck *self,
+			  SdtCheckBatch *batch,
+			  gboolean search_wrap,
+			  gdouble from,
+			  gdouble to,
+			  GError **error)
+{
+	guint64 witness = 0;
+
+	if (!sdt_check_batch_places(self, batch, error))
+		return FALSE;
+	if (!sdt_check_probe_batch_safe(self, batch, &witness)) {
+		if (batch->n_samples >= 2)
+			return sdt_check_batch_halves(self, batch, search_wrap, from, to, error);
+		/* a batch that cannot be split further: said in the result */
+		self->journal_unsafe = MAX(self->journal_unsafe, witness);
+	}
+	return sdt_check_batch_cycle(self, batch, search_wrap, from, to, error);
 }
 
 gboolean
@@ -296,30 +547,7 @@ sdt_check_probe_batch_run(SdtCheck *self,
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_return_val_if_fail(self != NULL, FALSE);
-	gboolean ok;
-	guint64 wrap = 0;
 
 	sdt_check_block_report(self, "probe", from);
-	if (!sdt_check_batch_save(self, batch, error) ||
-	    !sdt_check_batch_journal(self, batch, FALSE, error))
-		return FALSE;
-	ok = sdt_check_batch_write(self, batch, error) &&
-	     sdt_check_batch_journal(self, batch, TRUE, error);
-	sdt_check_block_report(self, "probe", from + (to - from) / 3);
-	if (ok) {
-		sdt_check_batch_verify(self, batch);
-		if (search_wrap)
-			wrap = sdt_check_batch_search(self, batch, error);
-		ok = !sdt_check_block_cancelled(self, error);
-	}
-	sdt_check_batch_restore(self, batch, from + (to - from) * 2 / 3);
-	sdt_check_block_report(self, "probe", to);
-	if (wrap > 0) {
-		sdt_check_block_set_bad(self, "wrap", wrap);
-		self->first_bad = wrap;
-		self->estimate = wrap;
-		self->at_least = wrap;
-		self->at_most = wrap;
-	}
-	return ok;
+	return sdt_check_batch_split_run(self, batch, search_wrap, from, to, error);
 }

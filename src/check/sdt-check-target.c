@@ -22,6 +22,7 @@
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sdt-bench-target.h"
@@ -204,6 +205,7 @@ sdt_check_target_open(SdtCheck *self, GError **error)
 
 	if (!sdt_check_target_dir(self, &st, error) || !sdt_check_target_fs(self, error))
 		return FALSE;
+	self->fs_dev = st.st_dev;
 	if (udev != NULL && major(st.st_dev) != 0)
 		dev = udev_device_new_from_devnum(udev, 'b', st.st_dev);
 	if (dev != NULL) {
@@ -245,6 +247,109 @@ sdt_check_target_open_write(SdtCheck *self, GError **error)
 	}
 	self->disk_rdev = (guint64) st.st_rdev;
 	return TRUE;
+}
+
+/* ---- the freeze ---- */
+
+/*
+ * The watchdog: a child that waits on a pipe from us ('F' frozen, 'T' thawed)
+ * and thaws the file system when the pipe ends (we died) while frozen.  It runs
+ * only async-signal-safe calls (we may have threads) and keeps no descriptor of
+ * ours but the pipe and the file system's root (not the reserved file: its space
+ * goes with our descriptor).
+ */
+static void
+sdt_check_watchdog_start(SdtCheck *self)
+{
+	gint p[2];
+	pid_t pid;
+
+	if (self->watch_fd >= 0 || pipe2(p, O_CLOEXEC) != 0)
+		return;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return;
+	}
+	if (pid == 0) {
+		gint keep_lo = MIN(p[0], self->freeze_fd);
+		gint keep_hi = MAX(p[0], self->freeze_fd);
+		gboolean frozen = FALSE;
+		gchar c = 0;
+		if (keep_lo > 3)
+			close_range(3, (guint) keep_lo - 1, 0);
+		if (keep_hi > keep_lo + 1)
+			close_range((guint) keep_lo + 1, (guint) keep_hi - 1, 0);
+		close_range((guint) keep_hi + 1, ~0u, 0);
+		for (;;) {
+			ssize_t n = read(p[0], &c, 1);
+			if (n == 1)
+				frozen = c == 'F';
+			else if (n < 0 && errno == EINTR)
+				continue;
+			else
+				break;
+		}
+		if (frozen)
+			ioctl(self->freeze_fd, FITHAW, 0);
+		_exit(0);
+	}
+	close(p[0]);
+	self->watch_fd = p[1];
+	self->watch_pid = pid;
+}
+
+static void
+sdt_check_watchdog_say(SdtCheck *self, gchar c)
+{
+	if (self->watch_fd >= 0 && write(self->watch_fd, &c, 1) != 1) {
+		/* the watchdog is gone: nothing to tell */
+	}
+}
+
+void
+sdt_check_target_freeze(SdtCheck *self)
+{
+	if (self->frozen)
+		return;
+	if (self->config->no_freeze) {
+		self->n_unfrozen++;
+		self->freeze_errno = EPERM;
+		return;
+	}
+	if (self->freeze_fd < 0)
+		self->freeze_fd = open(self->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (self->freeze_fd >= 0)
+		sdt_check_watchdog_start(self);
+	if (self->freeze_fd < 0 || self->watch_fd < 0) {
+		self->freeze_errno = errno != 0 ? errno : EIO;
+		self->n_unfrozen++;
+		return;
+	}
+	sdt_check_watchdog_say(self, 'F');
+	/* syncs the file system first: the saves that follow read what it holds */
+	if (ioctl(self->freeze_fd, FIFREEZE, 0) != 0) {
+		self->freeze_errno = errno;
+		sdt_check_watchdog_say(self, 'T');
+		self->n_unfrozen++;
+		return;
+	}
+	self->frozen = TRUE;
+	self->frozen_since = g_get_monotonic_time();
+	self->n_frozen++;
+}
+
+void
+sdt_check_target_thaw(SdtCheck *self)
+{
+	if (!self->frozen)
+		return;
+	if (ioctl(self->freeze_fd, FITHAW, 0) != 0)
+		g_warning("cannot thaw the file system at %s: %s", self->dir, g_strerror(errno));
+	self->frozen = FALSE;
+	self->frozen_max_us = MAX(self->frozen_max_us, g_get_monotonic_time() - self->frozen_since);
+	sdt_check_watchdog_say(self, 'T');
 }
 
 /* ---- the reserved file ---- */

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -69,6 +70,36 @@ sdt_check_run(const gchar *dir,
 			self.file_fd = -1;
 		}
 		sdt_check_block_report(&self, "cleanup", 1.0);
+		if (self.n_unfrozen > 0)
+			g_ptr_array_add(
+				self.notes,
+				g_strdup_printf(
+					_("The file system could not be frozen while the "
+					  "probe's blocks were out (%s): a write of the "
+					  "running system to one of them in that second was "
+					  "kept, and one to a place a fake card aliases may "
+					  "have been undone"),
+					g_strerror(self.freeze_errno)));
+		if (self.journal_unsafe > 0)
+			g_ptr_array_add(
+				self.notes,
+				g_strdup_printf(
+					_("Were the card a fake of %" PRIu64
+					  " MiB, one probe write could have reached every "
+					  "copy of the check's journal: a power cut in that "
+					  "second would have left it damaged"),
+					self.journal_unsafe / SDT_CHECK_MIB));
+		g_debug("check journal: %u copies on the card, %u batches split, %u copies hit "
+			"and rewritten, %u batches frozen (the longest %.0f ms), %u not (%s), %u "
+			"blocks left to the system",
+			self.journal != NULL ? sdt_check_journal_places_n_card(self.journal) : 0,
+			self.n_splits,
+			self.journal_hits,
+			self.n_frozen,
+			self.frozen_max_us / 1000.0,
+			self.n_unfrozen,
+			g_strerror(self.freeze_errno),
+			self.n_left);
 		node = sdt_check_json_build(&self);
 	}
 	sdt_check_block_clear(&self);
@@ -90,7 +121,13 @@ gint
 sdt_check_repair(const gchar *const *journal_dirs, GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, -1);
-	return sdt_check_journal_repair(journal_dirs, error);
+	return sdt_check_repair_journal(journal_dirs, error);
+}
+
+gchar *
+sdt_check_damaged_journal(const gchar *const *journal_dirs)
+{
+	return sdt_check_repair_damaged(journal_dirs);
 }
 
 gchar **

@@ -67,6 +67,13 @@ typedef struct {
  */
 gint sdt_check_repair(const gchar *const *journal_dirs, GError **error);
 
+/*
+ * A check journal that repair found damaged beyond use (no whole copy: what the
+ * interrupted check had out is unknown) is kept as NAME.damaged and never
+ * dropped: its path, or NULL.  status, health and the metrics say it.
+ */
+gchar *sdt_check_damaged_journal(const gchar *const *journal_dirs);
+
 /* where the check keeps its journal: <state>/check and <root>/run/sd-tuner (g_strfreev) */
 gchar **sdt_check_journal_dirs(SdtContext *ctx);
 

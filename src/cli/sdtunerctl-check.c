@@ -318,6 +318,12 @@ sdt_cli_health_print_human(JsonObject *obj)
 			json_node_get_int(errors));
 	if (json_object_get_boolean_member(obj, "read_only"))
 		g_print(_("A file system on the card is mounted read-only\n"));
+	if (json_object_has_member(obj, "check_journal_damaged") &&
+	    !json_object_get_null_member(obj, "check_journal_damaged")) {
+		g_autofree gchar *words = sdt_check_config_damaged_journal_words(
+			json_object_get_string_member(obj, "check_journal_damaged"));
+		g_print("%s\n", words);
+	}
 	sdt_cli_print_registers(obj);
 	/* the same sentences as the Health page: the JSON names the metric for scripts */
 	for (guint i = 0; i < json_array_get_length(alerts); i++) {

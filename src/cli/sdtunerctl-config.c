@@ -6,6 +6,8 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+
+#include "sdt-check-config.h"
 #include <inttypes.h>
 
 #include "sdt-cli-ops.h"
@@ -351,6 +353,11 @@ sdtunerctl_config_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	else
 		g_print(_("SD Tuner has no change in %s.\n"), s->path);
 	sdt_cli_status_print_trial(s);
+	if (s->check_journal_damaged != NULL) {
+		g_autofree gchar *words =
+			sdt_check_config_damaged_journal_words(s->check_journal_damaged);
+		g_print("%s\n", words);
+	}
 	return SDT_CLI_EXIT_OK;
 }
 

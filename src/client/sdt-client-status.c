@@ -90,6 +90,7 @@ sdt_client_status_free(SdtClientStatus *status)
 	g_free(status->pending_verification_damage);
 	g_free(status->state_error);
 	sdt_client_status_verification_free(status->last_verification);
+	g_free(status->check_journal_damaged);
 	g_free(status);
 }
 
@@ -161,7 +162,12 @@ sdt_client_status_read_verifications(JsonObject *obj, SdtClientStatus *s, GError
 				    "pending_verification_error",
 				    &s->pending_verification_damage,
 				    error) ||
-	    !sdt_json_strict_string(obj, NULL, "state_error", &s->state_error, error))
+	    !sdt_json_strict_string(obj, NULL, "state_error", &s->state_error, error) ||
+	    !sdt_json_strict_string(obj,
+				    NULL,
+				    "check_journal_damaged",
+				    &s->check_journal_damaged,
+				    error))
 		return FALSE;
 	if (last != NULL) {
 		s->last_verification =

@@ -52,6 +52,7 @@ typedef struct {
 	gchar *pending_verification_damage; /* pending.json cannot be read: why */
 	gchar *state_error; /* the state folder is refused (another user's): why, English */
 	SdtClientVerification *last_verification;
+	gchar *check_journal_damaged; /* a check journal kept damaged: its path */
 } SdtClientStatus;
 
 void sdt_client_status_verification_free(SdtClientVerification *v);

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "sdt-check.h"
 #include "sdt-error.h"
@@ -13,6 +14,24 @@
 #include "sdt-info.h"
 #include "sdt-history.h"
 #include "sdt-ops.h"
+
+void
+sdt_ops_check_journal_damaged(SdtContext *ctx, JsonObject *obj)
+{
+	g_auto(GStrv) dirs = sdt_check_journal_dirs(ctx);
+	g_autofree gchar *path = sdt_check_damaged_journal((const gchar *const *) dirs);
+
+	/* the path as the user sees it: without --root's prefix */
+	if (path != NULL) {
+		g_autofree gchar *root = sdt_context_build_path(ctx, "/");
+		const gchar *shown = path;
+		if (g_strcmp0(root, "/") != 0 && g_str_has_prefix(path, root))
+			shown = path + strlen(root) - (g_str_has_suffix(root, "/") ? 1 : 0);
+		json_object_set_string_member(obj, "check_journal_damaged", shown);
+	} else {
+		json_object_set_null_member(obj, "check_journal_damaged");
+	}
+}
 
 JsonNode *
 sdt_ops_check(SdtContext *ctx,

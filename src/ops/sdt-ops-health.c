@@ -339,5 +339,9 @@ sdt_ops_health(SdtContext *ctx, GError **error)
 	json_builder_add_value(b, sdt_health_trend(history));
 	sdt_ops_health_notes(b, info->card, &h);
 	json_builder_end_object(b);
-	return json_builder_get_root(b);
+	{
+		JsonNode *root = json_builder_get_root(b);
+		sdt_ops_check_journal_damaged(ctx, json_node_get_object(root));
+		return root;
+	}
 }

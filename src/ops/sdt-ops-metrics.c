@@ -475,6 +475,16 @@ sdt_ops_metrics(SdtContext *ctx, GError **error)
 		sdt_metrics_health(prom, json_node_get_object(health));
 	sdt_metrics_bench(prom, history);
 	sdt_metrics_check(prom, history);
+	sdt_metrics_gauge(prom,
+			  "sdtuner_check_journal_damaged",
+			  "1 when an interrupted check left a journal with no whole copy (the "
+			  "blocks it had out could not be put back; see sdtunerctl health), else 0",
+			  json_object_get_member(json_node_get_object(health),
+						 "check_journal_damaged") != NULL &&
+					  !json_object_get_null_member(json_node_get_object(health),
+								       "check_journal_damaged")
+				  ? 1.0
+				  : 0.0);
 	sdt_metrics_verify(prom, history);
 	return sdt_prom_to_string(prom);
 }

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "sdt-check.h"
 #include "sdt-ops-private.h"
 #include "sdt-ops.h"
 
@@ -269,6 +270,7 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 		sdt_ops_status_trial(ctx, writer, obj, id);
 	}
 	sdt_ops_verify_record_add_status(ctx, obj);
+	sdt_ops_check_journal_damaged(ctx, obj);
 	node = json_node_new(JSON_NODE_OBJECT);
 	json_node_take_object(node, obj);
 	return node;

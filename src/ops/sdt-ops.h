@@ -136,6 +136,13 @@ gchar *sdt_ops_metrics(SdtContext *ctx, GError **error);
  * card's result (not a stand-in's) is appended to the history as "check".  The signature is
  * the benchmark's, so the helper runs it as a job the same way.
  */
+/*
+ * status and health: "check_journal_damaged", the path of a check journal that
+ * repair kept because no copy of it was whole (sdt_check_damaged_journal()), or
+ * null.  What the user can still do is said where it is shown.
+ */
+void sdt_ops_check_journal_damaged(SdtContext *ctx, JsonObject *obj);
+
 JsonNode *sdt_ops_check(SdtContext *ctx,
 			const gchar *mode,
 			const gchar *dir,

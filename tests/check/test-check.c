@@ -102,11 +102,12 @@ test_card_up_claim(const gchar *kind, guint claim_mib, guint real_mib)
 	card->dir = g_mkdtemp(g_steal_pointer(&tmpl));
 	g_assert_nonnull(card->dir);
 	card->claim_mib = claim_mib;
-	/* the journal: one folder like the state dir, one like /run (not the card) */
-	card->journal[0] = g_build_filename(card->dir, "state", NULL);
-	card->journal[1] = g_build_filename(card->dir, "run", NULL);
 	test_run_script("up", card->dir, args);
 	card->mnt = g_build_filename(card->dir, "mnt", NULL);
+	/* the journal: one folder like the state folder, on the card as on a Pi (the
+	 * folders above it are left, empty), one like /run (not the card) */
+	card->journal[0] = g_build_filename(card->mnt, "var", "lib", "sd-tuner", "check", NULL);
+	card->journal[1] = g_build_filename(card->dir, "run", NULL);
 	loop_file = g_build_filename(card->dir, "loop", NULL);
 	g_assert_true(g_file_get_contents(loop_file, &card->loop, NULL, NULL));
 	g_strstrip(card->loop);
@@ -416,11 +417,186 @@ test_check_killed(void)
 		g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
 		if (g_file_test(journal, G_FILE_TEST_EXISTS))
 			out_at_kill++;
+		/* killed while the card's file system was frozen: its watchdog thawed it (a
+		 * write there waits, unkillable, while frozen: after 5 s the test thaws it
+		 * itself and fails; without the watchdog's thaw it does) */
+		{
+			g_autofree gchar *line = g_strdup_printf(
+				"sh -c 'touch %s/.thawed & for i in $(seq 50); do "
+				"[ -e %s/.thawed ] && wait && rm %s/.thawed && exit 0; sleep 0.1; "
+				"done; fsfreeze -u %s; wait; rm -f %s/.thawed; exit 1'",
+				card->mnt,
+				card->mnt,
+				card->mnt,
+				card->mnt,
+				card->mnt);
+			test_shell(line);
+		}
 		test_next_start(card, &config, kill_no, root);
 		g_assert_false(g_file_test(journal, G_FILE_TEST_EXISTS));
 	}
 	g_test_message("%u of 3 kills with blocks out", out_at_kill);
 	g_assert_cmpuint(out_at_kill, >=, 1);
+	test_run_script("verify", card->dir, NULL);
+	test_card_down(card);
+}
+
+/* the card's folder @rel (under its mount), made as root's, 0755 */
+static gchar *
+test_card_folder(TestCard *card, const gchar *rel)
+{
+	gchar *path = g_build_filename(card->mnt, rel, NULL);
+	g_assert_cmpint(g_mkdir_with_parents(path, 0755), ==, 0);
+	return path;
+}
+
+/* a power cut: /run is gone and the card is mounted again (no page cache left) */
+static void
+test_power_cut(TestCard *card)
+{
+	g_autofree gchar *part_file = g_build_filename(card->dir, "part", NULL);
+	g_autofree gchar *part = NULL;
+	g_autofree gchar *line = NULL;
+
+	g_assert_true(g_file_get_contents(part_file, &part, NULL, NULL));
+	g_strstrip(part);
+	/* a freeze a killed check left ends with the power too; its watchdog (which holds
+	 * the mount's root for a moment after the kill) is gone within a second */
+	line = g_strdup_printf("sh -c 'fsfreeze -u %s 2>/dev/null; rm -rf %s && "
+			       "for i in $(seq 50); do umount %s 2>/dev/null && break; sleep 0.1; "
+			       "done && ! mountpoint -q %s && "
+			       "blockdev --flushbufs %s %s && mount -o rw,noatime %s %s'",
+			       card->mnt,
+			       card->journal[1],
+			       card->mnt,
+			       card->mnt,
+			       part,
+			       card->loop,
+			       part,
+			       card->mnt);
+	test_shell(line);
+}
+
+/*
+ * The state folder on the card being checked, as on a Pi, and a power cut while
+ * blocks are out: /run is lost, the card remounted, then the verify unit's
+ * command.  Main's journal kept its second copy in /run and the probe's writes
+ * aliased the card's copy: verify ignored it ("not whole") and 212 of 212 user
+ * files were damaged in 4 of 6 such runs (issue 33).
+ */
+/* the SHA-256 of the disk's first @mib MiB (the partition table and the boot
+ * partition on the Pi OS layout), read past the page cache */
+static gchar *
+test_disk_head_sum(TestCard *card, guint mib)
+{
+	g_autofree gchar *line = g_strdup_printf(
+		"sh -c 'dd if=%s bs=1M count=%u iflag=direct status=none | sha256sum'",
+		card->loop,
+		mib);
+	gchar *out = NULL;
+	gint status = 0;
+
+	g_assert_true(g_spawn_command_line_sync(line, &out, NULL, &status, NULL));
+	g_assert_true(g_spawn_check_wait_status(status, NULL));
+	return g_strstrip(out);
+}
+
+/* does a copy of the journal in @dir say that blocks are out (read past the cache)? */
+static gboolean
+test_blocks_out(const gchar *dir)
+{
+	const gsize len = 1 << 20;
+	guint8 *buf = g_aligned_alloc(len / SDT_CHECK_BLOCK, SDT_CHECK_BLOCK, SDT_CHECK_BLOCK);
+	gboolean out = FALSE;
+
+	for (guint c = 0; c < SDT_CHECK_JOURNAL_COPIES && !out; c++) {
+		g_autofree gchar *name = g_strdup_printf("%s.%u", SDT_CHECK_JOURNAL_NAME, c);
+		g_autofree gchar *path = g_build_filename(dir, name, NULL);
+		SdtCheckJournal j = {0};
+		gint fd = open(path, O_RDONLY | O_DIRECT);
+		ssize_t got;
+		if (fd < 0)
+			continue;
+		got = pread(fd, buf, len, 0);
+		close(fd);
+		if (got > 0 && sdt_check_journal_decode(buf, (gsize) got, &j)) {
+			out = j.n > 0;
+			sdt_check_journal_clear(&j);
+		}
+	}
+	g_aligned_free(buf);
+	return out;
+}
+
+static void
+test_check_power_cut(gconstpointer data)
+{
+	gboolean pios = GPOINTER_TO_INT(data);
+	TestCard *card;
+	SdtCheckConfig config;
+	const gchar *ctl = g_getenv("SDTUNERCTL");
+	guint n_cuts = pios ? 3 : 5;
+	guint out_at_cut = 0;
+	g_autofree gchar *head = NULL;
+	g_autofree gchar *head_after = NULL;
+
+	if (!test_can_run())
+		return;
+	g_assert_nonnull(ctl);
+	if (pios)
+		g_setenv("FAKE_LAYOUT", "pios", TRUE);
+	card = test_card_up_claim("wrap", 512, 333);
+	g_unsetenv("FAKE_LAYOUT");
+	/* the table and the boot partition (4 + 64 MiB on this layout): not one byte
+	 * changes (on the plain layout that is the file system itself) */
+	if (pios)
+		head = test_disk_head_sum(card, 68);
+	g_free(card->journal[0]);
+	g_free(card->journal[1]);
+	/* sdtunerctl --root MNT: its state folder is on the card; /run is not (a tmpfs,
+	 * lost at the cut: MNT/run, which verify sees, stays empty) */
+	card->journal[0] = test_card_folder(card, "var/lib/sd-tuner/check");
+	card->journal[1] = g_build_filename(card->dir, "run", "sd-tuner", NULL);
+	test_card_config(card, &config, SDT_CHECK_MODE_QUICK);
+	for (guint cut = 0; cut < n_cuts; cut++) {
+		g_autofree gchar *line = NULL;
+		gint status = 0;
+		pid_t pid = fork();
+		g_assert_cmpint(pid, >=, 0);
+		if (pid == 0) {
+			JsonNode *node = sdt_check_run(card->mnt, &config, NULL, NULL, NULL, NULL);
+			_exit(node != NULL ? 0 : 1);
+		}
+		/* the first cut 50 ms after a journal is on the card, the others the moment
+		 * its copies say that blocks are out, or a little later */
+		for (guint i = 0; i < 5000; i++) {
+			g_autoptr(GDir) d = g_dir_open(card->journal[0], 0, NULL);
+			if (d != NULL && g_dir_read_name(d) != NULL &&
+			    (cut == 0 || test_blocks_out(card->journal[0])))
+				break;
+			g_usleep(500);
+		}
+		g_usleep(cut == 0 ? 50000 : g_random_int_range(0, 5000 * cut));
+		kill(pid, SIGKILL);
+		g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
+		if (test_blocks_out(card->journal[0]))
+			out_at_cut++;
+		test_power_cut(card);
+		line = g_strdup_printf("%s --root %s verify", ctl, card->mnt);
+		test_shell(line);
+		g_assert_false(test_blocks_out(card->journal[0]));
+	}
+	g_test_message("%u of %u cuts with blocks out", out_at_cut, n_cuts);
+	g_assert_cmpuint(out_at_cut, >=, 1);
+	{
+		g_autofree gchar *line =
+			g_strdup_printf("rm -rf %s/var %s/run", card->mnt, card->mnt);
+		test_shell(line);
+	}
+	if (pios) {
+		head_after = test_disk_head_sum(card, 68);
+		g_assert_cmpstr(head_after, ==, head);
+	}
 	test_run_script("verify", card->dir, NULL);
 	test_card_down(card);
 }
@@ -475,7 +651,8 @@ test_check_genuine_fresh(void)
 }
 
 /* the journal on a plain loop device: repair writes only over the run's own blocks,
- * ignores a torn journal, refuses another disk and keeps the journal for it */
+ * keeps (and says) a journal with no whole copy, refuses another disk and keeps the
+ * journal for it */
 static void
 test_check_journal(void)
 {
@@ -535,13 +712,31 @@ test_check_journal(void)
 	path = g_build_filename(dirs[0], SDT_CHECK_JOURNAL_NAME, NULL);
 	g_assert_false(g_file_test(path, G_FILE_TEST_EXISTS));
 
-	/* a torn journal (cut short) was never complete: ignored and removed */
+	/* no whole copy left (both cut short): what was out is unknown, so the journal
+	 * is kept and said, never dropped (main removed it: "not whole; ignored") */
 	g_assert_true(sdt_check_journal_write((const gchar *const *) dirs, &j, &error));
 	g_assert_cmpint(truncate(path, 100), ==, 0);
 	g_free(line);
 	line = g_build_filename(dirs[1], SDT_CHECK_JOURNAL_NAME, NULL);
 	g_assert_cmpint(truncate(line, 100), ==, 0);
+	g_test_expect_message(G_LOG_DOMAIN,
+			      G_LOG_LEVEL_WARNING,
+			      "*no copy of its journal is whole*");
 	g_assert_cmpint(sdt_check_repair((const gchar *const *) dirs, &error), ==, 0);
+	g_test_assert_expected_messages();
+	{
+		g_autofree gchar *kept = g_strconcat(path, SDT_CHECK_JOURNAL_DAMAGED, NULL);
+		g_autofree gchar *said = sdt_check_damaged_journal((const gchar *const *) dirs);
+		g_assert_true(g_file_test(kept, G_FILE_TEST_EXISTS));
+		g_assert_cmpstr(said, ==, kept);
+		/* kept across later starts */
+		g_assert_cmpint(sdt_check_repair((const gchar *const *) dirs, &error), ==, 0);
+		g_assert_true(g_file_test(kept, G_FILE_TEST_EXISTS));
+		g_unlink(kept);
+		g_free(said);
+		said = g_strconcat(line, SDT_CHECK_JOURNAL_DAMAGED, NULL);
+		g_unlink(said);
+	}
 	g_assert_false(g_file_test(path, G_FILE_TEST_EXISTS));
 
 	/* another disk at that node: refused, the journal stays for the right one */
@@ -561,6 +756,328 @@ test_check_journal(void)
 	g_aligned_free(blocks);
 	g_free(dirs[0]);
 	g_free(dirs[1]);
+}
+
+/* ---- an ext4 card on a plain loop device (no FUSE): the journal's copies ---- */
+
+typedef struct {
+	gchar *dir;
+	gchar *img;
+	gchar *loop;
+	gchar *mnt;
+	gchar *dirs[3]; /* the state folder on the card, a /run off it */
+} TestLoopCard;
+
+static TestLoopCard *
+test_loop_card_up(guint mib)
+{
+	TestLoopCard *c = g_new0(TestLoopCard, 1);
+	g_autofree gchar *line = NULL;
+	g_autofree gchar *loop_file = NULL;
+
+	c->dir = g_dir_make_tmp("sdt-journal-XXXXXX", NULL);
+	c->img = g_build_filename(c->dir, "disk.img", NULL);
+	c->mnt = g_build_filename(c->dir, "mnt", NULL);
+	loop_file = g_strconcat(c->img, ".loop", NULL);
+	line = g_strdup_printf("sh -c 'truncate -s %uM %s && losetup --find --show %s > %s && "
+			       "mkfs.ext4 -q -F -E nodiscard $(cat %s) && mkdir -m 0755 %s && "
+			       "mount $(cat %s) %s'",
+			       mib,
+			       c->img,
+			       c->img,
+			       loop_file,
+			       loop_file,
+			       c->mnt,
+			       loop_file,
+			       c->mnt);
+	test_shell(line);
+	g_assert_true(g_file_get_contents(loop_file, &c->loop, NULL, NULL));
+	g_strstrip(c->loop);
+	c->dirs[0] = g_build_filename(c->mnt, "var", "lib", "sd-tuner", "check", NULL);
+	c->dirs[1] = g_build_filename(c->dir, "run", NULL);
+	return c;
+}
+
+static void
+test_loop_card_down(TestLoopCard *c)
+{
+	g_autofree gchar *line = g_strdup_printf("sh -c 'umount %s; losetup -d %s; rm -rf %s'",
+						 c->mnt,
+						 c->loop,
+						 c->dir);
+	test_shell(line);
+	g_free(c->dirs[0]);
+	g_free(c->dirs[1]);
+	g_free(c->dir);
+	g_free(c->img);
+	g_free(c->loop);
+	g_free(c->mnt);
+	g_free(c);
+}
+
+/* the journal's places on @c's card, as a check on it makes them */
+static SdtCheckJournalPlaces *
+test_loop_places(TestLoopCard *c, gint fd, guint64 seed, gsize capacity)
+{
+	g_autoptr(GError) error = NULL;
+	struct stat disk;
+	struct stat fs;
+	SdtCheckJournalPlaces *places;
+	SdtCheckJournalTarget target = {.disk_node = c->loop, .seed = seed, .fd = fd};
+
+	g_assert_cmpint(fstat(fd, &disk), ==, 0);
+	g_assert_cmpint(stat(c->mnt, &fs), ==, 0);
+	target.rdev = disk.st_rdev;
+	target.claim = (guint64) lseek(fd, 0, SEEK_END);
+	target.fs_dev = fs.st_dev;
+	places = sdt_check_journal_places_new((const gchar *const *) c->dirs,
+					      &target,
+					      capacity,
+					      &error);
+	g_assert_no_error(error);
+	g_assert_nonnull(places);
+	g_assert_cmpuint(sdt_check_journal_places_n_card(places), ==, SDT_CHECK_JOURNAL_COPIES);
+	return places;
+}
+
+/* copy @i of the journal on the card, overwritten (as a probe write that hit it) */
+static void
+test_spoil_copy(TestLoopCard *c, guint i)
+{
+	g_autofree gchar *name = g_strdup_printf("%s.%u", SDT_CHECK_JOURNAL_NAME, i);
+	g_autofree gchar *path = g_build_filename(c->dirs[0], name, NULL);
+	guint8 *junk = g_aligned_alloc(1, SDT_CHECK_BLOCK, SDT_CHECK_BLOCK);
+	gint fd = open(path, O_WRONLY | O_DIRECT);
+
+	g_assert_cmpint(fd, >=, 0);
+	memset(junk, 0xa5, SDT_CHECK_BLOCK);
+	g_assert_cmpint(pwrite(fd, junk, SDT_CHECK_BLOCK, SDT_CHECK_BLOCK), ==, SDT_CHECK_BLOCK);
+	g_assert_cmpint(fsync(fd), ==, 0);
+	close(fd);
+	g_aligned_free(junk);
+}
+
+/*
+ * The copies on the card: a batch's record in three raw-written copies; with /run
+ * gone and one or two copies hit, repair puts the block back from a whole one; with
+ * all three hit the journal is kept and said, never dropped.
+ */
+static void
+test_check_journal_copies(void)
+{
+	TestLoopCard *c;
+	g_autoptr(GError) error = NULL;
+	guint8 *blocks = g_aligned_alloc(2, SDT_CHECK_BLOCK, SDT_CHECK_BLOCK);
+	guint8 *now = blocks + SDT_CHECK_BLOCK;
+	guint64 at = 200 * MIB; /* free space of the fresh file system */
+	SdtCheckJournal j = {.seed = 0x5eed, .n = 1, .at = &at, .saved = blocks};
+	struct stat disk;
+	gint fd;
+
+	if (!test_can_run())
+		return;
+	c = test_loop_card_up(256);
+	fd = open(c->loop, O_RDWR | O_DIRECT);
+	g_assert_cmpint(fd, >=, 0);
+	g_assert_cmpint(fstat(fd, &disk), ==, 0);
+	for (guint spoil = 1; spoil <= SDT_CHECK_JOURNAL_COPIES; spoil++) {
+		SdtCheckJournalPlaces *places = test_loop_places(c, fd, j.seed, 64 * 1024);
+		g_autofree gchar *run_copy =
+			g_build_filename(c->dirs[1], SDT_CHECK_JOURNAL_NAME, NULL);
+		gint put_back;
+		j.disk_node = c->loop;
+		j.rdev = disk.st_rdev;
+		j.claim = (guint64) lseek(fd, 0, SEEK_END);
+		for (guint i = 0; i < SDT_CHECK_BLOCK; i++)
+			blocks[i] = (guint8) g_random_int();
+		g_assert_cmpint(pwrite(fd, blocks, SDT_CHECK_BLOCK, (off_t) at),
+				==,
+				SDT_CHECK_BLOCK);
+		g_assert_true(sdt_check_journal_places_write(places, &j, &error));
+		g_assert_no_error(error);
+		/* the probe's block out; @spoil copies hit; a power cut (no /run) */
+		sdt_check_block_fill(now, j.seed, at);
+		g_assert_cmpint(pwrite(fd, now, SDT_CHECK_BLOCK, (off_t) at), ==, SDT_CHECK_BLOCK);
+		for (guint i = 0; i < spoil; i++)
+			test_spoil_copy(c, i);
+		g_assert_true(g_file_test(run_copy, G_FILE_TEST_EXISTS));
+		g_assert_cmpint(g_unlink(run_copy), ==, 0);
+		sdt_check_journal_places_keep(places);
+		if (spoil == SDT_CHECK_JOURNAL_COPIES)
+			g_test_expect_message(G_LOG_DOMAIN,
+					      G_LOG_LEVEL_WARNING,
+					      "*no copy of its journal is whole*");
+		put_back = sdt_check_repair((const gchar *const *) c->dirs, &error);
+		g_test_assert_expected_messages();
+		g_assert_no_error(error);
+		g_assert_cmpint(pread(fd, now, SDT_CHECK_BLOCK, (off_t) at), ==, SDT_CHECK_BLOCK);
+		g_test_message("%u of %u copies hit: %d blocks put back",
+			       spoil,
+			       SDT_CHECK_JOURNAL_COPIES,
+			       put_back);
+		if (spoil < SDT_CHECK_JOURNAL_COPIES) {
+			g_assert_cmpint(put_back, ==, 1);
+			g_assert_cmpmem(now, SDT_CHECK_BLOCK, blocks, SDT_CHECK_BLOCK);
+			g_assert_null(sdt_check_damaged_journal((const gchar *const *) c->dirs));
+		} else {
+			/* none whole: kept and said; the block stays as it is */
+			g_autofree gchar *kept = NULL;
+			g_assert_cmpint(put_back, ==, 0);
+			kept = sdt_check_damaged_journal((const gchar *const *) c->dirs);
+			g_assert_nonnull(kept);
+			g_test_message("kept: %s", kept);
+			g_assert_cmpmem(now, 8, "SDTCHK01", 8);
+		}
+	}
+	close(fd);
+	g_aligned_free(blocks);
+	test_loop_card_down(c);
+}
+
+/*
+ * Which real sizes let a batch reach the copies: one block at J_c + R for every
+ * copy c hits all three under R (the probe splits such a batch); each half of it
+ * alone cannot reach them all under any size.
+ */
+static void
+test_check_journal_safe(void)
+{
+	TestLoopCard *c;
+	SdtCheckJournalPlaces *places;
+	guint64 at[SDT_CHECK_JOURNAL_COPIES];
+	guint64 starts[SDT_CHECK_JOURNAL_COPIES];
+	const guint64 r = 300 * MIB + 12345 * SDT_CHECK_BLOCK;
+	guint64 witness = 0;
+	gint fd;
+
+	if (!test_can_run())
+		return;
+	c = test_loop_card_up(1024);
+	fd = open(c->loop, O_RDWR | O_DIRECT);
+	g_assert_cmpint(fd, >=, 0);
+	places = test_loop_places(c, fd, 0x5eed, 64 * 1024);
+	for (guint i = 0; i < SDT_CHECK_JOURNAL_COPIES; i++) {
+		starts[i] = sdt_check_journal_places_copy_at(places, i);
+		at[i] = starts[i] + r;
+		g_test_message("copy %u at %" G_GUINT64_FORMAT, i, starts[i]);
+	}
+	g_assert_false(sdt_check_journal_places_safe(places,
+						     at,
+						     SDT_CHECK_JOURNAL_COPIES,
+						     SDT_CHECK_JOURNAL_COPIES,
+						     64 * MIB,
+						     1024 * MIB,
+						     &witness));
+	g_test_message("one size that hits them all: %" G_GUINT64_FORMAT, witness);
+	/* the witness is a size that really does: every copy within reach of a write */
+	for (guint i = 0; i < SDT_CHECK_JOURNAL_COPIES; i++) {
+		gboolean hit = FALSE;
+		for (guint k = 0; k < SDT_CHECK_JOURNAL_COPIES && !hit; k++)
+			for (guint64 m = 1; m * witness <= at[k] && !hit; m++) {
+				guint64 x = at[k] - m * witness;
+				hit = x + SDT_CHECK_BLOCK > starts[i] &&
+				      x < starts[i] + sdt_check_journal_size(
+							      SDT_CHECK_JOURNAL_COPIES,
+							      4096);
+			}
+		g_assert_true(hit);
+	}
+	/* split: one block and then two cannot reach three copies (none aliases another) */
+	g_assert_true(sdt_check_journal_places_safe(places, at, 1, 1, 64 * MIB, 1024 * MIB, NULL));
+	g_assert_true(sdt_check_journal_places_safe(places,
+						    at + 1,
+						    SDT_CHECK_JOURNAL_COPIES - 1,
+						    SDT_CHECK_JOURNAL_COPIES - 1,
+						    64 * MIB,
+						    1024 * MIB,
+						    NULL));
+	sdt_check_journal_places_free(places);
+	close(fd);
+	test_loop_card_down(c);
+}
+
+typedef struct {
+	guint n_probe;
+	gint fd;
+	guint64 at;
+	guint8 *system;
+} TestSystemWrite;
+
+/* the running system writes one of the batch's blocks while it is out */
+static void
+test_system_write_cb(gpointer user_data)
+{
+	TestSystemWrite *w = user_data;
+
+	if (++w->n_probe == 1)
+		g_assert_cmpint(pwrite(w->fd, w->system, SDT_CHECK_BLOCK, (off_t) w->at),
+				==,
+				SDT_CHECK_BLOCK);
+}
+
+/*
+ * The put-back leaves what the system wrote: a block of the batch written by
+ * someone else while it was out (here raw, the freeze cannot stop that; through
+ * the file system the freeze holds it back) keeps the new data; the other goes
+ * back to what it held.
+ */
+static void
+test_check_put_back_ours(void)
+{
+	TestLoopCard *c;
+	SdtCheckConfig config;
+	SdtCheck self;
+	SdtCheckBatch batch;
+	TestSystemWrite w = {0};
+	g_autoptr(GError) error = NULL;
+	GArray *samples = g_array_new(FALSE, FALSE, sizeof(guint64));
+	guint8 *before = g_aligned_alloc(3, SDT_CHECK_BLOCK, SDT_CHECK_BLOCK);
+	guint8 *now = before + 2 * SDT_CHECK_BLOCK;
+	guint64 at[2];
+
+	if (!test_can_run())
+		return;
+	c = test_loop_card_up(256);
+	sdt_check_config_init(&config, SDT_CHECK_MODE_QUICK);
+	config.journal_dirs = (const gchar *const *) c->dirs;
+	config.while_out = test_system_write_cb;
+	config.while_out_data = &w;
+	w.fd = open(c->loop, O_RDWR | O_DIRECT);
+	g_assert_cmpint(w.fd, >=, 0);
+	w.system = g_aligned_alloc(1, SDT_CHECK_BLOCK, SDT_CHECK_BLOCK);
+	memset(w.system, 0x5a, SDT_CHECK_BLOCK);
+	sdt_check_block_init(&self, c->mnt, &config, NULL, NULL, NULL);
+	g_assert_true(sdt_check_target_open(&self, &error));
+	g_assert_true(sdt_check_target_reserve(&self, &error));
+	g_assert_true(sdt_check_target_open_write(&self, &error));
+	g_assert_no_error(error);
+	for (guint i = 0; i < 2; i++) {
+		at[i] = sdt_check_target_rank_to_offset(&self, 100 + 50 * i);
+		g_array_append_val(samples, at[i]);
+		g_assert_cmpint(
+			pread(w.fd, before + i * SDT_CHECK_BLOCK, SDT_CHECK_BLOCK, (off_t) at[i]),
+			==,
+			SDT_CHECK_BLOCK);
+	}
+	w.at = at[0];
+	sdt_check_probe_batch_init(&batch, samples, 0, 0, NULL, 0);
+	sdt_check_probe_batch_run(&self, &batch, FALSE, 0.0, 1.0, &error);
+	g_assert_no_error(error);
+	g_assert_cmpuint(w.n_probe, ==, 1);
+	g_test_message("%u put back, %u left as the system wrote them",
+		       self.n_restored,
+		       self.n_left);
+	g_assert_cmpint(pread(w.fd, now, SDT_CHECK_BLOCK, (off_t) at[0]), ==, SDT_CHECK_BLOCK);
+	g_assert_cmpmem(now, SDT_CHECK_BLOCK, w.system, SDT_CHECK_BLOCK);
+	g_assert_cmpint(pread(w.fd, now, SDT_CHECK_BLOCK, (off_t) at[1]), ==, SDT_CHECK_BLOCK);
+	g_assert_cmpmem(now, SDT_CHECK_BLOCK, before + SDT_CHECK_BLOCK, SDT_CHECK_BLOCK);
+	g_assert_cmpuint(self.n_frozen, ==, 1);
+	sdt_check_probe_batch_clear(&batch);
+	sdt_check_block_clear(&self);
+	close(w.fd);
+	g_aligned_free(w.system);
+	g_aligned_free(before);
+	test_loop_card_down(c);
 }
 
 static void
@@ -585,6 +1102,8 @@ test_shell(const gchar *line)
 		g_error("%s failed: %s%s", line, out, err);
 	if (out != NULL && out[0] != '\0')
 		g_test_message("%s", g_strstrip(out));
+	if (err != NULL && err[0] != '\0')
+		g_test_message("%s", g_strstrip(err));
 }
 
 /* refusals and Stop: a clear error, nothing left behind, the data intact */
@@ -726,6 +1245,11 @@ main(int argc, char *argv[])
 	g_test_add_func("/check/pios-layout", test_check_pios_layout);
 	g_test_add_func("/check/killed", test_check_killed);
 	g_test_add_func("/check/journal", test_check_journal);
+	g_test_add_data_func("/check/power-cut", GINT_TO_POINTER(FALSE), test_check_power_cut);
+	g_test_add_data_func("/check/power-cut-pios", GINT_TO_POINTER(TRUE), test_check_power_cut);
+	g_test_add_func("/check/journal-copies", test_check_journal_copies);
+	g_test_add_func("/check/journal-safe", test_check_journal_safe);
+	g_test_add_func("/check/put-back-ours", test_check_put_back_ours);
 	g_test_add_func("/check/fake/zeros", test_check_zeros);
 	g_test_add_func("/check/fake/eio", test_check_eio);
 	g_test_add_func("/check/fake/eio-writes", test_check_eio_writes);

@@ -164,9 +164,11 @@ class RootRun:
 
 
 def check_journal(node):
-    """a whole check journal (src/check/sdt-check-journal.c's format) of a check
-    interrupted on @node, a card that is not there"""
-    body = b'SDTJRN01' + struct.pack('<QQQQQ', 0, 0xb301, 512 << 20, 42, len(node)) + node
+    """a whole check journal (src/check/sdt-check-journal.c's first format) of a
+    check interrupted on @node, a card that is not there, with one block out (a
+    journal of none out is simply removed)"""
+    body = (b'SDTJRN01' + struct.pack('<QQQQQ', 1, 0xb301, 512 << 20, 42, len(node)) + node
+            + struct.pack('<Q', 1 << 20) + bytes(4096))
     return body + hashlib.sha256(body).digest()
 
 

@@ -9,6 +9,7 @@
 
 #include "sdt-error.h"
 #include "sdt-ops.h"
+#include "sdt-check.h"
 #include "sdt-test-root.h"
 
 /*
@@ -103,6 +104,42 @@ test_ops_metrics_damaged_history(void)
 		"sdtuner_benchmark_throughput_bytes_per_second{test=\"seq-read\"} 22500000"));
 }
 
+/*
+ * A check journal no copy of which is whole (a power cut on a fake card): repair
+ * keeps it, never drops it, and metrics, health and status say so until the user
+ * has looked (main's repair removed it: "not whole; ignored", and said nothing).
+ */
+static void
+test_ops_metrics_damaged_check_journal(void)
+{
+	g_autoptr(SdtTestRoot) root = sdt_test_root_new("pi3", NULL, FALSE);
+	g_auto(GStrv) dirs = sdt_check_journal_dirs(root->ctx);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonNode) health = NULL;
+	g_autoptr(JsonNode) status = NULL;
+	g_autofree gchar *text = test_ops_metrics_of(root);
+	const gchar *kept = "/var/lib/sd-tuner/check/check-journal.damaged";
+
+	g_assert_true(test_ops_metrics_has(text, "sdtuner_check_journal_damaged 0"));
+	g_free(text);
+	/* torn: the magic, then nothing whole */
+	sdt_test_root_write(root, "var/lib/sd-tuner/check/check-journal", "SDTJRN02 torn");
+	g_test_expect_message(NULL, G_LOG_LEVEL_WARNING, "*no copy of its journal is whole*");
+	g_assert_cmpint(sdt_check_repair((const gchar *const *) dirs, &error), ==, 0);
+	g_test_assert_expected_messages();
+	g_assert_no_error(error);
+	/* and again at the next start: still kept */
+	g_assert_cmpint(sdt_check_repair((const gchar *const *) dirs, &error), ==, 0);
+	text = test_ops_metrics_of(root);
+	g_assert_true(test_ops_metrics_has(text, "sdtuner_check_journal_damaged 1"));
+	health = sdt_ops_health(root->ctx, &error);
+	g_assert_no_error(error);
+	g_assert_cmpstr(sdt_test_root_json_str(health, "check_journal_damaged"), ==, kept);
+	status = sdt_ops_status(root->ctx, &error);
+	g_assert_no_error(error);
+	g_assert_cmpstr(sdt_test_root_json_str(status, "check_journal_damaged"), ==, kept);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -110,5 +147,7 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/ops-metrics/pi3", test_ops_metrics_pi3);
 	g_test_add_func("/sdtuner/ops-metrics/no-card", test_ops_metrics_no_card);
 	g_test_add_func("/sdtuner/ops-metrics/damaged-history", test_ops_metrics_damaged_history);
+	g_test_add_func("/sdtuner/ops-metrics/damaged-check-journal",
+			test_ops_metrics_damaged_check_journal);
 	return g_test_run();
 }
