@@ -28,6 +28,7 @@ downloaded .deb; a cold run builds it (minutes). Needs root, systemd-nspawn
 (systemd-container) and debootstrap; exit 77 (skip) when it cannot run, 1 under CI=true.
 """
 import glob
+import re
 import os
 import shutil
 import signal
@@ -44,9 +45,19 @@ PACKAGES = ('systemd systemd-sysv libpam-systemd dbus polkitd pkexec lxpolkit ma
 # the sessions, AGENT:CASES:CONFIG (agent-session.py; CONFIG: what config.txt is after it,
 # kept byte-identical or applied), one boot each: auth_admin_keep would let an applied
 # setting's authorization answer the next Apply of the same session
-SESSIONS = [s.split(':') for s in os.environ.get(
-    'SDT_AGENT_SESSIONS', 'lxpolkit:cancel:kept lxpolkit:wrong:kept lxpolkit:right:applied '
-    'mate:cancel,wrong:applied none:none:kept').split()]
+SESSIONS = 'lxpolkit:cancel:kept lxpolkit:wrong:kept lxpolkit:right:applied ' \
+    'mate:cancel,wrong:applied none:none:kept'
+# Raspberry Pi OS on trixie (test-agents-trixie.py): the desktop is labwc on Wayland
+# (rpd-labwc) and rpd-common pulls mate-polkit-bin as the agent; polkitd 126 (duktape).
+# Package names as trixie has them (libgtk-3-0t64: the t64 rename of every arch; on
+# amd64 and arm64 the soname and ABI are bookworm's, so the build's binaries run there).
+TRIXIE_PACKAGES = ('systemd systemd-sysv libpam-systemd dbus polkitd labwc mate-polkit-bin '
+                   'at-spi2-core python3-pyatspi python3-gi wtype grim umockdev '
+                   'libjson-glib-1.0-0 libgtk-3-0t64 libpolkit-agent-1-0 '
+                   'libpolkit-gobject-1-0 liburing2 libudev1 fonts-dejavu-core '
+                   'libatk-adaptor').split()
+TRIXIE_SESSIONS = 'mate:cancel,wrong:applied mate:right:applied none:none:kept'
+SHOT = 'agents-trixie-labwc-mate-password.png'
 
 
 def log(*args):
@@ -228,7 +239,23 @@ class Container:
         self.log.close()
 
 
-def main():
+def make_shared_root(src, arch):
+    """the trixie root from the shared builder (tests/roots/make-root.sh; cached in
+    SDT_VM_CACHE/roots/trixie-ARCH, keyed on the package list)"""
+    t0 = time.time()
+    r = subprocess.run([os.path.join(src, 'tests/roots/make-root.sh'), 'trixie', arch] +
+                       TRIXIE_PACKAGES, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    for line in r.stderr.splitlines():
+        log(line)
+    if r.returncode != 0 or not r.stdout.strip():
+        why = (r.stderr.strip().splitlines() or ['no reason given'])[-1]
+        cannot_run(f'no trixie root: {why}')
+    log(f'trixie root ready in {time.time() - t0:.0f} s: {r.stdout.strip()}')
+    return r.stdout.strip()
+
+
+def main(suite='bookworm'):
     src, build = (os.path.realpath(p) for p in sys.argv[1:3])
     if os.geteuid() != 0:
         cannot_run('needs root (debootstrap, systemd-nspawn)')
@@ -236,6 +263,8 @@ def main():
         if shutil.which(prog) is None:
             cannot_run(f'{prog} is not installed (tools/deps.sh test)')
     arch = run(['dpkg', '--print-architecture'], 'dpkg').strip()
+    sessions = [x.split(':') for x in os.environ.get(
+        'SDT_AGENT_SESSIONS', TRIXIE_SESSIONS if suite == 'trixie' else SESSIONS).split()]
     cache = os.path.join(os.environ.get('SDT_VM_CACHE', '/var/cache/sd-tuner-vm'),
                          f'agents-{arch}')
     os.makedirs(cache, exist_ok=True)
@@ -243,24 +272,58 @@ def main():
     t0 = time.time()
     box = None
     try:
-        tarball = make_root(cache, work)
+        if suite == 'trixie':
+            tarball = make_shared_root(src, arch)
+        else:
+            tarball = make_root(cache, work)
         root = os.path.join(work, 'root')
         os.mkdir(root)
-        run(['tar', '-C', root, '-xf', tarball], 'tar -x')
+        run(['tar', '-C', root, '--numeric-owner', '-xf', tarball], 'tar -x')
         config = set_up_root(root, src, build)
+        rules = install_rules(root, src) if suite == 'trixie' else None
+        shot = None
+        if suite == 'trixie':
+            # the shared root keeps its no-service-starts guard for chroot use; booted, a
+            # desktop has none
+            if os.path.exists(os.path.join(root, 'usr/sbin/policy-rc.d')):
+                os.remove(os.path.join(root, 'usr/sbin/policy-rc.d'))
+            shots = os.path.join(root, 'var/lib/sdt-shots')
+            os.makedirs(shots)
+            run(['chroot', root, 'chown', USER, '/var/lib/sdt-shots'], 'chown')
+            shot = '/var/lib/sdt-shots/' + SHOT
         sim = os.path.join(root, 'var/lib/sdt-sim/rpi3')
         original = open(config, 'rb').read()
         t1 = time.time()
         binds = [src] + ([build] if not build.startswith(src + '/') else [])
         # one boot per session: the helper's records of an applied setting go with it
-        for agent, cases, config_after in SESSIONS:
+        for agent, cases, config_after in sessions:
             shutil.rmtree(sim)
             shutil.copytree(os.path.join(src, 'data/sim/rpi3'), sim, symlinks=True)
             t2 = time.time()
             box = Container(root, binds, os.path.join(work, 'boot.log'))
             box.find_leader()
             log(f'booted: {box.wait_booted()} in {time.time() - t2:.1f} s')
-            session(box, agent, cases, src, build)
+            if rules is not None:
+                missing = box_ldd(box, build)
+                check(not missing, 'the build\'s sd-tuner and helper find every library in '
+                      f'the trixie root (missing: {missing or "none"})')
+                check_rules(box, rules)
+                rules = None   # once: every boot loads the same files
+            if suite == 'trixie':
+                want_shot = shot if agent != 'none' and not os.path.exists(
+                    root + shot) else None
+                try:
+                    session(box, agent, cases, src, build, 'labwc', want_shot)
+                finally:
+                    if want_shot and os.path.exists(root + shot):
+                        out = os.path.join(build, 'screenshots')
+                        os.makedirs(out, exist_ok=True)
+                        shutil.copy(root + shot, os.path.join(out, SHOT))
+                        log(f'saved {os.path.join(out, SHOT)}')
+                if want_shot:
+                    check(os.path.exists(root + shot), 'the session saved its screenshot')
+            else:
+                session(box, agent, cases, src, build)
             box.stop()
             box = None
             after = open(config, 'rb').read()
@@ -284,19 +347,91 @@ def main():
     return 0
 
 
+# every polkit rule the project ships (polkit/*.rules) or its tests install (a
+# polkit.addRule/addAdminRule script in a string of tests/**), for polkitd 126 to load
+RULE_RX = re.compile(r'polkit\.add(?:Admin)?Rule\(function.*?\n\}\);', re.S)
+# a rule polkitd must refuse (a missing parenthesis): shows that the log check can fail
+BROKEN_RULE = 'polkit.addRule(function(action, subject) {\n    return polkit.Result.NO;\n};\n'
+
+
+def install_rules(root, src):
+    """the project's polkit rules into the root's /etc/polkit-1/rules.d, one file each,
+    and one broken on purpose; {file name: where it came from}"""
+    found = {}
+    for path in sorted(glob.glob(os.path.join(src, 'polkit', '*.rules'))):
+        found[os.path.relpath(path, src)] = open(path).read()
+    for path in sorted(glob.glob(os.path.join(src, 'tests', '**', '*.py'), recursive=True) +
+                       glob.glob(os.path.join(src, 'tests', '**', '*.sh'), recursive=True)):
+        if os.path.realpath(path) == os.path.realpath(__file__):
+            continue
+        for i, m in enumerate(RULE_RX.finditer(open(path, errors='replace').read())):
+            found[f'{os.path.relpath(path, src)} #{i + 1}'] = m.group(0) + '\n'
+    if not found:
+        raise AssertionError('no polkit rule found in polkit/ or tests/ (the pattern broke?)')
+    d = os.path.join(root, 'etc/polkit-1/rules.d')
+    os.makedirs(d, exist_ok=True)
+    names = {}
+    for i, (where, text) in enumerate(sorted(found.items())):
+        name = f'60-sdt-check-{i + 1}.rules'
+        write(os.path.join(d, name), text)
+        names[name] = where
+    write(os.path.join(d, '61-sdt-check-broken.rules'), BROKEN_RULE)
+    log(f'{len(found)} polkit rules of the project installed for polkitd 126 to load: ' +
+        ', '.join(f'{n} ({w})' for n, w in names.items()))
+    return names
+
+
+def check_rules(box, names):
+    """polkitd 126 (duktape) loaded every rule without an error, and refused the broken
+    one: its own log, at its start"""
+    box.cmd(['systemctl', 'start', 'polkit.service'], check=True, timeout=60)
+    deadline = time.time() + 30
+    text = ''
+    while time.time() < deadline:
+        text = box.cmd(['journalctl', '-b', '-u', 'polkit.service', '--no-pager', '-o', 'cat'],
+                       capture_output=True, text=True).stdout
+        if 'Finished loading' in text:
+            break
+        time.sleep(0.5)
+    version = box.cmd(['dpkg-query', '-W', '-f', '${Version}', 'polkitd'],
+                      capture_output=True, text=True).stdout
+    log(f'polkitd {version}: ' + ' | '.join(
+        ln for ln in text.splitlines() if 'rules' in ln or 'rror' in ln))
+    check('Finished loading' in text, 'polkitd logged that it loaded its rules')
+    bad = [ln for ln in text.splitlines() if 'sdt-check' in ln and
+           re.search(r'rror|failed|xception', ln)]
+    check(any('61-sdt-check-broken.rules' in ln for ln in bad),
+          'polkitd 126 refuses the broken control rule (the log check can see an error)')
+    bad = [ln for ln in bad if '61-sdt-check-broken.rules' not in ln]
+    check(not bad, f'polkitd 126 (duktape) loads the project\'s {len(names)} rules without an '
+          f'error ({bad or "none"})')
+
+
+def box_ldd(box, build):
+    """the libraries the build's binaries (built on this machine) do not find in the
+    booted root"""
+    missing = []
+    for exe in ('src/app/sd-tuner', 'src/helper/sd-tuner-helper'):
+        out = box.cmd(['ldd', os.path.join(build, exe)], capture_output=True,
+                      text=True).stdout
+        missing += [f'{exe}: {ln.strip()}' for ln in out.splitlines() if 'not found' in ln]
+    return missing
+
+
 def check(cond, what):
     if not cond:
         raise AssertionError(what)
     log('ok:', what)
 
 
-def session(box, agent, cases, src, build):
+def session(box, agent, cases, src, build, desktop='xvfb', shot=None):
     """agent-session.py as the desktop user, in a logind session made by pam_systemd"""
-    log(f'session with agent {agent}')
+    log(f'session with agent {agent} ({desktop})')
     r = box.cmd(['systemd-run', '--quiet', '--wait', '--pipe', f'--uid={USER}',
                  '-p', 'PAMName=login', '-p', 'RuntimeMaxSec=240',
                  '/usr/bin/python3', os.path.join(src, 'tests/agents/agent-session.py'),
-                 agent, cases, os.path.join(build, 'src/app/sd-tuner'), PASSWORD, WRONG],
+                 agent, cases, os.path.join(build, 'src/app/sd-tuner'), PASSWORD, WRONG,
+                 desktop] + ([shot] if shot else []),
                 stdin=subprocess.DEVNULL, timeout=300)
     check(r.returncode == 0, f'{agent} ({cases}): the session said what it should')
 
