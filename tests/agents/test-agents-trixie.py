@@ -17,8 +17,9 @@ the first dialog (applied); no agent, as over SSH (the window says no password d
 appear and what to do; config.txt byte-identical). The first dialog's screenshot (grim) goes
 to BUILDDIR/screenshots/agents-trixie-labwc-mate-password.png. At the first boot, every
 polkit rule of the project (polkit/*.rules, and those its tests install) is in
-/etc/polkit-1/rules.d, with one broken on purpose: polkitd 126 (duktape) must load them all
-and refuse only that one, in its log.
+/etc/polkit-1/rules.d, with a control rule in ES2015 (an arrow function and let: valid
+JavaScript that duktape, ECMAScript 5.1, cannot parse): polkitd 126 must load them all and
+refuse only the control, in its log.
 
 The app and helper are this machine's build (bookworm): on amd64 and arm64 trixie kept the
 sonames and ABI (the t64 rename changed package names only), and the test checks with ldd

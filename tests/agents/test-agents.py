@@ -350,13 +350,19 @@ def main(suite='bookworm'):
 # every polkit rule the project ships (polkit/*.rules) or its tests install (a
 # polkit.addRule/addAdminRule script in a string of tests/**), for polkitd 126 to load
 RULE_RX = re.compile(r'polkit\.add(?:Admin)?Rule\(function.*?\n\}\);', re.S)
-# a rule polkitd must refuse (a missing parenthesis): shows that the log check can fail
-BROKEN_RULE = 'polkit.addRule(function(action, subject) {\n    return polkit.Result.NO;\n};\n'
+# a rule polkitd 126 must refuse: valid JavaScript (ES2015: an arrow function and let)
+# that duktape, ECMAScript 5.1, cannot parse (Debian's polkitd 122 on bookworm is built
+# with duktape too and refuses it alike: "SyntaxError: parse error (line 1)"); it shows
+# that the log check sees an error, and what a rule must not use
+CONTROL_RULE = ('polkit.addRule((action, subject) => {\n'
+                '    let id = "org.example.sdtuner.never-an-action";\n'
+                '    if (action.id == id)\n        return polkit.Result.NO;\n});\n')
+CONTROL = '61-sdt-check-es2015.rules'
 
 
 def install_rules(root, src):
     """the project's polkit rules into the root's /etc/polkit-1/rules.d, one file each,
-    and one broken on purpose; {file name: where it came from}"""
+    and the ES2015 control rule; {file name: where it came from}"""
     found = {}
     for path in sorted(glob.glob(os.path.join(src, 'polkit', '*.rules'))):
         found[os.path.relpath(path, src)] = open(path).read()
@@ -375,15 +381,15 @@ def install_rules(root, src):
         name = f'60-sdt-check-{i + 1}.rules'
         write(os.path.join(d, name), text)
         names[name] = where
-    write(os.path.join(d, '61-sdt-check-broken.rules'), BROKEN_RULE)
+    write(os.path.join(d, CONTROL), CONTROL_RULE)
     log(f'{len(found)} polkit rules of the project installed for polkitd 126 to load: ' +
         ', '.join(f'{n} ({w})' for n, w in names.items()))
     return names
 
 
 def check_rules(box, names):
-    """polkitd 126 (duktape) loaded every rule without an error, and refused the broken
-    one: its own log, at its start"""
+    """polkitd 126 (duktape) loaded every rule without an error, and refused the
+    ES2015 control rule: its own log, at its start"""
     box.cmd(['systemctl', 'start', 'polkit.service'], check=True, timeout=60)
     deadline = time.time() + 30
     text = ''
@@ -400,9 +406,10 @@ def check_rules(box, names):
     check('Finished loading' in text, 'polkitd logged that it loaded its rules')
     bad = [ln for ln in text.splitlines() if 'sdt-check' in ln and
            re.search(r'rror|failed|xception', ln)]
-    check(any('61-sdt-check-broken.rules' in ln for ln in bad),
-          'polkitd 126 refuses the broken control rule (the log check can see an error)')
-    bad = [ln for ln in bad if '61-sdt-check-broken.rules' not in ln]
+    check(any(CONTROL in ln for ln in bad),
+          'polkitd 126 refuses the control rule in ES2015 (duktape parses ECMAScript 5.1; the '
+          'log check sees an error)')
+    bad = [ln for ln in bad if CONTROL not in ln]
     check(not bad, f'polkitd 126 (duktape) loads the project\'s {len(names)} rules without an '
           f'error ({bad or "none"})')
 
