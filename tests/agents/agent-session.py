@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""agent-session.py AGENT CASES APP PASSWORD WRONG [DESKTOP [SHOT]] - one desktop session inside the booted container.
+"""agent-session.py AGENT CASES APP PASSWORD WRONG [DESKTOP [SHOT]] - one desktop session.
 
 Run by test-agents.py inside the systemd-nspawn container, as the desktop user, in a logind
 session of its own (systemd-run --uid=USER -p PAMName=login, which goes through pam_systemd

@@ -22,9 +22,10 @@ The helper is the build's, D-Bus-activated by the container's system bus on the 
 Raspberry Pi 3 (data/sim), as tools/run.sh shows it.
 
 The root (debootstrap --variant=minbase bookworm from the mirror this machine's apt uses,
-plus systemd, dbus, polkitd, the agents, Xvfb, AT-SPI, xdotool and the app's libraries) is
-cached as a tarball in SDT_VM_CACHE (default /var/cache/sd-tuner-vm)/agents-ARCH, with every
-downloaded .deb; a cold run builds it (minutes). Needs root, systemd-nspawn
+plus systemd, dbus, polkitd, the agents, Xvfb, AT-SPI, xdotool and the app's libraries) comes
+from the shared root builder, tests/roots/make-root.sh, cached as a tarball in SDT_VM_CACHE
+(default /var/cache/sd-tuner-vm)/roots/bookworm-ARCH with every downloaded .deb; a cold run
+builds it (minutes). Needs root, systemd-nspawn
 (systemd-container) and debootstrap; exit 77 (skip) when it cannot run, 1 under CI=true.
 """
 import glob
@@ -78,68 +79,6 @@ def run(argv, what, **kw):
         sys.stderr.write(r.stdout[-3000:] + r.stderr[-3000:])
         raise AssertionError(f'{what} failed (exit status {r.returncode}): {" ".join(argv)}')
     return r.stdout
-
-
-def mirror_sources():
-    """this machine's bookworm main sources, as its apt has them (the only archive it
-    may reach)"""
-    out = run(['apt-get', 'indextargets', '--format', '$(SITE) $(RELEASE) $(COMPONENT)',
-               'Created-By: Packages'], 'apt-get indextargets')
-    lines = set()
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) == 3 and f[2] == 'main' and f[1] in ('bookworm', 'bookworm-updates',
-                                                        'bookworm-security'):
-            lines.add(f'deb {f[0]} {f[1]} main')
-    mirror = os.environ.get('SDTUNER_DEBIAN_MIRROR') or next(
-        (line.split()[1] for line in sorted(lines) if line.split()[2] == 'bookworm'), None)
-    if not mirror:
-        cannot_run("this machine's apt has no bookworm main source")
-    return mirror, '\n'.join(sorted(lines)) + '\n'
-
-
-def make_root(cache, work):
-    """the cached root tarball, made when missing or when the package list changed"""
-    mirror, sources = mirror_sources()
-    tarball = os.path.join(cache, 'root.tar')
-    stamp = os.path.join(cache, 'root.stamp')
-    want = mirror + '\n' + ' '.join(PACKAGES) + '\n'
-    if os.path.exists(tarball) and os.path.exists(stamp) and open(stamp).read() == want:
-        return tarball
-    t0 = time.time()
-    log(f'no cached root: debootstrap --variant=minbase bookworm from {mirror} and '
-        f'{len(PACKAGES)} packages (minutes)')
-    r = os.path.join(work, 'make')
-    os.makedirs(os.path.join(cache, 'debs'), exist_ok=True)
-    os.makedirs(os.path.join(cache, 'archives', 'partial'), exist_ok=True)
-    run(['debootstrap', '--variant=minbase', f'--cache-dir={cache}/debs', 'bookworm', r,
-         mirror], 'debootstrap')
-    with open(os.path.join(r, 'etc/apt/sources.list'), 'w') as f:
-        f.write(sources)
-    shutil.copy('/etc/resolv.conf', os.path.join(r, 'etc/resolv.conf'))
-    with open(os.path.join(r, 'usr/sbin/policy-rc.d'), 'w') as f:
-        f.write('#!/bin/sh\nexit 101\n')
-    os.chmod(os.path.join(r, 'usr/sbin/policy-rc.d'), 0o755)
-    with open(os.path.join(r, 'etc/dpkg/dpkg.cfg.d/sdt-unsafe-io'), 'w') as f:
-        f.write('force-unsafe-io\n')
-    archives = os.path.join(r, 'var/cache/apt/archives')
-    run(['mount', '--bind', os.path.join(cache, 'archives'), archives], 'mount --bind')
-    try:
-        env = dict(os.environ, DEBIAN_FRONTEND='noninteractive', LC_ALL='C')
-        run(['chroot', r, 'apt-get', '-q', 'update'], 'apt-get update in the root', env=env)
-        run(['chroot', r, 'apt-get', '-q', '-y', '--no-install-recommends', '-o',
-             'Dpkg::Use-Pty=0', 'install'] + list(PACKAGES), 'apt-get install in the root',
-            env=env)
-    finally:
-        subprocess.run(['umount', archives])
-    os.remove(os.path.join(r, 'usr/sbin/policy-rc.d'))
-    run(['tar', '-C', r, '-cf', tarball + '.new', '.'], 'tar')
-    os.replace(tarball + '.new', tarball)
-    with open(stamp, 'w') as f:
-        f.write(want)
-    shutil.rmtree(r, ignore_errors=True)
-    log(f'root made and cached in {time.time() - t0:.0f} s ({tarball})')
-    return tarball
 
 
 def write(path, text, mode=0o644):
@@ -239,19 +178,19 @@ class Container:
         self.log.close()
 
 
-def make_shared_root(src, arch):
-    """the trixie root from the shared builder (tests/roots/make-root.sh; cached in
-    SDT_VM_CACHE/roots/trixie-ARCH, keyed on the package list)"""
+def make_shared_root(src, suite, arch, packages):
+    """the root from the shared builder (tests/roots/make-root.sh; cached in
+    SDT_VM_CACHE/roots/SUITE-ARCH, keyed on the package list)"""
     t0 = time.time()
-    r = subprocess.run([os.path.join(src, 'tests/roots/make-root.sh'), 'trixie', arch] +
-                       TRIXIE_PACKAGES, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    r = subprocess.run([os.path.join(src, 'tests/roots/make-root.sh'), suite, arch] +
+                       list(packages), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True)
     for line in r.stderr.splitlines():
         log(line)
     if r.returncode != 0 or not r.stdout.strip():
         why = (r.stderr.strip().splitlines() or ['no reason given'])[-1]
-        cannot_run(f'no trixie root: {why}')
-    log(f'trixie root ready in {time.time() - t0:.0f} s: {r.stdout.strip()}')
+        cannot_run(f'no {suite} root: {why}')
+    log(f'{suite} root ready in {time.time() - t0:.0f} s: {r.stdout.strip()}')
     return r.stdout.strip()
 
 
@@ -265,28 +204,23 @@ def main(suite='bookworm'):
     arch = run(['dpkg', '--print-architecture'], 'dpkg').strip()
     sessions = [x.split(':') for x in os.environ.get(
         'SDT_AGENT_SESSIONS', TRIXIE_SESSIONS if suite == 'trixie' else SESSIONS).split()]
-    cache = os.path.join(os.environ.get('SDT_VM_CACHE', '/var/cache/sd-tuner-vm'),
-                         f'agents-{arch}')
-    os.makedirs(cache, exist_ok=True)
     work = tempfile.mkdtemp(prefix='sdt-agents-', dir='/var/tmp')
     t0 = time.time()
     box = None
     try:
-        if suite == 'trixie':
-            tarball = make_shared_root(src, arch)
-        else:
-            tarball = make_root(cache, work)
+        tarball = make_shared_root(src, suite, arch,
+                                   TRIXIE_PACKAGES if suite == 'trixie' else PACKAGES)
         root = os.path.join(work, 'root')
         os.mkdir(root)
         run(['tar', '-C', root, '--numeric-owner', '-xf', tarball], 'tar -x')
         config = set_up_root(root, src, build)
         rules = install_rules(root, src) if suite == 'trixie' else None
         shot = None
+        # the shared root keeps its no-service-starts guard for chroot use; booted, a
+        # desktop has none
+        if os.path.exists(os.path.join(root, 'usr/sbin/policy-rc.d')):
+            os.remove(os.path.join(root, 'usr/sbin/policy-rc.d'))
         if suite == 'trixie':
-            # the shared root keeps its no-service-starts guard for chroot use; booted, a
-            # desktop has none
-            if os.path.exists(os.path.join(root, 'usr/sbin/policy-rc.d')):
-                os.remove(os.path.join(root, 'usr/sbin/policy-rc.d'))
             shots = os.path.join(root, 'var/lib/sdt-shots')
             os.makedirs(shots)
             run(['chroot', root, 'chown', USER, '/var/lib/sdt-shots'], 'chown')
