@@ -141,7 +141,11 @@ class Container:
                     continue
                 if int(f[1]) == self.proc.pid:
                     pid = int(stat.split('/')[2])
-                    if os.readlink(f'/proc/{pid}/exe').endswith('/systemd'):
+                    try:
+                        exe = os.readlink(f'/proc/{pid}/exe')
+                    except OSError:   # a child of nspawn that ended meanwhile
+                        continue
+                    if exe.endswith('/systemd'):
                         self.leader = pid
                         return pid
             time.sleep(0.2)
