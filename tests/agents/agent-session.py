@@ -1,13 +1,19 @@
 #!/usr/bin/python3
-"""agent-session.py AGENT CASES APP PASSWORD WRONG - one desktop session inside the booted container.
+"""agent-session.py AGENT CASES APP PASSWORD WRONG [DESKTOP [SHOT]] - one desktop session.
 
 Run by test-agents.py inside the systemd-nspawn container, as the desktop user, in a logind
 session of its own (systemd-run --uid=USER -p PAMName=login, which goes through pam_systemd
 as a login does): the polkit agents register only for a process that has a logind session.
 AGENT is lxpolkit (the X11 session's agent on Pi OS), mate (mate-polkit, the agent Pi OS's
-Wayland session starts) or none. Starts Xvfb, a session bus (AT-SPI is D-Bus-activated on
-it), the agent and sd-tuner (APP: the build's, bind-mounted), then drives both over AT-SPI: on the Tuning page
-Apply Without Trial, and in the agent's password dialog (the password typed with xdotool):
+Wayland session starts) or none. DESKTOP is xvfb (the default: Xvfb, the clients on X11,
+passwords typed with xdotool) or labwc (Raspberry Pi OS's Wayland compositor since trixie,
+Debian's labwc, run with wlroots' headless backend and pixman renderer: a real compositor
+with no GPU and no seat; the agent and the app are its native Wayland clients, passwords
+are typed with wtype through labwc's virtual-keyboard protocol, and SHOT, a PNG path, gets
+grim's screenshot of labwc's output with the password dialog up). Starts the display, a
+session bus (AT-SPI is D-Bus-activated on it), the agent and sd-tuner (APP: the build's,
+bind-mounted), then drives both over AT-SPI: on the Tuning page Apply Without Trial, and in
+the agent's password dialog:
   cancel: its Cancel button -> the window says the password dialog was cancelled (MATE's
           agent answers polkitd "dismissed"); lxpolkit's Cancel ends the authentication
           the way a failed password does, so there the window says that the dialog
@@ -74,12 +80,15 @@ def load_steps():
 
 
 class Desktop:
-    def __init__(self):
+    def __init__(self, kind='xvfb'):
+        self.kind = kind
         self.tmp = tempfile.mkdtemp(prefix='sdt-agents-')
         self.procs = []
         self.env = dict(os.environ, LANG='C.UTF-8', LANGUAGE='C', GDK_BACKEND='x11',
                         GTK_A11Y='atk', NO_AT_BRIDGE='0', GSETTINGS_BACKEND='memory',
                         SDTUNER_DEBUG_MESSAGES='1')
+        self.shot_taken = False
+        self.agent_ui = None
 
     def spawn(self, name, argv, **kw):
         out = open(os.path.join(self.tmp, name + '.log'), 'w')
@@ -88,6 +97,8 @@ class Desktop:
         return p
 
     def start(self):
+        if self.kind == 'labwc':
+            return self.start_labwc()
         r, w = os.pipe()
         p = subprocess.Popen(['Xvfb', '-displayfd', str(w), '-screen', '0', '1280x800x24',
                               '-nolisten', 'tcp', '-noreset'], pass_fds=(w,),
@@ -99,6 +110,10 @@ class Desktop:
         if not display:
             raise AssertionError('Xvfb did not start')
         self.env['DISPLAY'] = ':' + display
+        self.session_bus()
+        log('Xvfb on', self.env['DISPLAY'], 'session bus', self.env['DBUS_SESSION_BUS_ADDRESS'])
+
+    def session_bus(self):
         r, w = os.pipe()
         p = subprocess.Popen(['dbus-daemon', '--session', '--nofork', f'--print-address={w}'],
                              pass_fds=(w,), env=self.env, stderr=subprocess.DEVNULL)
@@ -106,7 +121,68 @@ class Desktop:
         os.close(w)
         with os.fdopen(r) as f:
             self.env['DBUS_SESSION_BUS_ADDRESS'] = f.readline().strip()
-        log('Xvfb on', self.env['DISPLAY'], 'session bus', self.env['DBUS_SESSION_BUS_ADDRESS'])
+
+    def start_labwc(self):
+        """labwc with wlroots' headless backend (one 1280x720 output) and the pixman
+        renderer; its startup command writes the WAYLAND_DISPLAY it gives its clients"""
+        self.env.pop('DISPLAY', None)
+        self.env.update(GDK_BACKEND='wayland', XDG_SESSION_TYPE='wayland',
+                        XDG_CURRENT_DESKTOP='labwc:wlroots')
+        if not self.env.get('XDG_RUNTIME_DIR'):
+            raise AssertionError('no XDG_RUNTIME_DIR: pam_systemd did not make one')
+        # the session bus first, without DISPLAY or WAYLAND_DISPLAY in its environment
+        self.session_bus()
+        said = os.path.join(self.tmp, 'wayland-display')
+        env = dict(self.env, WLR_BACKENDS='headless', WLR_RENDERER='pixman',
+                   WLR_HEADLESS_OUTPUTS='1', WLR_LIBINPUT_NO_DEVICES='1')
+        out = open(os.path.join(self.tmp, 'labwc.log'), 'w')
+        p = subprocess.Popen(['labwc', '-s', f'sh -c \'echo "$WAYLAND_DISPLAY" > {said}\''],
+                             env=env, stdout=out, stderr=subprocess.STDOUT)
+        self.procs.append(('labwc', p))
+        deadline = time.time() + 30
+        while time.time() < deadline and not (os.path.exists(said) and
+                                              open(said).read().strip()):
+            if p.poll() is not None:
+                raise AssertionError(f'labwc ended (exit status {p.returncode}): '
+                                     f'{self.output("labwc")[-2000:]}')
+            time.sleep(0.1)
+        display = open(said).read().strip() if os.path.exists(said) else ''
+        if not display:
+            raise AssertionError('labwc did not start its clients within 30 s: '
+                                 f'{self.output("labwc")[-2000:]}')
+        self.env['WAYLAND_DISPLAY'] = display
+        # a keyboard for the whole session, as a desktop has one plugged in: a virtual
+        # keyboard (wtype sleeping) from before the clients start, so the seat offers them
+        # a keyboard from the start; a wtype that only lives while it types would race
+        # the clients binding their wl_keyboard after the seat gains it
+        self.spawn('keyboard', ['wtype', '-s', '3600000'])
+        log('labwc', subprocess.run(['labwc', '--version'], capture_output=True,
+                                    text=True).stdout.strip(), 'on', display,
+            '(headless backend, pixman renderer), session bus',
+            self.env['DBUS_SESSION_BUS_ADDRESS'])
+
+    def screenshot(self, path):
+        """grim: labwc's output through wlr-screencopy, with what is on it now"""
+        r = subprocess.run(['grim', path], env=self.env, capture_output=True, text=True,
+                           timeout=30)
+        if r.returncode != 0:
+            raise AssertionError(f'grim failed: {r.stderr.strip()}')
+        with open(path, 'rb') as f:
+            head = f.read(24)
+        if head[:8] != b'\x89PNG\r\n\x1a\n':
+            raise AssertionError(f'grim did not write a PNG to {path}')
+        w, h = int.from_bytes(head[16:20], 'big'), int.from_bytes(head[20:24], 'big')
+        log(f'screenshot of the labwc session ({w}x{h}, {os.path.getsize(path)} bytes): {path}')
+        self.shot_taken = True
+
+    def type(self, text):
+        """@text, as a user types it: xdotool on X11, wtype (a virtual keyboard of the
+        compositor) on labwc"""
+        if self.kind == 'labwc':
+            argv = ['wtype', '-d', '20', '-s', '300', text]
+        else:
+            argv = ['xdotool', 'type', '--delay', '20', text]
+        subprocess.run(argv, env=self.env, check=True, timeout=60)
 
     def output(self, name):
         path = os.path.join(self.tmp, name + '.log')
@@ -126,10 +202,14 @@ class Desktop:
 
 def main():
     agent, cases, app, password, wrong_password = sys.argv[1:6]
+    kind = sys.argv[6] if len(sys.argv) > 6 else 'xvfb'
+    shot = sys.argv[7] if len(sys.argv) > 7 else None
     log('user', os.getuid(), 'logind session', os.environ.get('XDG_SESSION_ID', '(none)'))
     if not os.environ.get('XDG_SESSION_ID'):
         raise AssertionError('this process has no logind session (pam_systemd did not run)')
-    d = Desktop()
+    global DESKTOP
+    d = DESKTOP = Desktop(kind)
+    d.shot = shot
     try:
         d.start()
         os.environ.update(d.env)
@@ -159,7 +239,7 @@ def main():
             right(steps, ui, d, agent, name, password)
     except BaseException:
         dump_labels(steps if 'steps' in locals() else None)
-        for n in ('agent', 'app'):
+        for n in ('labwc', 'agent', 'app'):
             print(f'--- {n} output:\n{d.output(n)}', file=sys.stderr)
         raise
     finally:
@@ -230,22 +310,44 @@ def wrong(steps, ui, d, agent, name, password, wrong):
 
 
 def password_field(steps, name):
-    """the agent's password dialog: it appears, with its password field"""
+    """the agent's password dialog: it appears, with its password field (and, on labwc,
+    the first time, the screenshot of the session with it)"""
     a = steps.Ui(app_name=name)
     P = a.pyatspi
     field = a.wait(lambda n: n.getRole() == P.ROLE_PASSWORD_TEXT and a.showing(n), 20,
                    f'the password field of {name}')
     log(f'{name}: the password dialog is showing')
+    if DESKTOP is not None:
+        DESKTOP.agent_ui = a
+    if DESKTOP is not None and DESKTOP.shot and not DESKTOP.shot_taken:
+        time.sleep(1)   # its first frame drawn and composited
+        DESKTOP.screenshot(DESKTOP.shot)
     return a, field
 
 
 def type_password(d, field, password):
-    """types @password into the field with xdotool, as a user does, and Return"""
+    """types @password into the field, as a user does, and Return (X11) or the dialog's
+    Authenticate button (labwc: wtype's Return, as -k Return, -P/-p Return or a newline
+    in the text, reaches the dialog (WAYLAND_DEBUG shows its wl_keyboard.key press and
+    release) but does not activate mate-polkit's default button, while the text arrives
+    whole, which is checked first; the cause is not found: labwc sends each wtype's own
+    small keymap before its keys, which a real keyboard never does)"""
     field.queryComponent().grabFocus()
     time.sleep(0.3)
-    subprocess.run(['xdotool', 'type', '--delay', '20', password], env=d.env, check=True)
-    subprocess.run(['xdotool', 'key', 'Return'], env=d.env, check=True)
+    d.type(password)
+    if d.kind == 'labwc':
+        time.sleep(0.3)
+        n = field.queryText().characterCount
+        if n != len(password):
+            raise AssertionError(f'the password field holds {n} characters after typing '
+                                 f'{len(password)} through labwc\'s virtual keyboard')
+        d.agent_ui.click('Authenticate')
+    else:
+        subprocess.run(['xdotool', 'key', 'Return'], env=d.env, check=True, timeout=20)
     log('typed a password')
+
+
+DESKTOP = None
 
 
 if __name__ == '__main__':

@@ -22,12 +22,14 @@ The helper is the build's, D-Bus-activated by the container's system bus on the 
 Raspberry Pi 3 (data/sim), as tools/run.sh shows it.
 
 The root (debootstrap --variant=minbase bookworm from the mirror this machine's apt uses,
-plus systemd, dbus, polkitd, the agents, Xvfb, AT-SPI, xdotool and the app's libraries) is
-cached as a tarball in SDT_VM_CACHE (default /var/cache/sd-tuner-vm)/agents-ARCH, with every
-downloaded .deb; a cold run builds it (minutes). Needs root, systemd-nspawn
+plus systemd, dbus, polkitd, the agents, Xvfb, AT-SPI, xdotool and the app's libraries) comes
+from the shared root builder, tests/roots/make-root.sh, cached as a tarball in SDT_VM_CACHE
+(default /var/cache/sd-tuner-vm)/roots/bookworm-ARCH with every downloaded .deb; a cold run
+builds it (minutes). Needs root, systemd-nspawn
 (systemd-container) and debootstrap; exit 77 (skip) when it cannot run, 1 under CI=true.
 """
 import glob
+import re
 import os
 import shutil
 import signal
@@ -44,9 +46,19 @@ PACKAGES = ('systemd systemd-sysv libpam-systemd dbus polkitd pkexec lxpolkit ma
 # the sessions, AGENT:CASES:CONFIG (agent-session.py; CONFIG: what config.txt is after it,
 # kept byte-identical or applied), one boot each: auth_admin_keep would let an applied
 # setting's authorization answer the next Apply of the same session
-SESSIONS = [s.split(':') for s in os.environ.get(
-    'SDT_AGENT_SESSIONS', 'lxpolkit:cancel:kept lxpolkit:wrong:kept lxpolkit:right:applied '
-    'mate:cancel,wrong:applied none:none:kept').split()]
+SESSIONS = 'lxpolkit:cancel:kept lxpolkit:wrong:kept lxpolkit:right:applied ' \
+    'mate:cancel,wrong:applied none:none:kept'
+# Raspberry Pi OS on trixie (test-agents-trixie.py): the desktop is labwc on Wayland
+# (rpd-labwc) and rpd-common pulls mate-polkit-bin as the agent; polkitd 126 (duktape).
+# Package names as trixie has them (libgtk-3-0t64: the t64 rename of every arch; on
+# amd64 and arm64 the soname and ABI are bookworm's, so the build's binaries run there).
+TRIXIE_PACKAGES = ('systemd systemd-sysv libpam-systemd dbus polkitd labwc mate-polkit-bin '
+                   'at-spi2-core python3-pyatspi python3-gi wtype grim umockdev '
+                   'libjson-glib-1.0-0 libgtk-3-0t64 libpolkit-agent-1-0 '
+                   'libpolkit-gobject-1-0 liburing2 libudev1 fonts-dejavu-core '
+                   'libatk-adaptor').split()
+TRIXIE_SESSIONS = 'mate:cancel,wrong:applied mate:right:applied none:none:kept'
+SHOT = 'agents-trixie-labwc-mate-password.png'
 
 
 def log(*args):
@@ -67,68 +79,6 @@ def run(argv, what, **kw):
         sys.stderr.write(r.stdout[-3000:] + r.stderr[-3000:])
         raise AssertionError(f'{what} failed (exit status {r.returncode}): {" ".join(argv)}')
     return r.stdout
-
-
-def mirror_sources():
-    """this machine's bookworm main sources, as its apt has them (the only archive it
-    may reach)"""
-    out = run(['apt-get', 'indextargets', '--format', '$(SITE) $(RELEASE) $(COMPONENT)',
-               'Created-By: Packages'], 'apt-get indextargets')
-    lines = set()
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) == 3 and f[2] == 'main' and f[1] in ('bookworm', 'bookworm-updates',
-                                                        'bookworm-security'):
-            lines.add(f'deb {f[0]} {f[1]} main')
-    mirror = os.environ.get('SDTUNER_DEBIAN_MIRROR') or next(
-        (line.split()[1] for line in sorted(lines) if line.split()[2] == 'bookworm'), None)
-    if not mirror:
-        cannot_run("this machine's apt has no bookworm main source")
-    return mirror, '\n'.join(sorted(lines)) + '\n'
-
-
-def make_root(cache, work):
-    """the cached root tarball, made when missing or when the package list changed"""
-    mirror, sources = mirror_sources()
-    tarball = os.path.join(cache, 'root.tar')
-    stamp = os.path.join(cache, 'root.stamp')
-    want = mirror + '\n' + ' '.join(PACKAGES) + '\n'
-    if os.path.exists(tarball) and os.path.exists(stamp) and open(stamp).read() == want:
-        return tarball
-    t0 = time.time()
-    log(f'no cached root: debootstrap --variant=minbase bookworm from {mirror} and '
-        f'{len(PACKAGES)} packages (minutes)')
-    r = os.path.join(work, 'make')
-    os.makedirs(os.path.join(cache, 'debs'), exist_ok=True)
-    os.makedirs(os.path.join(cache, 'archives', 'partial'), exist_ok=True)
-    run(['debootstrap', '--variant=minbase', f'--cache-dir={cache}/debs', 'bookworm', r,
-         mirror], 'debootstrap')
-    with open(os.path.join(r, 'etc/apt/sources.list'), 'w') as f:
-        f.write(sources)
-    shutil.copy('/etc/resolv.conf', os.path.join(r, 'etc/resolv.conf'))
-    with open(os.path.join(r, 'usr/sbin/policy-rc.d'), 'w') as f:
-        f.write('#!/bin/sh\nexit 101\n')
-    os.chmod(os.path.join(r, 'usr/sbin/policy-rc.d'), 0o755)
-    with open(os.path.join(r, 'etc/dpkg/dpkg.cfg.d/sdt-unsafe-io'), 'w') as f:
-        f.write('force-unsafe-io\n')
-    archives = os.path.join(r, 'var/cache/apt/archives')
-    run(['mount', '--bind', os.path.join(cache, 'archives'), archives], 'mount --bind')
-    try:
-        env = dict(os.environ, DEBIAN_FRONTEND='noninteractive', LC_ALL='C')
-        run(['chroot', r, 'apt-get', '-q', 'update'], 'apt-get update in the root', env=env)
-        run(['chroot', r, 'apt-get', '-q', '-y', '--no-install-recommends', '-o',
-             'Dpkg::Use-Pty=0', 'install'] + list(PACKAGES), 'apt-get install in the root',
-            env=env)
-    finally:
-        subprocess.run(['umount', archives])
-    os.remove(os.path.join(r, 'usr/sbin/policy-rc.d'))
-    run(['tar', '-C', r, '-cf', tarball + '.new', '.'], 'tar')
-    os.replace(tarball + '.new', tarball)
-    with open(stamp, 'w') as f:
-        f.write(want)
-    shutil.rmtree(r, ignore_errors=True)
-    log(f'root made and cached in {time.time() - t0:.0f} s ({tarball})')
-    return tarball
 
 
 def write(path, text, mode=0o644):
@@ -191,7 +141,11 @@ class Container:
                     continue
                 if int(f[1]) == self.proc.pid:
                     pid = int(stat.split('/')[2])
-                    if os.readlink(f'/proc/{pid}/exe').endswith('/systemd'):
+                    try:
+                        exe = os.readlink(f'/proc/{pid}/exe')
+                    except OSError:   # a child of nspawn that ended meanwhile
+                        continue
+                    if exe.endswith('/systemd'):
                         self.leader = pid
                         return pid
             time.sleep(0.2)
@@ -228,7 +182,23 @@ class Container:
         self.log.close()
 
 
-def main():
+def make_shared_root(src, suite, arch, packages):
+    """the root from the shared builder (tests/roots/make-root.sh; cached in
+    SDT_VM_CACHE/roots/SUITE-ARCH, keyed on the package list)"""
+    t0 = time.time()
+    r = subprocess.run([os.path.join(src, 'tests/roots/make-root.sh'), suite, arch] +
+                       list(packages), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    for line in r.stderr.splitlines():
+        log(line)
+    if r.returncode != 0 or not r.stdout.strip():
+        why = (r.stderr.strip().splitlines() or ['no reason given'])[-1]
+        cannot_run(f'no {suite} root: {why}')
+    log(f'{suite} root ready in {time.time() - t0:.0f} s: {r.stdout.strip()}')
+    return r.stdout.strip()
+
+
+def main(suite='bookworm'):
     src, build = (os.path.realpath(p) for p in sys.argv[1:3])
     if os.geteuid() != 0:
         cannot_run('needs root (debootstrap, systemd-nspawn)')
@@ -236,31 +206,62 @@ def main():
         if shutil.which(prog) is None:
             cannot_run(f'{prog} is not installed (tools/deps.sh test)')
     arch = run(['dpkg', '--print-architecture'], 'dpkg').strip()
-    cache = os.path.join(os.environ.get('SDT_VM_CACHE', '/var/cache/sd-tuner-vm'),
-                         f'agents-{arch}')
-    os.makedirs(cache, exist_ok=True)
+    sessions = [x.split(':') for x in os.environ.get(
+        'SDT_AGENT_SESSIONS', TRIXIE_SESSIONS if suite == 'trixie' else SESSIONS).split()]
     work = tempfile.mkdtemp(prefix='sdt-agents-', dir='/var/tmp')
     t0 = time.time()
     box = None
     try:
-        tarball = make_root(cache, work)
+        tarball = make_shared_root(src, suite, arch,
+                                   TRIXIE_PACKAGES if suite == 'trixie' else PACKAGES)
         root = os.path.join(work, 'root')
         os.mkdir(root)
-        run(['tar', '-C', root, '-xf', tarball], 'tar -x')
+        run(['tar', '-C', root, '--numeric-owner', '-xf', tarball], 'tar -x')
         config = set_up_root(root, src, build)
+        rules = install_rules(root, src) if suite == 'trixie' else None
+        shot = None
+        # the shared root keeps its no-service-starts guard for chroot use; booted, a
+        # desktop has none
+        if os.path.exists(os.path.join(root, 'usr/sbin/policy-rc.d')):
+            os.remove(os.path.join(root, 'usr/sbin/policy-rc.d'))
+        if suite == 'trixie':
+            shots = os.path.join(root, 'var/lib/sdt-shots')
+            os.makedirs(shots)
+            run(['chroot', root, 'chown', USER, '/var/lib/sdt-shots'], 'chown')
+            shot = '/var/lib/sdt-shots/' + SHOT
         sim = os.path.join(root, 'var/lib/sdt-sim/rpi3')
         original = open(config, 'rb').read()
         t1 = time.time()
         binds = [src] + ([build] if not build.startswith(src + '/') else [])
         # one boot per session: the helper's records of an applied setting go with it
-        for agent, cases, config_after in SESSIONS:
+        for agent, cases, config_after in sessions:
             shutil.rmtree(sim)
             shutil.copytree(os.path.join(src, 'data/sim/rpi3'), sim, symlinks=True)
             t2 = time.time()
             box = Container(root, binds, os.path.join(work, 'boot.log'))
             box.find_leader()
             log(f'booted: {box.wait_booted()} in {time.time() - t2:.1f} s')
-            session(box, agent, cases, src, build)
+            if rules is not None:
+                missing = box_ldd(box, build)
+                check(not missing, 'the build\'s sd-tuner and helper find every library in '
+                      f'the trixie root (missing: {missing or "none"})')
+                check_rules(box, rules)
+                rules = None   # once: every boot loads the same files
+            if suite == 'trixie':
+                want_shot = shot if agent != 'none' and not os.path.exists(
+                    root + shot) else None
+                try:
+                    session(box, agent, cases, src, build, 'labwc', want_shot)
+                finally:
+                    if want_shot and os.path.exists(root + shot):
+                        out = os.path.join(build, 'screenshots')
+                        os.makedirs(out, exist_ok=True)
+                        shutil.copy(root + shot, os.path.join(out, SHOT))
+                        log(f'saved {os.path.join(out, SHOT)}')
+                if want_shot:
+                    check(os.path.exists(root + shot), 'the session saved its screenshot')
+            else:
+                session(box, agent, cases, src, build)
             box.stop()
             box = None
             after = open(config, 'rb').read()
@@ -284,19 +285,98 @@ def main():
     return 0
 
 
+# every polkit rule the project ships (polkit/*.rules) or its tests install (a
+# polkit.addRule/addAdminRule script in a string of tests/**), for polkitd 126 to load
+RULE_RX = re.compile(r'polkit\.add(?:Admin)?Rule\(function.*?\n\}\);', re.S)
+# a rule polkitd 126 must refuse: valid JavaScript (ES2015: an arrow function and let)
+# that duktape, ECMAScript 5.1, cannot parse (Debian's polkitd 122 on bookworm is built
+# with duktape too and refuses it alike: "SyntaxError: parse error (line 1)"); it shows
+# that the log check sees an error, and what a rule must not use
+CONTROL_RULE = ('polkit.addRule((action, subject) => {\n'
+                '    let id = "org.example.sdtuner.never-an-action";\n'
+                '    if (action.id == id)\n        return polkit.Result.NO;\n});\n')
+CONTROL = '61-sdt-check-es2015.rules'
+
+
+def install_rules(root, src):
+    """the project's polkit rules into the root's /etc/polkit-1/rules.d, one file each,
+    and the ES2015 control rule; {file name: where it came from}"""
+    found = {}
+    for path in sorted(glob.glob(os.path.join(src, 'polkit', '*.rules'))):
+        found[os.path.relpath(path, src)] = open(path).read()
+    for path in sorted(glob.glob(os.path.join(src, 'tests', '**', '*.py'), recursive=True) +
+                       glob.glob(os.path.join(src, 'tests', '**', '*.sh'), recursive=True)):
+        if os.path.realpath(path) == os.path.realpath(__file__):
+            continue
+        for i, m in enumerate(RULE_RX.finditer(open(path, errors='replace').read())):
+            found[f'{os.path.relpath(path, src)} #{i + 1}'] = m.group(0) + '\n'
+    if not found:
+        raise AssertionError('no polkit rule found in polkit/ or tests/ (the pattern broke?)')
+    d = os.path.join(root, 'etc/polkit-1/rules.d')
+    os.makedirs(d, exist_ok=True)
+    names = {}
+    for i, (where, text) in enumerate(sorted(found.items())):
+        name = f'60-sdt-check-{i + 1}.rules'
+        write(os.path.join(d, name), text)
+        names[name] = where
+    write(os.path.join(d, CONTROL), CONTROL_RULE)
+    log(f'{len(found)} polkit rules of the project installed for polkitd 126 to load: ' +
+        ', '.join(f'{n} ({w})' for n, w in names.items()))
+    return names
+
+
+def check_rules(box, names):
+    """polkitd 126 (duktape) loaded every rule without an error, and refused the
+    ES2015 control rule: its own log, at its start"""
+    box.cmd(['systemctl', 'start', 'polkit.service'], check=True, timeout=60)
+    deadline = time.time() + 30
+    text = ''
+    while time.time() < deadline:
+        text = box.cmd(['journalctl', '-b', '-u', 'polkit.service', '--no-pager', '-o', 'cat'],
+                       capture_output=True, text=True).stdout
+        if 'Finished loading' in text:
+            break
+        time.sleep(0.5)
+    version = box.cmd(['dpkg-query', '-W', '-f', '${Version}', 'polkitd'],
+                      capture_output=True, text=True).stdout
+    log(f'polkitd {version}: ' + ' | '.join(
+        ln for ln in text.splitlines() if 'rules' in ln or 'rror' in ln))
+    check('Finished loading' in text, 'polkitd logged that it loaded its rules')
+    bad = [ln for ln in text.splitlines() if 'sdt-check' in ln and
+           re.search(r'rror|failed|xception', ln)]
+    check(any(CONTROL in ln for ln in bad),
+          'polkitd 126 refuses the control rule in ES2015 (duktape parses ECMAScript 5.1; the '
+          'log check sees an error)')
+    bad = [ln for ln in bad if CONTROL not in ln]
+    check(not bad, f'polkitd 126 (duktape) loads the project\'s {len(names)} rules without an '
+          f'error ({bad or "none"})')
+
+
+def box_ldd(box, build):
+    """the libraries the build's binaries (built on this machine) do not find in the
+    booted root"""
+    missing = []
+    for exe in ('src/app/sd-tuner', 'src/helper/sd-tuner-helper'):
+        out = box.cmd(['ldd', os.path.join(build, exe)], capture_output=True,
+                      text=True).stdout
+        missing += [f'{exe}: {ln.strip()}' for ln in out.splitlines() if 'not found' in ln]
+    return missing
+
+
 def check(cond, what):
     if not cond:
         raise AssertionError(what)
     log('ok:', what)
 
 
-def session(box, agent, cases, src, build):
+def session(box, agent, cases, src, build, desktop='xvfb', shot=None):
     """agent-session.py as the desktop user, in a logind session made by pam_systemd"""
-    log(f'session with agent {agent}')
+    log(f'session with agent {agent} ({desktop})')
     r = box.cmd(['systemd-run', '--quiet', '--wait', '--pipe', f'--uid={USER}',
                  '-p', 'PAMName=login', '-p', 'RuntimeMaxSec=240',
                  '/usr/bin/python3', os.path.join(src, 'tests/agents/agent-session.py'),
-                 agent, cases, os.path.join(build, 'src/app/sd-tuner'), PASSWORD, WRONG],
+                 agent, cases, os.path.join(build, 'src/app/sd-tuner'), PASSWORD, WRONG,
+                 desktop] + ([shot] if shot else []),
                 stdin=subprocess.DEVNULL, timeout=300)
     check(r.returncode == 0, f'{agent} ({cases}): the session said what it should')
 
