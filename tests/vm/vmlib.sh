@@ -367,7 +367,8 @@ vm_sysroot() {
 }
 
 # vm_cross_file OUT SYSROOT: a meson cross file for VM_ARCH (the Debian cross compiler, the
-# sysroot's pkg-config files; GLib's build tools are the host's)
+# sysroot's pkg-config files; GLib's build tools are the host's). The sysroot's libraries come
+# first (-L): the cross compiler's own libc is bookworm's, trixie's libraries need glibc 2.41's.
 vm_cross_file() {
   local out=$1 sr=$2 t=$VM_TRIPLE q=qemu-arm-static
   [ "$VM_ARCH" = arm64 ] && q=qemu-aarch64-static
@@ -391,7 +392,7 @@ pkg_config_libdir = ['$sr/usr/lib/$t/pkgconfig', '$sr/usr/share/pkgconfig']
 
 [built-in options]
 c_args = ['--sysroot=$sr']
-c_link_args = ['--sysroot=$sr', '-Wl,-rpath-link,$sr/usr/lib/$t', '-Wl,-rpath-link,$sr/lib/$t']
+c_link_args = ['--sysroot=$sr', '-L$sr/usr/lib/$t', '-Wl,-rpath-link,$sr/usr/lib/$t', '-Wl,-rpath-link,$sr/lib/$t']
 
 [host_machine]
 system = 'linux'
