@@ -14,12 +14,12 @@ run="dbus-daemon dbus-system-bus-common polkitd xvfb xauth"
 test="$run fio hdparm e2fsprogs util-linux mount xdotool imagemagick at-spi2-core
   python3 python3-gi python3-pyatspi python3-dbusmock clang-format librsvg2-bin time strace
   weston lxpolkit mate-polkit systemd-container
-  build-essential dpkg-dev debhelper lintian appstream debootstrap systemd man-db groff-base locales fonts-noto-cjk
+  build-essential dpkg-dev debhelper lintian appstream debootstrap mmdebstrap arch-test systemd man-db groff-base locales fonts-noto-cjk
   fuse3 libfuse3-dev wamerican prometheus prometheus-node-exporter
   qemu-system-arm qemu-user-static device-tree-compiler mtools dosfstools cpio fdisk kmod
   gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf libc6-dev-arm64-cross libc6-dev-armhf-cross"
 
-vm="debootstrap qemu-user-static qemu-system-arm dosfstools mtools e2fsprogs fdisk cpio kmod gzip
+vm="debootstrap mmdebstrap arch-test qemu-user-static qemu-system-arm dosfstools mtools e2fsprogs fdisk cpio kmod gzip
   gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross dpkg-dev debhelper
   $build libglib2.0-dev:arm64 libjson-glib-dev:arm64 libudev-dev:arm64 liburing-dev:arm64
   libpolkit-gobject-1-0:arm64 libpolkit-agent-1-0:arm64"

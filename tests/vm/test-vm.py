@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-# meson-test: vm-{case} suite=vm timeout=1800 priority=10 protocol=tap env=test cases=arm64|armhf
+# meson-test: vm-{case} suite=vm timeout=1800 priority=10 protocol=tap env=test cases=arm64|armhf|armhf-trixie
 #    args={case},{srcdir},{testsbuilddir}/vm/{case}
 """The real-kernel tier: the closed loop on Debian's own kernel, booted by QEMU as a
 Raspberry Pi whose card holds Raspberry Pi OS storage (see tests/vm/README.md).
@@ -11,7 +11,12 @@ arm64 (Pi 3, -M raspi3b), the trial path:
   boot 2  the trial boot (the test plays the firmware: /chosen/bootloader/tryboot = <1>):
           status, verify, health, check, history
   boot 3  a normal boot of the normal config.txt: status, verify
-armhf (Pi 2, -M raspi2b): boot 1 with a plain `apply ID` and a plain restart, boot 2 as above.
+armhf (Pi 2, -M raspi2b): boot 1 with a plain `apply ID` and a plain restart, boot 2 as above,
+  then the 64-bit time_t check: the binary calls glibc's __*_time64 entry points, and with
+  config.txt's mtime in the year 2100 `info` still finds it (a 32-bit time_t lstat() fails
+  with EOVERFLOW, and SD Tuner would take /boot/config.txt's stub for the configuration).
+armhf-trixie: the same on trixie (its armmp kernel 6.12, busybox and libraries: the t64 names,
+  64-bit time_t throughout), sdtunerctl cross-built against them.
 
 QEMU never reads config.txt, so the right outcome is known: verify reads both boot ids and the
 real debugfs ios, and undoes because the clock stayed at 50 MHz; config.txt ends
@@ -29,7 +34,9 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from sdttap import finish, ok  # noqa: E402
 
-ARCH, SRC, WORK = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
+CASE, SRC, WORK = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
+ARCH = CASE.split('-')[0]  # arm64, armhf (armhf-trixie: trixie's packages)
+SUITE = CASE.split('-')[1] if '-' in CASE else 'bookworm'
 HERE = os.path.dirname(os.path.abspath(__file__))
 STOCK = os.path.join(HERE, f'config-{ARCH}.txt')
 TRIAL = ARCH == 'arm64'
@@ -66,6 +73,18 @@ run health {CTL} health
 run check {CTL} check
 run history {CTL} history
 ''' + SNAPSHOT.format('after')
+# 32-bit: 64-bit time_t in the binary (its glibc entry points, a stat() past 2038). Only
+# trixie's busybox can date a file past 2038: bookworm's has a 32-bit time_t (its touch -d
+# 2100 gave 1980-01-01), so there the binary's entry points are checked alone.
+TIME64 = r'''
+run time64-syms sh -c "grep -ao '__[a-z0-9_]*_time64' /opt/sdt/bin/sdtunerctl | sort -u"
+'''
+TIME64_2100 = r'''
+touch -d '2100-01-01 00:00:00' /boot/firmware/config.txt
+run mtime-2100 stat -c %Y /boot/firmware/config.txt
+''' + f'run info-2100 {CTL} info\n'
+if ARCH == 'armhf':
+    BOOT2 += TIME64 + (TIME64_2100 if SUITE != 'bookworm' else '')
 BOOT3 = BOOT_ID + f'''
 run status {CTL} status
 run verify {CTL} verify
@@ -75,7 +94,7 @@ run verify {CTL} verify
 def step(*args):
     """runs a vm.sh step; exits with the plan when it cannot run here"""
     t0 = time.monotonic()
-    r = subprocess.run(['bash', os.path.join(HERE, 'vm.sh'), args[0], ARCH] + list(args[1:]),
+    r = subprocess.run(['bash', os.path.join(HERE, 'vm.sh'), args[0], CASE] + list(args[1:]),
                        capture_output=True, text=True)
     timings[args[0] + (' ' + args[2] if args[0] == 'boot' else '')] = time.monotonic() - t0
     sys.stderr.write(r.stderr)
@@ -250,6 +269,25 @@ def check_health_check_history(out):
     ok(not hist.get('warnings'), 'history: no damaged entry', hist.get('warnings'))
 
 
+def check_time64(out):
+    """32-bit Raspberry Pi OS: the binary uses 64-bit time_t (glibc's time64 calls), so a
+    file time past 2038 does not make its stat() fail with EOVERFLOW"""
+    syms = out.get('time64-syms', ('', None))[0].split()
+    ok('__lstat64_time64' in syms,
+       'sdtunerctl calls glibc\'s 64-bit time_t entry points (__lstat64_time64)', syms)
+    if SUITE == 'bookworm':
+        return
+    # busybox's stat prints %Y through a 32-bit long on armhf: 4102444800 - 2**32
+    mtime = out.get('mtime-2100', ('', None))
+    ok(mtime[1] == 0 and re.fullmatch(r'-?\d+', mtime[0].strip()) is not None and
+       int(mtime[0]) % 2**32 == 4102444800 % 2**32,
+       'config.txt\'s mtime is 2100-01-01 (4102444800) on the card', mtime)
+    info = result(out, 'info-2100') or {}
+    ok(get(info, 'config.path') == '/boot/firmware/config.txt' and
+       get(info, 'config.error') is None,
+       'info: finds config.txt whose mtime is past 2038 (64-bit time_t stat)', info.get('config'))
+
+
 def lines(out, name):
     return sorted(x for x in out.get(name, ('', 0))[0].split('\n') if x)
 
@@ -295,6 +333,8 @@ def main():
     ids = [b1.get('bootid', ('', 0))[0].strip(), b2.get('bootid', ('', 0))[0].strip()]
     check_verify(b2, c2, ids, rec)
     check_health_check_history(b2)
+    if ARCH == 'armhf':
+        check_time64(b2)
     last, name = b2, 'after'
     if TRIAL:
         b3, c3 = boot('boot3', BOOT3)
@@ -308,7 +348,7 @@ def main():
     check_nothing_left(b1, last, name)
     timings['total'] = time.monotonic() - t0
     for k, v in timings.items():
-        print(f'# time {ARCH} {k}: {v:.1f} s', flush=True)
+        print(f'# time {CASE} {k}: {v:.1f} s', flush=True)
 
 
 main()

@@ -15,7 +15,9 @@
 #                                    nonce in WORK/NAME.nonce. With "tryboot" the device tree
 #                                    says the firmware made this boot from tryboot.txt.
 #
-# ARCH: arm64 (Pi 3, -M raspi3b) or armhf (Pi 2, -M raspi2b). Exit 77: a step cannot run here
+# ARCH: arm64 (Pi 3, -M raspi3b) or armhf (Pi 2, -M raspi2b), the guest's packages (kernel,
+# busybox, the sysroot) from bookworm; ARCH-trixie (e.g. armhf-trixie) takes them from trixie
+# (armhf: 64-bit time_t, the t64 libraries). Exit 77: a step cannot run here
 # (under CI=true that is exit 1 instead).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -91,7 +93,10 @@ boot() {
 [ $# -ge 3 ] || { sed -n '2,/^set/p' "$0" | sed '$d' >&2; exit 2; }
 cmd=$1 arch=$2
 shift 2
-vm_arch "$arch"
+case "$arch" in
+*-*) vm_arch "${arch%%-*}" "${arch#*-}" ;;
+*) vm_arch "$arch" ;;
+esac
 case "$cmd" in
 prepare) prepare "$@" ;;
 card) card "$@" ;;

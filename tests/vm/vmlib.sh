@@ -3,7 +3,7 @@
 # from Debian packages only (SD Tuner's real-kernel test tier, tests/vm/).
 #
 #   . tests/vm/vmlib.sh
-#   vm_arch arm64            # or armhf: sets the VM_* variables below
+#   vm_arch arm64 [SUITE]    # or armhf; SUITE bookworm (default) or trixie: sets VM_* below
 #   vm_kernel "$work"        # $work/{kernel,board.dtb,modules/}: Debian's kernel and the board's dtb
 #   vm_busybox "$work"       # $work/busybox (static)
 #   vm_initramfs OUT.cpio.gz ROOT   # ROOT + the MMC/ext4/vfat/watchdog modules (lib/modules/KV)
@@ -20,7 +20,8 @@
 #          32-bit Raspberry Pi OS runs on a Pi 2
 #
 # Packages come through apt from this machine's own Debian sources, into a private apt state per
-# architecture (VM_CACHE/apt-ARCH: its own lists, archives and an empty dpkg status, the guest's
+# architecture and suite (VM_CACHE/apt-ARCH, apt-ARCH-SUITE for another suite than bookworm: its
+# own sources (vm_sources), lists, archives and an empty dpkg status, the guest's
 # architecture as the only one): dpkg gets no foreign architecture (with armhf added, a mirror
 # whose bookworm-security armhf index is out of step makes every `apt-get update` exit 100), and
 # the foreign packages need not match the installed amd64 versions. Only downloaded packages are
@@ -44,9 +45,26 @@ vm_cannot() {
   exit 77
 }
 
-# vm_arch ARCH: the board and tool chain for ARCH (arm64 or armhf)
+# vm_sources SUITE: the apt sources of Debian SUITE on the archive this machine's apt uses (the
+# site of its Debian main source, SUITE in place of its release; its security site for
+# SUITE-security; SDTUNER_DEBIAN_MIRROR overrides the main site), one-line format
+vm_sources() {
+  local suite=$1 rel targets main sec key=/usr/share/keyrings/debian-archive-keyring.gpg
+  rel=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+  targets=$(apt-get indextargets --format '$(SITE) $(RELEASE) $(COMPONENT)' 'Created-By: Packages' |
+    sort -u)
+  main=${SDTUNER_DEBIAN_MIRROR:-$(echo "$targets" | awk -v r="$rel" '$2 == r && $3 == "main" { print $1; exit }')}
+  sec=$(echo "$targets" | awk -v r="$rel" '$2 == r "-security" && $3 == "main" { print $1; exit }')
+  [ -n "$main" ] || { echo "vm_sources: this machine's apt has no Debian $rel main source" >&2; return 1; }
+  echo "deb [signed-by=$key] ${main%/} $suite main"
+  echo "deb [signed-by=$key] ${main%/} $suite-updates main"
+  [ -z "$sec" ] || echo "deb [signed-by=$key] ${sec%/} $suite-security main"
+}
+
+# vm_arch ARCH [SUITE]: the board and tool chain for ARCH (arm64 or armhf), the guest's packages
+# from Debian SUITE (bookworm, the default, or trixie)
 vm_arch() {
-  VM_ARCH=$1
+  VM_ARCH=$1 VM_SUITE=${2:-bookworm}
   case "$VM_ARCH" in
   arm64)
     VM_TRIPLE=aarch64-linux-gnu VM_QEMU=qemu-system-aarch64 VM_MACHINE=raspi3b
@@ -66,10 +84,29 @@ vm_arch() {
     return 2
     ;;
   esac
-  VM_APT_DIR=$VM_CACHE/apt-$VM_ARCH
+  case "$VM_SUITE" in
+  bookworm) VM_APT_DIR=$VM_CACHE/apt-$VM_ARCH ;;
+  trixie) VM_APT_DIR=$VM_CACHE/apt-$VM_ARCH-$VM_SUITE ;;
+  *)
+    echo "vm_arch: unknown suite '$VM_SUITE' (bookworm or trixie)" >&2
+    return 2
+    ;;
+  esac
   VM_DEBS=$VM_APT_DIR/archives
-  mkdir -p "$VM_APT_DIR/lists/partial" "$VM_DEBS/partial" || return 1
+  mkdir -p "$VM_APT_DIR/lists/partial" "$VM_DEBS/partial" "$VM_APT_DIR/sources.list.d" || return 1
   [ -e "$VM_APT_DIR/status" ] || : >"$VM_APT_DIR/status"
+  # another suite than this machine's: its own sources (the machine's apt keeps its own)
+  VM_APT_SOURCES=()
+  if [ "$VM_SUITE" != "$(. /etc/os-release && echo "${VERSION_CODENAME:-}")" ]; then
+    vm_sources "$VM_SUITE" >"$VM_APT_DIR/sources.list.new" || return 1
+    if ! cmp -s "$VM_APT_DIR/sources.list.new" "$VM_APT_DIR/sources.list"; then
+      mv "$VM_APT_DIR/sources.list.new" "$VM_APT_DIR/sources.list"
+      rm -f "$VM_APT_DIR/lists/"*_Packages* # an index of other sources
+    fi
+    rm -f "$VM_APT_DIR/sources.list.new"
+    VM_APT_SOURCES=(-o "Dir::Etc::SourceList=$VM_APT_DIR/sources.list"
+      -o "Dir::Etc::SourceParts=$VM_APT_DIR/sources.list.d")
+  fi
 }
 
 # vm_host_tools: the amd64 programs a boot needs (installed by tools/deps.sh test)
@@ -88,7 +125,7 @@ vm_apt_opts() {
     -o "Dir::State=$VM_APT_DIR" -o "Dir::State::Lists=$VM_APT_DIR/lists"
     -o "Dir::State::status=$VM_APT_DIR/status" -o "Dir::Cache=$VM_APT_DIR"
     -o "Dir::Cache::archives=$VM_DEBS" -o Debug::NoLocking=1
-    -o APT::Install-Recommends=0 -o APT::Sandbox::User=root -q)
+    -o APT::Install-Recommends=0 -o APT::Sandbox::User=root -q "${VM_APT_SOURCES[@]}")
 }
 vm_apt() {
   vm_apt_opts
@@ -160,6 +197,9 @@ vm_kernel() {
     dpkg-deb -x "$deb" "$VM_KDIR" || vm_cannot "dpkg-deb -x $deb failed"
     echo "$deb" >"$VM_KDIR/.deb"
   fi
+  # trixie's packages ship /usr/lib/modules; this machine's depmod and modprobe -d read
+  # BASE/lib/modules
+  [ -e "$VM_KDIR/lib" ] || [ ! -d "$VM_KDIR/usr/lib/modules" ] || ln -s usr/lib "$VM_KDIR/lib"
   [ -f "$VM_KDIR/lib/modules/$VM_KV/modules.dep" ] || depmod -b "$VM_KDIR" "$VM_KV"
   cp "$VM_KDIR/boot/vmlinuz-$VM_KV" "$work/kernel"
   # arm64 packages keep the dtbs in broadcom/, armmp's lie flat
@@ -185,12 +225,14 @@ vm_busybox() {
   deb=$(vm_deb busybox-static) || exit $?
   rm -rf "$work/busybox-pkg"
   dpkg-deb -x "$deb" "$work/busybox-pkg" || vm_cannot "dpkg-deb -x $deb failed"
-  cp "$work/busybox-pkg/bin/busybox" "$work/busybox"
+  # bookworm's package has bin/busybox, trixie's usr/bin/busybox
+  cp "$work/busybox-pkg/bin/busybox" "$work/busybox" 2>/dev/null ||
+    cp "$work/busybox-pkg/usr/bin/busybox" "$work/busybox" || vm_cannot "$deb holds no busybox"
 }
 
 # vm_initramfs OUT ROOT [MODULE...]: a gzipped cpio of ROOT (it must hold /init) with the
 # modules a Pi's card needs in ROOT/lib/modules/KV and their load order (dependencies first)
-# in ROOT/lib/modules/KV/load-order. In Debian's kernels these are modules: bcm2835 (the
+# in ROOT/lib/modules/KV/load-order (uncompressed). In Debian's kernels these are modules: bcm2835 (the
 # sdhost controller) and sdhci-iproc, ext4, vfat, and bcm2835_wdt, without which poweroff and
 # reboot do not end the machine. Needs vm_kernel first.
 vm_initramfs() {
@@ -202,8 +244,15 @@ vm_initramfs() {
   for m in bcm2835_wdt bcm2835 sdhci-iproc ext4 vfat nls_cp437 nls_ascii "$@"; do
     for ko in $(modprobe -d "$VM_KDIR" -S "$VM_KV" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'); do
       base=$(basename "$ko")
+      base=${base%.xz}
+      base=${base%.zst}
       grep -qx "$base" "$mdir/load-order" && continue
-      cp "$ko" "$mdir/$base"
+      # trixie's kernels compress their modules; busybox's insmod loads plain ones
+      case "$ko" in
+      *.xz) xz -dc "$ko" >"$mdir/$base" ;;
+      *.zst) zstd -q -dc "$ko" >"$mdir/$base" ;;
+      *) cp "$ko" "$mdir/$base" ;;
+      esac
       echo "$base" >>"$mdir/load-order"
     done
   done
@@ -311,11 +360,15 @@ vm_sysroot() {
         ln -s "../../../lib/$VM_TRIPLE/${f##*/}" "$dir/usr/lib/$VM_TRIPLE/${f##*/}"
     done
   fi
+  # trixie's packages ship only /usr (the /lib link is base-files'): the loader's PT_INTERP
+  # path /lib/ld-linux-*.so.* must resolve in the sysroot too (qemu-user -L)
+  [ -e "$dir/lib" ] || ln -s usr/lib "$dir/lib"
   echo "$stamp" >"$dir/.sdt-sysroot"
 }
 
 # vm_cross_file OUT SYSROOT: a meson cross file for VM_ARCH (the Debian cross compiler, the
-# sysroot's pkg-config files; GLib's build tools are the host's)
+# sysroot's pkg-config files; GLib's build tools are the host's). The sysroot's libraries come
+# first (-L): the cross compiler's own libc is bookworm's, trixie's libraries need glibc 2.41's.
 vm_cross_file() {
   local out=$1 sr=$2 t=$VM_TRIPLE q=qemu-arm-static
   [ "$VM_ARCH" = arm64 ] && q=qemu-aarch64-static
@@ -339,7 +392,7 @@ pkg_config_libdir = ['$sr/usr/lib/$t/pkgconfig', '$sr/usr/share/pkgconfig']
 
 [built-in options]
 c_args = ['--sysroot=$sr']
-c_link_args = ['--sysroot=$sr', '-Wl,-rpath-link,$sr/usr/lib/$t', '-Wl,-rpath-link,$sr/lib/$t']
+c_link_args = ['--sysroot=$sr', '-L$sr/usr/lib/$t', '-Wl,-rpath-link,$sr/usr/lib/$t', '-Wl,-rpath-link,$sr/lib/$t']
 
 [host_machine]
 system = 'linux'

@@ -1,14 +1,17 @@
 #!/bin/bash
-# run.sh BUILDDIR - the project's package on a systemd boot of the emulated Pi 3
-# (meson suite "vm", test "vm-systemd"; issue 21 item 5 and defect 6).
+# run.sh BUILDDIR [SUITE] - the project's package on a systemd boot of the emulated Pi 3
+# (meson suite "vm", tests "vm-systemd" (bookworm) and "vm-systemd-trixie"; issue 21 item 5
+# and defect 6, issue 32).
 #
-#  1. the project's arm64 .deb, cross-built with its own packaging (build-deb-arm64.sh)
-#  2. a Debian 12 arm64 system: debootstrap minbase, second stage under qemu-user
-#     (make-root.sh), the .deb installed with dpkg -i, a user "pi", the test driver
-#     unit (guest/)
+#  1. the project's arm64 .deb, cross-built with its own packaging: bookworm's against this
+#     machine's arm64 libraries (build-deb-arm64.sh), trixie's in a trixie build root
+#     (build-deb-root.sh)
+#  2. a Debian SUITE (bookworm: 12, trixie: 13) arm64 system: mmdebstrap minbase with the
+#     package's Depends, cached (make-root.sh), the .deb installed with dpkg -i, a user "pi",
+#     the test driver unit (guest/)
 #  3. the card as Raspberry Pi OS lays it out: FAT /boot/firmware with the stock
 #     bookworm config.txt (tests/vm/config-arm64.txt), ext4 root
-#  4. Debian's arm64 kernel with the upstream bcm2837-rpi-3-b.dtb on
+#  4. Debian's arm64 kernel of SUITE (bookworm 6.1, trixie 6.12) with the upstream bcm2837-rpi-3-b.dtb on
 #     qemu-system-aarch64 -M raspi3b, the card as -drive if=sd, an initramfs that
 #     loads the MMC modules and switch_roots to systemd
 #  5. boot 1: helper by D-Bus activation, info/health/recommend/apply over the bus,
@@ -17,26 +20,29 @@
 #
 # SDTUNER_VM_DEB=path.deb boots that arm64 package instead of building one.
 # The kernel, busybox, initramfs, card and boot come from tests/vm/vmlib.sh. Downloads
-# (.debs) are cached in SDT_VM_CACHE (default /var/cache/sd-tuner-vm); everything built
-# goes to BUILDDIR/vm-systemd, console logs included. Exit 77 (skip) when a step cannot
+# (.debs) and the roots' tarballs are cached in SDT_VM_CACHE (default /var/cache/sd-tuner-vm);
+# everything built goes to BUILDDIR/vm-systemd (trixie: BUILDDIR/vm-systemd-trixie), console
+# logs included. Exit 77 (skip) when a step cannot
 # run, except under CI=true, where that fails.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
-builddir=${1:?usage: run.sh BUILDDIR}
+builddir=${1:?usage: run.sh BUILDDIR [SUITE]}
+suite=${2:-bookworm}
 W=$builddir/vm-systemd
+[ "$suite" = bookworm ] || W=$W-$suite
 . "$here/../vmlib.sh"
-vm_arch arm64
+vm_arch arm64 "$suite"
 BOOT_TIMEOUT=${SDT_VM_BOOT_TIMEOUT:-1200}
 T0=$(date +%s)
-log() { echo "vm-systemd [$(($(date +%s) - T0)) s]: $*" >&2; }
+log() { echo "vm-systemd ($suite) [$(($(date +%s) - T0)) s]: $*" >&2; }
 skip_or_fail() { vm_cannot "$@"; }
 fail() { log "FAIL: $*"; exit 1; }
 
-[ "$(id -u)" -eq 0 ] || skip_or_fail "needs root (debootstrap, chroot, binfmt_misc)"
+[ "$(id -u)" -eq 0 ] || skip_or_fail "needs root (mmdebstrap, chroot, binfmt_misc)"
 "$top/tools/deps.sh" vm >&2 || skip_or_fail "tools/deps.sh vm could not install the VM tier's packages"
 vm_host_tools
-for t in debootstrap qemu-aarch64-static aarch64-linux-gnu-gcc dpkg-buildpackage chroot; do
+for t in mmdebstrap qemu-aarch64-static aarch64-linux-gnu-gcc dpkg-buildpackage chroot; do
   command -v "$t" >/dev/null || skip_or_fail "$t is missing (tools/deps.sh vm)"
 done
 mkdir -p "$W"
@@ -47,16 +53,31 @@ if [ -n "${SDTUNER_VM_DEB:-}" ]; then
   # another build of the package (e.g. main's, to see a defect this tier catches)
   deb=$SDTUNER_VM_DEB
   log "using the given package $deb"
-else
+elif [ "$suite" = bookworm ]; then
   log "cross-building the arm64 package"
   deb=$("$here/build-deb-arm64.sh" "$W/deb-arm64") || fail "the arm64 package did not build"
+else
+  log "cross-building the arm64 package in a $suite build root"
+  deb=$("$here/build-deb-root.sh" "$suite" "$W/deb-arm64") ||
+    fail "the arm64 package did not build in the $suite build root"
 fi
 T_DEB=$(date +%s)
 
 # ------------------------------------------------------------ 2. the system
-log "debootstrap (minbase, second stage under qemu-user)"
+# the root holds what the package depends on (the first of each alternative), so that its
+# dpkg -i needs nothing more
+deps=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*//; s/:.*//; s/[[:space:]]//g' |
+  sed '/^$/d')
+log "the $suite arm64 root (mmdebstrap, cached)"
+# shellcheck disable=SC2086 # a list of names
+tarball=$("$here/make-root.sh" "$suite" $deps) || fail "the $suite arm64 root could not be made"
 R=$W/root
-"$here/make-root.sh" "$R" || fail "debootstrap failed"
+if [ -d "$R" ]; then
+  findmnt -rn -o TARGET | { grep "^$R/" || true; } | sort -r | while read -r m; do umount -l "$m"; done
+  rm -rf --one-file-system "$R"
+fi
+mkdir -p "$R"
+tar -C "$R" --numeric-owner -xf "$tarball"
 T_ROOT=$(date +%s)
 cp "$deb" "$R/tmp/sd-tuner.deb"
 chroot "$R" dpkg -i /tmp/sd-tuner.deb >"$W/dpkg-i.log" 2>&1 ||
@@ -69,7 +90,7 @@ echo >>"$R/etc/machine-id"
 cp "$here/../rootfs/etc/fstab" "$R/etc/fstab"   # Pi OS's: / and /boot/firmware by PARTUUID
 mkdir -p "$R/boot/firmware"
 cp "$here/../rootfs/boot/config.txt" "$R/boot/config.txt"   # bookworm's stub
-ln -sfn /lib/systemd/system/multi-user.target "$R/etc/systemd/system/default.target"
+ln -sfn /usr/lib/systemd/system/multi-user.target "$R/etc/systemd/system/default.target"
 # the console carries the results: no login prompt on it
 for u in serial-getty@ttyAMA0.service getty@tty1.service; do
   ln -sfn /dev/null "$R/etc/systemd/system/$u"
@@ -114,7 +135,7 @@ p2_sect=$(($(stat -c %s "$IMG") / 512 - 532480))
 mkfs.ext4 -q -F -L rootfs -d "$R" -E offset=$((532480 * 512)) "$IMG" $((p2_sect / 2))k ||
   fail "mkfs.ext4 -d of the root failed"
 T_CARD=$(date +%s)
-log "card ready: deb $((T_DEB - T0)) s, root $((T_ROOT - T_DEB)) s, kernel+card $((T_CARD - T_ROOT)) s"
+log "card ready: deb $((T_DEB - T0)) s, root $((T_ROOT - T_DEB)) s, install+kernel+card $((T_CARD - T_ROOT)) s"
 
 # ------------------------------------------------------------ 5. two boots of the card
 # udev under TCG on a loaded machine can take longer than systemd's 90 s for the card's
