@@ -73,7 +73,10 @@ log "root unpacked and sources copied in $((t1 - t0)) s; $(chroot "$R" gcc --ver
 rc=0
 unshare --mount --pid --fork --propagation private sh -eu -c '
   R=$1 shared=$2
-  # the root a mount point of its own: unshare --propagation inside a chroot needs it
+  shift 2
+  # the root a mount point of its own, made the namespace'"'"'s root with pivot_root (not
+  # chroot: the tests unshare mounts again, and /proc/PID/exe of a process in such a
+  # namespace reads as the host'"'"'s path under a chroot)
   mount --bind "$R" "$R"
   mount -t proc proc "$R/proc"
   mount --rbind /sys "$R/sys"
@@ -81,10 +84,12 @@ unshare --mount --pid --fork --propagation private sh -eu -c '
   mount -t tmpfs -o mode=0755 tmpfs "$R/run"
   mkdir -p "$R/run/systemd" "$R/run/lock" # as a booted system has them
   [ -z "$shared" ] || mount --bind -o ro "$shared" "$R/shared"
-  shift 2
-  exec chroot "$R" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+  mkdir -p "$R/.oldroot"
+  cd "$R"
+  pivot_root . .oldroot
+  exec /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
     CI="${CI:-}" SDTUNER_SHARED_DIR="${shared:+/shared}" SDT_TRIXIE_SUITES="$*" \
-    sh /src/tests/trixie/in-root.sh
+    /bin/sh -c "umount -l /.oldroot && rmdir /.oldroot && cd / && exec sh /src/tests/trixie/in-root.sh"
 ' sh "$R" "$shared" $suites || rc=$?
 for f in testlog.txt testlog.json; do
   [ ! -f "$R/build/meson-logs/$f" ] || cp "$R/build/meson-logs/$f" "$build/trixie-$f"
