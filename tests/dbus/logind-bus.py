@@ -36,7 +36,9 @@ def main():
     from sdtharness import TestEnv
     with TestEnv(polkit=True) as env:
         p = env.start_logind()
-        print(f'# systemd-logind on the private bus {env.address}, pid {p.pid}', flush=True)
+        # stderr: meson 1.7 (trixie) takes TAP's version line only as the first line of stdout
+        print(f'logind-bus.py: systemd-logind on the private bus {env.address}, pid {p.pid}',
+              file=sys.stderr, flush=True)
         environ = dict(env.environ, SDTUNER_TEST_LOGIND_BUS=env.address)
         rc = subprocess.run(argv, env=environ).returncode
         if rc != 0:

@@ -55,6 +55,10 @@ sys.path.insert(0, HERE)
 from sdttap import finish, ok, skip  # noqa: E402
 import sdti18n  # noqa: E402
 
+# a UTF-8 locale that is not C for LANGUAGE to count: glibc 2.41 ignores it under C.UTF-8
+# (tests/meson.build compiles en_US.UTF-8 into LOCPATH)
+TEST_LOCALE = os.environ.get('SDTUNER_TEST_LOCALE', 'C.UTF-8')
+
 SDTUNERCTL = os.path.abspath(sys.argv[1])
 PSEUDO_DIR = os.path.abspath(sys.argv[2])
 PO_DIR = os.path.abspath(sys.argv[3])
@@ -66,7 +70,7 @@ DATA = os.path.join(TESTS, 'data')
 FAKE_CARD = os.path.join(TESTS, 'fake-card', 'fake-card.sh')
 OUT_DIR = os.environ.get('SDTUNER_SCREENSHOT_DIR') or tempfile.mkdtemp(prefix='sdt-pseudo-')
 CI = os.environ.get('CI') == 'true'
-QPS = {'LANG': 'C.UTF-8', 'LANGUAGE': 'qps', 'SDTUNER_LOCALEDIR': PSEUDO_DIR}
+QPS = {'LANG': TEST_LOCALE, 'LANGUAGE': 'qps', 'SDTUNER_LOCALEDIR': PSEUDO_DIR}
 MO = os.path.join(PSEUDO_DIR, 'qps', 'LC_MESSAGES', 'sd-tuner.mo')
 WORDS = sdti18n.english_words(MO)
 COMMANDS = ['bench', 'check', 'health', 'info', 'recommend', 'apply', 'revert', 'status',
@@ -373,7 +377,7 @@ def root_verify(tmp):
 def japanese_history(tmp):
     """for the lead: `sdtunerctl history` in Japanese after an apply and a verify made in
     Japanese, saved as ja-history-after-verify.txt"""
-    ja = {'LANG': 'C.UTF-8', 'LANGUAGE': 'ja', 'SDTUNER_LOCALEDIR': PO_DIR}
+    ja = {'LANG': TEST_LOCALE, 'LANGUAGE': 'ja', 'SDTUNER_LOCALEDIR': PO_DIR}
     r = VerifyRoot(tmp, 'verify-ja')
     r.raw('apply', 'sd-overclock-100', env=ja)
     r.boot(1, 100000000, [])

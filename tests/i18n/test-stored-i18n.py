@@ -41,6 +41,10 @@ BOOKWORM = os.path.join(DATA, 'config', 'rpios-bookworm.txt')
 sys.path.insert(0, HERE)
 import sdti18n  # noqa: E402
 
+# a UTF-8 locale that is not C for LANGUAGE to count: glibc 2.41 ignores it under C.UTF-8
+# (tests/meson.build compiles en_US.UTF-8 into LOCPATH)
+TEST_LOCALE = os.environ.get('SDTUNER_TEST_LOCALE', 'C.UTF-8')
+
 BOOT = ['0b6f8a52-2a4e-4a55-9a43-6a5f0d3b1c11', '5d0e7c1a-9f3b-4c2d-8e1f-2b3c4d5e6f70',
         '9a1c3e5f-7b2d-4f60-8a1b-3c5d7e9f0a12']
 JAPANESE = re.compile('[\u3040-\u30ff\u4e00-\u9fff]')
@@ -157,7 +161,7 @@ def main(tmp):
     ja = {'LANG': 'ja_JP.UTF-8', 'LANGUAGE': 'ja', 'LOCPATH': locpath,
           'SDTUNER_LOCALEDIR': PO_DIR}
     c = {'LANG': 'C.UTF-8', 'LANGUAGE': 'C', 'SDTUNER_LOCALEDIR': PO_DIR}
-    qps = {'LANG': 'C.UTF-8', 'LANGUAGE': 'qps', 'SDTUNER_LOCALEDIR': PSEUDO_DIR}
+    qps = {'LANG': TEST_LOCALE, 'LANGUAGE': 'qps', 'SDTUNER_LOCALEDIR': PSEUDO_DIR}
 
     # 1. the same records whatever the locale of the run that writes them
     roots = {}

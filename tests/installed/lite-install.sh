@@ -1,6 +1,7 @@
 #!/bin/sh
-# lite-install.sh - the two packages installed with apt into a clean Debian 12
-# minbase root, as on Raspberry Pi OS Lite (issue 26 item 3):
+# lite-install.sh [SUITE] - the two packages installed with apt into a clean Debian
+# minbase root of SUITE (bookworm, the default, or trixie: Raspberry Pi OS Lite's
+# Debian 12 and 13), as on Raspberry Pi OS Lite (issue 26 item 3, issue 32):
 #   1. `apt install` of the app (sd-tuner with sd-tuner-cli) is only asked
 #      (--assume-no): what it would pull into the clean root;
 #   2. `apt install ./sd-tuner-cli_*.deb` for real: no GTK, X11 or Wayland
@@ -11,11 +12,14 @@
 #      and the same pattern finds the graphical stack in it (the check can fail).
 # Prints the package counts and sizes (download, installed) of each.
 # SDTUNER_DEB / SDTUNER_DEB_APP: the two .debs (tools/test.sh builds them).
-# The root comes from `debootstrap --variant=minbase bookworm` with the mirror this
-# machine's apt uses; the root (with its apt lists) is kept as a tarball and every
-# downloaded .deb in SDT_VM_CACHE (default /var/cache/sd-tuner-vm)/minbase-ARCH,
-# so a second run downloads nothing but apt's changed indexes.  Needs root and
-# debootstrap.  Exit 77 (skip) when it cannot run, 1 under CI=true.
+# The .debs are this machine's build (on trixie amd64 the t64 libraries provide the
+# old names, so they install; the trixie tier builds its own, tests/trixie).
+# The root comes from tests/roots/make-root.sh SUITE ARCH (`debootstrap
+# --variant=minbase SUITE` with the mirror this machine's apt uses), kept as a
+# tarball with every downloaded .deb in SDT_VM_CACHE (default
+# /var/cache/sd-tuner-vm)/roots/SUITE-ARCH, so a second run downloads nothing but
+# apt's changed indexes.  Needs root and debootstrap.  Exit 77 (skip) when it
+# cannot run, 1 under CI=true.
 set -eu
 
 log() { echo "lite-install: $*" >&2; }
@@ -26,6 +30,11 @@ skip_or_fail() {
   exit 77
 }
 
+suite=${1:-bookworm}
+case "$suite" in
+bookworm | trixie) ;;
+*) fail "usage: lite-install.sh [bookworm|trixie]" ;;
+esac
 [ "$(id -u)" -eq 0 ] || skip_or_fail "needs root (debootstrap, chroot)"
 command -v debootstrap >/dev/null || skip_or_fail "debootstrap is missing (tools/deps.sh test)"
 cli=${SDTUNER_DEB:-}
@@ -34,15 +43,12 @@ app=${SDTUNER_DEB_APP:-}
 [ -n "$app" ] && [ -f "$app" ] || skip_or_fail "no sd-tuner .deb: SDTUNER_DEB_APP is not set (tools/test.sh builds it)"
 
 arch=$(dpkg --print-architecture)
-cache=${SDT_VM_CACHE:-/var/cache/sd-tuner-vm}/minbase-$arch
-mkdir -p "$cache/debs" "$cache/archives/partial"
-# this machine's Debian archive, as its apt has it (the only one it may reach)
-sources=$(apt-get indextargets --format '$(SITE) $(RELEASE) $(COMPONENT)' 'Created-By: Packages' |
-  awk '$2 ~ /^bookworm(-updates|-security)?$/ && $3 == "main" {print "deb " $1 " " $2 " main"}' | sort -u)
-mirror=${SDTUNER_DEBIAN_MIRROR:-$(echo "$sources" | awk '$3 == "bookworm" {print $2; exit}')}
-[ -n "$mirror" ] || skip_or_fail "this machine's apt has no bookworm main source"
-
 t0=$(date +%s)
+# the clean root: tests/roots/make-root.sh makes it once and keeps it (cold: a minute)
+tarball=$("$(dirname "$0")/../roots/make-root.sh" "$suite" "$arch") ||
+  skip_or_fail "no clean $suite root (tests/roots/make-root.sh failed, above)"
+archives=${SDT_VM_CACHE:-/var/cache/sd-tuner-vm}/roots/$suite-$arch/archives
+mkdir -p "$archives/partial"
 W=$(mktemp -d /var/tmp/sdt-lite-XXXXXX)
 R=$W/root
 cleanup() {
@@ -52,32 +58,15 @@ cleanup() {
   rm -rf --one-file-system "$W"
 }
 trap cleanup EXIT INT TERM
-
-# ---- the clean root: from its tarball, or debootstrap (cold: minutes)
-tarball=$cache/root-bookworm.tar
-if [ ! -f "$tarball" ] || [ "$(cat "$cache/root-bookworm.mirror" 2>/dev/null)" != "$mirror" ]; then
-  log "no cached root: debootstrap --variant=minbase bookworm from $mirror (minutes)"
-  debootstrap --variant=minbase --cache-dir="$cache/debs" bookworm "$R" "$mirror" \
-    >"$W/debootstrap.log" 2>&1 || { tail -n 20 "$W/debootstrap.log" >&2; fail "debootstrap failed"; }
-  echo "$sources" >"$R/etc/apt/sources.list"
-  cp /etc/resolv.conf "$R/etc/resolv.conf"
-  chroot "$R" apt-get -q update >"$W/update.log" 2>&1 ||
-    { cat "$W/update.log" >&2; fail "apt-get update in the new root failed"; }
-  chroot "$R" apt-get clean
-  tar -C "$R" -cf "$tarball.new" . && mv "$tarball.new" "$tarball"
-  echo "$mirror" >"$cache/root-bookworm.mirror"
-  log "root made and cached in $(($(date +%s) - t0)) s ($tarball)"
-else
-  mkdir -p "$R"
-  tar -C "$R" -xf "$tarball"
-  cp /etc/resolv.conf "$R/etc/resolv.conf"
-  # the indexes of the tarball, brought up to date (only what changed is fetched)
-  chroot "$R" apt-get -q update >"$W/update.log" 2>&1 ||
-    { cat "$W/update.log" >&2; fail "apt-get update in the root failed"; }
-fi
+mkdir -p "$R"
+tar -C "$R" --numeric-owner -xf "$tarball"
+cp /etc/resolv.conf "$R/etc/resolv.conf"
+# the indexes of the tarball, brought up to date (only what changed is fetched)
+chroot "$R" apt-get -q update >"$W/update.log" 2>&1 ||
+  { cat "$W/update.log" >&2; fail "apt-get update in the root failed"; }
 t1=$(date +%s)
 mount -t proc proc "$R/proc"
-mount --bind "$cache/archives" "$R/var/cache/apt/archives"
+mount --bind "$archives" "$R/var/cache/apt/archives"
 # no service is started inside the chroot; dpkg without an fsync per file (a
 # throwaway root: what is measured is what apt pulls, not how fast the disk is)
 printf '#!/bin/sh\nexit 101\n' >"$R/usr/sbin/policy-rc.d"
@@ -138,7 +127,7 @@ ngui=$(grep -cE "$gui" "$W/app-new" || true)
 [ "$ngui" -gt 0 ] || { log "FAILED: the pattern finds no graphical library in the app's packages"; rc=1; }
 t2=$(date +%s)
 
-echo "lite-install: in a clean bookworm minbase root ($arch, $(wc -l <"$W/after-cli") packages after the Lite install):"
+echo "lite-install: in a clean $suite minbase root ($arch, $(wc -l <"$W/after-cli") packages after the Lite install):"
 echo "lite-install:   apt install $(basename "$cli"): $cli_fig; graphical libraries: ${bad:-none}"
 echo "lite-install:   apt install $(basename "$app") (clean root, asked): $app_clean"
 echo "lite-install:   apt install $(basename "$app") (after the Lite one, asked): $app_top, $ngui graphical packages"

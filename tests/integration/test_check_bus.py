@@ -21,6 +21,10 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sdtharness import BUILDDIR, SRCDIR, TestEnv  # noqa: E402
 
+# a UTF-8 locale that is not C for LANGUAGE to count: glibc 2.41 ignores it under C.UTF-8
+# (tests/meson.build compiles en_US.UTF-8 into LOCPATH)
+TEST_LOCALE = os.environ.get('SDTUNER_TEST_LOCALE', 'C.UTF-8')
+
 SDTUNERCTL = os.path.join(BUILDDIR, 'src', 'cli', 'sdtunerctl')
 FAKE_CARD = os.path.join(SRCDIR, 'tests', 'fake-card', 'fake-card.sh')
 MIB = 1 << 20
@@ -192,7 +196,7 @@ class CheckBusTest(unittest.TestCase):
         english = json.loads(self.ctl('--json', 'check').stdout)
         saved = dict(self.env.environ)
         self.addCleanup(lambda: (self.env.environ.clear(), self.env.environ.update(saved)))
-        self.env.environ.update(LANGUAGE='ja', LC_ALL='C.UTF-8',
+        self.env.environ.update(LANGUAGE='ja', LC_ALL=TEST_LOCALE,
                                 SDTUNER_LOCALEDIR=os.path.join(BUILDDIR, 'po'))
         # over the bus, then in-process (the library runs in English there too, and its
         # progress lines go back to the user's language)

@@ -23,6 +23,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sdtharness  # noqa: E402
 from sdtharness import BUILDDIR, TestEnv, _wait_for  # noqa: E402
 
+# a UTF-8 locale that is not C for LANGUAGE to count: glibc 2.41 ignores it under C.UTF-8
+# (tests/meson.build compiles en_US.UTF-8 into LOCPATH)
+TEST_LOCALE = os.environ.get('SDTUNER_TEST_LOCALE', 'C.UTF-8')
+
 FIXTURE = os.environ.get('SDTUNER_TEST_FIXTURE', 'rpi3')
 SDTUNERCTL = os.path.join(BUILDDIR, 'src', 'cli', 'sdtunerctl')
 FORGER = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'forge-job-signal.py')
@@ -80,7 +84,7 @@ class CliBusTest(unittest.TestCase):
         the JSON is English and the same both ways."""
         saved = dict(self.env.environ)
         self.addCleanup(lambda: (self.env.environ.clear(), self.env.environ.update(saved)))
-        self.env.environ.update(LANGUAGE='ja', LC_ALL='C.UTF-8',
+        self.env.environ.update(LANGUAGE='ja', LC_ALL=TEST_LOCALE,
                                 SDTUNER_LOCALEDIR=os.path.join(BUILDDIR, 'po'))
         english = self.ctl('--json', 'recommend').stdout
         rec = json.loads(english)['recommendations'][0]
@@ -125,7 +129,7 @@ class CliBusTest(unittest.TestCase):
                 json.dump(e, f)
         saved = dict(self.env.environ)
         self.addCleanup(lambda: (self.env.environ.clear(), self.env.environ.update(saved)))
-        self.env.environ.update(LANGUAGE='ja', LC_ALL='C.UTF-8',
+        self.env.environ.update(LANGUAGE='ja', LC_ALL=TEST_LOCALE,
                                 SDTUNER_LOCALEDIR=os.path.join(BUILDDIR, 'po'))
         english = json.loads(self.ctl('--json', 'health').stdout)
         self.assertIsNotNone(english['projection'], 'the sim card has a wear estimate')
@@ -154,7 +158,8 @@ class CliBusTest(unittest.TestCase):
 
         class JapaneseHelperEnv(TestEnv):
             def helper_argv(self):
-                return ['/usr/bin/env', 'LANG=C.UTF-8', 'LANGUAGE=ja',
+                return ['/usr/bin/env', 'LANG=' + TEST_LOCALE, 'LANGUAGE=ja',
+                        'LOCPATH=' + os.environ.get('LOCPATH', ''),
                         'SDTUNER_LOCALEDIR=' + os.path.join(BUILDDIR, 'po')] + \
                     super().helper_argv()
 

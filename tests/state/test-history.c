@@ -277,6 +277,15 @@ test_history_write(const gchar *root, const gchar *name, const gchar *data, gssi
 	g_assert_no_error(error);
 }
 
+/* whether this json-glib parses "\ud800" alone (before 1.10) or refuses it (1.10 on) */
+static gboolean
+test_history_parser_takes_lone_surrogate(void)
+{
+	g_autoptr(JsonParser) parser = json_parser_new();
+
+	return json_parser_load_from_data(parser, "[\"a\\ud800b\"]", -1, NULL);
+}
+
 /* issue 9 (tests): tampered history entries are refused with a reason, never
  * handed to a reader that would hit a Json-CRITICAL or print invalid UTF-8 */
 static void
@@ -328,7 +337,25 @@ test_history_tampered_entries(void)
 	g_assert_no_error(error);
 	obj = json_node_get_object(node);
 	entries = json_object_get_array_member(obj, "entries");
-	g_assert_cmpuint(json_array_get_length(entries), ==, 4);
+	warnings = json_object_get_array_member(obj, "warnings");
+	g_assert_nonnull(warnings);
+	/* the lone surrogate: json-glib before 1.10 (bookworm) decodes it to bytes that are
+	 * not UTF-8, which the reader repairs (U+FFFD) and keeps; 1.10 (trixie) refuses the
+	 * file as JSON, which the reader skips as damaged, naming it: either way no invalid
+	 * UTF-8 comes out, and nothing is dropped without a warning */
+	if (test_history_parser_takes_lone_surrogate()) {
+		g_assert_cmpuint(json_array_get_length(entries), ==, 4);
+		id = json_object_get_string_member(json_array_get_object_element(entries, 3), "id");
+		g_assert_true(g_utf8_validate(id, -1, NULL));
+		g_assert_true(g_str_has_prefix(id, "a\uFFFD"));
+		g_assert_cmpuint(json_array_get_length(warnings), ==, 5);
+	} else {
+		g_assert_cmpuint(json_array_get_length(entries), ==, 3);
+		g_assert_cmpuint(json_array_get_length(warnings), ==, 6);
+		g_assert_nonnull(strstr(json_array_get_string_element(warnings, 4),
+					"1767225600000007-apply.json"));
+		g_assert_nonnull(strstr(json_array_get_string_element(warnings, 4), "not JSON"));
+	}
 	g_assert_cmpstr(
 		json_object_get_string_member(json_array_get_object_element(entries, 0), "kind"),
 		==,
@@ -337,13 +364,7 @@ test_history_tampered_entries(void)
 		json_object_get_string_member(json_array_get_object_element(entries, 2), "kind"),
 		==,
 		"bench");
-	id = json_object_get_string_member(json_array_get_object_element(entries, 3), "id");
-	g_assert_true(g_utf8_validate(id, -1, NULL));
-	g_assert_true(g_str_has_prefix(id, "a\uFFFD"));
 	/* each skipped entry is explained, by file name */
-	warnings = json_object_get_array_member(obj, "warnings");
-	g_assert_nonnull(warnings);
-	g_assert_cmpuint(json_array_get_length(warnings), ==, 5);
 	g_assert_nonnull(
 		strstr(json_array_get_string_element(warnings, 0), "1767225600000003-apply.json"));
 	g_assert_nonnull(
@@ -352,7 +373,9 @@ test_history_tampered_entries(void)
 		strstr(json_array_get_string_element(warnings, 1), "\"id\" has the wrong type"));
 	g_assert_nonnull(strstr(json_array_get_string_element(warnings, 2), "not a JSON object"));
 	g_assert_nonnull(strstr(json_array_get_string_element(warnings, 3), "no \"kind\" member"));
-	g_assert_nonnull(strstr(json_array_get_string_element(warnings, 4), "not a regular file"));
+	g_assert_nonnull(
+		strstr(json_array_get_string_element(warnings, json_array_get_length(warnings) - 1),
+		       "not a regular file"));
 	sdt_test_rm_rf(root);
 }
 
