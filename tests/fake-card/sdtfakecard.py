@@ -194,6 +194,30 @@ class Card:
                 bad.append(name)
         return bad
 
+    def save_files(self):
+        """a copy of the user files off the card, for bytes_lost()"""
+        self.orig = os.path.join(self.dir, 'orig')
+        os.makedirs(self.orig, exist_ok=True)
+        for name in self.sums:
+            shutil.copyfile(os.path.join(self.mnt, name), os.path.join(self.orig, name))
+
+    def bytes_lost(self, names):
+        """how many bytes of these files differ from the saved copy (a file that cannot
+        be read: all of it); None without save_files()"""
+        if getattr(self, 'orig', None) is None:
+            return None
+        lost = 0
+        for name in names:
+            with open(os.path.join(self.orig, name), 'rb') as f:
+                want = f.read()
+            try:
+                with open(os.path.join(self.mnt, name), 'rb') as f:
+                    got = f.read()
+            except OSError:
+                got = b''
+            lost += sum(a != b for a, b in zip(want, got)) + max(0, len(want) - len(got))
+        return lost
+
     def fsck(self):
         """unmounted (the page cache gone), e2fsck -fn, mounted again: (clean, log)"""
         for m in sorted(_mounts_under(self.mnt), reverse=True):
@@ -216,8 +240,10 @@ class Card:
             now_sums = self.region_sums()
             changed = [n for n in region_sums if now_sums[n] != region_sums[n]]
         st = os.statvfs(self.mnt)
-        return {'fsck': None if clean else log, 'damaged': self.damaged(), 'left': left,
-                'regions': changed, 'free_bytes': st.f_bfree * st.f_frsize}
+        damaged = self.damaged()
+        return {'fsck': None if clean else log, 'damaged': damaged, 'left': left,
+                'regions': changed, 'free_bytes': st.f_bfree * st.f_frsize,
+                'bytes_lost': self.bytes_lost(damaged)}
 
 
 def _mounts_under(path):
