@@ -13,7 +13,16 @@ prints one line per run and the misses, damaged files and seconds per run.
 (the journal exists), lets the next start put them back (alternately the verify unit's
 command and the next check) and verifies the card the same way.
 
-Usage: bench/check-fakes.py [--build _build] [--runs 50] [--seed 1] [--kills 0]
+--cuts K then cuts the power K times with the state folder on the card being checked, as on
+a Pi (tests/fake-card/sdtpowercut.py, the harness of the test check-powercut): random
+stand-ins (wrap, zeros, eio or cache; plain or Pi OS layout), --cuts-per-card cuts on each,
+each right after a random one of the check's calls (journal, block writes, syncs); the card
+stops taking writes, the check dies, /run goes, the card is plugged in again, the verify
+unit's command runs.  It prints each cut, then the damaged user files and the bytes lost
+(bytes of user files that differ from a copy taken before), e2fsck errors, changed partition
+tables or boot partitions and what was left.  The sweep prints the bytes lost too.
+
+Usage: bench/check-fakes.py [--build _build] [--runs 50] [--seed 1] [--kills 0] [--cuts 0]
 """
 import argparse
 import json
@@ -27,6 +36,9 @@ import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(TOP, "tests", "fake-card", "fake-card.sh")
+sys.path.insert(0, os.path.join(TOP, "tests", "fake-card"))
+import sdtfakecard as fc  # noqa: E402
+import sdtpowercut as pc  # noqa: E402
 KINDS = ["wrap", "zeros", "eio", "cache", "genuine"]
 EXPECT = {"wrap": "wrap", "zeros": "lost-writes", "eio": "io-error", "cache": "lost-writes"}
 MIB = 1 << 20
@@ -90,34 +102,42 @@ def judge(kind, claim, real, res):
 
 def sweep(args, ctl, root):
     rng = random.Random(args.seed)
-    misses = damaged = fsck_bad = left = 0
+    misses = damaged = fsck_bad = left = lost = 0
     times = []
     for i in range(args.runs):
-        d = None
-        while d is None:
+        card = None
+        while card is None:
             kind, claim, real = draw(rng, args)
-            d = card_up(kind, claim, real)
+            try:
+                card = fc.Card(kind, claim, real)
+            except fc.CardError as e:
+                print(f"    (skipped {kind} {claim}/{real}: {str(e).strip().splitlines()[-1]})",
+                      flush=True)
         try:
+            card.save_files()
             t0 = time.monotonic()
-            r = sh(ctl, "--root", root, "--json", "check", "--dir", os.path.join(d, "mnt"), check=False)
+            r = sh(ctl, "--root", root, "--json", "check", "--dir", card.mnt, check=False)
             secs = time.monotonic() - t0
             res = json.loads(r.stdout) if r.returncode == 0 else {"verdict": "error: " + r.stderr.strip()}
             miss = judge(kind, claim, real, res) if r.returncode == 0 else res["verdict"]
-            ok, dmg, fsck, lft, last = card_verify(d)
+            found = card.judge([])
         finally:
-            card_down(d)
+            card.down()
         misses += miss is not None
-        damaged += dmg
-        fsck_bad += not fsck
-        left += lft
+        damaged += len(found["damaged"])
+        lost += found["bytes_lost"]
+        fsck_bad += found["fsck"] is not None
+        left += bool(found["left"])
         times.append(secs)
         rng_txt = ""
         if res.get("capacity_at_least_bytes") is not None:
             rng_txt = f" range {res['capacity_at_least_bytes'] / MIB:.2f}..{res['capacity_at_most_bytes'] / MIB:.2f}"
         print(f"{i + 1:3d} {kind:7s} {claim:5d}/{real:<5d} MiB: {res['verdict']}{rng_txt}"
-              f" {secs:5.1f} s; {'MISS ' + miss if miss else 'ok'}; {last}", flush=True)
+              f" {secs:5.1f} s; {'MISS ' + miss if miss else 'ok'}; {len(found['damaged'])} damaged, "
+              f"{found['bytes_lost']} bytes lost, e2fsck {'clean' if found['fsck'] is None else 'ERRORS'}"
+              f"{', left ' + ' '.join(found['left']) if found['left'] else ''}", flush=True)
     print(f"sweep: {args.runs} runs (seed {args.seed}): {misses} misses, {damaged} damaged user files, "
-          f"{fsck_bad} e2fsck errors, {left} runs left files; seconds per run "
+          f"{lost} bytes lost, {fsck_bad} e2fsck errors, {left} runs left files; seconds per run "
           f"mean {sum(times) / len(times):.2f}, max {max(times):.2f}", flush=True)
     return misses + damaged + fsck_bad + left
 
@@ -168,12 +188,80 @@ def kills(args, ctl, root):
     return damaged + fsck_bad + stale
 
 
+def cuts(args, ctl):
+    """--cuts: power cuts with the state folder on the card (sdtpowercut)"""
+    pc.CTL = ctl
+    rng = random.Random(args.seed + 2000)
+    t = dict.fromkeys(["cuts", "inside", "out", "bad", "damaged", "lost", "fsck", "regions",
+                       "left", "verify", "misses"], 0)
+    n_card = 0
+    while t["cuts"] < args.cuts:
+        kind = rng.choice(["wrap", "wrap", "zeros", "eio", "cache"])
+        layout = rng.choice(["plain", "pios"])
+        claim = rng.randrange(args.min_claim, args.max_claim + 1)
+        real = rng.randrange(REAL_MIN + (claim // 8 if layout == "pios" else 0),
+                             int(claim * 0.99) + 1)
+        try:
+            card = fc.Card(kind, claim, real, layout=layout)
+        except fc.CardError:
+            continue
+        n_card += 1
+        name = f"{kind} {claim}/{real} MiB {layout}"
+        try:
+            card.save_files()
+            os.makedirs(os.path.join(card.mnt, "var", "lib", "sd-tuner"), mode=0o700)
+            os.makedirs(os.path.join(card.mnt, "run"), mode=0o755)
+            regions = card.region_sums()
+            rc, out, err, events, vrc, vout = pc.survey(card)
+            res = json.loads(out) if rc == 0 else {"verdict": "error: " + err.strip()[-200:]}
+            miss = judge(kind, claim, real, res) if rc == 0 else res["verdict"]
+            t["misses"] += miss is not None
+            allowed = set(card.files_now())
+            clean = card.judge(allowed, regions)
+            print(f"card {n_card}: {name}: {res['verdict']}; {'MISS ' + miss if miss else 'ok'}; "
+                  f"without a cut {len(clean['damaged'])} damaged", flush=True)
+            pc.umount_run_and_keep(card)
+            points = pc.choose_points(events, min(args.cuts_per_card, args.cuts - t["cuts"]), rng)
+            for point in points:
+                found = pc.one_cut(card, point, allowed, regions, clean["free_bytes"])
+                why = pc.bad(found)
+                t["cuts"] += 1
+                t["inside"] += found["hit"]
+                t["out"] += bool(found["at_boot"])
+                t["bad"] += bool(why)
+                t["damaged"] += len(found["damaged"])
+                t["lost"] += found.get("bytes_lost") or 0
+                t["fsck"] += found["fsck"] is not None
+                t["regions"] += bool(found["regions"])
+                t["left"] += bool(found["left"] or found["left_run"])
+                t["verify"] += found["verify_rc"] != 0
+                print(f"cut {t['cuts']:3d} {name} after {point[0]} #{point[1]}"
+                      f"{'' if found['hit'] else ' (check ended)'}: journal at the boot "
+                      f"{'yes' if found['at_boot'] else 'no'}; {len(found['damaged'])} damaged, "
+                      f"{found.get('bytes_lost') or 0} bytes lost; "
+                      f"{'; '.join(why) if why else 'all kept'}", flush=True)
+                if why:
+                    pc.restore(card)
+        finally:
+            fc.umount_run(card.mnt)
+            card.down()
+    print(f"cuts: {t['cuts']} power cuts on {n_card} stand-ins with the state folder on the card "
+          f"({t['inside']} inside the check, {t['out']} with its journal on the card at the boot): "
+          f"{t['misses']} misses, {t['bad']} left damage; {t['damaged']} damaged user files, "
+          f"{t['lost']} bytes lost, {t['fsck']} e2fsck errors, {t['regions']} changed the "
+          f"partition table or boot partition, {t['left']} left something, verify failed "
+          f"{t['verify']} times", flush=True)
+    return t["bad"] + t["misses"]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(TOP, "_build"))
     ap.add_argument("--runs", type=int, default=50)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--kills", type=int, default=0)
+    ap.add_argument("--cuts", type=int, default=0)
+    ap.add_argument("--cuts-per-card", type=int, default=5)
     ap.add_argument("--min-claim", type=int, default=256)
     ap.add_argument("--max-claim", type=int, default=1024)
     args = ap.parse_args()
@@ -188,6 +276,8 @@ def main():
             bad += sweep(args, ctl, root)
         if args.kills > 0:
             bad += kills(args, ctl, root)
+        if args.cuts > 0:
+            bad += cuts(args, ctl)
     finally:
         subprocess.run(["rm", "-rf", root])
     sys.exit(1 if bad else 0)

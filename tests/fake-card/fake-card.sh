@@ -14,12 +14,24 @@
 #       partition table, partition 1 FAT from 4 MiB ($FAKE_P1_MIB, default 512 MiB, or an eighth of a
 #       smaller card), partition 2 ext4 (default options) filling the rest,
 #       mounted at DIR/mnt (DIR/part: its node).  FAKE_CACHE: the cache kind's
-#       size in bytes (default 4 MiB).
+#       size in bytes (default 4 MiB).  FAKE_LOOP: the loop device node to use
+#       (default: the first free one), e.g. one that plug can have again.
 #   fake-card.sh verify DIR
 #       unmounts, runs e2fsck -fn, mounts again (no page cache left) and checks
 #       the sums and that nothing but the user files is in the file system.
 #   fake-card.sh down DIR
 #       unmounts, detaches, stops the fake and removes DIR.
+#   fake-card.sh cut DIR
+#       a power cut: from this instant the card takes no write (sdt-fake-card's
+#       SIGPWR); what it stored stays in DIR/backing.  Then, as at a shutdown
+#       that never comes: unplug.
+#   fake-card.sh unplug DIR
+#       unmounts DIR/mnt (whatever is mounted under it first), detaches the loop
+#       device and stops the fake, keeping DIR/backing: the card out of the slot.
+#   fake-card.sh plug DIR
+#       the card back in: the fake again from DIR/backing (a cut card powered up),
+#       the same loop device node (the check's journal names it), its partitions,
+#       DIR/mnt mounted (ext4 replays its journal as at a boot).
 set -eu
 
 cmd=$1
@@ -28,40 +40,59 @@ dir=$2
 fail() { echo "fake-card.sh: $*" >&2; exit 1; }
 # a mount right after an umount and e2fsck can find the device still busy for a moment
 remount() { mount -o rw,noatime "$1" "$2" 2>/dev/null || { sleep 1; mount -o rw,noatime "$1" "$2"; }; }
+# the FUSE fake from DIR/fuse.args over DIR/backing (kept from an earlier start)
+fake_start() {
+  local d=$1 kind claim real cache i=0
+  read -r kind claim real cache <"$d/fuse.args"
+  "${SDT_FAKE_CARD:?set SDT_FAKE_CARD to the built sdt-fake-card}" --kind "$kind" \
+    --claim "$claim" --real "$real" --cache "$cache" --backing "$d/backing" "$d/fuse" \
+    >>"$d/fuse.log" 2>&1 &
+  echo $! >"$d/fuse.pid"
+  while [ ! -e "$d/fuse/card" ]; do
+    i=$((i + 1)); [ $i -lt 100 ] || fail "the FUSE fake did not start: $(cat "$d/fuse.log")"
+    sleep 0.1
+  done
+}
+# the partition node DIR/part names, once udev or partx made it
+wait_part() {
+  local loop=$1 i=0
+  [ -b "${loop}p2" ] || partx -a "$loop" 2>/dev/null || true
+  while [ ! -b "${loop}p2" ]; do
+    i=$((i + 1)); [ $i -lt 50 ] || fail "no partition node ${loop}p2"; sleep 0.1
+  done
+}
+# until the fake's process has ended (after its mount went)
+fake_wait() {
+  local pid i=0
+  [ -s "$1/fuse.pid" ] || return 0
+  pid=$(cat "$1/fuse.pid")
+  while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+  kill "$pid" 2>/dev/null || true
+}
 
 case "$cmd" in
 up)
   kind=$3 claim=$4 real=$5
-  fake=${SDT_FAKE_CARD:?set SDT_FAKE_CARD to the built sdt-fake-card}
   mkdir -p "$dir/fuse" "$dir/mnt"
   case "$real" in
     *b) real_bytes=${real%b} ;;
     *) real_bytes=$((real * 1048576)) ;;
   esac
-  "$fake" --kind "$kind" --claim $((claim * 1048576)) --real "$real_bytes" \
-    --cache "${FAKE_CACHE:-4194304}" --backing "$dir/backing" "$dir/fuse" >"$dir/fuse.log" 2>&1 &
-  echo $! >"$dir/fuse.pid"
-  i=0
-  while [ ! -e "$dir/fuse/card" ]; do
-    i=$((i + 1)); [ $i -lt 100 ] || fail "the FUSE fake did not start: $(cat "$dir/fuse.log")"
-    sleep 0.1
-  done
+  echo "$kind $((claim * 1048576)) $real_bytes ${FAKE_CACHE:-4194304}" >"$dir/fuse.args"
+  echo "${FAKE_LAYOUT:-plain}" >"$dir/layout"
+  fake_start "$dir"
   if [ "${FAKE_LAYOUT:-}" = pios ]; then
     p1=${FAKE_P1_MIB:-$((claim >= 4096 ? 512 : claim / 8))}
     printf 'label: dos\nstart=8192, size=%d, type=c\nstart=%d, type=83\n' \
       $((p1 * 2048)) $((8192 + p1 * 2048)) | sfdisk -q "$dir/fuse/card"
-    losetup -P --find --show "$dir/fuse/card" >"$dir/loop"
+    losetup -P ${FAKE_LOOP:---find} --show "$dir/fuse/card" >"$dir/loop"
     loop=$(cat "$dir/loop")
-    [ -b "${loop}p2" ] || partx -a "$loop" 2>/dev/null || true
-    i=0
-    while [ ! -b "${loop}p2" ]; do
-      i=$((i + 1)); [ $i -lt 50 ] || fail "no partition node ${loop}p2"; sleep 0.1
-    done
+    wait_part "$loop"
     echo "${loop}p2" >"$dir/part"
     mkfs.vfat -F 32 -n bootfs "${loop}p1" >/dev/null
     mkfs.ext4 -q -F -L rootfs -E nodiscard "${loop}p2"
   else
-    losetup --find --show "$dir/fuse/card" >"$dir/loop"
+    losetup ${FAKE_LOOP:---find} --show "$dir/fuse/card" >"$dir/loop"
     loop=$(cat "$dir/loop")
     echo "$loop" >"$dir/part"
     mkfs.ext4 -q -F -b 4096 -O ^resize_inode,sparse_super2 \
@@ -113,19 +144,51 @@ verify)
   [ -z "$extra" ] || fail "left in the file system: $extra"
   echo "verified: e2fsck clean, $n user files intact, nothing else"
   ;;
+cut)
+  kill -PWR "$(cat "$dir/fuse.pid")"
+  ;;
+unplug)
+  # what is mounted under the card's mount (a tmpfs /run), deepest first, then the card
+  for m in $(findmnt -rn -o TARGET | grep "^$dir/mnt/" | sort -r); do umount "$m" || umount -l "$m"; done
+  if mountpoint -q "$dir/mnt"; then
+    umount "$dir/mnt" 2>/dev/null || { sleep 1; umount "$dir/mnt"; }
+  fi
+  losetup -d "$(cat "$dir/loop")"
+  i=0
+  while ! fusermount3 -u "$dir/fuse" 2>/dev/null; do
+    # the loop device lets go of the file a moment after its detach
+    i=$((i + 1)); [ $i -lt 50 ] || fail "cannot unmount the fake: still in use"; sleep 0.1
+  done
+  fake_wait "$dir"
+  ;;
+plug)
+  fake_start "$dir"
+  [ "$(cut -d' ' -f1 "$dir/fuse.args")" != eio ] || kill -USR1 "$(cat "$dir/fuse.pid")"
+  loop=$(cat "$dir/loop")
+  flags=
+  [ "$(cat "$dir/layout")" != pios ] || flags=-P
+  i=0
+  # the same node: its detach may still be finishing
+  while ! losetup $flags "$loop" "$dir/fuse/card" 2>"$dir/losetup.err"; do
+    i=$((i + 1))
+    [ $i -lt 50 ] || fail "cannot attach the card at $loop again: $(cat "$dir/losetup.err")"
+    sleep 0.1
+  done
+  [ "$(cat "$dir/layout")" != pios ] || wait_part "$loop"
+  remount "$(cat "$dir/part")" "$dir/mnt"
+  ;;
 down)
   [ -d "$dir" ] || exit 0
+  for m in $(findmnt -rn -o TARGET | grep "^$dir/mnt/" | sort -r); do umount "$m" || umount -l "$m"; done
   if mountpoint -q "$dir/mnt" 2>/dev/null; then umount "$dir/mnt" || umount -l "$dir/mnt"; fi
-  if [ -s "$dir/loop" ]; then losetup -d "$(cat "$dir/loop")" 2>/dev/null || true; fi
+  # only while it is still ours (after an unplug the node may be another's by now)
+  if [ -s "$dir/loop" ] && [ "$(losetup -n -O BACK-FILE "$(cat "$dir/loop")" 2>/dev/null)" = "$dir/fuse/card" ]; then
+    losetup -d "$(cat "$dir/loop")" 2>/dev/null || true
+  fi
   if mountpoint -q "$dir/fuse" 2>/dev/null; then
     fusermount3 -u "$dir/fuse" 2>/dev/null || umount -l "$dir/fuse" || true
   fi
-  if [ -s "$dir/fuse.pid" ]; then
-    pid=$(cat "$dir/fuse.pid")
-    i=0
-    while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-    kill "$pid" 2>/dev/null || true
-  fi
+  fake_wait "$dir"
   rm -rf "$dir"
   ;;
 *)

@@ -21,6 +21,13 @@
  *            right after a write passes); SIGUSR2 empties the cache
  *   genuine  REAL must equal CLAIM: every byte is stored
  *
+ * SIGPWR is a power cut: from that instant the card takes no write and syncs
+ * nothing (every write is acknowledged and dropped, so that the kernel tears
+ * the loop device and the mount down without errors); reads still answer.
+ * What it stored before stays in the backing file, and a new start on the
+ * same backing file is the card powered up again.  At its exit it says on
+ * stderr how many writes it dropped.
+ *
  * Every request goes to this process (direct_io), so no page cache hides what
  * the "card" really holds.  Usage:
  *   sdt-fake-card --kind KIND --claim BYTES --real BYTES --backing FILE MOUNTPOINT
@@ -59,6 +66,16 @@ static struct {
 static const char *card_path = "/card";
 static volatile sig_atomic_t armed;
 static volatile sig_atomic_t drop_cache;
+static volatile sig_atomic_t powered_off;
+static uint64_t dropped_writes;
+
+/* SIGPWR: the power is cut; nothing written from now on reaches the card */
+static void
+fake_power_cut(int sig)
+{
+	(void) sig;
+	powered_off = 1;
+}
 
 /* SIGUSR2: the cache kind forgets its cache (what only it held is lost) */
 static void
@@ -246,6 +263,10 @@ fake_write(const char *path, const char *buf, size_t size, off_t offset, struct 
 		return -ENOSPC;
 	if ((uint64_t) offset + size > fake.claim)
 		size = (size_t) (fake.claim - (uint64_t) offset);
+	if (powered_off) {
+		dropped_writes++;
+		return (int) size;
+	}
 	if (fake.kind == KIND_CACHE)
 		return cache_write(buf, size, (uint64_t) offset);
 	while (done < size) {
@@ -274,6 +295,8 @@ fake_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 {
 	(void) path;
 	(void) fi;
+	if (powered_off)
+		return 0;
 	return (datasync ? fdatasync(fake.fd) : fsync(fake.fd)) < 0 ? -errno : 0;
 }
 
@@ -314,6 +337,7 @@ main(int argc, char *argv[])
 	char *fuse_argv[10];
 	int fuse_argc = 0;
 	uint64_t cache = 4u << 20;
+	int rc;
 
 	fake.claim = 0;
 	fake.real = 0;
@@ -363,6 +387,7 @@ main(int argc, char *argv[])
 	}
 	signal(SIGUSR1, fake_arm);
 	signal(SIGUSR2, fake_drop);
+	signal(SIGPWR, fake_power_cut);
 	fuse_argv[fuse_argc++] = argv[0];
 	fuse_argv[fuse_argc++] = (char *) "-f";
 	/* one thread: the cache has no lock */
@@ -371,5 +396,8 @@ main(int argc, char *argv[])
 	fuse_argv[fuse_argc++] = (char *) "fsname=sdt-fake-card,default_permissions";
 	fuse_argv[fuse_argc++] = (char *) mountpoint;
 	fuse_argv[fuse_argc] = NULL;
-	return fuse_main(fuse_argc, fuse_argv, &fake_ops, NULL);
+	rc = fuse_main(fuse_argc, fuse_argv, &fake_ops, NULL);
+	if (powered_off)
+		fprintf(stderr, "power cut: %" PRIu64 " writes dropped\n", dropped_writes);
+	return rc;
 }
