@@ -227,6 +227,19 @@ sdt_check_journal_copy_name(guint i)
 		      : g_strdup_printf("%s.%u", SDT_CHECK_JOURNAL_NAME, i - 1);
 }
 
+/* @dir removed when nothing is in it, and its removal made durable (the parent's fsync):
+ * a power cut right after a check must not leave an empty folder behind */
+static void
+sdt_journal_rmdir(const gchar *dir)
+{
+	g_autofree gchar *parent = NULL;
+
+	if (g_rmdir(dir) != 0)
+		return;
+	parent = g_path_get_dirname(dir);
+	sdt_check_journal_sync_dir(parent);
+}
+
 void
 sdt_check_journal_remove(const gchar *const *dirs)
 {
@@ -242,7 +255,7 @@ sdt_check_journal_remove(const gchar *const *dirs)
 		if (gone)
 			sdt_check_journal_sync_dir(dirs[i]);
 		/* the folder too, when nothing else is in it: nothing is left behind */
-		g_rmdir(dirs[i]);
+		sdt_journal_rmdir(dirs[i]);
 	}
 }
 
@@ -489,7 +502,7 @@ sdt_check_journal_places_free(SdtCheckJournalPlaces *places)
 	for (guint i = 0; i < places->card_dirs->len; i++) {
 		const gchar *dir = g_ptr_array_index(places->card_dirs, i);
 		sdt_check_journal_sync_dir(dir);
-		g_rmdir(dir);
+		sdt_journal_rmdir(dir);
 	}
 	for (guint i = 0; i < places->file_dirs->len; i++) {
 		const gchar *dir = g_ptr_array_index(places->file_dirs, i);

@@ -246,6 +246,10 @@ sdt_check_repair_journal(const gchar *const *dirs, GError **error)
 		/* journal files, none whole: what was out cannot be known; never dropped */
 		if (found > 0)
 			sdt_journal_keep_damaged(dirs);
+		else
+			/* no journal: a temporary file never renamed (written before any
+			 * block went out) and an empty folder are all a cut can leave */
+			sdt_check_journal_remove(dirs);
 		return 0;
 	}
 	if (j.n == 0) {

@@ -308,7 +308,12 @@ class PackageTest(unittest.TestCase):
             self.skipTest('lintian is not installed')
         self.assertTrue(DEB_APP, 'SDTUNER_DEB_APP (the sd-tuner package) is not set')
         for deb in (DEB, DEB_APP):
-            r = run(['lintian', '--fail-on', 'error,warning', '--display-info', deb])
+            # the overrides serve bookworm's lintian (2.116), which still emits
+            # package-supports-alternative-init-but-no-init.d-script; trixie's (2.122)
+            # dropped that tag and calls its override an alien tag: that one word of
+            # trixie's is not a defect of the package
+            r = run(['lintian', '--fail-on', 'error,warning', '--display-info',
+                     '--suppress-tags', 'alien-tag', deb])
             out = '\n'.join(line for line in (r.stdout + r.stderr).splitlines()
                             if 'running with root privileges' not in line)
             print(f'lintian {os.path.basename(deb)}: exit {r.returncode}\n{out}',
