@@ -49,13 +49,14 @@ class CardError(Exception):
 
 
 def free_loop(first=200, last=254):
-    """a loop device node that nothing uses, from a high range"""
+    """a loop device node that nothing uses, from a high range
+
+    Bound or not is read from sysfs (/sys/block/loopN/loop exists only while a file is
+    bound), not from `losetup -O NAME`: util-linux 2.41 (trixie) prints the name of an
+    unbound device and exits 0, where 2.38 (bookworm) fails."""
     for i in random.sample(range(first, last + 1), last + 1 - first):
-        node = f'/dev/loop{i}'
-        r = subprocess.run(['losetup', '-n', '-O', 'NAME', node], capture_output=True,
-                           text=True)
-        if r.returncode != 0 or not r.stdout.strip():
-            return node
+        if not os.path.exists(f'/sys/block/loop{i}/loop'):
+            return f'/dev/loop{i}'
     raise CardError('no free loop device node in /dev/loop200..254')
 
 
