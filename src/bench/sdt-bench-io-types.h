@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 
 #include "sdt-bench-latency.h"
+#include "sdt-bench-stop.h"
 
 G_BEGIN_DECLS
 
@@ -56,13 +57,18 @@ typedef struct {
 	gdouble max_seconds; /* stop submitting after this long (0: no limit) */
 	gboolean fsync_end;  /* fsync once after the last write, counted in the time */
 	/*
-	 * Adaptive length: stop submitting once the rate is known within
-	 * ±@target_ci_percent (see @ci_percent in the stats; at least 3 slices of
-	 * 250 ms) and @min_seconds have passed; the limits above still apply.
-	 * 0: run to the limits.
+	 * Adaptive length (sdt-bench-stop.h): stop submitting once the rate is
+	 * known within ±@target_ci_percent at SDT_BENCH_STOP_CONFIDENCE (see
+	 * @ci_percent in the stats), after @min_slices slices (0: 3) and
+	 * @min_seconds; the limits above still apply.  0: run to the limits.
+	 * A slice lasts @slice_seconds (0: 250 ms), or @slice_blocks blocks of
+	 * a sequential test when that comes first (0: an eighth of its length).
 	 */
 	gdouble target_ci_percent;
 	gdouble min_seconds;
+	guint min_slices;
+	gdouble slice_seconds;
+	guint64 slice_blocks;
 	SdtBenchIoProgressFunc progress;
 	gpointer user_data;
 	GCancellable *cancellable;
@@ -88,13 +94,19 @@ typedef struct {
 	 */
 	guint64 cpu_ns;
 	/*
-	 * slices of at least 250 ms (or an eighth of a sequential test's bytes)
+	 * slices (@slice_seconds or @slice_blocks of the job)
 	 * from the first completion on, ending at completions: how many, and the half-width of the
 	 * 95% confidence interval of the rate (the slope of completed bytes over time at their
 	 * ends) relative to it, in percent (-1 with fewer than two slices)
 	 */
 	guint slices;
 	gdouble ci_percent;
+	/*
+	 * that slope, in bytes per second, the last completion (and the end of
+	 * the fsync) a point too; -1 with fewer than two points
+	 */
+	gdouble rate;
+	SdtBenchStopReason stop; /* why it ended; NONE when it failed or was cancelled */
 	SdtBenchLatency latency;
 } SdtBenchIoStats;
 

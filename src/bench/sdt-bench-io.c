@@ -20,6 +20,7 @@
 
 #include "sdt-bench-io-private.h"
 #include "sdt-bench-io.h"
+#include "sdt-bench-stop.h"
 #include "sdt-error.h"
 
 const gchar *
@@ -269,84 +270,6 @@ sdt_bench_io_fsync(SdtBenchIo *io,
 	return sdt_bench_io_check_result(io, &io->fsync_slot, error);
 }
 
-/* Student's t, two-sided 95%, by degrees of freedom */
-static gdouble
-sdt_bench_io_t95(guint df)
-{
-	static const gdouble t[] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447,
-				    2.365, 2.306,  2.262, 2.228, 2.201, 2.179, 2.160,
-				    2.145, 2.131,  2.120, 2.110, 2.101, 2.093, 2.086};
-	if (df < G_N_ELEMENTS(t))
-		return t[df];
-	return df < 30 ? 2.06 : df < 60 ? 2.02 : 1.98;
-}
-
-/*
- * How well the rate is known: completed bytes against time, sampled at the
- * first completion and then at the completion ending each slice of at least
- * SDT_BENCH_IO_SLICE_NS; the rate is the slope of the least-squares line
- * through these points, and its 95% confidence interval comes from the
- * points' scatter around the line.  (The mean of the slices' own rates would
- * do on a device with independent slices; a throttle or a card's controller
- * making up for a slow slice with a fast one makes the slices' rates scatter
- * far more than the rate over the whole run does.)
- */
-typedef struct {
-	gint64 t0;                     /* the first completion; 0: none yet */
-	gint64 t;                      /* the last point */
-	guint64 b;                     /* bytes at the last point */
-	guint64 slice_bytes;           /* a slice also ends after this many bytes (0: never) */
-	guint n;                       /* points */
-	gdouble st, sb, stt, stb, sbb; /* sums of t, b (s, MiB), t², t·b, b² */
-} SdtBenchIoSlices;
-
-static void
-sdt_bench_io_slices_add(SdtBenchIoSlices *sl, gint64 t, guint64 bytes)
-{
-	gdouble x;
-	gdouble y;
-
-	if (sl->n == 0) {
-		sl->t0 = t;
-	} else if (t - sl->t < SDT_BENCH_IO_SLICE_NS &&
-		   (sl->slice_bytes == 0 || bytes - sl->b < sl->slice_bytes)) {
-		return;
-	}
-	sl->t = t;
-	sl->b = bytes;
-	x = (gdouble) (t - sl->t0) / 1e9;
-	y = (gdouble) bytes / (1024.0 * 1024.0);
-	sl->n++;
-	sl->st += x;
-	sl->sb += y;
-	sl->stt += x * x;
-	sl->stb += x * y;
-	sl->sbb += y * y;
-}
-
-/* the 95% confidence interval's half-width relative to the rate, in percent; -1: unknown */
-static gdouble
-sdt_bench_io_slices_ci(const SdtBenchIoSlices *sl)
-{
-	gdouble n = sl->n;
-	gdouble sxx;
-	gdouble sxy;
-	gdouble syy;
-	gdouble slope;
-	gdouble sse;
-
-	if (sl->n < 3)
-		return -1;
-	sxx = sl->stt - sl->st * sl->st / n;
-	sxy = sl->stb - sl->st * sl->sb / n;
-	syy = sl->sbb - sl->sb * sl->sb / n;
-	if (sxx <= 0 || sxy <= 0)
-		return -1;
-	slope = sxy / sxx;
-	sse = MAX(syy - slope * sxy, 0.0);
-	return sdt_bench_io_t95(sl->n - 2) * sqrt(sse / (n - 2) / sxx) / slope * 100;
-}
-
 /*
  * After a cancellation: give the requests in flight up to @budget_ns to
  * finish, so that usually nothing is left for the reaper thread and the test
@@ -377,7 +300,7 @@ typedef struct {
 	SdtBenchIoStats *stats;
 	SdtBenchRng rng_offset;
 	SdtBenchRng rng_data;
-	SdtBenchIoSlices slices;
+	SdtBenchStop slices;
 	GError *error_io; /* the first failed I/O; the loop then only reaps */
 	SdtBenchIoOp op;
 	gboolean is_write;
@@ -389,6 +312,7 @@ typedef struct {
 	gboolean stop; /* submit nothing more */
 	gint64 t0;
 	gint64 t_first;
+	gint64 t_last; /* the last completion */
 	gint64 deadline;
 	gint64 min_end;
 	gint64 last_progress;
@@ -419,9 +343,21 @@ sdt_bench_io_loop_init(SdtBenchIoLoop *loop,
 	sdt_bench_rng_init(&loop->rng_data, job->seed ^ G_GUINT64_CONSTANT(0x5344547544415441));
 	for (guint i = 0; i < io->n_slots; i++)
 		io->slots[i].state = SDT_BENCH_IO_SLOT_FREE;
-	/* a sequential test over in less than 2 s still gets 8 slices */
-	if (loop->limit != G_MAXUINT64)
-		loop->slices.slice_bytes = MAX(loop->limit / 8, (guint64) job->block_size);
+	/*
+	 * slices of the job's length (SDT_BENCH_IO_SLICE_NS by default); a
+	 * sequential test's slice also ends with its job's slice_blocks blocks
+	 * (default: an eighth of its length), so a test over in less than 2 s
+	 * still gets slices
+	 */
+	sdt_bench_stop_init(&loop->slices,
+			    job->slice_seconds > 0 ? (gint64) (job->slice_seconds * 1e9)
+						   : SDT_BENCH_IO_SLICE_NS,
+			    0);
+	if (loop->limit != G_MAXUINT64) {
+		loop->slices.slice_bytes = job->slice_blocks > 0
+						   ? job->slice_blocks * job->block_size
+						   : MAX(loop->limit / 8, (guint64) job->block_size);
+	}
 }
 
 /* the clock starts: the time limits count from here */
@@ -461,8 +397,11 @@ sdt_bench_io_loop_fill_queue(SdtBenchIoLoop *loop)
 		}
 		sdt_bench_io_backend_submit(io, slot);
 		loop->submitted += job->block_size;
-		if (loop->submitted >= loop->limit)
+		if (loop->submitted >= loop->limit) {
 			loop->stop = TRUE;
+			if (loop->stats->stop == SDT_BENCH_STOP_NONE)
+				loop->stats->stop = SDT_BENCH_STOP_LENGTH;
+		}
 	}
 }
 
@@ -510,6 +449,14 @@ sdt_bench_io_loop_complete(SdtBenchIoLoop *loop, SdtBenchIoSlot **done, guint n)
 	}
 }
 
+/* a point of the rate's line at @now, if a slice ended there */
+static gboolean
+sdt_bench_io_loop_point(SdtBenchIoLoop *loop, gint64 now)
+{
+	loop->t_last = now;
+	return sdt_bench_stop_add(&loop->slices, now, loop->stats->bytes);
+}
+
 /* after completions up to @now: the time limit, the rate's spread, the live rate */
 static void
 sdt_bench_io_loop_account(SdtBenchIoLoop *loop, gint64 now)
@@ -518,16 +465,18 @@ sdt_bench_io_loop_account(SdtBenchIoLoop *loop, gint64 now)
 	SdtBenchIoStats *stats = loop->stats;
 
 	stats->seconds = (gdouble) (now - loop->t0) / 1e9;
-	if (now >= loop->deadline)
+	if (now >= loop->deadline && !loop->stop) {
 		loop->stop = TRUE;
-	if (loop->error_io == NULL) {
-		sdt_bench_io_slices_add(&loop->slices, now, stats->bytes);
+		stats->stop = SDT_BENCH_STOP_CAP;
+	}
+	if (loop->error_io == NULL && sdt_bench_io_loop_point(loop, now) && !loop->stop &&
+	    now >= loop->min_end &&
+	    sdt_bench_stop_settled(&loop->slices,
+				   job->target_ci_percent,
+				   job->min_slices > 0 ? job->min_slices : SDT_BENCH_IO_MIN_SLICES)) {
 		/* known within ±target: enough for the verdict */
-		if (job->target_ci_percent > 0 && now >= loop->min_end && loop->slices.n >= 4) {
-			gdouble ci = sdt_bench_io_slices_ci(&loop->slices);
-			if (ci >= 0 && ci <= job->target_ci_percent)
-				loop->stop = TRUE;
-		}
+		loop->stop = TRUE;
+		stats->stop = SDT_BENCH_STOP_SETTLED;
 	}
 	/* only when something completed: a live rate of what completed */
 	if (job->progress != NULL && stats->bytes > loop->progress_bytes &&
@@ -550,6 +499,12 @@ sdt_bench_io_loop_finish(SdtBenchIoLoop *loop, GError **error)
 		g_propagate_error(error, g_steal_pointer(&loop->error_io));
 		return FALSE;
 	}
+	/*
+	 * the rate's line runs to the last completion; the fsync is in the
+	 * test's seconds and fsync_seconds, not in the sustained rate
+	 */
+	if (loop->t_last > 0)
+		sdt_bench_stop_add_last(&loop->slices, loop->t_last, stats->bytes);
 	if (job->fsync_end && !sdt_bench_io_fsync(loop->io, job, loop->wait_ns, stats, error))
 		return FALSE;
 	t_end = sdt_bench_io_now();
@@ -600,8 +555,11 @@ sdt_bench_io_run_loop(SdtBenchIo *io,
 	ok = sdt_bench_io_loop_finish(&loop, error);
 out:
 	g_clear_error(&loop.error_io);
-	stats->slices = loop.slices.n > 0 ? loop.slices.n - 1 : 0;
-	stats->ci_percent = sdt_bench_io_slices_ci(&loop.slices);
+	stats->rate = sdt_bench_stop_rate(&loop.slices);
+	stats->slices = sdt_bench_stop_slices(&loop.slices);
+	stats->ci_percent = sdt_bench_stop_ci(&loop.slices);
+	if (!ok)
+		stats->stop = SDT_BENCH_STOP_NONE;
 	if (wake_handler != 0)
 		g_cancellable_disconnect(job->cancellable, wake_handler);
 	return ok;

@@ -22,6 +22,7 @@ sdt_bench_record_test_free(SdtBenchRecordTest *test)
 	g_free(test->name);
 	g_free(test->io_engine);
 	g_free(test->skipped);
+	g_free(test->stopped);
 	g_free(test);
 }
 
@@ -63,6 +64,7 @@ sdt_bench_record_test_new(const gchar *name)
 	t->name = g_strdup(name);
 	t->mb_s = t->iops = t->seconds = NAN;
 	t->ci_percent = t->spread_percent = t->cpu_us_per_io = t->fsync_seconds = NAN;
+	t->confidence_percent = t->target_ci_percent = NAN;
 	t->ceiling_pct = NAN;
 	sdt_bench_record_latency_init(&t->latency);
 	return t;
@@ -77,6 +79,7 @@ sdt_bench_record_new(void)
 	r->tests = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_bench_record_test_free);
 	r->notes = g_ptr_array_new_with_free_func(g_free);
 	v->seq_write_mb_s = v->read_iops = v->write_iops = v->seconds = v->spread_percent = NAN;
+	v->confidence_percent = NAN;
 	r->spread_percent = r->ceiling_mb_s = r->ceiling_percent = r->seconds = NAN;
 	return r;
 }
@@ -145,6 +148,13 @@ sdt_bench_record_read_test_members(JsonObject *obj,
 	       sdt_json_strict_int(obj, at, "in_flight_max", 0, &t->in_flight_max, error) &&
 	       sdt_json_strict_int(obj, at, "slices", 0, &t->slices, error) &&
 	       sdt_json_strict_number(obj, at, "ci_percent", &t->ci_percent, error) &&
+	       sdt_json_strict_number(obj,
+				      at,
+				      "confidence_percent",
+				      &t->confidence_percent,
+				      error) &&
+	       sdt_json_strict_number(obj, at, "target_ci_percent", &t->target_ci_percent, error) &&
+	       sdt_json_strict_string(obj, at, "stopped", &t->stopped, error) &&
 	       sdt_json_strict_number(obj, at, "spread_percent", &t->spread_percent, error) &&
 	       sdt_json_strict_number(obj, at, "cpu_us_per_io", &t->cpu_us_per_io, error) &&
 	       sdt_json_strict_number(obj, at, "fsync_seconds", &t->fsync_seconds, error) &&
@@ -243,6 +253,11 @@ sdt_bench_record_read_verdict(JsonObject *obj, SdtBenchRecordVerdict *v, GError 
 	       sdt_json_strict_number(verdict, at, "write_iops", &v->write_iops, error) &&
 	       sdt_json_strict_number(verdict, at, "seconds", &v->seconds, error) &&
 	       sdt_json_strict_number(verdict, at, "spread_percent", &v->spread_percent, error) &&
+	       sdt_json_strict_number(verdict,
+				      at,
+				      "confidence_percent",
+				      &v->confidence_percent,
+				      error) &&
 	       sdt_json_strict_string(verdict, at, "basis", &v->basis, error);
 }
 
@@ -380,6 +395,12 @@ sdt_bench_record_put_test(JsonBuilder *b, const SdtBenchRecordTest *t)
 	sdt_bench_record_put_int(b, "in_flight_max", t->in_flight_max);
 	sdt_bench_record_put_int(b, "slices", t->slices);
 	sdt_json_number_or_null(b, "ci_percent", t->ci_percent);
+	if (!isnan(t->confidence_percent))
+		sdt_json_number_or_null(b, "confidence_percent", t->confidence_percent);
+	if (!isnan(t->target_ci_percent))
+		sdt_json_number_or_null(b, "target_ci_percent", t->target_ci_percent);
+	if (t->stopped != NULL)
+		sdt_json_string_or_null(b, "stopped", t->stopped);
 	if (!isnan(t->spread_percent))
 		sdt_json_number_or_null(b, "spread_percent", t->spread_percent);
 	sdt_json_number_or_null(b, "cpu_us_per_io", t->cpu_us_per_io);
@@ -406,6 +427,8 @@ sdt_bench_record_put_verdict(JsonBuilder *b, const SdtBenchRecordVerdict *v)
 	sdt_json_string_or_null(b, "basis", v->basis);
 	sdt_json_number_or_null(b, "seconds", v->seconds);
 	sdt_json_number_or_null(b, "spread_percent", v->spread_percent);
+	if (!isnan(v->confidence_percent))
+		sdt_json_number_or_null(b, "confidence_percent", v->confidence_percent);
 	json_builder_end_object(b);
 }
 

@@ -57,6 +57,16 @@ typedef struct {
 	gint64 in_flight_max;
 	gint64 slices;
 	gdouble ci_percent;     /* 95% CI half-width, % of the mean; NaN: unknown */
+	/*
+	 * the stopping rule (sdt-bench-stop.h): the confidence level of
+	 * ci_percent (95), the interval the test stopped at as soon as it was
+	 * within it (quick), and why it ended ("settled", "time-limit",
+	 * "length"); NaN / NULL in an older record and target_ci_percent NaN
+	 * for a fixed-length profile
+	 */
+	gdouble confidence_percent;
+	gdouble target_ci_percent;
+	gchar *stopped;
 	gdouble spread_percent; /* NaN: unknown or not written */
 	gdouble cpu_us_per_io;  /* NaN: not written */
 	gdouble fsync_seconds;  /* seq-write only; NaN otherwise */
@@ -80,6 +90,7 @@ typedef struct {
 	gdouble write_iops;
 	gdouble seconds;
 	gdouble spread_percent;
+	gdouble confidence_percent; /* of spread_percent (95); NaN in an older record */
 	gchar *basis;
 } SdtBenchRecordVerdict;
 

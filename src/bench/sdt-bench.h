@@ -46,10 +46,20 @@ typedef struct {
 	guint64 raw_max_bytes;
 	/*
 	 * adaptive (quick): a test ends once its figure is known within
-	 * ±@target_ci_percent and it ran @min_seconds; 0: fixed lengths
+	 * ±@target_ci_percent at SDT_BENCH_STOP_CONFIDENCE (sdt-bench-stop.h),
+	 * after @min_slices slices of @slice_seconds (a sequential test's slice
+	 * also ends after @seq_slice_blocks blocks; 0: an eighth of its length)
+	 * and @min_seconds (@seq_min_seconds for the sequential tests of the
+	 * file); 0: fixed lengths
 	 */
 	gdouble target_ci_percent;
 	gdouble min_seconds;
+	gdouble seq_min_seconds;
+	gdouble after_min_seconds; /* the tests after the verdict */
+	gdouble slice_seconds;
+	guint min_slices;
+	guint64 seq_slice_blocks;
+	gdouble settle_seconds; /* the pause before each test but the first */
 	/* the rest is for tests */
 	SdtBenchIoBackend backend; /* for the queue-depth tests; AUTO: io_uring, else threads */
 	SdtBenchTargetFlags target_flags;
@@ -75,8 +85,9 @@ typedef struct {
 	gdouble mb_s;
 	gdouble iops;
 	gdouble fsync_seconds;
-	guint slices;        /* 250 ms slices (SdtBenchIoStats) */
+	guint slices;        /* the stopping rule's slices (SdtBenchIoStats) */
 	gdouble ci_percent;  /* their 95% CI half-width, % of the mean; NaN: unknown */
+	SdtBenchStopReason stop; /* why it ended */
 	gdouble cpu_seconds; /* CPU time of the threads doing the I/O (SdtBenchIoStats.cpu_ns) */
 	SdtBenchLatency latency;
 } SdtBenchTestResult;
@@ -93,6 +104,7 @@ typedef struct {
 
 typedef struct {
 	gchar *profile;
+	gdouble target_ci_percent; /* the stopping rule's (SdtBenchConfig); 0: fixed lengths */
 	GPtrArray *tests; /* of SdtBenchTestResult */
 	SdtBenchVerdict verdict;
 	gdouble seconds;

@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <math.h>
 #include <stddef.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "sdt-bench-io-private.h"
+#include "sdt-bench-stop.h"
 #include "sdt-bench.h"
 #include "sdt-ops.h"
 #include "sdt-error.h"
@@ -1005,22 +1007,17 @@ test_bench_engine_regular_file(void)
 		g_assert_cmpuint(t->bytes, ==, t->ios * t->block_size);
 		g_assert_cmpfloat(t->seconds, >, 0);
 		g_assert_cmpfloat(t->cpu_seconds, >, 0);
+		/* quick: the rate the stopping rule settled, the slope of bytes over time */
+		g_assert_cmpfloat(t->mb_s, >, 0);
+		g_assert_cmpfloat_with_epsilon(t->iops * t->block_size / 1e6,
+					       t->mb_s,
+					       1e-6 * t->mb_s);
+		g_assert_cmpuint(t->stop, !=, SDT_BENCH_STOP_NONE);
 		if (t->random) {
-			g_assert_cmpfloat_with_epsilon(t->iops,
-						       t->ios / t->seconds,
-						       1e-6 * t->iops);
-			g_assert_cmpfloat_with_epsilon(t->mb_s,
-						       t->bytes / t->seconds / 1e6,
-						       1e-6 * t->mb_s);
 			g_assert_cmpuint(t->block_size, ==, 4096);
 			g_assert_cmpuint(t->latency.count, ==, t->ios);
 			g_assert_cmpuint(sdt_bench_latency_percentile(&t->latency, 99), >, 0);
 		} else {
-			/* the steady state leaves out the first block, not its time */
-			g_assert_cmpfloat(t->mb_s, >, 0);
-			g_assert_cmpfloat_with_epsilon(t->iops * t->block_size / 1e6,
-						       t->mb_s,
-						       1e-6 * t->mb_s);
 			/* a sequential test covers the whole file exactly once */
 			g_assert_cmpuint(t->bytes, ==, 8 * MIB);
 			g_assert_cmpuint(t->block_size, ==, 1 * MIB);
@@ -1054,6 +1051,246 @@ test_bench_engine_regular_file(void)
 
 	g_clear_pointer(&target, sdt_bench_target_free);
 	g_assert_cmpuint(test_dir_count(dir), ==, 0);
+	sdt_test_rm_rf(dir);
+}
+
+/*
+ * A fixed-length profile keeps the figures of before: random rates over the
+ * whole test, sequential ones the steady state after the first block; no
+ * target in the record, and every test ran to its limit.
+ */
+static void
+test_bench_engine_fixed_lengths(void)
+{
+	g_autofree gchar *dir = NULL;
+	g_autoptr(SdtBenchTarget) target = test_target_new(&dir, 8 * MIB);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchResult) result = NULL;
+	g_autoptr(SdtBenchRecord) record = NULL;
+	SdtBenchConfig config;
+
+	test_config_tiny(&config);
+	config.target_ci_percent = 0;
+	result = sdt_bench_run(target, &config, NULL, NULL, NULL, &error);
+	g_assert_no_error(error);
+	g_assert_nonnull(result);
+	for (guint i = 0; i < result->tests->len; i++) {
+		SdtBenchTestResult *t = g_ptr_array_index(result->tests, i);
+		if (t->random) {
+			g_assert_cmpfloat_with_epsilon(t->iops,
+						       t->ios / t->seconds,
+						       1e-6 * t->iops);
+			g_assert_cmpuint(t->stop, ==, SDT_BENCH_STOP_CAP);
+		} else {
+			g_assert_cmpuint(t->stop, ==, SDT_BENCH_STOP_LENGTH);
+		}
+	}
+	record = sdt_bench_result_to_record(result, target, 0);
+	for (guint i = 0; i < record->tests->len; i++) {
+		SdtBenchRecordTest *t = g_ptr_array_index(record->tests, i);
+		g_assert_true(isnan(t->target_ci_percent));
+		g_assert_nonnull(t->stopped);
+	}
+	g_clear_pointer(&target, sdt_bench_target_free);
+	sdt_test_rm_rf(dir);
+}
+
+/* a series of completions: @n slices of 50 ms at @rate bytes/s, each scaled by @wobble[i] */
+static void
+test_stop_feed(SdtBenchStop *stop, guint n, gdouble rate, const gdouble *wobble)
+{
+	const gint64 slice = 50 * G_GINT64_CONSTANT(1000000);
+	gint64 t = 1000 * G_GINT64_CONSTANT(1000000);
+	guint64 bytes = 4096;
+
+	sdt_bench_stop_add(stop, t, bytes); /* the first completion */
+	for (guint i = 0; i < n; i++) {
+		/* completions every 5 ms within the slice; the one ending it makes a point */
+		for (guint k = 1; k <= 10; k++) {
+			gboolean point = sdt_bench_stop_add(
+				stop,
+				t + slice * k / 10,
+				bytes + (guint64) (rate * (wobble ? wobble[i] : 1.0) * 0.05 * k / 10));
+			g_assert_cmpint(point, ==, k == 10);
+		}
+		t += slice;
+		bytes += (guint64) (rate * (wobble ? wobble[i] : 1.0) * 0.05);
+	}
+}
+
+/* a settled series: the rule stops it at the minimum of slices, with its rate */
+static void
+test_bench_stop_settled(void)
+{
+	SdtBenchStop stop;
+	/* a card at 8.192 MB/s (2000 IOPS of 4 KiB) with ±1% jitter per slice */
+	const gdouble wobble[] = {1.01, 0.99, 1.00, 1.01, 0.99, 1.00};
+
+	sdt_bench_stop_init(&stop, 50 * G_GINT64_CONSTANT(1000000), 0);
+	test_stop_feed(&stop, 3, 8192000, wobble);
+	/* three slices: the interval is known, but the minimum is four */
+	g_assert_cmpuint(sdt_bench_stop_slices(&stop), ==, 3);
+	g_assert_cmpfloat(sdt_bench_stop_ci(&stop), >=, 0);
+	g_assert_false(sdt_bench_stop_settled(&stop, 3.0, 4));
+	sdt_bench_stop_init(&stop, 50 * G_GINT64_CONSTANT(1000000), 0);
+	test_stop_feed(&stop, 6, 8192000, wobble);
+	g_assert_cmpuint(sdt_bench_stop_slices(&stop), ==, 6);
+	g_assert_true(sdt_bench_stop_settled(&stop, 3.0, 4));
+	g_assert_cmpfloat(sdt_bench_stop_ci(&stop), <, 3.0);
+	g_assert_cmpfloat_with_epsilon(sdt_bench_stop_rate(&stop), 8192000, 8192000 * 0.01);
+	/* no target: never settled (a fixed-length profile) */
+	g_assert_false(sdt_bench_stop_settled(&stop, 0, 4));
+}
+
+/*
+ * A noisy series (a card that stalls for 200 ms, then catches up for 200 ms)
+ * never settles at ±2% within its 2 s cap; the same at ±20% does.  (Every
+ * prefix of it from 4 slices on: 3.0% to 87.5%.)
+ */
+static void
+test_bench_stop_noisy(void)
+{
+	SdtBenchStop stop;
+	gdouble wobble[40];
+
+	for (guint i = 0; i < G_N_ELEMENTS(wobble); i++)
+		wobble[i] = ((i + 2) / 4) % 2 == 0 ? 1.9 : 0.1;
+	for (guint n = 1; n <= G_N_ELEMENTS(wobble); n++) {
+		sdt_bench_stop_init(&stop, 50 * G_GINT64_CONSTANT(1000000), 0);
+		test_stop_feed(&stop, n, 8192000, wobble);
+		g_assert_false(sdt_bench_stop_settled(&stop, 2.0, 4));
+	}
+	g_assert_cmpfloat(sdt_bench_stop_ci(&stop), >, 2.0);
+	g_assert_true(sdt_bench_stop_settled(&stop, 20.0, 4));
+}
+
+/* a sequential test's slices also end after slice_bytes (its blocks) */
+static void
+test_bench_stop_slice_bytes(void)
+{
+	SdtBenchStop stop;
+	const gint64 ms = G_GINT64_CONSTANT(1000000);
+
+	sdt_bench_stop_init(&stop, 50 * ms, 4 * MIB);
+	g_assert_true(sdt_bench_stop_add(&stop, 0, 4 * MIB));
+	g_assert_false(sdt_bench_stop_add(&stop, 10 * ms, 6 * MIB));
+	g_assert_true(sdt_bench_stop_add(&stop, 20 * ms, 8 * MIB));
+	g_assert_true(sdt_bench_stop_add(&stop, 90 * ms, 9 * MIB));
+	g_assert_cmpuint(sdt_bench_stop_slices(&stop), ==, 2);
+	/* the last completion is a point whatever the slice; never one back in time */
+	sdt_bench_stop_add_last(&stop, 95 * ms, 10 * MIB);
+	sdt_bench_stop_add_last(&stop, 95 * ms, 10 * MIB);
+	g_assert_cmpuint(sdt_bench_stop_slices(&stop), ==, 3);
+	g_assert_cmpstr(sdt_bench_stop_reason_to_string(SDT_BENCH_STOP_SETTLED), ==, "settled");
+	g_assert_cmpstr(sdt_bench_stop_reason_to_string(SDT_BENCH_STOP_CAP), ==, "time-limit");
+	g_assert_cmpstr(sdt_bench_stop_reason_to_string(SDT_BENCH_STOP_LENGTH), ==, "length");
+	g_assert_null(sdt_bench_stop_reason_to_string(SDT_BENCH_STOP_NONE));
+}
+
+/*
+ * The run loop applies the rule: with an interval no rate can reach it runs
+ * to its time limit ("time-limit"), with one any rate reaches it stops after
+ * its minimum time and slices ("settled"), on a real file.
+ */
+static void
+test_bench_io_stopping_rule(void)
+{
+	g_autofree gchar *dir = NULL;
+	g_autoptr(SdtBenchTarget) target = test_target_new(&dir, 4 * MIB);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchIo) io =
+		sdt_bench_io_new(SDT_BENCH_IO_BACKEND_SYNC, 1, target->fd, 4096, &error);
+	SdtBenchIoStats stats;
+	SdtBenchIoJob job = {
+		.dir = SDT_BENCH_IO_READ,
+		.block_size = 4096,
+		.length = 4 * MIB,
+		.random = TRUE,
+		.max_seconds = 0.6,
+		.target_ci_percent = 1e-9,
+		.min_seconds = 0.2,
+		.min_slices = 4,
+		.slice_seconds = 0.02,
+	};
+
+	g_assert_no_error(error);
+	g_assert_true(sdt_bench_io_run(io, &job, &stats, &error));
+	g_assert_no_error(error);
+	g_assert_cmpuint(stats.stop, ==, SDT_BENCH_STOP_CAP);
+	g_assert_cmpfloat(stats.seconds, >=, 0.6);
+	g_assert_cmpfloat(stats.rate, >, 0);
+
+	job.target_ci_percent = 1e9;
+	g_assert_true(sdt_bench_io_run(io, &job, &stats, &error));
+	g_assert_no_error(error);
+	g_assert_cmpuint(stats.stop, ==, SDT_BENCH_STOP_SETTLED);
+	g_assert_cmpfloat(stats.seconds, >=, 0.2);
+	g_assert_cmpfloat(stats.seconds, <, 0.6);
+	g_assert_cmpuint(stats.slices, >=, 4);
+
+	/* a sequential test without a time limit ends with its region */
+	job.random = FALSE;
+	job.block_size = 4096;
+	job.length = 64 * 1024;
+	job.max_seconds = 0;
+	job.target_ci_percent = 0;
+	g_assert_true(sdt_bench_io_run(io, &job, &stats, &error));
+	g_assert_no_error(error);
+	g_assert_cmpuint(stats.stop, ==, SDT_BENCH_STOP_LENGTH);
+	g_clear_pointer(&io, sdt_bench_io_free);
+	g_clear_pointer(&target, sdt_bench_target_free);
+	sdt_test_rm_rf(dir);
+}
+
+/* the record says at which confidence and target each test stopped, and why */
+static void
+test_bench_engine_record_confidence(void)
+{
+	g_autofree gchar *dir = NULL;
+	g_autoptr(SdtBenchTarget) target = test_target_new(&dir, 8 * MIB);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchResult) result = NULL;
+	g_autoptr(SdtBenchRecord) record = NULL;
+	g_autoptr(JsonNode) node = NULL;
+	JsonObject *obj;
+	JsonArray *tests;
+	SdtBenchConfig config;
+
+	test_config_tiny(&config);
+	result = sdt_bench_run(target, &config, NULL, NULL, NULL, &error);
+	g_assert_no_error(error);
+	record = sdt_bench_result_to_record(result, target, 0);
+	node = sdt_bench_record_to_json(record);
+	obj = json_node_get_object(node);
+	tests = json_object_get_array_member(obj, "tests");
+	g_assert_cmpuint(json_array_get_length(tests), ==, 6);
+	for (guint i = 0; i < json_array_get_length(tests); i++) {
+		JsonObject *t = json_array_get_object_element(tests, i);
+		const gchar *stopped = json_object_get_string_member(t, "stopped");
+		g_assert_cmpfloat(json_object_get_double_member(t, "target_ci_percent"),
+				  ==,
+				  config.target_ci_percent);
+		g_assert_true(g_strv_contains((const gchar *const[]){"settled",
+								     "time-limit",
+								     "length",
+								     NULL},
+					      stopped));
+		if (!json_node_is_null(json_object_get_member(t, "ci_percent")))
+			g_assert_cmpfloat(json_object_get_double_member(t, "confidence_percent"),
+					  ==,
+					  95);
+		/* settled: within its interval */
+		if (g_strcmp0(stopped, "settled") == 0)
+			g_assert_cmpfloat(json_object_get_double_member(t, "ci_percent"),
+					  <=,
+					  config.target_ci_percent + 0.05);
+	}
+	g_assert_cmpfloat(
+		json_object_get_double_member(json_object_get_object_member(obj, "verdict"),
+					      "confidence_percent"),
+		==,
+		95);
+	g_clear_pointer(&target, sdt_bench_target_free);
 	sdt_test_rm_rf(dir);
 }
 
@@ -1758,6 +1995,13 @@ main(int argc, char **argv)
 
 	g_test_add_func("/sdtuner/bench/engine/regular-file", test_bench_engine_regular_file);
 	g_test_add_func("/sdtuner/bench/engine/injected-error", test_bench_engine_injected_error);
+	g_test_add_func("/sdtuner/bench/engine/fixed-lengths", test_bench_engine_fixed_lengths);
+	g_test_add_func("/sdtuner/bench/engine/record-confidence",
+			test_bench_engine_record_confidence);
+	g_test_add_func("/sdtuner/bench/stop/settled", test_bench_stop_settled);
+	g_test_add_func("/sdtuner/bench/stop/noisy-to-cap", test_bench_stop_noisy);
+	g_test_add_func("/sdtuner/bench/stop/slice-bytes", test_bench_stop_slice_bytes);
+	g_test_add_func("/sdtuner/bench/io/stopping-rule", test_bench_io_stopping_rule);
 	g_test_add_data_func("/sdtuner/bench/engine/cancel-leaves-no-file/tmpfile",
 			     GUINT_TO_POINTER(SDT_BENCH_TARGET_FLAG_NONE),
 			     test_bench_engine_cancel);
