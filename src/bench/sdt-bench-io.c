@@ -354,9 +354,9 @@ sdt_bench_io_loop_init(SdtBenchIoLoop *loop,
 						   : SDT_BENCH_IO_SLICE_NS,
 			    0);
 	if (loop->limit != G_MAXUINT64) {
-		loop->slices.slice_bytes = job->slice_blocks > 0
-						   ? job->slice_blocks * job->block_size
-						   : MAX(loop->limit / 8, (guint64) job->block_size);
+		loop->slices.slice_bytes =
+			job->slice_blocks > 0 ? job->slice_blocks * job->block_size
+					      : MAX(loop->limit / 8, (guint64) job->block_size);
 	}
 }
 
@@ -473,7 +473,8 @@ sdt_bench_io_loop_account(SdtBenchIoLoop *loop, gint64 now)
 	    now >= loop->min_end &&
 	    sdt_bench_stop_settled(&loop->slices,
 				   job->target_ci_percent,
-				   job->min_slices > 0 ? job->min_slices : SDT_BENCH_IO_MIN_SLICES)) {
+				   job->min_slices > 0 ? job->min_slices
+						       : SDT_BENCH_IO_MIN_SLICES)) {
 		/* known within ±target: enough for the verdict */
 		loop->stop = TRUE;
 		stats->stop = SDT_BENCH_STOP_SETTLED;

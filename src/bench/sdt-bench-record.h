@@ -56,7 +56,7 @@ typedef struct {
 	gchar *io_engine; /* "sync", "io_uring", "threads"; NULL: not said */
 	gint64 in_flight_max;
 	gint64 slices;
-	gdouble ci_percent;     /* 95% CI half-width, % of the mean; NaN: unknown */
+	gdouble ci_percent; /* 95% CI half-width, % of the mean; NaN: unknown */
 	/*
 	 * the stopping rule (sdt-bench-stop.h): the confidence level of
 	 * ci_percent (95), the interval the test stopped at as soon as it was

@@ -37,12 +37,12 @@ typedef enum {
 } SdtBenchStopReason;
 
 typedef struct {
-	gint64 slice_ns;      /* a slice ends at the first completion after this long ... */
-	guint64 slice_bytes;  /* ... or after this many bytes (0: time only) */
-	gint64 t0;            /* the first point */
-	gint64 t;             /* the last point */
-	guint64 b;            /* bytes at the last point */
-	guint n;              /* points */
+	gint64 slice_ns;     /* a slice ends at the first completion after this long ... */
+	guint64 slice_bytes; /* ... or after this many bytes (0: time only) */
+	gint64 t0;           /* the first point */
+	gint64 t;            /* the last point */
+	guint64 b;           /* bytes at the last point */
+	guint n;             /* points */
 	gdouble st, sb, stt, stb, sbb; /* sums of t, b (s, MiB), t², t·b, b² */
 } SdtBenchStop;
 

@@ -381,7 +381,7 @@ sdt_bench_run_phase(SdtBenchTarget *target,
 		.fsync_end = phase->fsync_end,
 		.target_ci_percent = config->target_ci_percent,
 		.min_seconds = phase->verdict ? (phase->random ? config->min_seconds
-								 : config->seq_min_seconds)
+							       : config->seq_min_seconds)
 					      : config->after_min_seconds,
 		.min_slices = config->min_slices,
 		.slice_seconds = config->slice_seconds,

@@ -85,8 +85,8 @@ typedef struct {
 	gdouble mb_s;
 	gdouble iops;
 	gdouble fsync_seconds;
-	guint slices;        /* the stopping rule's slices (SdtBenchIoStats) */
-	gdouble ci_percent;  /* their 95% CI half-width, % of the mean; NaN: unknown */
+	guint slices;            /* the stopping rule's slices (SdtBenchIoStats) */
+	gdouble ci_percent;      /* their 95% CI half-width, % of the mean; NaN: unknown */
 	SdtBenchStopReason stop; /* why it ended */
 	gdouble cpu_seconds; /* CPU time of the threads doing the I/O (SdtBenchIoStats.cpu_ns) */
 	SdtBenchLatency latency;
@@ -105,7 +105,7 @@ typedef struct {
 typedef struct {
 	gchar *profile;
 	gdouble target_ci_percent; /* the stopping rule's (SdtBenchConfig); 0: fixed lengths */
-	GPtrArray *tests; /* of SdtBenchTestResult */
+	GPtrArray *tests;          /* of SdtBenchTestResult */
 	SdtBenchVerdict verdict;
 	gdouble seconds;
 	gdouble spread_percent; /* the widest CI of all figures; NaN: one is unknown */

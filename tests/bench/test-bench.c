@@ -1110,7 +1110,8 @@ test_stop_feed(SdtBenchStop *stop, guint n, gdouble rate, const gdouble *wobble)
 			gboolean point = sdt_bench_stop_add(
 				stop,
 				t + slice * k / 10,
-				bytes + (guint64) (rate * (wobble ? wobble[i] : 1.0) * 0.05 * k / 10));
+				bytes + (guint64) (rate * (wobble ? wobble[i] : 1.0) * 0.05 * k /
+						   10));
 			g_assert_cmpint(point, ==, k == 10);
 		}
 		t += slice;
@@ -1270,11 +1271,9 @@ test_bench_engine_record_confidence(void)
 		g_assert_cmpfloat(json_object_get_double_member(t, "target_ci_percent"),
 				  ==,
 				  config.target_ci_percent);
-		g_assert_true(g_strv_contains((const gchar *const[]){"settled",
-								     "time-limit",
-								     "length",
-								     NULL},
-					      stopped));
+		g_assert_true(g_strv_contains(
+			(const gchar *const[]){"settled", "time-limit", "length", NULL},
+			stopped));
 		if (!json_node_is_null(json_object_get_member(t, "ci_percent")))
 			g_assert_cmpfloat(json_object_get_double_member(t, "confidence_percent"),
 					  ==,
