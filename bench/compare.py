@@ -24,6 +24,12 @@ there and again in exec_postrun (the job process, every thread it has or had,
 nothing of fio's main process); the cost of the postrun shell getting that far
 is measured with a one-I/O job and subtracted.
 
+The quick profile's targets (issue 35) are checked on a throttled card and printed
+with PASS/FAIL: the verdict in <= 3.0 s (median of the runs, from the command's start, as
+the user waits), every figure's spread over the runs <= 3%, every engine/fio rate ratio
+within 0.97-1.03 and CPU per I/O <= fio's.  The load average (/proc/loadavg) is printed
+before and after each run: on a shared machine, re-measure figures taken under load.
+
 Usage (root): bench/card.sh [card options] -- bench/compare.py SDTUNERCTL
                   [--profile P]... [--runs N] [--no-diagnostics]
 """
@@ -47,6 +53,11 @@ PROFILES = {
     "standard": dict(file=256 * MIB, rand=10, qd1=5, raw=3, raw_max=256 * MIB),
     "full": dict(file=1024 * MIB, rand=30, qd1=15, raw=10, raw_max=1024 * MIB),
 }
+# issue 35's targets for the quick profile on the throttled card
+VERDICT_MAX_S = 3.0
+SPREAD_MAX_PERCENT = 3.0
+RATIO_RANGE = (0.97, 1.03)
+
 # name, rw, block size, queue depth, fio engine, time-based
 TESTS = [
     ("seq-write", "write", 4 * MIB, 1, "io_uring", False),
@@ -179,7 +190,9 @@ def run_engine(ctl, profile, work):
     figures = {}
     for t in doc["tests"]:
         figures[t["name"]] = dict(mb_s=t["mb_s"], iops=t["iops"], cpu=t["cpu_us_per_io"])
-    return figures, wall, doc["verdict"]["seconds"], doc["seconds"]
+    stops = {t["name"]: (t.get("stopped"), t.get("ci_percent")) for t in doc["tests"]}
+    confidence = doc["verdict"].get("confidence_percent")
+    return figures, wall, doc["verdict"]["seconds"], doc["seconds"], stops, confidence
 
 
 def run_fio(job, work, env=None, cg=None, overhead=0.0):
@@ -272,19 +285,42 @@ def main():
         shutil.rmtree(work)
 
 
+def load():
+    with open("/proc/loadavg") as f:
+        return float(f.read().split()[0])
+
+
+def spread(values):
+    """(max - min) / median, in percent"""
+    m = statistics.median(values)
+    return (max(values) - min(values)) / m * 100 if m else float("nan")
+
+
+def verdict_line(ok):
+    return "PASS" if ok else "FAIL"
+
+
 def compare(args, profile, runs, work, fio_dir, bps, iops, cg, overhead):
     eng = {}
     fio = {}
     eng_wall, eng_verdict, fio_wall = [], [], []
+    loads = []
+    stopped = {}
+    confidence = None
     job = fio_job(profile, fio_dir, os.environ["CARD_DEV"], cg)
     for i in range(runs):
         # alternate which goes first, so drift over time hits both alike
         order = ("engine", "fio") if i % 2 == 0 else ("fio", "engine")
         for who in order:
+            before = load()
             if who == "engine":
-                figs, wall, verdict, _ = run_engine(args.ctl, profile, work)
+                figs, wall, verdict, seconds, stops, confidence = run_engine(
+                    args.ctl, profile, work)
                 eng_wall.append(wall)
-                eng_verdict.append(verdict + wall - _)
+                # from the command's start: the CLI's start-up and the file's preparation count
+                eng_verdict.append(verdict + wall - seconds)
+                for name, stop in stops.items():
+                    stopped.setdefault(name, []).append(stop)
                 target = eng
             else:
                 figs, wall = run_fio(job, work, cg=cg, overhead=overhead)
@@ -293,6 +329,13 @@ def compare(args, profile, runs, work, fio_dir, bps, iops, cg, overhead):
                 target = fio
             for name, f in figs.items():
                 target.setdefault(name, []).append(f)
+            loads.append((before, load()))
+            if who == "engine":
+                print("run %d engine: verdict after %.2f s, load %.1f-%.1f" % (
+                    i + 1, eng_verdict[-1], before, loads[-1][1]))
+            else:
+                print("run %d fio: %.1f s, load %.1f-%.1f" % (i + 1, wall, before,
+                                                              loads[-1][1]))
 
     print("\nprofile %s: %d alternating runs, medians; card %s, throttle %s" % (
         profile, runs, os.environ["CARD_DEV"],
@@ -339,6 +382,39 @@ def compare(args, profile, runs, work, fio_dir, bps, iops, cg, overhead):
     print("wall time: engine %.1f s (verdict after %.1f s), fio with the same jobs %.1f s"
           % (statistics.median(eng_wall), statistics.median(eng_verdict),
              statistics.median(fio_wall)))
+    print("load average over the runs: %.1f-%.1f" % (min(min(x) for x in loads),
+                                                     max(max(x) for x in loads)))
+    print("how each engine test ended (stopped, ci_percent at %s%% confidence):"
+          % (confidence if confidence is not None else "?"))
+    for name, stops in stopped.items():
+        print("  %-19s %s" % (name, " ".join("%s/%s" % s for s in stops)))
+    if profile == "quick" and (bps or iops):
+        targets(eng, fio, eng_verdict)
+
+
+def targets(eng, fio, eng_verdict):
+    """issue 35's targets, each with PASS or FAIL"""
+    vm = statistics.median(eng_verdict)
+    print("\ntargets (quick, throttled card):")
+    print("  verdict after %.2f s (median of %d; %.2f-%.2f s, spread %.1f%%): <= %.1f s: %s" % (
+        vm, len(eng_verdict), min(eng_verdict), max(eng_verdict), spread(eng_verdict),
+        VERDICT_MAX_S, verdict_line(vm <= VERDICT_MAX_S)))
+    for name, rw, bs, qd, engine, timed in TESTS:
+        if name not in eng or name not in fio:
+            continue
+        key = "iops" if bs == 4096 else "mb_s"
+        ev = [x[key] for x in eng[name]]
+        fv = [x[key] for x in fio[name]]
+        ratio = statistics.median(ev) / statistics.median(fv)
+        cpu = (statistics.median(x["cpu"] for x in eng[name]) /
+               statistics.median(x["cpu"] for x in fio[name]))
+        ok_spread = spread(ev) <= SPREAD_MAX_PERCENT
+        ok_ratio = RATIO_RANGE[0] <= ratio <= RATIO_RANGE[1]
+        print("  %-19s spread %4.1f%% (<= %.0f%%: %s)  engine/fio %.3f (%.2f-%.2f: %s)  "
+              "CPU/IO %.3f (<= 1: %s)" % (
+                  name, spread(ev), SPREAD_MAX_PERCENT, verdict_line(ok_spread), ratio,
+                  RATIO_RANGE[0], RATIO_RANGE[1], verdict_line(ok_ratio), cpu,
+                  verdict_line(cpu <= 1.0)))
 
 
 if __name__ == "__main__":
