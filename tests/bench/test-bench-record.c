@@ -67,6 +67,50 @@ test_bench_record_real_document(void)
 	g_assert_cmpstr(again, ==, expected);
 }
 
+/*
+ * A run of the stopping rule (issue 35; bench/card.sh --bps 20000000 --iops
+ * 2000, the path shortened): its new members read and write back the same
+ * bytes, and a record without them (quick-run.json) gets none.
+ */
+static void
+test_bench_record_stopping_rule(void)
+{
+	g_autofree gchar *text = read_data("bench", "quick-run-stopping-rule.json");
+	g_autofree gchar *old = read_data("bench", "quick-run.json");
+	g_autoptr(JsonNode) root = parse(text);
+	g_autofree gchar *again = round_trip(json_node_get_object(root));
+	g_autofree gchar *expected = g_strchomp(g_strdup(text));
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtBenchRecord) r = sdt_bench_record_parse(text, &error);
+	g_autoptr(SdtBenchRecord) r_old = NULL;
+
+	g_assert_cmpstr(again, ==, expected);
+	g_assert_no_error(error);
+	g_assert_cmpfloat(r->verdict.confidence_percent, ==, 95);
+	for (guint i = 0; i < r->tests->len; i++) {
+		SdtBenchRecordTest *t = g_ptr_array_index(r->tests, i);
+		g_assert_cmpfloat(t->confidence_percent, ==, 95);
+		g_assert_cmpfloat(t->target_ci_percent, ==, 3);
+		g_assert_nonnull(t->stopped);
+		if (g_strcmp0(t->stopped, "settled") == 0)
+			g_assert_cmpfloat(t->ci_percent, <=, t->target_ci_percent);
+	}
+	g_assert_cmpstr(sdt_bench_record_get_test(r, "seq-write")->stopped, ==, "settled");
+	g_assert_cmpstr(sdt_bench_record_get_test(r, "rand-4k-read-qd1")->stopped,
+			==,
+			"time-limit");
+
+	r_old = sdt_bench_record_parse(old, &error);
+	g_assert_no_error(error);
+	g_assert_true(isnan(r_old->verdict.confidence_percent));
+	for (guint i = 0; i < r_old->tests->len; i++) {
+		SdtBenchRecordTest *t = g_ptr_array_index(r_old->tests, i);
+		g_assert_true(isnan(t->confidence_percent));
+		g_assert_true(isnan(t->target_ci_percent));
+		g_assert_null(t->stopped);
+	}
+}
+
 /* the same run's history entry: the record's members are the same bytes, in
  * the same order, before the history's own (kind, time, config_sha256) */
 static void
@@ -231,6 +275,9 @@ test_bench_record_malformed(void)
 		{"{\"tests\": [], \"target\": {\"stand_in\": \"yes\"}}", "“target.stand_in”"},
 		{"{\"tests\": [], \"verdict\": {\"a1\": 1}}", "“verdict.a1”"},
 		{"{\"tests\": [], \"ceiling_mb_s\": \"25\"}", "“ceiling_mb_s”"},
+		{"{\"tests\": [{\"name\": \"seq-write\", \"stopped\": 1}]}", "“tests[0].stopped”"},
+		{"{\"tests\": [{\"name\": \"seq-write\", \"confidence_percent\": \"95\"}]}",
+		 "“tests[0].confidence_percent”"},
 	};
 
 	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
@@ -259,6 +306,7 @@ main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/bench-record/real-document", test_bench_record_real_document);
 	g_test_add_func("/bench-record/real-history-entry", test_bench_record_real_history_entry);
+	g_test_add_func("/bench-record/stopping-rule", test_bench_record_stopping_rule);
 	g_test_add_func("/bench-record/fixture-history", test_bench_record_fixture_history);
 	g_test_add_func("/bench-record/unknown", test_bench_record_unknown);
 	g_test_add_func("/bench-record/malformed", test_bench_record_malformed);
