@@ -238,22 +238,35 @@ sdt_devices_partitions(struct udev *udev, struct udev_device *disk)
 	return parts;
 }
 
-/* where @dev (a disk or a partition) is mounted, into the device's list; any mount counts,
- * a sandbox's bind mount too: it is in use all the same */
-static void
-sdt_devices_read_mounts(SdtDevice *device, struct udev_device *dev, GPtrArray *mounts)
+static gboolean
+sdt_devices_mount_is(SdtMount *mount, struct udev_device *dev)
 {
 	dev_t devnum = udev_device_get_devnum(dev);
+	return mount->major == major(devnum) && mount->minor == minor(devnum);
+}
 
+/* where @disk and its partitions are mounted, in the mount table's order; any mount counts,
+ * a sandbox's bind mount too: it is in use all the same. And whether one has holders. */
+static void
+sdt_devices_read_mounts(SdtDevice *device,
+			struct udev_device *disk,
+			GPtrArray *parts,
+			GPtrArray *mounts)
+{
 	for (guint i = 0; mounts != NULL && i < mounts->len; i++) {
 		SdtMount *mount = g_ptr_array_index(mounts, i);
-		if (mount->major != major(devnum) || mount->minor != minor(devnum))
+		gboolean on = sdt_devices_mount_is(mount, disk);
+
+		for (guint j = 0; !on && j < parts->len; j++)
+			on = sdt_devices_mount_is(mount, g_ptr_array_index(parts, j));
+		if (!on)
 			continue;
 		device->facts.mounted = TRUE;
 		g_ptr_array_add(device->mount_points, g_strdup(mount->mount_point));
 	}
-	if (sdt_devices_has_holders(dev))
-		device->facts.held = TRUE;
+	device->facts.held = sdt_devices_has_holders(disk);
+	for (guint j = 0; j < parts->len; j++)
+		device->facts.held |= sdt_devices_has_holders(g_ptr_array_index(parts, j));
 }
 
 static void
@@ -412,9 +425,7 @@ sdt_devices_read(struct udev *udev,
 	device->facts.read_only = sdt_devices_sysattr_is(disk, "ro", "1");
 	device->facts.medium = device->size_bytes > 0;
 	device->facts.system_disk = g_hash_table_contains(system_disks, device->syspath);
-	sdt_devices_read_mounts(device, disk, mounts);
-	for (guint i = 0; i < parts->len; i++)
-		sdt_devices_read_mounts(device, g_ptr_array_index(parts, i), mounts);
+	sdt_devices_read_mounts(device, disk, parts, mounts);
 	sdt_devices_read_signatures(device, disk, parts);
 	device->offer = sdt_device_offer_decide(&device->facts);
 	return g_steal_pointer(&device);
