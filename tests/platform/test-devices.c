@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <umockdev.h>
 
+#include "sdt-device-monitor.h"
 #include "sdt-device-offer.h"
 #include "sdt-devices.h"
 #include "sdt-error.h"
@@ -260,6 +261,57 @@ test_no_mounts(Fixture *fx, gconstpointer data)
 	}
 }
 
+static void
+monitor_cb(const gchar *action, const gchar *name, gpointer user_data)
+{
+	GPtrArray *seen = user_data;
+	g_ptr_array_add(seen, g_strdup_printf("%s %s", action, name));
+}
+
+static gboolean
+seen_has(GPtrArray *seen, const gchar *what)
+{
+	for (guint i = 0; i < seen->len; i++) {
+		if (g_strcmp0(g_ptr_array_index(seen, i), what) == 0)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/* a card put into a reader and taken out: udev's add and remove events reach the monitor
+ * (block devices only: the USB device and its SCSI parent are not passed on) */
+static void
+test_monitor(Fixture *fx, gconstpointer data)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(SdtDeviceMonitor) monitor = sdt_device_monitor_new(monitor_cb, seen, &error);
+	g_autofree gchar *disk = NULL;
+	g_autofree gchar *usb = NULL;
+	gint64 end;
+
+	g_assert_no_error(error);
+	g_assert_nonnull(monitor);
+	usb = umockdev_testbed_add_device(fx->testbed, "usb", "3-1", NULL, "idVendor", "05e3",
+					  NULL, "DEVTYPE", "usb_device", NULL);
+	disk = umockdev_testbed_add_device(fx->testbed, "block", "sde", usb, "size", "62333952",
+					   "removable", "1", NULL, "DEVTYPE", "disk", "ID_BUS",
+					   "usb", NULL);
+	g_assert_nonnull(disk);
+	end = g_get_monotonic_time() + 5 * G_USEC_PER_SEC;
+	while (!seen_has(seen, "add sde") && g_get_monotonic_time() < end)
+		g_main_context_iteration(NULL, FALSE);
+	g_assert_true(seen_has(seen, "add sde"));
+	g_assert_false(seen_has(seen, "add 3-1"));
+
+	umockdev_testbed_uevent(fx->testbed, disk, "remove");
+	umockdev_testbed_remove_device(fx->testbed, disk);
+	end = g_get_monotonic_time() + 5 * G_USEC_PER_SEC;
+	while (!seen_has(seen, "remove sde") && g_get_monotonic_time() < end)
+		g_main_context_iteration(NULL, FALSE);
+	g_assert_true(seen_has(seen, "remove sde"));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -283,6 +335,12 @@ main(int argc, char **argv)
 		   NULL,
 		   fixture_setup,
 		   test_no_mounts,
+		   fixture_teardown);
+	g_test_add("/sdtuner/devices/monitor",
+		   Fixture,
+		   NULL,
+		   fixture_setup,
+		   test_monitor,
 		   fixture_teardown);
 	return g_test_run();
 }
