@@ -88,8 +88,10 @@ sdt_devices_page_done(gpointer page, JsonNode *root, const GError *error)
 	if (root != NULL && JSON_NODE_HOLDS_OBJECT(root))
 		devices = sdt_client_devices_from_json(json_node_get_object(root), &read_error);
 	if (devices == NULL) {
-		g_debug("no devices: %s", error != NULL ? error->message
-			: read_error != NULL ? read_error->message : "not an object");
+		g_debug("no devices: %s",
+			error != NULL        ? error->message
+			: read_error != NULL ? read_error->message
+					     : "not an object");
 		gtk_label_set_text(GTK_LABEL(self->status_label),
 				   _("The list of cards is not available."));
 		return;

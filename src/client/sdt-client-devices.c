@@ -11,7 +11,7 @@
 #include "sdt-json-strict.h"
 #include "sdt-l10n.h"
 
-void
+static void
 sdt_client_devices_free(SdtClientDevice *device)
 {
 	if (device == NULL)
@@ -31,14 +31,15 @@ sdt_client_devices_free(SdtClientDevice *device)
 	g_free(device);
 }
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientDevice, sdt_client_devices_free)
+
 static gboolean
 sdt_client_devices_read_fs(JsonArray *fss, const gchar *where, GPtrArray *out, GError **error)
 {
 	for (guint i = 0; fss != NULL && i < json_array_get_length(fss); i++) {
 		g_autofree gchar *at = sdt_json_strict_element(where, "filesystems", i);
-		JsonObject *fs = sdt_json_strict_element_object(json_array_get_element(fss, i),
-								 at,
-								 error);
+		JsonObject *fs =
+			sdt_json_strict_element_object(json_array_get_element(fss, i), at, error);
 		gchar *type = NULL;
 		if (fs == NULL || !sdt_json_strict_string(fs, at, "type", &type, error))
 			return FALSE;
@@ -96,9 +97,8 @@ sdt_client_devices_from_json(JsonObject *obj, GError **error)
 	}
 	for (guint i = 0; i < json_array_get_length(list); i++) {
 		g_autofree gchar *at = sdt_json_strict_element(NULL, "devices", i);
-		JsonObject *o = sdt_json_strict_element_object(json_array_get_element(list, i),
-							       at,
-							       error);
+		JsonObject *o =
+			sdt_json_strict_element_object(json_array_get_element(list, i), at, error);
 		SdtClientDevice *d = o != NULL ? sdt_client_devices_read(o, at, error) : NULL;
 		if (d == NULL)
 			return NULL;
@@ -157,11 +157,9 @@ sdt_client_devices_contents(const SdtClientDevice *device)
 		return g_strdup(_("What is on it is unknown: it cannot be read"));
 	for (guint i = 0; i < device->filesystem_types->len; i++) {
 		const gchar *type = g_ptr_array_index(device->filesystem_types, i);
-		gchar *joined = types == NULL ? g_strdup(type)
-					      : g_strconcat(types,
-							    C_("list separator", ", "),
-							    type,
-							    NULL);
+		gchar *joined =
+			types == NULL ? g_strdup(type)
+				      : g_strconcat(types, C_("list separator", ", "), type, NULL);
 		g_free(types);
 		types = joined;
 	}

@@ -19,16 +19,13 @@ typedef struct {
 	gchar *bus;
 	gint64 size_bytes; /* 0: no medium */
 	gboolean offered;
-	gchar *reason_code; /* NULL when offered */
-	gchar *reason;      /* English, NULL when offered */
-	GPtrArray *mount_points;    /* of gchar* */
-	gchar *partition_table;     /* "dos", "gpt", NULL */
+	gchar *reason_code;          /* NULL when offered */
+	gchar *reason;               /* English, NULL when offered */
+	GPtrArray *mount_points;     /* of gchar* */
+	gchar *partition_table;      /* "dos", "gpt", NULL */
 	GPtrArray *filesystem_types; /* of gchar*: "vfat", ... one per file system found */
 	gchar *signatures_from;      /* "blkid", "udev"; NULL: what is on it is unknown */
 } SdtClientDevice;
-
-void sdt_client_devices_free(SdtClientDevice *device);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientDevice, sdt_client_devices_free)
 
 /* the devices of the document, in its order (an array of SdtClientDevice); NULL and
  * SDT_ERROR_INVALID_DATA naming the member when one has the wrong type */

@@ -59,10 +59,7 @@ sdt_device_monitor_new(SdtDeviceMonitorFunc func, gpointer user_data, GError **e
 		return NULL;
 	}
 	self->source = g_unix_fd_source_new(udev_monitor_get_fd(self->monitor), G_IO_IN);
-	g_source_set_callback(self->source,
-			      G_SOURCE_FUNC(sdt_device_monitor_ready_cb),
-			      self,
-			      NULL);
+	g_source_set_callback(self->source, G_SOURCE_FUNC(sdt_device_monitor_ready_cb), self, NULL);
 	g_source_attach(self->source, g_main_context_get_thread_default());
 	return self;
 }

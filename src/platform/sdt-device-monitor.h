@@ -18,9 +18,8 @@ typedef void (*SdtDeviceMonitorFunc)(const gchar *action, const gchar *name, gpo
 
 /* listens to udev (after its rules ran: the properties are set); NULL when udev cannot
  * be reached */
-SdtDeviceMonitor *sdt_device_monitor_new(SdtDeviceMonitorFunc func,
-					 gpointer user_data,
-					 GError **error);
+SdtDeviceMonitor *
+sdt_device_monitor_new(SdtDeviceMonitorFunc func, gpointer user_data, GError **error);
 void sdt_device_monitor_free(SdtDeviceMonitor *monitor);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtDeviceMonitor, sdt_device_monitor_free)
 

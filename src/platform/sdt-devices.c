@@ -37,7 +37,7 @@ sdt_devices_fs_free(SdtDeviceFs *fs)
 	g_free(fs);
 }
 
-void
+static void
 sdt_devices_free(SdtDevice *device)
 {
 	if (device == NULL)
@@ -55,6 +55,8 @@ sdt_devices_free(SdtDevice *device)
 	g_ptr_array_unref(device->filesystems);
 	g_free(device);
 }
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtDevice, sdt_devices_free)
 
 /* udev's ID_*_ENC text (\xNN escapes, udev_util_encode_string()) decoded and trimmed;
  * NULL when empty */
@@ -154,7 +156,10 @@ sdt_devices_disk_of(struct udev_device *dev)
 /* adds the syspath of every whole disk @dev stands on to @disks: its own disk, and through
  * device-mapper or RAID layers (sysfs "slaves") the disks below */
 static void
-sdt_devices_add_disks_below(struct udev *udev, struct udev_device *dev, GHashTable *disks, guint depth)
+sdt_devices_add_disks_below(struct udev *udev,
+			    struct udev_device *dev,
+			    GHashTable *disks,
+			    guint depth)
 {
 	struct udev_device *disk = sdt_devices_disk_of(dev);
 	g_autofree gchar *slaves = NULL;
@@ -343,7 +348,10 @@ sdt_devices_read_signatures(SdtDevice *device, struct udev_device *disk, GPtrArr
 			struct udev_device *part = g_ptr_array_index(parts, i);
 			const gchar *node = udev_device_get_devnode(part);
 			if (node != NULL)
-				sdt_devices_blkid(device, udev_device_get_sysname(part), node, FALSE);
+				sdt_devices_blkid(device,
+						  udev_device_get_sysname(part),
+						  node,
+						  FALSE);
 		}
 		return;
 	}
@@ -415,8 +423,8 @@ sdt_devices_read(struct udev *udev,
 		device->devnode = g_strdup_printf("/dev/%s", device->name);
 	device->major = major(devnum);
 	device->minor = minor(devnum);
-	if (size != NULL && g_ascii_string_to_unsigned(size, 10, 0, G_MAXUINT64 / 512,
-						       &device->size_bytes, NULL))
+	if (size != NULL &&
+	    g_ascii_string_to_unsigned(size, 10, 0, G_MAXUINT64 / 512, &device->size_bytes, NULL))
 		device->size_bytes *= 512;
 	else
 		device->size_bytes = 0;
@@ -450,7 +458,9 @@ sdt_devices_list(GPtrArray *mounts, GError **error)
 	struct udev_list_entry *entry;
 
 	if (udev == NULL) {
-		g_set_error_literal(error, SDT_ERROR, SDT_ERROR_FAILED,
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_FAILED,
 				    _("Cannot talk to udev: the block devices are unknown"));
 		return NULL;
 	}

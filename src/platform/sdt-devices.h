@@ -25,25 +25,22 @@ typedef struct {
 	gchar *syspath;
 	guint major;
 	guint minor;
-	gchar *vendor;     /* as udev reports it (ID_VENDOR_ENC decoded), NULL when unknown */
-	gchar *model;      /* ID_MODEL_ENC, the SCSI model, the mmc card's name */
-	gchar *serial;     /* ID_SERIAL_SHORT, the mmc card's serial */
-	gchar *bus;        /* ID_BUS or the parent's subsystem: "usb", "mmc", "ata", ... */
-	gchar *card_type;  /* an mmc device's sysfs type ("SD", "MMC"), else NULL */
+	gchar *vendor;      /* as udev reports it (ID_VENDOR_ENC decoded), NULL when unknown */
+	gchar *model;       /* ID_MODEL_ENC, the SCSI model, the mmc card's name */
+	gchar *serial;      /* ID_SERIAL_SHORT, the mmc card's serial */
+	gchar *bus;         /* ID_BUS or the parent's subsystem: "usb", "mmc", "ata", ... */
+	gchar *card_type;   /* an mmc device's sysfs type ("SD", "MMC"), else NULL */
 	guint64 size_bytes; /* 0: no medium */
 	SdtDeviceOfferFacts facts;
 	SdtDeviceOffer offer;
-	GPtrArray *mount_points;   /* where it and its partitions are mounted */
-	gchar *partition_table;    /* "dos", "gpt", NULL when none was found */
-	GPtrArray *filesystems;    /* SdtDeviceFs */
+	GPtrArray *mount_points;      /* where it and its partitions are mounted */
+	gchar *partition_table;       /* "dos", "gpt", NULL when none was found */
+	GPtrArray *filesystems;       /* SdtDeviceFs */
 	const gchar *signatures_from; /* "blkid" (read the device), "udev" (its database: the
 				       * device could not be opened), NULL (no medium, or
 				       * neither could tell: partition_table and filesystems
 				       * are then unknown) */
 } SdtDevice;
-
-void sdt_devices_free(SdtDevice *device);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtDevice, sdt_devices_free)
 
 /*
  * The whole-disk block devices udev knows (not RAM disks, unbound loop devices, optical

@@ -198,7 +198,9 @@ test_lookup(Fixture *fx, gconstpointer data)
 		g_assert_cmpstr(d->name, ==, "mmcblk0");
 		g_assert_cmpint(d->offer, ==, SDT_DEVICE_OFFER_SYSTEM_DISK);
 	}
-	d = sdt_devices_lookup(fx->devices, "/dev/disk/by-id/usb-Generic_STORAGE_DEVICE_000000000819-0:0", &error);
+	d = sdt_devices_lookup(fx->devices,
+			       "/dev/disk/by-id/usb-Generic_STORAGE_DEVICE_000000000819-0:0",
+			       &error);
 	g_assert_no_error(error);
 	g_assert_cmpstr(d->name, ==, "sda");
 	d = sdt_devices_lookup(fx->devices, "sdd1", &error);
@@ -222,9 +224,9 @@ test_blkid(Fixture *fx, gconstpointer data)
 	FILE *f;
 	SdtDevice *d;
 
-	mbr[446 + 4] = 0x0c;       /* FAT32 LBA */
-	mbr[446 + 8 + 1] = 0x20;   /* first sector 8192 */
-	mbr[446 + 12 + 2] = 0x10;  /* 1 Mi sectors */
+	mbr[446 + 4] = 0x0c;      /* FAT32 LBA */
+	mbr[446 + 8 + 1] = 0x20;  /* first sector 8192 */
+	mbr[446 + 12 + 2] = 0x10; /* 1 Mi sectors */
 	mbr[510] = 0x55;
 	mbr[511] = 0xaa;
 	f = fopen(node, "r+b");
@@ -292,11 +294,30 @@ test_monitor(Fixture *fx, gconstpointer data)
 
 	g_assert_no_error(error);
 	g_assert_nonnull(monitor);
-	usb = umockdev_testbed_add_device(fx->testbed, "usb", "3-1", NULL, "idVendor", "05e3",
-					  NULL, "DEVTYPE", "usb_device", NULL);
-	disk = umockdev_testbed_add_device(fx->testbed, "block", "sde", usb, "size", "62333952",
-					   "removable", "1", NULL, "DEVTYPE", "disk", "ID_BUS",
-					   "usb", NULL);
+	usb = umockdev_testbed_add_device(fx->testbed,
+					  "usb",
+					  "3-1",
+					  NULL,
+					  "idVendor",
+					  "05e3",
+					  NULL,
+					  "DEVTYPE",
+					  "usb_device",
+					  NULL);
+	disk = umockdev_testbed_add_device(fx->testbed,
+					   "block",
+					   "sde",
+					   usb,
+					   "size",
+					   "62333952",
+					   "removable",
+					   "1",
+					   NULL,
+					   "DEVTYPE",
+					   "disk",
+					   "ID_BUS",
+					   "usb",
+					   NULL);
 	g_assert_nonnull(disk);
 	end = g_get_monotonic_time() + 5 * G_USEC_PER_SEC;
 	while (!seen_has(seen, "add sde") && g_get_monotonic_time() < end)
@@ -317,7 +338,12 @@ main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/sdtuner/devices/decide", test_decide);
-	g_test_add("/sdtuner/devices/list", Fixture, NULL, fixture_setup, test_list, fixture_teardown);
+	g_test_add("/sdtuner/devices/list",
+		   Fixture,
+		   NULL,
+		   fixture_setup,
+		   test_list,
+		   fixture_teardown);
 	g_test_add("/sdtuner/devices/lookup",
 		   Fixture,
 		   NULL,
