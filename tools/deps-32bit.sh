@@ -27,7 +27,7 @@ esac
 # what the build links: the i386 build is the whole program (the helper
 # needs polkit, the app GTK 3) and its unit tests umockdev (the preload
 # library is in the umockdev package); armhf only the common library
-libs="libc6-dev libglib2.0-dev libjson-glib-dev libudev-dev liburing-dev"
+libs="libc6-dev libglib2.0-dev libjson-glib-dev libudev-dev libblkid-dev liburing-dev"
 [ "$arch" = i386 ] && libs="$libs libumockdev-dev umockdev libpolkit-gobject-1-dev
   libpolkit-agent-1-dev libgtk-3-dev"
 

@@ -8,7 +8,7 @@ set -eu
 what=${1:-test}
 
 build="meson ninja-build pkg-config gcc libc6-dev gettext libglib2.0-dev libglib2.0-bin
-  libjson-glib-dev libudev-dev liburing-dev libpolkit-gobject-1-dev libpolkit-agent-1-dev libgtk-3-dev
+  libjson-glib-dev libudev-dev libblkid-dev liburing-dev libpolkit-gobject-1-dev libpolkit-agent-1-dev libgtk-3-dev
   desktop-file-utils umockdev libumockdev-dev scdoc libglib2.0-dev-bin pkgconf polkitd"
 run="dbus-daemon dbus-system-bus-common polkitd xvfb xauth"
 test="$run fio hdparm e2fsprogs util-linux mount xdotool imagemagick at-spi2-core
@@ -21,7 +21,7 @@ test="$run fio hdparm e2fsprogs util-linux mount xdotool imagemagick at-spi2-cor
 
 vm="debootstrap mmdebstrap arch-test qemu-user-static qemu-system-arm dosfstools mtools e2fsprogs fdisk cpio kmod gzip
   gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross dpkg-dev debhelper
-  $build libglib2.0-dev:arm64 libjson-glib-dev:arm64 libudev-dev:arm64 liburing-dev:arm64
+  $build libglib2.0-dev:arm64 libjson-glib-dev:arm64 libudev-dev:arm64 libblkid-dev:arm64 liburing-dev:arm64
   libpolkit-gobject-1-0:arm64 libpolkit-agent-1-0:arm64"
 
 case "$what" in

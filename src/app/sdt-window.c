@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sdt-benchmark-page.h"
+#include "sdt-devices-page.h"
 #include "sdt-file.h"
 #include "sdt-health-page.h"
 #include "sdt-history-page.h"
@@ -242,6 +243,7 @@ sdt_window_class_init(SdtWindowClass *klass)
 	g_type_ensure(SDT_TYPE_RECOMMEND_PAGE);
 	g_type_ensure(SDT_TYPE_HISTORY_PAGE);
 	g_type_ensure(SDT_TYPE_HEALTH_PAGE);
+	g_type_ensure(SDT_TYPE_DEVICES_PAGE);
 	g_type_ensure(SDT_TYPE_OUTCOME_BAR);
 
 	gtk_widget_class_set_template_from_resource(widget_class,

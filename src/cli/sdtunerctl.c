@@ -19,6 +19,7 @@
 #include "sdtunerctl-info.h"
 #include "sdtunerctl-metrics.h"
 #include "sdtunerctl-verify.h"
+#include "sdtunerctl-devices.h"
 
 static const SdtCliCommand commands[] = {
 	/* filled in by each command's source file */
@@ -73,6 +74,11 @@ static const SdtCliCommand commands[] = {
 	 "",
 	 N_("After a reboot: keep, step down or undo the pending change"),
 	 sdtunerctl_verify},
+	{"devices",
+	 "",
+	 "",
+	 N_("List the cards in readers and other slots, and which can be checked"),
+	 sdtunerctl_devices},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 

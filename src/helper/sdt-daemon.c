@@ -49,6 +49,7 @@ typedef enum {
 	SDT_DAEMON_OP_BENCHMARK,
 	SDT_DAEMON_OP_CHECK,
 	SDT_DAEMON_OP_HEALTH,
+	SDT_DAEMON_OP_DEVICES,
 } SdtDaemonOp;
 
 /* one method call on its way through validation, polkit and the worker */
@@ -146,6 +147,8 @@ sdt_daemon_run_op(SdtDaemon *self, SdtDaemonCall *call, GError **error)
 		return sdt_ops_history(self->ctx, error);
 	case SDT_DAEMON_OP_HEALTH:
 		return sdt_ops_health(self->ctx, error);
+	case SDT_DAEMON_OP_DEVICES:
+		return sdt_ops_devices(self->ctx, error);
 	case SDT_DAEMON_OP_STATUS: {
 		g_autoptr(GMutexLocker) locker G_GNUC_UNUSED =
 			g_mutex_locker_new(&self->config_lock);
@@ -415,6 +418,18 @@ sdt_daemon_handle_get_health(SdtManager *manager,
 }
 
 static gboolean
+sdt_daemon_handle_get_devices(SdtManager *manager,
+			      GDBusMethodInvocation *invocation,
+			      GVariant *options,
+			      SdtDaemon *self)
+{
+	sdt_daemon_run_in_thread(
+		self,
+		sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_DEVICES, NULL));
+	return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
+static gboolean
 sdt_daemon_handle_start_benchmark(SdtManager *manager,
 				  GDBusMethodInvocation *invocation,
 				  const gchar *profile,
@@ -608,6 +623,10 @@ sdt_daemon_new(SdtContext *ctx, const gchar *bench_dir)
 	g_signal_connect(self->manager,
 			 "handle-revert",
 			 G_CALLBACK(sdt_daemon_handle_revert),
+			 self);
+	g_signal_connect(self->manager,
+			 "handle-get-devices",
+			 G_CALLBACK(sdt_daemon_handle_get_devices),
 			 self);
 	return self;
 }

@@ -14,6 +14,7 @@
 
 #include "sdt-bench.h"
 #include "sdt-bench-record.h"
+#include "sdt-client-devices.h"
 #include "sdt-client-history.h"
 #include "sdt-client-info.h"
 #include "sdt-client-recommend.h"
@@ -904,10 +905,79 @@ test_info_empty(void)
 	}
 }
 
+/* the devices document (issue 34): its words for a person, and each bad member named */
+static void
+test_devices(void)
+{
+	const gchar *good =
+		"{\"devices\": [{\"device\": \"sda\", \"path\": \"/dev/sda\", \"vendor\": "
+		"\"Generic\", \"model\": \"STORAGE DEVICE\", \"serial\": \"000000000819\", "
+		"\"bus\": "
+		"\"usb\", \"size_bytes\": 31914983424, \"offered\": true, \"reason_code\": null, "
+		"\"reason\": null, \"mount_points\": [], \"partition_table\": \"dos\", "
+		"\"filesystems\": [{\"device\": \"sda1\", \"type\": \"vfat\", \"label\": \"NO "
+		"NAME\"}, {\"device\": \"sda2\", \"type\": \"ext4\", \"label\": null}], "
+		"\"signatures_from\": \"blkid\"}, {\"device\": \"sdb\", \"vendor\": null, "
+		"\"model\": "
+		"null, \"size_bytes\": 0, \"offered\": false, \"reason_code\": \"no-medium\", "
+		"\"reason\": \"There is no card in it\"}, {\"device\": \"vda\", \"size_bytes\": "
+		"1000000000, \"offered\": false, \"reason\": \"It is the system disk\", "
+		"\"signatures_from\": null}]}";
+	const gchar *bad[][2] = {
+		{"{}", "devices"},
+		{"{\"devices\": {}}", "devices"},
+		{"{\"devices\": [3]}", "devices[0]"},
+		{"{\"devices\": [{}]}", "devices[0].device"},
+		{"{\"devices\": [{\"device\": 1}]}", "devices[0].device"},
+		{"{\"devices\": [{\"device\": \"a\", \"offered\": \"yes\"}]}",
+		 "devices[0].offered"},
+		{"{\"devices\": [{\"device\": \"a\", \"size_bytes\": \"1\"}]}",
+		 "devices[0].size_bytes"},
+		{"{\"devices\": [{\"device\": \"a\", \"filesystems\": [{\"type\": 2}]}]}",
+		 "devices[0].filesystems[0].type"},
+	};
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonNode) root = parse_object(good);
+	g_autoptr(GPtrArray) devices =
+		sdt_client_devices_from_json(json_node_get_object(root), &error);
+	g_autofree gchar *title = NULL;
+	g_autofree gchar *contents = NULL;
+	g_autofree gchar *verdict = NULL;
+
+	g_assert_no_error(error);
+	g_assert_cmpuint(devices->len, ==, 3);
+	title = sdt_client_devices_title(g_ptr_array_index(devices, 0));
+	g_assert_true(g_str_has_prefix(title, "Generic STORAGE DEVICE (sda), 31.9"));
+	contents = sdt_client_devices_contents(g_ptr_array_index(devices, 0));
+	g_assert_cmpstr(contents, ==, "dos partition table; file systems: vfat, ext4");
+	verdict = sdt_client_devices_verdict(g_ptr_array_index(devices, 0));
+	g_assert_cmpstr(verdict, ==, "Can be checked");
+	g_clear_pointer(&title, g_free);
+	g_clear_pointer(&contents, g_free);
+	g_clear_pointer(&verdict, g_free);
+	title = sdt_client_devices_title(g_ptr_array_index(devices, 1));
+	g_assert_cmpstr(title, ==, "sdb");
+	g_assert_null(sdt_client_devices_contents(g_ptr_array_index(devices, 1)));
+	verdict = sdt_client_devices_verdict(g_ptr_array_index(devices, 1));
+	g_assert_cmpstr(verdict, ==, "There is no card in it");
+	contents = sdt_client_devices_contents(g_ptr_array_index(devices, 2));
+	g_assert_cmpstr(contents, ==, "What is on it is unknown: it cannot be read");
+
+	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+		g_autoptr(JsonNode) node = parse_object(bad[i][0]);
+		g_autoptr(GError) e = NULL;
+		g_assert_null(sdt_client_devices_from_json(json_node_get_object(node), &e));
+		g_assert_error(e, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+		if (strstr(e->message, bad[i][1]) == NULL)
+			g_error("%s: %s does not name %s", bad[i][0], e->message, bad[i][1]);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/sdtuner/client-devices/read-and-words", test_devices);
 	g_test_add_func("/sdtuner/client-bench/rows-and-targets", test_bench_rows_and_targets);
 	g_test_add_func("/sdtuner/client-bench/zero-duration-is-invalid",
 			test_bench_zero_duration_is_invalid);

@@ -6,6 +6,7 @@ of the test set. Steps, done in order; the first that fails ends it with exit st
   wait-text REGEX        a showing label matching REGEX appears (20 s)
   wait-text-long REGEX   the same, 120 s (a benchmark)
   no-text REGEX          no showing label matches REGEX
+  wait-no-text REGEX     no showing label matches REGEX any more (20 s)
   page TITLE             press the stack-switcher button TITLE
   click NAME             press the push button NAME once it is sensitive
   absent NAME            no showing push button is called NAME
@@ -421,6 +422,14 @@ def main(argv):
             if ui.has_text(argv[i + 1]):
                 raise AssertionError(f'a label matches {argv[i + 1]!r}')
             log('no text', repr(argv[i + 1]))
+            i += 2
+        elif step == 'wait-no-text':
+            end = time.monotonic() + 20
+            while ui.has_text(argv[i + 1]):
+                if time.monotonic() > end:
+                    raise AssertionError(f'a label still matches {argv[i + 1]!r} after 20 s')
+                time.sleep(0.2)
+            log('gone', repr(argv[i + 1]))
             i += 2
         elif step == 'page':
             ui.show_page(argv[i + 1])

@@ -220,8 +220,12 @@ class TestEnv:
     docstring.  idle_timeout is the helper's --idle-timeout."""
 
     def __init__(self, fixture=None, root=None, idle_timeout=30, polkit=True,
-                 bench_dir=True, config_txt=True, extra_helper_args=(), installed=None):
+                 bench_dir=True, config_txt=True, extra_helper_args=(), installed=None,
+                 umockdev_dir=None):
         self.installed = installed
+        # a UMockdevTestbed's root the test changes while it runs (devices added, removed,
+        # with uevents): the helper runs in it instead of umockdev-run on the fixture's file
+        self.umockdev_dir = umockdev_dir
         self.fixture = fixture
         self.root_template = root
         self.idle_timeout = idle_timeout
@@ -299,6 +303,9 @@ class TestEnv:
             argv += ['--bench-dir', self.bench_dir]
         argv += self.extra_helper_args
         umockdev = fixture_paths(self.fixture)[1] if self.fixture is not None else None
+        if self.umockdev_dir is not None:
+            return ['/usr/bin/env', 'LD_PRELOAD=libumockdev-preload.so.0',
+                    f'UMOCKDEV_DIR={self.umockdev_dir}'] + argv
         if umockdev is not None and os.path.exists(umockdev):
             # dbus-daemon does not search PATH
             argv = [shutil.which('umockdev-run') or '/usr/bin/umockdev-run', '-d', umockdev,

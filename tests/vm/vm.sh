@@ -24,8 +24,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/vm/vmlib.sh
 . "$HERE/vmlib.sh"
 
-# what sdtunerctl links: glib/gio, json-glib, libudev, liburing (apt adds the closure)
-SYSROOT_PKGS="libc6-dev libglib2.0-dev libjson-glib-dev libudev-dev liburing-dev"
+# what sdtunerctl links: glib/gio, json-glib, libudev, libblkid, liburing (apt adds the closure)
+SYSROOT_PKGS="libc6-dev libglib2.0-dev libjson-glib-dev libudev-dev libblkid-dev liburing-dev"
 
 prepare() {
   local src=$1 work=$2 build root t0 t

@@ -28,7 +28,8 @@ out=$(cd "$out" && pwd)
 # native, the libraries arm64
 pkgs="build-essential crossbuild-essential-arm64 dpkg-dev debhelper gettext libglib2.0-dev-bin
   meson ninja-build pkgconf polkitd scdoc libglib2.0-dev:arm64 libjson-glib-dev:arm64
-  libpolkit-agent-1-dev:arm64 libpolkit-gobject-1-dev:arm64 libudev-dev:arm64 liburing-dev:arm64"
+  libpolkit-agent-1-dev:arm64 libpolkit-gobject-1-dev:arm64 libudev-dev:arm64 libblkid-dev:arm64
+  liburing-dev:arm64"
 pkgs=$(echo "$pkgs" | tr -s ' \n' '\n' | sed '/^$/d' | sort -u | tr '\n' ',')
 pkgs=${pkgs%,}
 cache=$VM_CACHE/roots/$suite-amd64

@@ -1,0 +1,46 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* why a block device is not offered for a check or a benchmark (issue 34), most
+ * important first: the first that applies is the one given */
+typedef enum {
+	SDT_DEVICE_OFFER_OK,            /* offered */
+	SDT_DEVICE_OFFER_SYSTEM_DISK,   /* /, /boot/firmware or /boot live on it */
+	SDT_DEVICE_OFFER_NOT_REMOVABLE, /* a fixed disk (eMMC, a USB SSD, a loop device) */
+	SDT_DEVICE_OFFER_NO_MEDIUM,     /* a reader with no card in it */
+	SDT_DEVICE_OFFER_MOUNTED,       /* it or one of its partitions is mounted */
+	SDT_DEVICE_OFFER_IN_USE,        /* held by the device mapper or RAID (sysfs holders) */
+	SDT_DEVICE_OFFER_READ_ONLY,     /* the card's write-protect switch, or a read-only disk */
+} SdtDeviceOffer;
+
+/* what the decision is taken on, as sdt-devices reads them from udev and the mount table */
+typedef struct {
+	gboolean system_disk; /* a mount of the system is on the disk, a partition or a device
+			       * the disk holds up (dm-crypt, LVM) */
+	gboolean removable;   /* sysfs "removable" is 1 (a card reader, a USB stick) */
+	gboolean sd_card;     /* an SD card in an mmc slot (type SD or SDcombo) */
+	gboolean medium;      /* the size is not 0 */
+	gboolean mounted;     /* the disk or a partition of it is in the mount table */
+	gboolean held;        /* the disk or a partition of it has holders */
+	gboolean read_only;   /* sysfs "ro" is 1 */
+} SdtDeviceOfferFacts;
+
+/* the pure decision: offered, or the first reason in the order of SdtDeviceOffer */
+SdtDeviceOffer sdt_device_offer_decide(const SdtDeviceOfferFacts *facts);
+
+/* the JSON reason_code: NULL for OK, "system-disk", "not-removable", "no-medium", "mounted",
+ * "in-use", "read-only" */
+const gchar *sdt_device_offer_to_code(SdtDeviceOffer offer);
+
+/* the English reason (the JSON reason, translated where it is shown): NULL for OK */
+const gchar *sdt_device_offer_to_reason(SdtDeviceOffer offer);
+
+G_END_DECLS
