@@ -7,7 +7,10 @@
 
 #include <glib/gi18n.h>
 
+#include <sys/stat.h>
+
 #include "sdt-authority.h"
+#include "sdt-caller-dir.h"
 #include "sdt-check.h"
 #include "sdt-daemon.h"
 #include "sdt-error.h"
@@ -16,6 +19,7 @@
 #include "sdt-health.h"
 #include "sdt-ops.h"
 #include "sdt-options.h"
+#include "sdt-soak.h"
 
 /* a finished job stays on the bus this long, so a late client can read it */
 #define SDT_DAEMON_JOB_LINGER_S 5
@@ -49,6 +53,8 @@ typedef enum {
 	SDT_DAEMON_OP_BENCHMARK,
 	SDT_DAEMON_OP_CHECK,
 	SDT_DAEMON_OP_HEALTH,
+	SDT_DAEMON_OP_SOAK,
+	SDT_DAEMON_OP_VERIFY,
 } SdtDaemonOp;
 
 /* one method call on its way through validation, polkit and the worker */
@@ -58,6 +64,9 @@ typedef struct {
 	SdtDaemonOp op;
 	gchar *arg; /* recommendation id or profile */
 	gboolean trial;
+	gchar *dir;            /* StartCheck's "dir" option, or NULL */
+	guint64 size;          /* StartSoak's */
+	gdouble seconds;       /* StartSoak's, StartVerify's soak_seconds (-1: default) */
 } SdtDaemonCall;
 
 static void
@@ -104,6 +113,7 @@ sdt_daemon_call_free(SdtDaemonCall *call)
 	g_object_unref(call->daemon);
 	g_object_unref(call->invocation);
 	g_free(call->arg);
+	g_free(call->dir);
 	g_free(call);
 }
 
@@ -242,6 +252,172 @@ sdt_daemon_job_finished_cb(SdtBenchmarkJob *job, SdtDaemon *self)
 	sdt_daemon_busy_dec(self);
 }
 
+/* ---- the jobs of issue 32: the soak test, verify, a check of the caller's folder ---- */
+
+typedef struct {
+	guint64 size;
+	gdouble seconds;
+} SdtDaemonSoak;
+
+static JsonNode *
+sdt_daemon_soak_run(SdtContext *ctx,
+		    const gchar *profile,
+		    const gchar *dir,
+		    gpointer data,
+		    SdtBenchProgressFunc progress,
+		    gpointer user_data,
+		    GCancellable *cancellable,
+		    GError **error)
+{
+	SdtDaemonSoak *soak = data;
+
+	return sdt_ops_bench_soak(ctx,
+				  dir,
+				  soak->size,
+				  soak->seconds,
+				  progress,
+				  user_data,
+				  cancellable,
+				  error);
+}
+
+/* verify's stages as the job's Phase (docs/DESIGN.md), each with its own fraction */
+typedef struct {
+	SdtBenchProgressFunc progress;
+	gpointer user_data;
+} SdtDaemonVerifyProgress;
+
+static void
+sdt_daemon_verify_progress_cb(SdtOpsVerifyStage stage, gdouble fraction, gpointer user_data)
+{
+	SdtDaemonVerifyProgress *p = user_data;
+	static const gchar *const phases[] = {
+		[SDT_OPS_VERIFY_STAGE_LOG] = "log",
+		[SDT_OPS_VERIFY_STAGE_BENCHMARK] = "benchmark",
+		[SDT_OPS_VERIFY_STAGE_SOAK] = "soak",
+	};
+
+	if ((guint) stage < G_N_ELEMENTS(phases))
+		p->progress(phases[stage], fraction, 0.0, p->user_data);
+}
+
+static JsonNode *
+sdt_daemon_verify_run(SdtContext *ctx,
+		      const gchar *profile,
+		      const gchar *dir,
+		      gpointer data,
+		      SdtBenchProgressFunc progress,
+		      gpointer user_data,
+		      GCancellable *cancellable,
+		      GError **error)
+{
+	SdtOpsVerifyOptions options = {0};
+	SdtDaemonVerifyProgress p = {progress, user_data};
+
+	/* on the card, never the helper's --bench-dir: verify is about the card */
+	options.soak_seconds = *(gdouble *) data;
+	options.progress = sdt_daemon_verify_progress_cb;
+	options.progress_data = &p;
+	return sdt_ops_verify(ctx, &options, cancellable, error);
+}
+
+/* a folder the caller named (StartCheck's "dir"), checked at the call and again here */
+typedef struct {
+	uid_t uid;
+	dev_t dev;
+	ino_t ino;
+} SdtDaemonCheckDir;
+
+static JsonNode *
+sdt_daemon_check_dir_run(SdtContext *ctx,
+			 const gchar *mode,
+			 const gchar *dir,
+			 gpointer data,
+			 SdtBenchProgressFunc progress,
+			 gpointer user_data,
+			 GCancellable *cancellable,
+			 GError **error)
+{
+	SdtDaemonCheckDir *checked = data;
+	struct stat st;
+
+	/* the same folder as at the call, still the caller's */
+	if (!sdt_caller_dir_check(dir, checked->uid, &st, error))
+		return NULL;
+	if (st.st_dev != checked->dev || st.st_ino != checked->ino) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_ARGUMENT,
+			    _("%s was replaced by another folder after it was checked; name it "
+			      "again"),
+			    dir);
+		return NULL;
+	}
+	return sdt_ops_check_owned(ctx,
+				   mode,
+				   dir,
+				   (gint64) checked->uid,
+				   progress,
+				   user_data,
+				   cancellable,
+				   error);
+}
+
+static SdtBenchmarkJob *
+sdt_daemon_job_new(SdtDaemon *self, SdtDaemonCall *call, const gchar *sender)
+{
+	switch (call->op) {
+	case SDT_DAEMON_OP_SOAK: {
+		SdtDaemonSoak *soak = g_new0(SdtDaemonSoak, 1);
+		soak->size = call->size;
+		soak->seconds = call->seconds;
+		return sdt_benchmark_job_new_full(
+			self->ctx,
+			"soak",
+			self->bench_dir,
+			sender,
+			sdt_daemon_soak_run,
+			soak,
+			g_free,
+			"soak-testing the SD card: a shutdown now would cut the test");
+	}
+	case SDT_DAEMON_OP_VERIFY:
+		return sdt_benchmark_job_new_full(
+			self->ctx,
+			"verify",
+			NULL,
+			sender,
+			sdt_daemon_verify_run,
+			g_memdup2(&call->seconds, sizeof(call->seconds)),
+			g_free,
+			"verifying SD Tuner's change: a shutdown now would cut the benchmark "
+			"or the soak test it runs");
+	case SDT_DAEMON_OP_CHECK:
+		if (call->dir != NULL)
+			return sdt_benchmark_job_new_full(
+				self->ctx,
+				call->arg,
+				call->dir,
+				sender,
+				sdt_daemon_check_dir_run,
+				g_object_steal_data(G_OBJECT(call->invocation), "sdt-check-dir"),
+				g_free,
+				"checking a file system: a shutdown in the middle of its writes "
+				"could damage the data on it");
+		return sdt_benchmark_job_new(self->ctx,
+					     call->arg,
+					     self->bench_dir,
+					     sender,
+					     sdt_ops_check);
+	default:
+		return sdt_benchmark_job_new(self->ctx,
+					     call->arg,
+					     self->bench_dir,
+					     sender,
+					     sdt_ops_bench);
+	}
+}
+
 static void
 sdt_daemon_start_benchmark(SdtDaemon *self, SdtDaemonCall *call)
 {
@@ -254,7 +430,7 @@ sdt_daemon_start_benchmark(SdtDaemon *self, SdtDaemonCall *call)
 	if (self->bench_job != NULL) {
 		const gchar *running = g_dbus_interface_skeleton_get_object_path(
 			G_DBUS_INTERFACE_SKELETON(self->bench_job));
-		if (call->op == SDT_DAEMON_OP_CHECK)
+		if (call->op != SDT_DAEMON_OP_BENCHMARK)
 			g_dbus_method_invocation_return_error(
 				call->invocation,
 				SDT_ERROR,
@@ -274,12 +450,7 @@ sdt_daemon_start_benchmark(SdtDaemon *self, SdtDaemonCall *call)
 				running);
 		return;
 	}
-	job = sdt_benchmark_job_new(self->ctx,
-				    call->arg,
-				    self->bench_dir,
-				    sender,
-				    call->op == SDT_DAEMON_OP_CHECK ? sdt_ops_check
-								    : sdt_ops_bench);
+	job = sdt_daemon_job_new(self, call, sender);
 	path = g_strdup_printf("%s/%u", SDT_JOBS_PATH, ++self->job_counter);
 	if (!g_dbus_interface_skeleton_export(G_DBUS_INTERFACE_SKELETON(job),
 					      self->connection,
@@ -294,17 +465,77 @@ sdt_daemon_start_benchmark(SdtDaemon *self, SdtDaemonCall *call)
 	self->bench_job = job;
 	sdt_daemon_busy_inc(self);
 	g_signal_connect(job, "finished", G_CALLBACK(sdt_daemon_job_finished_cb), self);
-	g_debug("%s %s (%s) started for %s",
-		call->op == SDT_DAEMON_OP_CHECK ? "check" : "benchmark",
+	g_debug("job %s (%s%s%s) started for %s",
 		path,
 		call->arg,
+		call->dir != NULL ? " in " : "",
+		call->dir != NULL ? call->dir : "",
 		sender);
 	/* the reply goes out before any signal of the job */
 	if (call->op == SDT_DAEMON_OP_CHECK)
 		sdt_manager_complete_start_check(self->manager, call->invocation, path);
+	else if (call->op == SDT_DAEMON_OP_SOAK)
+		sdt_manager_complete_start_soak(self->manager, call->invocation, path);
+	else if (call->op == SDT_DAEMON_OP_VERIFY)
+		sdt_manager_complete_start_verify(self->manager, call->invocation, path);
 	else
 		sdt_manager_complete_start_benchmark(self->manager, call->invocation, path);
 	sdt_benchmark_job_start(job, self->connection);
+}
+
+/* the caller's folder, now that polkit said yes: whose is it (the bus says who
+ * the caller is), and may the caller have root write in it */
+static void
+sdt_daemon_check_dir_uid_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	g_autoptr(SdtDaemonCall) call = user_data;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GVariant) reply = NULL;
+	SdtDaemonCheckDir *checked;
+	struct stat st;
+	guint32 uid;
+
+	reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), res, &error);
+	if (reply == NULL) {
+		g_dbus_error_strip_remote_error(error);
+		g_prefix_error(&error, _("Cannot tell who the caller is: "));
+		sdt_daemon_return_error(call->invocation, error);
+		return;
+	}
+	g_variant_get(reply, "(u)", &uid);
+	if (!sdt_caller_dir_check(call->dir, (uid_t) uid, &st, &error)) {
+		g_debug("StartCheck from %s (uid %u): %s refused: %s",
+			g_dbus_method_invocation_get_sender(call->invocation),
+			uid,
+			call->dir,
+			error->message);
+		sdt_daemon_return_error(call->invocation, error);
+		return;
+	}
+	checked = g_new0(SdtDaemonCheckDir, 1);
+	checked->uid = (uid_t) uid;
+	checked->dev = st.st_dev;
+	checked->ino = st.st_ino;
+	g_object_set_data_full(G_OBJECT(call->invocation), "sdt-check-dir", checked, g_free);
+	sdt_daemon_start_benchmark(call->daemon, call);
+}
+
+static void
+sdt_daemon_check_dir_caller(SdtDaemon *self, SdtDaemonCall *call)
+{
+	g_dbus_connection_call(g_dbus_method_invocation_get_connection(call->invocation),
+			       "org.freedesktop.DBus",
+			       "/org/freedesktop/DBus",
+			       "org.freedesktop.DBus",
+			       "GetConnectionUnixUser",
+			       g_variant_new("(s)",
+					     g_dbus_method_invocation_get_sender(call->invocation)),
+			       G_VARIANT_TYPE("(u)"),
+			       G_DBUS_CALL_FLAGS_NONE,
+			       -1,
+			       NULL,
+			       sdt_daemon_check_dir_uid_cb,
+			       call);
 }
 
 static void
@@ -322,7 +553,12 @@ sdt_daemon_authorized_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 		sdt_daemon_return_error(call->invocation, error);
 		return;
 	}
-	if (call->op == SDT_DAEMON_OP_BENCHMARK || call->op == SDT_DAEMON_OP_CHECK) {
+	if (call->op == SDT_DAEMON_OP_CHECK && call->dir != NULL) {
+		sdt_daemon_check_dir_caller(self, g_steal_pointer(&call));
+		return;
+	}
+	if (call->op == SDT_DAEMON_OP_BENCHMARK || call->op == SDT_DAEMON_OP_CHECK ||
+	    call->op == SDT_DAEMON_OP_SOAK || call->op == SDT_DAEMON_OP_VERIFY) {
 		sdt_daemon_start_benchmark(self, call);
 		return;
 	}
@@ -445,14 +681,80 @@ sdt_daemon_handle_start_check(SdtManager *manager,
 	g_autoptr(GError) error = NULL;
 	SdtCheckMode check_mode;
 
-	if (!sdt_check_config_mode_from_string(mode, &check_mode, &error)) {
+	g_autofree gchar *dir = NULL;
+	SdtDaemonCall *call;
+
+	if (!sdt_check_config_mode_from_string(mode, &check_mode, &error) ||
+	    !sdt_options_lookup_path(options, SDT_OPTION_DIR, &dir, &error)) {
 		sdt_daemon_return_error(invocation, error);
 		return G_DBUS_METHOD_INVOCATION_HANDLED;
 	}
-	sdt_daemon_authorize(self,
-			     sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_CHECK, mode),
-			     SDT_ACTION_CHECK,
-			     options);
+	call = sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_CHECK, mode);
+	call->dir = g_steal_pointer(&dir);
+	sdt_daemon_authorize(self, call, SDT_ACTION_CHECK, options);
+	return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
+/* issue 32: `sdtunerctl bench -p soak` for a user, a benchmark to polkit */
+static gboolean
+sdt_daemon_handle_start_soak(SdtManager *manager,
+			     GDBusMethodInvocation *invocation,
+			     GVariant *options,
+			     SdtDaemon *self)
+{
+	g_autoptr(GError) error = NULL;
+	SdtDaemonCall *call;
+	guint64 size;
+	gdouble seconds;
+
+	if (!sdt_options_lookup_uint64(options,
+				       SDT_OPTION_SIZE,
+				       SDT_SOAK_DEFAULT_SIZE,
+				       &size,
+				       &error) ||
+	    !sdt_options_lookup_double(options,
+				       SDT_OPTION_SECONDS,
+				       SDT_SOAK_DEFAULT_SECONDS,
+				       &seconds,
+				       &error) ||
+	    !sdt_options_check_soak(size, seconds, &error)) {
+		sdt_daemon_return_error(invocation, error);
+		return G_DBUS_METHOD_INVOCATION_HANDLED;
+	}
+	call = sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_SOAK, "soak");
+	call->size = size;
+	call->seconds = seconds;
+	sdt_daemon_authorize(self, call, SDT_ACTION_BENCHMARK, options);
+	return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
+/* issue 32: `sdtunerctl verify` for a user; it may rewrite config.txt */
+static gboolean
+sdt_daemon_handle_start_verify(SdtManager *manager,
+			       GDBusMethodInvocation *invocation,
+			       GVariant *options,
+			       SdtDaemon *self)
+{
+	g_autoptr(GError) error = NULL;
+	SdtDaemonCall *call;
+	gdouble seconds;
+
+	if (!sdt_options_lookup_double(options, SDT_OPTION_SOAK_SECONDS, -1, &seconds, &error)) {
+		sdt_daemon_return_error(invocation, error);
+		return G_DBUS_METHOD_INVOCATION_HANDLED;
+	}
+	/* absent: the default; given: as `verify --soak-seconds` takes it */
+	if (seconds != -1 && !(seconds >= 0 && seconds <= 24 * 3600)) {
+		g_set_error_literal(&error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_ARGUMENT,
+				    _("Option “soak_seconds” must be from 0 to 86400"));
+		sdt_daemon_return_error(invocation, error);
+		return G_DBUS_METHOD_INVOCATION_HANDLED;
+	}
+	call = sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_VERIFY, "verify");
+	call->seconds = seconds;
+	sdt_daemon_authorize(self, call, SDT_ACTION_MODIFY_BOOT_CONFIG, options);
 	return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 
@@ -603,6 +905,14 @@ sdt_daemon_new(SdtContext *ctx, const gchar *bench_dir)
 	g_signal_connect(self->manager,
 			 "handle-start-check",
 			 G_CALLBACK(sdt_daemon_handle_start_check),
+			 self);
+	g_signal_connect(self->manager,
+			 "handle-start-soak",
+			 G_CALLBACK(sdt_daemon_handle_start_soak),
+			 self);
+	g_signal_connect(self->manager,
+			 "handle-start-verify",
+			 G_CALLBACK(sdt_daemon_handle_start_verify),
 			 self);
 	g_signal_connect(self->manager, "handle-apply", G_CALLBACK(sdt_daemon_handle_apply), self);
 	g_signal_connect(self->manager,
