@@ -10,7 +10,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gi18n.h>
+#include <grp.h>
+#include <pwd.h>
 #include <sys/statfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sdt-bench-target.h"
@@ -120,6 +123,59 @@ sdt_caller_dir_step(gint fd, const gchar *name, const gchar *shown, struct stat 
 	return next;
 }
 
+/*
+ * Whether the caller could write in @path themselves: asked by a child that
+ * takes the caller's uid, gid and groups (from the user database) before
+ * access(2), so every folder on the way must let the caller through and the
+ * last one let the caller write.  Only system calls after fork().
+ */
+static gboolean
+sdt_caller_dir_check_access(const gchar *path, uid_t uid, GError **error)
+{
+	struct passwd pwbuf;
+	struct passwd *pw = NULL;
+	gchar buf[4096];
+	gid_t groups[256];
+	gint n_groups = G_N_ELEMENTS(groups);
+	gid_t gid = 65534; /* nogroup, for a uid without a name */
+	gint status = 0;
+	pid_t pid;
+
+	if (uid == 0)
+		return TRUE;
+	if (getpwuid_r(uid, &pwbuf, buf, sizeof(buf), &pw) == 0 && pw != NULL) {
+		gid = pw->pw_gid;
+		if (getgrouplist(pw->pw_name, gid, groups, &n_groups) < 0)
+			n_groups = 0; /* more than we keep: the primary group only */
+	} else {
+		n_groups = 0;
+	}
+	pid = fork();
+	if (pid < 0)
+		return sdt_error_set_from_errno(error, errno, _("Cannot use %s"), path);
+	if (pid == 0) {
+		if (setgroups((size_t) n_groups, groups) != 0 || setresgid(gid, gid, gid) != 0 ||
+		    setresuid(uid, uid, uid) != 0)
+			_exit(255);
+		_exit(access(path, W_OK | X_OK) == 0 ? 0 : MIN(errno, 254));
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return TRUE;
+	g_set_error(error,
+		    SDT_ERROR,
+		    SDT_ERROR_INVALID_ARGUMENT,
+		    /* Translators: a folder, then why (e.g. "Permission denied") */
+		    _("You could not write in %s yourself (%s); the check only uses a folder "
+		      "you may write in: make one of yours and name it"),
+		    path,
+		    WIFEXITED(status) && WEXITSTATUS(status) < 255
+			    ? g_strerror(WEXITSTATUS(status))
+			    : _("could not run as that user"));
+	return FALSE;
+}
+
 gboolean
 sdt_caller_dir_check(const gchar *path, uid_t uid, struct stat *st_out, GError **error)
 {
@@ -164,7 +220,8 @@ sdt_caller_dir_check(const gchar *path, uid_t uid, struct stat *st_out, GError *
 		goto out;
 	}
 	ok = sdt_caller_dir_check_fs(fd, path, error) &&
-	     sdt_caller_dir_check_last(&st, path, uid, error);
+	     sdt_caller_dir_check_last(&st, path, uid, error) &&
+	     sdt_caller_dir_check_access(path, uid, error);
 	if (ok && st_out != NULL)
 		*st_out = st;
 out:

@@ -19,7 +19,9 @@ G_BEGIN_DECLS
  *
  *  - no symbolic link anywhere on the way (each component is opened with
  *    O_NOFOLLOW), so no link another user planted can redirect it;
- *  - the folder belongs to @uid and only its owner may write to it;
+ *  - the folder belongs to @uid and only its owner may write to it, and the
+ *    caller could write in it themselves (a child with the caller's uid and
+ *    groups asks access(2): every folder above must let the caller through);
  *  - every folder above it belongs to root or to @uid, and one others may
  *    write to is sticky (/var/tmp), so no other user can replace a part;
  *  - its file system is not in memory (tmpfs, ramfs): said first, /tmp being

@@ -132,15 +132,11 @@ class CheckInProcessTest(unittest.TestCase):
                     card.down()
 
     def test_bad_usage_and_refusals(self):
-        # --dir needs in-process mode
-        r = subprocess.run([SDTUNERCTL, 'check', '--dir', '/var/tmp'], capture_output=True,
-                           text=True, stdin=subprocess.DEVNULL)
-        self.assertEqual(r.returncode, 2, r.stderr)
-        self.assertIn('--dir is accepted only with --root', r.stderr)
+        # (--dir over the bus, a user's folder checked by the helper: test_check_dir_bus.py)
         r = subprocess.run([SDTUNERCTL, '--root', '/', 'check', 'extra'], capture_output=True,
                            text=True, stdin=subprocess.DEVNULL)
         self.assertEqual(r.returncode, 2, r.stderr)
-        # not a block device: a clear refusal as JSON too
+        # memory, not a block device: a clear refusal as JSON too (issue 32: said first)
         with tempfile.TemporaryDirectory(dir='/dev/shm') as shm:
             os.chmod(shm, 0o755)
             r = subprocess.run([SDTUNERCTL, '--root', '/', '--json', 'check', '--dir', shm],
@@ -148,7 +144,7 @@ class CheckInProcessTest(unittest.TestCase):
             self.assertEqual(r.returncode, 1, r.stderr)
             err = json.loads(r.stdout)['error']
             self.assertEqual(err['name'], E + 'NotSupported')
-            self.assertIn('not on a block device', err['message'])
+            self.assertIn('is in memory (tmpfs), not on a card', err['message'])
             self.assertEqual(os.listdir(shm), [])
 
 
