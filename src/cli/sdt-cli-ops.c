@@ -622,10 +622,7 @@ sdt_cli_ops_job(SdtCli *cli,
 		g_autofree gchar *absolute = g_canonicalize_filename(dir, NULL);
 		g_auto(GVariantBuilder) builder = G_VARIANT_BUILDER_INIT(G_VARIANT_TYPE_VARDICT);
 
-		g_variant_builder_add(&builder,
-				      "{sv}",
-				      "dir",
-				      g_variant_new_bytestring(absolute));
+		g_variant_builder_add(&builder, "{sv}", "dir", g_variant_new_bytestring(absolute));
 		options = g_variant_builder_end(&builder);
 	}
 	node = sdt_cli_ops_run_job(cli,

@@ -198,7 +198,10 @@ sdt_caller_dir_check(const gchar *path, uid_t uid, struct stat *st_out, GError *
 		if (parts[i][0] == '\0' || g_strcmp0(parts[i], ".") == 0)
 			continue;
 		/* the folder this one is in */
-		if (!sdt_caller_dir_check_parent(&st, shown->len > 0 ? shown->str : "/", uid, error)) {
+		if (!sdt_caller_dir_check_parent(&st,
+						 shown->len > 0 ? shown->str : "/",
+						 uid,
+						 error)) {
 			ok = FALSE;
 			goto out;
 		}

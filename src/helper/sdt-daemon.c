@@ -64,9 +64,9 @@ typedef struct {
 	SdtDaemonOp op;
 	gchar *arg; /* recommendation id or profile */
 	gboolean trial;
-	gchar *dir;            /* StartCheck's "dir" option, or NULL */
-	guint64 size;          /* StartSoak's */
-	gdouble seconds;       /* StartSoak's, StartVerify's soak_seconds (-1: default) */
+	gchar *dir;      /* StartCheck's "dir" option, or NULL */
+	guint64 size;    /* StartSoak's */
+	gdouble seconds; /* StartSoak's, StartVerify's soak_seconds (-1: default) */
 } SdtDaemonCall;
 
 static void
@@ -523,19 +523,19 @@ sdt_daemon_check_dir_uid_cb(GObject *source, GAsyncResult *res, gpointer user_da
 static void
 sdt_daemon_check_dir_caller(SdtDaemon *self, SdtDaemonCall *call)
 {
-	g_dbus_connection_call(g_dbus_method_invocation_get_connection(call->invocation),
-			       "org.freedesktop.DBus",
-			       "/org/freedesktop/DBus",
-			       "org.freedesktop.DBus",
-			       "GetConnectionUnixUser",
-			       g_variant_new("(s)",
-					     g_dbus_method_invocation_get_sender(call->invocation)),
-			       G_VARIANT_TYPE("(u)"),
-			       G_DBUS_CALL_FLAGS_NONE,
-			       -1,
-			       NULL,
-			       sdt_daemon_check_dir_uid_cb,
-			       call);
+	g_dbus_connection_call(
+		g_dbus_method_invocation_get_connection(call->invocation),
+		"org.freedesktop.DBus",
+		"/org/freedesktop/DBus",
+		"org.freedesktop.DBus",
+		"GetConnectionUnixUser",
+		g_variant_new("(s)", g_dbus_method_invocation_get_sender(call->invocation)),
+		G_VARIANT_TYPE("(u)"),
+		G_DBUS_CALL_FLAGS_NONE,
+		-1,
+		NULL,
+		sdt_daemon_check_dir_uid_cb,
+		call);
 }
 
 static void

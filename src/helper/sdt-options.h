@@ -46,10 +46,7 @@ gboolean sdt_options_lookup_uint64(GVariant *options,
 
 /* a path as a NUL-terminated byte string (ay): absolute, no NUL inside, no "..",
  * at most PATH_MAX bytes; *@path is %NULL when the key is absent */
-gboolean sdt_options_lookup_path(GVariant *options,
-				 const gchar *key,
-				 gchar **path,
-				 GError **error);
+gboolean sdt_options_lookup_path(GVariant *options, const gchar *key, gchar **path, GError **error);
 
 /* the soak test's size (bytes, whole MiB in range) and time (0 to a day) */
 gboolean sdt_options_check_soak(guint64 size, gdouble seconds, GError **error);
