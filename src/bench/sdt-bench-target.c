@@ -95,6 +95,7 @@ sdt_bench_target_fs_describe(const struct statfs *sfs)
 gboolean
 sdt_bench_target_refuse_memory(const gchar *dir, const struct statfs *sfs, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	guint32 magic = sdt_bench_target_fs_magic(sfs);
 	g_autofree gchar *fs = NULL;
 

@@ -185,6 +185,7 @@ sdt_caller_dir_check(const gchar *path, uid_t uid, struct stat *st_out, GError *
 	gint fd;
 	gboolean ok = TRUE;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_return_val_if_fail(path != NULL && path[0] == '/', FALSE);
 	fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) != 0) {

@@ -13,6 +13,7 @@
 #include "sdt-caller-dir.h"
 #include "sdt-check.h"
 #include "sdt-daemon.h"
+#include "sdt-daemon-jobs.h"
 #include "sdt-error.h"
 #include "sdt-json.h"
 #include "sdt-utf8.h"
@@ -252,158 +253,27 @@ sdt_daemon_job_finished_cb(SdtBenchmarkJob *job, SdtDaemon *self)
 	sdt_daemon_busy_dec(self);
 }
 
-/* ---- the jobs of issue 32: the soak test, verify, a check of the caller's folder ---- */
-
-typedef struct {
-	guint64 size;
-	gdouble seconds;
-} SdtDaemonSoak;
-
-static JsonNode *
-sdt_daemon_soak_run(SdtContext *ctx,
-		    const gchar *profile,
-		    const gchar *dir,
-		    gpointer data,
-		    SdtBenchProgressFunc progress,
-		    gpointer user_data,
-		    GCancellable *cancellable,
-		    GError **error)
-{
-	SdtDaemonSoak *soak = data;
-
-	return sdt_ops_bench_soak(ctx,
-				  dir,
-				  soak->size,
-				  soak->seconds,
-				  progress,
-				  user_data,
-				  cancellable,
-				  error);
-}
-
-/* verify's stages as the job's Phase (docs/DESIGN.md), each with its own fraction */
-typedef struct {
-	SdtBenchProgressFunc progress;
-	gpointer user_data;
-} SdtDaemonVerifyProgress;
-
-static void
-sdt_daemon_verify_progress_cb(SdtOpsVerifyStage stage, gdouble fraction, gpointer user_data)
-{
-	SdtDaemonVerifyProgress *p = user_data;
-	static const gchar *const phases[] = {
-		[SDT_OPS_VERIFY_STAGE_LOG] = "log",
-		[SDT_OPS_VERIFY_STAGE_BENCHMARK] = "benchmark",
-		[SDT_OPS_VERIFY_STAGE_SOAK] = "soak",
-	};
-
-	if ((guint) stage < G_N_ELEMENTS(phases))
-		p->progress(phases[stage], fraction, 0.0, p->user_data);
-}
-
-static JsonNode *
-sdt_daemon_verify_run(SdtContext *ctx,
-		      const gchar *profile,
-		      const gchar *dir,
-		      gpointer data,
-		      SdtBenchProgressFunc progress,
-		      gpointer user_data,
-		      GCancellable *cancellable,
-		      GError **error)
-{
-	SdtOpsVerifyOptions options = {0};
-	SdtDaemonVerifyProgress p = {progress, user_data};
-
-	/* on the card, never the helper's --bench-dir: verify is about the card */
-	options.soak_seconds = *(gdouble *) data;
-	options.progress = sdt_daemon_verify_progress_cb;
-	options.progress_data = &p;
-	return sdt_ops_verify(ctx, &options, cancellable, error);
-}
-
-/* a folder the caller named (StartCheck's "dir"), checked at the call and again here */
-typedef struct {
-	uid_t uid;
-	dev_t dev;
-	ino_t ino;
-} SdtDaemonCheckDir;
-
-static JsonNode *
-sdt_daemon_check_dir_run(SdtContext *ctx,
-			 const gchar *mode,
-			 const gchar *dir,
-			 gpointer data,
-			 SdtBenchProgressFunc progress,
-			 gpointer user_data,
-			 GCancellable *cancellable,
-			 GError **error)
-{
-	SdtDaemonCheckDir *checked = data;
-	struct stat st;
-
-	/* the same folder as at the call, still the caller's */
-	if (!sdt_caller_dir_check(dir, checked->uid, &st, error))
-		return NULL;
-	if (st.st_dev != checked->dev || st.st_ino != checked->ino) {
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_INVALID_ARGUMENT,
-			    _("%s was replaced by another folder after it was checked; name it "
-			      "again"),
-			    dir);
-		return NULL;
-	}
-	return sdt_ops_check_owned(ctx,
-				   mode,
-				   dir,
-				   (gint64) checked->uid,
-				   progress,
-				   user_data,
-				   cancellable,
-				   error);
-}
-
+/* the job of @call: a benchmark or a check, or one of issue 32 (sdt-daemon-jobs.c) */
 static SdtBenchmarkJob *
 sdt_daemon_job_new(SdtDaemon *self, SdtDaemonCall *call, const gchar *sender)
 {
 	switch (call->op) {
-	case SDT_DAEMON_OP_SOAK: {
-		SdtDaemonSoak *soak = g_new0(SdtDaemonSoak, 1);
-		soak->size = call->size;
-		soak->seconds = call->seconds;
-		return sdt_benchmark_job_new_full(
-			self->ctx,
-			"soak",
-			self->bench_dir,
-			sender,
-			sdt_daemon_soak_run,
-			soak,
-			g_free,
-			"soak-testing the SD card: a shutdown now would cut the test");
-	}
+	case SDT_DAEMON_OP_SOAK:
+		return sdt_daemon_jobs_soak(self->ctx,
+					    self->bench_dir,
+					    sender,
+					    call->size,
+					    call->seconds);
 	case SDT_DAEMON_OP_VERIFY:
-		return sdt_benchmark_job_new_full(
-			self->ctx,
-			"verify",
-			NULL,
-			sender,
-			sdt_daemon_verify_run,
-			g_memdup2(&call->seconds, sizeof(call->seconds)),
-			g_free,
-			"verifying SD Tuner's change: a shutdown now would cut the benchmark "
-			"or the soak test it runs");
+		return sdt_daemon_jobs_verify(self->ctx, sender, call->seconds);
 	case SDT_DAEMON_OP_CHECK:
 		if (call->dir != NULL)
-			return sdt_benchmark_job_new_full(
+			return sdt_daemon_jobs_check_dir(
 				self->ctx,
 				call->arg,
 				call->dir,
 				sender,
-				sdt_daemon_check_dir_run,
-				g_object_steal_data(G_OBJECT(call->invocation), "sdt-check-dir"),
-				g_free,
-				"checking a file system: a shutdown in the middle of its writes "
-				"could damage the data on it");
+				g_object_get_data(G_OBJECT(call->invocation), "sdt-check-dir"));
 		return sdt_benchmark_job_new(self->ctx,
 					     call->arg,
 					     self->bench_dir,
@@ -491,7 +361,7 @@ sdt_daemon_check_dir_uid_cb(GObject *source, GAsyncResult *res, gpointer user_da
 	g_autoptr(SdtDaemonCall) call = user_data;
 	g_autoptr(GError) error = NULL;
 	g_autoptr(GVariant) reply = NULL;
-	SdtDaemonCheckDir *checked;
+	SdtDaemonJobsCheckDir *checked;
 	struct stat st;
 	guint32 uid;
 
@@ -512,7 +382,7 @@ sdt_daemon_check_dir_uid_cb(GObject *source, GAsyncResult *res, gpointer user_da
 		sdt_daemon_return_error(call->invocation, error);
 		return;
 	}
-	checked = g_new0(SdtDaemonCheckDir, 1);
+	checked = g_new0(SdtDaemonJobsCheckDir, 1);
 	checked->uid = (uid_t) uid;
 	checked->dev = st.st_dev;
 	checked->ino = st.st_ino;

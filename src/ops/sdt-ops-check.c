@@ -42,6 +42,7 @@ sdt_ops_check(SdtContext *ctx,
 	      GCancellable *cancellable,
 	      GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	return sdt_ops_check_owned(ctx, mode, dir, -1, progress, user_data, cancellable, error);
 }
 
