@@ -236,8 +236,19 @@ class CheckBusTest(unittest.TestCase):
         self.fail(f'timed out waiting for {what}')
 
     def _start_full(self, conn):
-        """StartCheck('full') on @conn; returns once the reserved file holds space"""
-        (path,) = self.env.call('StartCheck', '(sa{sv})', ('full', {}), conn=conn)
+        """StartCheck('full') on @conn; returns once the reserved file holds space.
+        The job before may have given its space back and not yet ended (its Completed
+        follows the engine's clean-up): Busy until then, for up to 10 s"""
+        from gi.repository import GLib
+        end = time.monotonic() + 10
+        while True:
+            try:
+                (path,) = self.env.call('StartCheck', '(sa{sv})', ('full', {}), conn=conn)
+                break
+            except GLib.Error as e:
+                if E + 'Busy' not in e.message or time.monotonic() > end:
+                    raise
+                time.sleep(0.1)
         self._wait(lambda: self.card.free() < self.free0 - 100 * MIB, 30,
                    'the reserved file')
         return path
