@@ -13,7 +13,7 @@
 #include <grp.h>
 #include <pwd.h>
 #include <sys/statfs.h>
-#include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "sdt-bench-target.h"
@@ -123,57 +123,107 @@ sdt_caller_dir_step(gint fd, const gchar *name, const gchar *shown, struct stat 
 	return next;
 }
 
-/*
- * Whether the caller could write in @path themselves: asked by a child that
- * takes the caller's uid, gid and groups (from the user database) before
- * access(2), so every folder on the way must let the caller through and the
- * last one let the caller write.  Only system calls after fork().
- */
-static gboolean
-sdt_caller_dir_check_access(const gchar *path, uid_t uid, GError **error)
+/* who the caller is for permissions: uid and groups (the primary one included) */
+typedef struct {
+	uid_t uid;
+	gid_t groups[256];
+	gint n_groups;
+} SdtCallerDirUser;
+
+static void
+sdt_caller_dir_user_init(SdtCallerDirUser *user, uid_t uid)
 {
 	struct passwd pwbuf;
 	struct passwd *pw = NULL;
 	gchar buf[4096];
-	gid_t groups[256];
-	gint n_groups = G_N_ELEMENTS(groups);
-	gid_t gid = 65534; /* nogroup, for a uid without a name */
-	gint status = 0;
-	pid_t pid;
 
-	if (uid == 0)
-		return TRUE;
+	user->uid = uid;
+	user->n_groups = 0;
 	if (getpwuid_r(uid, &pwbuf, buf, sizeof(buf), &pw) == 0 && pw != NULL) {
-		gid = pw->pw_gid;
-		if (getgrouplist(pw->pw_name, gid, groups, &n_groups) < 0)
-			n_groups = 0; /* more than we keep: the primary group only */
-	} else {
-		n_groups = 0;
+		user->n_groups = G_N_ELEMENTS(user->groups);
+		if (getgrouplist(pw->pw_name, pw->pw_gid, user->groups, &user->n_groups) < 0) {
+			/* more than we keep: the primary group only */
+			user->groups[0] = pw->pw_gid;
+			user->n_groups = 1;
+		}
 	}
-	pid = fork();
-	if (pid < 0)
-		return sdt_error_set_from_errno(error, errno, _("Cannot use %s"), path);
-	if (pid == 0) {
-		if (setgroups((size_t) n_groups, groups) != 0 || setresgid(gid, gid, gid) != 0 ||
-		    setresuid(uid, uid, uid) != 0)
-			_exit(255);
-		_exit(access(path, W_OK | X_OK) == 0 ? 0 : MIN(errno, 254));
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return TRUE;
-	g_set_error(error,
-		    SDT_ERROR,
-		    SDT_ERROR_INVALID_ARGUMENT,
-		    /* Translators: a folder, then why (e.g. "Permission denied") */
-		    _("You could not write in %s yourself (%s); the check only uses a folder "
-		      "you may write in: make one of yours and name it"),
-		    path,
-		    WIFEXITED(status) && WEXITSTATUS(status) < 255
-			    ? g_strerror(WEXITSTATUS(status))
-			    : _("could not run as that user"));
+}
+
+static gboolean
+sdt_caller_dir_in_group(const SdtCallerDirUser *user, gid_t gid)
+{
+	for (gint i = 0; i < user->n_groups; i++)
+		if (user->groups[i] == gid)
+			return TRUE;
 	return FALSE;
+}
+
+/* POSIX ACL xattr entries (linux/posix_acl_xattr.h) */
+#define SDT_ACL_USER      0x02
+#define SDT_ACL_GROUP_OBJ 0x04
+#define SDT_ACL_GROUP     0x08
+#define SDT_ACL_MASK      0x10
+#define SDT_ACL_OTHER     0x20
+
+static guint32
+sdt_caller_dir_le(const guint8 *p, guint n)
+{
+	guint32 v = 0;
+	for (guint i = 0; i < n; i++)
+		v |= (guint32) p[i] << (8 * i);
+	return v;
+}
+
+/*
+ * Whether the caller may @want (4 read, 2 write, 1 search) on the folder @fd with
+ * @st, as the kernel would decide for them: the mode bits, or the folder's POSIX
+ * ACL when it has one (udisks gives a user /media/USER that way).  Worked out here:
+ * the helper's sandbox has no CAP_SETUID to ask the kernel as the caller.
+ */
+static gboolean
+sdt_caller_dir_may(gint fd, const struct stat *st, const SdtCallerDirUser *user, guint want)
+{
+	g_autofree gchar *proc = g_strdup_printf("/proc/self/fd/%d", fd);
+	guint8 acl[4 + 8 * 64];
+	ssize_t len;
+	guint perm;
+	guint mask = 7;
+	gint group_match = 0; /* 1: a group entry matched; 2: one granted @want */
+	gint user_perm = -1;
+	guint other = 0;
+
+	if (user->uid == 0)
+		return TRUE;
+	if (st->st_uid == user->uid)
+		return (((st->st_mode >> 6) & 7) & want) == want;
+	len = getxattr(proc, "system.posix_acl_access", acl, sizeof(acl));
+	if (len < 4 || (len - 4) % 8 != 0) {
+		if (sdt_caller_dir_in_group(user, st->st_gid))
+			perm = (st->st_mode >> 3) & 7;
+		else
+			perm = st->st_mode & 7;
+		return (perm & want) == want;
+	}
+	for (ssize_t off = 4; off + 8 <= len; off += 8)
+		if (sdt_caller_dir_le(acl + off, 2) == SDT_ACL_MASK)
+			mask = sdt_caller_dir_le(acl + off + 2, 2) & 7;
+	for (ssize_t off = 4; off + 8 <= len; off += 8) {
+		guint32 tag = sdt_caller_dir_le(acl + off, 2);
+		guint p = sdt_caller_dir_le(acl + off + 2, 2) & 7;
+		guint32 id = sdt_caller_dir_le(acl + off + 4, 4);
+		if (tag == SDT_ACL_USER && id == user->uid)
+			user_perm = (gint) (p & mask);
+		else if ((tag == SDT_ACL_GROUP_OBJ && sdt_caller_dir_in_group(user, st->st_gid)) ||
+			 (tag == SDT_ACL_GROUP && sdt_caller_dir_in_group(user, id)))
+			group_match = MAX(group_match, ((p & mask) & want) == want ? 2 : 1);
+		else if (tag == SDT_ACL_OTHER)
+			other = p;
+	}
+	if (user_perm >= 0)
+		return ((guint) user_perm & want) == want;
+	if (group_match > 0)
+		return group_match == 2;
+	return (other & want) == want;
 }
 
 gboolean
@@ -181,12 +231,14 @@ sdt_caller_dir_check(const gchar *path, uid_t uid, struct stat *st_out, GError *
 {
 	g_auto(GStrv) parts = NULL;
 	g_autoptr(GString) shown = g_string_new(NULL);
+	SdtCallerDirUser user;
 	struct stat st;
 	gint fd;
 	gboolean ok = TRUE;
 
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_return_val_if_fail(path != NULL && path[0] == '/', FALSE);
+	sdt_caller_dir_user_init(&user, uid);
 	fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) != 0) {
 		ok = sdt_error_set_from_errno(error, errno, _("Cannot use %s"), "/");
@@ -198,7 +250,20 @@ sdt_caller_dir_check(const gchar *path, uid_t uid, struct stat *st_out, GError *
 
 		if (parts[i][0] == '\0' || g_strcmp0(parts[i], ".") == 0)
 			continue;
-		/* the folder this one is in */
+		/* the folder this one is in: the caller's way through, and nobody else's to swap */
+		if (!sdt_caller_dir_may(fd, &st, &user, 1)) {
+			g_set_error(
+				error,
+				SDT_ERROR,
+				SDT_ERROR_INVALID_ARGUMENT,
+				/* Translators: a folder, then the one inside it the user named */
+				_("You cannot open %s yourself, so %s is not a folder you could "
+				  "use; choose a folder of yours that you can reach"),
+				shown->len > 0 ? shown->str : "/",
+				path);
+			ok = FALSE;
+			goto out;
+		}
 		if (!sdt_caller_dir_check_parent(&st,
 						 shown->len > 0 ? shown->str : "/",
 						 uid,
@@ -224,8 +289,17 @@ sdt_caller_dir_check(const gchar *path, uid_t uid, struct stat *st_out, GError *
 		goto out;
 	}
 	ok = sdt_caller_dir_check_fs(fd, path, error) &&
-	     sdt_caller_dir_check_last(&st, path, uid, error) &&
-	     sdt_caller_dir_check_access(path, uid, error);
+	     sdt_caller_dir_check_last(&st, path, uid, error);
+	if (ok && !sdt_caller_dir_may(fd, &st, &user, 3)) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_ARGUMENT,
+			    /* Translators: a folder */
+			    _("You could not write in %s yourself; the check only uses a folder "
+			      "you may write in (chmod u+wx)"),
+			    path);
+		ok = FALSE;
+	}
 	if (ok && st_out != NULL)
 		*st_out = st;
 out:

@@ -20,8 +20,9 @@ G_BEGIN_DECLS
  *  - no symbolic link anywhere on the way (each component is opened with
  *    O_NOFOLLOW), so no link another user planted can redirect it;
  *  - the folder belongs to @uid and only its owner may write to it, and the
- *    caller could write in it themselves (a child with the caller's uid and
- *    groups asks access(2): every folder above must let the caller through);
+ *    caller could write in it themselves: every folder above lets the caller
+ *    through and the last one lets the caller write, by the mode bits or the
+ *    POSIX ACL, with the caller's groups from the user database;
  *  - every folder above it belongs to root or to @uid, and one others may
  *    write to is sticky (/var/tmp), so no other user can replace a part;
  *  - its file system is not in memory (tmpfs, ramfs): said first, /tmp being

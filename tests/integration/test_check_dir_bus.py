@@ -19,6 +19,7 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -158,8 +159,25 @@ class CheckDirBusTest(unittest.TestCase):
         hidden = os.path.join(private, 'mine')
         os.mkdir(hidden, 0o755)
         os.chown(hidden, NOBODY, NOBODY)
-        self.refused_for('nobody', hidden, f'You could not write in {hidden} yourself',
-                         'Permission denied')
+        self.refused_for('nobody', hidden, f'You cannot open {private} yourself',
+                         f'so {hidden} is not a folder you could use')
+        # ... unless its POSIX ACL lets the user through (as udisks' /media/USER does):
+        # then the next rule speaks (here: the folder is group-writable)
+        # (setfacl -m u:nobody:x, written as the kernel's xattr: the tool may be absent)
+        none = 0xffffffff
+        acl = struct.pack('<I', 2) + b''.join(
+            struct.pack('<HHI', tag, perm, uid) for tag, perm, uid in
+            ((0x01, 7, none), (0x02, 1, NOBODY), (0x04, 0, none), (0x10, 1, none),
+             (0x20, 0, none)))
+        os.setxattr(private, 'system.posix_acl_access', acl)
+        os.chmod(hidden, 0o775)
+        self.refused_for('nobody', hidden, f'{hidden} is writable by other users')
+        # the user's folder that the user may not write in
+        readonly = os.path.join(self.card.mnt, 'readonly')
+        os.mkdir(readonly, 0o555)
+        os.chown(readonly, NOBODY, NOBODY)
+        self.refused_for('nobody', readonly, f'You could not write in {readonly} yourself',
+                         'chmod u+wx')
         # no such folder
         nothing = os.path.join(self.mine, 'nothing')
         self.refused_for('nobody', nothing, f'Cannot use {nothing}')
