@@ -92,6 +92,28 @@ sdt_bench_target_fs_describe(const struct statfs *sfs)
 	return name != NULL ? g_strdup(name) : g_strdup_printf("0x%" G_GINT32_MODIFIER "x", magic);
 }
 
+gboolean
+sdt_bench_target_refuse_memory(const gchar *dir, const struct statfs *sfs, GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	guint32 magic = sdt_bench_target_fs_magic(sfs);
+	g_autofree gchar *fs = NULL;
+
+	if (magic != TMPFS_MAGIC && magic != RAMFS_MAGIC)
+		return TRUE;
+	fs = sdt_bench_target_fs_describe(sfs);
+	g_set_error(error,
+		    SDT_ERROR,
+		    SDT_ERROR_NOT_SUPPORTED,
+		    /* Translators: a folder, then its file system (tmpfs) */
+		    _("%s is in memory (%s), not on a card: nothing written there reaches a "
+		      "card (/tmp is in memory on Debian 13 and Raspberry Pi OS trixie); choose "
+		      "a folder on the card, such as /var/tmp on a Raspberry Pi"),
+		    dir,
+		    fs);
+	return FALSE;
+}
+
 /* the block device behind @devnum, through udev; falls back to "MAJ:MIN" */
 static void
 sdt_bench_target_identify(SdtBenchTarget *self)

@@ -68,6 +68,15 @@ guint32 sdt_bench_target_fs_magic(const struct statfs *sfs);
 /* the file system's name, else its magic in hex: "0xcafe4a11" */
 gchar *sdt_bench_target_fs_describe(const struct statfs *sfs);
 
+/*
+ * FALSE, with SDT_ERROR_NOT_SUPPORTED saying that @dir is in memory and what
+ * to choose instead, when @sfs (@dir's file system) is tmpfs or ramfs: the
+ * check's folder (in-process and the helper's), whoever owns it and however
+ * shared it is (/tmp on trixie is a tmpfs writable by all: memory is what is
+ * wrong with it).  TRUE otherwise.
+ */
+gboolean sdt_bench_target_refuse_memory(const gchar *dir, const struct statfs *sfs, GError **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtBenchTarget, sdt_bench_target_free)
 
 G_END_DECLS

@@ -32,6 +32,7 @@ sdt_check_config_init(SdtCheckConfig *config, SdtCheckMode mode)
 	memset(config, 0, sizeof(*config));
 	config->mode = mode;
 	config->n_samples = 256;
+	config->dir_owner = -1;
 }
 
 gboolean

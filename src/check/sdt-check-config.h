@@ -37,6 +37,9 @@ typedef struct {
 	/* where the probe keeps its journal (sdt-check-journal.c): NULL-terminated,
 	 * borrowed; at least one, not on the card region probed where possible */
 	const gchar *const *journal_dirs;
+	/* the helper's caller whose folder a --dir target is (issue 32): then the
+	 * folder must be that user's; -1 (the default): root's or ours */
+	gint64 dir_owner;
 } SdtCheckConfig;
 
 /* what a damaged check journal (status and health "check_journal_damaged": its

@@ -84,10 +84,12 @@ sdt_check_target_from_mount(SdtCheck *self, dev_t devnum)
 	return FALSE;
 }
 
-/* a directory, owned by root (or us) and writable by nobody else */
+/* a directory, not in memory, owned by root (or us) and writable by nobody else */
 static gboolean
 sdt_check_target_dir(SdtCheck *self, struct stat *st, GError **error)
 {
+	struct statfs sfs;
+
 	if (g_lstat(self->dir, st) != 0)
 		return sdt_error_set_from_errno(error, errno, _("Cannot use %s"), self->dir);
 	if (!S_ISDIR(st->st_mode)) {
@@ -98,7 +100,26 @@ sdt_check_target_dir(SdtCheck *self, struct stat *st, GError **error)
 			    self->dir);
 		return FALSE;
 	}
-	if ((st->st_uid != 0 && st->st_uid != geteuid()) || (st->st_mode & (S_IWGRP | S_IWOTH))) {
+	/* memory first: /tmp on trixie is a tmpfs writable by all, and what is wrong
+	 * with it is that it is memory (issue 32) */
+	if (statfs(self->dir, &sfs) != 0)
+		return sdt_error_set_from_errno(error, errno, _("Cannot use %s"), self->dir);
+	if (!sdt_bench_target_refuse_memory(self->dir, &sfs, error))
+		return FALSE;
+	/* the helper checking its caller's folder: that user's, still (the helper
+	 * checked the whole path when it was called; sdt-caller-dir.c) */
+	if (self->config->dir_owner >= 0 && (gint64) st->st_uid != self->config->dir_owner) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_ARGUMENT,
+			    /* Translators: a folder */
+			    _("%s is not your folder; the check only reserves space in a folder "
+			      "that belongs to you: make one (mkdir) and name it"),
+			    self->dir);
+		return FALSE;
+	}
+	if ((self->config->dir_owner < 0 && st->st_uid != 0 && st->st_uid != geteuid()) ||
+	    (st->st_mode & (S_IWGRP | S_IWOTH))) {
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_ARGUMENT,

@@ -486,6 +486,7 @@ sdt_cli_job_wait_run(SdtCliJobWait *w,
 		     GDBusConnection *connection,
 		     const gchar *method,
 		     const gchar *arg,
+		     GVariant *options,
 		     GCancellable *cancellable)
 {
 	gulong cancel_id = 0;
@@ -494,7 +495,7 @@ sdt_cli_job_wait_run(SdtCliJobWait *w,
 				      NULL,
 				      method,
 				      arg,
-				      NULL,
+				      options,
 				      SDT_TERMINAL_CALL_TIMEOUT_MS,
 				      sdt_cli_job_wait_progress_cb,
 				      sdt_cli_job_wait_done_cb,
@@ -515,14 +516,16 @@ sdt_cli_job_wait_run(SdtCliJobWait *w,
 }
 
 /*
- * Starts a job of the helper (StartBenchmark or StartCheck, with @arg) and
- * follows it until Completed, from the helper's unique name only: the system
- * bus lets any user emit a Completed for our job's predictable path.
+ * Starts a job of the helper (StartBenchmark or StartCheck, with @arg;
+ * StartSoak or StartVerify, @arg %NULL) with @options (floating, may be %NULL)
+ * and follows it until Completed, from the helper's unique name only: the
+ * system bus lets any user emit a Completed for our job's predictable path.
  */
 static JsonNode *
 sdt_cli_ops_run_job(SdtCli *cli,
 		    const gchar *method,
 		    const gchar *arg,
+		    GVariant *options,
 		    SdtBenchProgressFunc progress,
 		    gpointer user_data,
 		    GCancellable *cancellable,
@@ -532,8 +535,11 @@ sdt_cli_ops_run_job(SdtCli *cli,
 	SdtCliJobWait w = {.progress = progress, .user_data = user_data};
 	JsonNode *node = NULL;
 
-	if (bus == NULL)
+	if (bus == NULL) {
+		if (options != NULL)
+			g_variant_unref(g_variant_ref_sink(options));
 		return NULL;
+	}
 	sdt_cli_ops_ensure_agent(bus);
 	/* a private context: the caller may be a worker thread while its main
 	 * thread runs a loop (e.g. for SIGINT) on the default one */
@@ -544,6 +550,7 @@ sdt_cli_ops_run_job(SdtCli *cli,
 			     g_dbus_proxy_get_connection(G_DBUS_PROXY(bus->manager)),
 			     method,
 			     arg,
+			     options,
 			     cancellable);
 	g_main_context_pop_thread_default(w.context);
 	if (w.error != NULL) {
@@ -570,10 +577,7 @@ static const SdtCliOpsJob sdt_cli_ops_jobs[] = {
 			       "StartBenchmark",
 			       N_("--dir is only for --root mode: the helper always "
 				  "benchmarks the file system on the SD card")},
-	[SDT_CLI_JOB_CHECK] = {sdt_ops_check,
-			       "StartCheck",
-			       N_("--dir is only for in-process mode (--root): the helper "
-				  "always checks the file system on the SD card")},
+	[SDT_CLI_JOB_CHECK] = {sdt_ops_check, "StartCheck", NULL},
 };
 
 JsonNode *
@@ -587,6 +591,7 @@ sdt_cli_ops_job(SdtCli *cli,
 		GError **error)
 {
 	const SdtCliOpsJob *how;
+	GVariant *options = NULL;
 	JsonNode *node;
 
 	g_return_val_if_fail((guint) job < G_N_ELEMENTS(sdt_cli_ops_jobs), NULL);
@@ -605,14 +610,29 @@ sdt_cli_ops_job(SdtCli *cli,
 		sdt_l10n_english_end(before);
 		return sdt_cli_ops_local(node, error);
 	}
-	if (dir != NULL) {
+	if (dir != NULL && job != SDT_CLI_JOB_CHECK) {
 		g_set_error_literal(error,
 				    SDT_ERROR,
 				    SDT_ERROR_INVALID_ARGUMENT,
 				    _(how->dir_refused));
 		return NULL;
 	}
-	node = sdt_cli_ops_run_job(cli, how->method, arg, progress, user_data, cancellable, error);
+	if (dir != NULL) {
+		/* issue 32: the helper checks a folder of the caller's, named absolutely */
+		g_autofree gchar *absolute = g_canonicalize_filename(dir, NULL);
+		g_auto(GVariantBuilder) builder = G_VARIANT_BUILDER_INIT(G_VARIANT_TYPE_VARDICT);
+
+		g_variant_builder_add(&builder, "{sv}", "dir", g_variant_new_bytestring(absolute));
+		options = g_variant_builder_end(&builder);
+	}
+	node = sdt_cli_ops_run_job(cli,
+				   how->method,
+				   arg,
+				   options,
+				   progress,
+				   user_data,
+				   cancellable,
+				   error);
 	if (node == NULL)
 		sdt_cli_ops_privileged_hint(cli, error);
 	return node;
@@ -629,16 +649,94 @@ sdt_cli_ops_soak(SdtCli *cli,
 		 GError **error)
 {
 	SdtCliUserProgress user = {progress, user_data};
-	gpointer before = sdt_l10n_english_begin();
-	JsonNode *node = sdt_ops_bench_soak(cli->ctx,
-					    dir,
-					    size,
-					    seconds,
-					    sdt_cli_ops_user_progress_cb,
-					    &user,
-					    cancellable,
-					    error);
+	g_auto(GVariantBuilder) builder = G_VARIANT_BUILDER_INIT(G_VARIANT_TYPE_VARDICT);
+	gpointer before;
+	JsonNode *node;
 
+	if (cli->ctx == NULL) {
+		/* issue 32: a job of the helper, a benchmark to polkit */
+		if (dir != NULL) {
+			g_set_error_literal(error,
+					    SDT_ERROR,
+					    SDT_ERROR_INVALID_ARGUMENT,
+					    _(sdt_cli_ops_jobs[SDT_CLI_JOB_BENCH].dir_refused));
+			return NULL;
+		}
+		g_variant_builder_add(&builder, "{sv}", "size", g_variant_new_uint64(size));
+		g_variant_builder_add(&builder, "{sv}", "seconds", g_variant_new_double(seconds));
+		node = sdt_cli_ops_run_job(cli,
+					   "StartSoak",
+					   NULL,
+					   g_variant_builder_end(&builder),
+					   progress,
+					   user_data,
+					   cancellable,
+					   error);
+		if (node == NULL)
+			sdt_cli_ops_privileged_hint(cli, error);
+		return node;
+	}
+	before = sdt_l10n_english_begin();
+	node = sdt_ops_bench_soak(cli->ctx,
+				  dir,
+				  size,
+				  seconds,
+				  sdt_cli_ops_user_progress_cb,
+				  &user,
+				  cancellable,
+				  error);
 	sdt_l10n_english_end(before);
 	return sdt_cli_ops_local(node, error);
+}
+
+/* a verify job's Phase back to its stage */
+typedef struct {
+	SdtOpsVerifyProgressFunc progress;
+	gpointer user_data;
+} SdtCliVerifyProgress;
+
+static void
+sdt_cli_ops_verify_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gpointer data)
+{
+	SdtCliVerifyProgress *p = data;
+
+	if (p->progress == NULL)
+		return;
+	if (g_strcmp0(phase, "log") == 0)
+		p->progress(SDT_OPS_VERIFY_STAGE_LOG, fraction, p->user_data);
+	else if (g_strcmp0(phase, "benchmark") == 0)
+		p->progress(SDT_OPS_VERIFY_STAGE_BENCHMARK, fraction, p->user_data);
+	else if (g_strcmp0(phase, "soak") == 0)
+		p->progress(SDT_OPS_VERIFY_STAGE_SOAK, fraction, p->user_data);
+}
+
+JsonNode *
+sdt_cli_ops_verify(SdtCli *cli,
+		   gdouble soak_seconds,
+		   SdtOpsVerifyProgressFunc progress,
+		   gpointer user_data,
+		   GCancellable *cancellable,
+		   GError **error)
+{
+	SdtCliVerifyProgress p = {progress, user_data};
+	g_auto(GVariantBuilder) builder = G_VARIANT_BUILDER_INIT(G_VARIANT_TYPE_VARDICT);
+	JsonNode *node;
+
+	g_return_val_if_fail(cli->ctx == NULL, NULL);
+	if (soak_seconds != -1)
+		g_variant_builder_add(&builder,
+				      "{sv}",
+				      "soak_seconds",
+				      g_variant_new_double(soak_seconds));
+	node = sdt_cli_ops_run_job(cli,
+				   "StartVerify",
+				   NULL,
+				   g_variant_builder_end(&builder),
+				   sdt_cli_ops_verify_progress_cb,
+				   &p,
+				   cancellable,
+				   error);
+	if (node == NULL)
+		sdt_cli_ops_privileged_hint(cli, error);
+	return node;
 }

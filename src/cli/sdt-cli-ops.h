@@ -39,8 +39,9 @@ typedef enum {
  * private main context this function iterates until the job's Completed
  * signal).  Cancelling @cancellable from any thread, e.g. a SIGINT handler
  * in the main thread, stops the job (bus mode: Job.Cancel) and the call
- * fails with SDT_ERROR_CANCELLED.  @dir is only accepted in --root mode
- * (e.g. `--root / check --dir MNT` as root).
+ * fails with SDT_ERROR_CANCELLED.  @dir is accepted in --root mode (e.g.
+ * `--root / check --dir MNT` as root) and, for the check only, over the bus
+ * (StartCheck's "dir" option: the helper checks the caller's own folder).
  */
 JsonNode *sdt_cli_ops_job(SdtCli *cli,
 			  SdtCliJob job,
@@ -51,7 +52,8 @@ JsonNode *sdt_cli_ops_job(SdtCli *cli,
 			  GCancellable *cancellable,
 			  GError **error);
 
-/* the soak test, in-process only (as root or under --root), as sdt_ops_bench_soak() */
+/* the soak test as sdt_ops_bench_soak(): in-process with --root, else the
+ * helper's StartSoak job (@dir only with --root) */
 JsonNode *sdt_cli_ops_soak(SdtCli *cli,
 			   const gchar *dir,
 			   guint64 size,
@@ -60,6 +62,19 @@ JsonNode *sdt_cli_ops_soak(SdtCli *cli,
 			   gpointer user_data,
 			   GCancellable *cancellable,
 			   GError **error);
+
+/*
+ * `verify` over the bus: the helper's StartVerify job, @soak_seconds -1 for
+ * the default; @progress gets the job's Phase back as a stage.  As
+ * sdt_cli_ops_job(): synchronous, cancelled through @cancellable.  In-process
+ * (--root) verify calls sdt_ops_verify() itself.
+ */
+JsonNode *sdt_cli_ops_verify(SdtCli *cli,
+			     gdouble soak_seconds,
+			     SdtOpsVerifyProgressFunc progress,
+			     gpointer user_data,
+			     GCancellable *cancellable,
+			     GError **error);
 
 /*
  * An operation that only reads (info, recommend, status, history, health):

@@ -106,7 +106,7 @@ sdt_cli_bench_work(gpointer data, GCancellable *cancellable, GError **error)
 {
 	SdtCliBenchRun *self = data;
 
-	/* the soak test runs in-process (as root or under --root) */
+	/* the soak test: in-process with --root, else the helper's StartSoak job */
 	if (g_strcmp0(self->profile, "soak") == 0)
 		return sdt_cli_ops_soak(self->cli,
 					self->dir,
@@ -342,14 +342,6 @@ sdt_cli_bench_check_options(SdtCli *cli,
 			self->soak_mib = (gint) (SDT_SOAK_DEFAULT_SIZE >> 20);
 		if (self->soak_seconds == -1)
 			self->soak_seconds = SDT_SOAK_DEFAULT_SECONDS;
-		if (cli->ctx == NULL) {
-			g_set_error_literal(error,
-					    SDT_ERROR,
-					    SDT_ERROR_NOT_SUPPORTED,
-					    _("The soak test runs as root without the helper: use "
-					      "“sudo sdtunerctl --root / bench --profile soak”"));
-			return SDT_CLI_EXIT_FAILED;
-		}
 	} else if (self->soak_mib != -1 || self->soak_seconds != -1) {
 		g_set_error_literal(error,
 				    G_OPTION_ERROR,

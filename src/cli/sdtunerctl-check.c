@@ -198,8 +198,8 @@ sdtunerctl_check(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		 0,
 		 G_OPTION_ARG_FILENAME,
 		 &dir,
-		 N_("Check the file system mounted at DIR instead of the SD card (only "
-		    "in-process, with --root)"),
+		 N_("Check the file system that holds DIR, a folder of yours, instead of "
+		    "the SD card"),
 		 N_("DIR")},
 		{NULL},
 	};
@@ -207,14 +207,6 @@ sdtunerctl_check(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	/* --json and --help/-h come from sdt_cli_parse(), as for every command */
 	if (!sdt_cli_parse(cli, entries, 0, 0, &argc, &argv, &rc, error))
 		return rc;
-	if (dir != NULL && cli->ctx == NULL) {
-		g_set_error_literal(error,
-				    G_OPTION_ERROR,
-				    G_OPTION_ERROR_BAD_VALUE,
-				    _("check: --dir is accepted only with --root"));
-		return SDT_CLI_EXIT_USAGE;
-	}
-
 	self.tty = isatty(STDERR_FILENO);
 	self.started = g_get_monotonic_time();
 	self.mode = full ? "full" : "quick";

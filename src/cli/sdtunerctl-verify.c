@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <unistd.h>
 
+#include "sdt-cli-ops.h"
 #include "sdt-error.h"
 #include "sdt-l10n-record.h"
 #include "sdt-l10n.h"
@@ -15,7 +16,7 @@
 #include "sdtunerctl-verify.h"
 
 typedef struct {
-	SdtContext *ctx;
+	SdtCli *cli;
 	SdtOpsVerifyOptions options;
 } SdtCliVerify;
 
@@ -56,40 +57,39 @@ static JsonNode *
 sdt_cli_verify_work(gpointer data, GCancellable *cancellable, GError **error)
 {
 	SdtCliVerify *self = data;
-	gpointer before = sdt_l10n_english_begin();
+	gpointer before;
 	JsonNode *node;
 
+	/* a user: the helper's StartVerify job, behind polkit (issue 32) */
+	if (self->cli->ctx == NULL)
+		return sdt_cli_ops_verify(self->cli,
+					  self->options.soak_seconds,
+					  self->options.progress,
+					  self->options.progress_data,
+					  cancellable,
+					  error);
+	before = sdt_l10n_english_begin();
 	/* what the decision stores (history, pending.json) is the same in every locale:
 	 * English with its reason's code and arguments, shown in the reader's language */
-	node = sdt_ops_verify(self->ctx, &self->options, cancellable, error);
+	node = sdt_ops_verify(self->cli->ctx, &self->options, cancellable, error);
 	sdt_l10n_english_end(before);
 	return node;
 }
 
-/* verify decides in-process, as root; --soak-seconds within a day */
+/* --evidence only in-process (--root); --soak-seconds within a day.  Without
+ * --root, verify is the helper's job, which asks polkit (modify-boot-config) */
 static gint
 sdt_cli_verify_check_options(SdtCli *cli,
 			     const gchar *evidence,
 			     gdouble soak_seconds,
 			     GError **error)
 {
-	if (cli->ctx == NULL) {
-		if (evidence != NULL) {
-			g_set_error_literal(error,
-					    G_OPTION_ERROR,
-					    G_OPTION_ERROR_BAD_VALUE,
-					    _("verify: --evidence is accepted only with --root"));
-			return SDT_CLI_EXIT_USAGE;
-		}
-		/* the decision may rewrite config.txt: it runs as root, in-process */
-		g_set_error_literal(
-			error,
-			SDT_ERROR,
-			SDT_ERROR_NOT_SUPPORTED,
-			_("verify runs as root without the helper: use “sudo sdtunerctl "
-			  "--root / verify” (the sd-tuner-verify service runs it after "
-			  "every boot)"));
-		return SDT_CLI_EXIT_FAILED;
+	if (cli->ctx == NULL && evidence != NULL) {
+		g_set_error_literal(error,
+				    G_OPTION_ERROR,
+				    G_OPTION_ERROR_BAD_VALUE,
+				    _("verify: --evidence is accepted only with --root"));
+		return SDT_CLI_EXIT_USAGE;
 	}
 	if (soak_seconds != -1 && !(soak_seconds >= 0 && soak_seconds <= 24 * 3600)) {
 		g_set_error_literal(error,
@@ -190,7 +190,7 @@ sdtunerctl_verify(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	options.progress = sdt_cli_verify_progress_cb;
 	options.progress_data = &progress;
 	/* in a worker thread, so that SIGTERM (systemd stopping the unit) and SIGINT cancel it */
-	verify.ctx = cli->ctx;
+	verify.cli = cli;
 	verify.options = options;
 	node = sdt_cli_run_in_thread(sdt_cli_verify_work, NULL, &verify, error);
 	if (progress.tty && progress.stage >= 0)

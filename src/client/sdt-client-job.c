@@ -274,7 +274,9 @@ sdt_client_job_call(SdtClientJob *self)
 			       SDT_MANAGER_PATH,
 			       SDT_MANAGER_IFACE,
 			       self->method,
-			       g_variant_new("(s@a{sv})", self->arg, self->options),
+			       self->arg != NULL
+				       ? g_variant_new("(s@a{sv})", self->arg, self->options)
+				       : g_variant_new("(@a{sv})", self->options),
 			       G_VARIANT_TYPE("(o)"),
 			       G_DBUS_CALL_FLAGS_NO_AUTO_START,
 			       self->timeout_ms,

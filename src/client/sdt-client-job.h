@@ -48,7 +48,8 @@ typedef void (*SdtClientJobDoneFunc)(const gchar *result, const GError *error, g
 /*
  * @helper: the helper's unique name (":1.42"), or %NULL to activate the
  * helper and ask the bus for it.  @method: "StartBenchmark" or "StartCheck",
- * called with (@arg, @options); @options may be %NULL (empty) and is
+ * called with (@arg, @options), or "StartSoak" or "StartVerify", called with
+ * (@options) alone when @arg is %NULL; @options may be %NULL (empty) and is
  * consumed if floating.  @timeout_ms: how long the call may wait (a polkit
  * prompt).  @progress may be %NULL.
  */

@@ -24,6 +24,10 @@ struct _SdtBenchmarkJob {
 	gchar *bench_dir;
 	gchar *starter;
 	SdtOpsJobFunc func;
+	SdtBenchmarkJobRunFunc run; /* instead of func, with run_data */
+	gpointer run_data;
+	GDestroyNotify run_destroy;
+	const gchar *why;
 	GCancellable *cancellable;
 	GMainContext *main_ctx;
 	guint watch_id;
@@ -144,13 +148,25 @@ sdt_benchmark_job_thread(GTask *task,
 {
 	SdtBenchmarkJob *self = SDT_BENCHMARK_JOB(source_object);
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) result = self->func(self->ctx,
-						self->profile,
-						self->bench_dir,
-						sdt_benchmark_job_progress_cb,
-						self,
-						cancellable,
-						&error);
+	g_autoptr(JsonNode) result = NULL;
+
+	if (self->run != NULL)
+		result = self->run(self->ctx,
+				   self->profile,
+				   self->bench_dir,
+				   self->run_data,
+				   sdt_benchmark_job_progress_cb,
+				   self,
+				   cancellable,
+				   &error);
+	else
+		result = self->func(self->ctx,
+				    self->profile,
+				    self->bench_dir,
+				    sdt_benchmark_job_progress_cb,
+				    self,
+				    cancellable,
+				    &error);
 
 	sdt_json_task_return(task, result, g_steal_pointer(&error));
 }
@@ -210,6 +226,8 @@ sdt_benchmark_job_starter_vanished_cb(GDBusConnection *connection,
 static const gchar *
 sdt_benchmark_job_why(SdtBenchmarkJob *self)
 {
+	if (self->why != NULL)
+		return self->why;
 	if (self->func == sdt_ops_check)
 		return "checking the SD card: a shutdown in the middle of its writes could "
 		       "damage the data on the card";
@@ -297,6 +315,8 @@ sdt_benchmark_job_finalize(GObject *object)
 	g_clear_object(&self->ctx);
 	g_clear_object(&self->cancellable);
 	g_main_context_unref(self->main_ctx);
+	if (self->run_destroy != NULL)
+		self->run_destroy(self->run_data);
 	g_free(self->profile);
 	g_free(self->bench_dir);
 	g_free(self->starter);
@@ -350,5 +370,24 @@ sdt_benchmark_job_new(SdtContext *ctx,
 	sdt_job_set_phase(SDT_JOB(self), "prepare");
 	sdt_job_set_progress(SDT_JOB(self), 0.0);
 	sdt_job_set_rate(SDT_JOB(self), 0.0);
+	return self;
+}
+
+SdtBenchmarkJob *
+sdt_benchmark_job_new_full(SdtContext *ctx,
+			   const gchar *profile,
+			   const gchar *dir,
+			   const gchar *starter,
+			   SdtBenchmarkJobRunFunc run,
+			   gpointer data,
+			   GDestroyNotify destroy,
+			   const gchar *why)
+{
+	SdtBenchmarkJob *self = sdt_benchmark_job_new(ctx, profile, dir, starter, NULL);
+
+	self->run = run;
+	self->run_data = data;
+	self->run_destroy = destroy;
+	self->why = why;
 	return self;
 }

@@ -33,6 +33,27 @@ SdtBenchmarkJob *sdt_benchmark_job_new(SdtContext *ctx,
 				       const gchar *bench_dir,
 				       const gchar *starter,
 				       SdtOpsJobFunc func);
+/*
+ * A job that is not sdt_ops_bench() or sdt_ops_check() (issue 32: the soak test,
+ * verify): @run gets @data and the rest as an SdtOpsJobFunc; @why is the reason
+ * the job gives logind for holding off a shutdown (English, static).
+ */
+typedef JsonNode *(*SdtBenchmarkJobRunFunc)(SdtContext *ctx,
+					    const gchar *profile,
+					    const gchar *dir,
+					    gpointer data,
+					    SdtBenchProgressFunc progress,
+					    gpointer user_data,
+					    GCancellable *cancellable,
+					    GError **error);
+SdtBenchmarkJob *sdt_benchmark_job_new_full(SdtContext *ctx,
+					    const gchar *profile,
+					    const gchar *dir,
+					    const gchar *starter,
+					    SdtBenchmarkJobRunFunc run,
+					    gpointer data,
+					    GDestroyNotify destroy,
+					    const gchar *why);
 const gchar *sdt_benchmark_job_get_starter(SdtBenchmarkJob *self);
 /* starts watching @connection for the starter leaving, and the worker */
 void sdt_benchmark_job_start(SdtBenchmarkJob *self, GDBusConnection *connection);

@@ -7,15 +7,20 @@
 
 #include <glib/gi18n.h>
 
+#include <sys/stat.h>
+
 #include "sdt-authority.h"
+#include "sdt-caller-dir.h"
 #include "sdt-check.h"
 #include "sdt-daemon.h"
+#include "sdt-daemon-jobs.h"
 #include "sdt-error.h"
 #include "sdt-json.h"
 #include "sdt-utf8.h"
 #include "sdt-health.h"
 #include "sdt-ops.h"
 #include "sdt-options.h"
+#include "sdt-soak.h"
 
 /* a finished job stays on the bus this long, so a late client can read it */
 #define SDT_DAEMON_JOB_LINGER_S 5
@@ -50,6 +55,8 @@ typedef enum {
 	SDT_DAEMON_OP_CHECK,
 	SDT_DAEMON_OP_HEALTH,
 	SDT_DAEMON_OP_DEVICES,
+	SDT_DAEMON_OP_SOAK,
+	SDT_DAEMON_OP_VERIFY,
 } SdtDaemonOp;
 
 /* one method call on its way through validation, polkit and the worker */
@@ -59,6 +66,9 @@ typedef struct {
 	SdtDaemonOp op;
 	gchar *arg; /* recommendation id or profile */
 	gboolean trial;
+	gchar *dir;      /* StartCheck's "dir" option, or NULL */
+	guint64 size;    /* StartSoak's */
+	gdouble seconds; /* StartSoak's, StartVerify's soak_seconds (-1: default) */
 } SdtDaemonCall;
 
 static void
@@ -105,6 +115,7 @@ sdt_daemon_call_free(SdtDaemonCall *call)
 	g_object_unref(call->daemon);
 	g_object_unref(call->invocation);
 	g_free(call->arg);
+	g_free(call->dir);
 	g_free(call);
 }
 
@@ -245,6 +256,41 @@ sdt_daemon_job_finished_cb(SdtBenchmarkJob *job, SdtDaemon *self)
 	sdt_daemon_busy_dec(self);
 }
 
+/* the job of @call: a benchmark or a check, or one of issue 32 (sdt-daemon-jobs.c) */
+static SdtBenchmarkJob *
+sdt_daemon_job_new(SdtDaemon *self, SdtDaemonCall *call, const gchar *sender)
+{
+	switch (call->op) {
+	case SDT_DAEMON_OP_SOAK:
+		return sdt_daemon_jobs_soak(self->ctx,
+					    self->bench_dir,
+					    sender,
+					    call->size,
+					    call->seconds);
+	case SDT_DAEMON_OP_VERIFY:
+		return sdt_daemon_jobs_verify(self->ctx, sender, call->seconds);
+	case SDT_DAEMON_OP_CHECK:
+		if (call->dir != NULL)
+			return sdt_daemon_jobs_check_dir(
+				self->ctx,
+				call->arg,
+				call->dir,
+				sender,
+				g_object_get_data(G_OBJECT(call->invocation), "sdt-check-dir"));
+		return sdt_benchmark_job_new(self->ctx,
+					     call->arg,
+					     self->bench_dir,
+					     sender,
+					     sdt_ops_check);
+	default:
+		return sdt_benchmark_job_new(self->ctx,
+					     call->arg,
+					     self->bench_dir,
+					     sender,
+					     sdt_ops_bench);
+	}
+}
+
 static void
 sdt_daemon_start_benchmark(SdtDaemon *self, SdtDaemonCall *call)
 {
@@ -257,7 +303,7 @@ sdt_daemon_start_benchmark(SdtDaemon *self, SdtDaemonCall *call)
 	if (self->bench_job != NULL) {
 		const gchar *running = g_dbus_interface_skeleton_get_object_path(
 			G_DBUS_INTERFACE_SKELETON(self->bench_job));
-		if (call->op == SDT_DAEMON_OP_CHECK)
+		if (call->op != SDT_DAEMON_OP_BENCHMARK)
 			g_dbus_method_invocation_return_error(
 				call->invocation,
 				SDT_ERROR,
@@ -277,12 +323,7 @@ sdt_daemon_start_benchmark(SdtDaemon *self, SdtDaemonCall *call)
 				running);
 		return;
 	}
-	job = sdt_benchmark_job_new(self->ctx,
-				    call->arg,
-				    self->bench_dir,
-				    sender,
-				    call->op == SDT_DAEMON_OP_CHECK ? sdt_ops_check
-								    : sdt_ops_bench);
+	job = sdt_daemon_job_new(self, call, sender);
 	path = g_strdup_printf("%s/%u", SDT_JOBS_PATH, ++self->job_counter);
 	if (!g_dbus_interface_skeleton_export(G_DBUS_INTERFACE_SKELETON(job),
 					      self->connection,
@@ -297,17 +338,77 @@ sdt_daemon_start_benchmark(SdtDaemon *self, SdtDaemonCall *call)
 	self->bench_job = job;
 	sdt_daemon_busy_inc(self);
 	g_signal_connect(job, "finished", G_CALLBACK(sdt_daemon_job_finished_cb), self);
-	g_debug("%s %s (%s) started for %s",
-		call->op == SDT_DAEMON_OP_CHECK ? "check" : "benchmark",
+	g_debug("job %s (%s%s%s) started for %s",
 		path,
 		call->arg,
+		call->dir != NULL ? " in " : "",
+		call->dir != NULL ? call->dir : "",
 		sender);
 	/* the reply goes out before any signal of the job */
 	if (call->op == SDT_DAEMON_OP_CHECK)
 		sdt_manager_complete_start_check(self->manager, call->invocation, path);
+	else if (call->op == SDT_DAEMON_OP_SOAK)
+		sdt_manager_complete_start_soak(self->manager, call->invocation, path);
+	else if (call->op == SDT_DAEMON_OP_VERIFY)
+		sdt_manager_complete_start_verify(self->manager, call->invocation, path);
 	else
 		sdt_manager_complete_start_benchmark(self->manager, call->invocation, path);
 	sdt_benchmark_job_start(job, self->connection);
+}
+
+/* the caller's folder, now that polkit said yes: whose is it (the bus says who
+ * the caller is), and may the caller have root write in it */
+static void
+sdt_daemon_check_dir_uid_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+{
+	g_autoptr(SdtDaemonCall) call = user_data;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GVariant) reply = NULL;
+	SdtDaemonJobsCheckDir *checked;
+	struct stat st;
+	guint32 uid;
+
+	reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), res, &error);
+	if (reply == NULL) {
+		g_dbus_error_strip_remote_error(error);
+		g_prefix_error(&error, _("Cannot tell who the caller is: "));
+		sdt_daemon_return_error(call->invocation, error);
+		return;
+	}
+	g_variant_get(reply, "(u)", &uid);
+	if (!sdt_caller_dir_check(call->dir, (uid_t) uid, &st, &error)) {
+		g_debug("StartCheck from %s (uid %u): %s refused: %s",
+			g_dbus_method_invocation_get_sender(call->invocation),
+			uid,
+			call->dir,
+			error->message);
+		sdt_daemon_return_error(call->invocation, error);
+		return;
+	}
+	checked = g_new0(SdtDaemonJobsCheckDir, 1);
+	checked->uid = (uid_t) uid;
+	checked->dev = st.st_dev;
+	checked->ino = st.st_ino;
+	g_object_set_data_full(G_OBJECT(call->invocation), "sdt-check-dir", checked, g_free);
+	sdt_daemon_start_benchmark(call->daemon, call);
+}
+
+static void
+sdt_daemon_check_dir_caller(SdtDaemon *self, SdtDaemonCall *call)
+{
+	g_dbus_connection_call(
+		g_dbus_method_invocation_get_connection(call->invocation),
+		"org.freedesktop.DBus",
+		"/org/freedesktop/DBus",
+		"org.freedesktop.DBus",
+		"GetConnectionUnixUser",
+		g_variant_new("(s)", g_dbus_method_invocation_get_sender(call->invocation)),
+		G_VARIANT_TYPE("(u)"),
+		G_DBUS_CALL_FLAGS_NONE,
+		-1,
+		NULL,
+		sdt_daemon_check_dir_uid_cb,
+		call);
 }
 
 static void
@@ -325,7 +426,12 @@ sdt_daemon_authorized_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 		sdt_daemon_return_error(call->invocation, error);
 		return;
 	}
-	if (call->op == SDT_DAEMON_OP_BENCHMARK || call->op == SDT_DAEMON_OP_CHECK) {
+	if (call->op == SDT_DAEMON_OP_CHECK && call->dir != NULL) {
+		sdt_daemon_check_dir_caller(self, g_steal_pointer(&call));
+		return;
+	}
+	if (call->op == SDT_DAEMON_OP_BENCHMARK || call->op == SDT_DAEMON_OP_CHECK ||
+	    call->op == SDT_DAEMON_OP_SOAK || call->op == SDT_DAEMON_OP_VERIFY) {
 		sdt_daemon_start_benchmark(self, call);
 		return;
 	}
@@ -460,14 +566,80 @@ sdt_daemon_handle_start_check(SdtManager *manager,
 	g_autoptr(GError) error = NULL;
 	SdtCheckMode check_mode;
 
-	if (!sdt_check_config_mode_from_string(mode, &check_mode, &error)) {
+	g_autofree gchar *dir = NULL;
+	SdtDaemonCall *call;
+
+	if (!sdt_check_config_mode_from_string(mode, &check_mode, &error) ||
+	    !sdt_options_lookup_path(options, SDT_OPTION_DIR, &dir, &error)) {
 		sdt_daemon_return_error(invocation, error);
 		return G_DBUS_METHOD_INVOCATION_HANDLED;
 	}
-	sdt_daemon_authorize(self,
-			     sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_CHECK, mode),
-			     SDT_ACTION_CHECK,
-			     options);
+	call = sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_CHECK, mode);
+	call->dir = g_steal_pointer(&dir);
+	sdt_daemon_authorize(self, call, SDT_ACTION_CHECK, options);
+	return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
+/* issue 32: `sdtunerctl bench -p soak` for a user, a benchmark to polkit */
+static gboolean
+sdt_daemon_handle_start_soak(SdtManager *manager,
+			     GDBusMethodInvocation *invocation,
+			     GVariant *options,
+			     SdtDaemon *self)
+{
+	g_autoptr(GError) error = NULL;
+	SdtDaemonCall *call;
+	guint64 size;
+	gdouble seconds;
+
+	if (!sdt_options_lookup_uint64(options,
+				       SDT_OPTION_SIZE,
+				       SDT_SOAK_DEFAULT_SIZE,
+				       &size,
+				       &error) ||
+	    !sdt_options_lookup_double(options,
+				       SDT_OPTION_SECONDS,
+				       SDT_SOAK_DEFAULT_SECONDS,
+				       &seconds,
+				       &error) ||
+	    !sdt_options_check_soak(size, seconds, &error)) {
+		sdt_daemon_return_error(invocation, error);
+		return G_DBUS_METHOD_INVOCATION_HANDLED;
+	}
+	call = sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_SOAK, "soak");
+	call->size = size;
+	call->seconds = seconds;
+	sdt_daemon_authorize(self, call, SDT_ACTION_BENCHMARK, options);
+	return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
+/* issue 32: `sdtunerctl verify` for a user; it may rewrite config.txt */
+static gboolean
+sdt_daemon_handle_start_verify(SdtManager *manager,
+			       GDBusMethodInvocation *invocation,
+			       GVariant *options,
+			       SdtDaemon *self)
+{
+	g_autoptr(GError) error = NULL;
+	SdtDaemonCall *call;
+	gdouble seconds;
+
+	if (!sdt_options_lookup_double(options, SDT_OPTION_SOAK_SECONDS, -1, &seconds, &error)) {
+		sdt_daemon_return_error(invocation, error);
+		return G_DBUS_METHOD_INVOCATION_HANDLED;
+	}
+	/* absent: the default; given: as `verify --soak-seconds` takes it */
+	if (seconds != -1 && !(seconds >= 0 && seconds <= 24 * 3600)) {
+		g_set_error_literal(&error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_ARGUMENT,
+				    _("Option “soak_seconds” must be from 0 to 86400"));
+		sdt_daemon_return_error(invocation, error);
+		return G_DBUS_METHOD_INVOCATION_HANDLED;
+	}
+	call = sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_VERIFY, "verify");
+	call->seconds = seconds;
+	sdt_daemon_authorize(self, call, SDT_ACTION_MODIFY_BOOT_CONFIG, options);
 	return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 
@@ -618,6 +790,14 @@ sdt_daemon_new(SdtContext *ctx, const gchar *bench_dir)
 	g_signal_connect(self->manager,
 			 "handle-start-check",
 			 G_CALLBACK(sdt_daemon_handle_start_check),
+			 self);
+	g_signal_connect(self->manager,
+			 "handle-start-soak",
+			 G_CALLBACK(sdt_daemon_handle_start_soak),
+			 self);
+	g_signal_connect(self->manager,
+			 "handle-start-verify",
+			 G_CALLBACK(sdt_daemon_handle_start_verify),
 			 self);
 	g_signal_connect(self->manager, "handle-apply", G_CALLBACK(sdt_daemon_handle_apply), self);
 	g_signal_connect(self->manager,

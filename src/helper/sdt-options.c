@@ -7,21 +7,25 @@
 
 #include <glib/gi18n.h>
 
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
 #include "sdt-error.h"
 #include "sdt-options.h"
+#include "sdt-soak.h"
 
 #define SDT_ID_MAX_LEN 64
 
-gboolean
-sdt_options_lookup_boolean(GVariant *options,
-			   const gchar *key,
-			   gboolean default_value,
-			   gboolean *value,
-			   GError **error)
+/* the value of @key in @options if it has @type; *@v %NULL when absent */
+static gboolean
+sdt_options_lookup_typed(GVariant *options,
+			 const gchar *key,
+			 const GVariantType *type,
+			 GVariant **v,
+			 GError **error)
 {
-	g_autoptr(GVariant) v = NULL;
-
-	*value = default_value;
+	*v = NULL;
 	if (options == NULL)
 		return TRUE;
 	if (!g_variant_is_of_type(options, G_VARIANT_TYPE_VARDICT)) {
@@ -33,21 +37,139 @@ sdt_options_lookup_boolean(GVariant *options,
 			    g_variant_get_type_string(options));
 		return FALSE;
 	}
-	v = g_variant_lookup_value(options, key, NULL);
-	if (v == NULL)
+	*v = g_variant_lookup_value(options, key, NULL);
+	if (*v == NULL || g_variant_is_of_type(*v, type))
 		return TRUE;
-	if (!g_variant_is_of_type(v, G_VARIANT_TYPE_BOOLEAN)) {
+	if (g_variant_type_equal(type, G_VARIANT_TYPE_BOOLEAN))
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_ARGUMENT,
 			    /* Translators: first %s is an option name, second a D-Bus type */
 			    _("Option “%s” must be a boolean (b), not %s"),
 			    key,
-			    g_variant_get_type_string(v));
+			    g_variant_get_type_string(*v));
+	else
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_ARGUMENT,
+			    /* Translators: an option name, the D-Bus type it must have (e.g.
+			     * "d"), the type it had */
+			    _("Option “%s” must be of type %s, not %s"),
+			    key,
+			    g_variant_type_peek_string(type),
+			    g_variant_get_type_string(*v));
+	g_clear_pointer(v, g_variant_unref);
+	return FALSE;
+}
+
+gboolean
+sdt_options_lookup_boolean(GVariant *options,
+			   const gchar *key,
+			   gboolean default_value,
+			   gboolean *value,
+			   GError **error)
+{
+	g_autoptr(GVariant) v = NULL;
+
+	*value = default_value;
+	if (!sdt_options_lookup_typed(options, key, G_VARIANT_TYPE_BOOLEAN, &v, error))
+		return FALSE;
+	if (v != NULL)
+		*value = g_variant_get_boolean(v);
+	return TRUE;
+}
+
+gboolean
+sdt_options_lookup_double(GVariant *options,
+			  const gchar *key,
+			  gdouble default_value,
+			  gdouble *value,
+			  GError **error)
+{
+	g_autoptr(GVariant) v = NULL;
+
+	*value = default_value;
+	if (!sdt_options_lookup_typed(options, key, G_VARIANT_TYPE_DOUBLE, &v, error))
+		return FALSE;
+	if (v != NULL)
+		*value = g_variant_get_double(v);
+	return TRUE;
+}
+
+gboolean
+sdt_options_lookup_uint64(GVariant *options,
+			  const gchar *key,
+			  guint64 default_value,
+			  guint64 *value,
+			  GError **error)
+{
+	g_autoptr(GVariant) v = NULL;
+
+	*value = default_value;
+	if (!sdt_options_lookup_typed(options, key, G_VARIANT_TYPE_UINT64, &v, error))
+		return FALSE;
+	if (v != NULL)
+		*value = g_variant_get_uint64(v);
+	return TRUE;
+}
+
+gboolean
+sdt_options_lookup_path(GVariant *options, const gchar *key, gchar **path, GError **error)
+{
+	g_autoptr(GVariant) v = NULL;
+	g_auto(GStrv) parts = NULL;
+	gconstpointer data;
+	gsize len;
+
+	*path = NULL;
+	if (!sdt_options_lookup_typed(options, key, G_VARIANT_TYPE_BYTESTRING, &v, error))
+		return FALSE;
+	if (v == NULL)
+		return TRUE;
+	data = g_variant_get_fixed_array(v, &len, 1);
+	/* NUL-terminated, no NUL before, absolute, within PATH_MAX */
+	if (len < 3 || len > PATH_MAX || ((const gchar *) data)[len - 1] != '\0' ||
+	    memchr(data, '\0', len - 1) != NULL || ((const gchar *) data)[0] != '/') {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_ARGUMENT,
+			    /* Translators: %s is an option name */
+			    _("Option “%s” must be an absolute path to a folder other than /, "
+			      "as a NUL-terminated byte string (ay)"),
+			    key);
 		return FALSE;
 	}
-	*value = g_variant_get_boolean(v);
+	parts = g_strsplit(data, "/", -1);
+	for (guint i = 0; parts[i] != NULL; i++) {
+		if (g_strcmp0(parts[i], "..") == 0) {
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_ARGUMENT,
+				    /* Translators: %s is an option name */
+				    _("Option “%s” must name the folder without “..”"),
+				    key);
+			return FALSE;
+		}
+	}
+	*path = g_strdup(data);
 	return TRUE;
+}
+
+gboolean
+sdt_options_check_soak(guint64 size, gdouble seconds, GError **error)
+{
+	if (size >= SDT_SOAK_MIN_SIZE && size <= SDT_SOAK_MAX_SIZE &&
+	    size % SDT_SOAK_SEQ_BLOCK == 0 && isfinite(seconds) && seconds >= 0 &&
+	    seconds <= 24 * 3600)
+		return TRUE;
+	g_set_error(error,
+		    SDT_ERROR,
+		    SDT_ERROR_INVALID_ARGUMENT,
+		    _("The soak test's size must be a whole number of MiB from %u to %u, "
+		      "and its time at most a day"),
+		    (guint) (SDT_SOAK_MIN_SIZE >> 20),
+		    (guint) (SDT_SOAK_MAX_SIZE >> 20));
+	return FALSE;
 }
 
 gboolean

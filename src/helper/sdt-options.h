@@ -12,6 +12,11 @@ G_BEGIN_DECLS
 /* option keys of the a{sv} dictionaries (src/dbus/org.example.SdTuner1.xml) */
 #define SDT_OPTION_NO_USER_INTERACTION "auth.no_user_interaction"
 #define SDT_OPTION_TRIAL               "trial"
+/* issue 32: StartSoak, StartVerify and StartCheck's folder */
+#define SDT_OPTION_SIZE         "size"
+#define SDT_OPTION_SECONDS      "seconds"
+#define SDT_OPTION_SOAK_SECONDS "soak_seconds"
+#define SDT_OPTION_DIR          "dir"
 
 /*
  * Checks of what a D-Bus caller sends, done before anything else.  They are
@@ -26,6 +31,25 @@ gboolean sdt_options_lookup_boolean(GVariant *options,
 				    gboolean default_value,
 				    gboolean *value,
 				    GError **error);
+
+/* the same for a double (d) and an unsigned 64-bit number (t) */
+gboolean sdt_options_lookup_double(GVariant *options,
+				   const gchar *key,
+				   gdouble default_value,
+				   gdouble *value,
+				   GError **error);
+gboolean sdt_options_lookup_uint64(GVariant *options,
+				   const gchar *key,
+				   guint64 default_value,
+				   guint64 *value,
+				   GError **error);
+
+/* a path as a NUL-terminated byte string (ay): absolute, no NUL inside, no "..",
+ * at most PATH_MAX bytes; *@path is %NULL when the key is absent */
+gboolean sdt_options_lookup_path(GVariant *options, const gchar *key, gchar **path, GError **error);
+
+/* the soak test's size (bytes, whole MiB in range) and time (0 to a day) */
+gboolean sdt_options_check_soak(guint64 size, gdouble seconds, GError **error);
 
 /* a recommendation id: 1-64 characters of [a-z0-9._-], starting with a letter
  * or digit, so no path, no "..", nothing to escape */

@@ -43,6 +43,20 @@ sdt_ops_check(SdtContext *ctx,
 	      GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	return sdt_ops_check_owned(ctx, mode, dir, -1, progress, user_data, cancellable, error);
+}
+
+JsonNode *
+sdt_ops_check_owned(SdtContext *ctx,
+		    const gchar *mode,
+		    const gchar *dir,
+		    gint64 dir_owner,
+		    SdtBenchProgressFunc progress,
+		    gpointer user_data,
+		    GCancellable *cancellable,
+		    GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	SdtCheckConfig config;
 	SdtCheckMode check_mode;
 	g_auto(SdtBenchCardDir) card = {0};
@@ -56,6 +70,7 @@ sdt_ops_check(SdtContext *ctx,
 		return NULL;
 	sdt_check_config_init(&config, check_mode);
 	config.stand_in = dir != NULL;
+	config.dir_owner = dir != NULL ? dir_owner : -1;
 	journal_dirs = sdt_check_journal_dirs(ctx);
 	config.journal_dirs = (const gchar *const *) journal_dirs;
 	dir = sdt_ops_bench_card_dir(ctx, dir, 0, &card, progress, user_data, error);

@@ -294,11 +294,11 @@ static const gchar *
 sdt_ops_verify_way_out(const gchar *decision)
 {
 	if (g_strcmp0(decision, "undo") == 0)
-		return _("Run “sudo sdtunerctl revert” (it says what stands in its way), or "
+		return _("Run “sdtunerctl revert” (it says what stands in its way), or "
 			 "remove SD Tuner's block from config.txt by hand; SD Tuner tries "
 			 "again at the next restart.");
-	return _("Run “sudo sdtunerctl status” to see where it stands, and "
-		 "“sudo sdtunerctl revert” to take the change back; SD Tuner tries "
+	return _("Run “sdtunerctl status” to see where it stands, and "
+		 "“sdtunerctl revert” to take the change back; SD Tuner tries "
 		 "again at the next restart.");
 }
 

@@ -151,6 +151,17 @@ JsonNode *sdt_ops_check(SdtContext *ctx,
 			GCancellable *cancellable,
 			GError **error);
 
+/* sdt_ops_check() on @dir, a folder that must belong to the user @dir_owner
+ * (the helper's caller, issue 32); -1 as sdt_ops_check(): root's or ours */
+JsonNode *sdt_ops_check_owned(SdtContext *ctx,
+			      const gchar *mode,
+			      const gchar *dir,
+			      gint64 dir_owner,
+			      SdtBenchProgressFunc progress,
+			      gpointer user_data,
+			      GCancellable *cancellable,
+			      GError **error);
+
 /*
  * `bench --profile soak --json`: {"target", "profile": "soak", "tests": [],
  * "soak": {bytes_written, bytes_checked, mismatches, first_bad_offset (null

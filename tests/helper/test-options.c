@@ -5,6 +5,9 @@
 
 #include "config.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "sdt-error.h"
 #include "sdt-options.h"
 
@@ -139,6 +142,83 @@ test_options_profiles(void)
 	}
 }
 
+/* issue 32: StartSoak's size and seconds, StartVerify's soak_seconds */
+static void
+test_options_numbers(void)
+{
+	g_autoptr(GVariant) opts =
+		test_options_parse("{'size': <uint64 16777216>, 'seconds': <2.5>, 'bad': <5>}");
+	g_autoptr(GError) error = NULL;
+	guint64 size = 0;
+	gdouble seconds = 0;
+
+	g_assert_true(sdt_options_lookup_uint64(opts, SDT_OPTION_SIZE, 1, &size, &error));
+	g_assert_no_error(error);
+	g_assert_cmpuint(size, ==, 16777216);
+	g_assert_true(sdt_options_lookup_double(opts, SDT_OPTION_SECONDS, 1, &seconds, &error));
+	g_assert_cmpfloat(seconds, ==, 2.5);
+	g_assert_true(
+		sdt_options_lookup_double(opts, SDT_OPTION_SOAK_SECONDS, -1, &seconds, &error));
+	g_assert_cmpfloat(seconds, ==, -1);
+	g_assert_true(sdt_options_check_soak(size, 2.5, &error));
+	g_assert_no_error(error);
+	g_assert_false(sdt_options_lookup_uint64(opts, "bad", 1, &size, &error));
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_ARGUMENT);
+	g_assert_nonnull(strstr(error->message, "must be of type t, not i"));
+	g_clear_error(&error);
+	g_assert_false(sdt_options_lookup_double(opts, "bad", 1, &seconds, &error));
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_ARGUMENT);
+	g_clear_error(&error);
+	/* 7 MiB, 8 MiB + 1, 4097 MiB; a negative, NaN and more than a day */
+	g_assert_false(sdt_options_check_soak(7 << 20, 1, &error));
+	g_clear_error(&error);
+	g_assert_false(sdt_options_check_soak((8 << 20) + 1, 1, &error));
+	g_clear_error(&error);
+	g_assert_false(sdt_options_check_soak(G_GUINT64_CONSTANT(4097) << 20, 1, &error));
+	g_clear_error(&error);
+	g_assert_false(sdt_options_check_soak(8 << 20, -1, &error));
+	g_clear_error(&error);
+	g_assert_false(sdt_options_check_soak(8 << 20, NAN, &error));
+	g_clear_error(&error);
+	g_assert_false(sdt_options_check_soak(8 << 20, 86401, &error));
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_ARGUMENT);
+}
+
+/* issue 32: StartCheck's dir, a path as bytes */
+static void
+test_options_path(void)
+{
+	const gchar *bad[] = {
+		"{'dir': <'/var/tmp'>}",
+		"{'dir': <b'var/tmp'>}",
+		"{'dir': <b'/'>}",
+		"{'dir': <b''>}",
+		"{'dir': <b'/var/../etc'>}",
+		"{'dir': <b'/..'>}",
+		"{'dir': <[byte 0x2f, 0x76, 0x00, 0x61, 0x00]>}",
+		"{'dir': <[byte 0x2f, 0x76, 0x61]>}",
+	};
+	g_autoptr(GVariant) good = test_options_parse("{'dir': <b'/media/pi/STICK/..x/.'>}");
+	g_autoptr(GVariant) none = test_options_parse("@a{sv} {}");
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *path = NULL;
+
+	g_assert_true(sdt_options_lookup_path(good, SDT_OPTION_DIR, &path, &error));
+	g_assert_no_error(error);
+	g_assert_cmpstr(path, ==, "/media/pi/STICK/..x/.");
+	g_clear_pointer(&path, g_free);
+	g_assert_true(sdt_options_lookup_path(none, SDT_OPTION_DIR, &path, &error));
+	g_assert_null(path);
+	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+		g_autoptr(GVariant) opts = test_options_parse(bad[i]);
+		g_test_message("%s", bad[i]);
+		g_assert_false(sdt_options_lookup_path(opts, SDT_OPTION_DIR, &path, &error));
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_ARGUMENT);
+		g_assert_null(path);
+		g_clear_error(&error);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -152,5 +232,7 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/options/ids", test_options_ids);
 	g_test_add_func("/sdtuner/options/huge-id", test_options_huge_id);
 	g_test_add_func("/sdtuner/options/profiles", test_options_profiles);
+	g_test_add_func("/sdtuner/options/numbers", test_options_numbers);
+	g_test_add_func("/sdtuner/options/path", test_options_path);
 	return g_test_run();
 }

@@ -472,16 +472,18 @@ def bus_sim(card):
         bus_ctl(env, 'bench --profile quick', 'bench', '--profile', 'quick')
         bus_ctl(env, 'check (fails the check)', 'check')
         bus_ctl(env, 'check --full (fails the check)', 'check', '--full')
-        bus_ctl(env, 'bench --profile soak (in-process only)', 'bench', '--profile', 'soak',
-                rc='error')
+        bus_ctl(env, 'bench --profile soak', 'bench', '--profile', 'soak', '--size', '8',
+                '--seconds', '1')
         bus_ctl(env, 'history (bench, check)', 'history')
         bus_ctl(env, 'health (after a check)', 'health')
         # refused authorization: nobody, no polkit agent
         for c in (['apply', 'sd-overclock-100'], ['revert'], ['bench', '--profile', 'quick'],
-                  ['check']):
+                  ['check'], ['verify'], ['bench', '--profile', 'soak', '--size', '8'],
+                  ['check', '--dir', '/var/tmp']):
             bus_ctl(env, ' '.join(c) + ' (refused)', *c, user='nobody', rc='error')
-        bus_ctl(env, 'verify (needs --root)', 'verify', rc='error')
-        bus_ctl(env, 'check --dir (needs --root)', 'check', '--dir', '/var/tmp', rc='error')
+        bus_ctl(env, 'verify (nothing pending)', 'verify')
+        bus_ctl(env, 'check --dir (writable by others)', 'check', '--dir', '/var/tmp',
+                rc='error')
         # a damaged check journal: a check interrupted on a card that is gone
         jdir = os.path.join(env.root, 'var', 'lib', 'sd-tuner', 'check')
         os.makedirs(jdir, exist_ok=True)

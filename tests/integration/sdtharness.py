@@ -581,6 +581,29 @@ class TestEnv:
         (see pk-agent-run.py)"""
         return ['/usr/bin/python3', os.path.join(HERE, 'pk-agent-run.py'), answer, '--'] + argv
 
+    def run_in_terminal(self, user, argv, password_ok=True, timeout=120):
+        """argv as user in a terminal (script(1): stdin a pty, so sdtunerctl registers
+        polkit's text agent for itself), as a person at a terminal.  The agent's
+        polkit-agent-helper-1 is setuid: it ignores DBUS_SYSTEM_BUS_ADDRESS and uses
+        /run/dbus, and it asks PAM; in a private mount namespace the test bus is
+        /run/dbus and PAM's polkit-1 service is pam_permit (the right password,
+        password_ok) or pam_deny (a wrong one), so nothing needs to be typed.
+        Returns (exit status, what the terminal showed)."""
+        pam = os.path.join(self.work, 'pam-polkit-1-' + ('permit' if password_ok else 'deny'))
+        module = 'pam_permit.so' if password_ok else 'pam_deny.so'
+        with open(pam, 'w') as f:
+            f.write(f'auth requisite {module}\naccount sufficient pam_permit.so\n')
+        os.makedirs('/run/dbus', exist_ok=True)
+        inner = ' '.join("'" + a.replace("'", "'\\''") + "'"
+                         for a in (self.as_user_argv(user) if user else []) + list(argv))
+        ns = (f"mount --bind '{pam}' /usr/lib/pam.d/polkit-1 && "
+              f"mount --bind '{self.busdir}' /run/dbus && "
+              f"exec script -qec \"{inner}\" /dev/null")
+        p = subprocess.run(['unshare', '-m', '--propagation', 'private', 'sh', '-c', ns],
+                           env=self.environ, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+        return p.returncode, p.stdout.decode(errors='replace')
+
     def add_polkit_rule(self, name, text):
         path = os.path.join(self.pkdir, 'rules.d', name)
         with open(path, 'w') as f:

@@ -221,10 +221,14 @@ class HelperTest(HelperTestBase):
                              ('Apply', (rec, "{'auth.no_user_interaction': <true>}")),
                              ('Revert', ('{}',)),
                              ('StartBenchmark', ('quick', '{}')),
-                             ('StartCheck', ('quick', '{}'))):
+                             ('StartCheck', ('quick', '{}')),
+                             # issue 32
+                             ('StartCheck', ('quick', "{'dir': <b'/var/tmp'>}")),
+                             ('StartSoak', ('{}',)),
+                             ('StartVerify', ('{}',))):
             rc, out = self.env.gdbus_as('nobody', method, *args)
             self.assertNotEqual(rc, 0, out)
-            action = {'StartBenchmark': 'benchmark',
+            action = {'StartBenchmark': 'benchmark', 'StartSoak': 'benchmark',
                       'StartCheck': 'check'}.get(method, 'modify-boot-config')
             why = (' and the caller asked not to be prompted (auth.no_user_interaction)'
                    if 'no_user_interaction' in args[-1] else
