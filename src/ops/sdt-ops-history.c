@@ -195,7 +195,9 @@ sdt_ops_series_add_bench(SdtOpsSeries *s, JsonObject *e, const gchar *in_force)
 		json_object_set_string_member(p, "time", sdt_ops_history_str(e, "time"));
 		json_object_set_double_member(p, "value", value);
 		if (isfinite(t->ci_percent) && t->ci_percent >= 0)
-			json_object_set_double_member(p, "spread", value * t->ci_percent / 100);
+			json_object_set_double_member(p,
+						      "spread",
+						      round(value * t->ci_percent * 10) / 1000);
 		else
 			json_object_set_null_member(p, "spread");
 		if (in_force != NULL)
