@@ -10,7 +10,8 @@ second and the third, a benchmark of another card and one of a stand-in folder. 
 the History page shows "Each test over time" with the slot card's figures in its
 accessible description (each run, the setting in force, the apply as a marker), never
 the other card's or the stand-in's; the screenshot history-over-time-1280x1000 goes to
-$SDTUNER_SCREENSHOT_DIR (docs/screenshots in the README).  Then the state folder is made
+$SDTUNER_SCREENSHOT_DIR (docs/screenshots in the README).  The Speed page's "Compare with
+the run before" shows the slot card's last run beside the one before (compare-runs).  Then the state folder is made
 writable by others (issue 33): the Health page says that it cannot read it and what to
 do (it said nothing before).
 """
@@ -85,6 +86,15 @@ def main():
             s.screenshot('history-over-time-1280x1000', 1280, 1000)
             s.screenshot('history-over-time-800x480', 800, 480)
             check(s.app_running(), 'the app runs on')
+
+            # the Speed page: the last run beside the one before, for the same card
+            s.steps('page', 'Speed',
+                    'click', 'Compare with the run before')
+            s.screenshot('compare-runs-1280x1000', 1280, 1000)
+            s.steps('description', 'The last run beside the one before',
+                    r'^Sequential read: The run before 38\.9 ± 0\.8 MB/s, The last run '
+                    r'37\.6 ± 0\.8 MB/s\. .*Random 4K write, one at a time: The run before '
+                    r'520 ± 31 IOPS, The last run 430 ± 26 IOPS\.')
 
             # a state folder others may write: the Health page says so and what to do
             os.chmod(os.path.join(env.root, 'var', 'lib', 'sd-tuner'), 0o777)
