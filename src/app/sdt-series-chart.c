@@ -354,24 +354,11 @@ sdt_series_chart_draw(GtkWidget *widget, cairo_t *cr)
 				      self->last_date);
 	}
 	self->last_draw_usec = g_get_monotonic_time() - start;
+	/* G_MESSAGES_DEBUG=sd-tuner: the cost of a draw on this machine */
 	g_debug("series chart: %u points drawn in %" G_GINT64_FORMAT " µs",
 		self->n_points,
 		self->last_draw_usec);
 	return FALSE;
-}
-
-guint
-sdt_series_chart_get_n_points(SdtSeriesChart *self)
-{
-	g_return_val_if_fail(SDT_IS_SERIES_CHART(self), 0);
-	return self->n_points;
-}
-
-gint64
-sdt_series_chart_get_last_draw_usec(SdtSeriesChart *self)
-{
-	g_return_val_if_fail(SDT_IS_SERIES_CHART(self), 0);
-	return self->last_draw_usec;
 }
 
 static void

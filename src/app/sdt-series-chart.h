@@ -22,8 +22,5 @@ G_DECLARE_FINAL_TYPE(SdtSeriesChart, sdt_series_chart, SDT, SERIES_CHART, GtkDra
  * animates.  The figures are its accessible description, for screen readers.
  */
 void sdt_series_chart_set_series(SdtSeriesChart *self, const SdtClientSeries *series);
-/* how many points the chart holds, and how long its last draw took (µs) */
-guint sdt_series_chart_get_n_points(SdtSeriesChart *self);
-gint64 sdt_series_chart_get_last_draw_usec(SdtSeriesChart *self);
 
 G_END_DECLS
