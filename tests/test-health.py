@@ -170,4 +170,16 @@ with tempfile.TemporaryDirectory() as tmp:
     ok(h['since_boot']['written_bytes'] is None and h['lifetime_write_bytes'] is None,
        'garbage counters are null')
 
+    # a state folder others may write (issue 33): said with what to do, in JSON and in words
+    state = os.path.join(root, 'var/lib/sd-tuner')
+    os.chmod(state, 0o777)
+    h = health(root)
+    text = health(root, human=True)
+    os.chmod(state, 0o755)
+    ok(h['state_error'] is not None and 'other users' in h['state_error']
+       and h['trend']['runs'] == 0, 'a refused state folder: state_error, no trend')
+    ok('SD Tuner cannot read its state folder' in text and 'chmod go-w' in text,
+       'a refused state folder: what is wrong and what to do, in words')
+    ok(health(root)['state_error'] is None, 'state_error null once it is fixed')
+
 sys.exit(finish())

@@ -16,6 +16,7 @@
 #include "sdt-error.h"
 #include "sdt-app-inhibit.h"
 #include "sdt-rate-graph.h"
+#include "sdt-run-compare.h"
 #include "sdt-session.h"
 
 struct _SdtBenchmarkPage {
@@ -27,6 +28,7 @@ struct _SdtBenchmarkPage {
 	GtkWidget *rate_graph;
 	GtkWidget *verdict_label;
 	GtkWidget *results_grid;
+	GtkWidget *run_compare; /* the last run beside the one before (sdt-run-compare.c) */
 	SdtSession *session;
 	SdtManager *manager;
 	GCancellable *cancellable; /* the page's lifetime */
@@ -422,8 +424,18 @@ sdt_benchmark_page_set_manager(gpointer page, SdtManager *manager)
 	g_set_object(&self->manager, manager);
 }
 
+/* the helper's state read again (after a run too): the last run beside the one before */
+static void
+sdt_benchmark_page_refresh(gpointer page)
+{
+	SdtBenchmarkPage *self = SDT_BENCHMARK_PAGE(page);
+
+	sdt_run_compare_refresh(SDT_RUN_COMPARE(self->run_compare), self->manager);
+}
+
 static const SdtSessionCallbacks sdt_benchmark_page_session_callbacks = {
 	.set_manager = sdt_benchmark_page_set_manager,
+	.refresh = sdt_benchmark_page_refresh,
 	.service_vanished = sdt_benchmark_page_service_vanished,
 };
 
@@ -476,6 +488,7 @@ sdt_benchmark_page_class_init(SdtBenchmarkPageClass *klass)
 					  G_STRUCT_OFFSET(SdtBenchmarkPage, session),
 					  &sdt_benchmark_page_session_callbacks);
 	g_type_ensure(SDT_TYPE_RATE_GRAPH);
+	g_type_ensure(SDT_TYPE_RUN_COMPARE);
 	gtk_widget_class_set_template_from_resource(widget_class,
 						    "/org/example/SdTuner/sdt-benchmark-page.ui");
 	gtk_widget_class_bind_template_child(widget_class, SdtBenchmarkPage, profile_combo);
@@ -485,6 +498,7 @@ sdt_benchmark_page_class_init(SdtBenchmarkPageClass *klass)
 	gtk_widget_class_bind_template_child(widget_class, SdtBenchmarkPage, rate_graph);
 	gtk_widget_class_bind_template_child(widget_class, SdtBenchmarkPage, verdict_label);
 	gtk_widget_class_bind_template_child(widget_class, SdtBenchmarkPage, results_grid);
+	gtk_widget_class_bind_template_child(widget_class, SdtBenchmarkPage, run_compare);
 	gtk_widget_class_bind_template_callback(widget_class, sdt_benchmark_page_start_clicked_cb);
 	gtk_widget_class_bind_template_callback(widget_class, sdt_benchmark_page_cancel_clicked_cb);
 }

@@ -179,6 +179,12 @@ sdt_health_page_append_warnings(GString *wear, JsonObject *obj)
 		g_string_append(wear,
 				_("A file system on the card is mounted read-only: the kernel may "
 				  "have stopped writing to it after errors.\n"));
+	if (sdt_json_reader_get_string(obj, "state_error") != NULL)
+		/* Translators: why SD Tuner refuses its state folder, with what to do */
+		g_string_append_printf(wear,
+				       _("SD Tuner cannot read its state folder, so the benchmark "
+					 "trend leaves out its history until it is fixed: %s\n"),
+				       sdt_l10n_tr(sdt_json_reader_get_string(obj, "state_error")));
 	if (sdt_json_reader_get_string(obj, "check_journal_damaged") != NULL) {
 		g_autofree gchar *words = sdt_check_config_damaged_journal_words(
 			sdt_json_reader_get_string(obj, "check_journal_damaged"));

@@ -19,12 +19,16 @@
 #include "sdt-history-words.h"
 #include "sdt-json-reader.h"
 #include "sdt-loop-state.h"
+#include "sdt-series-chart.h"
 #include "sdt-session.h"
 
 struct _SdtHistoryPage {
 	GtkBox parent_instance;
 	GtkWidget *summary_label;
 	GtkWidget *chart;
+	GtkWidget *series_heading;
+	GtkWidget *series_label;
+	GtkWidget *series_chart;
 	GtkWidget *entries_list;
 	SdtSession *session;
 	SdtManager *manager;
@@ -161,6 +165,34 @@ sdt_history_page_chart_comparison(SdtHistoryPage *self, const SdtClientHistory *
 	return TRUE;
 }
 
+/* the card in the slot's figures over time, SD Tuner's changes marked */
+static void
+sdt_history_page_show_series(SdtHistoryPage *self, const SdtClientHistory *history)
+{
+	gboolean unidentified = FALSE;
+	const SdtClientSeries *series = sdt_client_series_for_slot(history->series, &unidentified);
+	GtkLabel *label = GTK_LABEL(self->series_label);
+
+	sdt_series_chart_set_series(SDT_SERIES_CHART(self->series_chart), series);
+	gtk_widget_set_visible(self->series_chart, series != NULL);
+	gtk_widget_set_visible(self->series_heading, series != NULL || history->series->len > 0);
+	gtk_widget_set_visible(self->series_label, series != NULL || history->series->len > 0);
+	if (series == NULL)
+		gtk_label_set_text(label,
+				   _("The benchmarks in the history measured another card. Run "
+				     "one on the Speed page to follow the card in the slot."));
+	else if (unidentified)
+		gtk_label_set_text(label,
+				   _("These benchmarks do not say which card they measured (an "
+				     "older version of SD Tuner ran them): they may be of another "
+				     "card. The dashed lines mark SD Tuner's changes."));
+	else
+		gtk_label_set_text(label,
+				   _("Every benchmark of the card in the slot, test by test. The "
+				     "dashed lines mark SD Tuner's changes; the whiskers show how "
+				     "much the repeats of a test differed."));
+}
+
 static void
 sdt_history_page_show(SdtHistoryPage *self, const SdtClientHistory *history)
 {
@@ -182,6 +214,7 @@ sdt_history_page_show(SdtHistoryPage *self, const SdtClientHistory *history)
 	gtk_widget_set_visible(self->chart,
 			       sdt_history_page_chart_verify(self, history) ||
 				       sdt_history_page_chart_comparison(self, history));
+	sdt_history_page_show_series(self, history);
 }
 
 static void
@@ -249,6 +282,9 @@ sdt_history_page_init(SdtHistoryPage *self)
 	gtk_widget_init_template(GTK_WIDGET(self));
 	self->cancellable = g_cancellable_new();
 	gtk_widget_hide(self->chart);
+	gtk_widget_hide(self->series_heading);
+	gtk_widget_hide(self->series_label);
+	gtk_widget_hide(self->series_chart);
 }
 
 static void
@@ -262,9 +298,13 @@ sdt_history_page_class_init(SdtHistoryPageClass *klass)
 					  G_STRUCT_OFFSET(SdtHistoryPage, session),
 					  &sdt_history_page_session_callbacks);
 	g_type_ensure(SDT_TYPE_HISTORY_CHART);
+	g_type_ensure(SDT_TYPE_SERIES_CHART);
 	gtk_widget_class_set_template_from_resource(widget_class,
 						    "/org/example/SdTuner/sdt-history-page.ui");
 	gtk_widget_class_bind_template_child(widget_class, SdtHistoryPage, summary_label);
 	gtk_widget_class_bind_template_child(widget_class, SdtHistoryPage, chart);
+	gtk_widget_class_bind_template_child(widget_class, SdtHistoryPage, series_heading);
+	gtk_widget_class_bind_template_child(widget_class, SdtHistoryPage, series_label);
+	gtk_widget_class_bind_template_child(widget_class, SdtHistoryPage, series_chart);
 	gtk_widget_class_bind_template_child(widget_class, SdtHistoryPage, entries_list);
 }

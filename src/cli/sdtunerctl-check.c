@@ -316,6 +316,12 @@ sdt_cli_health_print_human(JsonObject *obj)
 			json_object_get_string_member(obj, "check_journal_damaged"));
 		g_print("%s\n", words);
 	}
+	if (json_object_has_member(obj, "state_error") &&
+	    !json_object_get_null_member(obj, "state_error"))
+		/* Translators: why SD Tuner refuses its state folder, with what to do */
+		g_print(_("SD Tuner cannot read its state folder, so the benchmark trend leaves "
+			  "out its history until it is fixed: %s\n"),
+			sdt_l10n_tr(json_object_get_string_member(obj, "state_error")));
 	sdt_cli_print_registers(obj);
 	/* the same sentences as the Health page: the JSON names the metric for scripts */
 	for (guint i = 0; i < json_array_get_length(alerts); i++) {

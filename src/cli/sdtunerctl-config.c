@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "sdt-check-config.h"
 #include <inttypes.h>
@@ -430,6 +431,72 @@ sdt_cli_history_print(const SdtClientHistory *history)
 	g_print("%s", text);
 }
 
+static gchar *
+sdt_cli_history_figure(gdouble value, const gchar *unit)
+{
+	return g_strdup_printf(value >= 100 ? "%.0f %s" : "%.1f %s", value, unit);
+}
+
+/* one test of the card over time: how many runs, the first, the latest and the range */
+static void
+sdt_cli_history_print_test(const SdtClientSeriesTest *t)
+{
+	gdouble lo = G_MAXDOUBLE, hi = -G_MAXDOUBLE;
+	const SdtClientPoint *first = NULL, *last = NULL;
+	guint n = 0;
+	g_autofree gchar *first_s = NULL, *last_s = NULL, *lo_s = NULL, *hi_s = NULL;
+
+	for (guint i = 0; i < t->points->len; i++) {
+		const SdtClientPoint *p = g_ptr_array_index(t->points, i);
+		if (!isfinite(p->value))
+			continue;
+		first = first != NULL ? first : p;
+		last = p;
+		lo = MIN(lo, p->value);
+		hi = MAX(hi, p->value);
+		n++;
+	}
+	if (n == 0)
+		return;
+	first_s = sdt_cli_history_figure(first->value, t->unit);
+	last_s = sdt_cli_history_figure(last->value, t->unit);
+	lo_s = sdt_cli_history_figure(lo, t->unit);
+	hi_s = sdt_cli_history_figure(hi, t->unit);
+	/* Translators: a benchmark test, the number of runs, then figures with their
+	 * units: the first run's, the latest run's, the lowest and the highest */
+	g_print(ngettext("  %1$s: %2$u run, first %3$s, latest %4$s (lowest %5$s, highest %6$s)\n",
+			 "  %1$s: %2$u runs, first %3$s, latest %4$s (lowest %5$s, highest %6$s)\n",
+			 n),
+		sdt_l10n_bench_test(t->name),
+		n,
+		first_s,
+		last_s,
+		lo_s,
+		hi_s);
+}
+
+/* the card in the slot's figures over time (the JSON's "series"), after the entries */
+static void
+sdt_cli_history_print_series(const SdtClientHistory *history)
+{
+	gboolean unidentified = FALSE;
+	const SdtClientSeries *s = sdt_client_series_for_slot(history->series, &unidentified);
+
+	if (s == NULL)
+		return;
+	g_print("\n");
+	if (unidentified)
+		g_print("%s\n",
+			_("Benchmarks that did not record which card they measured, over time:"));
+	else
+		/* Translators: the card's product name, then its serial number */
+		g_print(_("The card in the slot (%s, serial %s) over time:\n"),
+			s->card_name != NULL ? s->card_name : "?",
+			s->card_serial != NULL ? s->card_serial : "?");
+	for (guint i = 0; i < s->tests->len; i++)
+		sdt_cli_history_print_test(g_ptr_array_index(s->tests, i));
+}
+
 gint
 sdtunerctl_config_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
@@ -456,5 +523,6 @@ sdtunerctl_config_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		g_print("%s\n", _("No history yet."));
 	else
 		sdt_cli_history_print(history);
+	sdt_cli_history_print_series(history);
 	return SDT_CLI_EXIT_OK;
 }

@@ -40,6 +40,7 @@ sdt_client_history_free(SdtClientHistory *history)
 		return;
 	g_ptr_array_unref(history->entries);
 	g_ptr_array_unref(history->warnings);
+	g_ptr_array_unref(history->series);
 	g_free(history);
 }
 
@@ -209,11 +210,13 @@ sdt_client_history_from_json(JsonObject *obj, GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtClientHistory) history = g_new0(SdtClientHistory, 1);
+	g_autoptr(GError) error_series = NULL;
 	JsonArray *entries;
 
 	history->entries =
 		g_ptr_array_new_with_free_func((GDestroyNotify) sdt_client_history_entry_free);
 	history->warnings = g_ptr_array_new_with_free_func(g_free);
+	history->series = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_client_series_free);
 	if (!sdt_json_strict_array(obj, NULL, "entries", &entries, error) ||
 	    !sdt_json_strict_strings(obj, NULL, "warnings", history->warnings, error))
 		return NULL;
@@ -221,6 +224,9 @@ sdt_client_history_from_json(JsonObject *obj, GError **error)
 		g_ptr_array_add(
 			history->entries,
 			sdt_client_history_entry_read(json_array_get_element(entries, i), i));
+	/* a series that cannot be read is left out, never the whole history */
+	if (!sdt_client_series_read(obj, history->series, &error_series))
+		g_debug("history series: %s", error_series->message);
 	return g_steal_pointer(&history);
 }
 

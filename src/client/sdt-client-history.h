@@ -6,6 +6,7 @@
 #pragma once
 
 #include "sdt-bench-record.h"
+#include "sdt-client-series.h"
 #include "sdt-client-status.h"
 
 G_BEGIN_DECLS
@@ -48,6 +49,7 @@ typedef struct {
 typedef struct {
 	GPtrArray *entries;  /* of SdtClientHistoryEntry, oldest first */
 	GPtrArray *warnings; /* of gchar*, English */
+	GPtrArray *series;   /* of SdtClientSeries: each card's figures over time; never NULL */
 } SdtClientHistory;
 
 void sdt_client_history_free(SdtClientHistory *history);

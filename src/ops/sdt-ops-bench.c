@@ -213,6 +213,21 @@ sdt_bench_ops_mark_config(SdtContext *ctx, JsonObject *entry)
 		json_object_set_null_member(entry, "config_sha256");
 }
 
+/*
+ * The card a benchmark of the card measured (sdt_ops_history_card()), so that the
+ * history's series keep each card's figures apart; a stand-in's run records none.
+ */
+static void
+sdt_bench_ops_mark_card(SdtContext *ctx, JsonObject *entry, gboolean stand_in)
+{
+	JsonObject *card = stand_in ? NULL : sdt_ops_history_card(ctx);
+
+	if (card != NULL)
+		json_object_set_object_member(entry, "card", card);
+	else
+		json_object_set_null_member(entry, "card");
+}
+
 JsonNode *
 sdt_ops_bench_run(SdtContext *ctx,
 		  const SdtBenchConfig *config,
@@ -267,6 +282,7 @@ sdt_ops_bench_run(SdtContext *ctx,
 	/* a failure to save the history does not throw the measurement away */
 	entry = sdt_bench_record_to_json(record);
 	sdt_bench_ops_mark_config(ctx, json_node_get_object(entry));
+	sdt_bench_ops_mark_card(ctx, json_node_get_object(entry), target->stand_in);
 	if (!sdt_history_append(ctx, "bench", json_node_get_object(entry), &error_history))
 		g_warning("benchmark result not saved: %s", error_history->message);
 	return g_steal_pointer(&node);

@@ -318,6 +318,7 @@ sdt_ops_health(SdtContext *ctx, GError **error)
 	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
 	g_autoptr(JsonBuilder) b = json_builder_new();
 	g_autoptr(JsonArray) history = NULL;
+	g_autoptr(GError) error_history = NULL;
 	SdtOpsHealth h = {0};
 
 	if (info == NULL)
@@ -332,7 +333,14 @@ sdt_ops_health(SdtContext *ctx, GError **error)
 	json_builder_set_member_name(b, "read_only");
 	json_builder_add_boolean_value(b, h.read_only);
 
-	history = sdt_history_list(ctx, NULL);
+	/* a refused state folder (another user's, or others may write it, issue 33) is said,
+	 * never taken for an empty history */
+	history = sdt_history_list(ctx, &error_history);
+	json_builder_set_member_name(b, "state_error");
+	if (error_history != NULL)
+		json_builder_add_string_value(b, error_history->message);
+	else
+		json_builder_add_null_value(b);
 	json_builder_set_member_name(b, "registers");
 	json_builder_add_value(b, sdt_health_registers(info->card, history));
 	json_builder_set_member_name(b, "trend");

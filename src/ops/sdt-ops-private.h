@@ -88,4 +88,19 @@ SdtVerifyPending *sdt_ops_verify_record_pending_new(SdtContext *ctx,
 /* adds "pending_verification" and "last_verification" to a status document */
 void sdt_ops_verify_record_add_status(SdtContext *ctx, JsonObject *status);
 
+/*
+ * The card in the slot as the history records it with a benchmark ("card" of a bench
+ * entry): {id (its CID in lower-case hex), name, serial}, or NULL without a card or CID.
+ */
+JsonObject *sdt_ops_history_card(SdtContext *ctx);
+
+/*
+ * The "series" of `history --json` from its entries (oldest first): per card (the
+ * entries' "card.id"; one series with card null for runs that did not record it) and
+ * per test, a point per benchmark of the card (never a stand-in's) with its value,
+ * absolute spread and the change in force; SD Tuner's changes as markers.  @slot_id
+ * (may be NULL) marks the series of the card in the slot ("in_slot").
+ */
+JsonArray *sdt_ops_history_series(JsonArray *entries, const gchar *slot_id);
+
 G_END_DECLS

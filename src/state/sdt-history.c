@@ -220,6 +220,7 @@ typedef enum {
 	SDT_HISTORY_STRING_OR_NULL,
 	SDT_HISTORY_BOOLEAN,
 	SDT_HISTORY_OBJECT,
+	SDT_HISTORY_OBJECT_OR_NULL,
 	SDT_HISTORY_ARRAY,
 } SdtHistoryType;
 
@@ -241,6 +242,7 @@ static const struct {
 	{"verdict", SDT_HISTORY_OBJECT},
 	{"config_sha256", SDT_HISTORY_STRING_OR_NULL},
 	{"boot_id", SDT_HISTORY_STRING_OR_NULL},
+	{"card", SDT_HISTORY_OBJECT_OR_NULL},
 };
 
 static gboolean
@@ -257,6 +259,10 @@ sdt_history_type_ok(JsonNode *node, SdtHistoryType type)
 	case SDT_HISTORY_BOOLEAN:
 		return JSON_NODE_HOLDS_VALUE(node) &&
 		       json_node_get_value_type(node) == G_TYPE_BOOLEAN;
+	case SDT_HISTORY_OBJECT_OR_NULL:
+		if (JSON_NODE_HOLDS_NULL(node))
+			return TRUE;
+		/* fall through */
 	case SDT_HISTORY_OBJECT:
 		return JSON_NODE_HOLDS_OBJECT(node);
 	case SDT_HISTORY_ARRAY:

@@ -973,6 +973,76 @@ test_devices(void)
 	}
 }
 
+/* the series of history --json: read leniently (a bad point or series is left out or
+ * unknown, the rest kept), the slot card's picked, else the runs without a card */
+static void
+test_history_series(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonNode) root = parse_object(
+		"{\"entries\": [], \"series\": ["
+		" {\"card\": {\"id\": \"aa\", \"name\": \"X\", \"serial\": \"0x1\"}, \"in_slot\": "
+		"false, \"tests\": [], \"changes\": []},"
+		" 5,"
+		" {\"card\": {\"id\": \"bb\", \"name\": \"SU08G\", \"serial\": \"0x2\"}, "
+		"\"in_slot\": "
+		"true, \"tests\": [{\"name\": \"seq-read\", \"unit\": \"MB/s\", \"points\": ["
+		"  {\"time\": \"2026-02-01T00:00:00Z\", \"value\": 20.5, \"spread\": 0.5, "
+		"\"change\": "
+		"null},"
+		"  {\"time\": \"2026-02-02T00:00:00Z\", \"value\": \"fast\", \"spread\": null, "
+		"\"change\": \"sd-overclock-100\"}, 7]}],"
+		"  \"changes\": [{\"time\": \"2026-02-01T12:00:00Z\", \"kind\": \"apply\", \"id\": "
+		"\"sd-overclock-100\"}]}]}");
+	g_autoptr(SdtClientHistory) h =
+		sdt_client_history_from_json(json_node_get_object(root), &error);
+	const SdtClientSeries *s;
+	const SdtClientSeriesTest *t;
+	const SdtClientPoint *p;
+	gboolean unidentified = TRUE;
+
+	g_assert_no_error(error);
+	g_assert_cmpuint(h->series->len, ==, 2);
+	s = sdt_client_series_for_slot(h->series, &unidentified);
+	g_assert_false(unidentified);
+	g_assert_cmpstr(s->card_id, ==, "bb");
+	g_assert_cmpstr(s->card_serial, ==, "0x2");
+	t = sdt_client_series_get_test(s, "seq-read");
+	g_assert_nonnull(t);
+	g_assert_null(sdt_client_series_get_test(s, "seq-write"));
+	g_assert_cmpuint(t->points->len, ==, 2);
+	p = g_ptr_array_index(t->points, 0);
+	g_assert_cmpfloat(p->value, ==, 20.5);
+	g_assert_cmpfloat(p->spread, ==, 0.5);
+	g_assert_null(p->change);
+	g_assert_cmpint(p->usec, ==, G_GINT64_CONSTANT(1769904000) * G_USEC_PER_SEC);
+	p = g_ptr_array_index(t->points, 1);
+	g_assert_true(isnan(p->value));
+	g_assert_cmpuint(s->changes->len, ==, 1);
+	g_assert_cmpstr(((SdtClientChange *) g_ptr_array_index(s->changes, 0))->kind, ==, "apply");
+
+	/* an older helper: no series at all */
+	{
+		g_autoptr(JsonNode) old = parse_object("{\"entries\": []}");
+		g_autoptr(SdtClientHistory) h2 =
+			sdt_client_history_from_json(json_node_get_object(old), &error);
+		g_assert_no_error(error);
+		g_assert_cmpuint(h2->series->len, ==, 0);
+		g_assert_null(sdt_client_series_for_slot(h2->series, &unidentified));
+	}
+	/* only runs without a card: shown, said to be unidentified */
+	{
+		g_autoptr(JsonNode) older = parse_object(
+			"{\"entries\": [], \"series\": [{\"card\": null, \"in_slot\": false, "
+			"\"tests\": [], \"changes\": []}]}");
+		g_autoptr(SdtClientHistory) h3 =
+			sdt_client_history_from_json(json_node_get_object(older), &error);
+		g_assert_no_error(error);
+		g_assert_nonnull(sdt_client_series_for_slot(h3->series, &unidentified));
+		g_assert_true(unidentified);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -993,6 +1063,7 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/client-recommend/bad", test_recommendations_bad);
 	g_test_add_func("/sdtuner/client-history/read", test_history_read);
 	g_test_add_func("/sdtuner/client-history/bad", test_history_bad);
+	g_test_add_func("/sdtuner/client-history/series", test_history_series);
 	g_test_add_func("/sdtuner/client-info/read", test_info_read);
 	g_test_add_func("/sdtuner/client-info/wrong-types", test_info_wrong_types);
 	g_test_add_func("/sdtuner/client-info/wrong-elements", test_info_wrong_elements);

@@ -8,7 +8,7 @@ of the test set. Steps, done in order; the first that fails ends it with exit st
   no-text REGEX          no showing label matches REGEX
   wait-no-text REGEX     no showing label matches REGEX any more (20 s)
   page TITLE             press the stack-switcher button TITLE
-  click NAME             press the push button NAME once it is sensitive
+  click NAME             press the push (or toggle) button NAME once it is sensitive
   absent NAME            no showing push button is called NAME
   insensitive NAME       the push button NAME shows but cannot be pressed
   value DESCRIPTION REGEX  the object with that accessible description has a name
@@ -125,7 +125,9 @@ class Ui:
                          timeout, f'button {name!r}')
 
     def click(self, name, timeout=10):
-        b = self.button(name, timeout)
+        # a push button, or a toggle button such as an expander ("Compare with the run before")
+        b = self.button(name, timeout, roles=(self.pyatspi.ROLE_PUSH_BUTTON,
+                                              self.pyatspi.ROLE_TOGGLE_BUTTON))
         self.wait(lambda n: n == b and b.getState().contains(self.pyatspi.STATE_SENSITIVE),
                   timeout, f'button {name!r} to be sensitive')
         b.queryAction().doAction(0)

@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "sdt-error.h"
@@ -154,6 +155,30 @@ test_ops_health_trend(void)
 	g_assert_nonnull(strstr(sdt_test_root_json_str(node, "trend.alerts.0"), "write"));
 }
 
+/* the state folder may be written by others (issue 33): its history is not read, and the
+ * answer says why (state_error) instead of an empty trend that looks like no benchmark */
+static void
+test_ops_health_state_refused(void)
+{
+	g_autoptr(SdtTestRoot) root = sdt_test_root_new("pi4", NULL, FALSE);
+	g_autofree gchar *state = NULL;
+	g_autoptr(JsonNode) node = NULL;
+	g_autoptr(JsonNode) fine = NULL;
+
+	test_ops_health_bench(root, 0, 20.0, 900);
+	fine = test_ops_health_of(root);
+	g_assert_true(sdt_test_root_json_is_null(fine, "state_error"));
+	g_assert_cmpint(sdt_test_root_json_int(fine, "trend.runs"), ==, 1);
+
+	state = sdt_test_root_file(root, "var/lib/sd-tuner");
+	g_assert_cmpint(g_chmod(state, 0777), ==, 0);
+	node = test_ops_health_of(root);
+	g_assert_nonnull(strstr(sdt_test_root_json_str(node, "state_error"), "other users"));
+	g_assert_nonnull(strstr(sdt_test_root_json_str(node, "state_error"), "chmod go-w"));
+	g_assert_cmpint(sdt_test_root_json_int(node, "trend.runs"), ==, 0);
+	g_assert_cmpint(g_chmod(state, 0755), ==, 0);
+}
+
 /* no card in the slot (the system on USB): health answers, the card absent */
 static void
 test_ops_health_no_card(void)
@@ -177,5 +202,6 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/ops-health/counters", test_ops_health_counters);
 	g_test_add_func("/sdtuner/ops-health/trend", test_ops_health_trend);
 	g_test_add_func("/sdtuner/ops-health/no-card", test_ops_health_no_card);
+	g_test_add_func("/sdtuner/ops-health/state-refused", test_ops_health_state_refused);
 	return g_test_run();
 }

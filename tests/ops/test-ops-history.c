@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "sdt-error.h"
+#include "sdt-history.h"
+#include "sdt-ops-private.h"
 #include "sdt-ops.h"
 #include "sdt-test-root.h"
 
@@ -97,6 +99,209 @@ test_ops_history_not_a_folder(void)
 	g_assert_nonnull(strstr(error->message, "history"));
 }
 
+/* the card of the pi3 fixture (tests/data/umockdev/pi3.umockdev) */
+#define TEST_CARD_SLOT  "0353445355303847801e4c298300d28e"
+#define TEST_CARD_OTHER "1b534d4542314b4d105a3c7e21013cbf"
+
+/* a bench entry of @card (NULL: an older entry without one) at minute @minute */
+static gchar *
+test_history_bench(const gchar *card,
+		   guint minute,
+		   gdouble seq_write,
+		   gdouble ci,
+		   gboolean stand_in)
+{
+	g_autofree gchar *card_json =
+		card != NULL ? g_strdup_printf("{\"id\": \"%s\", \"name\": \"SU08G\", "
+					       "\"serial\": \"0x1e4c2983\"}",
+					       card)
+			     : g_strdup("null");
+
+	return g_strdup_printf(
+		"{\"kind\": \"bench\", \"time\": \"2026-02-01T%02u:%02u:00Z\", \"profile\": "
+		"\"quick\", \"target\": {\"path\": \"/var/tmp/x\", \"stand_in\": %s}, \"card\": "
+		"%s, "
+		"\"tests\": [{\"name\": \"seq-write\", \"mb_s\": %.1f, \"iops\": 10, \"seconds\": "
+		"2, \"ci_percent\": %.1f}, {\"name\": \"rand-4k-read-qd1\", \"mb_s\": 8, \"iops\": "
+		"2000, \"seconds\": 2}]}",
+		minute / 60,
+		minute % 60,
+		stand_in ? "true" : "false",
+		card_json,
+		seq_write,
+		ci);
+}
+
+static void
+test_history_write(SdtTestRoot *root, guint n, const gchar *kind, const gchar *text)
+{
+	g_autofree gchar *rel =
+		g_strdup_printf("var/lib/sd-tuner/history/%" G_GUINT64_FORMAT "-%s.json",
+				G_GUINT64_CONSTANT(1769904000000000) + n,
+				kind);
+	sdt_test_root_write(root, rel, text);
+}
+
+/*
+ * The series: the card in the slot's runs per test with value, absolute spread and
+ * the change in force; another card's runs apart; a stand-in's left out; the apply,
+ * the verification's step-down and the revert as markers.
+ */
+static void
+test_ops_history_series(void)
+{
+	g_autoptr(SdtTestRoot) root = sdt_test_root_new("pi3", NULL, FALSE);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonNode) node = NULL;
+	g_autofree gchar *b0 = test_history_bench(TEST_CARD_SLOT, 0, 20.0, 5.0, FALSE);
+	g_autofree gchar *b1 = test_history_bench(TEST_CARD_SLOT, 10, 22.0, 10.0, FALSE);
+	g_autofree gchar *b2 = test_history_bench(TEST_CARD_OTHER, 20, 9.0, 1.0, FALSE);
+	g_autofree gchar *b3 = test_history_bench(TEST_CARD_SLOT, 30, 99.0, 1.0, TRUE);
+	g_autofree gchar *b4 = test_history_bench(TEST_CARD_SLOT, 40, 18.0, 2.0, FALSE);
+	g_autofree gchar *b5 = test_history_bench(TEST_CARD_SLOT, 50, 19.0, 2.0, FALSE);
+
+	test_history_write(root, 0, "bench", b0);
+	test_history_write(root,
+			   1,
+			   "apply",
+			   "{\"kind\": \"apply\", \"time\": \"2026-02-01T00:05:00Z\", \"id\": "
+			   "\"sd-overclock-100\", \"trial\": false}");
+	test_history_write(root, 2, "bench", b1);
+	test_history_write(root, 3, "bench", b2);
+	test_history_write(root, 4, "bench", b3);
+	test_history_write(root,
+			   5,
+			   "verify",
+			   "{\"kind\": \"verify\", \"time\": \"2026-02-01T00:35:00Z\", \"id\": "
+			   "\"sd-overclock-100\", \"decision\": \"step-down\", \"next_id\": "
+			   "\"sd-overclock-80\", \"action\": {\"what\": \"stepped-down\"}}");
+	test_history_write(root, 6, "bench", b4);
+	test_history_write(root,
+			   7,
+			   "revert",
+			   "{\"kind\": \"revert\", \"time\": \"2026-02-01T00:45:00Z\", \"id\": "
+			   "\"sd-overclock-80\"}");
+	test_history_write(root, 8, "bench", b5);
+	node = sdt_ops_history(root->ctx, &error);
+	g_assert_no_error(error);
+	g_assert_cmpstr(sdt_test_root_json_str(node, "card_in_slot.id"), ==, TEST_CARD_SLOT);
+	g_assert_cmpstr(sdt_test_root_json_str(node, "card_in_slot.serial"), ==, "0x1e4c2983");
+	g_assert_cmpuint(sdt_test_root_json_len(node, "series"), ==, 2);
+
+	/* the card in the slot: 4 runs (the stand-in's left out), seq-write then random */
+	g_assert_true(sdt_test_root_json_bool(node, "series.0.in_slot"));
+	g_assert_cmpstr(sdt_test_root_json_str(node, "series.0.card.id"), ==, TEST_CARD_SLOT);
+	g_assert_cmpuint(sdt_test_root_json_len(node, "series.0.tests"), ==, 2);
+	g_assert_cmpstr(sdt_test_root_json_str(node, "series.0.tests.0.name"), ==, "seq-write");
+	g_assert_cmpstr(sdt_test_root_json_str(node, "series.0.tests.0.unit"), ==, "MB/s");
+	g_assert_cmpstr(sdt_test_root_json_str(node, "series.0.tests.1.unit"), ==, "IOPS");
+	g_assert_cmpuint(sdt_test_root_json_len(node, "series.0.tests.0.points"), ==, 4);
+	g_assert_cmpfloat_with_epsilon(
+		sdt_test_root_json_double(node, "series.0.tests.0.points.1.value"),
+		22.0,
+		1e-9);
+	/* spread: 10% of 22 MB/s, in MB/s */
+	g_assert_cmpfloat_with_epsilon(
+		sdt_test_root_json_double(node, "series.0.tests.0.points.1.spread"),
+		2.2,
+		1e-9);
+	g_assert_true(sdt_test_root_json_is_null(node, "series.0.tests.1.points.0.spread"));
+	g_assert_cmpfloat_with_epsilon(
+		sdt_test_root_json_double(node, "series.0.tests.1.points.0.value"),
+		2000,
+		1e-9);
+	/* the change in force at each run */
+	g_assert_true(sdt_test_root_json_is_null(node, "series.0.tests.0.points.0.change"));
+	g_assert_cmpstr(sdt_test_root_json_str(node, "series.0.tests.0.points.1.change"),
+			==,
+			"sd-overclock-100");
+	g_assert_cmpstr(sdt_test_root_json_str(node, "series.0.tests.0.points.2.change"),
+			==,
+			"sd-overclock-80");
+	g_assert_true(sdt_test_root_json_is_null(node, "series.0.tests.0.points.3.change"));
+	g_assert_cmpstr(sdt_test_root_json_str(node, "series.0.tests.0.points.3.time"),
+			==,
+			"2026-02-01T00:50:00Z");
+	/* the markers: apply, step-down, revert */
+	g_assert_cmpuint(sdt_test_root_json_len(node, "series.0.changes"), ==, 3);
+	g_assert_cmpstr(sdt_test_root_json_str(node, "series.0.changes.0.kind"), ==, "apply");
+	g_assert_cmpstr(sdt_test_root_json_str(node, "series.0.changes.0.time"),
+			==,
+			"2026-02-01T00:05:00Z");
+	g_assert_cmpstr(sdt_test_root_json_str(node, "series.0.changes.1.kind"), ==, "step-down");
+	g_assert_cmpstr(sdt_test_root_json_str(node, "series.0.changes.1.id"),
+			==,
+			"sd-overclock-80");
+	g_assert_cmpstr(sdt_test_root_json_str(node, "series.0.changes.2.kind"), ==, "revert");
+
+	/* another card: its own series, not in the slot */
+	g_assert_false(sdt_test_root_json_bool(node, "series.1.in_slot"));
+	g_assert_cmpstr(sdt_test_root_json_str(node, "series.1.card.id"), ==, TEST_CARD_OTHER);
+	g_assert_cmpuint(sdt_test_root_json_len(node, "series.1.tests.0.points"), ==, 1);
+}
+
+/* no history, one run, and older runs that did not record their card */
+static void
+test_ops_history_series_edges(void)
+{
+	g_autoptr(SdtTestRoot) root = sdt_test_root_new("pi3", NULL, FALSE);
+	g_autoptr(SdtTestRoot) old = sdt_test_root_new("pi3", NULL, TRUE);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonNode) empty = sdt_ops_history(root->ctx, &error);
+	g_autoptr(JsonNode) one = NULL;
+	g_autoptr(JsonNode) older = NULL;
+	g_autofree gchar *b0 = test_history_bench(TEST_CARD_SLOT, 0, 20.0, 5.0, FALSE);
+
+	g_assert_no_error(error);
+	g_assert_cmpuint(sdt_test_root_json_len(empty, "series"), ==, 0);
+	g_assert_cmpstr(sdt_test_root_json_str(empty, "card_in_slot.id"), ==, TEST_CARD_SLOT);
+
+	test_history_write(root, 0, "bench", b0);
+	one = sdt_ops_history(root->ctx, &error);
+	g_assert_no_error(error);
+	g_assert_cmpuint(sdt_test_root_json_len(one, "series.0.tests.0.points"), ==, 1);
+	g_assert_cmpuint(sdt_test_root_json_len(one, "series.0.changes"), ==, 0);
+
+	/* tests/data/history: a benchmark without "card" after an apply and a revert */
+	older = sdt_ops_history(old->ctx, &error);
+	g_assert_no_error(error);
+	g_assert_cmpuint(sdt_test_root_json_len(older, "series"), ==, 1);
+	g_assert_true(sdt_test_root_json_is_null(older, "series.0.card"));
+	g_assert_false(sdt_test_root_json_bool(older, "series.0.in_slot"));
+	g_assert_cmpuint(sdt_test_root_json_len(older, "series.0.changes"), ==, 2);
+	g_assert_true(sdt_test_root_json_is_null(older, "series.0.tests.0.points.0.change"));
+}
+
+/* hundreds of entries: one series of 600 points per test, built in well under a second */
+static void
+test_ops_history_series_many(void)
+{
+	g_autoptr(JsonArray) entries = json_array_new();
+	g_autoptr(JsonArray) series = NULL;
+	gint64 start;
+
+	for (guint i = 0; i < 600; i++) {
+		g_autofree gchar *text =
+			test_history_bench(TEST_CARD_SLOT, i, 20.0 + i % 7, 3, FALSE);
+		g_autoptr(JsonNode) e = sdt_history_parse_entry(text, strlen(text), NULL);
+		g_assert_nonnull(e);
+		json_array_add_element(entries, g_steal_pointer(&e));
+	}
+	start = g_get_monotonic_time();
+	series = sdt_ops_history_series(entries, TEST_CARD_SLOT);
+	g_test_message("600 entries: series in %.1f ms", (g_get_monotonic_time() - start) / 1000.0);
+	g_assert_cmpuint(json_array_get_length(series), ==, 1);
+	g_assert_cmpuint(json_array_get_length(json_object_get_array_member(
+				 json_array_get_object_element(
+					 json_object_get_array_member(
+						 json_array_get_object_element(series, 0),
+						 "tests"),
+					 0),
+				 "points")),
+			 ==,
+			 600);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -105,5 +310,8 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/ops-history/none-yet", test_ops_history_none_yet);
 	g_test_add_func("/sdtuner/ops-history/damaged-entry", test_ops_history_damaged_entry);
 	g_test_add_func("/sdtuner/ops-history/not-a-folder", test_ops_history_not_a_folder);
+	g_test_add_func("/sdtuner/ops-history/series", test_ops_history_series);
+	g_test_add_func("/sdtuner/ops-history/series-edges", test_ops_history_series_edges);
+	g_test_add_func("/sdtuner/ops-history/series-many", test_ops_history_series_many);
 	return g_test_run();
 }
