@@ -202,9 +202,9 @@ guint64 sdt_check_target_offset_to_rank(SdtCheck *self, guint64 offset);
 typedef struct {
 	GArray *at; /* guint64: the samples, the run's blocks, the flush */
 	guint n_samples;
-	guint n_run;       /* the run's blocks, after the samples; then the flush */
+	guint n_run;        /* the run's blocks, after the samples; then the flush */
 	gboolean check_run; /* the run's blocks are read back and judged like samples */
-	guint64 run_start; /* 0 and run_len 0: no run */
+	guint64 run_start;  /* 0 and run_len 0: no run */
 	guint64 run_len;
 	guint64 stride;   /* the wrap search's reads */
 	guint8 *saved;    /* at->len blocks, aligned */
@@ -371,9 +371,8 @@ void sdt_check_journal_places_free(SdtCheckJournalPlaces *places);
 void sdt_check_journal_places_keep(SdtCheckJournalPlaces *places);
 gsize sdt_check_journal_places_capacity(const SdtCheckJournalPlaces *places);
 /* does [@at, +@len) of the disk touch a copy on the card? */
-gboolean sdt_check_journal_places_overlaps(const SdtCheckJournalPlaces *places,
-					   guint64 at,
-					   guint64 len);
+gboolean
+sdt_check_journal_places_overlaps(const SdtCheckJournalPlaces *places, guint64 at, guint64 len);
 /* where copy @i begins on the disk (tests) */
 guint64 sdt_check_journal_places_copy_at(const SdtCheckJournalPlaces *places, guint i);
 /* how many copies are on the checked card */

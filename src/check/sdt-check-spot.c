@@ -26,7 +26,8 @@ sdt_check_spot_pick(SdtCheck *self,
 		    guint64 *at)
 {
 	for (guint t = 0; t < SDT_CHECK_SPOT_TRIES; t++) {
-		guint64 x = a + sdt_check_spot_rand(self, (b - a) / SDT_CHECK_BLOCK) * SDT_CHECK_BLOCK;
+		guint64 x =
+			a + sdt_check_spot_rand(self, (b - a) / SDT_CHECK_BLOCK) * SDT_CHECK_BLOCK;
 		if (x + SDT_CHECK_BLOCK > self->claim ||
 		    (x + SDT_CHECK_BLOCK > skip_at && x < skip_at + skip_len) ||
 		    sdt_check_journal_places_overlaps(self->journal, x, SDT_CHECK_BLOCK))
@@ -68,8 +69,9 @@ sdt_check_spot_add(SdtCheck *self,
 		r0 = sdt_check_target_offset_to_rank(self, a);
 		r1 = sdt_check_target_offset_to_rank(self, b);
 		if (r1 > r0) {
-			at = sdt_check_target_rank_to_offset(self,
-							     r0 + sdt_check_spot_rand(self, r1 - r0));
+			at = sdt_check_target_rank_to_offset(
+				self,
+				r0 + sdt_check_spot_rand(self, r1 - r0));
 			if (at + SDT_CHECK_BLOCK <= skip_at || at >= skip_at + skip_len) {
 				g_array_append_val(samples, at);
 				continue;
