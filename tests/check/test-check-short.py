@@ -42,8 +42,13 @@ MIB = fc.MIB
 BLOCK = 4096
 sdttap.detail_lines = 40
 
-# (kind, claim MiB, real bytes, layout, full?, quick runs, full runs)
+# (kind, claim MiB, real bytes, layout, fill, quick runs, full runs); fill: False, True
+# (90% full, scattered) or 'top' (only the card's top 2 MiB occupied: no reserved block
+# at or above R, so no sample can go there; main said "genuine" here)
 CARDS = [
+    ('wrap', 900, 899 * MIB, 'plain', 'top', 2, 1),
+    ('zeros', 900, 899 * MIB, 'plain', 'top', 2, 0),
+    ('wrap', 1024, 1023 * MIB, 'pios', 'top', 2, 0),
     ('wrap', 900, 899 * MIB, 'plain', False, 3, 1),
     ('zeros', 900, 899 * MIB, 'plain', False, 3, 1),
     ('wrap', 900, 900 * MIB - BLOCK, 'plain', False, 2, 1),
@@ -54,6 +59,7 @@ CARDS = [
     ('wrap', 700, 350 * MIB, 'plain', True, 2, 0),
     ('genuine', 900, 900 * MIB, 'plain', False, 2, 0),
     ('genuine', 1024, 1024 * MIB, 'pios', False, 1, 0),
+    ('genuine', 900, 900 * MIB, 'plain', 'top', 1, 0),
     ('genuine', 700, 700 * MIB, 'plain', True, 2, 1),
 ]
 
@@ -95,6 +101,42 @@ def fill(card, rng_seed=33):
     return set(os.path.relpath(p, card.mnt) for p in kept) | {'filler'}
 
 
+def fill_top(card, top_bytes=2 * MIB):
+    """only the file system's last @top_bytes occupied: 2 MiB files fallocated until it is
+    full, then every one deleted that has no block there (filefrag -e)"""
+    top = os.path.join(card.mnt, 'filler')
+    os.mkdir(top)
+    names = []
+    i = 0
+    while True:
+        p = os.path.join(top, f'f{i:05d}')
+        r = subprocess.run(['fallocate', '-l', str(2 * MIB), p], capture_output=True)
+        if r.returncode != 0:
+            if os.path.exists(p):
+                os.unlink(p)
+            break
+        names.append(p)
+        i += 1
+    bs = os.statvfs(card.mnt).f_bsize
+    size = int(subprocess.run(['blockdev', '--getsize64', card.part], capture_output=True,
+                              text=True, check=True).stdout)
+    first = (size - top_bytes) // bs
+    kept = []
+    for p in names:
+        out = subprocess.run(['filefrag', '-e', p], capture_output=True, text=True).stdout
+        ends = [int(m.split('..')[1].strip().rstrip(':'))
+                for m in (line.split(':')[2] for line in out.splitlines()
+                          if line.strip()[:1].isdigit() and line.count(':') >= 3)]
+        if any(e >= first for e in ends):
+            kept.append(p)
+        else:
+            os.unlink(p)
+    os.sync()
+    if not kept:
+        raise fc.CardError('no file of the filler reached the top of the card')
+    return set(os.path.relpath(p, card.mnt) for p in kept) | {'filler'}
+
+
 def check(card, root, full):
     argv = [CTL, '--root', root, '--json', 'check', '--dir', card.mnt]
     if full:
@@ -133,12 +175,13 @@ def state_left(root):
 
 
 def run_card(kind, claim, real, layout, full_fs, quick_runs, full_runs, totals):
-    name = f'{kind} {claim} MiB / {real / MIB:g} MiB {layout}' + (', 90% full' if full_fs else '')
+    name = f'{kind} {claim} MiB / {real / MIB:g} MiB {layout}' + (
+        ', only its top occupied' if full_fs == 'top' else ', 90% full' if full_fs else '')
     real_arg = f'{real}b' if real % MIB else str(real // MIB)
     card = fc.Card(kind, claim, real_arg, layout=layout)
     root = tempfile.mkdtemp(prefix='sdt-short-root-', dir='/var/tmp')
     try:
-        allowed = fill(card) if full_fs else set()
+        allowed = fill_top(card) if full_fs == 'top' else fill(card) if full_fs else set()
         card.save_files()
         regions = card.region_sums()
         free_before = os.statvfs(card.mnt).f_bfree
@@ -185,7 +228,7 @@ def main():
     totals = {'runs': 0, 'misses': 0, 'damaged': 0, 'fsck': 0, 'secs': []}
     only = os.environ.get('SDT_SHORT_ONLY')
     for card in CARDS:
-        if only and only not in f'{card[0]}:{card[1]}:{card[3]}:{card[4]}':
+        if only and only not in f'{card[0]}:{card[1]}:{card[3]}:{card[4]}:':
             continue
         try:
             run_card(*card, totals)
