@@ -9,9 +9,12 @@ Stand-ins (tests/fake-card: the FUSE file under a loop device, ext4, 200 user fi
 SHA-256 sums): wrap and zeros fakes one MiB short (900/899), one 4 KiB block short
 (900 MiB / 900 MiB - 4 KiB) and 1024/1023 on the Pi OS layout; a zeros and a wrap fake
 700/350 whose file system is 90% full with its free space scattered (2 MiB files
-fallocated until the card is full, then every tenth deleted, at random); genuine cards: a
-freshly made one, one on the Pi OS layout and a 90% full one.  Each card is checked several
-times, quick and --full (`sdtunerctl --json check --dir MNT`).
+fallocated until the card is full, then enough deleted at random that a tenth is free);
+wrap and zeros 900/899 and wrap 1024/1023 (Pi OS) whose file system is occupied only in its
+top 2 MiB (no reserved block at or above R: main's check said "genuine" there); genuine
+cards: a freshly made one, one on the Pi OS layout, a 90% full one and one occupied at the
+top.  Each card is checked several times, quick and --full (`sdtunerctl --json check --dir
+MNT`).  SDT_SHORT_ONLY=TEXT runs only the cards whose "kind:claim:layout:fill:" holds TEXT.
 
 A fake: verdict "fake", capacity_at_least_bytes <= R <= capacity_at_most_bytes and the range
 no wider than 2% of the claim.  A genuine card: "genuine".  After every run: the user
@@ -22,6 +25,7 @@ the filler, no journal in the state folder, the free space back).
 usage: test-check-short.py SDTUNERCTL SDT_FAKE_CARD   (as root; prints TAP)"""
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -83,7 +87,6 @@ def fill(card, rng_seed=33):
             break
         names.append(p)
         i += 1
-    import random
     rng = random.Random(rng_seed)
     st = os.statvfs(card.mnt)
     # df's 90%: what users may still allocate is a tenth of the file system
