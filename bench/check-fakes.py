@@ -4,8 +4,9 @@
 Run as root from the source tree after building (tests/fake-card/fake-card.sh does the
 cards).  N random (claim, real size, kind) triples from --seed: the kind is one of wrap,
 zeros (drops writes), eio (fails), cache (keeps the last 4 MiB of writes) or genuine; the
-claim is --min-claim..--max-claim MiB, the real size a whole MiB from 64 MiB (room for the
-stand-in's own file system and its 200 user files) to 99% of the claim.  Every run ends
+claim is --min-claim..--max-claim MiB, the real size (REAL_MIN MiB, room for the stand-in's own
+file system and its 200 user files, up to the claim) one of: anywhere, within 1% of the claim
+(whole MiB), exactly 1 MiB short, exactly one 4 KiB block short (draw_real()).  Every run ends
 with fake-card.sh verify (e2fsck -fn, the user files' SHA-256, nothing left behind).  It
 prints one line per run and the misses, damaged files and seconds per run.
 
@@ -77,10 +78,27 @@ def card_down(d):
     sh(SCRIPT, "down", d, check=False)
 
 
+def draw_real(rng, claim):
+    """a fake's real size in bytes: anywhere, near the claim, 1 MiB or 1 block short"""
+    how = rng.choice(["any", "any", "near", "mib", "block"])
+    if how == "any":
+        return rng.randrange(REAL_MIN, claim) * MIB
+    if how == "near":
+        return (claim - rng.randrange(1, max(2, claim // 100 + 1))) * MIB
+    if how == "mib":
+        return (claim - 1) * MIB
+    return claim * MIB - 4096
+
+
+def real_arg(real):
+    """fake-card.sh's REAL: MiB, or NNNb for bytes"""
+    return str(real // MIB) if real % MIB == 0 else f"{real}b"
+
+
 def draw(rng, args):
     kind = rng.choice(KINDS)
     claim = rng.randrange(args.min_claim, args.max_claim + 1)
-    real = claim if kind == "genuine" else rng.randrange(REAL_MIN, int(claim * 0.99) + 1)
+    real = claim * MIB if kind == "genuine" else draw_real(rng, claim)
     return kind, claim, real
 
 
@@ -91,8 +109,8 @@ def judge(kind, claim, real, res):
     if res["verdict"] != "fake":
         return "verdict " + res["verdict"]
     lo, hi = res["capacity_at_least_bytes"], res["capacity_at_most_bytes"]
-    if not lo <= real * MIB <= hi:
-        return f"range {lo / MIB:.2f}..{hi / MIB:.2f} MiB misses {real}"
+    if not lo <= real <= hi:
+        return f"range {lo / MIB:.3f}..{hi / MIB:.3f} MiB misses {real / MIB:.3f}"
     if hi - lo > claim * MIB / 50:
         return f"range {lo / MIB:.2f}..{hi / MIB:.2f} MiB wider than 2%"
     if res["failure"] != EXPECT[kind]:
@@ -109,7 +127,7 @@ def sweep(args, ctl, root):
         while card is None:
             kind, claim, real = draw(rng, args)
             try:
-                card = fc.Card(kind, claim, real)
+                card = fc.Card(kind, claim, real_arg(real))
             except fc.CardError as e:
                 print(f"    (skipped {kind} {claim}/{real}: {str(e).strip().splitlines()[-1]})",
                       flush=True)
@@ -131,8 +149,8 @@ def sweep(args, ctl, root):
         times.append(secs)
         rng_txt = ""
         if res.get("capacity_at_least_bytes") is not None:
-            rng_txt = f" range {res['capacity_at_least_bytes'] / MIB:.2f}..{res['capacity_at_most_bytes'] / MIB:.2f}"
-        print(f"{i + 1:3d} {kind:7s} {claim:5d}/{real:<5d} MiB: {res['verdict']}{rng_txt}"
+            rng_txt = f" range {res['capacity_at_least_bytes'] / MIB:.3f}..{res['capacity_at_most_bytes'] / MIB:.3f}"
+        print(f"{i + 1:3d} {kind:7s} {claim:5d}/{real / MIB:<9.3f} MiB: {res['verdict']}{rng_txt}"
               f" {secs:5.1f} s; {'MISS ' + miss if miss else 'ok'}; {len(found['damaged'])} damaged, "
               f"{found['bytes_lost']} bytes lost, e2fsck {'clean' if found['fsck'] is None else 'ERRORS'}"
               f"{', left ' + ' '.join(found['left']) if found['left'] else ''}", flush=True)
@@ -148,8 +166,8 @@ def kill_one(args, ctl, root, rng, i):
     while d is None:
         kind = rng.choice(["wrap", "wrap", "cache", "zeros"])
         claim = rng.randrange(args.min_claim, args.max_claim + 1)
-        real = rng.randrange(REAL_MIN, int(claim * 0.99) + 1)
-        d = card_up(kind, claim, real)
+        real = draw_real(rng, claim)
+        d = card_up(kind, claim, real_arg(real))
     try:
         p = subprocess.Popen([ctl, "--root", root, "--json", "check", "--dir", os.path.join(d, "mnt")],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -169,7 +187,7 @@ def kill_one(args, ctl, root, rng, i):
         ok, dmg, fsck, lft, last = card_verify(d)
     finally:
         card_down(d)
-    print(f"kill {i + 1:2d} {kind:5s} {claim}/{real} MiB: blocks out at the kill: {out}; "
+    print(f"kill {i + 1:2d} {kind:5s} {claim}/{real / MIB:.3f} MiB: blocks out at the kill: {out}; "
           f"repaired by the next {how}; journal left: {still}; {last}", flush=True)
     return out, dmg, fsck, still
 
@@ -199,14 +217,13 @@ def cuts(args, ctl):
         kind = rng.choice(["wrap", "wrap", "zeros", "eio", "cache"])
         layout = rng.choice(["plain", "pios"])
         claim = rng.randrange(args.min_claim, args.max_claim + 1)
-        real = rng.randrange(REAL_MIN + (claim // 8 if layout == "pios" else 0),
-                             int(claim * 0.99) + 1)
+        real = max(draw_real(rng, claim), (REAL_MIN + (claim // 8 if layout == "pios" else 0)) * MIB)
         try:
-            card = fc.Card(kind, claim, real, layout=layout)
+            card = fc.Card(kind, claim, real_arg(real), layout=layout)
         except fc.CardError:
             continue
         n_card += 1
-        name = f"{kind} {claim}/{real} MiB {layout}"
+        name = f"{kind} {claim}/{real / MIB:.3f} MiB {layout}"
         try:
             card.save_files()
             os.makedirs(os.path.join(card.mnt, "var", "lib", "sd-tuner"), mode=0o700)

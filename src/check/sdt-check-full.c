@@ -109,7 +109,7 @@ sdt_check_full_conclude(SdtCheck *self, guint64 total)
 					self->n_bad,
 					self->reserved_blocks,
 					self->first_bad / SDT_CHECK_MIB);
-	} else if (self->wrap_bound < (guint64) (self->claim * SDT_CHECK_TOP_SHARE)) {
+	} else if (self->wrap_bound < self->claim / SDT_CHECK_BLOCK * SDT_CHECK_BLOCK) {
 		self->reason = g_strdup_printf(
 			_("All %" PRIu64
 			  " MiB of free space kept what was written, but it ends at %" PRIu64

@@ -466,6 +466,20 @@ sdt_check_journal_places_copy_at(const SdtCheckJournalPlaces *places, guint i)
 	return g_array_index(c->extents, SdtJournalExtent, 0).start;
 }
 
+gboolean
+sdt_check_journal_places_overlaps(const SdtCheckJournalPlaces *places, guint64 at, guint64 len)
+{
+	for (guint i = 0; places != NULL && i < places->copies->len; i++) {
+		const SdtJournalCopy *c = g_ptr_array_index(places->copies, i);
+		for (guint k = 0; k < c->extents->len; k++) {
+			const SdtJournalExtent *e = &g_array_index(c->extents, SdtJournalExtent, k);
+			if (at < e->start + e->len && e->start < at + len)
+				return TRUE;
+		}
+	}
+	return FALSE;
+}
+
 guint
 sdt_check_journal_places_n_card(const SdtCheckJournalPlaces *places)
 {

@@ -16,11 +16,11 @@
 static gboolean
 sdt_check_reached_top(SdtCheck *self)
 {
-	guint64 top = (guint64) (self->claim * SDT_CHECK_TOP_SHARE);
+	guint64 end = self->claim / SDT_CHECK_BLOCK * SDT_CHECK_BLOCK;
 
-	if (self->config->mode == SDT_CHECK_MODE_FULL && self->genuine_reason != NULL)
-		return self->wrap_bound >= top;
-	return self->wrap_bound >= top && self->good_top >= top;
+	/* no tolerance: the top run reached the card's last block and the wrap
+	 * search excluded every size below the claim (sdt-check-write) */
+	return self->top_done && self->wrap_bound >= end && self->good_top + SDT_CHECK_BLOCK >= end;
 }
 
 /* what stopped a "genuine", in words a user can act on */

@@ -33,7 +33,7 @@ G_BEGIN_DECLS
 #define SDT_CHECK_N_ANCHORS 16
 #define SDT_CHECK_N_TOP     64   /* read-only probes in the upper half */
 #define SDT_CHECK_STRATA    256  /* coverage: slices of the address space */
-#define SDT_CHECK_TOP_SHARE 0.99 /* "genuine" needs the probe to reach 99% of the claim */
+#define SDT_CHECK_TOP_SHARE 0.99 /* where the top samples of the reserved space start */
 #define SDT_CHECK_FULL_IO   (4 * SDT_CHECK_MIB)
 
 typedef struct {
@@ -112,6 +112,8 @@ typedef struct {
 	guint64 last_good;  /* highest verified address below first_bad */
 	guint64 good_top;   /* highest sample verified after the cache flush */
 	guint64 wrap_bound; /* the probe excludes a wrap at every size up to here */
+	gboolean top_done;  /* the top run was written, read back and searched */
+	guint n_spots;      /* blocks probed in occupied space (sdt-check-spot) */
 	guint64 at_least;   /* the real capacity's range, when fake */
 	guint64 at_most;
 	GPtrArray *notes;
@@ -200,15 +202,16 @@ guint64 sdt_check_target_offset_to_rank(SdtCheck *self, guint64 offset);
 typedef struct {
 	GArray *at; /* guint64: the samples, the run's blocks, the flush */
 	guint n_samples;
-	guint n_run;       /* the run's blocks, after the samples; then the flush */
-	guint64 run_start; /* 0 and run_len 0: no run */
+	guint n_run;        /* the run's blocks, after the samples; then the flush */
+	gboolean check_run; /* the run's blocks are read back and judged like samples */
+	guint64 run_start;  /* 0 and run_len 0: no run */
 	guint64 run_len;
 	guint64 stride;   /* the wrap search's reads */
 	guint8 *saved;    /* at->len blocks, aligned */
 	guint8 *saved_ok; /* per block: read, so it may be written */
 	guint8 *written;  /* per block: a write was attempted */
-	guint8 *state;    /* per sample: SdtCheckBlockState */
-	guint64 *other;   /* per sample: the offset an overwritten one carries */
+	guint8 *state;    /* per sample (and run block, with check_run): SdtCheckBlockState */
+	guint64 *other;   /* the same: the offset an overwritten one carries */
 } SdtCheckBatch;
 
 /* @samples (taken, ascending), the run [@run_start, +@run_len) and the blocks of
@@ -220,6 +223,8 @@ void sdt_check_probe_batch_init(SdtCheckBatch *batch,
 				GArray *flush,
 				guint64 stride);
 void sdt_check_probe_batch_clear(SdtCheckBatch *batch);
+/* the blocks judged after the read-back: the samples, and the run with check_run */
+guint sdt_check_probe_batch_n_checked(SdtCheckBatch *batch);
 
 /* the whole cycle; the blocks are put back whatever happens (also on Stop) */
 gboolean sdt_check_probe_batch_run(SdtCheck *self,
@@ -237,6 +242,25 @@ gboolean sdt_check_probe_batch_run(SdtCheck *self,
  * Sets the failure, the estimate and the reason when it finds one.
  */
 gboolean sdt_check_read_phase(SdtCheck *self, GError **error);
+
+/* ---- sdt-check-spot.c ---- */
+
+/*
+ * Where a range must be narrowed but the reserved space has no block: spots, 4 KiB
+ * blocks the user's files (or nobody) hold, in the checked partition, never where
+ * the journal's copies lie nor in [@skip_at, +@skip_len) (the run).  A spot goes
+ * through the probe as a sample does (save, journal, write, read back, put back
+ * only where it still holds the run's block, under the freeze).
+ * @n addresses stratified over [@lo, @hi): in each slice a reserved block where
+ * the slice has one, else a spot; appended to @samples.
+ */
+void sdt_check_spot_add(SdtCheck *self,
+			GArray *samples,
+			guint n,
+			guint64 lo,
+			guint64 hi,
+			guint64 skip_at,
+			guint64 skip_len);
 
 /* ---- sdt-check-write.c ---- */
 
@@ -346,6 +370,9 @@ void sdt_check_journal_places_free(SdtCheckJournalPlaces *places);
 /* frees @places but leaves its copies for the next start's repair */
 void sdt_check_journal_places_keep(SdtCheckJournalPlaces *places);
 gsize sdt_check_journal_places_capacity(const SdtCheckJournalPlaces *places);
+/* does [@at, +@len) of the disk touch a copy on the card? */
+gboolean
+sdt_check_journal_places_overlaps(const SdtCheckJournalPlaces *places, guint64 at, guint64 len);
 /* where copy @i begins on the disk (tests) */
 guint64 sdt_check_journal_places_copy_at(const SdtCheckJournalPlaces *places, guint i);
 /* how many copies are on the checked card */

@@ -49,8 +49,15 @@ sdt_check_probe_batch_init(SdtCheckBatch *batch,
 	batch->saved = g_aligned_alloc(n, SDT_CHECK_BLOCK, SDT_CHECK_BLOCK);
 	batch->saved_ok = g_new0(guint8, n);
 	batch->written = g_new0(guint8, n);
-	batch->state = g_new0(guint8, MAX(batch->n_samples, 1));
-	batch->other = g_new0(guint64, MAX(batch->n_samples, 1));
+	/* the run's blocks too: a caller may set check_run */
+	batch->state = g_new0(guint8, MAX(batch->n_samples + batch->n_run, 1));
+	batch->other = g_new0(guint64, MAX(batch->n_samples + batch->n_run, 1));
+}
+
+guint
+sdt_check_probe_batch_n_checked(SdtCheckBatch *batch)
+{
+	return batch->n_samples + (batch->check_run ? batch->n_run : 0);
 }
 
 void
@@ -85,7 +92,7 @@ sdt_check_batch_save(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 					  SDT_CHECK_BLOCK,
 					  sdt_check_batch_at(batch, i)) == 0)
 			batch->saved_ok[i] = 1;
-		else if (i < batch->n_samples)
+		else if (i < sdt_check_probe_batch_n_checked(batch))
 			batch->state[i] = SDT_CHECK_BLOCK_IO_ERROR;
 		if (i % 256 == 0 && sdt_check_block_cancelled(self, error))
 			return FALSE;
@@ -192,7 +199,7 @@ sdt_check_batch_write(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 		sdt_check_block_fill(self->buf, self->seed, at);
 		batch->written[i] = 1;
 		if (sdt_check_block_pwrite(self, self->buf, SDT_CHECK_BLOCK, at) != 0) {
-			if (i < batch->n_samples)
+			if (i < sdt_check_probe_batch_n_checked(batch))
 				batch->state[i] = SDT_CHECK_BLOCK_IO_ERROR;
 		} else {
 			self->n_written++;
@@ -221,7 +228,7 @@ sdt_check_batch_recheck(SdtCheck *self, GError **error)
 static void
 sdt_check_batch_verify(SdtCheck *self, SdtCheckBatch *batch)
 {
-	for (guint i = 0; i < batch->n_samples; i++) {
+	for (guint i = 0; i < sdt_check_probe_batch_n_checked(batch); i++) {
 		guint64 at = sdt_check_batch_at(batch, i);
 		if (batch->state[i] != SDT_CHECK_BLOCK_OK)
 			continue;
@@ -303,7 +310,7 @@ sdt_check_batch_search(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 	guint64 s = batch->stride;
 	guint n = 0;
 
-	for (guint i = 0; i < batch->n_samples; i++)
+	for (guint i = 0; i < sdt_check_probe_batch_n_checked(batch); i++)
 		if (batch->state[i] == SDT_CHECK_BLOCK_OVERWRITTEN)
 			sdt_check_note_alias(self,
 					     sdt_check_batch_at(batch, i),
@@ -476,6 +483,7 @@ sdt_check_batch_part(SdtCheckBatch *part, SdtCheckBatch *batch, guint from, guin
 				   run ? batch->run_len : 0,
 				   flush,
 				   run ? batch->stride : 0);
+	part->check_run = run && batch->check_run;
 }
 
 static gboolean sdt_check_batch_split_run(SdtCheck *self,
@@ -511,6 +519,14 @@ sdt_check_batch_halves(SdtCheck *self,
 					       error);
 		memcpy(batch->state + a, part.state, b - a);
 		memcpy(batch->other + a, part.other, (b - a) * sizeof(guint64));
+		if (part.check_run) {
+			memcpy(batch->state + batch->n_samples,
+			       part.state + part.n_samples,
+			       part.n_run);
+			memcpy(batch->other + batch->n_samples,
+			       part.other + part.n_samples,
+			       part.n_run * sizeof(guint64));
+		}
 		sdt_check_probe_batch_clear(&part);
 	}
 	return ok;

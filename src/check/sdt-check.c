@@ -91,7 +91,7 @@ sdt_check_run(const gchar *dir,
 					self.journal_unsafe / SDT_CHECK_MIB));
 		g_debug("check journal: %u copies on the card, %u batches split, %u copies hit "
 			"and rewritten, %u batches frozen (the longest %.0f ms), %u not (%s), %u "
-			"blocks left to the system",
+			"blocks left to the system, %u spots in occupied space, top run %s",
 			self.journal != NULL ? sdt_check_journal_places_n_card(self.journal) : 0,
 			self.n_splits,
 			self.journal_hits,
@@ -99,7 +99,9 @@ sdt_check_run(const gchar *dir,
 			self.frozen_max_us / 1000.0,
 			self.n_unfrozen,
 			g_strerror(self.freeze_errno),
-			self.n_left);
+			self.n_left,
+			self.n_spots,
+			self.top_done ? "done" : "not run");
 		node = sdt_check_json_build(&self);
 	}
 	sdt_check_block_clear(&self);
