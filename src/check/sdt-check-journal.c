@@ -516,6 +516,15 @@ sdt_check_journal_places_new(const gchar *const *dirs,
 				 SDT_JOURNAL_BLOCK);
 	for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++) {
 		struct stat st;
+		/* one folder on the card is enough (a further one: an older version's,
+		 * for the repair only; never made: a new folder's block could be an
+		 * alias of anything) */
+		if (p->card_dirs->len > 0 && g_stat(dirs[i], &st) == 0 &&
+		    st.st_dev == target->fs_dev)
+			continue;
+		if (i > 0 && g_str_has_suffix(dirs[i], "/" SDT_CHECK_JOURNAL_DIR) &&
+		    !g_file_test(dirs[i], G_FILE_TEST_IS_DIR))
+			continue;
 		if (!sdt_state_lock_make_dir(dirs[i], error) || g_stat(dirs[i], &st) != 0) {
 			if (error != NULL && *error == NULL)
 				sdt_error_set_from_errno(error, errno, _("Cannot use %s"), dirs[i]);

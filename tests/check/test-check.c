@@ -397,7 +397,7 @@ test_check_killed(void)
 	root = g_build_filename(card->dir, "root", NULL);
 	g_free(card->journal[0]);
 	g_free(card->journal[1]);
-	card->journal[0] = g_build_filename(root, "var", "lib", "sd-tuner", "check", NULL);
+	card->journal[0] = g_build_filename(root, "var", "lib", "sd-tuner", NULL);
 	card->journal[1] = g_build_filename(root, "run", "sd-tuner", NULL);
 	test_card_config(card, &config, SDT_CHECK_MODE_QUICK);
 	journal = g_build_filename(card->journal[0], "check-journal", NULL);
@@ -555,7 +555,7 @@ test_check_power_cut(gconstpointer data)
 	g_free(card->journal[1]);
 	/* sdtunerctl --root MNT: its state folder is on the card; /run is not (a tmpfs,
 	 * lost at the cut: MNT/run, which verify sees, stays empty) */
-	card->journal[0] = test_card_folder(card, "var/lib/sd-tuner/check");
+	card->journal[0] = test_card_folder(card, "var/lib/sd-tuner");
 	card->journal[1] = g_build_filename(card->dir, "run", "sd-tuner", NULL);
 	test_card_config(card, &config, SDT_CHECK_MODE_QUICK);
 	for (guint cut = 0; cut < n_cuts; cut++) {
