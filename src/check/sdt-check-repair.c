@@ -92,7 +92,7 @@ sdt_journal_load(const gchar *const *dirs, SdtCheckJournal *j, guint *found, gui
 				continue;
 			(*found)++;
 			if (!sdt_journal_read(path, &data, &len)) {
-				(*spoiled)++;
+				*spoiled += 2;
 				continue;
 			}
 			if (sdt_check_journal_decode(data, len, &one) &&
@@ -101,7 +101,11 @@ sdt_journal_load(const gchar *const *dirs, SdtCheckJournal *j, guint *found, gui
 				*j = one;
 				have = TRUE;
 			} else if (!sdt_check_journal_decode(data, len, &one)) {
-				if (c == 0 || !sdt_journal_all_one(data, len))
+				/* a torn file copy (written whole, then renamed) is
+				 * damage by itself: counted as two */
+				if (c == 0)
+					*spoiled += 2;
+				else if (!sdt_journal_all_one(data, len))
 					(*spoiled)++;
 				g_debug("the check journal copy %s is not whole", path);
 			} else {
