@@ -24,7 +24,9 @@ before; nothing of the check left (no journal in the state folder or in /run, no
 what a cut-free check and verify leave, the free space back).
 
 Stand-ins: wrap 512/333 and zeros 700/350 MiB, each with the plain layout and the Pi OS one
-(FAKE_LAYOUT=pios); $SDT_POWERCUT_CUTS cuts on each (default 6: 36 cuts).  A longer sweep:
+(FAKE_LAYOUT=pios), wrap 803/773 Pi OS (a journal copy lands above R and aliases the boot
+partition) and wrap 1024/800 Pi OS 'crowd' (the free space below R + 8 MiB taken first);
+$SDT_POWERCUT_CUTS cuts on each (default 6: 36 cuts).  A longer sweep:
 SDT_POWERCUT_CUTS=25 SDT_POWERCUT_STANDINS=wrap:1000:700,zeros:512:460:pios,...;
 SDT_POWERCUT_SEED varies the points.  The points: a check run without a cut is traced
 first; half of the cuts go after its landmarks (every traced call but the block writes, from
