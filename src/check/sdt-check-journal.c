@@ -227,14 +227,17 @@ sdt_check_journal_copy_name(guint i)
 		      : g_strdup_printf("%s.%u", SDT_CHECK_JOURNAL_NAME, i - 1);
 }
 
-/* @dir removed when nothing is in it, and its removal made durable (the parent's fsync):
- * a power cut right after a check must not leave an empty folder behind */
+/* @dir (a folder named "check") removed when nothing is in it, and its removal made durable (the
+ * parent's fsync): a power cut right after a check must not leave an empty folder behind */
 static void
 sdt_journal_rmdir(const gchar *dir)
 {
 	g_autofree gchar *parent = NULL;
+	g_autofree gchar *base = g_path_get_basename(dir);
 
-	if (g_rmdir(dir) != 0)
+	/* only a folder of the journal's own (older versions', the tests'): never the
+	 * state folder, whose block a new one would take anywhere on the card */
+	if (g_strcmp0(base, SDT_CHECK_JOURNAL_DIR) != 0 || g_rmdir(dir) != 0)
 		return;
 	parent = g_path_get_dirname(dir);
 	sdt_check_journal_sync_dir(parent);
@@ -270,6 +273,8 @@ typedef struct {
 typedef struct {
 	gchar *path;
 	GArray *extents; /* SdtJournalExtent, by logical offset */
+	gsize size;      /* the file's: records, then a last block of fill */
+	guint8 fill;     /* the one byte its blocks held before the check */
 } SdtJournalCopy;
 
 struct _SdtCheckJournalPlaces {
@@ -277,7 +282,8 @@ struct _SdtCheckJournalPlaces {
 	GPtrArray *card_dirs; /* their folders */
 	GPtrArray *file_dirs; /* the other folders: a file copy each (temporary, rename) */
 	gint fd;              /* the disk, O_RDWR | O_DIRECT: borrowed */
-	gsize capacity;       /* bytes of each copy */
+	gsize capacity;       /* bytes of each copy's records (its last block: fill) */
+	gsize written;        /* bytes at its start records took so far (raw) */
 	guint64 gen;          /* of the last record written */
 	GByteArray *bytes;    /* that record */
 	guint8 *buf;          /* capacity bytes, aligned */
@@ -300,15 +306,24 @@ sdt_check_journal_size(guint n, gsize node_len)
 	return (len + SDT_JOURNAL_BLOCK - 1) / SDT_JOURNAL_BLOCK * SDT_JOURNAL_BLOCK;
 }
 
-/* where @fd's @size bytes lie on the disk: every byte plainly mapped and written */
+/* where @fd's @size bytes lie on the disk: every byte plainly mapped (and written,
+ * unless @unwritten_ok: a preallocated file nothing was written to yet) */
 static gboolean
-sdt_journal_copy_map(SdtJournalCopy *c, gint fd, gsize size, guint64 part_start)
+sdt_journal_copy_map(SdtJournalCopy *c,
+		     gint fd,
+		     gsize size,
+		     guint64 part_start,
+		     gboolean unwritten_ok)
 {
 	const guint n_max = 256;
 	g_autofree struct fiemap *map =
 		g_malloc0(sizeof(struct fiemap) + n_max * sizeof(struct fiemap_extent));
 	guint64 next = 0;
+	guint32 refused = FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC | FIEMAP_EXTENT_ENCODED |
+			  FIEMAP_EXTENT_NOT_ALIGNED | FIEMAP_EXTENT_DATA_INLINE |
+			  FIEMAP_EXTENT_SHARED | (unwritten_ok ? 0 : FIEMAP_EXTENT_UNWRITTEN);
 
+	g_array_set_size(c->extents, 0);
 	memset(map, 0, sizeof(struct fiemap));
 	map->fm_start = 0;
 	map->fm_length = size;
@@ -323,12 +338,8 @@ sdt_journal_copy_map(SdtJournalCopy *c, gint fd, gsize size, guint64 part_start)
 			.len = fe->fe_length,
 			.logical = fe->fe_logical,
 		};
-		if (fe->fe_flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC |
-				    FIEMAP_EXTENT_ENCODED | FIEMAP_EXTENT_NOT_ALIGNED |
-				    FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_SHARED |
-				    FIEMAP_EXTENT_UNWRITTEN) ||
-		    e.logical != next || e.start % SDT_JOURNAL_SECTOR != 0 ||
-		    e.len % SDT_JOURNAL_SECTOR != 0) {
+		if ((fe->fe_flags & refused) != 0 || e.logical != next ||
+		    e.start % SDT_JOURNAL_SECTOR != 0 || e.len % SDT_JOURNAL_SECTOR != 0) {
 			g_debug("journal copy extent %u at %" G_GUINT64_FORMAT
 				": flags %#x logical %" G_GUINT64_FORMAT
 				" length %" G_GUINT64_FORMAT,
@@ -345,22 +356,46 @@ sdt_journal_copy_map(SdtJournalCopy *c, gint fd, gsize size, guint64 part_start)
 	return next >= size;
 }
 
-/* @dir/check-journal.@idx, @bytes then zeros up to @size, durably, and its extents */
+static gint
+sdt_journal_copy_io(SdtCheckJournalPlaces *p, SdtJournalCopy *c, gsize len, gboolean write);
+static gint
+sdt_journal_copy_io_at(SdtCheckJournalPlaces *p, SdtJournalCopy *c, gsize off, gsize len);
+
+/* are @len bytes of @buf all @buf[0]? */
+static gboolean
+sdt_journal_uniform(const guint8 *buf, gsize len)
+{
+	return len == 0 || (buf[0] == buf[len - 1] && memcmp(buf, buf + 1, len - 1) == 0);
+}
+
+/*
+ * @dir/check-journal.@idx: @size bytes preallocated (fallocate: nothing written to
+ * the card), its blocks read raw (on a wrap fake: the place they alias), and
+ * taken only when they all hold one byte, the copy's *fill*; then the fill is
+ * written through the file system (what is there already: on a wrap fake it lands
+ * where it was read, unchanged), fsynced, renamed.  Records go raw into all but
+ * the last block, which keeps the fill for the repair; the fill goes back when the
+ * copy is removed (sdt_journal_copy_unfill()).  NULL without @error: the blocks
+ * were not uniform, @keep_fd holds them (a next try gets other blocks).
+ */
 static SdtJournalCopy *
-sdt_journal_copy_new(const gchar *dir,
+sdt_journal_copy_new(SdtCheckJournalPlaces *p,
+		     const gchar *dir,
 		     guint idx,
-		     GByteArray *bytes,
 		     gsize size,
 		     guint64 part_start,
+		     gint *keep_fd,
 		     GError **error)
 {
 	g_autofree gchar *name = sdt_check_journal_copy_name(idx + 1);
 	g_autofree gchar *tmp = NULL;
-	g_autofree guint8 *chunk = g_malloc0(SDT_CHECK_JOURNAL_CHUNK);
+	g_autofree guint8 *chunk = g_malloc(SDT_CHECK_JOURNAL_CHUNK);
 	SdtJournalCopy *c = g_new0(SdtJournalCopy, 1);
+	gboolean uniform = TRUE;
 	gint rc = 0;
 	gint fd;
 
+	*keep_fd = -1;
 	c->path = g_build_filename(dir, name, NULL);
 	c->extents = g_array_new(FALSE, FALSE, sizeof(SdtJournalExtent));
 	tmp = g_strconcat(c->path, ".new", NULL);
@@ -372,17 +407,49 @@ sdt_journal_copy_new(const gchar *dir,
 		sdt_journal_copy_free(c);
 		return NULL;
 	}
-	for (gsize off = 0; off < size && rc == 0; off += SDT_CHECK_JOURNAL_CHUNK) {
-		gsize len = MIN(SDT_CHECK_JOURNAL_CHUNK, size - off);
-		memset(chunk, 0, len);
-		if (off < bytes->len)
-			memcpy(chunk, bytes->data + off, MIN(len, bytes->len - off));
-		rc = sdt_file_pwrite_all(fd, chunk, len, off, NULL);
+	if (fallocate(fd, 0, 0, (off_t) size) != 0)
+		rc = errno;
+	/* what the system has in the page cache is on the card before the raw reads */
+	if (rc == 0 && syncfs(fd) != 0)
+		rc = errno;
+	if (rc == 0 && !sdt_journal_copy_map(c, fd, size, part_start, TRUE))
+		rc = EOPNOTSUPP;
+	/* the blocks as the card holds them: all one byte, or another place */
+	for (gsize off = 0; rc == 0 && off < size && uniform; off += p->capacity) {
+		gsize len = MIN(p->capacity, size - off);
+		rc = sdt_journal_copy_io_at(p, c, off, len);
+		uniform = rc == 0 && sdt_journal_uniform(p->buf, len) &&
+			  (off == 0 || p->buf[0] == c->fill);
+		if (off == 0 && rc == 0)
+			c->fill = p->buf[0];
 	}
+	if (rc == 0 && !uniform) {
+		g_debug("journal copy at %" G_GUINT64_FORMAT " holds data: another place",
+			g_array_index(c->extents, SdtJournalExtent, 0).start);
+		g_unlink(tmp);
+		*keep_fd = fd;
+		sdt_journal_copy_free(c);
+		return NULL;
+	}
+	/* the fill written as it is: the extents become plain written ones */
+	memset(chunk, c->fill, SDT_CHECK_JOURNAL_CHUNK);
+	for (gsize off = 0; off < size && rc == 0; off += SDT_CHECK_JOURNAL_CHUNK)
+		rc = sdt_file_pwrite_all(fd,
+					 chunk,
+					 MIN(SDT_CHECK_JOURNAL_CHUNK, size - off),
+					 off,
+					 NULL);
 	if (rc == 0 && fsync(fd) != 0)
 		rc = errno;
-	if (rc == 0 && !sdt_journal_copy_map(c, fd, size, part_start))
-		rc = EOPNOTSUPP;
+	if (rc == 0) {
+		g_autoptr(GArray) before = g_array_copy(c->extents);
+		if (!sdt_journal_copy_map(c, fd, size, part_start, FALSE) ||
+		    before->len != c->extents->len ||
+		    memcmp(before->data,
+			   c->extents->data,
+			   before->len * sizeof(SdtJournalExtent)) != 0)
+			rc = EOPNOTSUPP;
+	}
 	close(fd);
 	if (rc == 0 && g_rename(tmp, c->path) != 0)
 		rc = errno;
@@ -392,7 +459,33 @@ sdt_journal_copy_new(const gchar *dir,
 		sdt_journal_copy_free(c);
 		return NULL;
 	}
+	c->size = size;
+	g_debug("journal copy %s at %" G_GUINT64_FORMAT " (%u extents), fill %#x",
+		c->path,
+		g_array_index(c->extents, SdtJournalExtent, 0).start,
+		c->extents->len,
+		c->fill);
 	return c;
+}
+
+/* the fill back over what records took of copy @c, raw: on a wrap fake that is
+ * the aliased place as it was before the check */
+static gint
+sdt_journal_copy_unfill(SdtCheckJournalPlaces *p, SdtJournalCopy *c)
+{
+	if (p->written == 0)
+		return 0;
+	memset(p->buf, c->fill, p->written);
+	return sdt_journal_copy_io(p, c, p->written, TRUE);
+}
+
+/* the places a try found holding data: let go once the copies have theirs */
+static void
+sdt_journal_close_fds(GArray *fds)
+{
+	for (guint i = 0; i < fds->len; i++)
+		close(g_array_index(fds, gint, i));
+	g_array_set_size(fds, 0);
 }
 
 SdtCheckJournalPlaces *
@@ -403,6 +496,7 @@ sdt_check_journal_places_new(const gchar *const *dirs,
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	SdtCheckJournalPlaces *p = g_new0(SdtCheckJournalPlaces, 1);
+	g_autoptr(GArray) skipped = g_array_new(FALSE, FALSE, sizeof(gint));
 	/* the record of no blocks out: what every copy holds until a batch */
 	SdtCheckJournal closed = {
 		.disk_node = (gchar *) target->disk_node,
@@ -422,6 +516,15 @@ sdt_check_journal_places_new(const gchar *const *dirs,
 				 SDT_JOURNAL_BLOCK);
 	for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++) {
 		struct stat st;
+		/* one folder on the card is enough (a further one: an older version's,
+		 * for the repair only; never made: a new folder's block could be an
+		 * alias of anything) */
+		if (p->card_dirs->len > 0 && g_stat(dirs[i], &st) == 0 &&
+		    st.st_dev == target->fs_dev)
+			continue;
+		if (i > 0 && g_str_has_suffix(dirs[i], "/" SDT_CHECK_JOURNAL_DIR) &&
+		    !g_file_test(dirs[i], G_FILE_TEST_IS_DIR))
+			continue;
 		if (!sdt_state_lock_make_dir(dirs[i], error) || g_stat(dirs[i], &st) != 0) {
 			if (error != NULL && *error == NULL)
 				sdt_error_set_from_errno(error, errno, _("Cannot use %s"), dirs[i]);
@@ -435,13 +538,31 @@ sdt_check_journal_places_new(const gchar *const *dirs,
 		}
 		g_ptr_array_add(p->card_dirs, g_strdup(dirs[i]));
 		for (guint c = 0; c < SDT_CHECK_JOURNAL_COPIES; c++) {
-			SdtJournalCopy *copy = sdt_journal_copy_new(dirs[i],
-								    c,
-								    p->bytes,
-								    p->capacity,
-								    target->part_start,
-								    error);
+			SdtJournalCopy *copy = NULL;
+			for (guint t = 0; copy == NULL && t < SDT_CHECK_JOURNAL_TRIES; t++) {
+				gint keep = -1;
+				copy = sdt_journal_copy_new(p,
+							    dirs[i],
+							    c,
+							    p->capacity + SDT_JOURNAL_BLOCK,
+							    target->part_start,
+							    &keep,
+							    error);
+				if (keep >= 0)
+					g_array_append_val(skipped, keep);
+				if (copy == NULL && error != NULL && *error != NULL)
+					break;
+			}
 			if (copy == NULL) {
+				if (error != NULL && *error == NULL)
+					g_set_error(error,
+						    SDT_ERROR,
+						    SDT_ERROR_FAILED,
+						    _("The check found no free space on the card "
+						      "that holds only one byte value for its "
+						      "journal, so it could not put that space "
+						      "back exactly; it wrote nothing"));
+				sdt_journal_close_fds(skipped);
 				sdt_check_journal_places_free(p);
 				return NULL;
 			}
@@ -449,6 +570,7 @@ sdt_check_journal_places_new(const gchar *const *dirs,
 		}
 		sdt_check_journal_sync_dir(dirs[i]);
 	}
+	sdt_journal_close_fds(skipped);
 	return p;
 }
 
@@ -509,6 +631,16 @@ sdt_check_journal_places_free(SdtCheckJournalPlaces *places)
 {
 	if (places == NULL)
 		return;
+	/* every copy's fill back where records were, then the files go: a power cut
+	 * between leaves copies of fill alone, which the repair knows to be nothing */
+	for (guint i = 0; i < places->copies->len; i++) {
+		SdtJournalCopy *c = g_ptr_array_index(places->copies, i);
+		gint rc = sdt_journal_copy_unfill(places, c);
+		if (rc != 0)
+			g_warning("cannot put back what was under the check's journal %s: %s",
+				  c->path,
+				  g_strerror(rc));
+	}
 	for (guint i = 0; i < places->copies->len; i++) {
 		SdtJournalCopy *c = g_ptr_array_index(places->copies, i);
 		g_unlink(c->path);
@@ -526,25 +658,50 @@ sdt_check_journal_places_free(SdtCheckJournalPlaces *places)
 	sdt_journal_places_release(places);
 }
 
-/* @len bytes of @buf at the start of copy @c, raw; 0 or an errno */
+/* @len bytes of copy @c from its byte @off to and from p->buf, raw; 0 or an errno */
 static gint
-sdt_journal_copy_io(SdtCheckJournalPlaces *p, SdtJournalCopy *c, gsize len, gboolean write)
+sdt_journal_copy_rw(SdtCheckJournalPlaces *p,
+		    SdtJournalCopy *c,
+		    gsize off,
+		    gsize len,
+		    gboolean write)
 {
 	for (guint i = 0; i < c->extents->len; i++) {
 		const SdtJournalExtent *e = &g_array_index(c->extents, SdtJournalExtent, i);
-		gsize n;
+		guint64 a = MAX(e->logical, off);
+		guint64 b = MIN(e->logical + e->len, off + len);
 		gint rc;
-		if (e->logical >= len)
-			break;
-		n = (gsize) MIN(e->len, len - e->logical);
-		rc = write ? sdt_file_pwrite_all(p->fd, p->buf + e->logical, n, e->start, NULL)
-			   : sdt_file_pread_all(p->fd, p->buf + e->logical, n, e->start, NULL);
+		if (a >= b)
+			continue;
+		rc = write ? sdt_file_pwrite_all(p->fd,
+						 p->buf + (a - off),
+						 (gsize) (b - a),
+						 e->start + (a - e->logical),
+						 NULL)
+			   : sdt_file_pread_all(p->fd,
+						p->buf + (a - off),
+						(gsize) (b - a),
+						e->start + (a - e->logical),
+						NULL);
 		if (rc != 0)
 			return rc;
 	}
 	if (write && fdatasync(p->fd) != 0)
 		return errno;
 	return 0;
+}
+
+static gint
+sdt_journal_copy_io_at(SdtCheckJournalPlaces *p, SdtJournalCopy *c, gsize off, gsize len)
+{
+	return sdt_journal_copy_rw(p, c, off, len, FALSE);
+}
+
+/* @len bytes of p->buf at the start of copy @c, raw; 0 or an errno */
+static gint
+sdt_journal_copy_io(SdtCheckJournalPlaces *p, SdtJournalCopy *c, gsize len, gboolean write)
+{
+	return sdt_journal_copy_rw(p, c, 0, len, write);
 }
 
 /* the record in p->bytes into copy @c, and synced: one copy at a time, so that a
@@ -554,8 +711,12 @@ sdt_journal_copy_write(SdtCheckJournalPlaces *p, SdtJournalCopy *c)
 {
 	gsize len = (p->bytes->len + SDT_JOURNAL_BLOCK - 1) / SDT_JOURNAL_BLOCK * SDT_JOURNAL_BLOCK;
 
-	memset(p->buf, 0, len);
+	/* a shorter record than before: the fill over the rest, so that a copy always
+	 * holds one record and fill (nothing of an older record lies about) */
+	len = MAX(len, p->written);
+	memset(p->buf, c->fill, len);
 	memcpy(p->buf, p->bytes->data, p->bytes->len);
+	p->written = len;
 	return sdt_journal_copy_io(p, c, len, TRUE);
 }
 

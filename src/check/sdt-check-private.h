@@ -207,6 +207,8 @@ typedef struct {
 	guint64 run_start;  /* 0 and run_len 0: no run */
 	guint64 run_len;
 	guint64 stride;   /* the wrap search's reads */
+	guint64 origin;   /* they lie at multiples of stride from here: the whole run's
+			   * start (a part of a split run keeps it) */
 	guint8 *saved;    /* at->len blocks, aligned */
 	guint8 *saved_ok; /* per block: read, so it may be written */
 	guint8 *written;  /* per block: a write was attempted */
@@ -301,11 +303,14 @@ JsonNode *sdt_check_json_build(SdtCheck *self);
  */
 
 #define SDT_CHECK_JOURNAL_NAME       "check-journal"
-#define SDT_CHECK_JOURNAL_COPIES     3 /* on the checked file system, per folder there */
-#define SDT_CHECK_JOURNAL_MAX_COPIES 8 /* the names repair looks for: check-journal.0 .. 7 */
+#define SDT_CHECK_JOURNAL_DIR        "check" /* a journal folder of its own: removed when empty */
+#define SDT_CHECK_JOURNAL_COPIES     3       /* on the checked file system, per folder there */
+#define SDT_CHECK_JOURNAL_MAX_COPIES 8       /* the names repair looks for: check-journal.0 .. 7 */
 #define SDT_CHECK_JOURNAL_DAMAGED    ".damaged"
 #define SDT_CHECK_JOURNAL_CHUNK      (1u << 20)
 #define SDT_CHECK_JOURNAL_MIN        (256u * 1024) /* the smallest copy */
+/* places tried for each copy (its blocks must hold one byte value) */
+#define SDT_CHECK_JOURNAL_TRIES 8
 
 typedef struct {
 	gchar *disk_node; /* the whole disk the blocks are on */
@@ -340,10 +345,13 @@ gsize sdt_check_journal_size(guint n, gsize node_len);
 /*
  * The journal's places for one run.  In a folder on the checked file system
  * (the state folder on a Pi) SDT_CHECK_JOURNAL_COPIES preallocated files
- * (check-journal.N: written whole through the file system, fsynced, renamed,
- * before any batch), each then written raw at its FIEMAP'd blocks with O_DIRECT
- * and fdatasync, one copy after the other, so that nothing of the journal goes
- * through the file system while a batch is out (it may be frozen, FIFREEZE).
+ * (check-journal.N: fallocated, their blocks read raw and taken only when they
+ * hold one byte value, the fill, which is then written through the file system
+ * as it is, fsynced, renamed, before any batch), each then written raw at its
+ * FIEMAP'd blocks with O_DIRECT and fdatasync, one copy after the other, so that
+ * nothing of the journal goes through the file system while a batch is out (it
+ * may be frozen, FIFREEZE); the fill goes back raw before the files are removed
+ * (on a wrap fake: the place a copy aliases, as it was).
  * Every record carries a generation and a SHA-256; a batch's record, then a
  * newer record of no blocks out once they are back.  Other folders (/run)
  * get a file copy.  docs/ARCHITECTURE.md "The journal".

@@ -32,6 +32,7 @@ sdt_check_probe_batch_init(SdtCheckBatch *batch,
 	batch->run_start = run_start;
 	batch->run_len = run_len;
 	batch->stride = stride;
+	batch->origin = run_start;
 	for (guint64 off = 0; off < run_len; off += SDT_CHECK_BLOCK) {
 		guint64 at = run_start + off;
 		g_array_append_val(batch->at, at);
@@ -317,14 +318,13 @@ sdt_check_batch_search(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 					     batch->other[i],
 					     &d,
 					     &from);
-	for (guint64 x = batch->run_start; s > 0 && x >= s;) {
+	for (guint64 x = batch->origin; s > 0 && x >= s;) {
 		x -= s;
 		sdt_check_stride_read(self, x, &d, &from);
 		if (++n % 256 == 0 && sdt_check_block_cancelled(self, error))
 			return 0;
 	}
-	for (guint64 x = batch->run_start + s; s > 0 && x + SDT_CHECK_BLOCK <= self->claim;
-	     x += s) {
+	for (guint64 x = batch->origin + s; s > 0 && x + SDT_CHECK_BLOCK <= self->claim; x += s) {
 		sdt_check_stride_read(self, x, &d, &from);
 		if (++n % 256 == 0 && sdt_check_block_cancelled(self, error))
 			return 0;
@@ -465,10 +465,18 @@ sdt_check_probe_batch_safe(SdtCheck *self, SdtCheckBatch *batch, guint64 *witnes
 					     witness);
 }
 
-/* @batch's samples [@from, @to) with (@run) its run, and its flush */
+/* @batch's samples [@from, @to) with its run's blocks [@run_from, @run_to) (bytes
+ * into the run), and its flush */
 static void
-sdt_check_batch_part(SdtCheckBatch *part, SdtCheckBatch *batch, guint from, guint to, gboolean run)
+sdt_check_batch_part(SdtCheckBatch *part,
+		     SdtCheckBatch *batch,
+		     guint from,
+		     guint to,
+		     guint64 run_from,
+		     guint64 run_to)
 {
+	gboolean run = run_to > run_from;
+
 	GArray *samples = g_array_new(FALSE, FALSE, sizeof(guint64));
 	g_autoptr(GArray) flush = g_array_new(FALSE, FALSE, sizeof(guint64));
 	guint n_out = sdt_check_batch_n_out(batch);
@@ -479,11 +487,16 @@ sdt_check_batch_part(SdtCheckBatch *part, SdtCheckBatch *batch, guint from, guin
 			    batch->at->len - n_out);
 	sdt_check_probe_batch_init(part,
 				   samples,
-				   run ? batch->run_start : 0,
-				   run ? batch->run_len : 0,
+				   run ? batch->run_start + run_from : 0,
+				   run ? run_to - run_from : 0,
 				   flush,
 				   run ? batch->stride : 0);
 	part->check_run = run && batch->check_run;
+	/* the search's reads where the whole run's are: under a wrap at R the read at
+	 * the multiple of the stride below R sees run block R mod stride, which is
+	 * in one of the parts */
+	if (run)
+		part->origin = batch->origin;
 }
 
 static gboolean sdt_check_batch_split_run(SdtCheck *self,
@@ -510,7 +523,7 @@ sdt_check_batch_halves(SdtCheck *self,
 		SdtCheckBatch part;
 		guint a = p == 0 ? 0 : half;
 		guint b = p == 0 ? half : batch->n_samples;
-		sdt_check_batch_part(&part, batch, a, b, p == 0);
+		sdt_check_batch_part(&part, batch, a, b, 0, p == 0 ? batch->run_len : 0);
 		ok = sdt_check_batch_split_run(self,
 					       &part,
 					       search_wrap && p == 0,
@@ -532,6 +545,41 @@ sdt_check_batch_halves(SdtCheck *self,
 	return ok;
 }
 
+/* the run in two (the samples with its first half), each half with the search */
+static gboolean
+sdt_check_batch_run_halves(SdtCheck *self,
+			   SdtCheckBatch *batch,
+			   gboolean search_wrap,
+			   gdouble from,
+			   gdouble to,
+			   GError **error)
+{
+	guint64 half = batch->n_run / 2 * SDT_CHECK_BLOCK;
+	gboolean ok = TRUE;
+
+	self->n_splits++;
+	for (guint p = 0; p < 2 && ok; p++) {
+		SdtCheckBatch part;
+		guint n = p == 0 ? batch->n_samples : 0;
+		sdt_check_batch_part(&part,
+				     batch,
+				     0,
+				     n,
+				     p == 0 ? 0 : half,
+				     p == 0 ? half : batch->run_len);
+		ok = sdt_check_batch_split_run(self,
+					       &part,
+					       search_wrap,
+					       from + (to - from) * p / 2,
+					       from + (to - from) * (p + 1) / 2,
+					       error);
+		memcpy(batch->state, part.state, n);
+		memcpy(batch->other, part.other, n * sizeof(guint64));
+		sdt_check_probe_batch_clear(&part);
+	}
+	return ok;
+}
+
 static gboolean
 sdt_check_batch_split_run(SdtCheck *self,
 			  SdtCheckBatch *batch,
@@ -547,6 +595,14 @@ sdt_check_batch_split_run(SdtCheck *self,
 	if (!sdt_check_probe_batch_safe(self, batch, &witness)) {
 		if (batch->n_samples >= 2)
 			return sdt_check_batch_halves(self, batch, search_wrap, from, to, error);
+		/* one sample (or none) and a long run: the run itself in two */
+		if (batch->n_run >= 2)
+			return sdt_check_batch_run_halves(self,
+							  batch,
+							  search_wrap,
+							  from,
+							  to,
+							  error);
 		/* a batch that cannot be split further: said in the result */
 		self->journal_unsafe = MAX(self->journal_unsafe, witness);
 	}

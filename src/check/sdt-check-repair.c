@@ -59,13 +59,23 @@ sdt_journal_read(const gchar *path, guint8 **data, gsize *len)
 	return TRUE;
 }
 
-/* the newest whole copy in @dirs; @found: how many journal files were there */
+/* are @len bytes all one value (a copy on the card holding only its fill)? */
 static gboolean
-sdt_journal_load(const gchar *const *dirs, SdtCheckJournal *j, guint *found)
+sdt_journal_all_one(const guint8 *data, gsize len)
+{
+	return len > 0 && data[0] == data[len - 1] && memcmp(data, data + 1, len - 1) == 0;
+}
+
+/* the newest whole copy in @dirs; @found: how many journal files were there,
+ * @spoiled: how many of them neither whole nor a copy on the card holding only
+ * its fill (made but never written, or its fill already back) */
+static gboolean
+sdt_journal_load(const gchar *const *dirs, SdtCheckJournal *j, guint *found, guint *spoiled)
 {
 	gboolean have = FALSE;
 
 	*found = 0;
+	*spoiled = 0;
 	for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++) {
 		for (guint c = 0; c <= SDT_CHECK_JOURNAL_MAX_COPIES; c++) {
 			g_autofree gchar *name = sdt_check_journal_copy_name(c);
@@ -81,16 +91,24 @@ sdt_journal_load(const gchar *const *dirs, SdtCheckJournal *j, guint *found)
 			if (g_lstat(path, &st) != 0)
 				continue;
 			(*found)++;
-			if (!sdt_journal_read(path, &data, &len))
+			if (!sdt_journal_read(path, &data, &len)) {
+				*spoiled += 2;
 				continue;
+			}
 			if (sdt_check_journal_decode(data, len, &one) &&
 			    (!have || one.gen > j->gen)) {
 				sdt_check_journal_clear(j);
 				*j = one;
 				have = TRUE;
+			} else if (!sdt_check_journal_decode(data, len, &one)) {
+				/* a torn file copy (written whole, then renamed) is
+				 * damage by itself: counted as two */
+				if (c == 0)
+					*spoiled += 2;
+				else if (!sdt_journal_all_one(data, len))
+					(*spoiled)++;
+				g_debug("the check journal copy %s is not whole", path);
 			} else {
-				if (!sdt_check_journal_decode(data, len, &one))
-					g_debug("the check journal copy %s is not whole", path);
 				sdt_check_journal_clear(&one);
 			}
 			g_aligned_free(data);
@@ -212,6 +230,58 @@ sdt_journal_put_back(const SdtCheckJournal *j, gint fd, GError **error)
 	return count;
 }
 
+/*
+ * Every copy on the card gets its fill back over the blocks records took (its
+ * last block keeps the fill: docs/ARCHITECTURE.md "The journal"), written through
+ * the file with O_DIRECT to its own blocks: on a wrap fake that is the place the
+ * copy aliases, as it was before the check.  Only after the probe's blocks are
+ * back (they may alias a copy too) and just before the copies go.
+ */
+static void
+sdt_journal_unfill(const gchar *const *dirs)
+{
+	guint8 *fill = g_aligned_alloc(1, SDT_JOURNAL_BLOCK, SDT_JOURNAL_BLOCK);
+
+	for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++)
+		for (guint c = 1; c <= SDT_CHECK_JOURNAL_MAX_COPIES; c++) {
+			g_autofree gchar *name = sdt_check_journal_copy_name(c);
+			g_autofree gchar *path = g_build_filename(dirs[i], name, NULL);
+			guint8 *data = NULL;
+			gsize len = 0;
+			guint n = 0;
+			gint fd;
+
+			if (!sdt_journal_read(path, &data, &len))
+				continue;
+			if (len < 2 * SDT_JOURNAL_BLOCK || len % SDT_JOURNAL_BLOCK != 0 ||
+			    !sdt_journal_all_one(data + len - SDT_JOURNAL_BLOCK,
+						 SDT_JOURNAL_BLOCK)) {
+				/* not a copy of this format: nothing known to put back */
+				g_aligned_free(data);
+				continue;
+			}
+			memset(fill, data[len - 1], SDT_JOURNAL_BLOCK);
+			fd = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC | O_NOFOLLOW);
+			for (gsize off = 0; fd >= 0 && off + SDT_JOURNAL_BLOCK < len;
+			     off += SDT_JOURNAL_BLOCK) {
+				if (memcmp(data + off, fill, SDT_JOURNAL_BLOCK) == 0)
+					continue;
+				if (sdt_file_pwrite_all(fd, fill, SDT_JOURNAL_BLOCK, off, NULL) !=
+				    0)
+					break;
+				n++;
+			}
+			if (fd >= 0) {
+				if (fdatasync(fd) != 0)
+					g_warning("cannot sync %s: %s", path, g_strerror(errno));
+				close(fd);
+			}
+			g_debug("%s: its fill %#x back over %u blocks", path, fill[0], n);
+			g_aligned_free(data);
+		}
+	g_aligned_free(fill);
+}
+
 /* copies on a card left there by a check killed together with its watchdog: the
  * file system they are on may still be frozen (FIFREEZE); a power cut thawed it */
 static void
@@ -238,22 +308,29 @@ sdt_check_repair_journal(const gchar *const *dirs, GError **error)
 	g_return_val_if_fail(error == NULL || *error == NULL, -1);
 	SdtCheckJournal j = {0};
 	guint found = 0;
+	guint spoiled = 0;
 	gint count;
 	gint fd;
 
 	sdt_journal_thaw(dirs);
-	if (!sdt_journal_load(dirs, &j, &found)) {
-		/* journal files, none whole: what was out cannot be known; never dropped */
-		if (found > 0)
+	if (!sdt_journal_load(dirs, &j, &found, &spoiled)) {
+		/* journal files, none whole and more than one torn: what was out cannot
+		 * be known; never dropped.  One torn and the others only fill: the cut
+		 * came while the first record went into the first copy (nothing out yet)
+		 * or while the last fill went back (nothing out any more) */
+		if (spoiled > 1) {
 			sdt_journal_keep_damaged(dirs);
-		else
-			/* no journal: a temporary file never renamed (written before any
-			 * block went out) and an empty folder are all a cut can leave */
-			sdt_check_journal_remove(dirs);
+			return 0;
+		}
+		/* else no journal: a temporary file never renamed (nothing written
+		 * raw yet) and an empty folder are all a cut can leave */
+		sdt_journal_unfill(dirs);
+		sdt_check_journal_remove(dirs);
 		return 0;
 	}
 	if (j.n == 0) {
 		/* the newest copy says that nothing was out */
+		sdt_journal_unfill(dirs);
 		sdt_check_journal_remove(dirs);
 		sdt_check_journal_clear(&j);
 		return 0;
@@ -263,6 +340,7 @@ sdt_check_repair_journal(const gchar *const *dirs, GError **error)
 	if (fd >= 0)
 		close(fd);
 	if (count >= 0) {
+		sdt_journal_unfill(dirs);
 		sdt_check_journal_remove(dirs);
 		if (count > 0)
 			g_message("put back %d blocks an interrupted check had changed on %s",

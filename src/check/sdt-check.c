@@ -136,10 +136,17 @@ gchar **
 sdt_check_journal_dirs(SdtContext *ctx)
 {
 	g_autofree gchar *state = sdt_context_get_state_dir(ctx);
-	gchar **dirs = g_new0(gchar *, 3);
+	gchar **dirs = g_new0(gchar *, 4);
 
-	dirs[0] = g_build_filename(state, "check", NULL);
+	/* the state folder itself, not a folder of its own: a new folder's block would be
+	 * written where the file system puts it, and on a wrap fake that may be an alias
+	 * of anything (docs/ARCHITECTURE.md "The journal"); the state folder's block is
+	 * in use already */
+	dirs[0] = g_strdup(state);
 	/* a copy off the card (tmpfs): survives a kill even where a wrap hit the first */
 	dirs[1] = sdt_context_build_path(ctx, "/run/sd-tuner");
+	/* where versions before kept it: repaired from there too (a check makes its
+	 * copies on the card in the first folder there only) */
+	dirs[2] = g_build_filename(state, SDT_CHECK_JOURNAL_DIR, NULL);
 	return dirs;
 }

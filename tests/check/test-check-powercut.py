@@ -24,7 +24,9 @@ before; nothing of the check left (no journal in the state folder or in /run, no
 what a cut-free check and verify leave, the free space back).
 
 Stand-ins: wrap 512/333 and zeros 700/350 MiB, each with the plain layout and the Pi OS one
-(FAKE_LAYOUT=pios); $SDT_POWERCUT_CUTS cuts on each (default 8: 32 cuts).  A longer sweep:
+(FAKE_LAYOUT=pios), wrap 803/773 Pi OS (a journal copy lands above R and aliases the boot
+partition) and wrap 1024/800 Pi OS 'crowd' (the free space below R + 8 MiB taken first);
+$SDT_POWERCUT_CUTS cuts on each (default 6: 36 cuts).  A longer sweep:
 SDT_POWERCUT_CUTS=25 SDT_POWERCUT_STANDINS=wrap:1000:700,zeros:512:460:pios,...;
 SDT_POWERCUT_SEED varies the points.  The points: a check run without a cut is traced
 first; half of the cuts go after its landmarks (every traced call but the block writes, from
@@ -34,6 +36,7 @@ usage: test-check-powercut.py SDTUNERCTL SDT_FAKE_CARD   (as root; prints TAP)""
 import json
 import os
 import random
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -51,7 +54,14 @@ CI = os.environ.get('CI') == 'true'
 MIB = fc.MIB
 sdttap.detail_lines = 60
 
-DEFAULT_STANDINS = 'wrap:512:333,zeros:700:350,wrap:512:333:pios,zeros:700:350:pios'
+# wrap 803/773 on the Pi OS layout: main's journal copies, written through the file system at
+# the top of the fresh root (above R), landed in the boot partition (two blocks near 29.7
+# and 30.0 MiB); 'crowd': every free block below R + 8 MiB taken first (fallocate: nothing
+# written), so that the journal's copies must lie above R and alias the boot partition
+DEFAULT_STANDINS = ('wrap:512:333,zeros:700:350,wrap:512:333:pios,zeros:700:350:pios,'
+                    'wrap:803:773:pios,wrap:1024:800:crowd')
+
+
 def standins():
     out = []
     for item in os.environ.get('SDT_POWERCUT_STANDINS', DEFAULT_STANDINS).split(','):
@@ -62,13 +72,37 @@ def standins():
 
 def run_standin(kind, claim, real, layout, cuts, rng, totals):
     name = f'{kind} {claim}/{real} MiB {layout}'
-    card = fc.Card(kind, claim, real, layout=layout)
+    crowd = layout == 'crowd'
+    card = fc.Card(kind, claim, real, layout='pios' if crowd else layout)
     try:
         os.makedirs(os.path.join(card.mnt, 'var', 'lib', 'sd-tuner'), mode=0o700)
         os.makedirs(os.path.join(card.mnt, 'run'), mode=0o755)
+        if crowd:
+            card.crowd_below((real + 8) * MIB)
+            pc.replug(card)
         card.save_files()
         regions = card.region_sums()
-        rc, out, err, events, vrc, vout = survey(card)
+        os.environ['G_MESSAGES_DEBUG'] = 'all'  # where the journal's copies lie
+        try:
+            rc, out, err, events, vrc, vout = survey(card)
+        finally:
+            del os.environ['G_MESSAGES_DEBUG']
+        # GLib writes debug messages to stdout, among the JSON
+        copies = [int(m.group(1))
+                  for m in re.finditer(r'journal copy \S+ at (\d+) ', out + err)]
+        out = '\n'.join(line for line in out.splitlines() if ': DEBUG: ' not in line)
+        above = [c for c in copies if c >= real * MIB]
+        print(f'# {name}: the journal\'s copies at ' +
+              ', '.join(f'{c / MIB:.1f} MiB' for c in copies) +
+              f' ({len(above)} above R = {real} MiB' +
+              (': on this fake they alias ' + ', '.join(f'{(c % (real * MIB)) / MIB:.1f} MiB'
+                                                     for c in above) if above else '') + ')',
+              flush=True)
+        if crowd or (kind, claim, real, layout) == ('wrap', 803, 773, 'pios'):
+            ok(len(copies) >= 3 and len(above) >= 1,
+               f'{name}: a journal copy lies above R (it aliases a low place)',
+               f'copies at {copies}')
+        err = '\n'.join(line for line in err.splitlines() if ': DEBUG: ' not in line)
         allowed = set(card.files_now())  # what a cut-free check and verify leave
         clean = card.judge(allowed, regions)
         clean_bad = [k for k in ('damaged', 'left', 'regions') if clean[k]]
@@ -120,7 +154,7 @@ def main():
         else:
             skip('power cuts during the check', why)
         sys.exit(finish())
-    cuts = int(os.environ.get('SDT_POWERCUT_CUTS', '8'))
+    cuts = int(os.environ.get('SDT_POWERCUT_CUTS', '6'))
     rng = random.Random(int(os.environ.get('SDT_POWERCUT_SEED', '33')))
     totals = dict.fromkeys(['cuts', 'out', 'hit', 'damaged', 'lost', 'fsck', 'regions', 'left',
                             'bad'], 0)

@@ -397,7 +397,7 @@ test_check_killed(void)
 	root = g_build_filename(card->dir, "root", NULL);
 	g_free(card->journal[0]);
 	g_free(card->journal[1]);
-	card->journal[0] = g_build_filename(root, "var", "lib", "sd-tuner", "check", NULL);
+	card->journal[0] = g_build_filename(root, "var", "lib", "sd-tuner", NULL);
 	card->journal[1] = g_build_filename(root, "run", "sd-tuner", NULL);
 	test_card_config(card, &config, SDT_CHECK_MODE_QUICK);
 	journal = g_build_filename(card->journal[0], "check-journal", NULL);
@@ -555,7 +555,7 @@ test_check_power_cut(gconstpointer data)
 	g_free(card->journal[1]);
 	/* sdtunerctl --root MNT: its state folder is on the card; /run is not (a tmpfs,
 	 * lost at the cut: MNT/run, which verify sees, stays empty) */
-	card->journal[0] = test_card_folder(card, "var/lib/sd-tuner/check");
+	card->journal[0] = test_card_folder(card, "var/lib/sd-tuner");
 	card->journal[1] = g_build_filename(card->dir, "run", "sd-tuner", NULL);
 	test_card_config(card, &config, SDT_CHECK_MODE_QUICK);
 	for (guint cut = 0; cut < n_cuts; cut++) {
@@ -882,6 +882,7 @@ test_check_journal_copies(void)
 	g_assert_cmpint(fstat(fd, &disk), ==, 0);
 	for (guint spoil = 1; spoil <= SDT_CHECK_JOURNAL_COPIES; spoil++) {
 		SdtCheckJournalPlaces *places = test_loop_places(c, fd, j.seed, 64 * 1024);
+		guint64 starts[SDT_CHECK_JOURNAL_COPIES];
 		g_autofree gchar *run_copy =
 			g_build_filename(c->dirs[1], SDT_CHECK_JOURNAL_NAME, NULL);
 		gint put_back;
@@ -895,6 +896,8 @@ test_check_journal_copies(void)
 				SDT_CHECK_BLOCK);
 		g_assert_true(sdt_check_journal_places_write(places, &j, &error));
 		g_assert_no_error(error);
+		for (guint i = 0; i < SDT_CHECK_JOURNAL_COPIES; i++)
+			starts[i] = sdt_check_journal_places_copy_at(places, i);
 		/* the probe's block out; @spoil copies hit; a power cut (no /run) */
 		sdt_check_block_fill(now, j.seed, at);
 		g_assert_cmpint(pwrite(fd, now, SDT_CHECK_BLOCK, (off_t) at), ==, SDT_CHECK_BLOCK);
@@ -910,6 +913,17 @@ test_check_journal_copies(void)
 		put_back = sdt_check_repair((const gchar *const *) c->dirs, &error);
 		g_test_assert_expected_messages();
 		g_assert_no_error(error);
+		g_assert_cmpint(pread(fd, now, SDT_CHECK_BLOCK, (off_t) at), ==, SDT_CHECK_BLOCK);
+		/* every copy's place holds its fill again (zeros: the fresh file system's
+		 * free space), unless the copies are kept as damaged */
+		for (guint i = 0; i < SDT_CHECK_JOURNAL_COPIES && spoil < SDT_CHECK_JOURNAL_COPIES;
+		     i++) {
+			g_autofree guint8 *zero = g_malloc0(SDT_CHECK_BLOCK);
+			g_assert_cmpint(pread(fd, now, SDT_CHECK_BLOCK, (off_t) starts[i]),
+					==,
+					SDT_CHECK_BLOCK);
+			g_assert_cmpmem(now, SDT_CHECK_BLOCK, zero, SDT_CHECK_BLOCK);
+		}
 		g_assert_cmpint(pread(fd, now, SDT_CHECK_BLOCK, (off_t) at), ==, SDT_CHECK_BLOCK);
 		g_test_message("%u of %u copies hit: %d blocks put back",
 			       spoil,

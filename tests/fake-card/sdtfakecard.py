@@ -170,6 +170,44 @@ class Card:
         zeros card keeps its low addresses there one to one)"""
         return {name: sha256_file(self.backing, a, n) for name, (a, n) in self.regions.items()}
 
+    def crowd_below(self, offset, keep_mib=200):
+        """every free block of the file system below the device offset @offset taken
+        by an unwritten preallocated file (nothing written to the card), so that what
+        allocates next (the check's reserve and its journal copies) lands above it;
+        @keep_mib of free space above @offset left free.  Returns the file's path."""
+        path = os.path.join(self.mnt, 'crowd')
+        part_start = self.part_start()
+        st = os.statvfs(self.mnt)
+        size = st.f_bfree * st.f_frsize
+        while size > 0 and _run(['fallocate', '-l', str(size), path],
+                                check=False).returncode != 0:
+            size -= 4 * MIB
+        # give back its blocks from @offset up: the only free space left is there
+        out = _run(['filefrag', '-v', '-b4096', path]).stdout
+        freed = 0
+        for line in out.splitlines():
+            m = re.match(r'\s*\d+:\s+(\d+)\.\.\s*(\d+):\s+(\d+)\.\.\s*(\d+):', line)
+            if not m:
+                continue
+            log, log_end, phys = int(m.group(1)), int(m.group(2)), int(m.group(3))
+            n = log_end - log + 1
+            first = max(0, -(-(offset - part_start - phys * 4096) // 4096))
+            if first >= n or freed >= keep_mib * MIB:
+                continue
+            take = min(n - first, (keep_mib * MIB - freed) // 4096)
+            _run(['fallocate', '-p', '-o', str((log + first) * 4096), '-l',
+                  str(take * 4096), path])
+            freed += take * 4096
+        _run(['sync', '-f', path])
+        return path
+
+    def part_start(self):
+        """the file system's offset on the card"""
+        if self.layout != 'pios':
+            return 0
+        table = json.loads(_run(['sfdisk', '-J', self.backing]).stdout)['partitiontable']
+        return table['partitions'][1]['start'] * 512
+
     # ---- the judgement ----
     def files_now(self):
         """every path in the file system but lost+found, relative, sorted"""

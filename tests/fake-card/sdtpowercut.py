@@ -147,6 +147,13 @@ def bad(found):
 
 
 
+def replug(card):
+    """the card out and in again: what ext4 keeps in its journal is at its place since"""
+    fc.umount_run(card.mnt)
+    card.unplug()
+    card.plug()
+
+
 def umount_run_and_keep(card):
     """a copy of the card as it is now, to start again from after a cut that broke it"""
     fc.umount_run(card.mnt)
