@@ -37,8 +37,9 @@ DEB_APP = os.environ.get('SDTUNER_DEB_APP', '')  # sd-tuner: the GTK app
 PKG = 'sd-tuner-cli'
 APP_ID = 'org.example.SdTuner'
 UNIT = 'sd-tuner-helper.service'
-# systemd-analyze security's exposure of the unit before the package (issue 12): never more
-MAX_EXPOSURE = 2.0
+# systemd-analyze security's exposure of the unit before the package (issue 12): never more;
+# 2.0 until the fake check under the unit needed CAP_SYS_ADMIN for its freeze (+0.2, issue 33)
+MAX_EXPOSURE = 2.2
 
 REQUIRED = [
     'usr/bin/sd-tuner',
