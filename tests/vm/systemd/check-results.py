@@ -175,6 +175,19 @@ def main():
     u2 = props(b2, 'helper_unit_2')
     check(u2.get('ActiveState') == 'active', 'boot 2: the helper was activated again for status', u2)
 
+    # the check through the helper under its unit (issue 33): the unit's sandbox must
+    # let it write raw inside its reserved file and freeze the file system
+    rc, chk = js(b2, 'check_bus')
+    check(rc == 0 and chk is not None and chk.get('verdict') == 'genuine',
+          'boot 2: `sdtunerctl check` through the helper under its unit: "genuine"',
+          b2.get('check_bus'))
+    notes = ' '.join(str(n) for n in ((chk or {}).get('notes') or []))
+    check(chk is not None and 'frozen' not in notes,
+          'boot 2: the check froze the file system (no note of a refused freeze)', notes)
+    left = b2.get('check_left', (0, ''))[1].split()
+    check(not any(n.startswith(('check-journal', '.sd-tuner-check', 'check')) for n in left),
+          'boot 2: the check left no journal or reserve file in the state folder', left)
+
     metrics_in_sandbox(b1)
 
     failed = sum(1 for c in checks if not c)
