@@ -182,7 +182,7 @@ def main():
           'boot 2: `sdtunerctl check` through the helper under its unit: "genuine"',
           b2.get('check_bus'))
     notes = ' '.join(str(n) for n in ((chk or {}).get('notes') or []))
-    check(chk is not None and 'frozen' not in notes,
+    check(chk is not None and chk.get('verdict') and 'frozen' not in notes,
           'boot 2: the check froze the file system (no note of a refused freeze)', notes)
     left = b2.get('check_left', (0, ''))[1].split()
     check(not any(n.startswith(('check-journal', '.sd-tuner-check', 'check')) for n in left),
