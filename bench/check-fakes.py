@@ -161,7 +161,9 @@ def sweep(args, ctl, root):
 
 
 def kill_one(args, ctl, root, rng, i):
-    journal = os.path.join(root, "var", "lib", "sd-tuner", "check", "check-journal")
+    # the journal's file copy: in the state folder itself since the copies moved there
+    # (it was in a folder "check" of its own: watching that, no kill had blocks out)
+    journal = os.path.join(root, "var", "lib", "sd-tuner", "check-journal")
     d = None
     while d is None:
         kind = rng.choice(["wrap", "wrap", "cache", "zeros"])
