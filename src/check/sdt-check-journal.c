@@ -287,6 +287,7 @@ struct _SdtCheckJournalPlaces {
 	guint64 gen;          /* of the last record written */
 	GByteArray *bytes;    /* that record */
 	guint8 *buf;          /* capacity bytes, aligned */
+	guint64 avoid_from;   /* no copy at or above this disk offset (0: anywhere) */
 };
 
 static void
@@ -414,6 +415,13 @@ sdt_journal_copy_new(SdtCheckJournalPlaces *p,
 		rc = errno;
 	if (rc == 0 && !sdt_journal_copy_map(c, fd, size, part_start, TRUE))
 		rc = EOPNOTSUPP;
+	/* never in the card's top blocks: the top run tests them, and over a copy it could
+	 * not (a fresh card's never-written top reads all zeros: the first place a copy
+	 * is taken, and the verdict was then "undetermined" on a genuine card) */
+	for (guint k = 0; rc == 0 && uniform && p->avoid_from > 0 && k < c->extents->len; k++) {
+		const SdtJournalExtent *e = &g_array_index(c->extents, SdtJournalExtent, k);
+		uniform = e->start + e->len <= p->avoid_from;
+	}
 	/* the blocks as the card holds them: all one byte, or another place */
 	for (gsize off = 0; rc == 0 && off < size && uniform; off += p->capacity) {
 		gsize len = MIN(p->capacity, size - off);
@@ -424,7 +432,8 @@ sdt_journal_copy_new(SdtCheckJournalPlaces *p,
 			c->fill = p->buf[0];
 	}
 	if (rc == 0 && !uniform) {
-		g_debug("journal copy at %" G_GUINT64_FORMAT " holds data: another place",
+		g_debug("journal copy at %" G_GUINT64_FORMAT
+			" holds data or lies in the top: another place",
 			g_array_index(c->extents, SdtJournalExtent, 0).start);
 		g_unlink(tmp);
 		*keep_fd = fd;
@@ -509,6 +518,7 @@ sdt_check_journal_places_new(const gchar *const *dirs,
 	p->card_dirs = g_ptr_array_new_with_free_func(g_free);
 	p->file_dirs = g_ptr_array_new_with_free_func(g_free);
 	p->fd = target->fd;
+	p->avoid_from = target->avoid_from;
 	p->capacity = (capacity + SDT_JOURNAL_BLOCK - 1) / SDT_JOURNAL_BLOCK * SDT_JOURNAL_BLOCK;
 	p->bytes = sdt_journal_encode(&closed);
 	p->buf = g_aligned_alloc(p->capacity / SDT_JOURNAL_BLOCK,

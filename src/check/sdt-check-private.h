@@ -185,6 +185,14 @@ guint64 sdt_check_target_offset_to_rank(SdtCheck *self, guint64 offset);
 
 /* ---- sdt-check-probe.c ---- */
 
+#define SDT_CHECK_STRIDE_MIN (64 * 1024) /* the wrap search's shortest stride */
+#define SDT_CHECK_TOP_READS  8192        /* the top run's wrap search: claim / stride reads */
+
+/* the top run's stride, and its first block's disk offset (0: the card is too small for
+ * one); the journal's copies are never placed at or above it */
+guint64 sdt_check_top_stride(const SdtCheck *self);
+guint64 sdt_check_top_start(const SdtCheck *self);
+
 /*
  * The safe probe: one batch of blocks inside the reserved file is saved
  * (read), journaled (sdt-check-journal, durably, before any write), written
@@ -366,6 +374,7 @@ typedef struct {
 	guint64 part_start; /* the checked file system's offset on the disk */
 	dev_t fs_dev;       /* its st_dev: folders there get the copies written raw */
 	gint fd;            /* the disk, O_RDWR | O_DIRECT (borrowed) */
+	guint64 avoid_from; /* the copies lie below this disk offset (the top run's blocks) */
 } SdtCheckJournalTarget;
 
 /* the places for records of up to @capacity bytes (sdt_check_journal_size()) */

@@ -10,12 +10,10 @@
 
 #include "sdt-check-private.h"
 
-#define SDT_CHECK_FLUSH      (8 * SDT_CHECK_MIB) /* above the write cache of a fake */
-#define SDT_CHECK_STRIDE_MIN (64 * 1024)
-#define SDT_CHECK_READS_MAX  65536 /* the wrap search's reads */
-#define SDT_CHECK_REFINE     32    /* samples per narrowing round */
-#define SDT_CHECK_ROUNDS     5
-#define SDT_CHECK_TOP_READS  8192 /* the top run's wrap search: claim / stride reads */
+#define SDT_CHECK_FLUSH     (8 * SDT_CHECK_MIB) /* above the write cache of a fake */
+#define SDT_CHECK_READS_MAX 65536               /* the wrap search's reads */
+#define SDT_CHECK_REFINE    32                  /* samples per narrowing round */
+#define SDT_CHECK_ROUNDS    5
 
 static guint64
 sdt_check_align(guint64 v)
@@ -271,16 +269,14 @@ static gboolean
 sdt_check_top_round(SdtCheck *self, GError **error)
 {
 	guint64 end = sdt_check_align(self->claim);
-	guint64 s = sdt_check_align(
-		MAX(self->claim / SDT_CHECK_TOP_READS, (guint64) SDT_CHECK_STRIDE_MIN));
+	guint64 s = sdt_check_top_stride(self);
+	guint64 a = sdt_check_top_start(self);
 	g_autoptr(GArray) flush = NULL;
 	SdtCheckBatch batch;
-	guint64 a;
 	gboolean ok;
 
-	if (end < 2 * s)
+	if (a == 0)
 		return TRUE;
-	a = (end - s) / s * s;
 	/* never over a copy of the journal itself: the top stays untested, so the
 	 * verdict cannot be "genuine" (undetermined, with how far the check got) */
 	if (sdt_check_journal_places_overlaps(self->journal, a, end - a)) {
