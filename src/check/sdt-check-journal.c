@@ -32,236 +32,6 @@
 #define SDT_JOURNAL_MAX_N    65536u /* 256 MiB of blocks: far above what a run keeps out */
 #define SDT_JOURNAL_MAX_NODE 4096u
 
-/* ---- the file's bytes: magic, generation, n, rdev, claim, seed, node length,
- * node, offsets, blocks, SHA-256 of all before; a copy on the card is padded with
- * zeros to its preallocated size ---- */
-
-static void
-sdt_journal_put_u64(GByteArray *out, guint64 v)
-{
-	guint64 le = GUINT64_TO_LE(v);
-	g_byte_array_append(out, (const guint8 *) &le, sizeof(le));
-}
-
-static GByteArray *
-sdt_journal_encode(const SdtCheckJournal *j)
-{
-	GByteArray *out = g_byte_array_new();
-	gsize node_len = strlen(j->disk_node);
-	g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA256);
-	guint8 digest[SDT_JOURNAL_SUM];
-	gsize digest_len = sizeof(digest);
-
-	g_byte_array_append(out, (const guint8 *) SDT_JOURNAL_MAGIC, 8);
-	sdt_journal_put_u64(out, j->gen);
-	sdt_journal_put_u64(out, j->n);
-	sdt_journal_put_u64(out, j->rdev);
-	sdt_journal_put_u64(out, j->claim);
-	sdt_journal_put_u64(out, j->seed);
-	sdt_journal_put_u64(out, node_len);
-	g_byte_array_append(out, (const guint8 *) j->disk_node, (guint) node_len);
-	for (guint i = 0; i < j->n; i++)
-		sdt_journal_put_u64(out, j->at[i]);
-	g_byte_array_append(out, j->saved, j->n * SDT_JOURNAL_BLOCK);
-	g_checksum_update(sum, out->data, out->len);
-	g_checksum_get_digest(sum, digest, &digest_len);
-	g_byte_array_append(out, digest, SDT_JOURNAL_SUM);
-	return out;
-}
-
-static gboolean
-sdt_journal_get_u64(const guint8 *data, gsize len, gsize *pos, guint64 *v)
-{
-	guint64 le;
-
-	if (len - *pos < sizeof(le))
-		return FALSE;
-	memcpy(&le, data + *pos, sizeof(le));
-	*pos += sizeof(le);
-	*v = GUINT64_FROM_LE(le);
-	return TRUE;
-}
-
-/* the journal in @data (followed by padding, or not), if it is whole and its
- * checksum holds */
-gboolean
-sdt_check_journal_decode(const guint8 *data, gsize len, SdtCheckJournal *j)
-{
-	g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA256);
-	guint8 digest[SDT_JOURNAL_SUM];
-	gsize digest_len = sizeof(digest);
-	gsize pos = 8;
-	gboolean v1;
-	guint64 n = 0;
-	guint64 node_len = 0;
-	guint64 gen = 0;
-	guint64 rdev = 0, claim = 0, seed = 0;
-	gsize body;
-
-	if (len < 8 + SDT_JOURNAL_SUM)
-		return FALSE;
-	v1 = memcmp(data, SDT_JOURNAL_MAGIC_V1, 8) == 0;
-	if (!v1 && memcmp(data, SDT_JOURNAL_MAGIC, 8) != 0)
-		return FALSE;
-	if ((!v1 && !sdt_journal_get_u64(data, len, &pos, &gen)) ||
-	    !sdt_journal_get_u64(data, len, &pos, &n) || n > SDT_JOURNAL_MAX_N ||
-	    !sdt_journal_get_u64(data, len, &pos, &rdev) ||
-	    !sdt_journal_get_u64(data, len, &pos, &claim) ||
-	    !sdt_journal_get_u64(data, len, &pos, &seed) ||
-	    !sdt_journal_get_u64(data, len, &pos, &node_len) || node_len == 0 ||
-	    node_len > SDT_JOURNAL_MAX_NODE)
-		return FALSE;
-	body = pos + node_len + n * (8 + SDT_JOURNAL_BLOCK);
-	/* the old format has no padding */
-	if (len < body + SDT_JOURNAL_SUM || (v1 && len != body + SDT_JOURNAL_SUM))
-		return FALSE;
-	g_checksum_update(sum, data, body);
-	g_checksum_get_digest(sum, digest, &digest_len);
-	if (memcmp(digest, data + body, SDT_JOURNAL_SUM) != 0)
-		return FALSE;
-	j->gen = gen;
-	j->rdev = rdev;
-	j->claim = claim;
-	j->seed = seed;
-	j->disk_node = g_strndup((const gchar *) data + pos, node_len);
-	pos += node_len;
-	j->n = (guint) n;
-	j->at = g_new(guint64, MAX(n, 1));
-	for (guint i = 0; i < j->n; i++)
-		sdt_journal_get_u64(data, body, &pos, &j->at[i]);
-	j->saved = g_aligned_alloc(MAX(n, 1), SDT_JOURNAL_BLOCK, SDT_JOURNAL_BLOCK);
-	memcpy(j->saved, data + pos, n * SDT_JOURNAL_BLOCK);
-	return TRUE;
-}
-
-void
-sdt_check_journal_clear(SdtCheckJournal *j)
-{
-	g_clear_pointer(&j->disk_node, g_free);
-	g_clear_pointer(&j->at, g_free);
-	g_clear_pointer(&j->saved, g_aligned_free);
-}
-
-/* ---- writing and removing ---- */
-
-void
-sdt_check_journal_sync_dir(const gchar *dir)
-{
-	gint fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-}
-
-/* @bytes into @dir/check-journal: temporary file, fsync, rename, fsync of @dir */
-static gboolean
-sdt_journal_write_one(const gchar *dir, GByteArray *bytes, GError **error)
-{
-	g_autofree gchar *path = g_build_filename(dir, SDT_CHECK_JOURNAL_NAME, NULL);
-	g_autofree gchar *tmp = g_strconcat(path, ".new", NULL);
-	gint fd;
-	gint rc;
-
-	if (!sdt_state_lock_make_dir(dir, error))
-		return FALSE;
-	g_unlink(tmp);
-	fd = open(tmp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0)
-		return sdt_error_set_from_errno(error, errno, _("Cannot write %s"), tmp);
-	rc = sdt_file_pwrite_all(fd, bytes->data, bytes->len, 0, NULL);
-	if (rc == 0 && fsync(fd) != 0)
-		rc = errno;
-	close(fd);
-	if (rc == 0 && g_rename(tmp, path) != 0)
-		rc = errno;
-	if (rc != 0) {
-		g_unlink(tmp);
-		return sdt_error_set_from_errno(error, rc, _("Cannot write %s"), path);
-	}
-	sdt_check_journal_sync_dir(dir);
-	return TRUE;
-}
-
-gboolean
-sdt_check_journal_write(const gchar *const *dirs, const SdtCheckJournal *journal, GError **error)
-{
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_autoptr(GByteArray) bytes = sdt_journal_encode(journal);
-
-	for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++)
-		if (!sdt_journal_write_one(dirs[i], bytes, error)) {
-			sdt_check_journal_remove(dirs);
-			return FALSE;
-		}
-	return TRUE;
-}
-
-/* is @dir's journal on the disk (O_DIRECT: not the page cache) still @bytes? */
-static gboolean
-sdt_journal_intact(const gchar *dir, GByteArray *bytes)
-{
-	g_autofree gchar *path = g_build_filename(dir, SDT_CHECK_JOURNAL_NAME, NULL);
-	gsize len = (bytes->len + SDT_JOURNAL_BLOCK - 1) / SDT_JOURNAL_BLOCK * SDT_JOURNAL_BLOCK;
-	guint8 *buf =
-		g_aligned_alloc(len / SDT_JOURNAL_BLOCK, SDT_JOURNAL_BLOCK, SDT_JOURNAL_BLOCK);
-	gsize got = 0;
-	gboolean same = FALSE;
-	gint fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC | O_NOFOLLOW);
-
-	if (fd >= 0) {
-		sdt_file_pread_all(fd, buf, len, 0, &got);
-		same = got == bytes->len && memcmp(buf, bytes->data, bytes->len) == 0;
-		close(fd);
-	}
-	g_aligned_free(buf);
-	return same;
-}
-
-/* the names a journal copy has in its folder: the file copy, the copies on the card */
-gchar *
-sdt_check_journal_copy_name(guint i)
-{
-	return i == 0 ? g_strdup(SDT_CHECK_JOURNAL_NAME)
-		      : g_strdup_printf("%s.%u", SDT_CHECK_JOURNAL_NAME, i - 1);
-}
-
-/* @dir (a folder named "check") removed when nothing is in it, and its removal made durable (the
- * parent's fsync): a power cut right after a check must not leave an empty folder behind */
-static void
-sdt_journal_rmdir(const gchar *dir)
-{
-	g_autofree gchar *parent = NULL;
-	g_autofree gchar *base = g_path_get_basename(dir);
-
-	/* only a folder of the journal's own (older versions', the tests'): never the
-	 * state folder, whose block a new one would take anywhere on the card */
-	if (g_strcmp0(base, SDT_CHECK_JOURNAL_DIR) != 0 || g_rmdir(dir) != 0)
-		return;
-	parent = g_path_get_dirname(dir);
-	sdt_check_journal_sync_dir(parent);
-}
-
-void
-sdt_check_journal_remove(const gchar *const *dirs)
-{
-	for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++) {
-		gboolean gone = FALSE;
-		for (guint c = 0; c <= SDT_CHECK_JOURNAL_MAX_COPIES; c++) {
-			g_autofree gchar *name = sdt_check_journal_copy_name(c);
-			g_autofree gchar *path = g_build_filename(dirs[i], name, NULL);
-			g_autofree gchar *tmp = g_strconcat(path, ".new", NULL);
-			gone = g_unlink(path) == 0 || gone;
-			gone = g_unlink(tmp) == 0 || gone;
-		}
-		if (gone)
-			sdt_check_journal_sync_dir(dirs[i]);
-		/* the folder too, when nothing else is in it: nothing is left behind */
-		sdt_journal_rmdir(dirs[i]);
-	}
-}
-
 /* ---- the copies on the checked card: preallocated files, written raw ---- */
 
 typedef struct {
@@ -369,6 +139,32 @@ sdt_journal_uniform(const guint8 *buf, gsize len)
 	return len == 0 || (buf[0] == buf[len - 1] && memcmp(buf, buf + 1, len - 1) == 0);
 }
 
+/* whether the blocks of @c may hold a copy: below the top run's blocks and all one
+ * byte value (then c->fill); a read error in @rc */
+static gboolean
+sdt_journal_copy_usable(SdtCheckJournalPlaces *p, SdtJournalCopy *c, gsize size, gint *rc)
+{
+	/* never in the card's top blocks: the top run tests them, and over a copy it could
+	 * not (a fresh card's never-written top reads all zeros: the first place a copy
+	 * is taken, and the verdict was then "undetermined" on a genuine card) */
+	for (guint k = 0; p->avoid_from > 0 && k < c->extents->len; k++) {
+		const SdtJournalExtent *e = &g_array_index(c->extents, SdtJournalExtent, k);
+		if (e->start + e->len > p->avoid_from)
+			return FALSE;
+	}
+	/* the blocks as the card holds them: all one byte, or another place */
+	for (gsize off = 0; off < size; off += p->capacity) {
+		gsize len = MIN(p->capacity, size - off);
+		*rc = sdt_journal_copy_io_at(p, c, off, len);
+		if (*rc != 0 || !sdt_journal_uniform(p->buf, len) ||
+		    (off > 0 && p->buf[0] != c->fill))
+			return FALSE;
+		if (off == 0)
+			c->fill = p->buf[0];
+	}
+	return TRUE;
+}
+
 /*
  * @dir/check-journal.@idx: @size bytes preallocated (fallocate: nothing written to
  * the card), its blocks read raw (on a wrap fake: the place they alias), and
@@ -388,7 +184,7 @@ sdt_journal_copy_new(SdtCheckJournalPlaces *p,
 		     gint *keep_fd,
 		     GError **error)
 {
-	g_autofree gchar *name = sdt_check_journal_copy_name(idx + 1);
+	g_autofree gchar *name = sdt_check_journal_file_copy_name(idx + 1);
 	g_autofree gchar *tmp = NULL;
 	g_autofree guint8 *chunk = g_malloc(SDT_CHECK_JOURNAL_CHUNK);
 	SdtJournalCopy *c = g_new0(SdtJournalCopy, 1);
@@ -415,22 +211,8 @@ sdt_journal_copy_new(SdtCheckJournalPlaces *p,
 		rc = errno;
 	if (rc == 0 && !sdt_journal_copy_map(c, fd, size, part_start, TRUE))
 		rc = EOPNOTSUPP;
-	/* never in the card's top blocks: the top run tests them, and over a copy it could
-	 * not (a fresh card's never-written top reads all zeros: the first place a copy
-	 * is taken, and the verdict was then "undetermined" on a genuine card) */
-	for (guint k = 0; rc == 0 && uniform && p->avoid_from > 0 && k < c->extents->len; k++) {
-		const SdtJournalExtent *e = &g_array_index(c->extents, SdtJournalExtent, k);
-		uniform = e->start + e->len <= p->avoid_from;
-	}
-	/* the blocks as the card holds them: all one byte, or another place */
-	for (gsize off = 0; rc == 0 && off < size && uniform; off += p->capacity) {
-		gsize len = MIN(p->capacity, size - off);
-		rc = sdt_journal_copy_io_at(p, c, off, len);
-		uniform = rc == 0 && sdt_journal_uniform(p->buf, len) &&
-			  (off == 0 || p->buf[0] == c->fill);
-		if (off == 0 && rc == 0)
-			c->fill = p->buf[0];
-	}
+	if (rc == 0)
+		uniform = sdt_journal_copy_usable(p, c, size, &rc);
 	if (rc == 0 && !uniform) {
 		g_debug("journal copy at %" G_GUINT64_FORMAT
 			" holds data or lies in the top: another place",
@@ -469,11 +251,7 @@ sdt_journal_copy_new(SdtCheckJournalPlaces *p,
 		return NULL;
 	}
 	c->size = size;
-	g_debug("journal copy %s at %" G_GUINT64_FORMAT " (%u extents), fill %#x",
-		c->path,
-		g_array_index(c->extents, SdtJournalExtent, 0).start,
-		c->extents->len,
-		c->fill);
+	g_debug("journal copy %s: %u extents, fill %#x", c->path, c->extents->len, c->fill);
 	return c;
 }
 
@@ -495,6 +273,35 @@ sdt_journal_close_fds(GArray *fds)
 	for (guint i = 0; i < fds->len; i++)
 		close(g_array_index(fds, gint, i));
 	g_array_set_size(fds, 0);
+}
+
+/* copy @c in @dir: up to SDT_CHECK_JOURNAL_TRIES places (each refused one stays held
+ * in @skipped, so that the next try gets other blocks); NULL with @error unset: none */
+static SdtJournalCopy *
+sdt_journal_copy_place(SdtCheckJournalPlaces *p,
+		       const gchar *dir,
+		       guint c,
+		       guint64 part_start,
+		       GArray *skipped,
+		       GError **error)
+{
+	SdtJournalCopy *copy = NULL;
+
+	for (guint t = 0; copy == NULL && t < SDT_CHECK_JOURNAL_TRIES; t++) {
+		gint keep = -1;
+		copy = sdt_journal_copy_new(p,
+					    dir,
+					    c,
+					    p->capacity + SDT_JOURNAL_BLOCK,
+					    part_start,
+					    &keep,
+					    error);
+		if (keep >= 0)
+			g_array_append_val(skipped, keep);
+		if (copy == NULL && error != NULL && *error != NULL)
+			break;
+	}
+	return copy;
 }
 
 SdtCheckJournalPlaces *
@@ -520,7 +327,7 @@ sdt_check_journal_places_new(const gchar *const *dirs,
 	p->fd = target->fd;
 	p->avoid_from = target->avoid_from;
 	p->capacity = (capacity + SDT_JOURNAL_BLOCK - 1) / SDT_JOURNAL_BLOCK * SDT_JOURNAL_BLOCK;
-	p->bytes = sdt_journal_encode(&closed);
+	p->bytes = sdt_check_journal_file_encode(&closed);
 	p->buf = g_aligned_alloc(p->capacity / SDT_JOURNAL_BLOCK,
 				 SDT_JOURNAL_BLOCK,
 				 SDT_JOURNAL_BLOCK);
@@ -548,21 +355,12 @@ sdt_check_journal_places_new(const gchar *const *dirs,
 		}
 		g_ptr_array_add(p->card_dirs, g_strdup(dirs[i]));
 		for (guint c = 0; c < SDT_CHECK_JOURNAL_COPIES; c++) {
-			SdtJournalCopy *copy = NULL;
-			for (guint t = 0; copy == NULL && t < SDT_CHECK_JOURNAL_TRIES; t++) {
-				gint keep = -1;
-				copy = sdt_journal_copy_new(p,
-							    dirs[i],
-							    c,
-							    p->capacity + SDT_JOURNAL_BLOCK,
-							    target->part_start,
-							    &keep,
-							    error);
-				if (keep >= 0)
-					g_array_append_val(skipped, keep);
-				if (copy == NULL && error != NULL && *error != NULL)
-					break;
-			}
+			SdtJournalCopy *copy = sdt_journal_copy_place(p,
+								      dirs[i],
+								      c,
+								      target->part_start,
+								      skipped,
+								      error);
 			if (copy == NULL) {
 				if (error != NULL && *error == NULL)
 					g_set_error(error,
@@ -578,7 +376,7 @@ sdt_check_journal_places_new(const gchar *const *dirs,
 			}
 			g_ptr_array_add(p->copies, copy);
 		}
-		sdt_check_journal_sync_dir(dirs[i]);
+		sdt_check_journal_file_sync_dir(dirs[i]);
 	}
 	sdt_journal_close_fds(skipped);
 	return p;
@@ -657,13 +455,13 @@ sdt_check_journal_places_free(SdtCheckJournalPlaces *places)
 	}
 	for (guint i = 0; i < places->card_dirs->len; i++) {
 		const gchar *dir = g_ptr_array_index(places->card_dirs, i);
-		sdt_check_journal_sync_dir(dir);
-		sdt_journal_rmdir(dir);
+		sdt_check_journal_file_sync_dir(dir);
+		sdt_check_journal_file_rmdir(dir);
 	}
 	for (guint i = 0; i < places->file_dirs->len; i++) {
 		const gchar *dir = g_ptr_array_index(places->file_dirs, i);
 		const gchar *one[] = {dir, NULL};
-		sdt_check_journal_remove(one);
+		sdt_check_journal_file_remove(one);
 	}
 	sdt_journal_places_release(places);
 }
@@ -751,7 +549,9 @@ sdt_journal_places_put(SdtCheckJournalPlaces *p, GError **error)
 			return sdt_error_set_from_errno(error, rc, _("Cannot write %s"), c->path);
 	}
 	for (guint i = 0; i < p->file_dirs->len; i++)
-		if (!sdt_journal_write_one(g_ptr_array_index(p->file_dirs, i), p->bytes, error))
+		if (!sdt_check_journal_file_write_one(g_ptr_array_index(p->file_dirs, i),
+						      p->bytes,
+						      error))
 			return FALSE;
 	return TRUE;
 }
@@ -766,7 +566,7 @@ sdt_check_journal_places_write(SdtCheckJournalPlaces *places,
 
 	j.gen = ++places->gen;
 	g_byte_array_unref(places->bytes);
-	places->bytes = sdt_journal_encode(&j);
+	places->bytes = sdt_check_journal_file_encode(&j);
 	return sdt_journal_places_put(places, error);
 }
 
@@ -792,10 +592,10 @@ sdt_check_journal_places_recheck(SdtCheckJournalPlaces *places, GError **error)
 	}
 	for (guint i = 0; i < places->file_dirs->len; i++) {
 		const gchar *dir = g_ptr_array_index(places->file_dirs, i);
-		if (sdt_journal_intact(dir, places->bytes))
+		if (sdt_check_journal_file_intact(dir, places->bytes))
 			continue;
 		hit++;
-		if (!sdt_journal_write_one(dir, places->bytes, error))
+		if (!sdt_check_journal_file_write_one(dir, places->bytes, error))
 			return hit;
 	}
 	return hit;
@@ -810,7 +610,7 @@ sdt_check_journal_places_close(SdtCheckJournalPlaces *places, GError **error)
 	gboolean whole;
 
 	/* the record of no blocks out, newer than the batch's (its target from that) */
-	whole = sdt_check_journal_decode(places->bytes->data, places->bytes->len, &last);
+	whole = sdt_check_journal_file_decode(places->bytes->data, places->bytes->len, &last);
 	g_return_val_if_fail(whole, FALSE);
 	closed.disk_node = last.disk_node;
 	closed.rdev = last.rdev;
@@ -818,8 +618,8 @@ sdt_check_journal_places_close(SdtCheckJournalPlaces *places, GError **error)
 	closed.seed = last.seed;
 	closed.gen = ++places->gen;
 	g_byte_array_unref(places->bytes);
-	places->bytes = sdt_journal_encode(&closed);
-	sdt_check_journal_clear(&last);
+	places->bytes = sdt_check_journal_file_encode(&closed);
+	sdt_check_journal_file_clear(&last);
 	for (guint i = 0; i < places->copies->len; i++) {
 		SdtJournalCopy *c = g_ptr_array_index(places->copies, i);
 		gint rc = sdt_journal_copy_write(places, c);
@@ -830,7 +630,7 @@ sdt_check_journal_places_close(SdtCheckJournalPlaces *places, GError **error)
 		const gchar *one[] = {g_ptr_array_index(places->file_dirs, i), NULL};
 		g_autofree gchar *path = g_build_filename(one[0], SDT_CHECK_JOURNAL_NAME, NULL);
 		if (g_unlink(path) == 0)
-			sdt_check_journal_sync_dir(one[0]);
+			sdt_check_journal_file_sync_dir(one[0]);
 	}
 	return TRUE;
 }

@@ -190,8 +190,8 @@ guint64 sdt_check_target_offset_to_rank(SdtCheck *self, guint64 offset);
 
 /* the top run's stride, and its first block's disk offset (0: the card is too small for
  * one); the journal's copies are never placed at or above it */
-guint64 sdt_check_top_stride(const SdtCheck *self);
-guint64 sdt_check_top_start(const SdtCheck *self);
+guint64 sdt_check_probe_top_stride(const SdtCheck *self);
+guint64 sdt_check_probe_top_start(const SdtCheck *self);
 
 /*
  * The safe probe: one batch of blocks inside the reserved file is saved
@@ -331,21 +331,30 @@ typedef struct {
 	guint8 *saved;    /* n blocks: what each held */
 } SdtCheckJournal;
 
+/* sdt-check-journal-file.c: a record's bytes (with its SHA-256); one file copy written
+ * whole into @dir (temporary file, fsync, rename), whether @dir's copy holds @bytes, and
+ * an empty journal folder removed (its parent synced) */
+GByteArray *sdt_check_journal_file_encode(const SdtCheckJournal *j);
+gboolean sdt_check_journal_file_write_one(const gchar *dir, GByteArray *bytes, GError **error);
+gboolean sdt_check_journal_file_intact(const gchar *dir, GByteArray *bytes);
+void sdt_check_journal_file_rmdir(const gchar *dir);
+
 /* writes @journal into every folder of @dirs (NULL-terminated; created 0700) as a
  * file (temporary file, fsync, rename): the journal of folders off the card */
-gboolean
-sdt_check_journal_write(const gchar *const *dirs, const SdtCheckJournal *journal, GError **error);
+gboolean sdt_check_journal_file_write(const gchar *const *dirs,
+				      const SdtCheckJournal *journal,
+				      GError **error);
 /* the journal in @data (padding after it allowed), if whole and its checksum
- * holds; free it with sdt_check_journal_clear() */
-gboolean sdt_check_journal_decode(const guint8 *data, gsize len, SdtCheckJournal *j);
-void sdt_check_journal_clear(SdtCheckJournal *j);
+ * holds; free it with sdt_check_journal_file_clear() */
+gboolean sdt_check_journal_file_decode(const guint8 *data, gsize len, SdtCheckJournal *j);
+void sdt_check_journal_file_clear(SdtCheckJournal *j);
 /* the names of the copies in a folder: 0 the file copy, i > 0 check-journal.(i - 1) */
-gchar *sdt_check_journal_copy_name(guint i);
+gchar *sdt_check_journal_file_copy_name(guint i);
 /* fsync() of a folder */
-void sdt_check_journal_sync_dir(const gchar *dir);
+void sdt_check_journal_file_sync_dir(const gchar *dir);
 
 /* removes every journal copy from every folder of @dirs (and each folder, if empty) */
-void sdt_check_journal_remove(const gchar *const *dirs);
+void sdt_check_journal_file_remove(const gchar *const *dirs);
 
 /* the bytes of a copy that holds @n blocks of a disk node of @node_len bytes */
 gsize sdt_check_journal_size(guint n, gsize node_len);

@@ -123,7 +123,7 @@ sdt_check_batch_places(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 		.part_start = self->part_start,
 		.fs_dev = self->fs_dev,
 		.fd = self->wfd,
-		.avoid_from = sdt_check_top_start(self),
+		.avoid_from = sdt_check_probe_top_start(self),
 	};
 
 	if (self->journal != NULL && sdt_check_journal_places_capacity(self->journal) >= need)
@@ -629,17 +629,17 @@ sdt_check_probe_batch_run(SdtCheck *self,
 
 /* the top run's stride */
 guint64
-sdt_check_top_stride(const SdtCheck *self)
+sdt_check_probe_top_stride(const SdtCheck *self)
 {
 	return MAX(self->claim / SDT_CHECK_TOP_READS, (guint64) SDT_CHECK_STRIDE_MIN) /
 	       SDT_CHECK_BLOCK * SDT_CHECK_BLOCK;
 }
 
 guint64
-sdt_check_top_start(const SdtCheck *self)
+sdt_check_probe_top_start(const SdtCheck *self)
 {
 	guint64 end = self->claim / SDT_CHECK_BLOCK * SDT_CHECK_BLOCK;
-	guint64 s = sdt_check_top_stride(self);
+	guint64 s = sdt_check_probe_top_stride(self);
 
 	return end < 2 * s ? 0 : (end - s) / s * s;
 }

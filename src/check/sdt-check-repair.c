@@ -78,7 +78,7 @@ sdt_journal_load(const gchar *const *dirs, SdtCheckJournal *j, guint *found, gui
 	*spoiled = 0;
 	for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++) {
 		for (guint c = 0; c <= SDT_CHECK_JOURNAL_MAX_COPIES; c++) {
-			g_autofree gchar *name = sdt_check_journal_copy_name(c);
+			g_autofree gchar *name = sdt_check_journal_file_copy_name(c);
 			g_autofree gchar *path = g_build_filename(dirs[i], name, NULL);
 			g_autofree gchar *tmp = g_strconcat(path, ".new", NULL);
 			SdtCheckJournal one = {0};
@@ -95,12 +95,12 @@ sdt_journal_load(const gchar *const *dirs, SdtCheckJournal *j, guint *found, gui
 				*spoiled += 2;
 				continue;
 			}
-			if (sdt_check_journal_decode(data, len, &one) &&
+			if (sdt_check_journal_file_decode(data, len, &one) &&
 			    (!have || one.gen > j->gen)) {
-				sdt_check_journal_clear(j);
+				sdt_check_journal_file_clear(j);
 				*j = one;
 				have = TRUE;
-			} else if (!sdt_check_journal_decode(data, len, &one)) {
+			} else if (!sdt_check_journal_file_decode(data, len, &one)) {
 				/* a torn file copy (written whole, then renamed) is
 				 * damage by itself: counted as two */
 				if (c == 0)
@@ -109,7 +109,7 @@ sdt_journal_load(const gchar *const *dirs, SdtCheckJournal *j, guint *found, gui
 					(*spoiled)++;
 				g_debug("the check journal copy %s is not whole", path);
 			} else {
-				sdt_check_journal_clear(&one);
+				sdt_check_journal_file_clear(&one);
 			}
 			g_aligned_free(data);
 		}
@@ -126,13 +126,13 @@ sdt_journal_keep_damaged(const gchar *const *dirs)
 
 	for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++) {
 		for (guint c = 0; c <= SDT_CHECK_JOURNAL_MAX_COPIES; c++) {
-			g_autofree gchar *name = sdt_check_journal_copy_name(c);
+			g_autofree gchar *name = sdt_check_journal_file_copy_name(c);
 			g_autofree gchar *path = g_build_filename(dirs[i], name, NULL);
 			g_autofree gchar *to = g_strconcat(path, SDT_CHECK_JOURNAL_DAMAGED, NULL);
 			if (g_rename(path, to) == 0)
 				g_string_append_printf(kept, "%s%s", kept->len > 0 ? ", " : "", to);
 		}
-		sdt_check_journal_sync_dir(dirs[i]);
+		sdt_check_journal_file_sync_dir(dirs[i]);
 	}
 	g_warning("a check was interrupted and no copy of its journal is whole: what it had "
 		  "out on the card cannot be put back; kept as %s",
@@ -144,7 +144,7 @@ sdt_check_repair_damaged(const gchar *const *dirs)
 {
 	for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++)
 		for (guint c = 0; c <= SDT_CHECK_JOURNAL_MAX_COPIES; c++) {
-			g_autofree gchar *name = sdt_check_journal_copy_name(c);
+			g_autofree gchar *name = sdt_check_journal_file_copy_name(c);
 			g_autofree gchar *path = g_build_filename(dirs[i], name, NULL);
 			gchar *kept = g_strconcat(path, SDT_CHECK_JOURNAL_DAMAGED, NULL);
 			if (g_file_test(kept, G_FILE_TEST_EXISTS))
@@ -244,7 +244,7 @@ sdt_journal_unfill(const gchar *const *dirs)
 
 	for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++)
 		for (guint c = 1; c <= SDT_CHECK_JOURNAL_MAX_COPIES; c++) {
-			g_autofree gchar *name = sdt_check_journal_copy_name(c);
+			g_autofree gchar *name = sdt_check_journal_file_copy_name(c);
 			g_autofree gchar *path = g_build_filename(dirs[i], name, NULL);
 			guint8 *data = NULL;
 			gsize len = 0;
@@ -288,7 +288,7 @@ static void
 sdt_journal_thaw(const gchar *const *dirs)
 {
 	for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++) {
-		g_autofree gchar *name = sdt_check_journal_copy_name(1);
+		g_autofree gchar *name = sdt_check_journal_file_copy_name(1);
 		g_autofree gchar *path = g_build_filename(dirs[i], name, NULL);
 		gint fd;
 		if (!g_file_test(path, G_FILE_TEST_EXISTS))
@@ -325,14 +325,14 @@ sdt_check_repair_journal(const gchar *const *dirs, GError **error)
 		/* else no journal: a temporary file never renamed (nothing written
 		 * raw yet) and an empty folder are all a cut can leave */
 		sdt_journal_unfill(dirs);
-		sdt_check_journal_remove(dirs);
+		sdt_check_journal_file_remove(dirs);
 		return 0;
 	}
 	if (j.n == 0) {
 		/* the newest copy says that nothing was out */
 		sdt_journal_unfill(dirs);
-		sdt_check_journal_remove(dirs);
-		sdt_check_journal_clear(&j);
+		sdt_check_journal_file_remove(dirs);
+		sdt_check_journal_file_clear(&j);
 		return 0;
 	}
 	fd = sdt_journal_open_disk(&j, error);
@@ -341,12 +341,12 @@ sdt_check_repair_journal(const gchar *const *dirs, GError **error)
 		close(fd);
 	if (count >= 0) {
 		sdt_journal_unfill(dirs);
-		sdt_check_journal_remove(dirs);
+		sdt_check_journal_file_remove(dirs);
 		if (count > 0)
 			g_message("put back %d blocks an interrupted check had changed on %s",
 				  count,
 				  j.disk_node);
 	}
-	sdt_check_journal_clear(&j);
+	sdt_check_journal_file_clear(&j);
 	return count;
 }

@@ -269,8 +269,8 @@ static gboolean
 sdt_check_top_round(SdtCheck *self, GError **error)
 {
 	guint64 end = sdt_check_align(self->claim);
-	guint64 s = sdt_check_top_stride(self);
-	guint64 a = sdt_check_top_start(self);
+	guint64 s = sdt_check_probe_top_stride(self);
+	guint64 a = sdt_check_probe_top_start(self);
 	g_autoptr(GArray) flush = NULL;
 	SdtCheckBatch batch;
 	gboolean ok;

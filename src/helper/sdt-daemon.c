@@ -466,74 +466,23 @@ sdt_daemon_authorize(SdtDaemon *self,
 				  call);
 }
 
-static gboolean
-sdt_daemon_handle_get_info(SdtManager *manager,
-			   GDBusMethodInvocation *invocation,
-			   GVariant *options,
-			   SdtDaemon *self)
-{
-	sdt_daemon_run_in_thread(self,
-				 sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_INFO, NULL));
-	return G_DBUS_METHOD_INVOCATION_HANDLED;
-}
+/* the read-only methods: no authorization, the operation in a worker thread */
+#define SDT_DAEMON_HANDLE_READ(name, op)                                                         \
+	static gboolean sdt_daemon_handle_##name(SdtManager *manager,                            \
+						 GDBusMethodInvocation *invocation,              \
+						 GVariant *options,                              \
+						 SdtDaemon *self)                                \
+	{                                                                                        \
+		sdt_daemon_run_in_thread(self, sdt_daemon_call_new(self, invocation, op, NULL)); \
+		return G_DBUS_METHOD_INVOCATION_HANDLED;                                         \
+	}
 
-static gboolean
-sdt_daemon_handle_get_recommendations(SdtManager *manager,
-				      GDBusMethodInvocation *invocation,
-				      GVariant *options,
-				      SdtDaemon *self)
-{
-	sdt_daemon_run_in_thread(
-		self,
-		sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_RECOMMEND, NULL));
-	return G_DBUS_METHOD_INVOCATION_HANDLED;
-}
-
-static gboolean
-sdt_daemon_handle_get_status(SdtManager *manager,
-			     GDBusMethodInvocation *invocation,
-			     GVariant *options,
-			     SdtDaemon *self)
-{
-	sdt_daemon_run_in_thread(self,
-				 sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_STATUS, NULL));
-	return G_DBUS_METHOD_INVOCATION_HANDLED;
-}
-
-static gboolean
-sdt_daemon_handle_get_history(SdtManager *manager,
-			      GDBusMethodInvocation *invocation,
-			      GVariant *options,
-			      SdtDaemon *self)
-{
-	sdt_daemon_run_in_thread(
-		self,
-		sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_HISTORY, NULL));
-	return G_DBUS_METHOD_INVOCATION_HANDLED;
-}
-
-static gboolean
-sdt_daemon_handle_get_health(SdtManager *manager,
-			     GDBusMethodInvocation *invocation,
-			     GVariant *options,
-			     SdtDaemon *self)
-{
-	sdt_daemon_run_in_thread(self,
-				 sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_HEALTH, NULL));
-	return G_DBUS_METHOD_INVOCATION_HANDLED;
-}
-
-static gboolean
-sdt_daemon_handle_get_devices(SdtManager *manager,
-			      GDBusMethodInvocation *invocation,
-			      GVariant *options,
-			      SdtDaemon *self)
-{
-	sdt_daemon_run_in_thread(
-		self,
-		sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_DEVICES, NULL));
-	return G_DBUS_METHOD_INVOCATION_HANDLED;
-}
+SDT_DAEMON_HANDLE_READ(get_info, SDT_DAEMON_OP_INFO)
+SDT_DAEMON_HANDLE_READ(get_recommendations, SDT_DAEMON_OP_RECOMMEND)
+SDT_DAEMON_HANDLE_READ(get_status, SDT_DAEMON_OP_STATUS)
+SDT_DAEMON_HANDLE_READ(get_history, SDT_DAEMON_OP_HISTORY)
+SDT_DAEMON_HANDLE_READ(get_health, SDT_DAEMON_OP_HEALTH)
+SDT_DAEMON_HANDLE_READ(get_devices, SDT_DAEMON_OP_DEVICES)
 
 static gboolean
 sdt_daemon_handle_start_benchmark(SdtManager *manager,

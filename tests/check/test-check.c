@@ -519,9 +519,9 @@ test_blocks_out(const gchar *dir)
 			continue;
 		got = pread(fd, buf, len, 0);
 		close(fd);
-		if (got > 0 && sdt_check_journal_decode(buf, (gsize) got, &j)) {
+		if (got > 0 && sdt_check_journal_file_decode(buf, (gsize) got, &j)) {
 			out = j.n > 0;
-			sdt_check_journal_clear(&j);
+			sdt_check_journal_file_clear(&j);
 		}
 	}
 	g_aligned_free(buf);
@@ -701,7 +701,7 @@ test_check_journal(void)
 	g_assert_cmpint(pwrite(fd, blocks + 2 * SDT_CHECK_BLOCK, SDT_CHECK_BLOCK, 3 * MIB),
 			==,
 			SDT_CHECK_BLOCK);
-	g_assert_true(sdt_check_journal_write((const gchar *const *) dirs, &j, &error));
+	g_assert_true(sdt_check_journal_file_write((const gchar *const *) dirs, &j, &error));
 	g_assert_no_error(error);
 	g_assert_cmpint(sdt_check_repair((const gchar *const *) dirs, &error), ==, 1);
 	g_assert_no_error(error);
@@ -714,7 +714,7 @@ test_check_journal(void)
 
 	/* no whole copy left (both cut short): what was out is unknown, so the journal
 	 * is kept and said, never dropped (main removed it: "not whole; ignored") */
-	g_assert_true(sdt_check_journal_write((const gchar *const *) dirs, &j, &error));
+	g_assert_true(sdt_check_journal_file_write((const gchar *const *) dirs, &j, &error));
 	g_assert_cmpint(truncate(path, 100), ==, 0);
 	g_free(line);
 	line = g_build_filename(dirs[1], SDT_CHECK_JOURNAL_NAME, NULL);
@@ -741,12 +741,12 @@ test_check_journal(void)
 
 	/* another disk at that node: refused, the journal stays for the right one */
 	j.rdev++;
-	g_assert_true(sdt_check_journal_write((const gchar *const *) dirs, &j, &error));
+	g_assert_true(sdt_check_journal_file_write((const gchar *const *) dirs, &j, &error));
 	g_assert_cmpint(sdt_check_repair((const gchar *const *) dirs, &error), ==, -1);
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND);
 	g_test_message("%s", error->message);
 	g_assert_true(g_file_test(path, G_FILE_TEST_EXISTS));
-	sdt_check_journal_remove((const gchar *const *) dirs);
+	sdt_check_journal_file_remove((const gchar *const *) dirs);
 	g_assert_false(g_file_test(path, G_FILE_TEST_EXISTS));
 
 	close(fd);
