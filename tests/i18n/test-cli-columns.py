@@ -130,7 +130,9 @@ def check_history(tmp, lang, locpath):
         with open(os.path.join(hist, f'{1767600000000000 + i}-bench.json'), 'w') as f:
             json.dump(entry, f)
     p = run(root, ['history'], lang, locpath)
-    lines = [ln for ln in p.stdout.splitlines() if ln.strip()]
+    # the entries' table, up to the blank line before the figures over time (issue 35)
+    table = p.stdout.split('\n\n', 1)[0]
+    lines = [ln for ln in table.splitlines() if ln.strip()]
     starts = set()
     for ln in lines:
         head, sep, rest = ln.partition('  ')
