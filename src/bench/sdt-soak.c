@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -470,6 +471,23 @@ sdt_soak_step(gint fd,
 	if (ok && check->chunk.off + check->chunk.len == config->size)
 		result->rounds++;
 	return ok;
+}
+
+gboolean
+sdt_soak_check_args(guint64 size, gdouble seconds, GError **error)
+{
+	if (size >= SDT_SOAK_MIN_SIZE && size <= SDT_SOAK_MAX_SIZE &&
+	    size % SDT_SOAK_SEQ_BLOCK == 0 && isfinite(seconds) && seconds >= 0 &&
+	    seconds <= 24 * 3600)
+		return TRUE;
+	g_set_error(error,
+		    SDT_ERROR,
+		    SDT_ERROR_INVALID_ARGUMENT,
+		    _("The soak test's size must be a whole number of MiB from %u to %u, "
+		      "and its time at most a day"),
+		    (guint) (SDT_SOAK_MIN_SIZE >> 20),
+		    (guint) (SDT_SOAK_MAX_SIZE >> 20));
+	return FALSE;
 }
 
 gboolean

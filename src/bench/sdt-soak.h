@@ -59,6 +59,13 @@ guint8 sdt_soak_expected_byte(guint64 seed, guint round, guint64 offset);
 void sdt_soak_fill(guint8 *buf, gsize len, guint64 seed, guint round, guint64 offset);
 
 /*
+ * The soak test's own limits (the CLI's and the helper's arguments alike): @size a whole
+ * number of MiB from SDT_SOAK_MIN_SIZE to SDT_SOAK_MAX_SIZE, @seconds from 0 to a day.
+ * SDT_ERROR_INVALID_ARGUMENT otherwise.
+ */
+gboolean sdt_soak_check_args(guint64 size, gdouble seconds, GError **error);
+
+/*
  * Runs the soak test on @fd (a file opened O_RDWR | O_DIRECT, at least
  * @config->size bytes).  Mismatches are a result, not an error; errors are
  * I/O failures (SDT_ERROR_IO, naming the offset) and cancellation.

@@ -551,7 +551,7 @@ sdt_daemon_handle_start_soak(SdtManager *manager,
 				       SDT_SOAK_DEFAULT_SECONDS,
 				       &seconds,
 				       &error) ||
-	    !sdt_options_check_soak(size, seconds, &error)) {
+	    !sdt_soak_check_args(size, seconds, &error)) {
 		sdt_daemon_return_error(invocation, error);
 		return G_DBUS_METHOD_INVOCATION_HANDLED;
 	}

@@ -8,12 +8,10 @@
 #include <glib/gi18n.h>
 
 #include <limits.h>
-#include <math.h>
 #include <string.h>
 
 #include "sdt-error.h"
 #include "sdt-options.h"
-#include "sdt-soak.h"
 
 #define SDT_ID_MAX_LEN 64
 
@@ -153,23 +151,6 @@ sdt_options_lookup_path(GVariant *options, const gchar *key, gchar **path, GErro
 	}
 	*path = g_strdup(data);
 	return TRUE;
-}
-
-gboolean
-sdt_options_check_soak(guint64 size, gdouble seconds, GError **error)
-{
-	if (size >= SDT_SOAK_MIN_SIZE && size <= SDT_SOAK_MAX_SIZE &&
-	    size % SDT_SOAK_SEQ_BLOCK == 0 && isfinite(seconds) && seconds >= 0 &&
-	    seconds <= 24 * 3600)
-		return TRUE;
-	g_set_error(error,
-		    SDT_ERROR,
-		    SDT_ERROR_INVALID_ARGUMENT,
-		    _("The soak test's size must be a whole number of MiB from %u to %u, "
-		      "and its time at most a day"),
-		    (guint) (SDT_SOAK_MIN_SIZE >> 20),
-		    (guint) (SDT_SOAK_MAX_SIZE >> 20));
-	return FALSE;
 }
 
 gboolean

@@ -48,9 +48,6 @@ gboolean sdt_options_lookup_uint64(GVariant *options,
  * at most PATH_MAX bytes; *@path is %NULL when the key is absent */
 gboolean sdt_options_lookup_path(GVariant *options, const gchar *key, gchar **path, GError **error);
 
-/* the soak test's size (bytes, whole MiB in range) and time (0 to a day) */
-gboolean sdt_options_check_soak(guint64 size, gdouble seconds, GError **error);
-
 /* a recommendation id: 1-64 characters of [a-z0-9._-], starting with a letter
  * or digit, so no path, no "..", nothing to escape */
 gboolean sdt_options_check_id(const gchar *id, GError **error);

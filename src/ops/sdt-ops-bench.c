@@ -314,23 +314,6 @@ sdt_ops_bench(SdtContext *ctx,
 	return sdt_ops_bench_run(ctx, &config, dir, progress, user_data, cancellable, error);
 }
 
-/* the soak test's own limits: a whole number of MiB in range, at most a day */
-static gboolean
-sdt_ops_soak_check_args(guint64 size, gdouble seconds, GError **error)
-{
-	if (size >= SDT_SOAK_MIN_SIZE && size <= SDT_SOAK_MAX_SIZE &&
-	    size % SDT_SOAK_SEQ_BLOCK == 0 && seconds >= 0 && seconds <= 24 * 3600)
-		return TRUE;
-	g_set_error(error,
-		    SDT_ERROR,
-		    SDT_ERROR_INVALID_ARGUMENT,
-		    _("The soak test's size must be a whole number of MiB from %u to %u, "
-		      "and its time at most a day"),
-		    (guint) (SDT_SOAK_MIN_SIZE >> 20),
-		    (guint) (SDT_SOAK_MAX_SIZE >> 20));
-	return FALSE;
-}
-
 /* the test file of @size bytes on the card's file system, or in @dir under a root */
 static SdtBenchTarget *
 sdt_ops_soak_open(SdtContext *ctx,
@@ -431,7 +414,7 @@ sdt_ops_bench_soak(SdtContext *ctx,
 	JsonNode *node;
 
 	g_return_val_if_fail(SDT_IS_CONTEXT(ctx), NULL);
-	if (!sdt_ops_soak_check_args(size, seconds, error))
+	if (!sdt_soak_check_args(size, seconds, error))
 		return NULL;
 	target = sdt_ops_soak_open(ctx, dir, size, progress, user_data, error);
 	if (target == NULL)

@@ -10,6 +10,7 @@
 
 #include "sdt-error.h"
 #include "sdt-options.h"
+#include "sdt-soak.h"
 
 static GVariant *
 test_options_parse(const gchar *text)
@@ -160,7 +161,7 @@ test_options_numbers(void)
 	g_assert_true(
 		sdt_options_lookup_double(opts, SDT_OPTION_SOAK_SECONDS, -1, &seconds, &error));
 	g_assert_cmpfloat(seconds, ==, -1);
-	g_assert_true(sdt_options_check_soak(size, 2.5, &error));
+	g_assert_true(sdt_soak_check_args(size, 2.5, &error));
 	g_assert_no_error(error);
 	g_assert_false(sdt_options_lookup_uint64(opts, "bad", 1, &size, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_ARGUMENT);
@@ -170,17 +171,17 @@ test_options_numbers(void)
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_ARGUMENT);
 	g_clear_error(&error);
 	/* 7 MiB, 8 MiB + 1, 4097 MiB; a negative, NaN and more than a day */
-	g_assert_false(sdt_options_check_soak(7 << 20, 1, &error));
+	g_assert_false(sdt_soak_check_args(7 << 20, 1, &error));
 	g_clear_error(&error);
-	g_assert_false(sdt_options_check_soak((8 << 20) + 1, 1, &error));
+	g_assert_false(sdt_soak_check_args((8 << 20) + 1, 1, &error));
 	g_clear_error(&error);
-	g_assert_false(sdt_options_check_soak(G_GUINT64_CONSTANT(4097) << 20, 1, &error));
+	g_assert_false(sdt_soak_check_args(G_GUINT64_CONSTANT(4097) << 20, 1, &error));
 	g_clear_error(&error);
-	g_assert_false(sdt_options_check_soak(8 << 20, -1, &error));
+	g_assert_false(sdt_soak_check_args(8 << 20, -1, &error));
 	g_clear_error(&error);
-	g_assert_false(sdt_options_check_soak(8 << 20, NAN, &error));
+	g_assert_false(sdt_soak_check_args(8 << 20, NAN, &error));
 	g_clear_error(&error);
-	g_assert_false(sdt_options_check_soak(8 << 20, 86401, &error));
+	g_assert_false(sdt_soak_check_args(8 << 20, 86401, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_ARGUMENT);
 }
 
