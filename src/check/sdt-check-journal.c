@@ -251,7 +251,12 @@ sdt_journal_copy_new(SdtCheckJournalPlaces *p,
 		return NULL;
 	}
 	c->size = size;
-	g_debug("journal copy %s: %u extents, fill %#x", c->path, c->extents->len, c->fill);
+	/* tests/check/test-check-powercut.py reads where the copies lie from this line */
+	g_debug("journal copy %s at %" G_GUINT64_FORMAT " (%u extents), fill %#x",
+		c->path,
+		g_array_index(c->extents, SdtJournalExtent, 0).start,
+		c->extents->len,
+		c->fill);
 	return c;
 }
 
