@@ -8,8 +8,9 @@
 #   - tested: the suites in SDT_TRIXIE_SUITES (default below) with the real dbus-daemon,
 #     polkitd, systemd-logind and loop devices of the root, and the installed suite on
 #     the .debs that dpkg-buildpackage makes there (lintian included), but for the
-#     tests in SDT_TRIXIE_SKIP (default: the three long throttled-card runs); clang-format
-#     (another version formats differently) and the system tiers stay the host's;
+#     tests in SDT_TRIXIE_SKIP (default: the three long throttled-card runs and the
+#     check's power cuts and short fakes); clang-format (another version formats
+#     differently) and the system tiers stay the host's;
 # in private mount and PID namespaces (every mount and process of the tier goes with
 # it).  The root's test log is copied to BUILDDIR/trixie-testlog.txt.  Needs root;
 # exit 77 (skip) when it cannot run, 1 under CI=true.

@@ -9,7 +9,7 @@ arm64 (Pi 3, -M raspi3b), the trial path:
   boot 1  info, recommend, bench --profile quick, apply ID --trial, then the restart the apply
           asks for (`reboot '0 tryboot'`)
   boot 2  the trial boot (the test plays the firmware: /chosen/bootloader/tryboot = <1>):
-          status, verify, health, check, history
+          status, verify, health, check (armhf only: CHECK below), history
   boot 3  a normal boot of the normal config.txt: status, verify
 armhf (Pi 2, -M raspi2b): boot 1 with a plain `apply ID` and a plain restart, boot 2 as above,
   then the 64-bit time_t check: the binary calls glibc's __*_time64 entry points, and with
@@ -40,6 +40,12 @@ SUITE = CASE.split('-')[1] if '-' in CASE else 'bookworm'
 HERE = os.path.dirname(os.path.abspath(__file__))
 STOCK = os.path.join(HERE, f'config-{ARCH}.txt')
 TRIAL = ARCH == 'arm64'
+# the fake check (issue 33) reads about 12 000 blocks of the emulated card: 2 to 4 min under
+# TCG. On a real kernel it runs here on the Pi 2 (armhf, the 32-bit engine, in-process) and
+# through the helper under its unit on the Pi 3 in vm-systemd-trixie (arm64): the arm64
+# tiers here keep the trial path, armhf-trixie the t64 libraries and 64-bit time_t.
+# SDT_VM_CHECK=1 runs it in every case, SDT_VM_CHECK=0 in none.
+CHECK = os.environ.get('SDT_VM_CHECK', '1' if CASE == 'armhf' else '0') == '1'
 BOARD_KEY = {'arm64': '3', 'armhf': '2'}[ARCH]
 SD_SIZE = os.environ.get('SDT_VM_SD_SIZE', '4G')
 FAT = '@@' + str(8192 * 512)
@@ -70,7 +76,7 @@ run verify {CTL} verify
 run status {CTL} status
 run health {CTL} health
 {'run health-2h sdt-vm-uptime 7200 ' + CTL + ' health' if TRIAL else ''}
-run check {CTL} check
+{'run check ' + CTL + ' check' if CHECK else ''}
 run history {CTL} history
 ''' + SNAPSHOT.format('after')
 # 32-bit: 64-bit time_t in the binary (its glibc entry points, a stat() past 2038). Only
@@ -259,13 +265,18 @@ def check_health_check_history(out):
         ok(up >= 7200 and written > 0 and isinstance(per_day, (int, float)) and
            abs(per_day - written / (up / 86400)) <= 1e-6 * per_day,
            'health, 2 h after boot: writes per day from the real uptime and block stat', health)
-    check = result(out, 'check') or {}
-    ok(check.get('verdict') == 'genuine' and get(check, 'target.stand_in') is False,
-       'check: the emulated card is genuine', check)
     hist = result(out, 'history') or {}
     kinds = sorted({e.get('kind') for e in hist.get('entries') or []})
-    ok(all(k in kinds for k in ('apply', 'bench', 'check', 'verify')),
-       'history: the bench, apply, verify and check entries', kinds)
+    if CHECK:
+        check = result(out, 'check') or {}
+        ok(check.get('verdict') == 'genuine' and get(check, 'target.stand_in') is False,
+           'check: the emulated card is genuine', check)
+        ok(all(k in kinds for k in ('apply', 'bench', 'check', 'verify')),
+           'history: the bench, apply, verify and check entries', kinds)
+    else:
+        ok('check' not in out and 'check' not in kinds and
+           all(k in kinds for k in ('apply', 'bench', 'verify')),
+           'history: the bench, apply and verify entries (no check asked for on this case)', kinds)
     ok(not hist.get('warnings'), 'history: no damaged entry', hist.get('warnings'))
 
 

@@ -102,6 +102,12 @@ ln -sfn /etc/systemd/system/sdt-vm-test.service "$R/etc/systemd/system/multi-use
 NONCE=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 mkdir -p "$R/etc/sdt-vm-test"
 echo "$NONCE" >"$R/etc/sdt-vm-test/nonce"
+# the fake check through the helper runs on one of the two suites only: trixie, what
+# Raspberry Pi OS ships (under TCG it reads about 12 000 blocks of the emulated card,
+# 3 to 4 min; the unit and its sandbox are the same on bookworm). SDT_VM_CHECK=1 runs it
+# on bookworm too, SDT_VM_CHECK=0 on neither.
+with_check=${SDT_VM_CHECK:-$([ "$suite" = trixie ] && echo 1 || echo 0)}
+[ "$with_check" = 1 ] && touch "$R/etc/sdt-vm-test/check"
 [ -L "$R/etc/systemd/system/multi-user.target.wants/sd-tuner-verify.service" ] ||
   fail "dpkg -i did not enable sd-tuner-verify.service"
 
@@ -155,4 +161,5 @@ grep -q '^### SDT-DONE' "$W/console-2.log" || { tail -n 40 "$W/console-2.log" >&
 T_END=$(date +%s)
 log "boots: $((T_END - T_CARD)) s; whole tier $((T_END - T0)) s"
 python3 "$here/check-results.py" --nonce "$NONCE" --stock-config "$here/../config-arm64.txt" \
+  --with-check "$with_check" \
   "$W/console-1.log" "$W/console-2.log"

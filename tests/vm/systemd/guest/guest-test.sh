@@ -162,10 +162,12 @@ result pending_left sh -c 'ls -A /var/lib/sd-tuner'
 # the fake check through the helper under its unit and sandbox (issue 33): it reserves
 # the free space, writes raw to the card inside it (O_DIRECT on the disk node) and
 # freezes the file system around each batch; then nothing of it may be left
-sec "check"
-result check_bus sdtunerctl --json check
-result check_left sh -c 'ls -A /var/lib/sd-tuner'
-result check_journal journalctl -b -o cat -u sd-tuner-helper.service
+if [ -e /etc/sdt-vm-test/check ]; then
+  sec "check"
+  result check_bus sdtunerctl --json check
+  result check_left sh -c 'ls -A /var/lib/sd-tuner'
+  result check_journal journalctl -b -o cat -u sd-tuner-helper.service
+fi
 echo 3 >"$STATE/phase"
 sync
 sec "SDT-DONE"
