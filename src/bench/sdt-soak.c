@@ -476,6 +476,8 @@ sdt_soak_step(gint fd,
 gboolean
 sdt_soak_check_args(guint64 size, gdouble seconds, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
 	if (size >= SDT_SOAK_MIN_SIZE && size <= SDT_SOAK_MAX_SIZE &&
 	    size % SDT_SOAK_SEQ_BLOCK == 0 && isfinite(seconds) && seconds >= 0 &&
 	    seconds <= 24 * 3600)

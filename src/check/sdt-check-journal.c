@@ -165,6 +165,32 @@ sdt_journal_copy_usable(SdtCheckJournalPlaces *p, SdtJournalCopy *c, gsize size,
 	return TRUE;
 }
 
+/* copy @c's fill written into its file @fd as it is, so that its extents become plain
+ * written ones, and synced; EOPNOTSUPP when the file system moved them meanwhile */
+static gint
+sdt_journal_copy_write_fill(SdtJournalCopy *c, gint fd, gsize size, guint64 part_start)
+{
+	g_autofree guint8 *chunk = g_malloc(SDT_CHECK_JOURNAL_CHUNK);
+	g_autoptr(GArray) before = g_array_copy(c->extents);
+	gint rc = 0;
+
+	memset(chunk, c->fill, SDT_CHECK_JOURNAL_CHUNK);
+	for (gsize off = 0; off < size && rc == 0; off += SDT_CHECK_JOURNAL_CHUNK)
+		rc = sdt_file_pwrite_all(fd,
+					 chunk,
+					 MIN(SDT_CHECK_JOURNAL_CHUNK, size - off),
+					 off,
+					 NULL);
+	if (rc == 0 && fsync(fd) != 0)
+		rc = errno;
+	if (rc == 0 &&
+	    (!sdt_journal_copy_map(c, fd, size, part_start, FALSE) ||
+	     before->len != c->extents->len ||
+	     memcmp(before->data, c->extents->data, before->len * sizeof(SdtJournalExtent)) != 0))
+		rc = EOPNOTSUPP;
+	return rc;
+}
+
 /*
  * @dir/check-journal.@idx: @size bytes preallocated (fallocate: nothing written to
  * the card), its blocks read raw (on a wrap fake: the place they alias), and
@@ -186,7 +212,6 @@ sdt_journal_copy_new(SdtCheckJournalPlaces *p,
 {
 	g_autofree gchar *name = sdt_check_journal_file_copy_name(idx + 1);
 	g_autofree gchar *tmp = NULL;
-	g_autofree guint8 *chunk = g_malloc(SDT_CHECK_JOURNAL_CHUNK);
 	SdtJournalCopy *c = g_new0(SdtJournalCopy, 1);
 	gboolean uniform = TRUE;
 	gint rc = 0;
@@ -222,25 +247,8 @@ sdt_journal_copy_new(SdtCheckJournalPlaces *p,
 		sdt_journal_copy_free(c);
 		return NULL;
 	}
-	/* the fill written as it is: the extents become plain written ones */
-	memset(chunk, c->fill, SDT_CHECK_JOURNAL_CHUNK);
-	for (gsize off = 0; off < size && rc == 0; off += SDT_CHECK_JOURNAL_CHUNK)
-		rc = sdt_file_pwrite_all(fd,
-					 chunk,
-					 MIN(SDT_CHECK_JOURNAL_CHUNK, size - off),
-					 off,
-					 NULL);
-	if (rc == 0 && fsync(fd) != 0)
-		rc = errno;
-	if (rc == 0) {
-		g_autoptr(GArray) before = g_array_copy(c->extents);
-		if (!sdt_journal_copy_map(c, fd, size, part_start, FALSE) ||
-		    before->len != c->extents->len ||
-		    memcmp(before->data,
-			   c->extents->data,
-			   before->len * sizeof(SdtJournalExtent)) != 0)
-			rc = EOPNOTSUPP;
-	}
+	if (rc == 0)
+		rc = sdt_journal_copy_write_fill(c, fd, size, part_start);
 	close(fd);
 	if (rc == 0 && g_rename(tmp, c->path) != 0)
 		rc = errno;
