@@ -113,62 +113,15 @@ case " $* " in
   ;;
 esac
 rc=0
-bglogs=""
-line32=""
-if [ $# -eq 0 ]; then
-  # every test, in three meson runs side by side: the real-kernel tier (suite vm: QEMU under
-  # TCG, CPU-bound, about 23 min on two slots; niced, so that the others' timing is not the
-  # emulator's), the Debian 13 tier and the real polkit agents' sessions (suites trixie and
-  # agents, each in roots and namespaces of its own: 15 min, one after the other) and all
-  # the others (waiting mostly on throttled cards, polkit, AT-SPI and sleeps: under half the
-  # two cores, many of them alone); the 32-bit step follows trixie and agents. One after the
-  # other they took over an hour. The two side runs' logs are printed after the others.
-  for side in vm trixie; do
-    log="$builddir/meson-logs/$side-run.txt"
-    if [ "$side" = vm ]; then
-      nice -n 10 meson test -C "$builddir" --no-rebuild --print-errorlogs --num-processes 2 \
-        --suite vm --logbase "testlog-$side" >"$log" 2>&1 &
-    else
-      # then the 32-bit step (below), which needs nothing of the other runs
-      (
-        siderc=0
-        meson test -C "$builddir" --no-rebuild --print-errorlogs --num-processes 1 \
-          --suite trixie --suite agents --logbase "testlog-$side" >"$log" 2>&1 || siderc=$?
-        rc32=0
-        "$top/tools/test-32bit.sh" >"$builddir/meson-logs/32bit-run.txt" 2>&1 || rc32=$?
-        echo "$rc32" >"$builddir/meson-logs/32bit-run.status"
-        exit $siderc
-      ) &
-    fi
-    echo "$!" >"$builddir/meson-logs/$side-run.pid"
-    bglogs="$bglogs $builddir/meson-logs/testlog-$side.json"
-  done
-  meson test -C "$builddir" --print-errorlogs --num-processes 2 --no-suite vm --no-suite trixie \
-    --no-suite agents ||
-    rc=$?
-  for side in vm trixie; do
-    siderc=0
-    wait "$(cat "$builddir/meson-logs/$side-run.pid")" || siderc=$?
-    rm -f "$builddir/meson-logs/$side-run.pid"
-    echo "test.sh: the $side side run (suite vm, or suites trixie and agents), beside the others (exit $siderc):"
-    cat "$builddir/meson-logs/$side-run.txt"
-    [ "$siderc" -eq 0 ] || rc=$siderc
-  done
-  if [ "$run32" = yes ]; then
-    cat "$builddir/meson-logs/32bit-run.txt"
-    [ "$(cat "$builddir/meson-logs/32bit-run.status" 2>/dev/null)" = 0 ] || rc=1
-    line32=$(grep '^32-bit: ' "$builddir/meson-logs/32bit-run.txt" | tail -n 1)
-    rm -f "$builddir/meson-logs/32bit-run.status"
-    run32=done
-  fi
-elif [ -n "$suites" ]; then
+if [ $# -eq 0 ] || [ -n "$suites" ]; then
   # shellcheck disable=SC2086
   meson test -C "$builddir" --print-errorlogs --num-processes 2 $suites || rc=$?
 fi
 
 # 32-bit Raspberry Pi OS: skipped with the reason when the foreign packages
 # cannot be had (under CI=true that fails the run); a compile error or a
-# failing 32-bit test fails the run (a whole run did it beside the tests, above)
+# failing 32-bit test fails the run
+line32=""
 if [ "$run32" = yes ]; then
   log32=$(mktemp)
   status32=$(mktemp)
@@ -181,19 +134,10 @@ fi
 
 # one plain summary line that any CI reader understands
 if [ $# -eq 0 ] || [ -n "$suites" ]; then
-  logs="$builddir/meson-logs/testlog.json$bglogs"
-  # shellcheck disable=SC2086
-  python3 - $logs <<'PY' || true
+  python3 - "$builddir/meson-logs/testlog.json" <<'PY' || true
 import json, sys
 passed = failed = skipped = 0
-lines = []
-for path in sys.argv[1:]:
-    try:
-        lines += open(path).readlines()
-    except OSError as e:
-        print(f"test.sh: no test log {path}: {e}")
-        failed += 1
-for line in lines:
+for line in open(sys.argv[1]):
     r = json.loads(line).get("result")
     if r in ("OK", "EXPECTEDFAIL"):
         passed += 1
