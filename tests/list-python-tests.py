@@ -18,7 +18,7 @@ are key=value pairs:
   timeout=N        seconds (meson's default, 30, when absent)
   protocol=P       tap or exitcode (the default)
   parallel=false   not beside other tests
-  priority=N       started before the others (the long ones)
+  priority=N       started before the others (the long ones), after them when negative
   run=R            python3 (the default: the build's python3), system (/usr/bin/python3,
                    with python3-gi), gi (/usr/bin/python3 where there is one, else python3),
                    exec (the file itself, by its #! line)
@@ -144,9 +144,10 @@ def parse(rel, text, roots):
             raise HeaderError(f'{name}: protocol is tap or exitcode')
         if meta.get('parallel', 'true') not in ('true', 'false'):
             raise HeaderError(f'{name}: parallel is true or false')
-        for k in ('timeout', 'priority'):
-            if not meta.get(k, '0').isdigit():
-                raise HeaderError(f'{name}: {k} is a number of seconds')
+        if not meta.get('timeout', '0').isdigit():
+            raise HeaderError(f'{name}: timeout is a number of seconds')
+        if not meta.get('priority', '0').lstrip('-').isdigit():
+            raise HeaderError(f'{name}: priority is a whole number')
         for case, ident in cases_of(meta.get('cases'), text):
             if case is not None and '{case}' not in name:
                 raise HeaderError(f'{name}: cases= and no {{case}} in the name')

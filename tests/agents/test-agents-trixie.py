@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# meson-test: agents-trixie suite=agents timeout=1200 parallel=false run=system needs=gtk,polkit
+# meson-test: agents-trixie suite=agents timeout=1200 parallel=false priority=-10 run=system needs=gtk,polkit
 #    args={srcdir},{builddir} depends=sd_tuner,sd_tuner_helper,polkit_policy
 """test-agents-trixie.py SRCDIR BUILDDIR - SD Tuner with mate-polkit in labwc, as Raspberry
 Pi OS ships its desktop on Debian 13 "trixie" (issue 32).

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# meson-test: agents suite=agents timeout=1200 parallel=false run=system needs=gtk,polkit
+# meson-test: agents suite=agents timeout=1200 parallel=false priority=-10 run=system needs=gtk,polkit
 #    args={srcdir},{builddir} depends=sd_tuner,sd_tuner_helper,polkit_policy
 """test-agents.py SRCDIR BUILDDIR - SD Tuner with the real polkit agents (issue 26).
 
@@ -206,6 +206,10 @@ def main(suite='bookworm'):
         if shutil.which(prog) is None:
             cannot_run(f'{prog} is not installed (tools/deps.sh test)')
     arch = run(['dpkg', '--print-architecture'], 'dpkg').strip()
+    if '--make-root-only' in sys.argv[3:]:
+        # tests/roots/prepare-roots.sh: the root made (or found cached) ahead of the test
+        make_shared_root(src, suite, arch, TRIXIE_PACKAGES if suite == 'trixie' else PACKAGES)
+        return 0
     sessions = [x.split(':') for x in os.environ.get(
         'SDT_AGENT_SESSIONS', TRIXIE_SESSIONS if suite == 'trixie' else SESSIONS).split()]
     work = tempfile.mkdtemp(prefix='sdt-agents-', dir='/var/tmp')

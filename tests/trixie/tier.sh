@@ -1,7 +1,8 @@
 #!/bin/sh
-# tier.sh SRCDIR BUILDDIR - the Debian 13 "trixie" build tier (issue 32): Raspberry Pi
-# OS is trixie since October 2025 (GCC 14, glibc 2.41, polkit 126 with duktape rules,
-# systemd 257, dbus 1.16, json-glib 1.10, groff 1.23).  In a trixie amd64 root made once
+# tier.sh SRCDIR BUILDDIR [--make-root-only] - the Debian 13 "trixie" build tier (issue
+# 32): Raspberry Pi OS is trixie since October 2025 (GCC 14, glibc 2.41, polkit 126 with
+# duktape rules, systemd 257, dbus 1.16, json-glib 1.10, groff 1.23).  In a trixie amd64
+# root made once
 # and cached (tests/roots/make-root.sh: debootstrap minbase, debian/control's
 # Build-Depends and the packages below), a copy of the source tree is
 #   - configured with `meson setup --werror -Dtests=true` and built by trixie's GCC;
@@ -9,10 +10,11 @@
 #     polkitd, systemd-logind and loop devices of the root, and the installed suite on
 #     the .debs that dpkg-buildpackage makes there (lintian included), but for the
 #     tests in SDT_TRIXIE_SKIP (default: the three long throttled-card runs and the
-#     check's power cuts and short fakes); clang-format (another version formats
-#     differently) and the system tiers stay the host's;
+#     check engine's own suite, power cuts and short fakes); clang-format (another
+#     version formats differently) and the system tiers stay the host's;
 # in private mount and PID namespaces (every mount and process of the tier goes with
-# it).  The root's test log is copied to BUILDDIR/trixie-testlog.txt.  Needs root;
+# it).  The root's test log is copied to BUILDDIR/trixie-testlog.txt.  With
+# --make-root-only, only the root is made (tests/roots/prepare-roots.sh).  Needs root;
 # exit 77 (skip) when it cannot run, 1 under CI=true.
 set -eu
 src=$(cd "${1:?usage: tier.sh SRCDIR BUILDDIR}" && pwd)
@@ -43,6 +45,8 @@ pkgs="$build_deps build-essential dpkg-dev debhelper lintian fakeroot
 # shellcheck disable=SC2086
 tarball=$("$src/tests/roots/make-root.sh" trixie amd64 $pkgs) ||
   skip_or_fail "no trixie root (tests/roots/make-root.sh failed, above)"
+# tests/roots/prepare-roots.sh: only the root, made (or found cached) ahead of the tier
+[ "${3:-}" != --make-root-only ] || { log "root ready: $tarball"; exit 0; }
 
 t0=$(date +%s)
 W=$(mktemp -d /var/tmp/sdt-trixie-XXXXXX)
