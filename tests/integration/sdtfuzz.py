@@ -2,12 +2,13 @@
 # Copyright 2026 SD Tuner developers
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Random wrong calls to sd-tuner-helper: wrong signatures, random argument
-types, 1 MB strings, ids with / or .., unknown ids, path-like ids, options of
-the wrong type, Cancel on jobs that do not exist, writes to read-only
-properties.  Every call must get an error.  With privileged_valid, calls with
-the right signature to the privileged methods (Apply with a real id, Revert,
-StartBenchmark) are mixed in: for an unprivileged caller polkit must refuse
-them.
+types, 1 MB strings, ids with / or .., unknown ids, path-like ids, unknown
+profiles and check modes, options of the wrong type, Cancel on jobs that do
+not exist, writes to read-only properties, to every method of the Manager.
+Every call must get an error.  With privileged_valid, calls with the right
+signature to the privileged methods (Apply with a real id, Revert,
+StartBenchmark, StartCheck, StartSoak, StartVerify) are mixed in: for an
+unprivileged caller polkit must refuse them.
 
 Used by test_helper.py in-process (run()), and as a command so that it can
 run as another user:
@@ -28,7 +29,11 @@ BUS_NAME = 'org.example.SdTuner1'
 MANAGER_PATH = '/org/example/SdTuner1'
 MANAGER_IFACE = 'org.example.SdTuner1.Manager'
 JOB_IFACE = 'org.example.SdTuner1.Job'
-READ_METHODS = ['GetInfo', 'GetRecommendations', 'GetStatus', 'GetHistory']
+READ_METHODS = ['GetInfo', 'GetRecommendations', 'GetStatus', 'GetHistory', 'GetHealth',
+                'GetDevices']
+# the jobs that take only options: the right signature would start one
+OPTIONS_JOBS = ['StartSoak', 'StartVerify']
+PRIVILEGED = ['Apply', 'Revert', 'StartBenchmark', 'StartCheck'] + OPTIONS_JOBS
 
 
 def _error_name(err):
@@ -83,17 +88,16 @@ class Generator:
         rng = self.rng
         kinds = 7 if self.privileged_valid else 6
         kind = rng.randrange(kinds)
-        method = rng.choice(READ_METHODS + ['StartBenchmark', 'Apply', 'Revert',
-                                            'NoSuchMethod', 'Cancel'])
+        method = rng.choice(READ_METHODS + PRIVILEGED + ['NoSuchMethod', 'Cancel'])
         path, iface = MANAGER_PATH, MANAGER_IFACE
         if kind == 0:    # random arguments: almost never the right signature
             args = [self.value() for _ in range(rng.randint(0, 3))]
             sig = ''.join(a.get_type_string() for a in args)
-            if method in READ_METHODS + ['Revert'] and sig == 'a{sv}':
+            if method in READ_METHODS + OPTIONS_JOBS + ['Revert'] and sig == 'a{sv}':
                 args = [GLib.Variant('s', 'x')] + args
             if method == 'Apply' and sig == 'sa{sv}':
                 args[0] = GLib.Variant('s', '../' + args[0].get_string()[:10])
-            if method == 'StartBenchmark' and sig == 'sa{sv}':
+            if method in ('StartBenchmark', 'StartCheck') and sig == 'sa{sv}':
                 args[0] = GLib.Variant('s', 'no-such-profile')
             params = GLib.Variant.new_tuple(*args) if args else None
         elif kind == 1:  # right signature, bad id or option
@@ -104,9 +108,9 @@ class Generator:
                                 'x' * (1 << 20), 'unknown-id-%d' % rng.randint(0, 999),
                                 'a/b', '%s%s' % ('.' * rng.randint(1, 3), 'x')])
             params = GLib.Variant('(sa{sv})', (ident, opt))
-        elif kind == 2:  # right signature, bad profile
-            method = 'StartBenchmark'
-            params = GLib.Variant('(sa{sv})', (rng.choice(['', 'QUICK', '../quick',
+        elif kind == 2:  # right signature, bad profile or check mode
+            method = rng.choice(['StartBenchmark', 'StartCheck'])
+            params = GLib.Variant('(sa{sv})', (rng.choice(['', 'QUICK', '../quick', 'Full',
                                                            'x' * (1 << 20)]), {}))
         elif kind == 3:  # jobs that do not exist, path-like names
             path = rng.choice(['/org/example/SdTuner1/jobs/0',
@@ -118,16 +122,26 @@ class Generator:
             iface, method = 'org.freedesktop.DBus.Properties', 'Set'
             params = GLib.Variant('(ssv)', (MANAGER_IFACE, rng.choice(
                 ['Version', 'Simulated', 'NoSuch']), GLib.Variant('s', 'x')))
-        elif kind == 5:  # options of the wrong type on the reading methods
-            method = rng.choice(READ_METHODS)
-            params = GLib.Variant('(a{ss})', ({'a': 'b'},))
+        elif kind == 5:  # options of the wrong type: the dictionary, or a known option's
+            method = rng.choice(READ_METHODS + PRIVILEGED)
+            bad = {'auth.no_user_interaction': GLib.Variant('s', 'yes')}
+            if method in READ_METHODS:
+                params = GLib.Variant('(a{ss})', ({'a': 'b'},))
+            elif method in OPTIONS_JOBS + ['Revert']:
+                params = GLib.Variant('(a{sv})', (bad,))
+            elif method == 'Apply':
+                params = GLib.Variant('(sa{sv})', (self.rec_id, bad))
+            else:
+                params = GLib.Variant('(sa{sv})', ('quick', bad))
         else:            # right signature, privileged: polkit must refuse
             opts = {'auth.no_user_interaction': GLib.Variant('b', rng.random() < 0.5)}
-            method = rng.choice(['Apply', 'Revert', 'StartBenchmark'])
+            method = rng.choice(PRIVILEGED)
             if method == 'Apply':
                 params = GLib.Variant('(sa{sv})', (self.rec_id, opts))
-            elif method == 'Revert':
+            elif method in OPTIONS_JOBS + ['Revert']:
                 params = GLib.Variant('(a{sv})', (opts,))
+            elif method == 'StartCheck':
+                params = GLib.Variant('(sa{sv})', ('quick', opts))
             else:
                 params = GLib.Variant('(sa{sv})', (rng.choice(['quick', 'standard', 'full']),
                                                    opts))
@@ -139,7 +153,8 @@ def run(conn, total=1000, seed=1, privileged_valid=False, rec_id=None, alive=Non
     """sends total calls in batches (below the bus's 128 pending replies per
     connection) and calls alive() after every 200; returns a summary dict"""
     gen = Generator(seed, privileged_valid, rec_id)
-    summary = {'total': total, 'ok': 0, 'errors': {}, 'samples': {}, 'alive_checks': 0}
+    summary = {'total': total, 'ok': 0, 'errors': {}, 'samples': {}, 'alive_checks': 0,
+               'methods': {}}
     answers = []
     ctx = GLib.MainContext.default()
 
@@ -159,6 +174,8 @@ def run(conn, total=1000, seed=1, privileged_valid=False, rec_id=None, alive=Non
         start = len(answers)
         for _ in range(batch):
             path, iface, method, params = gen.call()
+            if iface == MANAGER_IFACE:
+                summary['methods'][method] = summary['methods'].get(method, 0) + 1
             conn.call(BUS_NAME, path, iface, method, params, None, Gio.DBusCallFlags.NONE,
                       60000, None, done, None)
         sent += batch
@@ -172,6 +189,15 @@ def run(conn, total=1000, seed=1, privileged_valid=False, rec_id=None, alive=Non
             alive()
             summary['alive_checks'] += 1
     return summary
+
+
+def manager_methods(conn):
+    """the Manager's methods as the helper introspects them"""
+    reply = conn.call_sync(BUS_NAME, MANAGER_PATH, 'org.freedesktop.DBus.Introspectable',
+                           'Introspect', None, GLib.VariantType('(s)'),
+                           Gio.DBusCallFlags.NONE, 30000, None)
+    node = Gio.DBusNodeInfo.new_for_xml(reply.unpack()[0])
+    return {m.name for m in node.lookup_interface(MANAGER_IFACE).methods}
 
 
 def describe(summary):

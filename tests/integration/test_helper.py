@@ -759,6 +759,8 @@ polkit.addRule(function(action, subject) {
         self.assertEqual(summary['ok'], 0)
         self.assertEqual(sum(summary['errors'].values()), 1000)
         self.assertEqual(summary['alive_checks'], 5)
+        # every method of the Manager (as the helper introspects it) got wrong calls
+        self.assertEqual(sdtfuzz.manager_methods(conn) - set(summary['methods']), set())
         self.assertEqual(self.env.helper_pid(), pid, 'the helper restarted')
         self.assertEqual(tree_digest(self.env.root, LOCK_PATHS), before)
         self.assertEqual(os.listdir(self.env.bench_dir), [])
@@ -780,6 +782,9 @@ polkit.addRule(function(action, subject) {
         self.assertEqual(sum(summary['errors'].values()), 1000)
         self.assertGreater(summary['errors'].get(NOT_AUTHORIZED, 0), 50)
         self.assertEqual(summary['alive_checks'], 5)
+        # every method of the Manager, and every privileged one also with its right signature
+        self.assertEqual(sdtfuzz.manager_methods(self.env.connect()) - set(summary['methods']),
+                         set())
         self.assertEqual(self.env.helper_pid(), pid, 'the helper restarted')
         self.assertEqual(tree_digest(self.env.root), before)
         self.assertEqual(os.listdir(self.env.bench_dir), [])
