@@ -4,7 +4,7 @@
 #
 # The JSON contract on the fixture roots, for refactors that must not change
 # behaviour: runs `sdtunerctl --root ROOT --json` info, recommend, status,
-# history and health on every fixture root (under umockdev-run with its SD
+# history, health and devices on every fixture root (under umockdev-run with its SD
 # device chain), with a fixed config.txt and the fixture history, and prints
 # one file per run into OUTDIR. Benchmark figures are timings, so `bench`
 # contributes the shape of its JSON (every key path), not its numbers.
@@ -34,7 +34,7 @@ for fixture in pi3 pi3-qemu pi4 pi4-no-card pi5 tinker-board cm4-emmc pi5-nvme-b
 	if [ -f "$src/tests/data/umockdev/$fixture.umockdev" ]; then
 		mock=(umockdev-run -d "$src/tests/data/umockdev/$fixture.umockdev" --)
 	fi
-	for cmd in info recommend status history health; do
+	for cmd in info recommend status history health devices; do
 		# exit status is part of the contract too
 		rc=0
 		LC_ALL=C.UTF-8 "${mock[@]}" "$ctl" --root "$root" --json $cmd \
