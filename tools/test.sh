@@ -116,23 +116,23 @@ rc=0
 vmpid=""
 vmlog="$builddir/meson-logs/vm-run.txt"
 if [ $# -eq 0 ]; then
-  # every test, in two meson runs side by side. The suite vm (the real-kernel tier: QEMU
-  # under TCG, CPU-bound, no timing of its own that the host's load can spoil; and the
-  # test `roots`, which makes the roots of the trixie tier and the agents' tests meanwhile)
-  # on two slots, niced, started first; all the others meanwhile, the trixie tier and the
-  # agents' tests last (most of them wait on throttled cards, polkit, AT-SPI and sleeps,
-  # many of them alone: one after the other the two took over an hour cold). The vm run's
-  # log is printed after the others'.
+  # every test, in two meson runs side by side. The suites vm and trixie (the real-kernel
+  # tier: QEMU under TCG, CPU-bound, no timing of its own that the host's load can spoil;
+  # the test `roots`, which makes the roots of the trixie tier and the agents' tests; the
+  # Debian 13 tier, in a root of its own) on two slots, niced, started first; all the
+  # others meanwhile, the agents' tests last (most of them wait on throttled cards,
+  # polkit, AT-SPI and sleeps, many of them alone: one after the other the two took over
+  # an hour cold). The vm run's log is printed after the others'.
   rm -f "$builddir/meson-logs/testlog-vm.json"
   nice -n 10 meson test -C "$builddir" --no-rebuild --print-errorlogs --num-processes 2 \
-    --suite vm --logbase testlog-vm >"$vmlog" 2>&1 &
+    --suite vm --suite trixie --logbase testlog-vm >"$vmlog" 2>&1 &
   vmpid=$!
   # a run stopped midway stops the vm run too (meson stops its tests)
   trap '[ -z "$vmpid" ] || kill "$vmpid" 2>/dev/null || true' EXIT
   trap 'exit 130' INT TERM
   # vm-legacy (the bookworm package on a systemd boot) only when asked for by name
   meson test -C "$builddir" --no-rebuild --print-errorlogs --num-processes 2 \
-    --no-suite vm --no-suite vm-legacy || rc=$?
+    --no-suite vm --no-suite trixie --no-suite vm-legacy || rc=$?
 elif [ -n "$suites" ]; then
   # shellcheck disable=SC2086
   meson test -C "$builddir" --print-errorlogs --num-processes 2 $suites || rc=$?
@@ -157,7 +157,7 @@ if [ -n "$vmpid" ]; then
   vmrc=0
   wait "$vmpid" || vmrc=$?
   vmpid=""
-  echo "test.sh: the real-kernel tier (suite vm), run beside the others (exit $vmrc):"
+  echo "test.sh: the suites vm and trixie, run beside the others (exit $vmrc):"
   cat "$vmlog"
   [ "$vmrc" -eq 0 ] || rc=$vmrc
   logs="$logs $builddir/meson-logs/testlog-vm.json"

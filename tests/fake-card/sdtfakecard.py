@@ -48,16 +48,26 @@ class CardError(Exception):
     pass
 
 
-def free_loop(first=200, last=254):
-    """a loop device node that nothing uses, from a high range
+def loop_range():
+    """the high range of loop nodes the stand-ins take: SDT_FAKE_LOOP_RANGE ("FIRST-LAST"),
+    default 200-254. The trixie tier (tests/trixie/in-root.sh) runs beside the host's tests
+    (tools/test.sh) and takes another range, so that no node a power-cut test unplugged and
+    will plug again is taken by the other run meanwhile."""
+    first, _, last = os.environ.get('SDT_FAKE_LOOP_RANGE', '200-254').partition('-')
+    return int(first), int(last)
+
+
+def free_loop():
+    """a loop device node that nothing uses, from a high range (loop_range())
 
     Bound or not is read from sysfs (/sys/block/loopN/loop exists only while a file is
     bound), not from `losetup -O NAME`: util-linux 2.41 (trixie) prints the name of an
     unbound device and exits 0, where 2.38 (bookworm) fails."""
+    first, last = loop_range()
     for i in random.sample(range(first, last + 1), last + 1 - first):
         if not os.path.exists(f'/sys/block/loop{i}/loop'):
             return f'/dev/loop{i}'
-    raise CardError('no free loop device node in /dev/loop200..254')
+    raise CardError(f'no free loop device node in /dev/loop{first}..{last}')
 
 
 def _run(argv, env=None, check=True):
