@@ -189,7 +189,11 @@ class Session:
         return self.app
 
     def steps(self, *steps, timeout=120):
-        """Runs AT-SPI steps (see sdt-gui-steps.py) as nobody; fails the test if one fails."""
+        """Runs AT-SPI steps (see sdt-gui-steps.py) as nobody; fails the test if one fails.
+        With a wait-text-long step (a benchmark or a check: 240 s under CI's load, the real-
+        kernel tier running beside) at least 300 s."""
+        if 'wait-text-long' in steps:
+            timeout = max(timeout, 300)
         env = {
             'PATH': os.environ.get('PATH', '/usr/bin:/bin'),
             'HOME': self.home,

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# meson-test: gui-health suite=gui timeout=240 parallel=false run=system
+# meson-test: gui-health suite=gui timeout=480 parallel=false run=system
 #    needs=fuse3,gtk,polkit env=gui-health args={builddir}
 #    depends=sd_tuner,sd_tuner_helper,polkit_policy,sdt_fake_card
 """test-gui-health.py BUILDDIR - the Health page against the real helper, over AT-SPI.

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# meson-test: gui-inhibit suite=gui timeout=240 parallel=false run=system needs=gtk,polkit
+# meson-test: gui-inhibit suite=gui timeout=480 parallel=false run=system needs=gtk,polkit
 #    env=gui args={builddir} depends=sd_tuner,sd_tuner_helper
 """test-gui-inhibit.py BUILDDIR - the app holds a logind inhibitor while it benchmarks (issue 26).
 
