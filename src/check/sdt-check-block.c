@@ -40,6 +40,7 @@ sdt_check_block_init(SdtCheck *self,
 	self->started = g_get_monotonic_time();
 	self->dir = g_strdup(dir);
 	self->notes = g_ptr_array_new_with_free_func(g_free);
+	self->probed = g_array_new(FALSE, FALSE, sizeof(SdtCheckProbed));
 	/* O_DIRECT needs aligned buffers */
 	self->buf = g_aligned_alloc(1, SDT_CHECK_FULL_IO + SDT_CHECK_BLOCK, SDT_CHECK_BLOCK);
 	self->expect = self->buf + SDT_CHECK_FULL_IO;
@@ -81,6 +82,7 @@ sdt_check_block_clear(SdtCheck *self)
 	g_clear_pointer(&self->extents, g_array_unref);
 	g_clear_pointer(&self->rand, g_rand_free);
 	g_clear_pointer(&self->notes, g_ptr_array_unref);
+	g_clear_pointer(&self->probed, g_array_unref);
 	g_free(self->reason);
 	g_free(self->genuine_reason);
 }
@@ -192,13 +194,19 @@ sdt_check_block_mark(SdtCheck *self, guint64 offset, gboolean written)
 		self->strata[i] = TRUE;
 	if (written && offset >= self->claim / 10 * 9)
 		self->n_top_verified++;
-	if (written)
+	if (written) {
+		SdtCheckProbed p = {offset, "ok"};
 		self->good_top = MAX(self->good_top, offset);
+		g_array_append_val(self->probed, p);
+	}
 }
 
 void
 sdt_check_block_set_bad(SdtCheck *self, const gchar *failure, guint64 offset)
 {
+	SdtCheckProbed p = {offset, failure};
+
+	g_array_append_val(self->probed, p);
 	if (self->failure == NULL || offset < self->first_bad) {
 		self->failure = failure;
 		self->first_bad = offset;

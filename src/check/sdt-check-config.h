@@ -40,6 +40,10 @@ typedef struct {
 	/* the helper's caller whose folder a --dir target is (issue 32): then the
 	 * folder must be that user's; -1 (the default): root's or ours */
 	gint64 dir_owner;
+	/* a whole card to check in place instead (issue 34): unmounted, not the system
+	 * disk; every block the probe writes is saved, journaled in @journal_dirs (off the
+	 * card) and put back.  Borrowed; NULL: the card under the directory */
+	const gchar *device;
 } SdtCheckConfig;
 
 /* what a damaged check journal (status and health "check_journal_damaged": its

@@ -90,6 +90,7 @@ sdt_check_fill_target(SdtCheckResultTarget *t, SdtCheck *self)
 	t->disk = g_strdup(self->disk_node);
 	t->filesystem = g_strdup(self->filesystem);
 	t->stand_in = self->config->stand_in;
+	t->whole_device = self->whole_device;
 }
 
 static void
@@ -142,6 +143,10 @@ sdt_check_json_result(SdtCheck *self)
 	}
 	sdt_check_fill_samples(&r->samples, self);
 	sdt_check_fill_notes(r->notes, self);
+	if (self->whole_device) {
+		g_ptr_array_unref(r->map);
+		r->map = sdt_check_device_map(self);
+	}
 	return r;
 }
 

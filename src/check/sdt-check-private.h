@@ -109,17 +109,26 @@ typedef struct {
 	const gchar *failure; /* "wrap", "lost-writes", "io-error", "corrupted" */
 	guint64 first_bad;    /* G_MAXUINT64: none */
 	guint64 estimate;
-	guint64 last_good;  /* highest verified address below first_bad */
-	guint64 good_top;   /* highest sample verified after the cache flush */
-	guint64 wrap_bound; /* the probe excludes a wrap at every size up to here */
-	gboolean top_done;  /* the top run was written, read back and searched */
-	guint n_spots;      /* blocks probed in occupied space (sdt-check-spot) */
-	guint64 at_least;   /* the real capacity's range, when fake */
+	guint64 last_good;     /* highest verified address below first_bad */
+	guint64 good_top;      /* highest sample verified after the cache flush */
+	guint64 wrap_bound;    /* the probe excludes a wrap at every size up to here */
+	gboolean top_done;     /* the top run was written, read back and searched */
+	guint n_spots;         /* blocks probed in occupied space (sdt-check-spot) */
+	gboolean whole_device; /* a whole unmounted card (sdt-check-device), no file system */
+	GArray *probed;        /* SdtCheckProbed: what each written block read back as */
+	guint64 at_least;      /* the real capacity's range, when fake */
 	guint64 at_most;
 	GPtrArray *notes;
 	gchar *reason;         /* why fake or undetermined */
 	gchar *genuine_reason; /* full mode: what was verified */
 } SdtCheck;
+
+/* one block the probe wrote and read back: where, and "ok" or the failure it showed
+ * ("lost-writes", "io-error", "corrupted", "wrap"); for the map of a whole card */
+typedef struct {
+	guint64 at;
+	const gchar *state;
+} SdtCheckProbed;
 
 /* a run on @dir: nothing open yet, the buffers and the seeded generator ready */
 void sdt_check_block_init(SdtCheck *self,
@@ -182,6 +191,22 @@ void sdt_check_target_thaw(SdtCheck *self);
 guint64 sdt_check_target_rank_to_offset(SdtCheck *self, guint64 rank);
 /* the rank of the first reserved block at or above @offset */
 guint64 sdt_check_target_offset_to_rank(SdtCheck *self, guint64 offset);
+
+/* ---- sdt-check-device.c ---- */
+
+/*
+ * A whole card, unmounted (issue 34): config->device, a whole-disk block device that
+ * is not the system disk, not mounted, not held, not read-only, opened with O_EXCL
+ * (no mount can take it while the check runs) and O_DIRECT.  Its whole address space
+ * is the probe's to write, every block saved, journaled off the card and put back.
+ */
+gboolean sdt_check_device_open(SdtCheck *self, GError **error);
+/* the whole card as the one "reserved" extent, and the disk opened for writes */
+gboolean sdt_check_device_reserve(SdtCheck *self, GError **error);
+/* the card's map: [from, to) runs of one state ("ok", "wrap", "lost-writes",
+ * "io-error", "corrupted", "untested"), in SDT_CHECK_MAP_CELLS cells */
+#define SDT_CHECK_MAP_CELLS 64
+GPtrArray *sdt_check_device_map(SdtCheck *self);
 
 /* ---- sdt-check-probe.c ---- */
 

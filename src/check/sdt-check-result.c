@@ -18,6 +18,7 @@ sdt_check_result_new(void)
 	SdtCheckResult *r = g_new0(SdtCheckResult, 1);
 
 	r->notes = g_ptr_array_new_with_free_func(g_free);
+	r->map = g_ptr_array_new_with_free_func(sdt_check_result_region_free);
 	r->estimated_capacity_bytes = r->capacity_at_least_bytes = NAN;
 	r->capacity_at_most_bytes = r->first_bad_offset = NAN;
 	r->coverage = r->seconds = r->write_mb_s = r->read_mb_s = NAN;
@@ -38,7 +39,19 @@ sdt_check_result_free(SdtCheckResult *result)
 	g_free(result->target.disk);
 	g_free(result->target.filesystem);
 	g_ptr_array_unref(result->notes);
+	g_ptr_array_unref(result->map);
 	g_free(result);
+}
+
+void
+sdt_check_result_region_free(gpointer region)
+{
+	SdtCheckResultRegion *r = region;
+
+	if (r == NULL)
+		return;
+	g_free(r->state);
+	g_free(r);
 }
 
 gboolean
@@ -64,7 +77,8 @@ sdt_check_result_read_target(JsonObject *obj, SdtCheckResultTarget *t, GError **
 	       sdt_json_strict_string(target, at, "device", &t->device, error) &&
 	       sdt_json_strict_string(target, at, "disk", &t->disk, error) &&
 	       sdt_json_strict_string(target, at, "filesystem", &t->filesystem, error) &&
-	       sdt_json_strict_bool(target, at, "stand_in", FALSE, &t->stand_in, error);
+	       sdt_json_strict_bool(target, at, "stand_in", FALSE, &t->stand_in, error) &&
+	       sdt_json_strict_bool(target, at, "whole_device", FALSE, &t->whole_device, error);
 }
 
 static gboolean
@@ -82,6 +96,33 @@ sdt_check_result_read_samples(JsonObject *obj, SdtCheckResultSamples *s, GError 
 	       sdt_json_strict_int(samples, at, "restored", 0, &s->restored, error) &&
 	       sdt_json_strict_int(samples, at, "verified_up_to", 0, &s->verified_up_to, error) &&
 	       sdt_json_strict_int(samples, at, "no_wrap_up_to", 0, &s->no_wrap_up_to, error);
+}
+
+/* the map of a whole card: absent or null is none */
+static gboolean
+sdt_check_result_read_map(JsonObject *obj, GPtrArray *map, GError **error)
+{
+	JsonArray *array = NULL;
+
+	if (!sdt_json_strict_array(obj, NULL, "map", &array, error))
+		return FALSE;
+	for (guint i = 0; array != NULL && i < json_array_get_length(array); i++) {
+		g_autofree gchar *at = sdt_json_strict_element(NULL, "map", i);
+		JsonObject *o =
+			sdt_json_strict_element_object(json_array_get_element(array, i), at, error);
+		SdtCheckResultRegion *r;
+		if (o == NULL)
+			return FALSE;
+		r = g_new0(SdtCheckResultRegion, 1);
+		g_ptr_array_add(map, r);
+		if (!sdt_json_strict_int(o, at, "from", 0, &r->from, error) ||
+		    !sdt_json_strict_int(o, at, "to", 0, &r->to, error) ||
+		    !sdt_json_strict_string(o, at, "state", &r->state, error))
+			return FALSE;
+		if (r->state == NULL)
+			return sdt_json_strict_missing(at, "state", error);
+	}
+	return TRUE;
 }
 
 /* the verdict and what the card was found to hold */
@@ -136,7 +177,8 @@ sdt_check_result_from_json(JsonObject *obj, GError **error)
 	    !sdt_json_strict_number(obj, NULL, "write_mb_s", &r->write_mb_s, error) ||
 	    !sdt_json_strict_number(obj, NULL, "read_mb_s", &r->read_mb_s, error) ||
 	    !sdt_check_result_read_samples(obj, &r->samples, error) ||
-	    !sdt_json_strict_strings(obj, NULL, "notes", r->notes, error))
+	    !sdt_json_strict_strings(obj, NULL, "notes", r->notes, error) ||
+	    !sdt_check_result_read_map(obj, r->map, error))
 		return NULL;
 	return g_steal_pointer(&r);
 }
@@ -172,6 +214,10 @@ sdt_check_result_put_target(JsonBuilder *b, const SdtCheckResultTarget *t)
 	sdt_json_string_or_null(b, "filesystem", t->filesystem);
 	json_builder_set_member_name(b, "stand_in");
 	json_builder_add_boolean_value(b, t->stand_in);
+	if (t->whole_device) {
+		json_builder_set_member_name(b, "whole_device");
+		json_builder_add_boolean_value(b, TRUE);
+	}
 	json_builder_end_object(b);
 }
 
@@ -229,6 +275,19 @@ sdt_check_result_to_json(const SdtCheckResult *result)
 	for (guint i = 0; i < result->notes->len; i++)
 		json_builder_add_string_value(b, g_ptr_array_index(result->notes, i));
 	json_builder_end_array(b);
+	if (result->map->len > 0) {
+		json_builder_set_member_name(b, "map");
+		json_builder_begin_array(b);
+		for (guint i = 0; i < result->map->len; i++) {
+			const SdtCheckResultRegion *r = g_ptr_array_index(result->map, i);
+			json_builder_begin_object(b);
+			sdt_check_result_put_int(b, "from", r->from);
+			sdt_check_result_put_int(b, "to", r->to);
+			sdt_json_string_or_null(b, "state", r->state);
+			json_builder_end_object(b);
+		}
+		json_builder_end_array(b);
+	}
 	json_builder_end_object(b);
 	return json_builder_get_root(b);
 }

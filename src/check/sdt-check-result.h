@@ -29,8 +29,19 @@ typedef struct {
 	gchar *device;
 	gchar *disk;
 	gchar *filesystem;
-	gboolean stand_in; /* not the SD card (--dir) */
+	gboolean stand_in;     /* not the SD card (--dir) */
+	gboolean whole_device; /* a whole unmounted card (--device): written only when TRUE */
 } SdtCheckResultTarget;
+
+/* one run of the map of a whole card: [from, to) bytes, all in one state: "ok" (written,
+ * read back right, put back), "wrap", "lost-writes", "io-error", "corrupted", "untested" */
+typedef struct {
+	gint64 from;
+	gint64 to;
+	gchar *state;
+} SdtCheckResultRegion;
+
+void sdt_check_result_region_free(gpointer region);
 
 typedef struct {
 	gint64 read; /* blocks */
@@ -63,6 +74,7 @@ typedef struct {
 	gdouble read_mb_s;
 	SdtCheckResultSamples samples;
 	GPtrArray *notes; /* of gchar*: English */
+	GPtrArray *map;   /* SdtCheckResultRegion, ascending; empty (not written): no map */
 } SdtCheckResult;
 
 /* an empty result (no notes) with every number unknown and every count 0 */

@@ -332,7 +332,8 @@ sdt_check_watchdog_say(SdtCheck *self, gchar c)
 void
 sdt_check_target_freeze(SdtCheck *self)
 {
-	if (self->frozen)
+	/* a whole card has no file system mounted: held with O_EXCL, nothing else writes */
+	if (self->frozen || self->whole_device)
 		return;
 	if (self->config->no_freeze) {
 		self->n_unfrozen++;

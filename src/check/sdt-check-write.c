@@ -358,7 +358,9 @@ sdt_check_write_phase(SdtCheck *self, GError **error)
 	guint64 run_len = 0;
 	g_autoptr(GArray) first = NULL;
 
-	if (!sdt_check_target_reserve(self, error) || !sdt_check_target_open_write(self, error))
+	if (self->whole_device ? !sdt_check_device_reserve(self, error)
+			       : (!sdt_check_target_reserve(self, error) ||
+				  !sdt_check_target_open_write(self, error)))
 		return FALSE;
 	stride = sdt_check_choose_run(self, stride, &run_start);
 	if (stride > 0) {

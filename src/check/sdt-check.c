@@ -20,7 +20,8 @@
 static gboolean
 sdt_check_phases(SdtCheck *self, GError **error)
 {
-	if (!sdt_check_target_open(self, error))
+	if (self->config->device != NULL ? !sdt_check_device_open(self, error)
+					 : !sdt_check_target_open(self, error))
 		return FALSE;
 	self->candidates = sdt_check_config_candidate_sizes(self->claim);
 	if (!self->config->skip_read_phase && !sdt_check_read_phase(self, error))
@@ -49,7 +50,7 @@ sdt_check_run(const gchar *dir,
 	SdtCheck self;
 	JsonNode *node = NULL;
 
-	g_return_val_if_fail(dir != NULL && config != NULL, NULL);
+	g_return_val_if_fail(config != NULL && (dir != NULL) != (config->device != NULL), NULL);
 	if (config->journal_dirs == NULL || config->journal_dirs[0] == NULL) {
 		g_set_error_literal(error,
 				    SDT_ERROR,

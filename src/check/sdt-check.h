@@ -39,8 +39,11 @@ G_BEGIN_DECLS
 
 /*
  * Checks the device under the mounted, writable file system that holds
- * @dir (a root-owned directory).  Refusals: not on a block device
- * (NotSupported), read-only (ReadOnly), too little free space (NoSpace).
+ * @dir (a root-owned directory); or, with config->device set and @dir NULL,
+ * that whole unmounted card in place (every block it writes saved, journaled
+ * off the card and put back).  Refusals: not on a block device
+ * (NotSupported), read-only (ReadOnly), too little free space (NoSpace), a
+ * card that is mounted, held or the system disk (Busy, NotSupported).
  * Cancelling stops it within about 200 ms and removes the reserved file.
  * Returns the JSON of `sdtunerctl check --json` (docs/DESIGN.md).
  */

@@ -572,12 +572,33 @@ typedef struct {
 	const gchar *dir_refused; /* --dir in bus mode */
 } SdtCliOpsJob;
 
+/* in-process (--root: root, the tests' loop devices) a disk that is not removable too */
+static JsonNode *
+sdt_cli_ops_check_device_local(SdtContext *ctx,
+			       const gchar *mode,
+			       const gchar *device,
+			       SdtBenchProgressFunc progress,
+			       gpointer user_data,
+			       GCancellable *cancellable,
+			       GError **error)
+{
+	return sdt_ops_check_device(ctx,
+				    mode,
+				    device,
+				    TRUE,
+				    progress,
+				    user_data,
+				    cancellable,
+				    error);
+}
+
 static const SdtCliOpsJob sdt_cli_ops_jobs[] = {
 	[SDT_CLI_JOB_BENCH] = {sdt_ops_bench,
 			       "StartBenchmark",
 			       N_("--dir is only for --root mode: the helper always "
 				  "benchmarks the file system on the SD card")},
 	[SDT_CLI_JOB_CHECK] = {sdt_ops_check, "StartCheck", NULL},
+	[SDT_CLI_JOB_CHECK_DEVICE] = {sdt_cli_ops_check_device_local, "StartCheck", NULL},
 };
 
 JsonNode *
@@ -610,7 +631,7 @@ sdt_cli_ops_job(SdtCli *cli,
 		sdt_l10n_english_end(before);
 		return sdt_cli_ops_local(node, error);
 	}
-	if (dir != NULL && job != SDT_CLI_JOB_CHECK) {
+	if (dir != NULL && how->dir_refused != NULL) {
 		g_set_error_literal(error,
 				    SDT_ERROR,
 				    SDT_ERROR_INVALID_ARGUMENT,
@@ -618,11 +639,15 @@ sdt_cli_ops_job(SdtCli *cli,
 		return NULL;
 	}
 	if (dir != NULL) {
-		/* issue 32: the helper checks a folder of the caller's, named absolutely */
+		/* issue 32: the helper checks a folder of the caller's, named absolutely;
+		 * issue 34: or a whole card, a device node or a link to one */
 		g_autofree gchar *absolute = g_canonicalize_filename(dir, NULL);
 		g_auto(GVariantBuilder) builder = G_VARIANT_BUILDER_INIT(G_VARIANT_TYPE_VARDICT);
 
-		g_variant_builder_add(&builder, "{sv}", "dir", g_variant_new_bytestring(absolute));
+		g_variant_builder_add(&builder,
+				      "{sv}",
+				      job == SDT_CLI_JOB_CHECK_DEVICE ? "device" : "dir",
+				      g_variant_new_bytestring(absolute));
 		options = g_variant_builder_end(&builder);
 	}
 	node = sdt_cli_ops_run_job(cli,

@@ -27,10 +27,12 @@ JsonNode *sdt_cli_ops_revert(SdtCli *cli, GError **error);
 
 /* the helper's jobs, also run in-process with --root */
 typedef enum {
-	SDT_CLI_JOB_BENCH, /* `bench`: sdt_ops_bench(), the helper's StartBenchmark; @arg the
-			      profile */
-	SDT_CLI_JOB_CHECK, /* `check`: sdt_ops_check(), StartCheck (its own polkit action);
-			    * @arg "quick" or "full" */
+	SDT_CLI_JOB_BENCH,        /* `bench`: sdt_ops_bench(), the helper's StartBenchmark; @arg the
+				     profile */
+	SDT_CLI_JOB_CHECK,        /* `check`: sdt_ops_check(), StartCheck (its own polkit action);
+				   * @arg "quick" or "full" */
+	SDT_CLI_JOB_CHECK_DEVICE, /* `check --device`: sdt_ops_check_device() (in-process
+				   * also a fixed disk), StartCheck with "device" */
 } SdtCliJob;
 
 /*
@@ -41,7 +43,8 @@ typedef enum {
  * in the main thread, stops the job (bus mode: Job.Cancel) and the call
  * fails with SDT_ERROR_CANCELLED.  @dir is accepted in --root mode (e.g.
  * `--root / check --dir MNT` as root) and, for the check only, over the bus
- * (StartCheck's "dir" option: the helper checks the caller's own folder).
+ * (StartCheck's "dir" option: the helper checks the caller's own folder);
+ * with SDT_CLI_JOB_CHECK_DEVICE it is the card's device (StartCheck's "device").
  */
 JsonNode *sdt_cli_ops_job(SdtCli *cli,
 			  SdtCliJob job,

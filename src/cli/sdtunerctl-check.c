@@ -27,6 +27,7 @@ typedef struct {
 	gint64 started;
 	const gchar *mode;
 	const gchar *dir;
+	const gchar *device;
 } SdtCliCheck;
 
 /* called from the worker thread */
@@ -72,7 +73,10 @@ sdt_cli_check_interrupted(gpointer data)
 	if (self->line_shown)
 		g_printerr("\n");
 	self->line_shown = FALSE;
-	g_printerr(_("Stopping the check and removing its reserved file…\n"));
+	if (self->device != NULL)
+		g_printerr(_("Stopping the check and putting back what it changed…\n"));
+	else
+		g_printerr(_("Stopping the check and removing its reserved file…\n"));
 }
 
 static JsonNode *
@@ -81,9 +85,9 @@ sdt_cli_check_work(gpointer data, GCancellable *cancellable, GError **error)
 	SdtCliCheck *self = data;
 
 	return sdt_cli_ops_job(self->cli,
-			       SDT_CLI_JOB_CHECK,
+			       self->device != NULL ? SDT_CLI_JOB_CHECK_DEVICE : SDT_CLI_JOB_CHECK,
 			       self->mode,
-			       self->dir,
+			       self->device != NULL ? self->device : self->dir,
 			       sdt_cli_check_progress_cb,
 			       self,
 			       cancellable,
@@ -122,6 +126,40 @@ sdt_cli_print_registers(JsonObject *obj)
 	}
 }
 
+/* the map of a whole card: one character for each 64th of its addresses */
+static void
+sdt_cli_check_print_map(const SdtCheckResult *r)
+{
+	static const struct {
+		const gchar *state;
+		gchar c;
+	} marks[] = {{"ok", '#'},
+		     {"wrap", 'W'},
+		     {"lost-writes", '0'},
+		     {"io-error", 'E'},
+		     {"corrupted", 'C'},
+		     {"untested", '.'}};
+	GString *line = g_string_new(NULL);
+	gint64 cell = (r->claimed_bytes + 63) / 64;
+
+	for (guint i = 0; i < r->map->len && cell > 0; i++) {
+		const SdtCheckResultRegion *region = g_ptr_array_index(r->map, i);
+		gchar c = '?';
+		for (guint m = 0; m < G_N_ELEMENTS(marks); m++)
+			if (g_strcmp0(region->state, marks[m].state) == 0)
+				c = marks[m].c;
+		for (gint64 at = region->from; at < region->to; at += cell)
+			g_string_append_c(line, c);
+	}
+	/* Translators: the map of the card, then what its characters mean */
+	g_print(_("Map (each character is 1/64 of the card, from its start):\n  %s\n"), line->str);
+	g_print("  %s\n",
+		_("# wrote and read back right, then put back   W shows a lower address again "
+		  "(wraps)   0 reads back zeros   E fails   C reads back changed   . not "
+		  "probed"));
+	g_string_free(line, TRUE);
+}
+
 /* @obj: the reply, for the card's registers that ops adds to the check result */
 static void
 sdt_cli_check_print_human(const SdtCheckResult *r, JsonObject *obj)
@@ -132,12 +170,20 @@ sdt_cli_check_print_human(const SdtCheckResult *r, JsonObject *obj)
 		g_print(_("Verdict: FAKE\n"));
 	else
 		g_print(_("Verdict: not determinable\n"));
-	/* Translators: the claimed size in MiB, the disk, the file system and its directory */
-	g_print(_("The card claims %" PRId64 " MiB (%s, %s at %s)\n"),
-		r->claimed_bytes / 1048576,
-		r->target.disk,
-		r->target.filesystem,
-		r->target.path);
+	if (r->target.whole_device)
+		/* Translators: the claimed size in MiB, the card's device */
+		g_print(_("The card claims %" PRId64 " MiB (%s, checked whole, every block "
+			  "put back)\n"),
+			r->claimed_bytes / 1048576,
+			r->target.disk);
+	else
+		/* Translators: the claimed size in MiB, the disk, the file system and its
+		 * directory */
+		g_print(_("The card claims %" PRId64 " MiB (%s, %s at %s)\n"),
+			r->claimed_bytes / 1048576,
+			r->target.disk,
+			r->target.filesystem,
+			r->target.path);
 	if (sdt_check_result_has_capacity(r)) {
 		/* Translators: the real capacity's range and estimate in MiB */
 		g_print(_("Real capacity between %.1f and %.1f MiB (about %.1f MiB)\n"),
@@ -158,6 +204,8 @@ sdt_cli_check_print_human(const SdtCheckResult *r, JsonObject *obj)
 		r->samples.written,
 		r->samples.read,
 		r->seconds);
+	if (r->map->len > 0)
+		sdt_cli_check_print_map(r);
 	sdt_cli_print_registers(obj);
 	for (guint i = 0; i < r->notes->len; i++)
 		g_print(_("Note: %s\n"), sdt_l10n_tr(g_ptr_array_index(r->notes, i)));
@@ -183,6 +231,7 @@ sdtunerctl_check(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	SdtCliCheck self = {.cli = cli};
 	g_autoptr(JsonNode) result = NULL;
 	g_autofree gchar *dir = NULL;
+	g_autofree gchar *device = NULL;
 	gboolean full = FALSE;
 	gint rc = SDT_CLI_EXIT_OK;
 	const GOptionEntry entries[] = {
@@ -201,16 +250,32 @@ sdtunerctl_check(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		 N_("Check the file system that holds DIR, a folder of yours, instead of "
 		    "the SD card"),
 		 N_("DIR")},
+		{"device",
+		 0,
+		 0,
+		 G_OPTION_ARG_FILENAME,
+		 &device,
+		 N_("Check the whole card DEV (in a reader, unmounted) in place, putting back "
+		    "every block it writes"),
+		 N_("DEV")},
 		{NULL},
 	};
 
 	/* --json and --help/-h come from sdt_cli_parse(), as for every command */
 	if (!sdt_cli_parse(cli, entries, 0, 0, &argc, &argv, &rc, error))
 		return rc;
+	if (dir != NULL && device != NULL) {
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_ARGUMENT,
+				    _("Name a folder or a device to check, not both"));
+		return SDT_CLI_EXIT_USAGE;
+	}
 	self.tty = isatty(STDERR_FILENO);
 	self.started = g_get_monotonic_time();
 	self.mode = full ? "full" : "quick";
 	self.dir = dir;
+	self.device = device;
 	result = sdt_cli_run_in_thread(sdt_cli_check_work, sdt_cli_check_interrupted, &self, error);
 	if (self.line_shown)
 		g_printerr("\n");

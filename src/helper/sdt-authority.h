@@ -13,6 +13,7 @@ G_BEGIN_DECLS
 #define SDT_ACTION_BENCHMARK          "org.example.sdtuner.benchmark"
 #define SDT_ACTION_MODIFY_BOOT_CONFIG "org.example.sdtuner.modify-boot-config"
 #define SDT_ACTION_CHECK              "org.example.sdtuner.check"
+#define SDT_ACTION_CHECK_DEVICE       "org.example.sdtuner.check-device"
 
 #define SDT_TYPE_AUTHORITY (sdt_authority_get_type())
 G_DECLARE_FINAL_TYPE(SdtAuthority, sdt_authority, SDT, AUTHORITY, GObject)

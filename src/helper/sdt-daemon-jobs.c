@@ -172,3 +172,41 @@ sdt_daemon_jobs_check_dir(SdtContext *ctx,
 					  "checking a file system: a shutdown in the middle of its "
 					  "writes could damage the data on it");
 }
+
+static JsonNode *
+sdt_daemon_check_device_run(SdtContext *ctx,
+			    const gchar *mode,
+			    const gchar *device,
+			    gpointer data,
+			    SdtBenchProgressFunc progress,
+			    gpointer user_data,
+			    GCancellable *cancellable,
+			    GError **error)
+{
+	/* only a card `sdtunerctl devices` offers: never a fixed disk through the helper */
+	return sdt_ops_check_device(ctx,
+				    mode,
+				    device,
+				    FALSE,
+				    progress,
+				    user_data,
+				    cancellable,
+				    error);
+}
+
+SdtBenchmarkJob *
+sdt_daemon_jobs_check_device(SdtContext *ctx,
+			     const gchar *mode,
+			     const gchar *device,
+			     const gchar *sender)
+{
+	return sdt_benchmark_job_new_full(ctx,
+					  mode,
+					  device,
+					  sender,
+					  sdt_daemon_check_device_run,
+					  NULL,
+					  NULL,
+					  "checking a card in place: a shutdown in the middle of "
+					  "its writes leaves them for the next start to put back");
+}

@@ -67,6 +67,7 @@ typedef struct {
 	gchar *arg; /* recommendation id or profile */
 	gboolean trial;
 	gchar *dir;      /* StartCheck's "dir" option, or NULL */
+	gchar *device;   /* StartCheck's "device" option, or NULL */
 	guint64 size;    /* StartSoak's */
 	gdouble seconds; /* StartSoak's, StartVerify's soak_seconds (-1: default) */
 } SdtDaemonCall;
@@ -116,6 +117,7 @@ sdt_daemon_call_free(SdtDaemonCall *call)
 	g_object_unref(call->invocation);
 	g_free(call->arg);
 	g_free(call->dir);
+	g_free(call->device);
 	g_free(call);
 }
 
@@ -270,6 +272,11 @@ sdt_daemon_job_new(SdtDaemon *self, SdtDaemonCall *call, const gchar *sender)
 	case SDT_DAEMON_OP_VERIFY:
 		return sdt_daemon_jobs_verify(self->ctx, sender, call->seconds);
 	case SDT_DAEMON_OP_CHECK:
+		if (call->device != NULL)
+			return sdt_daemon_jobs_check_device(self->ctx,
+							    call->arg,
+							    call->device,
+							    sender);
 		if (call->dir != NULL)
 			return sdt_daemon_jobs_check_dir(
 				self->ctx,
@@ -516,16 +523,31 @@ sdt_daemon_handle_start_check(SdtManager *manager,
 	SdtCheckMode check_mode;
 
 	g_autofree gchar *dir = NULL;
+	g_autofree gchar *device = NULL;
 	SdtDaemonCall *call;
 
 	if (!sdt_check_config_mode_from_string(mode, &check_mode, &error) ||
-	    !sdt_options_lookup_path(options, SDT_OPTION_DIR, &dir, &error)) {
+	    !sdt_options_lookup_path(options, SDT_OPTION_DIR, &dir, &error) ||
+	    !sdt_options_lookup_path(options, SDT_OPTION_DEVICE, &device, &error)) {
+		sdt_daemon_return_error(invocation, error);
+		return G_DBUS_METHOD_INVOCATION_HANDLED;
+	}
+	if (dir != NULL && device != NULL) {
+		g_set_error_literal(&error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_ARGUMENT,
+				    _("Name a folder or a device to check, not both"));
 		sdt_daemon_return_error(invocation, error);
 		return G_DBUS_METHOD_INVOCATION_HANDLED;
 	}
 	call = sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_CHECK, mode);
 	call->dir = g_steal_pointer(&dir);
-	sdt_daemon_authorize(self, call, SDT_ACTION_CHECK, options);
+	call->device = g_steal_pointer(&device);
+	/* a whole card in a reader: an action of its own (the admin, kept a while) */
+	sdt_daemon_authorize(self,
+			     call,
+			     call->device != NULL ? SDT_ACTION_CHECK_DEVICE : SDT_ACTION_CHECK,
+			     options);
 	return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 

@@ -17,6 +17,8 @@ G_BEGIN_DECLS
 #define SDT_OPTION_SECONDS      "seconds"
 #define SDT_OPTION_SOAK_SECONDS "soak_seconds"
 #define SDT_OPTION_DIR          "dir"
+/* issue 34: StartCheck of a whole unmounted card */
+#define SDT_OPTION_DEVICE "device"
 
 /*
  * Checks of what a D-Bus caller sends, done before anything else.  They are

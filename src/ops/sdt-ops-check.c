@@ -6,10 +6,14 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sdt-check.h"
+#include "sdt-devices.h"
+#include "sdt-mounts.h"
 #include "sdt-error.h"
+#include "sdt-file.h"
 #include "sdt-health.h"
 #include "sdt-info.h"
 #include "sdt-history.h"
@@ -100,4 +104,100 @@ sdt_ops_check_owned(SdtContext *ctx,
 			g_warning("check result not saved: %s", error_history->message);
 	}
 	return g_steal_pointer(&node);
+}
+
+/* the device @name is, if the check may write to it: a copy of its node */
+static gchar *
+sdt_ops_check_device_node(const gchar *name, gboolean allow_fixed, GError **error)
+{
+	g_autoptr(GPtrArray) mounts = NULL;
+	g_autoptr(GPtrArray) devices = NULL;
+	g_autofree gchar *table = NULL;
+	gsize len = 0;
+	SdtDevice *d;
+
+	/* the kernel's own mount table, under --root too: the devices are the real ones,
+	 * and without it the system disk is unknown and nothing may be checked */
+	if (!sdt_file_read_kernel(NULL,
+				  "/proc/self/mountinfo",
+				  8 * 1024 * 1024,
+				  &table,
+				  &len,
+				  error))
+		return NULL;
+	mounts = sdt_mounts_parse(table, NULL);
+	devices = sdt_devices_list(mounts, error);
+	if (devices == NULL)
+		return NULL;
+	d = sdt_devices_lookup(devices, name, error);
+	if (d == NULL)
+		return NULL;
+	if (d->offer == SDT_DEVICE_OFFER_OK ||
+	    (allow_fixed && d->offer == SDT_DEVICE_OFFER_NOT_REMOVABLE)) {
+		/* the card, named as the card: a partition of it is not checked whole */
+		g_autofree gchar *real = strchr(name, '/') != NULL
+						 ? realpath(name, NULL)
+						 : g_strdup_printf("/dev/%s", name);
+		if (real != NULL && g_strcmp0(real, d->devnode) != 0) {
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_ARGUMENT,
+				    _("%s is a partition; name the whole card, %s"),
+				    name,
+				    d->devnode);
+			return NULL;
+		}
+		return g_strdup(d->devnode);
+	}
+	g_set_error(error,
+		    SDT_ERROR,
+		    d->offer == SDT_DEVICE_OFFER_MOUNTED || d->offer == SDT_DEVICE_OFFER_IN_USE
+			    ? SDT_ERROR_BUSY
+		    : d->offer == SDT_DEVICE_OFFER_READ_ONLY ? SDT_ERROR_READ_ONLY
+		    : d->offer == SDT_DEVICE_OFFER_NO_MEDIUM ? SDT_ERROR_NOT_FOUND
+							     : SDT_ERROR_NOT_SUPPORTED,
+		    /* TRANSLATORS: a device (/dev/sdb), then why it cannot be checked */
+		    _("%s cannot be checked. %s."),
+		    d->devnode,
+		    sdt_device_offer_to_reason(d->offer));
+	return NULL;
+}
+
+JsonNode *
+sdt_ops_check_device(SdtContext *ctx,
+		     const gchar *mode,
+		     const gchar *device,
+		     gboolean allow_fixed,
+		     SdtBenchProgressFunc progress,
+		     gpointer user_data,
+		     GCancellable *cancellable,
+		     GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(SDT_IS_CONTEXT(ctx) && device != NULL, NULL);
+	SdtCheckConfig config;
+	SdtCheckMode check_mode;
+	g_auto(GStrv) journal_dirs = NULL;
+	g_autofree gchar *node = NULL;
+
+	if (!sdt_check_config_mode_from_string(mode, &check_mode, error))
+		return NULL;
+	if (check_mode == SDT_CHECK_MODE_FULL) {
+		/* the full pass writes every block without saving it first */
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_NOT_SUPPORTED,
+				    _("A whole card is checked in the quick mode only: the full "
+				      "mode would overwrite everything on it"));
+		return NULL;
+	}
+	node = sdt_ops_check_device_node(device, allow_fixed, error);
+	if (node == NULL)
+		return NULL;
+	sdt_check_config_init(&config, check_mode);
+	config.device = node;
+	/* on the system disk: never on the card, and kept across a power cut */
+	journal_dirs = sdt_check_journal_dirs(ctx);
+	config.journal_dirs = (const gchar *const *) journal_dirs;
+	return sdt_check_run(NULL, &config, progress, user_data, cancellable, error);
 }

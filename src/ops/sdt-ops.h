@@ -151,6 +151,22 @@ JsonNode *sdt_ops_check(SdtContext *ctx,
 			GCancellable *cancellable,
 			GError **error);
 
+/*
+ * The check of a whole unmounted card in place (issue 34): @device a kernel name, a node
+ * or a link to one. Refused, changing nothing, unless `sdtunerctl devices` offers it (the
+ * system disk under any name or a partition of it, a mounted, held, read-only or empty
+ * device are not); with @allow_fixed (in-process, --root: the tests' loop devices) also a
+ * disk that is not removable. Not added to the running card's history.
+ */
+JsonNode *sdt_ops_check_device(SdtContext *ctx,
+			       const gchar *mode,
+			       const gchar *device,
+			       gboolean allow_fixed,
+			       SdtBenchProgressFunc progress,
+			       gpointer user_data,
+			       GCancellable *cancellable,
+			       GError **error);
+
 /* sdt_ops_check() on @dir, a folder that must belong to the user @dir_owner
  * (the helper's caller, issue 32); -1 as sdt_ops_check(): root's or ours */
 JsonNode *sdt_ops_check_owned(SdtContext *ctx,

@@ -10,6 +10,9 @@
 #       low addresses (group 0, journal at the start, no backup superblocks),
 #       mounts it at DIR/mnt and writes $FAKE_FILES (default 200) user files of
 #       4 KiB to 192 KiB whose SHA-256 sums go to DIR/sums.
+#       FAKE_UNMOUNTED=1: unmounted at the end (a card taken out of a Pi, in a reader).
+#       FAKE_LAYOUT=raw: no file system and nothing mounted: random bytes in all the
+#       card really stores (issue 34: a whole card checked in place).
 #       FAKE_LAYOUT=pios: the stock Raspberry Pi OS layout instead: a DOS
 #       partition table, partition 1 FAT from 4 MiB ($FAKE_P1_MIB, default 512 MiB, or an eighth of a
 #       smaller card), partition 2 ext4 (default options) filling the rest,
@@ -81,6 +84,20 @@ up)
   echo "$kind $((claim * 1048576)) $real_bytes ${FAKE_CACHE:-4194304}" >"$dir/fuse.args"
   echo "${FAKE_LAYOUT:-plain}" >"$dir/layout"
   fake_start "$dir"
+  if [ "${FAKE_LAYOUT:-}" = raw ]; then
+    # a card as it comes, or as a reader shows one: no file system, random bytes in all
+    # it really stores (written through the fake: a wrap fake's aliases hold the same),
+    # attached and not mounted (issue 34: the check of a whole card)
+    head -c "$real_bytes" /dev/urandom | dd of="$dir/fuse/card" bs=1M iflag=fullblock \
+      conv=notrunc status=none
+    losetup ${FAKE_LOOP:---find} --show "$dir/fuse/card" >"$dir/loop"
+    cp "$dir/loop" "$dir/part"
+    : >"$dir/sums"
+    kill -USR2 "$(cat "$dir/fuse.pid")"
+    blockdev --flushbufs "$(cat "$dir/loop")"
+    kill -USR1 "$(cat "$dir/fuse.pid")"
+    exit 0
+  fi
   if [ "${FAKE_LAYOUT:-}" = pios ]; then
     p1=${FAKE_P1_MIB:-$((claim >= 4096 ? 512 : claim / 8))}
     printf 'label: dos\nstart=8192, size=%d, type=c\nstart=%d, type=83\n' \
@@ -129,6 +146,8 @@ PY
     fail "the fake lost user files before the check (real size too small for this layout)"
   # from now on the eio kind fails beyond its real size
   kill -USR1 "$(cat "$dir/fuse.pid")"
+  # FAKE_UNMOUNTED=1: the card as it comes out of a Pi, in a reader (issue 34)
+  [ -z "${FAKE_UNMOUNTED:-}" ] || umount "$dir/mnt"
   ;;
 verify)
   part=$(cat "$dir/part")
@@ -175,7 +194,8 @@ plug)
     sleep 0.1
   done
   [ "$(cat "$dir/layout")" != pios ] || wait_part "$loop"
-  remount "$(cat "$dir/part")" "$dir/mnt"
+  # a card with no file system is only attached, as a reader shows it
+  [ "$(cat "$dir/layout")" = raw ] || remount "$(cat "$dir/part")" "$dir/mnt"
   ;;
 down)
   [ -d "$dir" ] || exit 0

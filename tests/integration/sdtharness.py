@@ -168,6 +168,7 @@ def error_message(err):
 POLICY_DEFAULTS = {
     'org.example.sdtuner.benchmark': ('auth_admin', 'auth_admin', 'auth_admin_keep'),
     'org.example.sdtuner.check': ('auth_admin', 'auth_admin', 'auth_admin_keep'),
+    'org.example.sdtuner.check-device': ('auth_admin', 'auth_admin', 'auth_admin_keep'),
     'org.example.sdtuner.modify-boot-config': ('auth_admin_keep',) * 3,
 }
 

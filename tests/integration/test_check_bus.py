@@ -18,6 +18,8 @@ import tempfile
 import time
 import unittest
 
+from gi.repository import Gio, GLib
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sdtharness import BUILDDIR, SRCDIR, TestEnv  # noqa: E402
 
@@ -226,6 +228,38 @@ class CheckBusTest(unittest.TestCase):
         self.assertIn('org.example.sdtuner.check', err['message'])
         self.assertEqual(self.card.free(), free)
         self.card.verify()
+
+    def test_device_over_the_bus(self):
+        """issue 34: StartCheck with "device", under org.example.sdtuner.check-device: nobody
+        is refused by polkit naming it; root is refused by the helper, which checks only a
+        card `sdtunerctl devices` offers (a loop device is a fixed disk); the card unchanged.
+        (The check itself of a whole card: tests/check/test-check-device.py, in-process.)"""
+        sys.path.insert(0, os.path.join(SRCDIR, 'tests', 'fake-card'))
+        import sdtfakecard
+        card = sdtfakecard.Card('genuine', 256, 256, layout='raw')
+        self.addCleanup(card.down)
+        before = sdtfakecard.sha256_file(card.backing)
+        r = self.ctl('--json', 'check', '--device', card.loop, user='nobody')
+        self.assertEqual(r.returncode, 1, r.stderr)
+        err = json.loads(r.stdout)['error']
+        self.assertEqual(err['name'], E + 'NotAuthorized')
+        self.assertIn('org.example.sdtuner.check-device', err['message'])
+        r = self.ctl('--json', 'check', '--device', card.loop)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        err = json.loads(r.stdout)['error']
+        self.assertEqual(err['name'], E + 'NotSupported')
+        self.assertIn('not removable', err['message'])
+        # a folder and a device at once: refused before polkit
+        conn = self.env.connect()
+        with self.assertRaises(GLib.Error) as cm:
+            conn.call_sync('org.example.SdTuner1', '/org/example/SdTuner1',
+                           'org.example.SdTuner1.Manager', 'StartCheck',
+                           GLib.Variant('(sa{sv})', ('quick', {
+                               'device': GLib.Variant('ay', card.loop.encode() + b'\0'),
+                               'dir': GLib.Variant('ay', b'/tmp\0')})),
+                           None, Gio.DBusCallFlags.NONE, 30000, None)
+        self.assertIn('not both', cm.exception.message)
+        self.assertEqual(sdtfakecard.sha256_file(card.backing), before)
 
     def _wait(self, pred, timeout, what):
         end = time.monotonic() + timeout

@@ -1,0 +1,226 @@
+#!/usr/bin/python3
+# Copyright 2026 SD Tuner developers
+# SPDX-License-Identifier: GPL-2.0-or-later
+# meson-test: check-device suite=check timeout=900 parallel=false protocol=tap env=test
+#    needs=fuse3 depends=sdtunerctl,sdt_fake_card args=@sdtunerctl@,@sdt_fake_card@
+"""A whole card checked in place, before it holds data (issue 34): `sdtunerctl --root R
+check --device DEV`, in-process as root (the helper takes the same engine).
+
+Stand-ins (tests/fake-card: the FUSE file under a loop device), not mounted: random bytes in
+all they really store (FAKE_LAYOUT=raw), or the stock Raspberry Pi OS layout with its user
+files, taken out of the Pi (FAKE_UNMOUNTED=1): genuine 512 MiB, wrap 1000/700, zeros 900/899,
+eio 2048/700, wrap 4096/1000 and a 64 GiB claim holding 1 GiB.  Each: the verdict right, a
+fake's range holding its real size, the map (the first cell "ok" on every card that holds
+its start, "wrap"/"lost-writes"/"io-error" at the claim's end of a fake), the SHA-256 of all
+the card really stores (its backing file) identical before and after, no journal left,
+within 60 s.
+
+Killed with blocks out (strace stops the check right after a block write, then SIGKILL; and
+once the card is then pulled and put back in at the same node): the card differs, and the
+next check puts it back first: the SHA-256 as before.
+
+Refused, the card unchanged: the system disk (its node and a symbolic link to it), a
+mounted card, a partition of a card, a read-only card, a card another program holds
+(O_EXCL), the full mode, --dir with --device, a device that does not exist.
+
+usage: test-check-device.py SDTUNERCTL SDT_FAKE_CARD   (as root; prints TAP)"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..'))
+sys.path.insert(0, os.path.join(HERE, '..', 'fake-card'))
+import sdttap  # noqa: E402
+from sdttap import finish, ok, skip  # noqa: E402
+import sdtfakecard as fc  # noqa: E402
+
+CTL = os.path.abspath(sys.argv[1])
+os.environ['SDT_FAKE_CARD'] = os.path.abspath(sys.argv[2])
+CI = os.environ.get('CI') == 'true'
+MIB = fc.MIB
+sdttap.detail_lines = 40
+
+# kind, claim MiB, real MiB, layout
+CARDS = [
+    ('genuine', 512, 512, 'raw'),
+    ('wrap', 1000, 700, 'raw'),
+    ('zeros', 900, 899, 'raw'),
+    ('eio', 2048, 700, 'raw'),
+    ('wrap', 4096, 1000, 'raw'),
+    ('wrap', 65536, 1024, 'raw'),
+    ('genuine', 1024, 1024, 'pios'),
+    ('wrap', 1000, 700, 'pios'),
+]
+FAILURE = {'wrap': 'wrap', 'zeros': 'lost-writes', 'eio': 'io-error'}
+
+
+def check(root, device, *extra):
+    argv = [CTL, '--root', root, '--json', 'check', '--device', device] + list(extra)
+    t0 = time.monotonic()
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=600)
+    secs = time.monotonic() - t0
+    try:
+        res = json.loads(r.stdout) if r.returncode == 0 else None
+    except ValueError:
+        res = None
+    return r.returncode, res, secs, f'$ {" ".join(argv)}\nexit {r.returncode}\n{r.stdout}{r.stderr}'
+
+
+def journal_left(root):
+    """the check's journal files left in the state folder or /run"""
+    left = []
+    for d in (os.path.join(root, 'var', 'lib', 'sd-tuner'), os.path.join(root, 'run')):
+        for top, _dirs, files in os.walk(d):
+            left += [os.path.join(top, f) for f in files if 'check-journal' in f]
+    return left
+
+
+def judge(kind, claim, real, res):
+    """why the result is wrong, or None"""
+    if res is None:
+        return 'no result'
+    map_ = res.get('map') or []
+    if not map_ or map_[0]['from'] != 0 or map_[-1]['to'] != claim * MIB:
+        return f'the map does not cover the card: {map_}'
+    if not res['target'].get('whole_device'):
+        return 'target.whole_device is not true'
+    if kind == 'genuine':
+        if res['verdict'] != 'genuine':
+            return f'verdict {res["verdict"]}, not genuine'
+        if any(r['state'] != 'ok' for r in map_):
+            return f'a genuine card with a region not ok: {map_}'
+        return None
+    if res['verdict'] != 'fake':
+        return f'verdict {res["verdict"]}, not fake'
+    lo, hi = res['capacity_at_least_bytes'], res['capacity_at_most_bytes']
+    if not lo <= real * MIB <= hi:
+        return f'the range {lo}..{hi} does not hold the real size {real * MIB}'
+    if map_[-1]['state'] != FAILURE[kind]:
+        return f'the map ends in {map_[-1]["state"]}, not {FAILURE[kind]}'
+    return None
+
+
+def run_cards(root):
+    for kind, claim, real, layout in CARDS:
+        name = f'{kind} {claim}/{real} MiB, {layout}'
+        card = fc.Card(kind, claim, real, layout=layout, mounted=False)
+        try:
+            before = fc.sha256_file(card.backing)
+            rc, res, secs, out = check(root, card.loop)
+            why = judge(kind, claim, real, res)
+            same = fc.sha256_file(card.backing) == before
+            left = journal_left(root)
+            verdict = res['verdict'] if res else 'error'
+            ok(why is None and same and not left and secs <= 60,
+               f'{name}: {verdict} in {secs:.1f} s' + (f'; {why}' if why else '') +
+               ('; every byte as before' if same else '; THE CARD CHANGED') +
+               (f'; journal left: {left}' if left else ''), out)
+        finally:
+            card.down()
+
+
+def kill_and_repair(root, pull):
+    name = 'wrap 1000/700 MiB killed with blocks out' + (', pulled and put back' if pull else '')
+    card = fc.Card('wrap', 1000, 700, layout='raw')
+    try:
+        before = fc.sha256_file(card.backing)
+        # right after the 40th block write: the first batch's blocks are out
+        stop = fc.Stopper([CTL, '--root', root, 'check', '--device', card.loop],
+                          point=('pwrite64', 40))
+        stopped = stop.wait_stop()
+        stop.kill()
+        stop.close()
+        if pull:
+            card.unplug()
+            card.plug()
+        changed = fc.sha256_file(card.backing) != before
+        rc, res, secs, out = check(root, card.loop)
+        same = fc.sha256_file(card.backing) == before
+        ok(stopped and changed and rc == 0 and same and not journal_left(root),
+           f'{name}: stopped {stopped}, the card changed {changed}, the next check '
+           f'(exit {rc}) put it back: {"every byte as before" if same else "NOT AS BEFORE"}',
+           out)
+    finally:
+        card.down()
+
+
+def refusals(root):
+    system = subprocess.run(['findmnt', '-no', 'SOURCE', '/'], capture_output=True,
+                            text=True).stdout.strip()
+    disk = system
+    pk = subprocess.run(['lsblk', '-no', 'PKNAME', system], capture_output=True,
+                        text=True).stdout.strip()
+    if pk:
+        disk = '/dev/' + pk
+    link = os.path.join(root, 'system-disk-link')
+    os.symlink(disk, link)
+    for what, dev in (('the system disk', disk), ('a link to the system disk', link)):
+        rc, res, secs, out = check(root, dev)
+        ok(rc == 1 and 'system disk' in out, f'{what} ({dev}) refused, exit {rc}', out)
+
+    card = fc.Card('genuine', 512, 512, layout='pios')
+    try:
+        before = fc.sha256_file(card.backing, 0, 4 * MIB)
+        rc, res, secs, out = check(root, card.loop)
+        ok(rc == 1 and 'mounted' in out, f'a mounted card refused, exit {rc}', out)
+        subprocess.run(['umount', card.mnt], check=True)
+        rc, res, secs, out = check(root, card.part)
+        ok(rc == 1 and 'partition' in out and card.loop in out,
+           f'a partition ({card.part}) refused, naming the card, exit {rc}', out)
+        ok(fc.sha256_file(card.backing, 0, 4 * MIB) == before,
+           'the refused card: its partition table as before')
+    finally:
+        card.down()
+
+    card = fc.Card('genuine', 512, 512, layout='raw')
+    try:
+        before = fc.sha256_file(card.backing)
+        subprocess.run(['blockdev', '--setro', card.loop], check=True)
+        rc, res, secs, out = check(root, card.loop)
+        ok(rc == 1 and 'read-only' in out, f'a read-only card refused, exit {rc}', out)
+        subprocess.run(['blockdev', '--setrw', card.loop], check=True)
+        fd = os.open(card.loop, os.O_RDONLY | os.O_EXCL)
+        try:
+            rc, res, secs, out = check(root, card.loop)
+        finally:
+            os.close(fd)
+        ok(rc == 1 and 'in use' in out, f'a card another program holds refused, exit {rc}', out)
+        rc, res, secs, out = check(root, card.loop, '--full')
+        ok(rc == 1 and 'quick mode only' in out, f'the full mode refused, exit {rc}', out)
+        r = subprocess.run([CTL, '--root', root, 'check', '--device', card.loop, '--dir', root],
+                           capture_output=True, text=True)
+        ok(r.returncode == 2 and 'not both' in r.stderr,
+           f'--dir with --device refused, exit {r.returncode}', r.stderr)
+        ok(fc.sha256_file(card.backing) == before, 'the refused card: every byte as before')
+    finally:
+        card.down()
+    rc, res, secs, out = check(root, '/dev/sdt-no-such-card')
+    ok(rc == 1 and 'no-such-card' in out, f'a device that does not exist refused, exit {rc}', out)
+
+
+def main():
+    why = fc.missing()
+    if why:
+        if CI:
+            ok(False, 'the check of a whole card', f'{why} (CI=true: this must run)')
+        else:
+            skip('the check of a whole card', why)
+        sys.exit(finish())
+    root = tempfile.mkdtemp(prefix='sdt-device-root-', dir='/var/tmp')
+    try:
+        run_cards(root)
+        kill_and_repair(root, pull=False)
+        kill_and_repair(root, pull=True)
+        refusals(root)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    sys.exit(finish())
+
+
+if __name__ == '__main__':
+    main()
