@@ -6,9 +6,10 @@
 """A whole card checked in place, before it holds data (issue 34): `sdtunerctl --root R
 check --device DEV`, in-process as root (the helper takes the same engine).
 
-Stand-ins (tests/fake-card: the FUSE file under a loop device), not mounted: random bytes in
-all they really store (FAKE_LAYOUT=raw), or the stock Raspberry Pi OS layout with its user
-files, taken out of the Pi (FAKE_UNMOUNTED=1): genuine 512 MiB, wrap 1000/700, zeros 900/899,
+Stand-ins (tests/fake-card: the FUSE file under a loop device), not mounted: no file system
+(FAKE_LAYOUT=raw), random bytes in all they really store (a put-back of anything but what
+was there shows) or zeros (a stray write shows), or the stock Raspberry Pi OS layout with
+its user files, taken out of the Pi (FAKE_UNMOUNTED=1): genuine 512 MiB, wrap 1000/700, zeros 900/899,
 eio 2048/700, wrap 4096/1000 and a 64 GiB claim holding 1 GiB.  Each: the verdict right, a
 fake's range holding its real size, the map (the first cell "ok" on every card that holds
 its start, "wrap"/"lost-writes"/"io-error" at the claim's end of a fake), the SHA-256 of all
@@ -45,16 +46,17 @@ CI = os.environ.get('CI') == 'true'
 MIB = fc.MIB
 sdttap.detail_lines = 40
 
-# kind, claim MiB, real MiB, layout
+# kind, claim MiB, real MiB, layout, what a raw card holds: random bytes (a put-back of
+# anything but what was there shows) or zeros (any stray write shows; quicker to make)
 CARDS = [
-    ('genuine', 512, 512, 'raw'),
-    ('wrap', 1000, 700, 'raw'),
-    ('zeros', 900, 899, 'raw'),
-    ('eio', 2048, 700, 'raw'),
-    ('wrap', 4096, 1000, 'raw'),
-    ('wrap', 65536, 1024, 'raw'),
-    ('genuine', 1024, 1024, 'pios'),
-    ('wrap', 1000, 700, 'pios'),
+    ('genuine', 512, 512, 'raw', 'random'),
+    ('wrap', 1000, 700, 'raw', 'random'),
+    ('zeros', 900, 899, 'raw', 'zeros'),
+    ('eio', 2048, 700, 'raw', 'zeros'),
+    ('wrap', 4096, 1000, 'raw', 'zeros'),
+    ('wrap', 65536, 1024, 'raw', 'zeros'),
+    ('genuine', 1024, 1024, 'pios', None),
+    ('wrap', 1000, 700, 'pios', None),
 ]
 FAILURE = {'wrap': 'wrap', 'zeros': 'lost-writes', 'eio': 'io-error'}
 
@@ -106,9 +108,9 @@ def judge(kind, claim, real, res):
 
 
 def run_cards(root):
-    for kind, claim, real, layout in CARDS:
-        name = f'{kind} {claim}/{real} MiB, {layout}'
-        card = fc.Card(kind, claim, real, layout=layout, mounted=False)
+    for kind, claim, real, layout, fill in CARDS:
+        name = f'{kind} {claim}/{real} MiB, {layout}' + (f' ({fill})' if fill else '')
+        card = fc.Card(kind, claim, real, layout=layout, mounted=False, raw_fill=fill or 'random')
         try:
             before = fc.sha256_file(card.backing)
             rc, res, secs, out = check(root, card.loop)
@@ -177,7 +179,7 @@ def refusals(root):
     finally:
         card.down()
 
-    card = fc.Card('genuine', 512, 512, layout='raw')
+    card = fc.Card('genuine', 512, 512, layout='raw', raw_fill='zeros')
     try:
         before = fc.sha256_file(card.backing)
         subprocess.run(['blockdev', '--setro', card.loop], check=True)

@@ -95,7 +95,8 @@ def sha256_file(path, start=0, length=None):
 class Card:
     """a fake card under a loop device with ext4 and user files (fake-card.sh up)"""
 
-    def __init__(self, kind, claim_mib, real_mib, layout='plain', files=None, mounted=True):
+    def __init__(self, kind, claim_mib, real_mib, layout='plain', files=None, mounted=True,
+                 raw_fill='random'):
         self.kind, self.claim_mib, self.real_mib, self.layout = kind, claim_mib, real_mib, layout
         self.dir = tempfile.mkdtemp(prefix='sdt-pc-', dir='/var/tmp')
         os.chmod(self.dir, 0o755)
@@ -107,6 +108,7 @@ class Card:
             env['FAKE_FILES'] = str(files)
         if not mounted:
             env['FAKE_UNMOUNTED'] = '1'
+        env['FAKE_RAW_FILL'] = raw_fill
         # a node of its own, far above those `losetup --find` hands out: the card gets it
         # back after an unplug, as mmcblk0 is mmcblk0 again after a power cut (the check's
         # journal names the node)
