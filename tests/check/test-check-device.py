@@ -152,8 +152,9 @@ def kill_and_repair(root, pull):
 
 
 def refusals(root):
+    # the device under / (a bind mount's SOURCE is "/dev/vda[/sub/folder]")
     system = subprocess.run(['findmnt', '-no', 'SOURCE', '/'], capture_output=True,
-                            text=True).stdout.strip()
+                            text=True).stdout.strip().split('[')[0]
     disk = system
     pk = subprocess.run(['lsblk', '-no', 'PKNAME', system], capture_output=True,
                         text=True).stdout.strip()

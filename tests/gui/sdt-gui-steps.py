@@ -3,7 +3,8 @@
 
 Run by sdtgui.Session.steps() as the app's own user, with DISPLAY and the session bus
 of the test set. Steps, done in order; the first that fails ends it with exit status 1:
-  wait-text REGEX        a showing label matching REGEX appears (20 s)
+  wait-text REGEX        a showing label matching REGEX appears (60 s: what follows a
+                         click may wait on polkit and an fsync under CI's load)
   wait-text-long REGEX   the same, 240 s (a benchmark or a check, on a loaded machine)
   no-text REGEX          no showing label matches REGEX
   wait-no-text REGEX     no showing label matches REGEX any more (20 s)
@@ -108,7 +109,7 @@ class Ui:
             time.sleep(0.25)
         raise AssertionError(f'timed out after {timeout} s waiting for {what}')
 
-    def wait_text(self, pattern, timeout=20):
+    def wait_text(self, pattern, timeout=60):
         """A showing label whose text matches the regular expression @pattern."""
         rx = re.compile(pattern, re.S)
         return self.wait(lambda n: n.getRole() == self.pyatspi.ROLE_LABEL and self.showing(n)
@@ -417,7 +418,7 @@ def main(argv):
     while i < len(argv):
         step = argv[i]
         if step in ('wait-text', 'wait-text-long'):
-            n = ui.wait_text(argv[i + 1], timeout=240 if step == 'wait-text-long' else 20)
+            n = ui.wait_text(argv[i + 1], timeout=240 if step == 'wait-text-long' else 60)
             log('text:', repr(n.name[:120]))
             i += 2
         elif step == 'no-text':

@@ -89,7 +89,12 @@ figures() {
     head -n 1)
   echo "${n:-?} packages, ${get:-?} to download, ${disk:-?} on disk"
 }
-apt_in() { chroot "$R" env DEBIAN_FRONTEND=noninteractive LC_ALL=C apt-get -o Dpkg::Use-Pty=0 "$@"; }
+# maintainer scripts see only their own processes (tests/roots/chroot-pidns.sh: polkitd's
+# postinst stopped the host's polkitds, the tests' running beside)
+apt_in() {
+  "$(dirname "$0")/../roots/chroot-pidns.sh" "$R" env DEBIAN_FRONTEND=noninteractive LC_ALL=C \
+    apt-get -o Dpkg::Use-Pty=0 "$@"
+}
 
 # 1. the app from the clean root, asked only
 apt_in install --assume-no "$a" "$c" >"$W/app-ask.log" 2>&1 || true

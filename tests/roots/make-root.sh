@@ -134,8 +134,10 @@ mount --bind "$cache/archives" "$R/var/cache/apt/archives"
 printf '#!/bin/sh\nexit 101\n' >"$R/usr/sbin/policy-rc.d" # no service starts in a chroot
 chmod 0755 "$R/usr/sbin/policy-rc.d"
 echo force-unsafe-io >"$R/etc/dpkg/dpkg.cfg.d/sdt-unsafe-io"
+# maintainer scripts see only their own processes (chroot-pidns.sh: polkitd's postinst
+# stopped the host's polkitds, the tests' running beside)
 apt_in() {
-  chroot "$R" env DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 \
+  "$(dirname "$0")/chroot-pidns.sh" "$R" env DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 \
     apt-get -q -o Dpkg::Use-Pty=0 -o APT::Install-Recommends=false "$@"
 }
 apt_in update >"$W/update.log" 2>&1 || { cat "$W/update.log" >&2; fail "apt-get update in the $suite root failed"; }

@@ -33,12 +33,12 @@ for s in $SDT_TRIXIE_SUITES; do set -- "$@" --suite "$s"; done
 # bookworm and trixie), not this root; the GUI tests (under Xvfb) are not this tier's
 gui=$(meson test -C /build --list --suite gui 2>/dev/null | sed -n 's|^.* / ||p')
 # and the three long runs of the benchmark on a throttled loop card (4.5 of the 8.5 min),
-# and the fake check's engine on its stand-ins (the suite `check` itself, its power cuts
-# and short fakes: 4.5 min, dozens of stand-ins through the same engine on the host's
+# and the fake check's engine on its stand-ins (the suite `check` itself, its power cuts,
+# short fakes and whole cards: 6 min, dozens of stand-ins through the same engine on the host's
 # kernel; the check over trixie's bus and polkit stays: its writer, full mode and bus
 # tests here, the whole check through the helper on trixie's systemd in vm-systemd-trixie):
 # the host's kernel and the same code as on the host; SDT_TRIXIE_SKIP= runs them too
-skip=$(printf '%s\n' $gui ${SDT_TRIXIE_SKIP-sim-loop verify-card verify-kill check check-powercut check-short})
+skip=$(printf '%s\n' $gui ${SDT_TRIXIE_SKIP-sim-loop verify-card verify-kill check check-device check-powercut check-short})
 names=$(meson test -C /build --list "$@" 2>/dev/null | sed -n 's|^.* / ||p' | grep -v "^installed-lite" |
   grep -vxF "$skip" | sort -u)
 rc=0

@@ -49,7 +49,11 @@ tarball=$cache/xbuild-arm64-$key.tar
   log "mmdebstrap $suite amd64 with arm64 as a foreign architecture (the build root)"
   mapfile -t src_lines <<<"$sources"
   rm -f "$tarball.new" # a run killed midway
-  TMPDIR=/var/tmp mmdebstrap --mode=root --format=tar --variant=minbase --architectures=amd64,arm64 \
+  # a PID namespace with its own /proc: polkitd's postinst stops no polkitd of the host's
+  # (tests/roots/chroot-pidns.sh)
+  TMPDIR=/var/tmp unshare --pid --fork --mount-proc sh -c \
+  'mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null; exec "$@"' sh \
+    mmdebstrap --mode=root --format=tar --variant=minbase --architectures=amd64,arm64 \
     --include="$pkgs" --dpkgopt=force-unsafe-io --aptopt='Acquire::Retries "3"' \
     --skip=essential/unlink --setup-hook='mkdir -p "$1/var/cache/apt/archives"' \
     --setup-hook="sync-in $cache/archives /var/cache/apt/archives" \

@@ -64,7 +64,11 @@ mapfile -t src_lines <<<"$sources"
 rm -f "$tarball.new" # a run killed midway
 # the downloads: into the root's apt cache before apt runs, back out after it (mmdebstrap's
 # own recipe); dpkg without fsync (the card is written once, later)
-TMPDIR=/var/tmp mmdebstrap --mode=root --format=tar --variant=minbase --arch=arm64 --include="$pkgs" \
+# in a PID namespace with its own /proc: the maintainer scripts see only their own processes
+# (tests/roots/chroot-pidns.sh says why: polkitd's postinst stopped the host's polkitds)
+TMPDIR=/var/tmp unshare --pid --fork --mount-proc sh -c \
+  'mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null; exec "$@"' sh \
+  mmdebstrap --mode=root --format=tar --variant=minbase --arch=arm64 --include="$pkgs" \
   --dpkgopt=force-unsafe-io --aptopt='Acquire::Retries "3"' --skip=essential/unlink \
   --setup-hook='mkdir -p "$1/var/cache/apt/archives"' \
   --setup-hook="sync-in $cache/archives /var/cache/apt/archives" \
