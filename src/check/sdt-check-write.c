@@ -177,6 +177,20 @@ sdt_check_take_batch(SdtCheck *self, SdtCheckBatch *batch)
 }
 
 /* the blocks that flush a fake's write cache: the reserved ones just below the run */
+/* a batch that found a wrap is not taken (its blocks above the real size are aliases), but
+ * those below it that read back right held their data: the map of a whole card says so */
+static void
+sdt_check_note_below_wrap(SdtCheck *self, SdtCheckBatch *batch)
+{
+	guint n = sdt_check_probe_batch_n_checked(batch);
+
+	for (guint i = 0; i < n; i++) {
+		SdtCheckProbed p = {g_array_index(batch->at, guint64, i), "ok"};
+		if (batch->state[i] == SDT_CHECK_BLOCK_OK && p.at < self->estimate)
+			g_array_append_val(self->probed, p);
+	}
+}
+
 static GArray *
 sdt_check_flush_blocks(SdtCheck *self, guint64 run_start, guint64 run_len)
 {
@@ -216,6 +230,8 @@ sdt_check_round(SdtCheck *self,
 	ok = sdt_check_probe_batch_run(self, &batch, stride > 0, from, to, error);
 	if (ok && g_strcmp0(self->failure, "wrap") != 0)
 		sdt_check_take_batch(self, &batch);
+	else if (ok)
+		sdt_check_note_below_wrap(self, &batch);
 	sdt_check_probe_batch_clear(&batch);
 	return ok;
 }
@@ -297,6 +313,8 @@ sdt_check_top_round(SdtCheck *self, GError **error)
 		self->top_done = TRUE;
 		if (g_strcmp0(self->failure, "wrap") != 0)
 			sdt_check_take_batch(self, &batch);
+		else
+			sdt_check_note_below_wrap(self, &batch);
 		if (self->failure == NULL)
 			self->wrap_bound = end;
 	}

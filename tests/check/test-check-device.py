@@ -11,8 +11,8 @@ Stand-ins (tests/fake-card: the FUSE file under a loop device), not mounted: no 
 was there shows) or zeros (a stray write shows), or the stock Raspberry Pi OS layout with
 its user files, taken out of the Pi (FAKE_UNMOUNTED=1): genuine 512 MiB, wrap 1000/700, zeros 900/899,
 eio 2048/700, wrap 4096/1000 and a 64 GiB claim holding 1 GiB.  Each: the verdict right, a
-fake's range holding its real size, the map (the first cell "ok" on every card that holds
-its start, "wrap"/"lost-writes"/"io-error" at the claim's end of a fake), the SHA-256 of all
+fake's range holding its real size, the map (the first cell "ok" on every card the check
+wrote to, "wrap"/"lost-writes"/"io-error" at the claim's end of a fake), the SHA-256 of all
 the card really stores (its backing file) identical before and after, no journal left,
 within 60 s.
 
@@ -104,6 +104,10 @@ def judge(kind, claim, real, res):
         return f'the range {lo}..{hi} does not hold the real size {real * MIB}'
     if map_[-1]['state'] != FAILURE[kind]:
         return f'the map ends in {map_[-1]["state"]}, not {FAILURE[kind]}'
+    # the card's start holds data on every stand-in: where the check wrote (not a fake the
+    # read-only phase found), it probed there and read it back right
+    if res['samples']['written'] > 0 and map_[0]['state'] != 'ok':
+        return f'the map starts {map_[0]["state"]}, not ok: {map_}'
     return None
 
 
