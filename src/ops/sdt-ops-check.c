@@ -6,14 +6,12 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "sdt-check.h"
 #include "sdt-devices.h"
 #include "sdt-mounts.h"
 #include "sdt-error.h"
-#include "sdt-file.h"
 #include "sdt-health.h"
 #include "sdt-info.h"
 #include "sdt-history.h"
@@ -106,49 +104,28 @@ sdt_ops_check_owned(SdtContext *ctx,
 	return g_steal_pointer(&node);
 }
 
-/* the device @name is, if the check may write to it: a copy of its node */
+/* the node of the device @name is (as named: the engine refuses a partition, naming the
+ * whole card), if the check may write to it */
 static gchar *
 sdt_ops_check_device_node(const gchar *name, gboolean allow_fixed, GError **error)
 {
+	g_autoptr(SdtContext) host = NULL;
 	g_autoptr(GPtrArray) mounts = NULL;
 	g_autoptr(GPtrArray) devices = NULL;
-	g_autofree gchar *table = NULL;
-	gsize len = 0;
 	SdtDevice *d;
 
 	/* the kernel's own mount table, under --root too: the devices are the real ones,
 	 * and without it the system disk is unknown and nothing may be checked */
-	if (!sdt_file_read_kernel(NULL,
-				  "/proc/self/mountinfo",
-				  8 * 1024 * 1024,
-				  &table,
-				  &len,
-				  error))
-		return NULL;
-	mounts = sdt_mounts_parse(table, NULL);
-	devices = sdt_devices_list(mounts, error);
-	if (devices == NULL)
-		return NULL;
-	d = sdt_devices_lookup(devices, name, error);
+	host = sdt_context_new("/", error);
+	mounts = host != NULL ? sdt_mounts_load(host, error) : NULL;
+	devices = mounts != NULL ? sdt_devices_list(mounts, error) : NULL;
+	d = devices != NULL ? sdt_devices_lookup(devices, name, error) : NULL;
 	if (d == NULL)
 		return NULL;
 	if (d->offer == SDT_DEVICE_OFFER_OK ||
-	    (allow_fixed && d->offer == SDT_DEVICE_OFFER_NOT_REMOVABLE)) {
-		/* the card, named as the card: a partition of it is not checked whole */
-		g_autofree gchar *real = strchr(name, '/') != NULL
-						 ? realpath(name, NULL)
-						 : g_strdup_printf("/dev/%s", name);
-		if (real != NULL && g_strcmp0(real, d->devnode) != 0) {
-			g_set_error(error,
-				    SDT_ERROR,
-				    SDT_ERROR_INVALID_ARGUMENT,
-				    _("%s is a partition; name the whole card, %s"),
-				    name,
-				    d->devnode);
-			return NULL;
-		}
-		return g_strdup(d->devnode);
-	}
+	    (allow_fixed && d->offer == SDT_DEVICE_OFFER_NOT_REMOVABLE))
+		return strchr(name, '/') != NULL ? g_strdup(name)
+						 : g_strconcat("/dev/", name, NULL);
 	g_set_error(error,
 		    SDT_ERROR,
 		    d->offer == SDT_DEVICE_OFFER_MOUNTED || d->offer == SDT_DEVICE_OFFER_IN_USE
