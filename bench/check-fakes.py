@@ -14,6 +14,15 @@ prints one line per run and the misses, damaged files and seconds per run.
 (the journal exists), lets the next start put them back (alternately the verify unit's
 command and the next check) and verifies the card the same way.
 
+--device then sweeps the check of a whole card in place (`check --device`, issue 34)
+instead of the check of a file system: the stand-ins are not mounted and hold either no file
+system (random bytes, or zeros) or the stock Raspberry Pi OS layout with its user files;
+every byte the stand-in really stores is compared before and after (a SHA-256 per MiB of its
+backing file), and the sweep prints the cards, the misses, the MiB that changed and the
+seconds.  --bps/--iops throttle each stand-in's loop device (cgroup v1 blkio, as
+bench/card.sh): `--device --runs 3 --min-claim 32768 --max-claim 32768 --bps 20000000
+--iops 2000` times the quick check of a 32 GB claim at 20 MB/s.
+
 --cuts K then cuts the power K times with the state folder on the card being checked, as on
 a Pi (tests/fake-card/sdtpowercut.py, the harness of the test check-powercut): random
 stand-ins (wrap, zeros, eio or cache; plain or Pi OS layout), --cuts-per-card cuts on each,
@@ -24,8 +33,10 @@ unit's command runs.  It prints each cut, then the damaged user files and the by
 tables or boot partitions and what was left.  The sweep prints the bytes lost too.
 
 Usage: bench/check-fakes.py [--build _build] [--runs 50] [--seed 1] [--kills 0] [--cuts 0]
+                            [--kinds wrap,genuine,...] [--device [--bps B] [--iops N]]
 """
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -96,7 +107,7 @@ def real_arg(real):
 
 
 def draw(rng, args):
-    kind = rng.choice(KINDS)
+    kind = rng.choice(args.kinds.split(","))
     claim = rng.randrange(args.min_claim, args.max_claim + 1)
     real = claim * MIB if kind == "genuine" else draw_real(rng, claim)
     return kind, claim, real
@@ -158,6 +169,109 @@ def sweep(args, ctl, root):
           f"{lost} bytes lost, {fsck_bad} e2fsck errors, {left} runs left files; seconds per run "
           f"mean {sum(times) / len(times):.2f}, max {max(times):.2f}", flush=True)
     return misses + damaged + fsck_bad + left
+
+
+def chunk_sums(path):
+    """the SHA-256 of each MiB of @path (a hole reads as zeros without reading it)"""
+    zero = hashlib.sha256(bytes(MIB)).digest()
+    sums = []
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        off = 0
+        while off < size:
+            try:
+                data = os.lseek(f.fileno(), off, os.SEEK_DATA)
+            except OSError:  # ENXIO: only a hole after @off
+                data = size
+            n = min(MIB, size - off)
+            if data >= off + n:
+                sums.append(zero if n == MIB else hashlib.sha256(bytes(n)).digest())
+            else:
+                sums.append(hashlib.sha256(os.pread(f.fileno(), n, off)).digest())
+            off += n
+    return sums
+
+
+class Throttle:
+    """cgroup v1 blkio limits on one loop device (bench/card.sh's recipe); add() puts a
+    process in before it starts"""
+
+    def __init__(self, loop, bps, iops):
+        self.path = None
+        if not bps and not iops:
+            return
+        top = "/sys/fs/cgroup/blkio"
+        if not os.path.isdir(top):
+            sys.exit("check-fakes.py: --bps/--iops need the cgroup v1 blkio controller")
+        with open(f"/sys/block/{os.path.basename(loop)}/dev") as f:
+            mm = f.read().strip()
+        self.path = tempfile.mkdtemp(prefix="sdt-sweep-", dir=top)
+        for what, limit in (("bps", bps), ("iops", iops)):
+            for rw in ("read", "write"):
+                if limit:
+                    with open(os.path.join(self.path, f"blkio.throttle.{rw}_{what}_device"), "w") as f:
+                        f.write(f"{mm} {limit}\n")
+
+    def add(self):
+        if self.path:
+            with open(os.path.join(self.path, "cgroup.procs"), "w") as f:
+                f.write(str(os.getpid()))
+
+    def close(self):
+        if self.path:
+            os.rmdir(self.path)
+
+
+def device_sweep(args, ctl, root):
+    """--device: `check --device` on stand-ins that are not mounted"""
+    rng = random.Random(args.seed)
+    misses = changed = 0
+    times = []
+    for i in range(args.runs):
+        card = None
+        while card is None:
+            kind, claim, real = draw(rng, args)
+            layout = rng.choice(["raw", "raw", "pios"])
+            # random bytes take a while to write: on the large claims zeros (a stray
+            # write shows on them just the same)
+            fill = rng.choice(["random", "zeros"]) if real <= 4096 * MIB else "zeros"
+            try:
+                card = fc.Card(kind, claim, real_arg(real), layout=layout, mounted=False,
+                               raw_fill=fill)
+            except fc.CardError as e:
+                print(f"    (skipped {kind} {claim}/{real}: {str(e).strip().splitlines()[-1]})",
+                      flush=True)
+        throttle = None
+        try:
+            before = chunk_sums(card.backing)
+            throttle = Throttle(card.loop, args.bps, args.iops)
+            t0 = time.monotonic()
+            r = subprocess.run([ctl, "--root", root, "--json", "check", "--device", card.loop],
+                               capture_output=True, text=True, preexec_fn=throttle.add)
+            secs = time.monotonic() - t0
+            after = chunk_sums(card.backing)
+        finally:
+            if throttle:
+                throttle.close()
+            card.down()
+        res = json.loads(r.stdout) if r.returncode == 0 else {"verdict": "error: " + r.stderr.strip()}
+        miss = judge(kind, claim, real, res) if r.returncode == 0 else res["verdict"]
+        diff = sum(a != b for a, b in zip(before, after)) + abs(len(before) - len(after))
+        misses += miss is not None
+        changed += diff
+        times.append(secs)
+        rng_txt = ""
+        if res.get("capacity_at_least_bytes") is not None:
+            rng_txt = f" range {res['capacity_at_least_bytes'] / MIB:.3f}..{res['capacity_at_most_bytes'] / MIB:.3f}"
+        print(f"{i + 1:3d} {kind:7s} {claim:5d}/{real / MIB:<9.3f} MiB {layout:4s} {fill:6s}: "
+              f"{res['verdict']}{rng_txt} {secs:5.1f} s; {'MISS ' + miss if miss else 'ok'}; "
+              f"{diff} MiB changed", flush=True)
+    throttled = f" throttled to {args.bps} B/s, {args.iops} IOPS;" if args.bps or args.iops else ""
+    print(f"device sweep: {args.runs} cards (seed {args.seed}, claims {args.min_claim}-"
+          f"{args.max_claim} MiB;{throttled} not mounted): {misses} misses, {changed} MiB "
+          f"changed; seconds per card mean {sum(times) / len(times):.2f}, max {max(times):.2f}",
+          flush=True)
+    return misses + changed
 
 
 def kill_one(args, ctl, root, rng, i):
@@ -283,6 +397,10 @@ def main():
     ap.add_argument("--cuts-per-card", type=int, default=5)
     ap.add_argument("--min-claim", type=int, default=256)
     ap.add_argument("--max-claim", type=int, default=1024)
+    ap.add_argument("--kinds", default=",".join(KINDS))
+    ap.add_argument("--device", action="store_true")
+    ap.add_argument("--bps", type=int, default=0)
+    ap.add_argument("--iops", type=int, default=0)
     args = ap.parse_args()
     if os.geteuid() != 0:
         sys.exit("check-fakes.py: needs root (FUSE, loop devices, mount)")
@@ -292,7 +410,7 @@ def main():
     bad = 0
     try:
         if args.runs > 0:
-            bad += sweep(args, ctl, root)
+            bad += device_sweep(args, ctl, root) if args.device else sweep(args, ctl, root)
         if args.kills > 0:
             bad += kills(args, ctl, root)
         if args.cuts > 0:
