@@ -89,10 +89,10 @@ sdt_client_check_map_tidy(SdtClientCheckMap *map, GArray *raw)
 	g_array_sort(raw, sdt_client_check_map_compare);
 	for (guint i = 0; i < raw->len; i++) {
 		SdtClientMapRun r = g_array_index(raw, SdtClientMapRun, i);
-		SdtClientMapRun *last = map->runs->len > 0 ? &g_array_index(map->runs,
-									    SdtClientMapRun,
-									    map->runs->len - 1)
-							   : NULL;
+		SdtClientMapRun *last =
+			map->runs->len > 0
+				? &g_array_index(map->runs, SdtClientMapRun, map->runs->len - 1)
+				: NULL;
 
 		r.from = MAX(r.from, end);
 		r.to = MIN(r.to, map->claimed_bytes);

@@ -1151,7 +1151,8 @@ test_check_map(void)
 		for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
 			g_autoptr(JsonNode) node = sdt_json_reader_parse(bad[i].doc, NULL);
 			g_autoptr(GError) e = NULL;
-			g_assert_null(sdt_client_check_map_from_json(json_node_get_object(node), &e));
+			g_assert_null(
+				sdt_client_check_map_from_json(json_node_get_object(node), &e));
 			g_assert_error(e, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 			g_assert_nonnull(strstr(e->message, bad[i].names));
 		}
