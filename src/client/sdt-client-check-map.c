@@ -109,6 +109,7 @@ sdt_client_check_map_tidy(SdtClientCheckMap *map, GArray *raw)
 SdtClientCheckMap *
 sdt_client_check_map_from_json(JsonObject *obj, GError **error)
 {
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(obj != NULL, NULL);
 	g_autoptr(SdtClientCheckMap) map = g_new0(SdtClientCheckMap, 1);
 	g_autoptr(GArray) raw = g_array_new(FALSE, FALSE, sizeof(SdtClientMapRun));
