@@ -16,6 +16,7 @@
 #include "sdt-client-devices.h"
 #include "sdt-client-job.h"
 #include "sdt-device-monitor.h"
+#include "sdt-error.h"
 #include "sdt-devices-page.h"
 #include "sdt-json-reader.h"
 #include "sdt-session.h"
@@ -265,7 +266,13 @@ sdt_devices_page_done_cb(const gchar *result, const GError *error, gpointer user
 		sdt_devices_page_service_vanished(self);
 		return;
 	}
-	if (error != NULL) {
+	if (error != NULL && g_error_matches(error, SDT_ERROR, SDT_ERROR_CANCELLED)) {
+		/* not the Health page's words: no space was reserved on a whole card */
+		sdt_devices_page_show_text(self,
+					   _("The check was stopped before it could tell "
+					     "whether the card holds what it claims."),
+					   "cancelled");
+	} else if (error != NULL) {
 		g_autoptr(GError) copy = g_error_copy(error);
 		g_autofree gchar *msg = NULL;
 
