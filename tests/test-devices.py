@@ -10,7 +10,10 @@
   bad input: an argument (exit 2), a root without a mount table (exit 1, nothing offered).
   real kernel: `sdtunerctl --root / --json devices` on this machine, no umockdev: the disk
       holding / is "the system disk"; as root, a loop device this test attaches to a file
-      is listed and not offered (not removable), and is detached again.
+      is listed and not offered (not removable), and is detached again. On a simulated
+      board (`--root DIR`, the card-readers mount table, the real kernel's devices) the same
+      loop device is offered as a stand-in for a card ("stand-in"), judged against the
+      host's mount table: mounted (on the host) it is refused as mounted.
 
 usage: test-devices.py SDTUNERCTL   (run by meson; prints TAP)"""
 import json
@@ -90,9 +93,9 @@ def case_bad_input(tmp):
        f'{p.returncode} {p.stdout} {p.stderr}')
 
 
-def kernel_devices():
-    p = sdtcli.run(['--root', '/', '--json', 'devices'])
-    ok(p.returncode == 0, 'real kernel: devices --json exits 0', p.stderr)
+def kernel_devices(root='/'):
+    p = sdtcli.run(['--root', root, '--json', 'devices'])
+    ok(p.returncode == 0, f'real kernel: devices --json exits 0 (--root {root})', p.stderr)
     return {d['device']: d for d in json.loads(p.stdout or '{"devices": []}')['devices']}
 
 
@@ -135,6 +138,22 @@ def case_real_kernel(tmp):
         ok(d.get('size_bytes') == 64 << 20 and d.get('offered') is False and
            d.get('reason_code') == 'not-removable' and d.get('path') == f'/dev/{loop}',
            f'real kernel: our {loop} (64 MiB file) is listed, not removable', d)
+        d = kernel_devices(ROOT).get(loop, {})
+        ok(d.get('offered') is True and d.get('reason_code') == 'stand-in' and
+           'simulated board' in (d.get('reason') or ''),
+           f'simulated board: our {loop} is offered as a stand-in for a card', d)
+        subprocess.run(['mkfs.ext4', '-q', '-F', f'/dev/{loop}'], capture_output=True,
+                       check=True)
+        mnt = os.path.join(tmp, 'mnt')
+        os.makedirs(mnt)
+        subprocess.run(['mount', f'/dev/{loop}', mnt], check=True)
+        try:
+            d = kernel_devices(ROOT).get(loop, {})
+        finally:
+            subprocess.run(['umount', mnt], check=False)
+        ok(d.get('offered') is False and d.get('reason_code') == 'mounted' and
+           mnt in d.get('mount_points', []),
+           f'simulated board: our {loop} mounted on the host is refused as mounted', d)
     finally:
         subprocess.run(['losetup', '-d', f'/dev/{loop}'], check=False)
     ok(loop not in kernel_devices(), f'real kernel: {loop} detached is no longer listed')

@@ -10,6 +10,7 @@
 
 #include "sdt-check-config.h"
 #include "sdt-check-result.h"
+#include "sdt-check-words.h"
 #include "sdt-disk-words.h"
 #include "sdt-health-page.h"
 #include "sdt-app-inhibit.h"
@@ -279,61 +280,10 @@ sdt_health_page_refresh(gpointer page)
 static void
 sdt_health_page_show_result(SdtHealthPage *self, const SdtCheckResult *r)
 {
-	const gchar *verdict = r->verdict;
-	g_autoptr(GString) text = g_string_new(NULL);
-	gdouble coverage = isnan(r->coverage) ? 0 : r->coverage;
-	gdouble seconds = isnan(r->seconds) ? 0 : r->seconds;
-	gdouble lo = r->capacity_at_least_bytes;
-	gdouble hi = r->capacity_at_most_bytes;
+	g_autofree gchar *text = sdt_check_words_result(r);
 
-	if (g_strcmp0(verdict, "genuine") == 0)
-		g_string_append(text, _("Genuine: the card holds what it claims."));
-	else if (g_strcmp0(verdict, "fake") == 0)
-		g_string_append(text, _("Fake: the card holds less than it claims."));
-	else
-		g_string_append(text, _("Not determinable."));
-	g_string_append_c(text, '\n');
-	if (g_strcmp0(verdict, "fake") == 0 && !isnan(lo) && !isnan(hi)) {
-		if (hi - lo < 1e6)
-			/* Translators: the real capacity in MB (10^6 bytes), then the size
-			 * past which files are lost, in MB */
-			g_string_append_printf(text,
-					       _("It really holds %.0f MB. Files written past "
-						 "about %.0f MB are lost on this card: copy your "
-						 "files off it and do not use it for anything "
-						 "important."),
-					       floor(lo / 1e6),
-					       floor(lo / 1e6));
-		else
-			/* Translators: the real capacity's range in MB (10^6 bytes), then
-			 * the size past which files are lost, in MB */
-			g_string_append_printf(
-				text,
-				_("It really holds between %.0f and %.0f MB. Files "
-				  "written past about %.0f MB are lost on this card: "
-				  "copy your files off it and do not use it for "
-				  "anything important."),
-				floor(lo / 1e6),
-				ceil(hi / 1e6),
-				floor(lo / 1e6));
-		g_string_append_c(text, '\n');
-	} else if (g_strcmp0(verdict, "fake") == 0 && !isnan(r->estimated_capacity_bytes)) {
-		/* Translators: the real capacity in GB */
-		g_string_append_printf(text,
-				       _("It really holds about %.1f GB. Copy your files off it "
-					 "and do not use it for anything important."),
-				       r->estimated_capacity_bytes / 1e9);
-		g_string_append_c(text, '\n');
-	}
-	g_string_append(text, sdt_l10n_tr(r->reason));
-	g_string_append_c(text, '\n');
-	/* Translators: coverage in percent, duration in seconds */
-	g_string_append_printf(text,
-			       _("Checked %.0f%% of the card's addresses in %.1f s."),
-			       coverage * 100,
-			       seconds);
-	gtk_label_set_text(GTK_LABEL(self->result_label), text->str);
-	gtk_widget_set_name(self->result_label, verdict != NULL ? verdict : "undetermined");
+	gtk_label_set_text(GTK_LABEL(self->result_label), text);
+	gtk_widget_set_name(self->result_label, r->verdict != NULL ? r->verdict : "undetermined");
 }
 
 static void

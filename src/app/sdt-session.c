@@ -137,6 +137,18 @@ sdt_session_start_job(SdtManager *manager,
 		      SdtClientJobDoneFunc done,
 		      gpointer page)
 {
+	return sdt_session_start_job_with_options(manager, method, arg, NULL, progress, done, page);
+}
+
+SdtClientJob *
+sdt_session_start_job_with_options(SdtManager *manager,
+				   const gchar *method,
+				   const gchar *arg,
+				   GVariant *options,
+				   SdtClientJobProgressFunc progress,
+				   SdtClientJobDoneFunc done,
+				   gpointer page)
+{
 	g_autofree gchar *helper = NULL;
 
 	g_return_val_if_fail(SDT_IS_MANAGER(manager), NULL);
@@ -146,7 +158,7 @@ sdt_session_start_job(SdtManager *manager,
 				    helper,
 				    method,
 				    arg,
-				    NULL,
+				    options,
 				    SDT_CALL_TIMEOUT_MS,
 				    progress,
 				    done,

@@ -109,6 +109,14 @@ SdtClientJob *sdt_session_start_job(SdtManager *manager,
 				    SdtClientJobProgressFunc progress,
 				    SdtClientJobDoneFunc done,
 				    gpointer page);
+/* the same with @options (a{sv}, e.g. StartCheck's "device"; consumed if floating) */
+SdtClientJob *sdt_session_start_job_with_options(SdtManager *manager,
+						 const gchar *method,
+						 const gchar *arg,
+						 GVariant *options,
+						 SdtClientJobProgressFunc progress,
+						 SdtClientJobDoneFunc done,
+						 gpointer page);
 
 void sdt_session_report_error(SdtSession *self, SdtUserAction action, const GError *error);
 void sdt_session_report_notice(SdtSession *self, GtkMessageType type, const gchar *text);

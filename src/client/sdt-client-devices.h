@@ -19,8 +19,9 @@ typedef struct {
 	gchar *bus;
 	gint64 size_bytes; /* 0: no medium */
 	gboolean offered;
-	gchar *reason_code;          /* NULL when offered */
-	gchar *reason;               /* English, NULL when offered */
+	gchar *reason_code;          /* NULL when offered, or "stand-in" (offered: a loop device
+				      * on a simulated board) */
+	gchar *reason;               /* English, NULL when offered as a card */
 	GPtrArray *mount_points;     /* of gchar* */
 	gchar *partition_table;      /* "dos", "gpt", NULL */
 	GPtrArray *filesystem_types; /* of gchar*: "vfat", ... one per file system found */
@@ -33,7 +34,7 @@ GPtrArray *sdt_client_devices_from_json(JsonObject *obj, GError **error);
 
 /* translated: what the device is, for a person: "Generic STORAGE DEVICE (sda), 31.9 GB" */
 gchar *sdt_client_devices_title(const SdtClientDevice *device);
-/* translated: "can be checked", or why not (the reason) */
+/* translated: "can be checked" (a stand-in on a simulated board says so), or why not */
 gchar *sdt_client_devices_verdict(const SdtClientDevice *device);
 /* translated: what is on it: "MBR partition table; vfat, ext4", "no partition table or
  * file system found", NULL when there is no medium */

@@ -183,11 +183,13 @@ sdt_daemon_check_device_run(SdtContext *ctx,
 			    GCancellable *cancellable,
 			    GError **error)
 {
-	/* only a card `sdtunerctl devices` offers: never a fixed disk through the helper */
+	/* only a card `sdtunerctl devices` offers: never a fixed disk through the helper, but
+	 * on a simulated board (a root prefix) a loop device standing in for a card, as the
+	 * device list offers it there (docs/DESIGN.md "Stand-ins") */
 	return sdt_ops_check_device(ctx,
 				    mode,
 				    device,
-				    FALSE,
+				    sdt_context_is_simulated(ctx),
 				    progress,
 				    user_data,
 				    cancellable,

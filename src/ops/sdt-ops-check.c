@@ -113,6 +113,7 @@ sdt_ops_check_device_node(const gchar *name, gboolean allow_fixed, GError **erro
 	g_autoptr(GPtrArray) mounts = NULL;
 	g_autoptr(GPtrArray) devices = NULL;
 	SdtDevice *d;
+	SdtDeviceOffer offer;
 
 	/* the kernel's own mount table, under --root too: the devices are the real ones,
 	 * and without it the system disk is unknown and nothing may be checked */
@@ -122,21 +123,22 @@ sdt_ops_check_device_node(const gchar *name, gboolean allow_fixed, GError **erro
 	d = devices != NULL ? sdt_devices_lookup(devices, name, error) : NULL;
 	if (d == NULL)
 		return NULL;
-	if (d->offer == SDT_DEVICE_OFFER_OK ||
-	    (allow_fixed && d->offer == SDT_DEVICE_OFFER_NOT_REMOVABLE))
+	/* a stand-in: a loop device judged as a card for every other reason */
+	offer = allow_fixed ? sdt_device_offer_decide_stand_in(&d->facts) : d->offer;
+	if (sdt_device_offer_is_offered(offer))
 		return strchr(name, '/') != NULL ? g_strdup(name)
 						 : g_strconcat("/dev/", name, NULL);
 	g_set_error(error,
 		    SDT_ERROR,
-		    d->offer == SDT_DEVICE_OFFER_MOUNTED || d->offer == SDT_DEVICE_OFFER_IN_USE
+		    offer == SDT_DEVICE_OFFER_MOUNTED || offer == SDT_DEVICE_OFFER_IN_USE
 			    ? SDT_ERROR_BUSY
-		    : d->offer == SDT_DEVICE_OFFER_READ_ONLY ? SDT_ERROR_READ_ONLY
-		    : d->offer == SDT_DEVICE_OFFER_NO_MEDIUM ? SDT_ERROR_NOT_FOUND
-							     : SDT_ERROR_NOT_SUPPORTED,
+		    : offer == SDT_DEVICE_OFFER_READ_ONLY ? SDT_ERROR_READ_ONLY
+		    : offer == SDT_DEVICE_OFFER_NO_MEDIUM ? SDT_ERROR_NOT_FOUND
+							  : SDT_ERROR_NOT_SUPPORTED,
 		    /* TRANSLATORS: a device (/dev/sdb), then why it cannot be checked */
 		    _("%s cannot be checked. %s."),
 		    d->devnode,
-		    sdt_device_offer_to_reason(d->offer));
+		    sdt_device_offer_to_reason(offer));
 	return NULL;
 }
 

@@ -155,8 +155,10 @@ JsonNode *sdt_ops_check(SdtContext *ctx,
  * The check of a whole unmounted card in place (issue 34): @device a kernel name, a node
  * or a link to one. Refused, changing nothing, unless `sdtunerctl devices` offers it (the
  * system disk under any name or a partition of it, a mounted, held, read-only or empty
- * device are not); with @allow_fixed (in-process, --root: the tests' loop devices) also a
- * disk that is not removable. Not added to the running card's history.
+ * device are not); with @allow_fixed (in-process; the helper on a simulated board) also a
+ * loop device that nothing but being fixed keeps from it, a stand-in for a card
+ * (sdt_device_offer_decide_stand_in()): the tests' cards. Not added to the running card's
+ * history.
  */
 JsonNode *sdt_ops_check_device(SdtContext *ctx,
 			       const gchar *mode,

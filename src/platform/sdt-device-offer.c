@@ -37,6 +37,28 @@ sdt_device_offer_decide(const SdtDeviceOfferFacts *facts)
 	return SDT_DEVICE_OFFER_OK;
 }
 
+SdtDeviceOffer
+sdt_device_offer_decide_stand_in(const SdtDeviceOfferFacts *facts)
+{
+	SdtDeviceOfferFacts as_card;
+	SdtDeviceOffer offer;
+
+	g_return_val_if_fail(facts != NULL, SDT_DEVICE_OFFER_NOT_REMOVABLE);
+	if (!facts->loop)
+		return sdt_device_offer_decide(facts);
+	/* every other reason counts as for a card in a reader */
+	as_card = *facts;
+	as_card.removable = TRUE;
+	offer = sdt_device_offer_decide(&as_card);
+	return offer == SDT_DEVICE_OFFER_OK ? SDT_DEVICE_OFFER_STAND_IN : offer;
+}
+
+gboolean
+sdt_device_offer_is_offered(SdtDeviceOffer offer)
+{
+	return offer == SDT_DEVICE_OFFER_OK || offer == SDT_DEVICE_OFFER_STAND_IN;
+}
+
 const gchar *
 sdt_device_offer_to_code(SdtDeviceOffer offer)
 {
@@ -55,6 +77,8 @@ sdt_device_offer_to_code(SdtDeviceOffer offer)
 		return "in-use";
 	case SDT_DEVICE_OFFER_READ_ONLY:
 		return "read-only";
+	case SDT_DEVICE_OFFER_STAND_IN:
+		return "stand-in";
 	default:
 		break;
 	}
@@ -79,6 +103,8 @@ sdt_device_offer_to_reason(SdtDeviceOffer offer)
 		return _("It is in use by the device mapper or a RAID");
 	case SDT_DEVICE_OFFER_READ_ONLY:
 		return _("It is read-only (the card's lock switch?)");
+	case SDT_DEVICE_OFFER_STAND_IN:
+		return _("A loop device on a simulated board, standing in for a card");
 	default:
 		break;
 	}

@@ -431,6 +431,8 @@ sdt_devices_read(struct udev *udev,
 	sdt_devices_read_identity(device, disk);
 	device->facts.removable = sdt_devices_sysattr_is(disk, "removable", "1");
 	device->facts.read_only = sdt_devices_sysattr_is(disk, "ro", "1");
+	/* bound: sdt_devices_skip() left out the others */
+	device->facts.loop = g_str_has_prefix(device->name, "loop");
 	device->facts.medium = device->size_bytes > 0;
 	device->facts.system_disk = g_hash_table_contains(system_disks, device->syspath);
 	sdt_devices_read_mounts(device, disk, parts, mounts);

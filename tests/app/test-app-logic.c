@@ -17,6 +17,7 @@
 #include "sdt-block-preview.h"
 #include "sdt-card-badges.h"
 #include "sdt-chart-logic.h"
+#include "sdt-check-words.h"
 #include "sdt-disk-words.h"
 #include "sdt-history-words.h"
 #include "sdt-loop-state.h"
@@ -539,6 +540,34 @@ test_history_failed_action_words(void)
 	}
 }
 
+/* the words of a check's result, shared by the Health and Cards pages */
+static void
+test_check_words(void)
+{
+	g_autoptr(SdtCheckResult) r = sdt_check_result_new();
+	g_autofree gchar *fake = NULL;
+	g_autofree gchar *genuine = NULL;
+
+	r->verdict = g_strdup("fake");
+	r->capacity_at_least_bytes = 734003200;
+	r->capacity_at_most_bytes = 738197504;
+	r->reason = g_strdup("The card wraps around.");
+	r->coverage = 0.5;
+	r->seconds = 3.25;
+	fake = sdt_check_words_result(r);
+	g_assert_true(g_str_has_prefix(fake, "Fake: the card holds less than it claims.\n"));
+	g_assert_nonnull(strstr(fake,
+				"It really holds between 734 and 739 MB. Files written "
+				"past about 734 MB are lost"));
+	g_assert_nonnull(strstr(fake, "\nThe card wraps around.\n"));
+	g_assert_true(g_str_has_suffix(fake, "Checked 50% of the card's addresses in 3.2 s."));
+	g_free(r->verdict);
+	r->verdict = g_strdup("genuine");
+	genuine = sdt_check_words_result(r);
+	g_assert_true(g_str_has_prefix(genuine, "Genuine: the card holds what it claims.\n"));
+	g_assert_null(strstr(genuine, "really holds"));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -563,6 +592,7 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/app-chart/figures-from-verify", test_chart_figures_from_verify);
 	g_test_add_func("/sdtuner/app-bench-words/plain-notes", test_bench_note_plain);
 	g_test_add_func("/sdtuner/app-bench-summary/spread", test_bench_summary_spread);
+	g_test_add_func("/sdtuner/app-check-words/fake-and-genuine", test_check_words);
 	g_test_add_func("/sdtuner/app-loop-state/phases", test_loop_state_phases);
 	g_test_add_func("/sdtuner/app-disk-words/emmc-and-system-disk", test_disk_words);
 	g_test_add_func("/sdtuner/app-history/entry-words", test_history_entry_words);

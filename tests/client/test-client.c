@@ -14,6 +14,7 @@
 
 #include "sdt-bench.h"
 #include "sdt-bench-record.h"
+#include "sdt-client-check-map.h"
 #include "sdt-client-devices.h"
 #include "sdt-client-history.h"
 #include "sdt-client-info.h"
@@ -952,6 +953,14 @@ test_devices(void)
 	g_assert_cmpstr(contents, ==, "dos partition table; file systems: vfat, ext4");
 	verdict = sdt_client_devices_verdict(g_ptr_array_index(devices, 0));
 	g_assert_cmpstr(verdict, ==, "Can be checked");
+	g_clear_pointer(&verdict, g_free);
+	/* a loop device on a simulated board is offered as a stand-in, and says so */
+	{
+		SdtClientDevice *d = g_ptr_array_index(devices, 0);
+		d->reason_code = g_strdup("stand-in");
+		verdict = sdt_client_devices_verdict(d);
+		g_assert_true(g_str_has_prefix(verdict, "Can be checked: a loop device"));
+	}
 	g_clear_pointer(&title, g_free);
 	g_clear_pointer(&contents, g_free);
 	g_clear_pointer(&verdict, g_free);
@@ -1043,10 +1052,118 @@ test_history_series(void)
 	}
 }
 
+/* issue 34: the map of a whole card, as the engine writes it and from bad input */
+static void
+test_check_map(void)
+{
+	/* a wrap fake 1000/700 MiB: written and read back below, wraps above; runs out of
+	 * order, past the claim, of one state side by side, and a state from a newer helper */
+	const gchar *doc = "{\"verdict\": \"fake\", \"claimed_bytes\": 1048576000, \"map\": ["
+			   "{\"from\": 734003200, \"to\": 2000000000, \"state\": \"wrap\"},"
+			   "{\"from\": 0, \"to\": 300000000, \"state\": \"ok\"},"
+			   "{\"from\": 300000000, \"to\": 734003200, \"state\": \"ok\"},"
+			   "{\"from\": 700000000, \"to\": 720000000, \"state\": \"glitter\"}]}";
+	g_autoptr(GError) error = NULL;
+	g_autoptr(JsonNode) root = sdt_json_reader_parse(doc, &error);
+	g_autoptr(SdtClientCheckMap) map = NULL;
+	g_autofree gchar *words = NULL;
+	g_autofree gchar *at = g_format_size(734003200);
+	g_autofree gchar *end = g_format_size(1048576000);
+	g_autofree gchar *wrap = NULL;
+	const SdtClientMapRun *r;
+
+	g_assert_no_error(error);
+	map = sdt_client_check_map_from_json(json_node_get_object(root), &error);
+	g_assert_no_error(error);
+	g_assert_cmpint(map->claimed_bytes, ==, 1048576000);
+	/* the two "ok" joined, the unknown state inside them overlapped away, cut to the claim */
+	g_assert_cmpuint(map->runs->len, ==, 2);
+	r = &g_array_index(map->runs, SdtClientMapRun, 0);
+	g_assert_cmpint(r->from, ==, 0);
+	g_assert_cmpint(r->to, ==, 734003200);
+	g_assert_cmpint(r->state, ==, SDT_CLIENT_MAP_OK);
+	r = &g_array_index(map->runs, SdtClientMapRun, 1);
+	g_assert_cmpint(r->from, ==, 734003200);
+	g_assert_cmpint(r->to, ==, 1048576000);
+	g_assert_cmpint(r->state, ==, SDT_CLIENT_MAP_WRAP);
+	words = sdt_client_check_map_describe(map);
+	wrap = g_strdup_printf("From %s to %s: wraps to a lower address.", at, end);
+	g_assert_nonnull(strstr(words, wrap));
+	g_assert_true(g_str_has_prefix(words, "From 0 bytes to "));
+	g_clear_pointer(&root, json_node_unref);
+	g_clear_pointer(&map, sdt_client_check_map_free);
+
+	/* every state the engine writes, and one it does not: lenient, never an error */
+	g_assert_cmpint(sdt_client_check_map_state_from_string("ok"), ==, SDT_CLIENT_MAP_OK);
+	g_assert_cmpint(sdt_client_check_map_state_from_string("wrap"), ==, SDT_CLIENT_MAP_WRAP);
+	g_assert_cmpint(sdt_client_check_map_state_from_string("lost-writes"),
+			==,
+			SDT_CLIENT_MAP_ZEROS);
+	g_assert_cmpint(sdt_client_check_map_state_from_string("io-error"),
+			==,
+			SDT_CLIENT_MAP_FAIL);
+	g_assert_cmpint(sdt_client_check_map_state_from_string("corrupted"),
+			==,
+			SDT_CLIENT_MAP_CORRUPTED);
+	g_assert_cmpint(sdt_client_check_map_state_from_string("untested"),
+			==,
+			SDT_CLIENT_MAP_UNTESTED);
+	g_assert_cmpint(sdt_client_check_map_state_from_string("glitter"),
+			==,
+			SDT_CLIENT_MAP_OTHER);
+	g_assert_cmpint(sdt_client_check_map_state_from_string(NULL), ==, SDT_CLIENT_MAP_OTHER);
+	for (guint i = 0; i <= SDT_CLIENT_MAP_N_STATES; i++)
+		g_assert_nonnull(sdt_client_check_map_state_label((SdtClientMapState) i));
+
+	/* a check of a folder has no map: empty, no words */
+	root = sdt_json_reader_parse("{\"verdict\": \"genuine\", \"claimed_bytes\": 5}", &error);
+	map = sdt_client_check_map_from_json(json_node_get_object(root), &error);
+	g_assert_no_error(error);
+	g_assert_cmpuint(map->runs->len, ==, 0);
+	g_assert_null(sdt_client_check_map_describe(map));
+	g_clear_pointer(&root, json_node_unref);
+	g_clear_pointer(&map, sdt_client_check_map_free);
+
+	/* no claimed size: as wide as the runs */
+	root = sdt_json_reader_parse("{\"map\": [{\"from\": 0, \"to\": 10, \"state\": "
+				     "\"untested\"}]}",
+				     &error);
+	map = sdt_client_check_map_from_json(json_node_get_object(root), &error);
+	g_assert_no_error(error);
+	g_assert_cmpint(map->claimed_bytes, ==, 10);
+	g_assert_cmpuint(map->runs->len, ==, 1);
+	g_clear_pointer(&root, json_node_unref);
+	g_clear_pointer(&map, sdt_client_check_map_free);
+
+	/* wrong types: an error naming the member, no map */
+	{
+		const struct {
+			const gchar *doc;
+			const gchar *names;
+		} bad[] = {
+			{"{\"map\": {}}", "map"},
+			{"{\"map\": [1]}", "map[0]"},
+			{"{\"map\": [{\"from\": \"0\", \"to\": 1, \"state\": \"ok\"}]}",
+			 "map[0].from"},
+			{"{\"map\": [{\"from\": 0, \"to\": 1, \"state\": 3}]}", "map[0].state"},
+			{"{\"claimed_bytes\": \"big\"}", "claimed_bytes"},
+		};
+		for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+			g_autoptr(JsonNode) node = sdt_json_reader_parse(bad[i].doc, NULL);
+			g_autoptr(GError) e = NULL;
+			g_assert_null(
+				sdt_client_check_map_from_json(json_node_get_object(node), &e));
+			g_assert_error(e, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+			g_assert_nonnull(strstr(e->message, bad[i].names));
+		}
+	}
+}
+
 int
 main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/sdtuner/client-check-map/read-and-words", test_check_map);
 	g_test_add_func("/sdtuner/client-devices/read-and-words", test_devices);
 	g_test_add_func("/sdtuner/client-bench/rows-and-targets", test_bench_rows_and_targets);
 	g_test_add_func("/sdtuner/client-bench/zero-duration-is-invalid",

@@ -17,6 +17,7 @@ Entry points (the GUI tests use them too):
       with TestEnv(fixture='pi3') as env:      # fixture: a tests/data fixture name or None
           env.environ                # os.environ + DBUS_SYSTEM_BUS_ADDRESS of the private bus
           env.root                   # scratch copy of the fixture's root (the helper's --root)
+          TestEnv(host_root=True)    # the helper with --root /: this machine as a real system
           env.bench_dir              # where the helper benchmarks (--bench-dir), on a real fs;
                                      # TestEnv(bench_dir=False): no --bench-dir, the helper
                                      # looks for the card's file system itself
@@ -222,8 +223,11 @@ class TestEnv:
 
     def __init__(self, fixture=None, root=None, idle_timeout=30, polkit=True,
                  bench_dir=True, config_txt=True, extra_helper_args=(), installed=None,
-                 umockdev_dir=None):
+                 umockdev_dir=None, host_root=False):
         self.installed = installed
+        # the helper on this machine as on a real system (`--root /`: not a simulated board,
+        # sdt_context_is_simulated()); env.root is still made, and unused by the helper
+        self.host_root = host_root
         # a UMockdevTestbed's root the test changes while it runs (devices added, removed,
         # with uevents): the helper runs in it instead of umockdev-run on the fixture's file
         self.umockdev_dir = umockdev_dir
@@ -298,7 +302,8 @@ class TestEnv:
         self.bench_dir = tempfile.mkdtemp(prefix=f'sdt-itest-bench-{os.getpid()}-', dir=base)
 
     def helper_argv(self):
-        argv = [helper_path(), '--root', self.root, '--idle-timeout', str(self.idle_timeout),
+        argv = [helper_path(), '--root', '/' if self.host_root else self.root,
+                '--idle-timeout', str(self.idle_timeout),
                 '--verbose']
         if self.want_bench_dir:
             argv += ['--bench-dir', self.bench_dir]

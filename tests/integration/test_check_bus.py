@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # meson-test: check-{case} suite=check timeout=300 parallel=false run=exec
 #    needs=fuse3,polkit env=check-bus
-#    cases=methods:CheckInProcessTest|CheckBusTest args={id}
+#    cases=methods:CheckInProcessTest|CheckBusTest|CheckDeviceBusTest args={id}
 #    depends=sd_tuner_helper,sdtunerctl,polkit_policy,sdt_fake_card
 """The authenticity check over the bus and in-process: sdtunerctl check against
 FUSE fake cards under loop devices (tests/fake-card), the helper's StartCheck
@@ -229,38 +229,6 @@ class CheckBusTest(unittest.TestCase):
         self.assertEqual(self.card.free(), free)
         self.card.verify()
 
-    def test_device_over_the_bus(self):
-        """issue 34: StartCheck with "device", under org.example.sdtuner.check-device: nobody
-        is refused by polkit naming it; root is refused by the helper, which checks only a
-        card `sdtunerctl devices` offers (a loop device is a fixed disk); the card unchanged.
-        (The check itself of a whole card: tests/check/test-check-device.py, in-process.)"""
-        sys.path.insert(0, os.path.join(SRCDIR, 'tests', 'fake-card'))
-        import sdtfakecard
-        card = sdtfakecard.Card('genuine', 256, 256, layout='raw')
-        self.addCleanup(card.down)
-        before = sdtfakecard.sha256_file(card.backing)
-        r = self.ctl('--json', 'check', '--device', card.loop, user='nobody')
-        self.assertEqual(r.returncode, 1, r.stderr)
-        err = json.loads(r.stdout)['error']
-        self.assertEqual(err['name'], E + 'NotAuthorized')
-        self.assertIn('org.example.sdtuner.check-device', err['message'])
-        r = self.ctl('--json', 'check', '--device', card.loop)
-        self.assertEqual(r.returncode, 1, r.stderr)
-        err = json.loads(r.stdout)['error']
-        self.assertEqual(err['name'], E + 'NotSupported')
-        self.assertIn('not removable', err['message'])
-        # a folder and a device at once: refused before polkit
-        conn = self.env.connect()
-        with self.assertRaises(GLib.Error) as cm:
-            conn.call_sync('org.example.SdTuner1', '/org/example/SdTuner1',
-                           'org.example.SdTuner1.Manager', 'StartCheck',
-                           GLib.Variant('(sa{sv})', ('quick', {
-                               'device': GLib.Variant('ay', card.loop.encode() + b'\0'),
-                               'dir': GLib.Variant('ay', b'/tmp\0')})),
-                           None, Gio.DBusCallFlags.NONE, 30000, None)
-        self.assertIn('not both', cm.exception.message)
-        self.assertEqual(sdtfakecard.sha256_file(card.backing), before)
-
     def _wait(self, pred, timeout, what):
         end = time.monotonic() + timeout
         while time.monotonic() < end:
@@ -339,6 +307,99 @@ class CheckBusTest(unittest.TestCase):
             self.assertIn(E + 'Busy', out)
         conn.close_sync(None)
         self._wait(lambda: self.card.free() >= self.free0 - MIB, 10, 'the space')
+
+
+class CheckDeviceBusTest(unittest.TestCase):
+    """issue 34: StartCheck with "device" under org.example.sdtuner.check-device, on a
+    FUSE stand-in card under a loop device, through a helper on this machine as on a real
+    system (`--root /`) and one on a simulated board (a root prefix)"""
+
+    def setUp(self):
+        sys.path.insert(0, os.path.join(SRCDIR, 'tests', 'fake-card'))
+        import sdtfakecard
+        self.fc = sdtfakecard
+
+    def start(self, **kw):
+        self.env = TestEnv(fixture=None, bench_dir=False, **kw)
+        self.env.start()
+        self.addCleanup(self.env.stop)
+
+    def ctl(self, *args, user=None):
+        return self.env.run_as(user, [SDTUNERCTL] + list(args), timeout=300,
+                               stdin=subprocess.DEVNULL)
+
+    def test_device_over_the_bus(self):
+        """nobody is refused by polkit naming the action; root is refused by a helper
+        without a root prefix, which checks only a card `sdtunerctl devices` offers (a loop
+        device is a fixed disk); the card unchanged.  (The check itself of a whole card:
+        tests/check/test-check-device.py, in-process.)"""
+        card = self.fc.Card('genuine', 256, 256, layout='raw')
+        self.addCleanup(card.down)
+        self.start(host_root=True)
+        before = self.fc.sha256_file(card.backing)
+        r = self.ctl('--json', 'check', '--device', card.loop, user='nobody')
+        self.assertEqual(r.returncode, 1, r.stderr)
+        err = json.loads(r.stdout)['error']
+        self.assertEqual(err['name'], E + 'NotAuthorized')
+        self.assertIn('org.example.sdtuner.check-device', err['message'])
+        r = self.ctl('--json', 'devices')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        listed = {d['path']: d for d in json.loads(r.stdout)['devices']}
+        self.assertEqual(listed[card.loop]['reason_code'], 'not-removable', listed[card.loop])
+        self.assertFalse(listed[card.loop]['offered'])
+        r = self.ctl('--json', 'check', '--device', card.loop)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        err = json.loads(r.stdout)['error']
+        self.assertEqual(err['name'], E + 'NotSupported')
+        self.assertIn('not removable', err['message'])
+        # a folder and a device at once: refused before polkit
+        conn = self.env.connect()
+        with self.assertRaises(GLib.Error) as cm:
+            conn.call_sync('org.example.SdTuner1', '/org/example/SdTuner1',
+                           'org.example.SdTuner1.Manager', 'StartCheck',
+                           GLib.Variant('(sa{sv})', ('quick', {
+                               'device': GLib.Variant('ay', card.loop.encode() + b'\0'),
+                               'dir': GLib.Variant('ay', b'/tmp\0')})),
+                           None, Gio.DBusCallFlags.NONE, 30000, None)
+        self.assertIn('not both', cm.exception.message)
+        self.assertEqual(self.fc.sha256_file(card.backing), before)
+
+    def test_stand_in_over_the_bus(self):
+        """a helper on a simulated board (a root prefix) offers the loop device as a stand-in
+        for a card and checks it: a wrap fake 600/400 MiB found fake with its map, every
+        byte as before; a read-only one is refused, as on a real system a card would be"""
+        card = self.fc.Card('wrap', 600, 400, layout='raw', mounted=False)
+        self.addCleanup(card.down)
+        # a root with a mount table (the board's; the loop device is judged on the host's)
+        self.start(root=os.path.join(SRCDIR, 'tests', 'data', 'roots', 'card-readers'))
+        before = self.fc.sha256_file(card.backing)
+        r = self.ctl('--json', 'devices', user='nobody')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        listed = {d['path']: d for d in json.loads(r.stdout)['devices']}
+        self.assertTrue(listed[card.loop]['offered'], listed[card.loop])
+        self.assertEqual(listed[card.loop]['reason_code'], 'stand-in')
+        r = self.ctl('--json', 'check', '--device', card.loop, user='nobody')
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertEqual(json.loads(r.stdout)['error']['name'], E + 'NotAuthorized')
+        subprocess.run(['blockdev', '--setro', card.loop], check=True)
+        try:
+            r = self.ctl('--json', 'check', '--device', card.loop)
+        finally:
+            subprocess.run(['blockdev', '--setrw', card.loop], check=True)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        err = json.loads(r.stdout)['error']
+        self.assertEqual(err['name'], E + 'ReadOnly', err)
+        self.assertIn('read-only', err['message'])
+        r = self.ctl('--json', 'check', '--device', card.loop)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        res = json.loads(r.stdout)
+        self.assertEqual(res['verdict'], 'fake')
+        self.assertTrue(res['target']['whole_device'])
+        self.assertLessEqual(res['capacity_at_least_bytes'], card.real_mib * MIB)
+        self.assertGreaterEqual(res['capacity_at_most_bytes'], card.real_mib * MIB)
+        self.assertEqual(res['map'][-1]['state'], 'wrap')
+        self.assertEqual(res['map'][-1]['to'], 600 * MIB)
+        self.assertEqual(self.fc.sha256_file(card.backing), before)
 
 
 if __name__ == '__main__':

@@ -61,6 +61,44 @@ test_decide(void)
 	g_assert_cmpstr(sdt_device_offer_to_code(SDT_DEVICE_OFFER_NO_MEDIUM), ==, "no-medium");
 }
 
+/* issue 34: on a simulated board a loop device stands in for a card, decided as a card in
+ * a reader would be for every other reason; nothing else changes */
+static void
+test_decide_stand_in(void)
+{
+	SdtDeviceOfferFacts loop = {.loop = TRUE, .medium = TRUE};
+	SdtDeviceOfferFacts f;
+
+	g_assert_cmpint(sdt_device_offer_decide(&loop), ==, SDT_DEVICE_OFFER_NOT_REMOVABLE);
+	g_assert_cmpint(sdt_device_offer_decide_stand_in(&loop), ==, SDT_DEVICE_OFFER_STAND_IN);
+	g_assert_true(sdt_device_offer_is_offered(SDT_DEVICE_OFFER_STAND_IN));
+	g_assert_true(sdt_device_offer_is_offered(SDT_DEVICE_OFFER_OK));
+	g_assert_false(sdt_device_offer_is_offered(SDT_DEVICE_OFFER_NOT_REMOVABLE));
+	g_assert_cmpstr(sdt_device_offer_to_code(SDT_DEVICE_OFFER_STAND_IN), ==, "stand-in");
+	g_assert_nonnull(sdt_device_offer_to_reason(SDT_DEVICE_OFFER_STAND_IN));
+	/* what hides behind "not removable" counts for a loop device */
+	f = loop;
+	f.mounted = TRUE;
+	g_assert_cmpint(sdt_device_offer_decide_stand_in(&f), ==, SDT_DEVICE_OFFER_MOUNTED);
+	f = loop;
+	f.read_only = TRUE;
+	g_assert_cmpint(sdt_device_offer_decide_stand_in(&f), ==, SDT_DEVICE_OFFER_READ_ONLY);
+	f = loop;
+	f.held = TRUE;
+	g_assert_cmpint(sdt_device_offer_decide_stand_in(&f), ==, SDT_DEVICE_OFFER_IN_USE);
+	f = loop;
+	f.medium = FALSE;
+	g_assert_cmpint(sdt_device_offer_decide_stand_in(&f), ==, SDT_DEVICE_OFFER_NO_MEDIUM);
+	f = loop;
+	f.system_disk = TRUE;
+	g_assert_cmpint(sdt_device_offer_decide_stand_in(&f), ==, SDT_DEVICE_OFFER_SYSTEM_DISK);
+	/* a fixed disk that is not a loop device stays what it is */
+	f = (SdtDeviceOfferFacts){.medium = TRUE};
+	g_assert_cmpint(sdt_device_offer_decide_stand_in(&f), ==, SDT_DEVICE_OFFER_NOT_REMOVABLE);
+	f = (SdtDeviceOfferFacts){.removable = TRUE, .medium = TRUE};
+	g_assert_cmpint(sdt_device_offer_decide_stand_in(&f), ==, SDT_DEVICE_OFFER_OK);
+}
+
 typedef struct {
 	UMockdevTestbed *testbed;
 	GPtrArray *mounts;
@@ -338,6 +376,7 @@ main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/sdtuner/devices/decide", test_decide);
+	g_test_add_func("/sdtuner/devices/decide-stand-in", test_decide_stand_in);
 	g_test_add("/sdtuner/devices/list",
 		   Fixture,
 		   NULL,
