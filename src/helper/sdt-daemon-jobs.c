@@ -183,10 +183,12 @@ sdt_daemon_check_device_run(SdtContext *ctx,
 			    GCancellable *cancellable,
 			    GError **error)
 {
-	/* only a card `sdtunerctl devices` offers: never a fixed disk through the helper */
+	/* only a card `sdtunerctl devices` offers: never a fixed disk through the helper;
+	 * @data: the full mode's confirmation, or NULL */
 	return sdt_ops_check_device(ctx,
 				    mode,
 				    device,
+				    data,
 				    FALSE,
 				    progress,
 				    user_data,
@@ -198,6 +200,7 @@ SdtBenchmarkJob *
 sdt_daemon_jobs_check_device(SdtContext *ctx,
 			     const gchar *mode,
 			     const gchar *device,
+			     const gchar *confirm,
 			     const gchar *sender)
 {
 	return sdt_benchmark_job_new_full(ctx,
@@ -205,8 +208,8 @@ sdt_daemon_jobs_check_device(SdtContext *ctx,
 					  device,
 					  sender,
 					  sdt_daemon_check_device_run,
-					  NULL,
-					  NULL,
+					  g_strdup(confirm),
+					  g_free,
 					  "checking a card in place: a shutdown in the middle of "
 					  "its writes leaves them for the next start to put back");
 }

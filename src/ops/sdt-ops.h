@@ -157,10 +157,15 @@ JsonNode *sdt_ops_check(SdtContext *ctx,
  * system disk under any name or a partition of it, a mounted, held, read-only or empty
  * device are not); with @allow_fixed (in-process, --root: the tests' loop devices) also a
  * disk that is not removable. Not added to the running card's history.
+ * The full mode writes over every block, saving nothing: only with @confirm naming the
+ * same block device (a link to it counts; a partition of it or another device does
+ * not), else refused before anything is opened for writing, with what would be lost
+ * (its partition table and file systems).  @confirm with the quick mode is refused.
  */
 JsonNode *sdt_ops_check_device(SdtContext *ctx,
 			       const gchar *mode,
 			       const gchar *device,
+			       const gchar *confirm,
 			       gboolean allow_fixed,
 			       SdtBenchProgressFunc progress,
 			       gpointer user_data,
