@@ -232,7 +232,9 @@ class CheckBusTest(unittest.TestCase):
     def test_device_over_the_bus(self):
         """issue 34: StartCheck with "device", under org.example.sdtuner.check-device: nobody
         is refused by polkit naming it; root is refused by the helper, which checks only a
-        card `sdtunerctl devices` offers (a loop device is a fixed disk); the card unchanged.
+        card `sdtunerctl devices` offers (a loop device is a fixed disk), also in the full mode
+        with its confirmation (confirm_device); a confirmation without a device or of the
+        wrong type refused before polkit; the card unchanged.
         (The check itself of a whole card: tests/check/test-check-device.py, in-process.)"""
         sys.path.insert(0, os.path.join(SRCDIR, 'tests', 'fake-card'))
         import sdtfakecard
@@ -259,6 +261,27 @@ class CheckBusTest(unittest.TestCase):
                                'dir': GLib.Variant('ay', b'/tmp\0')})),
                            None, Gio.DBusCallFlags.NONE, 30000, None)
         self.assertIn('not both', cm.exception.message)
+        # the full mode's confirmation (confirm_device): through the CLI over the bus to the
+        # helper, which refuses the fixed disk before the confirmation matters
+        r = self.ctl('--json', 'check', '--device', card.loop, '--full', '--destroy-data-on',
+                     card.loop)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        err = json.loads(r.stdout)['error']
+        self.assertEqual(err['name'], E + 'NotSupported')
+        self.assertIn('not removable', err['message'])
+        # refused before polkit: a confirmation without a device, one of the wrong type
+        for opts, words in (({'confirm_device': GLib.Variant('ay', card.loop.encode() + b'\0')},
+                             'goes with a device'),
+                            ({'device': GLib.Variant('ay', card.loop.encode() + b'\0'),
+                              'confirm_device': GLib.Variant('s', card.loop)},
+                             'confirm_device')):
+            with self.assertRaises(GLib.Error) as cm:
+                conn.call_sync('org.example.SdTuner1', '/org/example/SdTuner1',
+                               'org.example.SdTuner1.Manager', 'StartCheck',
+                               GLib.Variant('(sa{sv})', ('full', opts)),
+                               None, Gio.DBusCallFlags.NONE, 30000, None)
+            self.assertIn(E + 'InvalidArgument', cm.exception.message)
+            self.assertIn(words, cm.exception.message)
         self.assertEqual(sdtfakecard.sha256_file(card.backing), before)
 
     def _wait(self, pred, timeout, what):
