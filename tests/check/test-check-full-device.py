@@ -8,7 +8,9 @@
 written with its self-identifying pattern, read back and judged; nothing saved.
 
 Stand-ins (tests/fake-card, FAKE_LAYOUT=raw, not mounted): genuine 256 MiB (random bytes),
-wrap 2048/700, zeros 900/899, eio 2048/700 (zeros).  Each: the verdict right, a fake's range
+wrap 2048/700, zeros 900/899, eio 2048/700, and cache 1024/512 whose RAM cache holds the
+last 32 MiB written (zeros): the full pass writes the whole card before it reads, so no
+cache smaller than the card answers for what the flash dropped.  Each: the verdict right, a fake's range
 holding its real size, the map (every cell "ok" on the genuine card, "ok" at the start and
 the failure at the end of a fake), the card written (its backing's SHA-256 changed: it now
 holds the pattern), no journal, within 60 s; the words: the rates, the seconds and that the
@@ -54,8 +56,12 @@ CARDS = [
     ('wrap', 2048, 700, 'zeros'),
     ('zeros', 900, 899, 'zeros'),
     ('eio', 2048, 700, 'zeros'),
+    ('cache', 1024, 512, 'zeros'),
 ]
-FAILURE = {'wrap': 'wrap', 'zeros': 'lost-writes', 'eio': 'io-error'}
+FAILURE = {'wrap': 'wrap', 'zeros': 'lost-writes', 'eio': 'io-error', 'cache': 'lost-writes'}
+# the cache kind's RAM cache of the last writes: larger than the quick check's fixed 8 MiB
+# flush (which calls this card genuine: docs/ARCHITECTURE.md), not than the whole card
+CACHE = 32 * MIB
 
 
 def run(root, *args, json_out=True):
@@ -114,6 +120,7 @@ def judge(kind, claim, real, res):
 def run_cards(root):
     for kind, claim, real, fill in CARDS:
         name = f'{kind} {claim}/{real} MiB ({fill})'
+        os.environ['FAKE_CACHE'] = str(CACHE)
         card = fc.Card(kind, claim, real, layout='raw', mounted=False, raw_fill=fill)
         try:
             before = fc.sha256_file(card.backing)
