@@ -37,6 +37,7 @@ sdt_check_block_init(SdtCheck *self,
 	self->watch_fd = -1;
 	self->watch_pid = -1;
 	self->first_bad = G_MAXUINT64;
+	self->wrap_seen = G_MAXUINT64;
 	self->started = g_get_monotonic_time();
 	self->dir = g_strdup(dir);
 	self->notes = g_ptr_array_new_with_free_func(g_free);
@@ -152,10 +153,24 @@ sdt_check_block_cancelled(SdtCheck *self, GError **error)
 	g_return_val_if_fail(self != NULL, FALSE);
 	if (!g_cancellable_is_cancelled(self->cancellable))
 		return FALSE;
-	g_set_error_literal(error,
+	if (self->whole_device && self->config->mode == SDT_CHECK_MODE_FULL)
+		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_CANCELLED,
-			    _("The check was stopped; the reserved file was removed"));
+			    _("The check was stopped; %s holds part of the test pattern and "
+			      "none of its former data"),
+			    self->disk_node);
+	else if (self->whole_device)
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_CANCELLED,
+			    _("The check was stopped; every block it wrote to %s was put back"),
+			    self->disk_node);
+	else
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_CANCELLED,
+				    _("The check was stopped; the reserved file was removed"));
 	return TRUE;
 }
 

@@ -111,6 +111,8 @@ sdt_check_config_phase_label(const gchar *phase)
 		{"restore", N_("Putting back what was there")},
 		{"write", N_("Writing the free space")},
 		{"verify", N_("Reading it back")},
+		{"write-card", N_("Writing every block of the card")},
+		{"verify-card", N_("Reading every block back")},
 		{"cleanup", N_("Cleaning up")},
 	};
 

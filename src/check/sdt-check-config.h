@@ -44,6 +44,10 @@ typedef struct {
 	 * disk; every block the probe writes is saved, journaled in @journal_dirs (off the
 	 * card) and put back.  Borrowed; NULL: the card under the directory */
 	const gchar *device;
+	/* with @device and the full mode only: the user confirmed, naming this very
+	 * device, that everything on it is given up (the caller checked the name); the
+	 * full mode of a whole card is refused without it */
+	gboolean destroy_data;
 } SdtCheckConfig;
 
 /* what a damaged check journal (status and health "check_journal_damaged": its

@@ -112,6 +112,8 @@ typedef struct {
 	guint64 last_good;     /* highest verified address below first_bad */
 	guint64 good_top;      /* highest sample verified after the cache flush */
 	guint64 wrap_bound;    /* the probe excludes a wrap at every size up to here */
+	guint64 wrap_seen;     /* full mode: the least distance a block showed up lower at
+				* (a wrap's real size), G_MAXUINT64: none */
 	gboolean top_done;     /* the top run was written, read back and searched */
 	guint n_spots;         /* blocks probed in occupied space (sdt-check-spot) */
 	gboolean whole_device; /* a whole unmounted card (sdt-check-device), no file system */
@@ -307,6 +309,9 @@ void sdt_check_spot_add(SdtCheck *self,
  * failure, the estimate and the reason when it finds one.
  */
 gboolean sdt_check_write_phase(SdtCheck *self, GError **error);
+/* the reason of a fake from its failure ("wrap", "lost-writes", "io-error",
+ * "corrupted"), self->estimate and self->first_bad */
+gchar *sdt_check_write_reason(SdtCheck *self, const gchar *failure);
 
 /* ---- sdt-check-full.c ---- */
 
@@ -316,6 +321,17 @@ gboolean sdt_check_write_phase(SdtCheck *self, GError **error);
  * Sets the failure and the reason, or what was verified.
  */
 gboolean sdt_check_full(SdtCheck *self, GError **error);
+
+/*
+ * The full check of a whole card (config->destroy_data: the user gave up what it
+ * holds): no read phase and no probe, nothing saved, journaled or put back; every
+ * block of the card written with its self-identifying pattern, synced, read back
+ * and judged, as H2testw and f3write/f3read do.  The verdict and the real size come
+ * from the blocks themselves (a wrap: the least distance a block showed up lower
+ * at), the map from every 4 MiB written.  A card that stops answering (pulled
+ * out) is an error: nothing is out to put back.
+ */
+gboolean sdt_check_full_device(SdtCheck *self, GError **error);
 
 /* ---- sdt-check-json.c ---- */
 

@@ -324,7 +324,7 @@ sdt_check_top_round(SdtCheck *self, GError **error)
 
 /* ---- the verdict's words ---- */
 
-static gchar *
+gchar *
 sdt_check_write_reason(SdtCheck *self, const gchar *failure)
 {
 	if (g_strcmp0(failure, "wrap") == 0)

@@ -23,6 +23,9 @@ sdt_check_phases(SdtCheck *self, GError **error)
 	if (self->config->device != NULL ? !sdt_check_device_open(self, error)
 					 : !sdt_check_target_open(self, error))
 		return FALSE;
+	/* a whole card given up: every block written and read back, nothing saved */
+	if (self->whole_device && self->config->mode == SDT_CHECK_MODE_FULL)
+		return sdt_check_full_device(self, error);
 	self->candidates = sdt_check_config_candidate_sizes(self->claim);
 	if (!self->config->skip_read_phase && !sdt_check_read_phase(self, error))
 		return FALSE;

@@ -16,6 +16,8 @@
 
 #include "sdt-check.h"
 #include "sdt-cli-ops.h"
+#include "sdt-cli-ops-private.h"
+#include "sdt-cli-ops-private.h"
 #include "sdt-l10n.h"
 #include "sdt-soak.h"
 #include "sdt-client-job.h"
@@ -47,7 +49,7 @@ sdt_cli_ops_helper_missing(SdtCli *cli)
 }
 
 /* a result read in this process: what it prints is valid UTF-8, as over the bus */
-static JsonNode *
+JsonNode *
 sdt_cli_ops_local(JsonNode *node, GError **error)
 {
 	if (node != NULL)
@@ -73,13 +75,7 @@ sdt_cli_ops_read_local(SdtCliLocalFunc local, SdtContext *ctx, GError **error)
 	return sdt_cli_ops_local(node, error);
 }
 
-/* a progress callback of library code running in English: it shows in the user's */
-typedef struct {
-	SdtBenchProgressFunc progress;
-	gpointer user_data;
-} SdtCliUserProgress;
-
-static void
+void
 sdt_cli_ops_user_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gpointer data)
 {
 	SdtCliUserProgress *p = data;
@@ -146,7 +142,7 @@ sdt_cli_ops_command_line(SdtCli *cli)
  * bench, apply and revert need the helper, or root in-process: say what to
  * install, or the exact command that works without the service
  */
-static void
+void
 sdt_cli_ops_privileged_hint(SdtCli *cli, GError **error)
 {
 	g_autofree gchar *command = NULL;
@@ -521,7 +517,7 @@ sdt_cli_job_wait_run(SdtCliJobWait *w,
  * and follows it until Completed, from the helper's unique name only: the
  * system bus lets any user emit a Completed for our job's predictable path.
  */
-static JsonNode *
+JsonNode *
 sdt_cli_ops_run_job(SdtCli *cli,
 		    const gchar *method,
 		    const gchar *arg,
@@ -585,6 +581,7 @@ sdt_cli_ops_check_device_local(SdtContext *ctx,
 	return sdt_ops_check_device(ctx,
 				    mode,
 				    device,
+				    NULL,
 				    TRUE,
 				    progress,
 				    user_data,

@@ -55,6 +55,18 @@ JsonNode *sdt_cli_ops_job(SdtCli *cli,
 			  GCancellable *cancellable,
 			  GError **error);
 
+/* `check --device DEV [--full --destroy-data-on CONFIRM]`: sdt_ops_check_device()
+ * in-process with --root, else StartCheck with "device" and "confirm_device"; without
+ * @confirm as sdt_cli_ops_job() with SDT_CLI_JOB_CHECK_DEVICE */
+JsonNode *sdt_cli_ops_device_check(SdtCli *cli,
+				   const gchar *mode,
+				   const gchar *device,
+				   const gchar *confirm,
+				   SdtBenchProgressFunc progress,
+				   gpointer user_data,
+				   GCancellable *cancellable,
+				   GError **error);
+
 /* the soak test as sdt_ops_bench_soak(): in-process with --root, else the
  * helper's StartSoak job (@dir only with --root) */
 JsonNode *sdt_cli_ops_soak(SdtCli *cli,

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 #include <inttypes.h>
+#include <math.h>
 #include <unistd.h>
 
 #include "sdt-check-config.h"
@@ -28,6 +29,8 @@ typedef struct {
 	const gchar *mode;
 	const gchar *dir;
 	const gchar *device;
+	const gchar *confirm; /* --destroy-data-on */
+	guint last_tenth;     /* not on a terminal: the tenths of a pass said so far */
 } SdtCliCheck;
 
 /* called from the worker thread */
@@ -44,7 +47,17 @@ sdt_cli_check_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gp
 	if (phase == NULL || phase[0] == '\0')
 		return;
 	if (self->tty) {
-		if (fraction > 0.02 && fraction < 1.0) {
+		if (fraction > 0.02 && fraction < 1.0 && rate > 0) {
+			g_printerr("\r");
+			/* Translators: a check's phase, its progress in percent, the rate in MB/s
+			 * (10^6 bytes) and the time left */
+			g_printerr(_("%s: %3u%%  %.1f MB/s  about %.0f s left"),
+				   label,
+				   pct,
+				   rate,
+				   elapsed / fraction * (1.0 - fraction));
+			g_printerr("\033[K");
+		} else if (fraction > 0.02 && fraction < 1.0) {
 			g_printerr("\r");
 			/* Translators: a check's phase, its progress in percent and the time left
 			 */
@@ -58,6 +71,16 @@ sdt_cli_check_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gp
 		self->line_shown = TRUE;
 	} else if (new_phase) {
 		g_printerr("%s: %u%%\n", label, pct);
+		self->last_tenth = pct / 10;
+	} else if (rate > 0 && fraction < 1.0 && pct / 10 > self->last_tenth) {
+		/* a long pass (the full check) in a log: every tenth, with its rate */
+		self->last_tenth = pct / 10;
+		g_printerr(_("%s: %3u%%  %.1f MB/s  about %.0f s left"),
+			   label,
+			   pct,
+			   rate,
+			   elapsed / MAX(fraction, 0.01) * (1.0 - fraction));
+		g_printerr("\n");
 	}
 	if (new_phase) {
 		g_free(self->last_phase);
@@ -73,7 +96,9 @@ sdt_cli_check_interrupted(gpointer data)
 	if (self->line_shown)
 		g_printerr("\n");
 	self->line_shown = FALSE;
-	if (self->device != NULL)
+	if (self->confirm != NULL)
+		g_printerr(_("Stopping the check…\n"));
+	else if (self->device != NULL)
 		g_printerr(_("Stopping the check and putting back what it changed…\n"));
 	else
 		g_printerr(_("Stopping the check and removing its reserved file…\n"));
@@ -84,6 +109,15 @@ sdt_cli_check_work(gpointer data, GCancellable *cancellable, GError **error)
 {
 	SdtCliCheck *self = data;
 
+	if (self->device != NULL)
+		return sdt_cli_ops_device_check(self->cli,
+						self->mode,
+						self->device,
+						self->confirm,
+						sdt_cli_check_progress_cb,
+						self,
+						cancellable,
+						error);
 	return sdt_cli_ops_job(self->cli,
 			       self->device != NULL ? SDT_CLI_JOB_CHECK_DEVICE : SDT_CLI_JOB_CHECK,
 			       self->mode,
@@ -153,10 +187,15 @@ sdt_cli_check_print_map(const SdtCheckResult *r)
 	}
 	/* Translators: the map of the card, then what its characters mean */
 	g_print(_("Map (each character is 1/64 of the card, from its start):\n  %s\n"), line->str);
-	g_print("  %s\n",
-		_("# wrote and read back right, then put back   W shows a lower address again "
-		  "(wraps)   0 reads back zeros   E fails   C reads back changed   . not "
-		  "probed"));
+	if (g_strcmp0(r->mode, "full") == 0)
+		g_print("  %s\n",
+			_("# holds what was written   W shows a lower address again (wraps)   0 "
+			  "reads back zeros   E fails   C reads back changed"));
+	else
+		g_print("  %s\n",
+			_("# wrote and read back right, then put back   W shows a lower address "
+			  "again (wraps)   0 reads back zeros   E fails   C reads back changed   . "
+			  "not probed"));
 	g_string_free(line, TRUE);
 }
 
@@ -170,7 +209,13 @@ sdt_cli_check_print_human(const SdtCheckResult *r, JsonObject *obj)
 		g_print(_("Verdict: FAKE\n"));
 	else
 		g_print(_("Verdict: not determinable\n"));
-	if (r->target.whole_device)
+	if (r->target.whole_device && g_strcmp0(r->mode, "full") == 0)
+		/* Translators: the claimed size in MiB, the card's device */
+		g_print(_("The card claims %" PRId64 " MiB (%s, every block written and read "
+			  "back; what it held is gone)\n"),
+			r->claimed_bytes / 1048576,
+			r->target.disk);
+	else if (r->target.whole_device)
 		/* Translators: the claimed size in MiB, the card's device */
 		g_print(_("The card claims %" PRId64 " MiB (%s, checked whole, every block "
 			  "put back)\n"),
@@ -184,16 +229,29 @@ sdt_cli_check_print_human(const SdtCheckResult *r, JsonObject *obj)
 			r->target.disk,
 			r->target.filesystem,
 			r->target.path);
+	if (r->target.whole_device && g_strcmp0(r->mode, "full") == 0 && !isnan(r->write_mb_s))
+		/* Translators: the full check's rates in MB/s (10^6 bytes) */
+		g_print(_("Wrote at %.1f MB/s, read back at %.1f MB/s\n"),
+			r->write_mb_s,
+			r->read_mb_s);
 	if (sdt_check_result_has_capacity(r)) {
 		/* Translators: the real capacity's range and estimate in MiB */
 		g_print(_("Real capacity between %.1f and %.1f MiB (about %.1f MiB)\n"),
 			r->capacity_at_least_bytes / 1048576.0,
 			r->capacity_at_most_bytes / 1048576.0,
 			r->estimated_capacity_bytes / 1048576.0);
-		/* Translators: a size in MB (10^6 bytes) */
-		g_print(_("Files written past about %.0f MB are lost on this card. Copy your "
-			  "files off it and do not use it for anything important.\n"),
-			r->capacity_at_least_bytes / 1e6);
+		if (r->target.whole_device && g_strcmp0(r->mode, "full") == 0)
+			/* Translators: a size in MB (10^6 bytes); the full check left no
+			 * files on the card */
+			g_print(_("Files written past about %.0f MB would be lost on this "
+				  "card. Do not use it for anything important.\n"),
+				r->capacity_at_least_bytes / 1e6);
+		else
+			/* Translators: a size in MB (10^6 bytes) */
+			g_print(_("Files written past about %.0f MB are lost on this card. "
+				  "Copy your files off it and do not use it for anything "
+				  "important.\n"),
+				r->capacity_at_least_bytes / 1e6);
 	}
 	/* English from the helper, or in-process (docs/ARCHITECTURE.md) */
 	g_print("%s\n", sdt_l10n_tr(r->reason));
@@ -225,6 +283,46 @@ sdt_cli_check_print_reply(JsonNode *reply, GError **error)
 	return TRUE;
 }
 
+/* the options that go together */
+static gboolean
+sdt_cli_check_usage(const gchar *dir,
+		    const gchar *device,
+		    gboolean full,
+		    const gchar *confirm,
+		    GError **error)
+{
+	if (dir != NULL && device != NULL) {
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_ARGUMENT,
+				    _("Name a folder or a device to check, not both"));
+		return FALSE;
+	}
+	if (confirm != NULL && (device == NULL || !full)) {
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_ARGUMENT,
+				    _("--destroy-data-on goes with --device and --full"));
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* the full check of @device refused for want of a confirmation: the option that gives
+ * it, which the helper and the library do not know of */
+static void
+sdt_cli_check_confirm_hint(const gchar *device, GError **error)
+{
+	g_autofree gchar *message = NULL;
+
+	if (error == NULL || !g_error_matches(*error, SDT_ERROR, SDT_ERROR_INVALID_ARGUMENT))
+		return;
+	message = (*error)->message;
+	/* Translators: the refusal, then the device to name again */
+	(*error)->message =
+		g_strdup_printf(_("%s\nTo go on, add --destroy-data-on %s"), message, device);
+}
+
 gint
 sdtunerctl_check(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
@@ -232,6 +330,7 @@ sdtunerctl_check(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	g_autoptr(JsonNode) result = NULL;
 	g_autofree gchar *dir = NULL;
 	g_autofree gchar *device = NULL;
+	g_autofree gchar *confirm = NULL;
 	gboolean full = FALSE;
 	gint rc = SDT_CLI_EXIT_OK;
 	const GOptionEntry entries[] = {
@@ -258,29 +357,35 @@ sdtunerctl_check(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		 N_("Check the whole card DEV (in a reader, unmounted) in place, putting back "
 		    "every block it writes"),
 		 N_("DEV")},
+		{"destroy-data-on",
+		 0,
+		 0,
+		 G_OPTION_ARG_FILENAME,
+		 &confirm,
+		 N_("With --device and --full: DEV again, your word that everything on it is "
+		    "lost (every block is written and read back, nothing saved)"),
+		 N_("DEV")},
 		{NULL},
 	};
 
 	/* --json and --help/-h come from sdt_cli_parse(), as for every command */
 	if (!sdt_cli_parse(cli, entries, 0, 0, &argc, &argv, &rc, error))
 		return rc;
-	if (dir != NULL && device != NULL) {
-		g_set_error_literal(error,
-				    SDT_ERROR,
-				    SDT_ERROR_INVALID_ARGUMENT,
-				    _("Name a folder or a device to check, not both"));
+	if (!sdt_cli_check_usage(dir, device, full, confirm, error))
 		return SDT_CLI_EXIT_USAGE;
-	}
 	self.tty = isatty(STDERR_FILENO);
 	self.started = g_get_monotonic_time();
 	self.mode = full ? "full" : "quick";
 	self.dir = dir;
 	self.device = device;
+	self.confirm = confirm;
 	result = sdt_cli_run_in_thread(sdt_cli_check_work, sdt_cli_check_interrupted, &self, error);
 	if (self.line_shown)
 		g_printerr("\n");
 	g_clear_pointer(&self.last_phase, g_free);
 
+	if (result == NULL && full && device != NULL && confirm == NULL)
+		sdt_cli_check_confirm_hint(device, error);
 	if (result == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json)

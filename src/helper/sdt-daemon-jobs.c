@@ -185,10 +185,12 @@ sdt_daemon_check_device_run(SdtContext *ctx,
 {
 	/* only a card `sdtunerctl devices` offers: never a fixed disk through the helper, but
 	 * on a simulated board (a root prefix) a loop device standing in for a card, as the
-	 * device list offers it there (docs/DESIGN.md "Stand-ins") */
+	 * device list offers it there (docs/DESIGN.md "Stand-ins"); @data: the full mode's
+	 * confirmation, or NULL */
 	return sdt_ops_check_device(ctx,
 				    mode,
 				    device,
+				    data,
 				    sdt_context_is_simulated(ctx),
 				    progress,
 				    user_data,
@@ -200,6 +202,7 @@ SdtBenchmarkJob *
 sdt_daemon_jobs_check_device(SdtContext *ctx,
 			     const gchar *mode,
 			     const gchar *device,
+			     const gchar *confirm,
 			     const gchar *sender)
 {
 	return sdt_benchmark_job_new_full(ctx,
@@ -207,8 +210,8 @@ sdt_daemon_jobs_check_device(SdtContext *ctx,
 					  device,
 					  sender,
 					  sdt_daemon_check_device_run,
-					  NULL,
-					  NULL,
+					  g_strdup(confirm),
+					  g_free,
 					  "checking a card in place: a shutdown in the middle of "
 					  "its writes leaves them for the next start to put back");
 }

@@ -39,10 +39,12 @@ SdtBenchmarkJob *sdt_daemon_jobs_check_dir(SdtContext *ctx,
 					   const gchar *sender,
 					   const SdtDaemonJobsCheckDir *checked);
 
-/* StartCheck with "device": sdt_ops_check_device() on a card the device list offers */
+/* StartCheck with "device": sdt_ops_check_device() on a card the device list offers;
+ * @confirm: "confirm_device", the full mode's confirmation, or NULL */
 SdtBenchmarkJob *sdt_daemon_jobs_check_device(SdtContext *ctx,
 					      const gchar *mode,
 					      const gchar *device,
+					      const gchar *confirm,
 					      const gchar *sender);
 
 G_END_DECLS

@@ -68,6 +68,7 @@ typedef struct {
 	gboolean trial;
 	gchar *dir;      /* StartCheck's "dir" option, or NULL */
 	gchar *device;   /* StartCheck's "device" option, or NULL */
+	gchar *confirm;  /* StartCheck's "confirm_device" option, or NULL */
 	guint64 size;    /* StartSoak's */
 	gdouble seconds; /* StartSoak's, StartVerify's soak_seconds (-1: default) */
 } SdtDaemonCall;
@@ -118,6 +119,7 @@ sdt_daemon_call_free(SdtDaemonCall *call)
 	g_free(call->arg);
 	g_free(call->dir);
 	g_free(call->device);
+	g_free(call->confirm);
 	g_free(call);
 }
 
@@ -276,6 +278,7 @@ sdt_daemon_job_new(SdtDaemon *self, SdtDaemonCall *call, const gchar *sender)
 			return sdt_daemon_jobs_check_device(self->ctx,
 							    call->arg,
 							    call->device,
+							    call->confirm,
 							    sender);
 		if (call->dir != NULL)
 			return sdt_daemon_jobs_check_dir(
@@ -524,11 +527,13 @@ sdt_daemon_handle_start_check(SdtManager *manager,
 
 	g_autofree gchar *dir = NULL;
 	g_autofree gchar *device = NULL;
+	g_autofree gchar *confirm = NULL;
 	SdtDaemonCall *call;
 
 	if (!sdt_check_config_mode_from_string(mode, &check_mode, &error) ||
 	    !sdt_options_lookup_path(options, SDT_OPTION_DIR, &dir, &error) ||
-	    !sdt_options_lookup_path(options, SDT_OPTION_DEVICE, &device, &error)) {
+	    !sdt_options_lookup_path(options, SDT_OPTION_DEVICE, &device, &error) ||
+	    !sdt_options_lookup_path(options, SDT_OPTION_CONFIRM_DEVICE, &confirm, &error)) {
 		sdt_daemon_return_error(invocation, error);
 		return G_DBUS_METHOD_INVOCATION_HANDLED;
 	}
@@ -540,9 +545,19 @@ sdt_daemon_handle_start_check(SdtManager *manager,
 		sdt_daemon_return_error(invocation, error);
 		return G_DBUS_METHOD_INVOCATION_HANDLED;
 	}
+	if (confirm != NULL && device == NULL) {
+		g_set_error_literal(&error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_ARGUMENT,
+				    _("A confirmation that names the device goes with a device "
+				      "to check only"));
+		sdt_daemon_return_error(invocation, error);
+		return G_DBUS_METHOD_INVOCATION_HANDLED;
+	}
 	call = sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_CHECK, mode);
 	call->dir = g_steal_pointer(&dir);
 	call->device = g_steal_pointer(&device);
+	call->confirm = g_steal_pointer(&confirm);
 	/* a whole card in a reader: an action of its own (the admin, kept a while) */
 	sdt_daemon_authorize(self,
 			     call,

@@ -19,6 +19,8 @@ G_BEGIN_DECLS
 #define SDT_OPTION_DIR          "dir"
 /* issue 34: StartCheck of a whole unmounted card */
 #define SDT_OPTION_DEVICE "device"
+/* and its full mode's confirmation: the same device named again (ay) */
+#define SDT_OPTION_CONFIRM_DEVICE "confirm_device"
 
 /*
  * Checks of what a D-Bus caller sends, done before anything else.  They are

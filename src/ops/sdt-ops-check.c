@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sdt-check.h"
 #include "sdt-devices.h"
@@ -104,10 +105,44 @@ sdt_ops_check_owned(SdtContext *ctx,
 	return g_steal_pointer(&node);
 }
 
-/* the node of the device @name is (as named: the engine refuses a partition, naming the
- * whole card), if the check may write to it */
+/* what the full check of @d gives up, in words: its partition table and file systems as
+ * `sdtunerctl devices` reads them (libblkid) */
 static gchar *
-sdt_ops_check_device_node(const gchar *name, gboolean allow_fixed, GError **error)
+sdt_ops_check_device_contents(const SdtDevice *d)
+{
+	GString *s;
+
+	if (d->signatures_from == NULL)
+		return g_strdup(_("what it holds could not be read"));
+	if (d->partition_table == NULL && (d->filesystems == NULL || d->filesystems->len == 0))
+		return g_strdup(_("no partition table or file system was found on it"));
+	s = g_string_new(NULL);
+	if (d->partition_table != NULL)
+		/* Translators: a partition table's type, "dos" or "gpt" */
+		g_string_append_printf(s, _("a %s partition table"), d->partition_table);
+	for (guint i = 0; d->filesystems != NULL && i < d->filesystems->len; i++) {
+		const SdtDeviceFs *fs = g_ptr_array_index(d->filesystems, i);
+		if (s->len > 0)
+			g_string_append(s, ", ");
+		if (fs->label != NULL)
+			/* Translators: a file system's type ("ext4"), its label, the partition
+			 * ("sdb2") */
+			g_string_append_printf(s,
+					       _("%s “%s” on %s"),
+					       fs->type,
+					       fs->label,
+					       fs->device);
+		else
+			/* Translators: a file system's type ("ext4"), the partition ("sdb2") */
+			g_string_append_printf(s, _("%s on %s"), fs->type, fs->device);
+	}
+	return g_string_free(s, FALSE);
+}
+
+/* the node of the device @name is (as named: the engine refuses a partition, naming the
+ * whole card), if the check may write to it; @contents: what it holds, in words */
+static gchar *
+sdt_ops_check_device_node(const gchar *name, gboolean allow_fixed, gchar **contents, GError **error)
 {
 	g_autoptr(SdtContext) host = NULL;
 	g_autoptr(GPtrArray) mounts = NULL;
@@ -125,9 +160,11 @@ sdt_ops_check_device_node(const gchar *name, gboolean allow_fixed, GError **erro
 		return NULL;
 	/* a stand-in: a loop device judged as a card for every other reason */
 	offer = allow_fixed ? sdt_device_offer_decide_stand_in(&d->facts) : d->offer;
-	if (sdt_device_offer_is_offered(offer))
+	if (sdt_device_offer_is_offered(offer)) {
+		*contents = sdt_ops_check_device_contents(d);
 		return strchr(name, '/') != NULL ? g_strdup(name)
 						 : g_strconcat("/dev/", name, NULL);
+	}
 	g_set_error(error,
 		    SDT_ERROR,
 		    offer == SDT_DEVICE_OFFER_MOUNTED || offer == SDT_DEVICE_OFFER_IN_USE
@@ -142,10 +179,59 @@ sdt_ops_check_device_node(const gchar *name, gboolean allow_fixed, GError **erro
 	return NULL;
 }
 
+/* the full check's confirmation: @confirm names the block device @node is (a link to it
+ * counts, a partition of it or another device does not); else an error that says what
+ * would be lost, before anything is opened for writing */
+static gboolean
+sdt_ops_check_device_confirmed(const gchar *node,
+			       const gchar *confirm,
+			       const gchar *contents,
+			       GError **error)
+{
+	g_autofree gchar *confirm_node = NULL;
+	struct stat st_node;
+	struct stat st_confirm;
+
+	if (confirm == NULL) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_ARGUMENT,
+			    /* Translators: the device, what it holds (a list), the device */
+			    _("The full check writes over every block of %s, and everything on "
+			      "it is lost (%s). It runs only with a confirmation that names %s "
+			      "again"),
+			    node,
+			    contents,
+			    node);
+		return FALSE;
+	}
+	confirm_node = strchr(confirm, '/') != NULL ? g_strdup(confirm)
+						    : g_strconcat("/dev/", confirm, NULL);
+	if (stat(node, &st_node) != 0 || stat(confirm_node, &st_confirm) != 0 ||
+	    !S_ISBLK(st_node.st_mode) || !S_ISBLK(st_confirm.st_mode) ||
+	    st_node.st_rdev != st_confirm.st_rdev) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_ARGUMENT,
+			    /* Translators: the confirmation's device, the checked device, what
+			     * the latter holds (a list) */
+			    _("The confirmation names %s, which is not %s: nothing was written. "
+			      "The full check writes over every block of %s, and everything on "
+			      "it is lost (%s)"),
+			    confirm,
+			    node,
+			    node,
+			    contents);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 JsonNode *
 sdt_ops_check_device(SdtContext *ctx,
 		     const gchar *mode,
 		     const gchar *device,
+		     const gchar *confirm,
 		     gboolean allow_fixed,
 		     SdtBenchProgressFunc progress,
 		     gpointer user_data,
@@ -158,23 +244,28 @@ sdt_ops_check_device(SdtContext *ctx,
 	SdtCheckMode check_mode;
 	g_auto(GStrv) journal_dirs = NULL;
 	g_autofree gchar *node = NULL;
+	g_autofree gchar *contents = NULL;
 
 	if (!sdt_check_config_mode_from_string(mode, &check_mode, error))
 		return NULL;
-	if (check_mode == SDT_CHECK_MODE_FULL) {
-		/* the full pass writes every block without saving it first */
+	if (check_mode != SDT_CHECK_MODE_FULL && confirm != NULL) {
 		g_set_error_literal(error,
 				    SDT_ERROR,
-				    SDT_ERROR_NOT_SUPPORTED,
-				    _("A whole card is checked in the quick mode only: the full "
-				      "mode would overwrite everything on it"));
+				    SDT_ERROR_INVALID_ARGUMENT,
+				    _("A confirmation that names the device goes with the full "
+				      "check only"));
 		return NULL;
 	}
-	node = sdt_ops_check_device_node(device, allow_fixed, error);
+	node = sdt_ops_check_device_node(device, allow_fixed, &contents, error);
 	if (node == NULL)
+		return NULL;
+	/* the full pass writes every block without saving it first */
+	if (check_mode == SDT_CHECK_MODE_FULL &&
+	    !sdt_ops_check_device_confirmed(node, confirm, contents, error))
 		return NULL;
 	sdt_check_config_init(&config, check_mode);
 	config.device = node;
+	config.destroy_data = check_mode == SDT_CHECK_MODE_FULL;
 	/* on the system disk: never on the card, and kept across a power cut */
 	journal_dirs = sdt_check_journal_dirs(ctx);
 	config.journal_dirs = (const gchar *const *) journal_dirs;

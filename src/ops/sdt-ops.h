@@ -159,10 +159,15 @@ JsonNode *sdt_ops_check(SdtContext *ctx,
  * loop device that nothing but being fixed keeps from it, a stand-in for a card
  * (sdt_device_offer_decide_stand_in()): the tests' cards. Not added to the running card's
  * history.
+ * The full mode writes over every block, saving nothing: only with @confirm naming the
+ * same block device (a link to it counts; a partition of it or another device does
+ * not), else refused before anything is opened for writing, with what would be lost
+ * (its partition table and file systems).  @confirm with the quick mode is refused.
  */
 JsonNode *sdt_ops_check_device(SdtContext *ctx,
 			       const gchar *mode,
 			       const gchar *device,
+			       const gchar *confirm,
 			       gboolean allow_fixed,
 			       SdtBenchProgressFunc progress,
 			       gpointer user_data,

@@ -22,7 +22,8 @@ next check puts it back first: the SHA-256 as before.
 
 Refused, the card unchanged: the system disk (its node and a symbolic link to it), a
 mounted card, a partition of a card, a read-only card, a card another program holds
-(O_EXCL), the full mode, --dir with --device, a device that does not exist.
+(O_EXCL), the full mode without a confirmation that names the device (the full mode:
+tests/check/test-check-full-device.py), --dir with --device, a device that does not exist.
 
 usage: test-check-device.py SDTUNERCTL SDT_FAKE_CARD   (as root; prints TAP)"""
 import json
@@ -198,7 +199,8 @@ def refusals(root):
             os.close(fd)
         ok(rc == 1 and 'in use' in out, f'a card another program holds refused, exit {rc}', out)
         rc, res, secs, out = check(root, card.loop, '--full')
-        ok(rc == 1 and 'quick mode only' in out, f'the full mode refused, exit {rc}', out)
+        ok(rc == 1 and 'confirmation that names' in out,
+           f'the full mode without a confirmation refused, exit {rc}', out)
         r = subprocess.run([CTL, '--root', root, 'check', '--device', card.loop, '--dir', root],
                            capture_output=True, text=True)
         ok(r.returncode == 2 and 'not both' in r.stderr,

@@ -331,7 +331,9 @@ class CheckDeviceBusTest(unittest.TestCase):
     def test_device_over_the_bus(self):
         """nobody is refused by polkit naming the action; root is refused by a helper
         without a root prefix, which checks only a card `sdtunerctl devices` offers (a loop
-        device is a fixed disk); the card unchanged.  (The check itself of a whole card:
+        device is a fixed disk), also in the full mode with its confirmation
+        (confirm_device); a confirmation without a device or of the wrong type refused
+        before polkit; the card unchanged.  (The check itself of a whole card:
         tests/check/test-check-device.py, in-process.)"""
         card = self.fc.Card('genuine', 256, 256, layout='raw')
         self.addCleanup(card.down)
@@ -362,6 +364,27 @@ class CheckDeviceBusTest(unittest.TestCase):
                                'dir': GLib.Variant('ay', b'/tmp\0')})),
                            None, Gio.DBusCallFlags.NONE, 30000, None)
         self.assertIn('not both', cm.exception.message)
+        # the full mode's confirmation (confirm_device): through the CLI over the bus to the
+        # helper, which refuses the fixed disk before the confirmation matters
+        r = self.ctl('--json', 'check', '--device', card.loop, '--full', '--destroy-data-on',
+                     card.loop)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        err = json.loads(r.stdout)['error']
+        self.assertEqual(err['name'], E + 'NotSupported')
+        self.assertIn('not removable', err['message'])
+        # refused before polkit: a confirmation without a device, one of the wrong type
+        for opts, words in (({'confirm_device': GLib.Variant('ay', card.loop.encode() + b'\0')},
+                             'goes with a device'),
+                            ({'device': GLib.Variant('ay', card.loop.encode() + b'\0'),
+                              'confirm_device': GLib.Variant('s', card.loop)},
+                             'confirm_device')):
+            with self.assertRaises(GLib.Error) as cm:
+                conn.call_sync('org.example.SdTuner1', '/org/example/SdTuner1',
+                               'org.example.SdTuner1.Manager', 'StartCheck',
+                               GLib.Variant('(sa{sv})', ('full', opts)),
+                               None, Gio.DBusCallFlags.NONE, 30000, None)
+            self.assertIn(E + 'InvalidArgument', cm.exception.message)
+            self.assertIn(words, cm.exception.message)
         self.assertEqual(self.fc.sha256_file(card.backing), before)
 
     def test_stand_in_over_the_bus(self):
