@@ -55,6 +55,17 @@ JsonNode *sdt_cli_ops_job(SdtCli *cli,
 			  GCancellable *cancellable,
 			  GError **error);
 
+/* `bench --device` as sdt_ops_bench_device(): in-process with --root (a fixed disk too),
+ * else the helper's StartBenchmark with the options "device" and "destroy_data_on" */
+JsonNode *sdt_cli_ops_bench_device(SdtCli *cli,
+				   const gchar *profile,
+				   const gchar *device,
+				   const gchar *confirm,
+				   SdtBenchProgressFunc progress,
+				   gpointer user_data,
+				   GCancellable *cancellable,
+				   GError **error);
+
 /* the soak test as sdt_ops_bench_soak(): in-process with --root, else the
  * helper's StartSoak job (@dir only with --root) */
 JsonNode *sdt_cli_ops_soak(SdtCli *cli,

@@ -19,6 +19,8 @@ G_BEGIN_DECLS
 #define SDT_OPTION_DIR          "dir"
 /* issue 34: StartCheck of a whole unmounted card */
 #define SDT_OPTION_DEVICE "device"
+/* StartBenchmark with "device": the confirmation that names the same card (issue 34) */
+#define SDT_OPTION_DESTROY_DATA_ON "destroy_data_on"
 
 /*
  * Checks of what a D-Bus caller sends, done before anything else.  They are
