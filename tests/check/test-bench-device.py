@@ -11,6 +11,8 @@ Stand-ins (tests/fake-card: the FUSE file under a loop device), not mounted:
 - a blank card (zeros, no partition table, no file system): the write tests run on the
   region at 16 MiB, the A1/A2 verdict is given, target.writes is "blank";
 - a card holding random bytes but no signature: blank too (nothing libblkid can name);
+- a blank card throttled to 20 MB/s and 2000 IOPS (a cgroup, as bench/card.sh): the
+  figures are the device's, within the throttle;
 - a card with the Raspberry Pi OS layout (partition table, vfat, ext4): only the read tests,
   no verdict, a note naming what it holds, and the SHA-256 of all it stores unchanged; then
   with --destroy-data-on naming it (as another name of it: /dev/loopN vs loopN) the write
@@ -46,11 +48,43 @@ READS = ['rand-4k-read-qd32', 'seq-read', 'rand-4k-read-qd1', 'raw-read']
 WRITES = ['seq-write', 'rand-4k-write-qd32', 'rand-4k-write-qd1']
 
 
-def bench(root, device, *extra, json_out=True):
+class Throttle:
+    """a block I/O cgroup limiting the card to @bps bytes/s and @iops, as bench/card.sh
+    does (cgroup v2 io.max, else v1 blkio.throttle); None when neither is there"""
+
+    def __init__(self, loop, bps, iops):
+        mm = open(f'/sys/block/{os.path.basename(loop)}/dev').read().strip()
+        if os.path.exists('/sys/fs/cgroup/cgroup.controllers') and \
+                'io' in open('/sys/fs/cgroup/cgroup.controllers').read().split():
+            self.cg = f'/sys/fs/cgroup/sdt-bench-device-{os.getpid()}'
+            os.mkdir(self.cg)
+            with open(os.path.join(self.cg, 'io.max'), 'w') as f:
+                f.write(f'{mm} rbps={bps} wbps={bps} riops={iops} wiops={iops}\n')
+        elif os.path.isdir('/sys/fs/cgroup/blkio'):
+            self.cg = f'/sys/fs/cgroup/blkio/sdt-bench-device-{os.getpid()}'
+            os.mkdir(self.cg)
+            for what, v in (('read_bps', bps), ('write_bps', bps), ('read_iops', iops),
+                            ('write_iops', iops)):
+                with open(os.path.join(self.cg, f'blkio.throttle.{what}_device'), 'w') as f:
+                    f.write(f'{mm} {v}\n')
+        else:
+            raise OSError('no cgroup io (v2) or blkio (v1) controller')
+
+    def enter(self):
+        """in the child, before exec: into the group"""
+        with open(os.path.join(self.cg, 'cgroup.procs'), 'w') as f:
+            f.write(str(os.getpid()))
+
+    def remove(self):
+        os.rmdir(self.cg)
+
+
+def bench(root, device, *extra, json_out=True, throttle=None):
     argv = [CTL, '--root', root] + (['--json'] if json_out else []) + \
         ['bench', '-p', 'quick', '--device', device] + list(extra)
     t0 = time.monotonic()
-    r = subprocess.run(argv, capture_output=True, text=True, timeout=600)
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=600,
+                       preexec_fn=throttle.enter if throttle else None)
     secs = time.monotonic() - t0
     res = None
     if json_out and r.returncode == 0:
@@ -107,6 +141,35 @@ def case_blank(root, fill):
            'no partition table and no file system' in out and 'A1: ' in out,
            'a blank card: the text output names the card, its region and the verdict', out)
     finally:
+        card.down()
+
+
+def case_throttled(root):
+    """a blank card throttled to 20 MB/s and 2000 IOPS: the figures are the device's (the
+    region read and written on the card, not a cache): each within the throttle, the
+    sequential ones above half of it"""
+    card = fc.Card('genuine', 256, 256, layout='raw', mounted=False, raw_fill='zeros')
+    throttle = None
+    try:
+        try:
+            throttle = Throttle(card.loop, 20000000, 2000)
+        except OSError as e:
+            skip('a throttled blank card', str(e))
+            return
+        rc, res, secs, out = bench(root, card.loop, throttle=throttle)
+        tests = {t['name']: t for t in res['tests']} if res else {}
+        figures = {n: (round(t['mb_s'], 1), round(t['iops'])) for n, t in tests.items()}
+        good = len(tests) == 7
+        for name in ('seq-write', 'seq-read', 'raw-read'):
+            good = good and 15.0 <= tests[name]['mb_s'] <= 20.0 * 1.1
+        for name in ('rand-4k-read-qd32', 'rand-4k-write-qd32'):
+            good = good and tests[name]['iops'] <= 2000 * 1.1
+        ok(good and rc == 0,
+           f'a blank card throttled to 20 MB/s and 2000 IOPS: the figures within the '
+           f'throttle, {secs:.1f} s: {figures}', out)
+    finally:
+        if throttle is not None:
+            throttle.remove()
         card.down()
 
 
@@ -252,6 +315,7 @@ def main():
     try:
         case_blank(root, 'zeros')
         case_blank(root, 'random')
+        case_throttled(root)
         case_pios(root)
         case_read_only(root)
         refusals(root)
