@@ -176,7 +176,7 @@ sdt_ops_bench_device_writes(SdtDevice *d, const gchar *confirm, gchar **note)
 
 /* what a USB reader hides, and whether its link capped the reads */
 static void
-sdt_ops_bench_device_reader_notes(SdtBenchRecord *record, SdtDevice *d, gdouble ceiling)
+sdt_ops_bench_device_reader_notes(SdtBenchRecord *record, const SdtDevice *d, gdouble ceiling)
 {
 	if (g_strcmp0(d->bus, "usb") != 0)
 		return;
@@ -200,11 +200,10 @@ sdt_ops_bench_device_reader_notes(SdtBenchRecord *record, SdtDevice *d, gdouble 
 						record->ceiling_percent));
 }
 
-/* the record of a run on @d, with the notes of the caller's checks first */
-static JsonNode *
+JsonNode *
 sdt_ops_bench_device_record(SdtBenchResult *result,
 			    SdtBenchTarget *target,
-			    SdtDevice *d,
+			    const SdtDevice *d,
 			    const gchar *writes,
 			    gchar *skip_note)
 {

@@ -11,6 +11,7 @@
 #include "sdt-bench.h"
 #include "sdt-context.h"
 #include "sdt-check.h"
+#include "sdt-devices.h"
 
 G_BEGIN_DECLS
 
@@ -255,6 +256,18 @@ JsonNode *sdt_ops_bench_device(SdtContext *ctx,
 
 /* what a USB reader's link of @mbit_s carries in practice, MB/s; 0: unknown */
 gdouble sdt_ops_bench_device_usb_ceiling(gdouble mbit_s);
+
+/*
+ * The record of sdt_ops_bench_device()'s run @result on @target, the card @d (its bus and
+ * USB link: the reader's ceiling, reader_bottleneck and the notes of what a reader hides),
+ * @writes ("blank", "confirmed" or NULL) and @skip_note (taken: why the write tests were
+ * skipped, or NULL).  Pure, for tests.
+ */
+JsonNode *sdt_ops_bench_device_record(SdtBenchResult *result,
+				      SdtBenchTarget *target,
+				      const SdtDevice *d,
+				      const gchar *writes,
+				      gchar *skip_note);
 
 /* sdt_ops_bench() with an explicit configuration (tests use tiny sizes) */
 JsonNode *sdt_ops_bench_run(SdtContext *ctx,
