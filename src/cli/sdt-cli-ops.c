@@ -16,6 +16,7 @@
 
 #include "sdt-check.h"
 #include "sdt-cli-ops.h"
+#include "sdt-cli-ops-private.h"
 #include "sdt-l10n.h"
 #include "sdt-soak.h"
 #include "sdt-client-job.h"
@@ -47,7 +48,7 @@ sdt_cli_ops_helper_missing(SdtCli *cli)
 }
 
 /* a result read in this process: what it prints is valid UTF-8, as over the bus */
-static JsonNode *
+JsonNode *
 sdt_cli_ops_local(JsonNode *node, GError **error)
 {
 	if (node != NULL)
@@ -73,13 +74,7 @@ sdt_cli_ops_read_local(SdtCliLocalFunc local, SdtContext *ctx, GError **error)
 	return sdt_cli_ops_local(node, error);
 }
 
-/* a progress callback of library code running in English: it shows in the user's */
-typedef struct {
-	SdtBenchProgressFunc progress;
-	gpointer user_data;
-} SdtCliUserProgress;
-
-static void
+void
 sdt_cli_ops_user_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gpointer data)
 {
 	SdtCliUserProgress *p = data;
@@ -146,7 +141,7 @@ sdt_cli_ops_command_line(SdtCli *cli)
  * bench, apply and revert need the helper, or root in-process: say what to
  * install, or the exact command that works without the service
  */
-static void
+void
 sdt_cli_ops_privileged_hint(SdtCli *cli, GError **error)
 {
 	g_autofree gchar *command = NULL;
@@ -521,7 +516,7 @@ sdt_cli_job_wait_run(SdtCliJobWait *w,
  * and follows it until Completed, from the helper's unique name only: the
  * system bus lets any user emit a Completed for our job's predictable path.
  */
-static JsonNode *
+JsonNode *
 sdt_cli_ops_run_job(SdtCli *cli,
 		    const gchar *method,
 		    const gchar *arg,
@@ -661,66 +656,6 @@ sdt_cli_ops_job(SdtCli *cli,
 	if (node == NULL)
 		sdt_cli_ops_privileged_hint(cli, error);
 	return node;
-}
-
-/* a device as the helper takes it: absolute; a kernel name ("sdb") is under /dev */
-static GVariant *
-sdt_cli_ops_device_path(const gchar *name)
-{
-	g_autofree gchar *path = strchr(name, '/') != NULL ? g_canonicalize_filename(name, NULL)
-							   : g_strconcat("/dev/", name, NULL);
-
-	return g_variant_new_bytestring(path);
-}
-
-JsonNode *
-sdt_cli_ops_bench_device(SdtCli *cli,
-			 const gchar *profile,
-			 const gchar *device,
-			 const gchar *confirm,
-			 SdtBenchProgressFunc progress,
-			 gpointer user_data,
-			 GCancellable *cancellable,
-			 GError **error)
-{
-	SdtCliUserProgress user = {progress, user_data};
-	g_auto(GVariantBuilder) builder = G_VARIANT_BUILDER_INIT(G_VARIANT_TYPE_VARDICT);
-	gpointer before;
-	JsonNode *node;
-
-	if (cli->ctx == NULL) {
-		/* issue 34: the helper's StartBenchmark on a whole card, the check-device action */
-		g_variant_builder_add(&builder, "{sv}", "device", sdt_cli_ops_device_path(device));
-		if (confirm != NULL)
-			g_variant_builder_add(&builder,
-					      "{sv}",
-					      "destroy_data_on",
-					      sdt_cli_ops_device_path(confirm));
-		node = sdt_cli_ops_run_job(cli,
-					   "StartBenchmark",
-					   profile,
-					   g_variant_builder_end(&builder),
-					   progress,
-					   user_data,
-					   cancellable,
-					   error);
-		if (node == NULL)
-			sdt_cli_ops_privileged_hint(cli, error);
-		return node;
-	}
-	before = sdt_l10n_english_begin();
-	/* in-process (--root: root, the tests' loop devices) a disk that is not removable too */
-	node = sdt_ops_bench_device(cli->ctx,
-				    profile,
-				    device,
-				    confirm,
-				    TRUE,
-				    sdt_cli_ops_user_progress_cb,
-				    &user,
-				    cancellable,
-				    error);
-	sdt_l10n_english_end(before);
-	return sdt_cli_ops_local(node, error);
 }
 
 JsonNode *

@@ -57,7 +57,7 @@ JsonNode *sdt_cli_ops_job(SdtCli *cli,
 
 /* `bench --device` as sdt_ops_bench_device(): in-process with --root (a fixed disk too),
  * else the helper's StartBenchmark with the options "device" and "destroy_data_on" */
-JsonNode *sdt_cli_ops_bench_device(SdtCli *cli,
+JsonNode *sdt_cli_ops_device_bench(SdtCli *cli,
 				   const gchar *profile,
 				   const gchar *device,
 				   const gchar *confirm,

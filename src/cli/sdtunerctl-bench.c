@@ -109,7 +109,7 @@ sdt_cli_bench_work(gpointer data, GCancellable *cancellable, GError **error)
 	SdtCliBenchRun *self = data;
 
 	if (self->device != NULL)
-		return sdt_cli_ops_bench_device(self->cli,
+		return sdt_cli_ops_device_bench(self->cli,
 						self->profile,
 						self->device,
 						self->confirm,

@@ -233,7 +233,7 @@ sdt_daemon_bench_device_run(SdtContext *ctx,
 				    error);
 }
 
-SdtBenchmarkJob *
+static SdtBenchmarkJob *
 sdt_daemon_jobs_bench_device(SdtContext *ctx,
 			     const gchar *profile,
 			     const gchar *device,
@@ -250,4 +250,17 @@ sdt_daemon_jobs_bench_device(SdtContext *ctx,
 		g_free,
 		"benchmarking a card in a reader: a shutdown in the middle "
 		"of its writes would leave the card half written");
+}
+
+SdtBenchmarkJob *
+sdt_daemon_jobs_bench(SdtContext *ctx,
+		      const gchar *profile,
+		      const gchar *bench_dir,
+		      const gchar *device,
+		      const gchar *confirm,
+		      const gchar *sender)
+{
+	if (device != NULL)
+		return sdt_daemon_jobs_bench_device(ctx, profile, device, confirm, sender);
+	return sdt_benchmark_job_new(ctx, profile, bench_dir, sender, sdt_ops_bench);
 }

@@ -292,17 +292,12 @@ sdt_daemon_job_new(SdtDaemon *self, SdtDaemonCall *call, const gchar *sender)
 					     sender,
 					     sdt_ops_check);
 	default:
-		if (call->device != NULL)
-			return sdt_daemon_jobs_bench_device(self->ctx,
-							    call->arg,
-							    call->device,
-							    call->confirm,
-							    sender);
-		return sdt_benchmark_job_new(self->ctx,
+		return sdt_daemon_jobs_bench(self->ctx,
 					     call->arg,
 					     self->bench_dir,
-					     sender,
-					     sdt_ops_bench);
+					     call->device,
+					     call->confirm,
+					     sender);
 	}
 }
 
@@ -512,25 +507,14 @@ sdt_daemon_handle_start_benchmark(SdtManager *manager,
 	SdtDaemonCall *call;
 
 	if (!sdt_options_check_profile(profile, &error) ||
-	    !sdt_options_lookup_path(options, SDT_OPTION_DEVICE, &device, &error) ||
-	    !sdt_options_lookup_path(options, SDT_OPTION_DESTROY_DATA_ON, &confirm, &error)) {
-		sdt_daemon_return_error(invocation, error);
-		return G_DBUS_METHOD_INVOCATION_HANDLED;
-	}
-	if (confirm != NULL && device == NULL) {
-		g_set_error_literal(&error,
-				    SDT_ERROR,
-				    SDT_ERROR_INVALID_ARGUMENT,
-				    _("Option “destroy_data_on” goes with “device”, naming the "
-				      "same card"));
+	    !sdt_options_lookup_bench_device(options, &device, &confirm, &error)) {
 		sdt_daemon_return_error(invocation, error);
 		return G_DBUS_METHOD_INVOCATION_HANDLED;
 	}
 	call = sdt_daemon_call_new(self, invocation, SDT_DAEMON_OP_BENCHMARK, profile);
 	call->device = g_steal_pointer(&device);
 	call->confirm = g_steal_pointer(&confirm);
-	/* issue 34: a whole card reads (and may write) a device that is not the system's:
-	 * the check-device action (the admin, kept a while), docs/DESIGN.md */
+	/* issue 34: a whole card is not the system's: check-device's admin, docs/DESIGN.md */
 	sdt_daemon_authorize(self,
 			     call,
 			     call->device != NULL ? SDT_ACTION_CHECK_DEVICE : SDT_ACTION_BENCHMARK,

@@ -54,6 +54,11 @@ gboolean sdt_options_lookup_path(GVariant *options, const gchar *key, gchar **pa
 
 /* a recommendation id: 1-64 characters of [a-z0-9._-], starting with a letter
  * or digit, so no path, no "..", nothing to escape */
+/* StartBenchmark's "device" and "destroy_data_on" (sdt_options_lookup_path()); the second
+ * without the first is SDT_ERROR_INVALID_ARGUMENT */
+gboolean
+sdt_options_lookup_bench_device(GVariant *options, gchar **device, gchar **confirm, GError **error);
+
 gboolean sdt_options_check_id(const gchar *id, GError **error);
 
 /* "quick", "standard" or "full" */
