@@ -67,6 +67,10 @@ def case_card_readers(tmp):
        'card-readers sda: usb, /dev/sda, its size, removable', devices['sda'])
     ok(devices['mmcblk0']['system_disk'] and devices['mmcblk0']['sd_card'],
        'card-readers mmcblk0: the system disk, an SD card')
+    speeds = {name: d.get('usb_speed_mbit_s', 'absent') for name, d in devices.items()}
+    ok(speeds == {'mmcblk0': None, 'mmcblk1': None, 'sda': 480, 'sdb': 480, 'sdc': 480,
+                  'sdd': 12},
+       'card-readers: usb_speed_mbit_s, the reader\'s own USB link (null off USB)', speeds)
     ok(devices['sdb']['size_bytes'] == 0 and devices['sdb']['signatures_from'] is None,
        'card-readers sdb: no medium, nothing read', devices['sdb'])
 

@@ -37,6 +37,9 @@ sdt_bench_record_free(SdtBenchRecord *bench)
 	g_free(bench->device);
 	g_free(bench->filesystem);
 	g_free(bench->raw_device);
+	g_free(bench->device_node);
+	g_free(bench->writes);
+	g_free(bench->bus);
 	g_free(bench->profile);
 	g_free(bench->verdict.basis);
 	g_free(bench);
@@ -81,6 +84,7 @@ sdt_bench_record_new(void)
 	v->seq_write_mb_s = v->read_iops = v->write_iops = v->seconds = v->spread_percent = NAN;
 	v->confidence_percent = NAN;
 	r->spread_percent = r->ceiling_mb_s = r->ceiling_percent = r->seconds = NAN;
+	r->usb_speed_mbit_s = NAN;
 	return r;
 }
 
@@ -215,6 +219,27 @@ sdt_bench_record_derive(SdtBenchRecord *bench)
 	}
 }
 
+/* a whole card's members (issue 34); absent in a benchmark of the running card */
+static gboolean
+sdt_bench_record_read_whole_device(JsonObject *t, SdtBenchRecord *bench, GError **error)
+{
+	const gchar *at = "target";
+
+	return sdt_json_strict_bool(t, at, "whole_device", FALSE, &bench->whole_device, error) &&
+	       sdt_json_strict_string(t, at, "device_node", &bench->device_node, error) &&
+	       sdt_json_strict_int(t, at, "region_offset", 0, &bench->region_offset, error) &&
+	       sdt_json_strict_int(t, at, "device_size", 0, &bench->device_size, error) &&
+	       sdt_json_strict_string(t, at, "writes", &bench->writes, error) &&
+	       sdt_json_strict_string(t, at, "bus", &bench->bus, error) &&
+	       sdt_json_strict_number(t, at, "usb_speed_mbit_s", &bench->usb_speed_mbit_s, error) &&
+	       sdt_json_strict_bool(t,
+				    at,
+				    "reader_bottleneck",
+				    FALSE,
+				    &bench->reader_bottleneck,
+				    error);
+}
+
 static gboolean
 sdt_bench_record_read_target(JsonObject *obj, SdtBenchRecord *bench, GError **error)
 {
@@ -232,7 +257,8 @@ sdt_bench_record_read_target(JsonObject *obj, SdtBenchRecord *bench, GError **er
 				    "stand_in",
 				    FALSE,
 				    &bench->target_stand_in,
-				    error);
+				    error) &&
+	       sdt_bench_record_read_whole_device(target, bench, error);
 }
 
 /* {"a1": true, "a2": false, ...}: the only shape the engine writes */
@@ -362,6 +388,16 @@ sdt_bench_record_put_target(JsonBuilder *b, const SdtBenchRecord *r)
 	sdt_bench_record_put_bool(b, "tmpfile", r->tmpfile);
 	/* not the SD card: kept out of A1/A2 claims about the card and of comparisons */
 	sdt_bench_record_put_bool(b, "stand_in", r->target_stand_in);
+	if (r->whole_device) {
+		sdt_bench_record_put_bool(b, "whole_device", TRUE);
+		sdt_json_string_or_null(b, "device_node", r->device_node);
+		sdt_bench_record_put_int(b, "region_offset", r->region_offset);
+		sdt_bench_record_put_int(b, "device_size", r->device_size);
+		sdt_json_string_or_null(b, "writes", r->writes);
+		sdt_json_string_or_null(b, "bus", r->bus);
+		sdt_json_number_or_null(b, "usb_speed_mbit_s", r->usb_speed_mbit_s);
+		sdt_bench_record_put_bool(b, "reader_bottleneck", r->reader_bottleneck);
+	}
 	json_builder_end_object(b);
 }
 

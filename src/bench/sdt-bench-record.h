@@ -103,6 +103,21 @@ typedef struct {
 	gint64 file_size;
 	gboolean tmpfile;
 	gboolean target_stand_in; /* target.stand_in as written */
+	/*
+	 * a whole unmounted card (issue 34, `bench --device`): its node, where the
+	 * tests of the file ran on it, why the write tests ran ("blank": no partition
+	 * table and no file system; "confirmed": --destroy-data-on named it) or NULL
+	 * (skipped: see the notes), the bus and the reader's USB link (NaN: not USB),
+	 * and whether the reader's link capped the sequential read
+	 */
+	gboolean whole_device;
+	gchar *device_node;
+	gint64 region_offset;
+	gint64 device_size;
+	gchar *writes;
+	gchar *bus;
+	gdouble usb_speed_mbit_s;
+	gboolean reader_bottleneck;
 	/* the test file was not on the SD card (target.stand_in): no A1/A2 marks,
 	 * no verdict on the card, no place in before/after comparisons */
 	gboolean stand_in; /* target's or verdict's stand_in */

@@ -12,9 +12,11 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <libudev.h>
+#include <linux/fs.h>
 #include <linux/magic.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/ioctl.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -37,6 +39,8 @@ sdt_bench_target_free(SdtBenchTarget *self)
 		return;
 	if (self->fd >= 0)
 		close(self->fd);
+	if (self->hold_fd > 0)
+		close(self->hold_fd);
 	g_free(self->dir);
 	g_free(self->device);
 	g_free(self->device_node);
@@ -372,6 +376,90 @@ sdt_bench_target_open(const gchar *dir, guint64 size, SdtBenchTargetFlags flags,
 			self->device);
 		return NULL;
 	}
+	return g_steal_pointer(&self);
+}
+
+/* O_EXCL: refused while it or a partition is mounted, or another program holds it */
+static gint
+sdt_bench_target_open_excl(const gchar *node, gint flags, GError **error)
+{
+	gint fd = open(node, flags | O_DIRECT | O_EXCL | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0 && errno == EBUSY) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_BUSY,
+			    _("%s is in use (mounted, or held by another program, check or "
+			      "benchmark); unmount it and try again"),
+			    node);
+		return -1;
+	}
+	if (fd < 0)
+		sdt_error_set_from_errno(error, errno, _("Cannot open %s"), node);
+	return fd;
+}
+
+SdtBenchTarget *
+sdt_bench_target_open_device(const gchar *node,
+			     guint64 size,
+			     gboolean writes,
+			     gboolean *read_only,
+			     GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_autoptr(SdtBenchTarget) self = g_new0(SdtBenchTarget, 1);
+	guint64 bytes = 0;
+	gint ro = 0;
+	struct stat st;
+
+	self->fd = sdt_bench_target_open_excl(node, O_RDONLY, error);
+	if (self->fd < 0)
+		return NULL;
+	if (fstat(self->fd, &st) != 0 || !S_ISBLK(st.st_mode)) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NOT_SUPPORTED,
+			    _("%s is not a block device"),
+			    node);
+		return NULL;
+	}
+	if (ioctl(self->fd, BLKGETSIZE64, &bytes) != 0 || bytes == 0) {
+		g_set_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND, _("%s holds no card"), node);
+		return NULL;
+	}
+	*read_only = ioctl(self->fd, BLKROGET, &ro) == 0 && ro != 0;
+	if (bytes < SDT_BENCH_DEVICE_OFFSET + size) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_NO_SPACE,
+			    _("%s holds %" PRIu64 " MiB, too small for the %" PRIu64
+			      " MiB region of this profile after its first %" PRIu64
+			      " MiB; choose a smaller profile"),
+			    node,
+			    bytes / (1024 * 1024),
+			    size / (1024 * 1024),
+			    SDT_BENCH_DEVICE_OFFSET / (1024 * 1024));
+		return NULL;
+	}
+	if (writes && !*read_only) {
+		/* the second descriptor, for writes: the first one's O_EXCL claim holds the
+		 * card (as the check's), so no mount can take it between the two */
+		self->hold_fd = self->fd;
+		self->fd = open(node, O_RDWR | O_DIRECT | O_CLOEXEC | O_NOCTTY);
+		if (self->fd < 0) {
+			sdt_error_set_from_errno(error, errno, _("Cannot write to %s"), node);
+			return NULL;
+		}
+	}
+	self->whole_device = TRUE;
+	self->no_writes = !writes || *read_only;
+	self->offset = SDT_BENCH_DEVICE_OFFSET;
+	self->size = size;
+	self->devnum = st.st_rdev;
+	self->device_size = bytes;
+	self->device = g_path_get_basename(node);
+	self->device_node = g_strdup(node);
+	self->disk_node = g_strdup(node);
 	return g_steal_pointer(&self);
 }
 

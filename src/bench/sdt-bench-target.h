@@ -42,6 +42,15 @@ typedef struct {
 	/* not on the SD card: a --dir/--bench-dir of tests, or a simulated board's
 	 * directory on this machine; set by the caller that knows where the card is */
 	gboolean stand_in;
+	/*
+	 * a whole unmounted card (issue 34, sdt_bench_target_open_device()): @fd is
+	 * the device itself, the tests of the file run on [@offset, @offset + @size)
+	 * of it, and the write tests only when @writes says why nothing can be lost
+	 */
+	gboolean whole_device;
+	guint64 offset;
+	gboolean no_writes; /* the write tests are skipped (the card holds data) */
+	gint hold_fd;       /* > 0: the O_EXCL descriptor holding the card while @fd writes */
 } SdtBenchTarget;
 
 /*
@@ -53,6 +62,25 @@ typedef struct {
 SdtBenchTarget *
 sdt_bench_target_open(const gchar *dir, guint64 size, SdtBenchTargetFlags flags, GError **error);
 void sdt_bench_target_free(SdtBenchTarget *self);
+
+/* where a whole card's region starts: past the partition table and the first
+ * allocation units (docs/BENCHMARK-ENGINE.md, "A whole card") */
+#define SDT_BENCH_DEVICE_OFFSET (G_GUINT64_CONSTANT(16) * 1024 * 1024)
+
+/*
+ * A whole card, @node (a whole disk's node: the caller resolved and vetted it),
+ * opened O_DIRECT | O_EXCL: SDT_ERROR_BUSY while it or a partition is mounted or
+ * another program (or check, or benchmark) holds it; NOT_FOUND when it holds no
+ * medium; NO_SPACE when it is smaller than SDT_BENCH_DEVICE_OFFSET + @size.
+ * Opened read-only unless @writes; a read-only device (BLKROGET) is opened
+ * read-only and *@read_only set, whatever @writes says.  The region is
+ * [SDT_BENCH_DEVICE_OFFSET, + @size).
+ */
+SdtBenchTarget *sdt_bench_target_open_device(const gchar *node,
+					     guint64 size,
+					     gboolean writes,
+					     gboolean *read_only,
+					     GError **error);
 
 /* opens @self->disk_node with SDT_BENCH_RAW_OPEN_FLAGS; returns the fd or -1 */
 gint sdt_bench_target_open_raw(SdtBenchTarget *self, GError **error);

@@ -93,6 +93,7 @@ typedef struct {
 } SdtBenchTestResult;
 
 typedef struct {
+	gboolean known; /* FALSE: the write tests it rests on were skipped (a whole card) */
 	gboolean a1;
 	gboolean a2;
 	gdouble seq_write_mb_s;

@@ -17,7 +17,6 @@
 #include "sdt-check.h"
 #include "sdt-cli-ops.h"
 #include "sdt-cli-ops-private.h"
-#include "sdt-cli-ops-private.h"
 #include "sdt-l10n.h"
 #include "sdt-soak.h"
 #include "sdt-client-job.h"

@@ -56,10 +56,21 @@ JsonNode *sdt_cli_ops_job(SdtCli *cli,
 			  GError **error);
 
 /* `check --device DEV [--full --destroy-data-on CONFIRM]`: sdt_ops_check_device()
- * in-process with --root, else StartCheck with "device" and "confirm_device"; without
+ * in-process with --root, else StartCheck with "device" and "destroy_data_on"; without
  * @confirm as sdt_cli_ops_job() with SDT_CLI_JOB_CHECK_DEVICE */
 JsonNode *sdt_cli_ops_device_check(SdtCli *cli,
 				   const gchar *mode,
+				   const gchar *device,
+				   const gchar *confirm,
+				   SdtBenchProgressFunc progress,
+				   gpointer user_data,
+				   GCancellable *cancellable,
+				   GError **error);
+
+/* `bench --device` as sdt_ops_bench_device(): in-process with --root (a fixed disk too),
+ * else the helper's StartBenchmark with the options "device" and "destroy_data_on" */
+JsonNode *sdt_cli_ops_device_bench(SdtCli *cli,
+				   const gchar *profile,
 				   const gchar *device,
 				   const gchar *confirm,
 				   SdtBenchProgressFunc progress,

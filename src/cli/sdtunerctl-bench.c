@@ -35,6 +35,8 @@ typedef struct {
 	GError *error;
 	const gchar *profile;
 	const gchar *dir;
+	const gchar *device;  /* --device: a whole unmounted card (issue 34) */
+	const gchar *confirm; /* --destroy-data-on */
 	gint soak_mib;        /* --size of the soak profile */
 	gdouble soak_seconds; /* --seconds of the soak profile */
 } SdtCliBenchRun;
@@ -106,6 +108,15 @@ sdt_cli_bench_work(gpointer data, GCancellable *cancellable, GError **error)
 {
 	SdtCliBenchRun *self = data;
 
+	if (self->device != NULL)
+		return sdt_cli_ops_device_bench(self->cli,
+						self->profile,
+						self->device,
+						self->confirm,
+						sdt_cli_bench_progress_cb,
+						self,
+						cancellable,
+						error);
 	/* the soak test: in-process with --root, else the helper's StartSoak job */
 	if (g_strcmp0(self->profile, "soak") == 0)
 		return sdt_cli_ops_soak(self->cli,
@@ -139,11 +150,39 @@ sdt_cli_bench_human_size(gint64 bytes, gchar *buf, gsize bufsz)
 	return buf;
 }
 
+/* a whole card: its node, the region, and why the write tests ran */
+static void
+sdt_cli_bench_print_device(SdtBenchRecord *bench)
+{
+	const gchar *node = bench->device_node != NULL ? bench->device_node : bench->device;
+	gint64 mib = 1024 * 1024;
+
+	/* Translators: the card's device, the region's size and start in MiB, the profile */
+	g_print(_("Whole card %s: %" PRId64 " MiB from %" PRId64 " MiB on, profile %s\n"),
+		node,
+		bench->file_size / mib,
+		bench->region_offset / mib,
+		bench->profile);
+	if (g_strcmp0(bench->writes, "blank") == 0)
+		g_print("%s\n",
+			_("Write tests: the card holds no partition table and no file system"));
+	else if (g_strcmp0(bench->writes, "confirmed") == 0)
+		/* Translators: the card's device */
+		g_print(_("Write tests: confirmed with --destroy-data-on %s\n"), node);
+	else
+		g_print("%s\n", _("Write tests: skipped, the card is only read"));
+	if (isfinite(bench->usb_speed_mbit_s))
+		/* Translators: the USB reader's link speed in Mbit/s (480) */
+		g_print(_("USB reader linked at %.0f Mbit/s\n"), bench->usb_speed_mbit_s);
+}
+
 /* where the test file was */
 static void
 sdt_cli_bench_print_target(SdtBenchRecord *bench)
 {
-	if (bench->stand_in)
+	if (bench->whole_device)
+		sdt_cli_bench_print_device(bench);
+	else if (bench->stand_in)
 		/* Translators: the benchmark's test file: directory, block device, file system */
 		g_print(_("STAND-IN, NOT THE SD CARD: test file in %s on %s (%s), profile %s\n"),
 			bench->path,
@@ -217,7 +256,11 @@ sdt_cli_bench_print_verdict(SdtBenchRecord *bench)
 {
 	const SdtBenchRecordVerdict *v = &bench->verdict;
 
-	if (bench->stand_in)
+	if (!v->present)
+		g_print("%s\n",
+			_("No A1/A2 verdict: it needs the write tests, which did not run (the "
+			  "read figures stand)"));
+	else if (bench->stand_in)
 		/* Translators: %s is a block device such as sda1; the figures are its own */
 		g_print(_("No A1/A2 verdict on the SD card: the test file was on %s, a stand-in "
 			  "(sequential write %.1f MB/s, random read %.0f IOPS, random write %.0f "
@@ -355,6 +398,24 @@ sdt_cli_bench_check_options(SdtCli *cli,
 				    error_profile->message);
 		return SDT_CLI_EXIT_USAGE;
 	}
+	if (self->device != NULL && (dir != NULL || g_strcmp0(profile, "soak") == 0)) {
+		g_set_error_literal(error,
+				    G_OPTION_ERROR,
+				    G_OPTION_ERROR_BAD_VALUE,
+				    dir != NULL ? _("bench: name a folder or a device, not both")
+						: _("bench: the soak profile runs on the running "
+						    "card's file system only, not with --device"));
+		return SDT_CLI_EXIT_USAGE;
+	}
+	if (self->confirm != NULL && self->device == NULL) {
+		g_set_error_literal(
+			error,
+			G_OPTION_ERROR,
+			G_OPTION_ERROR_BAD_VALUE,
+			_("bench: --destroy-data-on goes with --device, naming the same "
+			  "card"));
+		return SDT_CLI_EXIT_USAGE;
+	}
 	if (dir != NULL && cli->ctx == NULL) {
 		g_set_error_literal(error,
 				    G_OPTION_ERROR,
@@ -409,6 +470,8 @@ sdtunerctl_bench(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	SdtCliBenchRun self = {.cli = cli};
 	g_autofree gchar *profile = NULL;
 	g_autofree gchar *dir = NULL;
+	g_autofree gchar *device = NULL;
+	g_autofree gchar *confirm = NULL;
 	gint rc = SDT_CLI_EXIT_OK;
 	const GOptionEntry entries[] = {
 		{"profile",
@@ -425,6 +488,22 @@ sdtunerctl_bench(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		 &dir,
 		 N_("Put the test file in DIR (only with --root, for tests)"),
 		 N_("DIR")},
+		{"device",
+		 0,
+		 0,
+		 G_OPTION_ARG_FILENAME,
+		 &device,
+		 N_("Benchmark the whole unmounted card DEV (a card in a USB reader or another "
+		    "slot); its write tests only where nothing can be lost"),
+		 N_("DEV")},
+		{"destroy-data-on",
+		 0,
+		 0,
+		 G_OPTION_ARG_FILENAME,
+		 &confirm,
+		 N_("Let the write tests overwrite part of DEV, the card given with --device, "
+		    "whatever it holds"),
+		 N_("DEV")},
 		{"size",
 		 0,
 		 0,
@@ -448,6 +527,8 @@ sdtunerctl_bench(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		return rc;
 	if (profile == NULL)
 		profile = g_strdup("standard");
+	self.device = device;
+	self.confirm = confirm;
 	rc = sdt_cli_bench_check_options(cli, &self, profile, dir, error);
 	if (rc != SDT_CLI_EXIT_OK)
 		return rc;

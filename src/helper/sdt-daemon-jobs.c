@@ -215,3 +215,57 @@ sdt_daemon_jobs_check_device(SdtContext *ctx,
 					  "checking a card in place: a shutdown in the middle of "
 					  "its writes leaves them for the next start to put back");
 }
+
+static JsonNode *
+sdt_daemon_bench_device_run(SdtContext *ctx,
+			    const gchar *profile,
+			    const gchar *device,
+			    gpointer data,
+			    SdtBenchProgressFunc progress,
+			    gpointer user_data,
+			    GCancellable *cancellable,
+			    GError **error)
+{
+	/* only a card `sdtunerctl devices` offers: never a fixed disk through the helper */
+	return sdt_ops_bench_device(ctx,
+				    profile,
+				    device,
+				    data,
+				    FALSE,
+				    progress,
+				    user_data,
+				    cancellable,
+				    error);
+}
+
+static SdtBenchmarkJob *
+sdt_daemon_jobs_bench_device(SdtContext *ctx,
+			     const gchar *profile,
+			     const gchar *device,
+			     const gchar *confirm,
+			     const gchar *sender)
+{
+	return sdt_benchmark_job_new_full(
+		ctx,
+		profile,
+		device,
+		sender,
+		sdt_daemon_bench_device_run,
+		g_strdup(confirm),
+		g_free,
+		"benchmarking a card in a reader: a shutdown in the middle "
+		"of its writes would leave the card half written");
+}
+
+SdtBenchmarkJob *
+sdt_daemon_jobs_bench(SdtContext *ctx,
+		      const gchar *profile,
+		      const gchar *bench_dir,
+		      const gchar *device,
+		      const gchar *confirm,
+		      const gchar *sender)
+{
+	if (device != NULL)
+		return sdt_daemon_jobs_bench_device(ctx, profile, device, confirm, sender);
+	return sdt_benchmark_job_new(ctx, profile, bench_dir, sender, sdt_ops_bench);
+}

@@ -40,11 +40,21 @@ SdtBenchmarkJob *sdt_daemon_jobs_check_dir(SdtContext *ctx,
 					   const SdtDaemonJobsCheckDir *checked);
 
 /* StartCheck with "device": sdt_ops_check_device() on a card the device list offers;
- * @confirm: "confirm_device", the full mode's confirmation, or NULL */
+ * @confirm: "destroy_data_on", the full mode's confirmation, or NULL */
 SdtBenchmarkJob *sdt_daemon_jobs_check_device(SdtContext *ctx,
 					      const gchar *mode,
 					      const gchar *device,
 					      const gchar *confirm,
 					      const gchar *sender);
+
+/* StartBenchmark: sdt_ops_bench() in @bench_dir (NULL: on the card), or with @device
+ * sdt_ops_bench_device() on a card the device list offers, its write tests confirmed by
+ * @confirm ("destroy_data_on") or NULL */
+SdtBenchmarkJob *sdt_daemon_jobs_bench(SdtContext *ctx,
+				       const gchar *profile,
+				       const gchar *bench_dir,
+				       const gchar *device,
+				       const gchar *confirm,
+				       const gchar *sender);
 
 G_END_DECLS

@@ -198,3 +198,20 @@ sdt_options_check_profile(const gchar *profile, GError **error)
 			    _("Unknown benchmark profile; use “quick”, “standard” or “full”"));
 	return FALSE;
 }
+
+gboolean
+sdt_options_lookup_device(GVariant *options, gchar **device, gchar **confirm, GError **error)
+{
+	if (!sdt_options_lookup_path(options, SDT_OPTION_DEVICE, device, error) ||
+	    !sdt_options_lookup_path(options, SDT_OPTION_DESTROY_DATA_ON, confirm, error))
+		return FALSE;
+	if (*confirm == NULL || *device != NULL)
+		return TRUE;
+	g_clear_pointer(confirm, g_free);
+	g_set_error_literal(
+		error,
+		SDT_ERROR,
+		SDT_ERROR_INVALID_ARGUMENT,
+		_("Option “destroy_data_on” goes with a device (“device”), naming the same card"));
+	return FALSE;
+}

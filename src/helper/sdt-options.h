@@ -19,8 +19,9 @@ G_BEGIN_DECLS
 #define SDT_OPTION_DIR          "dir"
 /* issue 34: StartCheck of a whole unmounted card */
 #define SDT_OPTION_DEVICE "device"
-/* and its full mode's confirmation: the same device named again (ay) */
-#define SDT_OPTION_CONFIRM_DEVICE "confirm_device"
+/* StartCheck's full mode and StartBenchmark with "device": the confirmation that names the
+ * same card again (ay), as `--destroy-data-on` does (issue 34) */
+#define SDT_OPTION_DESTROY_DATA_ON "destroy_data_on"
 
 /*
  * Checks of what a D-Bus caller sends, done before anything else.  They are
@@ -52,8 +53,14 @@ gboolean sdt_options_lookup_uint64(GVariant *options,
  * at most PATH_MAX bytes; *@path is %NULL when the key is absent */
 gboolean sdt_options_lookup_path(GVariant *options, const gchar *key, gchar **path, GError **error);
 
+/* StartBenchmark's and StartCheck's "device" and "destroy_data_on"
+ * (sdt_options_lookup_path()); the second without the first is SDT_ERROR_INVALID_ARGUMENT */
+gboolean
+sdt_options_lookup_device(GVariant *options, gchar **device, gchar **confirm, GError **error);
+
 /* a recommendation id: 1-64 characters of [a-z0-9._-], starting with a letter
  * or digit, so no path, no "..", nothing to escape */
+
 gboolean sdt_options_check_id(const gchar *id, GError **error);
 
 /* "quick", "standard" or "full" */

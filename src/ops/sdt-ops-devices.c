@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "sdt-context.h"
 #include "sdt-devices.h"
@@ -57,6 +58,10 @@ sdt_ops_devices_add(JsonBuilder *b, SdtDevice *d)
 	sdt_json_string_or_null(b, "serial", d->serial);
 	sdt_json_string_or_null(b, "bus", d->bus);
 	sdt_json_string_or_null(b, "card_type", d->card_type);
+	/* the reader's USB link (issue 34): null when not behind USB */
+	sdt_json_number_or_null(b,
+				"usb_speed_mbit_s",
+				d->usb_speed_mbit_s > 0 ? d->usb_speed_mbit_s : NAN);
 	json_builder_set_member_name(b, "size_bytes");
 	json_builder_add_int_value(b, (gint64) MIN(d->size_bytes, (guint64) G_MAXINT64));
 	sdt_ops_devices_add_bool(b, "offered", sdt_device_offer_is_offered(d->offer));

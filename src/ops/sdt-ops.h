@@ -11,6 +11,7 @@
 #include "sdt-bench.h"
 #include "sdt-context.h"
 #include "sdt-check.h"
+#include "sdt-devices.h"
 
 G_BEGIN_DECLS
 
@@ -238,6 +239,42 @@ const gchar *sdt_ops_bench_card_dir(SdtContext *ctx,
 				    SdtBenchProgressFunc progress,
 				    gpointer user_data,
 				    GError **error);
+
+/*
+ * `bench --device` (issue 34): the benchmark of a whole unmounted card @device (a kernel
+ * name, a node or a link to one) that `sdtunerctl devices` offers (with @allow_fixed,
+ * in-process under --root: also a fixed disk, the tests' loop devices), on the region
+ * [SDT_BENCH_DEVICE_OFFSET, + the profile's file size) of it.  The read tests always
+ * (a read-only card too); the write tests only on a card with no partition table and no
+ * file system signature, or when @confirm (--destroy-data-on) names the same device;
+ * a @confirm naming another is refused before anything is opened.  Returns the bench
+ * record (target.whole_device and its members, docs/DESIGN.md); not added to history.
+ * sdt-ops-bench-device.c.
+ */
+JsonNode *sdt_ops_bench_device(SdtContext *ctx,
+			       const gchar *profile,
+			       const gchar *device,
+			       const gchar *confirm,
+			       gboolean allow_fixed,
+			       SdtBenchProgressFunc progress,
+			       gpointer user_data,
+			       GCancellable *cancellable,
+			       GError **error);
+
+/* what a USB reader's link of @mbit_s carries in practice, MB/s; 0: unknown */
+gdouble sdt_ops_bench_device_usb_ceiling(gdouble mbit_s);
+
+/*
+ * The record of sdt_ops_bench_device()'s run @result on @target, the card @d (its bus and
+ * USB link: the reader's ceiling, reader_bottleneck and the notes of what a reader hides),
+ * @writes ("blank", "confirmed" or NULL) and @skip_note (taken: why the write tests were
+ * skipped, or NULL).  Pure, for tests.
+ */
+JsonNode *sdt_ops_bench_device_record(SdtBenchResult *result,
+				      SdtBenchTarget *target,
+				      const SdtDevice *d,
+				      const gchar *writes,
+				      gchar *skip_note);
 
 /* sdt_ops_bench() with an explicit configuration (tests use tiny sizes) */
 JsonNode *sdt_ops_bench_run(SdtContext *ctx,

@@ -364,6 +364,22 @@ sdt_devices_read_signatures(SdtDevice *device, struct udev_device *disk, GPtrArr
 		sdt_devices_udev_signatures(device, g_ptr_array_index(parts, i), FALSE);
 }
 
+/* the link speed of the USB device (the reader) @disk sits behind, in Mbit/s; 0: none */
+static gdouble
+sdt_devices_usb_speed(struct udev_device *disk)
+{
+	struct udev_device *usb =
+		udev_device_get_parent_with_subsystem_devtype(disk, "usb", "usb_device");
+	g_autofree gchar *speed = usb != NULL ? sdt_devices_sysattr(usb, "speed") : NULL;
+	gdouble mbit;
+	gchar *end = NULL;
+
+	if (speed == NULL)
+		return 0;
+	mbit = g_ascii_strtod(speed, &end);
+	return end != speed && mbit > 0 && mbit < 1e6 ? mbit : 0;
+}
+
 /* vendor, model, serial and bus as udev reports them; for an mmc card its sysfs name and
  * serial (the CID's), for a SCSI disk without udev properties its sysfs vendor and model */
 static void
@@ -398,6 +414,7 @@ sdt_devices_read_identity(SdtDevice *device, struct udev_device *disk)
 	}
 	if (bus == NULL && udev_device_get_parent_with_subsystem_devtype(disk, "usb", NULL))
 		bus = "usb";
+	device->usb_speed_mbit_s = sdt_devices_usb_speed(disk);
 	if (bus == NULL && parent != NULL)
 		bus = udev_device_get_subsystem(parent);
 	device->bus = g_strdup(bus);

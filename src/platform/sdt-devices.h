@@ -40,6 +40,9 @@ typedef struct {
 				       * device could not be opened), NULL (no medium, or
 				       * neither could tell: partition_table and filesystems
 				       * are then unknown) */
+	/* the USB link of the reader it sits behind (sysfs "speed" of the usb_device: 12,
+	 * 480, 5000, 10000 Mbit/s); 0 when not behind USB or unknown */
+	gdouble usb_speed_mbit_s;
 } SdtDevice;
 
 /*

@@ -332,7 +332,7 @@ class CheckDeviceBusTest(unittest.TestCase):
         """nobody is refused by polkit naming the action; root is refused by a helper
         without a root prefix, which checks only a card `sdtunerctl devices` offers (a loop
         device is a fixed disk), also in the full mode with its confirmation
-        (confirm_device); a confirmation without a device or of the wrong type refused
+        (destroy_data_on); a confirmation without a device or of the wrong type refused
         before polkit; the card unchanged.  (The check itself of a whole card:
         tests/check/test-check-device.py, in-process.)"""
         card = self.fc.Card('genuine', 256, 256, layout='raw')
@@ -364,7 +364,7 @@ class CheckDeviceBusTest(unittest.TestCase):
                                'dir': GLib.Variant('ay', b'/tmp\0')})),
                            None, Gio.DBusCallFlags.NONE, 30000, None)
         self.assertIn('not both', cm.exception.message)
-        # the full mode's confirmation (confirm_device): through the CLI over the bus to the
+        # the full mode's confirmation (destroy_data_on): through the CLI over the bus to the
         # helper, which refuses the fixed disk before the confirmation matters
         r = self.ctl('--json', 'check', '--device', card.loop, '--full', '--destroy-data-on',
                      card.loop)
@@ -373,11 +373,11 @@ class CheckDeviceBusTest(unittest.TestCase):
         self.assertEqual(err['name'], E + 'NotSupported')
         self.assertIn('not removable', err['message'])
         # refused before polkit: a confirmation without a device, one of the wrong type
-        for opts, words in (({'confirm_device': GLib.Variant('ay', card.loop.encode() + b'\0')},
+        for opts, words in (({'destroy_data_on': GLib.Variant('ay', card.loop.encode() + b'\0')},
                              'goes with a device'),
                             ({'device': GLib.Variant('ay', card.loop.encode() + b'\0'),
-                              'confirm_device': GLib.Variant('s', card.loop)},
-                             'confirm_device')):
+                              'destroy_data_on': GLib.Variant('s', card.loop)},
+                             'destroy_data_on')):
             with self.assertRaises(GLib.Error) as cm:
                 conn.call_sync('org.example.SdTuner1', '/org/example/SdTuner1',
                                'org.example.SdTuner1.Manager', 'StartCheck',

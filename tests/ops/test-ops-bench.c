@@ -168,6 +168,118 @@ test_ops_bench_refused(void)
 	g_assert_null(dir);
 }
 
+/* issue 34: what a USB reader hides, and when its link caps the reads: the record of a
+ * run on a whole card from figures (sdt_ops_bench_device_record()) */
+static JsonObject *
+test_ops_bench_device_target(JsonNode *node)
+{
+	return json_object_get_object_member(json_node_get_object(node), "target");
+}
+
+static JsonNode *
+test_ops_bench_device_run(const gchar *bus, gdouble mbit_s, gdouble seq_read_mb_s)
+{
+	g_autoptr(SdtBenchResult) result = g_new0(SdtBenchResult, 1);
+	SdtBenchTarget target = {
+		.fd = -1,
+		.device = (gchar *) "sdb",
+		.device_node = (gchar *) "/dev/sdb",
+		.disk_node = (gchar *) "/dev/sdb",
+		.whole_device = TRUE,
+		.offset = SDT_BENCH_DEVICE_OFFSET,
+		.size = 64 * MIB,
+		.device_size = G_GUINT64_CONSTANT(32) * 1000 * 1000 * 1000,
+		.no_writes = TRUE,
+	};
+	SdtDevice d = {.devnode = (gchar *) "/dev/sdb",
+		       .bus = (gchar *) bus,
+		       .usb_speed_mbit_s = mbit_s};
+	SdtBenchTestResult *read = g_new0(SdtBenchTestResult, 1);
+
+	result->profile = g_strdup("quick");
+	result->tests = g_ptr_array_new();
+	result->notes = g_ptr_array_new_with_free_func(g_free);
+	read->name = g_strdup("seq-read");
+	read->block_size = 4 * MIB;
+	read->queue_depth = 1;
+	read->io_engine = "threads";
+	read->seconds = 1;
+	read->bytes = (guint64) (seq_read_mb_s * 1e6);
+	read->mb_s = seq_read_mb_s;
+	read->ci_percent = 1;
+	g_ptr_array_add(result->tests, read);
+	{
+		JsonNode *node = sdt_ops_bench_device_record(result,
+							     &target,
+							     &d,
+							     NULL,
+							     g_strdup("write tests skipped: test"));
+		g_free(read->name);
+		g_free(read);
+		return node;
+	}
+}
+
+static gboolean
+test_ops_bench_device_has_note(JsonNode *node, const gchar *text)
+{
+	JsonArray *notes = json_object_get_array_member(json_node_get_object(node), "notes");
+
+	for (guint i = 0; i < json_array_get_length(notes); i++)
+		if (strstr(json_array_get_string_element(notes, i), text) != NULL)
+			return TRUE;
+	return FALSE;
+}
+
+static void
+test_ops_bench_device_reader(void)
+{
+	g_autoptr(JsonNode) capped = test_ops_bench_device_run("usb", 480, 38.5);
+	g_autoptr(JsonNode) free_usb2 = test_ops_bench_device_run("usb", 480, 20.0);
+	g_autoptr(JsonNode) usb3 = test_ops_bench_device_run("usb", 5000, 38.5);
+	g_autoptr(JsonNode) slot = test_ops_bench_device_run("mmc", 0, 38.5);
+	JsonObject *t;
+
+	g_assert_cmpfloat(sdt_ops_bench_device_usb_ceiling(480), ==, 40);
+	g_assert_cmpfloat(sdt_ops_bench_device_usb_ceiling(5000), ==, 400);
+	g_assert_cmpfloat(sdt_ops_bench_device_usb_ceiling(0), ==, 0);
+
+	/* USB 2.0 at 38.5 of its 40 MB/s: the reader is the bottleneck, and says so */
+	t = test_ops_bench_device_target(capped);
+	g_assert_true(json_object_get_boolean_member(t, "whole_device"));
+	g_assert_cmpfloat(json_object_get_double_member(t, "usb_speed_mbit_s"), ==, 480);
+	g_assert_true(json_object_get_boolean_member(t, "reader_bottleneck"));
+	g_assert_cmpint(json_object_get_int_member(t, "region_offset"), ==, 16 * MIB);
+	g_assert_cmpfloat(
+		json_object_get_double_member(json_node_get_object(capped), "ceiling_mb_s"),
+		==,
+		40);
+	g_assert_true(test_ops_bench_device_has_note(capped, "linked at 480 Mbit/s"));
+	g_assert_true(test_ops_bench_device_has_note(capped, "registers (CID, CSD)"));
+	g_assert_true(test_ops_bench_device_has_note(capped, "The reader is the bottleneck"));
+	g_assert_true(test_ops_bench_device_has_note(capped, "A1/A2 cannot be judged"));
+	g_assert_false(json_object_has_member(json_node_get_object(capped), "verdict"));
+
+	/* half the link: the registers hidden, but the card, not the reader, set the pace */
+	t = test_ops_bench_device_target(free_usb2);
+	g_assert_false(json_object_get_boolean_member(t, "reader_bottleneck"));
+	g_assert_true(test_ops_bench_device_has_note(free_usb2, "linked at 480 Mbit/s"));
+	g_assert_false(test_ops_bench_device_has_note(free_usb2, "bottleneck"));
+
+	/* the same read behind USB 3: far from its link */
+	t = test_ops_bench_device_target(usb3);
+	g_assert_false(json_object_get_boolean_member(t, "reader_bottleneck"));
+	g_assert_true(test_ops_bench_device_has_note(usb3, "linked at 5000 Mbit/s"));
+
+	/* a second slot: nothing about a reader, no USB speed */
+	t = test_ops_bench_device_target(slot);
+	g_assert_true(json_object_get_null_member(t, "usb_speed_mbit_s"));
+	g_assert_false(json_object_get_boolean_member(t, "reader_bottleneck"));
+	g_assert_false(test_ops_bench_device_has_note(slot, "USB reader"));
+	g_assert_true(JSON_NODE_HOLDS_NULL(
+		json_object_get_member(json_node_get_object(slot), "ceiling_mb_s")));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -175,5 +287,6 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/ops-bench/short-run", test_ops_bench_short_run);
 	g_test_add_func("/sdtuner/ops-bench/cancelled", test_ops_bench_cancelled);
 	g_test_add_func("/sdtuner/ops-bench/refused", test_ops_bench_refused);
+	g_test_add_func("/sdtuner/ops-bench/device-reader", test_ops_bench_device_reader);
 	return g_test_run();
 }

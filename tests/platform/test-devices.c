@@ -177,6 +177,8 @@ test_list(Fixture *fx, gconstpointer data)
 	g_assert_cmpstr(d->bus, ==, "mmc");
 	g_assert_cmpstr(d->card_type, ==, "SD");
 	g_assert_cmpuint(d->mount_points->len, ==, 2);
+	/* not behind USB: no reader's link speed */
+	g_assert_cmpfloat(d->usb_speed_mbit_s, ==, 0);
 
 	/* a USB reader with a card: offered, named as udev names it */
 	d = find(fx, "sda");
@@ -187,6 +189,8 @@ test_list(Fixture *fx, gconstpointer data)
 	g_assert_cmpstr(d->bus, ==, "usb");
 	g_assert_cmpstr(d->devnode, ==, "/dev/sda");
 	g_assert_cmpuint(d->size_bytes, ==, G_GUINT64_CONSTANT(62333952) * 512);
+	/* the reader's own USB device's sysfs "speed" (a USB 3 reader on a Pi 3's USB 2 hub) */
+	g_assert_cmpfloat(d->usb_speed_mbit_s, ==, 480);
 	g_assert_true(d->facts.removable);
 	g_assert_cmpuint(d->mount_points->len, ==, 0);
 
@@ -206,6 +210,8 @@ test_list(Fixture *fx, gconstpointer data)
 	g_assert_cmpint(d->offer, ==, SDT_DEVICE_OFFER_MOUNTED);
 	g_assert_cmpuint(d->mount_points->len, ==, 1);
 	g_assert_cmpstr(g_ptr_array_index(d->mount_points, 0), ==, "/media/pi/NIKON D");
+	/* a full-speed (USB 1.1) reader: the speed of its own usb_device, not the hub's */
+	g_assert_cmpfloat(d->usb_speed_mbit_s, ==, 12);
 
 	/* a second, built-in SD slot whose host says "not removable": an SD card all the same */
 	d = find(fx, "mmcblk1");
