@@ -14,7 +14,9 @@ less than 10% over the rounds (the others are printed as not comparable, with th
 Not in a whole run (suite vm-bench: `tools/test.sh vm-bench`): the emulated card reads 2-3
 MB/s and writes 1.5-2 (the sdhost controller's FIFO under TCG), so one quick profile of the
 engine takes 40-80 s and a round of both 1.5-3 min.
-SDT_VM_BENCH_ROUNDS: rounds (default 4).
+SDT_VM_BENCH_ROUNDS: rounds (default 3); SDT_VM_BENCH_QEMU_ARGS: QEMU's options (default
+vmbench.ICOUNT, the guest's clock from its instruction count; '' for the host's clock),
+SDT_VM_BENCH_KARGS: more kernel arguments (default with icount: maxcpus=1).
 
 usage: test-vm-bench.py ARCH SRCDIR WORKDIR   (run by meson, suite vm-bench; prints TAP)
 """
@@ -34,7 +36,14 @@ CASE, SRC, WORK = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys
 ARCH = CASE.split('-')[0]
 HERE = os.path.dirname(os.path.abspath(__file__))
 STOCK = os.path.join(HERE, f'config-{ARCH}.txt')
-BENCH_ROUNDS = int(os.environ.get('SDT_VM_BENCH_ROUNDS', '4'))
+BENCH_ROUNDS = int(os.environ.get('SDT_VM_BENCH_ROUNDS', '3'))
+# QEMU's options for the boot: by default the guest's clock counts executed instructions
+# (icount, 8 ns each: a 125 MIPS core), so the figures do not depend on how much of the
+# host's CPU QEMU got; '' boots as the other tiers do (the clock is the host's)
+QEMU_ARGS = os.environ.get('SDT_VM_BENCH_QEMU_ARGS', vmbench.ICOUNT)
+KARGS = os.environ.get('SDT_VM_BENCH_KARGS', vmbench.ICOUNT_KARGS if QEMU_ARGS else '')
+# `strace -f -c` of a whole quick profile of the engine too (a run more)
+STRACE_ENGINE = os.environ.get('SDT_VM_BENCH_STRACE', '0') == '1'
 CTL = 'sdtunerctl --root / --json'
 timings = {}
 
@@ -97,10 +106,13 @@ def bench_against_fio():
         os.remove(log)
     watch = vmbench.HostWatch(log)
     os.environ['SDT_VM_ADD_CPIO'] = os.path.join(WORK, 'fio.cpio.gz')
+    os.environ['SDT_VM_QEMU_ARGS'] = QEMU_ARGS
+    os.environ['SDT_VM_KARGS'] = KARGS
     try:
-        out, _console = boot('bench', vmbench.script(CTL, BENCH_ROUNDS))
+        out, _console = boot('bench', vmbench.script(CTL, BENCH_ROUNDS, STRACE_ENGINE))
     finally:
-        del os.environ['SDT_VM_ADD_CPIO']
+        for k in ('SDT_VM_ADD_CPIO', 'SDT_VM_QEMU_ARGS', 'SDT_VM_KARGS'):
+            del os.environ[k]
     res = vmbench.parse(out, watch.marks(), BENCH_ROUNDS)
     check_bench(res, out)
 
@@ -109,6 +121,8 @@ def check_bench(res, out):
     print(f'# engine against fio on {CASE} ({res["env"].splitlines()[0] if res["env"] else "?"}, '
           f'kernel {res["env"].splitlines()[1] if res["env"].count(chr(10)) else "?"}), '
           f'{BENCH_ROUNDS} interleaved rounds of the {vmbench.PROFILE} profile', flush=True)
+    lazy = out.get('lazyinit', ('', None))[0].split()
+    print(f'#   ext4lazyinit threads before and after remounting / noinit_itable: {"/".join(lazy)}')
     for line in vmbench.runs_lines(res):
         print('#   ' + line)
     lines, verdicts = vmbench.table(res)
@@ -116,7 +130,7 @@ def check_bench(res, out):
         print('#   ' + line)
     print(f'#   fio\'s CPU bracket, subtracted per job: {res["calib"] * 1e6:.0f} us '
           f'(runs {", ".join("%.0f" % (c * 1e6) for c in res["calib_runs"])})')
-    for who in ('engine', 'fio'):
+    for who in ('engine', 'fio') if STRACE_ENGINE else ('fio',):
         top = vmbench.strace_top(out.get(f'strace-{who}-summary', ('', None))[0], 6)
         print(f'#   strace -f -c, {who} ({"its quick profile" if who == "engine" else "the QD1 read"}): '
               + ', '.join(f'{n} {c}' for c, n in top))
@@ -152,6 +166,16 @@ def check_bench(res, out):
              for name, *_ in vmbench.compare.TESTS}
     ok(all(e and None not in e and f for e, f in paths.values()),
        'bench: the I/O path of every test of both is recorded', paths)
+    # the same kind of path: the engine's io_uring against fio's io_uring, its blocking
+    # calls ("sync": pread/pwrite in the I/O thread, "threads": in a worker thread, one in
+    # flight) against fio's psync
+    same = {'io_uring': {'io_uring'}, 'sync': {'psync'}, 'threads': {'psync'}}
+    ok(all(len(e) == 1 and f <= same.get(next(iter(e)), set()) for e, f in paths.values()),
+       'bench: fio uses the same kind of I/O path as the engine in every test', paths)
+    fio_calls = dict((n, c) for c, n in
+                     vmbench.strace_top(out.get('strace-fio-summary', ('', None))[0], 50))
+    ok(fio_calls.get('pread64', 0) >= 100 and 'io_uring_enter' not in fio_calls,
+       'bench: strace: fio\'s QD1 read is pread64 calls (psync)', fio_calls)
     for v in verdicts:
         if not v['present']:
             continue

@@ -33,10 +33,19 @@ RAW = '/dev/mmcblk0p2'
 CG = '/sys/fs/cgroup/sdt-cpu'
 FIO = 'env LD_LIBRARY_PATH=/opt/fio/lib /opt/fio/bin/fio'
 STRACE = 'env LD_LIBRARY_PATH=/opt/fio/lib /opt/fio/bin/strace'
+STRACE_ENGINE = ('env LD_LIBRARY_PATH=/opt/fio/lib:/opt/sdt/lib /opt/fio/bin/strace '
+                 '-E LD_LIBRARY_PATH=/opt/sdt/lib')
 # a ratio is taken as meaningful when each tool's figure spreads at most this much over the
 # rounds ((max - min) / median): then a ratio outside 0.9-1.1 is more than the noise
 MEANINGFUL_SPREAD = 0.10
 RATIO_RANGE = (0.9, 1.1)
+# the guest's clock from its instruction count, 8 ns an instruction (a 125 MIPS core), idle
+# time skipped: what the host's load does to QEMU's speed does not reach the figures
+ICOUNT = '-icount shift=3,sleep=off'
+# and one CPU: under icount QEMU runs the 4 vCPUs of a Pi 2/3 in turn on one host thread, and
+# Debian's armmp kernel on raspi2b then stopped at boot (migration/2 in a soft lockup for
+# minutes of guest time); one core, as a Pi Zero has
+ICOUNT_KARGS = 'maxcpus=1'
 
 
 class GuestCgroup(compare.CpuCgroup):
@@ -81,12 +90,16 @@ def qd1_job(who):
                       'runtime=1', 'time_based=1', 'filename=' + FIO_DIR + '/sdt.fio.' + who]) + '\n'
 
 
-def script(ctl, rounds):
+def script(ctl, rounds, strace_engine=False):
     """the guest's commands (guest-init.sh's `run`): the environment, the calibration,
-    ROUNDS interleaved rounds, one strace of each tool"""
+    ROUNDS interleaved rounds, `strace -f -c` of fio's QD1 read (and of one quick profile of
+    the engine with STRACE_ENGINE: a whole run more, 3-4 min under icount)"""
     pre, post = GuestCgroup().scripts()
     sh = [f'''
 mount -t cgroup2 cgroup2 /sys/fs/cgroup || echo "@@SDT-MARK no-cgroup2"
+# a fresh ext4 zeroes its inode tables in the background (ext4lazyinit) in the first minutes
+# after its first mount: CPU and card time taken from the first runs. Stopped here.
+run lazyinit sh -c 'grep -l ext4lazyinit /proc/[0-9]*/comm | wc -l; mount -o remount,noinit_itable /; sleep 1; grep -l ext4lazyinit /proc/[0-9]*/comm | wc -l'
 mkdir -p {W} {FIO_DIR} {ENGINE_DIR} {CG}
 cd {W}
 cat >job.fio <<'SDT_EOF'
@@ -132,9 +145,9 @@ rm -f {FIO_DIR}/sdt.fio.calib
     sh.append(f'''
 run strace-fio {STRACE} -f -c -o {W}/strace-fio.txt {FIO} --eta=never --output-format=json {W}/qd1.fio
 run strace-fio-summary cat {W}/strace-fio.txt
-run strace-engine {STRACE} -f -c -o {W}/strace-engine.txt {ctl} bench --profile {PROFILE} --dir {ENGINE_DIR}
+{'' if not strace_engine else f"""run strace-engine {STRACE_ENGINE} -f -c -o {W}/strace-engine.txt {ctl} bench --profile {PROFILE} --dir {ENGINE_DIR}
 run strace-engine-summary cat {W}/strace-engine.txt
-rm -rf {FIO_DIR} {ENGINE_DIR}
+"""}rm -rf {FIO_DIR} {ENGINE_DIR}
 cd /
 umount /sys/fs/cgroup 2>/dev/null
 ''')

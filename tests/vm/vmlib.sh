@@ -308,10 +308,11 @@ vm_fat_ls() {
 # vm_boot LOG KERNEL DTB INITRD IMG [APPEND]: boot the board once with the card IMG; the console goes
 # to LOG. The guest's /init ends by powering off (or restarting): with -no-reboot either ends
 # QEMU. Returns QEMU's exit status (124 when VM_BOOT_TIMEOUT, default 900 s, ran out) and sets
-# VM_BOOT_SECONDS. SDT_VM_QEMU_ARGS: more QEMU options (words), e.g. "-icount shift=0,sleep=off".
+# VM_BOOT_SECONDS. SDT_VM_QEMU_ARGS: more QEMU options (words), e.g. "-icount shift=0,sleep=off";
+# SDT_VM_KARGS: more kernel arguments, e.g. "maxcpus=1".
 vm_boot() {
   local log=$1 kernel=$2 dtb=$3 initrd=$4 img=$5 append=${6:-} t0 rc=0
-  local kargs="console=ttyAMA0,115200 earlycon=pl011,0x3f201000 rdinit=/init loglevel=4 $append"
+  local kargs="console=ttyAMA0,115200 earlycon=pl011,0x3f201000 rdinit=/init loglevel=4 $append ${SDT_VM_KARGS:-}"
   t0=$(date +%s.%N)
   # shellcheck disable=SC2086 # SDT_VM_QEMU_ARGS: words
   timeout "${VM_BOOT_TIMEOUT:-900}" "$VM_QEMU" -M "$VM_MACHINE" -kernel "$kernel" \
@@ -448,7 +449,7 @@ vm_fio() {
   rm -rf "$root"
   VM_STAGE_OPT=opt/fio vm_stage "$root" "$sr" "$sr/usr/bin/fio" "$sr/usr/bin/strace" ||
     vm_cannot "staging fio for $VM_ARCH failed"
-  rm -rf "$root/lib" # the loader is the base initramfs's
+  rm -rf "${root:?}/lib" # the loader is the base initramfs's
   vm_cpio_add "$out" "$root"
   rm -rf "$root"
 }
