@@ -87,7 +87,8 @@ def qd1_job(who):
     """the QD1 read alone, for strace (fio's job as compare.py's, 1 s)"""
     return '\n'.join(['[rand-4k-read-qd1]', 'direct=1', 'randrepeat=1', 'norandommap=1',
                       'rw=randread', 'bs=4096', 'iodepth=1', 'ioengine=psync', 'size=16m',
-                      'runtime=1', 'time_based=1', 'filename=' + FIO_DIR + '/sdt.fio.' + who]) + '\n'
+                      'runtime=1', 'time_based=1',
+                      'filename=' + FIO_DIR + '/sdt.fio.' + who]) + '\n'
 
 
 def script(ctl, rounds, strace_engine=False):
@@ -99,7 +100,8 @@ def script(ctl, rounds, strace_engine=False):
 mount -t cgroup2 cgroup2 /sys/fs/cgroup || echo "@@SDT-MARK no-cgroup2"
 # a fresh ext4 zeroes its inode tables in the background (ext4lazyinit) in the first minutes
 # after its first mount: CPU and card time taken from the first runs. Stopped here.
-run lazyinit sh -c 'grep -l ext4lazyinit /proc/[0-9]*/comm | wc -l; mount -o remount,noinit_itable /; sleep 1; grep -l ext4lazyinit /proc/[0-9]*/comm | wc -l'
+LAZY='grep -l ext4lazyinit /proc/[0-9]*/comm | wc -l'
+run lazyinit sh -c "$LAZY; mount -o remount,noinit_itable /; sleep 1; $LAZY"
 mkdir -p {W} {FIO_DIR} {ENGINE_DIR} {CG}
 cd {W}
 cat >job.fio <<'SDT_EOF'
@@ -143,11 +145,16 @@ rm -f {FIO_DIR}/sdt.fio.calib
         sh.append(f'{order[0]} {i}\n{order[1]} {i}\n')
     # the system calls each makes for a QD1 read (one run each, outside the rounds)
     sh.append(f'''
-run strace-fio {STRACE} -f -c -o {W}/strace-fio.txt {FIO} --eta=never --output-format=json {W}/qd1.fio
+run strace-fio {STRACE} -f -c -o {W}/strace-fio.txt \\
+  {FIO} --eta=never --output-format=json {W}/qd1.fio
 run strace-fio-summary cat {W}/strace-fio.txt
-{'' if not strace_engine else f"""run strace-engine {STRACE_ENGINE} -f -c -o {W}/strace-engine.txt {ctl} bench --profile {PROFILE} --dir {ENGINE_DIR}
+''')
+    if strace_engine:
+        sh.append(f'''run strace-engine {STRACE_ENGINE} -f -c -o \\
+  {W}/strace-engine.txt {ctl} bench --profile {PROFILE} --dir {ENGINE_DIR}
 run strace-engine-summary cat {W}/strace-engine.txt
-"""}rm -rf {FIO_DIR} {ENGINE_DIR}
+''')
+    sh.append(f'''rm -rf {FIO_DIR} {ENGINE_DIR}
 cd /
 umount /sys/fs/cgroup 2>/dev/null
 ''')
