@@ -111,6 +111,8 @@ def bench_against_fio():
     os.environ['SDT_VM_ADD_CPIO'] = os.path.join(WORK, 'fio.cpio.gz')
     os.environ['SDT_VM_QEMU_ARGS'] = QEMU_ARGS
     os.environ['SDT_VM_KARGS'] = KARGS
+    # a round takes 5-8 min of the host's time (the tier's default limit is 900 s a boot)
+    os.environ.setdefault('VM_BOOT_TIMEOUT', str(600 + 600 * BENCH_ROUNDS))
     try:
         out, _console = boot('bench', vmbench.script(CTL, BENCH_ROUNDS, STRACE_ENGINE))
     finally:
@@ -202,8 +204,9 @@ def check_bench(res, out):
         else:
             print(f'# bench {v["name"]}: engine/fio {v["ratio"]:.3f} (paired {v["paired"]:.3f}) '
                   f'NOT COMPARABLE here: the figures spread {v["spread_e"] * 100:.1f}% (engine) '
-                  f'and {v["spread_f"] * 100:.1f}% (fio) over the rounds, more than '
-                  f'{vmbench.MEANINGFUL_SPREAD * 100:.0f}%', flush=True)
+                  f'and {v["spread_f"] * 100:.1f}% (fio) over {v["n_e"]}/{v["n_f"]} runs '
+                  f'(more than {vmbench.MEANINGFUL_SPREAD * 100:.0f}%, or fewer than 2 runs)',
+                  flush=True)
 
 
 def main():

@@ -374,7 +374,9 @@ def table(res):
                          med(e, 'lat', 'p99'), med(f, 'lat', 'p99'),
                          '+'.join(sorted({r['path'] or '?' for r in e})),
                          '+'.join(sorted({r['path'] or '?' for r in f})), unit))
-        meaningful = es <= MEANINGFUL_SPREAD and fs <= MEANINGFUL_SPREAD
+        # a spread needs two runs of each
+        meaningful = (len(ev) >= 2 and len(fv) >= 2 and es <= MEANINGFUL_SPREAD and
+                      fs <= MEANINGFUL_SPREAD)
         verdicts.append(dict(name=name, present=True, ratio=em / fm, paired=pr, spread_e=es,
                              spread_f=fs, meaningful=meaningful, n_e=len(ev), n_f=len(fv),
                              values_e=ev, values_f=fv))
@@ -396,6 +398,27 @@ def runs_lines(res):
     return lines
 
 
+def markdown(res):
+    """the table as docs/BENCHMARK-ENGINE.md shows it"""
+    def med(rows, key, sub=None):
+        v = [(r[key] or {}).get(sub) if sub else r[key] for r in rows]
+        v = [x for x in v if x is not None]
+        return statistics.median(v) if v else None
+    _lines, verdicts = table(res)
+    for v, (name, _rw, bs, *_r) in zip(verdicts, compare.TESTS):
+        if not v['present']:
+            continue
+        e, f = res['engine'][name], res['fio'][name]
+        pr = [a / b for a, b in zip(v['values_e'], v['values_f'])]
+        lat = ''
+        if bs == 4096:
+            lat = '%.0f / %.0f' % (med(e, 'lat', 'p50'), med(f, 'lat', 'p50'))
+        print('| %s | %.1f | %.1f | %.3f | %.3f-%.3f | %.1f%% / %.1f%% | %.0f / %.0f | %s |' % (
+            name, statistics.median(v['values_e']), statistics.median(v['values_f']), v['ratio'],
+            min(pr), max(pr), v['spread_e'] * 100, v['spread_f'] * 100, med(e, 'cpu'),
+            med(f, 'cpu'), lat))
+
+
 def main():
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     log, nonce_file, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -414,6 +437,9 @@ def main():
         elif cur is not None:
             buf.append(line)
     res = parse(out, {}, rounds)
+    if len(sys.argv) > 4 and sys.argv[4] == '--markdown':
+        markdown(res)
+        return
     print('\n'.join(runs_lines(res)))
     print('\n'.join(table(res)[0]))
     print('calib', res['calib_runs'], 'errors', res['errors'])
