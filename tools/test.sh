@@ -2,7 +2,7 @@
 # test.sh - install what is needed, build, and run every test (unit, CLI,
 # D-Bus + polkit integration, GTK under Xvfb). Run as root: the tests attach
 # loop devices, start a private system bus and a real polkitd.
-#   sudo tools/test.sh             all tests (but the suite vm-legacy), then the 32-bit step
+#   sudo tools/test.sh             all tests (but the suites vm-legacy and vm-bench), then the 32-bit step
 #   sudo tools/test.sh SUITE...    only these meson test suites
 #   sudo tools/test.sh 32bit       only the 32-bit step (tools/test-32bit.sh:
 #                                  i386 build + unit suite, armhf ARMv6 compile)
@@ -130,9 +130,10 @@ if [ $# -eq 0 ]; then
   # a run stopped midway stops the vm run too (meson stops its tests)
   trap '[ -z "$vmpid" ] || kill "$vmpid" 2>/dev/null || true' EXIT
   trap 'exit 130' INT TERM
-  # vm-legacy (the bookworm package on a systemd boot) only when asked for by name
+  # vm-legacy (the bookworm package on a systemd boot) and vm-bench (the engine against fio
+  # on the emulated Pis, 10-20 min each) only when asked for by name
   meson test -C "$builddir" --no-rebuild --print-errorlogs --num-processes 2 \
-    --no-suite vm --no-suite trixie --no-suite vm-legacy || rc=$?
+    --no-suite vm --no-suite trixie --no-suite vm-legacy --no-suite vm-bench || rc=$?
 elif [ -n "$suites" ]; then
   # shellcheck disable=SC2086
   meson test -C "$builddir" --print-errorlogs --num-processes 2 $suites || rc=$?
@@ -189,5 +190,5 @@ print(f"{passed} passed, {failed} failed, {skipped} skipped")
 PY
 fi
 [ -z "$line32" ] || echo "$line32"
-[ $# -ne 0 ] || echo "test.sh: not in a whole run: suite vm-legacy (the bookworm package on a systemd boot of the emulated Pi 3: tools/test.sh vm-legacy)"
+[ $# -ne 0 ] || echo "test.sh: not in a whole run: suite vm-legacy (the bookworm package on a systemd boot of the emulated Pi 3: tools/test.sh vm-legacy), suite vm-bench (the engine against fio on the emulated Pis: tools/test.sh vm-bench)"
 exit $rc

@@ -9,11 +9,14 @@
 #   vm.sh card ARCH WORK CONFIG [SIZE]
 #                                    a fresh card WORK/card.img with Raspberry Pi OS storage,
 #                                    CONFIG as /boot/firmware/config.txt
+#   vm.sh fio ARCH WORK              WORK/fio.cpio.gz: Debian's fio and strace for ARCH in
+#                                    /opt/fio (vmlib.sh's vm_fio), to add to a boot
 #   vm.sh boot ARCH WORK NAME SCRIPT [tryboot]
 #                                    boot WORK/card.img as it is, running SCRIPT (see
 #                                    guest-init.sh); console in WORK/NAME.log, the markers'
 #                                    nonce in WORK/NAME.nonce. With "tryboot" the device tree
 #                                    says the firmware made this boot from tryboot.txt.
+#                                    SDT_VM_ADD_CPIO=FILE appends FILE to this boot's initramfs.
 #
 # ARCH: arm64 (Pi 3, -M raspi3b) or armhf (Pi 2, -M raspi2b), the guest's packages (kernel,
 # busybox, the sysroot) from bookworm; ARCH-trixie (e.g. armhf-trixie) takes them from trixie
@@ -72,6 +75,14 @@ card() {
   cp "$config" "$work/stock-config.txt"
 }
 
+fio_cpio() {
+  local work=$1
+  mkdir -p "$work"
+  vm_host_tools
+  vm_fio "$work/fio.cpio.gz" "$work"
+  vm_log "fio and strace for $VM_ARCH: $(du -h "$work/fio.cpio.gz" | cut -f1)"
+}
+
 boot() {
   local work=$1 name=$2 script=$3 mode=${4:-} add dtb
   dtb=$work/board.dtb
@@ -82,7 +93,7 @@ boot() {
   cp "$add/etc/sdt/nonce" "$work/$name.nonce"
   cp "$script" "$add/etc/sdt/boot.sh"
   vm_cpio_add "$work/$name.add.cpio.gz" "$add"
-  cat "$work/base.cpio.gz" "$work/$name.add.cpio.gz" >"$work/$name.initrd"
+  cat "$work/base.cpio.gz" ${SDT_VM_ADD_CPIO:+"$SDT_VM_ADD_CPIO"} "$work/$name.add.cpio.gz" >"$work/$name.initrd"
   if [ "$mode" = tryboot ]; then
     dtb=$work/$name.dtb
     vm_dtb_tryboot "$work/board.dtb" "$dtb"
@@ -100,6 +111,7 @@ esac
 case "$cmd" in
 prepare) prepare "$@" ;;
 card) card "$@" ;;
+fio) fio_cpio "$@" ;;
 boot) boot "$@" ;;
 *) echo "vm.sh: unknown step '$cmd'" >&2; exit 2 ;;
 esac

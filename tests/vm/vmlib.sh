@@ -12,6 +12,7 @@
 #   vm_sysroot DIR PKG...            # VM_ARCH's packages PKG (and what they depend on) unpacked in DIR
 #   vm_cross_file OUT SYSROOT        # a meson cross file for VM_ARCH against SYSROOT
 #   vm_stage DEST SYSROOT BIN...     # BINs with every library they need in DEST/opt/sdt/{bin,lib}
+#   vm_fio OUT.cpio.gz WORK          # Debian's fio and strace for VM_ARCH, to append to an initramfs
 #
 # The two boards:
 #   arm64  Debian's arm64 kernel (linux-image-arm64) on `-M raspi3b` (bcm2837-rpi-3-b.dtb), as
@@ -307,14 +308,16 @@ vm_fat_ls() {
 # vm_boot LOG KERNEL DTB INITRD IMG [APPEND]: boot the board once with the card IMG; the console goes
 # to LOG. The guest's /init ends by powering off (or restarting): with -no-reboot either ends
 # QEMU. Returns QEMU's exit status (124 when VM_BOOT_TIMEOUT, default 900 s, ran out) and sets
-# VM_BOOT_SECONDS.
+# VM_BOOT_SECONDS. SDT_VM_QEMU_ARGS: more QEMU options (words), e.g. "-icount shift=0,sleep=off";
+# SDT_VM_KARGS: more kernel arguments, e.g. "maxcpus=1".
 vm_boot() {
   local log=$1 kernel=$2 dtb=$3 initrd=$4 img=$5 append=${6:-} t0 rc=0
-  local kargs="console=ttyAMA0,115200 earlycon=pl011,0x3f201000 rdinit=/init loglevel=4 $append"
+  local kargs="console=ttyAMA0,115200 earlycon=pl011,0x3f201000 rdinit=/init loglevel=4 $append ${SDT_VM_KARGS:-}"
   t0=$(date +%s.%N)
+  # shellcheck disable=SC2086 # SDT_VM_QEMU_ARGS: words
   timeout "${VM_BOOT_TIMEOUT:-900}" "$VM_QEMU" -M "$VM_MACHINE" -kernel "$kernel" \
     -dtb "$dtb" -initrd "$initrd" -drive "file=$img,if=sd,format=raw" -append "$kargs" \
-    -display none -monitor none -serial "file:$log" -no-reboot </dev/null >"$log.qemu" 2>&1 || rc=$?
+    -display none -monitor none -serial "file:$log" -no-reboot ${SDT_VM_QEMU_ARGS:-} </dev/null >"$log.qemu" 2>&1 || rc=$?
   VM_BOOT_SECONDS=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
   vm_log "boot on $VM_MACHINE: qemu exit $rc after $VM_BOOT_SECONDS s (console $log)"
   return $rc
@@ -405,13 +408,14 @@ EOF
 # vm_stage DEST SYSROOT BIN...: each BIN in DEST/opt/sdt/bin, every shared library it needs
 # (found in the sysroot) in DEST/opt/sdt/lib, the dynamic loader at its PT_INTERP path
 # DEST/lib/LDSO, so that the programs run in the guest with LD_LIBRARY_PATH=/opt/sdt/lib
+# (VM_STAGE_OPT=opt/NAME stages into DEST/opt/NAME instead)
 vm_stage() {
-  local dest=$1 sr=$2 b
+  local dest=$1 sr=$2 b opt=${VM_STAGE_OPT:-opt/sdt}
   shift 2
-  mkdir -p "$dest/opt/sdt/bin" "$dest/opt/sdt/lib" "$dest/lib"
+  mkdir -p "$dest/$opt/bin" "$dest/$opt/lib" "$dest/lib"
   for b in "$@"; do
-    cp "$b" "$dest/opt/sdt/bin/"
-    vm_stage_needed "$dest/opt/sdt/lib" "$sr" "$b" || return 1
+    cp "$b" "$dest/$opt/bin/"
+    vm_stage_needed "$dest/$opt/lib" "$sr" "$b" || return 1
   done
   cp -L "$sr/usr/lib/$VM_TRIPLE/$VM_LDSO" "$dest/lib/$VM_LDSO" 2>/dev/null ||
     cp -L "$sr/lib/$VM_TRIPLE/$VM_LDSO" "$dest/lib/$VM_LDSO" || return 1
@@ -422,8 +426,30 @@ vm_stage_needed() {
     [ -e "$libdir/$n" ] && continue
     p=$sr/usr/lib/$VM_TRIPLE/$n
     [ -e "$p" ] || p=$sr/lib/$VM_TRIPLE/$n
+    # a private folder of the RUNPATH (librados: ceph/libceph-common.so.2)
+    [ -e "$p" ] || p=$(find "$sr/usr/lib/$VM_TRIPLE" -mindepth 2 -name "$n" | head -n 1)
+    [ -n "$p" ] || p=$sr/usr/lib/$VM_TRIPLE/$n
     [ -e "$p" ] || { echo "vm_stage: $n (needed by ${elf##*/}) is not in $sr" >&2; return 1; }
     cp -L "$p" "$libdir/$n"
     vm_stage_needed "$libdir" "$sr" "$p" || return 1
   done
+}
+
+# vm_fio OUT WORK: a gzipped cpio (to append to an initramfs, see vm_cpio_add) holding Debian's
+# fio and strace for VM_ARCH with every library they need, in /opt/fio/{bin,lib} (run them with
+# LD_LIBRARY_PATH=/opt/fio/lib). fio's package and its dependency closure are downloaded into the
+# cache like the sysroot's (WORK/fio-sysroot, made again when the list changes); only the
+# libraries fio links are staged (its rbd, rados and gluster engines link theirs: about 30 MB of
+# the closure, not dlopen()ed).
+vm_fio() {
+  local out=$1 work=$2 sr root
+  sr=$work/fio-sysroot
+  vm_sysroot "$sr" fio strace
+  root=$work/fio-stage
+  rm -rf "$root"
+  VM_STAGE_OPT=opt/fio vm_stage "$root" "$sr" "$sr/usr/bin/fio" "$sr/usr/bin/strace" ||
+    vm_cannot "staging fio for $VM_ARCH failed"
+  rm -rf "${root:?}/lib" # the loader is the base initramfs's
+  vm_cpio_add "$out" "$root"
+  rm -rf "$root"
 }
