@@ -81,6 +81,20 @@ sdt_bench_rng_below(SdtBenchRng *rng, guint64 n)
 	return sdt_bench_rng_mul_high(sdt_bench_rng_next(rng), n);
 }
 
+/*
+ * Where no vector unit takes 64-bit lanes (armhf as Debian and Raspberry Pi OS build it,
+ * ARMv6/ARMv7 without NEON; i386's i686 baseline without SSE2), the pair below is done
+ * in 32-bit pieces with its state spilled to memory: 50 instructions per 8 bytes on
+ * ARMv6, and on the emulated Pi 2 250 ms per 4 MiB against fio's 55
+ * (docs/BENCHMARK-ENGINE.md "On emulated real kernels").  There, two xorshift32
+ * generators, interleaved: three shifted XORs a word, one instruction each on ARM, 12
+ * instructions per 8 bytes with the stores (xoshiro128+ took 20).  The data needs only
+ * to be incompressible and not to repeat within a request, as fio's own fill (a
+ * multiplicative sequence), and each call is seeded afresh from the main generator.
+ */
+#if GLIB_SIZEOF_VOID_P == 8 || defined(__SSE2__) || defined(__ARM_NEON)
+#define SDT_BENCH_RNG_VECTOR 1
+
 /* two xoshiro256+ generators in one 128-bit vector (the compiler's vector extension) */
 typedef guint64 SdtBenchRngV2 __attribute__((vector_size(16)));
 
@@ -113,6 +127,62 @@ sdt_bench_rng_pair_init(SdtBenchRngPair *g, guint64 *seed)
 	}
 }
 
+#else
+#define SDT_BENCH_RNG_VECTOR 0
+
+static inline guint32
+sdt_bench_rng32_next(guint32 *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+/* a xorshift32 state: never 0 (it would stay 0) */
+static guint32
+sdt_bench_rng32_seed(guint64 *seed)
+{
+	guint32 x = (guint32) sdt_bench_splitmix64(seed);
+
+	return x != 0 ? x : 0x9e3779b9u;
+}
+#endif
+
+/* whole 16-byte steps of @n words (8 bytes each) from @p on; the count of words done */
+static gsize
+sdt_bench_rng_fill_fast(SdtBenchRng *rng, guint8 *p, gsize n)
+{
+	gsize i = 0;
+	guint64 seed = sdt_bench_rng_next(rng);
+#if SDT_BENCH_RNG_VECTOR
+	SdtBenchRngPair a;
+	SdtBenchRngPair b;
+
+	sdt_bench_rng_pair_init(&a, &seed);
+	sdt_bench_rng_pair_init(&b, &seed);
+	for (; i + 4 <= n; i += 4) {
+		SdtBenchRngV2 ra = sdt_bench_rng_pair_next(&a);
+		SdtBenchRngV2 rb = sdt_bench_rng_pair_next(&b);
+		memcpy(p + i * 8, &ra, sizeof(ra));
+		memcpy(p + i * 8 + 16, &rb, sizeof(rb));
+	}
+#else
+	guint32 a = sdt_bench_rng32_seed(&seed);
+	guint32 b = sdt_bench_rng32_seed(&seed);
+
+	for (; i + 2 <= n; i += 2) {
+		guint32 w[4];
+		w[0] = sdt_bench_rng32_next(&a);
+		w[1] = sdt_bench_rng32_next(&b);
+		w[2] = sdt_bench_rng32_next(&a);
+		w[3] = sdt_bench_rng32_next(&b);
+		memcpy(p + i * 8, w, sizeof(w));
+	}
+#endif
+	return i;
+}
+
 void
 sdt_bench_rng_fill(SdtBenchRng *rng, gpointer buf, gsize len)
 {
@@ -123,24 +193,12 @@ sdt_bench_rng_fill(SdtBenchRng *rng, gpointer buf, gsize len)
 	/*
 	 * A write's data is generated per request (fio's refill_buffers), so this
 	 * is per-I/O cost: four generators, two per 128-bit vector register (SSE2,
-	 * NEON; plain 64-bit arithmetic where there is none), seeded from this one
-	 * for every call.  About 4 instructions per 8 bytes on x86-64, where the
-	 * single generator took 13 and fio's fill 8.
+	 * NEON), seeded from this one for every call.  About 4 instructions per 8 bytes on x86-64, where the
+	 * single generator took 13 and fio's fill 8.  Without a vector unit, two
+	 * xorshift32 generators (sdt_bench_rng_fill_fast()).
 	 */
-	if (n >= 16) {
-		SdtBenchRngPair a;
-		SdtBenchRngPair b;
-		guint64 seed = sdt_bench_rng_next(rng);
-
-		sdt_bench_rng_pair_init(&a, &seed);
-		sdt_bench_rng_pair_init(&b, &seed);
-		for (; i + 4 <= n; i += 4) {
-			SdtBenchRngV2 ra = sdt_bench_rng_pair_next(&a);
-			SdtBenchRngV2 rb = sdt_bench_rng_pair_next(&b);
-			memcpy(p + i * 8, &ra, sizeof(ra));
-			memcpy(p + i * 8 + 16, &rb, sizeof(rb));
-		}
-	}
+	if (n >= 16)
+		i = sdt_bench_rng_fill_fast(rng, p, n);
 	for (; i < n; i++) {
 		guint64 v = sdt_bench_rng_next(rng);
 		memcpy(p + i * 8, &v, sizeof(v));
