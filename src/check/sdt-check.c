@@ -124,7 +124,15 @@ gint
 sdt_check_repair(const gchar *const *journal_dirs, GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, -1);
-	return sdt_check_repair_journal(journal_dirs, error);
+	return sdt_check_repair_journal(journal_dirs, NULL, error);
+}
+
+gint
+sdt_check_repair_seen(const gchar *const *journal_dirs, gchar **device, GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, -1);
+	g_return_val_if_fail(device != NULL, -1);
+	return sdt_check_repair_journal(journal_dirs, device, error);
 }
 
 gchar *
