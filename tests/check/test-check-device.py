@@ -20,6 +20,10 @@ Killed with blocks out (strace stops the check right after a block write, then S
 once the card is then pulled and put back in at the same node): the card differs, and the
 next check puts it back first: the SHA-256 as before.
 
+Killed with blocks out, pulled, another card of the same size put in at its node (never
+written: `devices` says the journal waits), the card put back in at another node:
+`sdtunerctl --root R devices` finds it by its content and puts it back there.
+
 Refused, the card unchanged: the system disk (its node and a symbolic link to it), a
 mounted card, a partition of a card, a read-only card, a card another program holds
 (O_EXCL), the full mode, --dir with --device, a device that does not exist.
@@ -155,6 +159,73 @@ def kill_and_repair(root, pull):
         card.down()
 
 
+def devices(root):
+    """`sdtunerctl --root R --json devices`: the repair at the sight of a card (R holds a
+    copy of the host's mount table: the devices are the host's)"""
+    argv = [CTL, '--root', root, '--json', 'devices']
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    try:
+        res = json.loads(r.stdout) if r.returncode == 0 else None
+    except ValueError:
+        res = None
+    return res, f'$ {" ".join(argv)}\nexit {r.returncode}\n{r.stdout[:2000]}{r.stderr}'
+
+
+def repair_elsewhere(root):
+    """killed with blocks out, the card pulled; another card of the same size takes its
+    node (never written: the journal waits); the card comes back at another node and
+    `devices` puts it back there"""
+    name = 'wrap 1000/700 MiB killed, put back in at another node'
+    os.makedirs(os.path.join(root, 'proc', 'self'), exist_ok=True)
+    shutil.copy('/proc/self/mountinfo', os.path.join(root, 'proc', 'self', 'mountinfo'))
+    card = fc.Card('wrap', 1000, 700, layout='raw')
+    other = os.path.join(card.dir, 'other-card')
+    other_loop = None
+    try:
+        before = fc.sha256_file(card.backing)
+        stop = fc.Stopper([CTL, '--root', root, 'check', '--device', card.loop],
+                          point=('pwrite64', 40))
+        stopped = stop.wait_stop()
+        stop.kill()
+        stop.close()
+        old_node = card.loop
+        card.unplug()
+        changed = fc.sha256_file(card.backing) != before
+        # another card of the same size, random bytes, at the old node
+        with open(other, 'wb') as f:
+            for _ in range(1000):
+                f.write(os.urandom(MIB))
+        other_before = fc.sha256_file(other)
+        subprocess.run(['losetup', old_node, other], check=True)
+        other_loop = old_node
+        res, out = devices(root)
+        waiting = res is not None and res.get('repaired') == [] and \
+            'insert it' in (res.get('repair_waiting') or '')
+        other_same = fc.sha256_file(other) == other_before
+        kept = bool(journal_left(root))
+        ok(stopped and changed and waiting and other_same and kept,
+           f'{name}: stopped {stopped}, the card changed {changed}; another card at '
+           f'{old_node}: devices says the journal waits ({waiting}), that card '
+           f'{"untouched" if other_same else "WRITTEN"}, the journal kept ({kept})', out)
+        new_node = fc.free_loop()
+        card.plug_at(new_node)
+        res, out = devices(root)
+        repaired = res.get('repaired') if res else None
+        same = fc.sha256_file(card.backing) == before
+        other_same = fc.sha256_file(other) == other_before
+        left = journal_left(root)
+        ok(repaired is not None and len(repaired) == 1 and repaired[0]['device'] == new_node
+           and repaired[0]['blocks'] > 0 and res.get('repair_waiting') is None and same
+           and other_same and not left,
+           f'{name}: devices put back {repaired} at {new_node}: '
+           f'{"every byte as before" if same else "NOT AS BEFORE"}; the other card '
+           f'{"untouched" if other_same else "WRITTEN"}; journal left: {left}', out)
+    finally:
+        if other_loop:
+            subprocess.run(['losetup', '-d', other_loop], check=False)
+        card.down()
+
+
 def refusals(root):
     # the device under / (a bind mount's SOURCE is "/dev/vda[/sub/folder]")
     system = subprocess.run(['findmnt', '-no', 'SOURCE', '/'], capture_output=True,
@@ -223,6 +294,7 @@ def main():
         run_cards(root)
         kill_and_repair(root, pull=False)
         kill_and_repair(root, pull=True)
+        repair_elsewhere(root)
         refusals(root)
     finally:
         shutil.rmtree(root, ignore_errors=True)
