@@ -167,6 +167,17 @@ JsonNode *sdt_ops_check_device(SdtContext *ctx,
 			       GCancellable *cancellable,
 			       GError **error);
 
+/*
+ * The device check in @history (newest first) that a card of CID @cid (hex, may be NULL)
+ * and @size_bytes is (docs/DESIGN.md "A checked card's identity"): one of the same CID
+ * (@match "cid"), else one without a CID (a card in a reader) of exactly @size_bytes
+ * (@match "size": maybe this card).  NULL when none; the entry is @history's.
+ */
+JsonObject *sdt_ops_check_recognise(JsonArray *history,
+				    const gchar *cid,
+				    gint64 size_bytes,
+				    const gchar **match);
+
 /* sdt_ops_check() on @dir, a folder that must belong to the user @dir_owner
  * (the helper's caller, issue 32); -1 as sdt_ops_check(): root's or ours */
 JsonNode *sdt_ops_check_owned(SdtContext *ctx,
