@@ -105,6 +105,16 @@ sdt_ops_check_owned(SdtContext *ctx,
 	return g_steal_pointer(&node);
 }
 
+/* @name: @value, or null */
+static void
+sdt_ops_check_set_string(JsonObject *o, const gchar *name, const gchar *value)
+{
+	if (value != NULL)
+		json_object_set_string_member(o, name, value);
+	else
+		json_object_set_null_member(o, name);
+}
+
 /*
  * The identity a device check is kept under in the history (docs/DESIGN.md "A checked
  * card's identity"): its size, what udev says, and in an mmc slot the card's CID and the
@@ -121,10 +131,10 @@ sdt_ops_check_identity(const SdtDevice *d)
 
 	json_object_set_string_member(o, "device", d->name);
 	json_object_set_int_member(o, "size_bytes", (gint64) MIN(d->size_bytes, G_MAXINT64));
-	json_object_set_member(o, "vendor", json_node_init_string(json_node_alloc(), d->vendor));
-	json_object_set_member(o, "model", json_node_init_string(json_node_alloc(), d->model));
-	json_object_set_member(o, "serial", json_node_init_string(json_node_alloc(), d->serial));
-	json_object_set_member(o, "bus", json_node_init_string(json_node_alloc(), d->bus));
+	sdt_ops_check_set_string(o, "vendor", d->vendor);
+	sdt_ops_check_set_string(o, "model", d->model);
+	sdt_ops_check_set_string(o, "serial", d->serial);
+	sdt_ops_check_set_string(o, "bus", d->bus);
 	/* whose serial udev gave: a reader's (USB mass storage: its own), the card's (mmc) */
 	if (d->serial == NULL)
 		json_object_set_null_member(o, "serial_of");
@@ -137,7 +147,7 @@ sdt_ops_check_identity(const SdtDevice *d)
 		g_strstrip(cid);
 		cid = g_ascii_strdown(g_steal_pointer(&cid), -1);
 	}
-	json_object_set_member(o, "cid", json_node_init_string(json_node_alloc(), cid));
+	sdt_ops_check_set_string(o, "cid", cid);
 	if (cid != NULL && sdt_card_regs_cid_parse(cid, &parsed, NULL)) {
 		g_autofree gchar *serial = g_strdup_printf("0x%08x", parsed.serial);
 		json_object_set_string_member(o, "cid_serial", serial);

@@ -20,6 +20,8 @@ Killed with blocks out (strace stops the check right after a block write, then S
 once the card is then pulled and put back in at the same node): the card differs, and the
 next check puts it back first: the SHA-256 as before.
 
+Each result is in the history under the card's identity (`history --json` and in words).
+
 Killed with blocks out, pulled, another card of the same size put in at its node (never
 written: `devices` says the journal waits), the card put back in at another node:
 `sdtunerctl --root R devices` finds it by its content and puts it back there.
@@ -132,6 +134,26 @@ def run_cards(root):
                (f'; journal left: {left}' if left else ''), out)
         finally:
             card.down()
+
+
+def history_kept(root, claims):
+    """each check of a whole card is in the history under its identity: the device, its
+    size in bytes, udev's words (a loop device: no bus, no serial, no CID)"""
+    r = subprocess.run([CTL, '--root', root, '--json', 'history'], capture_output=True,
+                       text=True, timeout=60)
+    out = f'exit {r.returncode}\n{r.stdout[-3000:]}{r.stderr}'
+    entries = json.loads(r.stdout)['entries'] if r.returncode == 0 else []
+    ids = [e.get('identity') for e in entries if e['kind'] == 'check']
+    good = len(ids) == len(claims) and all(
+        i is not None and i['device'].startswith('loop') and i['size_bytes'] == c * MIB
+        and i['cid'] is None and i['cid_serial'] is None and i['serial_of'] is None
+        and 'bus' in i and 'vendor' in i and 'model' in i
+        for i, c in zip(ids, claims))
+    ok(good, f'{len(ids)} device checks kept in the history under their identity', out)
+    t = subprocess.run([CTL, '--root', root, 'history'], capture_output=True, text=True,
+                       timeout=60)
+    ok(t.returncode == 0 and t.stdout.count('authenticity check of the card in loop') ==
+       len(claims), 'history says which device each was', t.stdout + t.stderr)
 
 
 def kill_and_repair(root, pull):
@@ -292,6 +314,7 @@ def main():
     root = tempfile.mkdtemp(prefix='sdt-device-root-', dir='/var/tmp')
     try:
         run_cards(root)
+        history_kept(root, [c[1] for c in CARDS])
         kill_and_repair(root, pull=False)
         kill_and_repair(root, pull=True)
         repair_elsewhere(root)
