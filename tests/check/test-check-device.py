@@ -220,6 +220,11 @@ def repair_elsewhere(root):
         other_before = fc.sha256_file(other)
         subprocess.run(['losetup', old_node, other], check=True)
         other_loop = old_node
+        text = subprocess.run([CTL, '--root', root, 'devices'], capture_output=True,
+                              text=True, timeout=300)
+        said = text.returncode == 0 and 'that card is not here' in text.stdout
+        ok(said, f'{name}: devices says in words that the journal waits for its card',
+           text.stdout + text.stderr)
         res, out = devices(root)
         waiting = res is not None and res.get('repaired') == [] and \
             'insert it' in (res.get('repair_waiting') or '')
