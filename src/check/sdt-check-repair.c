@@ -228,7 +228,8 @@ sdt_journal_probe(const SdtCheckJournal *j, const gchar *node, guint64 *rdev, Sd
 static gboolean
 sdt_journal_find(const SdtCheckJournal *j, gchar **node, gboolean *same, GError **error)
 {
-	g_autoptr(GHashTable) seen = g_hash_table_new(g_int64_hash, g_int64_equal);
+	g_autoptr(GHashTable) seen =
+		g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
 	g_autoptr(GDir) dir = NULL;
 	SdtJournalLook look;
 	guint64 rdev = 0;
