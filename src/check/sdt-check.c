@@ -5,9 +5,12 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <inttypes.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +18,39 @@
 #include "sdt-check.h"
 #include "sdt-context.h"
 #include "sdt-error.h"
+#include "sdt-state-lock.h"
+
+#define SDT_CHECK_RUN_LOCK "check.lock"
+
+/*
+ * The lock a check holds from its repair to its end: a file in the journal's folder off
+ * the card (the second, /run/sd-tuner: never on the card under test, and not in the state
+ * folder, whose files the user's tests list), flock()ed.  A repair at sight (`devices`,
+ * GetDevices on each plugged card, the helper's start, verify) never puts back the blocks
+ * of a check that is running, and two checks never share the journal.  -1 with @busy set
+ * when another holds it; -1 alone when it cannot be made (a read-only /run: the repair
+ * goes on as it did before there was a lock).
+ */
+static gint
+sdt_check_run_lock(const gchar *const *dirs, gboolean *busy)
+{
+	const gchar *dir = dirs[1] != NULL ? dirs[1] : dirs[0];
+	g_autofree gchar *path = g_build_filename(dir, SDT_CHECK_RUN_LOCK, NULL);
+	gint fd;
+
+	*busy = FALSE;
+	if (!sdt_state_lock_make_dir(dir, NULL))
+		return -1;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
+	if (fd < 0)
+		return -1;
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		*busy = errno == EWOULDBLOCK;
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
 
 /* the target, the read-only phase, then (unless it found a fake) the writes */
 static gboolean
@@ -49,6 +85,8 @@ sdt_check_run(const gchar *dir,
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	SdtCheck self;
 	JsonNode *node = NULL;
+	gboolean busy = FALSE;
+	gint lock;
 
 	g_return_val_if_fail(config != NULL && (dir != NULL) != (config->device != NULL), NULL);
 	if (config->journal_dirs == NULL || config->journal_dirs[0] == NULL) {
@@ -58,11 +96,22 @@ sdt_check_run(const gchar *dir,
 				    _("The check has no folder for its journal"));
 		return NULL;
 	}
+	lock = sdt_check_run_lock(config->journal_dirs, &busy);
+	if (busy) {
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_BUSY,
+				    _("Another check is running; wait until it has finished"));
+		return NULL;
+	}
 	/* what a killed check left out goes back first; if it cannot, nothing new */
 	if (progress != NULL)
 		progress("repair", 0.0, 0.0, user_data);
-	if (sdt_check_repair(config->journal_dirs, error) < 0)
+	if (sdt_check_repair_journal(config->journal_dirs, NULL, error) < 0) {
+		if (lock >= 0)
+			close(lock);
 		return NULL;
+	}
 	sdt_check_block_init(&self, dir, config, progress, user_data, cancellable);
 	if (sdt_check_phases(&self, error)) {
 		/* the reserved file goes before the result is reported */
@@ -106,6 +155,8 @@ sdt_check_run(const gchar *dir,
 		node = sdt_check_json_build(&self);
 	}
 	sdt_check_block_clear(&self);
+	if (lock >= 0)
+		close(lock);
 	return node;
 }
 
@@ -124,15 +175,29 @@ gint
 sdt_check_repair(const gchar *const *journal_dirs, GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, -1);
-	return sdt_check_repair_journal(journal_dirs, NULL, error);
+	return sdt_check_repair_seen(journal_dirs, NULL, error);
 }
 
 gint
 sdt_check_repair_seen(const gchar *const *journal_dirs, gchar **device, GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, -1);
-	g_return_val_if_fail(device != NULL, -1);
-	return sdt_check_repair_journal(journal_dirs, device, error);
+	gboolean busy = FALSE;
+	gint lock;
+	gint count;
+
+	if (device != NULL)
+		*device = NULL;
+	if (journal_dirs == NULL || journal_dirs[0] == NULL)
+		return 0;
+	/* a check is running: its journal is live, and its own start repaired */
+	lock = sdt_check_run_lock(journal_dirs, &busy);
+	if (busy)
+		return 0;
+	count = sdt_check_repair_journal(journal_dirs, device, error);
+	if (lock >= 0)
+		close(lock);
+	return count;
 }
 
 gchar *

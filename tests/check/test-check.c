@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -745,6 +746,23 @@ test_check_journal_elsewhere(void)
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_BUSY);
 		g_assert_nonnull(strstr(error->message, new_node));
 		g_clear_error(&error);
+		close(held);
+		g_assert_cmpint(pread(fd_new, now, SDT_CHECK_BLOCK, MIB), ==, SDT_CHECK_BLOCK);
+		g_assert_cmpmem(now, 8, "SDTCHK01", 8);
+		g_assert_true(g_file_test(path, G_FILE_TEST_EXISTS));
+	}
+	/* while a check runs (its lock held: here by the test) a repair at sight does nothing:
+	 * that check's journal is live */
+	{
+		g_autofree gchar *lock_path = g_build_filename(dirs[1], "check.lock", NULL);
+		gint held = open(lock_path, O_RDWR | O_CREAT, 0600);
+		g_assert_cmpint(held, >=, 0);
+		g_assert_cmpint(flock(held, LOCK_EX), ==, 0);
+		g_assert_cmpint(sdt_check_repair_seen((const gchar *const *) dirs, &device, &error),
+				==,
+				0);
+		g_assert_no_error(error);
+		g_assert_null(device);
 		close(held);
 		g_assert_cmpint(pread(fd_new, now, SDT_CHECK_BLOCK, MIB), ==, SDT_CHECK_BLOCK);
 		g_assert_cmpmem(now, 8, "SDTCHK01", 8);
