@@ -74,6 +74,30 @@ sdt_check_phases(SdtCheck *self, GError **error)
 	return TRUE;
 }
 
+/* the run lock taken (@lock: its descriptor, or -1 where none can be made), then the
+ * repair of what a killed check left out; FALSE with @error, nothing held */
+static gboolean
+sdt_check_start(const gchar *const *dirs, gint *lock, GError **error)
+{
+	gboolean busy = FALSE;
+
+	*lock = sdt_check_run_lock(dirs, &busy);
+	if (busy) {
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_BUSY,
+				    _("Another check is running; wait until it has finished"));
+		return FALSE;
+	}
+	if (sdt_check_repair_journal(dirs, NULL, error) < 0) {
+		if (*lock >= 0)
+			close(*lock);
+		*lock = -1;
+		return FALSE;
+	}
+	return TRUE;
+}
+
 JsonNode *
 sdt_check_run(const gchar *dir,
 	      const SdtCheckConfig *config,
@@ -85,8 +109,7 @@ sdt_check_run(const gchar *dir,
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	SdtCheck self;
 	JsonNode *node = NULL;
-	gboolean busy = FALSE;
-	gint lock;
+	gint lock = -1;
 
 	g_return_val_if_fail(config != NULL && (dir != NULL) != (config->device != NULL), NULL);
 	if (config->journal_dirs == NULL || config->journal_dirs[0] == NULL) {
@@ -96,22 +119,11 @@ sdt_check_run(const gchar *dir,
 				    _("The check has no folder for its journal"));
 		return NULL;
 	}
-	lock = sdt_check_run_lock(config->journal_dirs, &busy);
-	if (busy) {
-		g_set_error_literal(error,
-				    SDT_ERROR,
-				    SDT_ERROR_BUSY,
-				    _("Another check is running; wait until it has finished"));
-		return NULL;
-	}
 	/* what a killed check left out goes back first; if it cannot, nothing new */
 	if (progress != NULL)
 		progress("repair", 0.0, 0.0, user_data);
-	if (sdt_check_repair_journal(config->journal_dirs, NULL, error) < 0) {
-		if (lock >= 0)
-			close(lock);
+	if (!sdt_check_start(config->journal_dirs, &lock, error))
 		return NULL;
-	}
 	sdt_check_block_init(&self, dir, config, progress, user_data, cancellable);
 	if (sdt_check_phases(&self, error)) {
 		/* the reserved file goes before the result is reported */
