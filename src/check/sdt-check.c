@@ -190,6 +190,22 @@ sdt_check_repair(const gchar *const *journal_dirs, GError **error)
 	return sdt_check_repair_seen(journal_dirs, NULL, error);
 }
 
+/* is there a journal file (whole or not, or one being made) in @dirs? */
+static gboolean
+sdt_check_journal_present(const gchar *const *dirs)
+{
+	for (guint i = 0; dirs[i] != NULL; i++)
+		for (guint c = 0; c <= SDT_CHECK_JOURNAL_MAX_COPIES; c++) {
+			g_autofree gchar *name = sdt_check_journal_file_copy_name(c);
+			g_autofree gchar *path = g_build_filename(dirs[i], name, NULL);
+			g_autofree gchar *tmp = g_strconcat(path, ".new", NULL);
+			struct stat st;
+			if (g_lstat(path, &st) == 0 || g_lstat(tmp, &st) == 0)
+				return TRUE;
+		}
+	return FALSE;
+}
+
 gint
 sdt_check_repair_seen(const gchar *const *journal_dirs, gchar **device, GError **error)
 {
@@ -201,6 +217,10 @@ sdt_check_repair_seen(const gchar *const *journal_dirs, gchar **device, GError *
 	if (device != NULL)
 		*device = NULL;
 	if (journal_dirs == NULL || journal_dirs[0] == NULL)
+		return 0;
+	/* at sight (@device asked for): nothing is made or touched where no journal is (a
+	 * `devices` under a read-only --root, every plugged card) */
+	if (device != NULL && !sdt_check_journal_present(journal_dirs))
 		return 0;
 	/* a check is running: its journal is live, and its own start repaired */
 	lock = sdt_check_run_lock(journal_dirs, &busy);

@@ -198,6 +198,21 @@ def repair_elsewhere(root):
     node (never written: the journal waits); the card comes back at another node and
     `devices` puts it back there"""
     name = 'wrap 1000/700 MiB killed, put back in at another node'
+    # without a journal `devices` makes and changes nothing under the root (it ran on the
+    # read-only fixture roots of the devices tests and left /run/sd-tuner/check.lock there)
+    bare = tempfile.mkdtemp(prefix='sdt-device-bare-', dir='/var/tmp')
+    try:
+        os.makedirs(os.path.join(bare, 'proc', 'self'))
+        shutil.copy('/proc/self/mountinfo', os.path.join(bare, 'proc', 'self', 'mountinfo'))
+        res, out = devices(bare)
+        made = sorted(os.path.relpath(os.path.join(d, n), bare)
+                      for d, dirs, files in os.walk(bare) for n in dirs + files)
+        ok(res is not None and res['repaired'] == [] and res['repair_waiting'] is None
+           and made == ['proc', 'proc/self', 'proc/self/mountinfo'],
+           f'devices with no journal: nothing to put back, nothing made under the root {made}',
+           out)
+    finally:
+        shutil.rmtree(bare, ignore_errors=True)
     os.makedirs(os.path.join(root, 'proc', 'self'), exist_ok=True)
     shutil.copy('/proc/self/mountinfo', os.path.join(root, 'proc', 'self', 'mountinfo'))
     card = fc.Card('wrap', 1000, 700, layout='raw')
