@@ -74,6 +74,21 @@ sdt_check_phases(SdtCheck *self, GError **error)
 	return TRUE;
 }
 
+/* the run lock let go: its file goes (and its folder, if that is all it held), so that
+ * nothing of a check stays behind */
+static void
+sdt_check_run_unlock(const gchar *const *dirs, gint lock)
+{
+	const gchar *dir = dirs[1] != NULL ? dirs[1] : dirs[0];
+	g_autofree gchar *path = g_build_filename(dir, SDT_CHECK_RUN_LOCK, NULL);
+
+	if (lock < 0)
+		return;
+	g_unlink(path);
+	g_rmdir(dir);
+	close(lock);
+}
+
 /* the run lock taken (@lock: its descriptor, or -1 where none can be made), then the
  * repair of what a killed check left out; FALSE with @error, nothing held */
 static gboolean
@@ -90,8 +105,7 @@ sdt_check_start(const gchar *const *dirs, gint *lock, GError **error)
 		return FALSE;
 	}
 	if (sdt_check_repair_journal(dirs, NULL, error) < 0) {
-		if (*lock >= 0)
-			close(*lock);
+		sdt_check_run_unlock(dirs, *lock);
 		*lock = -1;
 		return FALSE;
 	}
@@ -167,8 +181,7 @@ sdt_check_run(const gchar *dir,
 		node = sdt_check_json_build(&self);
 	}
 	sdt_check_block_clear(&self);
-	if (lock >= 0)
-		close(lock);
+	sdt_check_run_unlock(config->journal_dirs, lock);
 	return node;
 }
 
@@ -227,8 +240,7 @@ sdt_check_repair_seen(const gchar *const *journal_dirs, gchar **device, GError *
 	if (busy)
 		return 0;
 	count = sdt_check_repair_journal(journal_dirs, device, error);
-	if (lock >= 0)
-		close(lock);
+	sdt_check_run_unlock(journal_dirs, lock);
 	return count;
 }
 
