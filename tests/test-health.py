@@ -9,6 +9,7 @@ the write-protect bits and the benchmark trend.
 usage: test-health.py SDTUNERCTL   (run by meson; prints TAP)"""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -181,5 +182,51 @@ with tempfile.TemporaryDirectory() as tmp:
     ok('SD Tuner cannot read its state folder' in text and 'chmod go-w' in text,
        'a refused state folder: what is wrong and what to do, in words')
     ok(health(root)['state_error'] is None, 'state_error null once it is fixed')
+
+    # issue 34: a card checked before in a reader or another slot.  The pi4 card's CID is
+    # the umockdev fixture's sysfs cid; its size the block device's
+    with open(os.path.join(DATA, 'umockdev', 'pi4.umockdev')) as f:
+        cid = re.search(r'^A: cid=([0-9a-f]+)', f.read(), re.M).group(1)
+    size = 128177930240
+
+    def check_entry(i, ident, verdict):
+        entry = {'kind': 'check', 'time': f'2026-02-{i:02d}T10:00:00Z', 'verdict': verdict,
+                 'reason': 'x', 'target': {'whole_device': True}, 'identity': ident}
+        write(root, f'/var/lib/sd-tuner/history/{1800000000000000 + i}-check.json',
+              json.dumps(entry))
+
+    def reader(dev, size_bytes):
+        return {'device': dev, 'size_bytes': size_bytes, 'vendor': 'Generic', 'model': 'Reader',
+                'serial': '000000001536', 'serial_of': 'reader', 'bus': 'usb', 'cid': None,
+                'cid_serial': None}
+
+    ok(health(root)['checked_before'] is None, 'no device check: checked_before null')
+    check_entry(1, reader('sdb', size + 512), 'fake')
+    check_entry(2, dict(reader('mmcblk1', size), bus='mmc', cid='035344534c31323880aabbccdd0100',
+                        serial_of='card'), 'fake')
+    h = health(root)
+    ok(h['checked_before'] is None,
+       'a reader card one sector larger and a slot card of its size with another CID: '
+       'not this card')
+    check_entry(3, reader('sdc', size), 'genuine')
+    h = health(root)
+    text = health(root, human=True)
+    ok(h['checked_before'] is not None and h['checked_before']['match'] == 'size'
+       and h['checked_before']['identity']['device'] == 'sdc'
+       and h['checked_before']['verdict'] == 'genuine',
+       'a reader card of exactly its size: maybe this one', json.dumps(h['checked_before']))
+    ok('A card of the same size was checked in a card reader on' in text
+       and '(maybe this one): genuine' in text, 'said in words: maybe this one', text)
+    check_entry(4, dict(reader('mmcblk1', 1), bus='mmc', cid=cid.upper(), serial_of='card'),
+                'genuine')
+    check_entry(5, reader('sdd', size), 'fake')
+    h = health(root)
+    text = health(root, human=True)
+    ok(h['checked_before'] is not None and h['checked_before']['match'] == 'cid'
+       and h['checked_before']['time'] == '2026-02-04T10:00:00Z',
+       'its own CID: this card, before a newer reader card of its size',
+       json.dumps(h['checked_before']))
+    ok('This card was checked before, on' in text and ': genuine' in text,
+       'said in words: this card', text)
 
 sys.exit(finish())

@@ -193,8 +193,8 @@ sdt_bench_rng_fill(SdtBenchRng *rng, gpointer buf, gsize len)
 	/*
 	 * A write's data is generated per request (fio's refill_buffers), so this
 	 * is per-I/O cost: four generators, two per 128-bit vector register (SSE2,
-	 * NEON), seeded from this one for every call.  About 4 instructions per 8 bytes on x86-64, where the
-	 * single generator took 13 and fio's fill 8.  Without a vector unit, two
+	 * NEON), seeded from this one for every call.  About 4 instructions per 8 bytes on x86-64,
+	 * where the single generator took 13 and fio's fill 8.  Without a vector unit, two
 	 * xorshift32 generators (sdt_bench_rng_fill_fast()).
 	 */
 	if (n >= 16)

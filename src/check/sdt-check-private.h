@@ -480,10 +480,12 @@ gboolean sdt_check_journal_places_safe(const SdtCheckJournalPlaces *places,
  * that address now (never over anything else), then synced, and the journals
  * go.  Journal files none of which is whole are never dropped: they are kept as
  * NAME.damaged (sdt_check_repair_damaged()).  Returns the number of blocks put
- * back (0: none was out), -1 with @error set when the journal's disk is not
- * there or not the same (the journal stays for a later start) or a write failed.
+ * back (0: none was out), -1 with @error set when the journal's card is not
+ * there, at its node or any other (the journal stays for a later start), is in use,
+ * or a write failed.  @device (optional): the node the blocks went back to, when
+ * some did.
  */
-gint sdt_check_repair_journal(const gchar *const *dirs, GError **error);
+gint sdt_check_repair_journal(const gchar *const *dirs, gchar **device, GError **error);
 
 /* the path of a damaged journal kept in @dirs, or NULL */
 gchar *sdt_check_repair_damaged(const gchar *const *dirs);

@@ -154,39 +154,6 @@ sdt_check_repair_damaged(const gchar *const *dirs)
 	return NULL;
 }
 
-/* the journal's disk, opened for raw writes, if it is the same disk */
-static gint
-sdt_journal_open_disk(const SdtCheckJournal *j, GError **error)
-{
-	gint fd = open(j->disk_node, O_RDWR | O_DIRECT | O_CLOEXEC | O_NOCTTY);
-	struct stat st;
-	guint64 size = 0;
-
-	if (fd < 0) {
-		sdt_error_set_from_errno(
-			error,
-			errno,
-			_("A check was interrupted and %s, where it must put back "
-			  "what it changed, cannot be opened; insert the same card "
-			  "and start SD Tuner again"),
-			j->disk_node);
-		return -1;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISBLK(st.st_mode) || (guint64) st.st_rdev != j->rdev ||
-	    ioctl(fd, BLKGETSIZE64, &size) != 0 || size != j->claim) {
-		close(fd);
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_NOT_FOUND,
-			    _("A check was interrupted on another card than the one at %s now; "
-			      "insert that card and start SD Tuner again so that it can put back "
-			      "what it changed"),
-			    j->disk_node);
-		return -1;
-	}
-	return fd;
-}
-
 /* is @block the run's own block for @at (its magic, seed and offset)? */
 static gboolean
 sdt_journal_is_ours(const guint8 *block, guint64 seed, guint64 at)
@@ -198,9 +165,163 @@ sdt_journal_is_ours(const guint8 *block, guint64 seed, guint64 at)
 	       GUINT64_FROM_LE(words[1]) == seed && GUINT64_FROM_LE(words[2]) == at;
 }
 
+/* what the journal's spots on a device hold now */
+typedef struct {
+	guint ours;  /* the run's own block for that spot */
+	guint saved; /* what the journal saved there: nothing out, or back already */
+	guint other; /* anything else: another card (or someone wrote there since) */
+} SdtJournalLook;
+
+static void
+sdt_journal_look(const SdtCheckJournal *j, gint fd, SdtJournalLook *look)
+{
+	guint8 *now = g_aligned_alloc(1, SDT_JOURNAL_BLOCK, SDT_JOURNAL_BLOCK);
+
+	memset(look, 0, sizeof(*look));
+	for (guint k = 0; k < j->n; k++) {
+		/* a spot that cannot be read tells nothing either way */
+		if (sdt_file_pread_all(fd, now, SDT_JOURNAL_BLOCK, j->at[k], NULL) != 0)
+			continue;
+		if (sdt_journal_is_ours(now, j->seed, j->at[k]))
+			look->ours++;
+		else if (memcmp(now, j->saved + (gsize) k * SDT_JOURNAL_BLOCK, SDT_JOURNAL_BLOCK) ==
+			 0)
+			look->saved++;
+		else
+			look->other++;
+	}
+	g_aligned_free(now);
+}
+
+/* @node read-only past the cache if it is a block device of the journal's size: its
+ * spots looked at, its device number in @rdev; FALSE when it is not one */
+static gboolean
+sdt_journal_probe(const SdtCheckJournal *j, const gchar *node, guint64 *rdev, SdtJournalLook *look)
+{
+	gint fd = open(node, O_RDONLY | O_DIRECT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	struct stat st;
+	guint64 size = 0;
+	gboolean is = FALSE;
+
+	if (fd < 0)
+		return FALSE;
+	if (fstat(fd, &st) == 0 && S_ISBLK(st.st_mode) && ioctl(fd, BLKGETSIZE64, &size) == 0 &&
+	    size == j->claim) {
+		*rdev = (guint64) st.st_rdev;
+		sdt_journal_look(j, fd, look);
+		is = TRUE;
+	}
+	close(fd);
+	return is;
+}
+
+/*
+ * The card the journal's blocks are on, wherever it is now (docs/DESIGN.md "A card
+ * put back where it is seen"): the journal's node first; when that is gone or holds
+ * no block of the run, every whole block device of the journal's size (/sys/block)
+ * is read, read-only, and the one holding at least one of the run's own blocks
+ * (its 64-bit random seed and offset) is the card.  At the journal's own node and
+ * device number a card holding only what the journal saved is the card with
+ * nothing out (the kill came before the first write).  The node in @node, TRUE;
+ * FALSE with @error when no device is the card.
+ */
+static gboolean
+sdt_journal_find(const SdtCheckJournal *j, gchar **node, gboolean *same, GError **error)
+{
+	g_autoptr(GHashTable) seen =
+		g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+	g_autoptr(GDir) dir = NULL;
+	SdtJournalLook look;
+	guint64 rdev = 0;
+	const gchar *name;
+
+	*same = FALSE;
+	if (sdt_journal_probe(j, j->disk_node, &rdev, &look)) {
+		gint64 *key = g_new(gint64, 1);
+		*key = (gint64) rdev;
+		g_hash_table_add(seen, key);
+		if (look.ours > 0 || (rdev == j->rdev && look.other == 0 && look.saved > 0)) {
+			*same = rdev == j->rdev;
+			*node = g_strdup(j->disk_node);
+			return TRUE;
+		}
+		g_debug("%s: %u of the journal's spots hold the run's blocks, %u what it saved, "
+			"%u something else: not that card",
+			j->disk_node,
+			look.ours,
+			look.saved,
+			look.other);
+	}
+	dir = g_dir_open("/sys/block", 0, NULL);
+	while (dir != NULL && (name = g_dir_read_name(dir)) != NULL) {
+		g_autofree gchar *size_path = g_build_filename("/sys/block", name, "size", NULL);
+		g_autofree gchar *text = NULL;
+		g_autofree gchar *candidate = NULL;
+		gint64 *key;
+
+		/* the size in 512-byte sectors, before any device is opened */
+		if (!g_file_get_contents(size_path, &text, NULL, NULL) ||
+		    g_ascii_strtoull(text, NULL, 10) * 512 != j->claim)
+			continue;
+		candidate = g_strconcat("/dev/", name, NULL);
+		if (!sdt_journal_probe(j, candidate, &rdev, &look) ||
+		    g_hash_table_contains(seen, &rdev))
+			continue;
+		key = g_new(gint64, 1);
+		*key = (gint64) rdev;
+		g_hash_table_add(seen, key);
+		g_debug("%s: %u of the journal's spots hold the run's blocks",
+			candidate,
+			look.ours);
+		if (look.ours > 0) {
+			*node = g_steal_pointer(&candidate);
+			return TRUE;
+		}
+	}
+	g_set_error(error,
+		    SDT_ERROR,
+		    SDT_ERROR_NOT_FOUND,
+		    _("A check of the card at %s was interrupted and that card is not here "
+		      "(no device of its size holds what the check wrote); insert it, in any "
+		      "reader, so that SD Tuner can put back what it changed"),
+		    j->disk_node);
+	return FALSE;
+}
+
+/* the card at @node for the put-back: O_EXCL (nothing mounted on it, no other
+ * program holds it), except the journal's own disk as the running card's check
+ * writes it (its file systems are mounted: the check wrote into its own file) */
+static gint
+sdt_journal_open_disk(const SdtCheckJournal *j, const gchar *node, gboolean same, GError **error)
+{
+	gint fd = open(node, O_RDWR | O_DIRECT | O_EXCL | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0 && errno == EBUSY && same)
+		fd = open(node, O_RDWR | O_DIRECT | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0 && errno == EBUSY) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_BUSY,
+			    _("The card a check was interrupted on is %s now, and it is in use "
+			      "(mounted, or held by another program); unmount it so that SD Tuner "
+			      "can put back what the check changed"),
+			    node);
+		return -1;
+	}
+	if (fd < 0) {
+		sdt_error_set_from_errno(error,
+					 errno,
+					 _("A check was interrupted and %s, where it must put back "
+					   "what it changed, cannot be opened"),
+					 node);
+		return -1;
+	}
+	return fd;
+}
+
 /* puts back, last first, every block that holds one of the run's; the count or -1 */
 static gint
-sdt_journal_put_back(const SdtCheckJournal *j, gint fd, GError **error)
+sdt_journal_put_back(const SdtCheckJournal *j, const gchar *node, gint fd, GError **error)
 {
 	guint8 *now = g_aligned_alloc(1, SDT_JOURNAL_BLOCK, SDT_JOURNAL_BLOCK);
 	gint count = 0;
@@ -224,7 +345,7 @@ sdt_journal_put_back(const SdtCheckJournal *j, gint fd, GError **error)
 			rc,
 			_("Cannot put back the blocks an interrupted check changed "
 			  "on %s"),
-			j->disk_node);
+			node);
 		return -1;
 	}
 	return count;
@@ -303,15 +424,19 @@ sdt_journal_thaw(const gchar *const *dirs)
 }
 
 gint
-sdt_check_repair_journal(const gchar *const *dirs, GError **error)
+sdt_check_repair_journal(const gchar *const *dirs, gchar **device, GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, -1);
 	SdtCheckJournal j = {0};
+	g_autofree gchar *node = NULL;
+	gboolean same = FALSE;
 	guint found = 0;
 	guint spoiled = 0;
-	gint count;
-	gint fd;
+	gint count = -1;
+	gint fd = -1;
 
+	if (device != NULL)
+		*device = NULL;
 	sdt_journal_thaw(dirs);
 	if (!sdt_journal_load(dirs, &j, &found, &spoiled)) {
 		/* journal files, none whole and more than one torn: what was out cannot
@@ -335,17 +460,21 @@ sdt_check_repair_journal(const gchar *const *dirs, GError **error)
 		sdt_check_journal_file_clear(&j);
 		return 0;
 	}
-	fd = sdt_journal_open_disk(&j, error);
-	count = fd >= 0 ? sdt_journal_put_back(&j, fd, error) : -1;
-	if (fd >= 0)
+	if (sdt_journal_find(&j, &node, &same, error))
+		fd = sdt_journal_open_disk(&j, node, same, error);
+	if (fd >= 0) {
+		count = sdt_journal_put_back(&j, node, fd, error);
 		close(fd);
+	}
 	if (count >= 0) {
 		sdt_journal_unfill(dirs);
 		sdt_check_journal_file_remove(dirs);
 		if (count > 0)
 			g_message("put back %d blocks an interrupted check had changed on %s",
 				  count,
-				  j.disk_node);
+				  node);
+		if (count > 0 && device != NULL)
+			*device = g_steal_pointer(&node);
 	}
 	sdt_check_journal_file_clear(&j);
 	return count;

@@ -5,9 +5,12 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <inttypes.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +18,39 @@
 #include "sdt-check.h"
 #include "sdt-context.h"
 #include "sdt-error.h"
+#include "sdt-state-lock.h"
+
+#define SDT_CHECK_RUN_LOCK "check.lock"
+
+/*
+ * The lock a check holds from its repair to its end: a file in the journal's folder off
+ * the card (the second, /run/sd-tuner: never on the card under test, and not in the state
+ * folder, whose files the user's tests list), flock()ed.  A repair at sight (`devices`,
+ * GetDevices on each plugged card, the helper's start, verify) never puts back the blocks
+ * of a check that is running, and two checks never share the journal.  -1 with @busy set
+ * when another holds it; -1 alone when it cannot be made (a read-only /run: the repair
+ * goes on as it did before there was a lock).
+ */
+static gint
+sdt_check_run_lock(const gchar *const *dirs, gboolean *busy)
+{
+	const gchar *dir = dirs[1] != NULL ? dirs[1] : dirs[0];
+	g_autofree gchar *path = g_build_filename(dir, SDT_CHECK_RUN_LOCK, NULL);
+	gint fd;
+
+	*busy = FALSE;
+	if (!sdt_state_lock_make_dir(dir, NULL))
+		return -1;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
+	if (fd < 0)
+		return -1;
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		*busy = errno == EWOULDBLOCK;
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
 
 /* the target, the read-only phase, then (unless it found a fake) the writes */
 static gboolean
@@ -41,6 +77,44 @@ sdt_check_phases(SdtCheck *self, GError **error)
 	return TRUE;
 }
 
+/* the run lock let go: its file goes (and its folder, if that is all it held), so that
+ * nothing of a check stays behind */
+static void
+sdt_check_run_unlock(const gchar *const *dirs, gint lock)
+{
+	const gchar *dir = dirs[1] != NULL ? dirs[1] : dirs[0];
+	g_autofree gchar *path = g_build_filename(dir, SDT_CHECK_RUN_LOCK, NULL);
+
+	if (lock < 0)
+		return;
+	g_unlink(path);
+	g_rmdir(dir);
+	close(lock);
+}
+
+/* the run lock taken (@lock: its descriptor, or -1 where none can be made), then the
+ * repair of what a killed check left out; FALSE with @error, nothing held */
+static gboolean
+sdt_check_start(const gchar *const *dirs, gint *lock, GError **error)
+{
+	gboolean busy = FALSE;
+
+	*lock = sdt_check_run_lock(dirs, &busy);
+	if (busy) {
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_BUSY,
+				    _("Another check is running; wait until it has finished"));
+		return FALSE;
+	}
+	if (sdt_check_repair_journal(dirs, NULL, error) < 0) {
+		sdt_check_run_unlock(dirs, *lock);
+		*lock = -1;
+		return FALSE;
+	}
+	return TRUE;
+}
+
 JsonNode *
 sdt_check_run(const gchar *dir,
 	      const SdtCheckConfig *config,
@@ -52,6 +126,7 @@ sdt_check_run(const gchar *dir,
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	SdtCheck self;
 	JsonNode *node = NULL;
+	gint lock = -1;
 
 	g_return_val_if_fail(config != NULL && (dir != NULL) != (config->device != NULL), NULL);
 	if (config->journal_dirs == NULL || config->journal_dirs[0] == NULL) {
@@ -64,7 +139,7 @@ sdt_check_run(const gchar *dir,
 	/* what a killed check left out goes back first; if it cannot, nothing new */
 	if (progress != NULL)
 		progress("repair", 0.0, 0.0, user_data);
-	if (sdt_check_repair(config->journal_dirs, error) < 0)
+	if (!sdt_check_start(config->journal_dirs, &lock, error))
 		return NULL;
 	sdt_check_block_init(&self, dir, config, progress, user_data, cancellable);
 	if (sdt_check_phases(&self, error)) {
@@ -109,6 +184,7 @@ sdt_check_run(const gchar *dir,
 		node = sdt_check_json_build(&self);
 	}
 	sdt_check_block_clear(&self);
+	sdt_check_run_unlock(config->journal_dirs, lock);
 	return node;
 }
 
@@ -127,7 +203,48 @@ gint
 sdt_check_repair(const gchar *const *journal_dirs, GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, -1);
-	return sdt_check_repair_journal(journal_dirs, error);
+	return sdt_check_repair_seen(journal_dirs, NULL, error);
+}
+
+/* is there a journal file (whole or not, or one being made) in @dirs? */
+static gboolean
+sdt_check_journal_present(const gchar *const *dirs)
+{
+	for (guint i = 0; dirs[i] != NULL; i++)
+		for (guint c = 0; c <= SDT_CHECK_JOURNAL_MAX_COPIES; c++) {
+			g_autofree gchar *name = sdt_check_journal_file_copy_name(c);
+			g_autofree gchar *path = g_build_filename(dirs[i], name, NULL);
+			g_autofree gchar *tmp = g_strconcat(path, ".new", NULL);
+			struct stat st;
+			if (g_lstat(path, &st) == 0 || g_lstat(tmp, &st) == 0)
+				return TRUE;
+		}
+	return FALSE;
+}
+
+gint
+sdt_check_repair_seen(const gchar *const *journal_dirs, gchar **device, GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, -1);
+	gboolean busy = FALSE;
+	gint lock;
+	gint count;
+
+	if (device != NULL)
+		*device = NULL;
+	if (journal_dirs == NULL || journal_dirs[0] == NULL)
+		return 0;
+	/* at sight (@device asked for): nothing is made or touched where no journal is (a
+	 * `devices` under a read-only --root, every plugged card) */
+	if (device != NULL && !sdt_check_journal_present(journal_dirs))
+		return 0;
+	/* a check is running: its journal is live, and its own start repaired */
+	lock = sdt_check_run_lock(journal_dirs, &busy);
+	if (busy)
+		return 0;
+	count = sdt_check_repair_journal(journal_dirs, device, error);
+	sdt_check_run_unlock(journal_dirs, lock);
+	return count;
 }
 
 gchar *

@@ -71,6 +71,16 @@ typedef struct {
 gint sdt_check_repair(const gchar *const *journal_dirs, GError **error);
 
 /*
+ * sdt_check_repair(), and where: the card is looked for by its content at the
+ * journal's node and, when it is not there, at every whole block device of its size
+ * (a card put back in another reader).  @device (may be NULL): the node the blocks
+ * went back to (g_free), NULL when none did.  While a check runs (its lock, in
+ * @journal_dirs' second folder) nothing is done: 0.  `devices` and the helper's start call it: a
+ * card is repaired when it is seen.
+ */
+gint sdt_check_repair_seen(const gchar *const *journal_dirs, gchar **device, GError **error);
+
+/*
  * A check journal that repair found damaged beyond use (no whole copy: what the
  * interrupted check had out is unknown) is kept as NAME.damaged and never
  * dropped: its path, or NULL.  status, health and the metrics say it.

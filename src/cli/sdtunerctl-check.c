@@ -16,6 +16,7 @@
 #include "sdt-error.h"
 #include "sdt-client-info.h"
 #include "sdt-health.h"
+#include "sdt-l10n-record.h"
 #include "sdt-l10n.h"
 #include "sdt-ops.h"
 #include "sdtunerctl-check.h"
@@ -436,6 +437,32 @@ sdt_cli_health_print_disk(JsonObject *card)
 	}
 }
 
+/* the card checked before in a reader or another slot (health "checked_before") */
+static void
+sdt_cli_health_print_checked_before(JsonObject *obj)
+{
+	JsonNode *node = json_object_get_member(obj, "checked_before");
+	JsonObject *c =
+		node != NULL && JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
+	g_autofree gchar *when = NULL;
+	const gchar *verdict;
+
+	if (c == NULL)
+		return;
+	when = sdt_l10n_time(json_object_get_string_member_with_default(c, "time", "?"));
+	verdict = sdt_l10n_record_check_verdict(
+		json_object_get_string_member_with_default(c, "verdict", NULL));
+	if (g_strcmp0(json_object_get_string_member_with_default(c, "match", NULL), "cid") == 0)
+		/* Translators: a date and time, then the verdict (genuine, fake, ...) */
+		g_print(_("This card was checked before, on %s: %s\n"), when, verdict);
+	else
+		/* Translators: a date and time, then the verdict (genuine, fake, ...) */
+		g_print(_("A card of the same size was checked in a card reader on %s (maybe "
+			  "this one): %s\n"),
+			when,
+			verdict);
+}
+
 static void
 sdt_cli_health_print_human(JsonObject *obj)
 {
@@ -492,6 +519,7 @@ sdt_cli_health_print_human(JsonObject *obj)
 		g_print(_("SD Tuner cannot read its state folder, so the benchmark trend leaves "
 			  "out its history until it is fixed: %s\n"),
 			sdt_l10n_tr(json_object_get_string_member(obj, "state_error")));
+	sdt_cli_health_print_checked_before(obj);
 	sdt_cli_print_registers(obj);
 	/* the same sentences as the Health page: the JSON names the metric for scripts */
 	for (guint i = 0; i < json_array_get_length(alerts); i++) {

@@ -392,6 +392,11 @@ sdt_cli_history_summary(const SdtClientHistoryEntry *e)
 		return g_strdup_printf(_("reverted %s"), id);
 	if (g_strcmp0(e->kind, "verify") == 0)
 		return sdt_cli_verify_outcome(e->verification);
+	if (g_strcmp0(e->kind, "check") == 0 && e->checked_device != NULL)
+		/* Translators: a device (sdb), then the check's verdict (genuine, fake, ...) */
+		return g_strdup_printf(_("authenticity check of the card in %s: %s"),
+				       e->checked_device,
+				       sdt_l10n_record_check_verdict(e->verdict));
 	if (g_strcmp0(e->kind, "check") == 0)
 		/* Translators: the check's verdict (genuine, fake, ...) */
 		return g_strdup_printf(_("authenticity check: %s"),

@@ -6,12 +6,43 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 
 #include "sdt-cli-ops.h"
 #include "sdt-cli-table.h"
 #include "sdt-client-devices.h"
 #include "sdt-ops.h"
 #include "sdtunerctl-devices.h"
+
+/* what a check killed on a card left changed and `devices` put back, or why not yet */
+static void
+sdt_cli_devices_print_repair(JsonObject *obj)
+{
+	JsonArray *repaired = json_object_has_member(obj, "repaired")
+				      ? json_object_get_array_member(obj, "repaired")
+				      : NULL;
+	const gchar *waiting = json_object_has_member(obj, "repair_waiting")
+				       ? json_object_get_string_member(obj, "repair_waiting")
+				       : NULL;
+
+	for (guint i = 0; repaired != NULL && i < json_array_get_length(repaired); i++) {
+		JsonObject *r = json_array_get_object_element(repaired, i);
+		gint64 n = r != NULL ? json_object_get_int_member_with_default(r, "blocks", 0) : 0;
+		const gchar *device =
+			r != NULL ? json_object_get_string_member_with_default(r, "device", "?")
+				  : "?";
+		/* TRANSLATORS: a number of 4 KiB blocks, then a device (/dev/sdc) */
+		g_print(ngettext("Put back %" PRId64 " block that an interrupted check had "
+				 "changed on %s.\n",
+				 "Put back %" PRId64 " blocks that an interrupted check had "
+				 "changed on %s.\n",
+				 (gulong) n),
+			n,
+			device);
+	}
+	if (waiting != NULL)
+		g_print("%s\n", waiting);
+}
 
 /* one line per device: its name, what it is, whether it can be checked (or why not) and
  * what is on it */
@@ -29,6 +60,7 @@ sdt_cli_devices_print_human(JsonObject *obj, GError **error)
 
 	if (devices == NULL)
 		return FALSE;
+	sdt_cli_devices_print_repair(obj);
 	if (devices->len == 0) {
 		g_print("%s\n", _("No block devices found"));
 		return TRUE;

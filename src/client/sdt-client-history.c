@@ -26,6 +26,7 @@ sdt_client_history_entry_free(SdtClientHistoryEntry *e)
 	g_free(e->target_path);
 	g_free(e->verdict);
 	g_free(e->reason);
+	g_free(e->checked_device);
 	sdt_bench_record_free(e->bench);
 	sdt_client_status_verification_free(e->verification);
 	g_ptr_array_unref(e->figures);
@@ -157,6 +158,20 @@ sdt_client_history_entry_read_soak(JsonObject *obj, const gchar *at, SdtClientHi
 	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
 }
 
+/* a device check's "identity" (issue 34): the device it was checked as */
+static void
+sdt_client_history_entry_read_identity(JsonObject *obj, const gchar *at, SdtClientHistoryEntry *e)
+{
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *where = g_strconcat(at != NULL ? at : "", ".identity", NULL);
+	JsonObject *identity = NULL;
+	gboolean ok = sdt_json_strict_object(obj, at, "identity", &identity, &error);
+
+	if (ok && identity != NULL)
+		ok = sdt_json_strict_string(identity, where, "device", &e->checked_device, &error);
+	sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
+}
+
 static SdtClientHistoryEntry *
 sdt_client_history_entry_read(JsonNode *node, guint index)
 {
@@ -189,6 +204,7 @@ sdt_client_history_entry_read(JsonNode *node, guint index)
 		sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
 		ok = sdt_json_strict_string(obj, at, "reason", &e->reason, &error);
 		sdt_client_history_entry_note(e, ok, g_steal_pointer(&error));
+		sdt_client_history_entry_read_identity(obj, at, e);
 	}
 	e->soak_mismatches = -1;
 	if (g_strcmp0(e->kind, "soak") == 0)

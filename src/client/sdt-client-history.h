@@ -42,6 +42,7 @@ typedef struct {
 	GPtrArray *figures;     /* verify: of SdtClientFigure, the evidence's; never NULL */
 	gchar *verdict;         /* check: "genuine", "fake", "undetermined"; NULL: unknown */
 	gchar *reason;          /* check: English */
+	gchar *checked_device;  /* check of a card in a reader or slot: "sdb"; NULL: the card's */
 	gint64 soak_mismatches; /* soak: bytes that read back wrong; -1: unknown */
 	GError *error;          /* the first member that could not be read */
 } SdtClientHistoryEntry;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sdt-card-regs.h"
 #include "sdt-check.h"
 #include "sdt-devices.h"
 #include "sdt-mounts.h"
@@ -139,10 +140,120 @@ sdt_ops_check_device_contents(const SdtDevice *d)
 	return g_string_free(s, FALSE);
 }
 
+/* @name: @value, or null */
+static void
+sdt_ops_check_set_string(JsonObject *o, const gchar *name, const gchar *value)
+{
+	if (value != NULL)
+		json_object_set_string_member(o, name, value);
+	else
+		json_object_set_null_member(o, name);
+}
+
+/*
+ * The identity a device check is kept under in the history (docs/DESIGN.md "A checked
+ * card's identity"): its size, what udev says, and in an mmc slot the card's CID and the
+ * serial in it.  A USB reader's serial is the reader's, never the card's.
+ */
+static JsonObject *
+sdt_ops_check_identity(const SdtDevice *d)
+{
+	JsonObject *o = json_object_new();
+	g_autofree gchar *cid_path =
+		d->syspath != NULL ? g_build_filename(d->syspath, "device", "cid", NULL) : NULL;
+	g_autofree gchar *cid = NULL;
+	SdtCid parsed;
+
+	json_object_set_string_member(o, "device", d->name);
+	json_object_set_int_member(o, "size_bytes", (gint64) MIN(d->size_bytes, G_MAXINT64));
+	sdt_ops_check_set_string(o, "vendor", d->vendor);
+	sdt_ops_check_set_string(o, "model", d->model);
+	sdt_ops_check_set_string(o, "serial", d->serial);
+	sdt_ops_check_set_string(o, "bus", d->bus);
+	/* whose serial udev gave: a reader's (USB mass storage: its own), the card's (mmc) */
+	if (d->serial == NULL)
+		json_object_set_null_member(o, "serial_of");
+	else
+		json_object_set_string_member(o,
+					      "serial_of",
+					      g_strcmp0(d->bus, "mmc") == 0 ? "card" : "reader");
+	if (g_strcmp0(d->bus, "mmc") == 0 && cid_path != NULL &&
+	    g_file_get_contents(cid_path, &cid, NULL, NULL)) {
+		g_strstrip(cid);
+		cid = g_ascii_strdown(g_steal_pointer(&cid), -1);
+	}
+	sdt_ops_check_set_string(o, "cid", cid);
+	if (cid != NULL && sdt_card_regs_cid_parse(cid, &parsed, NULL)) {
+		g_autofree gchar *serial = g_strdup_printf("0x%08x", parsed.serial);
+		json_object_set_string_member(o, "cid_serial", serial);
+	} else {
+		json_object_set_null_member(o, "cid_serial");
+	}
+	return o;
+}
+
+/* the identity of a device check entry, NULL for the running card's */
+static JsonObject *
+sdt_ops_check_entry_identity(JsonObject *e)
+{
+	JsonNode *id = json_object_get_member(e, "identity");
+
+	if (g_strcmp0(json_object_get_string_member_with_default(e, "kind", NULL), "check") != 0 ||
+	    id == NULL || !JSON_NODE_HOLDS_OBJECT(id))
+		return NULL;
+	return json_node_get_object(id);
+}
+
+JsonObject *
+sdt_ops_check_recognise(JsonArray *history,
+			const gchar *cid,
+			gint64 size_bytes,
+			const gchar **match)
+{
+	guint n = history != NULL ? json_array_get_length(history) : 0;
+
+	*match = NULL;
+	/* the same CID: the same card, whatever else */
+	for (guint i = n; cid != NULL && cid[0] != '\0' && i > 0; i--) {
+		JsonNode *e = json_array_get_element(history, i - 1);
+		JsonObject *id = JSON_NODE_HOLDS_OBJECT(e)
+					 ? sdt_ops_check_entry_identity(json_node_get_object(e))
+					 : NULL;
+		const gchar *theirs =
+			id != NULL ? json_object_get_string_member_with_default(id, "cid", NULL)
+				   : NULL;
+		if (theirs != NULL && g_ascii_strcasecmp(theirs, cid) == 0) {
+			*match = "cid";
+			return json_node_get_object(e);
+		}
+	}
+	/* else a card checked where no CID was read (a reader) of exactly this size: maybe
+	 * this one; an entry with another card's CID is not */
+	for (guint i = n; size_bytes > 0 && i > 0; i--) {
+		JsonNode *e = json_array_get_element(history, i - 1);
+		JsonObject *id = JSON_NODE_HOLDS_OBJECT(e)
+					 ? sdt_ops_check_entry_identity(json_node_get_object(e))
+					 : NULL;
+		if (id == NULL ||
+		    json_object_get_string_member_with_default(id, "cid", NULL) != NULL)
+			continue;
+		if (json_object_get_int_member_with_default(id, "size_bytes", -1) == size_bytes) {
+			*match = "size";
+			return json_node_get_object(e);
+		}
+	}
+	return NULL;
+}
+
 /* the node of the device @name is (as named: the engine refuses a partition, naming the
- * whole card), if the check may write to it; @contents: what it holds, in words */
+ * whole card), if the check may write to it; @contents: what it holds, in words; its
+ * identity in @identity */
 static gchar *
-sdt_ops_check_device_node(const gchar *name, gboolean allow_fixed, gchar **contents, GError **error)
+sdt_ops_check_device_node(const gchar *name,
+			  gboolean allow_fixed,
+			  gchar **contents,
+			  JsonObject **identity,
+			  GError **error)
 {
 	g_autoptr(SdtContext) host = NULL;
 	g_autoptr(GPtrArray) mounts = NULL;
@@ -162,6 +273,7 @@ sdt_ops_check_device_node(const gchar *name, gboolean allow_fixed, gchar **conte
 	offer = allow_fixed ? sdt_device_offer_decide_stand_in(&d->facts) : d->offer;
 	if (sdt_device_offer_is_offered(offer)) {
 		*contents = sdt_ops_check_device_contents(d);
+		*identity = sdt_ops_check_identity(d);
 		return strchr(name, '/') != NULL ? g_strdup(name)
 						 : g_strconcat("/dev/", name, NULL);
 	}
@@ -245,6 +357,9 @@ sdt_ops_check_device(SdtContext *ctx,
 	g_auto(GStrv) journal_dirs = NULL;
 	g_autofree gchar *node = NULL;
 	g_autofree gchar *contents = NULL;
+	g_autoptr(JsonObject) identity = NULL;
+	g_autoptr(GError) error_history = NULL;
+	JsonNode *result;
 
 	if (!sdt_check_config_mode_from_string(mode, &check_mode, error))
 		return NULL;
@@ -256,7 +371,7 @@ sdt_ops_check_device(SdtContext *ctx,
 				      "check only"));
 		return NULL;
 	}
-	node = sdt_ops_check_device_node(device, allow_fixed, &contents, error);
+	node = sdt_ops_check_device_node(device, allow_fixed, &contents, &identity, error);
 	if (node == NULL)
 		return NULL;
 	/* the full pass writes every block without saving it first */
@@ -269,5 +384,19 @@ sdt_ops_check_device(SdtContext *ctx,
 	/* on the system disk: never on the card, and kept across a power cut */
 	journal_dirs = sdt_check_journal_dirs(ctx);
 	config.journal_dirs = (const gchar *const *) journal_dirs;
-	return sdt_check_run(NULL, &config, progress, user_data, cancellable, error);
+	result = sdt_check_run(NULL, &config, progress, user_data, cancellable, error);
+	if (result == NULL)
+		return NULL;
+	/* kept under the card's identity, so that it is known again in the Pi's slot; a
+	 * failure to save the history does not throw the verdict away */
+	json_object_set_object_member(json_node_get_object(result),
+				      "identity",
+				      g_steal_pointer(&identity));
+	{
+		g_autofree gchar *text = json_to_string(result, FALSE);
+		g_autoptr(JsonNode) entry = json_from_string(text, NULL);
+		if (!sdt_history_append(ctx, "check", json_node_get_object(entry), &error_history))
+			g_warning("check result not saved: %s", error_history->message);
+	}
+	return result;
 }

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "sdt-context.h"
+#include "sdt-check.h"
 #include "sdt-devices.h"
 #include "sdt-json.h"
 #include "sdt-mounts.h"
@@ -123,6 +124,32 @@ sdt_ops_devices_stand_ins(GPtrArray *devices, GError **error)
 	return TRUE;
 }
 
+/*
+ * A card a killed check left changed is repaired when it is seen (docs/DESIGN.md "A
+ * card put back where it is seen"): wherever it is now, before its signatures are
+ * read.  What was put back, and a journal still waiting for its card, are said.
+ */
+static void
+sdt_ops_devices_repair(SdtContext *ctx, JsonBuilder *b)
+{
+	g_auto(GStrv) dirs = sdt_check_journal_dirs(ctx);
+	g_autofree gchar *device = NULL;
+	g_autoptr(GError) error = NULL;
+	gint count = sdt_check_repair_seen((const gchar *const *) dirs, &device, &error);
+
+	json_builder_set_member_name(b, "repaired");
+	json_builder_begin_array(b);
+	if (count > 0 && device != NULL) {
+		json_builder_begin_object(b);
+		sdt_json_string_or_null(b, "device", device);
+		json_builder_set_member_name(b, "blocks");
+		json_builder_add_int_value(b, count);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	sdt_json_string_or_null(b, "repair_waiting", error != NULL ? error->message : NULL);
+}
+
 JsonNode *
 sdt_ops_devices(SdtContext *ctx, GError **error)
 {
@@ -136,12 +163,13 @@ sdt_ops_devices(SdtContext *ctx, GError **error)
 	mounts = sdt_mounts_load(ctx, error);
 	if (mounts == NULL)
 		return NULL;
+	json_builder_begin_object(b);
+	sdt_ops_devices_repair(ctx, b);
 	devices = sdt_devices_list(mounts, error);
 	if (devices == NULL)
 		return NULL;
 	if (sdt_context_is_simulated(ctx) && !sdt_ops_devices_stand_ins(devices, error))
 		return NULL;
-	json_builder_begin_object(b);
 	json_builder_set_member_name(b, "devices");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < devices->len; i++)

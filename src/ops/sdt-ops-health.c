@@ -311,6 +311,35 @@ sdt_ops_health_notes(JsonBuilder *b, const SdtCard *card, const SdtOpsHealth *h)
 	json_builder_end_array(b);
 }
 
+/* the card checked before in a reader or another slot (issue 34): the newest device
+ * check that is this card (the same CID) or maybe it (the same size, no CID), or null */
+static void
+sdt_ops_health_checked_before(JsonBuilder *b, const SdtCard *card, JsonArray *history)
+{
+	const gchar *match = NULL;
+	JsonObject *e =
+		card != NULL && card->present
+			? sdt_ops_check_recognise(history, card->cid_hex, card->size_bytes, &match)
+			: NULL;
+
+	json_builder_set_member_name(b, "checked_before");
+	if (e == NULL) {
+		json_builder_add_null_value(b);
+		return;
+	}
+	json_builder_begin_object(b);
+	sdt_json_string_or_null(b, "match", match);
+	sdt_json_string_or_null(b,
+				"time",
+				json_object_get_string_member_with_default(e, "time", NULL));
+	sdt_json_string_or_null(b,
+				"verdict",
+				json_object_get_string_member_with_default(e, "verdict", NULL));
+	json_builder_set_member_name(b, "identity");
+	json_builder_add_value(b, json_node_copy(json_object_get_member(e, "identity")));
+	json_builder_end_object(b);
+}
+
 JsonNode *
 sdt_ops_health(SdtContext *ctx, GError **error)
 {
@@ -345,6 +374,7 @@ sdt_ops_health(SdtContext *ctx, GError **error)
 	json_builder_add_value(b, sdt_health_registers(info->card, history));
 	json_builder_set_member_name(b, "trend");
 	json_builder_add_value(b, sdt_health_trend(history));
+	sdt_ops_health_checked_before(b, info->card, history);
 	sdt_ops_health_notes(b, info->card, &h);
 	json_builder_end_object(b);
 	{

@@ -414,13 +414,21 @@ sdt_metrics_verify(SdtProm *prom, JsonArray *history)
 			      sdt_metrics_str(verify, "decision"));
 }
 
+/* a check of the running card: not one of a card in a reader (issue 34: it has an
+ * "identity") */
+static gboolean
+sdt_metrics_check_of_card(JsonObject *e)
+{
+	return !json_object_has_member(e, "identity");
+}
+
 /* the last authenticity check of the card; an entry the check result's codec
  * refuses (a member of the wrong type) is left out whole, as a benchmark is */
 static void
 sdt_metrics_check(SdtProm *prom, JsonArray *history)
 {
 	static const gchar *const verdicts[] = {"genuine", "fake", "undetermined", NULL};
-	JsonObject *check = sdt_metrics_last(history, "check", NULL);
+	JsonObject *check = sdt_metrics_last(history, "check", sdt_metrics_check_of_card);
 	g_autoptr(SdtCheckResult) result =
 		check != NULL ? sdt_check_result_from_json(check, NULL) : NULL;
 	gdouble real = NAN;

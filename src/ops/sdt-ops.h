@@ -158,8 +158,8 @@ JsonNode *sdt_ops_check(SdtContext *ctx,
  * system disk under any name or a partition of it, a mounted, held, read-only or empty
  * device are not); with @allow_fixed (in-process; the helper on a simulated board) also a
  * loop device that nothing but being fixed keeps from it, a stand-in for a card
- * (sdt_device_offer_decide_stand_in()): the tests' cards. Not added to the running card's
- * history.
+ * (sdt_device_offer_decide_stand_in()): the tests' cards. The result is kept in the
+ * history under the card's identity (sdt_ops_check_recognise()).
  * The full mode writes over every block, saving nothing: only with @confirm naming the
  * same block device (a link to it counts; a partition of it or another device does
  * not), else refused before anything is opened for writing, with what would be lost
@@ -174,6 +174,17 @@ JsonNode *sdt_ops_check_device(SdtContext *ctx,
 			       gpointer user_data,
 			       GCancellable *cancellable,
 			       GError **error);
+
+/*
+ * The device check in @history (newest first) that a card of CID @cid (hex, may be NULL)
+ * and @size_bytes is (docs/DESIGN.md "A checked card's identity"): one of the same CID
+ * (@match "cid"), else one without a CID (a card in a reader) of exactly @size_bytes
+ * (@match "size": maybe this card).  NULL when none; the entry is @history's.
+ */
+JsonObject *sdt_ops_check_recognise(JsonArray *history,
+				    const gchar *cid,
+				    gint64 size_bytes,
+				    const gchar **match);
 
 /* sdt_ops_check() on @dir, a folder that must belong to the user @dir_owner
  * (the helper's caller, issue 32); -1 as sdt_ops_check(): root's or ours */

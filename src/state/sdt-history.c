@@ -243,6 +243,7 @@ static const struct {
 	{"config_sha256", SDT_HISTORY_STRING_OR_NULL},
 	{"boot_id", SDT_HISTORY_STRING_OR_NULL},
 	{"card", SDT_HISTORY_OBJECT_OR_NULL},
+	{"identity", SDT_HISTORY_OBJECT_OR_NULL}, /* a device check's card (issue 34) */
 };
 
 static gboolean

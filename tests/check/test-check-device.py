@@ -20,6 +20,12 @@ Killed with blocks out (strace stops the check right after a block write, then S
 once the card is then pulled and put back in at the same node): the card differs, and the
 next check puts it back first: the SHA-256 as before.
 
+Each result is in the history under the card's identity (`history --json` and in words).
+
+Killed with blocks out, pulled, another card of the same size put in at its node (never
+written: `devices` says the journal waits), the card put back in at another node:
+`sdtunerctl --root R devices` finds it by its content and puts it back there.
+
 Refused, the card unchanged: the system disk (its node and a symbolic link to it), a
 mounted card, a partition of a card, a read-only card, a card another program holds
 (O_EXCL), the full mode without a confirmation that names the device (the full mode:
@@ -131,6 +137,26 @@ def run_cards(root):
             card.down()
 
 
+def history_kept(root, claims):
+    """each check of a whole card is in the history under its identity: the device, its
+    size in bytes, udev's words (a loop device: no bus, no serial, no CID)"""
+    r = subprocess.run([CTL, '--root', root, '--json', 'history'], capture_output=True,
+                       text=True, timeout=60)
+    out = f'exit {r.returncode}\n{r.stdout[-3000:]}{r.stderr}'
+    entries = json.loads(r.stdout)['entries'] if r.returncode == 0 else []
+    ids = [e.get('identity') for e in entries if e['kind'] == 'check']
+    good = len(ids) == len(claims) and all(
+        i is not None and i['device'].startswith('loop') and i['size_bytes'] == c * MIB
+        and i['cid'] is None and i['cid_serial'] is None and i['serial_of'] is None
+        and 'bus' in i and 'vendor' in i and 'model' in i
+        for i, c in zip(ids, claims))
+    ok(good, f'{len(ids)} device checks kept in the history under their identity', out)
+    t = subprocess.run([CTL, '--root', root, 'history'], capture_output=True, text=True,
+                       timeout=60)
+    ok(t.returncode == 0 and t.stdout.count('authenticity check of the card in loop') ==
+       len(claims), 'history says which device each was', t.stdout + t.stderr)
+
+
 def kill_and_repair(root, pull):
     name = 'wrap 1000/700 MiB killed with blocks out' + (', pulled and put back' if pull else '')
     card = fc.Card('wrap', 1000, 700, layout='raw')
@@ -153,6 +179,93 @@ def kill_and_repair(root, pull):
            f'(exit {rc}) put it back: {"every byte as before" if same else "NOT AS BEFORE"}',
            out)
     finally:
+        card.down()
+
+
+def devices(root):
+    """`sdtunerctl --root R --json devices`: the repair at the sight of a card (R holds a
+    copy of the host's mount table: the devices are the host's)"""
+    argv = [CTL, '--root', root, '--json', 'devices']
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    try:
+        res = json.loads(r.stdout) if r.returncode == 0 else None
+    except ValueError:
+        res = None
+    return res, f'$ {" ".join(argv)}\nexit {r.returncode}\n{r.stdout[:2000]}{r.stderr}'
+
+
+def repair_elsewhere(root):
+    """killed with blocks out, the card pulled; another card of the same size takes its
+    node (never written: the journal waits); the card comes back at another node and
+    `devices` puts it back there"""
+    name = 'wrap 1000/700 MiB killed, put back in at another node'
+    # without a journal `devices` makes and changes nothing under the root (it ran on the
+    # read-only fixture roots of the devices tests and left /run/sd-tuner/check.lock there)
+    bare = tempfile.mkdtemp(prefix='sdt-device-bare-', dir='/var/tmp')
+    try:
+        os.makedirs(os.path.join(bare, 'proc', 'self'))
+        shutil.copy('/proc/self/mountinfo', os.path.join(bare, 'proc', 'self', 'mountinfo'))
+        res, out = devices(bare)
+        made = sorted(os.path.relpath(os.path.join(d, n), bare)
+                      for d, dirs, files in os.walk(bare) for n in dirs + files)
+        ok(res is not None and res['repaired'] == [] and res['repair_waiting'] is None
+           and made == ['proc', 'proc/self', 'proc/self/mountinfo'],
+           f'devices with no journal: nothing to put back, nothing made under the root {made}',
+           out)
+    finally:
+        shutil.rmtree(bare, ignore_errors=True)
+    os.makedirs(os.path.join(root, 'proc', 'self'), exist_ok=True)
+    shutil.copy('/proc/self/mountinfo', os.path.join(root, 'proc', 'self', 'mountinfo'))
+    card = fc.Card('wrap', 1000, 700, layout='raw')
+    other = os.path.join(card.dir, 'other-card')
+    other_loop = None
+    try:
+        before = fc.sha256_file(card.backing)
+        stop = fc.Stopper([CTL, '--root', root, 'check', '--device', card.loop],
+                          point=('pwrite64', 40))
+        stopped = stop.wait_stop()
+        stop.kill()
+        stop.close()
+        old_node = card.loop
+        card.unplug()
+        changed = fc.sha256_file(card.backing) != before
+        # another card of the same size, random bytes, at the old node
+        with open(other, 'wb') as f:
+            for _ in range(1000):
+                f.write(os.urandom(MIB))
+        other_before = fc.sha256_file(other)
+        subprocess.run(['losetup', old_node, other], check=True)
+        other_loop = old_node
+        text = subprocess.run([CTL, '--root', root, 'devices'], capture_output=True,
+                              text=True, timeout=300)
+        said = text.returncode == 0 and 'that card is not here' in text.stdout
+        ok(said, f'{name}: devices says in words that the journal waits for its card',
+           text.stdout + text.stderr)
+        res, out = devices(root)
+        waiting = res is not None and res.get('repaired') == [] and \
+            'insert it' in (res.get('repair_waiting') or '')
+        other_same = fc.sha256_file(other) == other_before
+        kept = bool(journal_left(root))
+        ok(stopped and changed and waiting and other_same and kept,
+           f'{name}: stopped {stopped}, the card changed {changed}; another card at '
+           f'{old_node}: devices says the journal waits ({waiting}), that card '
+           f'{"untouched" if other_same else "WRITTEN"}, the journal kept ({kept})', out)
+        new_node = fc.free_loop()
+        card.plug_at(new_node)
+        res, out = devices(root)
+        repaired = res.get('repaired') if res else None
+        same = fc.sha256_file(card.backing) == before
+        other_same = fc.sha256_file(other) == other_before
+        left = journal_left(root)
+        ok(repaired is not None and len(repaired) == 1 and repaired[0]['device'] == new_node
+           and repaired[0]['blocks'] > 0 and res.get('repair_waiting') is None and same
+           and other_same and not left,
+           f'{name}: devices put back {repaired} at {new_node}: '
+           f'{"every byte as before" if same else "NOT AS BEFORE"}; the other card '
+           f'{"untouched" if other_same else "WRITTEN"}; journal left: {left}', out)
+    finally:
+        if other_loop:
+            subprocess.run(['losetup', '-d', other_loop], check=False)
         card.down()
 
 
@@ -223,8 +336,10 @@ def main():
     root = tempfile.mkdtemp(prefix='sdt-device-root-', dir='/var/tmp')
     try:
         run_cards(root)
+        history_kept(root, [c[1] for c in CARDS])
         kill_and_repair(root, pull=False)
         kill_and_repair(root, pull=True)
+        repair_elsewhere(root)
         refusals(root)
     finally:
         shutil.rmtree(root, ignore_errors=True)

@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -650,6 +651,152 @@ test_check_genuine_fresh(void)
 	test_card_down(card);
 }
 
+/* a plain loop device of @size bytes over a file in @dir; its node (g_free) */
+static gchar *
+test_loop_up(const gchar *dir, const gchar *name, const gchar *size)
+{
+	g_autofree gchar *img = g_build_filename(dir, name, NULL);
+	g_autofree gchar *out = g_strconcat(img, ".loop", NULL);
+	g_autofree gchar *line =
+		g_strdup_printf("sh -c 'truncate -s %s %s && losetup --find --show %s > %s'",
+				size,
+				img,
+				img,
+				out);
+	gchar *loop = NULL;
+
+	test_shell(line);
+	g_assert_true(g_file_get_contents(out, &loop, NULL, NULL));
+	return g_strstrip(loop);
+}
+
+/* the card of a killed check put back in another reader (issue 34): not at the journal's
+ * node (another card of the same size is there now, never written), found by its content
+ * at another node; while it is nowhere, the journal stays */
+static void
+test_check_journal_elsewhere(void)
+{
+	/* a size no other test's loop device has: only these two are the candidates */
+	const gchar *size = "67121152"; /* 64 MiB + 12 KiB */
+	g_autofree gchar *dir = NULL;
+	g_autofree gchar *old_node = NULL;
+	g_autofree gchar *new_node = NULL;
+	g_autofree gchar *path = NULL;
+	g_autofree gchar *device = NULL;
+	g_autofree gchar *line = NULL;
+	g_autoptr(GError) error = NULL;
+	gchar *dirs[3];
+	guint8 *blocks = g_aligned_alloc(3, SDT_CHECK_BLOCK, SDT_CHECK_BLOCK);
+	guint8 *now = blocks + 2 * SDT_CHECK_BLOCK;
+	g_autofree guint8 *zero = g_malloc0(SDT_CHECK_BLOCK);
+	guint64 at[2] = {MIB, 5 * MIB};
+	SdtCheckJournal j = {
+		.claim = 67121152,
+		.seed = g_random_int() | ((guint64) g_random_int() << 32),
+		.n = 2,
+		.at = at,
+		.saved = blocks,
+	};
+	struct stat st;
+	gint fd_old;
+	gint fd_new;
+
+	if (!test_can_run())
+		return;
+	dir = g_dir_make_tmp("sdt-journal-XXXXXX", NULL);
+	dirs[0] = g_build_filename(dir, "state", NULL);
+	dirs[1] = g_build_filename(dir, "run", NULL);
+	dirs[2] = NULL;
+	path = g_build_filename(dirs[0], SDT_CHECK_JOURNAL_NAME, NULL);
+	/* the journal names the old node; a blank card of the same size is there now */
+	old_node = test_loop_up(dir, "other.img", size);
+	g_assert_cmpint(stat(old_node, &st), ==, 0);
+	j.disk_node = old_node;
+	j.rdev = (guint64) st.st_rdev;
+	for (guint i = 0; i < 2 * SDT_CHECK_BLOCK; i++)
+		blocks[i] = (guint8) g_random_int();
+	g_assert_true(sdt_check_journal_file_write((const gchar *const *) dirs, &j, &error));
+	g_assert_no_error(error);
+	g_assert_cmpint(sdt_check_repair_seen((const gchar *const *) dirs, &device, &error),
+			==,
+			-1);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND);
+	g_test_message("%s", error->message);
+	g_clear_error(&error);
+	g_assert_null(device);
+	g_assert_true(g_file_test(path, G_FILE_TEST_EXISTS));
+
+	/* the card comes back at another node: the run's block at 1 MiB, the saved one at
+	 * 5 MiB (not written before the kill) */
+	new_node = test_loop_up(dir, "card.img", size);
+	fd_new = open(new_node, O_RDWR | O_DIRECT);
+	g_assert_cmpint(fd_new, >=, 0);
+	sdt_check_block_fill(now, j.seed, MIB);
+	g_assert_cmpint(pwrite(fd_new, now, SDT_CHECK_BLOCK, MIB), ==, SDT_CHECK_BLOCK);
+	g_assert_cmpint(pwrite(fd_new, blocks + SDT_CHECK_BLOCK, SDT_CHECK_BLOCK, 5 * MIB),
+			==,
+			SDT_CHECK_BLOCK);
+	/* while another program holds it (a mount): never written, the journal stays */
+	{
+		gint held = open(new_node, O_RDONLY | O_EXCL);
+		g_assert_cmpint(held, >=, 0);
+		g_assert_cmpint(sdt_check_repair_seen((const gchar *const *) dirs, &device, &error),
+				==,
+				-1);
+		g_assert_error(error, SDT_ERROR, SDT_ERROR_BUSY);
+		g_assert_nonnull(strstr(error->message, new_node));
+		g_clear_error(&error);
+		close(held);
+		g_assert_cmpint(pread(fd_new, now, SDT_CHECK_BLOCK, MIB), ==, SDT_CHECK_BLOCK);
+		g_assert_cmpmem(now, 8, "SDTCHK01", 8);
+		g_assert_true(g_file_test(path, G_FILE_TEST_EXISTS));
+	}
+	/* while a check runs (its lock held: here by the test) a repair at sight does nothing:
+	 * that check's journal is live */
+	{
+		g_autofree gchar *lock_path = g_build_filename(dirs[1], "check.lock", NULL);
+		gint held = open(lock_path, O_RDWR | O_CREAT, 0600);
+		g_assert_cmpint(held, >=, 0);
+		g_assert_cmpint(flock(held, LOCK_EX), ==, 0);
+		g_assert_cmpint(sdt_check_repair_seen((const gchar *const *) dirs, &device, &error),
+				==,
+				0);
+		g_assert_no_error(error);
+		g_assert_null(device);
+		close(held);
+		g_assert_cmpint(pread(fd_new, now, SDT_CHECK_BLOCK, MIB), ==, SDT_CHECK_BLOCK);
+		g_assert_cmpmem(now, 8, "SDTCHK01", 8);
+		g_assert_true(g_file_test(path, G_FILE_TEST_EXISTS));
+	}
+	g_assert_cmpint(sdt_check_repair_seen((const gchar *const *) dirs, &device, &error), ==, 1);
+	g_assert_no_error(error);
+	g_assert_cmpstr(device, ==, new_node);
+	g_assert_cmpint(pread(fd_new, now, SDT_CHECK_BLOCK, MIB), ==, SDT_CHECK_BLOCK);
+	g_assert_cmpmem(now, SDT_CHECK_BLOCK, blocks, SDT_CHECK_BLOCK);
+	g_assert_cmpint(pread(fd_new, now, SDT_CHECK_BLOCK, 5 * MIB), ==, SDT_CHECK_BLOCK);
+	g_assert_cmpmem(now, SDT_CHECK_BLOCK, blocks + SDT_CHECK_BLOCK, SDT_CHECK_BLOCK);
+	g_assert_false(g_file_test(path, G_FILE_TEST_EXISTS));
+	/* the other card at the old node: never written */
+	fd_old = open(old_node, O_RDONLY | O_DIRECT);
+	g_assert_cmpint(fd_old, >=, 0);
+	for (guint k = 0; k < 2; k++) {
+		g_assert_cmpint(pread(fd_old, now, SDT_CHECK_BLOCK, (off_t) at[k]),
+				==,
+				SDT_CHECK_BLOCK);
+		g_assert_cmpmem(now, SDT_CHECK_BLOCK, zero, SDT_CHECK_BLOCK);
+	}
+	close(fd_old);
+	close(fd_new);
+	line = g_strdup_printf("sh -c 'losetup -d %s; losetup -d %s; rm -rf %s'",
+			       old_node,
+			       new_node,
+			       dir);
+	test_shell(line);
+	g_aligned_free(blocks);
+	g_free(dirs[0]);
+	g_free(dirs[1]);
+}
+
 /* the journal on a plain loop device: repair writes only over the run's own blocks,
  * keeps (and says) a journal with no whole copy, refuses another disk and keeps the
  * journal for it */
@@ -1259,6 +1406,7 @@ main(int argc, char *argv[])
 	g_test_add_func("/check/pios-layout", test_check_pios_layout);
 	g_test_add_func("/check/killed", test_check_killed);
 	g_test_add_func("/check/journal", test_check_journal);
+	g_test_add_func("/check/journal-elsewhere", test_check_journal_elsewhere);
 	g_test_add_data_func("/check/power-cut", GINT_TO_POINTER(FALSE), test_check_power_cut);
 	g_test_add_data_func("/check/power-cut-pios", GINT_TO_POINTER(TRUE), test_check_power_cut);
 	g_test_add_func("/check/journal-copies", test_check_journal_copies);

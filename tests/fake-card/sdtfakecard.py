@@ -153,6 +153,14 @@ class Card:
     def plug(self):
         self.sh('plug')
 
+    def plug_at(self, node):
+        """plugged in again at another node (another reader, or the same one replugged
+        while its node was taken)"""
+        with open(os.path.join(self.dir, 'loop'), 'w') as f:
+            f.write(node + '\n')
+        self.sh('plug')
+        self.loop = node
+
     def fake_log(self):
         with open(os.path.join(self.dir, 'fuse.log')) as f:
             return f.read()

@@ -302,6 +302,69 @@ test_ops_history_series_many(void)
 			 600);
 }
 
+/* the recognition rule (docs/DESIGN.md "A checked card's identity") on fixture entries:
+ * the same CID is the card, whatever its size and however old; else the newest entry
+ * without a CID (a reader) of exactly the size; another card's CID never matches by size */
+static void
+test_ops_history_recognise(void)
+{
+	const gchar *text =
+		"["
+		"{\"kind\":\"check\",\"time\":\"2026-01-01T00:00:00Z\",\"verdict\":\"genuine\","
+		" \"identity\":{\"device\":\"mmcblk1\",\"size_bytes\":31914983424,\"bus\":\"mmc\","
+		"  \"cid\":\"1b534d4a4431593730d27654a6a19c00\"}},"
+		"{\"kind\":\"check\",\"time\":\"2026-01-02T00:00:00Z\",\"verdict\":\"fake\","
+		" \"identity\":{\"device\":\"sdb\",\"size_bytes\":31914983424,\"bus\":\"usb\","
+		"  \"serial\":\"000000001234\",\"serial_of\":\"reader\",\"cid\":null}},"
+		"{\"kind\":\"check\",\"time\":\"2026-01-03T00:00:00Z\",\"verdict\":\"genuine\","
+		" \"identity\":{\"device\":\"sdc\",\"size_bytes\":15931539456,\"bus\":\"usb\","
+		"  \"cid\":null}},"
+		"{\"kind\":\"check\",\"time\":\"2026-01-04T00:00:00Z\",\"verdict\":\"fake\","
+		" \"identity\":{\"device\":\"mmcblk1\",\"size_bytes\":7948206080,\"bus\":\"mmc\","
+		"  \"cid\":\"035344534c3136478019d1a6c6013a00\"}},"
+		"{\"kind\":\"check\",\"time\":\"2026-01-05T00:00:00Z\",\"verdict\":\"genuine\","
+		" \"target\":{\"whole_device\":false}},"
+		"{\"kind\":\"bench\",\"time\":\"2026-01-06T00:00:00Z\"}"
+		"]";
+	g_autoptr(JsonNode) node = json_from_string(text, NULL);
+	JsonArray *history = json_node_get_array(node);
+	const gchar *match = NULL;
+	JsonObject *e;
+
+	/* CID match (its size would match a newer reader entry too: the CID wins) */
+	e = sdt_ops_check_recognise(history,
+				    "1B534D4A4431593730D27654A6A19C00",
+				    31914983424,
+				    &match);
+	g_assert_nonnull(e);
+	g_assert_cmpstr(match, ==, "cid");
+	g_assert_cmpstr(json_object_get_string_member(e, "time"), ==, "2026-01-01T00:00:00Z");
+	/* another CID, the size of a reader entry: maybe that card */
+	e = sdt_ops_check_recognise(history,
+				    "02544d5341303847049c7a5b8e00c600",
+				    15931539456,
+				    &match);
+	g_assert_nonnull(e);
+	g_assert_cmpstr(match, ==, "size");
+	g_assert_cmpstr(json_object_get_string_member(e, "time"), ==, "2026-01-03T00:00:00Z");
+	/* no CID read, the size of both the slot entry and a reader's: the reader's only */
+	e = sdt_ops_check_recognise(history, NULL, 31914983424, &match);
+	g_assert_nonnull(e);
+	g_assert_cmpstr(match, ==, "size");
+	g_assert_cmpstr(json_object_get_string_member(e, "time"), ==, "2026-01-02T00:00:00Z");
+	/* the size of an entry with another card's CID: not that card */
+	e = sdt_ops_check_recognise(history,
+				    "02544d5341303847049c7a5b8e00c600",
+				    7948206080,
+				    &match);
+	g_assert_null(e);
+	g_assert_null(match);
+	/* one byte off: a mismatch; the running card's own check is never one */
+	g_assert_null(sdt_ops_check_recognise(history, NULL, 15931539457, &match));
+	g_assert_null(sdt_ops_check_recognise(history, NULL, -1, &match));
+	g_assert_null(sdt_ops_check_recognise(NULL, NULL, 15931539456, &match));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -313,5 +376,6 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/ops-history/series", test_ops_history_series);
 	g_test_add_func("/sdtuner/ops-history/series-edges", test_ops_history_series_edges);
 	g_test_add_func("/sdtuner/ops-history/series-many", test_ops_history_series_many);
+	g_test_add_func("/sdtuner/ops-history/recognise", test_ops_history_recognise);
 	return g_test_run();
 }
