@@ -8,8 +8,10 @@ and Debian's fio with bench/compare.py's jobs for the same tests, interleaved (e
 fio, engine, ...) on the emulated card, the guest's and the host's load around every run
 (vmbench.py). Prints the engine/fio ratio of every test with the spreads, CPU per I/O, the
 latency percentiles and the I/O path of both; asserts that every figure is there, that the
-runs interleaved, and that engine/fio is within 0.9-1.1 wherever both tools' figures spread
-less than 10% over the rounds (the others are printed as not comparable, with their spreads).
+runs interleaved, and that engine/fio is within 0.9-1.1 (or above it where the engine's CPU
+per I/O is below fio's: under the instruction-counting clock a figure is the I/O path's CPU
+cost) wherever both tools' figures spread less than 10% over the rounds (the others are
+printed as not comparable, with their spreads).
 
 Not in a whole run (suite vm-bench: `tools/test.sh vm-bench`): the emulated card reads 2-3
 MB/s and writes 1.5-2 (the sdhost controller's FIFO under TCG), so one quick profile of the
@@ -197,9 +199,15 @@ def check_bench(res, out):
         if not v['present']:
             continue
         if v['meaningful']:
-            ok(vmbench.RATIO_RANGE[0] <= v['ratio'] <= vmbench.RATIO_RANGE[1],
+            # under the instruction-counting clock the emulated card has no timing of its own:
+            # a figure is what the I/O path costs the CPU, so the engine may be faster than
+            # fio by costing less (never slower), docs/BENCHMARK-ENGINE.md
+            lo, hi = vmbench.RATIO_RANGE
+            cheaper = v['cpu_e'] <= v['cpu_f']
+            ok(lo <= v['ratio'] <= hi or (v['ratio'] > hi and cheaper),
                f'bench {v["name"]}: engine/fio {v["ratio"]:.3f} (paired {v["paired"]:.3f}) '
-               f'within {vmbench.RATIO_RANGE[0]}-{vmbench.RATIO_RANGE[1]}, spreads '
+               f'within {lo}-{hi}, or above it with less CPU per I/O than fio (here '
+               f'{v["cpu_e"]:.1f}/{v["cpu_f"]:.1f} us), spreads '
                f'{v["spread_e"] * 100:.1f}%/{v["spread_f"] * 100:.1f}%', v)
         else:
             print(f'# bench {v["name"]}: engine/fio {v["ratio"]:.3f} (paired {v["paired"]:.3f}) '

@@ -379,7 +379,8 @@ def table(res):
                       fs <= MEANINGFUL_SPREAD)
         verdicts.append(dict(name=name, present=True, ratio=em / fm, paired=pr, spread_e=es,
                              spread_f=fs, meaningful=meaningful, n_e=len(ev), n_f=len(fv),
-                             values_e=ev, values_f=fv))
+                             values_e=ev, values_f=fv, cpu_e=med(e, 'cpu'),
+                             cpu_f=med(f, 'cpu')))
     return lines, verdicts
 
 
