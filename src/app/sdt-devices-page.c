@@ -401,7 +401,8 @@ sdt_devices_page_init_check(SdtDevicesPage *self, GtkWidget *content)
 	atk_object_set_name(gtk_widget_get_accessible(self->progress_bar),
 			    _("Progress of the card check"));
 	gtk_container_add(GTK_CONTAINER(row), self->progress_bar);
-	self->stop_button = gtk_button_new_with_mnemonic(_("_Cancel"));
+	/* "_Stop", not "_Cancel": Alt+C is the Check buttons' */
+	self->stop_button = gtk_button_new_with_mnemonic(_("_Stop"));
 	g_signal_connect(self->stop_button,
 			 "clicked",
 			 G_CALLBACK(sdt_devices_page_stop_clicked),

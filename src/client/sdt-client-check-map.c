@@ -9,6 +9,7 @@
 
 #include "sdt-client-check-map.h"
 #include "sdt-json-strict.h"
+#include "sdt-l10n.h"
 
 /* the engine's words for the states (sdt-check-result.h), in the order of the enum */
 static const gchar *const sdt_client_check_map_states[] = {
@@ -156,8 +157,9 @@ sdt_client_check_map_describe(const SdtClientCheckMap *map)
 		g_autofree gchar *from = g_format_size((guint64) r->from);
 		g_autofree gchar *to = g_format_size((guint64) r->to);
 
+		/* no space between sentences in Chinese or Japanese */
 		if (i > 0)
-			g_string_append_c(text, ' ');
+			g_string_append(text, sdt_l10n_sentence_gap(text->str));
 		/* Translators: a run of the card's map: its first and last address as sizes
 		 * ("734.0 MB"), then what it does ("holds data") */
 		g_string_append_printf(text,

@@ -124,18 +124,18 @@ sdt_ops_check_device_contents(const SdtDevice *d)
 	for (guint i = 0; d->filesystems != NULL && i < d->filesystems->len; i++) {
 		const SdtDeviceFs *fs = g_ptr_array_index(d->filesystems, i);
 		if (s->len > 0)
-			g_string_append(s, ", ");
+			g_string_append(s, C_("list separator", ", "));
 		if (fs->label != NULL)
 			/* Translators: a file system's type ("ext4"), its label, the partition
 			 * ("sdb2") */
 			g_string_append_printf(s,
-					       _("%s “%s” on %s"),
+					       _("%s file system “%s” on %s"),
 					       fs->type,
 					       fs->label,
 					       fs->device);
 		else
 			/* Translators: a file system's type ("ext4"), the partition ("sdb2") */
-			g_string_append_printf(s, _("%s on %s"), fs->type, fs->device);
+			g_string_append_printf(s, _("%s file system on %s"), fs->type, fs->device);
 	}
 	return g_string_free(s, FALSE);
 }

@@ -324,7 +324,14 @@ test_bench_engine_round_trip(void)
 	g_ptr_array_add(result->tests, seq);
 	g_ptr_array_add(result->tests, rnd);
 	g_ptr_array_add(result->notes, g_strdup("raw-read skipped: no raw device"));
-	result->verdict = (SdtBenchVerdict){TRUE, FALSE, 33.55, 4000, 400, 3.5, 4.3};
+	result->verdict = (SdtBenchVerdict){.known = TRUE,
+					    .a1 = TRUE,
+					    .a2 = FALSE,
+					    .seq_write_mb_s = 33.55,
+					    .read_iops = 4000,
+					    .write_iops = 400,
+					    .seconds = 3.5,
+					    .spread_percent = 4.3};
 	result->seconds = 5;
 	result->spread_percent = NAN;
 	record = sdt_bench_result_to_record(result, &target, 50);
