@@ -39,17 +39,28 @@ sdt_check_run_lock(const gchar *const *dirs, gboolean *busy)
 	gint fd;
 
 	*busy = FALSE;
-	if (!sdt_state_lock_make_dir(dir, NULL))
-		return -1;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
-	if (fd < 0)
-		return -1;
-	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		*busy = errno == EWOULDBLOCK;
+	/* the holder unlinks the file as it lets go (sdt_check_run_unlock()): a lock taken on
+	 * a file that is no longer the path's is nobody's, so it is taken again */
+	for (guint tries = 0; tries < 8; tries++) {
+		struct stat held;
+		struct stat named;
+
+		if (!sdt_state_lock_make_dir(dir, NULL))
+			return -1;
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
+		if (fd < 0)
+			return -1;
+		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+			*busy = errno == EWOULDBLOCK;
+			close(fd);
+			return -1;
+		}
+		if (fstat(fd, &held) == 0 && g_lstat(path, &named) == 0 &&
+		    held.st_dev == named.st_dev && held.st_ino == named.st_ino)
+			return fd;
 		close(fd);
-		return -1;
 	}
-	return fd;
+	return -1;
 }
 
 /* the target, the read-only phase, then (unless it found a fake) the writes */
