@@ -245,9 +245,10 @@ sdt_check_repair_seen(const gchar *const *journal_dirs, gchar **device, GError *
 		*device = NULL;
 	if (journal_dirs == NULL || journal_dirs[0] == NULL)
 		return 0;
-	/* at sight (@device asked for): nothing is made or touched where no journal is (a
-	 * `devices` under a read-only --root, every plugged card) */
-	if (device != NULL && !sdt_check_journal_present(journal_dirs))
+	/* nothing is made or touched where no journal is (a `devices` under a read-only
+	 * --root, every plugged card, every start of the helper: the run lock's folder is
+	 * not made for nothing) */
+	if (!sdt_check_journal_present(journal_dirs))
 		return 0;
 	/* a check is running: its journal is live, and its own start repaired */
 	lock = sdt_check_run_lock(journal_dirs, &busy);
