@@ -172,7 +172,18 @@ unplug)
   # what is mounted under the card's mount (a tmpfs /run), deepest first, then the card
   for m in $(findmnt -rn -o TARGET | grep "^$dir/mnt/" | sort -r); do umount "$m" || umount -l "$m"; done
   if mountpoint -q "$dir/mnt"; then
-    umount "$dir/mnt" 2>/dev/null || { sleep 1; umount "$dir/mnt"; }
+    # a freeze lives in memory and ends with the power: a check killed while it had the
+    # file system frozen left it so, and a frozen file system does not unmount
+    fsfreeze -u "$dir/mnt" 2>/dev/null || true
+    i=0
+    until umount "$dir/mnt" 2>/dev/null; do
+      i=$((i + 1))
+      if [ $i -ge 300 ]; then
+        fuser -vm "$dir/mnt" >&2 || true
+        fail "cannot unmount the card's file system: still in use"
+      fi
+      sleep 0.1
+    done
   fi
   losetup -d "$(cat "$dir/loop")"
   i=0
