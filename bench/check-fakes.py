@@ -3,7 +3,8 @@
 
 Run as root from the source tree after building (tests/fake-card/fake-card.sh does the
 cards).  N random (claim, real size, kind) triples from --seed: the kind is one of wrap,
-zeros (drops writes), eio (fails), cache (keeps the last 4 MiB of writes) or genuine; the
+zeros (drops writes), eio (fails), cache (reads answered from a RAM cache of the last 1 MiB
+to a sixteenth of the claim written, at most 64 MiB: set_cache()) or genuine; the
 claim is --min-claim..--max-claim MiB, the real size (REAL_MIN MiB, room for the stand-in's own
 file system and its 200 user files, up to the claim) one of: anywhere, within 1% of the claim
 (whole MiB), exactly 1 MiB short, exactly one 4 KiB block short (draw_real()).  Every run ends
@@ -113,6 +114,16 @@ def draw(rng, args):
     return kind, claim, real
 
 
+def set_cache(rng, kind, claim):
+    """the cache kind's RAM cache (FAKE_CACHE): 1 MiB up to a sixteenth of the claim (at
+    most 64 MiB), below what the check's cache round sizes (an eighth); its size, or 0"""
+    if kind != "cache":
+        return 0
+    cache = rng.randrange(1, max(2, min(64, claim // 16) + 1)) * MIB
+    os.environ["FAKE_CACHE"] = str(cache)
+    return cache
+
+
 def judge(kind, claim, real, res):
     """a miss (wrong verdict, range not holding R or wider than 2% of the claim), or None"""
     if kind == "genuine":
@@ -137,6 +148,7 @@ def sweep(args, ctl, root):
         card = None
         while card is None:
             kind, claim, real = draw(rng, args)
+            cache = set_cache(rng, kind, claim)
             try:
                 card = fc.Card(kind, claim, real_arg(real))
             except fc.CardError as e:
@@ -161,6 +173,8 @@ def sweep(args, ctl, root):
         rng_txt = ""
         if res.get("capacity_at_least_bytes") is not None:
             rng_txt = f" range {res['capacity_at_least_bytes'] / MIB:.3f}..{res['capacity_at_most_bytes'] / MIB:.3f}"
+        if cache:
+            rng_txt += f" cache {cache // MIB} MiB"
         print(f"{i + 1:3d} {kind:7s} {claim:5d}/{real / MIB:<9.3f} MiB: {res['verdict']}{rng_txt}"
               f" {secs:5.1f} s; {'MISS ' + miss if miss else 'ok'}; {len(found['damaged'])} damaged, "
               f"{found['bytes_lost']} bytes lost, e2fsck {'clean' if found['fsck'] is None else 'ERRORS'}"
@@ -231,6 +245,7 @@ def device_sweep(args, ctl, root):
         card = None
         while card is None:
             kind, claim, real = draw(rng, args)
+            cache = set_cache(rng, kind, claim)
             layout = rng.choice(["raw", "raw", "pios"])
             # random bytes take a while to write: on the large claims zeros (a stray
             # write shows on them just the same)
@@ -263,6 +278,10 @@ def device_sweep(args, ctl, root):
         rng_txt = ""
         if res.get("capacity_at_least_bytes") is not None:
             rng_txt = f" range {res['capacity_at_least_bytes'] / MIB:.3f}..{res['capacity_at_most_bytes'] / MIB:.3f}"
+        wc = res.get("write_cache") or {}
+        if cache or wc.get("at_most_bytes"):
+            rng_txt += (f" cache {cache // MIB} MiB, found "
+                        f"{(wc.get('at_least_bytes') or 0) // MIB}..{(wc.get('at_most_bytes') or 0) // MIB}")
         print(f"{i + 1:3d} {kind:7s} {claim:5d}/{real / MIB:<9.3f} MiB {layout:4s} {fill:6s}: "
               f"{res['verdict']}{rng_txt} {secs:5.1f} s; {'MISS ' + miss if miss else 'ok'}; "
               f"{diff} MiB changed", flush=True)

@@ -38,6 +38,7 @@ sdt_check_block_init(SdtCheck *self,
 	self->watch_pid = -1;
 	self->first_bad = G_MAXUINT64;
 	self->wrap_seen = G_MAXUINT64;
+	self->flush_bytes = SDT_CHECK_FLUSH;
 	self->started = g_get_monotonic_time();
 	self->dir = g_strdup(dir);
 	self->notes = g_ptr_array_new_with_free_func(g_free);

@@ -142,6 +142,13 @@ sdt_check_json_result(SdtCheck *self)
 		r->read_mb_s = self->read_mb_s;
 	}
 	sdt_check_fill_samples(&r->samples, self);
+	if (self->cache_probed) {
+		r->cache_flushed_bytes = (gint64) self->cache_flushed;
+		if (self->cache_at_most > 0) {
+			r->cache_at_least_bytes = (gdouble) self->cache_at_least;
+			r->cache_at_most_bytes = (gdouble) self->cache_at_most;
+		}
+	}
 	sdt_check_fill_notes(r->notes, self);
 	if (self->whole_device) {
 		g_ptr_array_unref(r->map);

@@ -35,6 +35,7 @@ G_BEGIN_DECLS
 #define SDT_CHECK_STRATA    256  /* coverage: slices of the address space */
 #define SDT_CHECK_TOP_SHARE 0.99 /* where the top samples of the reserved space start */
 #define SDT_CHECK_FULL_IO   (4 * SDT_CHECK_MIB)
+#define SDT_CHECK_FLUSH     (8 * SDT_CHECK_MIB) /* the first flush of a fake's write cache */
 
 typedef struct {
 	guint64 start; /* device byte offset */
@@ -109,16 +110,22 @@ typedef struct {
 	const gchar *failure; /* "wrap", "lost-writes", "io-error", "corrupted" */
 	guint64 first_bad;    /* G_MAXUINT64: none */
 	guint64 estimate;
-	guint64 last_good;     /* highest verified address below first_bad */
-	guint64 good_top;      /* highest sample verified after the cache flush */
-	guint64 wrap_bound;    /* the probe excludes a wrap at every size up to here */
-	guint64 wrap_seen;     /* full mode: the least distance a block showed up lower at
-				* (a wrap's real size), G_MAXUINT64: none */
-	gboolean top_done;     /* the top run was written, read back and searched */
-	guint n_spots;         /* blocks probed in occupied space (sdt-check-spot) */
-	gboolean whole_device; /* a whole unmounted card (sdt-check-device), no file system */
-	GArray *probed;        /* SdtCheckProbed: what each written block read back as */
-	guint64 at_least;      /* the real capacity's range, when fake */
+	guint64 last_good;      /* highest verified address below first_bad */
+	guint64 good_top;       /* highest sample verified after the cache flush */
+	guint64 flush_bytes;    /* each batch's flush: SDT_CHECK_FLUSH, or what evicted the
+				 * cache the cache round found (sdt-check-write) */
+	gboolean cache_probed;  /* the cache round ran */
+	guint64 cache_flushed;  /* the most written after its blocks before they were read */
+	guint64 cache_at_least; /* a write cache found: its size in (at_least, at_most] */
+	guint64 cache_at_most;  /* 0: none found */
+	guint64 wrap_bound;     /* the probe excludes a wrap at every size up to here */
+	guint64 wrap_seen;      /* full mode: the least distance a block showed up lower at
+				 * (a wrap's real size), G_MAXUINT64: none */
+	gboolean top_done;      /* the top run was written, read back and searched */
+	guint n_spots;          /* blocks probed in occupied space (sdt-check-spot) */
+	gboolean whole_device;  /* a whole unmounted card (sdt-check-device), no file system */
+	GArray *probed;         /* SdtCheckProbed: what each written block read back as */
+	guint64 at_least;       /* the real capacity's range, when fake */
 	guint64 at_most;
 	GPtrArray *notes;
 	gchar *reason;         /* why fake or undetermined */
@@ -249,6 +256,8 @@ typedef struct {
 	guint8 *written;  /* per block: a write was attempted */
 	guint8 *state;    /* per sample (and run block, with check_run): SdtCheckBlockState */
 	guint64 *other;   /* the same: the offset an overwritten one carries */
+	GArray *grow;     /* guint64, or NULL: more flush blocks, in the order they are
+			   * used, to size a write cache (sdt_check_probe_batch_grow) */
 } SdtCheckBatch;
 
 /* @samples (taken, ascending), the run [@run_start, +@run_len) and the blocks of
@@ -262,6 +271,17 @@ void sdt_check_probe_batch_init(SdtCheckBatch *batch,
 void sdt_check_probe_batch_clear(SdtCheckBatch *batch);
 /* the blocks judged after the read-back: the samples, and the run with check_run */
 guint sdt_check_probe_batch_n_checked(SdtCheckBatch *batch);
+
+/*
+ * With @batch->grow: once the checked blocks have read back right, the write cache's
+ * size.  More flush (the blocks of grow, read and written back as they are), each
+ * step as much as all written after the checked blocks so far, then those that read
+ * back right read again: one that no longer does was held only in a cache of that
+ * size (self->cache_at_least/at_most).  Stops there, at the end of grow, or where the
+ * next step would pass SDT_CHECK_CACHE_SECONDS at the rate measured so far;
+ * self->cache_flushed says how far it got.  Part of sdt_check_probe_batch_run().
+ */
+#define SDT_CHECK_CACHE_SECONDS 12.0
 
 /* the whole cycle; the blocks are put back whatever happens (also on Stop) */
 gboolean sdt_check_probe_batch_run(SdtCheck *self,

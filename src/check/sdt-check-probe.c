@@ -46,10 +46,11 @@ sdt_check_probe_batch_init(SdtCheckBatch *batch,
 		      sizeof(guint64),
 		      (gint(*)(const void *, const void *)) sdt_check_config_cmp_u64);
 	}
-	n = MAX(batch->at->len, 1);
+	/* only what goes out is saved (the flush writes back what it reads) */
+	n = MAX(batch->n_samples + batch->n_run, 1);
 	batch->saved = g_aligned_alloc(n, SDT_CHECK_BLOCK, SDT_CHECK_BLOCK);
 	batch->saved_ok = g_new0(guint8, n);
-	batch->written = g_new0(guint8, n);
+	batch->written = g_new0(guint8, MAX(batch->at->len, 1));
 	/* the run's blocks too: a caller may set check_run */
 	batch->state = g_new0(guint8, MAX(batch->n_samples + batch->n_run, 1));
 	batch->other = g_new0(guint64, MAX(batch->n_samples + batch->n_run, 1));
@@ -70,6 +71,7 @@ sdt_check_probe_batch_clear(SdtCheckBatch *batch)
 	g_clear_pointer(&batch->written, g_free);
 	g_clear_pointer(&batch->state, g_free);
 	g_clear_pointer(&batch->other, g_free);
+	g_clear_pointer(&batch->grow, g_array_unref);
 }
 
 static guint64
@@ -172,13 +174,13 @@ sdt_check_batch_journal(SdtCheck *self, SdtCheckBatch *batch, GError **error)
  * write cache forgets the samples while no flush write changes anything, whatever
  * address it wraps to (nothing of it is ever out, nor in the journal) */
 static gboolean
-sdt_check_batch_flush(SdtCheck *self, SdtCheckBatch *batch, GError **error)
+sdt_check_flush_blocks_in_order(SdtCheck *self, const guint64 *at, guint len, GError **error)
 {
-	for (guint i = sdt_check_batch_n_out(batch); i < batch->at->len;) {
-		guint64 a = sdt_check_batch_at(batch, i);
+	for (guint i = 0; i < len;) {
+		guint64 a = at[i];
 		guint n = 1;
-		while (i + n < batch->at->len && n < SDT_CHECK_FULL_IO / SDT_CHECK_BLOCK &&
-		       sdt_check_batch_at(batch, i + n) == a + (guint64) n * SDT_CHECK_BLOCK)
+		while (i + n < len && n < SDT_CHECK_FULL_IO / SDT_CHECK_BLOCK &&
+		       at[i + n] == a + (guint64) n * SDT_CHECK_BLOCK)
 			n++;
 		/* not counted as written: nothing of the run's is in them */
 		if (sdt_check_block_pread(self, self->buf, (gsize) n * SDT_CHECK_BLOCK, a) == 0)
@@ -188,6 +190,17 @@ sdt_check_batch_flush(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 			return FALSE;
 	}
 	return TRUE;
+}
+
+static gboolean
+sdt_check_batch_flush(SdtCheck *self, SdtCheckBatch *batch, GError **error)
+{
+	guint n_out = sdt_check_batch_n_out(batch);
+
+	return sdt_check_flush_blocks_in_order(self,
+					       &g_array_index(batch->at, guint64, n_out),
+					       batch->at->len - n_out,
+					       error);
 }
 
 /* the samples and the run get the run's own blocks, then the flush */
@@ -240,6 +253,86 @@ sdt_check_batch_verify(SdtCheck *self, SdtCheckBatch *batch)
 			batch->state[i] =
 				sdt_check_block_classify(self, self->buf, at, &batch->other[i]);
 	}
+}
+
+/* ---- the write cache ---- */
+
+/* the checked blocks that read back right, read again: did one stop doing so? */
+static gboolean
+sdt_check_batch_reverify(SdtCheck *self, SdtCheckBatch *batch)
+{
+	gboolean changed = FALSE;
+
+	for (guint i = 0; i < sdt_check_probe_batch_n_checked(batch); i++) {
+		guint64 at = sdt_check_batch_at(batch, i);
+		if (batch->state[i] != SDT_CHECK_BLOCK_OK)
+			continue;
+		if (sdt_check_block_pread(self, self->buf, SDT_CHECK_BLOCK, at) != 0)
+			batch->state[i] = SDT_CHECK_BLOCK_IO_ERROR;
+		else
+			batch->state[i] =
+				sdt_check_block_classify(self, self->buf, at, &batch->other[i]);
+		changed |= batch->state[i] != SDT_CHECK_BLOCK_OK;
+	}
+	return changed;
+}
+
+static gboolean
+sdt_check_batch_all_ok(SdtCheckBatch *batch)
+{
+	for (guint i = 0; i < sdt_check_probe_batch_n_checked(batch); i++)
+		if (batch->state[i] != SDT_CHECK_BLOCK_OK)
+			return FALSE;
+	return sdt_check_probe_batch_n_checked(batch) > 0;
+}
+
+/* see SDT_CHECK_CACHE_SECONDS */
+static gboolean
+sdt_check_batch_grow(SdtCheck *self, SdtCheckBatch *batch, gdouble fraction, GError **error)
+{
+	guint n_out = sdt_check_batch_n_out(batch);
+	guint64 flushed = (guint64) (batch->at->len - n_out) * SDT_CHECK_BLOCK;
+	gint64 t0 = g_get_monotonic_time();
+	guint64 moved = 0; /* bytes read and written by the steps */
+	guint used = 0;
+
+	self->cache_probed = TRUE;
+	self->cache_flushed = flushed;
+	if (!sdt_check_batch_all_ok(batch))
+		return TRUE; /* the first flush was enough: no cache to size */
+	while (used < batch->grow->len) {
+		guint n = (guint) MIN(MAX(flushed / SDT_CHECK_BLOCK, 1), batch->grow->len - used);
+		gdouble secs = (gdouble) (g_get_monotonic_time() - t0) / G_USEC_PER_SEC;
+		g_autoptr(GArray) step = g_array_new(FALSE, FALSE, sizeof(guint64));
+		/* the next step at the rate so far: within the budget, or not begun */
+		if (moved > 0 &&
+		    secs + secs * (2.0 * n * SDT_CHECK_BLOCK) / moved > SDT_CHECK_CACHE_SECONDS)
+			break;
+		g_array_append_vals(step, &g_array_index(batch->grow, guint64, used), n);
+		g_array_sort(step, sdt_check_config_cmp_u64);
+		sdt_check_block_report(self, "probe", fraction);
+		if (!sdt_check_flush_blocks_in_order(self,
+						     &g_array_index(step, guint64, 0),
+						     n,
+						     error))
+			return FALSE;
+		if (fdatasync(self->wfd) != 0)
+			g_ptr_array_add(self->notes,
+					g_strdup_printf(_("Flushing %s failed: %s"),
+							self->disk_node,
+							g_strerror(errno)));
+		used += n;
+		moved += 2 * (guint64) n * SDT_CHECK_BLOCK;
+		if (sdt_check_batch_reverify(self, batch)) {
+			self->cache_at_least = flushed;
+			self->cache_at_most = flushed + (guint64) n * SDT_CHECK_BLOCK;
+			self->cache_flushed = self->cache_at_most;
+			return TRUE;
+		}
+		flushed += (guint64) n * SDT_CHECK_BLOCK;
+		self->cache_flushed = flushed;
+	}
+	return TRUE;
 }
 
 /* ---- the wrap ---- */
@@ -416,6 +509,10 @@ sdt_check_batch_cycle(SdtCheck *self,
 		self->config->while_out(self->config->while_out_data);
 	if (ok) {
 		sdt_check_batch_verify(self, batch);
+		if (batch->grow != NULL)
+			ok = sdt_check_batch_grow(self, batch, from + (to - from) / 2, error);
+	}
+	if (ok) {
 		if (search_wrap)
 			wrap = sdt_check_batch_search(self, batch, error);
 		ok = !sdt_check_block_cancelled(self, error);
@@ -525,6 +622,9 @@ sdt_check_batch_halves(SdtCheck *self,
 		guint a = p == 0 ? 0 : half;
 		guint b = p == 0 ? half : batch->n_samples;
 		sdt_check_batch_part(&part, batch, a, b, 0, p == 0 ? batch->run_len : 0);
+		/* the cache is sized once, with the first half's blocks */
+		if (p == 0 && batch->grow != NULL)
+			part.grow = g_array_ref(batch->grow);
 		ok = sdt_check_batch_split_run(self,
 					       &part,
 					       search_wrap && p == 0,

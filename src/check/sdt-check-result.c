@@ -22,6 +22,8 @@ sdt_check_result_new(void)
 	r->estimated_capacity_bytes = r->capacity_at_least_bytes = NAN;
 	r->capacity_at_most_bytes = r->first_bad_offset = NAN;
 	r->coverage = r->seconds = r->write_mb_s = r->read_mb_s = NAN;
+	r->cache_flushed_bytes = -1;
+	r->cache_at_least_bytes = r->cache_at_most_bytes = NAN;
 	return r;
 }
 
@@ -96,6 +98,26 @@ sdt_check_result_read_samples(JsonObject *obj, SdtCheckResultSamples *s, GError 
 	       sdt_json_strict_int(samples, at, "restored", 0, &s->restored, error) &&
 	       sdt_json_strict_int(samples, at, "verified_up_to", 0, &s->verified_up_to, error) &&
 	       sdt_json_strict_int(samples, at, "no_wrap_up_to", 0, &s->no_wrap_up_to, error);
+}
+
+/* the write cache: absent or null is not sized */
+static gboolean
+sdt_check_result_read_cache(JsonObject *obj, SdtCheckResult *r, GError **error)
+{
+	JsonObject *cache = NULL;
+	const gchar *at = "write_cache";
+
+	if (!sdt_json_strict_object(obj, NULL, at, &cache, error))
+		return FALSE;
+	if (cache == NULL)
+		return TRUE;
+	if (!sdt_json_strict_int(cache, at, "flushed_bytes", -1, &r->cache_flushed_bytes, error) ||
+	    !sdt_json_strict_number(cache, at, "at_least_bytes", &r->cache_at_least_bytes, error) ||
+	    !sdt_json_strict_number(cache, at, "at_most_bytes", &r->cache_at_most_bytes, error))
+		return FALSE;
+	if (r->cache_flushed_bytes < 0)
+		return sdt_json_strict_missing(at, "flushed_bytes", error);
+	return TRUE;
 }
 
 /* the map of a whole card: absent or null is none */
@@ -177,6 +199,7 @@ sdt_check_result_from_json(JsonObject *obj, GError **error)
 	    !sdt_json_strict_number(obj, NULL, "write_mb_s", &r->write_mb_s, error) ||
 	    !sdt_json_strict_number(obj, NULL, "read_mb_s", &r->read_mb_s, error) ||
 	    !sdt_check_result_read_samples(obj, &r->samples, error) ||
+	    !sdt_check_result_read_cache(obj, r, error) ||
 	    !sdt_json_strict_strings(obj, NULL, "notes", r->notes, error) ||
 	    !sdt_check_result_read_map(obj, r->map, error))
 		return NULL;
@@ -270,6 +293,14 @@ sdt_check_result_to_json(const SdtCheckResult *result)
 		sdt_json_number_or_null(b, "read_mb_s", result->read_mb_s);
 	}
 	sdt_check_result_put_samples(b, &result->samples);
+	if (result->cache_flushed_bytes >= 0) {
+		json_builder_set_member_name(b, "write_cache");
+		json_builder_begin_object(b);
+		sdt_check_result_put_int(b, "flushed_bytes", result->cache_flushed_bytes);
+		sdt_check_result_put_bytes(b, "at_least_bytes", result->cache_at_least_bytes);
+		sdt_check_result_put_bytes(b, "at_most_bytes", result->cache_at_most_bytes);
+		json_builder_end_object(b);
+	}
 	json_builder_set_member_name(b, "notes");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < result->notes->len; i++)

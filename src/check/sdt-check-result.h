@@ -73,8 +73,12 @@ typedef struct {
 	gdouble write_mb_s;
 	gdouble read_mb_s;
 	SdtCheckResultSamples samples;
-	GPtrArray *notes; /* of gchar*: English */
-	GPtrArray *map;   /* SdtCheckResultRegion, ascending; empty (not written): no map */
+	/* the quick mode's write cache: "write_cache", written when flushed_bytes >= 0 */
+	gint64 cache_flushed_bytes;   /* -1: not sized; else written after the blocks */
+	gdouble cache_at_least_bytes; /* a cache found: its size in (at_least, at_most] */
+	gdouble cache_at_most_bytes;  /* NaN: none found */
+	GPtrArray *notes;             /* of gchar*: English */
+	GPtrArray *map; /* SdtCheckResultRegion, ascending; empty (not written): no map */
 } SdtCheckResult;
 
 /* an empty result (no notes) with every number unknown and every count 0 */

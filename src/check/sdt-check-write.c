@@ -10,10 +10,11 @@
 
 #include "sdt-check-private.h"
 
-#define SDT_CHECK_FLUSH     (8 * SDT_CHECK_MIB) /* above the write cache of a fake */
-#define SDT_CHECK_READS_MAX 65536               /* the wrap search's reads */
-#define SDT_CHECK_REFINE    32                  /* samples per narrowing round */
+#define SDT_CHECK_READS_MAX 65536 /* the wrap search's reads */
+#define SDT_CHECK_REFINE    32    /* samples per narrowing round */
 #define SDT_CHECK_ROUNDS    5
+#define SDT_CHECK_CACHE_MAX (256 * SDT_CHECK_MIB) /* the most the cache round flushes */
+#define SDT_CHECK_CACHE_N   8                     /* its blocks at the card's top */
 
 static guint64
 sdt_check_align(guint64 v)
@@ -195,7 +196,7 @@ static GArray *
 sdt_check_flush_blocks(SdtCheck *self, guint64 run_start, guint64 run_len)
 {
 	GArray *flush = g_array_new(FALSE, FALSE, sizeof(guint64));
-	guint64 want = (SDT_CHECK_FLUSH - MIN(run_len, SDT_CHECK_FLUSH)) / SDT_CHECK_BLOCK;
+	guint64 want = (self->flush_bytes - MIN(run_len, self->flush_bytes)) / SDT_CHECK_BLOCK;
 	guint64 rank = sdt_check_target_offset_to_rank(self, run_start);
 
 	for (guint64 r = rank; r > 0 && flush->len < want; r--) {
@@ -233,6 +234,65 @@ sdt_check_round(SdtCheck *self,
 	else if (ok)
 		sdt_check_note_below_wrap(self, &batch);
 	sdt_check_probe_batch_clear(&batch);
+	return ok;
+}
+
+/*
+ * The cache round, before the first: a fake whose controller answers reads from a
+ * RAM cache of the last writes passes any read-back that comes before the cache is
+ * full.  A few blocks at the card's top (past the real size of any fake) go through
+ * the probe with a growing flush after them (sdt_check_probe_batch_run(), grow) until
+ * one no longer reads back, or as much as SDT_CHECK_CACHE_MAX, an eighth of the card
+ * or SDT_CHECK_CACHE_SECONDS allow: twice what evicted it is every later round's flush.
+ * What such a block read back as counts as any sample's finding.
+ */
+static gboolean
+sdt_check_cache_round(SdtCheck *self, GError **error)
+{
+	guint64 end = sdt_check_align(self->claim);
+	guint64 a = sdt_check_probe_top_start(self);
+	guint64 room = MIN(SDT_CHECK_CACHE_MAX, self->claim / 8);
+	g_autoptr(GArray) spread = NULL;
+	g_autoptr(GArray) flush = NULL;
+	SdtCheckBatch batch;
+	guint64 rank;
+	gboolean ok;
+
+	if (a == 0 || self->flush_bytes >= room)
+		return TRUE;
+	spread = g_array_new(FALSE, FALSE, sizeof(guint64));
+	for (guint i = 0; i < SDT_CHECK_CACHE_N; i++) {
+		guint64 at = i + 1 < SDT_CHECK_CACHE_N
+				     ? sdt_check_align(a + (end - a) / SDT_CHECK_CACHE_N * i)
+				     : end - SDT_CHECK_BLOCK;
+		if (self->journal == NULL ||
+		    !sdt_check_journal_places_overlaps(self->journal, at, SDT_CHECK_BLOCK))
+			g_array_append_val(spread, at);
+	}
+	if (spread->len == 0)
+		return TRUE;
+	flush = sdt_check_flush_blocks(self, a, 0);
+	sdt_check_probe_batch_init(&batch, sdt_check_unique_samples(spread), 0, 0, flush, 0);
+	/* the growth: the reserved blocks below the first flush, downwards */
+	batch.grow = g_array_new(FALSE, FALSE, sizeof(guint64));
+	rank = sdt_check_target_offset_to_rank(self, a);
+	rank -= MIN(rank, flush->len);
+	for (; rank > 0 && (guint64) (flush->len + batch.grow->len) * SDT_CHECK_BLOCK < room;
+	     rank--) {
+		guint64 at = sdt_check_target_rank_to_offset(self, rank - 1);
+		g_array_append_val(batch.grow, at);
+	}
+	ok = sdt_check_probe_batch_run(self, &batch, FALSE, 0.1, 0.2, error);
+	if (ok)
+		sdt_check_take_batch(self, &batch);
+	sdt_check_probe_batch_clear(&batch);
+	/* twice: a later flush may write blocks the cache holds already (a cache keyed
+	 * by address takes those in place), and only the others push the samples out */
+	if (self->cache_at_most > 0)
+		self->flush_bytes = 2 * self->cache_at_most + SDT_CHECK_MIB;
+	g_debug("check: the cache round flushed %" G_GUINT64_FORMAT " MiB, a cache %s",
+		self->cache_flushed / SDT_CHECK_MIB,
+		self->cache_at_most > 0 ? "found" : "not seen");
 	return ok;
 }
 
@@ -393,12 +453,14 @@ sdt_check_write_phase(SdtCheck *self, GError **error)
 					  "test; free some space and check again"));
 		return TRUE;
 	}
+	if (!sdt_check_cache_round(self, error))
+		return FALSE;
 	if (!sdt_check_round(self,
 			     g_steal_pointer(&first),
 			     run_start,
 			     run_len,
 			     stride,
-			     0.1,
+			     0.2,
 			     0.6,
 			     error))
 		return FALSE;

@@ -263,6 +263,18 @@ sdt_cli_check_print_human(const SdtCheckResult *r, JsonObject *obj)
 		r->samples.written,
 		r->samples.read,
 		r->seconds);
+	if (!isnan(r->cache_at_most_bytes))
+		/* Translators: two sizes in MiB; the check's later read-backs came after
+		 * writing more than the larger */
+		g_print(_("Write cache: between %.0f and %.0f MiB (the card answered reads "
+			  "from a cache of the last writes; the check wrote past it)\n"),
+			r->cache_at_least_bytes / 1048576.0,
+			r->cache_at_most_bytes / 1048576.0);
+	else if (r->cache_flushed_bytes >= 0)
+		/* Translators: a size in MiB */
+		g_print(_("Write cache: none found up to %.0f MiB (blocks were read back "
+			  "after that much more was written)\n"),
+			r->cache_flushed_bytes / 1048576.0);
 	if (r->map->len > 0)
 		sdt_cli_check_print_map(r);
 	sdt_cli_print_registers(obj);

@@ -10,8 +10,10 @@ Stand-ins (tests/fake-card: the FUSE file under a loop device), not mounted: no 
 (FAKE_LAYOUT=raw), random bytes in all they really store (a put-back of anything but what
 was there shows) or zeros (a stray write shows), or the stock Raspberry Pi OS layout with
 its user files, taken out of the Pi (FAKE_UNMOUNTED=1): genuine 512 MiB, wrap 1000/700, zeros 900/899,
-eio 2048/700, wrap 4096/1000 and a 64 GiB claim holding 1 GiB.  Each: the verdict right, a
-fake's range holding its real size, the map (the first cell "ok" on every card the check
+eio 2048/700, wrap 4096/1000, a 64 GiB claim holding 1 GiB, and cache 1024/512 (raw) and
+2048/1500 (Pi OS) whose RAM caches of the last 32 and 12 MiB written answer the read-backs.
+Each: the verdict right, a fake's range holding its real size, the write cache's range holding
+a cache's size (none on a genuine card, after at least 32 MiB written), the map (the first cell "ok" on every card the check
 wrote to, "wrap"/"lost-writes"/"io-error" at the claim's end of a fake), the SHA-256 of all
 the card really stores (its backing file) identical before and after, no journal left,
 within 60 s.
@@ -64,8 +66,13 @@ CARDS = [
     ('wrap', 65536, 1024, 'raw', 'zeros'),
     ('genuine', 1024, 1024, 'pios', None),
     ('wrap', 1000, 700, 'pios', None),
+    ('cache', 1024, 512, 'raw', 'zeros'),
+    ('cache', 2048, 1500, 'pios', None),
 ]
-FAILURE = {'wrap': 'wrap', 'zeros': 'lost-writes', 'eio': 'io-error'}
+FAILURE = {'wrap': 'wrap', 'zeros': 'lost-writes', 'eio': 'io-error', 'cache': 'lost-writes'}
+# the cache kind's RAM cache of the last writes (FAKE_CACHE): more than the quick check's
+# first 8 MiB flush, which alone called such a card genuine (the cache round sizes it)
+CACHE = {1024: 32 * MIB, 2048: 12 * MIB}
 
 
 def check(root, device, *extra):
@@ -98,12 +105,23 @@ def judge(kind, claim, real, res):
         return f'the map does not cover the card: {map_}'
     if not res['target'].get('whole_device'):
         return 'target.whole_device is not true'
+    # sized by the write phase's first batch (a fake the read-only phase found has none)
+    cache = res.get('write_cache')
+    if cache is None and res['samples']['written'] > 0:
+        return 'no write_cache'
+    cache = cache or {'flushed_bytes': 0, 'at_least_bytes': None, 'at_most_bytes': None}
     if kind == 'genuine':
         if res['verdict'] != 'genuine':
             return f'verdict {res["verdict"]}, not genuine'
         if any(r['state'] != 'ok' for r in map_):
             return f'a genuine card with a region not ok: {map_}'
+        # a cache found on a card that has none, or too little written to say so
+        if cache['at_most_bytes'] is not None or cache['flushed_bytes'] < 32 * MIB:
+            return f'write_cache {cache} on a card with no cache'
         return None
+    if kind == 'cache' and not (cache['at_least_bytes'] or 0) < CACHE[claim] <= (
+            cache['at_most_bytes'] or 0):
+        return f'write_cache {cache} does not hold the cache of {CACHE[claim]}'
     if res['verdict'] != 'fake':
         return f'verdict {res["verdict"]}, not fake'
     lo, hi = res['capacity_at_least_bytes'], res['capacity_at_most_bytes']
@@ -121,6 +139,7 @@ def judge(kind, claim, real, res):
 def run_cards(root):
     for kind, claim, real, layout, fill in CARDS:
         name = f'{kind} {claim}/{real} MiB, {layout}' + (f' ({fill})' if fill else '')
+        os.environ['FAKE_CACHE'] = str(CACHE.get(claim, 4 * MIB))
         card = fc.Card(kind, claim, real, layout=layout, mounted=False, raw_fill=fill or 'random')
         try:
             before = fc.sha256_file(card.backing)

@@ -5,8 +5,8 @@
  * The check result's codec (src/check/sdt-check-result.c): what it reads it
  * writes back byte for byte (the document of a real quick check of a 96 MiB
  * ext4 loop card, its history entry, a fake card's figures, a full check's
- * rates), an unknown number is NaN in C and null on the wire, and bad input is
- * SDT_ERROR_INVALID_DATA naming the member.
+ * rates, a whole card's write cache), an unknown number is NaN in C and null on the wire, and bad
+ * input is SDT_ERROR_INVALID_DATA naming the member.
  */
 
 #include <math.h>
@@ -45,6 +45,21 @@ real_document(void)
 	again = sdt_json_to_string(root, TRUE);
 	g_assert_cmpstr(again, ==, g_strchomp(text));
 	return g_steal_pointer(&root);
+}
+
+/* `sdtunerctl --json check --device` of a stand-in (tests/fake-card: cache 1024/512
+ * MiB, a 32 MiB cache of the last writes), as printed: the quick mode's write cache */
+static JsonNode *
+cache_document(void)
+{
+	g_autofree gchar *path =
+		g_test_build_filename(G_TEST_DIST, "data", "check", "device-cache-run.json", NULL);
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *text = NULL;
+
+	g_file_get_contents(path, &text, NULL, &error);
+	g_assert_no_error(error);
+	return parse(text);
 }
 
 /* the document without what ops adds around the check (the card's registers) */
@@ -103,6 +118,50 @@ test_check_result_real_document(void)
 	g_assert_cmpint(r->samples.no_wrap_up_to, ==, 100597760);
 	g_assert_true(isnan(r->write_mb_s));
 	g_assert_cmpuint(r->notes->len, ==, 1);
+}
+
+/* a write cache found: its range in bytes, what was written after the blocks; a
+ * document with none found has no range; one from before the cache round has none */
+static void
+test_check_result_write_cache(void)
+{
+	static const gchar *const added[] = {"identity", NULL};
+	g_autoptr(JsonNode) root = cache_document();
+	JsonObject *obj = json_node_get_object(root);
+	g_autoptr(SdtCheckResult) r = NULL;
+	g_autofree gchar *again = round_trip(obj, &r);
+	g_autofree gchar *expected = without(obj, added);
+	g_autoptr(SdtCheckResult) none = NULL;
+	g_autoptr(SdtCheckResult) old = NULL;
+	g_autoptr(JsonNode) node = NULL;
+	g_autoptr(JsonNode) old_root = real_document();
+	JsonObject *cache;
+
+	g_assert_cmpstr(again, ==, expected);
+	g_assert_cmpstr(r->failure, ==, "lost-writes");
+	g_assert_true(r->target.whole_device);
+	g_assert_cmpint(r->cache_flushed_bytes, ==, 32 * 1048576);
+	g_assert_cmpfloat(r->cache_at_least_bytes, ==, 16 * 1048576.0);
+	g_assert_cmpfloat(r->cache_at_most_bytes, ==, 32 * 1048576.0);
+	g_assert_cmpuint(r->map->len, >, 1);
+
+	/* none found: the range is null on the wire, NaN in C */
+	cache = json_object_get_object_member(obj, "write_cache");
+	json_object_set_null_member(cache, "at_least_bytes");
+	json_object_set_null_member(cache, "at_most_bytes");
+	json_object_set_int_member(cache, "flushed_bytes", 128 * 1048576);
+	g_free(again);
+	again = round_trip(obj, &none);
+	g_assert_true(isnan(none->cache_at_most_bytes));
+	g_assert_cmpint(none->cache_flushed_bytes, ==, 128 * 1048576);
+	g_assert_nonnull(strstr(again, "\"at_most_bytes\" : null"));
+
+	/* a document of a version before: not sized, and not written back */
+	old = sdt_check_result_from_json(json_node_get_object(old_root), NULL);
+	g_assert_nonnull(old);
+	g_assert_cmpint(old->cache_flushed_bytes, ==, -1);
+	node = sdt_check_result_to_json(old);
+	g_assert_false(json_object_has_member(json_node_get_object(node), "write_cache"));
 }
 
 /* a history entry: the check's members and the history's own, which the codec
@@ -232,6 +291,11 @@ test_check_result_malformed(void)
 		{"{\"verdict\": \"fake\", \"samples\": {\"read\": \"a\"}}", "samples.read"},
 		{"{\"verdict\": \"fake\", \"notes\": [\"ok\", 1]}", "notes[1]"},
 		{"{\"verdict\": \"fake\", \"read_mb_s\": \"fast\"}", "read_mb_s"},
+		{"{\"verdict\": \"fake\", \"write_cache\": 8}", "write_cache"},
+		{"{\"verdict\": \"fake\", \"write_cache\": {}}", "write_cache.flushed_bytes"},
+		{"{\"verdict\": \"fake\", \"write_cache\": {\"flushed_bytes\": 1, "
+		 "\"at_most_bytes\": \"32 MiB\"}}",
+		 "write_cache.at_most_bytes"},
 	};
 
 	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
@@ -257,6 +321,7 @@ main(int argc, char **argv)
 	g_test_add_func("/check-result/real-document", test_check_result_real_document);
 	g_test_add_func("/check-result/history-entry", test_check_result_history_entry);
 	g_test_add_func("/check-result/fake-full", test_check_result_fake_full);
+	g_test_add_func("/check-result/write-cache", test_check_result_write_cache);
 	g_test_add_func("/check-result/unknown", test_check_result_unknown);
 	g_test_add_func("/check-result/malformed", test_check_result_malformed);
 	return g_test_run();
