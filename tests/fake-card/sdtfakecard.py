@@ -187,10 +187,59 @@ class Card:
         return {'partition table (first 4 MiB)': (0, 4 * MIB),
                 'boot partition': (p1['start'] * 512, p1['size'] * 512)}
 
+    def fs_owned(self):
+        """[(start, end)) card offsets inside the regions that the file system of
+        partition 2 also holds: on a wrap fake its metadata (bitmaps, inode tables,
+        descriptors, superblocks) above the real size R lands at that address mod R, and
+        mkfs wrote it there over the boot partition; ext4 updating a bitmap when anything
+        allocates (the check's reserved file too) changes such a block without a write
+        of the check's.  Read once, after the first call (mkfs places them for good)."""
+        if getattr(self, '_owned', None) is not None:
+            return self._owned
+        self._owned = []
+        if self.kind != 'wrap' or self.layout != 'pios':
+            return self._owned
+        out = _run(['dumpe2fs', self.part], check=False).stdout
+        m = re.search(r'^Block size:\s+(\d+)', out, re.M)
+        if not m:
+            return self._owned
+        bs, start, real = int(m.group(1)), self.part_start(), self.real_mib * MIB
+        spans = []
+        for line in out.splitlines():
+            if not re.match(r'\s*(Primary superblock|Backup superblock|Reserved GDT|'
+                            r'Block bitmap|Inode bitmap|Inode table)', line):
+                continue
+            for a, b in re.findall(r' at (\d+)(?:-(\d+))?', line):
+                spans.append((int(a), int(b or a)))
+        for a, b in spans:
+            lo, hi = start + a * bs, start + (b + 1) * bs
+            if hi <= real:
+                continue
+            for x in range(max(lo, real), hi, bs):
+                phys = x % real
+                if any(ra <= phys < ra + rn for ra, rn in self.regions.values()):
+                    self._owned.append((phys, phys + bs))
+        self._owned.sort()
+        return self._owned
+
     def region_sums(self):
         """the regions' SHA-256 as the card stores them (the backing file: a wrap or
-        zeros card keeps its low addresses there one to one)"""
-        return {name: sha256_file(self.backing, a, n) for name, (a, n) in self.regions.items()}
+        zeros card keeps its low addresses there one to one), without what fs_owned()
+        gives (each such span hashed as zeros)"""
+        owned = self.fs_owned()
+        sums = {}
+        with open(self.backing, 'rb') as f:
+            for name, (a, n) in self.regions.items():
+                h = hashlib.sha256()
+                for off in range(a, a + n, MIB):
+                    data = bytearray(os.pread(f.fileno(), min(MIB, a + n - off), off))
+                    for lo, hi in owned:
+                        if lo < off + len(data) and hi > off:
+                            x, y = max(lo, off) - off, min(hi, off + len(data)) - off
+                            data[x:y] = bytes(y - x)
+                    h.update(data)
+                sums[name] = h.hexdigest()
+        return sums
 
     def crowd_below(self, offset, keep_mib=200):
         """every free block of the file system below the device offset @offset taken
