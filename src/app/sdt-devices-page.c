@@ -138,10 +138,14 @@ sdt_devices_page_done(gpointer page, JsonNode *root, const GError *error)
 	SdtDevicesPage *self = SDT_DEVICES_PAGE(page);
 	g_autoptr(GError) read_error = NULL;
 	g_autoptr(GPtrArray) devices = NULL;
+	g_autofree gchar *repairs = NULL;
 
 	sdt_devices_page_clear(self);
 	if (root != NULL && JSON_NODE_HOLDS_OBJECT(root))
 		devices = sdt_client_devices_from_json(json_node_get_object(root), &read_error);
+	/* what the helper put back on a card a killed check had left changed */
+	if (devices != NULL)
+		repairs = sdt_client_devices_repair_words(json_node_get_object(root), &read_error);
 	if (devices == NULL) {
 		g_debug("no devices: %s",
 			error != NULL        ? error->message
@@ -156,9 +160,13 @@ sdt_devices_page_done(gpointer page, JsonNode *root, const GError *error)
 				  sdt_devices_page_row(self, g_ptr_array_index(devices, i)));
 	sdt_devices_page_update_buttons(self);
 	gtk_widget_set_visible(self->list, devices->len > 0);
-	gtk_label_set_text(GTK_LABEL(self->status_label),
-			   devices->len == 0 ? _("No card reader or other disk found.") : "");
-	gtk_widget_set_visible(self->status_label, devices->len == 0);
+	if (repairs != NULL)
+		gtk_label_set_text(GTK_LABEL(self->status_label), repairs);
+	else
+		gtk_label_set_text(GTK_LABEL(self->status_label),
+				   devices->len == 0 ? _("No card reader or other disk found.")
+						     : "");
+	gtk_widget_set_visible(self->status_label, devices->len == 0 || repairs != NULL);
 }
 
 static void

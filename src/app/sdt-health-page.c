@@ -105,6 +105,24 @@ sdt_health_page_show_registers(SdtHealthPage *self, JsonObject *registers)
 	gtk_label_set_text(GTK_LABEL(self->registers_label), text->str);
 }
 
+/* under the registers: the card checked before in a reader or another slot */
+static void
+sdt_health_page_show_checked_before(SdtHealthPage *self, JsonObject *before)
+{
+	g_autofree gchar *said =
+		sdt_check_words_checked_before(sdt_json_reader_get_string(before, "match"),
+					       sdt_json_reader_get_string(before, "time"),
+					       sdt_json_reader_get_string(before, "verdict"));
+	g_autofree gchar *text = NULL;
+
+	if (said == NULL)
+		return;
+	text = g_strdup_printf("%s\n%s",
+			       gtk_label_get_text(GTK_LABEL(self->registers_label)),
+			       said);
+	gtk_label_set_text(GTK_LABEL(self->registers_label), text);
+}
+
 /* @member of @obj in GB ("12.3"), or NULL when it is not a number */
 static gchar *
 sdt_health_page_member_gb(JsonObject *obj, const gchar *member)
@@ -241,6 +259,8 @@ sdt_health_page_show_health(SdtHealthPage *self, JsonObject *obj)
 		return;
 	}
 	sdt_health_page_show_registers(self, sdt_json_reader_get_object(obj, "registers"));
+	sdt_health_page_show_checked_before(self,
+					    sdt_json_reader_get_object(obj, "checked_before"));
 	sdt_health_page_append_writes(wear, obj);
 	sdt_health_page_append_warnings(wear, obj);
 	if (wear->len == 0)

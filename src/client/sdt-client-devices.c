@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 
 #include "sdt-client-devices.h"
 #include "sdt-json-strict.h"
@@ -105,6 +106,48 @@ sdt_client_devices_from_json(JsonObject *obj, GError **error)
 		g_ptr_array_add(devices, d);
 	}
 	return g_steal_pointer(&devices);
+}
+
+gchar *
+sdt_client_devices_repair_words(JsonObject *obj, GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(obj != NULL, NULL);
+	g_autoptr(GString) text = g_string_new(NULL);
+	g_autofree gchar *waiting = NULL;
+	JsonArray *repaired = NULL;
+
+	if (!sdt_json_strict_array(obj, NULL, "repaired", &repaired, error) ||
+	    !sdt_json_strict_string(obj, NULL, "repair_waiting", &waiting, error))
+		return NULL;
+	for (guint i = 0; repaired != NULL && i < json_array_get_length(repaired); i++) {
+		g_autofree gchar *at = sdt_json_strict_element(NULL, "repaired", i);
+		JsonObject *o = sdt_json_strict_element_object(json_array_get_element(repaired, i),
+							       at,
+							       error);
+		g_autofree gchar *device = NULL;
+		gint64 n = 0;
+		if (o == NULL || !sdt_json_strict_string(o, at, "device", &device, error) ||
+		    !sdt_json_strict_int(o, at, "blocks", 0, &n, error))
+			return NULL;
+		if (text->len > 0)
+			g_string_append_c(text, '\n');
+		/* TRANSLATORS: a number of 4 KiB blocks, then a device (/dev/sdc) */
+		g_string_append_printf(text,
+				       ngettext("Put back %" PRId64 " block that an "
+						"interrupted check had changed on %s.",
+						"Put back %" PRId64 " blocks that an "
+						"interrupted check had changed on %s.",
+						(gulong) n),
+				       n,
+				       device != NULL ? device : "?");
+	}
+	if (waiting != NULL) {
+		if (text->len > 0)
+			g_string_append_c(text, '\n');
+		g_string_append(text, sdt_l10n_tr(waiting));
+	}
+	return text->len > 0 ? g_string_free(g_steal_pointer(&text), FALSE) : NULL;
 }
 
 gchar *

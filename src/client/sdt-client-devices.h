@@ -32,6 +32,12 @@ typedef struct {
  * SDT_ERROR_INVALID_DATA naming the member when one has the wrong type */
 GPtrArray *sdt_client_devices_from_json(JsonObject *obj, GError **error);
 
+/* translated, one line each, or NULL when there is nothing to say: what the helper put
+ * back when it saw a card a killed check had left changed ("repaired"), and why a
+ * journal still waits ("repair_waiting", English from the helper); NULL with
+ * SDT_ERROR_INVALID_DATA naming the member when one has the wrong type */
+gchar *sdt_client_devices_repair_words(JsonObject *obj, GError **error);
+
 /* translated: what the device is, for a person: "Generic STORAGE DEVICE (sda), 31.9 GB" */
 gchar *sdt_client_devices_title(const SdtClientDevice *device);
 /* translated: "can be checked" (a stand-in on a simulated board says so), or why not */

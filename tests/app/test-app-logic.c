@@ -566,6 +566,37 @@ test_check_words(void)
 	genuine = sdt_check_words_result(r);
 	g_assert_true(g_str_has_prefix(genuine, "Genuine: the card holds what it claims.\n"));
 	g_assert_null(strstr(genuine, "really holds"));
+	g_assert_null(strstr(genuine, "cache"));
+}
+
+/* a write cache found is said; the card checked before, by CID or maybe by its size */
+static void
+test_check_words_cache_and_before(void)
+{
+	g_autoptr(SdtCheckResult) r = sdt_check_result_new();
+	g_autofree gchar *fake = NULL;
+	g_autofree gchar *cid = NULL;
+	g_autofree gchar *size = NULL;
+	g_autofree gchar *none = NULL;
+
+	r->verdict = g_strdup("fake");
+	r->capacity_at_least_bytes = 536829952;
+	r->capacity_at_most_bytes = 536879104;
+	r->cache_flushed_bytes = 33554432;
+	r->cache_at_least_bytes = 16777216;
+	r->cache_at_most_bytes = 33554432;
+	fake = sdt_check_words_result(r);
+	g_assert_nonnull(strstr(fake,
+				"\nThe card answered reads from a cache of the last 16 to 32 MiB "
+				"written; the check wrote past it.\n"));
+	cid = sdt_check_words_checked_before("cid", "2026-12-02T03:00:00Z", "fake");
+	g_assert_true(g_str_has_prefix(cid, "This card was checked before, on "));
+	g_assert_true(g_str_has_suffix(cid, ": fake"));
+	size = sdt_check_words_checked_before("size", "2026-12-02T03:00:00Z", "genuine");
+	g_assert_true(g_str_has_prefix(size, "A card of the same size was checked in a card "));
+	g_assert_true(g_str_has_suffix(size, "(maybe this one): genuine"));
+	none = sdt_check_words_checked_before(NULL, NULL, NULL);
+	g_assert_null(none);
 }
 
 int
@@ -593,6 +624,8 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/app-bench-words/plain-notes", test_bench_note_plain);
 	g_test_add_func("/sdtuner/app-bench-summary/spread", test_bench_summary_spread);
 	g_test_add_func("/sdtuner/app-check-words/fake-and-genuine", test_check_words);
+	g_test_add_func("/sdtuner/app-check-words/cache-and-before",
+			test_check_words_cache_and_before);
 	g_test_add_func("/sdtuner/app-loop-state/phases", test_loop_state_phases);
 	g_test_add_func("/sdtuner/app-disk-words/emmc-and-system-disk", test_disk_words);
 	g_test_add_func("/sdtuner/app-history/entry-words", test_history_entry_words);

@@ -989,6 +989,45 @@ test_devices(void)
 	}
 }
 
+/* what the helper put back at the sight of a card, in words; nothing to say is NULL */
+static void
+test_devices_repairs(void)
+{
+	const gchar *bad[][2] = {
+		{"{\"repaired\": 1}", "repaired"},
+		{"{\"repaired\": [2]}", "repaired[0]"},
+		{"{\"repaired\": [{\"device\": \"/dev/sdc\", \"blocks\": \"8\"}]}",
+		 "repaired[0].blocks"},
+		{"{\"repair_waiting\": false}", "repair_waiting"},
+	};
+	g_autoptr(JsonNode) both = parse_object(
+		"{\"devices\": [], \"repaired\": [{\"device\": \"/dev/sdc\", \"blocks\": 8}, "
+		"{\"device\": \"/dev/sdd\", \"blocks\": 1}], \"repair_waiting\": \"A journal "
+		"waits for its card\"}");
+	g_autoptr(JsonNode) none = parse_object("{\"devices\": [], \"repaired\": [], "
+						"\"repair_waiting\": null}");
+	g_autoptr(GError) error = NULL;
+	g_autofree gchar *words =
+		sdt_client_devices_repair_words(json_node_get_object(both), &error);
+
+	g_assert_no_error(error);
+	g_assert_cmpstr(words,
+			==,
+			"Put back 8 blocks that an interrupted check had changed on /dev/sdc.\n"
+			"Put back 1 block that an interrupted check had changed on /dev/sdd.\n"
+			"A journal waits for its card");
+	g_assert_null(sdt_client_devices_repair_words(json_node_get_object(none), &error));
+	g_assert_no_error(error);
+	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+		g_autoptr(JsonNode) node = parse_object(bad[i][0]);
+		g_autoptr(GError) e = NULL;
+		g_assert_null(sdt_client_devices_repair_words(json_node_get_object(node), &e));
+		g_assert_error(e, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+		if (strstr(e->message, bad[i][1]) == NULL)
+			g_error("%s: %s does not name %s", bad[i][0], e->message, bad[i][1]);
+	}
+}
+
 /* the series of history --json: read leniently (a bad point or series is left out or
  * unknown, the rest kept), the slot card's picked, else the runs without a card */
 static void
@@ -1172,6 +1211,7 @@ main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/sdtuner/client-check-map/read-and-words", test_check_map);
 	g_test_add_func("/sdtuner/client-devices/read-and-words", test_devices);
+	g_test_add_func("/sdtuner/client-devices/repairs", test_devices_repairs);
 	g_test_add_func("/sdtuner/client-bench/rows-and-targets", test_bench_rows_and_targets);
 	g_test_add_func("/sdtuner/client-bench/zero-duration-is-invalid",
 			test_bench_zero_duration_is_invalid);

@@ -10,6 +10,7 @@
 
 #include "sdt-check-words.h"
 #include "sdt-l10n.h"
+#include "sdt-l10n-record.h"
 
 gchar *
 sdt_check_words_result(const SdtCheckResult *r)
@@ -61,12 +62,44 @@ sdt_check_words_result(const SdtCheckResult *r)
 				       r->estimated_capacity_bytes / 1e9);
 		g_string_append_c(text, '\n');
 	}
-	g_string_append(text, sdt_l10n_tr(r->reason));
-	g_string_append_c(text, '\n');
+	/* a document may have no reason (the codec takes it absent) */
+	if (r->reason != NULL) {
+		g_string_append(text, sdt_l10n_tr(r->reason));
+		g_string_append_c(text, '\n');
+	}
+	if (!isnan(r->cache_at_most_bytes)) {
+		/* Translators: two sizes in MiB */
+		g_string_append_printf(text,
+				       _("The card answered reads from a cache of the last "
+					 "%.0f to %.0f MiB written; the check wrote past it."),
+				       r->cache_at_least_bytes / 1048576.0,
+				       r->cache_at_most_bytes / 1048576.0);
+		g_string_append_c(text, '\n');
+	}
 	/* Translators: coverage in percent, duration in seconds */
 	g_string_append_printf(text,
 			       _("Checked %.0f%% of the card's addresses in %.1f s."),
 			       coverage * 100,
 			       seconds);
 	return g_string_free(text, FALSE);
+}
+
+gchar *
+sdt_check_words_checked_before(const gchar *match, const gchar *time, const gchar *verdict)
+{
+	g_autofree gchar *when = NULL;
+	const gchar *said;
+
+	if (time == NULL || verdict == NULL)
+		return NULL;
+	when = sdt_l10n_time(time);
+	said = sdt_l10n_record_check_verdict(verdict);
+	if (g_strcmp0(match, "cid") == 0)
+		/* Translators: a date and time, then the verdict (genuine, fake, ...) */
+		return g_strdup_printf(_("This card was checked before, on %s: %s"), when, said);
+	/* Translators: a date and time, then the verdict (genuine, fake, ...) */
+	return g_strdup_printf(_("A card of the same size was checked in a card reader on %s "
+				 "(maybe this one): %s"),
+			       when,
+			       said);
 }

@@ -19,4 +19,8 @@ G_BEGIN_DECLS
  * where files are lost; the reason; how much of the card was checked and how long */
 gchar *sdt_check_words_result(const SdtCheckResult *result);
 
+/* translated, or NULL without @time or @verdict: the card checked before in a reader or
+ * another slot (health "checked_before"): @match "cid" is this card, else maybe it */
+gchar *sdt_check_words_checked_before(const gchar *match, const gchar *time, const gchar *verdict);
+
 G_END_DECLS
