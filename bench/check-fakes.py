@@ -282,6 +282,8 @@ def device_sweep(args, ctl, root):
         if cache or wc.get("at_most_bytes"):
             rng_txt += (f" cache {cache // MIB} MiB, found "
                         f"{(wc.get('at_least_bytes') or 0) // MIB}..{(wc.get('at_most_bytes') or 0) // MIB}")
+        elif wc:
+            rng_txt += f" no cache up to {wc['flushed_bytes'] // MIB} MiB"
         print(f"{i + 1:3d} {kind:7s} {claim:5d}/{real / MIB:<9.3f} MiB {layout:4s} {fill:6s}: "
               f"{res['verdict']}{rng_txt} {secs:5.1f} s; {'MISS ' + miss if miss else 'ok'}; "
               f"{diff} MiB changed", flush=True)
