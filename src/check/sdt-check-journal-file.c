@@ -28,14 +28,15 @@
 #include "sdt-file.h"
 
 #define SDT_JOURNAL_MAGIC_V1 "SDTJRN01" /* no generation: read only */
-#define SDT_JOURNAL_MAGIC    "SDTJRN02"
+#define SDT_JOURNAL_MAGIC_V2 "SDTJRN02" /* no flags: read only */
+#define SDT_JOURNAL_MAGIC    "SDTJRN03"
 #define SDT_JOURNAL_BLOCK    4096u
 #define SDT_JOURNAL_SECTOR   512u   /* O_DIRECT's alignment on the disk (1 KiB ext4 blocks) */
 #define SDT_JOURNAL_SUM      32u    /* SHA-256 */
 #define SDT_JOURNAL_MAX_N    65536u /* 256 MiB of blocks: far above what a run keeps out */
 #define SDT_JOURNAL_MAX_NODE 4096u
 
-/* ---- the file's bytes: magic, generation, n, rdev, claim, seed, node length,
+/* ---- the file's bytes: magic, generation, n, rdev, claim, seed, flags, node length,
  * node, offsets, blocks, SHA-256 of all before; a copy on the card is padded with
  * zeros to its preallocated size ---- */
 
@@ -61,6 +62,7 @@ sdt_check_journal_file_encode(const SdtCheckJournal *j)
 	sdt_journal_put_u64(out, j->rdev);
 	sdt_journal_put_u64(out, j->claim);
 	sdt_journal_put_u64(out, j->seed);
+	sdt_journal_put_u64(out, j->flags);
 	sdt_journal_put_u64(out, node_len);
 	g_byte_array_append(out, (const guint8 *) j->disk_node, (guint) node_len);
 	for (guint i = 0; i < j->n; i++)
@@ -95,6 +97,8 @@ sdt_check_journal_file_decode(const guint8 *data, gsize len, SdtCheckJournal *j)
 	gsize digest_len = sizeof(digest);
 	gsize pos = 8;
 	gboolean v1;
+	gboolean v2;
+	guint64 flags = 0;
 	guint64 n = 0;
 	guint64 node_len = 0;
 	guint64 gen = 0;
@@ -104,13 +108,15 @@ sdt_check_journal_file_decode(const guint8 *data, gsize len, SdtCheckJournal *j)
 	if (len < 8 + SDT_JOURNAL_SUM)
 		return FALSE;
 	v1 = memcmp(data, SDT_JOURNAL_MAGIC_V1, 8) == 0;
-	if (!v1 && memcmp(data, SDT_JOURNAL_MAGIC, 8) != 0)
+	v2 = memcmp(data, SDT_JOURNAL_MAGIC_V2, 8) == 0;
+	if (!v1 && !v2 && memcmp(data, SDT_JOURNAL_MAGIC, 8) != 0)
 		return FALSE;
 	if ((!v1 && !sdt_journal_get_u64(data, len, &pos, &gen)) ||
 	    !sdt_journal_get_u64(data, len, &pos, &n) || n > SDT_JOURNAL_MAX_N ||
 	    !sdt_journal_get_u64(data, len, &pos, &rdev) ||
 	    !sdt_journal_get_u64(data, len, &pos, &claim) ||
 	    !sdt_journal_get_u64(data, len, &pos, &seed) ||
+	    (!v1 && !v2 && !sdt_journal_get_u64(data, len, &pos, &flags)) ||
 	    !sdt_journal_get_u64(data, len, &pos, &node_len) || node_len == 0 ||
 	    node_len > SDT_JOURNAL_MAX_NODE)
 		return FALSE;
@@ -126,6 +132,7 @@ sdt_check_journal_file_decode(const guint8 *data, gsize len, SdtCheckJournal *j)
 	j->rdev = rdev;
 	j->claim = claim;
 	j->seed = seed;
+	j->flags = flags;
 	j->disk_node = g_strndup((const gchar *) data + pos, node_len);
 	pos += node_len;
 	j->n = (guint) n;

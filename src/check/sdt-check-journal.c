@@ -332,6 +332,7 @@ sdt_check_journal_places_new(const gchar *const *dirs,
 		.rdev = target->rdev,
 		.claim = target->claim,
 		.seed = target->seed,
+		.flags = target->flags,
 	};
 
 	p->copies = g_ptr_array_new_with_free_func(sdt_journal_copy_free);
@@ -629,6 +630,7 @@ sdt_check_journal_places_close(SdtCheckJournalPlaces *places, GError **error)
 	closed.rdev = last.rdev;
 	closed.claim = last.claim;
 	closed.seed = last.seed;
+	closed.flags = last.flags;
 	closed.gen = ++places->gen;
 	g_byte_array_unref(places->bytes);
 	places->bytes = sdt_check_journal_file_encode(&closed);

@@ -378,6 +378,9 @@ JsonNode *sdt_check_json_build(SdtCheck *self);
 #define SDT_CHECK_JOURNAL_DAMAGED    ".damaged"
 #define SDT_CHECK_JOURNAL_CHUNK      (1u << 20)
 #define SDT_CHECK_JOURNAL_MIN        (256u * 1024) /* the smallest copy */
+/* the blocks are on a whole card in a reader (sdt-check-device), not on the disk of a
+ * mounted file system: a repair writes them only through O_EXCL, never under a mount */
+#define SDT_CHECK_JOURNAL_WHOLE_DEVICE 1u
 /* places tried for each copy (its blocks must hold one byte value) */
 #define SDT_CHECK_JOURNAL_TRIES 8
 
@@ -387,6 +390,7 @@ typedef struct {
 	guint64 claim;    /* its size */
 	guint64 seed;     /* the run's: its blocks carry it */
 	guint64 gen;      /* the newest whole copy wins; set by the writer */
+	guint64 flags;    /* SDT_CHECK_JOURNAL_WHOLE_DEVICE (none in a version 1 or 2 file) */
 	guint n;          /* 0: nothing is out */
 	guint64 *at;      /* device byte offsets, 4 KiB blocks */
 	guint8 *saved;    /* n blocks: what each held */
@@ -445,6 +449,7 @@ typedef struct {
 	dev_t fs_dev;       /* its st_dev: folders there get the copies written raw */
 	gint fd;            /* the disk, O_RDWR | O_DIRECT (borrowed) */
 	guint64 avoid_from; /* the copies lie below this disk offset (the top run's blocks) */
+	guint64 flags;      /* the records' (SDT_CHECK_JOURNAL_WHOLE_DEVICE) */
 } SdtCheckJournalTarget;
 
 /* the places for records of up to @capacity bytes (sdt_check_journal_size()) */

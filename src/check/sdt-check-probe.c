@@ -126,6 +126,7 @@ sdt_check_batch_places(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 		.fs_dev = self->fs_dev,
 		.fd = self->wfd,
 		.avoid_from = sdt_check_probe_top_start(self),
+		.flags = self->whole_device ? SDT_CHECK_JOURNAL_WHOLE_DEVICE : 0,
 	};
 
 	if (self->journal != NULL && sdt_check_journal_places_capacity(self->journal) >= need)
@@ -147,6 +148,7 @@ sdt_check_batch_journal(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 		.rdev = self->disk_rdev,
 		.claim = self->claim,
 		.seed = self->seed,
+		.flags = self->whole_device ? SDT_CHECK_JOURNAL_WHOLE_DEVICE : 0,
 	};
 	guint n_out = sdt_check_batch_n_out(batch);
 	gboolean ok;
@@ -240,26 +242,10 @@ sdt_check_batch_recheck(SdtCheck *self, GError **error)
 	return error == NULL || *error == NULL;
 }
 
-static void
-sdt_check_batch_verify(SdtCheck *self, SdtCheckBatch *batch)
-{
-	for (guint i = 0; i < sdt_check_probe_batch_n_checked(batch); i++) {
-		guint64 at = sdt_check_batch_at(batch, i);
-		if (batch->state[i] != SDT_CHECK_BLOCK_OK)
-			continue;
-		if (sdt_check_block_pread(self, self->buf, SDT_CHECK_BLOCK, at) != 0)
-			batch->state[i] = SDT_CHECK_BLOCK_IO_ERROR;
-		else
-			batch->state[i] =
-				sdt_check_block_classify(self, self->buf, at, &batch->other[i]);
-	}
-}
-
-/* ---- the write cache ---- */
-
-/* the checked blocks that read back right, read again: did one stop doing so? */
+/* the checked blocks not found bad yet read back (again, while the cache is sized): did
+ * one of them read back wrong? */
 static gboolean
-sdt_check_batch_reverify(SdtCheck *self, SdtCheckBatch *batch)
+sdt_check_batch_verify(SdtCheck *self, SdtCheckBatch *batch)
 {
 	gboolean changed = FALSE;
 
@@ -276,6 +262,8 @@ sdt_check_batch_reverify(SdtCheck *self, SdtCheckBatch *batch)
 	}
 	return changed;
 }
+
+/* ---- the write cache ---- */
 
 static gboolean
 sdt_check_batch_all_ok(SdtCheckBatch *batch)
@@ -323,7 +311,7 @@ sdt_check_batch_grow(SdtCheck *self, SdtCheckBatch *batch, gdouble fraction, GEr
 							g_strerror(errno)));
 		used += n;
 		moved += 2 * (guint64) n * SDT_CHECK_BLOCK;
-		if (sdt_check_batch_reverify(self, batch)) {
+		if (sdt_check_batch_verify(self, batch)) {
 			self->cache_at_least = flushed;
 			self->cache_at_most = flushed + (guint64) n * SDT_CHECK_BLOCK;
 			self->cache_flushed = self->cache_at_most;

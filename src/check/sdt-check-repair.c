@@ -290,13 +290,15 @@ sdt_journal_find(const SdtCheckJournal *j, gchar **node, gboolean *same, GError 
 
 /* the card at @node for the put-back: O_EXCL (nothing mounted on it, no other
  * program holds it), except the journal's own disk as the running card's check
- * writes it (its file systems are mounted: the check wrote into its own file) */
+ * writes it (its file systems are mounted: the check wrote into its own file); never
+ * a whole card's (a desktop mounts a card put back in a reader before the repair:
+ * what it read there is the check's blocks, so no write goes in under it) */
 static gint
 sdt_journal_open_disk(const SdtCheckJournal *j, const gchar *node, gboolean same, GError **error)
 {
 	gint fd = open(node, O_RDWR | O_DIRECT | O_EXCL | O_CLOEXEC | O_NOCTTY);
 
-	if (fd < 0 && errno == EBUSY && same)
+	if (fd < 0 && errno == EBUSY && same && !(j->flags & SDT_CHECK_JOURNAL_WHOLE_DEVICE))
 		fd = open(node, O_RDWR | O_DIRECT | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0 && errno == EBUSY) {
 		g_set_error(error,

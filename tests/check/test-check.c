@@ -797,6 +797,132 @@ test_check_journal_elsewhere(void)
 	g_free(dirs[1]);
 }
 
+/* a whole card's journal (issue 34) at its own node while something holds the card (a
+ * desktop mounted it when it was put back in the reader): nothing written under it, the
+ * journal kept, and put back once it is let go; the running card's journal (no flag) at its
+ * node is written under its mount, as its own check did.  The file keeps the flag, and a
+ * version 2 file reads as having none. */
+static void
+test_check_journal_whole_device_held(void)
+{
+	const gchar *size = "67133440"; /* 64 MiB + 24 KiB: no other test's size */
+	g_autofree gchar *dir = NULL;
+	g_autofree gchar *node = NULL;
+	g_autofree gchar *path = NULL;
+	g_autofree gchar *device = NULL;
+	g_autofree gchar *line = NULL;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GByteArray) bytes = NULL;
+	gchar *dirs[3];
+	guint8 *blocks = g_aligned_alloc(2, SDT_CHECK_BLOCK, SDT_CHECK_BLOCK);
+	guint8 *now = blocks + SDT_CHECK_BLOCK;
+	guint64 at[1] = {2 * MIB};
+	SdtCheckJournal j = {
+		.claim = 67133440,
+		.seed = g_random_int() | ((guint64) g_random_int() << 32),
+		.flags = SDT_CHECK_JOURNAL_WHOLE_DEVICE,
+		.n = 1,
+		.at = at,
+		.saved = blocks,
+	};
+	SdtCheckJournal back = {0};
+	struct stat st;
+	gint fd;
+	gint held;
+
+	/* the codec: the flag kept; "SDTJRN02" (no flags member) read as none */
+	j.disk_node = (gchar *) "/dev/sdz";
+	bytes = sdt_check_journal_file_encode(&j);
+	g_assert_cmpmem(bytes->data, 8, "SDTJRN03", 8);
+	g_assert_true(sdt_check_journal_file_decode(bytes->data, bytes->len, &back));
+	g_assert_cmpuint(back.flags, ==, SDT_CHECK_JOURNAL_WHOLE_DEVICE);
+	g_assert_cmpuint(back.seed, ==, j.seed);
+	sdt_check_journal_file_clear(&back);
+	{
+		/* the same record as version 2 wrote it: no flags member, its own checksum */
+		g_autoptr(GByteArray) v2 = g_byte_array_new();
+		g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA256);
+		guint8 digest[32];
+		gsize digest_len = sizeof(digest);
+		gsize body = bytes->len - 32;
+		g_byte_array_append(v2, (const guint8 *) "SDTJRN02", 8);
+		g_byte_array_append(v2, bytes->data + 8, 5 * 8); /* gen .. seed */
+		g_byte_array_append(v2, bytes->data + 8 + 6 * 8, (guint) (body - 8 - 6 * 8));
+		g_checksum_update(sum, v2->data, v2->len);
+		g_checksum_get_digest(sum, digest, &digest_len);
+		g_byte_array_append(v2, digest, 32);
+		g_assert_true(sdt_check_journal_file_decode(v2->data, v2->len, &back));
+		g_assert_cmpuint(back.flags, ==, 0);
+		g_assert_cmpstr(back.disk_node, ==, "/dev/sdz");
+		g_assert_cmpuint(back.n, ==, 1);
+		sdt_check_journal_file_clear(&back);
+	}
+
+	if (!test_can_run())
+		goto out;
+	dir = g_dir_make_tmp("sdt-journal-XXXXXX", NULL);
+	dirs[0] = g_build_filename(dir, "state", NULL);
+	dirs[1] = g_build_filename(dir, "run", NULL);
+	dirs[2] = NULL;
+	path = g_build_filename(dirs[0], SDT_CHECK_JOURNAL_NAME, NULL);
+	node = test_loop_up(dir, "card.img", size);
+	g_assert_cmpint(stat(node, &st), ==, 0);
+	j.disk_node = node;
+	j.rdev = (guint64) st.st_rdev;
+	for (guint i = 0; i < SDT_CHECK_BLOCK; i++)
+		blocks[i] = (guint8) g_random_int();
+	/* the card holds the run's block where the journal saved another */
+	fd = open(node, O_RDWR | O_DIRECT);
+	g_assert_cmpint(fd, >=, 0);
+	sdt_check_block_fill(now, j.seed, at[0]);
+	g_assert_cmpint(pwrite(fd, now, SDT_CHECK_BLOCK, (off_t) at[0]), ==, SDT_CHECK_BLOCK);
+	held = open(node, O_RDONLY | O_EXCL);
+	g_assert_cmpint(held, >=, 0);
+
+	/* a whole card's journal: refused while held, the card and the journal as they were */
+	g_assert_true(sdt_check_journal_file_write((const gchar *const *) dirs, &j, &error));
+	g_assert_no_error(error);
+	g_assert_cmpint(sdt_check_repair_seen((const gchar *const *) dirs, &device, &error),
+			==,
+			-1);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_BUSY);
+	g_assert_nonnull(strstr(error->message, node));
+	g_clear_error(&error);
+	g_assert_cmpint(pread(fd, now, SDT_CHECK_BLOCK, (off_t) at[0]), ==, SDT_CHECK_BLOCK);
+	g_assert_cmpmem(now, 8, "SDTCHK01", 8);
+	g_assert_true(g_file_test(path, G_FILE_TEST_EXISTS));
+
+	/* let go: put back */
+	close(held);
+	g_assert_cmpint(sdt_check_repair_seen((const gchar *const *) dirs, &device, &error), ==, 1);
+	g_assert_no_error(error);
+	g_assert_cmpint(pread(fd, now, SDT_CHECK_BLOCK, (off_t) at[0]), ==, SDT_CHECK_BLOCK);
+	g_assert_cmpmem(now, SDT_CHECK_BLOCK, blocks, SDT_CHECK_BLOCK);
+	g_assert_false(g_file_test(path, G_FILE_TEST_EXISTS));
+
+	/* the running card's journal (no flag): written under the hold, as before */
+	sdt_check_block_fill(now, j.seed, at[0]);
+	g_assert_cmpint(pwrite(fd, now, SDT_CHECK_BLOCK, (off_t) at[0]), ==, SDT_CHECK_BLOCK);
+	held = open(node, O_RDONLY | O_EXCL);
+	g_assert_cmpint(held, >=, 0);
+	j.flags = 0;
+	g_assert_true(sdt_check_journal_file_write((const gchar *const *) dirs, &j, &error));
+	g_assert_no_error(error);
+	g_clear_pointer(&device, g_free);
+	g_assert_cmpint(sdt_check_repair_seen((const gchar *const *) dirs, &device, &error), ==, 1);
+	g_assert_no_error(error);
+	g_assert_cmpint(pread(fd, now, SDT_CHECK_BLOCK, (off_t) at[0]), ==, SDT_CHECK_BLOCK);
+	g_assert_cmpmem(now, SDT_CHECK_BLOCK, blocks, SDT_CHECK_BLOCK);
+	close(held);
+	close(fd);
+	line = g_strdup_printf("sh -c 'losetup -d %s; rm -rf %s'", node, dir);
+	test_shell(line);
+	g_free(dirs[0]);
+	g_free(dirs[1]);
+out:
+	g_aligned_free(blocks);
+}
+
 /* the journal on a plain loop device: repair writes only over the run's own blocks,
  * keeps (and says) a journal with no whole copy, refuses another disk and keeps the
  * journal for it */
@@ -1407,6 +1533,7 @@ main(int argc, char *argv[])
 	g_test_add_func("/check/killed", test_check_killed);
 	g_test_add_func("/check/journal", test_check_journal);
 	g_test_add_func("/check/journal-elsewhere", test_check_journal_elsewhere);
+	g_test_add_func("/check/journal-whole-device-held", test_check_journal_whole_device_held);
 	g_test_add_data_func("/check/power-cut", GINT_TO_POINTER(FALSE), test_check_power_cut);
 	g_test_add_data_func("/check/power-cut-pios", GINT_TO_POINTER(TRUE), test_check_power_cut);
 	g_test_add_func("/check/journal-copies", test_check_journal_copies);
