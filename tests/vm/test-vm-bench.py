@@ -148,6 +148,10 @@ def check_bench(res, out):
         print('#   ' + line)
     print(f'#   fio\'s CPU bracket, subtracted per job: {res["calib"] * 1e6:.0f} us '
           f'(runs {", ".join("%.0f" % (c * 1e6) for c in res["calib_runs"])})')
+    reg = vmbench.regions(out)
+    print('#   the raw read\'s region, fio psync 2 MiB over 64 MiB of each: ' +
+          ', '.join(f'{k} {v[0]:.1f} MB/s ({v[1]:.0f} us CPU per I/O, {v[2]} I/Os)'
+                    for k, v in reg.items()))
     for who in ('engine', 'fio') if STRACE_ENGINE else ('fio',):
         top = vmbench.strace_top(out.get(f'strace-{who}-summary', ('', None))[0], 6)
         what = 'its quick profile' if who == 'engine' else 'the QD1 read'

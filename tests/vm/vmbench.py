@@ -91,6 +91,37 @@ def qd1_job(who):
                       'filename=' + FIO_DIR + '/sdt.fio.' + who]) + '\n'
 
 
+# the raw read's region: the engine reads the whole card from its start (the partition table,
+# the gap and the boot partition first), compare.py's fio job the root partition; one tool
+# (fio, psync, 2 MiB, as both raw reads) over 64 MiB of each, with the card's request counts
+RAW_REGIONS = (('disk-start', '/dev/mmcblk0'), ('partition-2', RAW))
+
+
+def region_job():
+    lines = []
+    for name, dev in RAW_REGIONS:
+        lines += [f'[{name}]', 'stonewall', 'direct=1', 'rw=read', 'bs=2m', 'iodepth=1',
+                  'ioengine=psync', 'size=64m', 'filename=' + dev]
+    return '\n'.join(lines) + '\n'
+
+
+def regions(out):
+    """{region: (MB/s, µs CPU per I/O (usr + sys of its job), ...)} from the raw-region run"""
+    import json
+    text = out.get('raw-regions-json', ('', None))[0]
+    try:
+        d = json.loads(text[text.index('{'):])
+    except ValueError:
+        return {}
+    res = {}
+    for job in d.get('jobs', []):
+        r = job['read']
+        n = max(r.get('total_ios', 0), 1)
+        res[job['jobname']] = (r['bw_bytes'] / 1e6, (job['usr_cpu'] + job['sys_cpu']) / 100 *
+                               job['job_runtime'] * 1000 / n, n)
+    return res
+
+
 def script(ctl, rounds, strace_engine=False):
     """the guest's commands (guest-init.sh's `run`): the environment, the calibration,
     ROUNDS interleaved rounds, `strace -f -c` of fio's QD1 read (and of one quick profile of
@@ -143,6 +174,12 @@ rm -f {FIO_DIR}/sdt.fio.calib
     for i in range(1, rounds + 1):
         order = ('engine', 'fio_run') if i % 2 == 1 else ('fio_run', 'engine')
         sh.append(f'{order[0]} {i}\n{order[1]} {i}\n')
+    sh.append(f'''cat >regions.fio <<'SDT_EOF'
+{region_job()}SDT_EOF
+quiet
+run raw-regions {FIO} --eta=never --output-format=json --output={W}/regions.json {W}/regions.fio
+run raw-regions-json cat {W}/regions.json
+''')
     # the system calls each makes for a QD1 read (one run each, outside the rounds)
     sh.append(f'''
 run strace-fio {STRACE} -f -c -o {W}/strace-fio.txt \\
@@ -444,6 +481,7 @@ def main():
     print('\n'.join(runs_lines(res)))
     print('\n'.join(table(res)[0]))
     print('calib', res['calib_runs'], 'errors', res['errors'])
+    print('raw regions', regions(out))
     for w in ('fio', 'engine'):
         print(w, strace_top(out.get(f'strace-{w}-summary', ('', None))[0], 8))
 
