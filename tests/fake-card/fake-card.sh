@@ -193,9 +193,21 @@ unplug)
     # every block device (libblkid: `sdtunerctl devices` in the tests beside this one);
     # under a loaded machine that has taken more than 5 s (ci6)
     i=$((i + 1))
+    if [ $i -eq 100 ]; then
+      # 10 s: something waits on the fake itself (ci7: 30 s on a quiet machine, fuser
+      # seeing nobody). The card is out of its reader now: the fake goes, so that a
+      # request still waiting on it fails and its program lets go of the loop device.
+      # What waited is said first (a process in D state, the fake's own state).
+      {
+        echo "fake-card.sh: the loop device has not let go of the fake after 10 s:"
+        ps -eo pid,stat,wchan:32,args | awk 'NR == 1 || $2 ~ /^D/'
+        [ ! -s "$dir/fuse.pid" ] || ps -o pid,stat,wchan:32,args -p "$(cat "$dir/fuse.pid")"
+      } >&2
+      [ ! -s "$dir/fuse.pid" ] || kill -KILL "$(cat "$dir/fuse.pid")" 2>/dev/null || true
+    fi
     if [ $i -ge 300 ]; then
       echo "fake-card.sh: who holds $(cat "$dir/loop") or the fake:" >&2
-      fuser -v "$(cat "$dir/loop")" "$dir/fuse/card" >&2 || true
+      fuser -v "$(cat "$dir/loop")" "$dir/fuse/card" 2>&1 | grep -v '^Cannot stat' >&2 || true
       fail "cannot unmount the fake: still in use"
     fi
     sleep 0.1

@@ -187,6 +187,11 @@ class Card:
         return {'partition table (first 4 MiB)': (0, 4 * MIB),
                 'boot partition': (p1['start'] * 512, p1['size'] * 512)}
 
+    def real_bytes(self):
+        """the real size: REAL as fake-card.sh takes it (MiB, or NNNb for bytes)"""
+        real = str(self.real_mib)
+        return int(real[:-1]) if real.endswith('b') else int(real) * MIB
+
     def fs_owned(self):
         """[(start, end)) card offsets inside the regions that the file system of
         partition 2 also holds: on a wrap fake its metadata (bitmaps, inode tables,
@@ -203,7 +208,7 @@ class Card:
         m = re.search(r'^Block size:\s+(\d+)', out, re.M)
         if not m:
             return self._owned
-        bs, start, real = int(m.group(1)), self.part_start(), self.real_mib * MIB
+        bs, start, real = int(m.group(1)), self.part_start(), self.real_bytes()
         spans = []
         for line in out.splitlines():
             if not re.match(r'\s*(Primary superblock|Backup superblock|Reserved GDT|'
