@@ -202,6 +202,13 @@ unplug)
         echo "fake-card.sh: the loop device has not let go of the fake after 10 s:"
         ps -eo pid,stat,wchan:32,args | awk 'NR == 1 || $2 ~ /^D/'
         [ ! -s "$dir/fuse.pid" ] || ps -o pid,stat,wchan:32,args -p "$(cat "$dir/fuse.pid")"
+        # a mount namespace made while the card was mounted keeps a copy of its mounts
+        # (tests/roots/drop-card-mounts.sh): the processes in one
+        for f in $(grep -l "$dir" /proc/[0-9]*/mountinfo 2>/dev/null); do
+          p=${f#/proc/}
+          p=${p%/mountinfo}
+          echo "mount namespace of $p holds it: $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)"
+        done
       } >&2
       [ ! -s "$dir/fuse.pid" ] || kill -KILL "$(cat "$dir/fuse.pid")" 2>/dev/null || true
     fi

@@ -12,4 +12,6 @@
 set -eu
 root=${1:?usage: chroot-pidns.sh ROOT COMMAND...}
 shift
-exec unshare --pid --fork --mount-proc="$root/proc" chroot "$root" "$@"
+# (the mount namespace --mount-proc makes copies the host's mounts: drop-card-mounts.sh)
+exec unshare --pid --fork --mount-proc="$root/proc" \
+  "$(dirname "$0")/drop-card-mounts.sh" --in-new-namespace chroot "$root" "$@"

@@ -53,6 +53,7 @@ tarball=$cache/xbuild-arm64-$key.tar
   # (tests/roots/chroot-pidns.sh)
   TMPDIR=/var/tmp unshare --pid --fork --mount-proc sh -c \
   'mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null; exec "$@"' sh \
+  "$here/../../roots/drop-card-mounts.sh" --in-new-namespace \
     mmdebstrap --mode=root --format=tar --variant=minbase --architectures=amd64,arm64 \
     --include="$pkgs" --dpkgopt=force-unsafe-io --aptopt='Acquire::Retries "3"' \
     --skip=essential/unlink --setup-hook='mkdir -p "$1/var/cache/apt/archives"' \

@@ -68,6 +68,7 @@ rm -f "$tarball.new" # a run killed midway
 # (tests/roots/chroot-pidns.sh says why: polkitd's postinst stopped the host's polkitds)
 TMPDIR=/var/tmp unshare --pid --fork --mount-proc sh -c \
   'mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null; exec "$@"' sh \
+  "$here/../../roots/drop-card-mounts.sh" --in-new-namespace \
   mmdebstrap --mode=root --format=tar --variant=minbase --arch=arm64 --include="$pkgs" \
   --dpkgopt=force-unsafe-io --aptopt='Acquire::Retries "3"' --skip=essential/unlink \
   --setup-hook='mkdir -p "$1/var/cache/apt/archives"' \
