@@ -421,6 +421,10 @@ sdt_check_conclude(SdtCheck *self)
 {
 	if (self->failure == NULL || g_strcmp0(self->failure, "wrap") == 0)
 		return;
+	/* a block that read back right above the first bad one (a cache larger than the
+	 * cache round could flush answered for it): the lower bound is not known */
+	if (self->last_good >= self->first_bad)
+		self->last_good = 0;
 	self->at_least = self->last_good > 0 ? self->last_good + SDT_CHECK_BLOCK : 0;
 	self->at_most = self->first_bad;
 	self->estimate = sdt_check_align(self->at_least + (self->at_most - self->at_least) / 2);
