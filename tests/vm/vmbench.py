@@ -148,7 +148,8 @@ cat >cpu-postrun.sh <<'SDT_EOF'
 run bench-env sh -c 'echo cpus $(grep -c ^processor /proc/cpuinfo); uname -r; \
 echo io_uring_disabled $(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo absent); \
 {FIO} --version; grep MemTotal /proc/meminfo'
-sample() {{ run "$1" sh -c 'cat /proc/uptime /proc/loadavg; head -n 1 /proc/stat'; }}
+sample() {{ run "$1" sh -c 'cat /proc/uptime /proc/loadavg; head -n 1 /proc/stat; \
+cat /sys/block/mmcblk0/stat'; }}
 quiet() {{ sync; echo 3 >/proc/sys/vm/drop_caches; }}
 engine() {{
   quiet; sample "engine-$1-before"; echo "@@SDT-MARK start engine-$1"
@@ -262,7 +263,19 @@ def _sample(out, name):
     text = out.get(name, ('', None))[0].split('\n')
     if len(text) < 3:
         return None
-    return dict(uptime=float(text[0].split()[0]), load=float(text[1].split()[0]), cpu=text[2])
+    disk = [int(x) for x in text[3].split()] if len(text) > 3 and text[3].strip() else None
+    return dict(uptime=float(text[0].split()[0]), load=float(text[1].split()[0]), cpu=text[2],
+                disk=disk)
+
+
+def _disk(a, b):
+    """the card's requests over a run (/sys/block/mmcblk0/stat after - before): reads and
+    their KiB on average, writes and theirs; None unless both were read"""
+    if not a or not b or not a.get('disk') or not b.get('disk'):
+        return None
+    d = [y - x for x, y in zip(a['disk'], b['disk'])]
+    return dict(reads=d[0], read_kib=d[2] / 2 / max(d[0], 1), writes=d[4],
+                write_kib=d[6] / 2 / max(d[4], 1))
 
 
 def _fio_cpu(text, calib):
@@ -324,7 +337,7 @@ def parse(out, marks, rounds):
             run = dict(who=who, round=i, rc=rc, host=marks.get(name),
                        guest_busy=_cpu_busy(a['cpu'], b['cpu']) if a and b else None,
                        guest_load=(a['load'], b['load']) if a and b else None,
-                       start=a['uptime'] if a else None)
+                       start=a['uptime'] if a else None, disk=_disk(a, b))
             res['runs'].append(run)
             try:
                 doc = json.loads(text if who == 'engine' else
@@ -422,8 +435,9 @@ def table(res):
 
 
 def runs_lines(res):
-    lines = ['%-10s %6s %8s %11s %11s %9s' % ('run', 'start', 'guest CPU', 'guest load',
-                                              'host load', 'host CPU')]
+    lines = ['%-10s %6s %8s %11s %11s %9s  %s' % ('run', 'start', 'guest CPU', 'guest load',
+                                                  'host load', 'host CPU',
+                                                  'card requests: reads (KiB each), writes')]
     for r in res['runs']:
         h = r.get('host') or {}
         lines.append('%-10s %6s %7s %11s %11s %9s' % (
@@ -432,7 +446,10 @@ def runs_lines(res):
             '%.0f%%' % (r['guest_busy'] * 100) if r['guest_busy'] is not None else '?',
             '%.2f-%.2f' % r['guest_load'] if r['guest_load'] else '?',
             '%.1f-%.1f' % (h['load0'], h['load1']) if h else '?',
-            '%.0f%%' % (h['busy'] * 100) if h else '?'))
+            '%.0f%%' % (h['busy'] * 100) if h else '?') + (
+            '  %d (%.0f), %d (%.0f)' % (r['disk']['reads'], r['disk']['read_kib'],
+                                        r['disk']['writes'], r['disk']['write_kib'])
+            if r.get('disk') else ''))
     return lines
 
 
