@@ -205,6 +205,17 @@ sdt_check_batch_flush(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 					       error);
 }
 
+/* what was written on the card before anything is read back (a failure is noted) */
+static void
+sdt_check_batch_sync(SdtCheck *self)
+{
+	if (fdatasync(self->wfd) != 0)
+		g_ptr_array_add(self->notes,
+				g_strdup_printf(_("Flushing %s failed: %s"),
+						self->disk_node,
+						g_strerror(errno)));
+}
+
 /* the samples and the run get the run's own blocks, then the flush */
 static gboolean
 sdt_check_batch_write(SdtCheck *self, SdtCheckBatch *batch, GError **error)
@@ -226,11 +237,7 @@ sdt_check_batch_write(SdtCheck *self, SdtCheckBatch *batch, GError **error)
 	}
 	if (!sdt_check_batch_flush(self, batch, error))
 		return FALSE;
-	if (fdatasync(self->wfd) != 0)
-		g_ptr_array_add(self->notes,
-				g_strdup_printf(_("Flushing %s failed: %s"),
-						self->disk_node,
-						g_strerror(errno)));
+	sdt_check_batch_sync(self);
 	return TRUE;
 }
 
@@ -304,11 +311,7 @@ sdt_check_batch_grow(SdtCheck *self, SdtCheckBatch *batch, gdouble fraction, GEr
 						     n,
 						     error))
 			return FALSE;
-		if (fdatasync(self->wfd) != 0)
-			g_ptr_array_add(self->notes,
-					g_strdup_printf(_("Flushing %s failed: %s"),
-							self->disk_node,
-							g_strerror(errno)));
+		sdt_check_batch_sync(self);
 		used += n;
 		moved += 2 * (guint64) n * SDT_CHECK_BLOCK;
 		if (sdt_check_batch_verify(self, batch)) {
