@@ -178,14 +178,25 @@ for path in sys.argv[1:]:
     except OSError as e:
         print(f"test.sh: no test log {path}: {e}")
         failed += 1
+bad = []
 for line in lines:
-    r = json.loads(line).get("result")
+    t = json.loads(line)
+    r = t.get("result")
     if r in ("OK", "EXPECTEDFAIL"):
         passed += 1
     elif r == "SKIP":
         skipped += 1
     else:
         failed += 1
+        bad.append(t)
+# a CI reader may see only the end of the output: name what failed there,
+# with the end of what it printed
+for t in bad:
+    print(f"test.sh: FAILED {t.get('name')} ({t.get('result')}, "
+          f"{t.get('duration', 0):.0f} s), the end of its output:")
+    out = (t.get("stdout") or "") + (t.get("stderr") or "")
+    for l in out.splitlines()[-25:]:
+        print(f"  | {l[:200]}")
 print(f"{passed} passed, {failed} failed, {skipped} skipped")
 PY
 fi
