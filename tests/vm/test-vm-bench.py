@@ -27,6 +27,7 @@ usage: test-vm-bench.py ARCH SRCDIR WORKDIR   (run by meson, suite vm-bench; pri
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -152,6 +153,16 @@ def check_bench(res, out):
     print('#   the raw read\'s region, fio psync 2 MiB over 64 MiB of each: ' +
           ', '.join(f'{k} {v[0]:.1f} MB/s ({v[1]:.0f} us CPU per I/O, {v[2]} I/Os)'
                     for k, v in reg.items()))
+    seq = vmbench.regions(out, 'seq-parts-json')
+    print('#   the sequential read taken apart (fio, 4 MiB over a 64 MiB file, one run each): ' +
+          ', '.join(f'{k} {v[0]:.1f} MB/s ({v[1]:.0f} us CPU per I/O)' for k, v in seq.items()))
+    raw = vmbench.rawreads(out)
+    print('#   the raw read taken apart (sdt-vm-rawread, 2 MiB preads from the card\'s start, '
+          'medians of 2): ' + ', '.join(
+              f'{m}/{b} {statistics.median(v["mb_s"]):.1f} MB/s '
+              f'({statistics.median(v["cpu"]):.0f} us CPU, '
+              f'{statistics.median(v["kib_per_request"]):.0f} KiB a request)'
+              for (m, b), v in raw.items()))
     for who in ('engine', 'fio') if STRACE_ENGINE else ('fio',):
         top = vmbench.strace_top(out.get(f'strace-{who}-summary', ('', None))[0], 6)
         what = 'its quick profile' if who == 'engine' else 'the QD1 read'
@@ -197,6 +208,23 @@ def check_bench(res, out):
        'bench: fio uses the same kind of I/O path as the engine in every test', paths)
     fio_calls = dict((n, c) for c, n in
                      vmbench.strace_top(out.get('strace-fio-summary', ('', None))[0], 50))
+    # the engine's large buffers are huge pages where the kernel has THP (sdt-bench-io.c);
+    # fio's, aligned the same (compare.py: iomem_align), only where THP is "always"
+    thp = re.search(r'^thp (.*)$', res['env'] or '', re.M)
+    ok(thp is not None and ('[always]' in thp.group(1) or 'absent' in thp.group(1)),
+       'bench: the guest\'s THP is "always" (or absent): fio\'s 2 MiB aligned buffers are '
+       'the same kind of pages as the engine\'s', thp.group(1) if thp else res['env'])
+    med = {k: statistics.median(v['mb_s']) for k, v in raw.items()}
+    ok(len(raw) == len(vmbench.RAWREAD_KINDS) and
+       all(len(v['mb_s']) == 2 for v in raw.values()),
+       'bench: the raw read taken apart: every kind ran twice', raw)
+    if thp is not None and '[always]' in thp.group(1) and len(med) == 4:
+        ok(med[('same', 'huge')] >= med[('same', 'page')] and
+           med[('thread', 'huge')] >= med[('thread', 'page')],
+           'bench: a huge page\'s buffer reads at least as fast as scattered 4 KiB pages '
+           '(why the engine\'s large buffers are huge pages)', med)
+    ok(sorted(seq) == sorted(n for n, _ in vmbench.SEQ_KINDS) and all(v[0] > 0 for v in seq.values()),
+       'bench: the sequential read taken apart: every kind ran', seq)
     ok(fio_calls.get('pread64', 0) >= 100 and 'io_uring_enter' not in fio_calls,
        'bench: strace: fio\'s QD1 read is pread64 calls (psync)', fio_calls)
     for v in verdicts:

@@ -60,8 +60,8 @@ prepare() {
   rm -rf "$root"
   mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,etc/sdt}
   cp "$work/busybox" "$root/bin/busybox"
-  for t in sdt-vm-reboot sdt-vm-uptime; do
-    "$VM_TRIPLE-gcc" -O2 -Wall -Werror -static -o "$root/bin/$t" "$HERE/$t.c"
+  for t in sdt-vm-reboot sdt-vm-uptime sdt-vm-rawread; do
+    "$VM_TRIPLE-gcc" -O2 -Wall -Werror -static -pthread -o "$root/bin/$t" "$HERE/$t.c"
   done
   install -m 755 "$HERE/guest-init.sh" "$root/init"
   vm_stage "$root" "$work/sysroot" "$build/src/cli/sdtunerctl"

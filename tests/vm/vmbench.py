@@ -95,6 +95,9 @@ def qd1_job(who):
 # the gap and the boot partition first), compare.py's fio job the root partition; one tool
 # (fio, psync, 2 MiB, as both raw reads) over 64 MiB of each, with the card's request counts
 RAW_REGIONS = (('disk-start', '/dev/mmcblk0'), ('partition-2', RAW))
+# sdt-vm-rawread's runs: (MODE, BUFFER), each twice, RAWREAD_MIB MiB from the card's start
+RAWREAD_KINDS = (('same', 'page'), ('thread', 'page'), ('same', 'huge'), ('thread', 'huge'))
+RAWREAD_MIB = 48
 
 
 def region_job():
@@ -105,10 +108,27 @@ def region_job():
     return '\n'.join(lines) + '\n'
 
 
-def regions(out):
+# the sequential read taken apart: fio's 4 MiB io_uring read of one 64 MiB file with one thing
+# changed at a time: (name, more job lines). The engine registers its buffers with the ring
+# (io_uring_register_buffers: "fixed" buffers); compare.py's fio does not.
+SEQ_KINDS = (('seq-huge', ['iomem_align=2m']),
+             ('seq-huge-fixed', ['iomem_align=2m', 'fixedbufs=1']),
+             ('seq-page-fixed', ['fixedbufs=1']),
+             ('seq-huge-psync', ['iomem_align=2m', 'ioengine=psync']))
+
+
+def seq_job():
+    lines = ['[global]', 'direct=1', 'rw=read', 'bs=4m', 'iodepth=1', 'ioengine=io_uring',
+             'size=64m', 'filename=' + FIO_DIR + '/sdt.fio.seq']
+    for name, more in SEQ_KINDS:
+        lines += ['', f'[{name}]', 'stonewall'] + more
+    return '\n'.join(lines) + '\n'
+
+
+def regions(out, section='raw-regions-json'):
     """{region: (MB/s, µs CPU per I/O (usr + sys of its job), ...)} from the raw-region run"""
     import json
-    text = out.get('raw-regions-json', ('', None))[0]
+    text = out.get(section, ('', None))[0]
     try:
         d = json.loads(text[text.index('{'):])
     except ValueError:
@@ -119,6 +139,23 @@ def regions(out):
         n = max(r.get('total_ios', 0), 1)
         res[job['jobname']] = (r['bw_bytes'] / 1e6, (job['usr_cpu'] + job['sys_cpu']) / 100 *
                                job['job_runtime'] * 1000 / n, n)
+    return res
+
+
+def rawreads(out):
+    """{(MODE, BUFFER): {'mb_s': [...], 'cpu': [...], 'kib_per_request': [...]}} from
+    sdt-vm-rawread's runs"""
+    res = {}
+    for i in (1, 2):
+        for m, b in RAWREAD_KINDS:
+            text = out.get(f'rawread-{m}-{b}-{i}', ('', None))[0]
+            f = dict(kv.split('=', 1) for kv in text.split() if '=' in kv)
+            if 'mb_s' not in f:
+                continue
+            r = res.setdefault((m, b), {'mb_s': [], 'cpu': [], 'kib_per_request': []})
+            r['mb_s'].append(float(f['mb_s']))
+            r['cpu'].append(float(f['cpu_us_per_io']))
+            r['kib_per_request'].append(float(f['kib_per_request']))
     return res
 
 
@@ -147,6 +184,7 @@ cat >cpu-postrun.sh <<'SDT_EOF'
 {post}SDT_EOF
 run bench-env sh -c 'echo cpus $(grep -c ^processor /proc/cpuinfo); uname -r; \
 echo io_uring_disabled $(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo absent); \
+echo thp $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo absent); \
 {FIO} --version; grep MemTotal /proc/meminfo'
 sample() {{ run "$1" sh -c 'cat /proc/uptime /proc/loadavg; head -n 1 /proc/stat; \
 cat /sys/block/mmcblk0/stat'; }}
@@ -181,6 +219,18 @@ quiet
 run raw-regions {FIO} --eta=never --output-format=json --output={W}/regions.json {W}/regions.fio
 run raw-regions-json cat {W}/regions.json
 ''')
+    sh.append(f'''cat >seq.fio <<'SDT_EOF'
+{seq_job()}SDT_EOF
+mkdir -p {FIO_DIR}
+{FIO} --eta=never --output-format=json --create_only=1 --output={W}/seq-layout.json {W}/seq.fio >/dev/null
+quiet
+run seq-parts {FIO} --eta=never --output-format=json --output={W}/seq.json {W}/seq.fio
+run seq-parts-json cat {W}/seq.json
+rm -f {FIO_DIR}/sdt.fio.seq
+''')
+    # the raw read taken apart: the thread that reads, the buffer's pages (sdt-vm-rawread.c)
+    sh.append(''.join(f'quiet\nrun rawread-{m}-{b}-{i} sdt-vm-rawread /dev/mmcblk0 {RAWREAD_MIB} {m} {b}\n'
+                      for i in (1, 2) for m, b in RAWREAD_KINDS))
     # the system calls each makes for a QD1 read (one run each, outside the rounds)
     sh.append(f'''
 run strace-fio {STRACE} -f -c -o {W}/strace-fio.txt \\
