@@ -130,7 +130,16 @@ sdt_bench_io_backend_start_uring(SdtBenchIo *io, GError **error)
 		return FALSE;
 	}
 	io->ring_ok = TRUE;
-	sdt_bench_io_register_buffers(io);
+	/*
+	 * A large block's huge-page buffer is not registered: bookworm's 6.1 kernel
+	 * registers it as 4 KiB pieces, each a segment of its own,
+	 * and on the emulated Pi 3 the sequential read fell from 564 to 388 MB/s
+	 * with it (fio with fixedbufs=1 the same: docs/BENCHMARK-ENGINE.md), while
+	 * the pinned path merges the huge page into one segment.  Without THP (the
+	 * Pi 2's armhf kernel) the buffers are registered as before.
+	 */
+	if (!io->buffers_huge)
+		sdt_bench_io_register_buffers(io);
 	return TRUE;
 }
 

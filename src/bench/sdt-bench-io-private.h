@@ -35,6 +35,7 @@ G_BEGIN_DECLS
 #define SDT_BENCH_IO_MIN_SLICES      3
 #define SDT_BENCH_IO_DRAIN_NS        (100 * G_GINT64_CONSTANT(1000000))
 #define SDT_BENCH_IO_BUFFER_ALIGN    4096
+#define SDT_BENCH_IO_HUGE_ALIGN      (2u * 1024u * 1024u) /* a transparent huge page */
 #define SDT_BENCH_IO_MAX_COMPLETIONS 64
 
 typedef enum {
@@ -67,6 +68,8 @@ struct _SdtBenchIo {
 	gsize block_size;
 	SdtBenchIoSlot *slots; /* see sdt_bench_io_new() */
 	guint n_slots;
+	gboolean buffers_mapped; /* the slots' buffers are mappings of their own */
+	gboolean buffers_huge;   /* ... advised to transparent huge pages */
 	SdtBenchIoSlot fsync_slot;
 	SdtBenchIoSlot quit_slot;
 	SdtBenchIoSlot wake_slot;       /* a cancellation's wake-up, never counted as I/O */
