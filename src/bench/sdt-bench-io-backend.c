@@ -136,7 +136,8 @@ sdt_bench_io_backend_start_uring(SdtBenchIo *io, GError **error)
 	 * and on the emulated Pi 3 the sequential read fell from 564 to 388 MB/s
 	 * with it (fio with fixedbufs=1 the same: docs/BENCHMARK-ENGINE.md), while
 	 * the pinned path merges the huge page into one segment.  Without THP (the
-	 * Pi 2's armhf kernel) the buffers are registered as before.
+	 * Pi 2's armhf kernel) or with it set to "never" the buffers are small pages,
+	 * and registered as before.
 	 */
 	if (!io->buffers_huge)
 		sdt_bench_io_register_buffers(io);

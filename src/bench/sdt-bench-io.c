@@ -49,8 +49,20 @@ sdt_bench_io_backend_to_string(SdtBenchIoBackend backend)
  * buffers were huge by chance, in part.  Where the kernel has no THP (ARMv6,
  * 32-bit ARM without LPAE) the advice fails and the pages stay small, as
  * before.  Sets *@mapped when the buffer is to be given back with munmap(), and
- * *@huge when the kernel took the advice.
+ * *@huge when the kernel took the advice and may follow it (THP not "never").
  */
+/* whether the kernel was told never to use transparent huge pages (a mode
+ * madvise() does not report: the advice succeeds and does nothing) */
+static gboolean
+sdt_bench_io_thp_never(void)
+{
+	g_autofree gchar *mode = NULL;
+
+	if (!g_file_get_contents("/sys/kernel/mm/transparent_hugepage/enabled", &mode, NULL, NULL))
+		return FALSE; /* no THP at all: madvise() fails */
+	return strstr(mode, "[never]") != NULL;
+}
+
 static gpointer
 sdt_bench_io_buffer_new(gsize size, gboolean *mapped, gboolean *huge, gint *errsv)
 {
@@ -82,7 +94,8 @@ sdt_bench_io_buffer_new(gsize size, gboolean *mapped, gboolean *huge, gint *errs
 			munmap(map, head);
 		if (span - head > size)
 			munmap((guint8 *) start + size, span - head - size);
-		*huge = madvise((gpointer) start, size, MADV_HUGEPAGE) == 0;
+		*huge = madvise((gpointer) start, size, MADV_HUGEPAGE) == 0 &&
+			!sdt_bench_io_thp_never();
 		*mapped = TRUE;
 		return (gpointer) start;
 	}

@@ -534,10 +534,12 @@ test_bench_io_large_buffers(gconstpointer data)
 	g_assert_true(test_smaps_entry(io->slots[0].buf, &size_kib, &eligible));
 	g_assert_cmpuint(size_kib, ==, 2048); /* nothing else in the mapping */
 	if (g_file_get_contents("/sys/kernel/mm/transparent_hugepage/enabled", &thp, NULL, NULL)) {
-		/* the kernel has THP: the advice was taken */
-		g_assert_true(io->buffers_huge);
+		/* the kernel has THP: the advice was taken, and followed unless "never" */
+		g_assert_cmpint(io->buffers_huge, ==, strstr(thp, "[never]") == NULL);
 		if (strstr(thp, "[never]") == NULL && eligible >= 0)
 			g_assert_cmpint(eligible, ==, 1);
+	} else {
+		g_assert_false(io->buffers_huge);
 	}
 	/* a huge page's buffer is not registered with a ring: the pinned path keeps the huge
 	 * page one segment; small pages are registered */
