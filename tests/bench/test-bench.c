@@ -450,6 +450,21 @@ test_bench_io_fallback_without_uring(void)
  * a file whose blocks name their own offset, then writes read back with
  * pread(): each slot holds what is at its last offset.
  */
+/* the target's first @size bytes: each 8-byte word holds its own offset */
+static void
+test_target_fill_offsets(SdtBenchTarget *target, gsize size)
+{
+	guint8 *buf = NULL;
+
+	g_assert_cmpint(posix_memalign((void **) &buf, 4096, size), ==, 0); /* O_DIRECT */
+	for (gsize i = 0; i < size; i += sizeof(guint64)) {
+		guint64 v = i;
+		memcpy(buf + i, &v, sizeof(v));
+	}
+	g_assert_cmpint(pwrite(target->fd, buf, size, 0), ==, (gssize) size);
+	free(buf);
+}
+
 static gboolean
 test_block_names_offset(const guint8 *buf, guint64 offset)
 {
@@ -509,7 +524,6 @@ test_bench_io_large_buffers(gconstpointer data)
 	g_autoptr(SdtBenchIo) io = NULL;
 	g_autoptr(SdtBenchIo) small = NULL;
 	g_autofree gchar *thp = NULL;
-	guint8 *buf = NULL;
 	SdtBenchIoStats stats;
 	SdtBenchIoJob job = {
 		.dir = SDT_BENCH_IO_READ,
@@ -519,13 +533,7 @@ test_bench_io_large_buffers(gconstpointer data)
 	guint64 size_kib;
 	gint eligible;
 
-	g_assert_cmpint(posix_memalign((void **) &buf, 4096, 8 * MIB), ==, 0);
-	for (gsize i = 0; i < 8 * MIB; i += sizeof(guint64)) {
-		guint64 v = i;
-		memcpy(buf + i, &v, sizeof(v));
-	}
-	g_assert_cmpint(pwrite(target->fd, buf, 8 * MIB, 0), ==, 8 * MIB);
-	free(buf);
+	test_target_fill_offsets(target, 8 * MIB);
 
 	io = sdt_bench_io_new(backend, 1, target->fd, 2 * MIB, &error);
 	g_assert_no_error(error);
@@ -573,7 +581,6 @@ test_bench_io_uring_registered_buffers(void)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(SdtBenchIo) io = NULL;
 	guint8 *check = NULL;
-	guint8 *buf = NULL;
 	SdtBenchIoStats stats;
 	SdtBenchIoJob job = {
 		.dir = SDT_BENCH_IO_READ,
@@ -582,13 +589,7 @@ test_bench_io_uring_registered_buffers(void)
 	};
 	guint checked = 0;
 
-	g_assert_cmpint(posix_memalign((void **) &buf, 4096, 1 * MIB), ==, 0);
-	for (gsize i = 0; i < 1 * MIB; i += sizeof(guint64)) {
-		guint64 v = i;
-		memcpy(buf + i, &v, sizeof(v));
-	}
-	g_assert_cmpint(pwrite(target->fd, buf, 1 * MIB, 0), ==, 1 * MIB);
-	free(buf);
+	test_target_fill_offsets(target, 1 * MIB);
 
 	io = sdt_bench_io_new(SDT_BENCH_IO_BACKEND_URING, 4, target->fd, 4096, &error);
 	g_assert_no_error(error);
