@@ -39,18 +39,6 @@ sdt_bench_io_backend_to_string(SdtBenchIoBackend backend)
 	}
 }
 
-/*
- * A buffer of @size bytes for O_DIRECT.  A large block's (the sequential tests'
- * 4 MiB, the raw read's 2 MiB) is a mapping of its own, aligned to 2 MiB and
- * offered to transparent huge pages: one physically contiguous page becomes a
- * few DMA segments where 512 scattered 4 KiB pages were 512.  On the emulated
- * Pi 3 that took the kernel's CPU time per 2 MiB read from 1.7 to 0.6 ms and
- * the raw read from 300 to 633 MB/s (docs/BENCHMARK-ENGINE.md); fio's malloc()ed
- * buffers were huge by chance, in part.  Where the kernel has no THP (ARMv6,
- * 32-bit ARM without LPAE) the advice fails and the pages stay small, as
- * before.  Sets *@mapped when the buffer is to be given back with munmap(), and
- * *@huge when the kernel took the advice and may follow it (THP not "never").
- */
 /* whether the kernel was told never to use transparent huge pages (a mode
  * madvise() does not report: the advice succeeds and does nothing) */
 static gboolean
@@ -63,6 +51,18 @@ sdt_bench_io_thp_never(void)
 	return strstr(mode, "[never]") != NULL;
 }
 
+/*
+ * A buffer of @size bytes for O_DIRECT.  A large block's (the sequential tests'
+ * 4 MiB, the raw read's 2 MiB) is a mapping of its own, aligned to 2 MiB and
+ * offered to transparent huge pages: one physically contiguous page becomes a
+ * few DMA segments where 512 scattered 4 KiB pages were 512.  On the emulated
+ * Pi 3 that took the kernel's CPU time per 2 MiB read from 1.7 to 0.6 ms and
+ * the raw read from 300 to 633 MB/s (docs/BENCHMARK-ENGINE.md); fio's malloc()ed
+ * buffers were huge by chance, in part.  Where the kernel has no THP (ARMv6,
+ * 32-bit ARM without LPAE) the advice fails and the pages stay small, as
+ * before.  Sets *@mapped when the buffer is to be given back with munmap(), and
+ * *@huge when the kernel took the advice and may follow it (THP not "never").
+ */
 static gpointer
 sdt_bench_io_buffer_new(gsize size, gboolean *mapped, gboolean *huge, gint *errsv)
 {

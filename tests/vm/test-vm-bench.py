@@ -158,7 +158,7 @@ def check_bench(res, out):
           ', '.join(f'{k} {v[0]:.1f} MB/s ({v[1]:.0f} us CPU per I/O)' for k, v in seq.items()))
     raw = vmbench.rawreads(out)
     print('#   the raw read taken apart (sdt-vm-rawread, 2 MiB preads from the card\'s start, '
-          'medians of 2): ' + ', '.join(
+          f'medians of {vmbench.RAWREAD_RUNS}): ' + ', '.join(
               f'{m}/{b} {statistics.median(v["mb_s"]):.1f} MB/s '
               f'({statistics.median(v["cpu"]):.0f} us CPU, '
               f'{statistics.median(v["kib_per_request"]):.0f} KiB a request)'
@@ -216,7 +216,7 @@ def check_bench(res, out):
        'the same kind of pages as the engine\'s', thp.group(1) if thp else res['env'])
     med = {k: statistics.median(v['mb_s']) for k, v in raw.items()}
     ok(len(raw) == len(vmbench.RAWREAD_KINDS) and
-       all(len(v['mb_s']) == 2 for v in raw.values()),
+       all(len(v['mb_s']) == vmbench.RAWREAD_RUNS for v in raw.values()),
        'bench: the raw read taken apart: every kind ran twice', raw)
     if thp is not None and '[always]' in thp.group(1) and len(med) == 4:
         ok(med[('same', 'huge')] >= med[('same', 'page')] and

@@ -95,9 +95,10 @@ def qd1_job(who):
 # the gap and the boot partition first), compare.py's fio job the root partition; one tool
 # (fio, psync, 2 MiB, as both raw reads) over 64 MiB of each, with the card's request counts
 RAW_REGIONS = (('disk-start', '/dev/mmcblk0'), ('partition-2', RAW))
-# sdt-vm-rawread's runs: (MODE, BUFFER), each twice, RAWREAD_MIB MiB from the card's start
+# sdt-vm-rawread's runs: (MODE, BUFFER), each RAWREAD_RUNS times, RAWREAD_MIB MiB from the card's start
 RAWREAD_KINDS = (('same', 'page'), ('thread', 'page'), ('same', 'huge'), ('thread', 'huge'))
 RAWREAD_MIB = 48
+RAWREAD_RUNS = 2
 
 
 def region_job():
@@ -126,7 +127,8 @@ def seq_job():
 
 
 def regions(out, section='raw-regions-json'):
-    """{region: (MB/s, µs CPU per I/O (usr + sys of its job), ...)} from the raw-region run"""
+    """{job: (MB/s, µs CPU per I/O (usr + sys of its job), I/Os)} from a fio JSON run's
+    output (the raw regions', or SECTION's)"""
     import json
     text = out.get(section, ('', None))[0]
     try:
@@ -146,7 +148,7 @@ def rawreads(out):
     """{(MODE, BUFFER): {'mb_s': [...], 'cpu': [...], 'kib_per_request': [...]}} from
     sdt-vm-rawread's runs"""
     res = {}
-    for i in (1, 2):
+    for i in range(1, RAWREAD_RUNS + 1):
         for m, b in RAWREAD_KINDS:
             text = out.get(f'rawread-{m}-{b}-{i}', ('', None))[0]
             f = dict(kv.split('=', 1) for kv in text.split() if '=' in kv)
@@ -230,7 +232,7 @@ rm -f {FIO_DIR}/sdt.fio.seq
 ''')
     # the raw read taken apart: the thread that reads, the buffer's pages (sdt-vm-rawread.c)
     sh.append(''.join(f'quiet\nrun rawread-{m}-{b}-{i} sdt-vm-rawread /dev/mmcblk0 {RAWREAD_MIB} {m} {b}\n'
-                      for i in (1, 2) for m, b in RAWREAD_KINDS))
+                      for i in range(1, RAWREAD_RUNS + 1) for m, b in RAWREAD_KINDS))
     # the system calls each makes for a QD1 read (one run each, outside the rounds)
     sh.append(f'''
 run strace-fio {STRACE} -f -c -o {W}/strace-fio.txt \\
