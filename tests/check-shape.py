@@ -17,9 +17,9 @@
     includes only headers of its own folder and of the folders below it
     (LAYERS: the direct dependencies, as src/*/meson.build declares them),
     by their bare name (no path: the include path decides what is visible);
-  - JSON is composed (json_builder_*, json_object_set_*) only in src/ops/,
-    the wire objects' codecs and the files named in JSON_COMPOSERS with
-    their reason (docs/ARCHITECTURE.md, "Wire objects");
+  - JSON is built and read (json-glib, sdt_json_*) only in src/wire/, the
+    codecs; the files of JSON_OUTSIDE_WIRE still do (the list only shrinks;
+    docs/ARCHITECTURE.md, "The wire layer");
   - a public (non-static) function's name starts with its file's name
     (sdt-check-block.c: sdt_check_block_*, or sdt_check_block itself; main()
     is the one exception);
@@ -54,31 +54,69 @@ MAX_FILE = 800
 MAX_FUNCTION = 80
 MAX_FOLDER = 20  # .c files in one folder of src/
 
-# the files outside src/ops/ that may compose JSON, each with its reason
-# (docs/ARCHITECTURE.md, "Wire objects"); a new one fails the shape test
-JSON_COMPOSERS = {
-    # the codecs: one file per wire object, both directions
-    'src/bench/sdt-bench-record.c': 'the benchmark record codec',
-    'src/check/sdt-check-result.c': 'the check result codec',
-    # the JSON helpers themselves
-    'src/libsdt/sdt-json.c': 'the shared member writers (sdt_json_*_or_null)',
-    'src/libsdt/sdt-utf8.c': 'rewrites a document\'s strings to valid UTF-8 in place',
-    'src/libsdt/sdt-l10n-record.c': 'puts reason/reason_code/reason_args into a document',
-    # documents and state files written by their own module (not yet codecs)
-    'src/platform/sdt-info.c': 'the info document (its reader: sdt-client-info)',
-    'src/state/sdt-history.c': 'the history file\'s entry envelope',
-    'src/state/sdt-verify-pending.c': 'pending.json',
-    'src/config/writer/sdt-config-apply.c': 'the apply result and the config journal',
-    'src/config/writer/sdt-config-trial.c': 'trial-journal.json',
-    # parts of replies still built below ops (to move to src/ops)
-    'src/decide/sdt-recommend.c': 'the recommendation\'s part of the recommend reply',
-    'src/decide/sdt-health.c': 'health\'s trend part of the health reply',
-    'src/decide/sdt-card-plausible.c': 'health\'s registers part of the health reply',
-    # the programs
-    'src/cli/sdtunerctl.c': 'the CLI\'s own error document (--json on a failure)',
-    'src/app/sdt-layout-report.c': 'the app\'s layout report for the GUI tests',
-}
-JSON_COMPOSE_RE = re.compile(r'\b(json_builder_\w+|json_object_set_\w+)\s*\(')
+# The wire layer (docs/ARCHITECTURE.md, "The wire layer"): JSON is built and read
+# only in src/wire/, where every document has one type and one codec. The files
+# below still build or read JSON themselves (issue 36 moves them onto the codecs);
+# a file that is not listed and uses json-glib or sdt_json_* fails the shape test,
+# and so does a listed file that no longer does (take it off the list: the list
+# only shrinks).
+JSON_OUTSIDE_WIRE = [
+    'src/app/sdt-devices-page.c',
+    'src/app/sdt-health-page.c',
+    'src/app/sdt-history-page.c',
+    'src/app/sdt-layout-report.c',
+    'src/app/sdt-outcome-bar.c',
+    'src/app/sdt-overview-page.c',
+    'src/app/sdt-recommend-page.c',
+    'src/app/sdt-run-compare.c',
+    'src/app/sdt-session.c',
+    'src/cli/sdt-cli-ops.c',
+    'src/cli/sdt-cli.c',
+    'src/cli/sdtunerctl-bench.c',
+    'src/cli/sdtunerctl-check.c',
+    'src/cli/sdtunerctl-config.c',
+    'src/cli/sdtunerctl-devices.c',
+    'src/cli/sdtunerctl-info.c',
+    'src/cli/sdtunerctl-verify.c',
+    'src/cli/sdtunerctl.c',
+    'src/client/sdt-client-check-map.c',
+    'src/client/sdt-client-devices.c',
+    'src/client/sdt-client-history.c',
+    'src/client/sdt-client-info.c',
+    'src/client/sdt-client-recommend.c',
+    'src/client/sdt-client-series.c',
+    'src/client/sdt-client-status.c',
+    'src/config/writer/sdt-config-apply.c',
+    'src/config/writer/sdt-config-evidence.c',
+    'src/config/writer/sdt-config-journal.c',
+    'src/config/writer/sdt-config-trial.c',
+    'src/decide/sdt-card-plausible.c',
+    'src/decide/sdt-health.c',
+    'src/decide/sdt-recommend.c',
+    'src/decide/sdt-verify.c',
+    'src/helper/sdt-benchmark-job.c',
+    'src/helper/sdt-daemon.c',
+    'src/ops/sdt-ops-bench.c',
+    'src/ops/sdt-ops-check.c',
+    'src/ops/sdt-ops-config.c',
+    'src/ops/sdt-ops-devices.c',
+    'src/ops/sdt-ops-facts.c',
+    'src/ops/sdt-ops-health.c',
+    'src/ops/sdt-ops-history.c',
+    'src/ops/sdt-ops-info.c',
+    'src/ops/sdt-ops-metrics.c',
+    'src/ops/sdt-ops-status.c',
+    'src/ops/sdt-ops-verify-act.c',
+    'src/ops/sdt-ops-verify-evidence.c',
+    'src/ops/sdt-ops-verify-record.c',
+    'src/ops/sdt-ops-verify.c',
+    'src/platform/sdt-info.c',
+    'src/state/sdt-history.c',
+    'src/state/sdt-verify-pending.c',
+]
+# a call of json-glib or of the wire's JSON helpers, or a node-type macro
+JSON_USE_RE = re.compile(r'\b(json_\w+|sdt_json_\w+)\s*\(|\bJSON_NODE_\w+')
+
 
 args = [a for a in sys.argv[1:] if not a.startswith('--')]
 report = '--report' in sys.argv
@@ -125,6 +163,14 @@ def functions(path, lines):
             continue
         i += 1
     return out
+
+
+def code_lines(lines):
+    """@lines with comments and string literals blanked (line numbers kept)"""
+    text = '\n'.join(lines)
+    text = re.sub(r'/\*.*?\*/|//[^\n]*|"(\\.|[^"\\\n])*"',
+                  lambda m: re.sub(r'[^\n]', ' ', m.group(0)), text, flags=re.S)
+    return text.split('\n')
 
 
 def is_static(lines, name_line):
@@ -237,6 +283,7 @@ sizes = []
 long_functions = []
 public_count = 0
 misnamed = []
+json_outside = []
 error_api = 0
 checked_api = 0
 unchecked = []
@@ -278,15 +325,17 @@ for path in files:
                 misnamed.append(f'{rel}:{first} {name}')
                 problems.append(f'{rel}:{first}: public {name}() does not start with its file\'s '
                                 f'name {prefix}_ (rename it, or make it static)')
-    if not rel.startswith('src/ops/') and rel not in JSON_COMPOSERS:
-        for i, line in enumerate(lines):
-            m = JSON_COMPOSE_RE.search(line)
-            if m:
-                problems.append(f'{rel}:{i + 1}: composes JSON ({m.group(1)}); JSON is composed '
-                                f'in src/ops/ and the codecs (docs/ARCHITECTURE.md, "Wire '
-                                f'objects"): return a typed result, or name the file in '
-                                f'JSON_COMPOSERS with its reason')
-                break
+    if not rel.startswith('src/wire/') and rel.endswith('.c'):
+        uses = [i for i, line in enumerate(code_lines(lines)) if JSON_USE_RE.search(line)]
+        if uses:
+            json_outside.append(rel)
+        if uses and rel not in JSON_OUTSIDE_WIRE:
+            problems.append(f'{rel}:{uses[0] + 1}: builds or reads JSON; JSON is built and read '
+                            f'only in src/wire/ (docs/ARCHITECTURE.md, "The wire layer"): fill '
+                            f'the document\'s type and encode it with its codec')
+        if not uses and rel in JSON_OUTSIDE_WIRE:
+            problems.append(f'{rel}: no longer builds or reads JSON: take it off '
+                            'JSON_OUTSIDE_WIRE in tests/check-shape.py')
     mod = module(path)
     folder = folder_of(path)
     if folder not in LAYERS:
@@ -363,6 +412,7 @@ for c in include_circles:
 
 call_circles = []
 dead = []
+folder_only = []
 gui_writer = []
 if build:
     # objects of src/ in the build tree: src/<dir>/<target>.p/<file>.c.o
@@ -426,6 +476,21 @@ if build:
             # function nobody else calls is dead weight in the header
             dead.append(f'{mod}: {sym}')
             problems.append(f'{mod}: public {sym}() has no caller outside its file')
+    # functions a public header declares that no file of another folder of src/ uses:
+    # what a folder shares only inside itself belongs in its -private.h (issue 36)
+    users = {}
+    for mod, undefs in undefined.items():
+        for sym in undefs:
+            users.setdefault(sym, set()).add(folder_of(os.path.join(src, mod + '.c')))
+    for path in files:
+        if not path.endswith('.h') or path.endswith('-private.h'):
+            continue
+        folder = folder_of(path)
+        with open(path, encoding='utf-8', errors='replace') as fh:
+            declared = re.findall(r'^[\w\s\*]*?\b(sdt_\w+)\s*\(', '\n'.join(code_lines(fh.read().split('\n'))), re.M)
+        for sym in sorted(set(declared)):
+            if sym in defined and users.get(sym, set()) <= {folder}:
+                folder_only.append(f'{os.path.relpath(path, src)}: {sym}')
     gui = os.path.join(build, 'src', 'app', 'sd-tuner')
     if os.path.exists(gui):
         out = subprocess.run(['nm', '-P', gui], capture_output=True, text=True).stdout
@@ -456,6 +521,7 @@ if report:
         print('  ' + d)
     for b in layer_breaches:
         print('  ' + b)
+    print(f'.c files outside src/wire/ that build or read JSON: {len(json_outside)}')
     print(f'public functions: {public_count}; prefix not their file\'s name: {len(misnamed)}')
     for m in misnamed:
         print('  ' + m)
@@ -475,6 +541,10 @@ if report:
         print(f'call circles: {len(call_circles)}')
         for c in call_circles:
             print('  ' + ' <-> '.join(c))
+        print(f'public-header functions used only inside their folder: {len(folder_only)}')
+        if '--verbose' in sys.argv:
+            for d in folder_only:
+                print('  ' + d)
         print(f'public functions without a caller outside their file: {len(dead)}')
         for d in dead:
             print('  ' + d)

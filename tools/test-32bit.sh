@@ -171,7 +171,7 @@ if prepare armhf; then
   cross_file armhf arm-linux-gnueabihf-gcc arm armv6 \
     -marm -march=armv6kz+fp -mfpu=vfp -mfloat-abi=hard
   setup "$out/armhf" armhf -Dtests=false -Dgui=disabled -Dhelper=disabled
-  ninja -C "$out/armhf" src/libsdt/libsdt.a src/platform/libsdt-platform.a \
+  ninja -C "$out/armhf" src/libsdt/libsdt.a src/wire/libsdt-wire.a src/platform/libsdt-platform.a \
     src/config/edit/libsdt-config-edit.a src/config/writer/libsdt-config-writer.a \
     src/bench/libsdt-bench.a src/check/libsdt-check.a src/decide/libsdt-decide.a \
     src/state/libsdt-state.a src/ops/libsdt-ops.a src/client/libsdt-client.a ||

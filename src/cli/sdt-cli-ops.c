@@ -23,6 +23,7 @@
 #include "sdt-client.h"
 #include "sdt-dbus-generated.h"
 #include "sdt-error.h"
+#include "sdt-json.h"
 #include "sdt-utf8.h"
 #include "sdt-health.h"
 
@@ -52,7 +53,7 @@ JsonNode *
 sdt_cli_ops_local(JsonNode *node, GError **error)
 {
 	if (node != NULL)
-		sdt_utf8_sanitize_json(node);
+		sdt_json_sanitize_utf8(node);
 	else if (error != NULL)
 		sdt_utf8_sanitize_error(*error);
 	return node;

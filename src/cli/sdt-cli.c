@@ -16,7 +16,6 @@
 
 #include "sdt-cli.h"
 #include "sdt-json.h"
-#include "sdt-utf8.h"
 
 /*
  * Text for people in a locale whose charset is not UTF-8 (the C locale of
@@ -81,7 +80,7 @@ sdt_cli_print_json(SdtCli *cli, JsonNode *node)
 	g_autofree gchar *text = NULL;
 
 	/* JSON is UTF-8: bytes of config.txt that are not become U+FFFD */
-	sdt_utf8_sanitize_json(node);
+	sdt_json_sanitize_utf8(node);
 	text = sdt_json_to_string(node, TRUE);
 	/* JSON is UTF-8 for every reader, never converted to the locale's charset */
 	fputs(text, stdout);

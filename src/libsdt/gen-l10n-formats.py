@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 
-LIBRARY_FOLDERS = ('src/libsdt/', 'src/platform/', 'src/config/', 'src/bench/', 'src/check/',
+LIBRARY_FOLDERS = ('src/libsdt/', 'src/wire/', 'src/platform/', 'src/config/', 'src/bench/', 'src/check/',
                    'src/decide/', 'src/state/', 'src/ops/', 'src/dbus/', 'src/helper/')
 
 out, srcdir, potfiles = sys.argv[1:4]

@@ -5,12 +5,13 @@
 
 #pragma once
 
-#include <json-glib/json-glib.h>
+#include <glib.h>
 
 G_BEGIN_DECLS
 
 /*
- * Everything that leaves a process of SD Tuner (a D-Bus reply or signal, JSON,
+ * Everything that leaves a process of SD Tuner (a D-Bus reply or signal, JSON
+ * (sdt_json_sanitize_utf8()),
  * a line on the terminal) is valid UTF-8, whatever bytes a file held: each
  * byte that is not part of valid UTF-8 becomes U+FFFD (�), so the reader sees
  * that something was replaced.  config.txt itself is never changed this way:
@@ -19,10 +20,6 @@ G_BEGIN_DECLS
 
 /* a valid UTF-8 copy of @str (@len bytes, or NUL-terminated if -1); NULL for NULL */
 gchar *sdt_utf8_make_valid(const gchar *str, gssize len);
-
-/* replaces, in place, every string value and member name of @node that is not
- * valid UTF-8; returns how many were replaced */
-guint sdt_utf8_sanitize_json(JsonNode *node);
 
 /* makes @error's message valid UTF-8 in place; %NULL is fine */
 void sdt_utf8_sanitize_error(GError *error);

@@ -19,7 +19,6 @@
 #include "sdt-file.h"
 #include "sdt-history.h"
 #include "sdt-json.h"
-#include "sdt-utf8.h"
 
 /* more than this many entries: the oldest are not listed (files are tiny) */
 #define SDT_HISTORY_MAX_ENTRIES 1000
@@ -376,7 +375,7 @@ sdt_history_parse_entry(const gchar *data, gsize len, GError **error)
 	}
 	root = json_node_copy(root);
 	/* a "\ud800" escape decodes to bytes that are not UTF-8: replace them visibly */
-	sdt_utf8_sanitize_json(root);
+	sdt_json_sanitize_utf8(root);
 	return root;
 }
 

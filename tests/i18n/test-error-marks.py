@@ -31,8 +31,8 @@ from sdttap import finish, ok  # noqa: E402
 SRC = os.path.abspath(sys.argv[1])
 TABLE = os.path.abspath(sys.argv[2])
 XGETTEXT_ARGS = sys.argv[3:]
-DIRS = ('src/libsdt', 'src/platform', 'src/config', 'src/bench', 'src/check', 'src/decide',
-        'src/state', 'src/ops', 'src/dbus', 'src/helper')
+DIRS = ('src/libsdt', 'src/wire', 'src/platform', 'src/config', 'src/bench', 'src/check',
+        'src/decide', 'src/state', 'src/ops', 'src/dbus', 'src/helper')
 
 # function -> index of the argument that holds the text
 FUNCS = {'g_set_error': 3, 'g_set_error_literal': 3, 'g_prefix_error': 1,

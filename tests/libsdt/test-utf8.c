@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "sdt-error.h"
+#include "sdt-json.h"
 #include "sdt-utf8.h"
 
 /* issue 9 item 6: whatever bytes a file held, JSON and messages leave as UTF-8 */
@@ -44,9 +45,9 @@ test_utf8_sanitize_json(void)
 	json_builder_end_object(b);
 	node = json_builder_get_root(b);
 
-	g_assert_cmpuint(sdt_utf8_sanitize_json(node), ==, 3);
+	g_assert_cmpuint(sdt_json_sanitize_utf8(node), ==, 3);
 	/* a second pass finds nothing left */
-	g_assert_cmpuint(sdt_utf8_sanitize_json(node), ==, 0);
+	g_assert_cmpuint(sdt_json_sanitize_utf8(node), ==, 0);
 	text = json_to_string(node, FALSE);
 	g_assert_true(g_utf8_validate(text, -1, NULL));
 	back = json_from_string(text, &error);

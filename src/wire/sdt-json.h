@@ -27,7 +27,7 @@ gchar *sdt_json_format_double(gdouble value);
 
 /*
  * Ends a GTask worker of the helper whose answer goes out over D-Bus: @node's
- * JSON text (sdt_json_to_string()) after sdt_utf8_sanitize_json(), or, when
+ * JSON text (sdt_json_to_string()) after sdt_json_sanitize_utf8(), or, when
  * @node is NULL, @error (taken) with its message made valid UTF-8.
  */
 void sdt_json_task_return(GTask *task, JsonNode *node, GError *error);
@@ -39,5 +39,9 @@ void sdt_json_bool_or_null(JsonBuilder *b, const gchar *name, gboolean known, gb
 void sdt_json_double_or_null(JsonBuilder *b, const gchar *name, gboolean known, gdouble value);
 /* NaN (the wire objects' one unknown, docs/ARCHITECTURE.md "Wire objects") as null */
 void sdt_json_number_or_null(JsonBuilder *b, const gchar *name, gdouble value);
+
+/* replaces, in place, every string value and member name of @node that is not
+ * valid UTF-8 (sdt-utf8.h); returns how many were replaced */
+guint sdt_json_sanitize_utf8(JsonNode *node);
 
 G_END_DECLS

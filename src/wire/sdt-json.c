@@ -93,7 +93,7 @@ sdt_json_task_return(GTask *task, JsonNode *node, GError *error)
 		return;
 	}
 	/* config.txt, sysfs and the kernel log may hold any bytes: the reply is UTF-8 */
-	sdt_utf8_sanitize_json(node);
+	sdt_json_sanitize_utf8(node);
 	g_task_return_pointer(task, sdt_json_to_string(node, FALSE), g_free);
 }
 
@@ -169,4 +169,67 @@ sdt_json_parse_problem(const GError *parse_error)
 		/* Translators: where a file stops being valid JSON */
 		return g_strdup_printf(_("at line %" PRIu64 ", character %" PRIu64), line, column);
 	return g_strdup(_("its text is not well-formed"));
+}
+
+static guint
+sdt_json_sanitize_object(JsonNode *node)
+{
+	JsonObject *obj = json_node_get_object(node);
+	g_autoptr(GList) members = json_object_get_members(obj);
+	gboolean bad_name = FALSE;
+	guint n = 0;
+
+	for (GList *l = members; l != NULL; l = l->next)
+		bad_name |= !g_utf8_validate(l->data, -1, NULL);
+	/* a member name cannot be renamed in place: rebuild the object, in order */
+	if (bad_name) {
+		g_autoptr(JsonObject) fixed = json_object_new();
+		for (GList *l = members; l != NULL; l = l->next) {
+			const gchar *name = l->data;
+			g_autofree gchar *valid = sdt_utf8_make_valid(name, -1);
+			n += g_strcmp0(valid, name) != 0;
+			json_object_set_member(fixed,
+					       valid,
+					       json_node_copy(json_object_get_member(obj, name)));
+		}
+		json_node_set_object(node, fixed);
+		obj = fixed;
+		g_list_free(g_steal_pointer(&members));
+		members = json_object_get_members(obj);
+	}
+	for (GList *l = members; l != NULL; l = l->next)
+		n += sdt_json_sanitize_utf8(json_object_get_member(obj, l->data));
+	return n;
+}
+
+guint
+sdt_json_sanitize_utf8(JsonNode *node)
+{
+	guint n = 0;
+
+	if (node == NULL)
+		return 0;
+	switch (json_node_get_node_type(node)) {
+	case JSON_NODE_OBJECT:
+		return sdt_json_sanitize_object(node);
+	case JSON_NODE_ARRAY: {
+		JsonArray *array = json_node_get_array(node);
+		for (guint i = 0; i < json_array_get_length(array); i++)
+			n += sdt_json_sanitize_utf8(json_array_get_element(array, i));
+		return n;
+	}
+	case JSON_NODE_VALUE:
+		if (json_node_get_value_type(node) == G_TYPE_STRING) {
+			const gchar *str = json_node_get_string(node);
+			if (str != NULL && !g_utf8_validate(str, -1, NULL)) {
+				g_autofree gchar *valid = sdt_utf8_make_valid(str, -1);
+				json_node_set_string(node, valid);
+				return 1;
+			}
+		}
+		return 0;
+	case JSON_NODE_NULL:
+	default:
+		return 0;
+	}
 }
