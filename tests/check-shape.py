@@ -482,9 +482,29 @@ if build:
     for mod, undefs in undefined.items():
         for sym in undefs:
             users.setdefault(sym, set()).add(folder_of(os.path.join(src, mod + '.c')))
+    # a test uses a folder from inside when it is one of that folder's own tests (the
+    # -private.h rule's family), from outside otherwise
+    for d, _, fs in os.walk(os.path.join(build, 'tests')):
+        for f in fs:
+            if not f.endswith('.c.o'):
+                continue
+            test = os.path.join(src, os.path.relpath(d, build).rsplit('.p', 1)[0].rsplit(os.sep, 1)[0],
+                                f[:-2])
+            out = subprocess.run(['nm', '-P', '-u', os.path.join(d, f)], capture_output=True,
+                                 text=True).stdout
+            for line in out.splitlines():
+                sym = line.split()[0] if line.split() else ''
+                mod = defined.get(sym)
+                if mod is None:
+                    continue
+                home = folder_of(os.path.join(src, mod + '.c'))
+                inside = private_family_ok(os.path.join(src, 'src', home, 'x-private.h'), test)
+                users.setdefault(sym, set()).add(home if inside else 'tests')
     for path in files:
         if not path.endswith('.h') or path.endswith('-private.h'):
             continue
+        if os.path.relpath(path, os.path.join(src, 'src')).split(os.sep)[0] in PROGRAMS:
+            continue  # a program's headers are its own: no other folder may include them
         folder = folder_of(path)
         with open(path, encoding='utf-8', errors='replace') as fh:
             declared = re.findall(r'^[\w\s\*]*?\b(sdt_\w+)\s*\(', '\n'.join(code_lines(fh.read().split('\n'))), re.M)
@@ -541,7 +561,7 @@ if report:
         print(f'call circles: {len(call_circles)}')
         for c in call_circles:
             print('  ' + ' <-> '.join(c))
-        print(f'public-header functions used only inside their folder: {len(folder_only)}')
+        print(f'functions of the libraries\' public headers used only inside their folder (its files and its own tests): {len(folder_only)}')
         if '--verbose' in sys.argv:
             for d in folder_only:
                 print('  ' + d)
