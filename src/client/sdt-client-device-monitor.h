@@ -10,17 +10,19 @@
 G_BEGIN_DECLS
 
 /* udev's block device events (a card put in or taken out of a reader, a reader plugged
- * in), in the thread-default main context of the caller of sdt_device_monitor_new() */
-typedef struct _SdtDeviceMonitor SdtDeviceMonitor;
+ * in), in the thread-default main context of the caller of sdt_client_device_monitor_new() */
+typedef struct _SdtClientDeviceMonitor SdtClientDeviceMonitor;
 
 /* @action: "add", "remove", "change"; @name: the kernel name ("sda", "sda1") */
-typedef void (*SdtDeviceMonitorFunc)(const gchar *action, const gchar *name, gpointer user_data);
+typedef void (*SdtClientDeviceMonitorFunc)(const gchar *action,
+					   const gchar *name,
+					   gpointer user_data);
 
 /* listens to udev (after its rules ran: the properties are set); NULL when udev cannot
  * be reached */
-SdtDeviceMonitor *
-sdt_device_monitor_new(SdtDeviceMonitorFunc func, gpointer user_data, GError **error);
-void sdt_device_monitor_free(SdtDeviceMonitor *monitor);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtDeviceMonitor, sdt_device_monitor_free)
+SdtClientDeviceMonitor *
+sdt_client_device_monitor_new(SdtClientDeviceMonitorFunc func, gpointer user_data, GError **error);
+void sdt_client_device_monitor_free(SdtClientDeviceMonitor *monitor);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientDeviceMonitor, sdt_client_device_monitor_free)
 
 G_END_DECLS
