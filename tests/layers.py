@@ -19,10 +19,10 @@ LAYERS = {
     'ops': ['config/writer', 'check', 'bench', 'decide', 'state', 'platform', 'config/edit',
             'libsdt'],
     'dbus': ['libsdt'],
-    'client': ['dbus', 'wire', 'bench', 'platform', 'libsdt'],
+    'client': ['dbus', 'wire', 'libsdt'],
     'cli': ['client', 'ops'],
     'helper': ['ops', 'dbus'],
-    'app/logic': ['client', 'config/edit', 'check', 'platform', 'libsdt', 'dbus'],
+    'app/logic': ['client', 'config/edit', 'check', 'libsdt', 'dbus'],
     'app': ['app/logic'],
 }
 

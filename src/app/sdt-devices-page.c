@@ -15,7 +15,7 @@
 #include "sdt-client-check-map.h"
 #include "sdt-client-devices.h"
 #include "sdt-client-job.h"
-#include "sdt-device-monitor.h"
+#include "sdt-client-device-monitor.h"
 #include "sdt-error.h"
 #include "sdt-devices-page.h"
 #include "sdt-json-reader.h"
@@ -30,7 +30,7 @@ struct _SdtDevicesPage {
 	SdtSession *session;
 	SdtManager *manager;
 	GCancellable *cancellable;
-	SdtDeviceMonitor *monitor;
+	SdtClientDeviceMonitor *monitor;
 	guint settle_id;
 	GtkWidget *status_label; /* empty list, or the list could not be read */
 	GtkWidget *list;
@@ -383,7 +383,7 @@ sdt_devices_page_dispose(GObject *object)
 	SdtDevicesPage *self = SDT_DEVICES_PAGE(object);
 
 	g_clear_handle_id(&self->settle_id, g_source_remove);
-	g_clear_pointer(&self->monitor, sdt_device_monitor_free);
+	g_clear_pointer(&self->monitor, sdt_client_device_monitor_free);
 	g_clear_pointer(&self->job, sdt_client_job_free);
 	g_clear_pointer(&self->inhibit, sdt_app_inhibit_free);
 	g_cancellable_cancel(self->cancellable);
@@ -461,7 +461,7 @@ sdt_devices_page_init(SdtDevicesPage *self)
 	gtk_widget_set_visible(self->check_box, FALSE);
 	sdt_devices_page_set_running(self, FALSE);
 
-	self->monitor = sdt_device_monitor_new(sdt_devices_page_uevent_cb, self, &error);
+	self->monitor = sdt_client_device_monitor_new(sdt_devices_page_uevent_cb, self, &error);
 	if (self->monitor == NULL)
 		g_warning("%s", error->message);
 }

@@ -230,15 +230,17 @@ sdt_health_page_append_disk(GString *wear, JsonObject *obj)
 	gboolean emmc = FALSE;
 	gboolean holds = sdt_json_reader_get_bool(card, "holds_system", TRUE);
 	const gchar *system = sdt_json_reader_get_string(card, "system_device");
-	SdtEmmcWear w;
+	g_autoptr(SdtInfoReportEmmc) w = NULL;
 	g_autofree gchar *elsewhere = NULL;
 
-	if (card != NULL && sdt_client_info_read_emmc_wear(card, "card", &emmc, &w, NULL) && emmc) {
-		g_autofree gchar *words = sdt_disk_words_emmc_wear(&w);
+	if (card != NULL && sdt_info_report_read_emmc(card, "card", &w, NULL) && w != NULL) {
+		g_autofree gchar *words = sdt_disk_words_emmc_wear(w);
 		g_string_append_printf(wear, "%s\n", words);
+		emmc = TRUE;
 	}
-	elsewhere =
-		sdt_disk_words_system(holds ? SDT_CLIENT_FLAG_UNKNOWN : SDT_CLIENT_FLAG_NO, system);
+	elsewhere = sdt_disk_words_system(holds ? SDT_INFO_REPORT_FLAG_UNKNOWN
+						: SDT_INFO_REPORT_FLAG_NO,
+					  system);
 	if (elsewhere != NULL)
 		g_string_append_printf(wear, "%s\n", elsewhere);
 	return emmc;

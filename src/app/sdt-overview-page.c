@@ -10,7 +10,7 @@
 
 #include "sdt-l10n.h"
 #include "sdt-card-badges.h"
-#include "sdt-client-info.h"
+#include "sdt-info-report.h"
 #include "sdt-disk-words.h"
 #include "sdt-json-reader.h"
 #include "sdt-overview-page.h"
@@ -73,7 +73,7 @@ sdt_overview_page_timing_title(const gchar *timing)
 
 /* "SanDisk SU08G, 7.9 GB, made in February 2013" */
 static gchar *
-sdt_overview_page_card_title(const SdtClientInfoCard *card)
+sdt_overview_page_card_title(const SdtInfoReportCard *card)
 {
 	const gchar *maker = card->manufacturer;
 	const gchar *name = card->name;
@@ -126,7 +126,7 @@ sdt_overview_page_add_badge(SdtOverviewPage *self, SdtCardBadge *badge, guint ro
 }
 
 static void
-sdt_overview_page_show_badges(SdtOverviewPage *self, const SdtClientInfoCard *card, gboolean has_cq)
+sdt_overview_page_show_badges(SdtOverviewPage *self, const SdtInfoReportCard *card, gboolean has_cq)
 {
 	/* a class the card does not report (unknown) gives no badge, as none */
 	g_autoptr(GPtrArray) badges = sdt_card_badges_new(MAX(card->speed_class, 0),
@@ -151,7 +151,7 @@ sdt_overview_page_show_badges(SdtOverviewPage *self, const SdtClientInfoCard *ca
 
 /* the card's command queue and whether the board uses it */
 static gchar *
-sdt_overview_page_card_features(const SdtClientInfoCard *card, const gchar *cqe)
+sdt_overview_page_card_features(const SdtInfoReportCard *card, const gchar *cqe)
 {
 	g_autoptr(GString) features = g_string_new(NULL);
 	gint64 cq_depth = card->cq_depth;
@@ -177,8 +177,8 @@ sdt_overview_page_card_features(const SdtClientInfoCard *card, const gchar *cqe)
 
 static void
 sdt_overview_page_show_card(SdtOverviewPage *self,
-			    const SdtClientInfoCard *card,
-			    const SdtClientInfoBus *bus)
+			    const SdtInfoReportCard *card,
+			    const SdtInfoReportBus *bus)
 {
 	const gchar *cqe = bus->cqe;
 	g_autofree gchar *title = NULL;
@@ -194,13 +194,16 @@ sdt_overview_page_show_card(SdtOverviewPage *self,
 		return;
 	}
 	title = sdt_overview_page_card_title(card);
-	if (card->emmc) {
+	if (g_strcmp0(card->kind, "emmc") == 0) {
+		/* a document without card.emmc: every figure unknown */
+		g_autoptr(SdtInfoReportEmmc) unknown = sdt_info_report_emmc_new();
+
 		/* eMMC: no SD classes; the chip's own wear report instead */
 		/* Translators: %s is the maker, name, size and date of the eMMC */
 		g_autofree gchar *emmc_title =
 			g_strdup_printf(_("eMMC (not an SD card): %s"), title);
 		gtk_label_set_text(GTK_LABEL(self->card_label), emmc_title);
-		features = sdt_disk_words_emmc_wear(&card->emmc_wear);
+		features = sdt_disk_words_emmc_wear(card->emmc != NULL ? card->emmc : unknown);
 	} else {
 		gtk_label_set_text(GTK_LABEL(self->card_label), title);
 		sdt_overview_page_show_badges(self, card, g_strcmp0(cqe, "enabled") == 0);
@@ -216,7 +219,7 @@ sdt_overview_page_show_card(SdtOverviewPage *self,
 }
 
 static void
-sdt_overview_page_show_bus(SdtOverviewPage *self, const SdtClientInfoBus *bus)
+sdt_overview_page_show_bus(SdtOverviewPage *self, const SdtInfoReportBus *bus)
 {
 	/* a clock the helper did not know is NaN, as the figures below test */
 	gdouble clock = bus->clock_hz >= 0 ? (gdouble) bus->clock_hz : NAN;
@@ -226,7 +229,8 @@ sdt_overview_page_show_bus(SdtOverviewPage *self, const SdtClientInfoBus *bus)
 	g_autoptr(GString) str = g_string_new(NULL);
 	const gchar *timing;
 
-	if (!bus->present) {
+	/* the engine always says a timing, "unknown" at worst: none, no bus state at all */
+	if (bus->timing == NULL) {
 		gtk_label_set_text(GTK_LABEL(self->bus_label), _("The bus state is unknown."));
 		gtk_level_bar_set_value(GTK_LEVEL_BAR(self->bus_level), 0);
 		return;
@@ -279,7 +283,7 @@ sdt_overview_page_show_bus(SdtOverviewPage *self, const SdtClientInfoBus *bus)
 
 /* one SD setting of config.txt: where, whether it applies, who wrote it */
 static void
-sdt_overview_page_append_setting(GString *str, const SdtClientInfoSetting *s)
+sdt_overview_page_append_setting(GString *str, const SdtInfoReportSetting *s)
 {
 	const gchar *line_text = s->text != NULL ? s->text : "?";
 	gint line = (gint) s->line;
@@ -315,22 +319,22 @@ sdt_overview_page_append_setting(GString *str, const SdtClientInfoSetting *s)
 }
 
 static void
-sdt_overview_page_show_config(SdtOverviewPage *self, const SdtClientInfoConfig *config)
+sdt_overview_page_show_config(SdtOverviewPage *self, const SdtInfoReportConfig *config)
 {
 	g_autoptr(GString) str = g_string_new(NULL);
+	const gchar *path = config != NULL ? config->path : NULL;
+	guint n = config != NULL ? config->sd_settings->len : 0;
 
-	g_string_append_printf(str,
-			       "%s\n",
-			       config->path != NULL ? config->path : _("config.txt not found"));
-	if (config->settings->len == 0)
+	g_string_append_printf(str, "%s\n", path != NULL ? path : _("config.txt not found"));
+	if (n == 0)
 		g_string_append(str, _("No SD card settings in it: the firmware defaults apply."));
-	for (guint i = 0; i < config->settings->len; i++)
-		sdt_overview_page_append_setting(str, g_ptr_array_index(config->settings, i));
+	for (guint i = 0; i < n; i++)
+		sdt_overview_page_append_setting(str, g_ptr_array_index(config->sd_settings, i));
 	gtk_label_set_text(GTK_LABEL(self->config_label), g_strchomp(str->str));
 }
 
 static void
-sdt_overview_page_show_info(SdtOverviewPage *self, const SdtClientInfo *info)
+sdt_overview_page_show_info(SdtOverviewPage *self, const SdtInfoReport *info)
 {
 	const gchar *model = info->board.model;
 	g_autofree gchar *simulated = NULL;
@@ -343,7 +347,7 @@ sdt_overview_page_show_info(SdtOverviewPage *self, const SdtClientInfo *info)
 	sdt_session_set_board_model(self->session, model);
 	sdt_overview_page_show_card(self, &info->card, &info->bus);
 	sdt_overview_page_show_bus(self, &info->bus);
-	sdt_overview_page_show_config(self, &info->config);
+	sdt_overview_page_show_config(self, info->config);
 	gtk_widget_show(self->details_box);
 
 	if (info->warnings->len > 0) {
@@ -364,10 +368,10 @@ sdt_overview_page_info_done(gpointer page, JsonNode *root, const GError *call_er
 {
 	SdtOverviewPage *self = SDT_OVERVIEW_PAGE(page);
 	g_autoptr(GError) error = call_error != NULL ? g_error_copy(call_error) : NULL;
-	g_autoptr(SdtClientInfo) info = NULL;
+	g_autoptr(SdtInfoReport) info = NULL;
 
 	if (root != NULL)
-		info = sdt_client_info_from_json(json_node_get_object(root), &error);
+		info = sdt_info_report_from_json(json_node_get_object(root), &error);
 	if (info == NULL) {
 		gtk_label_set_text(GTK_LABEL(self->board_label),
 				   _("The board and card details are not available."));

@@ -325,25 +325,43 @@ sdt_cli_ops_options(gboolean trial)
 	return g_variant_builder_end(&builder);
 }
 
+static gchar *
+sdt_cli_ops_call_bus_text(SdtCli *cli, SdtCliCallFunc func, GError **error)
+{
+	SdtCliBus *bus = sdt_cli_ops_bus(cli, error);
+	gchar *json = NULL;
+
+	if (bus != NULL && !func(bus->manager, sdt_cli_ops_options(FALSE), &json, NULL, error))
+		sdt_cli_ops_fixup_error(cli, error);
+	return json;
+}
+
 static JsonNode *
 sdt_cli_ops_call_bus(SdtCli *cli, SdtCliCallFunc func, GError **error)
 {
-	SdtCliBus *bus = sdt_cli_ops_bus(cli, error);
-	g_autofree gchar *json = NULL;
+	g_autofree gchar *json = sdt_cli_ops_call_bus_text(cli, func, error);
 
-	if (bus == NULL)
-		return NULL;
-	if (!func(bus->manager, sdt_cli_ops_options(FALSE), &json, NULL, error)) {
-		sdt_cli_ops_fixup_error(cli, error);
+	return json != NULL ? sdt_cli_ops_parse(json, error) : NULL;
+}
+
+/* no helper to answer a read (@error_local, taken): this machine, read in-process */
+static SdtContext *
+sdt_cli_ops_read_fallback(SdtCli *cli, GError *error_local, GError **error)
+{
+	g_autoptr(GError) failed = error_local;
+
+	if (!sdt_cli_ops_helper_missing(cli)) {
+		g_propagate_error(error, g_steal_pointer(&failed));
 		return NULL;
 	}
-	return sdt_cli_ops_parse(json, error);
+	g_printerr(_("sdtunerctl: %s; reading this machine directly\n"), failed->message);
+	return sdt_context_new("/", error);
 }
 
 JsonNode *
 sdt_cli_ops_read(SdtCli *cli, SdtCliLocalFunc local, SdtCliCallFunc call, GError **error)
 {
-	g_autoptr(GError) error_local = NULL;
+	GError *error_local = NULL;
 	g_autoptr(SdtContext) ctx = NULL;
 	JsonNode *node;
 
@@ -352,15 +370,29 @@ sdt_cli_ops_read(SdtCli *cli, SdtCliLocalFunc local, SdtCliCallFunc call, GError
 	node = sdt_cli_ops_call_bus(cli, call, &error_local);
 	if (node != NULL)
 		return node;
-	if (!sdt_cli_ops_helper_missing(cli)) {
-		g_propagate_error(error, g_steal_pointer(&error_local));
-		return NULL;
-	}
-	g_printerr(_("sdtunerctl: %s; reading this machine directly\n"), error_local->message);
-	ctx = sdt_context_new("/", error);
-	if (ctx == NULL)
-		return NULL;
-	return sdt_cli_ops_read_local(local, ctx, error);
+	ctx = sdt_cli_ops_read_fallback(cli, error_local, error);
+	return ctx != NULL ? sdt_cli_ops_read_local(local, ctx, error) : NULL;
+}
+
+gchar *
+sdt_cli_ops_read_text(SdtCli *cli, SdtCliLocalTextFunc local, SdtCliCallFunc call, GError **error)
+{
+	GError *error_local = NULL;
+	g_autoptr(SdtContext) ctx = cli->ctx != NULL ? g_object_ref(cli->ctx) : NULL;
+	gchar *text = ctx != NULL ? NULL : sdt_cli_ops_call_bus_text(cli, call, &error_local);
+	gpointer before;
+
+	if (ctx == NULL && text == NULL)
+		ctx = sdt_cli_ops_read_fallback(cli, error_local, error);
+	if (ctx == NULL || text != NULL)
+		return text;
+	/* in-process as sdt_cli_ops_read_local() */
+	before = sdt_l10n_english_begin();
+	text = local(ctx, error);
+	sdt_l10n_english_end(before);
+	if (text == NULL)
+		sdt_cli_ops_local(NULL, error);
+	return text;
 }
 
 /* Apply (@apply_id) or Revert (NULL) through the helper, which asks polkit */

@@ -115,6 +115,11 @@ typedef gboolean (*SdtCliCallFunc)(SdtManager *proxy,
 				   GCancellable *cancellable,
 				   GError **error);
 JsonNode *sdt_cli_ops_read(SdtCli *cli, SdtCliLocalFunc local, SdtCliCallFunc call, GError **error);
+/* the same for an operation whose ops function writes its document's text (the codec's
+ * to_string): that text, or the helper's answer as it came */
+typedef gchar *(*SdtCliLocalTextFunc)(SdtContext *ctx, GError **error);
+gchar *
+sdt_cli_ops_read_text(SdtCli *cli, SdtCliLocalTextFunc local, SdtCliCallFunc call, GError **error);
 
 /* frees what bus mode set up (proxy, authentication agent) */
 void sdt_cli_ops_shutdown(SdtCli *cli);

@@ -14,7 +14,7 @@
 #include "sdt-check-result.h"
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
-#include "sdt-client-info.h"
+#include "sdt-client-disk-words.h"
 #include "sdt-health.h"
 #include "sdt-l10n-record.h"
 #include "sdt-l10n.h"
@@ -413,18 +413,17 @@ sdtunerctl_check(SdtCli *cli, gint argc, gchar **argv, GError **error)
 static void
 sdt_cli_health_print_disk(JsonObject *card)
 {
-	SdtEmmcWear wear;
-	gboolean emmc = FALSE;
+	g_autoptr(SdtInfoReportEmmc) emmc = NULL;
 	JsonNode *holds = json_object_get_member(card, "holds_system");
 	const gchar *device = json_object_get_string_member_with_default(card, "device", NULL);
 	const gchar *system =
 		json_object_get_string_member_with_default(card, "system_device", NULL);
 
-	if (sdt_client_info_read_emmc_wear(card, "card", &emmc, &wear, NULL) && emmc) {
-		g_autofree gchar *summary = sdt_emmc_wear_summary(&wear);
-		g_autofree gchar *a = sdt_emmc_life_time_describe(wear.life_time_a);
-		g_autofree gchar *b = sdt_emmc_life_time_describe(wear.life_time_b);
-		g_autofree gchar *eol = sdt_emmc_pre_eol_describe(wear.pre_eol);
+	if (sdt_info_report_read_emmc(card, "card", &emmc, NULL) && emmc != NULL) {
+		g_autofree gchar *summary = sdt_client_disk_words_emmc_summary(emmc->wear);
+		g_autofree gchar *a = sdt_client_disk_words_life_time(emmc->life_time_a.value);
+		g_autofree gchar *b = sdt_client_disk_words_life_time(emmc->life_time_b.value);
+		g_autofree gchar *eol = sdt_client_disk_words_pre_eol(emmc->pre_eol);
 
 		/* Translators: %s is the block device, e.g. "mmcblk0" */
 		g_print(_("eMMC %s (not an SD card): %s\n"),

@@ -7,11 +7,12 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <stdio.h>
 
-#include "sdt-card.h"
 #include "sdt-cli-ops.h"
-#include "sdt-client-info.h"
+#include "sdt-client-disk-words.h"
 #include "sdt-error.h"
+#include "sdt-info-report.h"
 #include "sdt-l10n.h"
 #include "sdt-ops.h"
 #include "sdtunerctl-info.h"
@@ -31,8 +32,11 @@ sdt_cli_info_row(GString *out, const gchar *label, const gchar *value)
 	g_string_append_printf(out, " %s\n", value);
 }
 
-/* a count or a frequency the helper knew (SDT_CLIENT_INFO_UNKNOWN: null) */
-#define SDT_CLI_INFO_KNOWN(v) ((v) != SDT_CLIENT_INFO_UNKNOWN)
+/* a count or a frequency the helper knew (SDT_INFO_REPORT_UNKNOWN: null) */
+#define SDT_CLI_INFO_KNOWN(v) ((v) != SDT_INFO_REPORT_UNKNOWN)
+
+/* eMMC soldered to the board, not an SD card */
+#define SDT_CLI_INFO_EMMC(card) (g_strcmp0((card)->kind, "emmc") == 0)
 
 static gchar *
 sdt_cli_info_mhz(gint64 hz)
@@ -53,7 +57,7 @@ sdt_cli_info_class(gint64 value, const gchar *prefix)
 }
 
 static void
-sdt_cli_info_format_board(GString *out, const SdtClientInfoBoard *board)
+sdt_cli_info_format_board(GString *out, const SdtInfoReportBoard *board)
 {
 	g_autofree gchar *key = NULL;
 	g_autofree gchar *ctrl = NULL;
@@ -92,18 +96,18 @@ sdt_cli_info_format_board(GString *out, const SdtClientInfoBoard *board)
 
 /* what Linux found out through CMD48 (ext_perf, ext_power), when the kernel shows it */
 static void
-sdt_cli_info_format_kernel_view(GString *out, const SdtClientInfoCard *card)
+sdt_cli_info_format_kernel_view(GString *out, const SdtInfoReportCard *card)
 {
 	g_autoptr(GPtrArray) parts = g_ptr_array_new();
 	g_autofree gchar *joined = NULL;
 
-	if (!card->has_ext_perf && !card->has_ext_power)
+	if (!card->ext_perf.present && !card->ext_power.present)
 		return;
-	if (card->ext_perf_cache)
+	if (card->ext_perf.cache)
 		g_ptr_array_add(parts, (gpointer) _("cache"));
-	if (card->ext_perf_cmd_queue)
+	if (card->ext_perf.cmd_queue)
 		g_ptr_array_add(parts, (gpointer) _("command queue"));
-	if (card->ext_power_off_notify)
+	if (card->ext_power.power_off_notify)
 		g_ptr_array_add(parts, (gpointer) _("power-off notification"));
 	if (parts->len == 0)
 		g_ptr_array_add(parts, (gpointer) _("no extensions"));
@@ -114,7 +118,7 @@ sdt_cli_info_format_kernel_view(GString *out, const SdtClientInfoCard *card)
 
 /* which device, made by whom, when */
 static void
-sdt_cli_info_format_card_identity(GString *out, const SdtClientInfoCard *card)
+sdt_cli_info_format_card_identity(GString *out, const SdtInfoReportCard *card)
 {
 	g_autofree gchar *device = NULL;
 	g_autofree gchar *maker = NULL;
@@ -129,7 +133,7 @@ sdt_cli_info_format_card_identity(GString *out, const SdtClientInfoCard *card)
 							   : _("unknown controller"),
 				 card->host_driver != NULL ? card->host_driver : _("none"));
 	sdt_cli_info_row(out, _("Device"), device);
-	if (SDT_CLI_INFO_KNOWN(card->manfid) && card->emmc) {
+	if (SDT_CLI_INFO_KNOWN(card->manfid) && SDT_CLI_INFO_EMMC(card)) {
 		/* Translators: the maker is a guess from the eMMC manufacturer id */
 		g_autofree gchar *likely =
 			card->manufacturer != NULL
@@ -162,7 +166,7 @@ sdt_cli_info_format_card_identity(GString *out, const SdtClientInfoCard *card)
 }
 
 static void
-sdt_cli_info_format_card_capacity(GString *out, const SdtClientInfoCard *card)
+sdt_cli_info_format_card_capacity(GString *out, const SdtInfoReportCard *card)
 {
 	if (SDT_CLI_INFO_KNOWN(card->capacity_bytes)) {
 		gint64 bytes = card->capacity_bytes;
@@ -181,7 +185,7 @@ sdt_cli_info_format_card_capacity(GString *out, const SdtClientInfoCard *card)
 
 /* the classes it claims and what it supports */
 static void
-sdt_cli_info_format_card_features(GString *out, const SdtClientInfoCard *card)
+sdt_cli_info_format_card_features(GString *out, const SdtInfoReportCard *card)
 {
 	g_autofree gchar *speed = sdt_cli_info_class(card->speed_class, "C");
 	g_autofree gchar *uhs = sdt_cli_info_class(card->uhs_grade, "U");
@@ -203,23 +207,29 @@ sdt_cli_info_format_card_features(GString *out, const SdtClientInfoCard *card)
 	else
 		cq = g_strdup_printf(_("card supports depth %d"), (gint) card->cq_depth);
 	sdt_cli_info_row(out, _("Command queue"), cq);
-	if (card->cache == SDT_CLIENT_FLAG_UNKNOWN)
+	if (card->cache == SDT_INFO_REPORT_FLAG_UNKNOWN)
 		sdt_cli_info_row(out, _("Cache"), _("unknown"));
 	else
 		sdt_cli_info_row(out,
 				 _("Cache"),
-				 card->cache == SDT_CLIENT_FLAG_YES ? _("card supports a cache")
-								    : _("not supported"));
+				 card->cache == SDT_INFO_REPORT_FLAG_YES
+					 ? _("card supports a cache")
+					 : _("not supported"));
 }
 
 /* eMMC: the chip's own wear report, in words (PLATFORM.md §6.8) */
 static void
-sdt_cli_info_format_emmc_wear(GString *out, const SdtClientInfoCard *card)
+sdt_cli_info_format_emmc_wear(GString *out, const SdtInfoReportCard *card)
 {
-	g_autofree gchar *summary = sdt_emmc_wear_summary(&card->emmc_wear);
-	g_autofree gchar *a = sdt_emmc_life_time_describe(card->emmc_wear.life_time_a);
-	g_autofree gchar *b = sdt_emmc_life_time_describe(card->emmc_wear.life_time_b);
-	g_autofree gchar *eol = sdt_emmc_pre_eol_describe(card->emmc_wear.pre_eol);
+	const SdtInfoReportEmmc *emmc = card->emmc; /* NULL: every figure unknown */
+	g_autofree gchar *summary =
+		sdt_client_disk_words_emmc_summary(emmc != NULL ? emmc->wear : NULL);
+	g_autofree gchar *a = sdt_client_disk_words_life_time(
+		emmc != NULL ? emmc->life_time_a.value : SDT_INFO_REPORT_UNKNOWN);
+	g_autofree gchar *b = sdt_client_disk_words_life_time(
+		emmc != NULL ? emmc->life_time_b.value : SDT_INFO_REPORT_UNKNOWN);
+	g_autofree gchar *eol = sdt_client_disk_words_pre_eol(
+		emmc != NULL ? emmc->pre_eol : SDT_INFO_REPORT_UNKNOWN);
 
 	sdt_cli_info_row(out, _("Wear"), summary);
 	/* Translators: JEDEC's "type A" memory (SLC or the enhanced area) */
@@ -232,9 +242,9 @@ sdt_cli_info_format_emmc_wear(GString *out, const SdtClientInfoCard *card)
 
 /* where the system runs from when it is not this card */
 static gchar *
-sdt_cli_info_system_elsewhere(const SdtClientInfoCard *card)
+sdt_cli_info_system_elsewhere(const SdtInfoReportCard *card)
 {
-	const gchar *what = sdt_card_system_device_kind(card->system_device);
+	const gchar *what = sdt_client_disk_words_system_device_kind(card->system_device);
 
 	if (card->system_device == NULL)
 		return g_strdup(_("no: SD Tuner tunes nothing for a card that is not the "
@@ -254,17 +264,17 @@ sdt_cli_info_system_elsewhere(const SdtClientInfoCard *card)
 
 /* CMD48, and whether the running system is on the card */
 static void
-sdt_cli_info_format_card_system(GString *out, const SdtClientInfoCard *card)
+sdt_cli_info_format_card_system(GString *out, const SdtInfoReportCard *card)
 {
 	g_autofree gchar *system = NULL;
 
-	if (card->cmd48 != SDT_CLIENT_FLAG_UNKNOWN)
+	if (card->cmd48 != SDT_INFO_REPORT_FLAG_UNKNOWN)
 		sdt_cli_info_row(out,
 				 _("CMD48 (ext. regs)"),
-				 card->cmd48 == SDT_CLIENT_FLAG_YES ? _("yes") : _("no"));
-	if (card->holds_system == SDT_CLIENT_FLAG_UNKNOWN) {
+				 card->cmd48 == SDT_INFO_REPORT_FLAG_YES ? _("yes") : _("no"));
+	if (card->holds_system == SDT_INFO_REPORT_FLAG_UNKNOWN) {
 		system = g_strdup(_("unknown"));
-	} else if (card->holds_system == SDT_CLIENT_FLAG_YES) {
+	} else if (card->holds_system == SDT_INFO_REPORT_FLAG_YES) {
 		g_autoptr(GString) list = g_string_new(NULL);
 		for (guint i = 0; i < card->mount_points->len; i++) {
 			if (i > 0)
@@ -275,22 +285,24 @@ sdt_cli_info_format_card_system(GString *out, const SdtClientInfoCard *card)
 	} else {
 		system = sdt_cli_info_system_elsewhere(card);
 	}
-	sdt_cli_info_row(out, card->emmc ? _("System on eMMC") : _("System on card"), system);
+	sdt_cli_info_row(out,
+			 SDT_CLI_INFO_EMMC(card) ? _("System on eMMC") : _("System on card"),
+			 system);
 }
 
 static void
-sdt_cli_info_format_card(GString *out, const SdtClientInfoCard *card)
+sdt_cli_info_format_card(GString *out, const SdtInfoReportCard *card)
 {
 	g_string_append_printf(out,
 			       "\n%s\n",
-			       card->emmc ? _("eMMC (not an SD card)") : _("SD card"));
+			       SDT_CLI_INFO_EMMC(card) ? _("eMMC (not an SD card)") : _("SD card"));
 	if (!card->present) {
 		sdt_cli_info_row(out, _("Card"), _("none found"));
 		return;
 	}
 	sdt_cli_info_format_card_identity(out, card);
 	sdt_cli_info_format_card_capacity(out, card);
-	if (card->emmc) {
+	if (SDT_CLI_INFO_EMMC(card)) {
 		sdt_cli_info_format_emmc_wear(out, card);
 	} else {
 		sdt_cli_info_format_card_features(out, card);
@@ -301,7 +313,7 @@ sdt_cli_info_format_card(GString *out, const SdtClientInfoCard *card)
 
 /* the clock now and the clock asked for */
 static gchar *
-sdt_cli_info_bus_clock(const SdtClientInfoBus *bus)
+sdt_cli_info_bus_clock(const SdtInfoReportBus *bus)
 {
 	g_autofree gchar *req = NULL;
 	g_autofree gchar *act = NULL;
@@ -317,7 +329,7 @@ sdt_cli_info_bus_clock(const SdtClientInfoBus *bus)
 }
 
 static void
-sdt_cli_info_format_bus(GString *out, const SdtClientInfoBus *bus)
+sdt_cli_info_format_bus(GString *out, const SdtInfoReportBus *bus)
 {
 	g_autofree gchar *clock = sdt_cli_info_bus_clock(bus);
 	g_autofree gchar *width = NULL;
@@ -346,15 +358,15 @@ sdt_cli_info_format_bus(GString *out, const SdtClientInfoBus *bus)
 
 /* the SD overclock the driver reported, and how often it lowered it */
 static gchar *
-sdt_cli_info_overclock(const SdtClientInfoKernelLog *klog)
+sdt_cli_info_overclock(const SdtInfoReportKernelLog *klog)
 {
 	g_autofree gchar *mhz = NULL;
-	gint reduced = (gint) klog->overclock_reduced;
+	gint reduced = (gint) MAX(klog->overclock_reduced, 0); /* unknown: not said */
 
 	if (!SDT_CLI_INFO_KNOWN(klog->overclock_hz))
 		return NULL;
 	mhz = sdt_cli_info_mhz(klog->overclock_hz);
-	if (klog->overclock_cancelled)
+	if (klog->overclock_cancelled == SDT_INFO_REPORT_FLAG_YES)
 		/* Translators: the overclock (e.g. "100.00 MHz"), how often the driver
 		 * lowered it after errors, and that it then gave up overclocking */
 		return g_strdup_printf(ngettext("%1$s, reduced %2$d time, then cancelled",
@@ -371,16 +383,16 @@ sdt_cli_info_overclock(const SdtClientInfoKernelLog *klog)
 }
 
 static void
-sdt_cli_info_format_kernel_log(GString *out, const SdtClientInfoKernelLog *klog)
+sdt_cli_info_format_kernel_log(GString *out, const SdtInfoReportKernelLog *klog)
 {
 	g_autofree gchar *oc = NULL;
 
-	if (!klog->present || !klog->read)
+	if (!klog->read)
 		return;
 	g_string_append_printf(out, "\n%s\n", _("Kernel log"));
 	oc = sdt_cli_info_overclock(klog);
 	sdt_cli_info_row(out, _("SD overclock"), oc != NULL ? oc : _("none"));
-	if (klog->cqe_enabled) {
+	if (klog->cqe_enabled == SDT_INFO_REPORT_FLAG_YES) {
 		g_autofree gchar *cqe = NULL;
 		if (SDT_CLI_INFO_KNOWN(klog->cqe_tags))
 			cqe = g_strdup_printf(ngettext("enabled, %d tag",
@@ -390,7 +402,7 @@ sdt_cli_info_format_kernel_log(GString *out, const SdtClientInfoKernelLog *klog)
 		else
 			cqe = g_strdup(_("enabled"));
 		sdt_cli_info_row(out, _("CQ engine"), cqe);
-	} else if (klog->host_software_queue) {
+	} else if (klog->host_software_queue == SDT_INFO_REPORT_FLAG_YES) {
 		sdt_cli_info_row(out, _("CQ engine"), _("host software queue (card not queued)"));
 	}
 	if (klog->cqe_recovery > 0) {
@@ -402,7 +414,7 @@ sdt_cli_info_format_kernel_log(GString *out, const SdtClientInfoKernelLog *klog)
 }
 
 static void
-sdt_cli_info_format_setting(GString *out, const SdtClientInfoSetting *s)
+sdt_cli_info_format_setting(GString *out, const SdtInfoReportSetting *s)
 {
 	g_autofree gchar *label = NULL;
 	g_autofree gchar *value = NULL;
@@ -425,9 +437,9 @@ sdt_cli_info_format_setting(GString *out, const SdtClientInfoSetting *s)
 }
 
 static void
-sdt_cli_info_format_config(GString *out, const SdtClientInfoConfig *config)
+sdt_cli_info_format_config(GString *out, const SdtInfoReportConfig *config)
 {
-	if (!config->present)
+	if (config == NULL)
 		return;
 	g_string_append_printf(out, "\n%s\n", _("Boot configuration"));
 	if (config->error != NULL) {
@@ -438,16 +450,16 @@ sdt_cli_info_format_config(GString *out, const SdtClientInfoConfig *config)
 	sdt_cli_info_row(out,
 			 _("SD Tuner block"),
 			 config->managed_block != NULL ? config->managed_block : _("none"));
-	if (config->settings->len == 0) {
+	if (config->sd_settings->len == 0) {
 		sdt_cli_info_row(out, _("SD settings"), _("none: the firmware defaults apply"));
 		return;
 	}
-	for (guint i = 0; i < config->settings->len; i++)
-		sdt_cli_info_format_setting(out, g_ptr_array_index(config->settings, i));
+	for (guint i = 0; i < config->sd_settings->len; i++)
+		sdt_cli_info_format_setting(out, g_ptr_array_index(config->sd_settings, i));
 }
 
 static gchar *
-sdt_cli_info_format(const SdtClientInfo *info)
+sdt_cli_info_format(const SdtInfoReport *info)
 {
 	g_autoptr(GString) out = g_string_new(NULL);
 
@@ -460,7 +472,7 @@ sdt_cli_info_format(const SdtClientInfo *info)
 	sdt_cli_info_format_card(out, &info->card);
 	sdt_cli_info_format_bus(out, &info->bus);
 	sdt_cli_info_format_kernel_log(out, &info->kernel_log);
-	sdt_cli_info_format_config(out, &info->config);
+	sdt_cli_info_format_config(out, info->config);
 	if (info->warnings->len > 0) {
 		g_string_append_printf(out, "\n%s\n", _("Warnings"));
 		for (guint i = 0; i < info->warnings->len; i++)
@@ -474,24 +486,27 @@ sdt_cli_info_format(const SdtClientInfo *info)
 gint
 sdtunerctl_info(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
-	g_autoptr(JsonNode) node = NULL;
+	g_autofree gchar *json = NULL;
+	g_autoptr(SdtInfoReport) info = NULL;
+	g_autofree gchar *text = NULL;
 	gint rc;
 
 	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
 		return rc;
 	/* info reads nothing private: without the helper, read this machine directly */
-	node = sdt_cli_ops_read(cli, sdt_ops_info, sdt_manager_call_get_info_sync, error);
-	if (node == NULL)
+	json = sdt_cli_ops_read_text(cli, sdt_ops_info, sdt_manager_call_get_info_sync, error);
+	if (json == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	info = sdt_info_report_parse(json, error);
+	if (info == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {
-		sdt_cli_print_json(cli, node);
+		/* JSON is UTF-8 for every reader, never converted to the locale's charset */
+		text = sdt_info_report_to_string(info);
+		fputs(text, stdout);
+		fputc('\n', stdout);
+		fflush(stdout);
 	} else {
-		g_autoptr(SdtClientInfo) info =
-			sdt_client_info_from_json(json_node_get_object(node), error);
-		g_autofree gchar *text = NULL;
-
-		if (info == NULL)
-			return SDT_CLI_EXIT_FAILED;
 		text = sdt_cli_info_format(info);
 		g_print("%s", text);
 	}

@@ -154,8 +154,6 @@ static JsonNode *
 sdt_daemon_run_op(SdtDaemon *self, SdtDaemonCall *call, GError **error)
 {
 	switch (call->op) {
-	case SDT_DAEMON_OP_INFO:
-		return sdt_ops_info(self->ctx, error);
 	case SDT_DAEMON_OP_RECOMMEND:
 		return sdt_ops_config_recommend(self->ctx, error);
 	case SDT_DAEMON_OP_HISTORY:
@@ -192,9 +190,15 @@ sdt_daemon_op_thread(GTask *task, gpointer source_object, gpointer task_data, GC
 	SdtDaemon *self = SDT_DAEMON(source_object);
 	SdtDaemonCall *call = task_data;
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) node = sdt_daemon_run_op(self, call, &error);
+	/* info: ops writes the text (the codec's to_string, UTF-8) */
+	gchar *text = call->op == SDT_DAEMON_OP_INFO ? sdt_ops_info(self->ctx, &error) : NULL;
+	g_autoptr(JsonNode) node =
+		text == NULL && error == NULL ? sdt_daemon_run_op(self, call, &error) : NULL;
 
-	sdt_json_task_return(task, node, g_steal_pointer(&error));
+	if (text != NULL)
+		g_task_return_pointer(task, text, g_free);
+	else
+		sdt_json_task_return(task, node, g_steal_pointer(&error));
 }
 
 static void

@@ -98,6 +98,8 @@ sdt_health_word(const gchar *msg)
 static void
 sdt_ops_health_card(JsonBuilder *b, SdtCard *card)
 {
+	g_autoptr(SdtInfoReportEmmc) emmc = sdt_info_emmc_to_report(card);
+
 	json_builder_set_member_name(b, "card");
 	json_builder_begin_object(b);
 	json_builder_set_member_name(b, "present");
@@ -123,7 +125,8 @@ sdt_ops_health_card(JsonBuilder *b, SdtCard *card)
 	} else {
 		json_builder_add_null_value(b);
 	}
-	sdt_info_emmc_to_json(card, b);
+	json_builder_set_member_name(b, "emmc");
+	json_builder_add_value(b, sdt_info_report_emmc_to_json(emmc));
 	json_builder_end_object(b);
 }
 

@@ -42,88 +42,54 @@ sdt_ops_info_setting_warning(const SdtConfigSdSetting *s)
 
 /* one member of "sd_settings" */
 static void
-sdt_ops_info_setting_to_json(JsonBuilder *b, const SdtConfigSdSetting *s)
+sdt_ops_info_setting_to_report(SdtInfoReportConfig *config, const SdtConfigSdSetting *s)
 {
-	const gchar *warning = sdt_ops_info_setting_warning(s);
+	SdtInfoReportSetting *r = sdt_info_report_add_setting(config);
 
-	json_builder_begin_object(b);
-	json_builder_set_member_name(b, "text");
-	json_builder_add_string_value(b, s->entry->line->text);
-	json_builder_set_member_name(b, "line");
-	json_builder_add_int_value(b, s->entry->lineno);
-	json_builder_set_member_name(b, "file");
-	json_builder_add_string_value(b, s->entry->file);
-	json_builder_set_member_name(b, "filter");
-	json_builder_add_string_value(b, s->filter_text);
-	json_builder_set_member_name(b, "applies");
-	json_builder_add_boolean_value(b, s->entry->applies != SDT_CONFIG_APPLIES_NO);
-	json_builder_set_member_name(b, "conditional");
-	json_builder_add_boolean_value(b, s->entry->applies == SDT_CONFIG_APPLIES_MAYBE);
-	json_builder_set_member_name(b, "managed");
-	json_builder_add_boolean_value(b, s->managed);
-	json_builder_set_member_name(b, "kind");
-	json_builder_add_string_value(b, sdt_ops_config_kind_to_string(s->kinds));
-	json_builder_set_member_name(b, "warning");
-	if (warning != NULL)
-		json_builder_add_string_value(b, warning);
-	else
-		json_builder_add_null_value(b);
-	json_builder_end_object(b);
+	r->text = g_strdup(s->entry->line->text);
+	r->line = s->entry->lineno;
+	r->file = g_strdup(s->entry->file);
+	r->filter = g_strdup(s->filter_text);
+	r->applies = s->entry->applies != SDT_CONFIG_APPLIES_NO;
+	r->conditional = s->entry->applies == SDT_CONFIG_APPLIES_MAYBE;
+	r->managed = s->managed;
+	r->kind = g_strdup(sdt_ops_config_kind_to_string(s->kinds));
+	r->warning = g_strdup(sdt_ops_info_setting_warning(s));
 }
 
 /* the DESIGN.md "config" member ({path, sd_settings: [...]}) of an info document */
-static JsonNode *
-sdt_ops_info_config(SdtContext *ctx, const SdtInfo *info)
+static void
+sdt_ops_info_config(SdtContext *ctx, const SdtInfo *info, SdtInfoReport *report)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
 	g_autoptr(SdtConfigTxt) cfg = sdt_ops_facts_load_config(ctx, &writer, &error);
-	g_autoptr(JsonBuilder) b = json_builder_new();
-	g_autofree gchar *id = NULL;
+	SdtInfoReportConfig *config = sdt_info_report_ensure_config(report);
 
-	if (cfg != NULL && sdt_config_sd_find_block(cfg, NULL, NULL))
-		id = sdt_config_sd_get_block_id(cfg);
-	json_builder_begin_object(b);
-	json_builder_set_member_name(b, "path");
 	if (writer != NULL)
-		json_builder_add_string_value(b, sdt_config_writer_get_display_path(writer));
-	else
-		json_builder_add_null_value(b);
-	json_builder_set_member_name(b, "error");
+		config->path = g_strdup(sdt_config_writer_get_display_path(writer));
 	if (error != NULL)
-		json_builder_add_string_value(b, error->message);
-	else
-		json_builder_add_null_value(b);
-	json_builder_set_member_name(b, "managed_block");
-	if (id != NULL)
-		json_builder_add_string_value(b, id);
-	else
-		json_builder_add_null_value(b);
-	json_builder_set_member_name(b, "sd_settings");
-	json_builder_begin_array(b);
+		config->error = g_strdup(error->message);
+	if (cfg != NULL && sdt_config_sd_find_block(cfg, NULL, NULL))
+		config->managed_block = sdt_config_sd_get_block_id(cfg);
 	if (cfg != NULL) {
 		g_autoptr(GPtrArray) sd =
 			sdt_config_sd_settings(cfg, sdt_ops_facts_type_code(info));
 		for (guint i = 0; i < sd->len; i++)
-			sdt_ops_info_setting_to_json(b, g_ptr_array_index(sd, i));
+			sdt_ops_info_setting_to_report(config, g_ptr_array_index(sd, i));
 	}
-	json_builder_end_array(b);
-	json_builder_end_object(b);
-	return json_builder_get_root(b);
 }
 
-JsonNode *
+gchar *
 sdt_ops_info(SdtContext *ctx, GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
-	JsonNode *node;
+	g_autoptr(SdtInfoReport) report = NULL;
 
 	if (info == NULL)
 		return NULL;
-	node = sdt_info_to_json(info);
-	json_object_set_member(json_node_get_object(node),
-			       "config",
-			       sdt_ops_info_config(ctx, info));
-	return node;
+	report = sdt_info_to_report(info);
+	sdt_ops_info_config(ctx, info, report);
+	return sdt_info_report_to_string(report);
 }

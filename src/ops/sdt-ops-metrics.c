@@ -465,6 +465,7 @@ sdt_ops_metrics(SdtContext *ctx, GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
+	g_autoptr(SdtInfoReport) report = NULL;
 	g_autoptr(JsonNode) info_doc = NULL;
 	g_autoptr(JsonNode) health = NULL;
 	g_autoptr(JsonArray) history = NULL;
@@ -472,7 +473,8 @@ sdt_ops_metrics(SdtContext *ctx, GError **error)
 
 	if (info == NULL)
 		return NULL;
-	info_doc = sdt_info_to_json(info);
+	report = sdt_info_to_report(info);
+	info_doc = sdt_info_report_to_json(report);
 	health = sdt_ops_health(ctx, error);
 	if (health == NULL)
 		return NULL;

@@ -27,8 +27,8 @@ G_BEGIN_DECLS
  * helper's job.
  */
 
-/* `info --json`: board, card, bus, config, warnings */
-JsonNode *sdt_ops_info(SdtContext *ctx, GError **error);
+/* `info --json`: board, card, bus, config, warnings (sdt-info-report.h) */
+gchar *sdt_ops_info(SdtContext *ctx, GError **error);
 
 /* `recommend --json`: {"recommendations": [...], "notes": [...]} */
 JsonNode *sdt_ops_config_recommend(SdtContext *ctx, GError **error);

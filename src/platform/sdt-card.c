@@ -70,21 +70,6 @@ sdt_card_kind_to_string(SdtCardKind kind)
 	return kind == SDT_CARD_KIND_EMMC ? "emmc" : "sd";
 }
 
-const gchar *
-sdt_card_system_device_kind(const gchar *device)
-{
-	if (device == NULL)
-		return NULL;
-	if (g_str_has_prefix(device, "nvme"))
-		return _("an NVMe drive");
-	/* a Raspberry Pi has no SATA: sdX is USB mass storage */
-	if (g_str_has_prefix(device, "sd"))
-		return _("a USB drive");
-	if (g_str_has_prefix(device, "mmcblk"))
-		return _("another SD card or eMMC");
-	return NULL;
-}
-
 static void
 sdt_card_warn(GPtrArray *warnings, gchar *msg)
 {

@@ -22,11 +22,6 @@ typedef enum {
 /* "sd" | "emmc", the JSON card.kind */
 const gchar *sdt_card_kind_to_string(SdtCardKind kind);
 
-/* translated: what the system disk @device is, from its kernel name: "nvme0n1p2" → "an NVMe
- * drive", "sda2" → "a USB drive", "mmcblk1p2" → "another SD card or eMMC"; NULL when the
- * name says nothing */
-const gchar *sdt_card_system_device_kind(const gchar *device);
-
 typedef struct {
 	gboolean present;
 	gchar *device;           /* "mmcblk0" */

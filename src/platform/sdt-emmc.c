@@ -214,65 +214,6 @@ sdt_emmc_wear_level_to_string(SdtEmmcWearLevel level)
 	}
 }
 
-gchar *
-sdt_emmc_life_time_describe(gint value)
-{
-	gint lo = 0, hi = 0;
-
-	if (value < 0)
-		return g_strdup(_("unknown (the chip's report cannot be read)"));
-	if (value == 0x00)
-		return g_strdup(_("not reported by the chip (0x00)"));
-	if (value == SDT_EMMC_LIFE_TIME_EXCEEDED)
-		return g_strdup(/* xgettext:no-c-format */
-				_("past its rated life (0x0B: more than 100% used)"));
-	if (sdt_emmc_life_time_range(value, &lo, &hi))
-		/* Translators: the share of the chip's rated life used, e.g. "10–20%", and the
-		 * raw register value */
-		return g_strdup_printf(_("%d–%d%% of its rated life used (0x%02X)"), lo, hi, value);
-	/* Translators: a register value outside the JEDEC table, e.g. "0x0C" */
-	return g_strdup_printf(_("unknown value 0x%02X (not in the JEDEC table)"), value);
-}
-
-gchar *
-sdt_emmc_pre_eol_describe(gint value)
-{
-	switch (value) {
-	case SDT_EMMC_PRE_EOL_NOT_DEFINED:
-		return g_strdup(_("not reported by the chip (0x00)"));
-	case SDT_EMMC_PRE_EOL_NORMAL:
-		return g_strdup(_("normal (0x01)"));
-	case SDT_EMMC_PRE_EOL_WARNING:
-		return g_strdup(/* xgettext:no-c-format */
-				_("warning (0x02): 80% of the reserved blocks are used"));
-	case SDT_EMMC_PRE_EOL_URGENT:
-		return g_strdup(_("urgent (0x03): the reserved blocks are almost used up"));
-	default:
-		if (value < 0)
-			return g_strdup(_("unknown (the chip's report cannot be read)"));
-		return g_strdup_printf(_("unknown value 0x%02X (not in the JEDEC table)"), value);
-	}
-}
-
-gchar *
-sdt_emmc_wear_summary(const SdtEmmcWear *wear)
-{
-	switch (sdt_emmc_wear_level(wear)) {
-	case SDT_EMMC_WEAR_NORMAL:
-		return g_strdup(_("The eMMC reports normal wear."));
-	case SDT_EMMC_WEAR_WARNING:
-		return g_strdup(_("The eMMC reports heavy wear: back up your data and plan to "
-				  "replace the board or module."));
-	case SDT_EMMC_WEAR_URGENT:
-		return g_strdup(_("The eMMC reports that it is worn out: back up your data now "
-				  "and replace the board or module."));
-	case SDT_EMMC_WEAR_UNKNOWN:
-	default:
-		return g_strdup(_("The eMMC's wear is unknown: it reports no life-time or "
-				  "pre-EOL figure that SD Tuner can interpret."));
-	}
-}
-
 /* PLATFORM.md §6.8: the kernel's eMMC ids (drivers/mmc/core/card.h), likely, never proof */
 static const struct {
 	guint manfid;

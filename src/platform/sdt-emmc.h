@@ -68,14 +68,6 @@ SdtEmmcWearLevel sdt_emmc_wear_level(const SdtEmmcWear *wear);
 /* "unknown", "normal", "warning", "urgent" */
 const gchar *sdt_emmc_wear_level_to_string(SdtEmmcWearLevel level);
 
-/* translated words for the user: "10–20% of its rated life used", "past its rated life",
- * "not reported (0x00)", "unknown value 0x0c" */
-gchar *sdt_emmc_life_time_describe(gint value);
-/* translated: "normal", "warning: 80% of the reserved blocks are used", ... */
-gchar *sdt_emmc_pre_eol_describe(gint value);
-/* one translated sentence on the whole chip, for the health summary */
-gchar *sdt_emmc_wear_summary(const SdtEmmcWear *wear);
-
 /*
  * The eMMC CID (JEDEC JESD84: MID [127:120], CBX [113:112], OID [111:104], PNM [103:56]
  * six characters, PRV [55:48], PSN [47:16], MDT [15:8]: month [15:12], year [11:8] from

@@ -7,10 +7,10 @@
 
 #include <errno.h>
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "sdt-error.h"
 #include "sdt-info.h"
-#include "sdt-json.h"
 #include "sdt-mounts.h"
 
 /* debugfs ios is a few hundred bytes */
@@ -266,331 +266,239 @@ sdt_info_collect(SdtContext *ctx, GError **error)
 	return g_steal_pointer(&info);
 }
 
+/* a value the document carries when @known, else unknown (null) */
+#define SDT_INFO_INT(known, value) ((known) ? (gint64) (value) : SDT_INFO_REPORT_UNKNOWN)
+#define SDT_INFO_FLAG(known, value)               \
+	(!(known)  ? SDT_INFO_REPORT_FLAG_UNKNOWN \
+	 : (value) ? SDT_INFO_REPORT_FLAG_YES     \
+		   : SDT_INFO_REPORT_FLAG_NO)
+
 static void
-sdt_info_board_to_json(SdtInfo *info, JsonBuilder *b)
+sdt_info_strings_copy(GPtrArray *to, gchar *const *strv)
+{
+	for (guint i = 0; strv != NULL && strv[i] != NULL; i++)
+		g_ptr_array_add(to, g_strdup(strv[i]));
+}
+
+static void
+sdt_info_board_to_report(const SdtInfo *info, SdtInfoReportBoard *r)
 {
 	SdtBoard *board = info->board;
 	const SdtBoardModel *model = board->info;
-	g_autofree gchar *revision = sdt_board_get_revision_string(board);
 
-	json_builder_set_member_name(b, "board");
-	json_builder_begin_object(b);
-	sdt_json_string_or_null(b, "model", board->model);
-	sdt_json_string_or_null(b, "key", sdt_board_get_key(board));
-	sdt_json_string_or_null(b, "revision", revision);
-	sdt_json_int_or_null(b,
-			     "type_code",
-			     board->has_revision && board->revision.new_style,
-			     board->revision.type_code);
-	sdt_json_string_or_null(b, "soc", board->soc);
-	sdt_json_string_or_null(b,
-				"sd_controller",
-				sdt_board_sd_controller_to_string(sdt_board_get_controller(board)));
-	/* extras */
-	sdt_json_string_or_null(b, "name", model != NULL ? model->name : NULL);
-	sdt_json_string_or_null(b, "filter", model != NULL ? model->filter : NULL);
-	sdt_json_int_or_null(b,
-			     "core_clock_hz",
-			     model != NULL && model->core_clock_hz > 0,
-			     model != NULL ? model->core_clock_hz : 0);
-	sdt_json_int_or_null(b,
-			     "memory_mb",
-			     board->has_revision && board->revision.memory_mb > 0,
-			     board->revision.memory_mb);
-	sdt_json_string_or_null(b, "source", sdt_board_source_to_string(board->source));
-	json_builder_set_member_name(b, "compatible");
-	json_builder_begin_array(b);
-	for (guint i = 0; board->compatible != NULL && board->compatible[i] != NULL; i++)
-		json_builder_add_string_value(b, board->compatible[i]);
-	json_builder_end_array(b);
-	json_builder_end_object(b);
+	r->model = g_strdup(board->model);
+	r->key = g_strdup(sdt_board_get_key(board));
+	r->revision = sdt_board_get_revision_string(board);
+	r->type_code = SDT_INFO_INT(board->has_revision && board->revision.new_style,
+				    board->revision.type_code);
+	r->soc = g_strdup(board->soc);
+	r->sd_controller =
+		g_strdup(sdt_board_sd_controller_to_string(sdt_board_get_controller(board)));
+	r->name = g_strdup(model != NULL ? model->name : NULL);
+	r->filter = g_strdup(model != NULL ? model->filter : NULL);
+	r->core_clock_hz = SDT_INFO_INT(model != NULL && model->core_clock_hz > 0,
+					model != NULL ? model->core_clock_hz : 0);
+	r->memory_mb = SDT_INFO_INT(board->has_revision && board->revision.memory_mb > 0,
+				    board->revision.memory_mb);
+	r->source = g_strdup(sdt_board_source_to_string(board->source));
+	sdt_info_strings_copy(r->compatible, board->compatible);
 }
 
 /* the DESIGN.md members of "card": who made it and what it says it can do */
 static void
-sdt_info_card_identity_to_json(SdtCard *card, JsonBuilder *b)
+sdt_info_card_identity_to_report(const SdtCard *card, SdtInfoReportCard *r)
 {
 	gboolean cid = card->present && card->cid_valid;
 	gboolean scr = card->present && card->scr_valid;
 	gboolean ssr = card->present && card->ssr_valid;
 	gboolean emmc = card->kind == SDT_CARD_KIND_EMMC;
-	g_autofree gchar *date = cid ? sdt_card_regs_cid_get_date(&card->cid) : NULL;
-	const gchar *name = cid ? card->cid.name : card->present ? card->sysfs_name : NULL;
 	/* the eMMC manufacturer ids are not the SD ones; its OID is a byte (card.emmc.oemid) */
 	const gchar *maker = !cid   ? NULL
 			     : emmc ? sdt_emmc_manufacturer_name(card->cid.manfid)
 				    : sdt_card_regs_manufacturer_name(card->cid.manfid);
 
-	json_builder_set_member_name(b, "present");
-	json_builder_add_boolean_value(b, card->present);
-	sdt_json_string_or_null(b, "device", card->device);
-	sdt_json_int_or_null(b, "manfid", cid, card->cid.manfid);
-	sdt_json_string_or_null(b, "manufacturer", maker);
-	sdt_json_string_or_null(b, "oemid", cid && !emmc ? card->cid.oemid : NULL);
-	sdt_json_string_or_null(b, "name", name);
-	sdt_json_string_or_null(b, "date", date);
-	sdt_json_int_or_null(b,
-			     "capacity_bytes",
-			     card->present && card->capacity_bytes >= 0,
-			     card->capacity_bytes);
-	sdt_json_string_or_null(b,
-				"spec_version",
-				scr ? sdt_card_regs_scr_get_spec_version(&card->scr) : NULL);
-	sdt_json_int_or_null(b,
-			     "speed_class",
-			     ssr && card->ssr.speed_class >= 0,
-			     card->ssr.speed_class);
-	sdt_json_int_or_null(b, "uhs_grade", ssr && card->ssr.uhs_grade >= 0, card->ssr.uhs_grade);
-	sdt_json_int_or_null(b,
-			     "video_class",
-			     ssr && card->ssr.video_class >= 0,
-			     card->ssr.video_class);
-	sdt_json_int_or_null(b, "app_class", ssr && card->ssr.app_class >= 0, card->ssr.app_class);
-	sdt_json_int_or_null(b, "cq_depth", ssr, card->ssr.cq_depth);
-	sdt_json_bool_or_null(b, "cache", ssr, card->ssr.cache);
+	r->present = card->present;
+	r->device = g_strdup(card->device);
+	r->manfid = SDT_INFO_INT(cid, card->cid.manfid);
+	r->manufacturer = g_strdup(maker);
+	r->oemid = g_strdup(cid && !emmc ? card->cid.oemid : NULL);
+	r->name = g_strdup(cid ? card->cid.name : card->present ? card->sysfs_name : NULL);
+	r->date = cid ? sdt_card_regs_cid_get_date(&card->cid) : NULL;
+	r->capacity_bytes =
+		SDT_INFO_INT(card->present && card->capacity_bytes >= 0, card->capacity_bytes);
+	r->spec_version = g_strdup(scr ? sdt_card_regs_scr_get_spec_version(&card->scr) : NULL);
+	r->speed_class = SDT_INFO_INT(ssr && card->ssr.speed_class >= 0, card->ssr.speed_class);
+	r->uhs_grade = SDT_INFO_INT(ssr && card->ssr.uhs_grade >= 0, card->ssr.uhs_grade);
+	r->video_class = SDT_INFO_INT(ssr && card->ssr.video_class >= 0, card->ssr.video_class);
+	r->app_class = SDT_INFO_INT(ssr && card->ssr.app_class >= 0, card->ssr.app_class);
+	r->cq_depth = SDT_INFO_INT(ssr, card->ssr.cq_depth);
+	r->cache = SDT_INFO_FLAG(ssr, card->ssr.cache);
 }
 
 /* extras: where the card sits (host, driver, mounts) */
 static void
-sdt_info_card_place_to_json(SdtCard *card, JsonBuilder *b)
+sdt_info_card_place_to_report(const SdtCard *card, SdtInfoReportCard *r)
 {
-	sdt_json_string_or_null(b, "type", card->type);
-	sdt_json_string_or_null(b,
-				"kind",
-				card->present ? sdt_card_kind_to_string(card->kind) : NULL);
-	sdt_json_string_or_null(b, "mmc_device", card->mmc_name);
-	sdt_json_string_or_null(b, "host", card->host);
-	sdt_json_string_or_null(b, "host_device", card->host_device);
-	sdt_json_string_or_null(b, "host_driver", card->host_driver);
-	sdt_json_bool_or_null(b,
-			      "holds_system",
-			      card->present && card->mounts_known,
-			      card->holds_system);
-	sdt_json_string_or_null(b, "system_device", card->system_device);
-	json_builder_set_member_name(b, "mount_points");
-	json_builder_begin_array(b);
+	r->type = g_strdup(card->type);
+	r->kind = g_strdup(card->present ? sdt_card_kind_to_string(card->kind) : NULL);
+	r->mmc_device = g_strdup(card->mmc_name);
+	r->host = g_strdup(card->host);
+	r->host_device = g_strdup(card->host_device);
+	r->host_driver = g_strdup(card->host_driver);
+	r->holds_system = SDT_INFO_FLAG(card->present && card->mounts_known, card->holds_system);
+	r->system_device = g_strdup(card->system_device);
 	for (guint i = 0; i < card->mount_points->len; i++)
-		json_builder_add_string_value(b, g_ptr_array_index(card->mount_points, i));
-	json_builder_end_array(b);
-	sdt_json_int_or_null(b, "size_bytes", card->size_bytes >= 0, card->size_bytes);
+		g_ptr_array_add(r->mount_points,
+				g_strdup(g_ptr_array_index(card->mount_points, i)));
+	r->size_bytes = SDT_INFO_INT(card->size_bytes >= 0, card->size_bytes);
 }
 
 /* extras: the register fields the DESIGN.md members leave out */
 static void
-sdt_info_card_registers_to_json(SdtCard *card, JsonBuilder *b)
+sdt_info_card_registers_to_report(const SdtCard *card, SdtInfoReportCard *r)
 {
 	gboolean cid = card->present && card->cid_valid;
+	gboolean csd = card->present && card->csd_valid;
 	gboolean scr = card->present && card->scr_valid;
 	gboolean ssr = card->present && card->ssr_valid;
-	g_autofree gchar *serial = cid ? g_strdup_printf("0x%08x", card->cid.serial) : NULL;
 
-	sdt_json_string_or_null(b, "serial", serial);
-	sdt_json_int_or_null(b, "hwrev", cid, card->cid.hwrev);
-	sdt_json_int_or_null(b, "fwrev", cid, card->cid.fwrev);
-	sdt_json_int_or_null(b,
-			     "csd_version",
-			     card->present && card->csd_valid,
-			     card->csd.structure + 1);
-	sdt_json_int_or_null(b,
-			     "max_dtr_hz",
-			     card->present && card->csd_valid && card->csd.max_dtr_hz > 0,
-			     card->csd.max_dtr_hz);
-	sdt_json_bool_or_null(b, "cmd23", scr, card->scr.cmd23);
-	sdt_json_bool_or_null(b, "cmd48", scr, card->scr.cmd48);
-	sdt_json_int_or_null(b, "performance_move", ssr, card->ssr.performance_move);
-	sdt_json_int_or_null(b,
-			     "au_size_bytes",
-			     ssr && card->ssr.au_size_bytes > 0,
-			     card->ssr.au_size_bytes);
-	sdt_json_bool_or_null(b, "discard", ssr, card->ssr.discard);
-	sdt_json_bool_or_null(b, "card_maintenance", ssr, card->ssr.card_maintenance);
-	sdt_json_bool_or_null(b, "host_maintenance", ssr, card->ssr.host_maintenance);
-}
-
-static void
-sdt_json_flag(JsonBuilder *b, const gchar *name, gboolean value)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_add_boolean_value(b, value);
+	r->serial = cid ? g_strdup_printf("0x%08x", card->cid.serial) : NULL;
+	r->hwrev = SDT_INFO_INT(cid, card->cid.hwrev);
+	r->fwrev = SDT_INFO_INT(cid, card->cid.fwrev);
+	r->csd_version = SDT_INFO_INT(csd, card->csd.structure + 1);
+	r->max_dtr_hz = SDT_INFO_INT(csd && card->csd.max_dtr_hz > 0, card->csd.max_dtr_hz);
+	r->cmd23 = SDT_INFO_FLAG(scr, card->scr.cmd23);
+	r->cmd48 = SDT_INFO_FLAG(scr, card->scr.cmd48);
+	r->performance_move = SDT_INFO_INT(ssr, card->ssr.performance_move);
+	r->au_size_bytes =
+		SDT_INFO_INT(ssr && card->ssr.au_size_bytes > 0, card->ssr.au_size_bytes);
+	r->discard = SDT_INFO_FLAG(ssr, card->ssr.discard);
+	r->card_maintenance = SDT_INFO_FLAG(ssr, card->ssr.card_maintenance);
+	r->host_maintenance = SDT_INFO_FLAG(ssr, card->ssr.host_maintenance);
 }
 
 /* extras: the SD 4.x extension registers (performance, power), null when unread */
 static void
-sdt_info_card_extensions_to_json(SdtCard *card, JsonBuilder *b)
+sdt_info_card_extensions_to_report(const SdtCard *card, SdtInfoReportCard *r)
 {
-	json_builder_set_member_name(b, "ext_perf");
-	if (card->present && card->ext_perf >= 0) {
-		json_builder_begin_object(b);
-		json_builder_set_member_name(b, "raw");
-		json_builder_add_int_value(b, card->ext_perf);
-		sdt_json_flag(b, "cache", card->ext_perf & SDT_EXT_PERF_CACHE);
-		sdt_json_flag(b, "cmd_queue", card->ext_perf & SDT_EXT_PERF_CMD_QUEUE);
-		sdt_json_flag(b, "card_maintenance", card->ext_perf & SDT_EXT_PERF_CARD_MAINT);
-		sdt_json_flag(b, "host_maintenance", card->ext_perf & SDT_EXT_PERF_HOST_MAINT);
-		json_builder_end_object(b);
-	} else {
-		json_builder_add_null_value(b);
+	r->ext_perf.present = card->present && card->ext_perf >= 0;
+	if (r->ext_perf.present) {
+		r->ext_perf.raw = card->ext_perf;
+		r->ext_perf.cache = (card->ext_perf & SDT_EXT_PERF_CACHE) != 0;
+		r->ext_perf.cmd_queue = (card->ext_perf & SDT_EXT_PERF_CMD_QUEUE) != 0;
+		r->ext_perf.card_maintenance = (card->ext_perf & SDT_EXT_PERF_CARD_MAINT) != 0;
+		r->ext_perf.host_maintenance = (card->ext_perf & SDT_EXT_PERF_HOST_MAINT) != 0;
 	}
-	json_builder_set_member_name(b, "ext_power");
-	if (card->present && card->ext_power >= 0) {
-		json_builder_begin_object(b);
-		json_builder_set_member_name(b, "raw");
-		json_builder_add_int_value(b, card->ext_power);
-		sdt_json_flag(b, "power_off_notify", card->ext_power & SDT_EXT_POWER_OFF_NOTIFY);
-		json_builder_end_object(b);
-	} else {
-		json_builder_add_null_value(b);
+	r->ext_power.present = card->present && card->ext_power >= 0;
+	if (r->ext_power.present) {
+		r->ext_power.raw = card->ext_power;
+		r->ext_power.power_off_notify = (card->ext_power & SDT_EXT_POWER_OFF_NOTIFY) != 0;
 	}
-	json_builder_set_member_name(b, "registers");
-	json_builder_begin_object(b);
-	sdt_json_string_or_null(b, "cid", card->cid_hex);
-	sdt_json_string_or_null(b, "csd", card->csd_hex);
-	sdt_json_string_or_null(b, "scr", card->scr_hex);
-	sdt_json_string_or_null(b, "ssr", card->ssr_hex);
-	sdt_json_string_or_null(b, "ext_perf", card->ext_perf_hex);
-	sdt_json_string_or_null(b, "ext_power", card->ext_power_hex);
-	json_builder_end_object(b);
+	r->registers.cid = g_strdup(card->cid_hex);
+	r->registers.csd = g_strdup(card->csd_hex);
+	r->registers.scr = g_strdup(card->scr_hex);
+	r->registers.ssr = g_strdup(card->ssr_hex);
+	r->registers.ext_perf = g_strdup(card->ext_perf_hex);
+	r->registers.ext_power = g_strdup(card->ext_power_hex);
 }
 
 /* one life-time estimate: the raw byte, its JEDEC meaning, the share of life used */
 static void
-sdt_info_emmc_life_to_json(JsonBuilder *b, const gchar *member, gint value)
+sdt_info_emmc_life_to_report(gint value, SdtInfoReportLifeTime *r)
 {
 	gint lo = -1, hi = -1;
 	gboolean range = sdt_emmc_life_time_range(value, &lo, &hi);
 
-	json_builder_set_member_name(b, member);
-	json_builder_begin_object(b);
-	sdt_json_int_or_null(b, "value", value >= 0, value);
-	sdt_json_string_or_null(b, "state", sdt_emmc_life_time_state_to_string(value));
-	sdt_json_int_or_null(b, "used_min_percent", range, lo);
-	sdt_json_int_or_null(b, "used_max_percent", range && hi >= 0, hi);
-	json_builder_end_object(b);
+	r->value = SDT_INFO_INT(value >= 0, value);
+	r->state = g_strdup(sdt_emmc_life_time_state_to_string(value));
+	r->used_min_percent = SDT_INFO_INT(range, lo);
+	r->used_max_percent = SDT_INFO_INT(range && hi >= 0, hi);
 }
 
-void
-sdt_info_emmc_to_json(const SdtCard *card, JsonBuilder *b)
+SdtInfoReportEmmc *
+sdt_info_emmc_to_report(const SdtCard *card)
 {
-	json_builder_set_member_name(b, "emmc");
-	if (!card->present || card->kind != SDT_CARD_KIND_EMMC) {
-		json_builder_add_null_value(b);
-		return;
-	}
-	json_builder_begin_object(b);
-	json_builder_set_member_name(b, "wear");
-	json_builder_add_string_value(
-		b,
-		sdt_emmc_wear_level_to_string(sdt_emmc_wear_level(&card->emmc)));
-	sdt_info_emmc_life_to_json(b, "life_time_a", card->emmc.life_time_a);
-	sdt_info_emmc_life_to_json(b, "life_time_b", card->emmc.life_time_b);
-	json_builder_set_member_name(b, "pre_eol");
-	json_builder_begin_object(b);
-	sdt_json_int_or_null(b, "value", card->emmc.pre_eol >= 0, card->emmc.pre_eol);
-	sdt_json_string_or_null(b, "state", sdt_emmc_pre_eol_to_string(card->emmc.pre_eol));
-	json_builder_end_object(b);
-	sdt_json_int_or_null(b, "ext_csd_rev", card->emmc_ext_csd_rev >= 0, card->emmc_ext_csd_rev);
-	sdt_json_int_or_null(b, "oemid", card->cid_valid, card->emmc_oemid);
-	json_builder_set_member_name(b, "raw");
-	json_builder_begin_object(b);
-	sdt_json_string_or_null(b, "life_time", card->life_time_text);
-	sdt_json_string_or_null(b, "pre_eol_info", card->pre_eol_text);
-	sdt_json_string_or_null(b, "rev", card->ext_csd_rev_text);
-	json_builder_end_object(b);
-	json_builder_end_object(b);
+	SdtInfoReportEmmc *r;
+
+	g_return_val_if_fail(card != NULL, NULL);
+	if (!card->present || card->kind != SDT_CARD_KIND_EMMC)
+		return NULL;
+	r = sdt_info_report_emmc_new();
+	r->wear = g_strdup(sdt_emmc_wear_level_to_string(sdt_emmc_wear_level(&card->emmc)));
+	sdt_info_emmc_life_to_report(card->emmc.life_time_a, &r->life_time_a);
+	sdt_info_emmc_life_to_report(card->emmc.life_time_b, &r->life_time_b);
+	r->pre_eol = SDT_INFO_INT(card->emmc.pre_eol >= 0, card->emmc.pre_eol);
+	r->pre_eol_state = g_strdup(sdt_emmc_pre_eol_to_string(card->emmc.pre_eol));
+	r->ext_csd_rev = SDT_INFO_INT(card->emmc_ext_csd_rev >= 0, card->emmc_ext_csd_rev);
+	r->oemid = SDT_INFO_INT(card->cid_valid, card->emmc_oemid);
+	r->raw_life_time = g_strdup(card->life_time_text);
+	r->raw_pre_eol_info = g_strdup(card->pre_eol_text);
+	r->raw_rev = g_strdup(card->ext_csd_rev_text);
+	return r;
 }
 
 static void
-sdt_info_card_to_json(SdtInfo *info, JsonBuilder *b)
+sdt_info_bus_to_report(const SdtInfo *info, SdtInfoReportBus *r)
 {
-	json_builder_set_member_name(b, "card");
-	json_builder_begin_object(b);
-	sdt_info_card_identity_to_json(info->card, b);
-	sdt_info_card_place_to_json(info->card, b);
-	sdt_info_card_registers_to_json(info->card, b);
-	sdt_info_card_extensions_to_json(info->card, b);
-	sdt_info_emmc_to_json(info->card, b);
-	json_builder_end_object(b);
-}
+	const SdtSdBusState *bus = &info->bus;
 
-static void
-sdt_info_bus_to_json(SdtInfo *info, JsonBuilder *b)
-{
-	SdtSdBusState *bus = &info->bus;
+	r->clock_hz = SDT_INFO_INT(bus->ios.clock_hz >= 0, bus->ios.clock_hz);
+	r->actual_clock_hz = SDT_INFO_INT(bus->ios.actual_clock_hz >= 0, bus->ios.actual_clock_hz);
+	r->timing = g_strdup(sdt_sd_bus_timing_to_string(bus->ios.timing));
+	r->bus_width = SDT_INFO_INT(bus->ios.bus_width > 0, bus->ios.bus_width);
 	/* one decimal is all the precision a ceiling has */
-	gdouble ceiling = (gdouble) (gint64) (bus->ceiling_mb_s * 10 + 0.5) / 10;
-
-	json_builder_set_member_name(b, "bus");
-	json_builder_begin_object(b);
-	sdt_json_int_or_null(b, "clock_hz", bus->ios.clock_hz >= 0, bus->ios.clock_hz);
-	sdt_json_int_or_null(b,
-			     "actual_clock_hz",
-			     bus->ios.actual_clock_hz >= 0,
-			     bus->ios.actual_clock_hz);
-	sdt_json_string_or_null(b, "timing", sdt_sd_bus_timing_to_string(bus->ios.timing));
-	sdt_json_int_or_null(b, "bus_width", bus->ios.bus_width > 0, bus->ios.bus_width);
-	sdt_json_double_or_null(b, "ceiling_mb_s", bus->ceiling_mb_s >= 0, ceiling);
-	sdt_json_string_or_null(b, "cqe", sdt_info_cqe_state_to_string(bus->cqe));
-	/* extras */
-	/* the kernel's ios file gives hundredths of a volt */
-	sdt_json_double_or_null(b,
-				"signal_voltage",
-				bus->ios.signal_voltage > 0,
-				(gdouble) (gint64) (bus->ios.signal_voltage * 100 + 0.5) / 100);
-	sdt_json_string_or_null(b, "timing_text", bus->ios.timing_text);
-	sdt_json_string_or_null(b, "source", sdt_sd_bus_source_to_string(bus->source));
-	json_builder_end_object(b);
+	r->ceiling_mb_s = bus->ceiling_mb_s >= 0
+				  ? (gdouble) (gint64) (bus->ceiling_mb_s * 10 + 0.5) / 10
+				  : NAN;
+	r->cqe = g_strdup(sdt_info_cqe_state_to_string(bus->cqe));
+	/* extras; the kernel's ios file gives hundredths of a volt */
+	r->signal_voltage = bus->ios.signal_voltage > 0
+				    ? (gdouble) (gint64) (bus->ios.signal_voltage * 100 + 0.5) / 100
+				    : NAN;
+	r->timing_text = g_strdup(bus->ios.timing_text);
+	r->source = g_strdup(sdt_sd_bus_source_to_string(bus->source));
 }
 
 static void
-sdt_info_kernel_log_to_json(SdtInfo *info, JsonBuilder *b)
+sdt_info_kernel_log_to_report(const SdtInfo *info, SdtInfoReportKernelLog *r)
 {
-	SdtKmsgFacts *f = &info->kernel_log;
+	const SdtKmsgFacts *f = &info->kernel_log;
 	gboolean read = info->kernel_log_read;
-	g_autofree gchar *quirks =
-		f->quirks >= 0 ? g_strdup_printf("0x%08x", (guint) f->quirks) : NULL;
 
-	json_builder_set_member_name(b, "kernel_log");
-	json_builder_begin_object(b);
-	json_builder_set_member_name(b, "read");
-	json_builder_add_boolean_value(b, read);
-	sdt_json_int_or_null(b, "overclock_hz", read && f->overclock_hz >= 0, f->overclock_hz);
-	sdt_json_int_or_null(b,
-			     "overclock_current_hz",
-			     read && f->overclock_current_hz >= 0,
-			     f->overclock_current_hz);
-	sdt_json_int_or_null(b, "overclock_reduced", read, f->overclock_reduced);
-	sdt_json_bool_or_null(b, "overclock_cancelled", read, f->overclock_cancelled);
-	sdt_json_bool_or_null(b, "cqe_enabled", read, f->cqe_enabled && !f->cmdq_failed);
-	sdt_json_int_or_null(b, "cqe_tags", read && f->cqe_tags >= 0, f->cqe_tags);
-	sdt_json_bool_or_null(b, "host_software_queue", read, f->host_software_queue);
-	sdt_json_bool_or_null(b, "cmdq_failed", read, f->cmdq_failed);
-	sdt_json_int_or_null(b, "cqe_recovery", read, f->cqe_recovery);
-	sdt_json_string_or_null(b, "quirks", quirks);
-	sdt_json_string_or_null(b,
-				"card_timing",
-				read && f->card_seen ? sdt_sd_bus_timing_to_string(f->card_timing)
-						     : NULL);
-	sdt_json_string_or_null(b, "card_type", f->card_type);
-	json_builder_end_object(b);
+	r->read = read;
+	r->overclock_hz = SDT_INFO_INT(read && f->overclock_hz >= 0, f->overclock_hz);
+	r->overclock_current_hz =
+		SDT_INFO_INT(read && f->overclock_current_hz >= 0, f->overclock_current_hz);
+	r->overclock_reduced = SDT_INFO_INT(read, f->overclock_reduced);
+	r->overclock_cancelled = SDT_INFO_FLAG(read, f->overclock_cancelled);
+	r->cqe_enabled = SDT_INFO_FLAG(read, f->cqe_enabled && !f->cmdq_failed);
+	r->cqe_tags = SDT_INFO_INT(read && f->cqe_tags >= 0, f->cqe_tags);
+	r->host_software_queue = SDT_INFO_FLAG(read, f->host_software_queue);
+	r->cmdq_failed = SDT_INFO_FLAG(read, f->cmdq_failed);
+	r->cqe_recovery = SDT_INFO_INT(read, f->cqe_recovery);
+	r->quirks = f->quirks >= 0 ? g_strdup_printf("0x%08x", (guint) f->quirks) : NULL;
+	r->card_timing =
+		g_strdup(read && f->card_seen ? sdt_sd_bus_timing_to_string(f->card_timing) : NULL);
+	r->card_type = g_strdup(f->card_type);
 }
 
-JsonNode *
-sdt_info_to_json(SdtInfo *info)
+SdtInfoReport *
+sdt_info_to_report(const SdtInfo *info)
 {
-	g_autoptr(JsonBuilder) b = json_builder_new();
+	SdtInfoReport *r;
 
-	json_builder_begin_object(b);
-	sdt_info_board_to_json(info, b);
-	sdt_info_card_to_json(info, b);
-	sdt_info_bus_to_json(info, b);
-	sdt_info_kernel_log_to_json(info, b);
-	json_builder_set_member_name(b, "simulated");
-	json_builder_add_boolean_value(b, info->simulated);
-	json_builder_set_member_name(b, "warnings");
-	json_builder_begin_array(b);
+	g_return_val_if_fail(info != NULL, NULL);
+	r = sdt_info_report_new();
+	sdt_info_board_to_report(info, &r->board);
+	sdt_info_card_identity_to_report(info->card, &r->card);
+	sdt_info_card_place_to_report(info->card, &r->card);
+	sdt_info_card_registers_to_report(info->card, &r->card);
+	sdt_info_card_extensions_to_report(info->card, &r->card);
+	r->card.emmc = sdt_info_emmc_to_report(info->card);
+	sdt_info_bus_to_report(info, &r->bus);
+	sdt_info_kernel_log_to_report(info, &r->kernel_log);
+	r->simulated = info->simulated;
 	for (guint i = 0; i < info->warnings->len; i++)
-		json_builder_add_string_value(b, g_ptr_array_index(info->warnings, i));
-	json_builder_end_array(b);
-	json_builder_end_object(b);
-	return json_builder_get_root(b);
+		g_ptr_array_add(r->warnings, g_strdup(g_ptr_array_index(info->warnings, i)));
+	return r;
 }

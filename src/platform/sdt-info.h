@@ -5,12 +5,11 @@
 
 #pragma once
 
-#include <json-glib/json-glib.h>
-
 #include "sdt-board.h"
 #include "sdt-sd-bus.h"
 #include "sdt-card.h"
 #include "sdt-context.h"
+#include "sdt-info-report.h"
 #include "sdt-kmsg.h"
 
 G_BEGIN_DECLS
@@ -61,11 +60,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtInfo, sdt_info_free)
  */
 SdtInfo *sdt_info_collect(SdtContext *ctx, GError **error);
 
-/* the DESIGN.md `info` document (without the "config" member, added by the caller) */
-JsonNode *sdt_info_to_json(SdtInfo *info);
+/* the DESIGN.md `info` document (without its "config", which ops adds) */
+SdtInfoReport *sdt_info_to_report(const SdtInfo *info);
 
-/* the member "emmc" (card.emmc in info, health): the chip's own wear report, null for an
+/* the member "emmc" (card.emmc in info, health): the chip's own wear report, NULL for an
  * SD card or no card (DESIGN.md "eMMC and the system disk") */
-void sdt_info_emmc_to_json(const SdtCard *card, JsonBuilder *b);
+SdtInfoReportEmmc *sdt_info_emmc_to_report(const SdtCard *card);
 
 G_END_DECLS

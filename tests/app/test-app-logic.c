@@ -431,13 +431,24 @@ test_loop_state_phases(void)
 static void
 test_disk_words(void)
 {
-	SdtEmmcWear worn = {0x0b, 0x0a, 0x03};
-	SdtEmmcWear odd = {0x0c, -1, 0x07};
-	g_autofree gchar *nvme = sdt_disk_words_system(SDT_CLIENT_FLAG_NO, "nvme0n1p2");
-	g_autofree gchar *usb = sdt_disk_words_system(SDT_CLIENT_FLAG_NO, "sda2");
-	g_autofree gchar *nowhere = sdt_disk_words_system(SDT_CLIENT_FLAG_NO, NULL);
-	g_autofree gchar *w = sdt_disk_words_emmc_wear(&worn);
-	g_autofree gchar *o = sdt_disk_words_emmc_wear(&odd);
+	g_autoptr(SdtInfoReportEmmc) worn = sdt_info_report_emmc_new();
+	g_autoptr(SdtInfoReportEmmc) odd = sdt_info_report_emmc_new();
+	g_autofree gchar *nvme = sdt_disk_words_system(SDT_INFO_REPORT_FLAG_NO, "nvme0n1p2");
+	g_autofree gchar *usb = sdt_disk_words_system(SDT_INFO_REPORT_FLAG_NO, "sda2");
+	g_autofree gchar *nowhere = sdt_disk_words_system(SDT_INFO_REPORT_FLAG_NO, NULL);
+	g_autofree gchar *w = NULL;
+	g_autofree gchar *o = NULL;
+
+	/* card.emmc as the engine writes it: the verdict and the three values */
+	worn->wear = g_strdup("urgent");
+	worn->life_time_a.value = 0x0b;
+	worn->life_time_b.value = 0x0a;
+	worn->pre_eol = 0x03;
+	odd->wear = g_strdup("unknown");
+	odd->life_time_a.value = 0x0c;
+	odd->pre_eol = 0x07;
+	w = sdt_disk_words_emmc_wear(worn);
+	o = sdt_disk_words_emmc_wear(odd);
 
 	g_assert_cmpstr(nvme,
 			==,
@@ -445,8 +456,8 @@ test_disk_words(void)
 			"Tuner tunes nothing for it. You can still benchmark and check the card.");
 	g_assert_nonnull(strstr(usb, "sda2 (a USB drive)"));
 	g_assert_nonnull(strstr(nowhere, "The system does not run from this card"));
-	g_assert_null(sdt_disk_words_system(SDT_CLIENT_FLAG_YES, NULL));
-	g_assert_null(sdt_disk_words_system(SDT_CLIENT_FLAG_UNKNOWN, "nvme0n1p2"));
+	g_assert_null(sdt_disk_words_system(SDT_INFO_REPORT_FLAG_YES, NULL));
+	g_assert_null(sdt_disk_words_system(SDT_INFO_REPORT_FLAG_UNKNOWN, "nvme0n1p2"));
 	g_assert_cmpstr(
 		w,
 		==,

@@ -12,12 +12,12 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "sdt-bench.h"
 #include "sdt-bench-record.h"
+#include "sdt-bench.h"
 #include "sdt-client-check-map.h"
 #include "sdt-client-devices.h"
 #include "sdt-client-history.h"
-#include "sdt-client-info.h"
+#include "sdt-client-disk-words.h"
 #include "sdt-client-recommend.h"
 #include "sdt-client-status.h"
 #include "sdt-error.h"
@@ -599,318 +599,46 @@ test_history_bad(void)
 	}
 }
 
-/* `sdtunerctl --json info` on the pi5 root, as the engine wrote it */
-static JsonNode *
-info_fixture(void)
-{
-	g_autofree gchar *path =
-		g_test_build_filename(G_TEST_DIST, "data", "client", "info-pi5.json", NULL);
-	g_autofree gchar *text = NULL;
-	g_autoptr(GError) error = NULL;
-
-	g_assert_true(g_file_get_contents(path, &text, NULL, &error));
-	g_assert_no_error(error);
-	return parse_object(text);
-}
-
+/* the words of the disk members (card.system_device, card.emmc): every byte value of a
+ * life-time estimate is worded, JEDEC's table as shares, the rest unknown */
 static void
-test_info_read(void)
+test_disk_words(void)
 {
-	g_autoptr(JsonNode) root = info_fixture();
-	g_autoptr(GError) error = NULL;
-	g_autoptr(SdtClientInfo) info =
-		sdt_client_info_from_json(json_node_get_object(root), &error);
-	SdtClientInfoSetting *set;
+	for (gint64 v = -1; v <= 0x100; v++) {
+		g_autofree gchar *words = sdt_client_disk_words_life_time(v);
+		g_autofree gchar *eol = sdt_client_disk_words_pre_eol(v);
 
-	g_assert_no_error(error);
-	g_assert_cmpstr(info->board.model, ==, "Raspberry Pi 5 Model B Rev 1.0");
-	g_assert_cmpstr(info->board.key, ==, "5");
-	g_assert_cmpstr(info->board.revision, ==, "d04170");
-	g_assert_cmpint(info->board.type_code, ==, 0x17);
-	g_assert_cmpstr(info->board.sd_controller, ==, "sdhci-brcmstb");
-	g_assert_cmpstr(info->board.filter, ==, "[board-type=0x17]");
-	g_assert_cmpint(info->board.core_clock_hz, ==, SDT_CLIENT_INFO_UNKNOWN);
-	g_assert_true(info->card.present);
-	g_assert_cmpstr(info->card.device, ==, "mmcblk0");
-	g_assert_cmpstr(info->card.date, ==, "2022-11");
-	g_assert_cmpint(info->card.capacity_bytes, >, 60000000000);
-	g_assert_cmpint(info->card.app_class, ==, 2);
-	g_assert_cmpint(info->card.uhs_grade, ==, 3);
-	g_assert_cmpint(info->card.cq_depth, ==, 32);
-	g_assert_cmpint(info->card.cache, ==, SDT_CLIENT_FLAG_YES);
-	g_assert_cmpint(info->card.holds_system, ==, SDT_CLIENT_FLAG_YES);
-	g_assert_cmpuint(info->card.mount_points->len, ==, 2);
-	g_assert_cmpstr(g_ptr_array_index(info->card.mount_points, 1), ==, "/boot/firmware");
-	g_assert_true(info->card.has_ext_perf);
-	g_assert_true(info->card.ext_perf_cmd_queue);
-	g_assert_true(info->card.ext_power_off_notify);
-	g_assert_true(info->bus.present);
-	g_assert_cmpint(info->bus.clock_hz, ==, 200000000);
-	g_assert_cmpstr(info->bus.timing, ==, "uhs-sdr104");
-	g_assert_cmpfloat(info->bus.signal_voltage, ==, 1.8);
-	g_assert_cmpfloat(info->bus.ceiling_mb_s, ==, 100);
-	g_assert_cmpstr(info->bus.cqe, ==, "enabled");
-	g_assert_true(info->kernel_log.read);
-	g_assert_true(info->kernel_log.cqe_enabled);
-	g_assert_cmpint(info->kernel_log.cqe_tags, ==, 31);
-	g_assert_cmpint(info->kernel_log.overclock_hz, ==, SDT_CLIENT_INFO_UNKNOWN);
-	g_assert_cmpstr(info->kernel_log.quirks, ==, "0x00004000");
-	g_assert_true(info->config.present);
-	g_assert_cmpstr(info->config.path, ==, "/boot/firmware/config.txt");
-	g_assert_null(info->config.error);
-	g_assert_cmpuint(info->config.settings->len, >, 1);
-	set = g_ptr_array_index(info->config.settings, 1);
-	g_assert_cmpstr(set->text, ==, "dtoverlay=sdtweak,poll_once");
-	g_assert_cmpint(set->line, ==, 8);
-	g_assert_true(set->applies);
-	g_assert_false(set->managed);
-	g_assert_nonnull(set->warning);
-	g_assert_true(info->simulated);
-	g_assert_cmpuint(info->warnings->len, ==, 0);
-}
-
-/* every member the reader reads: its JSON type and where the reader puts it */
-static const struct {
-	const gchar *path;
-	gchar type; /* s string, i integer, n number, b boolean, f yes/no/null, o object, a array */
-	gsize offset;   /* in SdtClientInfo, or in SdtClientInfoSetting for "config.sd_settings[0]."
-			 */
-	gint64 unknown; /* i, b and f: the value of null */
-} info_members[] = {
-#define M(path, type, member, unknown)                               \
-	{                                                            \
-		path, type, offsetof(SdtClientInfo, member), unknown \
+		g_assert_nonnull(words);
+		g_assert_nonnull(eol);
+		if (v >= 0x0c && v <= 0xff)
+			g_assert_nonnull(strstr(words, "unknown value"));
 	}
-#define SET(path, type, member, unknown)                                                     \
-	{                                                                                    \
-		"config.sd_settings[0]." path, type, offsetof(SdtClientInfoSetting, member), \
-			unknown                                                              \
+	{
+		g_autofree gchar *w = sdt_client_disk_words_life_time(0x01);
+		g_autofree gchar *x = sdt_client_disk_words_life_time(0x0b);
+		g_autofree gchar *y = sdt_client_disk_words_life_time(0x0c);
+		g_autofree gchar *z = sdt_client_disk_words_life_time(-1);
+		g_autofree gchar *big = sdt_client_disk_words_life_time(0x100);
+		g_autofree gchar *eol = sdt_client_disk_words_pre_eol(0x02);
+		g_autofree gchar *worn = sdt_client_disk_words_emmc_summary("urgent");
+		g_autofree gchar *unknown = sdt_client_disk_words_emmc_summary(NULL);
+
+		g_assert_cmpstr(w, ==, "0–10% of its rated life used (0x01)");
+		g_assert_cmpstr(x, ==, "past its rated life (0x0B: more than 100% used)");
+		g_assert_cmpstr(y, ==, "unknown value 0x0C (not in the JEDEC table)");
+		g_assert_cmpstr(z, ==, "unknown (the chip's report cannot be read)");
+		g_assert_cmpstr(big, ==, z);
+		g_assert_cmpstr(eol, ==, "warning (0x02): 80% of the reserved blocks are used");
+		g_assert_nonnull(strstr(worn, "worn out"));
+		g_assert_nonnull(strstr(unknown, "unknown"));
 	}
-	M("board", 'o', board, 0),
-	M("board.model", 's', board.model, 0),
-	M("board.key", 's', board.key, 0),
-	M("board.name", 's', board.name, 0),
-	M("board.revision", 's', board.revision, 0),
-	M("board.type_code", 'i', board.type_code, -1),
-	M("board.soc", 's', board.soc, 0),
-	M("board.sd_controller", 's', board.sd_controller, 0),
-	M("board.filter", 's', board.filter, 0),
-	M("board.core_clock_hz", 'i', board.core_clock_hz, -1),
-	M("card", 'o', card, 0),
-	M("card.present", 'b', card.present, FALSE),
-	M("card.device", 's', card.device, 0),
-	M("card.mmc_device", 's', card.mmc_device, 0),
-	M("card.host_device", 's', card.host_device, 0),
-	M("card.host_driver", 's', card.host_driver, 0),
-	M("card.manfid", 'i', card.manfid, -1),
-	M("card.manufacturer", 's', card.manufacturer, 0),
-	M("card.oemid", 's', card.oemid, 0),
-	M("card.name", 's', card.name, 0),
-	M("card.serial", 's', card.serial, 0),
-	M("card.date", 's', card.date, 0),
-	M("card.capacity_bytes", 'i', card.capacity_bytes, -1),
-	M("card.spec_version", 's', card.spec_version, 0),
-	M("card.speed_class", 'i', card.speed_class, -1),
-	M("card.uhs_grade", 'i', card.uhs_grade, -1),
-	M("card.video_class", 'i', card.video_class, -1),
-	M("card.app_class", 'i', card.app_class, -1),
-	M("card.cq_depth", 'i', card.cq_depth, -1),
-	M("card.cache", 'f', card.cache, SDT_CLIENT_FLAG_UNKNOWN),
-	M("card.cmd48", 'f', card.cmd48, SDT_CLIENT_FLAG_UNKNOWN),
-	M("card.holds_system", 'f', card.holds_system, SDT_CLIENT_FLAG_UNKNOWN),
-	M("card.mount_points", 'a', card.mount_points, 0),
-	M("card.ext_perf", 'o', card.has_ext_perf, 0),
-	M("card.ext_perf.cache", 'b', card.ext_perf_cache, FALSE),
-	M("card.ext_perf.cmd_queue", 'b', card.ext_perf_cmd_queue, FALSE),
-	M("card.ext_power", 'o', card.has_ext_power, 0),
-	M("card.ext_power.power_off_notify", 'b', card.ext_power_off_notify, FALSE),
-	M("bus", 'o', bus, 0),
-	M("bus.clock_hz", 'i', bus.clock_hz, -1),
-	M("bus.actual_clock_hz", 'i', bus.actual_clock_hz, -1),
-	M("bus.timing", 's', bus.timing, 0),
-	M("bus.bus_width", 'i', bus.bus_width, -1),
-	M("bus.signal_voltage", 'n', bus.signal_voltage, 0),
-	M("bus.ceiling_mb_s", 'n', bus.ceiling_mb_s, 0),
-	M("bus.cqe", 's', bus.cqe, 0),
-	M("bus.source", 's', bus.source, 0),
-	M("kernel_log", 'o', kernel_log, 0),
-	M("kernel_log.read", 'b', kernel_log.read, FALSE),
-	M("kernel_log.overclock_hz", 'i', kernel_log.overclock_hz, -1),
-	M("kernel_log.overclock_reduced", 'i', kernel_log.overclock_reduced, 0),
-	M("kernel_log.overclock_cancelled", 'b', kernel_log.overclock_cancelled, FALSE),
-	M("kernel_log.cqe_enabled", 'b', kernel_log.cqe_enabled, FALSE),
-	M("kernel_log.cqe_tags", 'i', kernel_log.cqe_tags, -1),
-	M("kernel_log.host_software_queue", 'b', kernel_log.host_software_queue, FALSE),
-	M("kernel_log.cqe_recovery", 'i', kernel_log.cqe_recovery, 0),
-	M("kernel_log.quirks", 's', kernel_log.quirks, 0),
-	M("config", 'o', config, 0),
-	M("config.path", 's', config.path, 0),
-	M("config.error", 's', config.error, 0),
-	M("config.managed_block", 's', config.managed_block, 0),
-	M("config.sd_settings", 'a', config.settings, 0),
-	SET("text", 's', text, 0),
-	SET("line", 'i', line, 0),
-	SET("filter", 's', filter, 0),
-	SET("applies", 'b', applies, FALSE),
-	SET("managed", 'b', managed, FALSE),
-	SET("warning", 's', warning, 0),
-	M("simulated", 'b', simulated, FALSE),
-	M("warnings", 'a', warnings, 0),
-#undef M
-#undef SET
-};
-
-/* the object that holds the last member of @path ("config.sd_settings[0].text") */
-static JsonObject *
-info_parent(JsonObject *obj, const gchar *path, const gchar **member)
-{
-	g_auto(GStrv) parts = g_strsplit(path, ".", -1);
-	guint n = g_strv_length(parts);
-
-	for (guint i = 0; i + 1 < n; i++) {
-		gchar *bracket = strchr(parts[i], '[');
-		if (bracket != NULL) {
-			*bracket = '\0';
-			obj = json_array_get_object_element(
-				json_object_get_array_member(obj, parts[i]),
-				0);
-		} else {
-			obj = json_object_get_object_member(obj, parts[i]);
-		}
-	}
-	*member = strrchr(path, '.') != NULL ? strrchr(path, '.') + 1 : path;
-	return obj;
-}
-
-/* a member of the wrong type, wherever it is, is an error that names it */
-static void
-test_info_wrong_types(void)
-{
-	for (guint i = 0; i < G_N_ELEMENTS(info_members); i++) {
-		g_autoptr(JsonNode) root = info_fixture();
-		g_autoptr(GError) error = NULL;
-		g_autoptr(SdtClientInfo) info = NULL;
-		g_autofree gchar *quoted = g_strdup_printf("“%s”", info_members[i].path);
-		const gchar *member;
-		JsonObject *parent =
-			info_parent(json_node_get_object(root), info_members[i].path, &member);
-
-		if (info_members[i].type == 's')
-			json_object_set_int_member(parent, member, 1);
-		else if (info_members[i].type == 'i')
-			json_object_set_double_member(parent, member, 1.5);
-		else
-			json_object_set_string_member(parent, member, "x");
-		info = sdt_client_info_from_json(json_node_get_object(root), &error);
-		g_test_message("%s: %s",
-			       info_members[i].path,
-			       error != NULL ? error->message : "-");
-		g_assert_null(info);
-		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
-		g_assert_nonnull(strstr(error->message, quoted));
-	}
-}
-
-/* an element of the wrong type in an array */
-static void
-test_info_wrong_elements(void)
-{
-	const gchar *cases[][2] = {
-		{"{\"warnings\": [\"w\", 7]}", "“warnings[1]”"},
-		{"{\"card\": {\"mount_points\": [null]}}", "“card.mount_points[0]”"},
-		{"{\"config\": {\"sd_settings\": [{\"text\": \"a\"}, \"b\"]}}",
-		 "“config.sd_settings[1]”"},
-		{"{\"config\": {\"sd_settings\": [{\"text\": \"a\"}, {\"warning\": false}]}}",
-		 "“config.sd_settings[1].warning”"},
-	};
-
-	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
-		g_autoptr(GError) error = NULL;
-		g_autoptr(JsonNode) root = parse_object(cases[i][0]);
-		g_autoptr(SdtClientInfo) info =
-			sdt_client_info_from_json(json_node_get_object(root), &error);
-
-		g_assert_null(info);
-		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
-		g_assert_nonnull(strstr(error->message, cases[i][1]));
-	}
-}
-
-/* a null member is unknown: the document is read, that member has its "unknown" value */
-static void
-test_info_nulls(void)
-{
-	for (guint i = 0; i < G_N_ELEMENTS(info_members); i++) {
-		g_autoptr(JsonNode) root = info_fixture();
-		g_autoptr(GError) error = NULL;
-		g_autoptr(SdtClientInfo) info = NULL;
-		const gchar *member;
-		JsonObject *parent =
-			info_parent(json_node_get_object(root), info_members[i].path, &member);
-		gchar *base;
-		gpointer field;
-
-		json_object_set_null_member(parent, member);
-		info = sdt_client_info_from_json(json_node_get_object(root), &error);
-		g_test_message("%s", info_members[i].path);
-		g_assert_no_error(error);
-		base = g_str_has_prefix(info_members[i].path, "config.sd_settings[0].")
-			       ? g_ptr_array_index(info->config.settings, 0)
-			       : (gchar *) info;
-		field = base + info_members[i].offset;
-		switch (info_members[i].type) {
-		case 's':
-			g_assert_null(*(gchar **) field);
-			break;
-		case 'i':
-			g_assert_cmpint(*(gint64 *) field, ==, info_members[i].unknown);
-			break;
-		case 'n':
-			g_assert_true(isnan(*(gdouble *) field));
-			break;
-		case 'b':
-			g_assert_cmpint(*(gboolean *) field, ==, info_members[i].unknown);
-			break;
-		case 'f':
-			g_assert_cmpint(*(SdtClientFlag *) field, ==, info_members[i].unknown);
-			break;
-		case 'a':
-			g_assert_cmpuint((*(GPtrArray **) field)->len, ==, 0);
-			break;
-		default:
-			break;
-		}
-	}
-}
-
-/* without the sections, or with them null: nothing there, no error */
-static void
-test_info_empty(void)
-{
-	const gchar *docs[] = {
-		"{}",
-		"{\"board\": null, \"card\": null, \"bus\": null, \"kernel_log\": null, "
-		"\"config\": null, \"warnings\": null, \"simulated\": null}",
-	};
-
-	for (guint i = 0; i < G_N_ELEMENTS(docs); i++) {
-		g_autoptr(GError) error = NULL;
-		g_autoptr(JsonNode) root = parse_object(docs[i]);
-		g_autoptr(SdtClientInfo) info =
-			sdt_client_info_from_json(json_node_get_object(root), &error);
-
-		g_assert_no_error(error);
-		g_assert_null(info->board.model);
-		g_assert_false(info->card.present);
-		g_assert_cmpint(info->card.cache, ==, SDT_CLIENT_FLAG_UNKNOWN);
-		g_assert_cmpint(info->card.manfid, ==, SDT_CLIENT_INFO_UNKNOWN);
-		g_assert_false(info->bus.present);
-		g_assert_true(isnan(info->bus.ceiling_mb_s));
-		g_assert_false(info->kernel_log.present);
-		g_assert_false(info->config.present);
-		g_assert_cmpuint(info->config.settings->len, ==, 0);
-		g_assert_cmpuint(info->warnings->len, ==, 0);
-	}
+	g_assert_cmpstr(sdt_client_disk_words_system_device_kind("nvme0n1p2"), ==, "an NVMe drive");
+	g_assert_cmpstr(sdt_client_disk_words_system_device_kind("sda2"), ==, "a USB drive");
+	g_assert_cmpstr(sdt_client_disk_words_system_device_kind("mmcblk1p2"),
+			==,
+			"another SD card or eMMC");
+	g_assert_null(sdt_client_disk_words_system_device_kind("vda1"));
+	g_assert_null(sdt_client_disk_words_system_device_kind(NULL));
 }
 
 /* the devices document (issue 34): its words for a person, and each bad member named */
@@ -1228,10 +956,6 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/client-history/read", test_history_read);
 	g_test_add_func("/sdtuner/client-history/bad", test_history_bad);
 	g_test_add_func("/sdtuner/client-history/series", test_history_series);
-	g_test_add_func("/sdtuner/client-info/read", test_info_read);
-	g_test_add_func("/sdtuner/client-info/wrong-types", test_info_wrong_types);
-	g_test_add_func("/sdtuner/client-info/wrong-elements", test_info_wrong_elements);
-	g_test_add_func("/sdtuner/client-info/nulls", test_info_nulls);
-	g_test_add_func("/sdtuner/client-info/empty", test_info_empty);
+	g_test_add_func("/sdtuner/client-disk-words/emmc-and-system-disk", test_disk_words);
 	return g_test_run();
 }

@@ -16,13 +16,22 @@
  * fixture root with its SD device chain (umockdev), the figures the fixture holds.
  */
 
+/* sdt_ops_info()'s text as a document (NULL and @error when it fails) */
+static JsonNode *
+ops_info(SdtContext *ctx, GError **error)
+{
+	g_autofree gchar *text = sdt_ops_info(ctx, error);
+
+	return text != NULL ? json_from_string(text, error) : NULL;
+}
+
 /* the simulated Pi 3 with a config.txt full of old SD lines (tools/json-snapshot.sh's) */
 static void
 test_ops_info_pi3(void)
 {
 	g_autoptr(SdtTestRoot) root = sdt_test_root_new("pi3", "legacy-sd-lines.txt", TRUE);
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) node = sdt_ops_info(root->ctx, &error);
+	g_autoptr(JsonNode) node = ops_info(root->ctx, &error);
 
 	g_assert_no_error(error);
 	g_assert_cmpstr(sdt_test_root_json_str(node, "board.key"), ==, "3");
@@ -88,7 +97,7 @@ test_ops_info_managed_block(void)
 		"# --- SD Tuner begin: sd-overclock-100 (undo: sdtunerctl revert) ---\n"
 		"[all]\n[board-type=0x08]\ndtoverlay=\ndtparam=sd_overclock=100\n[all]\n"
 		"# --- SD Tuner end ---\n");
-	node = sdt_ops_info(root->ctx, &error);
+	node = ops_info(root->ctx, &error);
 	g_assert_no_error(error);
 	g_assert_cmpstr(sdt_test_root_json_str(node, "config.managed_block"),
 			==,
@@ -106,7 +115,7 @@ test_ops_info_no_card(void)
 {
 	g_autoptr(SdtTestRoot) root = sdt_test_root_new("pi4-no-card", "rpios-bookworm.txt", FALSE);
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) node = sdt_ops_info(root->ctx, &error);
+	g_autoptr(JsonNode) node = ops_info(root->ctx, &error);
 
 	g_assert_no_error(error);
 	g_assert_cmpstr(sdt_test_root_json_str(node, "board.key"), ==, "4");
@@ -122,7 +131,7 @@ test_ops_info_config_missing(void)
 {
 	g_autoptr(SdtTestRoot) root = sdt_test_root_new("pi3", NULL, FALSE);
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) node = sdt_ops_info(root->ctx, &error);
+	g_autoptr(JsonNode) node = ops_info(root->ctx, &error);
 
 	g_assert_no_error(error);
 	g_assert_cmpstr(sdt_test_root_json_str(node, "board.key"), ==, "3");
@@ -139,7 +148,7 @@ test_ops_info_config_is_a_directory(void)
 	g_autoptr(JsonNode) node = NULL;
 
 	g_assert_cmpint(g_mkdir_with_parents(cfg, 0755), ==, 0);
-	node = sdt_ops_info(root->ctx, &error);
+	node = ops_info(root->ctx, &error);
 	g_assert_no_error(error);
 	g_assert_false(sdt_test_root_json_is_null(node, "config.error"));
 	g_assert_cmpuint(sdt_test_root_json_len(node, "config.sd_settings"), ==, 0);
@@ -151,7 +160,7 @@ test_ops_info_not_a_pi(void)
 {
 	g_autoptr(SdtTestRoot) root = sdt_test_root_new("tinker-board", NULL, FALSE);
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) node = sdt_ops_info(root->ctx, &error);
+	g_autoptr(JsonNode) node = ops_info(root->ctx, &error);
 
 	g_assert_no_error(error);
 	g_assert_cmpstr(sdt_test_root_json_str(node, "board.key"), ==, "unknown");

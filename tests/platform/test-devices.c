@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <umockdev.h>
 
-#include "sdt-device-monitor.h"
+#include "sdt-client-device-monitor.h"
 #include "sdt-device-offer.h"
 #include "sdt-devices.h"
 #include "sdt-error.h"
@@ -331,7 +331,8 @@ test_monitor(Fixture *fx, gconstpointer data)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(SdtDeviceMonitor) monitor = sdt_device_monitor_new(monitor_cb, seen, &error);
+	g_autoptr(SdtClientDeviceMonitor) monitor =
+		sdt_client_device_monitor_new(monitor_cb, seen, &error);
 	g_autofree gchar *disk = NULL;
 	g_autofree gchar *usb = NULL;
 	gint64 end;

@@ -104,10 +104,8 @@ test_life_time_table(void)
 	for (gint v = -1; v <= 0xff; v++) {
 		gint lo = -2, hi = -2;
 		gboolean in_table = sdt_emmc_life_time_range(v, &lo, &hi);
-		g_autofree gchar *words = sdt_emmc_life_time_describe(v);
 		const gchar *state = sdt_emmc_life_time_state_to_string(v);
 
-		g_assert_nonnull(words);
 		if (v >= 1 && v <= 10) {
 			g_assert_true(in_table);
 			g_assert_cmpint(lo, ==, (v - 1) * 10);
@@ -122,18 +120,6 @@ test_life_time_table(void)
 			g_assert_false(in_table);
 			g_assert_cmpstr(state, ==, v == 0 ? "not-defined" : "unknown");
 		}
-		if (v >= 0x0c)
-			g_assert_nonnull(strstr(words, "unknown value"));
-	}
-	{
-		g_autofree gchar *w = sdt_emmc_life_time_describe(0x01);
-		g_autofree gchar *x = sdt_emmc_life_time_describe(0x0b);
-		g_autofree gchar *y = sdt_emmc_life_time_describe(0x0c);
-		g_autofree gchar *z = sdt_emmc_life_time_describe(-1);
-		g_assert_cmpstr(w, ==, "0–10% of its rated life used (0x01)");
-		g_assert_cmpstr(x, ==, "past its rated life (0x0B: more than 100% used)");
-		g_assert_cmpstr(y, ==, "unknown value 0x0C (not in the JEDEC table)");
-		g_assert_cmpstr(z, ==, "unknown (the chip's report cannot be read)");
 	}
 }
 
@@ -159,9 +145,7 @@ test_wear_level(void)
 
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
 		SdtEmmcWear w = {cases[i].a, cases[i].b, cases[i].eol};
-		g_autofree gchar *summary = sdt_emmc_wear_summary(&w);
 		g_assert_cmpint(sdt_emmc_wear_level(&w), ==, cases[i].level);
-		g_assert_nonnull(summary);
 	}
 	g_assert_cmpstr(sdt_emmc_wear_level_to_string(SDT_EMMC_WEAR_URGENT), ==, "urgent");
 	g_assert_cmpstr(sdt_emmc_wear_level_to_string(SDT_EMMC_WEAR_UNKNOWN), ==, "unknown");

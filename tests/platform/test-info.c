@@ -78,8 +78,7 @@ static void
 test_pi5_cqe(Fixture *fx, gconstpointer data)
 {
 	g_autoptr(SdtInfo) info = test_info_collect(fx, "pi5.umockdev", "pi5");
-	g_autoptr(JsonNode) node = NULL;
-	JsonObject *obj;
+	g_autoptr(SdtInfoReport) report = NULL;
 
 	g_assert_cmpstr(sdt_board_get_key(info->board), ==, "5");
 	g_assert_cmpstr(info->board->info->filter, ==, "[board-type=0x17]");
@@ -92,17 +91,14 @@ test_pi5_cqe(Fixture *fx, gconstpointer data)
 	g_assert_cmpint(info->kernel_log.cqe_tags, ==, 31);
 	g_assert_cmpint(info->kernel_log.quirks, ==, 0x4000);
 
-	node = sdt_info_to_json(info);
-	obj = json_node_get_object(node);
-	g_assert_false(json_object_has_member(obj, "config"));
-	g_assert_cmpstr(
-		json_object_get_string_member(json_object_get_object_member(obj, "bus"), "cqe"),
-		==,
-		"enabled");
-	g_assert_cmpint(
-		json_object_get_int_member(json_object_get_object_member(obj, "card"), "app_class"),
-		==,
-		2);
+	report = sdt_info_to_report(info);
+	g_assert_null(report->config);
+	g_assert_cmpstr(report->bus.cqe, ==, "enabled");
+	g_assert_cmpint(report->card.app_class, ==, 2);
+	g_assert_cmpint(report->card.cache, ==, SDT_INFO_REPORT_FLAG_YES);
+	g_assert_cmpfloat(report->bus.signal_voltage, ==, 1.8);
+	g_assert_true(report->card.ext_perf.cmd_queue);
+	g_assert_null(report->card.emmc);
 }
 
 static void
@@ -137,13 +133,15 @@ test_ops_info(Fixture *fx, gconstpointer data)
 {
 	g_autoptr(SdtInfo) info = test_info_collect(fx, "tinker-board.umockdev", "tinker-board");
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) node = sdt_ops_info(fx->ctx, &error);
-	JsonObject *board;
+	g_autofree gchar *text = sdt_ops_info(fx->ctx, &error);
+	g_autoptr(SdtInfoReport) report = NULL;
 
 	g_assert_no_error(error);
-	board = json_object_get_object_member(json_node_get_object(node), "board");
-	g_assert_cmpstr(json_object_get_string_member(board, "key"), ==, "unknown");
-	g_assert_true(json_object_get_null_member(board, "revision"));
+	report = sdt_info_report_parse(text, &error);
+	g_assert_no_error(error);
+	g_assert_cmpstr(report->board.key, ==, "unknown");
+	g_assert_null(report->board.revision);
+	g_assert_nonnull(report->config);
 	g_assert_cmpstr(info->card->host_driver, ==, "dwmmc_rockchip");
 	g_assert_cmpint(info->bus.ios.bus_width, ==, -1);
 }

@@ -7,15 +7,15 @@
 
 #include <glib/gi18n.h>
 
-#include "sdt-card.h"
+#include "sdt-client-disk-words.h"
 #include "sdt-disk-words.h"
 
 gchar *
-sdt_disk_words_system(SdtClientFlag holds_system, const gchar *system_device)
+sdt_disk_words_system(SdtInfoReportFlag holds_system, const gchar *system_device)
 {
-	const gchar *what = sdt_card_system_device_kind(system_device);
+	const gchar *what = sdt_client_disk_words_system_device_kind(system_device);
 
-	if (holds_system != SDT_CLIENT_FLAG_NO)
+	if (holds_system != SDT_INFO_REPORT_FLAG_NO)
 		return NULL;
 	if (system_device != NULL && what != NULL)
 		/* Translators: the system's partition ("nvme0n1p2"), then what it is ("an NVMe
@@ -36,12 +36,12 @@ sdt_disk_words_system(SdtClientFlag holds_system, const gchar *system_device)
 }
 
 gchar *
-sdt_disk_words_emmc_wear(const SdtEmmcWear *wear)
+sdt_disk_words_emmc_wear(const SdtInfoReportEmmc *emmc)
 {
-	g_autofree gchar *summary = sdt_emmc_wear_summary(wear);
-	g_autofree gchar *a = sdt_emmc_life_time_describe(wear->life_time_a);
-	g_autofree gchar *b = sdt_emmc_life_time_describe(wear->life_time_b);
-	g_autofree gchar *eol = sdt_emmc_pre_eol_describe(wear->pre_eol);
+	g_autofree gchar *summary = sdt_client_disk_words_emmc_summary(emmc->wear);
+	g_autofree gchar *a = sdt_client_disk_words_life_time(emmc->life_time_a.value);
+	g_autofree gchar *b = sdt_client_disk_words_life_time(emmc->life_time_b.value);
+	g_autofree gchar *eol = sdt_client_disk_words_pre_eol(emmc->pre_eol);
 
 	/* Translators: the eMMC's wear summary, then its three figures in words */
 	return g_strdup_printf(_("%1$s\nLife used, type A memory: %2$s\nLife used, type B memory: "

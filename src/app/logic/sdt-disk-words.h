@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include "sdt-client-info.h"
+#include "sdt-info-report.h"
 
 G_BEGIN_DECLS
 
@@ -17,9 +17,9 @@ G_BEGIN_DECLS
 
 /* "The system runs from nvme0n1p2 (an NVMe drive), not from this card: ...", or NULL when
  * the card holds the system or nobody knows */
-gchar *sdt_disk_words_system(SdtClientFlag holds_system, const gchar *system_device);
+gchar *sdt_disk_words_system(SdtInfoReportFlag holds_system, const gchar *system_device);
 
 /* the summary, then one line each for type A, type B and the reserved blocks */
-gchar *sdt_disk_words_emmc_wear(const SdtEmmcWear *wear);
+gchar *sdt_disk_words_emmc_wear(const SdtInfoReportEmmc *emmc);
 
 G_END_DECLS

@@ -9,21 +9,21 @@
 #include <glib/gi18n.h>
 #include <libudev.h>
 
-#include "sdt-device-monitor.h"
+#include "sdt-client-device-monitor.h"
 #include "sdt-error.h"
 
-struct _SdtDeviceMonitor {
+struct _SdtClientDeviceMonitor {
 	struct udev *udev;
 	struct udev_monitor *monitor;
 	GSource *source;
-	SdtDeviceMonitorFunc func;
+	SdtClientDeviceMonitorFunc func;
 	gpointer user_data;
 };
 
 static gboolean
-sdt_device_monitor_ready_cb(gint fd, GIOCondition condition, gpointer user_data)
+sdt_client_device_monitor_ready_cb(gint fd, GIOCondition condition, gpointer user_data)
 {
-	SdtDeviceMonitor *self = user_data;
+	SdtClientDeviceMonitor *self = user_data;
 	struct udev_device *dev;
 
 	/* the socket is non-blocking: read every event that is there */
@@ -36,12 +36,12 @@ sdt_device_monitor_ready_cb(gint fd, GIOCondition condition, gpointer user_data)
 	return G_SOURCE_CONTINUE;
 }
 
-SdtDeviceMonitor *
-sdt_device_monitor_new(SdtDeviceMonitorFunc func, gpointer user_data, GError **error)
+SdtClientDeviceMonitor *
+sdt_client_device_monitor_new(SdtClientDeviceMonitorFunc func, gpointer user_data, GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(func != NULL, NULL);
-	SdtDeviceMonitor *self = g_new0(SdtDeviceMonitor, 1);
+	SdtClientDeviceMonitor *self = g_new0(SdtClientDeviceMonitor, 1);
 
 	self->func = func;
 	self->user_data = user_data;
@@ -55,17 +55,20 @@ sdt_device_monitor_new(SdtDeviceMonitorFunc func, gpointer user_data, GError **e
 				    SDT_ERROR,
 				    SDT_ERROR_FAILED,
 				    _("Cannot listen to udev: cards put in are not seen"));
-		sdt_device_monitor_free(self);
+		sdt_client_device_monitor_free(self);
 		return NULL;
 	}
 	self->source = g_unix_fd_source_new(udev_monitor_get_fd(self->monitor), G_IO_IN);
-	g_source_set_callback(self->source, G_SOURCE_FUNC(sdt_device_monitor_ready_cb), self, NULL);
+	g_source_set_callback(self->source,
+			      G_SOURCE_FUNC(sdt_client_device_monitor_ready_cb),
+			      self,
+			      NULL);
 	g_source_attach(self->source, g_main_context_get_thread_default());
 	return self;
 }
 
 void
-sdt_device_monitor_free(SdtDeviceMonitor *self)
+sdt_client_device_monitor_free(SdtClientDeviceMonitor *self)
 {
 	if (self == NULL)
 		return;
