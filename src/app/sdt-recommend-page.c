@@ -9,13 +9,13 @@
 
 #include "sdt-l10n.h"
 #include "sdt-block-preview.h"
-#include "sdt-client-recommend.h"
 #include "sdt-client-status.h"
-#include "sdt-json-reader.h"
+#include "sdt-config-answer.h"
 #include "sdt-loop-state.h"
 #include "sdt-client.h"
 #include "sdt-session.h"
 #include "sdt-recommend-page.h"
+#include "sdt-recommend-report.h"
 
 struct _SdtRecommendPage {
 	GtkBox parent_instance;
@@ -36,14 +36,14 @@ struct _SdtRecommendPage {
 	GCancellable *cancellable;
 	gchar *recommendation_id;
 	gboolean busy;
-	gboolean in_place;      /* SD Tuner has its block in config.txt */
-	gboolean trial_ok;      /* the recommendation can be tried once with tryboot first */
-	gboolean trial_only;    /* ... and only that way (sd-cqe-2) */
-	gboolean pending;       /* a change waits for the restart or its verification */
-	gboolean trial_pending; /* that change is a trial: Reboot Now uses tryboot */
-	gchar *change_diff;     /* the diff of this session's Apply, while it is in place */
-	SdtClientRecommendations *recs; /* the last GetRecommendations answer */
-	SdtClientStatus *status;        /* the last GetStatus answer */
+	gboolean in_place;        /* SD Tuner has its block in config.txt */
+	gboolean trial_ok;        /* the recommendation can be tried once with tryboot first */
+	gboolean trial_only;      /* ... and only that way (sd-cqe-2) */
+	gboolean pending;         /* a change waits for the restart or its verification */
+	gboolean trial_pending;   /* that change is a trial: Reboot Now uses tryboot */
+	gchar *change_diff;       /* the diff of this session's Apply, while it is in place */
+	SdtRecommendReport *recs; /* the last GetRecommendations answer */
+	SdtClientStatus *status;  /* the last GetStatus answer */
 };
 
 G_DEFINE_TYPE(SdtRecommendPage, sdt_recommend_page, GTK_TYPE_BOX)
@@ -104,7 +104,7 @@ sdt_recommend_page_update_sensitivity(SdtRecommendPage *self)
  * filter is a Raspberry Pi board type, or the change is offered as a trial only.
  */
 static gboolean
-sdt_recommend_page_tryboot_supported(const SdtClientRecommendation *rec)
+sdt_recommend_page_tryboot_supported(const SdtRecommendReportItem *rec)
 {
 	return rec->trial_only ||
 	       (rec->filter != NULL && g_str_has_prefix(rec->filter, "[board-type="));
@@ -224,7 +224,7 @@ sdt_recommend_page_render_none(SdtRecommendPage *self, gboolean answered)
 
 /* the recommendation: why, what it does, the risk, and the exact block */
 static void
-sdt_recommend_page_render_rec(SdtRecommendPage *self, const SdtClientRecommendation *rec)
+sdt_recommend_page_render_rec(SdtRecommendPage *self, const SdtRecommendReportItem *rec)
 {
 	const gchar *title = sdt_l10n_tr(rec->title);
 	const gchar *reason = sdt_l10n_tr(rec->reason);
@@ -265,8 +265,8 @@ sdt_recommend_page_render_rec(SdtRecommendPage *self, const SdtClientRecommendat
 static void
 sdt_recommend_page_render(SdtRecommendPage *self)
 {
-	SdtClientRecommendations *recs = self->recs;
-	const SdtClientRecommendation *rec = NULL;
+	SdtRecommendReport *recs = self->recs;
+	const SdtRecommendReportItem *rec = NULL;
 
 	g_clear_pointer(&self->recommendation_id, g_free);
 	sdt_recommend_page_render_notes(self, recs != NULL ? recs->notes : NULL);
@@ -287,15 +287,14 @@ sdt_recommend_page_render(SdtRecommendPage *self)
 }
 
 static void
-sdt_recommend_page_recommendations_done(gpointer page, JsonNode *root, const GError *call_error)
+sdt_recommend_page_recommendations_done(gpointer page, const gchar *text, const GError *call_error)
 {
 	SdtRecommendPage *self = SDT_RECOMMEND_PAGE(page);
 	g_autoptr(GError) error = call_error != NULL ? g_error_copy(call_error) : NULL;
 
-	g_clear_pointer(&self->recs, sdt_client_recommend_list_free);
-	if (root != NULL)
-		self->recs =
-			sdt_client_recommend_list_from_json(json_node_get_object(root), &error);
+	g_clear_pointer(&self->recs, sdt_recommend_report_free);
+	if (text != NULL)
+		self->recs = sdt_recommend_report_parse(text, &error);
 	sdt_recommend_page_render(self);
 	if (self->recs == NULL)
 		sdt_session_report_error(self->session, SDT_USER_ACTION_INFO, error);
@@ -403,7 +402,7 @@ sdt_recommend_page_refresh(gpointer page)
 
 	if (self->manager == NULL)
 		return;
-	sdt_session_call_json(self->manager,
+	sdt_session_call_text(self->manager,
 			      sdt_manager_call_get_recommendations,
 			      sdt_manager_call_get_recommendations_finish,
 			      self->cancellable,
@@ -417,30 +416,44 @@ sdt_recommend_page_refresh(gpointer page)
 			      self);
 }
 
-/* Apply and Revert return {"path", "diff", "backup", "reboot_required", ...} */
-static void
-sdt_recommend_page_show_change(SdtRecommendPage *self, const gchar *json, gboolean applied)
-{
-	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) root = sdt_json_reader_parse(json, &error);
-	JsonObject *obj;
+/* what the page shows of an Apply or Revert answer (sdt-config-answer.h), pointing into it */
+typedef struct {
 	const gchar *diff;
 	const gchar *path;
 	gboolean reboot;
 	gboolean trial;
+	gboolean trial_cancelled;
+	GPtrArray *warnings; /* may be NULL */
+} SdtRecommendPageChange;
+
+/* the warnings the helper adds (a history entry it could not save, issue 33; no
+ * benchmark from before) after @text, said as sdtunerctl says them */
+static void
+sdt_recommend_page_say_change(SdtRecommendPage *self,
+			      const gchar *text,
+			      const SdtRecommendPageChange *c)
+{
+	g_autoptr(GString) all = g_string_new(text);
+	guint n = c->warnings != NULL ? c->warnings->len : 0;
+
+	for (guint i = 0; i < n; i++)
+		g_string_append_printf(all, "\n%s", sdt_l10n_tr(g_ptr_array_index(c->warnings, i)));
+	sdt_session_report_notice(self->session,
+				  n > 0 ? GTK_MESSAGE_WARNING : GTK_MESSAGE_INFO,
+				  all->str);
+	gtk_label_set_text(GTK_LABEL(self->status_label), all->str);
+}
+
+static void
+sdt_recommend_page_show_changed(SdtRecommendPage *self,
+				const SdtRecommendPageChange *c,
+				gboolean applied)
+{
+	const gchar *diff = c->diff;
+	const gchar *path = c->path;
+	gboolean trial = applied && c->trial;
 	g_autofree gchar *text = NULL;
 
-	if (root == NULL) {
-		sdt_session_report_error(self->session,
-					 applied ? SDT_USER_ACTION_APPLY : SDT_USER_ACTION_REVERT,
-					 error);
-		return;
-	}
-	obj = json_node_get_object(root);
-	diff = sdt_json_reader_get_string(obj, "diff");
-	path = sdt_json_reader_get_string(obj, "path");
-	reboot = sdt_json_reader_get_bool(obj, "reboot_required", TRUE);
-	trial = applied && sdt_json_reader_get_bool(obj, "trial", FALSE);
 	g_clear_pointer(&self->change_diff, g_free);
 	if (applied && !trial && diff != NULL && diff[0] != '\0')
 		self->change_diff = g_strdup(diff);
@@ -454,8 +467,7 @@ sdt_recommend_page_show_change(SdtRecommendPage *self, const gchar *json, gboole
 		text = g_strdup_printf(_("Applied to %s. A restart is needed for the change to "
 					 "take effect."),
 				       path != NULL ? path : "config.txt");
-	} else if (sdt_json_reader_get_bool(obj, "trial_cancelled", FALSE) &&
-		   (diff == NULL || diff[0] == '\0')) {
+	} else if (c->trial_cancelled && (diff == NULL || diff[0] == '\0')) {
 		/* Translators: %s is the path of config.txt; only tryboot.txt had the trial */
 		text = g_strdup_printf(_("Cancelled the trial: tryboot.txt is as it was before "
 					 "it, and %s, which the trial did not change, stays as it "
@@ -467,35 +479,51 @@ sdt_recommend_page_show_change(SdtRecommendPage *self, const gchar *json, gboole
 					 "it. A restart brings back the old setting."),
 				       path != NULL ? path : "config.txt");
 	}
-	/* what the helper adds (a history entry it could not save, issue 33; no
-	 * benchmark from before): said, as sdtunerctl says it */
-	{
-		JsonNode *w = json_object_get_member(obj, "warnings");
-		JsonArray *warnings =
-			w != NULL && JSON_NODE_HOLDS_ARRAY(w) ? json_node_get_array(w) : NULL;
-		g_autoptr(GString) all = g_string_new(text);
-		for (guint i = 0; warnings != NULL && i < json_array_get_length(warnings); i++) {
-			JsonNode *e = json_array_get_element(warnings, i);
-			if (JSON_NODE_HOLDS_VALUE(e) &&
-			    json_node_get_value_type(e) == G_TYPE_STRING)
-				g_string_append_printf(all,
-						       "\n%s",
-						       sdt_l10n_tr(json_node_get_string(e)));
-		}
-		sdt_session_report_notice(self->session,
-					  warnings != NULL && json_array_get_length(warnings) > 0
-						  ? GTK_MESSAGE_WARNING
-						  : GTK_MESSAGE_INFO,
-					  all->str);
-		gtk_label_set_text(GTK_LABEL(self->status_label), all->str);
-	}
-	gtk_widget_set_visible(self->reboot_button, reboot || trial);
+	sdt_recommend_page_say_change(self, text, c);
+	gtk_widget_set_visible(self->reboot_button, c->reboot || trial);
 	gtk_widget_set_visible(self->revert_button, applied);
 	self->in_place = applied && !trial;
 	self->pending = applied;
 	self->trial_pending = trial;
 	sdt_recommend_page_render(self);
 	sdt_session_refresh(self->session);
+}
+
+/* Apply and Revert return {"path", "diff", "backup", "reboot_required", ...} */
+static void
+sdt_recommend_page_show_change(SdtRecommendPage *self, const gchar *json, gboolean applied)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtConfigAnswerApply) apply = NULL;
+	g_autoptr(SdtConfigAnswerRevert) revert = NULL;
+	SdtRecommendPageChange c = {NULL};
+
+	if (applied)
+		apply = sdt_config_answer_apply_parse(json, &error);
+	else
+		revert = sdt_config_answer_revert_parse(json, &error);
+	if (apply == NULL && revert == NULL) {
+		sdt_session_report_error(self->session,
+					 applied ? SDT_USER_ACTION_APPLY : SDT_USER_ACTION_REVERT,
+					 error);
+		return;
+	}
+	if (apply != NULL) {
+		c = (SdtRecommendPageChange){apply->diff,
+					     apply->path,
+					     apply->reboot_required,
+					     apply->trial,
+					     FALSE,
+					     apply->warnings};
+	} else {
+		c = (SdtRecommendPageChange){revert->diff,
+					     revert->path,
+					     revert->reboot_required,
+					     FALSE,
+					     revert->trial_cancelled,
+					     revert->warnings};
+	}
+	sdt_recommend_page_show_changed(self, &c, applied);
 }
 
 /* the end of an Apply (@applied) or Revert call: the new state or the error */
@@ -702,7 +730,7 @@ sdt_recommend_page_dispose(GObject *object)
 	g_clear_object(&self->manager);
 	g_clear_pointer(&self->recommendation_id, g_free);
 	g_clear_pointer(&self->change_diff, g_free);
-	g_clear_pointer(&self->recs, sdt_client_recommend_list_free);
+	g_clear_pointer(&self->recs, sdt_recommend_report_free);
 	g_clear_pointer(&self->status, sdt_client_status_free);
 	sdt_session_detach(&self->session, self);
 	G_OBJECT_CLASS(sdt_recommend_page_parent_class)->dispose(object);

@@ -97,6 +97,15 @@ void sdt_session_call_json(SdtManager *manager,
 			   GCancellable *cancellable,
 			   SdtSessionJsonFunc done,
 			   gpointer page);
+/* the same for a document the page reads with its codec (src/wire): @text is the
+ * answer as received, or NULL and @error */
+typedef void (*SdtSessionTextFunc)(gpointer page, const gchar *text, const GError *error);
+void sdt_session_call_text(SdtManager *manager,
+			   SdtSessionCallFunc call,
+			   SdtSessionFinishFunc finish,
+			   GCancellable *cancellable,
+			   SdtSessionTextFunc done,
+			   gpointer page);
 
 /*
  * Starts @method (StartBenchmark, StartCheck) with @arg on the helper that

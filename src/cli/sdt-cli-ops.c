@@ -75,6 +75,19 @@ sdt_cli_ops_read_local(SdtCliLocalFunc local, SdtContext *ctx, GError **error)
 	return sdt_cli_ops_local(node, error);
 }
 
+/* sdt_cli_ops_read_local() for a document's text (valid UTF-8 from its codec) */
+static gchar *
+sdt_cli_ops_read_local_text(SdtCliTextFunc local, SdtContext *ctx, GError **error)
+{
+	gpointer before = sdt_l10n_english_begin();
+	gchar *text = local(ctx, error);
+
+	sdt_l10n_english_end(before);
+	if (text == NULL && error != NULL)
+		sdt_utf8_sanitize_error(*error);
+	return text;
+}
+
 void
 sdt_cli_ops_user_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gpointer data)
 {
@@ -325,78 +338,71 @@ sdt_cli_ops_options(gboolean trial)
 	return g_variant_builder_end(&builder);
 }
 
+/* the helper's answer as received */
 static gchar *
-sdt_cli_ops_call_bus_text(SdtCli *cli, SdtCliCallFunc func, GError **error)
+sdt_cli_ops_call_bus(SdtCli *cli, SdtCliCallFunc func, GError **error)
 {
 	SdtCliBus *bus = sdt_cli_ops_bus(cli, error);
 	gchar *json = NULL;
 
-	if (bus != NULL && !func(bus->manager, sdt_cli_ops_options(FALSE), &json, NULL, error))
+	if (bus == NULL)
+		return NULL;
+	if (!func(bus->manager, sdt_cli_ops_options(FALSE), &json, NULL, error)) {
 		sdt_cli_ops_fixup_error(cli, error);
+		return NULL;
+	}
 	return json;
 }
 
-static JsonNode *
-sdt_cli_ops_call_bus(SdtCli *cli, SdtCliCallFunc func, GError **error)
+/* the helper's answer to @call; without a helper, NULL and *@own, the context to read
+ * this machine in-process with (said on stderr); NULL and @error when neither */
+static gchar *
+sdt_cli_ops_ask(SdtCli *cli, SdtCliCallFunc call, SdtContext **own, GError **error)
 {
-	g_autofree gchar *json = sdt_cli_ops_call_bus_text(cli, func, error);
+	g_autoptr(GError) error_local = NULL;
+	gchar *json = sdt_cli_ops_call_bus(cli, call, &error_local);
 
-	return json != NULL ? sdt_cli_ops_parse(json, error) : NULL;
-}
-
-/* no helper to answer a read (@error_local, taken): this machine, read in-process */
-static SdtContext *
-sdt_cli_ops_read_fallback(SdtCli *cli, GError *error_local, GError **error)
-{
-	g_autoptr(GError) failed = error_local;
-
+	if (json != NULL)
+		return json;
 	if (!sdt_cli_ops_helper_missing(cli)) {
-		g_propagate_error(error, g_steal_pointer(&failed));
+		g_propagate_error(error, g_steal_pointer(&error_local));
 		return NULL;
 	}
-	g_printerr(_("sdtunerctl: %s; reading this machine directly\n"), failed->message);
-	return sdt_context_new("/", error);
+	g_printerr(_("sdtunerctl: %s; reading this machine directly\n"), error_local->message);
+	*own = sdt_context_new("/", error);
+	return NULL;
 }
 
 JsonNode *
 sdt_cli_ops_read(SdtCli *cli, SdtCliLocalFunc local, SdtCliCallFunc call, GError **error)
 {
-	GError *error_local = NULL;
-	g_autoptr(SdtContext) ctx = NULL;
-	JsonNode *node;
+	g_autoptr(SdtContext) own = NULL;
+	g_autofree gchar *json = NULL;
 
 	if (cli->ctx != NULL)
 		return sdt_cli_ops_read_local(local, cli->ctx, error);
-	node = sdt_cli_ops_call_bus(cli, call, &error_local);
-	if (node != NULL)
-		return node;
-	ctx = sdt_cli_ops_read_fallback(cli, error_local, error);
-	return ctx != NULL ? sdt_cli_ops_read_local(local, ctx, error) : NULL;
+	json = sdt_cli_ops_ask(cli, call, &own, error);
+	if (json != NULL)
+		return sdt_cli_ops_parse(json, error);
+	return own != NULL ? sdt_cli_ops_read_local(local, own, error) : NULL;
 }
 
 gchar *
-sdt_cli_ops_read_text(SdtCli *cli, SdtCliLocalTextFunc local, SdtCliCallFunc call, GError **error)
+sdt_cli_ops_read_text(SdtCli *cli, SdtCliTextFunc local, SdtCliCallFunc call, GError **error)
 {
-	GError *error_local = NULL;
-	g_autoptr(SdtContext) ctx = cli->ctx != NULL ? g_object_ref(cli->ctx) : NULL;
-	gchar *text = ctx != NULL ? NULL : sdt_cli_ops_call_bus_text(cli, call, &error_local);
-	gpointer before;
+	g_autoptr(SdtContext) own = NULL;
+	gchar *json;
 
-	if (ctx == NULL && text == NULL)
-		ctx = sdt_cli_ops_read_fallback(cli, error_local, error);
-	if (ctx == NULL || text != NULL)
-		return text;
-	/* in-process as sdt_cli_ops_read_local() */
-	before = sdt_l10n_english_begin();
-	text = local(ctx, error);
-	sdt_l10n_english_end(before);
-	if (text == NULL)
-		sdt_cli_ops_local(NULL, error);
-	return text;
+	if (cli->ctx != NULL)
+		return sdt_cli_ops_read_local_text(local, cli->ctx, error);
+	json = sdt_cli_ops_ask(cli, call, &own, error);
+	if (json != NULL)
+		return json;
+	return own != NULL ? sdt_cli_ops_read_local_text(local, own, error) : NULL;
 }
 
 /* Apply (@apply_id) or Revert (NULL) through the helper, which asks polkit */
-static JsonNode *
+static gchar *
 sdt_cli_ops_change(SdtCli *cli, const gchar *apply_id, gboolean trial, GError **error)
 {
 	SdtCliBus *bus = sdt_cli_ops_bus(cli, error);
@@ -426,33 +432,29 @@ sdt_cli_ops_change(SdtCli *cli, const gchar *apply_id, gboolean trial, GError **
 		sdt_cli_ops_privileged_hint(cli, error);
 		return NULL;
 	}
-	return sdt_cli_ops_parse(json, error);
+	return g_steal_pointer(&json);
 }
 
-static JsonNode *
-sdt_cli_ops_revert_local(SdtContext *ctx, GError **error)
-{
-	return sdt_ops_config_revert(ctx, error);
-}
-
-JsonNode *
+gchar *
 sdt_cli_ops_revert(SdtCli *cli, GError **error)
 {
 	if (cli->ctx != NULL)
-		return sdt_cli_ops_read_local(sdt_cli_ops_revert_local, cli->ctx, error);
+		return sdt_cli_ops_read_local_text(sdt_ops_config_revert, cli->ctx, error);
 	return sdt_cli_ops_change(cli, NULL, FALSE, error);
 }
 
-JsonNode *
+gchar *
 sdt_cli_ops_apply(SdtCli *cli, const gchar *id, gboolean trial, GError **error)
 {
 	g_return_val_if_fail(id != NULL, NULL);
 	if (cli->ctx != NULL) {
 		gpointer before = sdt_l10n_english_begin();
-		JsonNode *node = sdt_ops_config_apply(cli->ctx, id, trial, error);
+		gchar *text = sdt_ops_config_apply(cli->ctx, id, trial, error);
 
 		sdt_l10n_english_end(before);
-		return sdt_cli_ops_local(node, error);
+		if (text == NULL)
+			sdt_cli_ops_local(NULL, error);
+		return text;
 	}
 	return sdt_cli_ops_change(cli, id, trial, error);
 }

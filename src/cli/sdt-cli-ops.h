@@ -22,8 +22,8 @@ G_BEGIN_DECLS
  *
  * Commands call these and print the result the same way in both modes.
  */
-JsonNode *sdt_cli_ops_apply(SdtCli *cli, const gchar *id, gboolean trial, GError **error);
-JsonNode *sdt_cli_ops_revert(SdtCli *cli, GError **error);
+gchar *sdt_cli_ops_apply(SdtCli *cli, const gchar *id, gboolean trial, GError **error);
+gchar *sdt_cli_ops_revert(SdtCli *cli, GError **error);
 
 /* the helper's jobs, also run in-process with --root */
 typedef enum {
@@ -115,11 +115,11 @@ typedef gboolean (*SdtCliCallFunc)(SdtManager *proxy,
 				   GCancellable *cancellable,
 				   GError **error);
 JsonNode *sdt_cli_ops_read(SdtCli *cli, SdtCliLocalFunc local, SdtCliCallFunc call, GError **error);
-/* the same for an operation whose ops function writes its document's text (the codec's
- * to_string): that text, or the helper's answer as it came */
-typedef gchar *(*SdtCliLocalTextFunc)(SdtContext *ctx, GError **error);
+/* the same for an operation whose answer is a document's text (src/wire), returned as
+ * received: the command reads it with the document's codec */
+typedef gchar *(*SdtCliTextFunc)(SdtContext *ctx, GError **error);
 gchar *
-sdt_cli_ops_read_text(SdtCli *cli, SdtCliLocalTextFunc local, SdtCliCallFunc call, GError **error);
+sdt_cli_ops_read_text(SdtCli *cli, SdtCliTextFunc local, SdtCliCallFunc call, GError **error);
 
 /* frees what bus mode set up (proxy, authentication agent) */
 void sdt_cli_ops_shutdown(SdtCli *cli);

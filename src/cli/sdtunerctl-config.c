@@ -14,26 +14,14 @@
 #include "sdt-cli-ops.h"
 #include "sdt-cli-table.h"
 #include "sdt-client-history.h"
-#include "sdt-client-recommend.h"
 #include "sdt-client-status.h"
+#include "sdt-config-answer.h"
 #include "sdt-error.h"
 #include "sdt-l10n-record.h"
 #include "sdt-l10n.h"
 #include "sdt-ops.h"
+#include "sdt-recommend-report.h"
 #include "sdtunerctl-config.h"
-
-/* a string member, or NULL when it is missing, null or not a string (a tampered
- * history entry must not trip a critical warning) */
-static const gchar *
-sdt_cli_config_str(JsonObject *obj, const gchar *name)
-{
-	JsonNode *node = obj != NULL ? json_object_get_member(obj, name) : NULL;
-
-	if (node == NULL || !JSON_NODE_HOLDS_VALUE(node) ||
-	    json_node_get_value_type(node) != G_TYPE_STRING)
-		return NULL;
-	return json_node_get_string(node);
-}
 
 static void
 sdt_cli_config_print_wrapped(const gchar *label, const gchar *text)
@@ -42,12 +30,12 @@ sdt_cli_config_print_wrapped(const gchar *label, const gchar *text)
 }
 
 static void
-sdt_cli_recommend_print(const SdtClientRecommendations *recs)
+sdt_cli_recommend_print(const SdtRecommendReport *recs)
 {
 	if (recs->recommendations->len == 0)
 		g_print("%s\n", _("Nothing to change in config.txt."));
 	for (guint i = 0; i < recs->recommendations->len; i++) {
-		const SdtClientRecommendation *rec = g_ptr_array_index(recs->recommendations, i);
+		const SdtRecommendReportItem *rec = g_ptr_array_index(recs->recommendations, i);
 		g_print("%s  %s\n", rec->id, sdt_l10n_tr(rec->title));
 		/* Translators: followed by config.txt lines */
 		g_print(_("    adds under %s:\n"), rec->filter);
@@ -69,43 +57,38 @@ sdt_cli_recommend_print(const SdtClientRecommendations *recs)
 gint
 sdtunerctl_config_recommend(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
-	g_autoptr(JsonNode) node = NULL;
-	g_autoptr(SdtClientRecommendations) recs = NULL;
+	g_autofree gchar *text = NULL;
+	g_autoptr(SdtRecommendReport) recs = NULL;
 	gint rc;
 
 	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
 		return rc;
-	node = sdt_cli_ops_read(cli,
-				sdt_ops_config_recommend,
-				sdt_manager_call_get_recommendations_sync,
-				error);
-	if (node == NULL)
+	text = sdt_cli_ops_read_text(cli,
+				     sdt_ops_config_recommend,
+				     sdt_manager_call_get_recommendations_sync,
+				     error);
+	if (text == NULL)
 		return SDT_CLI_EXIT_FAILED;
-	if (cli->json) {
-		sdt_cli_print_json(cli, node);
-		return SDT_CLI_EXIT_OK;
-	}
-	recs = sdt_client_recommend_list_from_json(json_node_get_object(node), error);
+	recs = sdt_recommend_report_parse(text, error);
 	if (recs == NULL)
 		return SDT_CLI_EXIT_FAILED;
+	if (cli->json) {
+		sdt_cli_print_text(cli, text);
+		return SDT_CLI_EXIT_OK;
+	}
 	sdt_cli_recommend_print(recs);
 	return SDT_CLI_EXIT_OK;
 }
 
+/* the diff, the warnings (@warnings may be NULL) and the backup of an apply or a revert */
 static void
-sdt_cli_config_print_result(JsonObject *res)
+sdt_cli_config_print_result(const gchar *diff, const gchar *backup, GPtrArray *warnings)
 {
-	const gchar *diff = sdt_cli_config_str(res, "diff");
-	const gchar *backup = sdt_cli_config_str(res, "backup");
-	JsonArray *warnings = json_object_has_member(res, "warnings")
-				      ? json_object_get_array_member(res, "warnings")
-				      : NULL;
-
 	if (diff != NULL)
 		g_print("%s", diff);
-	for (guint i = 0; warnings != NULL && i < json_array_get_length(warnings); i++)
+	for (guint i = 0; warnings != NULL && i < warnings->len; i++)
 		g_printerr(_("sdtunerctl: note: %s\n"),
-			   sdt_l10n_tr(json_array_get_string_element(warnings, i)));
+			   sdt_l10n_tr(g_ptr_array_index(warnings, i)));
 	if (backup != NULL)
 		g_printerr(_("Backup of the previous file: %s\n"), backup);
 }
@@ -113,9 +96,9 @@ sdt_cli_config_print_result(JsonObject *res)
 gint
 sdtunerctl_config_apply(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
-	g_autoptr(JsonNode) node = NULL;
+	g_autofree gchar *text = NULL;
+	g_autoptr(SdtConfigAnswerApply) res = NULL;
 	gboolean trial = FALSE;
-	JsonObject *res;
 	gint rc;
 	const GOptionEntry entries[] = {
 		{"trial",
@@ -142,24 +125,26 @@ sdtunerctl_config_apply(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		}
 		return rc;
 	}
-	node = sdt_cli_ops_apply(cli, argv[1], trial, error);
-	if (node == NULL)
+	text = sdt_cli_ops_apply(cli, argv[1], trial, error);
+	if (text == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	res = sdt_config_answer_apply_parse(text, error);
+	if (res == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {
-		sdt_cli_print_json(cli, node);
+		sdt_cli_print_text(cli, text);
 		return SDT_CLI_EXIT_OK;
 	}
-	res = json_node_get_object(node);
-	sdt_cli_config_print_result(res);
-	if (json_object_get_boolean_member_with_default(res, "trial", FALSE)) {
+	sdt_cli_config_print_result(res->diff, res->backup, res->warnings);
+	if (res->trial) {
 		/* Translators: %s is the tryboot.txt path, then the reboot command */
 		g_printerr(_("Wrote %s. Boot it once with: %s\nIf the Pi does not come up, "
 			     "switch it off and on: it boots the unchanged config.txt.\n"),
-			   sdt_cli_config_str(res, "path"),
-			   sdt_cli_config_str(res, "reboot_command"));
-	} else if (!json_object_get_boolean_member_with_default(res, "changed", TRUE)) {
+			   res->path,
+			   res->reboot_command);
+	} else if (!res->changed) {
 		g_printerr("%s\n", _("Already applied: nothing changed."));
-	} else if (json_object_get_boolean_member_with_default(res, "reboot_required", FALSE)) {
+	} else if (res->reboot_required) {
 		g_printerr("%s\n", _("Reboot to use the new setting."));
 	}
 	return SDT_CLI_EXIT_OK;
@@ -167,29 +152,32 @@ sdtunerctl_config_apply(SdtCli *cli, gint argc, gchar **argv, GError **error)
 
 /* a revert that only cancelled a trial: tryboot.txt went, config.txt is as it was */
 static gboolean
-sdt_cli_revert_trial_only(JsonObject *res)
+sdt_cli_revert_trial_only(const SdtConfigAnswerRevert *res)
 {
-	return json_object_get_boolean_member_with_default(res, "trial_cancelled", FALSE) &&
-	       g_strcmp0(json_object_get_string_member_with_default(res, "diff", ""), "") == 0;
+	return res->trial_cancelled && (res->diff == NULL || *res->diff == '\0');
 }
 
 gint
 sdtunerctl_config_revert(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
-	g_autoptr(JsonNode) node = NULL;
+	g_autofree gchar *text = NULL;
+	g_autoptr(SdtConfigAnswerRevert) res = NULL;
 	gint rc;
 
 	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
 		return rc;
-	node = sdt_cli_ops_revert(cli, error);
-	if (node == NULL)
+	text = sdt_cli_ops_revert(cli, error);
+	if (text == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	res = sdt_config_answer_revert_parse(text, error);
+	if (res == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {
-		sdt_cli_print_json(cli, node);
+		sdt_cli_print_text(cli, text);
 		return SDT_CLI_EXIT_OK;
 	}
-	sdt_cli_config_print_result(json_node_get_object(node));
-	if (sdt_cli_revert_trial_only(json_node_get_object(node)))
+	sdt_cli_config_print_result(res->diff, res->backup, res->warnings);
+	if (sdt_cli_revert_trial_only(res))
 		g_printerr("%s\n",
 			   _("The trial is cancelled; config.txt was not changed by it, so "
 			     "nothing changes at the next restart."));

@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include <json-glib/json-glib.h>
+#include <glib.h>
 
 #include "sdt-config-txt.h"
 
@@ -98,7 +98,6 @@ void sdt_recommend_result_free(SdtRecommendResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtRecommendResult, sdt_recommend_result_free)
 
 SdtRecommendResult *sdt_recommend(const SdtRecommendFacts *facts);
-JsonNode *sdt_recommend_result_to_json(const SdtRecommendResult *result);
 const SdtRecommendation *sdt_recommend_result_find(const SdtRecommendResult *result,
 						   const gchar *id);
 

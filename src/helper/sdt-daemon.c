@@ -151,11 +151,15 @@ sdt_daemon_return_error(GDBusMethodInvocation *invocation, const GError *error_i
 }
 
 static JsonNode *
-sdt_daemon_run_op(SdtDaemon *self, SdtDaemonCall *call, GError **error)
+sdt_daemon_run_op(SdtDaemon *self, SdtDaemonCall *call, gchar **text, GError **error)
 {
 	switch (call->op) {
+	case SDT_DAEMON_OP_INFO:
+		*text = sdt_ops_info(self->ctx, error);
+		return NULL;
 	case SDT_DAEMON_OP_RECOMMEND:
-		return sdt_ops_config_recommend(self->ctx, error);
+		*text = sdt_ops_config_recommend(self->ctx, error);
+		return NULL;
 	case SDT_DAEMON_OP_HISTORY:
 		return sdt_ops_history(self->ctx, error);
 	case SDT_DAEMON_OP_HEALTH:
@@ -167,15 +171,14 @@ sdt_daemon_run_op(SdtDaemon *self, SdtDaemonCall *call, GError **error)
 			g_mutex_locker_new(&self->config_lock);
 		return sdt_ops_status(self->ctx, error);
 	}
-	case SDT_DAEMON_OP_APPLY: {
-		g_autoptr(GMutexLocker) locker G_GNUC_UNUSED =
-			g_mutex_locker_new(&self->config_lock);
-		return sdt_ops_config_apply(self->ctx, call->arg, call->trial, error);
-	}
+	case SDT_DAEMON_OP_APPLY:
 	case SDT_DAEMON_OP_REVERT: {
 		g_autoptr(GMutexLocker) locker G_GNUC_UNUSED =
 			g_mutex_locker_new(&self->config_lock);
-		return sdt_ops_config_revert(self->ctx, error);
+		*text = call->op == SDT_DAEMON_OP_APPLY
+				? sdt_ops_config_apply(self->ctx, call->arg, call->trial, error)
+				: sdt_ops_config_revert(self->ctx, error);
+		return NULL;
 	}
 	default:
 		break;
@@ -190,13 +193,11 @@ sdt_daemon_op_thread(GTask *task, gpointer source_object, gpointer task_data, GC
 	SdtDaemon *self = SDT_DAEMON(source_object);
 	SdtDaemonCall *call = task_data;
 	g_autoptr(GError) error = NULL;
-	/* info: ops writes the text (the codec's to_string, UTF-8) */
-	gchar *text = call->op == SDT_DAEMON_OP_INFO ? sdt_ops_info(self->ctx, &error) : NULL;
-	g_autoptr(JsonNode) node =
-		text == NULL && error == NULL ? sdt_daemon_run_op(self, call, &error) : NULL;
+	g_autofree gchar *text = NULL; /* a document's text (src/wire): valid UTF-8 */
+	g_autoptr(JsonNode) node = sdt_daemon_run_op(self, call, &text, &error);
 
 	if (text != NULL)
-		g_task_return_pointer(task, text, g_free);
+		g_task_return_pointer(task, g_steal_pointer(&text), g_free);
 	else
 		sdt_json_task_return(task, node, g_steal_pointer(&error));
 }

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "sdt-config-answer.h"
 #include "sdt-config-apply.h"
 #include "sdt-config-journal.h"
 #include "sdt-config-trial.h"
@@ -15,6 +16,7 @@
 #include "sdt-ops-config.h"
 #include "sdt-ops-private.h"
 #include "sdt-ops.h"
+#include "sdt-recommend-report.h"
 #include "sdt-verify-pending.h"
 
 /* `recommend`, `apply` and `revert`: the recommendation and SD Tuner's block in config.txt */
@@ -39,23 +41,61 @@ sdt_ops_config_recommendation(SdtContext *ctx, GPtrArray *warnings, GError **err
 	return result;
 }
 
-JsonNode *
+/* the decision's recommendation as the wire's (sdt-recommend-report.h) */
+static SdtRecommendReportItem *
+sdt_ops_config_report_item(const SdtRecommendation *rec)
+{
+	SdtRecommendReportItem *item = sdt_recommend_report_item_new();
+
+	item->id = g_strdup(rec->id);
+	item->title = g_strdup(rec->title);
+	for (guint i = 0; i < rec->lines->len; i++)
+		g_ptr_array_add(item->lines, g_strdup(g_ptr_array_index(rec->lines, i)));
+	item->filter = g_strdup(rec->filter);
+	item->reason = g_strdup(rec->reason);
+	item->expected_effect = g_strdup(rec->expected_effect);
+	item->risk = g_strdup(rec->risk);
+	item->trial_only = rec->trial_only;
+	item->expected_clock_hz = (gint64) rec->expected_clock_hz;
+	return item;
+}
+
+static SdtRecommendReport *
+sdt_ops_config_report(const SdtRecommendResult *result)
+{
+	SdtRecommendReport *report = sdt_recommend_report_new();
+
+	for (guint i = 0; i < result->recommendations->len; i++)
+		g_ptr_array_add(
+			report->recommendations,
+			sdt_ops_config_report_item(g_ptr_array_index(result->recommendations, i)));
+	for (guint i = 0; i < result->notes->len; i++)
+		g_ptr_array_add(report->notes, g_strdup(g_ptr_array_index(result->notes, i)));
+	report->not_tuned = g_strdup(result->not_tuned);
+	if (result->core_clock_mhz > 0) {
+		report->core_clock_hz = (gint64) result->core_clock_mhz * 1000000;
+		report->core_clock_source = g_strdup(
+			sdt_recommend_core_clock_source_to_string(result->core_clock_source));
+		report->core_clock_detail = g_strdup(result->core_clock_detail);
+	}
+	return report;
+}
+
+gchar *
 sdt_ops_config_recommend(SdtContext *ctx, GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(SdtRecommendResult) result = sdt_ops_config_recommendation(ctx, warnings, error);
-	JsonNode *node;
-	JsonArray *notes;
+	g_autoptr(SdtRecommendReport) report = NULL;
 
 	if (result == NULL)
 		return NULL;
-	node = sdt_recommend_result_to_json(result);
-	/* without a readable config.txt nothing can be applied: say why first */
-	notes = json_object_get_array_member(json_node_get_object(node), "notes");
+	report = sdt_ops_config_report(result);
+	/* without a readable config.txt nothing can be applied: say why (after the notes) */
 	for (guint i = 0; i < warnings->len; i++)
-		json_array_add_string_element(notes, g_ptr_array_index(warnings, i));
-	return node;
+		g_ptr_array_add(report->notes, g_strdup(g_ptr_array_index(warnings, i)));
+	return sdt_recommend_report_to_string(report);
 }
 
 /* a string member, or null */
@@ -68,30 +108,85 @@ sdt_ops_config_set_string(JsonObject *obj, const gchar *name, const gchar *value
 		json_object_set_null_member(obj, name);
 }
 
+/* a copy of @strings (NULL: none) */
+static GPtrArray *
+sdt_ops_config_strings(GPtrArray *strings)
+{
+	GPtrArray *copy = g_ptr_array_new_with_free_func(g_free);
+
+	for (guint i = 0; strings != NULL && i < strings->len; i++)
+		g_ptr_array_add(copy, g_strdup(g_ptr_array_index(strings, i)));
+	return copy;
+}
+
+/* the answer of an apply: for a trial "path" is tryboot.txt, and it says how to boot it once */
+static SdtConfigAnswerApply *
+sdt_ops_config_apply_answer(const SdtConfigApplyResult *result)
+{
+	SdtConfigAnswerApply *a = sdt_config_answer_apply_new();
+
+	a->path = g_strdup(result->path);
+	a->trial = result->trial;
+	if (result->trial)
+		a->reboot_command = g_strdup("sudo reboot '0 tryboot'");
+	a->id = g_strdup(result->id);
+	a->diff = g_strdup(result->diff);
+	a->backup = g_strdup(result->backup);
+	a->reboot_required = result->changed || result->trial;
+	a->changed = result->changed;
+	a->disabled = sdt_ops_config_strings(result->disabled);
+	a->warnings = sdt_ops_config_strings(result->warnings);
+	return a;
+}
+
+/* the members of @node, an object */
+static JsonObject *
+sdt_ops_config_object(JsonNode *node)
+{
+	JsonObject *obj = json_object_ref(json_node_get_object(node));
+
+	json_node_unref(node);
+	return obj;
+}
+
 JsonObject *
 sdt_ops_config_apply_reply(const SdtConfigApplyResult *result)
 {
-	JsonObject *obj;
+	g_autoptr(SdtConfigAnswerApply) answer = NULL;
 
 	g_return_val_if_fail(result != NULL, NULL);
-	obj = json_object_new();
-	json_object_set_string_member(obj, "path", result->path);
-	if (result->trial) {
-		json_object_set_boolean_member(obj, "trial", TRUE);
-		json_object_set_string_member(obj, "reboot_command", "sudo reboot '0 tryboot'");
-	}
-	json_object_set_string_member(obj, "id", result->id);
-	json_object_set_string_member(obj, "diff", result->diff);
-	sdt_ops_config_set_string(obj, "backup", result->backup);
-	json_object_set_boolean_member(obj, "reboot_required", result->changed || result->trial);
-	json_object_set_boolean_member(obj, "changed", result->changed);
-	json_object_set_array_member(obj,
-				     "disabled",
-				     sdt_config_journal_array_from_strings(result->disabled));
-	json_object_set_array_member(obj,
-				     "warnings",
-				     sdt_config_journal_array_from_strings(result->warnings));
-	return obj;
+	answer = sdt_ops_config_apply_answer(result);
+	return sdt_ops_config_object(sdt_config_answer_apply_to_json(answer));
+}
+
+static SdtConfigAnswerRevert *
+sdt_ops_config_revert_answer(const SdtConfigApplyRevert *revert)
+{
+	SdtConfigAnswerRevert *r = sdt_config_answer_revert_new();
+
+	r->tryboot_backup = g_strdup(revert->tryboot_backup);
+	r->tryboot_restored = g_strdup(revert->tryboot_restored);
+	r->id = g_strdup(revert->id);
+	r->path = g_strdup(revert->path);
+	r->diff = g_strdup(revert->diff);
+	r->backup = g_strdup(revert->backup);
+	r->backup_before_change = g_strdup(revert->backup_before_change);
+	r->reboot_required = revert->reverted;
+	r->trial_cancelled = revert->trial_cancelled;
+	g_ptr_array_extend_and_steal(r->restored, sdt_ops_config_strings(revert->restored));
+	g_ptr_array_extend_and_steal(r->kept, sdt_ops_config_strings(revert->kept));
+	g_ptr_array_extend_and_steal(r->warnings, sdt_ops_config_strings(revert->warnings));
+	return r;
+}
+
+JsonObject *
+sdt_ops_config_revert_reply(const SdtConfigApplyRevert *revert)
+{
+	g_autoptr(SdtConfigAnswerRevert) answer = NULL;
+
+	g_return_val_if_fail(revert != NULL, NULL);
+	answer = sdt_ops_config_revert_answer(revert);
+	return sdt_ops_config_object(sdt_config_answer_revert_to_json(answer));
 }
 
 /* how a trial was cancelled: the copies kept or put back */
@@ -102,33 +197,6 @@ sdt_ops_config_set_tryboot(JsonObject *obj, const gchar *backup, const gchar *re
 		json_object_set_string_member(obj, "tryboot_backup", backup);
 	if (restored != NULL)
 		json_object_set_string_member(obj, "tryboot_restored", restored);
-}
-
-JsonObject *
-sdt_ops_config_revert_reply(const SdtConfigApplyRevert *revert)
-{
-	JsonObject *obj;
-
-	g_return_val_if_fail(revert != NULL, NULL);
-	obj = json_object_new();
-	sdt_ops_config_set_tryboot(obj, revert->tryboot_backup, revert->tryboot_restored);
-	sdt_ops_config_set_string(obj, "id", revert->id);
-	json_object_set_string_member(obj, "path", revert->path);
-	json_object_set_string_member(obj, "diff", revert->diff);
-	sdt_ops_config_set_string(obj, "backup", revert->backup);
-	sdt_ops_config_set_string(obj, "backup_before_change", revert->backup_before_change);
-	json_object_set_boolean_member(obj, "reboot_required", revert->reverted);
-	json_object_set_boolean_member(obj, "trial_cancelled", revert->trial_cancelled);
-	json_object_set_array_member(obj,
-				     "restored",
-				     sdt_config_journal_array_from_strings(revert->restored));
-	json_object_set_array_member(obj,
-				     "kept",
-				     sdt_config_journal_array_from_strings(revert->kept));
-	json_object_set_array_member(obj,
-				     "warnings",
-				     sdt_config_journal_array_from_strings(revert->warnings));
-	return obj;
 }
 
 JsonObject *
@@ -146,44 +214,27 @@ sdt_ops_config_end_trial_reply(const SdtConfigApplyTrialEnd *end)
 	return obj;
 }
 
-static JsonNode *
-sdt_ops_config_node(JsonObject *obj)
-{
-	JsonNode *node = json_node_new(JSON_NODE_OBJECT);
-	json_node_take_object(node, obj);
-	return node;
-}
-
+/* the history entry of a revert (id, path, backup, trial_cancelled, changed, boot_id) */
 static void
-sdt_ops_config_history(SdtContext *ctx, const gchar *kind, JsonObject *result)
+sdt_ops_config_history(SdtContext *ctx, SdtConfigAnswerRevert *answer)
 {
 	g_autoptr(JsonObject) entry = json_object_new();
 	g_autoptr(GError) error = NULL;
-	const gchar *members[] = {"id", "path", "backup", "trial", "changed", "trial_cancelled"};
 
-	for (guint i = 0; i < G_N_ELEMENTS(members); i++) {
-		JsonNode *m = json_object_get_member(result, members[i]);
-		if (m != NULL)
-			json_object_set_member(entry, members[i], json_node_copy(m));
-	}
-	/* a revert: whether config.txt changed (a trial's cancel alone leaves it) */
-	if (g_strcmp0(kind, "revert") == 0 && json_object_has_member(result, "diff"))
-		json_object_set_boolean_member(
-			entry,
-			"changed",
-			g_strcmp0(json_object_get_string_member(result, "diff"), "") != 0);
+	sdt_ops_config_set_string(entry, "id", answer->id);
+	sdt_ops_config_set_string(entry, "path", answer->path);
+	sdt_ops_config_set_string(entry, "backup", answer->backup);
+	json_object_set_boolean_member(entry, "trial_cancelled", answer->trial_cancelled);
+	/* whether config.txt changed (a trial's cancel alone leaves it) */
+	if (answer->diff != NULL)
+		json_object_set_boolean_member(entry, "changed", *answer->diff != '\0');
 	sdt_ops_facts_history_mark_boot(ctx, entry);
-	/* the change is made (a revert: the way back, never refused for its record);
-	 * a history entry that cannot be written is said in the answer (issue 33) */
-	if (!sdt_history_append(ctx, kind, entry, &error)) {
-		JsonNode *n = json_object_get_member(result, "warnings");
+	/* the change is made (the way back, never refused for its record); a
+	 * history entry that cannot be written is said in the answer (issue 33) */
+	if (!sdt_history_append(ctx, "revert", entry, &error)) {
 		g_warning("%s", error->message);
-		if (n == NULL || !JSON_NODE_HOLDS_ARRAY(n)) {
-			json_object_set_array_member(result, "warnings", json_array_new());
-			n = json_object_get_member(result, "warnings");
-		}
-		g_autofree gchar *lost = sdt_ops_facts_history_lost_warning(error->message);
-		json_array_add_string_element(json_node_get_array(n), lost);
+		g_ptr_array_add(answer->warnings,
+				sdt_ops_facts_history_lost_warning(error->message));
 	}
 }
 
@@ -214,26 +265,26 @@ sdt_ops_apply_load(SdtContext *ctx, SdtConfigWriter **writer, GBytes **old, GErr
 }
 
 /* the same change again: nothing to write; a reboot is still needed until it works */
-static JsonNode *
+static gchar *
 sdt_ops_apply_unchanged(SdtConfigWriter *writer,
 			const gchar *id,
 			const SdtRecommendFacts *facts,
 			const SdtInfo *info)
 {
-	g_autoptr(JsonObject) res = json_object_new();
+	g_autoptr(SdtConfigAnswerApply) res = sdt_config_answer_apply_new();
 	SdtVerifyStatusFacts sf;
 	SdtVerifyStatus status;
 
 	sdt_ops_facts_status(&sf, id, facts, info);
 	sdt_verify_status_decide(&sf, &status);
 	g_free(status.explanation);
-	json_object_set_string_member(res, "id", id);
-	json_object_set_string_member(res, "path", sdt_config_writer_get_display_path(writer));
-	json_object_set_string_member(res, "diff", "");
-	json_object_set_null_member(res, "backup");
-	json_object_set_boolean_member(res, "reboot_required", !status.verified && !status.failed);
-	json_object_set_boolean_member(res, "changed", FALSE);
-	return sdt_ops_config_node(g_steal_pointer(&res));
+	/* no lists: the answer of a block found in place */
+	res->id = g_strdup(id);
+	res->path = g_strdup(sdt_config_writer_get_display_path(writer));
+	res->diff = g_strdup("");
+	res->reboot_required = !status.verified && !status.failed;
+	res->changed = FALSE;
+	return sdt_config_answer_apply_to_string(res);
 }
 
 /* the recommendation @id for these facts, if it may be applied this way */
@@ -381,19 +432,6 @@ sdt_ops_apply_restore(SdtConfigWriter *writer, SdtOpsApplyCommit *c, gboolean tr
 		g_warning("%s", local->message);
 }
 
-static void
-sdt_ops_apply_add_warnings(JsonObject *res, GPtrArray *warnings)
-{
-	JsonNode *n = json_object_get_member(res, "warnings");
-	if (n == NULL || !JSON_NODE_HOLDS_ARRAY(n)) {
-		json_object_set_array_member(res, "warnings", json_array_new());
-		n = json_object_get_member(res, "warnings");
-	}
-	for (guint i = 0; i < warnings->len; i++)
-		json_array_add_string_element(json_node_get_array(n),
-					      g_ptr_array_index(warnings, i));
-}
-
 /* the block of @rec, pointing into it */
 static void
 sdt_ops_apply_block(SdtConfigBlock *block, const SdtRecommendation *rec, const gchar **lines)
@@ -411,7 +449,7 @@ sdt_ops_apply_block(SdtConfigBlock *block, const SdtRecommendation *rec, const g
  * Writes the block of @rec (into tryboot.txt for a @trial) with its pending
  * record, on config.txt as read (@cfg, @old)
  */
-static JsonObject *
+static SdtConfigAnswerApply *
 sdt_ops_apply_write(SdtContext *ctx,
 		    SdtConfigWriter *writer,
 		    SdtConfigTxt *cfg,
@@ -429,7 +467,7 @@ sdt_ops_apply_write(SdtContext *ctx,
 	SdtOpsApplyCommit c = {ctx, NULL, previous, NULL, NULL};
 	SdtConfigBlock block = {NULL};
 	g_autoptr(SdtConfigApplyResult) done = NULL;
-	JsonObject *res;
+	SdtConfigAnswerApply *res;
 
 	sdt_ops_apply_block(&block, rec, lines);
 	/* verified after the next boot (sdt_ops_verify()) */
@@ -451,14 +489,14 @@ sdt_ops_apply_write(SdtContext *ctx,
 	g_free(c.history_name);
 	if (done == NULL)
 		return NULL;
-	res = sdt_ops_config_apply_reply(done);
+	res = sdt_ops_config_apply_answer(done);
 	/* its history entry was saved with the pending record, before the file */
 	if (done->changed || trial)
-		sdt_ops_apply_add_warnings(res, warnings);
+		g_ptr_array_extend_and_steal(res->warnings, g_steal_pointer(&warnings));
 	return res;
 }
 
-JsonNode *
+gchar *
 sdt_ops_config_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
@@ -468,9 +506,9 @@ sdt_ops_config_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtRecommendResult) result = NULL;
 	g_autofree gchar *current = NULL;
+	g_autoptr(SdtConfigAnswerApply) res = NULL;
 	const SdtRecommendation *rec;
 	SdtRecommendFacts facts;
-	JsonObject *res;
 
 	g_return_val_if_fail(id != NULL, NULL);
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
@@ -492,29 +530,29 @@ sdt_ops_config_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **
 	if (rec == NULL)
 		return NULL;
 	res = sdt_ops_apply_write(ctx, writer, cfg, old, rec, trial, error);
-	return res != NULL ? sdt_ops_config_node(res) : NULL;
+	return res != NULL ? sdt_config_answer_apply_to_string(res) : NULL;
 }
 
-JsonNode *
+gchar *
 sdt_ops_config_revert(SdtContext *ctx, GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, error);
 	g_autoptr(SdtConfigApplyRevert) done = NULL;
-	g_autoptr(JsonObject) res = NULL;
+	g_autoptr(SdtConfigAnswerRevert) res = NULL;
 
 	if (writer == NULL)
 		return NULL;
 	done = sdt_config_apply_revert(writer, error);
 	if (done == NULL)
 		return NULL;
-	res = sdt_ops_config_revert_reply(done);
-	sdt_ops_config_history(ctx, "revert", res);
+	res = sdt_ops_config_revert_answer(done);
+	sdt_ops_config_history(ctx, res);
 	/* nothing of SD Tuner's left to verify */
 	{
 		g_autoptr(GError) local = NULL;
 		if (!sdt_verify_pending_remove(ctx, &local))
 			g_warning("%s", local->message);
 	}
-	return sdt_ops_config_node(g_steal_pointer(&res));
+	return sdt_config_answer_revert_to_string(res);
 }

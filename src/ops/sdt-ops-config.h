@@ -12,9 +12,10 @@
 G_BEGIN_DECLS
 
 /*
- * The replies of the config writer's results: the ops layer composes them, the
- * writer returns typed results (sdt-config-apply.h).  Also the verify unit's
- * evidence of what it did (sdt-ops-verify-act.c).
+ * The replies of the config writer's results as objects, for the verify unit's
+ * evidence of what it did (sdt-ops-verify-act.c): the members of the answers of
+ * apply and revert (sdt-config-answer.h), which the writer returns as typed
+ * results (sdt-config-apply.h).
  */
 
 /*

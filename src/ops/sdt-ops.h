@@ -30,14 +30,15 @@ G_BEGIN_DECLS
 /* `info --json`: board, card, bus, config, warnings (sdt-info-report.h) */
 gchar *sdt_ops_info(SdtContext *ctx, GError **error);
 
-/* `recommend --json`: {"recommendations": [...], "notes": [...]} */
-JsonNode *sdt_ops_config_recommend(SdtContext *ctx, GError **error);
+/* `recommend --json`: the text of an SdtRecommendReport (sdt-recommend-report.h) */
+gchar *sdt_ops_config_recommend(SdtContext *ctx, GError **error);
 
-/* `apply ID`: {"id", "path", "diff", "backup", "reboot_required", ...} */
-JsonNode *sdt_ops_config_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error);
+/* `apply ID`: the text of an SdtConfigAnswerApply (sdt-config-answer.h) */
+gchar *sdt_ops_config_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error);
 
-/* `revert`: {"path", "diff", "backup", ...}; SDT_ERROR_NOT_FOUND if nothing to revert */
-JsonNode *sdt_ops_config_revert(SdtContext *ctx, GError **error);
+/* `revert`: the text of an SdtConfigAnswerRevert (sdt-config-answer.h);
+ * SDT_ERROR_NOT_FOUND if nothing to revert */
+gchar *sdt_ops_config_revert(SdtContext *ctx, GError **error);
 
 /* `status`: the managed block, a pending trial, verification after reboot */
 JsonNode *sdt_ops_status(SdtContext *ctx, GError **error);

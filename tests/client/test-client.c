@@ -18,7 +18,6 @@
 #include "sdt-client-devices.h"
 #include "sdt-client-history.h"
 #include "sdt-client-disk-words.h"
-#include "sdt-client-recommend.h"
 #include "sdt-client-status.h"
 #include "sdt-error.h"
 #include "sdt-json-reader.h"
@@ -461,61 +460,6 @@ parse_object(const gchar *json)
 	return root;
 }
 
-static void
-test_recommendations_read(void)
-{
-	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) root = parse_object(
-		"{\"recommendations\": [{\"id\": \"sd-overclock-100\", \"title\": \"Run it at 100 "
-		"MHz\", \"lines\": [\"dtparam=sd_overclock=100\"], \"filter\": "
-		"\"[board-type=0x08]\", \"reason\": \"r\", \"expected_effect\": \"e\", \"risk\": "
-		"\"k\", \"expected_clock_hz\": 100000000, \"trial_only\": true}], \"notes\": "
-		"[\"n1\", \"n2\"],"
-		" \"core_clock\": {\"hz\": 400000000}}");
-	g_autoptr(SdtClientRecommendations) recs =
-		sdt_client_recommend_list_from_json(json_node_get_object(root), &error);
-	SdtClientRecommendation *r;
-
-	g_assert_no_error(error);
-	g_assert_cmpuint(recs->recommendations->len, ==, 1);
-	g_assert_cmpuint(recs->notes->len, ==, 2);
-	r = g_ptr_array_index(recs->recommendations, 0);
-	g_assert_cmpstr(r->id, ==, "sd-overclock-100");
-	g_assert_cmpstr(r->filter, ==, "[board-type=0x08]");
-	g_assert_cmpstr(g_ptr_array_index(r->lines, 0), ==, "dtparam=sd_overclock=100");
-	g_assert_cmpstr(r->risk, ==, "k");
-	g_assert_cmpint(r->expected_clock_hz, ==, 100000000);
-	g_assert_true(r->trial_only);
-}
-
-static void
-test_recommendations_bad(void)
-{
-	const gchar *cases[][2] = {
-		{"{\"recommendations\": [{\"title\": \"x\"}]}", "“recommendations[0].id”"},
-		{"{\"recommendations\": [\"x\"]}", "“recommendations[0]”"},
-		{"{\"recommendations\": [{\"id\": \"a\", \"lines\": \"l\"}]}",
-		 "“recommendations[0].lines”"},
-		{"{\"recommendations\": [{\"id\": \"a\", \"expected_clock_hz\": \"1\"}]}",
-		 "“recommendations[0].expected_clock_hz”"},
-		{"{\"recommendations\": {}}", "“recommendations”"},
-		{"{\"notes\": [null]}", "“notes[0]”"},
-		{"{\"recommendations\": [{\"id\": \"a\", \"trial_only\": 1}]}",
-		 "“recommendations[0].trial_only”"},
-	};
-
-	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
-		g_autoptr(GError) error = NULL;
-		g_autoptr(JsonNode) root = parse_object(cases[i][0]);
-		g_autoptr(SdtClientRecommendations) recs =
-			sdt_client_recommend_list_from_json(json_node_get_object(root), &error);
-
-		g_assert_null(recs);
-		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
-		g_assert_nonnull(strstr(error->message, cases[i][1]));
-	}
-}
-
 /* an entry edited by hand loses only its bad members; the others are read */
 static void
 test_history_read(void)
@@ -951,8 +895,6 @@ main(int argc, char **argv)
 			test_history_comparison_leaves_out_stand_ins);
 	g_test_add_func("/sdtuner/client-status/read", test_status_read);
 	g_test_add_func("/sdtuner/client-status/wrong-types", test_status_wrong_types);
-	g_test_add_func("/sdtuner/client-recommend/read", test_recommendations_read);
-	g_test_add_func("/sdtuner/client-recommend/bad", test_recommendations_bad);
 	g_test_add_func("/sdtuner/client-history/read", test_history_read);
 	g_test_add_func("/sdtuner/client-history/bad", test_history_bad);
 	g_test_add_func("/sdtuner/client-history/series", test_history_series);

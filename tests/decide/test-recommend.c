@@ -351,8 +351,6 @@ test_recommend_not_a_pi(void)
 	SdtRecommendFacts f = {0};
 	g_autoptr(SdtRecommendResult) r1 = NULL;
 	g_autoptr(SdtRecommendResult) r2 = NULL;
-	g_autoptr(JsonNode) node = NULL;
-	JsonObject *obj;
 
 	f.board_key = "unknown";
 	f.type_code = -1;
@@ -362,13 +360,8 @@ test_recommend_not_a_pi(void)
 	g_assert_cmpuint(r1->recommendations->len, ==, 0);
 	g_assert_cmpuint(r1->notes->len, ==, 1);
 	g_assert_true(test_notes_contain(r1, "not a Raspberry Pi"));
-	node = sdt_recommend_result_to_json(r1);
-	obj = json_node_get_object(node);
-	g_assert_cmpuint(
-		json_array_get_length(json_object_get_array_member(obj, "recommendations")),
-		==,
-		0);
-	g_assert_cmpuint(json_array_get_length(json_object_get_array_member(obj, "notes")), ==, 1);
+	g_assert_null(r1->not_tuned);
+	g_assert_cmpuint(r1->core_clock_mhz, ==, 0);
 
 	f = test_facts_pi3();
 	f.card_present = FALSE;
@@ -458,23 +451,29 @@ test_recommend_pure(void)
 	SdtRecommendFacts f = test_facts_pi3();
 	g_autoptr(SdtRecommendResult) r1 = sdt_recommend(&f);
 	g_autoptr(SdtRecommendResult) r2 = sdt_recommend(&f);
-	g_autoptr(JsonNode) n1 = sdt_recommend_result_to_json(r1);
-	g_autoptr(JsonNode) n2 = sdt_recommend_result_to_json(r2);
-	g_autofree gchar *s1 = json_to_string(n1, FALSE);
-	g_autofree gchar *s2 = json_to_string(n2, FALSE);
-	JsonObject *rec;
-	const gchar *keys[] = {"id", "title", "filter", "reason", "expected_effect", "risk"};
+	const SdtRecommendation *a;
+	const SdtRecommendation *b;
 
-	g_assert_cmpstr(s1, ==, s2);
-	rec = json_array_get_object_element(
-		json_object_get_array_member(json_node_get_object(n1), "recommendations"),
-		0);
-	for (guint i = 0; i < G_N_ELEMENTS(keys); i++)
-		g_assert_nonnull(json_object_get_string_member(rec, keys[i]));
-	g_assert_cmpstr(
-		json_array_get_string_element(json_object_get_array_member(rec, "lines"), 0),
-		==,
-		"dtparam=sd_overclock=100");
+	/* the same facts, the same advice, every text said */
+	g_assert_cmpuint(r1->recommendations->len, ==, r2->recommendations->len);
+	g_assert_cmpuint(r1->notes->len, ==, r2->notes->len);
+	for (guint i = 0; i < r1->notes->len; i++)
+		g_assert_cmpstr(g_ptr_array_index(r1->notes, i),
+				==,
+				g_ptr_array_index(r2->notes, i));
+	a = g_ptr_array_index(r1->recommendations, 0);
+	b = g_ptr_array_index(r2->recommendations, 0);
+	g_assert_cmpstr(a->id, ==, b->id);
+	g_assert_cmpstr(a->title, ==, b->title);
+	g_assert_cmpstr(a->filter, ==, b->filter);
+	g_assert_cmpstr(a->reason, ==, b->reason);
+	g_assert_cmpstr(a->expected_effect, ==, b->expected_effect);
+	g_assert_cmpstr(a->risk, ==, b->risk);
+	g_assert_nonnull(a->title);
+	g_assert_nonnull(a->reason);
+	g_assert_nonnull(a->expected_effect);
+	g_assert_nonnull(a->risk);
+	g_assert_cmpstr(g_ptr_array_index(a->lines, 0), ==, "dtparam=sd_overclock=100");
 	g_assert_nonnull(sdt_recommend_result_find(r1, "sd-overclock-100"));
 	g_assert_null(sdt_recommend_result_find(r1, "sd-cqe-2"));
 }
@@ -552,10 +551,8 @@ test_recommend_core_clock_uart_rules(void)
 			g_autoptr(SdtConfigTxt) cfg =
 				sdt_config_txt_new_from_bytes(bytes, "config.txt");
 			g_autoptr(SdtRecommendResult) res = NULL;
-			g_autoptr(JsonNode) node = NULL;
 			SdtRecommendFacts f = test_facts_pi3();
 			SdtCoreClockSource source;
-			JsonObject *clock;
 
 			f.board_key = model->key;
 			f.type_code = (gint) model->type_code;
@@ -575,17 +572,9 @@ test_recommend_core_clock_uart_rules(void)
 			res = sdt_recommend(&f);
 			g_assert_cmpstr(test_only(res)->id, ==, cases[c].id);
 			g_assert_cmpstr(test_only(res)->filter, ==, model->filter);
-			/* the figure and where it came from are in the JSON */
-			node = sdt_recommend_result_to_json(res);
-			clock = json_object_get_object_member(json_node_get_object(node),
-							      "core_clock");
-			g_assert_nonnull(clock);
-			g_assert_cmpint(json_object_get_int_member(clock, "hz"),
-					==,
-					(gint64) cases[c].core_mhz * 1000000);
-			g_assert_cmpstr(json_object_get_string_member(clock, "source"),
-					==,
-					sdt_recommend_core_clock_source_to_string(cases[c].source));
+			/* the figure and where it came from are in the result (JSON core_clock) */
+			g_assert_cmpuint(res->core_clock_mhz, ==, cases[c].core_mhz);
+			g_assert_cmpint(res->core_clock_source, ==, cases[c].source);
 		}
 	}
 	/* 3B, Zero W, 3B+, 3A+, Zero 2 W */
@@ -598,8 +587,6 @@ test_recommend_core_clock_running(void)
 	SdtRecommendFacts f = test_facts_pi3();
 	g_autoptr(SdtRecommendResult) res = NULL;
 	g_autoptr(SdtRecommendResult) res2 = NULL;
-	g_autoptr(JsonNode) node = NULL;
-	JsonObject *clock;
 	SdtCoreClockSource source;
 
 	/* config.txt says 250 MHz, the running system reads 400 MHz: the reading wins */
@@ -611,12 +598,11 @@ test_recommend_core_clock_running(void)
 	res = sdt_recommend(&f);
 	g_assert_cmpstr(test_only(res)->id, ==, "sd-overclock-100");
 	g_assert_true(test_notes_contain(res, "reports a core clock of 400 MHz"));
-	node = sdt_recommend_result_to_json(res);
-	clock = json_object_get_object_member(json_node_get_object(node), "core_clock");
-	g_assert_cmpstr(json_object_get_string_member(clock, "source"), ==, "running-system");
-	g_assert_cmpstr(json_object_get_string_member(clock, "detail"),
+	g_assert_cmpint(res->core_clock_source, ==, SDT_CORE_CLOCK_RUNNING);
+	g_assert_cmpstr(sdt_recommend_core_clock_source_to_string(res->core_clock_source),
 			==,
-			"/sys/kernel/debug/clk/fw-clk-core/clk_rate");
+			"running-system");
+	g_assert_cmpstr(res->core_clock_detail, ==, "/sys/kernel/debug/clk/fw-clk-core/clk_rate");
 
 	/* and the other way round: 250 MHz read on a board that would run at 400 */
 	f = test_facts_pi3();

@@ -153,12 +153,27 @@ test_count_tmp(Fixture *fx)
 	return n;
 }
 
+/* an answer's text (the codec's, src/wire) as a document to look into; NULL stays NULL */
+static JsonNode *
+test_node(gchar *text)
+{
+	g_autofree gchar *owned = text;
+	g_autoptr(GError) error = NULL;
+	JsonNode *node;
+
+	if (owned == NULL)
+		return NULL;
+	node = json_from_string(owned, &error);
+	g_assert_no_error(error);
+	return node;
+}
+
 static void
 test_apply_revert(Fixture *fx, gconstpointer data)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(JsonNode) applied =
-		sdt_ops_config_apply(fx->ctx, "sd-overclock-100", FALSE, &error);
+		test_node(sdt_ops_config_apply(fx->ctx, "sd-overclock-100", FALSE, &error));
 	g_autoptr(JsonNode) again = NULL;
 	g_autoptr(JsonNode) reverted = NULL;
 	g_autofree gchar *members = NULL;
@@ -187,14 +202,14 @@ test_apply_revert(Fixture *fx, gconstpointer data)
 	g_assert_cmpuint(test_count_tmp(fx), ==, 0);
 
 	/* the same change again: nothing written */
-	again = sdt_ops_config_apply(fx->ctx, "sd-overclock-100", FALSE, &error);
+	again = test_node(sdt_ops_config_apply(fx->ctx, "sd-overclock-100", FALSE, &error));
 	g_assert_no_error(error);
 	o = json_node_get_object(again);
 	g_assert_false(json_object_get_boolean_member(o, "changed"));
 	g_assert_cmpstr(json_object_get_string_member(o, "diff"), ==, "");
 	g_assert_true(json_object_get_null_member(o, "backup"));
 
-	reverted = sdt_ops_config_revert(fx->ctx, &error);
+	reverted = test_node(sdt_ops_config_revert(fx->ctx, &error));
 	g_assert_no_error(error);
 	g_assert_nonnull(reverted);
 	g_free(members);
@@ -213,7 +228,7 @@ test_apply_revert(Fixture *fx, gconstpointer data)
 
 	/* nothing left: the revert's own error */
 	g_clear_pointer(&reverted, json_node_unref);
-	reverted = sdt_ops_config_revert(fx->ctx, &error);
+	reverted = test_node(sdt_ops_config_revert(fx->ctx, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_FOUND);
 	g_assert_null(reverted);
 }
@@ -223,7 +238,7 @@ test_trial(Fixture *fx, gconstpointer data)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(JsonNode) applied =
-		sdt_ops_config_apply(fx->ctx, "sd-overclock-100", TRUE, &error);
+		test_node(sdt_ops_config_apply(fx->ctx, "sd-overclock-100", TRUE, &error));
 	g_autoptr(JsonNode) reverted = NULL;
 	g_autofree gchar *members = NULL;
 	g_autofree gchar *tryboot = g_build_filename(fx->boot, "tryboot.txt", NULL);
@@ -248,7 +263,7 @@ test_trial(Fixture *fx, gconstpointer data)
 	now = test_read(fx->config);
 	g_assert_cmpstr(now, ==, fx->old);
 
-	reverted = sdt_ops_config_revert(fx->ctx, &error);
+	reverted = test_node(sdt_ops_config_revert(fx->ctx, &error));
 	g_assert_no_error(error);
 	o = json_node_get_object(reverted);
 	g_assert_true(json_object_get_boolean_member(o, "trial_cancelled"));
