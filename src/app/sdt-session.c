@@ -91,6 +91,7 @@ sdt_session_dismiss(SdtSession *self)
 typedef struct {
 	SdtSessionFinishFunc finish;
 	SdtSessionJsonFunc done;
+	SdtSessionTextFunc done_text;
 	gpointer page;
 } SdtSessionJsonCall;
 
@@ -106,9 +107,22 @@ sdt_session_call_json_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 	if (!call->finish(SDT_MANAGER(source), &json, res, &error) &&
 	    g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
 		return;
+	if (call->done_text != NULL) {
+		call->done_text(call->page, json, error);
+		return;
+	}
 	if (json != NULL)
 		root = sdt_json_reader_parse(json, &error);
 	call->done(call->page, root, error);
+}
+
+static void
+sdt_session_call(SdtManager *manager,
+		 SdtSessionCallFunc call,
+		 GCancellable *cancellable,
+		 SdtSessionJsonCall *data)
+{
+	call(manager, sdt_client_no_options(), cancellable, sdt_session_call_json_cb, data);
 }
 
 void
@@ -126,7 +140,25 @@ sdt_session_call_json(SdtManager *manager,
 	data->finish = finish;
 	data->done = done;
 	data->page = page;
-	call(manager, sdt_client_no_options(), cancellable, sdt_session_call_json_cb, data);
+	sdt_session_call(manager, call, cancellable, data);
+}
+
+void
+sdt_session_call_text(SdtManager *manager,
+		      SdtSessionCallFunc call,
+		      SdtSessionFinishFunc finish,
+		      GCancellable *cancellable,
+		      SdtSessionTextFunc done,
+		      gpointer page)
+{
+	SdtSessionJsonCall *data;
+
+	g_return_if_fail(SDT_IS_MANAGER(manager));
+	data = g_new0(SdtSessionJsonCall, 1);
+	data->finish = finish;
+	data->done_text = done;
+	data->page = page;
+	sdt_session_call(manager, call, cancellable, data);
 }
 
 SdtClientJob *

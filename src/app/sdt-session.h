@@ -98,6 +98,17 @@ void sdt_session_call_json(SdtManager *manager,
 			   SdtSessionJsonFunc done,
 			   gpointer page);
 
+/* @json: the answer's text, for the page to read with its document's codec (src/wire),
+ * or NULL and @error */
+typedef void (*SdtSessionTextFunc)(gpointer page, const gchar *json, const GError *error);
+/* as sdt_session_call_json(), @done getting the answer's text */
+void sdt_session_call_text(SdtManager *manager,
+			   SdtSessionCallFunc call,
+			   SdtSessionFinishFunc finish,
+			   GCancellable *cancellable,
+			   SdtSessionTextFunc done,
+			   gpointer page);
+
 /*
  * Starts @method (StartBenchmark, StartCheck) with @arg on the helper that
  * answers @manager (none: the call activates it) and follows the job

@@ -75,6 +75,25 @@ sdt_cli_ops_read_local(SdtCliLocalFunc local, SdtContext *ctx, GError **error)
 	return sdt_cli_ops_local(node, error);
 }
 
+/* a reading operation run in this process: its text (its codec's UTF-8) or its node */
+typedef struct {
+	SdtCliLocalFunc node;
+	SdtCliLocalTextFunc text;
+} SdtCliLocal;
+
+static gchar *
+sdt_cli_ops_read_local_text(const SdtCliLocal *local, SdtContext *ctx, GError **error)
+{
+	gpointer before = sdt_l10n_english_begin();
+	gchar *text = local->text != NULL ? local->text(ctx, error)
+					  : sdt_json_take_text(local->node(ctx, error));
+
+	sdt_l10n_english_end(before);
+	if (text == NULL && error != NULL)
+		sdt_utf8_sanitize_error(*error);
+	return text;
+}
+
 void
 sdt_cli_ops_user_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gpointer data)
 {
@@ -325,11 +344,12 @@ sdt_cli_ops_options(gboolean trial)
 	return g_variant_builder_end(&builder);
 }
 
-static JsonNode *
-sdt_cli_ops_call_bus(SdtCli *cli, SdtCliCallFunc func, GError **error)
+/* the helper's answer as it sent it: the reader parses it with the document's codec */
+static gchar *
+sdt_cli_ops_call_bus_text(SdtCli *cli, SdtCliCallFunc func, GError **error)
 {
 	SdtCliBus *bus = sdt_cli_ops_bus(cli, error);
-	g_autofree gchar *json = NULL;
+	gchar *json = NULL;
 
 	if (bus == NULL)
 		return NULL;
@@ -337,21 +357,21 @@ sdt_cli_ops_call_bus(SdtCli *cli, SdtCliCallFunc func, GError **error)
 		sdt_cli_ops_fixup_error(cli, error);
 		return NULL;
 	}
-	return sdt_cli_ops_parse(json, error);
+	return json;
 }
 
-JsonNode *
-sdt_cli_ops_read(SdtCli *cli, SdtCliLocalFunc local, SdtCliCallFunc call, GError **error)
+static gchar *
+sdt_cli_ops_read_any(SdtCli *cli, const SdtCliLocal *local, SdtCliCallFunc call, GError **error)
 {
 	g_autoptr(GError) error_local = NULL;
 	g_autoptr(SdtContext) ctx = NULL;
-	JsonNode *node;
+	gchar *text;
 
 	if (cli->ctx != NULL)
-		return sdt_cli_ops_read_local(local, cli->ctx, error);
-	node = sdt_cli_ops_call_bus(cli, call, &error_local);
-	if (node != NULL)
-		return node;
+		return sdt_cli_ops_read_local_text(local, cli->ctx, error);
+	text = sdt_cli_ops_call_bus_text(cli, call, &error_local);
+	if (text != NULL)
+		return text;
 	if (!sdt_cli_ops_helper_missing(cli)) {
 		g_propagate_error(error, g_steal_pointer(&error_local));
 		return NULL;
@@ -360,7 +380,22 @@ sdt_cli_ops_read(SdtCli *cli, SdtCliLocalFunc local, SdtCliCallFunc call, GError
 	ctx = sdt_context_new("/", error);
 	if (ctx == NULL)
 		return NULL;
-	return sdt_cli_ops_read_local(local, ctx, error);
+	return sdt_cli_ops_read_local_text(local, ctx, error);
+}
+
+JsonNode *
+sdt_cli_ops_read(SdtCli *cli, SdtCliLocalFunc local, SdtCliCallFunc call, GError **error)
+{
+	SdtCliLocal any = {.node = local};
+	g_autofree gchar *text = sdt_cli_ops_read_any(cli, &any, call, error);
+
+	return text != NULL ? sdt_cli_ops_parse(text, error) : NULL;
+}
+
+gchar *
+sdt_cli_ops_read_text(SdtCli *cli, SdtCliLocalTextFunc local, SdtCliCallFunc call, GError **error)
+{
+	return sdt_cli_ops_read_any(cli, &(SdtCliLocal){.text = local}, call, error);
 }
 
 /* Apply (@apply_id) or Revert (NULL) through the helper, which asks polkit */

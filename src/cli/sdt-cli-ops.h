@@ -115,6 +115,11 @@ typedef gboolean (*SdtCliCallFunc)(SdtManager *proxy,
 				   GCancellable *cancellable,
 				   GError **error);
 JsonNode *sdt_cli_ops_read(SdtCli *cli, SdtCliLocalFunc local, SdtCliCallFunc call, GError **error);
+/* as sdt_cli_ops_read() for an operation that returns its document's JSON text, which
+ * the command reads with the document's codec (src/wire) */
+typedef gchar *(*SdtCliLocalTextFunc)(SdtContext *ctx, GError **error);
+gchar *
+sdt_cli_ops_read_text(SdtCli *cli, SdtCliLocalTextFunc local, SdtCliCallFunc call, GError **error);
 
 /* frees what bus mode set up (proxy, authentication agent) */
 void sdt_cli_ops_shutdown(SdtCli *cli);

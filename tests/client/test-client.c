@@ -945,9 +945,8 @@ test_devices(void)
 		 "devices[0].filesystems[0].type"},
 	};
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) root = parse_object(good);
-	g_autoptr(GPtrArray) devices =
-		sdt_client_devices_from_json(json_node_get_object(root), &error);
+	g_autoptr(SdtDeviceList) list = sdt_device_list_parse(good, &error);
+	GPtrArray *devices = list->devices;
 	g_autofree gchar *title = NULL;
 	g_autofree gchar *contents = NULL;
 	g_autofree gchar *verdict = NULL;
@@ -963,7 +962,7 @@ test_devices(void)
 	g_clear_pointer(&verdict, g_free);
 	/* a loop device on a simulated board is offered as a stand-in, and says so */
 	{
-		SdtClientDevice *d = g_ptr_array_index(devices, 0);
+		SdtDeviceListEntry *d = g_ptr_array_index(devices, 0);
 		d->reason_code = g_strdup("stand-in");
 		verdict = sdt_client_devices_verdict(d);
 		g_assert_true(g_str_has_prefix(verdict, "Can be checked: a loop device"));
@@ -980,9 +979,8 @@ test_devices(void)
 	g_assert_cmpstr(contents, ==, "What is on it is unknown: it cannot be read");
 
 	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
-		g_autoptr(JsonNode) node = parse_object(bad[i][0]);
 		g_autoptr(GError) e = NULL;
-		g_assert_null(sdt_client_devices_from_json(json_node_get_object(node), &e));
+		g_assert_null(sdt_device_list_parse(bad[i][0], &e));
 		g_assert_error(e, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 		if (strstr(e->message, bad[i][1]) == NULL)
 			g_error("%s: %s does not name %s", bad[i][0], e->message, bad[i][1]);
@@ -1000,15 +998,16 @@ test_devices_repairs(void)
 		 "repaired[0].blocks"},
 		{"{\"repair_waiting\": false}", "repair_waiting"},
 	};
-	g_autoptr(JsonNode) both = parse_object(
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtDeviceList) both = sdt_device_list_parse(
 		"{\"devices\": [], \"repaired\": [{\"device\": \"/dev/sdc\", \"blocks\": 8}, "
 		"{\"device\": \"/dev/sdd\", \"blocks\": 1}], \"repair_waiting\": \"A journal "
-		"waits for its card\"}");
-	g_autoptr(JsonNode) none = parse_object("{\"devices\": [], \"repaired\": [], "
-						"\"repair_waiting\": null}");
-	g_autoptr(GError) error = NULL;
-	g_autofree gchar *words =
-		sdt_client_devices_repair_words(json_node_get_object(both), &error);
+		"waits for its card\"}",
+		&error);
+	g_autoptr(SdtDeviceList) none = sdt_device_list_parse(
+		"{\"devices\": [], \"repaired\": [], \"repair_waiting\": null}",
+		&error);
+	g_autofree gchar *words = sdt_client_devices_repair_words(both);
 
 	g_assert_no_error(error);
 	g_assert_cmpstr(words,
@@ -1016,12 +1015,11 @@ test_devices_repairs(void)
 			"Put back 8 blocks that an interrupted check had changed on /dev/sdc.\n"
 			"Put back 1 block that an interrupted check had changed on /dev/sdd.\n"
 			"A journal waits for its card");
-	g_assert_null(sdt_client_devices_repair_words(json_node_get_object(none), &error));
+	g_assert_null(sdt_client_devices_repair_words(none));
 	g_assert_no_error(error);
 	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
-		g_autoptr(JsonNode) node = parse_object(bad[i][0]);
 		g_autoptr(GError) e = NULL;
-		g_assert_null(sdt_client_devices_repair_words(json_node_get_object(node), &e));
+		g_assert_null(sdt_device_list_parse(bad[i][0], &e));
 		g_assert_error(e, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 		if (strstr(e->message, bad[i][1]) == NULL)
 			g_error("%s: %s does not name %s", bad[i][0], e->message, bad[i][1]);
