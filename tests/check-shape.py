@@ -77,7 +77,6 @@ JSON_OUTSIDE_WIRE = [
     'src/cli/sdtunerctl-config.c',
     'src/cli/sdtunerctl-info.c',
     'src/cli/sdtunerctl-verify.c',
-    'src/cli/sdtunerctl.c',
     'src/client/sdt-client-check-map.c',
     'src/client/sdt-client-history.c',
     'src/client/sdt-client-info.c',
