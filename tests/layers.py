@@ -22,7 +22,7 @@ LAYERS = {
     'client': ['dbus', 'wire', 'bench', 'platform', 'libsdt'],
     'cli': ['client', 'ops'],
     'helper': ['ops', 'dbus'],
-    'app/logic': ['client', 'config/edit', 'check', 'platform', 'libsdt', 'dbus'],
+    'app/logic': ['client', 'config/edit', 'platform', 'libsdt', 'dbus'],
     'app': ['app/logic'],
 }
 

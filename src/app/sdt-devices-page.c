@@ -8,7 +8,6 @@
 #include <glib/gi18n.h>
 
 #include "sdt-app-inhibit.h"
-#include "sdt-check-config.h"
 #include "sdt-check-map.h"
 #include "sdt-check-result.h"
 #include "sdt-check-words.h"
@@ -18,7 +17,6 @@
 #include "sdt-device-monitor.h"
 #include "sdt-error.h"
 #include "sdt-devices-page.h"
-#include "sdt-json-reader.h"
 #include "sdt-session.h"
 #include "sdt-user-error.h"
 
@@ -243,18 +241,15 @@ static void
 sdt_devices_page_show_result(SdtDevicesPage *self, const gchar *result)
 {
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) root = sdt_json_reader_parse(result, &error);
-	JsonObject *obj = root != NULL ? json_node_get_object(root) : NULL;
-	g_autoptr(SdtCheckResult) check =
-		obj != NULL ? sdt_check_result_from_json(obj, &error) : NULL;
-	g_autoptr(SdtClientCheckMap) map =
-		check != NULL ? sdt_client_check_map_from_json(obj, &error) : NULL;
+	g_autoptr(SdtCheckResult) check = sdt_check_result_parse(result, &error);
+	g_autoptr(SdtClientCheckMap) map = NULL;
 	g_autofree gchar *words = NULL;
 
-	if (map == NULL) {
+	if (check == NULL) {
 		sdt_devices_page_show_text(self, error->message, "error");
 		return;
 	}
+	map = sdt_client_check_map_new(check);
 	words = sdt_check_words_result(check);
 	sdt_devices_page_show_text(self,
 				   words,
@@ -303,7 +298,7 @@ sdt_devices_page_progress_cb(const gchar *phase, gdouble fraction, gdouble rate,
 		return;
 	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar), fraction);
 	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar),
-				  sdt_check_config_phase_label(phase));
+				  sdt_check_result_phase_label(phase));
 }
 
 /* the quick check of the button's card through the helper (its own polkit action) */
@@ -325,7 +320,7 @@ sdt_devices_page_check_clicked(GtkButton *button, SdtDevicesPage *self)
 	sdt_devices_page_set_running(self, TRUE);
 	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar), 0.0);
 	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar),
-				  sdt_check_config_phase_label("prepare"));
+				  sdt_check_result_phase_label("prepare"));
 	sdt_devices_page_show_text(self,
 				   _("Checking… Every block the check writes on the card is "
 				     "saved first and put back."),

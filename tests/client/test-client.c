@@ -1108,7 +1108,7 @@ test_check_map(void)
 			   "{\"from\": 300000000, \"to\": 734003200, \"state\": \"ok\"},"
 			   "{\"from\": 700000000, \"to\": 720000000, \"state\": \"glitter\"}]}";
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) root = sdt_json_reader_parse(doc, &error);
+	g_autoptr(SdtCheckResult) result = sdt_check_result_parse(doc, &error);
 	g_autoptr(SdtClientCheckMap) map = NULL;
 	g_autofree gchar *words = NULL;
 	g_autofree gchar *at = g_format_size(734003200);
@@ -1117,8 +1117,7 @@ test_check_map(void)
 	const SdtClientMapRun *r;
 
 	g_assert_no_error(error);
-	map = sdt_client_check_map_from_json(json_node_get_object(root), &error);
-	g_assert_no_error(error);
+	map = sdt_client_check_map_new(result);
 	g_assert_cmpint(map->claimed_bytes, ==, 1048576000);
 	/* the two "ok" joined, the unknown state inside them overlapped away, cut to the claim */
 	g_assert_cmpuint(map->runs->len, ==, 2);
@@ -1134,7 +1133,7 @@ test_check_map(void)
 	wrap = g_strdup_printf("From %s to %s: wraps to a lower address.", at, end);
 	g_assert_nonnull(strstr(words, wrap));
 	g_assert_true(g_str_has_prefix(words, "From 0 bytes to "));
-	g_clear_pointer(&root, json_node_unref);
+	g_clear_pointer(&result, sdt_check_result_free);
 	g_clear_pointer(&map, sdt_client_check_map_free);
 
 	/* every state the engine writes, and one it does not: lenient, never an error */
@@ -1160,23 +1159,22 @@ test_check_map(void)
 		g_assert_nonnull(sdt_client_check_map_state_label((SdtClientMapState) i));
 
 	/* a check of a folder has no map: empty, no words */
-	root = sdt_json_reader_parse("{\"verdict\": \"genuine\", \"claimed_bytes\": 5}", &error);
-	map = sdt_client_check_map_from_json(json_node_get_object(root), &error);
+	result = sdt_check_result_parse("{\"verdict\": \"genuine\", \"claimed_bytes\": 5}", &error);
 	g_assert_no_error(error);
+	map = sdt_client_check_map_new(result);
 	g_assert_cmpuint(map->runs->len, ==, 0);
 	g_assert_null(sdt_client_check_map_describe(map));
-	g_clear_pointer(&root, json_node_unref);
+	g_clear_pointer(&result, sdt_check_result_free);
 	g_clear_pointer(&map, sdt_client_check_map_free);
 
 	/* no claimed size: as wide as the runs */
-	root = sdt_json_reader_parse("{\"map\": [{\"from\": 0, \"to\": 10, \"state\": "
-				     "\"untested\"}]}",
-				     &error);
-	map = sdt_client_check_map_from_json(json_node_get_object(root), &error);
+	result = sdt_check_result_parse("{\"verdict\": \"fake\", \"map\": [{\"from\": 0, \"to\": "
+					"10, \"state\": \"untested\"}]}",
+					&error);
 	g_assert_no_error(error);
+	map = sdt_client_check_map_new(result);
 	g_assert_cmpint(map->claimed_bytes, ==, 10);
 	g_assert_cmpuint(map->runs->len, ==, 1);
-	g_clear_pointer(&root, json_node_unref);
 	g_clear_pointer(&map, sdt_client_check_map_free);
 
 	/* wrong types: an error naming the member, no map */
@@ -1185,18 +1183,19 @@ test_check_map(void)
 			const gchar *doc;
 			const gchar *names;
 		} bad[] = {
-			{"{\"map\": {}}", "map"},
-			{"{\"map\": [1]}", "map[0]"},
-			{"{\"map\": [{\"from\": \"0\", \"to\": 1, \"state\": \"ok\"}]}",
+			{"{\"verdict\": \"fake\", \"map\": {}}", "map"},
+			{"{\"verdict\": \"fake\", \"map\": [1]}", "map[0]"},
+			{"{\"verdict\": \"fake\", \"map\": [{\"from\": \"0\", \"to\": 1, "
+			 "\"state\": \"ok\"}]}",
 			 "map[0].from"},
-			{"{\"map\": [{\"from\": 0, \"to\": 1, \"state\": 3}]}", "map[0].state"},
-			{"{\"claimed_bytes\": \"big\"}", "claimed_bytes"},
+			{"{\"verdict\": \"fake\", \"map\": [{\"from\": 0, \"to\": 1, \"state\": "
+			 "3}]}",
+			 "map[0].state"},
+			{"{\"verdict\": \"fake\", \"claimed_bytes\": \"big\"}", "claimed_bytes"},
 		};
 		for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
-			g_autoptr(JsonNode) node = sdt_json_reader_parse(bad[i].doc, NULL);
 			g_autoptr(GError) e = NULL;
-			g_assert_null(
-				sdt_client_check_map_from_json(json_node_get_object(node), &e));
+			g_assert_null(sdt_check_result_parse(bad[i].doc, &e));
 			g_assert_error(e, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 			g_assert_nonnull(strstr(e->message, bad[i].names));
 		}
