@@ -63,7 +63,6 @@ MAX_FOLDER = 20  # .c files in one folder of src/
 JSON_OUTSIDE_WIRE = [
     'src/app/sdt-health-page.c',
     'src/app/sdt-history-page.c',
-    'src/app/sdt-layout-report.c',
     'src/app/sdt-outcome-bar.c',
     'src/app/sdt-overview-page.c',
     'src/app/sdt-recommend-page.c',
