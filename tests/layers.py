@@ -22,7 +22,7 @@ LAYERS = {
     'client': ['dbus', 'wire', 'libsdt'],
     'cli': ['client', 'ops'],
     'helper': ['ops', 'dbus'],
-    'app/logic': ['client', 'config/edit', 'check', 'libsdt', 'dbus'],
+    'app/logic': ['client', 'config/edit', 'libsdt', 'dbus'],
     'app': ['app/logic'],
 }
 

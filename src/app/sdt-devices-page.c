@@ -8,7 +8,6 @@
 #include <glib/gi18n.h>
 
 #include "sdt-app-inhibit.h"
-#include "sdt-check-config.h"
 #include "sdt-check-map.h"
 #include "sdt-check-result.h"
 #include "sdt-check-words.h"
@@ -18,7 +17,6 @@
 #include "sdt-client-device-monitor.h"
 #include "sdt-error.h"
 #include "sdt-devices-page.h"
-#include "sdt-json-reader.h"
 #include "sdt-session.h"
 #include "sdt-user-error.h"
 
@@ -79,7 +77,7 @@ sdt_devices_page_update_buttons(SdtDevicesPage *self)
 /* one row: what the device is, whether it can be checked (or why not), what is on it; a
  * card that can be checked gets its Check button */
 static GtkWidget *
-sdt_devices_page_row(SdtDevicesPage *self, const SdtClientDevice *d)
+sdt_devices_page_row(SdtDevicesPage *self, const SdtDeviceListEntry *d)
 {
 	GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2);
 	g_autofree gchar *title = sdt_client_devices_title(d);
@@ -133,40 +131,40 @@ sdt_devices_page_clear(SdtDevicesPage *self)
 }
 
 static void
-sdt_devices_page_done(gpointer page, JsonNode *root, const GError *error)
+sdt_devices_page_done(gpointer page, const gchar *json, const GError *error)
 {
 	SdtDevicesPage *self = SDT_DEVICES_PAGE(page);
 	g_autoptr(GError) read_error = NULL;
-	g_autoptr(GPtrArray) devices = NULL;
+	g_autoptr(SdtDeviceList) list = NULL;
 	g_autofree gchar *repairs = NULL;
 
 	sdt_devices_page_clear(self);
-	if (root != NULL && JSON_NODE_HOLDS_OBJECT(root))
-		devices = sdt_client_devices_from_json(json_node_get_object(root), &read_error);
+	if (json != NULL)
+		list = sdt_device_list_parse(json, &read_error);
 	/* what the helper put back on a card a killed check had left changed */
-	if (devices != NULL)
-		repairs = sdt_client_devices_repair_words(json_node_get_object(root), &read_error);
-	if (devices == NULL) {
+	if (list != NULL)
+		repairs = sdt_client_devices_repair_words(list);
+	if (list == NULL) {
 		g_debug("no devices: %s",
 			error != NULL        ? error->message
 			: read_error != NULL ? read_error->message
-					     : "not an object");
+					     : "no answer");
 		gtk_label_set_text(GTK_LABEL(self->status_label),
 				   _("The list of cards is not available."));
 		return;
 	}
-	for (guint i = 0; i < devices->len; i++)
+	for (guint i = 0; i < list->devices->len; i++)
 		gtk_container_add(GTK_CONTAINER(self->list),
-				  sdt_devices_page_row(self, g_ptr_array_index(devices, i)));
+				  sdt_devices_page_row(self, g_ptr_array_index(list->devices, i)));
 	sdt_devices_page_update_buttons(self);
-	gtk_widget_set_visible(self->list, devices->len > 0);
+	gtk_widget_set_visible(self->list, list->devices->len > 0);
 	if (repairs != NULL)
 		gtk_label_set_text(GTK_LABEL(self->status_label), repairs);
 	else
-		gtk_label_set_text(GTK_LABEL(self->status_label),
-				   devices->len == 0 ? _("No card reader or other disk found.")
-						     : "");
-	gtk_widget_set_visible(self->status_label, devices->len == 0 || repairs != NULL);
+		gtk_label_set_text(
+			GTK_LABEL(self->status_label),
+			list->devices->len == 0 ? _("No card reader or other disk found.") : "");
+	gtk_widget_set_visible(self->status_label, list->devices->len == 0 || repairs != NULL);
 }
 
 static void
@@ -177,7 +175,7 @@ sdt_devices_page_refresh(gpointer page)
 	if (self->manager == NULL)
 		return;
 	gtk_widget_set_visible(self->status_label, TRUE);
-	sdt_session_call_json(self->manager,
+	sdt_session_call_text(self->manager,
 			      sdt_manager_call_get_devices,
 			      sdt_manager_call_get_devices_finish,
 			      self->cancellable,
@@ -243,18 +241,15 @@ static void
 sdt_devices_page_show_result(SdtDevicesPage *self, const gchar *result)
 {
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) root = sdt_json_reader_parse(result, &error);
-	JsonObject *obj = root != NULL ? json_node_get_object(root) : NULL;
-	g_autoptr(SdtCheckResult) check =
-		obj != NULL ? sdt_check_result_from_json(obj, &error) : NULL;
-	g_autoptr(SdtClientCheckMap) map =
-		check != NULL ? sdt_client_check_map_from_json(obj, &error) : NULL;
+	g_autoptr(SdtCheckResult) check = sdt_check_result_parse(result, &error);
+	g_autoptr(SdtClientCheckMap) map = NULL;
 	g_autofree gchar *words = NULL;
 
-	if (map == NULL) {
+	if (check == NULL) {
 		sdt_devices_page_show_text(self, error->message, "error");
 		return;
 	}
+	map = sdt_client_check_map_new(check);
 	words = sdt_check_words_result(check);
 	sdt_devices_page_show_text(self,
 				   words,
@@ -303,7 +298,7 @@ sdt_devices_page_progress_cb(const gchar *phase, gdouble fraction, gdouble rate,
 		return;
 	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar), fraction);
 	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar),
-				  sdt_check_config_phase_label(phase));
+				  sdt_check_result_phase_label(phase));
 }
 
 /* the quick check of the button's card through the helper (its own polkit action) */
@@ -325,7 +320,7 @@ sdt_devices_page_check_clicked(GtkButton *button, SdtDevicesPage *self)
 	sdt_devices_page_set_running(self, TRUE);
 	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar), 0.0);
 	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar),
-				  sdt_check_config_phase_label("prepare"));
+				  sdt_check_result_phase_label("prepare"));
 	sdt_devices_page_show_text(self,
 				   _("Checking… Every block the check writes on the card is "
 				     "saved first and put back."),

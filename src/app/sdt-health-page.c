@@ -8,7 +8,6 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "sdt-check-config.h"
 #include "sdt-check-result.h"
 #include "sdt-check-words.h"
 #include "sdt-disk-words.h"
@@ -205,7 +204,7 @@ sdt_health_page_append_warnings(GString *wear, JsonObject *obj)
 					 "trend leaves out its history until it is fixed: %s\n"),
 				       sdt_l10n_tr(sdt_json_reader_get_string(obj, "state_error")));
 	if (sdt_json_reader_get_string(obj, "check_journal_damaged") != NULL) {
-		g_autofree gchar *words = sdt_check_config_damaged_journal_words(
+		g_autofree gchar *words = sdt_check_result_damaged_journal_words(
 			sdt_json_reader_get_string(obj, "check_journal_damaged"));
 		g_string_append_printf(wear, "%s\n", words);
 	}
@@ -365,7 +364,7 @@ sdt_health_page_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, 
 		return;
 	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar), fraction);
 	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar),
-				  sdt_check_config_phase_label(phase));
+				  sdt_check_result_phase_label(phase));
 }
 
 static void
@@ -376,7 +375,7 @@ sdt_health_page_start(SdtHealthPage *self, const gchar *mode)
 	sdt_health_page_set_running(self, TRUE);
 	gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(self->progress_bar), 0.0);
 	gtk_progress_bar_set_text(GTK_PROGRESS_BAR(self->progress_bar),
-				  sdt_check_config_phase_label("prepare"));
+				  sdt_check_result_phase_label("prepare"));
 	gtk_label_set_text(GTK_LABEL(self->result_label),
 			   _("Checking… Your files are safe: the check only writes inside "
 			     "space it reserves, and removes it afterwards."));

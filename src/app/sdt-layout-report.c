@@ -17,10 +17,10 @@
 #include <errno.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
-#include <json-glib/json-glib.h>
 #include <signal.h>
 
 #include "sdt-layout-report.h"
+#include "sdt-ui-layout.h"
 
 static gboolean
 sdt_layout_report_in_scrolled_window(GtkWidget *widget)
@@ -57,12 +57,14 @@ sdt_layout_report_in_view(GtkWidget *widget)
 static void
 sdt_layout_report_widget(GtkWidget *widget, gpointer user_data)
 {
-	JsonBuilder *builder = user_data;
+	SdtUiLayoutWindow *window = user_data;
 
 	if (!gtk_widget_is_drawable(widget))
 		return;
 	if (GTK_IS_LABEL(widget) && gtk_label_get_text(GTK_LABEL(widget))[0] != '\0') {
 		GtkWidget *toplevel = gtk_widget_get_toplevel(widget);
+		SdtUiLayoutLabel *l =
+			sdt_ui_layout_add_label(window, gtk_label_get_text(GTK_LABEL(widget)));
 		GtkAllocation alloc;
 		gint min_w, nat_w, min_h, nat_h;
 		gint x = 0, y = 0;
@@ -80,46 +82,22 @@ sdt_layout_report_widget(GtkWidget *widget, gpointer user_data)
 							  alloc.width + margin_x,
 							  &min_h,
 							  &nat_h);
-		min_w -= margin_x;
-		nat_w -= margin_x;
-		min_h -= margin_y;
-		json_builder_begin_object(builder);
-		json_builder_set_member_name(builder, "text");
-		json_builder_add_string_value(builder, gtk_label_get_text(GTK_LABEL(widget)));
-		json_builder_set_member_name(builder, "x");
-		json_builder_add_int_value(builder, x);
-		json_builder_set_member_name(builder, "y");
-		json_builder_add_int_value(builder, y);
-		json_builder_set_member_name(builder, "width");
-		json_builder_add_int_value(builder, alloc.width);
-		json_builder_set_member_name(builder, "height");
-		json_builder_add_int_value(builder, alloc.height);
-		json_builder_set_member_name(builder, "min_width");
-		json_builder_add_int_value(builder, min_w);
-		json_builder_set_member_name(builder, "natural_width");
-		json_builder_add_int_value(builder, nat_w);
-		json_builder_set_member_name(builder, "height_for_width");
-		json_builder_add_int_value(builder, min_h);
-		json_builder_set_member_name(builder, "wrap");
-		json_builder_add_boolean_value(builder, gtk_label_get_line_wrap(GTK_LABEL(widget)));
-		json_builder_set_member_name(builder, "ellipsize");
-		json_builder_add_boolean_value(builder,
-					       gtk_label_get_ellipsize(GTK_LABEL(widget)) !=
-						       PANGO_ELLIPSIZE_NONE);
-		json_builder_set_member_name(builder, "scrolled");
-		json_builder_add_boolean_value(builder,
-					       sdt_layout_report_in_scrolled_window(widget));
+		l->x = x;
+		l->y = y;
+		l->width = alloc.width;
+		l->height = alloc.height;
+		l->min_width = min_w - margin_x;
+		l->natural_width = nat_w - margin_x;
+		l->height_for_width = min_h - margin_y;
+		l->wrap = gtk_label_get_line_wrap(GTK_LABEL(widget));
+		l->ellipsize = gtk_label_get_ellipsize(GTK_LABEL(widget)) != PANGO_ELLIPSIZE_NONE;
+		l->scrolled = sdt_layout_report_in_scrolled_window(widget);
 		/* a button's label: the primary actions must be in view (test-gui-loop.py) */
-		json_builder_set_member_name(builder, "button");
-		json_builder_add_boolean_value(builder,
-					       gtk_widget_get_ancestor(widget, GTK_TYPE_BUTTON) !=
-						       NULL);
-		json_builder_set_member_name(builder, "in_view");
-		json_builder_add_boolean_value(builder, sdt_layout_report_in_view(widget));
-		json_builder_end_object(builder);
+		l->button = gtk_widget_get_ancestor(widget, GTK_TYPE_BUTTON) != NULL;
+		l->in_view = sdt_layout_report_in_view(widget);
 	}
 	if (GTK_IS_CONTAINER(widget))
-		gtk_container_forall(GTK_CONTAINER(widget), sdt_layout_report_widget, builder);
+		gtk_container_forall(GTK_CONTAINER(widget), sdt_layout_report_widget, window);
 }
 
 static gboolean
@@ -127,31 +105,22 @@ sdt_layout_report_signal_cb(gpointer user_data)
 {
 	GtkApplication *app = user_data;
 	const gchar *path = g_getenv("SDTUNER_LAYOUT_REPORT");
-	g_autoptr(JsonBuilder) builder = json_builder_new();
-	g_autoptr(JsonNode) root = NULL;
+	g_autoptr(SdtUiLayout) layout = sdt_ui_layout_new();
 	g_autofree gchar *text = NULL;
 	g_autofree gchar *tmp = NULL;
 	g_autoptr(GError) error = NULL;
 
-	json_builder_begin_array(builder);
 	for (GList *l = gtk_application_get_windows(app); l != NULL; l = l->next) {
 		GtkWidget *window = l->data;
 		if (!gtk_widget_get_mapped(window))
 			continue;
-		json_builder_begin_object(builder);
-		json_builder_set_member_name(builder, "window_width");
-		json_builder_add_int_value(builder, gtk_widget_get_allocated_width(window));
-		json_builder_set_member_name(builder, "window_height");
-		json_builder_add_int_value(builder, gtk_widget_get_allocated_height(window));
-		json_builder_set_member_name(builder, "labels");
-		json_builder_begin_array(builder);
-		sdt_layout_report_widget(window, builder);
-		json_builder_end_array(builder);
-		json_builder_end_object(builder);
+		sdt_layout_report_widget(
+			window,
+			sdt_ui_layout_add_window(layout,
+						 gtk_widget_get_allocated_width(window),
+						 gtk_widget_get_allocated_height(window)));
 	}
-	json_builder_end_array(builder);
-	root = json_builder_get_root(builder);
-	text = json_to_string(root, TRUE);
+	text = sdt_ui_layout_to_string(layout);
 	/* written whole, then renamed: the test never reads half a report */
 	tmp = g_strconcat(path, ".tmp", NULL);
 	if (!g_file_set_contents(tmp, text, -1, &error) || g_rename(tmp, path) != 0)

@@ -116,6 +116,15 @@ sdt_session_call_json_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 	call->done(call->page, root, error);
 }
 
+static void
+sdt_session_call(SdtManager *manager,
+		 SdtSessionCallFunc call,
+		 GCancellable *cancellable,
+		 SdtSessionJsonCall *data)
+{
+	call(manager, sdt_client_no_options(), cancellable, sdt_session_call_json_cb, data);
+}
+
 void
 sdt_session_call_json(SdtManager *manager,
 		      SdtSessionCallFunc call,
@@ -131,7 +140,7 @@ sdt_session_call_json(SdtManager *manager,
 	data->finish = finish;
 	data->done = done;
 	data->page = page;
-	call(manager, sdt_client_no_options(), cancellable, sdt_session_call_json_cb, data);
+	sdt_session_call(manager, call, cancellable, data);
 }
 
 void
@@ -149,7 +158,7 @@ sdt_session_call_text(SdtManager *manager,
 	data->finish = finish;
 	data->done_text = done;
 	data->page = page;
-	call(manager, sdt_client_no_options(), cancellable, sdt_session_call_json_cb, data);
+	sdt_session_call(manager, call, cancellable, data);
 }
 
 SdtClientJob *

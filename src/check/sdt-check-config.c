@@ -13,19 +13,6 @@
 
 #define SDT_CHECK_CONFIG_MIB (G_GUINT64_CONSTANT(1) << 20)
 
-gchar *
-sdt_check_config_damaged_journal_words(const gchar *path)
-{
-	/* Translators: %s is the path of the damaged journal */
-	return g_strdup_printf(
-		_("A check for a fake card was interrupted and no copy of its journal is whole "
-		  "(kept as %s): the blocks it had changed could not be put back. On a genuine "
-		  "card nothing of yours was changed. On a fake card some files or the file "
-		  "system may be damaged: run e2fsck on the card from another computer, restore "
-		  "what is lost from a backup, then delete that file."),
-		path);
-}
-
 void
 sdt_check_config_init(SdtCheckConfig *config, SdtCheckMode mode)
 {
@@ -94,30 +81,4 @@ sdt_check_config_candidate_sizes(guint64 claim)
 	}
 	g_array_sort(sizes, sdt_check_config_cmp_u64);
 	return sizes;
-}
-
-const gchar *
-sdt_check_config_phase_label(const gchar *phase)
-{
-	static const struct {
-		const gchar *id;
-		const gchar *label;
-	} labels[] = {
-		{"prepare", N_("Finding the card")},
-		{"repair", N_("Putting back what an interrupted check changed")},
-		{"read", N_("Looking for a fake by reading only")},
-		{"reserve", N_("Reserving the free space")},
-		{"probe", N_("Testing how much the card really holds")},
-		{"restore", N_("Putting back what was there")},
-		{"write", N_("Writing the free space")},
-		{"verify", N_("Reading it back")},
-		{"write-card", N_("Writing every block of the card")},
-		{"verify-card", N_("Reading every block back")},
-		{"cleanup", N_("Cleaning up")},
-	};
-
-	for (guint i = 0; i < G_N_ELEMENTS(labels); i++)
-		if (g_strcmp0(phase, labels[i].id) == 0)
-			return _(labels[i].label);
-	return phase;
 }

@@ -50,13 +50,6 @@ typedef struct {
 	gboolean destroy_data;
 } SdtCheckConfig;
 
-/* what a damaged check journal (status and health "check_journal_damaged": its
- * @path) means and what the user can still do, in the user's language */
-gchar *sdt_check_config_damaged_journal_words(const gchar *path);
-
-/* a check's progress phase ("read", "probe", ...) in words for the user */
-const gchar *sdt_check_config_phase_label(const gchar *phase);
-
 void sdt_check_config_init(SdtCheckConfig *config, SdtCheckMode mode);
 /* "quick" or "full" */
 gboolean sdt_check_config_mode_from_string(const gchar *name, SdtCheckMode *mode, GError **error);

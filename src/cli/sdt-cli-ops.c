@@ -65,22 +65,18 @@ sdt_cli_ops_local(JsonNode *node, GError **error)
  * the same whatever the locale, and is translated where sdtunerctl shows it,
  * over the bus and with --root alike (docs/ARCHITECTURE.md).
  */
-static JsonNode *
-sdt_cli_ops_read_local(SdtCliLocalFunc local, SdtContext *ctx, GError **error)
-{
-	gpointer before = sdt_l10n_english_begin();
-	JsonNode *node = local(ctx, error);
+/* a reading operation run in this process: its text (its codec's UTF-8) or its node */
+typedef struct {
+	SdtCliLocalFunc node;
+	SdtCliTextFunc text;
+} SdtCliLocal;
 
-	sdt_l10n_english_end(before);
-	return sdt_cli_ops_local(node, error);
-}
-
-/* sdt_cli_ops_read_local() for a document's text (valid UTF-8 from its codec) */
 static gchar *
-sdt_cli_ops_read_local_text(SdtCliTextFunc local, SdtContext *ctx, GError **error)
+sdt_cli_ops_read_local_text(const SdtCliLocal *local, SdtContext *ctx, GError **error)
 {
 	gpointer before = sdt_l10n_english_begin();
-	gchar *text = local(ctx, error);
+	gchar *text = local->text != NULL ? local->text(ctx, error)
+					  : sdt_json_take_text(local->node(ctx, error));
 
 	sdt_l10n_english_end(before);
 	if (text == NULL && error != NULL)
@@ -338,9 +334,9 @@ sdt_cli_ops_options(gboolean trial)
 	return g_variant_builder_end(&builder);
 }
 
-/* the helper's answer as received */
+/* the helper's answer as it sent it: the reader parses it with the document's codec */
 static gchar *
-sdt_cli_ops_call_bus(SdtCli *cli, SdtCliCallFunc func, GError **error)
+sdt_cli_ops_call_bus_text(SdtCli *cli, SdtCliCallFunc func, GError **error)
 {
 	SdtCliBus *bus = sdt_cli_ops_bus(cli, error);
 	gchar *json = NULL;
@@ -354,51 +350,42 @@ sdt_cli_ops_call_bus(SdtCli *cli, SdtCliCallFunc func, GError **error)
 	return json;
 }
 
-/* the helper's answer to @call; without a helper, NULL and *@own, the context to read
- * this machine in-process with (said on stderr); NULL and @error when neither */
 static gchar *
-sdt_cli_ops_ask(SdtCli *cli, SdtCliCallFunc call, SdtContext **own, GError **error)
+sdt_cli_ops_read_any(SdtCli *cli, const SdtCliLocal *local, SdtCliCallFunc call, GError **error)
 {
 	g_autoptr(GError) error_local = NULL;
-	gchar *json = sdt_cli_ops_call_bus(cli, call, &error_local);
+	g_autoptr(SdtContext) ctx = NULL;
+	gchar *text;
 
-	if (json != NULL)
-		return json;
+	if (cli->ctx != NULL)
+		return sdt_cli_ops_read_local_text(local, cli->ctx, error);
+	text = sdt_cli_ops_call_bus_text(cli, call, &error_local);
+	if (text != NULL)
+		return text;
 	if (!sdt_cli_ops_helper_missing(cli)) {
 		g_propagate_error(error, g_steal_pointer(&error_local));
 		return NULL;
 	}
 	g_printerr(_("sdtunerctl: %s; reading this machine directly\n"), error_local->message);
-	*own = sdt_context_new("/", error);
-	return NULL;
+	ctx = sdt_context_new("/", error);
+	if (ctx == NULL)
+		return NULL;
+	return sdt_cli_ops_read_local_text(local, ctx, error);
 }
 
 JsonNode *
 sdt_cli_ops_read(SdtCli *cli, SdtCliLocalFunc local, SdtCliCallFunc call, GError **error)
 {
-	g_autoptr(SdtContext) own = NULL;
-	g_autofree gchar *json = NULL;
+	SdtCliLocal any = {.node = local};
+	g_autofree gchar *text = sdt_cli_ops_read_any(cli, &any, call, error);
 
-	if (cli->ctx != NULL)
-		return sdt_cli_ops_read_local(local, cli->ctx, error);
-	json = sdt_cli_ops_ask(cli, call, &own, error);
-	if (json != NULL)
-		return sdt_cli_ops_parse(json, error);
-	return own != NULL ? sdt_cli_ops_read_local(local, own, error) : NULL;
+	return text != NULL ? sdt_cli_ops_parse(text, error) : NULL;
 }
 
 gchar *
 sdt_cli_ops_read_text(SdtCli *cli, SdtCliTextFunc local, SdtCliCallFunc call, GError **error)
 {
-	g_autoptr(SdtContext) own = NULL;
-	gchar *json;
-
-	if (cli->ctx != NULL)
-		return sdt_cli_ops_read_local_text(local, cli->ctx, error);
-	json = sdt_cli_ops_ask(cli, call, &own, error);
-	if (json != NULL)
-		return json;
-	return own != NULL ? sdt_cli_ops_read_local_text(local, own, error) : NULL;
+	return sdt_cli_ops_read_any(cli, &(SdtCliLocal){.text = local}, call, error);
 }
 
 /* Apply (@apply_id) or Revert (NULL) through the helper, which asks polkit */
@@ -439,7 +426,9 @@ gchar *
 sdt_cli_ops_revert(SdtCli *cli, GError **error)
 {
 	if (cli->ctx != NULL)
-		return sdt_cli_ops_read_local_text(sdt_ops_config_revert, cli->ctx, error);
+		return sdt_cli_ops_read_local_text(&(SdtCliLocal){.text = sdt_ops_config_revert},
+						   cli->ctx,
+						   error);
 	return sdt_cli_ops_change(cli, NULL, FALSE, error);
 }
 

@@ -82,15 +82,14 @@ sdt_cli_print_json(SdtCli *cli, JsonNode *node)
 	/* JSON is UTF-8: bytes of config.txt that are not become U+FFFD */
 	sdt_json_sanitize_utf8(node);
 	text = sdt_json_to_string(node, TRUE);
-	/* JSON is UTF-8 for every reader, never converted to the locale's charset */
-	fputs(text, stdout);
-	fputc('\n', stdout);
-	fflush(stdout);
+	sdt_cli_print_text(cli, text);
 }
 
 void
 sdt_cli_print_text(SdtCli *cli, const gchar *text)
 {
+	g_return_if_fail(text != NULL);
+
 	/* JSON is UTF-8 for every reader, never converted to the locale's charset */
 	fputs(text, stdout);
 	fputc('\n', stdout);

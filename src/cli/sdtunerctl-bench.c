@@ -18,6 +18,7 @@
 #include "sdt-l10n-record.h"
 #include "sdt-l10n.h"
 #include "sdt-ops.h"
+#include "sdt-soak-report.h"
 #include "sdt-soak.h"
 #include "sdtunerctl-bench.h"
 
@@ -302,11 +303,11 @@ sdt_cli_bench_print_human(SdtBenchRecord *bench)
 
 /* "Wrote 1048576 bytes and checked 1048576 bytes in 3 rounds (2.0 s, seed 1f)." */
 static void
-sdt_cli_bench_print_soak_counts(JsonObject *soak)
+sdt_cli_bench_print_soak_counts(const SdtSoakReport *soak)
 {
-	gint64 written = json_object_get_int_member(soak, "bytes_written");
-	gint64 checked = json_object_get_int_member(soak, "bytes_checked");
-	gint64 rounds = json_object_get_int_member(soak, "rounds");
+	gint64 written = soak->bytes_written;
+	gint64 checked = soak->bytes_checked;
+	gint64 rounds = soak->rounds;
 	/* Translators: a count of bytes in a sentence ("Wrote %s and checked %s in %s") */
 	g_autofree gchar *w = g_strdup_printf(ngettext("%" PRId64 " byte",
 						       "%" PRId64 " bytes",
@@ -329,23 +330,19 @@ sdt_cli_bench_print_soak_counts(JsonObject *soak)
 		w,
 		c,
 		r,
-		json_object_get_double_member(soak, "seconds"),
-		json_object_get_string_member(soak, "seed"));
+		soak->seconds,
+		soak->seed);
 }
 
 static void
-sdt_cli_bench_print_soak(JsonObject *obj)
+sdt_cli_bench_print_soak(const SdtSoakReport *soak)
 {
-	JsonObject *target = json_object_get_object_member(obj, "target");
-	JsonObject *soak = json_object_get_object_member(obj, "soak");
-	JsonNode *bad = json_object_get_member(soak, "first_bad_offset");
-	gint64 mismatches = json_object_get_int_member(soak, "mismatches");
+	gint64 mismatches = soak->mismatches;
+	const gchar *path = soak->target.path;
+	const gchar *device = soak->target.device;
+	const gchar *filesystem = soak->target.filesystem;
 
-	const gchar *path = json_object_get_string_member(target, "path");
-	const gchar *device = json_object_get_string_member(target, "device");
-	const gchar *filesystem = json_object_get_string_member(target, "filesystem");
-
-	if (json_object_get_boolean_member_with_default(target, "stand_in", FALSE))
+	if (soak->target.stand_in)
 		/* Translators: the soak test's file: directory, block device, file system */
 		g_print(_("Soak test in %s on %s (%s), a stand-in, not the SD card\n"),
 			path,
@@ -355,7 +352,7 @@ sdt_cli_bench_print_soak(JsonObject *obj)
 		/* Translators: the soak test's file: directory, block device, file system */
 		g_print(_("Soak test in %s on %s (%s)\n"), path, device, filesystem);
 	sdt_cli_bench_print_soak_counts(soak);
-	if (mismatches > 0 && bad != NULL && !JSON_NODE_HOLDS_NULL(bad))
+	if (mismatches > 0 && soak->first_bad_offset >= 0)
 		/* Translators: a count of bytes, then a byte offset */
 		g_print(g_dngettext(GETTEXT_PACKAGE,
 				    "DATA ERROR: %" PRId64
@@ -364,7 +361,7 @@ sdt_cli_bench_print_soak(JsonObject *obj)
 				    " bytes read back wrong, the first at offset %" PRId64 ".\n",
 				    (gulong) MIN(mismatches, G_MAXLONG)),
 			(int64_t) mismatches,
-			(int64_t) json_node_get_int(bad));
+			(int64_t) soak->first_bad_offset);
 	else
 		g_print("%s\n", _("Every byte read back as written."));
 }
@@ -454,7 +451,10 @@ sdt_cli_bench_print_result(SdtCli *cli, SdtCliBenchRun *self, GError **error)
 	}
 	obj = json_node_get_object(self->result);
 	if (json_object_has_member(obj, "soak")) {
-		sdt_cli_bench_print_soak(obj);
+		g_autoptr(SdtSoakReport) soak = sdt_soak_report_from_json(obj, error);
+		if (soak == NULL)
+			return SDT_CLI_EXIT_FAILED;
+		sdt_cli_bench_print_soak(soak);
 		return SDT_CLI_EXIT_OK;
 	}
 	bench = sdt_bench_record_from_json(obj, error);

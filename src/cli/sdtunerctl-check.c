@@ -10,7 +10,6 @@
 #include <math.h>
 #include <unistd.h>
 
-#include "sdt-check-config.h"
 #include "sdt-check-result.h"
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
@@ -43,7 +42,7 @@ sdt_cli_check_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gp
 	gdouble elapsed = (gdouble) (g_get_monotonic_time() - self->started) / G_USEC_PER_SEC;
 	gboolean new_phase = g_strcmp0(phase, self->last_phase) != 0;
 
-	const gchar *label = sdt_check_config_phase_label(phase);
+	const gchar *label = sdt_check_result_phase_label(phase);
 
 	if (phase == NULL || phase[0] == '\0')
 		return;
@@ -520,7 +519,7 @@ sdt_cli_health_print_human(JsonObject *obj)
 		g_print(_("A file system on the card is mounted read-only\n"));
 	if (json_object_has_member(obj, "check_journal_damaged") &&
 	    !json_object_get_null_member(obj, "check_journal_damaged")) {
-		g_autofree gchar *words = sdt_check_config_damaged_journal_words(
+		g_autofree gchar *words = sdt_check_result_damaged_journal_words(
 			json_object_get_string_member(obj, "check_journal_damaged"));
 		g_print("%s\n", words);
 	}

@@ -8,7 +8,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "sdt-check-config.h"
+#include "sdt-check-result.h"
 #include <inttypes.h>
 
 #include "sdt-cli-ops.h"
@@ -344,7 +344,7 @@ sdtunerctl_config_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	sdt_cli_status_print_trial(s);
 	if (s->check_journal_damaged != NULL) {
 		g_autofree gchar *words =
-			sdt_check_config_damaged_journal_words(s->check_journal_damaged);
+			sdt_check_result_damaged_journal_words(s->check_journal_damaged);
 		g_print("%s\n", words);
 	}
 	return SDT_CLI_EXIT_OK;

@@ -10,6 +10,7 @@
 
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
+#include "sdt-error-report.h"
 #include "sdt-cli.h"
 #include "sdt-l10n.h"
 #include "sdt-utf8.h"
@@ -100,28 +101,15 @@ sdt_cli_print_error(SdtCli *cli, const GError *error_in)
 	sdt_utf8_sanitize_error(error);
 	g_printerr("sdtunerctl: %s\n", cli->json ? error->message : sdt_l10n_tr(error->message));
 	if (cli->json) {
-		g_autoptr(JsonBuilder) builder = json_builder_new();
-		g_autoptr(JsonNode) root = NULL;
-		g_autofree gchar *remote = NULL;
+		g_autofree gchar *remote = g_dbus_error_get_remote_error(error);
+		const gchar *name = error->domain == SDT_ERROR ? sdt_error_to_dbus_name(error->code)
+				    : remote != NULL           ? remote
+							       : g_quark_to_string(error->domain);
+		g_autoptr(SdtErrorReport) report =
+			sdt_error_report_new(name, error->code, error->message);
+		g_autofree gchar *text = sdt_error_report_to_string(report);
 
-		json_builder_begin_object(builder);
-		json_builder_set_member_name(builder, "error");
-		json_builder_begin_object(builder);
-		json_builder_set_member_name(builder, "name");
-		if (error->domain == SDT_ERROR)
-			json_builder_add_string_value(builder, sdt_error_to_dbus_name(error->code));
-		else if ((remote = g_dbus_error_get_remote_error(error)) != NULL)
-			json_builder_add_string_value(builder, remote);
-		else
-			json_builder_add_string_value(builder, g_quark_to_string(error->domain));
-		json_builder_set_member_name(builder, "code");
-		json_builder_add_int_value(builder, error->code);
-		json_builder_set_member_name(builder, "message");
-		json_builder_add_string_value(builder, error->message);
-		json_builder_end_object(builder);
-		json_builder_end_object(builder);
-		root = json_builder_get_root(builder);
-		sdt_cli_print_json(cli, root);
+		sdt_cli_print_text(cli, text);
 	}
 }
 

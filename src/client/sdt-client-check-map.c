@@ -8,7 +8,6 @@
 #include <glib/gi18n.h>
 
 #include "sdt-client-check-map.h"
-#include "sdt-json-strict.h"
 #include "sdt-l10n.h"
 
 /* the engine's words for the states (sdt-check-result.h), in the order of the enum */
@@ -108,30 +107,21 @@ sdt_client_check_map_tidy(SdtClientCheckMap *map, GArray *raw)
 }
 
 SdtClientCheckMap *
-sdt_client_check_map_from_json(JsonObject *obj, GError **error)
+sdt_client_check_map_new(const SdtCheckResult *result)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_return_val_if_fail(obj != NULL, NULL);
-	g_autoptr(SdtClientCheckMap) map = g_new0(SdtClientCheckMap, 1);
+	g_return_val_if_fail(result != NULL, NULL);
+	SdtClientCheckMap *map = g_new0(SdtClientCheckMap, 1);
 	g_autoptr(GArray) raw = g_array_new(FALSE, FALSE, sizeof(SdtClientMapRun));
-	JsonArray *array = NULL;
 
 	map->runs = g_array_new(FALSE, FALSE, sizeof(SdtClientMapRun));
-	if (!sdt_json_strict_int(obj, NULL, "claimed_bytes", 0, &map->claimed_bytes, error) ||
-	    !sdt_json_strict_array(obj, NULL, "map", &array, error))
-		return NULL;
-	for (guint i = 0; array != NULL && i < json_array_get_length(array); i++) {
-		g_autofree gchar *at = sdt_json_strict_element(NULL, "map", i);
-		JsonObject *o =
-			sdt_json_strict_element_object(json_array_get_element(array, i), at, error);
-		g_autofree gchar *state = NULL;
-		SdtClientMapRun r = {0};
-
-		if (o == NULL || !sdt_json_strict_int(o, at, "from", 0, &r.from, error) ||
-		    !sdt_json_strict_int(o, at, "to", 0, &r.to, error) ||
-		    !sdt_json_strict_string(o, at, "state", &state, error))
-			return NULL;
-		r.state = sdt_client_check_map_state_from_string(state);
+	map->claimed_bytes = result->claimed_bytes;
+	for (guint i = 0; i < result->map->len; i++) {
+		const SdtCheckResultRegion *region = g_ptr_array_index(result->map, i);
+		SdtClientMapRun r = {
+			.from = region->from,
+			.to = region->to,
+			.state = sdt_client_check_map_state_from_string(region->state),
+		};
 		g_array_append_val(raw, r);
 	}
 	/* a document without the claimed size: as wide as its runs */
@@ -140,7 +130,7 @@ sdt_client_check_map_from_json(JsonObject *obj, GError **error)
 			map->claimed_bytes =
 				MAX(map->claimed_bytes, g_array_index(raw, SdtClientMapRun, i).to);
 	sdt_client_check_map_tidy(map, raw);
-	return g_steal_pointer(&map);
+	return map;
 }
 
 gchar *

@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include <json-glib/json-glib.h>
+#include "sdt-check-result.h"
 
 G_BEGIN_DECLS
 
@@ -39,12 +39,11 @@ typedef struct {
 } SdtClientCheckMap;
 
 /*
- * The map of a check result (the `check --json` document or a history entry): its
- * "claimed_bytes" and "map".  A result without a map gives an empty one.  A member of the
- * wrong type is SDT_ERROR_INVALID_DATA naming it; runs out of order, overlapping or past
- * the claimed size are put in order and cut to it.
+ * The map of a check result (the `check --json` document or a history entry, read with
+ * its codec): its claimed size and map.  A result without a map gives an empty one; runs
+ * out of order, overlapping or past the claimed size are put in order and cut to it.
  */
-SdtClientCheckMap *sdt_client_check_map_from_json(JsonObject *obj, GError **error);
+SdtClientCheckMap *sdt_client_check_map_new(const SdtCheckResult *result);
 void sdt_client_check_map_free(SdtClientCheckMap *map);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientCheckMap, sdt_client_check_map_free)
 

@@ -9,127 +9,16 @@
 #include <inttypes.h>
 
 #include "sdt-client-devices.h"
-#include "sdt-json-strict.h"
 #include "sdt-l10n.h"
 
-static void
-sdt_client_devices_free(SdtClientDevice *device)
-{
-	if (device == NULL)
-		return;
-	g_free(device->device);
-	g_free(device->path);
-	g_free(device->vendor);
-	g_free(device->model);
-	g_free(device->serial);
-	g_free(device->bus);
-	g_free(device->reason_code);
-	g_free(device->reason);
-	g_ptr_array_unref(device->mount_points);
-	g_free(device->partition_table);
-	g_ptr_array_unref(device->filesystem_types);
-	g_free(device->signatures_from);
-	g_free(device);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientDevice, sdt_client_devices_free)
-
-static gboolean
-sdt_client_devices_read_fs(JsonArray *fss, const gchar *where, GPtrArray *out, GError **error)
-{
-	for (guint i = 0; fss != NULL && i < json_array_get_length(fss); i++) {
-		g_autofree gchar *at = sdt_json_strict_element(where, "filesystems", i);
-		JsonObject *fs =
-			sdt_json_strict_element_object(json_array_get_element(fss, i), at, error);
-		gchar *type = NULL;
-		if (fs == NULL || !sdt_json_strict_string(fs, at, "type", &type, error))
-			return FALSE;
-		if (type != NULL)
-			g_ptr_array_add(out, type);
-	}
-	return TRUE;
-}
-
-static SdtClientDevice *
-sdt_client_devices_read(JsonObject *obj, const gchar *at, GError **error)
-{
-	g_autoptr(SdtClientDevice) d = g_new0(SdtClientDevice, 1);
-	JsonArray *fss = NULL;
-
-	d->mount_points = g_ptr_array_new_with_free_func(g_free);
-	d->filesystem_types = g_ptr_array_new_with_free_func(g_free);
-	if (!sdt_json_strict_string(obj, at, "device", &d->device, error) ||
-	    !sdt_json_strict_string(obj, at, "path", &d->path, error) ||
-	    !sdt_json_strict_string(obj, at, "vendor", &d->vendor, error) ||
-	    !sdt_json_strict_string(obj, at, "model", &d->model, error) ||
-	    !sdt_json_strict_string(obj, at, "serial", &d->serial, error) ||
-	    !sdt_json_strict_string(obj, at, "bus", &d->bus, error) ||
-	    !sdt_json_strict_int(obj, at, "size_bytes", 0, &d->size_bytes, error) ||
-	    !sdt_json_strict_bool(obj, at, "offered", FALSE, &d->offered, error) ||
-	    !sdt_json_strict_string(obj, at, "reason_code", &d->reason_code, error) ||
-	    !sdt_json_strict_string(obj, at, "reason", &d->reason, error) ||
-	    !sdt_json_strict_strings(obj, at, "mount_points", d->mount_points, error) ||
-	    !sdt_json_strict_string(obj, at, "partition_table", &d->partition_table, error) ||
-	    !sdt_json_strict_string(obj, at, "signatures_from", &d->signatures_from, error) ||
-	    !sdt_json_strict_array(obj, at, "filesystems", &fss, error) ||
-	    !sdt_client_devices_read_fs(fss, at, d->filesystem_types, error))
-		return NULL;
-	if (d->device == NULL) {
-		sdt_json_strict_missing(at, "device", error);
-		return NULL;
-	}
-	return g_steal_pointer(&d);
-}
-
-GPtrArray *
-sdt_client_devices_from_json(JsonObject *obj, GError **error)
-{
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_return_val_if_fail(obj != NULL, NULL);
-	g_autoptr(GPtrArray) devices =
-		g_ptr_array_new_with_free_func((GDestroyNotify) sdt_client_devices_free);
-	JsonArray *list = NULL;
-
-	if (!sdt_json_strict_array(obj, NULL, "devices", &list, error))
-		return NULL;
-	if (list == NULL) {
-		sdt_json_strict_missing(NULL, "devices", error);
-		return NULL;
-	}
-	for (guint i = 0; i < json_array_get_length(list); i++) {
-		g_autofree gchar *at = sdt_json_strict_element(NULL, "devices", i);
-		JsonObject *o =
-			sdt_json_strict_element_object(json_array_get_element(list, i), at, error);
-		SdtClientDevice *d = o != NULL ? sdt_client_devices_read(o, at, error) : NULL;
-		if (d == NULL)
-			return NULL;
-		g_ptr_array_add(devices, d);
-	}
-	return g_steal_pointer(&devices);
-}
-
 gchar *
-sdt_client_devices_repair_words(JsonObject *obj, GError **error)
+sdt_client_devices_repair_words(const SdtDeviceList *list)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_return_val_if_fail(obj != NULL, NULL);
+	g_return_val_if_fail(list != NULL, NULL);
 	g_autoptr(GString) text = g_string_new(NULL);
-	g_autofree gchar *waiting = NULL;
-	JsonArray *repaired = NULL;
 
-	if (!sdt_json_strict_array(obj, NULL, "repaired", &repaired, error) ||
-	    !sdt_json_strict_string(obj, NULL, "repair_waiting", &waiting, error))
-		return NULL;
-	for (guint i = 0; repaired != NULL && i < json_array_get_length(repaired); i++) {
-		g_autofree gchar *at = sdt_json_strict_element(NULL, "repaired", i);
-		JsonObject *o = sdt_json_strict_element_object(json_array_get_element(repaired, i),
-							       at,
-							       error);
-		g_autofree gchar *device = NULL;
-		gint64 n = 0;
-		if (o == NULL || !sdt_json_strict_string(o, at, "device", &device, error) ||
-		    !sdt_json_strict_int(o, at, "blocks", 0, &n, error))
-			return NULL;
+	for (guint i = 0; i < list->repaired->len; i++) {
+		const SdtDeviceListRepair *r = g_ptr_array_index(list->repaired, i);
 		if (text->len > 0)
 			g_string_append_c(text, '\n');
 		/* TRANSLATORS: a number of 4 KiB blocks, then a device (/dev/sdc) */
@@ -138,20 +27,20 @@ sdt_client_devices_repair_words(JsonObject *obj, GError **error)
 						"interrupted check had changed on %s.",
 						"Put back %" PRId64 " blocks that an "
 						"interrupted check had changed on %s.",
-						(gulong) n),
-				       n,
-				       device != NULL ? device : "?");
+						(gulong) r->blocks),
+				       r->blocks,
+				       r->device != NULL ? r->device : "?");
 	}
-	if (waiting != NULL) {
+	if (list->repair_waiting != NULL) {
 		if (text->len > 0)
 			g_string_append_c(text, '\n');
-		g_string_append(text, sdt_l10n_tr(waiting));
+		g_string_append(text, sdt_l10n_tr(list->repair_waiting));
 	}
 	return text->len > 0 ? g_string_free(g_steal_pointer(&text), FALSE) : NULL;
 }
 
 gchar *
-sdt_client_devices_title(const SdtClientDevice *device)
+sdt_client_devices_title(const SdtDeviceListEntry *device)
 {
 	g_return_val_if_fail(device != NULL, NULL);
 	g_autofree gchar *name = NULL;
@@ -177,7 +66,7 @@ sdt_client_devices_title(const SdtClientDevice *device)
 }
 
 gchar *
-sdt_client_devices_verdict(const SdtClientDevice *device)
+sdt_client_devices_verdict(const SdtDeviceListEntry *device)
 {
 	g_return_val_if_fail(device != NULL, NULL);
 
@@ -193,7 +82,7 @@ sdt_client_devices_verdict(const SdtClientDevice *device)
 }
 
 gchar *
-sdt_client_devices_contents(const SdtClientDevice *device)
+sdt_client_devices_contents(const SdtDeviceListEntry *device)
 {
 	g_return_val_if_fail(device != NULL, NULL);
 	g_autofree gchar *types = NULL;
@@ -202,11 +91,14 @@ sdt_client_devices_contents(const SdtClientDevice *device)
 		return NULL;
 	if (device->signatures_from == NULL)
 		return g_strdup(_("What is on it is unknown: it cannot be read"));
-	for (guint i = 0; i < device->filesystem_types->len; i++) {
-		const gchar *type = g_ptr_array_index(device->filesystem_types, i);
-		gchar *joined =
-			types == NULL ? g_strdup(type)
-				      : g_strconcat(types, C_("list separator", ", "), type, NULL);
+	for (guint i = 0; i < device->filesystems->len; i++) {
+		const gchar *type =
+			((SdtDeviceListFs *) g_ptr_array_index(device->filesystems, i))->type;
+		gchar *joined;
+		if (type == NULL)
+			continue;
+		joined = types == NULL ? g_strdup(type)
+				       : g_strconcat(types, C_("list separator", ", "), type, NULL);
 		g_free(types);
 		types = joined;
 	}

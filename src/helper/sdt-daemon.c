@@ -150,35 +150,34 @@ sdt_daemon_return_error(GDBusMethodInvocation *invocation, const GError *error_i
 						      error->message);
 }
 
-static JsonNode *
-sdt_daemon_run_op(SdtDaemon *self, SdtDaemonCall *call, gchar **text, GError **error)
+static gchar *
+sdt_daemon_run_op(SdtDaemon *self, SdtDaemonCall *call, GError **error)
 {
 	switch (call->op) {
 	case SDT_DAEMON_OP_INFO:
-		*text = sdt_ops_info(self->ctx, error);
-		return NULL;
+		return sdt_ops_info(self->ctx, error);
 	case SDT_DAEMON_OP_RECOMMEND:
-		*text = sdt_ops_config_recommend(self->ctx, error);
-		return NULL;
+		return sdt_ops_config_recommend(self->ctx, error);
 	case SDT_DAEMON_OP_HISTORY:
-		return sdt_ops_history(self->ctx, error);
+		return sdt_json_take_text(sdt_ops_history(self->ctx, error));
 	case SDT_DAEMON_OP_HEALTH:
-		return sdt_ops_health(self->ctx, error);
+		return sdt_json_take_text(sdt_ops_health(self->ctx, error));
 	case SDT_DAEMON_OP_DEVICES:
 		return sdt_ops_devices(self->ctx, error);
 	case SDT_DAEMON_OP_STATUS: {
 		g_autoptr(GMutexLocker) locker G_GNUC_UNUSED =
 			g_mutex_locker_new(&self->config_lock);
-		return sdt_ops_status(self->ctx, error);
+		return sdt_json_take_text(sdt_ops_status(self->ctx, error));
 	}
-	case SDT_DAEMON_OP_APPLY:
+	case SDT_DAEMON_OP_APPLY: {
+		g_autoptr(GMutexLocker) locker G_GNUC_UNUSED =
+			g_mutex_locker_new(&self->config_lock);
+		return sdt_ops_config_apply(self->ctx, call->arg, call->trial, error);
+	}
 	case SDT_DAEMON_OP_REVERT: {
 		g_autoptr(GMutexLocker) locker G_GNUC_UNUSED =
 			g_mutex_locker_new(&self->config_lock);
-		*text = call->op == SDT_DAEMON_OP_APPLY
-				? sdt_ops_config_apply(self->ctx, call->arg, call->trial, error)
-				: sdt_ops_config_revert(self->ctx, error);
-		return NULL;
+		return sdt_ops_config_revert(self->ctx, error);
 	}
 	default:
 		break;
@@ -193,13 +192,9 @@ sdt_daemon_op_thread(GTask *task, gpointer source_object, gpointer task_data, GC
 	SdtDaemon *self = SDT_DAEMON(source_object);
 	SdtDaemonCall *call = task_data;
 	g_autoptr(GError) error = NULL;
-	g_autofree gchar *text = NULL; /* a document's text (src/wire): valid UTF-8 */
-	g_autoptr(JsonNode) node = sdt_daemon_run_op(self, call, &text, &error);
+	gchar *text = sdt_daemon_run_op(self, call, &error);
 
-	if (text != NULL)
-		g_task_return_pointer(task, g_steal_pointer(&text), g_free);
-	else
-		sdt_json_task_return(task, node, g_steal_pointer(&error));
+	sdt_json_task_return_text(task, text, g_steal_pointer(&error));
 }
 
 static void

@@ -22,6 +22,7 @@
 #include "sdt-mounts.h"
 #include "sdt-ops-private.h"
 #include "sdt-ops.h"
+#include "sdt-soak-report.h"
 #include "sdt-soak.h"
 
 /* where a card's file systems are most likely to be, best first */
@@ -336,63 +337,34 @@ sdt_ops_soak_open(SdtContext *ctx,
 	return target;
 }
 
-/* the "soak" member: what was written, checked and found */
-static JsonObject *
-sdt_ops_soak_result_json(const SdtSoakConfig *config, const SdtSoakResult *res)
-{
-	JsonObject *soak = json_object_new();
-	g_autofree gchar *seed = g_strdup_printf("%" G_GUINT64_FORMAT, config->seed);
-
-	json_object_set_int_member(soak, "bytes_written", (gint64) res->bytes_written);
-	json_object_set_int_member(soak, "bytes_checked", (gint64) res->bytes_checked);
-	json_object_set_int_member(soak, "mismatches", (gint64) res->mismatches);
-	if (res->first_bad_offset >= 0) {
-		json_object_set_int_member(soak, "first_bad_offset", res->first_bad_offset);
-		json_object_set_int_member(soak, "first_bad_round", res->first_bad_round);
-	} else {
-		json_object_set_null_member(soak, "first_bad_offset");
-	}
-	json_object_set_int_member(soak, "file_size", (gint64) config->size);
-	json_object_set_int_member(soak, "rounds", res->rounds);
-	/* as a string: JSON readers that hold numbers as doubles would round it */
-	json_object_set_string_member(soak, "seed", seed);
-	json_object_set_double_member(soak, "seconds", res->seconds);
-	json_object_set_double_member(soak,
-				      "write_mb_s",
-				      res->write_seconds > 0 ? (gdouble) res->bytes_written / 1e6 /
-								       res->write_seconds
-							     : 0.0);
-	json_object_set_double_member(soak,
-				      "read_mb_s",
-				      res->read_seconds > 0 ? (gdouble) res->bytes_checked / 1e6 /
-								      res->read_seconds
-							    : 0.0);
-	json_object_set_double_member(
-		soak,
-		"checked_mb_per_run_second",
-		res->seconds > 0 ? (gdouble) res->bytes_checked / 1e6 / res->seconds : 0.0);
-	return soak;
-}
-
-/* the `bench --profile soak` document */
+/* the `bench --profile soak` document: where, and what was written, checked and found */
 static JsonNode *
 sdt_ops_soak_to_json(SdtBenchTarget *target, const SdtSoakConfig *config, const SdtSoakResult *res)
 {
-	JsonObject *obj = json_object_new();
-	JsonObject *t = json_object_new();
-	JsonNode *node = json_node_new(JSON_NODE_OBJECT);
+	g_autoptr(SdtSoakReport) r = sdt_soak_report_new();
 
-	json_object_set_string_member(t, "path", target->dir);
-	json_object_set_string_member(t, "device", target->device);
-	json_object_set_string_member(t, "filesystem", target->filesystem);
-	json_object_set_boolean_member(t, "stand_in", target->stand_in);
-	json_object_set_object_member(obj, "target", t);
-	json_object_set_string_member(obj, "profile", "soak");
-	json_object_set_array_member(obj, "tests", json_array_new());
-	json_object_set_object_member(obj, "soak", sdt_ops_soak_result_json(config, res));
-	json_object_set_array_member(obj, "notes", json_array_new());
-	json_node_take_object(node, obj);
-	return node;
+	r->target.path = g_strdup(target->dir);
+	r->target.device = g_strdup(target->device);
+	r->target.filesystem = g_strdup(target->filesystem);
+	r->target.stand_in = target->stand_in;
+	r->bytes_written = (gint64) res->bytes_written;
+	r->bytes_checked = (gint64) res->bytes_checked;
+	r->mismatches = (gint64) res->mismatches;
+	r->first_bad_offset = res->first_bad_offset >= 0 ? res->first_bad_offset : -1;
+	r->first_bad_round = res->first_bad_round;
+	r->file_size = (gint64) config->size;
+	r->rounds = res->rounds;
+	r->seed = g_strdup_printf("%" G_GUINT64_FORMAT, config->seed);
+	r->seconds = res->seconds;
+	r->write_mb_s = res->write_seconds > 0
+				? (gdouble) res->bytes_written / 1e6 / res->write_seconds
+				: 0.0;
+	r->read_mb_s = res->read_seconds > 0
+			       ? (gdouble) res->bytes_checked / 1e6 / res->read_seconds
+			       : 0.0;
+	r->checked_mb_per_run_second =
+		res->seconds > 0 ? (gdouble) res->bytes_checked / 1e6 / res->seconds : 0.0;
+	return sdt_soak_report_to_json(r);
 }
 
 /* the soak test (sdt-soak.c) on the card's file system, or in @dir under a root */

@@ -11,75 +11,43 @@
 #include "sdt-context.h"
 #include "sdt-check.h"
 #include "sdt-devices.h"
-#include "sdt-json.h"
+#include "sdt-device-list.h"
 #include "sdt-mounts.h"
 #include "sdt-ops.h"
 
 static void
-sdt_ops_devices_add_strings(JsonBuilder *b, const gchar *name, GPtrArray *strings)
+sdt_ops_devices_add(SdtDeviceList *list, SdtDevice *d)
 {
-	json_builder_set_member_name(b, name);
-	json_builder_begin_array(b);
-	for (guint i = 0; i < strings->len; i++)
-		json_builder_add_string_value(b, g_ptr_array_index(strings, i));
-	json_builder_end_array(b);
-}
+	SdtDeviceListEntry *e = sdt_device_list_add(list);
 
-static void
-sdt_ops_devices_add_filesystems(JsonBuilder *b, GPtrArray *filesystems)
-{
-	json_builder_set_member_name(b, "filesystems");
-	json_builder_begin_array(b);
-	for (guint i = 0; i < filesystems->len; i++) {
-		SdtDeviceFs *fs = g_ptr_array_index(filesystems, i);
-		json_builder_begin_object(b);
-		sdt_json_string_or_null(b, "device", fs->device);
-		sdt_json_string_or_null(b, "type", fs->type);
-		sdt_json_string_or_null(b, "label", fs->label);
-		json_builder_end_object(b);
-	}
-	json_builder_end_array(b);
-}
-
-static void
-sdt_ops_devices_add_bool(JsonBuilder *b, const gchar *name, gboolean value)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_add_boolean_value(b, value);
-}
-
-static void
-sdt_ops_devices_add(JsonBuilder *b, SdtDevice *d)
-{
-	json_builder_begin_object(b);
-	sdt_json_string_or_null(b, "device", d->name);
-	sdt_json_string_or_null(b, "path", d->devnode);
-	sdt_json_string_or_null(b, "vendor", d->vendor);
-	sdt_json_string_or_null(b, "model", d->model);
-	sdt_json_string_or_null(b, "serial", d->serial);
-	sdt_json_string_or_null(b, "bus", d->bus);
-	sdt_json_string_or_null(b, "card_type", d->card_type);
+	e->device = g_strdup(d->name);
+	e->path = g_strdup(d->devnode);
+	e->vendor = g_strdup(d->vendor);
+	e->model = g_strdup(d->model);
+	e->serial = g_strdup(d->serial);
+	e->bus = g_strdup(d->bus);
+	e->card_type = g_strdup(d->card_type);
 	/* the reader's USB link (issue 34): null when not behind USB */
-	sdt_json_number_or_null(b,
-				"usb_speed_mbit_s",
-				d->usb_speed_mbit_s > 0 ? d->usb_speed_mbit_s : NAN);
-	json_builder_set_member_name(b, "size_bytes");
-	json_builder_add_int_value(b, (gint64) MIN(d->size_bytes, (guint64) G_MAXINT64));
-	sdt_ops_devices_add_bool(b, "offered", sdt_device_offer_is_offered(d->offer));
-	sdt_json_string_or_null(b, "reason_code", sdt_device_offer_to_code(d->offer));
-	sdt_json_string_or_null(b, "reason", sdt_device_offer_to_reason(d->offer));
-	sdt_ops_devices_add_bool(b, "system_disk", d->facts.system_disk);
-	sdt_ops_devices_add_bool(b, "removable", d->facts.removable);
-	sdt_ops_devices_add_bool(b, "sd_card", d->facts.sd_card);
-	sdt_ops_devices_add_bool(b, "medium", d->facts.medium);
-	sdt_ops_devices_add_bool(b, "mounted", d->facts.mounted);
-	sdt_ops_devices_add_bool(b, "in_use", d->facts.held);
-	sdt_ops_devices_add_bool(b, "read_only", d->facts.read_only);
-	sdt_ops_devices_add_strings(b, "mount_points", d->mount_points);
-	sdt_json_string_or_null(b, "partition_table", d->partition_table);
-	sdt_ops_devices_add_filesystems(b, d->filesystems);
-	sdt_json_string_or_null(b, "signatures_from", d->signatures_from);
-	json_builder_end_object(b);
+	e->usb_speed_mbit_s = d->usb_speed_mbit_s > 0 ? d->usb_speed_mbit_s : NAN;
+	e->size_bytes = (gint64) MIN(d->size_bytes, (guint64) G_MAXINT64);
+	e->offered = sdt_device_offer_is_offered(d->offer);
+	e->reason_code = g_strdup(sdt_device_offer_to_code(d->offer));
+	e->reason = g_strdup(sdt_device_offer_to_reason(d->offer));
+	e->system_disk = d->facts.system_disk;
+	e->removable = d->facts.removable;
+	e->sd_card = d->facts.sd_card;
+	e->medium = d->facts.medium;
+	e->mounted = d->facts.mounted;
+	e->in_use = d->facts.held;
+	e->read_only = d->facts.read_only;
+	for (guint i = 0; i < d->mount_points->len; i++)
+		g_ptr_array_add(e->mount_points, g_strdup(g_ptr_array_index(d->mount_points, i)));
+	e->partition_table = g_strdup(d->partition_table);
+	for (guint i = 0; i < d->filesystems->len; i++) {
+		SdtDeviceFs *fs = g_ptr_array_index(d->filesystems, i);
+		sdt_device_list_add_fs(e, fs->device, fs->type, fs->label);
+	}
+	e->signatures_from = g_strdup(d->signatures_from);
 }
 
 /*
@@ -130,51 +98,38 @@ sdt_ops_devices_stand_ins(GPtrArray *devices, GError **error)
  * read.  What was put back, and a journal still waiting for its card, are said.
  */
 static void
-sdt_ops_devices_repair(SdtContext *ctx, JsonBuilder *b)
+sdt_ops_devices_repair(SdtContext *ctx, SdtDeviceList *list)
 {
 	g_auto(GStrv) dirs = sdt_check_journal_dirs(ctx);
 	g_autofree gchar *device = NULL;
 	g_autoptr(GError) error = NULL;
 	gint count = sdt_check_repair_seen((const gchar *const *) dirs, &device, &error);
 
-	json_builder_set_member_name(b, "repaired");
-	json_builder_begin_array(b);
-	if (count > 0 && device != NULL) {
-		json_builder_begin_object(b);
-		sdt_json_string_or_null(b, "device", device);
-		json_builder_set_member_name(b, "blocks");
-		json_builder_add_int_value(b, count);
-		json_builder_end_object(b);
-	}
-	json_builder_end_array(b);
-	sdt_json_string_or_null(b, "repair_waiting", error != NULL ? error->message : NULL);
+	if (count > 0 && device != NULL)
+		sdt_device_list_add_repair(list, device, count);
+	list->repair_waiting = error != NULL ? g_strdup(error->message) : NULL;
 }
 
-JsonNode *
+gchar *
 sdt_ops_devices(SdtContext *ctx, GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(ctx != NULL, NULL);
 	g_autoptr(GPtrArray) mounts = NULL;
 	g_autoptr(GPtrArray) devices = NULL;
-	g_autoptr(JsonBuilder) b = json_builder_new();
+	g_autoptr(SdtDeviceList) list = sdt_device_list_new();
 
 	/* without the mount table the system disk is unknown: nothing may be offered */
 	mounts = sdt_mounts_load(ctx, error);
 	if (mounts == NULL)
 		return NULL;
-	json_builder_begin_object(b);
-	sdt_ops_devices_repair(ctx, b);
+	sdt_ops_devices_repair(ctx, list);
 	devices = sdt_devices_list(mounts, error);
 	if (devices == NULL)
 		return NULL;
 	if (sdt_context_is_simulated(ctx) && !sdt_ops_devices_stand_ins(devices, error))
 		return NULL;
-	json_builder_set_member_name(b, "devices");
-	json_builder_begin_array(b);
 	for (guint i = 0; i < devices->len; i++)
-		sdt_ops_devices_add(b, g_ptr_array_index(devices, i));
-	json_builder_end_array(b);
-	json_builder_end_object(b);
-	return json_builder_get_root(b);
+		sdt_ops_devices_add(list, g_ptr_array_index(devices, i));
+	return sdt_device_list_to_string(list);
 }

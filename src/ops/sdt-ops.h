@@ -229,9 +229,10 @@ JsonNode *sdt_ops_health(SdtContext *ctx, GError **error);
  * `devices --json` (issue 34): the block devices that might be cards, each with what udev
  * and libblkid say about it and whether a check may be offered on it, or why not
  * (sdt-devices, sdt-device-offer).  Reads <root>/proc/self/mountinfo; fails when it
- * cannot (the system disk would be unknown).  sdt-ops-devices.c.
+ * cannot (the system disk would be unknown).  Its JSON text (sdt-device-list.h).
+ * sdt-ops-devices.c.
  */
-JsonNode *sdt_ops_devices(SdtContext *ctx, GError **error);
+gchar *sdt_ops_devices(SdtContext *ctx, GError **error);
 
 void sdt_ops_bench_card_dir_clear(SdtBenchCardDir *card);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SdtBenchCardDir, sdt_ops_bench_card_dir_clear)

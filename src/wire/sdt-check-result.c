@@ -5,10 +5,12 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 
 #include "sdt-check-result.h"
 #include "sdt-json.h"
+#include "sdt-json-reader.h"
 #include "sdt-json-strict.h"
 #include "sdt-error.h"
 
@@ -63,6 +65,45 @@ sdt_check_result_has_capacity(const SdtCheckResult *result)
 
 	return !isnan(result->estimated_capacity_bytes) &&
 	       !isnan(result->capacity_at_least_bytes) && !isnan(result->capacity_at_most_bytes);
+}
+
+gchar *
+sdt_check_result_damaged_journal_words(const gchar *path)
+{
+	/* Translators: %s is the path of the damaged journal */
+	return g_strdup_printf(
+		_("A check for a fake card was interrupted and no copy of its journal is whole "
+		  "(kept as %s): the blocks it had changed could not be put back. On a genuine "
+		  "card nothing of yours was changed. On a fake card some files or the file "
+		  "system may be damaged: run e2fsck on the card from another computer, restore "
+		  "what is lost from a backup, then delete that file."),
+		path);
+}
+
+const gchar *
+sdt_check_result_phase_label(const gchar *phase)
+{
+	static const struct {
+		const gchar *id;
+		const gchar *label;
+	} labels[] = {
+		{"prepare", N_("Finding the card")},
+		{"repair", N_("Putting back what an interrupted check changed")},
+		{"read", N_("Looking for a fake by reading only")},
+		{"reserve", N_("Reserving the free space")},
+		{"probe", N_("Testing how much the card really holds")},
+		{"restore", N_("Putting back what was there")},
+		{"write", N_("Writing the free space")},
+		{"verify", N_("Reading it back")},
+		{"write-card", N_("Writing every block of the card")},
+		{"verify-card", N_("Reading every block back")},
+		{"cleanup", N_("Cleaning up")},
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(labels); i++)
+		if (g_strcmp0(phase, labels[i].id) == 0)
+			return _(labels[i].label);
+	return phase;
 }
 
 /* the reading direction: absent or null is unknown, a wrong type an error */
@@ -204,6 +245,19 @@ sdt_check_result_from_json(JsonObject *obj, GError **error)
 	    !sdt_check_result_read_map(obj, r->map, error))
 		return NULL;
 	return g_steal_pointer(&r);
+}
+
+SdtCheckResult *
+sdt_check_result_parse(const gchar *text, GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_autoptr(JsonNode) root = NULL;
+
+	g_return_val_if_fail(text != NULL, NULL);
+	root = sdt_json_reader_parse(text, error);
+	if (root == NULL)
+		return NULL;
+	return sdt_check_result_from_json(json_node_get_object(root), error);
 }
 
 /* the writing direction: every member in the engine's order */

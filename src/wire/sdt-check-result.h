@@ -86,6 +86,14 @@ SdtCheckResult *sdt_check_result_new(void);
 void sdt_check_result_free(SdtCheckResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtCheckResult, sdt_check_result_free)
 
+/* what a damaged check journal (status and health "check_journal_damaged": its
+ * @path) means and what the user can still do, in the user's language */
+gchar *sdt_check_result_damaged_journal_words(const gchar *path);
+
+/* a check's progress phase ("read", "probe", ...: the jobs' Progress) in words for the
+ * user */
+const gchar *sdt_check_result_phase_label(const gchar *phase);
+
 /* is the card's capacity known (a fake card's estimate and range)? */
 gboolean sdt_check_result_has_capacity(const SdtCheckResult *result);
 
@@ -95,6 +103,8 @@ gboolean sdt_check_result_has_capacity(const SdtCheckResult *result);
  * type, is SDT_ERROR_INVALID_DATA naming the member.
  */
 SdtCheckResult *sdt_check_result_from_json(JsonObject *obj, GError **error);
+/* the same from the document's text (the helper's answer) */
+SdtCheckResult *sdt_check_result_parse(const gchar *text, GError **error);
 
 /*
  * The document: the members the engine writes, in its order; an unknown

@@ -617,9 +617,8 @@ test_devices(void)
 		 "devices[0].filesystems[0].type"},
 	};
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) root = parse_object(good);
-	g_autoptr(GPtrArray) devices =
-		sdt_client_devices_from_json(json_node_get_object(root), &error);
+	g_autoptr(SdtDeviceList) list = sdt_device_list_parse(good, &error);
+	GPtrArray *devices = list->devices;
 	g_autofree gchar *title = NULL;
 	g_autofree gchar *contents = NULL;
 	g_autofree gchar *verdict = NULL;
@@ -635,7 +634,7 @@ test_devices(void)
 	g_clear_pointer(&verdict, g_free);
 	/* a loop device on a simulated board is offered as a stand-in, and says so */
 	{
-		SdtClientDevice *d = g_ptr_array_index(devices, 0);
+		SdtDeviceListEntry *d = g_ptr_array_index(devices, 0);
 		d->reason_code = g_strdup("stand-in");
 		verdict = sdt_client_devices_verdict(d);
 		g_assert_true(g_str_has_prefix(verdict, "Can be checked: a loop device"));
@@ -652,9 +651,8 @@ test_devices(void)
 	g_assert_cmpstr(contents, ==, "What is on it is unknown: it cannot be read");
 
 	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
-		g_autoptr(JsonNode) node = parse_object(bad[i][0]);
 		g_autoptr(GError) e = NULL;
-		g_assert_null(sdt_client_devices_from_json(json_node_get_object(node), &e));
+		g_assert_null(sdt_device_list_parse(bad[i][0], &e));
 		g_assert_error(e, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 		if (strstr(e->message, bad[i][1]) == NULL)
 			g_error("%s: %s does not name %s", bad[i][0], e->message, bad[i][1]);
@@ -672,15 +670,16 @@ test_devices_repairs(void)
 		 "repaired[0].blocks"},
 		{"{\"repair_waiting\": false}", "repair_waiting"},
 	};
-	g_autoptr(JsonNode) both = parse_object(
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtDeviceList) both = sdt_device_list_parse(
 		"{\"devices\": [], \"repaired\": [{\"device\": \"/dev/sdc\", \"blocks\": 8}, "
 		"{\"device\": \"/dev/sdd\", \"blocks\": 1}], \"repair_waiting\": \"A journal "
-		"waits for its card\"}");
-	g_autoptr(JsonNode) none = parse_object("{\"devices\": [], \"repaired\": [], "
-						"\"repair_waiting\": null}");
-	g_autoptr(GError) error = NULL;
-	g_autofree gchar *words =
-		sdt_client_devices_repair_words(json_node_get_object(both), &error);
+		"waits for its card\"}",
+		&error);
+	g_autoptr(SdtDeviceList) none = sdt_device_list_parse(
+		"{\"devices\": [], \"repaired\": [], \"repair_waiting\": null}",
+		&error);
+	g_autofree gchar *words = sdt_client_devices_repair_words(both);
 
 	g_assert_no_error(error);
 	g_assert_cmpstr(words,
@@ -688,12 +687,11 @@ test_devices_repairs(void)
 			"Put back 8 blocks that an interrupted check had changed on /dev/sdc.\n"
 			"Put back 1 block that an interrupted check had changed on /dev/sdd.\n"
 			"A journal waits for its card");
-	g_assert_null(sdt_client_devices_repair_words(json_node_get_object(none), &error));
+	g_assert_null(sdt_client_devices_repair_words(none));
 	g_assert_no_error(error);
 	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
-		g_autoptr(JsonNode) node = parse_object(bad[i][0]);
 		g_autoptr(GError) e = NULL;
-		g_assert_null(sdt_client_devices_repair_words(json_node_get_object(node), &e));
+		g_assert_null(sdt_device_list_parse(bad[i][0], &e));
 		g_assert_error(e, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 		if (strstr(e->message, bad[i][1]) == NULL)
 			g_error("%s: %s does not name %s", bad[i][0], e->message, bad[i][1]);
@@ -782,7 +780,7 @@ test_check_map(void)
 			   "{\"from\": 300000000, \"to\": 734003200, \"state\": \"ok\"},"
 			   "{\"from\": 700000000, \"to\": 720000000, \"state\": \"glitter\"}]}";
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) root = sdt_json_reader_parse(doc, &error);
+	g_autoptr(SdtCheckResult) result = sdt_check_result_parse(doc, &error);
 	g_autoptr(SdtClientCheckMap) map = NULL;
 	g_autofree gchar *words = NULL;
 	g_autofree gchar *at = g_format_size(734003200);
@@ -791,8 +789,7 @@ test_check_map(void)
 	const SdtClientMapRun *r;
 
 	g_assert_no_error(error);
-	map = sdt_client_check_map_from_json(json_node_get_object(root), &error);
-	g_assert_no_error(error);
+	map = sdt_client_check_map_new(result);
 	g_assert_cmpint(map->claimed_bytes, ==, 1048576000);
 	/* the two "ok" joined, the unknown state inside them overlapped away, cut to the claim */
 	g_assert_cmpuint(map->runs->len, ==, 2);
@@ -808,7 +805,7 @@ test_check_map(void)
 	wrap = g_strdup_printf("From %s to %s: wraps to a lower address.", at, end);
 	g_assert_nonnull(strstr(words, wrap));
 	g_assert_true(g_str_has_prefix(words, "From 0 bytes to "));
-	g_clear_pointer(&root, json_node_unref);
+	g_clear_pointer(&result, sdt_check_result_free);
 	g_clear_pointer(&map, sdt_client_check_map_free);
 
 	/* every state the engine writes, and one it does not: lenient, never an error */
@@ -834,23 +831,22 @@ test_check_map(void)
 		g_assert_nonnull(sdt_client_check_map_state_label((SdtClientMapState) i));
 
 	/* a check of a folder has no map: empty, no words */
-	root = sdt_json_reader_parse("{\"verdict\": \"genuine\", \"claimed_bytes\": 5}", &error);
-	map = sdt_client_check_map_from_json(json_node_get_object(root), &error);
+	result = sdt_check_result_parse("{\"verdict\": \"genuine\", \"claimed_bytes\": 5}", &error);
 	g_assert_no_error(error);
+	map = sdt_client_check_map_new(result);
 	g_assert_cmpuint(map->runs->len, ==, 0);
 	g_assert_null(sdt_client_check_map_describe(map));
-	g_clear_pointer(&root, json_node_unref);
+	g_clear_pointer(&result, sdt_check_result_free);
 	g_clear_pointer(&map, sdt_client_check_map_free);
 
 	/* no claimed size: as wide as the runs */
-	root = sdt_json_reader_parse("{\"map\": [{\"from\": 0, \"to\": 10, \"state\": "
-				     "\"untested\"}]}",
-				     &error);
-	map = sdt_client_check_map_from_json(json_node_get_object(root), &error);
+	result = sdt_check_result_parse("{\"verdict\": \"fake\", \"map\": [{\"from\": 0, \"to\": "
+					"10, \"state\": \"untested\"}]}",
+					&error);
 	g_assert_no_error(error);
+	map = sdt_client_check_map_new(result);
 	g_assert_cmpint(map->claimed_bytes, ==, 10);
 	g_assert_cmpuint(map->runs->len, ==, 1);
-	g_clear_pointer(&root, json_node_unref);
 	g_clear_pointer(&map, sdt_client_check_map_free);
 
 	/* wrong types: an error naming the member, no map */
@@ -859,18 +855,19 @@ test_check_map(void)
 			const gchar *doc;
 			const gchar *names;
 		} bad[] = {
-			{"{\"map\": {}}", "map"},
-			{"{\"map\": [1]}", "map[0]"},
-			{"{\"map\": [{\"from\": \"0\", \"to\": 1, \"state\": \"ok\"}]}",
+			{"{\"verdict\": \"fake\", \"map\": {}}", "map"},
+			{"{\"verdict\": \"fake\", \"map\": [1]}", "map[0]"},
+			{"{\"verdict\": \"fake\", \"map\": [{\"from\": \"0\", \"to\": 1, "
+			 "\"state\": \"ok\"}]}",
 			 "map[0].from"},
-			{"{\"map\": [{\"from\": 0, \"to\": 1, \"state\": 3}]}", "map[0].state"},
-			{"{\"claimed_bytes\": \"big\"}", "claimed_bytes"},
+			{"{\"verdict\": \"fake\", \"map\": [{\"from\": 0, \"to\": 1, \"state\": "
+			 "3}]}",
+			 "map[0].state"},
+			{"{\"verdict\": \"fake\", \"claimed_bytes\": \"big\"}", "claimed_bytes"},
 		};
 		for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
-			g_autoptr(JsonNode) node = sdt_json_reader_parse(bad[i].doc, NULL);
 			g_autoptr(GError) e = NULL;
-			g_assert_null(
-				sdt_client_check_map_from_json(json_node_get_object(node), &e));
+			g_assert_null(sdt_check_result_parse(bad[i].doc, &e));
 			g_assert_error(e, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 			g_assert_nonnull(strstr(e->message, bad[i].names));
 		}
