@@ -85,7 +85,6 @@ JSON_OUTSIDE_WIRE = [
     'src/client/sdt-client-info.c',
     'src/client/sdt-client-recommend.c',
     'src/client/sdt-client-series.c',
-    'src/client/sdt-client-status.c',
     'src/config/writer/sdt-config-apply.c',
     'src/config/writer/sdt-config-evidence.c',
     'src/config/writer/sdt-config-journal.c',
@@ -93,7 +92,6 @@ JSON_OUTSIDE_WIRE = [
     'src/decide/sdt-card-plausible.c',
     'src/decide/sdt-health.c',
     'src/decide/sdt-recommend.c',
-    'src/decide/sdt-verify.c',
     'src/helper/sdt-benchmark-job.c',
     'src/helper/sdt-daemon.c',
     'src/ops/sdt-ops-bench.c',
@@ -109,10 +107,8 @@ JSON_OUTSIDE_WIRE = [
     'src/ops/sdt-ops-verify-act.c',
     'src/ops/sdt-ops-verify-evidence.c',
     'src/ops/sdt-ops-verify-record.c',
-    'src/ops/sdt-ops-verify.c',
     'src/platform/sdt-info.c',
     'src/state/sdt-history.c',
-    'src/state/sdt-verify-pending.c',
 ]
 # a call of json-glib or of the wire's JSON helpers, or a node-type macro
 JSON_USE_RE = re.compile(r'\b(json_\w+|sdt_json_\w+)\s*\(|\bJSON_NODE_\w+')

@@ -75,6 +75,19 @@ sdt_cli_ops_read_local(SdtCliLocalFunc local, SdtContext *ctx, GError **error)
 	return sdt_cli_ops_local(node, error);
 }
 
+/* sdt_cli_ops_read_local() for a document's text (valid UTF-8 from its codec) */
+static gchar *
+sdt_cli_ops_read_local_text(SdtCliTextFunc local, SdtContext *ctx, GError **error)
+{
+	gpointer before = sdt_l10n_english_begin();
+	gchar *text = local(ctx, error);
+
+	sdt_l10n_english_end(before);
+	if (text == NULL && error != NULL)
+		sdt_utf8_sanitize_error(*error);
+	return text;
+}
+
 void
 sdt_cli_ops_user_progress_cb(const gchar *phase, gdouble fraction, gdouble rate, gpointer data)
 {
@@ -325,11 +338,11 @@ sdt_cli_ops_options(gboolean trial)
 	return g_variant_builder_end(&builder);
 }
 
-static JsonNode *
-sdt_cli_ops_call_bus(SdtCli *cli, SdtCliCallFunc func, GError **error)
+static gchar *
+sdt_cli_ops_call_bus_text(SdtCli *cli, SdtCliCallFunc func, GError **error)
 {
 	SdtCliBus *bus = sdt_cli_ops_bus(cli, error);
-	g_autofree gchar *json = NULL;
+	gchar *json = NULL;
 
 	if (bus == NULL)
 		return NULL;
@@ -337,30 +350,53 @@ sdt_cli_ops_call_bus(SdtCli *cli, SdtCliCallFunc func, GError **error)
 		sdt_cli_ops_fixup_error(cli, error);
 		return NULL;
 	}
-	return sdt_cli_ops_parse(json, error);
+	return json;
 }
 
-JsonNode *
-sdt_cli_ops_read(SdtCli *cli, SdtCliLocalFunc local, SdtCliCallFunc call, GError **error)
+/* no answer (@bus_error, taken): this machine in-process when no helper is installed */
+static SdtContext *
+sdt_cli_ops_read_fallback(SdtCli *cli, GError *bus_error, GError **error)
 {
-	g_autoptr(GError) error_local = NULL;
-	g_autoptr(SdtContext) ctx = NULL;
-	JsonNode *node;
+	g_autoptr(GError) error_local = bus_error;
 
-	if (cli->ctx != NULL)
-		return sdt_cli_ops_read_local(local, cli->ctx, error);
-	node = sdt_cli_ops_call_bus(cli, call, &error_local);
-	if (node != NULL)
-		return node;
 	if (!sdt_cli_ops_helper_missing(cli)) {
 		g_propagate_error(error, g_steal_pointer(&error_local));
 		return NULL;
 	}
 	g_printerr(_("sdtunerctl: %s; reading this machine directly\n"), error_local->message);
-	ctx = sdt_context_new("/", error);
-	if (ctx == NULL)
-		return NULL;
-	return sdt_cli_ops_read_local(local, ctx, error);
+	return sdt_context_new("/", error);
+}
+
+JsonNode *
+sdt_cli_ops_read(SdtCli *cli, SdtCliLocalFunc local, SdtCliCallFunc call, GError **error)
+{
+	GError *error_local = NULL;
+	g_autoptr(SdtContext) ctx = NULL;
+	g_autofree gchar *json = NULL;
+
+	if (cli->ctx != NULL)
+		return sdt_cli_ops_read_local(local, cli->ctx, error);
+	json = sdt_cli_ops_call_bus_text(cli, call, &error_local);
+	if (json != NULL)
+		return sdt_cli_ops_parse(json, error);
+	ctx = sdt_cli_ops_read_fallback(cli, error_local, error);
+	return ctx != NULL ? sdt_cli_ops_read_local(local, ctx, error) : NULL;
+}
+
+gchar *
+sdt_cli_ops_read_text(SdtCli *cli, SdtCliTextFunc local, SdtCliCallFunc call, GError **error)
+{
+	GError *error_local = NULL;
+	g_autoptr(SdtContext) ctx = NULL;
+	gchar *text;
+
+	if (cli->ctx != NULL)
+		return sdt_cli_ops_read_local_text(local, cli->ctx, error);
+	text = sdt_cli_ops_call_bus_text(cli, call, &error_local);
+	if (text != NULL)
+		return text;
+	ctx = sdt_cli_ops_read_fallback(cli, error_local, error);
+	return ctx != NULL ? sdt_cli_ops_read_local_text(local, ctx, error) : NULL;
 }
 
 /* Apply (@apply_id) or Revert (NULL) through the helper, which asks polkit */

@@ -115,6 +115,11 @@ typedef gboolean (*SdtCliCallFunc)(SdtManager *proxy,
 				   GCancellable *cancellable,
 				   GError **error);
 JsonNode *sdt_cli_ops_read(SdtCli *cli, SdtCliLocalFunc local, SdtCliCallFunc call, GError **error);
+/* the same for an operation whose answer is a document's text (src/wire), returned as
+ * received: the command reads it with the document's codec */
+typedef gchar *(*SdtCliTextFunc)(SdtContext *ctx, GError **error);
+gchar *
+sdt_cli_ops_read_text(SdtCli *cli, SdtCliTextFunc local, SdtCliCallFunc call, GError **error);
 
 /* frees what bus mode set up (proxy, authentication agent) */
 void sdt_cli_ops_shutdown(SdtCli *cli);

@@ -88,6 +88,15 @@ sdt_cli_print_json(SdtCli *cli, JsonNode *node)
 	fflush(stdout);
 }
 
+void
+sdt_cli_print_text(SdtCli *cli, const gchar *text)
+{
+	/* JSON is UTF-8 for every reader, never converted to the locale's charset */
+	fputs(text, stdout);
+	fputc('\n', stdout);
+	fflush(stdout);
+}
+
 static const GOptionEntry sdt_cli_no_entries[] = {{NULL}};
 
 static GOptionContext *

@@ -45,6 +45,8 @@ struct _SdtCli {
 
 /* JSON on stdout as UTF-8 whatever the locale, numbers in their shortest form */
 void sdt_cli_print_json(SdtCli *cli, JsonNode *node);
+/* a document's text (its codec's, src/wire) on stdout as it is, and a newline */
+void sdt_cli_print_text(SdtCli *cli, const gchar *text);
 
 /*
  * Parses the arguments of cli->command (@argv[0] is its name) with @entries

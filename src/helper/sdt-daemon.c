@@ -164,11 +164,6 @@ sdt_daemon_run_op(SdtDaemon *self, SdtDaemonCall *call, GError **error)
 		return sdt_ops_health(self->ctx, error);
 	case SDT_DAEMON_OP_DEVICES:
 		return sdt_ops_devices(self->ctx, error);
-	case SDT_DAEMON_OP_STATUS: {
-		g_autoptr(GMutexLocker) locker G_GNUC_UNUSED =
-			g_mutex_locker_new(&self->config_lock);
-		return sdt_ops_status(self->ctx, error);
-	}
 	case SDT_DAEMON_OP_APPLY: {
 		g_autoptr(GMutexLocker) locker G_GNUC_UNUSED =
 			g_mutex_locker_new(&self->config_lock);
@@ -192,8 +187,16 @@ sdt_daemon_op_thread(GTask *task, gpointer source_object, gpointer task_data, GC
 	SdtDaemon *self = SDT_DAEMON(source_object);
 	SdtDaemonCall *call = task_data;
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) node = sdt_daemon_run_op(self, call, &error);
+	g_autoptr(JsonNode) node = NULL;
 
+	/* status answers its codec's text (src/wire) */
+	if (call->op == SDT_DAEMON_OP_STATUS) {
+		g_autoptr(GMutexLocker) locker = g_mutex_locker_new(&self->config_lock);
+		gchar *text = sdt_ops_status(self->ctx, &error);
+		sdt_json_task_return_text(task, text, g_steal_pointer(&error));
+		return;
+	}
+	node = sdt_daemon_run_op(self, call, &error);
 	sdt_json_task_return(task, node, g_steal_pointer(&error));
 }
 

@@ -85,6 +85,18 @@ sdt_json_to_string(JsonNode *node, gboolean pretty)
 }
 
 void
+sdt_json_task_return_text(GTask *task, gchar *text, GError *error)
+{
+	if (text == NULL) {
+		sdt_utf8_sanitize_error(error);
+		g_task_return_error(task, error);
+		return;
+	}
+	g_clear_error(&error);
+	g_task_return_pointer(task, text, g_free);
+}
+
+void
 sdt_json_task_return(GTask *task, JsonNode *node, GError *error)
 {
 	if (node == NULL) {

@@ -31,6 +31,9 @@ gchar *sdt_json_format_double(gdouble value);
  * @node is NULL, @error (taken) with its message made valid UTF-8.
  */
 void sdt_json_task_return(GTask *task, JsonNode *node, GError *error);
+/* the same for an answer that is already its document's text (taken), from the document's
+ * codec (src/wire) */
+void sdt_json_task_return_text(GTask *task, gchar *text, GError *error);
 
 /* a JsonBuilder member whose value is null when unknown (not @known, or NULL) */
 void sdt_json_int_or_null(JsonBuilder *b, const gchar *name, gboolean known, gint64 value);
