@@ -76,14 +76,12 @@ JSON_OUTSIDE_WIRE = [
     'src/cli/sdtunerctl-verify.c',
     'src/client/sdt-client-history.c',
     'src/client/sdt-client-series.c',
-    'src/client/sdt-client-status.c',
     'src/config/writer/sdt-config-apply.c',
     'src/config/writer/sdt-config-evidence.c',
     'src/config/writer/sdt-config-journal.c',
     'src/config/writer/sdt-config-trial.c',
     'src/decide/sdt-card-plausible.c',
     'src/decide/sdt-health.c',
-    'src/decide/sdt-verify.c',
     'src/helper/sdt-benchmark-job.c',
     'src/helper/sdt-daemon.c',
     'src/ops/sdt-ops-bench.c',
@@ -97,9 +95,7 @@ JSON_OUTSIDE_WIRE = [
     'src/ops/sdt-ops-verify-act.c',
     'src/ops/sdt-ops-verify-evidence.c',
     'src/ops/sdt-ops-verify-record.c',
-    'src/ops/sdt-ops-verify.c',
     'src/state/sdt-history.c',
-    'src/state/sdt-verify-pending.c',
 ]
 # a call of json-glib or of the wire's JSON helpers, or a node-type macro
 JSON_USE_RE = re.compile(r'\b(json_\w+|sdt_json_\w+)\s*\(|\bJSON_NODE_\w+')

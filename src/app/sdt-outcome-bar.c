@@ -94,11 +94,11 @@ static void
 sdt_outcome_bar_status_done(gpointer bar, JsonNode *root, const GError *call_error)
 {
 	g_autoptr(GError) error = call_error != NULL ? g_error_copy(call_error) : NULL;
-	g_autoptr(SdtClientStatus) status = NULL;
+	g_autoptr(SdtStatusReport) status = NULL;
 	g_autoptr(SdtLoopState) state = NULL;
 
 	if (root != NULL)
-		status = sdt_client_status_from_json(json_node_get_object(root), &error);
+		status = sdt_status_report_from_json(json_node_get_object(root), &error);
 	if (status == NULL) {
 		g_debug("no status for the verification message: %s", error->message);
 		return;

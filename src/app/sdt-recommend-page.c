@@ -9,8 +9,8 @@
 
 #include "sdt-l10n.h"
 #include "sdt-block-preview.h"
-#include "sdt-client-status.h"
 #include "sdt-config-answer.h"
+#include "sdt-status-report.h"
 #include "sdt-loop-state.h"
 #include "sdt-client.h"
 #include "sdt-session.h"
@@ -43,7 +43,7 @@ struct _SdtRecommendPage {
 	gboolean trial_pending;   /* that change is a trial: Reboot Now uses tryboot */
 	gchar *change_diff;       /* the diff of this session's Apply, while it is in place */
 	SdtRecommendReport *recs; /* the last GetRecommendations answer */
-	SdtClientStatus *status;  /* the last GetStatus answer */
+	SdtStatusReport *status;  /* the last GetStatus answer */
 };
 
 G_DEFINE_TYPE(SdtRecommendPage, sdt_recommend_page, GTK_TYPE_BOX)
@@ -158,7 +158,7 @@ sdt_recommend_page_render_notes(SdtRecommendPage *self, GPtrArray *notes)
 
 /* SD Tuner's change in config.txt: what changed, or its lines */
 static void
-sdt_recommend_page_render_in_place(SdtRecommendPage *self, const SdtClientStatus *status)
+sdt_recommend_page_render_in_place(SdtRecommendPage *self, const SdtStatusReport *status)
 {
 	const gchar *id = status != NULL ? status->id : NULL;
 	g_autofree gchar *title = NULL;
@@ -302,7 +302,7 @@ sdt_recommend_page_recommendations_done(gpointer page, const gchar *text, const 
 
 /* one sentence on config.txt: untouched, waiting for a restart, in effect, or not */
 static gchar *
-sdt_recommend_page_status_text(const SdtClientStatus *status, gboolean trial)
+sdt_recommend_page_status_text(const SdtStatusReport *status, gboolean trial)
 {
 	gboolean in_place = status->applied;
 	const gchar *verification = sdt_l10n_tr(status->verification);
@@ -355,12 +355,12 @@ sdt_recommend_page_show_loop(SdtRecommendPage *self, const SdtLoopState *state)
 }
 
 static void
-sdt_recommend_page_show_status(SdtRecommendPage *self, const SdtClientStatus *status)
+sdt_recommend_page_show_status(SdtRecommendPage *self, const SdtStatusReport *status)
 {
 	g_autoptr(SdtLoopState) state = sdt_loop_state_new(status);
 	gboolean in_place = status->applied;
 	gboolean damaged = status->damaged;
-	gboolean trial = status->has_trial;
+	gboolean trial = status->trial != NULL;
 	g_autofree gchar *text = NULL;
 
 	self->in_place = in_place;
@@ -380,17 +380,17 @@ sdt_recommend_page_status_done(gpointer page, JsonNode *root, const GError *call
 {
 	SdtRecommendPage *self = SDT_RECOMMEND_PAGE(page);
 	g_autoptr(GError) error = call_error != NULL ? g_error_copy(call_error) : NULL;
-	SdtClientStatus *status = NULL;
+	SdtStatusReport *status = NULL;
 
 	if (root != NULL)
-		status = sdt_client_status_from_json(json_node_get_object(root), &error);
+		status = sdt_status_report_from_json(json_node_get_object(root), &error);
 	if (status == NULL) {
 		/* GetInfo already reports a missing helper; keep this quiet */
 		g_debug("no status: %s", error->message);
 		gtk_widget_hide(self->revert_button);
 		return;
 	}
-	g_clear_pointer(&self->status, sdt_client_status_free);
+	g_clear_pointer(&self->status, sdt_status_report_free);
 	self->status = status;
 	sdt_recommend_page_show_status(self, status);
 }
@@ -731,7 +731,7 @@ sdt_recommend_page_dispose(GObject *object)
 	g_clear_pointer(&self->recommendation_id, g_free);
 	g_clear_pointer(&self->change_diff, g_free);
 	g_clear_pointer(&self->recs, sdt_recommend_report_free);
-	g_clear_pointer(&self->status, sdt_client_status_free);
+	g_clear_pointer(&self->status, sdt_status_report_free);
 	sdt_session_detach(&self->session, self);
 	G_OBJECT_CLASS(sdt_recommend_page_parent_class)->dispose(object);
 }

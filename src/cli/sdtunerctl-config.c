@@ -14,8 +14,8 @@
 #include "sdt-cli-ops.h"
 #include "sdt-cli-table.h"
 #include "sdt-client-history.h"
-#include "sdt-client-status.h"
 #include "sdt-config-answer.h"
+#include "sdt-status-report.h"
 #include "sdt-error.h"
 #include "sdt-l10n-record.h"
 #include "sdt-l10n.h"
@@ -189,14 +189,16 @@ sdtunerctl_config_revert(SdtCli *cli, gint argc, gchar **argv, GError **error)
 /* what a verification decided, as one sentence per decision (the JSON's
  * "decision" stays English for scripts), with its reason in the user's language */
 static gchar *
-sdt_cli_verify_outcome(const SdtClientVerification *v)
+sdt_cli_verify_outcome(const SdtVerifyReport *v)
 {
 	const gchar *id = v->id != NULL ? v->id : "?";
-	const gchar *reason = sdt_client_status_verification_reason(v);
-	const gchar *failure = v->failure != NULL ? sdt_l10n_tr(v->failure) : "";
+	const gchar *reason = sdt_verify_report_reason(v);
+	const gchar *done = v->action != NULL ? v->action->what : NULL;
+	const gchar *failure =
+		v->action != NULL && v->action->error != NULL ? sdt_l10n_tr(v->action->error) : "";
 
 	/* a decision that could not be carried out is never told as done (issue 33) */
-	if (g_strcmp0(v->action, "failed") == 0 && g_strcmp0(v->decision, "step-down") == 0)
+	if (g_strcmp0(done, "failed") == 0 && g_strcmp0(v->decision, "step-down") == 0)
 		/* Translators: a recommendation id, then why the step-down failed with
 		 * what to do (the decision's reason is left out: it says the next step
 		 * was prepared, which it was not) */
@@ -205,7 +207,7 @@ sdt_cli_verify_outcome(const SdtClientVerification *v)
 					 "still in place. %s"),
 				       id,
 				       failure);
-	if (g_strcmp0(v->action, "failed") == 0 && g_strcmp0(v->decision, "undo") == 0)
+	if (g_strcmp0(done, "failed") == 0 && g_strcmp0(v->decision, "undo") == 0)
 		/* Translators: a recommendation id, why the undo failed with what to do,
 		 * then the reason for undoing */
 		return g_strdup_printf(_("could not undo %s after verification: the setting is "
@@ -213,7 +215,7 @@ sdt_cli_verify_outcome(const SdtClientVerification *v)
 				       id,
 				       failure,
 				       reason);
-	if (g_strcmp0(v->action, "failed") == 0)
+	if (g_strcmp0(done, "failed") == 0)
 		/* Translators: a recommendation id, the decision (keep, ...), why it
 		 * failed with what to do, then the reason for the decision */
 		return g_strdup_printf(_("could not carry out “%s” for %s after verification. "
@@ -237,7 +239,7 @@ sdt_cli_verify_outcome(const SdtClientVerification *v)
 
 /* SD Tuner's block in config.txt and where its verification stands */
 static void
-sdt_cli_status_print_change(const SdtClientStatus *s)
+sdt_cli_status_print_change(const SdtStatusReport *s)
 {
 	/* Translators: recommendation id, then the config.txt path */
 	g_print(_("SD Tuner's change %s is in %s:\n"), s->id, s->path);
@@ -258,37 +260,38 @@ sdt_cli_status_print_change(const SdtClientStatus *s)
 
 /* a verification that decided and did not finish what it decided (issue 23 item 2) */
 static void
-sdt_cli_status_print_decided(const SdtClientStatus *s)
+sdt_cli_status_print_decided(const SdtStatusReport *s)
 {
-	const gchar *reason = sdt_client_status_pending_reason(s);
+	const SdtStatusReportPending *p = s->pending_verification;
+	const gchar *reason = sdt_status_report_pending_reason(s);
+	const gchar *id = p->id != NULL ? p->id : "?";
 
-	if (g_strcmp0(s->pending_verification_decision, "undo") == 0)
+	if (g_strcmp0(p->decision, "undo") == 0)
 		/* Translators: a recommendation id, then the reason */
 		g_print(_("Undo needed: the verification of %s decided to undo it. %s\n"),
-			s->pending_verification_id,
+			id,
 			reason);
 	else
 		/* Translators: a recommendation id, the decision (keep, step-down), the reason */
 		g_print(_("The verification of %s decided “%s” and has not finished it. %s\n"),
-			s->pending_verification_id,
-			sdt_l10n_record_decision(s->pending_verification_decision),
+			id,
+			sdt_l10n_record_decision(p->decision),
 			reason);
-	if (s->pending_verification_failure != NULL)
+	if (p->error != NULL)
 		/* Translators: why the action failed, with what to do */
-		g_print(_("It could not be carried out: %s\n"),
-			sdt_l10n_tr(s->pending_verification_failure));
+		g_print(_("It could not be carried out: %s\n"), sdt_l10n_tr(p->error));
 }
 
 /* a trial boot, and the verification after a reboot */
 static void
-sdt_cli_status_print_trial(const SdtClientStatus *s)
+sdt_cli_status_print_trial(const SdtStatusReport *s)
 {
-	if (s->has_trial)
+	if (s->trial != NULL)
 		/* Translators: recommendation id, tryboot.txt path, reboot command */
 		g_print(_("A trial of %s is ready in %s: boot it once with %s\n"),
-			s->trial_id,
-			s->trial_path,
-			s->trial_reboot_command);
+			s->trial->id,
+			s->trial->path,
+			s->trial->reboot_command);
 	if (s->tryboot_active)
 		g_print("%s\n", _("This boot is a tryboot trial."));
 	if (s->state_error != NULL)
@@ -296,17 +299,17 @@ sdt_cli_status_print_trial(const SdtClientStatus *s)
 		g_print(_("SD Tuner cannot use its state folder, so it verifies, applies and "
 			  "reverts nothing until it is fixed: %s\n"),
 			sdt_l10n_tr(s->state_error));
-	if (s->pending_verification_damage != NULL)
+	if (s->pending_verification_error != NULL)
 		/* Translators: why the record cannot be read */
 		g_print(_("SD Tuner's record of the pending change is damaged (%s): the next "
 			  "verification undoes the change.\n"),
-			sdt_l10n_tr(s->pending_verification_damage));
-	if (s->pending_verification_id != NULL && s->pending_verification_decision != NULL)
+			sdt_l10n_tr(s->pending_verification_error));
+	if (s->pending_verification != NULL && s->pending_verification->decision != NULL)
 		sdt_cli_status_print_decided(s);
-	else if (s->pending_verification_id != NULL)
+	else if (s->pending_verification != NULL)
 		/* Translators: a recommendation id */
 		g_print(_("%s will be verified after the next restart.\n"),
-			s->pending_verification_id);
+			s->pending_verification->id != NULL ? s->pending_verification->id : "?");
 	if (s->last_verification != NULL) {
 		g_autofree gchar *when = sdt_l10n_time(s->last_verification->time);
 		g_autofree gchar *what = sdt_cli_verify_outcome(s->last_verification);
@@ -319,20 +322,20 @@ sdt_cli_status_print_trial(const SdtClientStatus *s)
 gint
 sdtunerctl_config_status(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
-	g_autoptr(JsonNode) node = NULL;
-	g_autoptr(SdtClientStatus) s = NULL;
+	g_autofree gchar *text = NULL;
+	g_autoptr(SdtStatusReport) s = NULL;
 	gint rc;
 
 	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
 		return rc;
-	node = sdt_cli_ops_read(cli, sdt_ops_status, sdt_manager_call_get_status_sync, error);
-	if (node == NULL)
+	text = sdt_cli_ops_read_text(cli, sdt_ops_status, sdt_manager_call_get_status_sync, error);
+	if (text == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {
-		sdt_cli_print_json(cli, node);
+		sdt_cli_print_text(cli, text);
 		return SDT_CLI_EXIT_OK;
 	}
-	s = sdt_client_status_from_json(json_node_get_object(node), error);
+	s = sdt_status_report_parse(text, error);
 	if (s == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (s->error != NULL)

@@ -10,7 +10,7 @@
 
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
-#include "sdt-l10n-record.h"
+#include "sdt-verify-report.h"
 #include "sdt-l10n.h"
 #include "sdt-ops.h"
 #include "sdtunerctl-verify.h"
@@ -57,8 +57,8 @@ static JsonNode *
 sdt_cli_verify_work(gpointer data, GCancellable *cancellable, GError **error)
 {
 	SdtCliVerify *self = data;
+	g_autofree gchar *text = NULL;
 	gpointer before;
-	JsonNode *node;
 
 	/* a user: the helper's StartVerify job, behind polkit (issue 32) */
 	if (self->cli->ctx == NULL)
@@ -71,9 +71,10 @@ sdt_cli_verify_work(gpointer data, GCancellable *cancellable, GError **error)
 	before = sdt_l10n_english_begin();
 	/* what the decision stores (history, pending.json) is the same in every locale:
 	 * English with its reason's code and arguments, shown in the reader's language */
-	node = sdt_ops_verify(self->cli->ctx, &self->options, cancellable, error);
+	text = sdt_ops_verify(self->cli->ctx, &self->options, cancellable, error);
 	sdt_l10n_english_end(before);
-	return node;
+	/* one path for both: the bus job's answer is a JSON document too */
+	return text != NULL ? json_from_string(text, error) : NULL;
 }
 
 /* --evidence only in-process (--root); --soak-seconds within a day.  Without
@@ -103,12 +104,12 @@ sdt_cli_verify_check_options(SdtCli *cli,
 
 /* what the decision was, for people */
 static void
-sdt_cli_verify_print(JsonObject *obj)
+sdt_cli_verify_print(const SdtVerifyReport *r)
 {
-	const gchar *decision = json_object_get_string_member_with_default(obj, "decision", NULL);
+	const gchar *decision = r->decision;
 	/* a damaged record names no change (an undo of "record-damaged") */
-	const gchar *id = json_object_get_string_member_with_default(obj, "id", NULL);
-	const gchar *next_id = json_object_get_string_member_with_default(obj, "next_id", NULL);
+	const gchar *id = r->id;
+	const gchar *next_id = r->next_id;
 
 	if (decision == NULL) {
 		/* nothing decided: the reason says why */
@@ -129,28 +130,18 @@ sdt_cli_verify_print(JsonObject *obj)
 		/* Translators: a recommendation id */
 		g_print(_("%s is waiting for a restart.\n"), id);
 	}
-	g_print("%s\n", sdt_l10n_record_reason_tr_object(obj));
+	g_print("%s\n", sdt_verify_report_reason(r));
 	/* what the action met (hand edits of tryboot.txt, a history entry lost) */
-	if (json_object_has_member(obj, "action") &&
-	    JSON_NODE_HOLDS_OBJECT(json_object_get_member(obj, "action"))) {
-		JsonObject *a = json_object_get_object_member(obj, "action");
-		JsonNode *w = json_object_get_member(a, "warnings");
-		JsonArray *warnings =
-			w != NULL && JSON_NODE_HOLDS_ARRAY(w) ? json_node_get_array(w) : NULL;
-		for (guint i = 0; warnings != NULL && i < json_array_get_length(warnings); i++) {
-			JsonNode *e = json_array_get_element(warnings, i);
-			if (JSON_NODE_HOLDS_VALUE(e) &&
-			    json_node_get_value_type(e) == G_TYPE_STRING)
-				g_printerr(_("sdtunerctl: note: %s\n"),
-					   sdt_l10n_tr(json_node_get_string(e)));
-		}
-	}
+	for (guint i = 0; r->action != NULL && i < r->action->warnings->len; i++)
+		g_printerr(_("sdtunerctl: note: %s\n"),
+			   sdt_l10n_tr(g_ptr_array_index(r->action->warnings, i)));
 }
 
 gint
 sdtunerctl_verify(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
+	g_autoptr(SdtVerifyReport) report = NULL;
 	g_autofree gchar *evidence = NULL;
 	gdouble soak_seconds = -1;
 	SdtOpsVerifyOptions options = {0};
@@ -201,6 +192,9 @@ sdtunerctl_verify(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		sdt_cli_print_json(cli, node);
 		return SDT_CLI_EXIT_OK;
 	}
-	sdt_cli_verify_print(json_node_get_object(node));
+	report = sdt_verify_report_from_json(json_node_get_object(node), error);
+	if (report == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	sdt_cli_verify_print(report);
 	return SDT_CLI_EXIT_OK;
 }

@@ -28,7 +28,7 @@ sdt_client_history_entry_free(SdtClientHistoryEntry *e)
 	g_free(e->reason);
 	g_free(e->checked_device);
 	sdt_bench_record_free(e->bench);
-	sdt_client_status_verification_free(e->verification);
+	sdt_verify_report_free(e->verification);
 	g_ptr_array_unref(e->figures);
 	g_clear_error(&e->error);
 	g_free(e);
@@ -210,10 +210,10 @@ sdt_client_history_entry_read(JsonNode *node, guint index)
 	if (g_strcmp0(e->kind, "soak") == 0)
 		sdt_client_history_entry_read_soak(obj, at, e);
 	if (g_strcmp0(e->kind, "verify") == 0) {
-		e->verification = sdt_client_status_verification_from_json(obj, at, &error);
+		e->verification = sdt_verify_report_from_json_at(obj, at, &error);
 		sdt_client_history_entry_note(e, e->verification != NULL, g_steal_pointer(&error));
 		if (e->verification == NULL)
-			e->verification = g_new0(SdtClientVerification, 1);
+			e->verification = sdt_verify_report_new();
 		sdt_client_history_entry_read_figures(obj, at, e);
 	}
 	if (obj == NULL && e->error == NULL)

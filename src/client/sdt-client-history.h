@@ -7,7 +7,7 @@
 
 #include "sdt-bench-record.h"
 #include "sdt-client-series.h"
-#include "sdt-client-status.h"
+#include "sdt-verify-report.h"
 
 G_BEGIN_DECLS
 
@@ -32,16 +32,16 @@ typedef struct {
 	gchar *time; /* ISO 8601 */
 	gchar *id;
 	gboolean trial;
-	gboolean trial_cancelled; /* revert: it cancelled a trial (tryboot.txt) */
-	gboolean changed;         /* apply, revert: config.txt changed (TRUE when not said) */
-	gchar *profile;           /* bench */
-	gchar *target_path;       /* bench: the test file's directory */
-	gboolean stand_in;        /* bench: not the SD card */
-	SdtBenchRecord *bench;    /* bench: its result, NULL when none is readable */
-	SdtClientVerification *verification; /* verify: never NULL for those */
-	GPtrArray *figures;     /* verify: of SdtClientFigure, the evidence's; never NULL */
-	gchar *verdict;         /* check: "genuine", "fake", "undetermined"; NULL: unknown */
-	gchar *reason;          /* check: English */
+	gboolean trial_cancelled;      /* revert: it cancelled a trial (tryboot.txt) */
+	gboolean changed;              /* apply, revert: config.txt changed (TRUE when not said) */
+	gchar *profile;                /* bench */
+	gchar *target_path;            /* bench: the test file's directory */
+	gboolean stand_in;             /* bench: not the SD card */
+	SdtBenchRecord *bench;         /* bench: its result, NULL when none is readable */
+	SdtVerifyReport *verification; /* verify: never NULL for those */
+	GPtrArray *figures;            /* verify: of SdtClientFigure, the evidence's; never NULL */
+	gchar *verdict;                /* check: "genuine", "fake", "undetermined"; NULL: unknown */
+	gchar *reason;                 /* check: English */
 	gchar *checked_device;  /* check of a card in a reader or slot: "sdb"; NULL: the card's */
 	gint64 soak_mismatches; /* soak: bytes that read back wrong; -1: unknown */
 	GError *error;          /* the first member that could not be read */

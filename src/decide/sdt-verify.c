@@ -40,10 +40,7 @@ sdt_verify_result_free(SdtVerifyResult *result)
 {
 	if (result == NULL)
 		return;
-	g_free(result->reason);
-	g_free(result->reason_code);
-	if (result->reason_args != NULL)
-		json_array_unref(result->reason_args);
+	sdt_l10n_record_reason_free(result->reason);
 	g_free(result->next_id);
 	g_ptr_array_unref(result->improved);
 	g_ptr_array_unref(result->worse);
@@ -134,23 +131,18 @@ sdt_verify_mhz_string(guint64 hz)
 	return g_strdup(g_ascii_formatd(buf, sizeof buf, "%.1f", (gdouble) hz / 1e6));
 }
 
-/* the reason as stored: its code (sdt-l10n-record.c), its arguments and its English */
+/* the reason as stored: its code (sdt-l10n-record.c), its arguments (taken; NULL: none)
+ * and its English */
 static void
-sdt_verify_result_set_reason(SdtVerifyResult *r, const gchar *code, JsonArray *args)
+sdt_verify_result_set_reason(SdtVerifyResult *r, const gchar *code, GPtrArray *args)
 {
-	g_free(r->reason);
-	g_free(r->reason_code);
-	if (r->reason_args != NULL)
-		json_array_unref(r->reason_args);
-	r->reason_args = args != NULL ? args : json_array_new();
-	r->reason_code = g_strdup(code);
-	r->reason = sdt_l10n_record_reason_english(code, r->reason_args);
-	g_warn_if_fail(r->reason != NULL);
+	sdt_l10n_record_reason_free(r->reason);
+	r->reason = sdt_l10n_record_reason_new(code, args);
 }
 
 /* @code: the reason's code; @args (taken; NULL: none) its arguments */
 static SdtVerifyResult *
-sdt_verify_result_new(SdtVerifyDecision decision, const gchar *code, JsonArray *args)
+sdt_verify_result_new(SdtVerifyDecision decision, const gchar *code, GPtrArray *args)
 {
 	SdtVerifyResult *r = g_new0(SdtVerifyResult, 1);
 	r->decision = decision;
@@ -161,14 +153,27 @@ sdt_verify_result_new(SdtVerifyDecision decision, const gchar *code, JsonArray *
 	return r;
 }
 
-/* @args with @list (of gchar*) added as one list argument */
-static JsonArray *
-sdt_verify_args_list(JsonArray *args, GPtrArray *list)
+/* arguments: the values given, up to a NULL */
+static GPtrArray *
+sdt_verify_args(const gchar *first, ...)
 {
-	JsonArray *a = json_array_new();
-	for (guint i = 0; i < list->len; i++)
-		json_array_add_string_element(a, g_ptr_array_index(list, i));
-	json_array_add_array_element(args, a);
+	GPtrArray *args = sdt_l10n_record_reason_args_new();
+	va_list ap;
+
+	va_start(ap, first);
+	for (const gchar *s = first; s != NULL; s = va_arg(ap, const gchar *))
+		sdt_l10n_record_reason_args_add(args, s);
+	va_end(ap);
+	return args;
+}
+
+/* arguments: @list (of gchar*) as one list argument */
+static GPtrArray *
+sdt_verify_args_list(GPtrArray *list)
+{
+	GPtrArray *args = sdt_l10n_record_reason_args_new();
+
+	sdt_l10n_record_reason_args_add_list(args, list);
 	return args;
 }
 
@@ -241,17 +246,17 @@ sdt_verify_errors(const SdtVerifyFacts *facts, GPtrArray *what)
 		g_autofree gchar *next_hz = sdt_verify_mhz_string(
 			sdt_recommend_sdhost_clock_hz(facts->core_clock_hz, next));
 		g_autofree gchar *next_id = g_strdup_printf("sd-overclock-%u", next);
-		JsonArray *args = sdt_verify_args_list(json_array_new(), what);
+		GPtrArray *args = sdt_verify_args_list(what);
 
-		json_array_add_string_element(args, next_id);
-		json_array_add_string_element(args, next_hz);
+		sdt_l10n_record_reason_args_add(args, next_id);
+		sdt_l10n_record_reason_args_add(args, next_hz);
 		r = sdt_verify_result_new(SDT_VERIFY_STEP_DOWN, "errors-step-down", args);
 		r->next_id = g_steal_pointer(&next_id);
 		return r;
 	}
 	return sdt_verify_result_new(SDT_VERIFY_UNDO,
 				     "errors-lowest-step",
-				     sdt_verify_args_list(json_array_new(), what));
+				     sdt_verify_args_list(what));
 }
 
 /* the decision, step by step: each returns the result when it decides, else NULL */
@@ -278,7 +283,7 @@ sdt_verify_check_tries(const SdtVerifyFacts *facts)
 	if (facts->attempts < SDT_VERIFY_MAX_TRIES)
 		return NULL;
 	n = g_strdup_printf("%u", facts->attempts);
-	r = sdt_verify_result_new(SDT_VERIFY_UNDO, "interrupted", sdt_l10n_record_args(n, NULL));
+	r = sdt_verify_result_new(SDT_VERIFY_UNDO, "interrupted", sdt_verify_args(n, NULL));
 	r->stop = TRUE;
 	return r;
 }
@@ -299,13 +304,13 @@ sdt_verify_check_block(const SdtVerifyFacts *facts)
 		r = sdt_verify_result_new(
 			SDT_VERIFY_UNDO,
 			"block-missing",
-			sdt_l10n_record_args(facts->id != NULL ? facts->id : "?", NULL));
+			sdt_verify_args(facts->id != NULL ? facts->id : "?", NULL));
 	else
 		r = sdt_verify_result_new(SDT_VERIFY_UNDO,
 					  "block-other",
-					  sdt_l10n_record_args(facts->id != NULL ? facts->id : "?",
-							       facts->block_id,
-							       NULL));
+					  sdt_verify_args(facts->id != NULL ? facts->id : "?",
+							  facts->block_id,
+							  NULL));
 	r->stop = TRUE;
 	return r;
 }
@@ -345,7 +350,7 @@ sdt_verify_check_soak_data(const SdtVerifyFacts *facts)
 	offset = g_strdup_printf("%" PRId64, (int64_t) facts->soak.first_bad_offset);
 	return sdt_verify_result_new(SDT_VERIFY_UNDO,
 				     "soak-mismatch",
-				     sdt_l10n_record_args(bytes, offset, NULL));
+				     sdt_verify_args(bytes, offset, NULL));
 }
 
 /* 6. errors in the kernel log since boot: a step down at an overclock, else undo */
@@ -359,9 +364,7 @@ sdt_verify_check_log(const SdtVerifyFacts *facts)
 	what = sdt_verify_log_summary(facts->log);
 	if (facts->change.kind == SDT_VERIFY_CHANGE_OVERCLOCK && facts->log->cqe_recovery == 0)
 		return sdt_verify_errors(facts, what);
-	return sdt_verify_result_new(SDT_VERIFY_UNDO,
-				     "log-errors",
-				     sdt_verify_args_list(json_array_new(), what));
+	return sdt_verify_result_new(SDT_VERIFY_UNDO, "log-errors", sdt_verify_args_list(what));
 }
 
 /* 7a. took effect: the SD clock is the one the overclock gives */
@@ -380,7 +383,7 @@ sdt_verify_check_clock(const SdtVerifyFacts *facts)
 	seen = sdt_verify_mhz_string(facts->observed_clock_hz);
 	return sdt_verify_result_new(SDT_VERIFY_UNDO,
 				     "clock-wrong",
-				     sdt_l10n_record_args(seen, want, NULL));
+				     sdt_verify_args(seen, want, NULL));
 }
 
 /* 7b. took effect: the queueing state is the one asked for; one sentence per state */
@@ -429,7 +432,7 @@ sdt_verify_check_evidence(const SdtVerifyFacts *facts)
 	if (facts->evidence_error != NULL)
 		return sdt_verify_result_new(SDT_VERIFY_UNDO,
 					     "evidence-failed",
-					     sdt_l10n_record_args(facts->evidence_error, NULL));
+					     sdt_verify_args(facts->evidence_error, NULL));
 	if (!facts->soak.ran || facts->soak.bytes_written == 0 ||
 	    facts->soak.bytes_checked < facts->soak.bytes_written)
 		return sdt_verify_result_new(SDT_VERIFY_UNDO, "soak-unchecked", NULL);
@@ -466,9 +469,7 @@ sdt_verify_judge_figures(const SdtVerifyFacts *facts)
 	}
 	if (r->worse->len > 0) {
 		r->decision = SDT_VERIFY_UNDO;
-		sdt_verify_result_set_reason(r,
-					     "figure-worse",
-					     sdt_verify_args_list(json_array_new(), r->worse));
+		sdt_verify_result_set_reason(r, "figure-worse", sdt_verify_args_list(r->worse));
 		return r;
 	}
 	if (r->improved->len == 0) {
@@ -479,9 +480,7 @@ sdt_verify_judge_figures(const SdtVerifyFacts *facts)
 					     NULL);
 		return r;
 	}
-	sdt_verify_result_set_reason(r,
-				     "works",
-				     sdt_verify_args_list(json_array_new(), r->improved));
+	sdt_verify_result_set_reason(r, "works", sdt_verify_args_list(r->improved));
 	return r;
 }
 

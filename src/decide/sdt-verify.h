@@ -5,10 +5,11 @@
 
 #pragma once
 
-#include <json-glib/json-glib.h>
+#include <glib.h>
 
 #include "sdt-context.h"
 #include "sdt-info.h"
+#include "sdt-l10n-record.h"
 
 G_BEGIN_DECLS
 
@@ -127,9 +128,9 @@ typedef struct {
 
 typedef struct {
 	SdtVerifyDecision decision;
-	gchar *reason;           /* English, one sentence or more: @reason_code's */
-	gchar *reason_code;      /* the reason's code (sdt-l10n-record.c) */
-	JsonArray *reason_args;  /* its arguments (text, or lists of text) */
+	/* the reason as stored: its code (sdt-l10n-record.c), its arguments (text, or lists
+	 * of text) and its English, one sentence or more */
+	SdtL10nRecordReason *reason;
 	gchar *next_id;          /* step down: the id to prepare, e.g. "sd-overclock-80" */
 	GPtrArray *improved;     /* "seq-write: 20.1 → 38.9 MB/s (+94%)" */
 	GPtrArray *worse;        /* figures worse by more than the combined spread */
@@ -185,32 +186,5 @@ typedef struct {
 
 /* pure; free @status->explanation */
 void sdt_verify_status_decide(const SdtVerifyStatusFacts *facts, SdtVerifyStatus *status);
-
-/*
- * The pending state, <state>/pending.json (version 1):
- * {version, id, original_id, step, trial, boot_id, attempts, tries: [boot ids],
- *  time, config_sha256, before: {name: {median, spread, unit}}, steps: [decisions],
- *  filter, type_code, replaces, decided?}
- * decided (optional): the decision taken and not yet carried out to the end,
- * {decision, reason, next_id, time, result, error}: a run that finds it
- * finishes that action and decides nothing again (issue 23 items 2 and 4).
- */
-typedef struct {
-	gchar *id;
-	gchar *original_id;
-	guint step;
-	gboolean trial;
-	gchar *boot_id; /* may be NULL */
-	guint attempts;
-	gchar **tries; /* boot ids of the attempts */
-	gchar *time;
-	gchar *config_sha256; /* config.txt (trial: tryboot.txt) as SD Tuner left it, or NULL */
-	JsonObject *before;   /* may be NULL */
-	JsonArray *steps;     /* decisions taken so far (step-down evidence) */
-	gchar *filter;        /* the block's filter line, e.g. "[board-type=0x08]" */
-	gint type_code;       /* the board the block is written for */
-	guint replaces;       /* SdtConfigSdKind the block replaces */
-	JsonObject *decided;  /* the decision being carried out, or NULL */
-} SdtVerifyPending;
 
 G_END_DECLS

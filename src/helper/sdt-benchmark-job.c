@@ -12,6 +12,7 @@
 #include "sdt-error.h"
 #include "sdt-inhibit.h"
 #include "sdt-json.h"
+#include "sdt-json-reader.h"
 #include "sdt-utf8.h"
 
 /* property updates reach the bus at most this often (plus one per phase) */
@@ -371,6 +372,16 @@ sdt_benchmark_job_new(SdtContext *ctx,
 	sdt_job_set_progress(SDT_JOB(self), 0.0);
 	sdt_job_set_rate(SDT_JOB(self), 0.0);
 	return self;
+}
+
+JsonNode *
+sdt_benchmark_job_result_from_text(gchar *text, GError **error)
+{
+	g_autofree gchar *owned = text;
+
+	if (owned == NULL)
+		return NULL;
+	return sdt_json_reader_parse(owned, error);
 }
 
 SdtBenchmarkJob *

@@ -46,6 +46,12 @@ typedef JsonNode *(*SdtBenchmarkJobRunFunc)(SdtContext *ctx,
 					    gpointer user_data,
 					    GCancellable *cancellable,
 					    GError **error);
+/*
+ * The result of a run whose operation answers with its document's text (src/wire:
+ * verify) as the job carries it: @text (taken) read back, NULL with @error when
+ * @text is NULL (@error set by the operation) or not a JSON object.
+ */
+JsonNode *sdt_benchmark_job_result_from_text(gchar *text, GError **error);
 SdtBenchmarkJob *sdt_benchmark_job_new_full(SdtContext *ctx,
 					    const gchar *profile,
 					    const gchar *dir,

@@ -79,7 +79,8 @@ sdt_daemon_verify_run(SdtContext *ctx,
 	options.soak_seconds = *(gdouble *) data;
 	options.progress = sdt_daemon_verify_progress_cb;
 	options.progress_data = &p;
-	return sdt_ops_verify(ctx, &options, cancellable, error);
+	return sdt_benchmark_job_result_from_text(sdt_ops_verify(ctx, &options, cancellable, error),
+						  error);
 }
 
 static JsonNode *

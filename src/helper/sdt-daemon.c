@@ -167,7 +167,7 @@ sdt_daemon_run_op(SdtDaemon *self, SdtDaemonCall *call, GError **error)
 	case SDT_DAEMON_OP_STATUS: {
 		g_autoptr(GMutexLocker) locker G_GNUC_UNUSED =
 			g_mutex_locker_new(&self->config_lock);
-		return sdt_json_take_text(sdt_ops_status(self->ctx, error));
+		return sdt_ops_status(self->ctx, error);
 	}
 	case SDT_DAEMON_OP_APPLY: {
 		g_autoptr(GMutexLocker) locker G_GNUC_UNUSED =

@@ -19,22 +19,31 @@
 #include "sdt-history.h"
 #include "sdt-ops.h"
 
-void
-sdt_ops_check_journal_damaged(SdtContext *ctx, JsonObject *obj)
+gchar *
+sdt_ops_check_journal_damaged_path(SdtContext *ctx)
 {
 	g_auto(GStrv) dirs = sdt_check_journal_dirs(ctx);
 	g_autofree gchar *path = sdt_check_damaged_journal((const gchar *const *) dirs);
+	g_autofree gchar *root = NULL;
 
+	if (path == NULL)
+		return NULL;
 	/* the path as the user sees it: without --root's prefix */
-	if (path != NULL) {
-		g_autofree gchar *root = sdt_context_build_path(ctx, "/");
-		const gchar *shown = path;
-		if (g_strcmp0(root, "/") != 0 && g_str_has_prefix(path, root))
-			shown = path + strlen(root) - (g_str_has_suffix(root, "/") ? 1 : 0);
+	root = sdt_context_build_path(ctx, "/");
+	if (g_strcmp0(root, "/") != 0 && g_str_has_prefix(path, root))
+		return g_strdup(path + strlen(root) - (g_str_has_suffix(root, "/") ? 1 : 0));
+	return g_steal_pointer(&path);
+}
+
+void
+sdt_ops_check_journal_damaged(SdtContext *ctx, JsonObject *obj)
+{
+	g_autofree gchar *shown = sdt_ops_check_journal_damaged_path(ctx);
+
+	if (shown != NULL)
 		json_object_set_string_member(obj, "check_journal_damaged", shown);
-	} else {
+	else
 		json_object_set_null_member(obj, "check_journal_damaged");
-	}
 }
 
 JsonNode *

@@ -318,10 +318,10 @@ sdt_ops_apply_find(SdtRecommendResult *result, const gchar *id, gboolean trial, 
 /* the pending record and the history entry an apply saves before it puts its file in place */
 typedef struct {
 	SdtContext *ctx;
-	SdtVerifyPending *pending; /* NULL: a change that is not verified */
-	GBytes *previous;          /* pending.json before (NULL: none) */
-	gchar *target_sha256;      /* set once both are saved */
-	gchar *history_name;       /* the history entry's file, once saved */
+	SdtVerifyPendingState *pending; /* NULL: a change that is not verified */
+	GBytes *previous;               /* pending.json before (NULL: none) */
+	gchar *target_sha256;           /* set once both are saved */
+	gchar *history_name;            /* the history entry's file, once saved */
 } SdtOpsApplyCommit;
 
 /* the history entry of an apply, as sdt_ops_config_history() makes it from the answer */
@@ -462,7 +462,7 @@ sdt_ops_apply_write(SdtContext *ctx,
 	/* the config.txt the "before" figures must have been measured under */
 	g_autofree gchar *running = sdt_ops_facts_running_sha256_of(ctx, old);
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(SdtVerifyPending) pending = NULL;
+	g_autoptr(SdtVerifyPendingState) pending = NULL;
 	g_autoptr(GBytes) previous = sdt_verify_pending_read_raw(ctx);
 	SdtOpsApplyCommit c = {ctx, NULL, previous, NULL, NULL};
 	SdtConfigBlock block = {NULL};

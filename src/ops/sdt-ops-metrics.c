@@ -398,7 +398,7 @@ static void
 sdt_metrics_verify(SdtProm *prom, JsonArray *history)
 {
 	static const gchar *const decisions[] = {"keep", "step-down", "undo", NULL};
-	JsonObject *verify = sdt_ops_verify_record_last_entry(history);
+	JsonObject *verify = sdt_metrics_last(history, "verify", NULL);
 
 	if (verify == NULL)
 		return;

@@ -11,6 +11,8 @@
 #include "sdt-config-writer.h"
 #include "sdt-info.h"
 #include "sdt-recommend.h"
+#include "sdt-status-report.h"
+#include "sdt-verify-pending-state.h"
 #include "sdt-verify.h"
 
 G_BEGIN_DECLS
@@ -76,17 +78,17 @@ gchar *sdt_ops_facts_history_lost_warning(const gchar *why);
  * with none (or @config_sha256 NULL) a sentence in @warnings says that the
  * verification will undo it.
  */
-SdtVerifyPending *sdt_ops_verify_record_pending_new(SdtContext *ctx,
-						    const gchar *id,
-						    gboolean trial,
-						    gint type_code,
-						    const gchar *filter,
-						    guint replaces,
-						    const gchar *config_sha256,
-						    GPtrArray *warnings);
+SdtVerifyPendingState *sdt_ops_verify_record_pending_new(SdtContext *ctx,
+							 const gchar *id,
+							 gboolean trial,
+							 gint type_code,
+							 const gchar *filter,
+							 guint replaces,
+							 const gchar *config_sha256,
+							 GPtrArray *warnings);
 
-/* adds "pending_verification" and "last_verification" to a status document */
-void sdt_ops_verify_record_add_status(SdtContext *ctx, JsonObject *status);
+/* fills in "pending_verification" (or why it cannot be read) and "last_verification" */
+void sdt_ops_verify_record_add_status(SdtContext *ctx, SdtStatusReport *status);
 
 /*
  * The card in the slot as the history records it with a benchmark ("card" of a bench

@@ -13,7 +13,6 @@
 #include "sdt-error.h"
 #include "sdt-history.h"
 #include "sdt-l10n-record.h"
-#include "sdt-ops-config.h"
 #include "sdt-ops-private.h"
 #include "sdt-ops-verify-private.h"
 #include "sdt-verify-pending.h"
@@ -32,10 +31,28 @@
  * pending.json), with what to do; the next boot tries it again.
  */
 
+/* the members of an apply worth keeping as evidence of what was done */
+static SdtVerifyReportAction *
+sdt_ops_verify_action_applied(const gchar *what, const SdtConfigApplyResult *res)
+{
+	SdtVerifyReportAction *a = sdt_verify_report_action_new(what);
+
+	if (res == NULL)
+		return a;
+	a->members |= SDT_VERIFY_REPORT_ACTION_PATH | SDT_VERIFY_REPORT_ACTION_DIFF |
+		      SDT_VERIFY_REPORT_ACTION_BACKUP | SDT_VERIFY_REPORT_ACTION_WARNINGS;
+	a->path = g_strdup(res->path);
+	a->diff = g_strdup(res->diff);
+	a->backup = g_strdup(res->backup);
+	for (guint i = 0; i < res->warnings->len; i++)
+		g_ptr_array_add(a->warnings, g_strdup(g_ptr_array_index(res->warnings, i)));
+	return a;
+}
+
 /* the block SD Tuner writes for @id, as the pending state recorded it */
-static JsonObject *
+static SdtConfigApplyResult *
 sdt_ops_verify_apply(SdtConfigWriter *writer,
-		     const SdtVerifyPending *p,
+		     const SdtVerifyPendingState *p,
 		     const gchar *id,
 		     gboolean trial,
 		     GError **error)
@@ -49,27 +66,7 @@ sdt_ops_verify_apply(SdtConfigWriter *writer,
 	block.lines = lines;
 	block.type_code = p->type_code;
 	block.replaces = (SdtConfigSdKind) p->replaces;
-	{
-		g_autoptr(SdtConfigApplyResult) done =
-			sdt_config_apply(writer, &block, trial, error);
-		return done != NULL ? sdt_ops_config_apply_reply(done) : NULL;
-	}
-}
-
-/* the members of a writer result worth keeping as evidence of what was done */
-static JsonObject *
-sdt_ops_verify_action(const gchar *what, JsonObject *res)
-{
-	JsonObject *a = json_object_new();
-	const gchar *members[] = {"path", "diff", "backup", "kept", "warnings", "trial_cancelled"};
-
-	json_object_set_string_member(a, "what", what);
-	for (guint i = 0; res != NULL && i < G_N_ELEMENTS(members); i++) {
-		JsonNode *m = json_object_get_member(res, members[i]);
-		if (m != NULL)
-			json_object_set_member(a, members[i], json_node_copy(m));
-	}
-	return a;
+	return sdt_config_apply(writer, &block, trial, error);
 }
 
 /* the id of SD Tuner's block in config.txt (@trial: tryboot.txt), or NULL */
@@ -85,20 +82,6 @@ sdt_ops_verify_act_block_id(SdtConfigWriter *writer, gboolean trial)
 	}
 	cfg = sdt_config_writer_load(writer, NULL, NULL);
 	return cfg != NULL ? sdt_config_sd_get_block_id(cfg) : NULL;
-}
-
-/* adds @text to the "warnings" array of @obj */
-static void
-sdt_ops_verify_warn(JsonObject *obj, gchar *text)
-{
-	JsonNode *n = json_object_get_member(obj, "warnings");
-
-	if (n == NULL || !JSON_NODE_HOLDS_ARRAY(n)) {
-		json_object_set_array_member(obj, "warnings", json_array_new());
-		n = json_object_get_member(obj, "warnings");
-	}
-	json_array_add_string_element(json_node_get_array(n), text);
-	g_free(text);
 }
 
 /*
@@ -131,19 +114,18 @@ sdt_ops_verify_tryboot_edits(SdtConfigWriter *writer)
 }
 
 /* keep: a trial's block into config.txt, then tryboot.txt goes */
-static JsonObject *
-sdt_ops_verify_keep(SdtConfigWriter *writer, const SdtVerifyPending *p, GError **error)
+static SdtVerifyReportAction *
+sdt_ops_verify_keep(SdtConfigWriter *writer, const SdtVerifyPendingState *p, GError **error)
 {
-	g_autoptr(JsonObject) res = NULL;
-	g_autoptr(SdtConfigApplyTrialEnd) end_result = NULL;
-	g_autoptr(JsonObject) end = NULL;
+	g_autoptr(SdtConfigApplyResult) res = NULL;
+	g_autoptr(SdtConfigApplyTrialEnd) end = NULL;
 	g_autofree gchar *in_config = NULL;
 	g_autofree gchar *edits = NULL;
 	g_autofree gchar *tryboot = sdt_config_trial_get_tryboot_display(writer);
-	JsonObject *action;
+	SdtVerifyReportAction *action;
 
 	if (!p->trial)
-		return sdt_ops_verify_action("kept", NULL);
+		return sdt_verify_report_action_new("kept");
 	in_config = sdt_ops_verify_act_block_id(writer, FALSE);
 	if (g_strcmp0(in_config, p->id) != 0) {
 		res = sdt_ops_verify_apply(writer, p, p->id, FALSE, error);
@@ -151,37 +133,33 @@ sdt_ops_verify_keep(SdtConfigWriter *writer, const SdtVerifyPending *p, GError *
 			return NULL;
 	}
 	edits = sdt_ops_verify_tryboot_edits(writer);
-	end_result = sdt_config_apply_end_trial(writer, error);
-	if (end_result == NULL)
+	end = sdt_config_apply_end_trial(writer, error);
+	if (end == NULL)
 		return NULL;
-	end = sdt_ops_config_end_trial_reply(end_result);
-	action = sdt_ops_verify_action("kept", res);
-	json_object_set_boolean_member(action,
-				       "trial_cancelled",
-				       json_object_get_boolean_member(end, "trial_cancelled"));
-	if (edits != NULL && *edits != '\0')
-		sdt_ops_verify_warn(
-			action,
-			g_strdup_printf(
-				/* Translators: a file path, a backup path, then a diff */
-				_("%s was edited by hand during the trial; those edits are not "
-				  "in config.txt. SD Tuner kept a copy in %s; what differed:\n%s"),
-				tryboot,
-				json_object_get_string_member_with_default(end,
-									   "tryboot_backup",
-									   "?"),
-				edits));
+	action = sdt_ops_verify_action_applied("kept", res);
+	action->members |= SDT_VERIFY_REPORT_ACTION_TRIAL_CANCELLED;
+	action->trial_cancelled = end->trial_cancelled;
+	if (edits != NULL && *edits != '\0') {
+		g_autofree gchar *warning = g_strdup_printf(
+			/* Translators: a file path, a backup path, then a diff */
+			_("%s was edited by hand during the trial; those edits are not "
+			  "in config.txt. SD Tuner kept a copy in %s; what differed:\n%s"),
+			tryboot,
+			end->tryboot_backup != NULL ? end->tryboot_backup : "?",
+			edits);
+		sdt_verify_report_action_warn(action, warning);
+	}
 	return action;
 }
 
 /* step down: the next divisor step is written, unless it is already there */
-static JsonObject *
+static SdtVerifyReportAction *
 sdt_ops_verify_step_down(SdtConfigWriter *writer,
-			 const SdtVerifyPending *p,
+			 const SdtVerifyPendingState *p,
 			 const gchar *next_id,
 			 GError **error)
 {
-	g_autoptr(JsonObject) res = NULL;
+	g_autoptr(SdtConfigApplyResult) res = NULL;
 	g_autofree gchar *there = sdt_ops_verify_act_block_id(writer, p->trial);
 
 	if (g_strcmp0(there, next_id) != 0) {
@@ -189,26 +167,21 @@ sdt_ops_verify_step_down(SdtConfigWriter *writer,
 		if (res == NULL)
 			return NULL;
 	}
-	return sdt_ops_verify_action("stepped-down", res);
+	return sdt_ops_verify_action_applied("stepped-down", res);
 }
 
 /* the pending record of the next step, after a step down to @next_id */
 static gboolean
 sdt_ops_verify_save_next(SdtContext *ctx,
 			 SdtConfigWriter *writer,
-			 SdtVerifyPending *p,
+			 SdtVerifyPendingState *p,
 			 const gchar *next_id,
-			 JsonObject *why,
+			 const SdtVerifyReport *why,
 			 const gchar *boot_now,
 			 GError **error)
 {
-	JsonObject *step = json_object_new();
-
-	json_object_set_string_member(step, "id", p->id);
-	json_object_set_string_member(step, "decision", "step-down");
 	/* the reason as stored: English, its code and arguments */
-	sdt_l10n_record_reason_copy(step, why);
-	json_array_add_object_element(p->steps, step);
+	sdt_verify_pending_state_add_step(p, p->id, "step-down", why->reason);
 	g_free(p->id);
 	p->id = g_strdup(next_id);
 	p->step++;
@@ -221,71 +194,102 @@ sdt_ops_verify_save_next(SdtContext *ctx,
 	p->config_sha256 = sdt_config_writer_hash_config(writer);
 	g_free(p->time);
 	p->time = sdt_ops_verify_record_now_iso(ctx);
-	g_clear_pointer(&p->decided, json_object_unref);
+	g_clear_pointer(&p->decided, sdt_verify_pending_state_decided_free);
 	return sdt_verify_pending_save(ctx, p, error);
 }
 
 /* undo: SD Tuner's lines go (nothing else); nothing left to revert is done */
-static JsonObject *
+static SdtVerifyReportAction *
 sdt_ops_verify_undo(SdtConfigWriter *writer, GError **error)
 {
 	g_autoptr(GError) local = NULL;
 	g_autoptr(SdtConfigApplyRevert) done = sdt_config_apply_revert(writer, &local);
-	g_autoptr(JsonObject) res = done != NULL ? sdt_ops_config_revert_reply(done) : NULL;
+	SdtVerifyReportAction *a;
 
-	if (res == NULL && !g_error_matches(local, SDT_ERROR, SDT_ERROR_NOT_FOUND)) {
+	if (done == NULL && !g_error_matches(local, SDT_ERROR, SDT_ERROR_NOT_FOUND)) {
 		g_propagate_error(error, g_steal_pointer(&local));
 		return NULL;
 	}
-	return sdt_ops_verify_action(res != NULL ? "reverted" : "nothing-to-revert", res);
+	if (done == NULL)
+		return sdt_verify_report_action_new("nothing-to-revert");
+	a = sdt_verify_report_action_new("reverted");
+	a->members |= SDT_VERIFY_REPORT_ACTION_PATH | SDT_VERIFY_REPORT_ACTION_DIFF |
+		      SDT_VERIFY_REPORT_ACTION_BACKUP | SDT_VERIFY_REPORT_ACTION_KEPT |
+		      SDT_VERIFY_REPORT_ACTION_WARNINGS | SDT_VERIFY_REPORT_ACTION_TRIAL_CANCELLED;
+	a->path = g_strdup(done->path);
+	a->diff = g_strdup(done->diff);
+	a->backup = g_strdup(done->backup);
+	for (guint i = 0; i < done->kept->len; i++)
+		g_ptr_array_add(a->kept, g_strdup(g_ptr_array_index(done->kept, i)));
+	for (guint i = 0; i < done->warnings->len; i++)
+		g_ptr_array_add(a->warnings, g_strdup(g_ptr_array_index(done->warnings, i)));
+	a->trial_cancelled = done->trial_cancelled;
+	return a;
 }
 
 /* the history already has this entry (a run killed after writing it) */
 static gboolean
-sdt_ops_verify_recorded(SdtContext *ctx, JsonObject *out)
+sdt_ops_verify_recorded(SdtContext *ctx, const SdtVerifyReport *out)
 {
-	g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
-	JsonObject *last = sdt_ops_verify_record_last_entry(history);
-	JsonObject *a = sdt_ops_verify_record_obj(out, "action");
-	JsonObject *la = last != NULL ? sdt_ops_verify_record_obj(last, "action") : NULL;
-	const gchar *what =
-		a != NULL ? json_object_get_string_member_with_default(a, "what", "") : "";
+	g_autoptr(SdtVerifyReport) last = sdt_ops_verify_record_last_entry(ctx);
+	const SdtVerifyReportAction *a = out->action;
+	const SdtVerifyReportAction *la = last != NULL ? last->action : NULL;
+	const gchar *what = a != NULL && a->what != NULL ? a->what : "";
 
 	if (last == NULL || la == NULL ||
-	    g_strcmp0(json_object_get_string_member_with_default(last, "decided_at", NULL),
-		      json_object_get_string_member_with_default(out, "decided_at", "")) != 0)
+	    g_strcmp0(last->decided_at, out->decided_at != NULL ? out->decided_at : "") != 0)
 		return FALSE;
 	/* the same failure again is not news; an action done once is done */
 	if (g_strcmp0(what, "failed") == 0)
-		return g_strcmp0(json_object_get_string_member_with_default(la, "error", NULL),
-				 json_object_get_string_member_with_default(a, "error", "")) == 0;
-	return g_strcmp0(json_object_get_string_member_with_default(la, "what", ""), "failed") != 0;
+		return g_strcmp0(la->error, a->error != NULL ? a->error : "") == 0;
+	return g_strcmp0(la->what != NULL ? la->what : "", "failed") != 0;
+}
+
+gboolean
+sdt_ops_verify_act_history_append(SdtContext *ctx, SdtVerifyReport *entry, GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_autoptr(JsonNode) node = sdt_verify_report_to_json(entry);
+	JsonObject *obj = json_node_get_object(node);
+	gboolean ok;
+
+	sdt_ops_facts_history_mark_boot(ctx, obj);
+	ok = sdt_history_append(ctx, "verify", obj, error);
+	/* the envelope the history gave it (boot, kind, time), saved or not */
+	if (json_object_has_member(obj, "boot_id")) {
+		g_free(entry->boot_id);
+		entry->boot_id = g_strdup(json_object_get_string_member(obj, "boot_id"));
+		entry->members |= SDT_VERIFY_REPORT_BOOT_ID;
+	}
+	if (json_object_has_member(obj, "kind")) {
+		g_free(entry->kind);
+		g_free(entry->time);
+		entry->kind = g_strdup(json_object_get_string_member(obj, "kind"));
+		entry->time =
+			g_strdup(json_object_get_string_member_with_default(obj, "time", NULL));
+		entry->members |= SDT_VERIFY_REPORT_KIND | SDT_VERIFY_REPORT_TIME;
+	}
+	return ok;
 }
 
 /* the result without "pending" goes into the history as "verify", once */
 static void
-sdt_ops_verify_history(SdtContext *ctx, JsonObject *out)
+sdt_ops_verify_history(SdtContext *ctx, SdtVerifyReport *out)
 {
 	g_autoptr(GError) local = NULL;
-	g_autoptr(JsonObject) entry = json_object_new();
-	g_autoptr(GList) names = json_object_get_members(out);
+	g_autoptr(SdtVerifyReport) entry = NULL;
 
 	if (sdt_ops_verify_recorded(ctx, out))
 		return;
-	for (GList *l = names; l != NULL; l = l->next) {
-		if (g_strcmp0(l->data, "pending") != 0)
-			json_object_set_member(
-				entry,
-				l->data,
-				json_node_copy(json_object_get_member(out, l->data)));
-	}
-	sdt_ops_facts_history_mark_boot(ctx, entry);
+	entry = sdt_verify_report_copy(out);
+	entry->members &= ~(guint) SDT_VERIFY_REPORT_PENDING;
 	/* never refused for it (the way back): said in the answer (issue 33) */
-	if (!sdt_history_append(ctx, "verify", entry, &local)) {
-		JsonObject *a = sdt_ops_verify_record_obj(out, "action");
+	if (!sdt_ops_verify_act_history_append(ctx, entry, &local)) {
 		g_warning("%s", local->message);
-		if (a != NULL)
-			sdt_ops_verify_warn(a, sdt_ops_facts_history_lost_warning(local->message));
+		if (out->action != NULL) {
+			g_autofree gchar *lost = sdt_ops_facts_history_lost_warning(local->message);
+			sdt_verify_report_action_warn(out->action, lost);
+		}
 	}
 }
 
@@ -308,21 +312,28 @@ sdt_ops_verify_way_out(const gchar *decision)
  * to do (issue 23 item 2).
  */
 static void
-sdt_ops_verify_failed(SdtContext *ctx, SdtVerifyPending *p, JsonObject *out, GError **error)
+sdt_ops_verify_failed(SdtContext *ctx,
+		      SdtVerifyPendingState *p,
+		      SdtVerifyReport *out,
+		      GError **error)
 {
 	g_autoptr(GError) local = g_steal_pointer(error);
 	g_autoptr(GError) save = NULL;
-	const gchar *decision = json_object_get_string_member_with_default(out, "decision", "");
+	const gchar *decision = out->decision != NULL ? out->decision : "";
 	/* Translators: an error, then what the user can do */
 	g_autofree gchar *failure =
 		g_strdup_printf(_("%s. %s"), local->message, sdt_ops_verify_way_out(decision));
-	JsonObject *a = json_object_new();
+	SdtVerifyReportAction *a = sdt_verify_report_action_new("failed");
 
-	json_object_set_string_member(a, "what", "failed");
-	json_object_set_string_member(a, "error", failure);
-	json_object_set_object_member(out, "action", a);
+	a->members |= SDT_VERIFY_REPORT_ACTION_ERROR;
+	a->error = g_strdup(failure);
+	sdt_verify_report_set_action(out, a);
 	if (p != NULL && p->decided != NULL) {
-		json_object_set_string_member(p->decided, "error", failure);
+		g_free(p->decided->error);
+		p->decided->error = g_strdup(failure);
+		/* the result as recorded, with what became of it */
+		sdt_verify_report_free(p->decided->result);
+		p->decided->result = sdt_verify_report_copy(out);
 		if (!sdt_verify_pending_save(ctx, p, &save))
 			g_warning("%s", save->message);
 	}
@@ -334,22 +345,22 @@ sdt_ops_verify_failed(SdtContext *ctx, SdtVerifyPending *p, JsonObject *out, GEr
 		     * reason, then the error with what the user can do */
 		    _("SD Tuner decided “%s” (%s), but could not carry it out: %s"),
 		    decision,
-		    json_object_get_string_member_with_default(out, "reason", ""),
+		    out->reason != NULL && out->reason->text != NULL ? out->reason->text : "",
 		    failure);
 }
 
 gboolean
 sdt_ops_verify_act(SdtContext *ctx,
 		   SdtConfigWriter *writer,
-		   SdtVerifyPending *p,
+		   SdtVerifyPendingState *p,
 		   SdtVerifyDecision decision,
 		   const gchar *next_id,
 		   const gchar *boot_now,
-		   JsonObject *out,
+		   SdtVerifyReport *out,
 		   GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	JsonObject *action;
+	SdtVerifyReportAction *action;
 	gboolean done;
 
 	if (decision == SDT_VERIFY_KEEP)
@@ -362,7 +373,7 @@ sdt_ops_verify_act(SdtContext *ctx,
 		sdt_ops_verify_failed(ctx, p, out, error);
 		return FALSE;
 	}
-	json_object_set_object_member(out, "action", action);
+	sdt_verify_report_set_action(out, action);
 	sdt_ops_verify_history(ctx, out);
 	if (decision == SDT_VERIFY_STEP_DOWN)
 		done = sdt_ops_verify_save_next(ctx, writer, p, next_id, out, boot_now, error);
@@ -372,7 +383,7 @@ sdt_ops_verify_act(SdtContext *ctx,
 }
 
 void
-sdt_ops_verify_act_failed(SdtContext *ctx, JsonObject *out, GError *failure, GError **error)
+sdt_ops_verify_act_failed(SdtContext *ctx, SdtVerifyReport *out, GError *failure, GError **error)
 {
 	g_return_if_fail(error == NULL || *error == NULL);
 	GError *local = failure;

@@ -41,14 +41,39 @@ sdt_ops_verify_read_evidence(const gchar *path, GError **error)
 	return json_object_ref(json_node_get_object(json_parser_get_root(parser)));
 }
 
-static void
-sdt_ops_verify_soak(SdtVerifySoak *soak, JsonObject *obj)
+/* a number member, or NAN */
+static gdouble
+sdt_ops_verify_num(JsonObject *obj, const gchar *name)
 {
-	gdouble w = sdt_ops_verify_record_num(obj, "bytes_written");
-	gdouble c = sdt_ops_verify_record_num(obj, "bytes_checked");
-	gdouble m = sdt_ops_verify_record_num(obj, "mismatches");
-	gdouble off = sdt_ops_verify_record_num(obj, "first_bad_offset");
+	JsonNode *n = obj != NULL ? json_object_get_member(obj, name) : NULL;
+	if (n == NULL || !JSON_NODE_HOLDS_VALUE(n))
+		return NAN;
+	if (json_node_get_value_type(n) == G_TYPE_DOUBLE)
+		return json_node_get_double(n);
+	if (json_node_get_value_type(n) == G_TYPE_INT64)
+		return (gdouble) json_node_get_int(n);
+	return NAN;
+}
 
+/* an object member, or NULL */
+static JsonObject *
+sdt_ops_verify_obj(JsonObject *obj, const gchar *name)
+{
+	JsonNode *n = obj != NULL ? json_object_get_member(obj, name) : NULL;
+	return n != NULL && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+}
+
+/* the soak test's "soak" member, as the decision reads it */
+static void
+sdt_ops_verify_soak(SdtOpsVerifyEvidence *ev, JsonObject *obj)
+{
+	SdtVerifySoak *soak = &ev->soak;
+	gdouble w = sdt_ops_verify_num(obj, "bytes_written");
+	gdouble c = sdt_ops_verify_num(obj, "bytes_checked");
+	gdouble m = sdt_ops_verify_num(obj, "mismatches");
+	gdouble off = sdt_ops_verify_num(obj, "first_bad_offset");
+
+	ev->have_soak = TRUE;
 	memset(soak, 0, sizeof(*soak));
 	soak->first_bad_offset = -1;
 	if (obj == NULL || !(w >= 0) || !(c >= 0) || !(m >= 0))
@@ -60,84 +85,86 @@ sdt_ops_verify_soak(SdtVerifySoak *soak, JsonObject *obj)
 	soak->first_bad_offset = off >= 0 ? (gint64) off : -1;
 }
 
-/* before/after figures present in both, in the order of @after */
-static GArray *
-sdt_ops_verify_figures(JsonObject *before, JsonObject *after)
+/* the figures {name: {median, spread, unit}} of the evidence file */
+static GPtrArray *
+sdt_ops_verify_file_figures(JsonObject *obj)
 {
-	GArray *figures = g_array_new(FALSE, TRUE, sizeof(SdtVerifyFigure));
-	g_autoptr(GList) names = after != NULL ? json_object_get_members(after) : NULL;
+	GPtrArray *figures = sdt_verify_pending_state_figures_new();
+	g_autoptr(GList) names = json_object_get_members(obj);
 
 	for (GList *l = names; l != NULL; l = l->next) {
-		JsonObject *b = sdt_ops_verify_record_obj(before, l->data);
-		JsonObject *a = sdt_ops_verify_record_obj(after, l->data);
-		SdtVerifyFigure f = {0};
-		if (a == NULL || b == NULL)
+		JsonObject *f = sdt_ops_verify_obj(obj, l->data);
+		if (f == NULL)
 			continue;
-		f.name = l->data;
-		f.unit = json_object_get_string_member_with_default(a, "unit", "");
-		f.before = sdt_ops_verify_record_num(b, "median");
-		f.before_spread = sdt_ops_verify_record_num(b, "spread");
-		f.after = sdt_ops_verify_record_num(a, "median");
-		f.after_spread = sdt_ops_verify_record_num(a, "spread");
+		sdt_verify_pending_state_figures_add(
+			figures,
+			l->data,
+			sdt_ops_verify_num(f, "median"),
+			sdt_ops_verify_num(f, "spread"),
+			json_object_get_string_member_with_default(f, "unit", ""));
+	}
+	return figures;
+}
+
+/* before/after figures present in both, in the order of @after */
+static GArray *
+sdt_ops_verify_figures(GPtrArray *before, GPtrArray *after)
+{
+	GArray *figures = g_array_new(FALSE, TRUE, sizeof(SdtVerifyFigure));
+
+	for (guint i = 0; after != NULL && i < after->len; i++) {
+		const SdtVerifyPendingStateFigure *a = g_ptr_array_index(after, i);
+		const SdtVerifyPendingStateFigure *b =
+			sdt_verify_pending_state_figures_find(before, a->name);
+		SdtVerifyFigure f = {0};
+		if (b == NULL)
+			continue;
+		f.name = a->name;
+		f.unit = a->unit != NULL ? a->unit : "";
+		f.before = b->median;
+		f.before_spread = b->spread;
+		f.after = a->median;
+		f.after_spread = a->spread;
 		g_array_append_val(figures, f);
 	}
 	return figures;
 }
 
-JsonObject *
-sdt_ops_verify_evidence_json(const SdtVerifyFacts *facts)
+SdtVerifyReportEvidence *
+sdt_ops_verify_evidence_report(const SdtVerifyFacts *facts)
 {
-	JsonObject *ev = json_object_new();
-	JsonObject *clock = json_object_new();
-	JsonObject *soak = json_object_new();
-	JsonArray *log = json_array_new();
-	JsonArray *figures = json_array_new();
+	SdtVerifyReportEvidence *ev = sdt_verify_report_evidence_new();
 
-	json_object_set_string_member(ev, "boot_id_then", facts->boot_id_then);
-	if (facts->boot_id_now != NULL)
-		json_object_set_string_member(ev, "boot_id", facts->boot_id_now);
-	else
-		json_object_set_null_member(ev, "boot_id");
-	json_object_set_boolean_member(ev, "tryboot_active", facts->tryboot_active);
-	json_object_set_boolean_member(ev, "config_edited", facts->config_edited);
-	json_object_set_int_member(ev, "attempts_before", facts->attempts);
-	json_object_set_int_member(clock, "expected_hz", (gint64) facts->expected_clock_hz);
-	json_object_set_int_member(clock, "observed_hz", (gint64) facts->observed_clock_hz);
-	json_object_set_object_member(ev, "clock", clock);
+	ev->boot_id_then = g_strdup(facts->boot_id_then);
+	ev->boot_id = g_strdup(facts->boot_id_now);
+	ev->tryboot_active = facts->tryboot_active;
+	ev->config_edited = facts->config_edited;
+	ev->attempts_before = facts->attempts;
+	ev->clock_expected_hz = (gint64) facts->expected_clock_hz;
+	ev->clock_observed_hz = (gint64) facts->observed_clock_hz;
 	if (facts->expected_cqe != SDT_CQE_UNKNOWN) {
-		JsonObject *cqe = json_object_new();
-		json_object_set_string_member(cqe,
-					      "expected",
-					      sdt_info_cqe_state_to_string(facts->expected_cqe));
-		json_object_set_string_member(cqe,
-					      "observed",
-					      sdt_info_cqe_state_to_string(facts->observed_cqe));
-		json_object_set_object_member(ev, "cqe", cqe);
+		ev->cqe_expected = g_strdup(sdt_info_cqe_state_to_string(facts->expected_cqe));
+		ev->cqe_observed = g_strdup(sdt_info_cqe_state_to_string(facts->observed_cqe));
 	}
 	for (guint i = 0; facts->log != NULL && i < facts->log->lines->len; i++)
-		json_array_add_string_element(log, g_ptr_array_index(facts->log->lines, i));
-	json_object_set_array_member(ev, "log", log);
-	json_object_set_boolean_member(soak, "ran", facts->soak.ran);
-	json_object_set_int_member(soak, "bytes_written", (gint64) facts->soak.bytes_written);
-	json_object_set_int_member(soak, "bytes_checked", (gint64) facts->soak.bytes_checked);
-	json_object_set_int_member(soak, "mismatches", (gint64) facts->soak.mismatches);
-	if (facts->soak.first_bad_offset >= 0)
-		json_object_set_int_member(soak, "first_bad_offset", facts->soak.first_bad_offset);
-	else
-		json_object_set_null_member(soak, "first_bad_offset");
-	json_object_set_object_member(ev, "soak", soak);
+		g_ptr_array_add(ev->log, g_strdup(g_ptr_array_index(facts->log->lines, i)));
+	ev->soak_ran = facts->soak.ran;
+	ev->soak_bytes_written = (gint64) facts->soak.bytes_written;
+	ev->soak_bytes_checked = (gint64) facts->soak.bytes_checked;
+	ev->soak_mismatches = (gint64) facts->soak.mismatches;
+	ev->soak_first_bad_offset =
+		facts->soak.first_bad_offset >= 0 ? facts->soak.first_bad_offset : -1;
 	for (guint i = 0; i < facts->n_figures; i++) {
 		const SdtVerifyFigure *f = &facts->figures[i];
-		JsonObject *o = json_object_new();
-		json_object_set_string_member(o, "name", f->name);
-		json_object_set_string_member(o, "unit", f->unit);
-		json_object_set_double_member(o, "before", f->before);
-		json_object_set_double_member(o, "before_spread", f->before_spread);
-		json_object_set_double_member(o, "after", f->after);
-		json_object_set_double_member(o, "after_spread", f->after_spread);
-		json_array_add_object_element(figures, o);
+		SdtVerifyReportFigure *o = g_new0(SdtVerifyReportFigure, 1);
+		o->name = g_strdup(f->name);
+		o->unit = g_strdup(f->unit);
+		o->before = f->before;
+		o->before_spread = f->before_spread;
+		o->after = f->after;
+		o->after_spread = f->after_spread;
+		g_ptr_array_add(ev->figures, o);
 	}
-	json_object_set_array_member(ev, "figures", figures);
 	return ev;
 }
 
@@ -262,8 +289,7 @@ sdt_ops_verify_run_tests(SdtContext *ctx,
 				  &local);
 	if (soak == NULL)
 		return local;
-	ev->soak =
-		json_object_ref(json_object_get_object_member(json_node_get_object(soak), "soak"));
+	sdt_ops_verify_soak(ev, sdt_ops_verify_obj(json_node_get_object(soak), "soak"));
 	return NULL;
 }
 
@@ -324,24 +350,23 @@ sdt_ops_verify_read_evidence_file(const gchar *path, SdtOpsVerifyEvidence *ev, G
 
 	if (evidence == NULL)
 		return FALSE;
-	b = sdt_ops_verify_record_obj(evidence, "before");
+	b = sdt_ops_verify_obj(evidence, "before");
 	if (b != NULL) {
-		g_clear_pointer(&ev->before, json_object_unref);
-		ev->before = json_object_ref(b);
+		g_clear_pointer(&ev->before, g_ptr_array_unref);
+		ev->before = sdt_ops_verify_file_figures(b);
 	}
-	if (sdt_ops_verify_record_obj(evidence, "after") != NULL)
-		ev->after = json_object_ref(sdt_ops_verify_record_obj(evidence, "after"));
-	if (sdt_ops_verify_record_obj(evidence, "soak") != NULL)
-		ev->soak = json_object_ref(sdt_ops_verify_record_obj(evidence, "soak"));
+	if (sdt_ops_verify_obj(evidence, "after") != NULL)
+		ev->after = sdt_ops_verify_file_figures(sdt_ops_verify_obj(evidence, "after"));
+	if (sdt_ops_verify_obj(evidence, "soak") != NULL)
+		sdt_ops_verify_soak(ev, sdt_ops_verify_obj(evidence, "soak"));
 	return TRUE;
 }
 
 void
 sdt_ops_verify_evidence_clear(SdtOpsVerifyEvidence *ev)
 {
-	g_clear_pointer(&ev->before, json_object_unref);
-	g_clear_pointer(&ev->after, json_object_unref);
-	g_clear_pointer(&ev->soak, json_object_unref);
+	g_clear_pointer(&ev->before, g_ptr_array_unref);
+	g_clear_pointer(&ev->after, g_ptr_array_unref);
 	g_clear_pointer(&ev->why, g_free);
 	g_clear_pointer(&ev->figures, g_array_unref);
 }
@@ -349,7 +374,7 @@ sdt_ops_verify_evidence_clear(SdtOpsVerifyEvidence *ev)
 gboolean
 sdt_ops_verify_evidence_get(SdtContext *ctx,
 			    const SdtOpsVerifyOptions *options,
-			    const SdtVerifyPending *p,
+			    const SdtVerifyPendingState *p,
 			    SdtVerifyFacts *facts,
 			    SdtOpsVerifyEvidence *ev,
 			    GCancellable *cancellable,
@@ -358,7 +383,7 @@ sdt_ops_verify_evidence_get(SdtContext *ctx,
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	gboolean safety = sdt_verify_change_is_safety(&facts->change);
 
-	ev->before = p->before != NULL ? json_object_ref(p->before) : NULL;
+	ev->before = p->before != NULL ? g_ptr_array_ref(p->before) : NULL;
 	if (ev->before == NULL)
 		/* a change recorded before the figures were kept with it */
 		ev->before = sdt_ops_verify_record_last_card_bench(ctx, p->time, NULL);
@@ -375,8 +400,8 @@ sdt_ops_verify_evidence_get(SdtContext *ctx,
 		facts->no_before = ev->before == NULL;
 		facts->evidence_error = ev->why;
 	}
-	if (ev->soak != NULL)
-		sdt_ops_verify_soak(&facts->soak, ev->soak);
+	if (ev->have_soak)
+		facts->soak = ev->soak;
 	ev->figures = sdt_ops_verify_figures(ev->before, ev->after);
 	facts->figures = (const SdtVerifyFigure *) (gpointer) ev->figures->data;
 	facts->n_figures = ev->figures->len;

@@ -8,6 +8,9 @@
 #include "sdt-bench-record.h"
 #include <json-glib/json-glib.h>
 
+#include "sdt-verify-pending-state.h"
+#include "sdt-verify-report.h"
+
 #include "sdt-config-writer.h"
 #include "sdt-ops.h"
 #include "sdt-verify.h"
@@ -23,10 +26,6 @@ G_BEGIN_DECLS
 
 /* the context's time, ISO 8601 */
 gchar *sdt_ops_verify_record_now_iso(SdtContext *ctx);
-/* a number member, or NAN */
-gdouble sdt_ops_verify_record_num(JsonObject *obj, const gchar *name);
-/* an object member, or NULL */
-JsonObject *sdt_ops_verify_record_obj(JsonObject *obj, const gchar *name);
 /*
  * The record of a benchmark result measured on the SD card itself (one without
  * target.stand_in is), or NULL: a stand-in's, or damaged (sdt_bench_record_from_json()
@@ -36,26 +35,28 @@ SdtBenchRecord *sdt_ops_verify_record_card_bench(JsonObject *bench);
 /* the same as a yes/no, for filters */
 gboolean sdt_ops_verify_record_on_card(JsonObject *bench);
 /*
- * The figures of a benchmark result as the decision compares them: {test:
- * {median, spread, unit}}; NULL when it has none with a known spread.
+ * The figures of a benchmark result as the decision compares them
+ * (SdtVerifyPendingStateFigure: test, median, spread, unit); NULL when it has none
+ * with a known spread.
  */
-JsonObject *sdt_ops_verify_record_bench_figures(const SdtBenchRecord *bench);
+GPtrArray *sdt_ops_verify_record_bench_figures(const SdtBenchRecord *bench);
 /*
  * The figures of the last benchmark of the card in the history taken at or
  * before @until (ISO 8601; NULL: any) and, unless @config_sha256 is NULL,
  * measured under that config.txt; NULL when there is none.
  */
-JsonObject *sdt_ops_verify_record_last_card_bench(SdtContext *ctx,
-						  const gchar *until,
-						  const gchar *config_sha256);
+GPtrArray *sdt_ops_verify_record_last_card_bench(SdtContext *ctx,
+						 const gchar *until,
+						 const gchar *config_sha256);
 
 /* what the decision rests on beyond this boot's facts */
 typedef struct {
-	JsonObject *before; /* figures from before the change */
-	JsonObject *after;  /* figures measured now */
-	JsonObject *soak;   /* the soak test's "soak" member */
-	gchar *why;         /* why the benchmark or the soak test could not run, or NULL */
-	GArray *figures;    /* SdtVerifyFigure, pointing into @before and @after */
+	GPtrArray *before;  /* figures from before the change (SdtVerifyPendingStateFigure) */
+	GPtrArray *after;   /* figures measured now */
+	gboolean have_soak; /* the soak test's result is in @soak */
+	SdtVerifySoak soak;
+	gchar *why;      /* why the benchmark or the soak test could not run, or NULL */
+	GArray *figures; /* SdtVerifyFigure, pointing into @before and @after */
 } SdtOpsVerifyEvidence;
 
 void sdt_ops_verify_evidence_clear(SdtOpsVerifyEvidence *ev);
@@ -68,17 +69,18 @@ void sdt_ops_verify_evidence_clear(SdtOpsVerifyEvidence *ev);
  */
 gboolean sdt_ops_verify_evidence_get(SdtContext *ctx,
 				     const SdtOpsVerifyOptions *options,
-				     const SdtVerifyPending *p,
+				     const SdtVerifyPendingState *p,
 				     SdtVerifyFacts *facts,
 				     SdtOpsVerifyEvidence *ev,
 				     GCancellable *cancellable,
 				     GError **error);
 
 /* the evidence member of the result and the history */
-JsonObject *sdt_ops_verify_evidence_json(const SdtVerifyFacts *facts);
+SdtVerifyReportEvidence *sdt_ops_verify_evidence_report(const SdtVerifyFacts *facts);
 
-/* the last "verify" entry of @history (sdt-ops-verify-record.c), or NULL; owned by @history */
-JsonObject *sdt_ops_verify_record_last_entry(JsonArray *history);
+/* the last "verify" entry of the history (sdt-ops-verify-record.c), or NULL: none, or
+ * one the codec refuses */
+SdtVerifyReport *sdt_ops_verify_record_last_entry(SdtContext *ctx);
 
 /* the id of SD Tuner's block in config.txt (@trial: tryboot.txt), or NULL */
 gchar *sdt_ops_verify_act_block_id(SdtConfigWriter *writer, gboolean trial);
@@ -91,14 +93,18 @@ gchar *sdt_ops_verify_act_block_id(SdtConfigWriter *writer, gboolean trial);
  */
 gboolean sdt_ops_verify_act(SdtContext *ctx,
 			    SdtConfigWriter *writer,
-			    SdtVerifyPending *p,
+			    SdtVerifyPendingState *p,
 			    SdtVerifyDecision decision,
 			    const gchar *next_id,
 			    const gchar *boot_now,
-			    JsonObject *out,
+			    SdtVerifyReport *out,
 			    GError **error);
+/* appends @entry (with the members it has) to the history as "verify"; @entry gets the
+ * history's envelope (this boot's id, "kind", "time") */
+gboolean sdt_ops_verify_act_history_append(SdtContext *ctx, SdtVerifyReport *entry, GError **error);
 /* an action without a pending record (a damaged one) failed: recorded as above */
 /* @failure (taken) is why; @error gets the answer's error, with what to do */
-void sdt_ops_verify_act_failed(SdtContext *ctx, JsonObject *out, GError *failure, GError **error);
+void
+sdt_ops_verify_act_failed(SdtContext *ctx, SdtVerifyReport *out, GError *failure, GError **error);
 
 G_END_DECLS

@@ -23,51 +23,30 @@ sdt_ops_verify_record_now_iso(SdtContext *ctx)
 	return g_date_time_format_iso8601(now);
 }
 
-gdouble
-sdt_ops_verify_record_num(JsonObject *obj, const gchar *name)
-{
-	JsonNode *n = obj != NULL ? json_object_get_member(obj, name) : NULL;
-	if (n == NULL || !JSON_NODE_HOLDS_VALUE(n))
-		return NAN;
-	if (json_node_get_value_type(n) == G_TYPE_DOUBLE)
-		return json_node_get_double(n);
-	if (json_node_get_value_type(n) == G_TYPE_INT64)
-		return (gdouble) json_node_get_int(n);
-	return NAN;
-}
-
-JsonObject *
-sdt_ops_verify_record_obj(JsonObject *obj, const gchar *name)
-{
-	JsonNode *n = obj != NULL ? json_object_get_member(obj, name) : NULL;
-	return n != NULL && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
-}
-
 /*
  * IOPS for the random tests and MB/s for the others; the spread is the test's
  * 95% confidence half-width (ci_percent of the figure).  A test without a
  * known spread is left out.
  */
-JsonObject *
+GPtrArray *
 sdt_ops_verify_record_bench_figures(const SdtBenchRecord *bench)
 {
-	g_autoptr(JsonObject) figures = json_object_new();
+	g_autoptr(GPtrArray) figures = sdt_verify_pending_state_figures_new();
 
 	for (guint i = 0; i < bench->tests->len; i++) {
 		const SdtBenchRecordTest *t = g_ptr_array_index(bench->tests, i);
 		gboolean iops = g_str_has_prefix(t->name, "rand-");
 		gdouble value = iops ? t->iops : t->mb_s;
-		JsonObject *f;
 
 		if (!(value >= 0) || !(t->ci_percent >= 0))
 			continue;
-		f = json_object_new();
-		json_object_set_double_member(f, "median", value);
-		json_object_set_double_member(f, "spread", value * t->ci_percent / 100.0);
-		json_object_set_string_member(f, "unit", iops ? "IOPS" : "MB/s");
-		json_object_set_object_member(figures, t->name, f);
+		sdt_verify_pending_state_figures_add(figures,
+						     t->name,
+						     value,
+						     value * t->ci_percent / 100.0,
+						     iops ? "IOPS" : "MB/s");
 	}
-	return json_object_get_size(figures) > 0 ? g_steal_pointer(&figures) : NULL;
+	return figures->len > 0 ? g_steal_pointer(&figures) : NULL;
 }
 
 SdtBenchRecord *
@@ -109,7 +88,7 @@ sdt_ops_verify_taken_by(JsonObject *e, GDateTime *until_dt)
 	return t != NULL && g_date_time_compare(t, until_dt) <= 0;
 }
 
-JsonObject *
+GPtrArray *
 sdt_ops_verify_record_last_card_bench(SdtContext *ctx,
 				      const gchar *until,
 				      const gchar *config_sha256)
@@ -124,7 +103,7 @@ sdt_ops_verify_record_last_card_bench(SdtContext *ctx,
 		JsonNode *n = json_array_get_element(history, i - 1);
 		JsonObject *e = JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
 		g_autoptr(SdtBenchRecord) record = NULL;
-		JsonObject *figures;
+		GPtrArray *figures;
 
 		if (e == NULL || !sdt_ops_verify_taken_by(e, until_dt))
 			continue;
@@ -148,14 +127,14 @@ sdt_ops_verify_record_last_card_bench(SdtContext *ctx,
  * of the card measured under the config.txt in effect before the change
  * (@config_sha256).  Without them a warning says what the verification will do.
  */
-static JsonObject *
+static GPtrArray *
 sdt_ops_verify_before(SdtContext *ctx,
 		      const SdtVerifyChange *change,
 		      const gchar *config_sha256,
 		      GPtrArray *warnings)
 {
-	g_autoptr(JsonObject) any = NULL;
-	JsonObject *before =
+	g_autoptr(GPtrArray) any = NULL;
+	GPtrArray *before =
 		config_sha256 != NULL
 			? sdt_ops_verify_record_last_card_bench(ctx, NULL, config_sha256)
 			: NULL;
@@ -182,7 +161,7 @@ sdt_ops_verify_before(SdtContext *ctx,
 	return NULL;
 }
 
-SdtVerifyPending *
+SdtVerifyPendingState *
 sdt_ops_verify_record_pending_new(SdtContext *ctx,
 				  const gchar *id,
 				  gboolean trial,
@@ -192,19 +171,17 @@ sdt_ops_verify_record_pending_new(SdtContext *ctx,
 				  const gchar *config_sha256,
 				  GPtrArray *warnings)
 {
-	g_autoptr(SdtVerifyPending) p = NULL;
+	g_autoptr(SdtVerifyPendingState) p = NULL;
 	SdtVerifyChange change;
 
 	if (!sdt_verify_change_parse(id, &change))
 		return NULL;
-	p = g_new0(SdtVerifyPending, 1);
+	p = sdt_verify_pending_state_new();
 	p->id = g_strdup(id);
 	p->original_id = g_strdup(id);
 	p->trial = trial;
 	p->boot_id = sdt_context_get_boot_id(ctx, NULL);
-	p->tries = g_new0(gchar *, 1);
 	p->time = sdt_ops_verify_record_now_iso(ctx);
-	p->steps = json_array_new();
 	/* the figures to compare with after the restart; they stay through step downs */
 	p->before = sdt_ops_verify_before(ctx, &change, config_sha256, warnings);
 	p->filter = g_strdup(filter);
@@ -215,92 +192,65 @@ sdt_ops_verify_record_pending_new(SdtContext *ctx,
 
 /* "pending_verification": the change waiting for its verification, or null */
 static void
-sdt_ops_verify_status_pending(SdtContext *ctx, JsonObject *status)
+sdt_ops_verify_status_pending(SdtContext *ctx, SdtStatusReport *status)
 {
-	g_autoptr(SdtVerifyPending) p = NULL;
+	g_autoptr(SdtVerifyPendingState) p = NULL;
 	g_autoptr(GError) error = NULL;
 	g_autofree gchar *state = sdt_context_get_state_dir(ctx);
-	JsonObject *o;
+	SdtStatusReportPending *o;
 
 	/* a state folder SD Tuner refuses is no damaged record: verify changes
 	 * nothing while it is so (issue 33), and status says that instead */
 	if (!sdt_state_lock_check_dir(state, &error)) {
-		json_object_set_null_member(status, "pending_verification");
-		json_object_set_string_member(status, "state_error", error->message);
+		status->state_error = g_strdup(error->message);
+		status->members |= SDT_STATUS_REPORT_STATE_ERROR;
 		return;
 	}
 	if (!sdt_verify_pending_load(ctx, &p, &error) || p == NULL) {
-		json_object_set_null_member(status, "pending_verification");
-		if (error != NULL)
-			json_object_set_string_member(status,
-						      "pending_verification_error",
-						      error->message);
+		if (error != NULL) {
+			status->pending_verification_error = g_strdup(error->message);
+			status->members |= SDT_STATUS_REPORT_PENDING_ERROR;
+		}
 		return;
 	}
-	o = json_object_new();
-	json_object_set_string_member(o, "id", p->id);
-	json_object_set_string_member(o, "original_id", p->original_id);
-	json_object_set_int_member(o, "step", p->step);
-	json_object_set_boolean_member(o, "trial", p->trial);
-	json_object_set_int_member(o, "attempts", p->attempts);
-	json_object_set_string_member(o, "since", p->time);
+	o = status->pending_verification = sdt_status_report_pending_new();
+	o->id = g_strdup(p->id);
+	o->original_id = g_strdup(p->original_id);
+	o->step = p->step;
+	o->trial = p->trial;
+	o->attempts = p->attempts;
+	o->since = g_strdup(p->time);
 	/* a decision taken and not carried out to the end (issue 23 item 2) */
 	if (p->decided != NULL) {
-		const gchar *members[] = {"decision",
-					  "reason",
-					  "reason_code",
-					  "reason_args",
-					  "error"};
-		for (guint i = 0; i < G_N_ELEMENTS(members); i++) {
-			JsonNode *m = json_object_get_member(p->decided, members[i]);
-			if (m != NULL)
-				json_object_set_member(o, members[i], json_node_copy(m));
-		}
+		o->decision = g_strdup(p->decided->decision);
+		o->reason = sdt_l10n_record_reason_copy(p->decided->reason);
+		o->error = g_strdup(p->decided->error);
 	}
-	json_object_set_object_member(status, "pending_verification", o);
 }
 
 /* the last "verify" entry of the history, or NULL */
-JsonObject *
-sdt_ops_verify_record_last_entry(JsonArray *history)
+SdtVerifyReport *
+sdt_ops_verify_record_last_entry(SdtContext *ctx)
 {
+	g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
+
 	for (guint i = history != NULL ? json_array_get_length(history) : 0; i > 0; i--) {
 		JsonNode *e = json_array_get_element(history, i - 1);
 		JsonObject *o = JSON_NODE_HOLDS_OBJECT(e) ? json_node_get_object(e) : NULL;
 		if (o != NULL &&
 		    g_strcmp0(json_object_get_string_member_with_default(o, "kind", ""),
 			      "verify") == 0)
-			return o;
+			return sdt_verify_report_from_json(o, NULL);
 	}
 	return NULL;
 }
 
 void
-sdt_ops_verify_record_add_status(SdtContext *ctx, JsonObject *status)
+sdt_ops_verify_record_add_status(SdtContext *ctx, SdtStatusReport *status)
 {
-	g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
-	JsonObject *last = sdt_ops_verify_record_last_entry(history);
-	const gchar *members[] = {"id",
-				  "decision",
-				  "reason",
-				  "reason_code",
-				  "reason_args",
-				  "next_id",
-				  "time",
-				  "evidence",
-				  "action"};
-	JsonObject *o;
-
 	sdt_ops_verify_status_pending(ctx, status);
-	if (last == NULL) {
-		json_object_set_null_member(status, "last_verification");
-		return;
-	}
-	o = json_object_new();
-	for (guint i = 0; i < G_N_ELEMENTS(members); i++) {
-		JsonNode *m = json_object_get_member(last, members[i]);
-		if (m != NULL)
-			json_object_set_member(o, members[i], json_node_copy(m));
-	}
-	json_object_set_object_member(status, "last_verification", o);
+	status->last_verification = sdt_ops_verify_record_last_entry(ctx);
+	/* what status shows of it */
+	if (status->last_verification != NULL)
+		status->last_verification->members &= SDT_VERIFY_REPORT_LAST_MEMBERS;
 }

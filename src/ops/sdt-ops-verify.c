@@ -47,33 +47,22 @@ sdt_ops_verify_progress(const SdtOpsVerifyOptions *options,
 		options->progress(stage, fraction, options->progress_data);
 }
 
-static JsonArray *
-sdt_ops_verify_strings(GPtrArray *strings)
-{
-	JsonArray *array = json_array_new();
-	for (guint i = 0; i < strings->len; i++)
-		json_array_add_string_element(array, g_ptr_array_index(strings, i));
-	return array;
-}
-
 /* nothing pending: nothing to decide */
-static JsonNode *
+static gchar *
 sdt_ops_verify_nothing_pending(void)
 {
-	JsonObject *out = json_object_new();
-	JsonNode *node = json_node_new(JSON_NODE_OBJECT);
+	g_autoptr(SdtVerifyReport) out = sdt_verify_report_new();
 
-	json_object_set_boolean_member(out, "pending", FALSE);
-	json_object_set_null_member(out, "decision");
-	sdt_l10n_record_reason_set(out, "nothing-pending", NULL);
-	json_node_take_object(node, out);
-	return node;
+	out->members = SDT_VERIFY_REPORT_PENDING | SDT_VERIFY_REPORT_DECISION;
+	out->pending = FALSE;
+	out->reason = sdt_l10n_record_reason_new("nothing-pending", NULL);
+	return sdt_verify_report_to_string(out);
 }
 
 /* a new boot: count the try and make it durable before anything can hang */
 static gboolean
 sdt_ops_verify_count_try(SdtContext *ctx,
-			 SdtVerifyPending *p,
+			 SdtVerifyPendingState *p,
 			 const gchar *boot_now,
 			 GError **error)
 {
@@ -118,7 +107,7 @@ sdt_ops_verify_bus_facts(SdtContext *ctx, SdtConfigWriter *writer, SdtVerifyFact
 static void
 sdt_ops_verify_boot_facts(SdtContext *ctx,
 			  SdtConfigWriter *writer,
-			  const SdtVerifyPending *p,
+			  const SdtVerifyPendingState *p,
 			  const gchar *boot_now,
 			  SdtVerifyLog *log,
 			  SdtVerifyFacts *facts,
@@ -147,29 +136,34 @@ sdt_ops_verify_boot_facts(SdtContext *ctx,
 }
 
 /* the decision and its evidence, as the result and the history show them */
-static JsonObject *
-sdt_ops_verify_result(const SdtVerifyPending *p,
+static SdtVerifyReport *
+sdt_ops_verify_result(const SdtVerifyPendingState *p,
 		      const SdtVerifyFacts *facts,
 		      const SdtVerifyResult *r)
 {
-	JsonObject *out = json_object_new();
+	SdtVerifyReport *out = sdt_verify_report_new();
 
-	json_object_set_boolean_member(out, "pending", TRUE);
-	json_object_set_string_member(out, "id", p->id);
-	json_object_set_string_member(out, "original_id", p->original_id);
-	json_object_set_int_member(out, "step", p->step);
-	json_object_set_boolean_member(out, "trial", p->trial);
-	json_object_set_string_member(out, "decision", sdt_verify_decision_to_string(r->decision));
-	sdt_l10n_record_reason_set(out, r->reason_code, json_array_ref(r->reason_args));
-	if (r->next_id != NULL)
-		json_object_set_string_member(out, "next_id", r->next_id);
-	else
-		json_object_set_null_member(out, "next_id");
-	json_object_set_boolean_member(out, "stop", r->stop);
-	json_object_set_boolean_member(out, "foreign_change", r->foreign_change);
-	json_object_set_array_member(out, "improved", sdt_ops_verify_strings(r->improved));
-	json_object_set_array_member(out, "worse", sdt_ops_verify_strings(r->worse));
-	json_object_set_object_member(out, "evidence", sdt_ops_verify_evidence_json(facts));
+	out->members = SDT_VERIFY_REPORT_PENDING | SDT_VERIFY_REPORT_ID |
+		       SDT_VERIFY_REPORT_ORIGINAL_ID | SDT_VERIFY_REPORT_STEP |
+		       SDT_VERIFY_REPORT_TRIAL | SDT_VERIFY_REPORT_DECISION |
+		       SDT_VERIFY_REPORT_NEXT_ID | SDT_VERIFY_REPORT_STOP |
+		       SDT_VERIFY_REPORT_FOREIGN_CHANGE | SDT_VERIFY_REPORT_IMPROVED |
+		       SDT_VERIFY_REPORT_WORSE | SDT_VERIFY_REPORT_EVIDENCE;
+	out->pending = TRUE;
+	out->id = g_strdup(p->id);
+	out->original_id = g_strdup(p->original_id);
+	out->step = p->step;
+	out->trial = p->trial;
+	out->decision = g_strdup(sdt_verify_decision_to_string(r->decision));
+	out->reason = sdt_l10n_record_reason_copy(r->reason);
+	out->next_id = g_strdup(r->next_id);
+	out->stop = r->stop;
+	out->foreign_change = r->foreign_change;
+	for (guint i = 0; i < r->improved->len; i++)
+		g_ptr_array_add(out->improved, g_strdup(g_ptr_array_index(r->improved, i)));
+	for (guint i = 0; i < r->worse->len; i++)
+		g_ptr_array_add(out->worse, g_strdup(g_ptr_array_index(r->worse, i)));
+	out->evidence = sdt_ops_verify_evidence_report(facts);
 	return out;
 }
 
@@ -181,10 +175,10 @@ static SdtVerifyResult *
 sdt_ops_verify_decide(SdtContext *ctx,
 		      const SdtOpsVerifyOptions *options,
 		      SdtConfigWriter *writer,
-		      SdtVerifyPending *p,
+		      SdtVerifyPendingState *p,
 		      const gchar *boot_now,
 		      guint attempts,
-		      JsonObject **out,
+		      SdtVerifyReport **out,
 		      GCancellable *cancellable,
 		      GError **error)
 {
@@ -217,25 +211,22 @@ sdt_ops_verify_decide(SdtContext *ctx,
  */
 static void
 sdt_ops_verify_record_decision(SdtContext *ctx,
-			       SdtVerifyPending *p,
+			       SdtVerifyPendingState *p,
 			       const SdtVerifyResult *r,
-			       JsonObject *out)
+			       SdtVerifyReport *out)
 {
 	g_autoptr(GError) local = NULL;
 	g_autofree gchar *now = sdt_ops_verify_record_now_iso(ctx);
-	JsonObject *d = json_object_new();
+	SdtVerifyPendingStateDecided *d = sdt_verify_pending_state_decided_new();
 
-	json_object_set_string_member(out, "decided_at", now);
-	json_object_set_string_member(d, "decision", sdt_verify_decision_to_string(r->decision));
-	sdt_l10n_record_reason_set(d, r->reason_code, json_array_ref(r->reason_args));
-	if (r->next_id != NULL)
-		json_object_set_string_member(d, "next_id", r->next_id);
-	else
-		json_object_set_null_member(d, "next_id");
-	json_object_set_string_member(d, "time", now);
-	json_object_set_null_member(d, "error");
-	json_object_set_object_member(d, "result", json_object_ref(out));
-	g_clear_pointer(&p->decided, json_object_unref);
+	out->decided_at = g_strdup(now);
+	out->members |= SDT_VERIFY_REPORT_DECIDED_AT;
+	d->decision = g_strdup(sdt_verify_decision_to_string(r->decision));
+	d->reason = sdt_l10n_record_reason_copy(r->reason);
+	d->next_id = g_strdup(r->next_id);
+	d->time = g_strdup(now);
+	d->result = sdt_verify_report_copy(out);
+	sdt_verify_pending_state_decided_free(p->decided);
 	p->decided = d;
 	if (!sdt_verify_pending_save(ctx, p, &local))
 		g_warning("%s", local->message);
@@ -243,13 +234,14 @@ sdt_ops_verify_record_decision(SdtContext *ctx,
 
 /* a decision recorded by an earlier run that did not finish it */
 static SdtVerifyDecision
-sdt_ops_verify_recorded_decision(const SdtVerifyPending *p, JsonObject **out, gchar **next_id)
+sdt_ops_verify_recorded_decision(const SdtVerifyPendingState *p,
+				 SdtVerifyReport **out,
+				 gchar **next_id)
 {
-	const gchar *d = json_object_get_string_member(p->decided, "decision");
+	const gchar *d = p->decided->decision;
 
-	*out = json_object_ref(sdt_ops_verify_record_obj(p->decided, "result"));
-	*next_id =
-		g_strdup(json_object_get_string_member_with_default(p->decided, "next_id", NULL));
+	*out = sdt_verify_report_copy(p->decided->result);
+	*next_id = g_strdup(p->decided->next_id);
 	if (g_strcmp0(d, "keep") == 0)
 		return SDT_VERIFY_KEEP;
 	/* a step down needs the step to go to; without one the way is down */
@@ -263,42 +255,39 @@ sdt_ops_verify_recorded_decision(const SdtVerifyPending *p, JsonObject **out, gc
  * is undone (issue 23 item 2), the decision recorded; the damaged file goes
  * once the undo is done.
  */
-static JsonNode *
+static gchar *
 sdt_ops_verify_damaged(SdtContext *ctx,
 		       SdtConfigWriter *writer,
 		       const GError *damage,
 		       GError **error)
 {
-	g_autoptr(JsonObject) out = json_object_new();
+	g_autoptr(SdtVerifyReport) out = sdt_verify_report_new();
 	g_autoptr(GError) local = NULL;
 	g_autoptr(SdtConfigApplyRevert) res = NULL;
-	g_autofree gchar *now = sdt_ops_verify_record_now_iso(ctx);
-	JsonObject *a;
-	JsonNode *node;
+	GPtrArray *args = sdt_l10n_record_reason_args_new();
 
-	json_object_set_boolean_member(out, "pending", TRUE);
-	json_object_set_string_member(out, "decision", "undo");
-	sdt_l10n_record_reason_set(out,
-				   "record-damaged",
-				   sdt_l10n_record_args(damage->message, NULL));
-	json_object_set_boolean_member(out, "stop", TRUE);
-	json_object_set_string_member(out, "decided_at", now);
+	out->members = SDT_VERIFY_REPORT_PENDING | SDT_VERIFY_REPORT_DECISION |
+		       SDT_VERIFY_REPORT_STOP | SDT_VERIFY_REPORT_DECIDED_AT;
+	out->pending = TRUE;
+	out->decision = g_strdup("undo");
+	sdt_l10n_record_reason_args_add(args, damage->message);
+	out->reason = sdt_l10n_record_reason_new("record-damaged", args);
+	out->stop = TRUE;
+	out->decided_at = sdt_ops_verify_record_now_iso(ctx);
 	res = sdt_config_apply_revert(writer, &local);
 	if (res == NULL && !g_error_matches(local, SDT_ERROR, SDT_ERROR_NOT_FOUND)) {
 		sdt_ops_verify_act_failed(ctx, out, g_steal_pointer(&local), error);
 		return NULL;
 	}
-	a = json_object_new();
-	json_object_set_string_member(a, "what", res != NULL ? "reverted" : "nothing-to-revert");
-	json_object_set_object_member(out, "action", a);
-	sdt_ops_facts_history_mark_boot(ctx, out);
-	if (!sdt_history_append(ctx, "verify", out, &local))
+	sdt_verify_report_set_action(
+		out,
+		sdt_verify_report_action_new(res != NULL ? "reverted" : "nothing-to-revert"));
+	/* the record as it stands, "pending" with it */
+	if (!sdt_ops_verify_act_history_append(ctx, out, &local))
 		g_warning("%s", local->message);
 	if (!sdt_verify_pending_remove(ctx, error))
 		return NULL;
-	node = json_node_new(JSON_NODE_OBJECT);
-	json_node_set_object(node, out);
-	return node;
+	return sdt_verify_report_to_string(out);
 }
 
 /* the verify unit runs at every boot: after a power cut during a check's probe,
@@ -313,22 +302,21 @@ sdt_ops_verify_repair_check(SdtContext *ctx)
 		g_warning("%s", error->message);
 }
 
-JsonNode *
+gchar *
 sdt_ops_verify(SdtContext *ctx,
 	       const SdtOpsVerifyOptions *options,
 	       GCancellable *cancellable,
 	       GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_autoptr(SdtVerifyPending) p = NULL;
+	g_autoptr(SdtVerifyPendingState) p = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
 	g_autoptr(SdtVerifyResult) r = NULL;
-	g_autoptr(JsonObject) out = NULL;
+	g_autoptr(SdtVerifyReport) out = NULL;
 	g_autoptr(GError) damage = NULL;
 	g_autofree gchar *boot_now = NULL;
 	g_autofree gchar *next_id = NULL;
 	SdtVerifyDecision decision;
-	JsonNode *node;
 
 	sdt_ops_verify_repair_check(ctx);
 	/* a state folder another user could write is not a damaged record to undo
@@ -369,14 +357,16 @@ sdt_ops_verify(SdtContext *ctx,
 		decision = r->decision;
 		next_id = g_strdup(r->next_id);
 		if (decision == SDT_VERIFY_WAIT)
-			json_object_set_null_member(out, "action");
+			sdt_verify_report_set_action(out, NULL);
 		else
 			sdt_ops_verify_record_decision(ctx, p, r, out);
+	}
+	if (out == NULL) {
+		sdt_verify_pending_state_damaged("decided", error);
+		return NULL;
 	}
 	if (decision != SDT_VERIFY_WAIT &&
 	    !sdt_ops_verify_act(ctx, writer, p, decision, next_id, boot_now, out, error))
 		return NULL;
-	node = json_node_new(JSON_NODE_OBJECT);
-	json_node_take_object(node, g_steal_pointer(&out));
-	return node;
+	return sdt_verify_report_to_string(out);
 }

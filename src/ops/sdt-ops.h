@@ -40,8 +40,9 @@ gchar *sdt_ops_config_apply(SdtContext *ctx, const gchar *id, gboolean trial, GE
  * SDT_ERROR_NOT_FOUND if nothing to revert */
 gchar *sdt_ops_config_revert(SdtContext *ctx, GError **error);
 
-/* `status`: the managed block, a pending trial, verification after reboot */
-JsonNode *sdt_ops_status(SdtContext *ctx, GError **error);
+/* `status`: the managed block, a pending trial, verification after reboot; its JSON
+ * text (sdt-status-report.h) */
+gchar *sdt_ops_status(SdtContext *ctx, GError **error);
 
 /* `history`: config changes and benchmark results, oldest first */
 JsonNode *sdt_ops_history(SdtContext *ctx, GError **error);
@@ -118,12 +119,13 @@ typedef struct {
  * on the card's file system, then the soak test there; both go into the
  * history as usual.  Runs synchronously (a worker thread); cancelling
  * @cancellable (SIGTERM) stops it with SDT_ERROR_CANCELLED, no test file
- * left, nothing decided: the try stays counted as interrupted.
+ * left, nothing decided: the try stays counted as interrupted.  Its JSON text
+ * (sdt-verify-report.h).
  */
-JsonNode *sdt_ops_verify(SdtContext *ctx,
-			 const SdtOpsVerifyOptions *options,
-			 GCancellable *cancellable,
-			 GError **error);
+gchar *sdt_ops_verify(SdtContext *ctx,
+		      const SdtOpsVerifyOptions *options,
+		      GCancellable *cancellable,
+		      GError **error);
 
 /*
  * `metrics`: the card's state in the Prometheus text exposition format
@@ -144,6 +146,8 @@ gchar *sdt_ops_metrics(SdtContext *ctx, GError **error);
  * null.  What the user can still do is said where it is shown.
  */
 void sdt_ops_check_journal_damaged(SdtContext *ctx, JsonObject *obj);
+/* that path as the user sees it (without --root's prefix), or NULL */
+gchar *sdt_ops_check_journal_damaged_path(SdtContext *ctx);
 
 JsonNode *sdt_ops_check(SdtContext *ctx,
 			const gchar *mode,

@@ -225,25 +225,3 @@ sdt_json_strict_strings(JsonObject *obj,
 	}
 	return TRUE;
 }
-
-gboolean
-sdt_json_strict_reason_code(JsonObject *obj,
-			    const gchar *where,
-			    gchar **code,
-			    JsonArray **args,
-			    GError **error)
-{
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	JsonNode *c = obj != NULL ? json_object_get_member(obj, "reason_code") : NULL;
-	JsonNode *a = obj != NULL ? json_object_get_member(obj, "reason_args") : NULL;
-
-	*code = NULL;
-	*args = NULL;
-	/* a reason of another version, or edited by hand, is never an error: its
-	 * English text is there to show */
-	if (c != NULL && JSON_NODE_HOLDS_VALUE(c) && json_node_get_value_type(c) == G_TYPE_STRING)
-		*code = g_strdup(json_node_get_string(c));
-	if (a != NULL && JSON_NODE_HOLDS_ARRAY(a))
-		*args = json_array_ref(json_node_get_array(a));
-	return TRUE;
-}

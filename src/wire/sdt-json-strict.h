@@ -56,14 +56,6 @@ gboolean sdt_json_strict_strings(JsonObject *obj,
 				 GPtrArray *out,
 				 GError **error);
 
-/* "reason_code" and "reason_args" (sdt-l10n-record.h): copies, or NULL when absent or
- * not of their types (the reason is then shown from its English "reason") */
-gboolean sdt_json_strict_reason_code(JsonObject *obj,
-				     const gchar *where,
-				     gchar **code,
-				     JsonArray **args,
-				     GError **error);
-
 /* SDT_ERROR_INVALID_DATA: @where.@member is required and absent (or null) */
 gboolean sdt_json_strict_missing(const gchar *where, const gchar *member, GError **error);
 

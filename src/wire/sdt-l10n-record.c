@@ -21,7 +21,9 @@
 #include <locale.h>
 #include <string.h>
 
+#include "sdt-error.h"
 #include "sdt-json.h"
+#include "sdt-json-strict.h"
 #include "sdt-l10n-record.h"
 #include "sdt-l10n.h"
 
@@ -422,30 +424,6 @@ sdt_l10n_record_reason_english(const gchar *code, JsonArray *args)
 	return sdt_l10n_reason_render(r, args, FALSE);
 }
 
-void
-sdt_l10n_record_reason_set(JsonObject *obj, const gchar *code, JsonArray *args)
-{
-	g_autoptr(JsonArray) owned = args != NULL ? args : json_array_new();
-	g_autofree gchar *english = sdt_l10n_record_reason_english(code, owned);
-
-	g_return_if_fail(english != NULL);
-	json_object_set_string_member(obj, "reason", english);
-	json_object_set_string_member(obj, "reason_code", code);
-	json_object_set_array_member(obj, "reason_args", json_array_ref(owned));
-}
-
-void
-sdt_l10n_record_reason_copy(JsonObject *to, JsonObject *from)
-{
-	const gchar *members[] = {"reason", "reason_code", "reason_args"};
-
-	for (guint i = 0; i < G_N_ELEMENTS(members); i++) {
-		JsonNode *m = from != NULL ? json_object_get_member(from, members[i]) : NULL;
-		if (m != NULL)
-			json_object_set_member(to, members[i], json_node_copy(m));
-	}
-}
-
 const gchar *
 sdt_l10n_record_reason_tr(const gchar *code, JsonArray *args, const gchar *english)
 {
@@ -477,25 +455,6 @@ sdt_l10n_record_reason_tr(const gchar *code, JsonArray *args, const gchar *engli
 	return result;
 }
 
-const gchar *
-sdt_l10n_record_reason_tr_object(JsonObject *obj)
-{
-	JsonNode *reason = obj != NULL ? json_object_get_member(obj, "reason") : NULL;
-	JsonNode *code = obj != NULL ? json_object_get_member(obj, "reason_code") : NULL;
-	JsonNode *args = obj != NULL ? json_object_get_member(obj, "reason_args") : NULL;
-
-	if (reason == NULL || !JSON_NODE_HOLDS_VALUE(reason) ||
-	    json_node_get_value_type(reason) != G_TYPE_STRING)
-		return "";
-	return sdt_l10n_record_reason_tr(
-		code != NULL && JSON_NODE_HOLDS_VALUE(code) &&
-				json_node_get_value_type(code) == G_TYPE_STRING
-			? json_node_get_string(code)
-			: NULL,
-		args != NULL && JSON_NODE_HOLDS_ARRAY(args) ? json_node_get_array(args) : NULL,
-		json_node_get_string(reason));
-}
-
 JsonArray *
 sdt_l10n_record_args(const gchar *first, ...)
 {
@@ -507,6 +466,207 @@ sdt_l10n_record_args(const gchar *first, ...)
 		json_array_add_string_element(args, s);
 	va_end(ap);
 	return args;
+}
+
+/* the typed reason (SdtL10nRecordReason) ------------------------------------ */
+
+static void
+sdt_l10n_record_arg_free(gpointer data)
+{
+	SdtL10nRecordArg *a = data;
+
+	if (a == NULL)
+		return;
+	g_free(a->value);
+	g_strfreev(a->list);
+	g_free(a);
+}
+
+GPtrArray *
+sdt_l10n_record_reason_args_new(void)
+{
+	return g_ptr_array_new_with_free_func(sdt_l10n_record_arg_free);
+}
+
+void
+sdt_l10n_record_reason_args_add(GPtrArray *args, const gchar *value)
+{
+	SdtL10nRecordArg *a = g_new0(SdtL10nRecordArg, 1);
+
+	a->value = g_strdup(value);
+	g_ptr_array_add(args, a);
+}
+
+void
+sdt_l10n_record_reason_args_add_list(GPtrArray *args, GPtrArray *list)
+{
+	SdtL10nRecordArg *a = g_new0(SdtL10nRecordArg, 1);
+
+	a->list = g_new0(gchar *, list->len + 1);
+	for (guint i = 0; i < list->len; i++)
+		a->list[i] = g_strdup(g_ptr_array_index(list, i));
+	g_ptr_array_add(args, a);
+}
+
+/* the arguments as the reason's members carry them (a new array) */
+static JsonArray *
+sdt_l10n_record_args_to_json(GPtrArray *args)
+{
+	JsonArray *array = json_array_new();
+
+	for (guint i = 0; args != NULL && i < args->len; i++) {
+		const SdtL10nRecordArg *a = g_ptr_array_index(args, i);
+		if (a->list != NULL) {
+			JsonArray *list = json_array_new();
+			for (guint j = 0; a->list[j] != NULL; j++)
+				json_array_add_string_element(list, a->list[j]);
+			json_array_add_array_element(array, list);
+		} else {
+			json_array_add_string_element(array, a->value != NULL ? a->value : "");
+		}
+	}
+	return array;
+}
+
+/* "reason_args" as the typed list, or NULL when an element is neither text nor a
+ * list of text (another version, or edited by hand) */
+static GPtrArray *
+sdt_l10n_record_args_from_json(JsonArray *array)
+{
+	g_autoptr(GPtrArray) args = sdt_l10n_record_reason_args_new();
+
+	for (guint i = 0; i < json_array_get_length(array); i++) {
+		JsonNode *e = json_array_get_element(array, i);
+		g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func(g_free);
+		JsonArray *values;
+		if (JSON_NODE_HOLDS_VALUE(e) && json_node_get_value_type(e) == G_TYPE_STRING) {
+			sdt_l10n_record_reason_args_add(args, json_node_get_string(e));
+			continue;
+		}
+		if (!JSON_NODE_HOLDS_ARRAY(e))
+			return NULL;
+		values = json_node_get_array(e);
+		for (guint j = 0; j < json_array_get_length(values); j++) {
+			JsonNode *v = json_array_get_element(values, j);
+			if (!JSON_NODE_HOLDS_VALUE(v) ||
+			    json_node_get_value_type(v) != G_TYPE_STRING)
+				return NULL;
+			g_ptr_array_add(list, g_strdup(json_node_get_string(v)));
+		}
+		sdt_l10n_record_reason_args_add_list(args, list);
+	}
+	return g_steal_pointer(&args);
+}
+
+SdtL10nRecordReason *
+sdt_l10n_record_reason_new(const gchar *code, GPtrArray *args)
+{
+	SdtL10nRecordReason *r = g_new0(SdtL10nRecordReason, 1);
+	g_autoptr(JsonArray) array = NULL;
+
+	r->code = g_strdup(code);
+	r->args = args != NULL ? args : sdt_l10n_record_reason_args_new();
+	array = sdt_l10n_record_args_to_json(r->args);
+	r->text = sdt_l10n_record_reason_english(code, array);
+	g_warn_if_fail(r->text != NULL);
+	return r;
+}
+
+SdtL10nRecordReason *
+sdt_l10n_record_reason_copy(const SdtL10nRecordReason *reason)
+{
+	SdtL10nRecordReason *r;
+
+	if (reason == NULL)
+		return NULL;
+	r = g_new0(SdtL10nRecordReason, 1);
+	r->text = g_strdup(reason->text);
+	r->code = g_strdup(reason->code);
+	if (reason->args != NULL) {
+		r->args = sdt_l10n_record_reason_args_new();
+		for (guint i = 0; i < reason->args->len; i++) {
+			const SdtL10nRecordArg *a = g_ptr_array_index(reason->args, i);
+			SdtL10nRecordArg *c = g_new0(SdtL10nRecordArg, 1);
+			c->value = g_strdup(a->value);
+			c->list = g_strdupv(a->list);
+			g_ptr_array_add(r->args, c);
+		}
+	}
+	return r;
+}
+
+void
+sdt_l10n_record_reason_free(SdtL10nRecordReason *reason)
+{
+	if (reason == NULL)
+		return;
+	g_free(reason->text);
+	g_free(reason->code);
+	g_clear_pointer(&reason->args, g_ptr_array_unref);
+	g_free(reason);
+}
+
+const gchar *
+sdt_l10n_record_reason_shown(const SdtL10nRecordReason *reason)
+{
+	g_autoptr(JsonArray) args = NULL;
+
+	if (reason == NULL || reason->text == NULL)
+		return "";
+	if (reason->args != NULL)
+		args = sdt_l10n_record_args_to_json(reason->args);
+	return sdt_l10n_record_reason_tr(reason->code, args, reason->text);
+}
+
+#define SDT_L10N_RECORD_KEY_REASON "reason"
+#define SDT_L10N_RECORD_KEY_CODE   "reason_code"
+#define SDT_L10N_RECORD_KEY_ARGS   "reason_args"
+
+gboolean
+sdt_l10n_record_reason_read(JsonObject *obj,
+			    const gchar *where,
+			    SdtL10nRecordReason **reason,
+			    GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_autoptr(SdtL10nRecordReason) r = g_new0(SdtL10nRecordReason, 1);
+	JsonNode *code = json_object_get_member(obj, SDT_L10N_RECORD_KEY_CODE);
+	JsonNode *args = json_object_get_member(obj, SDT_L10N_RECORD_KEY_ARGS);
+
+	*reason = NULL;
+	if (!sdt_json_strict_string(obj, where, SDT_L10N_RECORD_KEY_REASON, &r->text, error))
+		return FALSE;
+	/* a reason of another version, or edited by hand, is never an error: its
+	 * English text is there to show */
+	if (code != NULL && JSON_NODE_HOLDS_VALUE(code) &&
+	    json_node_get_value_type(code) == G_TYPE_STRING)
+		r->code = g_strdup(json_node_get_string(code));
+	if (args != NULL && JSON_NODE_HOLDS_ARRAY(args))
+		r->args = sdt_l10n_record_args_from_json(json_node_get_array(args));
+	if (r->text != NULL || r->code != NULL || r->args != NULL)
+		*reason = g_steal_pointer(&r);
+	return TRUE;
+}
+
+void
+sdt_l10n_record_reason_write(JsonBuilder *b, const SdtL10nRecordReason *reason)
+{
+	if (reason == NULL)
+		return;
+	if (reason->text != NULL) {
+		json_builder_set_member_name(b, SDT_L10N_RECORD_KEY_REASON);
+		json_builder_add_string_value(b, reason->text);
+	}
+	if (reason->code != NULL) {
+		json_builder_set_member_name(b, SDT_L10N_RECORD_KEY_CODE);
+		json_builder_add_string_value(b, reason->code);
+	}
+	if (reason->args != NULL) {
+		g_autoptr(JsonNode) node = json_node_new(JSON_NODE_ARRAY);
+		json_node_take_array(node, sdt_l10n_record_args_to_json(reason->args));
+		json_builder_set_member_name(b, SDT_L10N_RECORD_KEY_ARGS);
+		json_builder_add_value(b, g_steal_pointer(&node));
+	}
 }
 
 /**

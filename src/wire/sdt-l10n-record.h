@@ -18,14 +18,57 @@ G_BEGIN_DECLS
  * list of values is an array of strings).
  */
 
+/*
+ * One argument of a stored reason: a value (@value) or a list of values (@list), as
+ * text written in C (numbers with a decimal point, ids, English library sentences).
+ */
+typedef struct {
+	gchar *value; /* NULL for a list */
+	GStrv list;   /* NULL for a value */
+} SdtL10nRecordArg;
+
+/*
+ * A stored reason, as a document carries it in three members: "reason" (English),
+ * "reason_code" and "reason_args".  A member that is absent is NULL here and is left
+ * out when written, so an entry of an older version (text only) reads back as it was.
+ */
+typedef struct {
+	gchar *text;     /* "reason": English (or an older version's text) */
+	gchar *code;     /* "reason_code", or NULL */
+	GPtrArray *args; /* "reason_args": SdtL10nRecordArg, or NULL */
+} SdtL10nRecordReason;
+
+/* an empty list of arguments, for sdt_l10n_record_reason_new() */
+GPtrArray *sdt_l10n_record_reason_args_new(void);
+/* adds a value, or a list of values (@list: gchar*), to @args */
+void sdt_l10n_record_reason_args_add(GPtrArray *args, const gchar *value);
+void sdt_l10n_record_reason_args_add_list(GPtrArray *args, GPtrArray *list);
+
+/* the reason of @code with @args (taken; NULL: none), its English rendered */
+SdtL10nRecordReason *sdt_l10n_record_reason_new(const gchar *code, GPtrArray *args);
+SdtL10nRecordReason *sdt_l10n_record_reason_copy(const SdtL10nRecordReason *reason);
+void sdt_l10n_record_reason_free(SdtL10nRecordReason *reason);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtL10nRecordReason, sdt_l10n_record_reason_free)
+
+/* @reason in the reader's language ("" for NULL or a reason without text) */
+const gchar *sdt_l10n_record_reason_shown(const SdtL10nRecordReason *reason);
+
+/*
+ * The codecs' part: reads "reason", "reason_code" and "reason_args" of @obj into
+ * *@reason (NULL when it has none of them).  "reason" of the wrong type is
+ * SDT_ERROR_INVALID_DATA naming it; a code or arguments of another version or edited
+ * by hand are never an error: they are left out (NULL), and the reason is then shown
+ * from its text.
+ */
+gboolean sdt_l10n_record_reason_read(JsonObject *obj,
+				     const gchar *where,
+				     SdtL10nRecordReason **reason,
+				     GError **error);
+/* writes the members of @reason that it has (nothing for NULL) */
+void sdt_l10n_record_reason_write(JsonBuilder *b, const SdtL10nRecordReason *reason);
+
 /* the English sentence of @code with @args, NULL when @code is unknown */
 gchar *sdt_l10n_record_reason_english(const gchar *code, JsonArray *args);
-
-/* sets "reason", "reason_code" and "reason_args" of @obj; takes @args (may be NULL) */
-void sdt_l10n_record_reason_set(JsonObject *obj, const gchar *code, JsonArray *args);
-
-/* copies "reason", "reason_code" and "reason_args" from @from to @to, where present */
-void sdt_l10n_record_reason_copy(JsonObject *to, JsonObject *from);
 
 /*
  * The reason in the reader's language: from @code and @args when they are
@@ -34,9 +77,6 @@ void sdt_l10n_record_reason_copy(JsonObject *to, JsonObject *from);
  * the life of the process, as sdt_l10n_tr().
  */
 const gchar *sdt_l10n_record_reason_tr(const gchar *code, JsonArray *args, const gchar *english);
-
-/* the same for the "reason" members of @obj ("" when it has no "reason") */
-const gchar *sdt_l10n_record_reason_tr_object(JsonObject *obj);
 
 /* a JSON array of the strings given, up to a NULL */
 JsonArray *sdt_l10n_record_args(const gchar *first, ...) G_GNUC_NULL_TERMINATED;

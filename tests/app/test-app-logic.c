@@ -13,7 +13,7 @@
 #include "sdt-bench-words.h"
 #include "sdt-bench-record.h"
 #include "sdt-client-history.h"
-#include "sdt-client-status.h"
+#include "sdt-status-report.h"
 #include "sdt-block-preview.h"
 #include "sdt-card-badges.h"
 #include "sdt-chart-logic.h"
@@ -365,15 +365,15 @@ test_bench_summary_spread(void)
 }
 
 /* a GetStatus answer through the client's status reader */
-static SdtClientStatus *
+static SdtStatusReport *
 status_read(const gchar *json)
 {
 	g_autoptr(JsonNode) root = json_from_string(json, NULL);
 	g_autoptr(GError) error = NULL;
-	SdtClientStatus *status;
+	SdtStatusReport *status;
 
 	g_assert_nonnull(root);
-	status = sdt_client_status_from_json(json_node_get_object(root), &error);
+	status = sdt_status_report_from_json(json_node_get_object(root), &error);
 	g_assert_no_error(error);
 	return status;
 }
@@ -382,21 +382,21 @@ status_read(const gchar *json)
 static void
 test_loop_state_phases(void)
 {
-	g_autoptr(SdtClientStatus) s1 = status_read(
+	g_autoptr(SdtStatusReport) s1 = status_read(
 		"{\"tryboot_active\": false, \"reboot_pending\": false, \"pending_verification\":"
 		" {\"id\": \"sd-overclock-100\", \"trial\": true}, \"last_verification\": null}");
-	g_autoptr(SdtClientStatus) s2 =
+	g_autoptr(SdtStatusReport) s2 =
 		status_read("{\"tryboot_active\": true, \"pending_verification\":"
 			    " {\"id\": \"sd-overclock-100\", \"trial\": true}}");
-	g_autoptr(SdtClientStatus) s3 =
+	g_autoptr(SdtStatusReport) s3 =
 		status_read("{\"reboot_pending\": true, \"pending_verification\":"
 			    " {\"id\": \"sd-overclock-100\", \"trial\": false}}");
-	g_autoptr(SdtClientStatus) s4 = status_read(
+	g_autoptr(SdtStatusReport) s4 = status_read(
 		"{\"pending_verification\": null, \"last_verification\": {\"id\": "
 		"\"sd-overclock-100\", \"decision\": \"undo\", \"reason\": \"no real gain\","
 		" \"time\": \"2026-01-03T10:00:00Z\"}}");
 	/* a trial still waiting although a reboot is pending: tryboot decides */
-	g_autoptr(SdtClientStatus) s5 =
+	g_autoptr(SdtStatusReport) s5 =
 		status_read("{\"tryboot_active\": false, \"reboot_pending\": true,"
 			    " \"pending_verification\": {\"trial\": true}}");
 	g_autoptr(SdtLoopState) trial_waits = sdt_loop_state_new(s1);
@@ -530,7 +530,7 @@ test_history_failed_action_words(void)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(SdtClientHistory) history =
 		sdt_client_history_from_json(json_node_get_object(root), &error);
-	g_autoptr(SdtClientStatus) status =
+	g_autoptr(SdtStatusReport) status =
 		status_read("{\"last_verification\": " FAILED_STEP_DOWN "}");
 	g_autoptr(SdtLoopState) state = sdt_loop_state_new(status);
 	g_autofree gchar *outcome = sdt_loop_state_outcome_text(state);

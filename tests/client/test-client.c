@@ -18,7 +18,7 @@
 #include "sdt-client-devices.h"
 #include "sdt-client-history.h"
 #include "sdt-client-disk-words.h"
-#include "sdt-client-status.h"
+#include "sdt-status-report.h"
 #include "sdt-error.h"
 #include "sdt-json-reader.h"
 #include "sdt-json.h"
@@ -404,10 +404,10 @@ test_status_read(void)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(JsonNode) root = sdt_json_reader_parse(status_json, &error);
-	g_autoptr(SdtClientStatus) s = NULL;
+	g_autoptr(SdtStatusReport) s = NULL;
 
 	g_assert_no_error(error);
-	s = sdt_client_status_from_json(json_node_get_object(root), &error);
+	s = sdt_status_report_from_json(json_node_get_object(root), &error);
 	g_assert_no_error(error);
 	g_assert_true(s->applied);
 	g_assert_true(s->reboot_pending);
@@ -417,10 +417,10 @@ test_status_read(void)
 	g_assert_cmpstr(s->filter, ==, "[pi4]");
 	g_assert_cmpuint(s->lines->len, ==, 1);
 	g_assert_cmpstr(g_ptr_array_index(s->disabled, 0), ==, "dtoverlay=sdtweak");
-	g_assert_true(s->has_trial);
-	g_assert_cmpstr(s->trial_reboot_command, ==, "reboot '0 tryboot'");
-	g_assert_cmpstr(s->pending_verification_id, ==, "sd-overclock-100");
-	g_assert_true(s->pending_verification_trial);
+	g_assert_nonnull(s->trial);
+	g_assert_cmpstr(s->trial->reboot_command, ==, "reboot '0 tryboot'");
+	g_assert_cmpstr(s->pending_verification->id, ==, "sd-overclock-100");
+	g_assert_true(s->pending_verification->trial);
 	g_assert_cmpstr(s->last_verification->decision, ==, "keep");
 	g_assert_cmpstr(s->last_verification->time, ==, "2026-01-01T00:00:00Z");
 }
@@ -441,8 +441,8 @@ test_status_wrong_types(void)
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
 		g_autoptr(GError) error = NULL;
 		g_autoptr(JsonNode) root = sdt_json_reader_parse(cases[i][0], NULL);
-		g_autoptr(SdtClientStatus) s =
-			sdt_client_status_from_json(json_node_get_object(root), &error);
+		g_autoptr(SdtStatusReport) s =
+			sdt_status_report_from_json(json_node_get_object(root), &error);
 
 		g_assert_null(s);
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);

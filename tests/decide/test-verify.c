@@ -131,7 +131,7 @@ test_faster_clean_keep(void)
 	r = sdt_verify_decide(&c.facts);
 	g_assert_cmpstr(sdt_verify_decision_to_string(r->decision), ==, "keep");
 	g_assert_cmpuint(r->improved->len, ==, 3);
-	g_assert_nonnull(strstr(r->reason, "seq-read: 22.0 → 41.0 MB/s (+86%"));
+	g_assert_nonnull(strstr(r->reason->text, "seq-read: 22.0 → 41.0 MB/s (+86%"));
 	case_clear(&c);
 }
 
@@ -145,8 +145,8 @@ test_step_down_then_keep(void)
 	r1 = sdt_verify_decide(&c.facts);
 	g_assert_cmpint(r1->decision, ==, SDT_VERIFY_STEP_DOWN);
 	g_assert_cmpstr(r1->next_id, ==, "sd-overclock-80");
-	g_assert_nonnull(strstr(r1->reason, "reducing overclock due to errors"));
-	g_assert_nonnull(strstr(r1->reason, "80.0 MHz"));
+	g_assert_nonnull(strstr(r1->reason->text, "reducing overclock due to errors"));
+	g_assert_nonnull(strstr(r1->reason->text, "80.0 MHz"));
 	case_clear(&c);
 
 	case_init(&c, "sd-overclock-80", clean_log, MHZ(80));
@@ -171,9 +171,9 @@ test_pending_id_not_the_block(void)
 		g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
 		g_assert_null(r->next_id);
 		g_assert_true(r->stop);
-		g_assert_nonnull(strstr(r->reason, "sd-overclock-200"));
+		g_assert_nonnull(strstr(r->reason->text, "sd-overclock-200"));
 		if (blocks[i] != NULL)
-			g_assert_nonnull(strstr(r->reason, "inconsistent"));
+			g_assert_nonnull(strstr(r->reason->text, "inconsistent"));
 		case_clear(&c);
 	}
 }
@@ -197,8 +197,8 @@ test_errors_every_step_undo(void)
 		} else {
 			g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
 			g_assert_null(r->next_id);
-			g_assert_nonnull(strstr(r->reason, "lowest step"));
-			g_assert_nonnull(strstr(r->reason, "1 time-out, 1 I/O error"));
+			g_assert_nonnull(strstr(r->reason->text, "lowest step"));
+			g_assert_nonnull(strstr(r->reason->text, "1 time-out, 1 I/O error"));
 		}
 		case_clear(&c);
 	}
@@ -215,7 +215,7 @@ test_no_gain_undo(void)
 	r = sdt_verify_decide(&c.facts);
 	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
 	g_assert_cmpuint(r->improved->len, ==, 0);
-	g_assert_nonnull(strstr(r->reason, "combined spread"));
+	g_assert_nonnull(strstr(r->reason->text, "combined spread"));
 	case_clear(&c);
 }
 
@@ -230,7 +230,7 @@ test_kingston_undo(void)
 	r = sdt_verify_decide(&c.facts);
 	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
 	g_assert_cmpuint(r->worse->len, ==, 1);
-	g_assert_nonnull(strstr(r->reason, "seq-write: 9.2 → 8.2 MB/s (-12%"));
+	g_assert_nonnull(strstr(r->reason->text, "seq-write: 9.2 → 8.2 MB/s (-12%"));
 	case_clear(&c);
 }
 
@@ -245,7 +245,7 @@ test_pi5_cqe_recovery_undo(void)
 	r = sdt_verify_decide(&c.facts);
 	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
 	g_assert_null(r->next_id);
-	g_assert_nonnull(strstr(r->reason, "running CQE recovery"));
+	g_assert_nonnull(strstr(r->reason->text, "running CQE recovery"));
 	case_clear(&c);
 
 	/* the same without the recovery line: kept */
@@ -270,7 +270,7 @@ test_soak_mismatch_undo(void)
 	c.facts.soak.first_bad_offset = 12582912;
 	r = sdt_verify_decide(&c.facts);
 	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
-	g_assert_nonnull(strstr(r->reason, "offset 12582912"));
+	g_assert_nonnull(strstr(r->reason->text, "offset 12582912"));
 	case_clear(&c);
 
 	/* a mismatch with errors at an overclock is no step down: wrong data ends it */
@@ -297,7 +297,7 @@ test_soak_not_run_undo(void)
 	c.facts.soak.ran = FALSE;
 	r = sdt_verify_decide(&c.facts);
 	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
-	g_assert_nonnull(strstr(r->reason, "could not run"));
+	g_assert_nonnull(strstr(r->reason->text, "could not run"));
 	/* checked less than it wrote */
 	c.facts.soak = (SdtVerifySoak){TRUE, 100, 99, 0, -1};
 	r2 = sdt_verify_decide(&c.facts);
@@ -307,7 +307,7 @@ test_soak_not_run_undo(void)
 	c.facts.n_figures = 0;
 	r3 = sdt_verify_decide(&c.facts);
 	g_assert_cmpint(r3->decision, ==, SDT_VERIFY_UNDO);
-	g_assert_nonnull(strstr(r3->reason, "no benchmark"));
+	g_assert_nonnull(strstr(r3->reason->text, "no benchmark"));
 	case_clear(&c);
 }
 
@@ -321,7 +321,7 @@ test_not_in_effect_undo(void)
 	case_init(&c, "sd-overclock-100", clean_log, MHZ(50));
 	r = sdt_verify_decide(&c.facts);
 	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
-	g_assert_nonnull(strstr(r->reason, "50.0 MHz, not the expected 100.0 MHz"));
+	g_assert_nonnull(strstr(r->reason->text, "50.0 MHz, not the expected 100.0 MHz"));
 	c.facts.observed_clock_hz = 0;
 	r2 = sdt_verify_decide(&c.facts);
 	g_assert_cmpint(r2->decision, ==, SDT_VERIFY_UNDO);
@@ -339,7 +339,7 @@ test_tryboot_fell_back_undo(void)
 	c.facts.tryboot_active = FALSE;
 	r = sdt_verify_decide(&c.facts);
 	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
-	g_assert_nonnull(strstr(r->reason, "did not use the trial"));
+	g_assert_nonnull(strstr(r->reason->text, "did not use the trial"));
 	/* the trial boot that did come up is judged on its facts */
 	c.facts.tryboot_active = TRUE;
 	c.facts.observed_clock_hz = MHZ(100);
@@ -362,7 +362,7 @@ test_killed_twice_undo_stop(void)
 	r2 = sdt_verify_decide(&c.facts);
 	g_assert_cmpint(r2->decision, ==, SDT_VERIFY_UNDO);
 	g_assert_true(r2->stop);
-	g_assert_nonnull(strstr(r2->reason, "interrupted 2 times"));
+	g_assert_nonnull(strstr(r2->reason->text, "interrupted 2 times"));
 	case_clear(&c);
 }
 
@@ -378,7 +378,7 @@ test_hand_edit_undo(void)
 	r = sdt_verify_decide(&c.facts);
 	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
 	g_assert_true(r->foreign_change);
-	g_assert_nonnull(strstr(r->reason, "edited by hand"));
+	g_assert_nonnull(strstr(r->reason->text, "edited by hand"));
 	case_clear(&c);
 }
 
@@ -460,14 +460,15 @@ test_evidence_needed(void)
 	c.facts.no_before = TRUE;
 	r = sdt_verify_decide(&c.facts);
 	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
-	g_assert_nonnull(strstr(r->reason, "no benchmark of the SD card from before the change"));
+	g_assert_nonnull(
+		strstr(r->reason->text, "no benchmark of the SD card from before the change"));
 	/* the benchmark or the soak test failed or ran out of time */
 	c.facts.no_before = FALSE;
 	c.facts.evidence_error = "Not enough free space";
 	r2 = sdt_verify_decide(&c.facts);
 	g_assert_cmpint(r2->decision, ==, SDT_VERIFY_UNDO);
 	g_assert_cmpstr(
-		r2->reason,
+		r2->reason->text,
 		==,
 		"Verification could not run: Not enough free space; the change was undone.");
 	case_clear(&c);
@@ -479,8 +480,8 @@ test_pending_roundtrip(void)
 	g_autoptr(GError) error = NULL;
 	g_autofree gchar *root = sdt_test_mkdtemp("sdt-verify-XXXXXX");
 	g_autoptr(SdtContext) ctx = sdt_context_new(root, &error);
-	g_autoptr(SdtVerifyPending) p = g_new0(SdtVerifyPending, 1);
-	g_autoptr(SdtVerifyPending) back = NULL;
+	g_autoptr(SdtVerifyPendingState) p = sdt_verify_pending_state_new();
+	g_autoptr(SdtVerifyPendingState) back = NULL;
 	g_autofree gchar *state = NULL;
 	g_autofree gchar *path = NULL;
 	const gchar *const tries[] = {BOOT_B, NULL};
@@ -494,9 +495,9 @@ test_pending_roundtrip(void)
 	p->trial = TRUE;
 	p->boot_id = g_strdup(BOOT_A);
 	p->attempts = 1;
+	g_strfreev(p->tries);
 	p->tries = g_strdupv((gchar **) tries);
 	p->time = g_strdup("2026-12-01T09:00:00Z");
-	p->steps = json_array_new();
 	p->filter = g_strdup("[board-type=0x08]");
 	p->type_code = 8;
 	p->replaces = 17;
@@ -529,7 +530,7 @@ test_pending_roundtrip(void)
 			"not json",
 		};
 		for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
-			g_autoptr(SdtVerifyPending) none = NULL;
+			g_autoptr(SdtVerifyPendingState) none = NULL;
 			g_autoptr(GError) err = NULL;
 			g_assert_true(g_file_set_contents(path, bad[i], -1, NULL));
 			g_assert_false(sdt_verify_pending_load(ctx, &none, &err));
@@ -538,13 +539,11 @@ test_pending_roundtrip(void)
 		}
 	}
 	{
-		g_autoptr(JsonObject) obj = sdt_verify_pending_to_json(p);
-		g_autoptr(JsonNode) node = json_node_new(JSON_NODE_OBJECT);
+		g_autoptr(JsonNode) node = sdt_verify_pending_state_to_json(p);
 		g_autofree gchar *text = NULL;
-		g_autoptr(SdtVerifyPending) none = NULL;
+		g_autoptr(SdtVerifyPendingState) none = NULL;
 		g_autoptr(GError) err = NULL;
-		json_object_set_string_member(obj, "id", "../../etc");
-		json_node_set_object(node, obj);
+		json_object_set_string_member(json_node_get_object(node), "id", "../../etc");
 		text = json_to_string(node, FALSE);
 		none = sdt_verify_pending_parse(text, strlen(text), &err);
 		g_assert_null(none);
@@ -554,7 +553,7 @@ test_pending_roundtrip(void)
 	g_assert_true(sdt_verify_pending_remove(ctx, &error));
 	g_assert_cmpint(mkfifo(path, 0600), ==, 0);
 	{
-		g_autoptr(SdtVerifyPending) none = NULL;
+		g_autoptr(SdtVerifyPendingState) none = NULL;
 		g_autoptr(GError) err = NULL;
 		g_assert_false(sdt_verify_pending_load(ctx, &none, &err));
 		g_assert_nonnull(err);
@@ -652,7 +651,7 @@ test_cqe_not_in_effect_sentences(void)
 		c.facts.observed_cqe = cases[i].observed;
 		r = sdt_verify_decide(&c.facts);
 		g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
-		g_assert_cmpstr(r->reason, ==, cases[i].reason);
+		g_assert_cmpstr(r->reason->text, ==, cases[i].reason);
 		case_clear(&c);
 	}
 }
@@ -677,7 +676,7 @@ test_safety_change_kept_when_clean(void)
 	r = sdt_verify_decide(&c.facts);
 	g_assert_cmpint(r->decision, ==, SDT_VERIFY_KEEP);
 	g_assert_cmpuint(r->worse->len, ==, 1);
-	g_assert_nonnull(strstr(r->reason, "safer"));
+	g_assert_nonnull(strstr(r->reason->text, "safer"));
 
 	/* no benchmark from before: the soak test alone decides */
 	c.facts.no_before = TRUE;

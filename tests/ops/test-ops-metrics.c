@@ -117,6 +117,7 @@ test_ops_metrics_damaged_check_journal(void)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(JsonNode) health = NULL;
 	g_autoptr(JsonNode) status = NULL;
+	g_autofree gchar *status_text = NULL;
 	g_autofree gchar *text = test_ops_metrics_of(root);
 	const gchar *kept = "/var/lib/sd-tuner/check/check-journal.damaged";
 
@@ -135,7 +136,9 @@ test_ops_metrics_damaged_check_journal(void)
 	health = sdt_ops_health(root->ctx, &error);
 	g_assert_no_error(error);
 	g_assert_cmpstr(sdt_test_root_json_str(health, "check_journal_damaged"), ==, kept);
-	status = sdt_ops_status(root->ctx, &error);
+	status_text = sdt_ops_status(root->ctx, &error);
+	g_assert_no_error(error);
+	status = json_from_string(status_text, &error);
 	g_assert_no_error(error);
 	g_assert_cmpstr(sdt_test_root_json_str(status, "check_journal_damaged"), ==, kept);
 }

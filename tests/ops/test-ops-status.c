@@ -25,10 +25,13 @@ static JsonNode *
 test_ops_status_of(SdtTestRoot *root)
 {
 	g_autoptr(GError) error = NULL;
-	JsonNode *node = sdt_ops_status(root->ctx, &error);
+	g_autofree gchar *text = sdt_ops_status(root->ctx, &error);
+	JsonNode *node;
 
 	g_assert_no_error(error);
-	g_assert_nonnull(node);
+	g_assert_nonnull(text);
+	node = json_from_string(text, &error);
+	g_assert_no_error(error);
 	return node;
 }
 

@@ -195,8 +195,8 @@ test_kernel_log_findings(void)
 	as_client();
 	g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
 	/* two findings in a list: each one and the separator translated */
-	g_assert_nonnull(strstr(r->reason, "1 time-out, 1 I/O error even"));
-	shown = assert_shown_translated(r->reason, NULL);
+	g_assert_nonnull(strstr(r->reason->text, "1 time-out, 1 I/O error even"));
+	shown = assert_shown_translated(r->reason->text, NULL);
 	g_assert_nonnull(strstr(shown, "⟦1 time-out⟧⟦, ⟧⟦1 I/O error⟧"));
 	sdt_verify_log_clear(&log);
 }
@@ -220,8 +220,8 @@ test_soak_mismatch_plural(void)
 		r = sdt_verify_decide(&f);
 		as_client();
 		g_assert_cmpint(r->decision, ==, SDT_VERIFY_UNDO);
-		g_assert_nonnull(strstr(r->reason, english[i]));
-		shown = assert_shown_translated(r->reason, NULL);
+		g_assert_nonnull(strstr(r->reason->text, english[i]));
+		shown = assert_shown_translated(r->reason->text, NULL);
 		g_assert_nonnull(strstr(shown, english[i]));
 		sdt_verify_log_clear(&log);
 	}

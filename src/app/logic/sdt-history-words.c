@@ -112,11 +112,11 @@ sdt_history_words_entry_text(const SdtClientHistoryEntry *entry)
 				       when,
 				       (int64_t) entry->soak_mismatches);
 	if (g_strcmp0(kind, "verify") == 0) {
-		g_autofree gchar *what = sdt_loop_state_decision_text(
-			entry->verification->decision,
-			id,
-			sdt_client_status_verification_reason(entry->verification),
-			sdt_loop_state_failure(entry->verification));
+		g_autofree gchar *what =
+			sdt_loop_state_decision_text(entry->verification->decision,
+						     id,
+						     sdt_verify_report_reason(entry->verification),
+						     sdt_loop_state_failure(entry->verification));
 		if (what != NULL)
 			return g_strdup_printf("%s  %s", when, what);
 	}

@@ -29,28 +29,31 @@ sdt_loop_state_free(SdtLoopState *state)
  * config.txt waits while status still says a reboot is pending.
  */
 static SdtLoopPhase
-sdt_loop_state_phase(const SdtClientStatus *status)
+sdt_loop_state_phase(const SdtStatusReport *status)
 {
-	if (status->pending_verification_id == NULL)
+	if (status->pending_verification == NULL)
 		return SDT_LOOP_IDLE;
-	if (status->pending_verification_trial)
+	if (status->pending_verification->trial)
 		return status->tryboot_active ? SDT_LOOP_VERIFYING : SDT_LOOP_PENDING;
 	return status->reboot_pending ? SDT_LOOP_PENDING : SDT_LOOP_VERIFYING;
 }
 
 SdtLoopState *
-sdt_loop_state_new(const SdtClientStatus *status)
+sdt_loop_state_new(const SdtStatusReport *status)
 {
 	SdtLoopState *state = g_new0(SdtLoopState, 1);
-	const SdtClientVerification *last = status->last_verification;
+	const SdtStatusReportPending *pending = status->pending_verification;
+	const SdtVerifyReport *last = status->last_verification;
 
 	state->phase = sdt_loop_state_phase(status);
-	state->id = g_strdup(status->pending_verification_id);
-	state->trial = status->pending_verification_trial;
+	if (pending != NULL) {
+		state->id = g_strdup(pending->id != NULL ? pending->id : "?");
+		state->trial = pending->trial;
+	}
 	if (last != NULL && last->decision != NULL) {
 		state->decision = g_strdup(last->decision);
 		state->decided_id = g_strdup(last->id);
-		state->reason = g_strdup(sdt_client_status_verification_reason(last));
+		state->reason = g_strdup(sdt_verify_report_reason(last));
 		state->time = g_strdup(last->time);
 		state->failure = g_strdup(sdt_loop_state_failure(last));
 	}
@@ -86,11 +89,11 @@ sdt_loop_state_phase_text(const SdtLoopState *state)
 }
 
 const gchar *
-sdt_loop_state_failure(const SdtClientVerification *v)
+sdt_loop_state_failure(const SdtVerifyReport *v)
 {
-	if (v == NULL || g_strcmp0(v->action, "failed") != 0)
+	if (v == NULL || v->action == NULL || g_strcmp0(v->action->what, "failed") != 0)
 		return NULL;
-	return v->failure != NULL ? sdt_l10n_tr(v->failure) : "";
+	return v->action->error != NULL ? sdt_l10n_tr(v->action->error) : "";
 }
 
 gchar *

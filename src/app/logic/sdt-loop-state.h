@@ -5,7 +5,8 @@
 
 #pragma once
 
-#include "sdt-client-status.h"
+#include "sdt-status-report.h"
+#include "sdt-verify-report.h"
 
 G_BEGIN_DECLS
 
@@ -33,7 +34,7 @@ typedef struct {
 			 * (in the user's language); NULL: it was done */
 } SdtLoopState;
 
-SdtLoopState *sdt_loop_state_new(const SdtClientStatus *status);
+SdtLoopState *sdt_loop_state_new(const SdtStatusReport *status);
 void sdt_loop_state_free(SdtLoopState *state);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtLoopState, sdt_loop_state_free)
 
@@ -44,7 +45,7 @@ gchar *sdt_loop_state_phase_text(const SdtLoopState *state);
 gchar *sdt_loop_state_outcome_text(const SdtLoopState *state);
 
 /* a verification's @decision on @id with its @reason (already in the user's language,
- * sdt_client_status_verification_reason()), as translated sentences (also for the history's
+ * sdt_verify_report_reason()), as translated sentences (also for the history's
  * "verify" entries); @failure (in the user's language, NULL: done): it could not be
  * carried out, said as such (issue 33); NULL for "wait" or unknown */
 gchar *sdt_loop_state_decision_text(const gchar *decision,
@@ -53,6 +54,6 @@ gchar *sdt_loop_state_decision_text(const gchar *decision,
 				    const gchar *failure);
 
 /* the failure of @v's action in the user's language, or NULL when it was carried out */
-const gchar *sdt_loop_state_failure(const SdtClientVerification *v);
+const gchar *sdt_loop_state_failure(const SdtVerifyReport *v);
 
 G_END_DECLS
