@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "sdt-error.h"
 #include "sdt-json.h"
 #include "sdt-json-strict.h"
@@ -166,11 +168,12 @@ sdt_ui_layout_parse(const gchar *text, GError **error)
 
 	g_return_val_if_fail(text != NULL, NULL);
 	if (!json_parser_load_from_data(parser, text, -1, &error_local)) {
+		g_autofree gchar *where = sdt_json_parse_problem(error_local);
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_INVALID_DATA,
-			    "The layout report is not valid JSON: %s",
-			    error_local->message);
+			    _("The layout report is not valid JSON: %s"),
+			    where);
 		return NULL;
 	}
 	root = json_parser_get_root(parser);
@@ -178,7 +181,7 @@ sdt_ui_layout_parse(const gchar *text, GError **error)
 		g_set_error_literal(error,
 				    SDT_ERROR,
 				    SDT_ERROR_INVALID_DATA,
-				    "The layout report is not an array of windows");
+				    _("The layout report is not an array of windows"));
 		return NULL;
 	}
 	return sdt_ui_layout_from_json(json_node_get_array(root), error);
