@@ -53,6 +53,9 @@ from layers import LAYERS, layer_closure  # noqa: E402
 MAX_FILE = 800
 MAX_FUNCTION = 80
 MAX_FOLDER = 20  # .c files in one folder of src/
+# the folders whose libraries the GUI binary never links (issue 36: the app and the
+# client read the documents through src/wire; the writer is root-only)
+GUI_NEVER_LINKS = ('bench', 'check', 'platform', 'decide', 'state', 'ops', 'config/writer')
 
 # The wire layer (docs/ARCHITECTURE.md, "The wire layer"): JSON is built and read
 # only in src/wire/, where every document has one type and one codec. The files
@@ -395,6 +398,7 @@ for c in include_circles:
 
 call_circles = []
 dead = []
+gui_engines = []
 folder_only = []
 gui_writer = []
 if build:
@@ -506,6 +510,17 @@ if build:
                              if line.split() and writer.match(line.split()[0])})
         for s in gui_writer:
             problems.append(f'sd-tuner (the GUI) links the root-only writer: {s}')
+    # what the build links into the GUI: the wire, the client and libsdt (issue 36),
+    # never an engine's library; read from the link line ninja has for it
+    ninja_file = os.path.join(build, 'build.ninja')
+    if os.path.exists(ninja_file):
+        with open(ninja_file, encoding='utf-8', errors='replace') as fh:
+            m = re.search(r'^build src/app/sd-tuner: .*?(?=^build )', fh.read(), re.M | re.S)
+        gui_libs = set(re.findall(r'src/([\w/]+)/lib[\w-]+\.a', m.group(0))) if m else set()
+        for lib in sorted(gui_libs & set(GUI_NEVER_LINKS)):
+            gui_engines.append(lib)
+            problems.append(f'sd-tuner (the GUI) links the engine folder src/{lib}: the app and '
+                            'the client stand on src/wire and src/libsdt only')
 
 sizes.sort(reverse=True)
 long_functions.sort(reverse=True)
@@ -551,7 +566,8 @@ if report:
         print(f'public functions without a caller outside their file: {len(dead)}')
         for d in dead:
             print('  ' + d)
-        print(f'writer symbols in the GUI binary: {len(gui_writer)}')
+        print(f'writer symbols in the GUI binary: {len(gui_writer)}; engine folders it links: '
+              f'{len(gui_engines)}')
     sys.exit(0)
 
 if gui_writer_only:
@@ -560,7 +576,7 @@ if gui_writer_only:
         sys.exit(1)
     problems = [p for p in problems if p.startswith('sd-tuner (the GUI)')]
     if not problems:
-        print('sd-tuner links none of the config writer')
+        print('sd-tuner links none of the config writer and no engine folder')
 for p in problems:
     print(p, file=sys.stderr)
 sys.exit(1 if problems else 0)
