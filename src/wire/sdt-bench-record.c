@@ -362,20 +362,6 @@ sdt_bench_record_get_test(SdtBenchRecord *bench, const gchar *name)
 /* the writing direction: every member in the engine's order */
 
 static void
-sdt_bench_record_put_int(JsonBuilder *b, const gchar *name, gint64 value)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_add_int_value(b, value);
-}
-
-static void
-sdt_bench_record_put_bool(JsonBuilder *b, const gchar *name, gboolean value)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_add_boolean_value(b, value);
-}
-
-static void
 sdt_bench_record_put_target(JsonBuilder *b, const SdtBenchRecord *r)
 {
 	json_builder_set_member_name(b, "target");
@@ -384,19 +370,19 @@ sdt_bench_record_put_target(JsonBuilder *b, const SdtBenchRecord *r)
 	sdt_json_string_or_null(b, "device", r->device);
 	sdt_json_string_or_null(b, "filesystem", r->filesystem);
 	sdt_json_string_or_null(b, "raw_device", r->raw_device);
-	sdt_bench_record_put_int(b, "file_size", r->file_size);
-	sdt_bench_record_put_bool(b, "tmpfile", r->tmpfile);
+	sdt_json_put_int(b, "file_size", r->file_size);
+	sdt_json_put_bool(b, "tmpfile", r->tmpfile);
 	/* not the SD card: kept out of A1/A2 claims about the card and of comparisons */
-	sdt_bench_record_put_bool(b, "stand_in", r->target_stand_in);
+	sdt_json_put_bool(b, "stand_in", r->target_stand_in);
 	if (r->whole_device) {
-		sdt_bench_record_put_bool(b, "whole_device", TRUE);
+		sdt_json_put_bool(b, "whole_device", TRUE);
 		sdt_json_string_or_null(b, "device_node", r->device_node);
-		sdt_bench_record_put_int(b, "region_offset", r->region_offset);
-		sdt_bench_record_put_int(b, "device_size", r->device_size);
+		sdt_json_put_int(b, "region_offset", r->region_offset);
+		sdt_json_put_int(b, "device_size", r->device_size);
 		sdt_json_string_or_null(b, "writes", r->writes);
 		sdt_json_string_or_null(b, "bus", r->bus);
 		sdt_json_number_or_null(b, "usb_speed_mbit_s", r->usb_speed_mbit_s);
-		sdt_bench_record_put_bool(b, "reader_bottleneck", r->reader_bottleneck);
+		sdt_json_put_bool(b, "reader_bottleneck", r->reader_bottleneck);
 	}
 	json_builder_end_object(b);
 }
@@ -420,16 +406,16 @@ sdt_bench_record_put_test(JsonBuilder *b, const SdtBenchRecordTest *t)
 {
 	json_builder_begin_object(b);
 	sdt_json_string_or_null(b, "name", t->name);
-	sdt_bench_record_put_int(b, "block_size", t->block_size);
-	sdt_bench_record_put_int(b, "queue_depth", t->queue_depth);
+	sdt_json_put_int(b, "block_size", t->block_size);
+	sdt_json_put_int(b, "queue_depth", t->queue_depth);
 	sdt_json_number_or_null(b, "mb_s", t->mb_s);
 	sdt_json_number_or_null(b, "iops", t->iops);
 	sdt_json_number_or_null(b, "seconds", t->seconds);
-	sdt_bench_record_put_int(b, "ios", t->ios);
-	sdt_bench_record_put_int(b, "bytes", t->bytes);
+	sdt_json_put_int(b, "ios", t->ios);
+	sdt_json_put_int(b, "bytes", t->bytes);
 	sdt_json_string_or_null(b, "io_engine", t->io_engine);
-	sdt_bench_record_put_int(b, "in_flight_max", t->in_flight_max);
-	sdt_bench_record_put_int(b, "slices", t->slices);
+	sdt_json_put_int(b, "in_flight_max", t->in_flight_max);
+	sdt_json_put_int(b, "slices", t->slices);
 	sdt_json_number_or_null(b, "ci_percent", t->ci_percent);
 	if (!isnan(t->confidence_percent))
 		sdt_json_number_or_null(b, "confidence_percent", t->confidence_percent);
@@ -454,12 +440,12 @@ sdt_bench_record_put_verdict(JsonBuilder *b, const SdtBenchRecordVerdict *v)
 {
 	json_builder_set_member_name(b, "verdict");
 	json_builder_begin_object(b);
-	sdt_bench_record_put_bool(b, "a1", v->a1);
-	sdt_bench_record_put_bool(b, "a2", v->a2);
+	sdt_json_put_bool(b, "a1", v->a1);
+	sdt_json_put_bool(b, "a2", v->a2);
 	sdt_json_number_or_null(b, "seq_write_mb_s", v->seq_write_mb_s);
 	sdt_json_number_or_null(b, "read_iops", v->read_iops);
 	sdt_json_number_or_null(b, "write_iops", v->write_iops);
-	sdt_bench_record_put_bool(b, "stand_in", v->stand_in);
+	sdt_json_put_bool(b, "stand_in", v->stand_in);
 	sdt_json_string_or_null(b, "basis", v->basis);
 	sdt_json_number_or_null(b, "seconds", v->seconds);
 	sdt_json_number_or_null(b, "spread_percent", v->spread_percent);

@@ -23,7 +23,7 @@ G_BEGIN_DECLS
  * with sdt_bench_record_to_json(); the app, the CLI, health and verify read
  * it back with sdt_bench_record_from_json().
  *
- * Unknown is one thing (docs/ARCHITECTURE.md, "Wire objects"): a number that is
+ * Unknown is one thing (docs/ARCHITECTURE.md, "The wire layer"): a number that is
  * unknown is NaN here and null on the wire (or absent in an older record), a
  * string NULL.  Counts and sizes (gint64) are never unknown: an older record
  * without them reads 0.  A member of the wrong type is an error.

@@ -262,13 +262,6 @@ sdt_check_result_parse(const gchar *text, GError **error)
 
 /* the writing direction: every member in the engine's order */
 
-static void
-sdt_check_result_put_int(JsonBuilder *b, const gchar *name, gint64 value)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_add_int_value(b, value);
-}
-
 /* a byte count that is unknown (NaN) as null */
 static void
 sdt_check_result_put_bytes(JsonBuilder *b, const gchar *name, gdouble value)
@@ -303,13 +296,13 @@ sdt_check_result_put_samples(JsonBuilder *b, const SdtCheckResultSamples *s)
 {
 	json_builder_set_member_name(b, "samples");
 	json_builder_begin_object(b);
-	sdt_check_result_put_int(b, "read", s->read);
-	sdt_check_result_put_int(b, "written", s->written);
-	sdt_check_result_put_int(b, "bad", s->bad);
-	sdt_check_result_put_int(b, "top_verified", s->top_verified);
-	sdt_check_result_put_int(b, "restored", s->restored);
-	sdt_check_result_put_int(b, "verified_up_to", s->verified_up_to);
-	sdt_check_result_put_int(b, "no_wrap_up_to", s->no_wrap_up_to);
+	sdt_json_put_int(b, "read", s->read);
+	sdt_json_put_int(b, "written", s->written);
+	sdt_json_put_int(b, "bad", s->bad);
+	sdt_json_put_int(b, "top_verified", s->top_verified);
+	sdt_json_put_int(b, "restored", s->restored);
+	sdt_json_put_int(b, "verified_up_to", s->verified_up_to);
+	sdt_json_put_int(b, "no_wrap_up_to", s->no_wrap_up_to);
 	json_builder_end_object(b);
 }
 
@@ -318,7 +311,7 @@ sdt_check_result_put_finding(JsonBuilder *b, const SdtCheckResult *r)
 {
 	sdt_json_string_or_null(b, "verdict", r->verdict);
 	sdt_json_string_or_null(b, "mode", r->mode);
-	sdt_check_result_put_int(b, "claimed_bytes", r->claimed_bytes);
+	sdt_json_put_int(b, "claimed_bytes", r->claimed_bytes);
 	sdt_check_result_put_bytes(b, "estimated_capacity_bytes", r->estimated_capacity_bytes);
 	sdt_check_result_put_bytes(b, "capacity_at_least_bytes", r->capacity_at_least_bytes);
 	sdt_check_result_put_bytes(b, "capacity_at_most_bytes", r->capacity_at_most_bytes);
@@ -340,8 +333,8 @@ sdt_check_result_to_json(const SdtCheckResult *result)
 	json_builder_begin_object(b);
 	sdt_check_result_put_finding(b, result);
 	sdt_check_result_put_target(b, &result->target);
-	sdt_check_result_put_int(b, "reserved_bytes", result->reserved_bytes);
-	sdt_check_result_put_int(b, "reserved_top_offset", result->reserved_top_offset);
+	sdt_json_put_int(b, "reserved_bytes", result->reserved_bytes);
+	sdt_json_put_int(b, "reserved_top_offset", result->reserved_top_offset);
 	if (g_strcmp0(result->mode, "full") == 0) {
 		sdt_json_number_or_null(b, "write_mb_s", result->write_mb_s);
 		sdt_json_number_or_null(b, "read_mb_s", result->read_mb_s);
@@ -350,7 +343,7 @@ sdt_check_result_to_json(const SdtCheckResult *result)
 	if (result->cache_flushed_bytes >= 0) {
 		json_builder_set_member_name(b, "write_cache");
 		json_builder_begin_object(b);
-		sdt_check_result_put_int(b, "flushed_bytes", result->cache_flushed_bytes);
+		sdt_json_put_int(b, "flushed_bytes", result->cache_flushed_bytes);
 		sdt_check_result_put_bytes(b, "at_least_bytes", result->cache_at_least_bytes);
 		sdt_check_result_put_bytes(b, "at_most_bytes", result->cache_at_most_bytes);
 		json_builder_end_object(b);
@@ -366,8 +359,8 @@ sdt_check_result_to_json(const SdtCheckResult *result)
 		for (guint i = 0; i < result->map->len; i++) {
 			const SdtCheckResultRegion *r = g_ptr_array_index(result->map, i);
 			json_builder_begin_object(b);
-			sdt_check_result_put_int(b, "from", r->from);
-			sdt_check_result_put_int(b, "to", r->to);
+			sdt_json_put_int(b, "from", r->from);
+			sdt_json_put_int(b, "to", r->to);
 			sdt_json_string_or_null(b, "state", r->state);
 			json_builder_end_object(b);
 		}

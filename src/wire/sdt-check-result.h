@@ -16,7 +16,7 @@ G_BEGIN_DECLS
  * sdt_check_result_to_json(); the CLI, the app and the metrics read it back
  * with sdt_check_result_from_json().
  *
- * Unknown is one thing (docs/ARCHITECTURE.md, "Wire objects"): a number that
+ * Unknown is one thing (docs/ARCHITECTURE.md, "The wire layer"): a number that
  * is unknown is NaN here and null on the wire (the capacity figures and the
  * first bad offset are known only for a fake card), a string NULL.  Counts and
  * sizes (gint64) are never unknown: a document without them reads 0.  A member

@@ -245,13 +245,6 @@ sdt_config_answer_revert_parse(const gchar *text, GError **error)
 /* the writing direction: the members in the order ops has always written them */
 
 static void
-sdt_config_answer_put_bool(JsonBuilder *b, const gchar *name, gboolean value)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_add_boolean_value(b, value);
-}
-
-static void
 sdt_config_answer_put_list(JsonBuilder *b, const gchar *name, GPtrArray *strings)
 {
 	json_builder_set_member_name(b, name);
@@ -284,7 +277,7 @@ sdt_config_answer_apply_to_json(const SdtConfigAnswerApply *answer)
 		sdt_json_string_or_null(b, SDT_CONFIG_ANSWER_KEY_ID, answer->id);
 	sdt_json_string_or_null(b, SDT_CONFIG_ANSWER_KEY_PATH, answer->path);
 	if (answer->trial) {
-		sdt_config_answer_put_bool(b, SDT_CONFIG_ANSWER_KEY_TRIAL, TRUE);
+		sdt_json_put_bool(b, SDT_CONFIG_ANSWER_KEY_TRIAL, TRUE);
 		sdt_json_string_or_null(b,
 					SDT_CONFIG_ANSWER_KEY_REBOOT_COMMAND,
 					answer->reboot_command);
@@ -293,10 +286,8 @@ sdt_config_answer_apply_to_json(const SdtConfigAnswerApply *answer)
 		sdt_json_string_or_null(b, SDT_CONFIG_ANSWER_KEY_ID, answer->id);
 	sdt_json_string_or_null(b, SDT_CONFIG_ANSWER_KEY_DIFF, answer->diff);
 	sdt_json_string_or_null(b, SDT_CONFIG_ANSWER_KEY_BACKUP, answer->backup);
-	sdt_config_answer_put_bool(b,
-				   SDT_CONFIG_ANSWER_KEY_REBOOT_REQUIRED,
-				   answer->reboot_required);
-	sdt_config_answer_put_bool(b, SDT_CONFIG_ANSWER_KEY_CHANGED, answer->changed);
+	sdt_json_put_bool(b, SDT_CONFIG_ANSWER_KEY_REBOOT_REQUIRED, answer->reboot_required);
+	sdt_json_put_bool(b, SDT_CONFIG_ANSWER_KEY_CHANGED, answer->changed);
 	if (answer->disabled != NULL)
 		sdt_config_answer_put_list(b, SDT_CONFIG_ANSWER_KEY_DISABLED, answer->disabled);
 	if (answer->warnings != NULL)
@@ -326,12 +317,8 @@ sdt_config_answer_revert_to_json(const SdtConfigAnswerRevert *answer)
 	sdt_json_string_or_null(b,
 				SDT_CONFIG_ANSWER_KEY_BACKUP_BEFORE_CHANGE,
 				answer->backup_before_change);
-	sdt_config_answer_put_bool(b,
-				   SDT_CONFIG_ANSWER_KEY_REBOOT_REQUIRED,
-				   answer->reboot_required);
-	sdt_config_answer_put_bool(b,
-				   SDT_CONFIG_ANSWER_KEY_TRIAL_CANCELLED,
-				   answer->trial_cancelled);
+	sdt_json_put_bool(b, SDT_CONFIG_ANSWER_KEY_REBOOT_REQUIRED, answer->reboot_required);
+	sdt_json_put_bool(b, SDT_CONFIG_ANSWER_KEY_TRIAL_CANCELLED, answer->trial_cancelled);
 	sdt_config_answer_put_list(b, SDT_CONFIG_ANSWER_KEY_RESTORED, answer->restored);
 	sdt_config_answer_put_list(b, SDT_CONFIG_ANSWER_KEY_KEPT, answer->kept);
 	sdt_config_answer_put_list(b, SDT_CONFIG_ANSWER_KEY_WARNINGS, answer->warnings);

@@ -279,13 +279,6 @@ sdt_device_list_parse(const gchar *text, GError **error)
 /* the writing direction: every member in the order `devices` has always written */
 
 static void
-sdt_device_list_put_bool(JsonBuilder *b, const gchar *name, gboolean value)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_add_boolean_value(b, value);
-}
-
-static void
 sdt_device_list_put_contents(JsonBuilder *b, const SdtDeviceListEntry *d)
 {
 	json_builder_set_member_name(b, KEY_MOUNT_POINTS);
@@ -322,16 +315,16 @@ sdt_device_list_put_entry(JsonBuilder *b, const SdtDeviceListEntry *d)
 	sdt_json_number_or_null(b, KEY_USB_SPEED, d->usb_speed_mbit_s);
 	json_builder_set_member_name(b, KEY_SIZE_BYTES);
 	json_builder_add_int_value(b, d->size_bytes);
-	sdt_device_list_put_bool(b, KEY_OFFERED, d->offered);
+	sdt_json_put_bool(b, KEY_OFFERED, d->offered);
 	sdt_json_string_or_null(b, KEY_REASON_CODE, d->reason_code);
 	sdt_json_string_or_null(b, KEY_REASON, d->reason);
-	sdt_device_list_put_bool(b, KEY_SYSTEM_DISK, d->system_disk);
-	sdt_device_list_put_bool(b, KEY_REMOVABLE, d->removable);
-	sdt_device_list_put_bool(b, KEY_SD_CARD, d->sd_card);
-	sdt_device_list_put_bool(b, KEY_MEDIUM, d->medium);
-	sdt_device_list_put_bool(b, KEY_MOUNTED, d->mounted);
-	sdt_device_list_put_bool(b, KEY_IN_USE, d->in_use);
-	sdt_device_list_put_bool(b, KEY_READ_ONLY, d->read_only);
+	sdt_json_put_bool(b, KEY_SYSTEM_DISK, d->system_disk);
+	sdt_json_put_bool(b, KEY_REMOVABLE, d->removable);
+	sdt_json_put_bool(b, KEY_SD_CARD, d->sd_card);
+	sdt_json_put_bool(b, KEY_MEDIUM, d->medium);
+	sdt_json_put_bool(b, KEY_MOUNTED, d->mounted);
+	sdt_json_put_bool(b, KEY_IN_USE, d->in_use);
+	sdt_json_put_bool(b, KEY_READ_ONLY, d->read_only);
 	sdt_device_list_put_contents(b, d);
 	json_builder_end_object(b);
 }

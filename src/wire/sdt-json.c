@@ -252,3 +252,27 @@ sdt_json_sanitize_utf8(JsonNode *node)
 		return 0;
 	}
 }
+
+void
+sdt_json_put_int(JsonBuilder *b, const gchar *name, gint64 value)
+{
+	json_builder_set_member_name(b, name);
+	json_builder_add_int_value(b, value);
+}
+
+void
+sdt_json_put_bool(JsonBuilder *b, const gchar *name, gboolean value)
+{
+	json_builder_set_member_name(b, name);
+	json_builder_add_boolean_value(b, value);
+}
+
+void
+sdt_json_put_strings(JsonBuilder *b, const gchar *name, GPtrArray *strings)
+{
+	json_builder_set_member_name(b, name);
+	json_builder_begin_array(b);
+	for (guint i = 0; strings != NULL && i < strings->len; i++)
+		json_builder_add_string_value(b, g_ptr_array_index(strings, i));
+	json_builder_end_array(b);
+}

@@ -43,8 +43,12 @@ void sdt_json_int_or_null(JsonBuilder *b, const gchar *name, gboolean known, gin
 void sdt_json_string_or_null(JsonBuilder *b, const gchar *name, const gchar *value);
 void sdt_json_bool_or_null(JsonBuilder *b, const gchar *name, gboolean known, gboolean value);
 void sdt_json_double_or_null(JsonBuilder *b, const gchar *name, gboolean known, gdouble value);
-/* NaN (the wire objects' one unknown, docs/ARCHITECTURE.md "Wire objects") as null */
+/* NaN (the wire's one unknown, docs/ARCHITECTURE.md "The wire layer") as null */
 void sdt_json_number_or_null(JsonBuilder *b, const gchar *name, gdouble value);
+/* a member that is always known: its name and value, a JSON array of @strings */
+void sdt_json_put_int(JsonBuilder *b, const gchar *name, gint64 value);
+void sdt_json_put_bool(JsonBuilder *b, const gchar *name, gboolean value);
+void sdt_json_put_strings(JsonBuilder *b, const gchar *name, GPtrArray *strings);
 
 /* replaces, in place, every string value and member name of @node that is not
  * valid UTF-8 (sdt-utf8.h); returns how many were replaced */

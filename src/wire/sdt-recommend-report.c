@@ -209,22 +209,12 @@ sdt_recommend_report_parse(const gchar *text, GError **error)
 /* the writing direction: every member in the engine's order */
 
 static void
-sdt_recommend_report_put_strings(JsonBuilder *b, const gchar *name, GPtrArray *strings)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_begin_array(b);
-	for (guint i = 0; i < strings->len; i++)
-		json_builder_add_string_value(b, g_ptr_array_index(strings, i));
-	json_builder_end_array(b);
-}
-
-static void
 sdt_recommend_report_put_item(JsonBuilder *b, const SdtRecommendReportItem *r)
 {
 	json_builder_begin_object(b);
 	sdt_json_string_or_null(b, SDT_RECOMMEND_REPORT_KEY_ID, r->id);
 	sdt_json_string_or_null(b, SDT_RECOMMEND_REPORT_KEY_TITLE, r->title);
-	sdt_recommend_report_put_strings(b, SDT_RECOMMEND_REPORT_KEY_LINES, r->lines);
+	sdt_json_put_strings(b, SDT_RECOMMEND_REPORT_KEY_LINES, r->lines);
 	sdt_json_string_or_null(b, SDT_RECOMMEND_REPORT_KEY_FILTER, r->filter);
 	sdt_json_string_or_null(b, SDT_RECOMMEND_REPORT_KEY_REASON, r->reason);
 	sdt_json_string_or_null(b, SDT_RECOMMEND_REPORT_KEY_EXPECTED_EFFECT, r->expected_effect);
@@ -254,7 +244,7 @@ sdt_recommend_report_to_json(const SdtRecommendReport *report)
 	for (guint i = 0; i < report->recommendations->len; i++)
 		sdt_recommend_report_put_item(b, g_ptr_array_index(report->recommendations, i));
 	json_builder_end_array(b);
-	sdt_recommend_report_put_strings(b, SDT_RECOMMEND_REPORT_KEY_NOTES, report->notes);
+	sdt_json_put_strings(b, SDT_RECOMMEND_REPORT_KEY_NOTES, report->notes);
 	/* eMMC or not the system disk: nothing is tuned, whatever the card */
 	sdt_json_string_or_null(b, SDT_RECOMMEND_REPORT_KEY_NOT_TUNED, report->not_tuned);
 	/* sdhost boards: the core clock the advice is computed for, and its source */

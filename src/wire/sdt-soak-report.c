@@ -144,13 +144,6 @@ sdt_soak_report_parse(const gchar *text, GError **error)
 /* the writing direction: every member in the order the soak has always written */
 
 static void
-sdt_soak_report_put_int(JsonBuilder *b, const gchar *name, gint64 value)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_add_int_value(b, value);
-}
-
-static void
 sdt_soak_report_put_double(JsonBuilder *b, const gchar *name, gdouble value)
 {
 	json_builder_set_member_name(b, name);
@@ -162,17 +155,17 @@ sdt_soak_report_put_soak(JsonBuilder *b, const SdtSoakReport *r)
 {
 	json_builder_set_member_name(b, KEY_SOAK);
 	json_builder_begin_object(b);
-	sdt_soak_report_put_int(b, KEY_BYTES_WRITTEN, r->bytes_written);
-	sdt_soak_report_put_int(b, KEY_BYTES_CHECKED, r->bytes_checked);
-	sdt_soak_report_put_int(b, KEY_MISMATCHES, r->mismatches);
+	sdt_json_put_int(b, KEY_BYTES_WRITTEN, r->bytes_written);
+	sdt_json_put_int(b, KEY_BYTES_CHECKED, r->bytes_checked);
+	sdt_json_put_int(b, KEY_MISMATCHES, r->mismatches);
 	sdt_json_int_or_null(b,
 			     KEY_FIRST_BAD_OFFSET,
 			     r->first_bad_offset >= 0,
 			     r->first_bad_offset);
 	if (r->first_bad_offset >= 0)
-		sdt_soak_report_put_int(b, KEY_FIRST_BAD_ROUND, r->first_bad_round);
-	sdt_soak_report_put_int(b, KEY_FILE_SIZE, r->file_size);
-	sdt_soak_report_put_int(b, KEY_ROUNDS, r->rounds);
+		sdt_json_put_int(b, KEY_FIRST_BAD_ROUND, r->first_bad_round);
+	sdt_json_put_int(b, KEY_FILE_SIZE, r->file_size);
+	sdt_json_put_int(b, KEY_ROUNDS, r->rounds);
 	sdt_json_string_or_null(b, KEY_SEED, r->seed);
 	/* NaN (unknown) is written null by sdt_json_to_string() */
 	sdt_soak_report_put_double(b, KEY_SECONDS, r->seconds);

@@ -356,23 +356,6 @@ sdt_status_report_parse(const gchar *text, GError **error)
 
 /* the writing direction: in the order status has always written */
 
-static void
-sdt_status_report_put_bool(JsonBuilder *b, const gchar *name, gboolean value)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_add_boolean_value(b, value);
-}
-
-static void
-sdt_status_report_put_strings(JsonBuilder *b, const gchar *name, GPtrArray *strings)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_begin_array(b);
-	for (guint i = 0; i < strings->len; i++)
-		json_builder_add_string_value(b, g_ptr_array_index(strings, i));
-	json_builder_end_array(b);
-}
-
 /* SD Tuner's block in config.txt */
 static void
 sdt_status_report_put_block(JsonBuilder *b, const SdtStatusReport *s)
@@ -381,32 +364,28 @@ sdt_status_report_put_block(JsonBuilder *b, const SdtStatusReport *s)
 	if (!(s->members & SDT_STATUS_REPORT_BLOCK)) {
 		/* config.txt could not be read */
 		sdt_json_string_or_null(b, SDT_STATUS_REPORT_KEY_ERROR, s->error);
-		sdt_status_report_put_bool(b, SDT_STATUS_REPORT_KEY_DAMAGED, s->damaged);
-		sdt_status_report_put_bool(b, SDT_STATUS_REPORT_KEY_APPLIED, s->applied);
+		sdt_json_put_bool(b, SDT_STATUS_REPORT_KEY_DAMAGED, s->damaged);
+		sdt_json_put_bool(b, SDT_STATUS_REPORT_KEY_APPLIED, s->applied);
 		sdt_json_string_or_null(b, SDT_STATUS_REPORT_KEY_ID, s->id);
-		sdt_status_report_put_bool(b,
-					   SDT_STATUS_REPORT_KEY_REBOOT_PENDING,
-					   s->reboot_pending);
+		sdt_json_put_bool(b, SDT_STATUS_REPORT_KEY_REBOOT_PENDING, s->reboot_pending);
 		sdt_json_bool_or_null(b,
 				      SDT_STATUS_REPORT_KEY_VERIFIED,
 				      s->verified_known,
 				      s->verified);
 		return;
 	}
-	sdt_status_report_put_bool(b, SDT_STATUS_REPORT_KEY_DAMAGED, s->damaged);
+	sdt_json_put_bool(b, SDT_STATUS_REPORT_KEY_DAMAGED, s->damaged);
 	sdt_json_string_or_null(b, SDT_STATUS_REPORT_KEY_ERROR, s->error);
-	sdt_status_report_put_bool(b, SDT_STATUS_REPORT_KEY_APPLIED, s->applied);
+	sdt_json_put_bool(b, SDT_STATUS_REPORT_KEY_APPLIED, s->applied);
 	sdt_json_string_or_null(b, SDT_STATUS_REPORT_KEY_ID, s->id);
-	sdt_status_report_put_strings(b, SDT_STATUS_REPORT_KEY_LINES, s->lines);
+	sdt_json_put_strings(b, SDT_STATUS_REPORT_KEY_LINES, s->lines);
 	sdt_json_string_or_null(b, SDT_STATUS_REPORT_KEY_FILTER, s->filter);
-	sdt_status_report_put_strings(b, SDT_STATUS_REPORT_KEY_DISABLED, s->disabled);
+	sdt_json_put_strings(b, SDT_STATUS_REPORT_KEY_DISABLED, s->disabled);
 	if (s->members & SDT_STATUS_REPORT_FOR_THIS_BOARD)
-		sdt_status_report_put_bool(b,
-					   SDT_STATUS_REPORT_KEY_FOR_THIS_BOARD,
-					   s->for_this_board);
+		sdt_json_put_bool(b, SDT_STATUS_REPORT_KEY_FOR_THIS_BOARD, s->for_this_board);
 	sdt_json_bool_or_null(b, SDT_STATUS_REPORT_KEY_VERIFIED, s->verified_known, s->verified);
-	sdt_status_report_put_bool(b, SDT_STATUS_REPORT_KEY_FAILED, s->failed);
-	sdt_status_report_put_bool(b, SDT_STATUS_REPORT_KEY_REBOOT_PENDING, s->reboot_pending);
+	sdt_json_put_bool(b, SDT_STATUS_REPORT_KEY_FAILED, s->failed);
+	sdt_json_put_bool(b, SDT_STATUS_REPORT_KEY_REBOOT_PENDING, s->reboot_pending);
 	sdt_json_string_or_null(b, SDT_STATUS_REPORT_KEY_VERIFICATION, s->verification);
 }
 
@@ -427,7 +406,7 @@ sdt_status_report_put_trial(JsonBuilder *b, const SdtStatusReport *s)
 		sdt_json_string_or_null(b, SDT_STATUS_REPORT_KEY_ID, t->id);
 		sdt_json_string_or_null(b, SDT_STATUS_REPORT_KEY_PATH, t->path);
 		sdt_json_string_or_null(b, SDT_STATUS_REPORT_KEY_REBOOT_COMMAND, t->reboot_command);
-		sdt_status_report_put_bool(b, SDT_STATUS_REPORT_KEY_STALE, t->stale);
+		sdt_json_put_bool(b, SDT_STATUS_REPORT_KEY_STALE, t->stale);
 		sdt_json_string_or_null(b, SDT_STATUS_REPORT_KEY_NOTE, t->note);
 		json_builder_end_object(b);
 		if (trial_error)
@@ -435,7 +414,7 @@ sdt_status_report_put_trial(JsonBuilder *b, const SdtStatusReport *s)
 						SDT_STATUS_REPORT_KEY_TRIAL_ERROR,
 						s->trial_error);
 	}
-	sdt_status_report_put_bool(b, SDT_STATUS_REPORT_KEY_TRYBOOT_ACTIVE, s->tryboot_active);
+	sdt_json_put_bool(b, SDT_STATUS_REPORT_KEY_TRYBOOT_ACTIVE, s->tryboot_active);
 	if (s->members & SDT_STATUS_REPORT_APPLIED_AT) {
 		sdt_json_string_or_null(b, SDT_STATUS_REPORT_KEY_APPLIED_AT, s->applied_at);
 		sdt_json_string_or_null(b, SDT_STATUS_REPORT_KEY_BACKUP, s->backup);
@@ -455,7 +434,7 @@ sdt_status_report_put_pending(JsonBuilder *b, const SdtStatusReportPending *p)
 	sdt_json_string_or_null(b, SDT_STATUS_REPORT_KEY_ORIGINAL_ID, p->original_id);
 	json_builder_set_member_name(b, SDT_STATUS_REPORT_KEY_STEP);
 	json_builder_add_int_value(b, p->step);
-	sdt_status_report_put_bool(b, SDT_STATUS_REPORT_KEY_TRIAL, p->trial);
+	sdt_json_put_bool(b, SDT_STATUS_REPORT_KEY_TRIAL, p->trial);
 	json_builder_set_member_name(b, SDT_STATUS_REPORT_KEY_ATTEMPTS);
 	json_builder_add_int_value(b, p->attempts);
 	sdt_json_string_or_null(b, SDT_STATUS_REPORT_KEY_SINCE, p->since);

@@ -190,36 +190,22 @@ sdt_ui_layout_parse(const gchar *text, GError **error)
 /* the writing direction: the members in the order the GUI tests have always read */
 
 static void
-sdt_ui_layout_put_int(JsonBuilder *b, const gchar *name, gint64 value)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_add_int_value(b, value);
-}
-
-static void
-sdt_ui_layout_put_bool(JsonBuilder *b, const gchar *name, gboolean value)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_add_boolean_value(b, value);
-}
-
-static void
 sdt_ui_layout_put_label(JsonBuilder *b, const SdtUiLayoutLabel *l)
 {
 	json_builder_begin_object(b);
 	sdt_json_string_or_null(b, KEY_TEXT, l->text);
-	sdt_ui_layout_put_int(b, KEY_X, l->x);
-	sdt_ui_layout_put_int(b, KEY_Y, l->y);
-	sdt_ui_layout_put_int(b, KEY_WIDTH, l->width);
-	sdt_ui_layout_put_int(b, KEY_HEIGHT, l->height);
-	sdt_ui_layout_put_int(b, KEY_MIN_WIDTH, l->min_width);
-	sdt_ui_layout_put_int(b, KEY_NATURAL_WIDTH, l->natural_width);
-	sdt_ui_layout_put_int(b, KEY_HEIGHT_FOR_WIDTH, l->height_for_width);
-	sdt_ui_layout_put_bool(b, KEY_WRAP, l->wrap);
-	sdt_ui_layout_put_bool(b, KEY_ELLIPSIZE, l->ellipsize);
-	sdt_ui_layout_put_bool(b, KEY_SCROLLED, l->scrolled);
-	sdt_ui_layout_put_bool(b, KEY_BUTTON, l->button);
-	sdt_ui_layout_put_bool(b, KEY_IN_VIEW, l->in_view);
+	sdt_json_put_int(b, KEY_X, l->x);
+	sdt_json_put_int(b, KEY_Y, l->y);
+	sdt_json_put_int(b, KEY_WIDTH, l->width);
+	sdt_json_put_int(b, KEY_HEIGHT, l->height);
+	sdt_json_put_int(b, KEY_MIN_WIDTH, l->min_width);
+	sdt_json_put_int(b, KEY_NATURAL_WIDTH, l->natural_width);
+	sdt_json_put_int(b, KEY_HEIGHT_FOR_WIDTH, l->height_for_width);
+	sdt_json_put_bool(b, KEY_WRAP, l->wrap);
+	sdt_json_put_bool(b, KEY_ELLIPSIZE, l->ellipsize);
+	sdt_json_put_bool(b, KEY_SCROLLED, l->scrolled);
+	sdt_json_put_bool(b, KEY_BUTTON, l->button);
+	sdt_json_put_bool(b, KEY_IN_VIEW, l->in_view);
 	json_builder_end_object(b);
 }
 
@@ -234,8 +220,8 @@ sdt_ui_layout_to_json(const SdtUiLayout *layout)
 	for (guint i = 0; i < layout->windows->len; i++) {
 		const SdtUiLayoutWindow *w = g_ptr_array_index(layout->windows, i);
 		json_builder_begin_object(b);
-		sdt_ui_layout_put_int(b, KEY_WINDOW_WIDTH, w->width);
-		sdt_ui_layout_put_int(b, KEY_WINDOW_HEIGHT, w->height);
+		sdt_json_put_int(b, KEY_WINDOW_WIDTH, w->width);
+		sdt_json_put_int(b, KEY_WINDOW_HEIGHT, w->height);
 		json_builder_set_member_name(b, KEY_LABELS);
 		json_builder_begin_array(b);
 		for (guint j = 0; j < w->labels->len; j++)

@@ -508,13 +508,6 @@ sdt_verify_pending_state_parse(const gchar *text, gsize len, GError **error)
 /* the writing direction: every member in the order SD Tuner has always written */
 
 static void
-sdt_verify_pending_state_put_int(JsonBuilder *b, const gchar *name, gint64 value)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_add_int_value(b, value);
-}
-
-static void
 sdt_verify_pending_state_put_before(JsonBuilder *b, GPtrArray *before)
 {
 	json_builder_set_member_name(b, SDT_VERIFY_PENDING_STATE_KEY_BEFORE);
@@ -578,16 +571,14 @@ sdt_verify_pending_state_to_json(const SdtVerifyPendingState *p)
 
 	b = json_builder_new();
 	json_builder_begin_object(b);
-	sdt_verify_pending_state_put_int(b,
-					 SDT_VERIFY_PENDING_STATE_KEY_VERSION,
-					 SDT_VERIFY_PENDING_STATE_VERSION);
+	sdt_json_put_int(b, SDT_VERIFY_PENDING_STATE_KEY_VERSION, SDT_VERIFY_PENDING_STATE_VERSION);
 	sdt_json_string_or_null(b, SDT_VERIFY_PENDING_STATE_KEY_ID, p->id);
 	sdt_json_string_or_null(b, SDT_VERIFY_PENDING_STATE_KEY_ORIGINAL_ID, p->original_id);
-	sdt_verify_pending_state_put_int(b, SDT_VERIFY_PENDING_STATE_KEY_STEP, p->step);
+	sdt_json_put_int(b, SDT_VERIFY_PENDING_STATE_KEY_STEP, p->step);
 	json_builder_set_member_name(b, SDT_VERIFY_PENDING_STATE_KEY_TRIAL);
 	json_builder_add_boolean_value(b, p->trial);
 	sdt_json_string_or_null(b, SDT_VERIFY_PENDING_STATE_KEY_BOOT_ID, p->boot_id);
-	sdt_verify_pending_state_put_int(b, SDT_VERIFY_PENDING_STATE_KEY_ATTEMPTS, p->attempts);
+	sdt_json_put_int(b, SDT_VERIFY_PENDING_STATE_KEY_ATTEMPTS, p->attempts);
 	json_builder_set_member_name(b, SDT_VERIFY_PENDING_STATE_KEY_TRIES);
 	json_builder_begin_array(b);
 	for (guint i = 0; p->tries != NULL && p->tries[i] != NULL; i++)
@@ -600,8 +591,8 @@ sdt_verify_pending_state_to_json(const SdtVerifyPendingState *p)
 	sdt_verify_pending_state_put_steps(b, p->steps);
 	json_builder_set_member_name(b, SDT_VERIFY_PENDING_STATE_KEY_FILTER);
 	json_builder_add_string_value(b, p->filter != NULL ? p->filter : "");
-	sdt_verify_pending_state_put_int(b, SDT_VERIFY_PENDING_STATE_KEY_TYPE_CODE, p->type_code);
-	sdt_verify_pending_state_put_int(b, SDT_VERIFY_PENDING_STATE_KEY_REPLACES, p->replaces);
+	sdt_json_put_int(b, SDT_VERIFY_PENDING_STATE_KEY_TYPE_CODE, p->type_code);
+	sdt_json_put_int(b, SDT_VERIFY_PENDING_STATE_KEY_REPLACES, p->replaces);
 	if (p->decided != NULL)
 		sdt_verify_pending_state_put_decided(b, p->decided);
 	json_builder_end_object(b);

@@ -591,30 +591,6 @@ sdt_verify_report_parse(const gchar *text, GError **error)
 /* the writing direction: the members the report has, in one order */
 
 static void
-sdt_verify_report_put_int(JsonBuilder *b, const gchar *name, gint64 value)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_add_int_value(b, value);
-}
-
-static void
-sdt_verify_report_put_bool(JsonBuilder *b, const gchar *name, gboolean value)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_add_boolean_value(b, value);
-}
-
-static void
-sdt_verify_report_put_strings(JsonBuilder *b, const gchar *name, GPtrArray *strings)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_begin_array(b);
-	for (guint i = 0; i < strings->len; i++)
-		json_builder_add_string_value(b, g_ptr_array_index(strings, i));
-	json_builder_end_array(b);
-}
-
-static void
 sdt_verify_report_put_figures(JsonBuilder *b, GPtrArray *figures)
 {
 	json_builder_set_member_name(b, SDT_VERIFY_REPORT_KEY_FIGURES);
@@ -638,10 +614,10 @@ sdt_verify_report_put_soak(JsonBuilder *b, const SdtVerifyReportEvidence *ev)
 {
 	json_builder_set_member_name(b, SDT_VERIFY_REPORT_KEY_SOAK);
 	json_builder_begin_object(b);
-	sdt_verify_report_put_bool(b, SDT_VERIFY_REPORT_KEY_RAN, ev->soak_ran);
-	sdt_verify_report_put_int(b, SDT_VERIFY_REPORT_KEY_BYTES_WRITTEN, ev->soak_bytes_written);
-	sdt_verify_report_put_int(b, SDT_VERIFY_REPORT_KEY_BYTES_CHECKED, ev->soak_bytes_checked);
-	sdt_verify_report_put_int(b, SDT_VERIFY_REPORT_KEY_MISMATCHES, ev->soak_mismatches);
+	sdt_json_put_bool(b, SDT_VERIFY_REPORT_KEY_RAN, ev->soak_ran);
+	sdt_json_put_int(b, SDT_VERIFY_REPORT_KEY_BYTES_WRITTEN, ev->soak_bytes_written);
+	sdt_json_put_int(b, SDT_VERIFY_REPORT_KEY_BYTES_CHECKED, ev->soak_bytes_checked);
+	sdt_json_put_int(b, SDT_VERIFY_REPORT_KEY_MISMATCHES, ev->soak_mismatches);
 	sdt_json_int_or_null(b,
 			     SDT_VERIFY_REPORT_KEY_FIRST_BAD,
 			     ev->soak_first_bad_offset >= 0,
@@ -656,13 +632,13 @@ sdt_verify_report_put_evidence(JsonBuilder *b, const SdtVerifyReportEvidence *ev
 	json_builder_begin_object(b);
 	sdt_json_string_or_null(b, SDT_VERIFY_REPORT_KEY_BOOT_ID_THEN, ev->boot_id_then);
 	sdt_json_string_or_null(b, SDT_VERIFY_REPORT_KEY_BOOT_ID, ev->boot_id);
-	sdt_verify_report_put_bool(b, SDT_VERIFY_REPORT_KEY_TRYBOOT_ACTIVE, ev->tryboot_active);
-	sdt_verify_report_put_bool(b, SDT_VERIFY_REPORT_KEY_CONFIG_EDITED, ev->config_edited);
-	sdt_verify_report_put_int(b, SDT_VERIFY_REPORT_KEY_ATTEMPTS_BEFORE, ev->attempts_before);
+	sdt_json_put_bool(b, SDT_VERIFY_REPORT_KEY_TRYBOOT_ACTIVE, ev->tryboot_active);
+	sdt_json_put_bool(b, SDT_VERIFY_REPORT_KEY_CONFIG_EDITED, ev->config_edited);
+	sdt_json_put_int(b, SDT_VERIFY_REPORT_KEY_ATTEMPTS_BEFORE, ev->attempts_before);
 	json_builder_set_member_name(b, SDT_VERIFY_REPORT_KEY_CLOCK);
 	json_builder_begin_object(b);
-	sdt_verify_report_put_int(b, SDT_VERIFY_REPORT_KEY_EXPECTED_HZ, ev->clock_expected_hz);
-	sdt_verify_report_put_int(b, SDT_VERIFY_REPORT_KEY_OBSERVED_HZ, ev->clock_observed_hz);
+	sdt_json_put_int(b, SDT_VERIFY_REPORT_KEY_EXPECTED_HZ, ev->clock_expected_hz);
+	sdt_json_put_int(b, SDT_VERIFY_REPORT_KEY_OBSERVED_HZ, ev->clock_observed_hz);
 	json_builder_end_object(b);
 	if (ev->cqe_expected != NULL) {
 		json_builder_set_member_name(b, SDT_VERIFY_REPORT_KEY_CQE);
@@ -671,7 +647,7 @@ sdt_verify_report_put_evidence(JsonBuilder *b, const SdtVerifyReportEvidence *ev
 		sdt_json_string_or_null(b, SDT_VERIFY_REPORT_KEY_OBSERVED, ev->cqe_observed);
 		json_builder_end_object(b);
 	}
-	sdt_verify_report_put_strings(b, SDT_VERIFY_REPORT_KEY_LOG, ev->log);
+	sdt_json_put_strings(b, SDT_VERIFY_REPORT_KEY_LOG, ev->log);
 	sdt_verify_report_put_soak(b, ev);
 	sdt_verify_report_put_figures(b, ev->figures);
 	json_builder_end_object(b);
@@ -696,13 +672,11 @@ sdt_verify_report_put_action(JsonBuilder *b, const SdtVerifyReportAction *a)
 	if (a->members & SDT_VERIFY_REPORT_ACTION_BACKUP)
 		sdt_json_string_or_null(b, SDT_VERIFY_REPORT_KEY_BACKUP, a->backup);
 	if (a->members & SDT_VERIFY_REPORT_ACTION_KEPT)
-		sdt_verify_report_put_strings(b, SDT_VERIFY_REPORT_KEY_KEPT, a->kept);
+		sdt_json_put_strings(b, SDT_VERIFY_REPORT_KEY_KEPT, a->kept);
 	if (a->members & SDT_VERIFY_REPORT_ACTION_WARNINGS)
-		sdt_verify_report_put_strings(b, SDT_VERIFY_REPORT_KEY_WARNINGS, a->warnings);
+		sdt_json_put_strings(b, SDT_VERIFY_REPORT_KEY_WARNINGS, a->warnings);
 	if (a->members & SDT_VERIFY_REPORT_ACTION_TRIAL_CANCELLED)
-		sdt_verify_report_put_bool(b,
-					   SDT_VERIFY_REPORT_KEY_TRIAL_CANCELLED,
-					   a->trial_cancelled);
+		sdt_json_put_bool(b, SDT_VERIFY_REPORT_KEY_TRIAL_CANCELLED, a->trial_cancelled);
 	json_builder_end_object(b);
 }
 
@@ -711,15 +685,15 @@ static void
 sdt_verify_report_put_decision(JsonBuilder *b, const SdtVerifyReport *r)
 {
 	if (r->members & SDT_VERIFY_REPORT_PENDING)
-		sdt_verify_report_put_bool(b, SDT_VERIFY_REPORT_KEY_PENDING, r->pending);
+		sdt_json_put_bool(b, SDT_VERIFY_REPORT_KEY_PENDING, r->pending);
 	if (r->members & SDT_VERIFY_REPORT_ID)
 		sdt_json_string_or_null(b, SDT_VERIFY_REPORT_KEY_ID, r->id);
 	if (r->members & SDT_VERIFY_REPORT_ORIGINAL_ID)
 		sdt_json_string_or_null(b, SDT_VERIFY_REPORT_KEY_ORIGINAL_ID, r->original_id);
 	if (r->members & SDT_VERIFY_REPORT_STEP)
-		sdt_verify_report_put_int(b, SDT_VERIFY_REPORT_KEY_STEP, r->step);
+		sdt_json_put_int(b, SDT_VERIFY_REPORT_KEY_STEP, r->step);
 	if (r->members & SDT_VERIFY_REPORT_TRIAL)
-		sdt_verify_report_put_bool(b, SDT_VERIFY_REPORT_KEY_TRIAL, r->trial);
+		sdt_json_put_bool(b, SDT_VERIFY_REPORT_KEY_TRIAL, r->trial);
 	if (r->members & SDT_VERIFY_REPORT_DECISION)
 		sdt_json_string_or_null(b, SDT_VERIFY_REPORT_KEY_DECISION, r->decision);
 	sdt_l10n_record_reason_write(b, r->reason);
@@ -729,11 +703,9 @@ sdt_verify_report_put_decision(JsonBuilder *b, const SdtVerifyReport *r)
 	if ((r->members & SDT_VERIFY_REPORT_TIME) && !(r->members & SDT_VERIFY_REPORT_KIND))
 		sdt_json_string_or_null(b, SDT_VERIFY_REPORT_KEY_TIME, r->time);
 	if (r->members & SDT_VERIFY_REPORT_STOP)
-		sdt_verify_report_put_bool(b, SDT_VERIFY_REPORT_KEY_STOP, r->stop);
+		sdt_json_put_bool(b, SDT_VERIFY_REPORT_KEY_STOP, r->stop);
 	if (r->members & SDT_VERIFY_REPORT_FOREIGN_CHANGE)
-		sdt_verify_report_put_bool(b,
-					   SDT_VERIFY_REPORT_KEY_FOREIGN_CHANGE,
-					   r->foreign_change);
+		sdt_json_put_bool(b, SDT_VERIFY_REPORT_KEY_FOREIGN_CHANGE, r->foreign_change);
 }
 
 JsonNode *
@@ -748,9 +720,9 @@ sdt_verify_report_to_json(const SdtVerifyReport *report)
 	json_builder_begin_object(b);
 	sdt_verify_report_put_decision(b, r);
 	if (r->members & SDT_VERIFY_REPORT_IMPROVED)
-		sdt_verify_report_put_strings(b, SDT_VERIFY_REPORT_KEY_IMPROVED, r->improved);
+		sdt_json_put_strings(b, SDT_VERIFY_REPORT_KEY_IMPROVED, r->improved);
 	if (r->members & SDT_VERIFY_REPORT_WORSE)
-		sdt_verify_report_put_strings(b, SDT_VERIFY_REPORT_KEY_WORSE, r->worse);
+		sdt_json_put_strings(b, SDT_VERIFY_REPORT_KEY_WORSE, r->worse);
 	if ((r->members & SDT_VERIFY_REPORT_EVIDENCE) && r->evidence != NULL)
 		sdt_verify_report_put_evidence(b, r->evidence);
 	if (r->members & SDT_VERIFY_REPORT_DECIDED_AT)
