@@ -150,11 +150,18 @@ def case_real_kernel(tmp):
                        check=True)
         mnt = os.path.join(tmp, 'mnt')
         os.makedirs(mnt)
-        subprocess.run(['mount', f'/dev/{loop}', mnt], check=True)
-        try:
-            d = kernel_devices(ROOT).get(loop, {})
-        finally:
-            subprocess.run(['umount', mnt], check=False)
+        # mounted in a mount namespace of its own, so that no namespace another program
+        # makes meanwhile (a test tier building a root, a sandbox) copies the mount and
+        # keeps the loop device busy after it is detached below
+        argv = sdtcli.argv(['--root', ROOT, '--json', 'devices'], None, None)
+        p = subprocess.run(['unshare', '--mount', '--propagation', 'private', 'sh', '-c',
+                            'mount "$1" "$2" || exit 97; dev="$2"; shift 2; "$@"; rc=$?; '
+                            'umount "$dev"; exit $rc', 'sh', f'/dev/{loop}', mnt] + argv,
+                           capture_output=True, text=True, env=sdtcli.env(), timeout=60)
+        ok(p.returncode == 0, 'real kernel: devices --json exits 0 with the loop device '
+           'mounted (in a mount namespace of its own)', p.stderr)
+        d = {e['device']: e for e in json.loads(p.stdout or '{"devices": []}')['devices']}
+        d = d.get(loop, {})
         ok(d.get('offered') is False and d.get('reason_code') == 'mounted' and
            mnt in d.get('mount_points', []),
            f'simulated board: our {loop} mounted on the host is refused as mounted', d)
