@@ -279,23 +279,14 @@ sdt_journal_copy_unfill(SdtCheckJournalPlaces *p, SdtJournalCopy *c)
 	return sdt_journal_copy_io(p, c, p->written, TRUE);
 }
 
-/* the places a try found holding data: let go once the copies have theirs */
-static void
-sdt_journal_close_fds(GArray *fds)
-{
-	for (guint i = 0; i < fds->len; i++)
-		close(g_array_index(fds, gint, i));
-	g_array_set_size(fds, 0);
-}
-
 /* copy @c in @dir: up to SDT_CHECK_JOURNAL_TRIES places (each refused one stays held
- * in @skipped, so that the next try gets other blocks); NULL with @error unset: none */
+ * in @held, which then grows past it); NULL with @error unset: none */
 static SdtJournalCopy *
 sdt_journal_copy_place(SdtCheckJournalPlaces *p,
 		       const gchar *dir,
 		       guint c,
 		       guint64 part_start,
-		       GArray *skipped,
+		       SdtCheckJournalHeld *held,
 		       GError **error)
 {
 	SdtJournalCopy *copy = NULL;
@@ -310,8 +301,10 @@ sdt_journal_copy_place(SdtCheckJournalPlaces *p,
 					    &keep,
 					    error);
 		if (keep >= 0)
-			g_array_append_val(skipped, keep);
+			g_array_append_val(held->fds, keep);
 		if (copy == NULL && error != NULL && *error != NULL)
+			break;
+		if (copy == NULL && !sdt_check_journal_held_skip(held, dir))
 			break;
 	}
 	return copy;
@@ -325,7 +318,7 @@ sdt_check_journal_places_new(const gchar *const *dirs,
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	SdtCheckJournalPlaces *p = g_new0(SdtCheckJournalPlaces, 1);
-	g_autoptr(GArray) skipped = g_array_new(FALSE, FALSE, sizeof(gint));
+	SdtCheckJournalHeld held = {0};
 	/* the record of no blocks out: what every copy holds until a batch */
 	SdtCheckJournal closed = {
 		.disk_node = (gchar *) target->disk_node,
@@ -368,12 +361,13 @@ sdt_check_journal_places_new(const gchar *const *dirs,
 			continue;
 		}
 		g_ptr_array_add(p->card_dirs, g_strdup(dirs[i]));
+		sdt_check_journal_held_init(&held, dirs[i]);
 		for (guint c = 0; c < SDT_CHECK_JOURNAL_COPIES; c++) {
 			SdtJournalCopy *copy = sdt_journal_copy_place(p,
 								      dirs[i],
 								      c,
 								      target->part_start,
-								      skipped,
+								      &held,
 								      error);
 			if (copy == NULL) {
 				if (error != NULL && *error == NULL)
@@ -384,15 +378,15 @@ sdt_check_journal_places_new(const gchar *const *dirs,
 						      "that holds only one byte value for its "
 						      "journal, so it could not put that space "
 						      "back exactly; it wrote nothing"));
-				sdt_journal_close_fds(skipped);
+				sdt_check_journal_held_clear(&held);
 				sdt_check_journal_places_free(p);
 				return NULL;
 			}
 			g_ptr_array_add(p->copies, copy);
 		}
+		sdt_check_journal_held_clear(&held);
 		sdt_check_journal_file_sync_dir(dirs[i]);
 	}
-	sdt_journal_close_fds(skipped);
 	return p;
 }
 

@@ -381,8 +381,9 @@ JsonNode *sdt_check_json_build(SdtCheck *self);
 /* the blocks are on a whole card in a reader (sdt-check-device), not on the disk of a
  * mounted file system: a repair writes them only through O_EXCL, never under a mount */
 #define SDT_CHECK_JOURNAL_WHOLE_DEVICE 1u
-/* places tried for each copy (its blocks must hold one byte value) */
-#define SDT_CHECK_JOURNAL_TRIES 8
+/* places tried for each copy (its blocks must hold one byte value; between tries the
+ * search steps past what was freed next to a refused one: sdt-check-journal.c) */
+#define SDT_CHECK_JOURNAL_TRIES 64
 
 typedef struct {
 	gchar *disk_node; /* the whole disk the blocks are on */
@@ -420,6 +421,22 @@ void sdt_check_journal_file_sync_dir(const gchar *dir);
 
 /* removes every journal copy from every folder of @dirs (and each folder, if empty) */
 void sdt_check_journal_file_remove(const gchar *const *dirs);
+
+/* sdt-check-journal-held.c: what the tries of the copies hold until all are placed: the
+ * tries whose blocks held data, and a file without a name grown past the blocks freed
+ * next to them (at most three quarters of @dir's free space); all let go by _clear() */
+typedef struct {
+	GArray *fds;    /* the tries that held data, and the skip file */
+	gint skip_fd;   /* -1: none yet (or the file system has no O_TMPFILE) */
+	guint64 len;    /* what the skip file holds */
+	guint64 step;   /* its next growth */
+	guint64 budget; /* the most it may hold */
+} SdtCheckJournalHeld;
+
+void sdt_check_journal_held_init(SdtCheckJournalHeld *held, const gchar *dir);
+/* past the blocks freed next to a try that held data: FALSE when nothing more can be held */
+gboolean sdt_check_journal_held_skip(SdtCheckJournalHeld *held, const gchar *dir);
+void sdt_check_journal_held_clear(SdtCheckJournalHeld *held);
 
 /* the bytes of a copy that holds @n blocks of a disk node of @node_len bytes */
 gsize sdt_check_journal_size(guint n, gsize node_len);
