@@ -318,6 +318,7 @@ sdt_ops_apply_find(SdtRecommendResult *result, const gchar *id, gboolean trial, 
 /* the pending record and the history entry an apply saves before it puts its file in place */
 typedef struct {
 	SdtContext *ctx;
+	const SdtOpsApplyReads *reads;  /* the boot id and the history, read once */
 	SdtVerifyPendingState *pending; /* NULL: a change that is not verified */
 	GBytes *previous;               /* pending.json before (NULL: none) */
 	gchar *target_sha256;           /* set once both are saved */
@@ -326,7 +327,7 @@ typedef struct {
 
 /* the history entry of an apply, as sdt_ops_config_history() makes it from the answer */
 static JsonObject *
-sdt_ops_apply_history_entry(SdtContext *ctx,
+sdt_ops_apply_history_entry(const gchar *boot_id,
 			    SdtConfigWriter *writer,
 			    const gchar *id,
 			    gboolean trial,
@@ -347,7 +348,7 @@ sdt_ops_apply_history_entry(SdtContext *ctx,
 	json_object_set_boolean_member(entry,
 				       "changed",
 				       !trial || g_strcmp0(config_sha256, target_sha256) != 0);
-	sdt_ops_facts_history_mark_boot(ctx, entry);
+	sdt_ops_facts_history_set_boot(entry, boot_id);
 	return entry;
 }
 
@@ -387,7 +388,7 @@ sdt_ops_apply_commit(SdtConfigWriter *writer,
 	/* and so is its history entry (issue 33: with 4 KiB free it was lost with a
 	 * warning on stderr, and the change done): status, the History page and
 	 * the verification's outcome rest on it (docs/ARCHITECTURE.md) */
-	entry = sdt_ops_apply_history_entry(c->ctx,
+	entry = sdt_ops_apply_history_entry(c->reads->boot_id,
 					    writer,
 					    id,
 					    trial,
@@ -447,7 +448,9 @@ sdt_ops_apply_block(SdtConfigBlock *block, const SdtRecommendation *rec, const g
 
 /*
  * Writes the block of @rec (into tryboot.txt for a @trial) with its pending
- * record, on config.txt as read (@cfg, @old)
+ * record, on config.txt as read (@cfg, @old).  The boot id and the history
+ * are read here once (issue 36): the running config.txt, the pending record,
+ * the history entry and the writer's journal all take them from @reads.
  */
 static SdtConfigAnswerApply *
 sdt_ops_apply_write(SdtContext *ctx,
@@ -459,12 +462,15 @@ sdt_ops_apply_write(SdtContext *ctx,
 		    GError **error)
 {
 	g_autofree const gchar **lines = g_new0(const gchar *, rec->lines->len + 1);
+	g_autofree gchar *boot_id = sdt_context_get_boot_id(ctx, NULL);
+	g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
+	const SdtOpsApplyReads reads = {boot_id, history};
 	/* the config.txt the "before" figures must have been measured under */
-	g_autofree gchar *running = sdt_ops_facts_running_sha256_of(ctx, old);
+	g_autofree gchar *running = sdt_ops_facts_running_sha256_of(ctx, old, &reads);
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(SdtVerifyPendingState) pending = NULL;
 	g_autoptr(GBytes) previous = sdt_verify_pending_read_raw(ctx);
-	SdtOpsApplyCommit c = {ctx, NULL, previous, NULL, NULL};
+	SdtOpsApplyCommit c = {ctx, &reads, NULL, previous, NULL, NULL};
 	SdtConfigBlock block = {NULL};
 	g_autoptr(SdtConfigApplyResult) done = NULL;
 	SdtConfigAnswerApply *res;
@@ -478,8 +484,10 @@ sdt_ops_apply_write(SdtContext *ctx,
 						    block.filter,
 						    block.replaces,
 						    running,
+						    &reads,
 						    warnings);
 	c.pending = pending;
+	sdt_config_writer_set_boot_id(writer, boot_id);
 	sdt_config_writer_set_commit(writer, sdt_ops_apply_commit, &c);
 	done = sdt_config_apply_write(writer, cfg, old, &block, trial, error);
 	sdt_config_writer_set_commit(writer, NULL, NULL);

@@ -217,12 +217,18 @@ sdt_ops_facts_status(SdtVerifyStatusFacts *status,
 }
 
 void
+sdt_ops_facts_history_set_boot(JsonObject *entry, const gchar *boot_id)
+{
+	if (boot_id != NULL)
+		json_object_set_string_member(entry, "boot_id", boot_id);
+}
+
+void
 sdt_ops_facts_history_mark_boot(SdtContext *ctx, JsonObject *entry)
 {
 	g_autofree gchar *boot_id = sdt_context_get_boot_id(ctx, NULL);
 
-	if (boot_id != NULL)
-		json_object_set_string_member(entry, "boot_id", boot_id);
+	sdt_ops_facts_history_set_boot(entry, boot_id);
 }
 
 gchar *
@@ -235,11 +241,10 @@ sdt_ops_facts_history_lost_warning(const gchar *why)
 			       why);
 }
 
-/* SD Tuner changed config.txt (apply, revert, verify) since boot @boot_id */
+/* SD Tuner changed config.txt (apply, revert, verify) since boot @boot_id, says @history */
 static gboolean
-sdt_ops_config_changed_this_boot(SdtContext *ctx, const gchar *boot_id)
+sdt_ops_config_changed_this_boot(JsonArray *history, const gchar *boot_id)
 {
-	g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
 	static const gchar *const kinds[] = {"apply", "revert", "verify", NULL};
 
 	for (guint i = 0; history != NULL && i < json_array_get_length(history); i++) {
@@ -255,31 +260,38 @@ sdt_ops_config_changed_this_boot(SdtContext *ctx, const gchar *boot_id)
 	return FALSE;
 }
 
-/* config.txt is what this boot runs */
+/* config.txt is what this boot runs (the boot id and the history as read) */
 static gboolean
-sdt_ops_facts_config_runs(SdtContext *ctx)
+sdt_ops_facts_config_runs(SdtContext *ctx, const SdtOpsApplyReads *reads)
 {
-	g_autofree gchar *boot_id = sdt_context_get_boot_id(ctx, NULL);
-
-	return boot_id != NULL && !sdt_ops_facts_tryboot_active(ctx) &&
-	       !sdt_ops_config_changed_this_boot(ctx, boot_id);
+	return reads->boot_id != NULL && !sdt_ops_facts_tryboot_active(ctx) &&
+	       !sdt_ops_config_changed_this_boot(reads->history, reads->boot_id);
 }
 
 gchar *
 sdt_ops_facts_running_sha256(SdtContext *ctx)
 {
 	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, NULL);
+	g_autofree gchar *boot_id = NULL;
+	g_autoptr(JsonArray) history = NULL;
 
-	if (writer == NULL || !sdt_ops_facts_config_runs(ctx))
+	if (writer == NULL)
+		return NULL;
+	boot_id = sdt_context_get_boot_id(ctx, NULL);
+	if (boot_id == NULL || sdt_ops_facts_tryboot_active(ctx))
+		return NULL;
+	history = sdt_history_list(ctx, NULL);
+	if (sdt_ops_config_changed_this_boot(history, boot_id))
 		return NULL;
 	return sdt_config_writer_hash_config(writer);
 }
 
 gchar *
-sdt_ops_facts_running_sha256_of(SdtContext *ctx, GBytes *config)
+sdt_ops_facts_running_sha256_of(SdtContext *ctx, GBytes *config, const SdtOpsApplyReads *reads)
 {
 	g_return_val_if_fail(config != NULL, NULL);
-	if (!sdt_ops_facts_config_runs(ctx))
+	g_return_val_if_fail(reads != NULL, NULL);
+	if (!sdt_ops_facts_config_runs(ctx, reads))
 		return NULL;
 	return sdt_config_writer_hash(config);
 }

@@ -54,6 +54,17 @@ void sdt_ops_facts_status(SdtVerifyStatusFacts *status,
 			  const SdtInfo *info);
 
 /*
+ * What one apply reads once, at its start, and hands down (issue 36): this
+ * boot's id (sdt_context_get_boot_id()) and the history before the change
+ * (sdt_history_list()).  The running config.txt, the pending record, the
+ * history entry and the writer's journal all take them from here.
+ */
+typedef struct {
+	const gchar *boot_id; /* NULL: unknown */
+	JsonArray *history;   /* oldest first; NULL: none or unreadable */
+} SdtOpsApplyReads;
+
+/*
  * The SHA-256 of the config.txt this boot runs with, or NULL when that is
  * not known: a tryboot boot (it runs tryboot.txt), or a change SD Tuner made
  * (apply, revert, verify) since this boot, so that config.txt is not what
@@ -61,11 +72,17 @@ void sdt_ops_facts_status(SdtVerifyStatusFacts *status,
  * config.txt in effect is the "before" of a change (sdt_ops_verify_record_pending_new()).
  */
 gchar *sdt_ops_facts_running_sha256(SdtContext *ctx);
-/* as sdt_ops_facts_running_sha256(), with @config the bytes of config.txt as just read */
-gchar *sdt_ops_facts_running_sha256_of(SdtContext *ctx, GBytes *config);
+/*
+ * as sdt_ops_facts_running_sha256(), with @config the bytes of config.txt as
+ * just read and the boot id and the history as the apply read them
+ */
+gchar *
+sdt_ops_facts_running_sha256_of(SdtContext *ctx, GBytes *config, const SdtOpsApplyReads *reads);
 
 /* adds "boot_id", this boot's, to a history entry of a config change */
 void sdt_ops_facts_history_mark_boot(SdtContext *ctx, JsonObject *entry);
+/* the same with the boot id as read (@boot_id NULL: unknown, no member) */
+void sdt_ops_facts_history_set_boot(JsonObject *entry, const gchar *boot_id);
 /* the warning of an answer whose history entry could not be saved (@why: the error) */
 gchar *sdt_ops_facts_history_lost_warning(const gchar *why);
 
@@ -76,7 +93,8 @@ gchar *sdt_ops_facts_history_lost_warning(const gchar *why);
  * are those of the last benchmark of the card measured under @config_sha256,
  * the config.txt in effect before the change (sdt_ops_facts_running_sha256());
  * with none (or @config_sha256 NULL) a sentence in @warnings says that the
- * verification will undo it.
+ * verification will undo it.  The boot id and the history are the apply's
+ * (@reads).
  */
 SdtVerifyPendingState *sdt_ops_verify_record_pending_new(SdtContext *ctx,
 							 const gchar *id,
@@ -85,6 +103,7 @@ SdtVerifyPendingState *sdt_ops_verify_record_pending_new(SdtContext *ctx,
 							 const gchar *filter,
 							 guint replaces,
 							 const gchar *config_sha256,
+							 const SdtOpsApplyReads *reads,
 							 GPtrArray *warnings);
 
 /* fills in "pending_verification" (or why it cannot be read) and "last_verification" */

@@ -88,12 +88,12 @@ sdt_ops_verify_taken_by(JsonObject *e, GDateTime *until_dt)
 	return t != NULL && g_date_time_compare(t, until_dt) <= 0;
 }
 
-GPtrArray *
-sdt_ops_verify_record_last_card_bench(SdtContext *ctx,
-				      const gchar *until,
-				      const gchar *config_sha256)
+/* sdt_ops_verify_record_last_card_bench() in @history, as read (oldest first; NULL: none) */
+static GPtrArray *
+sdt_ops_verify_record_last_card_bench_in(JsonArray *history,
+					 const gchar *until,
+					 const gchar *config_sha256)
 {
-	g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
 	g_autoptr(GDateTime) until_dt =
 		until != NULL ? g_date_time_new_from_iso8601(until, NULL) : NULL;
 
@@ -122,13 +122,23 @@ sdt_ops_verify_record_last_card_bench(SdtContext *ctx,
 	return NULL;
 }
 
+GPtrArray *
+sdt_ops_verify_record_last_card_bench(SdtContext *ctx,
+				      const gchar *until,
+				      const gchar *config_sha256)
+{
+	g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
+
+	return sdt_ops_verify_record_last_card_bench_in(history, until, config_sha256);
+}
+
 /*
  * The figures to compare with after the restart: those of the last benchmark
  * of the card measured under the config.txt in effect before the change
  * (@config_sha256).  Without them a warning says what the verification will do.
  */
 static GPtrArray *
-sdt_ops_verify_before(SdtContext *ctx,
+sdt_ops_verify_before(JsonArray *history,
 		      const SdtVerifyChange *change,
 		      const gchar *config_sha256,
 		      GPtrArray *warnings)
@@ -136,13 +146,13 @@ sdt_ops_verify_before(SdtContext *ctx,
 	g_autoptr(GPtrArray) any = NULL;
 	GPtrArray *before =
 		config_sha256 != NULL
-			? sdt_ops_verify_record_last_card_bench(ctx, NULL, config_sha256)
+			? sdt_ops_verify_record_last_card_bench_in(history, NULL, config_sha256)
 			: NULL;
 
 	/* a safety change is kept without being faster: it needs no "before" */
 	if (before != NULL || sdt_verify_change_is_safety(change))
 		return before;
-	any = sdt_ops_verify_record_last_card_bench(ctx, NULL, NULL);
+	any = sdt_ops_verify_record_last_card_bench_in(history, NULL, NULL);
 	if (any == NULL)
 		g_ptr_array_add(
 			warnings,
@@ -169,6 +179,7 @@ sdt_ops_verify_record_pending_new(SdtContext *ctx,
 				  const gchar *filter,
 				  guint replaces,
 				  const gchar *config_sha256,
+				  const SdtOpsApplyReads *reads,
 				  GPtrArray *warnings)
 {
 	g_autoptr(SdtVerifyPendingState) p = NULL;
@@ -180,10 +191,10 @@ sdt_ops_verify_record_pending_new(SdtContext *ctx,
 	p->id = g_strdup(id);
 	p->original_id = g_strdup(id);
 	p->trial = trial;
-	p->boot_id = sdt_context_get_boot_id(ctx, NULL);
+	p->boot_id = g_strdup(reads->boot_id);
 	p->time = sdt_ops_verify_record_now_iso(ctx);
 	/* the figures to compare with after the restart; they stay through step downs */
-	p->before = sdt_ops_verify_before(ctx, &change, config_sha256, warnings);
+	p->before = sdt_ops_verify_before(reads->history, &change, config_sha256, warnings);
 	p->filter = g_strdup(filter);
 	p->type_code = type_code;
 	p->replaces = replaces;

@@ -35,9 +35,11 @@ struct _SdtConfigWriter {
 	gchar *real_path; /* after following a symlink inside the boot partition */
 	SdtConfigWriterIo io;
 	gint lock_fd;
-	GError *lock_error;        /* the lock sdt_config_writer_read() could not take */
-	gint config_fd;            /* the descriptor config.txt was last read from; -1: none */
-	SdtContext *ctx;           /* the clock and the boot id; %NULL: the real time, no boot id */
+	GError *lock_error;   /* the lock sdt_config_writer_read() could not take */
+	gint config_fd;       /* the descriptor config.txt was last read from; -1: none */
+	SdtContext *ctx;      /* the clock and the boot id; %NULL: the real time, no boot id */
+	gboolean boot_id_set; /* the boot id is @boot_id, not read from @ctx */
+	gchar *boot_id;
 	gboolean journal_fallback; /* a damaged journal is set aside (verify's undo) */
 	SdtConfigWriterCommit commit;
 	gpointer commit_data;
@@ -59,6 +61,7 @@ sdt_config_writer_finalize(GObject *object)
 	g_free(self->display_path);
 	g_free(self->state_dir);
 	g_free(self->real_path);
+	g_free(self->boot_id);
 	g_clear_object(&self->ctx);
 	G_OBJECT_CLASS(sdt_config_writer_parent_class)->finalize(object);
 }
@@ -612,7 +615,18 @@ gchar *
 sdt_config_writer_get_boot_id(SdtConfigWriter *self)
 {
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
+	if (self->boot_id_set)
+		return g_strdup(self->boot_id);
 	return self->ctx != NULL ? sdt_context_get_boot_id(self->ctx, NULL) : NULL;
+}
+
+void
+sdt_config_writer_set_boot_id(SdtConfigWriter *self, const gchar *boot_id)
+{
+	g_return_if_fail(SDT_IS_CONFIG_WRITER(self));
+	g_free(self->boot_id);
+	self->boot_id = g_strdup(boot_id);
+	self->boot_id_set = TRUE;
 }
 
 gchar *

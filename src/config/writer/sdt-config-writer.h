@@ -121,8 +121,16 @@ JsonObject *sdt_config_journal_get(SdtConfigWriter *self);
  * @error when it cannot be read or does not match the schema.
  */
 gboolean sdt_config_journal_read(SdtConfigWriter *self, JsonObject **journal, GError **error);
-/* sdt_context_get_boot_id() of the writer's context, or NULL (none for explicit paths) */
+/*
+ * sdt_context_get_boot_id() of the writer's context, or NULL (none for explicit
+ * paths); the one given to sdt_config_writer_set_boot_id() once it is set
+ */
 gchar *sdt_config_writer_get_boot_id(SdtConfigWriter *self);
+/*
+ * The boot id the writer records in its journals (@boot_id NULL: unknown), as
+ * the caller read it once for the whole operation (an apply: issue 36)
+ */
+void sdt_config_writer_set_boot_id(SdtConfigWriter *self, const gchar *boot_id);
 /* the sha256 of config.txt now, or NULL when it cannot be read */
 gchar *sdt_config_writer_hash_config(SdtConfigWriter *self);
 /*
