@@ -12,8 +12,8 @@
 #include "sdt-check-words.h"
 #include "sdt-disk-words.h"
 #include "sdt-health-page.h"
+#include "sdt-health-report.h"
 #include "sdt-app-inhibit.h"
-#include "sdt-json-reader.h"
 #include "sdt-l10n.h"
 #include "sdt-client-job.h"
 #include "sdt-session.h"
@@ -56,29 +56,17 @@ sdt_health_page_set_running(SdtHealthPage *self, gboolean running)
 	}
 }
 
-/* a number member, FALSE when missing or null */
-static gboolean
-sdt_health_page_num(JsonObject *obj, const gchar *member, gdouble *value)
-{
-	gdouble v = obj != NULL ? sdt_json_reader_get_number(obj, member) : NAN;
-	if (isnan(v))
-		return FALSE;
-	*value = v;
-	return TRUE;
-}
-
+/* a size of the report in GB ("12.3"), or NULL when unknown */
 static gchar *
 sdt_health_page_gb(gint64 bytes)
 {
-	return g_strdup_printf("%.1f", (gdouble) bytes / 1e9);
+	return bytes >= 0 ? g_strdup_printf("%.1f", (gdouble) bytes / 1e9) : NULL;
 }
 
 /* what the card's registers say about whether it is genuine */
 static void
-sdt_health_page_show_registers(SdtHealthPage *self, JsonObject *registers)
+sdt_health_page_show_registers(SdtHealthPage *self, const SdtHealthReportRegisters *registers)
 {
-	JsonArray *findings = sdt_json_reader_get_array(registers, "findings");
-	guint n = findings != NULL ? json_array_get_length(findings) : 0;
 	g_autoptr(GString) text = g_string_new(NULL);
 
 	if (registers == NULL) {
@@ -86,7 +74,7 @@ sdt_health_page_show_registers(SdtHealthPage *self, JsonObject *registers)
 				   _("The card's registers cannot be read."));
 		return;
 	}
-	if (n == 0)
+	if (registers->findings->len == 0)
 		g_string_append(text,
 				_("Registers: plausible. Nothing in what the card says "
 				  "about itself is suspicious."));
@@ -94,24 +82,22 @@ sdt_health_page_show_registers(SdtHealthPage *self, JsonObject *registers)
 		g_string_append(text,
 				_("Registers: suspicious. This alone does not prove a "
 				  "fake; run the check below."));
-	for (guint i = 0; i < n; i++) {
-		JsonObject *f = json_array_get_object_element(findings, i);
+	for (guint i = 0; i < registers->findings->len; i++) {
+		const SdtHealthReportFinding *f = g_ptr_array_index(registers->findings, i);
 		/* the helper sends English (docs/ARCHITECTURE.md): shown in the user's */
-		g_string_append_printf(text,
-				       "\n• %s",
-				       sdt_l10n_tr(sdt_json_reader_get_string(f, "message")));
+		g_string_append_printf(text, "\n• %s", sdt_l10n_tr(f->message));
 	}
 	gtk_label_set_text(GTK_LABEL(self->registers_label), text->str);
 }
 
 /* under the registers: the card checked before in a reader or another slot */
 static void
-sdt_health_page_show_checked_before(SdtHealthPage *self, JsonObject *before)
+sdt_health_page_show_checked_before(SdtHealthPage *self, const SdtHealthReportCheckedBefore *before)
 {
-	g_autofree gchar *said =
-		sdt_check_words_checked_before(sdt_json_reader_get_string(before, "match"),
-					       sdt_json_reader_get_string(before, "time"),
-					       sdt_json_reader_get_string(before, "verdict"));
+	g_autofree gchar *said = before != NULL ? sdt_check_words_checked_before(before->match,
+										 before->time,
+										 before->verdict)
+						: NULL;
 	g_autofree gchar *text = NULL;
 
 	if (said == NULL)
@@ -122,24 +108,15 @@ sdt_health_page_show_checked_before(SdtHealthPage *self, JsonObject *before)
 	gtk_label_set_text(GTK_LABEL(self->registers_label), text);
 }
 
-/* @member of @obj in GB ("12.3"), or NULL when it is not a number */
-static gchar *
-sdt_health_page_member_gb(JsonObject *obj, const gchar *member)
-{
-	gdouble v;
-	return sdt_health_page_num(obj, member, &v) ? sdt_health_page_gb((gint64) v) : NULL;
-}
-
 /* how much was written, and how long the card may last at that rate */
 static void
-sdt_health_page_append_writes(GString *wear, JsonObject *obj)
+sdt_health_page_append_writes(GString *wear, const SdtHealthReport *r)
 {
-	JsonObject *boot = sdt_json_reader_get_object(obj, "since_boot");
-	JsonObject *projection = sdt_json_reader_get_object(obj, "projection");
-	g_autofree gchar *lifetime = sdt_health_page_member_gb(obj, "lifetime_write_bytes");
-	g_autofree gchar *since_boot = sdt_health_page_member_gb(boot, "written_bytes");
-	g_autofree gchar *per_day = sdt_health_page_member_gb(obj, "writes_per_day_bytes");
-	gdouble v;
+	g_autofree gchar *lifetime = sdt_health_page_gb(r->lifetime_write_bytes);
+	g_autofree gchar *since_boot = sdt_health_page_gb(r->written_bytes);
+	g_autofree gchar *per_day = isnan(r->writes_per_day_bytes)
+					    ? NULL
+					    : sdt_health_page_gb((gint64) r->writes_per_day_bytes);
 
 	if (lifetime != NULL) {
 		/* Translators: %s is a number of GB */
@@ -160,7 +137,9 @@ sdt_health_page_append_writes(GString *wear, JsonObject *obj)
 		g_string_append_printf(wear, _("Writes per day: %s GB"), per_day);
 		g_string_append_c(wear, '\n');
 	}
-	if (projection != NULL && sdt_health_page_num(projection, "years", &v)) {
+	if (r->projection != NULL && !isnan(r->projection->years)) {
+		gdouble v = r->projection->years;
+
 		/* Translators: %.0f is a whole number of years */
 		g_string_append_printf(
 			wear,
@@ -168,22 +147,19 @@ sdt_health_page_append_writes(GString *wear, JsonObject *obj)
 				 "At this rate the card may last about %.0f more years.",
 				 sdt_l10n_plural_count(v)),
 			v);
-		g_string_append_printf(
-			wear,
-			"\n%s\n",
-			sdt_l10n_tr(sdt_json_reader_get_string(projection, "assumption")));
+		g_string_append_printf(wear, "\n%s\n", sdt_l10n_tr(r->projection->assumption));
 	}
 }
 
 /* kernel errors, a read-only mount and slower benchmarks: signs of a worn card */
 static void
-sdt_health_page_append_warnings(GString *wear, JsonObject *obj)
+sdt_health_page_append_warnings(GString *wear, const SdtHealthReport *r)
 {
-	JsonArray *alerts =
-		sdt_json_reader_get_array(sdt_json_reader_get_object(obj, "trend"), "alerts");
-	gdouble v;
+	GPtrArray *alerts = r->trend != NULL ? r->trend->alerts : NULL;
 
-	if (sdt_health_page_num(obj, "kernel_errors_since_boot", &v)) {
+	if (r->kernel_errors_since_boot >= 0) {
+		gdouble v = (gdouble) r->kernel_errors_since_boot;
+
 		g_string_append_printf(wear,
 				       ngettext("The kernel reported %.0f card error since the "
 						"computer started.",
@@ -193,23 +169,23 @@ sdt_health_page_append_warnings(GString *wear, JsonObject *obj)
 				       v);
 		g_string_append_c(wear, '\n');
 	}
-	if (sdt_json_reader_get_bool(obj, "read_only", FALSE))
+	if (r->read_only)
 		g_string_append(wear,
 				_("A file system on the card is mounted read-only: the kernel may "
 				  "have stopped writing to it after errors.\n"));
-	if (sdt_json_reader_get_string(obj, "state_error") != NULL)
+	if (r->state_error != NULL)
 		/* Translators: why SD Tuner refuses its state folder, with what to do */
 		g_string_append_printf(wear,
 				       _("SD Tuner cannot read its state folder, so the benchmark "
 					 "trend leaves out its history until it is fixed: %s\n"),
-				       sdt_l10n_tr(sdt_json_reader_get_string(obj, "state_error")));
-	if (sdt_json_reader_get_string(obj, "check_journal_damaged") != NULL) {
-		g_autofree gchar *words = sdt_check_result_damaged_journal_words(
-			sdt_json_reader_get_string(obj, "check_journal_damaged"));
+				       sdt_l10n_tr(r->state_error));
+	if (r->check_journal_damaged != NULL) {
+		g_autofree gchar *words =
+			sdt_check_result_damaged_journal_words(r->check_journal_damaged);
 		g_string_append_printf(wear, "%s\n", words);
 	}
-	for (guint i = 0; alerts != NULL && i < json_array_get_length(alerts); i++) {
-		const gchar *metric = json_array_get_string_element(alerts, i);
+	for (guint i = 0; alerts != NULL && i < alerts->len; i++) {
+		const gchar *metric = g_ptr_array_index(alerts, i);
 		if (g_strcmp0(metric, "seq_write_mb_s") == 0)
 			g_string_append(wear,
 					_("Alert: sequential writes got clearly slower over the "
@@ -223,64 +199,61 @@ sdt_health_page_append_warnings(GString *wear, JsonObject *obj)
 
 /* eMMC and its own wear report, or a card that is not the system disk: said first */
 static gboolean
-sdt_health_page_append_disk(GString *wear, JsonObject *obj)
+sdt_health_page_append_disk(GString *wear, const SdtHealthReportCard *card)
 {
-	JsonObject *card = sdt_json_reader_get_object(obj, "card");
-	gboolean emmc = FALSE;
-	gboolean holds = sdt_json_reader_get_bool(card, "holds_system", TRUE);
-	const gchar *system = sdt_json_reader_get_string(card, "system_device");
-	g_autoptr(SdtInfoReportEmmc) w = NULL;
 	g_autofree gchar *elsewhere = NULL;
 
-	if (card != NULL && sdt_info_report_read_emmc(card, "card", &w, NULL) && w != NULL) {
-		g_autofree gchar *words = sdt_disk_words_emmc_wear(w);
+	if (card->emmc != NULL) {
+		g_autofree gchar *words = sdt_disk_words_emmc_wear(card->emmc);
 		g_string_append_printf(wear, "%s\n", words);
-		emmc = TRUE;
 	}
-	elsewhere = sdt_disk_words_system(holds ? SDT_INFO_REPORT_FLAG_UNKNOWN
-						: SDT_INFO_REPORT_FLAG_NO,
-					  system);
+	elsewhere = sdt_disk_words_system(card->holds_system == SDT_INFO_REPORT_FLAG_NO
+						  ? SDT_INFO_REPORT_FLAG_NO
+						  : SDT_INFO_REPORT_FLAG_UNKNOWN,
+					  card->system_device);
 	if (elsewhere != NULL)
 		g_string_append_printf(wear, "%s\n", elsewhere);
-	return emmc;
+	return card->emmc != NULL;
 }
 
 static void
-sdt_health_page_show_health(SdtHealthPage *self, JsonObject *obj)
+sdt_health_page_show_health(SdtHealthPage *self, const SdtHealthReport *r)
 {
 	g_autoptr(GString) wear = g_string_new(NULL);
 
-	if (sdt_health_page_append_disk(wear, obj)) {
+	if (sdt_health_page_append_disk(wear, &r->card)) {
 		gtk_label_set_text(GTK_LABEL(self->registers_label),
 				   _("This is eMMC, not an SD card: the SD register checks do "
 				     "not apply to it."));
-		sdt_health_page_append_writes(wear, obj);
-		sdt_health_page_append_warnings(wear, obj);
+		sdt_health_page_append_writes(wear, r);
+		sdt_health_page_append_warnings(wear, r);
 		gtk_label_set_text(GTK_LABEL(self->wear_label), g_strchomp(wear->str));
 		return;
 	}
-	sdt_health_page_show_registers(self, sdt_json_reader_get_object(obj, "registers"));
-	sdt_health_page_show_checked_before(self,
-					    sdt_json_reader_get_object(obj, "checked_before"));
-	sdt_health_page_append_writes(wear, obj);
-	sdt_health_page_append_warnings(wear, obj);
+	sdt_health_page_show_registers(self, r->registers);
+	sdt_health_page_show_checked_before(self, r->checked_before);
+	sdt_health_page_append_writes(wear, r);
+	sdt_health_page_append_warnings(wear, r);
 	if (wear->len == 0)
 		g_string_append(wear, _("The card's write counters are not available."));
 	gtk_label_set_text(GTK_LABEL(self->wear_label), g_strchomp(wear->str));
 }
 
 static void
-sdt_health_page_health_done(gpointer page, JsonNode *root, const GError *error)
+sdt_health_page_health_done(gpointer page, const gchar *text, const GError *error_call)
 {
 	SdtHealthPage *self = SDT_HEALTH_PAGE(page);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtHealthReport) report =
+		text != NULL ? sdt_health_report_parse(text, &error) : NULL;
 
-	if (root == NULL) {
+	if (report == NULL) {
 		gtk_label_set_text(GTK_LABEL(self->wear_label),
 				   _("The card's health is not available."));
-		g_debug("no health: %s", error->message);
+		g_debug("no health: %s", error != NULL ? error->message : error_call->message);
 		return;
 	}
-	sdt_health_page_show_health(self, json_node_get_object(root));
+	sdt_health_page_show_health(self, report);
 }
 
 static void
@@ -290,7 +263,7 @@ sdt_health_page_refresh(gpointer page)
 
 	if (self->manager == NULL)
 		return;
-	sdt_session_call_json(self->manager,
+	sdt_session_call_text(self->manager,
 			      sdt_manager_call_get_health,
 			      sdt_manager_call_get_health_finish,
 			      self->cancellable,
@@ -341,11 +314,7 @@ sdt_health_page_done_cb(const gchar *result, const GError *error, gpointer user_
 		sdt_health_page_show_error(self, error);
 	} else {
 		g_autoptr(GError) error_local = NULL;
-		g_autoptr(JsonNode) root = sdt_json_reader_parse(result, &error_local);
-		g_autoptr(SdtCheckResult) check =
-			root != NULL ? sdt_check_result_from_json(json_node_get_object(root),
-								  &error_local)
-				     : NULL;
+		g_autoptr(SdtCheckResult) check = sdt_check_result_parse(result, &error_local);
 		if (check != NULL)
 			sdt_health_page_show_result(self, check);
 		else

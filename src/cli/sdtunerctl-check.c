@@ -14,7 +14,7 @@
 #include "sdt-cli-ops.h"
 #include "sdt-error.h"
 #include "sdt-client-disk-words.h"
-#include "sdt-health.h"
+#include "sdt-health-report.h"
 #include "sdt-l10n-record.h"
 #include "sdt-l10n.h"
 #include "sdt-ops.h"
@@ -131,17 +131,11 @@ sdt_cli_check_work(gpointer data, GCancellable *cancellable, GError **error)
 /* the card's register plausibility ("registers" of check and health), as the Health page
  * says it; the findings come in English and are shown in the user's language */
 static void
-sdt_cli_print_registers(JsonObject *obj)
+sdt_cli_print_registers(const SdtHealthReportRegisters *registers)
 {
-	JsonNode *node = json_object_get_member(obj, "registers");
-	JsonArray *findings;
-	guint n;
-
-	if (node == NULL || !JSON_NODE_HOLDS_OBJECT(node))
+	if (registers == NULL)
 		return;
-	findings = json_object_get_array_member(json_node_get_object(node), "findings");
-	n = findings != NULL ? json_array_get_length(findings) : 0;
-	if (n == 0)
+	if (registers->findings->len == 0)
 		g_print("%s\n",
 			_("Registers: plausible. Nothing in what the card says "
 			  "about itself is suspicious."));
@@ -150,14 +144,21 @@ sdt_cli_print_registers(JsonObject *obj)
 		g_print("%s\n",
 			_("Registers: suspicious. This alone does not prove a fake; "
 			  "“sdtunerctl check” tells."));
-	for (guint i = 0; i < n; i++) {
-		JsonObject *f = json_array_get_object_element(findings, i);
-		const gchar *message = f != NULL && json_object_has_member(f, "message")
-					       ? json_object_get_string_member(f, "message")
-					       : NULL;
-		if (message != NULL)
-			g_print("  • %s\n", sdt_l10n_tr(message));
+	for (guint i = 0; i < registers->findings->len; i++) {
+		const SdtHealthReportFinding *f = g_ptr_array_index(registers->findings, i);
+		if (f->message != NULL)
+			g_print("  • %s\n", sdt_l10n_tr(f->message));
 	}
+}
+
+/* the registers ops adds to the check result (@obj: the reply) */
+static void
+sdt_cli_check_print_registers(JsonObject *obj)
+{
+	g_autoptr(SdtHealthReportRegisters) registers = NULL;
+
+	if (sdt_health_report_read_registers(obj, NULL, &registers, NULL))
+		sdt_cli_print_registers(registers);
 }
 
 /* the map of a whole card: one character for each 64th of its addresses */
@@ -276,7 +277,7 @@ sdt_cli_check_print_human(const SdtCheckResult *r, JsonObject *obj)
 			r->cache_flushed_bytes / 1048576.0);
 	if (r->map->len > 0)
 		sdt_cli_check_print_map(r);
-	sdt_cli_print_registers(obj);
+	sdt_cli_check_print_registers(obj);
 	for (guint i = 0; i < r->notes->len; i++)
 		g_print(_("Note: %s\n"), sdt_l10n_tr(g_ptr_array_index(r->notes, i)));
 }
@@ -410,59 +411,50 @@ sdtunerctl_check(SdtCli *cli, gint argc, gchar **argv, GError **error)
 /* which disk the figures are about: eMMC and its own wear report, or a card that is not
  * the system disk */
 static void
-sdt_cli_health_print_disk(JsonObject *card)
+sdt_cli_health_print_disk(const SdtHealthReportCard *card)
 {
-	g_autoptr(SdtInfoReportEmmc) emmc = NULL;
-	JsonNode *holds = json_object_get_member(card, "holds_system");
-	const gchar *device = json_object_get_string_member_with_default(card, "device", NULL);
-	const gchar *system =
-		json_object_get_string_member_with_default(card, "system_device", NULL);
+	const SdtInfoReportEmmc *emmc = card->emmc;
+	const gchar *device = card->device != NULL ? card->device : "?";
 
-	if (sdt_info_report_read_emmc(card, "card", &emmc, NULL) && emmc != NULL) {
+	if (emmc != NULL) {
 		g_autofree gchar *summary = sdt_client_disk_words_emmc_summary(emmc->wear);
 		g_autofree gchar *a = sdt_client_disk_words_life_time(emmc->life_time_a.value);
 		g_autofree gchar *b = sdt_client_disk_words_life_time(emmc->life_time_b.value);
 		g_autofree gchar *eol = sdt_client_disk_words_pre_eol(emmc->pre_eol);
 
 		/* Translators: %s is the block device, e.g. "mmcblk0" */
-		g_print(_("eMMC %s (not an SD card): %s\n"),
-			device != NULL ? device : "?",
-			summary);
+		g_print(_("eMMC %s (not an SD card): %s\n"), device, summary);
 		g_print(_("  Life used (type A memory): %s\n"), a);
 		g_print(_("  Life used (type B memory): %s\n"), b);
 		g_print(_("  Reserved blocks (pre-EOL): %s\n"), eol);
 	}
-	if (holds != NULL && JSON_NODE_HOLDS_VALUE(holds) && !json_node_get_boolean(holds)) {
-		if (system != NULL)
+	if (card->holds_system == SDT_INFO_REPORT_FLAG_NO) {
+		if (card->system_device != NULL)
 			/* Translators: the card's device ("mmcblk0"), then the system's partition
 			 * ("nvme0n1p2") */
 			g_print(_("The system does not run from this card: the figures below are "
 				  "for %s, not for the system disk %s\n"),
-				device != NULL ? device : "?",
-				system);
+				device,
+				card->system_device);
 		else
 			g_print(_("The system does not run from this card: the figures below are "
 				  "for %s, not for the system disk\n"),
-				device != NULL ? device : "?");
+				device);
 	}
 }
 
 /* the card checked before in a reader or another slot (health "checked_before") */
 static void
-sdt_cli_health_print_checked_before(JsonObject *obj)
+sdt_cli_health_print_checked_before(const SdtHealthReportCheckedBefore *c)
 {
-	JsonNode *node = json_object_get_member(obj, "checked_before");
-	JsonObject *c =
-		node != NULL && JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
 	g_autofree gchar *when = NULL;
 	const gchar *verdict;
 
 	if (c == NULL)
 		return;
-	when = sdt_l10n_time(json_object_get_string_member_with_default(c, "time", "?"));
-	verdict = sdt_l10n_record_check_verdict(
-		json_object_get_string_member_with_default(c, "verdict", NULL));
-	if (g_strcmp0(json_object_get_string_member_with_default(c, "match", NULL), "cid") == 0)
+	when = sdt_l10n_time(c->time != NULL ? c->time : "?");
+	verdict = sdt_l10n_record_check_verdict(c->verdict);
+	if (g_strcmp0(c->match, "cid") == 0)
 		/* Translators: a date and time, then the verdict (genuine, fake, ...) */
 		g_print(_("This card was checked before, on %s: %s\n"), when, verdict);
 	else
@@ -473,67 +465,62 @@ sdt_cli_health_print_checked_before(JsonObject *obj)
 			verdict);
 }
 
+/* the figures of the writes: lifetime, since boot, per day and the projection */
 static void
-sdt_cli_health_print_human(JsonObject *obj)
+sdt_cli_health_print_writes(const SdtHealthReport *r)
 {
-	JsonObject *card = json_object_get_object_member(obj, "card");
-	JsonObject *boot = json_object_get_object_member(obj, "since_boot");
-	JsonNode *lifetime = json_object_get_member(obj, "lifetime_write_bytes");
-	JsonNode *per_day = json_object_get_member(obj, "writes_per_day_bytes");
-	JsonNode *errors = json_object_get_member(obj, "kernel_errors_since_boot");
-	JsonNode *projection = json_object_get_member(obj, "projection");
-	JsonObject *trend = json_object_get_object_member(obj, "trend");
-	JsonArray *alerts = json_object_get_array_member(trend, "alerts");
-	JsonArray *notes = json_object_get_array_member(obj, "notes");
-
-	if (!json_object_get_boolean_member(card, "present")) {
-		g_print(_("No SD card found\n"));
-		return;
-	}
-	sdt_cli_health_print_disk(card);
-	if (!JSON_NODE_HOLDS_NULL(lifetime))
+	if (r->lifetime_write_bytes >= 0)
 		g_print(_("Written over the file systems' lifetime: %.1f GB\n"),
-			json_node_get_int(lifetime) / 1e9);
-	if (!json_object_get_null_member(boot, "written_bytes"))
-		g_print(_("Written since boot: %.1f GB\n"),
-			json_object_get_int_member(boot, "written_bytes") / 1e9);
-	if (!JSON_NODE_HOLDS_NULL(per_day))
-		g_print(_("Writes per day: %.2f GB\n"), json_node_get_double(per_day) / 1e9);
-	if (!JSON_NODE_HOLDS_NULL(projection)) {
-		JsonObject *p = json_node_get_object(projection);
-		gdouble years = json_object_get_double_member(p, "years");
+			r->lifetime_write_bytes / 1e9);
+	if (r->written_bytes >= 0)
+		g_print(_("Written since boot: %.1f GB\n"), r->written_bytes / 1e9);
+	if (!isnan(r->writes_per_day_bytes))
+		g_print(_("Writes per day: %.2f GB\n"), r->writes_per_day_bytes / 1e9);
+	if (r->projection != NULL) {
+		gdouble years = r->projection->years;
 
 		/* Translators: %.0f is a whole number of years; then the assumption */
 		g_print(ngettext("At this rate the card lasts about %.0f more year.\n%s\n",
 				 "At this rate the card lasts about %.0f more years.\n%s\n",
 				 sdt_l10n_plural_count(years)),
 			years,
-			sdt_l10n_tr(json_object_get_string_member(p, "assumption")));
+			sdt_l10n_tr(r->projection->assumption));
 	}
-	if (!JSON_NODE_HOLDS_NULL(errors))
+}
+
+static void
+sdt_cli_health_print_human(const SdtHealthReport *r)
+{
+	GPtrArray *alerts = r->trend != NULL ? r->trend->alerts : NULL;
+
+	if (!r->card.present) {
+		g_print(_("No SD card found\n"));
+		return;
+	}
+	sdt_cli_health_print_disk(&r->card);
+	sdt_cli_health_print_writes(r);
+	if (r->kernel_errors_since_boot >= 0)
 		g_print(ngettext("%" PRId64 " card error reported by the kernel since boot\n",
 				 "%" PRId64 " card errors reported by the kernel since boot\n",
-				 (gulong) json_node_get_int(errors)),
-			json_node_get_int(errors));
-	if (json_object_get_boolean_member(obj, "read_only"))
+				 (gulong) r->kernel_errors_since_boot),
+			r->kernel_errors_since_boot);
+	if (r->read_only)
 		g_print(_("A file system on the card is mounted read-only\n"));
-	if (json_object_has_member(obj, "check_journal_damaged") &&
-	    !json_object_get_null_member(obj, "check_journal_damaged")) {
-		g_autofree gchar *words = sdt_check_result_damaged_journal_words(
-			json_object_get_string_member(obj, "check_journal_damaged"));
+	if (r->check_journal_damaged != NULL) {
+		g_autofree gchar *words =
+			sdt_check_result_damaged_journal_words(r->check_journal_damaged);
 		g_print("%s\n", words);
 	}
-	if (json_object_has_member(obj, "state_error") &&
-	    !json_object_get_null_member(obj, "state_error"))
+	if (r->state_error != NULL)
 		/* Translators: why SD Tuner refuses its state folder, with what to do */
 		g_print(_("SD Tuner cannot read its state folder, so the benchmark trend leaves "
 			  "out its history until it is fixed: %s\n"),
-			sdt_l10n_tr(json_object_get_string_member(obj, "state_error")));
-	sdt_cli_health_print_checked_before(obj);
-	sdt_cli_print_registers(obj);
+			sdt_l10n_tr(r->state_error));
+	sdt_cli_health_print_checked_before(r->checked_before);
+	sdt_cli_print_registers(r->registers);
 	/* the same sentences as the Health page: the JSON names the metric for scripts */
-	for (guint i = 0; i < json_array_get_length(alerts); i++) {
-		if (g_strcmp0(json_array_get_string_element(alerts, i), "seq_write_mb_s") == 0)
+	for (guint i = 0; alerts != NULL && i < alerts->len; i++) {
+		if (g_strcmp0(g_ptr_array_index(alerts, i), "seq_write_mb_s") == 0)
 			g_print("%s",
 				_("Alert: sequential writes got clearly slower over the "
 				  "benchmark history.\n"));
@@ -542,24 +529,29 @@ sdt_cli_health_print_human(JsonObject *obj)
 				_("Alert: small writes got clearly slower over the "
 				  "benchmark history.\n"));
 	}
-	for (guint i = 0; i < json_array_get_length(notes); i++)
-		g_print(_("Note: %s\n"), sdt_l10n_tr(json_array_get_string_element(notes, i)));
+	for (guint i = 0; i < r->notes->len; i++)
+		g_print(_("Note: %s\n"), sdt_l10n_tr(g_ptr_array_index(r->notes, i)));
 }
 
 gint
 sdtunerctl_check_health(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
-	g_autoptr(JsonNode) node = NULL;
+	g_autofree gchar *text = NULL;
+	g_autoptr(SdtHealthReport) report = NULL;
 	gint rc;
 
 	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
 		return rc;
-	node = sdt_cli_ops_read(cli, sdt_ops_health, sdt_manager_call_get_health_sync, error);
-	if (node == NULL)
+	text = sdt_cli_ops_read_text(cli, sdt_ops_health, sdt_manager_call_get_health_sync, error);
+	if (text == NULL)
 		return SDT_CLI_EXIT_FAILED;
-	if (cli->json)
-		sdt_cli_print_json(cli, node);
-	else
-		sdt_cli_health_print_human(json_node_get_object(node));
+	if (cli->json) {
+		sdt_cli_print_text(cli, text);
+		return SDT_CLI_EXIT_OK;
+	}
+	report = sdt_health_report_parse(text, error);
+	if (report == NULL)
+		return SDT_CLI_EXIT_FAILED;
+	sdt_cli_health_print_human(report);
 	return SDT_CLI_EXIT_OK;
 }

@@ -50,28 +50,20 @@ static const struct {
 };
 
 static void
-sdt_plausible_add(JsonBuilder *b, guint *n, const gchar *rule, gchar *message)
+sdt_plausible_add(SdtHealthReportRegisters *r, const gchar *rule, gchar *message)
 {
-	json_builder_begin_object(b);
-	json_builder_set_member_name(b, "rule");
-	json_builder_add_string_value(b, rule);
-	json_builder_set_member_name(b, "message");
-	json_builder_add_string_value(b, message);
-	json_builder_end_object(b);
-	g_free(message);
-	(*n)++;
+	sdt_health_report_registers_add(r, rule, message);
 }
 
 /* who made it: a known maker, with an OEM id it is known to use */
 static void
-sdt_plausible_check_maker(JsonBuilder *b, guint *n, const SdtCid *cid)
+sdt_plausible_check_maker(SdtHealthReportRegisters *r, const SdtCid *cid)
 {
 	gboolean listed = FALSE;
 	gboolean pair = FALSE;
 
 	if (cid->manfid == 0) {
-		sdt_plausible_add(b,
-				  n,
+		sdt_plausible_add(r,
 				  "manfid-zero",
 				  g_strdup(_("The card's manufacturer id is 0x00, which no real "
 					     "maker uses; cheap fakes often have it")));
@@ -79,8 +71,7 @@ sdt_plausible_check_maker(JsonBuilder *b, guint *n, const SdtCid *cid)
 	}
 	if (sdt_card_regs_manufacturer_name(cid->manfid) == NULL) {
 		sdt_plausible_add(
-			b,
-			n,
+			r,
 			"unknown-manufacturer",
 			g_strdup_printf(_("The manufacturer id 0x%02x is not a known card "
 					  "maker"),
@@ -95,8 +86,7 @@ sdt_plausible_check_maker(JsonBuilder *b, guint *n, const SdtCid *cid)
 	}
 	if (listed && !pair)
 		sdt_plausible_add(
-			b,
-			n,
+			r,
 			"unknown-oem-pair",
 			g_strdup_printf(_("The manufacturer id 0x%02x (%s) is not known to "
 					  "come with the OEM id “%s”"),
@@ -107,7 +97,7 @@ sdt_plausible_check_maker(JsonBuilder *b, guint *n, const SdtCid *cid)
 
 /* how big it says it is: within its card type, and near a size cards are sold in */
 static void
-sdt_plausible_check_capacity(JsonBuilder *b, guint *n, const SdtCsd *csd)
+sdt_plausible_check_capacity(SdtHealthReportRegisters *r, const SdtCsd *csd)
 {
 	guint64 cap;
 	guint64 limit;
@@ -119,8 +109,7 @@ sdt_plausible_check_capacity(JsonBuilder *b, guint *n, const SdtCsd *csd)
 	limit = csd->structure == 0 ? G_GUINT64_CONSTANT(4) << 30 : G_GUINT64_CONSTANT(2) << 40;
 	/* SDHC starts above 2 GB: a smaller v2 CSD is no real card either */
 	if (csd->structure <= 1 && (cap > limit || (csd->structure == 1 && cap <= 2000000000))) {
-		sdt_plausible_add(b,
-				  n,
+		sdt_plausible_add(r,
 				  "capacity-limit",
 				  g_strdup_printf(_("The card claims %" PRIu64
 						    " MB, more than its card type can hold"),
@@ -130,8 +119,7 @@ sdt_plausible_check_capacity(JsonBuilder *b, guint *n, const SdtCsd *csd)
 	while ((gdouble) marketing * 1.02 < (gdouble) cap)
 		marketing *= 2;
 	if (cap >= 1000000000 && (gdouble) cap < 0.85 * (gdouble) marketing)
-		sdt_plausible_add(b,
-				  n,
+		sdt_plausible_add(r,
 				  "capacity-unusual",
 				  g_strdup_printf(_("The card claims %" PRIu64
 						    " MB, which fits no real card size (it "
@@ -175,8 +163,7 @@ sdt_plausible_earliest_year(const SdtCsd *csd, const SdtScr *scr, const gchar **
 
 /* when it was made: not in the future, not before its kind of card existed */
 static void
-sdt_plausible_check_date(JsonBuilder *b,
-			 guint *n,
+sdt_plausible_check_date(SdtHealthReportRegisters *r,
 			 const SdtCid *cid,
 			 const SdtCsd *csd,
 			 const SdtScr *scr,
@@ -192,8 +179,7 @@ sdt_plausible_check_date(JsonBuilder *b,
 	ny = (guint) g_date_time_get_year(now);
 	nm = (guint) g_date_time_get_month(now);
 	if (ny >= SDT_PLAUSIBLE_CLOCK_MIN_YEAR && cid->year * 12 + cid->month > ny * 12 + nm + 1)
-		sdt_plausible_add(b,
-				  n,
+		sdt_plausible_add(r,
 				  "date-future",
 				  g_strdup_printf(_("The card says it was made in %04u-%02u, in "
 						    "the future"),
@@ -201,8 +187,7 @@ sdt_plausible_check_date(JsonBuilder *b,
 						  cid->month));
 	earliest = sdt_plausible_earliest_year(csd, scr, &because);
 	if (earliest > 0 && cid->year < earliest)
-		sdt_plausible_add(b,
-				  n,
+		sdt_plausible_add(r,
 				  "date-before-spec",
 				  /* Translators: the date, then an SD spec version or SDHC/SDXC,
 				     then a year */
@@ -215,7 +200,7 @@ sdt_plausible_check_date(JsonBuilder *b,
 
 /* what it promises against what it did */
 static void
-sdt_plausible_check_speed(JsonBuilder *b, guint *n, const SdtSsr *ssr, gdouble seq_write_mb_s)
+sdt_plausible_check_speed(SdtHealthReportRegisters *r, const SdtSsr *ssr, gdouble seq_write_mb_s)
 {
 	gint promised;
 
@@ -228,8 +213,7 @@ sdt_plausible_check_speed(JsonBuilder *b, guint *n, const SdtSsr *ssr, gdouble s
 		promised = MAX(promised, 30);
 	promised = MAX(promised, ssr->video_class);
 	if (promised > 0 && seq_write_mb_s < promised / 2.0)
-		sdt_plausible_add(b,
-				  n,
+		sdt_plausible_add(r,
 				  "speed-contradicted",
 				  g_strdup_printf(_("The card promises %d MB/s sequential "
 						    "writes, but wrote at %.1f MB/s"),
@@ -237,7 +221,7 @@ sdt_plausible_check_speed(JsonBuilder *b, guint *n, const SdtSsr *ssr, gdouble s
 						  seq_write_mb_s));
 }
 
-JsonNode *
+SdtHealthReportRegisters *
 sdt_card_plausible_judge(const SdtCid *cid,
 			 const SdtCsd *csd,
 			 const SdtScr *scr,
@@ -245,19 +229,12 @@ sdt_card_plausible_judge(const SdtCid *cid,
 			 gdouble seq_write_mb_s,
 			 GDateTime *now)
 {
-	g_autoptr(JsonBuilder) b = json_builder_new();
-	guint n = 0;
+	SdtHealthReportRegisters *r = sdt_health_report_registers_new();
 
-	json_builder_begin_object(b);
-	json_builder_set_member_name(b, "findings");
-	json_builder_begin_array(b);
-	sdt_plausible_check_maker(b, &n, cid);
-	sdt_plausible_check_capacity(b, &n, csd);
-	sdt_plausible_check_date(b, &n, cid, csd, scr, now);
-	sdt_plausible_check_speed(b, &n, ssr, seq_write_mb_s);
-	json_builder_end_array(b);
-	json_builder_set_member_name(b, "verdict");
-	json_builder_add_string_value(b, n > 0 ? "suspicious" : "plausible");
-	json_builder_end_object(b);
-	return json_builder_get_root(b);
+	sdt_plausible_check_maker(r, cid);
+	sdt_plausible_check_capacity(r, csd);
+	sdt_plausible_check_date(r, cid, csd, scr, now);
+	sdt_plausible_check_speed(r, ssr, seq_write_mb_s);
+	r->verdict = g_strdup(r->findings->len > 0 ? "suspicious" : "plausible");
+	return r;
 }

@@ -5,9 +5,8 @@
 
 #pragma once
 
-#include <json-glib/json-glib.h>
-
 #include "sdt-card-regs.h"
+#include "sdt-health-report.h"
 
 G_BEGIN_DECLS
 
@@ -27,13 +26,14 @@ G_BEGIN_DECLS
  *   speed-contradicted  a sequential write rate below half what the SSR's speed,
  *                       UHS or video class promises
  * Any of @csd, @scr, @ssr may be %NULL (unknown); @seq_write_mb_s NaN (or < 0): not measured.
- * Returns {"verdict": "plausible"|"suspicious", "findings": [{"rule", "message"}]}.
+ * Returns the verdict ("plausible", "suspicious") and the findings, as health's and check's
+ * "registers" carry them.
  */
-JsonNode *sdt_card_plausible_judge(const SdtCid *cid,
-				   const SdtCsd *csd,
-				   const SdtScr *scr,
-				   const SdtSsr *ssr,
-				   gdouble seq_write_mb_s,
-				   GDateTime *now);
+SdtHealthReportRegisters *sdt_card_plausible_judge(const SdtCid *cid,
+						   const SdtCsd *csd,
+						   const SdtScr *scr,
+						   const SdtSsr *ssr,
+						   gdouble seq_write_mb_s,
+						   GDateTime *now);
 
 G_END_DECLS

@@ -161,7 +161,7 @@ sdt_daemon_run_op(SdtDaemon *self, SdtDaemonCall *call, GError **error)
 	case SDT_DAEMON_OP_HISTORY:
 		return sdt_json_take_text(sdt_ops_history(self->ctx, error));
 	case SDT_DAEMON_OP_HEALTH:
-		return sdt_json_take_text(sdt_ops_health(self->ctx, error));
+		return sdt_ops_health(self->ctx, error);
 	case SDT_DAEMON_OP_DEVICES:
 		return sdt_ops_devices(self->ctx, error);
 	case SDT_DAEMON_OP_STATUS: {

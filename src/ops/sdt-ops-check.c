@@ -17,6 +17,7 @@
 #include "sdt-health.h"
 #include "sdt-info.h"
 #include "sdt-history.h"
+#include "sdt-ops-private.h"
 #include "sdt-ops.h"
 
 gchar *
@@ -33,17 +34,6 @@ sdt_ops_check_journal_damaged_path(SdtContext *ctx)
 	if (g_strcmp0(root, "/") != 0 && g_str_has_prefix(path, root))
 		return g_strdup(path + strlen(root) - (g_str_has_suffix(root, "/") ? 1 : 0));
 	return g_steal_pointer(&path);
-}
-
-void
-sdt_ops_check_journal_damaged(SdtContext *ctx, JsonObject *obj)
-{
-	g_autofree gchar *shown = sdt_ops_check_journal_damaged_path(ctx);
-
-	if (shown != NULL)
-		json_object_set_string_member(obj, "check_journal_damaged", shown);
-	else
-		json_object_set_null_member(obj, "check_journal_damaged");
 }
 
 JsonNode *
@@ -95,11 +85,13 @@ sdt_ops_check_owned(SdtContext *ctx,
 	/* the card's registers say "plausible" or "suspicious", never "fake" */
 	{
 		g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
+		g_autoptr(GPtrArray) benches = sdt_ops_history_benches(history);
 		SdtInfo *info = config.stand_in ? NULL : sdt_info_collect(ctx, NULL);
-		json_object_set_member(
-			json_node_get_object(node),
-			"registers",
-			sdt_health_registers(info != NULL ? info->card : NULL, history));
+		g_autoptr(SdtHealthReportRegisters) registers =
+			sdt_health_registers(info != NULL ? info->card : NULL, benches);
+		json_object_set_member(json_node_get_object(node),
+				       "registers",
+				       sdt_health_report_registers_to_json(registers));
 		if (info != NULL)
 			sdt_info_free(info);
 	}
@@ -252,6 +244,35 @@ sdt_ops_check_recognise(JsonArray *history,
 		}
 	}
 	return NULL;
+}
+
+SdtHealthReportCheckedBefore *
+sdt_ops_check_checked_before(JsonArray *history, const gchar *cid, gint64 size_bytes)
+{
+	const gchar *match = NULL;
+	JsonObject *e = sdt_ops_check_recognise(history, cid, size_bytes, &match);
+	JsonObject *id = e != NULL ? sdt_ops_check_entry_identity(e) : NULL;
+	SdtHealthReportCheckedBefore *before;
+	SdtHealthReportIdentity *i;
+
+	if (id == NULL)
+		return NULL;
+	before = sdt_health_report_checked_before_new();
+	i = &before->identity;
+	before->match = g_strdup(match);
+	before->time = g_strdup(json_object_get_string_member_with_default(e, "time", NULL));
+	before->verdict = g_strdup(json_object_get_string_member_with_default(e, "verdict", NULL));
+	i->device = g_strdup(json_object_get_string_member_with_default(id, "device", NULL));
+	i->size_bytes = json_object_get_int_member_with_default(id, "size_bytes", -1);
+	i->vendor = g_strdup(json_object_get_string_member_with_default(id, "vendor", NULL));
+	i->model = g_strdup(json_object_get_string_member_with_default(id, "model", NULL));
+	i->serial = g_strdup(json_object_get_string_member_with_default(id, "serial", NULL));
+	i->bus = g_strdup(json_object_get_string_member_with_default(id, "bus", NULL));
+	i->serial_of = g_strdup(json_object_get_string_member_with_default(id, "serial_of", NULL));
+	i->cid = g_strdup(json_object_get_string_member_with_default(id, "cid", NULL));
+	i->cid_serial =
+		g_strdup(json_object_get_string_member_with_default(id, "cid_serial", NULL));
+	return before;
 }
 
 /* the node of the device @name is (as named: the engine refuses a partition, naming the

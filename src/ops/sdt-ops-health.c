@@ -6,14 +6,15 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 #include <string.h>
 
 #include "sdt-health.h"
 #include "sdt-history.h"
 #include "sdt-info.h"
-#include "sdt-json.h"
 #include "sdt-kmsg.h"
 #include "sdt-mounts.h"
+#include "sdt-ops-private.h"
 #include "sdt-ops.h"
 
 /* `health`: the card's writes and errors from files only; the trend is in sdt-health.c */
@@ -96,38 +97,23 @@ sdt_health_word(const gchar *msg)
 
 /* "card": present, device, capacity and the CSD's write protection */
 static void
-sdt_ops_health_card(JsonBuilder *b, SdtCard *card)
+sdt_ops_health_card(SdtHealthReportCard *c, SdtCard *card)
 {
-	g_autoptr(SdtInfoReportEmmc) emmc = sdt_info_emmc_to_report(card);
-
-	json_builder_set_member_name(b, "card");
-	json_builder_begin_object(b);
-	json_builder_set_member_name(b, "present");
-	json_builder_add_boolean_value(b, card->present);
-	sdt_json_string_or_null(b, "device", card->device);
-	sdt_json_int_or_null(b, "capacity_bytes", card->capacity_bytes > 0, card->capacity_bytes);
-	sdt_json_string_or_null(b,
-				"kind",
-				card->present ? sdt_card_kind_to_string(card->kind) : NULL);
-	sdt_json_bool_or_null(b,
-			      "holds_system",
-			      card->present && card->mounts_known,
-			      card->holds_system);
-	sdt_json_string_or_null(b, "system_device", card->system_device);
-	json_builder_set_member_name(b, "write_protect");
+	c->present = card->present;
+	c->device = g_strdup(card->device);
+	c->capacity_bytes =
+		card->capacity_bytes > 0 ? card->capacity_bytes : SDT_HEALTH_REPORT_UNKNOWN;
+	c->kind = card->present ? g_strdup(sdt_card_kind_to_string(card->kind)) : NULL;
+	c->holds_system = !(card->present && card->mounts_known) ? SDT_INFO_REPORT_FLAG_UNKNOWN
+			  : card->holds_system                   ? SDT_INFO_REPORT_FLAG_YES
+								 : SDT_INFO_REPORT_FLAG_NO;
+	c->system_device = g_strdup(card->system_device);
+	c->write_protect_known = card->csd_valid;
 	if (card->csd_valid) {
-		json_builder_begin_object(b);
-		json_builder_set_member_name(b, "permanent");
-		json_builder_add_boolean_value(b, card->csd.perm_write_protect);
-		json_builder_set_member_name(b, "temporary");
-		json_builder_add_boolean_value(b, card->csd.tmp_write_protect);
-		json_builder_end_object(b);
-	} else {
-		json_builder_add_null_value(b);
+		c->write_protect_permanent = card->csd.perm_write_protect;
+		c->write_protect_temporary = card->csd.tmp_write_protect;
 	}
-	json_builder_set_member_name(b, "emmc");
-	json_builder_add_value(b, sdt_info_report_emmc_to_json(emmc));
-	json_builder_end_object(b);
+	c->emmc = sdt_info_emmc_to_report(card);
 }
 
 /* a mount of a partition of @card, as the system mounts it (not a sandbox's bind mount) */
@@ -145,7 +131,7 @@ sdt_ops_health_on_card(GPtrArray *mounts, SdtCard *card, SdtMount *m)
 
 /* one member of "partitions", with ext4's lifetime counter */
 static void
-sdt_ops_health_partition(JsonBuilder *b, SdtContext *ctx, SdtMount *m, SdtOpsHealth *h)
+sdt_ops_health_partition(SdtHealthReport *r, SdtContext *ctx, SdtMount *m, SdtOpsHealth *h)
 {
 	g_autofree gchar *base = g_path_get_basename(m->source);
 	g_autofree gchar *path = g_strdup_printf("/sys/fs/ext4/%s/lifetime_write_kbytes", base);
@@ -153,21 +139,16 @@ sdt_ops_health_partition(JsonBuilder *b, SdtContext *ctx, SdtMount *m, SdtOpsHea
 		g_strcmp0(m->fs_type, "ext4") == 0 ? sdt_health_read(ctx, path) : NULL;
 	guint64 kb = 0;
 	gboolean known = sdt_health_parse_u64(text, &kb);
+	SdtHealthReportPartition *p = sdt_health_report_add_partition(r);
 
 	/* the file system's own state (the kernel remounts it read-only after errors), not a
 	 * read-only view of it such as the helper's ProtectSystem=strict */
 	h->read_only = h->read_only || m->fs_read_only;
-	json_builder_begin_object(b);
-	json_builder_set_member_name(b, "device");
-	json_builder_add_string_value(b, base);
-	json_builder_set_member_name(b, "mount_point");
-	json_builder_add_string_value(b, m->mount_point);
-	json_builder_set_member_name(b, "filesystem");
-	json_builder_add_string_value(b, m->fs_type);
-	json_builder_set_member_name(b, "read_only");
-	json_builder_add_boolean_value(b, m->fs_read_only);
-	sdt_json_int_or_null(b, "lifetime_write_bytes", known, (gint64) (kb * 1024));
-	json_builder_end_object(b);
+	p->device = g_steal_pointer(&base);
+	p->mount_point = g_strdup(m->mount_point);
+	p->filesystem = g_strdup(m->fs_type);
+	p->read_only = m->fs_read_only;
+	p->lifetime_write_bytes = known ? (gint64) (kb * 1024) : SDT_HEALTH_REPORT_UNKNOWN;
 	if (known) {
 		h->lifetime += kb * 1024;
 		h->lifetime_known = TRUE;
@@ -176,22 +157,20 @@ sdt_ops_health_partition(JsonBuilder *b, SdtContext *ctx, SdtMount *m, SdtOpsHea
 
 /* ext4's lifetime counter, per mounted partition of the card */
 static void
-sdt_ops_health_partitions(JsonBuilder *b, SdtContext *ctx, SdtInfo *info, SdtOpsHealth *h)
+sdt_ops_health_partitions(SdtHealthReport *r, SdtContext *ctx, SdtInfo *info, SdtOpsHealth *h)
 {
-	json_builder_set_member_name(b, "partitions");
-	json_builder_begin_array(b);
 	for (guint i = 0; info->card->present && i < info->mounts->len; i++) {
 		SdtMount *m = g_ptr_array_index(info->mounts, i);
 		if (sdt_ops_health_on_card(info->mounts, info->card, m))
-			sdt_ops_health_partition(b, ctx, m, h);
+			sdt_ops_health_partition(r, ctx, m, h);
 	}
-	json_builder_end_array(b);
-	sdt_json_int_or_null(b, "lifetime_write_bytes", h->lifetime_known, (gint64) h->lifetime);
+	r->lifetime_write_bytes =
+		h->lifetime_known ? (gint64) h->lifetime : SDT_HEALTH_REPORT_UNKNOWN;
 }
 
 /* the block device's counters since boot */
 static void
-sdt_ops_health_since_boot(JsonBuilder *b, SdtContext *ctx, SdtCard *card, SdtOpsHealth *h)
+sdt_ops_health_since_boot(SdtHealthReport *r, SdtContext *ctx, SdtCard *card, SdtOpsHealth *h)
 {
 	g_autofree gchar *uptime_text = sdt_health_read(ctx, "/proc/uptime");
 
@@ -203,44 +182,34 @@ sdt_ops_health_since_boot(JsonBuilder *b, SdtContext *ctx, SdtCard *card, SdtOps
 	}
 	if (uptime_text != NULL)
 		h->uptime = g_ascii_strtod(uptime_text, NULL);
-	json_builder_set_member_name(b, "since_boot");
-	json_builder_begin_object(b);
-	sdt_json_double_or_null(b, "uptime_seconds", h->uptime > 0, h->uptime);
-	sdt_json_int_or_null(b, "written_bytes", h->stat_known, (gint64) (h->write_sectors * 512));
-	sdt_json_int_or_null(b, "read_bytes", h->stat_known, (gint64) (h->read_sectors * 512));
-	json_builder_end_object(b);
+	r->uptime_seconds = h->uptime > 0 ? h->uptime : NAN;
+	r->written_bytes =
+		h->stat_known ? (gint64) (h->write_sectors * 512) : SDT_HEALTH_REPORT_UNKNOWN;
+	r->read_bytes =
+		h->stat_known ? (gint64) (h->read_sectors * 512) : SDT_HEALTH_REPORT_UNKNOWN;
 }
 
 /* writes per day since boot (the history keeps benchmark and check runs only), and the years left
  */
 static void
-sdt_ops_health_projection(JsonBuilder *b, SdtCard *card, const SdtOpsHealth *h)
+sdt_ops_health_projection(SdtHealthReport *r, SdtCard *card, const SdtOpsHealth *h)
 {
 	gdouble per_day = -1;
 
 	if (h->stat_known && h->uptime >= 3600)
 		per_day = (gdouble) h->write_sectors * 512 / (h->uptime / 86400.0);
-	sdt_json_double_or_null(b, "writes_per_day_bytes", per_day >= 0, per_day);
-	json_builder_set_member_name(b, "projection");
+	r->writes_per_day_bytes = per_day >= 0 ? per_day : NAN;
 	if (per_day > 0 && card->capacity_bytes > 0) {
 		gdouble budget = (gdouble) card->capacity_bytes * SDT_HEALTH_WRITE_CYCLES;
 		gdouble left = budget - (h->lifetime_known ? (gdouble) h->lifetime : 0.0);
-		gdouble years = MAX(left, 0.0) / per_day / 365.25;
-		json_builder_begin_object(b);
-		json_builder_set_member_name(b, "years");
-		json_builder_add_double_value(b, years);
-		json_builder_set_member_name(b, "assumption");
-		json_builder_add_string_value(
-			b,
+		r->projection = g_new0(SdtHealthReportProjection, 1);
+		r->projection->years = MAX(left, 0.0) / per_day / 365.25;
+		r->projection->assumption = g_strdup(
 			_("A rough estimate: it assumes the card endures about 500 writes of its "
 			  "whole capacity (typical of consumer TLC flash; real cards vary widely) "
 			  "and that the writes per day since boot continue"));
-		json_builder_end_object(b);
-	} else {
-		json_builder_add_null_value(b);
 	}
 }
-
 /* a file system on the card remounted read-only: ext4's "Remounting filesystem read-only"
  * (and "... read-only" of others), FAT's "Filesystem has been set read-only" */
 static gboolean
@@ -275,7 +244,7 @@ sdt_ops_health_kernel_errors(SdtContext *ctx, SdtCard *card, guint *errors, guin
 
 /* kernel_errors_since_boot and read_only_remounts_since_boot, null without the kernel log */
 static void
-sdt_ops_health_kernel_log(JsonBuilder *b, SdtContext *ctx, SdtInfo *info)
+sdt_ops_health_kernel_log(SdtHealthReport *r, SdtContext *ctx, SdtInfo *info)
 {
 	gboolean kept = sdt_context_get_kernel_log(ctx) != NULL;
 	guint errors = 0;
@@ -283,106 +252,83 @@ sdt_ops_health_kernel_log(JsonBuilder *b, SdtContext *ctx, SdtInfo *info)
 
 	if (info->kernel_log_read)
 		sdt_ops_health_kernel_errors(ctx, info->card, &errors, &remounts);
-	sdt_json_int_or_null(b, "kernel_errors_since_boot", info->kernel_log_read, errors);
+	r->kernel_errors_since_boot =
+		info->kernel_log_read ? (gint64) errors : SDT_HEALTH_REPORT_UNKNOWN;
 	/* the helper keeps only the "mmc" records it read at its start (sd-tuner-helper.c),
 	 * without the file systems' lines: unknown there rather than a false 0 */
-	sdt_json_int_or_null(b,
-			     "read_only_remounts_since_boot",
-			     info->kernel_log_read && !kept,
-			     remounts);
+	r->read_only_remounts_since_boot =
+		info->kernel_log_read && !kept ? (gint64) remounts : SDT_HEALTH_REPORT_UNKNOWN;
 }
 
 static void
-sdt_ops_health_notes(JsonBuilder *b, const SdtCard *card, const SdtOpsHealth *h)
+sdt_ops_health_notes(GPtrArray *notes, const SdtCard *card, const SdtOpsHealth *h)
 {
-	json_builder_set_member_name(b, "notes");
-	json_builder_begin_array(b);
 	if (card->present && card->kind == SDT_CARD_KIND_EMMC)
-		json_builder_add_string_value(
-			b,
-			_("This is eMMC, not an SD card: its wear (card.emmc) is the chip's own "
-			  "estimate, which Linux read when it started; SD Tuner sends it no "
-			  "command, and the SD register checks do not apply to it"));
-	json_builder_add_string_value(b,
-				      _("SD Tuner sends no vendor-specific command (CMD56) to read "
-					"a card's wear: such commands have made cards vanish"));
+		g_ptr_array_add(
+			notes,
+			g_strdup(
+				_("This is eMMC, not an SD card: its wear (card.emmc) is the "
+				  "chip's own estimate, which Linux read when it started; SD Tuner "
+				  "sends it no command, and the SD register checks do not apply to "
+				  "it")));
+	g_ptr_array_add(notes,
+			g_strdup(_("SD Tuner sends no vendor-specific command (CMD56) to read "
+				   "a card's wear: such commands have made cards vanish")));
 	if (!h->lifetime_known)
-		json_builder_add_string_value(
-			b,
-			_("The file systems on the card do not report lifetime writes (ext4 "
-			  "does)"));
-	json_builder_end_array(b);
+		g_ptr_array_add(notes,
+				g_strdup(_("The file systems on the card do not report lifetime "
+					   "writes (ext4 does)")));
 }
 
-/* the card checked before in a reader or another slot (issue 34): the newest device
- * check that is this card (the same CID) or maybe it (the same size, no CID), or null */
+/* what the history says: the trend, the registers against the latest benchmark and the
+ * card checked before in a reader or another slot (issue 34) */
 static void
-sdt_ops_health_checked_before(JsonBuilder *b, const SdtCard *card, JsonArray *history)
+sdt_ops_health_history(SdtHealthReport *r, SdtContext *ctx, SdtCard *card)
 {
-	const gchar *match = NULL;
-	JsonObject *e =
-		card != NULL && card->present
-			? sdt_ops_check_recognise(history, card->cid_hex, card->size_bytes, &match)
-			: NULL;
+	g_autoptr(GError) error_history = NULL;
+	g_autoptr(JsonArray) history = sdt_history_list(ctx, &error_history);
+	g_autoptr(GPtrArray) benches = sdt_ops_history_benches(history);
 
-	json_builder_set_member_name(b, "checked_before");
-	if (e == NULL) {
-		json_builder_add_null_value(b);
-		return;
-	}
-	json_builder_begin_object(b);
-	sdt_json_string_or_null(b, "match", match);
-	sdt_json_string_or_null(b,
-				"time",
-				json_object_get_string_member_with_default(e, "time", NULL));
-	sdt_json_string_or_null(b,
-				"verdict",
-				json_object_get_string_member_with_default(e, "verdict", NULL));
-	json_builder_set_member_name(b, "identity");
-	json_builder_add_value(b, json_node_copy(json_object_get_member(e, "identity")));
-	json_builder_end_object(b);
+	/* a refused state folder (another user's, or others may write it, issue 33) is said,
+	 * never taken for an empty history */
+	if (error_history != NULL)
+		r->state_error = g_strdup(error_history->message);
+	r->registers = sdt_health_registers(card, benches);
+	r->trend = sdt_health_trend(benches);
+	if (card->present)
+		r->checked_before =
+			sdt_ops_check_checked_before(history, card->cid_hex, card->size_bytes);
 }
 
-JsonNode *
-sdt_ops_health(SdtContext *ctx, GError **error)
+SdtHealthReport *
+sdt_ops_health_report(SdtContext *ctx, GError **error)
 {
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
-	g_autoptr(JsonBuilder) b = json_builder_new();
-	g_autoptr(JsonArray) history = NULL;
-	g_autoptr(GError) error_history = NULL;
+	g_autoptr(SdtHealthReport) r = NULL;
 	SdtOpsHealth h = {0};
 
 	if (info == NULL)
 		return NULL;
+	r = sdt_health_report_new();
 	h.uptime = -1;
-	json_builder_begin_object(b);
-	sdt_ops_health_card(b, info->card);
-	sdt_ops_health_partitions(b, ctx, info, &h);
-	sdt_ops_health_since_boot(b, ctx, info->card, &h);
-	sdt_ops_health_projection(b, info->card, &h);
-	sdt_ops_health_kernel_log(b, ctx, info);
-	json_builder_set_member_name(b, "read_only");
-	json_builder_add_boolean_value(b, h.read_only);
+	sdt_ops_health_card(&r->card, info->card);
+	sdt_ops_health_partitions(r, ctx, info, &h);
+	sdt_ops_health_since_boot(r, ctx, info->card, &h);
+	sdt_ops_health_projection(r, info->card, &h);
+	sdt_ops_health_kernel_log(r, ctx, info);
+	r->read_only = h.read_only;
+	sdt_ops_health_history(r, ctx, info->card);
+	sdt_ops_health_notes(r->notes, info->card, &h);
+	r->check_journal_damaged = sdt_ops_check_journal_damaged_path(ctx);
+	return g_steal_pointer(&r);
+}
 
-	/* a refused state folder (another user's, or others may write it, issue 33) is said,
-	 * never taken for an empty history */
-	history = sdt_history_list(ctx, &error_history);
-	json_builder_set_member_name(b, "state_error");
-	if (error_history != NULL)
-		json_builder_add_string_value(b, error_history->message);
-	else
-		json_builder_add_null_value(b);
-	json_builder_set_member_name(b, "registers");
-	json_builder_add_value(b, sdt_health_registers(info->card, history));
-	json_builder_set_member_name(b, "trend");
-	json_builder_add_value(b, sdt_health_trend(history));
-	sdt_ops_health_checked_before(b, info->card, history);
-	sdt_ops_health_notes(b, info->card, &h);
-	json_builder_end_object(b);
-	{
-		JsonNode *root = json_builder_get_root(b);
-		sdt_ops_check_journal_damaged(ctx, json_node_get_object(root));
-		return root;
-	}
+gchar *
+sdt_ops_health(SdtContext *ctx, GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_autoptr(SdtHealthReport) report = sdt_ops_health_report(ctx, error);
+
+	return report != NULL ? sdt_health_report_to_string(report) : NULL;
 }

@@ -313,3 +313,24 @@ sdt_ops_history(SdtContext *ctx, GError **error)
 	json_node_take_object(node, g_steal_pointer(&obj));
 	return node;
 }
+
+GPtrArray *
+sdt_ops_history_benches(JsonArray *history)
+{
+	GPtrArray *benches = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_bench_record_free);
+
+	for (guint i = 0; history != NULL && i < json_array_get_length(history); i++) {
+		JsonNode *node = json_array_get_element(history, i);
+		JsonObject *e = JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
+		SdtBenchRecord *record;
+
+		if (e == NULL ||
+		    g_strcmp0(json_object_get_string_member_with_default(e, "kind", ""), "bench") !=
+			    0)
+			continue;
+		record = sdt_bench_record_from_json(e, NULL);
+		if (record != NULL)
+			g_ptr_array_add(benches, record);
+	}
+	return benches;
+}

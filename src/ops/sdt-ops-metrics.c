@@ -8,7 +8,6 @@
 #include <math.h>
 
 #include "sdt-check-result.h"
-#include "sdt-health.h"
 #include "sdt-history.h"
 #include "sdt-info.h"
 #include "sdt-ops-verify-private.h"
@@ -248,56 +247,63 @@ sdt_metrics_info(SdtProm *prom, JsonObject *info)
 		sdt_metrics_str(info, "bus.cqe"));
 }
 
+/* a count or size of health: NaN when unknown */
+static gdouble
+sdt_metrics_size(gint64 value)
+{
+	return value >= 0 ? (gdouble) value : NAN;
+}
+
 /* writes, errors and write protection from `health` */
 static void
-sdt_metrics_health(SdtProm *prom, JsonObject *health)
+sdt_metrics_health(SdtProm *prom, const SdtHealthReport *health)
 {
-	const gchar *verdict;
+	const gchar *verdict = health->registers != NULL ? health->registers->verdict : NULL;
 
 	sdt_metrics_counter(prom,
 			    "sdtuner_card_lifetime_written_bytes_total",
 			    "Bytes written to the card's ext4 file systems over their life "
 			    "(lifetime_write_kbytes)",
-			    sdt_metrics_num(health, "lifetime_write_bytes"));
+			    sdt_metrics_size(health->lifetime_write_bytes));
 	sdt_metrics_counter(prom,
 			    "sdtuner_card_written_bytes_total",
 			    "Bytes written to the card" SDT_METRICS_ONE_BOOT,
-			    sdt_metrics_num(health, "since_boot.written_bytes"));
+			    sdt_metrics_size(health->written_bytes));
 	sdt_metrics_counter(prom,
 			    "sdtuner_card_read_bytes_total",
 			    "Bytes read from the card" SDT_METRICS_ONE_BOOT,
-			    sdt_metrics_num(health, "since_boot.read_bytes"));
+			    sdt_metrics_size(health->read_bytes));
 	sdt_metrics_gauge(prom,
 			  "sdtuner_card_written_bytes_per_day",
 			  "Bytes written per day at the rate since boot (after an hour of uptime)",
-			  sdt_metrics_num(health, "writes_per_day_bytes"));
+			  health->writes_per_day_bytes);
 	sdt_metrics_counter(
 		prom,
 		"sdtuner_mmc_errors_total",
 		"Kernel log lines about the card's host or disk saying error, timeout or "
 		"failed" SDT_METRICS_ONE_BOOT,
-		sdt_metrics_num(health, "kernel_errors_since_boot"));
+		sdt_metrics_size(health->kernel_errors_since_boot));
 	sdt_metrics_counter(prom,
 			    "sdtuner_card_read_only_remounts_total",
 			    "Kernel log lines of a file system on the card remounted read-only "
 			    "after errors" SDT_METRICS_ONE_BOOT,
-			    sdt_metrics_num(health, "read_only_remounts_since_boot"));
+			    sdt_metrics_size(health->read_only_remounts_since_boot));
 	sdt_metrics_gauge(prom,
 			  "sdtuner_card_read_only",
 			  "1 when a file system on the card is mounted read-only",
-			  sdt_metrics_num(health, "read_only"));
+			  health->read_only ? 1 : 0);
 	for (guint i = 0; i < 2; i++) {
 		const gchar *kind = i == 0 ? "permanent" : "temporary";
-		g_autofree gchar *path = g_strdup_printf("card.write_protect.%s", kind);
 		const gchar *labels[] = {"kind", kind, NULL};
+		gboolean set = i == 0 ? health->card.write_protect_permanent
+				      : health->card.write_protect_temporary;
 		sdt_prom_add(prom,
 			     "sdtuner_card_write_protected",
 			     SDT_PROM_GAUGE,
 			     "The CSD register's write-protect bits: 1 when set",
 			     labels,
-			     sdt_metrics_num(health, path));
+			     health->card.write_protect_known ? (set ? 1 : 0) : NAN);
 	}
-	verdict = sdt_metrics_str(health, "registers.verdict");
 	sdt_metrics_gauge(prom,
 			  "sdtuner_card_registers_suspicious",
 			  "1 when the card's registers are implausible for a genuine card",
@@ -467,7 +473,7 @@ sdt_ops_metrics(SdtContext *ctx, GError **error)
 	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
 	g_autoptr(SdtInfoReport) report = NULL;
 	g_autoptr(JsonNode) info_doc = NULL;
-	g_autoptr(JsonNode) health = NULL;
+	g_autoptr(SdtHealthReport) health = NULL;
 	g_autoptr(JsonArray) history = NULL;
 	g_autoptr(SdtProm) prom = sdt_prom_new();
 
@@ -475,26 +481,21 @@ sdt_ops_metrics(SdtContext *ctx, GError **error)
 		return NULL;
 	report = sdt_info_to_report(info);
 	info_doc = sdt_info_report_to_json(report);
-	health = sdt_ops_health(ctx, error);
+	health = sdt_ops_health_report(ctx, error);
 	if (health == NULL)
 		return NULL;
 	/* a damaged entry is skipped, as `history` does */
 	history = sdt_history_list(ctx, NULL);
 	sdt_metrics_info(prom, json_node_get_object(info_doc));
 	if (sdt_metrics_num(json_node_get_object(info_doc), "card.present") == 1)
-		sdt_metrics_health(prom, json_node_get_object(health));
+		sdt_metrics_health(prom, health);
 	sdt_metrics_bench(prom, history);
 	sdt_metrics_check(prom, history);
 	sdt_metrics_gauge(prom,
 			  "sdtuner_check_journal_damaged",
 			  "1 when an interrupted check left a journal with no whole copy (the "
 			  "blocks it had out could not be put back; see sdtunerctl health), else 0",
-			  json_object_get_member(json_node_get_object(health),
-						 "check_journal_damaged") != NULL &&
-					  !json_object_get_null_member(json_node_get_object(health),
-								       "check_journal_damaged")
-				  ? 1.0
-				  : 0.0);
+			  health->check_journal_damaged != NULL ? 1.0 : 0.0);
 	sdt_metrics_verify(prom, history);
 	return sdt_prom_to_string(prom);
 }

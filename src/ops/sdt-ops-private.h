@@ -9,6 +9,7 @@
 
 #include "sdt-config-txt.h"
 #include "sdt-config-writer.h"
+#include "sdt-health-report.h"
 #include "sdt-info.h"
 #include "sdt-recommend.h"
 #include "sdt-status-report.h"
@@ -123,5 +124,17 @@ JsonObject *sdt_ops_history_card(SdtContext *ctx);
  * (may be NULL) marks the series of the card in the slot ("in_slot").
  */
 JsonArray *sdt_ops_history_series(JsonArray *entries, const gchar *slot_id);
+
+/*
+ * The benchmark records (SdtBenchRecord) of @history's "bench" entries, oldest first; a
+ * damaged entry (a member of the wrong type) is left out.  For health's trend and the
+ * registers of health and check.
+ */
+GPtrArray *sdt_ops_history_benches(JsonArray *history);
+
+/* health "checked_before": the device check in @history that the card of CID @cid and
+ * @size_bytes is (sdt_ops_check_recognise()), or NULL */
+SdtHealthReportCheckedBefore *
+sdt_ops_check_checked_before(JsonArray *history, const gchar *cid, gint64 size_bytes);
 
 G_END_DECLS

@@ -12,6 +12,7 @@
 #include "sdt-context.h"
 #include "sdt-check.h"
 #include "sdt-devices.h"
+#include "sdt-health-report.h"
 
 G_BEGIN_DECLS
 
@@ -142,11 +143,10 @@ gchar *sdt_ops_metrics(SdtContext *ctx, GError **error);
  */
 /*
  * status and health: "check_journal_damaged", the path of a check journal that
- * repair kept because no copy of it was whole (sdt_check_damaged_journal()), or
- * null.  What the user can still do is said where it is shown.
+ * repair kept because no copy of it was whole (sdt_check_damaged_journal()), as the
+ * user sees it (without --root's prefix), or NULL.  What the user can still do is said
+ * where it is shown.
  */
-void sdt_ops_check_journal_damaged(SdtContext *ctx, JsonObject *obj);
-/* that path as the user sees it (without --root's prefix), or NULL */
 gchar *sdt_ops_check_journal_damaged_path(SdtContext *ctx);
 
 JsonNode *sdt_ops_check(SdtContext *ctx,
@@ -225,9 +225,12 @@ JsonNode *sdt_ops_bench_soak(SdtContext *ctx,
  *   <root>/sys/fs/ext4/<partition>/lifetime_write_kbytes
  *   <root>/sys/block/<disk>/stat            (sectors written since boot)
  *   <root>/proc/uptime, <root>/proc/self/mountinfo, <root>/dev/kmsg
- * plus the card's CSD (write-protect bits) and the history (trend).
+ * plus the card's CSD (write-protect bits) and the history (trend).  The text of an
+ * SdtHealthReport (sdt-health-report.h).
  */
-JsonNode *sdt_ops_health(SdtContext *ctx, GError **error);
+gchar *sdt_ops_health(SdtContext *ctx, GError **error);
+/* the same document, filled in (metrics reads it) */
+SdtHealthReport *sdt_ops_health_report(SdtContext *ctx, GError **error);
 
 /*
  * `devices --json` (issue 34): the block devices that might be cards, each with what udev

@@ -147,7 +147,7 @@ sdt_json_bool_or_null(JsonBuilder *b, const gchar *name, gboolean known, gboolea
 		json_builder_add_boolean_value(b, value);
 }
 
-void
+static void
 sdt_json_double_or_null(JsonBuilder *b, const gchar *name, gboolean known, gdouble value)
 {
 	if (sdt_json_member_known(b, name, known))

@@ -42,7 +42,6 @@ gchar *sdt_json_take_text(JsonNode *node);
 void sdt_json_int_or_null(JsonBuilder *b, const gchar *name, gboolean known, gint64 value);
 void sdt_json_string_or_null(JsonBuilder *b, const gchar *name, const gchar *value);
 void sdt_json_bool_or_null(JsonBuilder *b, const gchar *name, gboolean known, gboolean value);
-void sdt_json_double_or_null(JsonBuilder *b, const gchar *name, gboolean known, gdouble value);
 /* NaN (the wire's one unknown, docs/ARCHITECTURE.md "The wire layer") as null */
 void sdt_json_number_or_null(JsonBuilder *b, const gchar *name, gdouble value);
 /* a member that is always known: its name and value, a JSON array of @strings */

@@ -40,29 +40,22 @@ test_run_at(const TestRegs *r, GDateTime *now)
 	gboolean have_csd = r->csd != NULL && sdt_card_regs_csd_parse(r->csd, &csd, NULL);
 	gboolean have_scr = r->scr != NULL && sdt_card_regs_scr_parse(r->scr, &scr, NULL);
 	gboolean have_ssr = r->ssr != NULL && sdt_card_regs_ssr_parse(r->ssr, &ssr, NULL);
-	g_autoptr(JsonNode) node = NULL;
-	JsonObject *obj;
-	JsonArray *findings;
+	g_autoptr(SdtHealthReportRegisters) judged = NULL;
 	GString *out;
 
 	g_assert_true(sdt_card_regs_cid_parse(r->cid, &cid, NULL));
-	node = sdt_card_plausible_judge(&cid,
-					have_csd ? &csd : NULL,
-					have_scr ? &scr : NULL,
-					have_ssr ? &ssr : NULL,
-					r->seq_write,
-					now);
-	obj = json_node_get_object(node);
-	findings = json_object_get_array_member(obj, "findings");
-	out = g_string_new(json_object_get_string_member(obj, "verdict"));
+	judged = sdt_card_plausible_judge(&cid,
+					  have_csd ? &csd : NULL,
+					  have_scr ? &scr : NULL,
+					  have_ssr ? &ssr : NULL,
+					  r->seq_write,
+					  now);
+	out = g_string_new(judged->verdict);
 	g_string_append_c(out, ':');
-	for (guint i = 0; i < json_array_get_length(findings); i++) {
-		JsonObject *f = json_array_get_object_element(findings, i);
-		g_string_append_printf(out,
-				       "%s%s",
-				       i > 0 ? "," : "",
-				       json_object_get_string_member(f, "rule"));
-		g_assert_cmpstr(json_object_get_string_member(f, "message"), !=, "");
+	for (guint i = 0; i < judged->findings->len; i++) {
+		const SdtHealthReportFinding *f = g_ptr_array_index(judged->findings, i);
+		g_string_append_printf(out, "%s%s", i > 0 ? "," : "", f->rule);
+		g_assert_cmpstr(f->message, !=, "");
 	}
 	return g_string_free(out, FALSE);
 }

@@ -115,7 +115,7 @@ test_ops_metrics_damaged_check_journal(void)
 	g_autoptr(SdtTestRoot) root = sdt_test_root_new("pi3", NULL, FALSE);
 	g_auto(GStrv) dirs = sdt_check_journal_dirs(root->ctx);
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) health = NULL;
+	g_autoptr(SdtHealthReport) health = NULL;
 	g_autoptr(JsonNode) status = NULL;
 	g_autofree gchar *status_text = NULL;
 	g_autofree gchar *text = test_ops_metrics_of(root);
@@ -133,9 +133,9 @@ test_ops_metrics_damaged_check_journal(void)
 	g_assert_cmpint(sdt_check_repair((const gchar *const *) dirs, &error), ==, 0);
 	text = test_ops_metrics_of(root);
 	g_assert_true(test_ops_metrics_has(text, "sdtuner_check_journal_damaged 1"));
-	health = sdt_ops_health(root->ctx, &error);
+	health = sdt_ops_health_report(root->ctx, &error);
 	g_assert_no_error(error);
-	g_assert_cmpstr(sdt_test_root_json_str(health, "check_journal_damaged"), ==, kept);
+	g_assert_cmpstr(health->check_journal_damaged, ==, kept);
 	status_text = sdt_ops_status(root->ctx, &error);
 	g_assert_no_error(error);
 	status = json_from_string(status_text, &error);
