@@ -519,7 +519,6 @@ sdt_ops_config_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **
 	SdtRecommendFacts facts;
 
 	g_return_val_if_fail(id != NULL, NULL);
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	/* one read of config.txt under the lock: the facts, the recommendation and
 	 * the edit are all made on it, and the write refuses if it changed since */
 	cfg = sdt_ops_apply_load(ctx, &writer, &old, error);

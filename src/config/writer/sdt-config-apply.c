@@ -271,7 +271,6 @@ sdt_config_apply(SdtConfigWriter *self, const SdtConfigBlock *block, gboolean tr
 
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
 	g_return_val_if_fail(block != NULL, NULL);
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	cfg = sdt_config_writer_begin(self, &old, error);
 	if (cfg == NULL)
 		return NULL;
@@ -536,7 +535,6 @@ sdt_config_apply_revert(SdtConfigWriter *self, GError **error)
 	SdtConfigApplyRevert *result;
 
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	cfg = sdt_config_writer_begin(self, &old, error);
 	if (cfg == NULL)
 		return NULL;
@@ -558,7 +556,6 @@ sdt_config_apply_end_trial(SdtConfigWriter *self, GError **error)
 	gboolean ok;
 
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	cfg = sdt_config_writer_begin(self, &old, error);
 	if (cfg == NULL)
 		return NULL;
