@@ -118,9 +118,12 @@ sdt_bench_io_register_buffers(SdtBenchIo *io)
 gboolean
 sdt_bench_io_backend_start_uring(SdtBenchIo *io, GError **error)
 {
+	gint rc;
+
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
 	/* room for every slot plus the fsync and the cancellation's poll */
-	gint rc = io_uring_queue_init(io->n_slots + 4, &io->ring, 0);
+	rc = io_uring_queue_init(io->n_slots + 4, &io->ring, 0);
 	if (rc < 0) {
 		g_set_error(error,
 			    SDT_ERROR,

@@ -110,9 +110,9 @@ sdt_bench_io_buffer_new(gsize size, gboolean *mapped, gboolean *huge, gint *errs
 SdtBenchIo *
 sdt_bench_io_new(SdtBenchIoBackend backend, guint depth, gint fd, gsize block_size, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	SdtBenchIo *io;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(depth > 0 && depth <= 256, NULL);
 	g_return_val_if_fail(block_size > 0 && block_size % 8 == 0, NULL);
 	g_return_val_if_fail(backend != SDT_BENCH_IO_BACKEND_SYNC || depth == 1, NULL);
@@ -648,11 +648,11 @@ out:
 gboolean
 sdt_bench_io_run(SdtBenchIo *io, const SdtBenchIoJob *job, SdtBenchIoStats *stats, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	SdtBenchIoCpuSnapshot cpu_start;
 	SdtBenchIoCpuSnapshot cpu_end;
 	gboolean ok;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_return_val_if_fail(job->block_size == io->block_size, FALSE);
 	g_return_val_if_fail(job->length >= job->block_size, FALSE);
 	g_return_val_if_fail(io->in_flight == 0, FALSE);

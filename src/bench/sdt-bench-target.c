@@ -99,10 +99,12 @@ sdt_bench_target_fs_describe(const struct statfs *sfs)
 gboolean
 sdt_bench_target_refuse_memory(const gchar *dir, const struct statfs *sfs, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	guint32 magic = sdt_bench_target_fs_magic(sfs);
+	guint32 magic;
 	g_autofree gchar *fs = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	magic = sdt_bench_target_fs_magic(sfs);
 	if (magic != TMPFS_MAGIC && magic != RAMFS_MAGIC)
 		return TRUE;
 	fs = sdt_bench_target_fs_describe(sfs);
@@ -350,9 +352,10 @@ sdt_bench_target_check_file(SdtBenchTarget *self, const struct stat *st_dir, GEr
 SdtBenchTarget *
 sdt_bench_target_open(const gchar *dir, guint64 size, SdtBenchTargetFlags flags, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtBenchTarget) self = g_new0(SdtBenchTarget, 1);
 	struct stat st_dir;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 
 	self->fd = -1;
 	self->size = size;
@@ -406,11 +409,12 @@ sdt_bench_target_open_device(const gchar *node,
 			     gboolean *read_only,
 			     GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtBenchTarget) self = g_new0(SdtBenchTarget, 1);
 	guint64 bytes = 0;
 	gint ro = 0;
 	struct stat st;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 
 	self->fd = sdt_bench_target_open_excl(node, O_RDONLY, error);
 	if (self->fd < 0)
@@ -466,9 +470,10 @@ sdt_bench_target_open_device(const gchar *node,
 gint
 sdt_bench_target_open_raw(SdtBenchTarget *self, GError **error)
 {
+	gint fd;
+
 	g_return_val_if_fail(error == NULL || *error == NULL, -1);
 	g_return_val_if_fail(self != NULL, -1);
-	gint fd;
 
 	if (self->disk_node == NULL) {
 		g_set_error(error,

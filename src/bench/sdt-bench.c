@@ -607,15 +607,16 @@ sdt_bench_run(SdtBenchTarget *target,
 	      GCancellable *cancellable,
 	      GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtBenchResult) result = g_new0(SdtBenchResult, 1);
 	SdtBenchProgress prog = {.func = progress, .user_data = user_data};
-	gdouble t0 = sdt_bench_now();
+	gdouble t0;
 	gboolean ok;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(config->file_size >= config->seq_block_size, NULL);
 	g_return_val_if_fail(config->file_size <= target->size, NULL);
 
+	t0 = sdt_bench_now();
 	result->profile = g_strdup(config->profile);
 	result->target_ci_percent = config->target_ci_percent;
 	result->tests = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_bench_test_result_free);

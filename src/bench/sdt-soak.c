@@ -501,16 +501,18 @@ sdt_soak_run(gint fd,
 	     GCancellable *cancellable,
 	     GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	guint8 *buf = NULL;
 	SdtSoakChecker check = {.fd = fd, .config = config, .cancellable = cancellable};
 	SdtSoakChunk written = {0};
 	SdtSoakChunk next = {0};
 	gboolean have_written = FALSE;
 	gboolean have_next;
-	gint64 start = g_get_monotonic_time();
+	gint64 start;
 	gboolean ok = TRUE;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	start = g_get_monotonic_time();
 	memset(result, 0, sizeof(*result));
 	result->first_bad_offset = -1;
 	g_return_val_if_fail(config->size >= 2 * SDT_SOAK_SEQ_BLOCK &&

@@ -78,12 +78,14 @@ sdt_check_device_whole(SdtCheck *self, const gchar *node, struct stat *st, GErro
 gboolean
 sdt_check_device_open(SdtCheck *self, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_return_val_if_fail(self != NULL && self->config->device != NULL, FALSE);
-	g_autofree gchar *node = realpath(self->config->device, NULL);
+	g_autofree gchar *node = NULL;
 	struct stat st;
 	gint ro = 0;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL && self->config->device != NULL, FALSE);
+
+	node = realpath(self->config->device, NULL);
 	if (node == NULL)
 		return sdt_error_set_from_errno(error,
 						errno,
@@ -135,15 +137,17 @@ sdt_check_device_open(SdtCheck *self, GError **error)
 gboolean
 sdt_check_device_reserve(SdtCheck *self, GError **error)
 {
+	SdtCheckExtent whole;
+
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_return_val_if_fail(self != NULL && self->whole_device, FALSE);
-	SdtCheckExtent whole = {
+
+	whole = (SdtCheckExtent){
 		.start = 0,
 		.len = self->claim / SDT_CHECK_BLOCK * SDT_CHECK_BLOCK,
 		.rank = 0,
 		.logical = 0,
 	};
-
 	self->extents = g_array_new(FALSE, FALSE, sizeof(SdtCheckExtent));
 	g_array_append_val(self->extents, whole);
 	self->reserved = whole.len;

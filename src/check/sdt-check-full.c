@@ -201,9 +201,10 @@ sdt_check_full_conclude(SdtCheck *self, guint64 total)
 gboolean
 sdt_check_full(SdtCheck *self, GError **error)
 {
+	guint64 total;
+
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_return_val_if_fail(self != NULL, FALSE);
-	guint64 total;
 
 	/* after the probe (sdt_check_write_phase()), which reserved the space and
 	 * showed that no address up to self->wrap_bound is an alias */
@@ -264,10 +265,12 @@ sdt_check_full_device_conclude(SdtCheck *self, guint64 end)
 gboolean
 sdt_check_full_device(SdtCheck *self, GError **error)
 {
+	guint64 end;
+
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_return_val_if_fail(self != NULL && self->whole_device, FALSE);
-	guint64 end = self->claim / SDT_CHECK_BLOCK * SDT_CHECK_BLOCK;
 
+	end = self->claim / SDT_CHECK_BLOCK * SDT_CHECK_BLOCK;
 	/* the caller named the device twice; never without it (sdt_ops_check_device) */
 	if (!self->config->destroy_data) {
 		g_set_error(error,

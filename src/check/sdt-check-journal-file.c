@@ -169,12 +169,15 @@ sdt_check_journal_file_sync_dir(const gchar *dir)
 gboolean
 sdt_check_journal_file_write_one(const gchar *dir, GByteArray *bytes, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_autofree gchar *path = g_build_filename(dir, SDT_CHECK_JOURNAL_NAME, NULL);
-	g_autofree gchar *tmp = g_strconcat(path, ".new", NULL);
+	g_autofree gchar *path = NULL;
+	g_autofree gchar *tmp = NULL;
 	gint fd;
 	gint rc;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	path = g_build_filename(dir, SDT_CHECK_JOURNAL_NAME, NULL);
+	tmp = g_strconcat(path, ".new", NULL);
 	if (!sdt_state_lock_make_dir(dir, error))
 		return FALSE;
 	g_unlink(tmp);
@@ -200,9 +203,11 @@ sdt_check_journal_file_write(const gchar *const *dirs,
 			     const SdtCheckJournal *journal,
 			     GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_autoptr(GByteArray) bytes = sdt_check_journal_file_encode(journal);
+	g_autoptr(GByteArray) bytes = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	bytes = sdt_check_journal_file_encode(journal);
 	for (guint i = 0; dirs != NULL && dirs[i] != NULL; i++)
 		if (!sdt_check_journal_file_write_one(dirs[i], bytes, error)) {
 			sdt_check_journal_file_remove(dirs);

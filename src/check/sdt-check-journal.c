@@ -310,16 +310,10 @@ sdt_journal_copy_place(SdtCheckJournalPlaces *p,
 	return copy;
 }
 
-SdtCheckJournalPlaces *
-sdt_check_journal_places_new(const gchar *const *dirs,
-			     const SdtCheckJournalTarget *target,
-			     gsize capacity,
-			     GError **error)
+/* the record of no blocks out: what every copy holds until a batch */
+static GByteArray *
+sdt_check_journal_places_closed(const SdtCheckJournalTarget *target)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	SdtCheckJournalPlaces *p = g_new0(SdtCheckJournalPlaces, 1);
-	SdtCheckJournalHeld held = {0};
-	/* the record of no blocks out: what every copy holds until a batch */
 	SdtCheckJournal closed = {
 		.disk_node = (gchar *) target->disk_node,
 		.rdev = target->rdev,
@@ -328,13 +322,28 @@ sdt_check_journal_places_new(const gchar *const *dirs,
 		.flags = target->flags,
 	};
 
+	return sdt_check_journal_file_encode(&closed);
+}
+
+SdtCheckJournalPlaces *
+sdt_check_journal_places_new(const gchar *const *dirs,
+			     const SdtCheckJournalTarget *target,
+			     gsize capacity,
+			     GError **error)
+{
+	SdtCheckJournalPlaces *p;
+	SdtCheckJournalHeld held = {0};
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
+	p = g_new0(SdtCheckJournalPlaces, 1);
 	p->copies = g_ptr_array_new_with_free_func(sdt_journal_copy_free);
 	p->card_dirs = g_ptr_array_new_with_free_func(g_free);
 	p->file_dirs = g_ptr_array_new_with_free_func(g_free);
 	p->fd = target->fd;
 	p->avoid_from = target->avoid_from;
 	p->capacity = (capacity + SDT_JOURNAL_BLOCK - 1) / SDT_JOURNAL_BLOCK * SDT_JOURNAL_BLOCK;
-	p->bytes = sdt_check_journal_file_encode(&closed);
+	p->bytes = sdt_check_journal_places_closed(target);
 	p->buf = g_aligned_alloc(p->capacity / SDT_JOURNAL_BLOCK,
 				 SDT_JOURNAL_BLOCK,
 				 SDT_JOURNAL_BLOCK);
@@ -569,9 +578,11 @@ sdt_check_journal_places_write(SdtCheckJournalPlaces *places,
 			       const SdtCheckJournal *journal,
 			       GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	SdtCheckJournal j = *journal;
+	SdtCheckJournal j;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	j = *journal;
 	j.gen = ++places->gen;
 	g_byte_array_unref(places->bytes);
 	places->bytes = sdt_check_journal_file_encode(&j);
@@ -581,11 +592,12 @@ sdt_check_journal_places_write(SdtCheckJournalPlaces *places,
 guint
 sdt_check_journal_places_recheck(SdtCheckJournalPlaces *places, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, 0);
-	gsize len = (places->bytes->len + SDT_JOURNAL_BLOCK - 1) / SDT_JOURNAL_BLOCK *
-		    SDT_JOURNAL_BLOCK;
+	gsize len;
 	guint hit = 0;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, 0);
+
+	len = (places->bytes->len + SDT_JOURNAL_BLOCK - 1) / SDT_JOURNAL_BLOCK * SDT_JOURNAL_BLOCK;
 	for (guint i = 0; i < places->copies->len; i++) {
 		SdtJournalCopy *c = g_ptr_array_index(places->copies, i);
 		gint rc = sdt_journal_copy_io(places, c, len, FALSE);
@@ -612,10 +624,11 @@ sdt_check_journal_places_recheck(SdtCheckJournalPlaces *places, GError **error)
 gboolean
 sdt_check_journal_places_close(SdtCheckJournalPlaces *places, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	SdtCheckJournal closed = {0};
 	SdtCheckJournal last = {0};
 	gboolean whole;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 
 	/* the record of no blocks out, newer than the batch's (its target from that) */
 	whole = sdt_check_journal_file_decode(places->bytes->data, places->bytes->len, &last);

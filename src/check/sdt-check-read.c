@@ -159,15 +159,15 @@ sdt_check_confirm_read_error(SdtCheck *self, guint64 good, guint64 bad)
 gboolean
 sdt_check_read_phase(SdtCheck *self, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_return_val_if_fail(self != NULL, FALSE);
-	SdtCheckAnchors anchors = {
-		.blocks = g_aligned_alloc(SDT_CHECK_MAX_ANCHORS, SDT_CHECK_BLOCK, SDT_CHECK_BLOCK),
-	};
+	SdtCheckAnchors anchors = {0};
 	guint64 good = 0;
 	guint64 bad = G_MAXUINT64;
 	gboolean ok;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
+
+	anchors.blocks = g_aligned_alloc(SDT_CHECK_MAX_ANCHORS, SDT_CHECK_BLOCK, SDT_CHECK_BLOCK);
 	sdt_check_block_report(self, "read", 0.0);
 	sdt_check_read_anchors(self, &anchors);
 	ok = sdt_check_look_for_wrap(self, &anchors, &bad, error);

@@ -428,7 +428,6 @@ sdt_journal_thaw(const gchar *const *dirs)
 gint
 sdt_check_repair_journal(const gchar *const *dirs, gchar **device, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, -1);
 	SdtCheckJournal j = {0};
 	g_autofree gchar *node = NULL;
 	gboolean same = FALSE;
@@ -436,6 +435,8 @@ sdt_check_repair_journal(const gchar *const *dirs, gchar **device, GError **erro
 	guint spoiled = 0;
 	gint count = -1;
 	gint fd = -1;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, -1);
 
 	if (device != NULL)
 		*device = NULL;

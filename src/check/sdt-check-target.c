@@ -218,12 +218,14 @@ sdt_check_target_open_disk(SdtCheck *self, GError **error)
 gboolean
 sdt_check_target_open(SdtCheck *self, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_return_val_if_fail(self != NULL, FALSE);
-	g_autoptr(SdtCheckUdev) udev = udev_new();
+	g_autoptr(SdtCheckUdev) udev = NULL;
 	g_autoptr(SdtCheckUdevDevice) dev = NULL;
 	struct stat st;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
+
+	udev = udev_new();
 	if (!sdt_check_target_dir(self, &st, error) || !sdt_check_target_fs(self, error))
 		return FALSE;
 	self->fs_dev = st.st_dev;
@@ -248,9 +250,10 @@ sdt_check_target_open(SdtCheck *self, GError **error)
 gboolean
 sdt_check_target_open_write(SdtCheck *self, GError **error)
 {
+	struct stat st;
+
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_return_val_if_fail(self != NULL, FALSE);
-	struct stat st;
 
 	self->wfd = open(self->disk_node, O_RDWR | O_DIRECT | O_CLOEXEC | O_NOCTTY);
 	if (self->wfd < 0)
@@ -567,12 +570,13 @@ sdt_check_give_back(SdtCheck *self, guint64 bytes, GError **error)
 gboolean
 sdt_check_target_reserve(SdtCheck *self, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_return_val_if_fail(self != NULL, FALSE);
 	guint64 size = 0;
 	guint64 give_back = 0;
 	guint64 floor;
 	guint64 held;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 
 	if (!sdt_check_reserve_size(self, &size, &give_back, error))
 		return FALSE;

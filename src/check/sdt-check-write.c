@@ -433,13 +433,15 @@ sdt_check_conclude(SdtCheck *self)
 gboolean
 sdt_check_write_phase(SdtCheck *self, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_return_val_if_fail(self != NULL, FALSE);
-	guint64 stride = sdt_check_align(MAX(self->claim / 2048, (guint64) SDT_CHECK_STRIDE_MIN));
+	guint64 stride;
 	guint64 run_start = 0;
 	guint64 run_len = 0;
 	g_autoptr(GArray) first = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
+
+	stride = sdt_check_align(MAX(self->claim / 2048, (guint64) SDT_CHECK_STRIDE_MIN));
 	if (self->whole_device ? !sdt_check_device_reserve(self, error)
 			       : (!sdt_check_target_reserve(self, error) ||
 				  !sdt_check_target_open_write(self, error)))

@@ -134,12 +134,13 @@ sdt_check_run(const gchar *dir,
 	      GCancellable *cancellable,
 	      GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	SdtCheck self;
 	JsonNode *node = NULL;
 	gint lock = -1;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(config != NULL && (dir != NULL) != (config->device != NULL), NULL);
+
 	if (config->journal_dirs == NULL || config->journal_dirs[0] == NULL) {
 		g_set_error_literal(error,
 				    SDT_ERROR,
@@ -236,10 +237,11 @@ sdt_check_journal_present(const gchar *const *dirs)
 gint
 sdt_check_repair_seen(const gchar *const *journal_dirs, gchar **device, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, -1);
 	gboolean busy = FALSE;
 	gint lock;
 	gint count;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, -1);
 
 	if (device != NULL)
 		*device = NULL;

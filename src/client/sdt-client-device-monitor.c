@@ -39,10 +39,12 @@ sdt_client_device_monitor_ready_cb(gint fd, GIOCondition condition, gpointer use
 SdtClientDeviceMonitor *
 sdt_client_device_monitor_new(SdtClientDeviceMonitorFunc func, gpointer user_data, GError **error)
 {
+	SdtClientDeviceMonitor *self;
+
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(func != NULL, NULL);
-	SdtClientDeviceMonitor *self = g_new0(SdtClientDeviceMonitor, 1);
 
+	self = g_new0(SdtClientDeviceMonitor, 1);
 	self->func = func;
 	self->user_data = user_data;
 	self->udev = udev_new();

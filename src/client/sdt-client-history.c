@@ -224,10 +224,11 @@ sdt_client_history_entry_read(JsonNode *node, guint index)
 SdtClientHistory *
 sdt_client_history_from_json(JsonObject *obj, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtClientHistory) history = g_new0(SdtClientHistory, 1);
 	g_autoptr(GError) error_series = NULL;
 	JsonArray *entries;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 
 	history->entries =
 		g_ptr_array_new_with_free_func((GDestroyNotify) sdt_client_history_entry_free);

@@ -183,10 +183,12 @@ sdt_client_series_one(JsonObject *o, const gchar *at, GError **first)
 gboolean
 sdt_client_series_read(JsonObject *obj, GPtrArray *out, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	GError *first = NULL;
-	GPtrArray *pairs = sdt_client_series_objects(obj, NULL, "series", &first);
+	GPtrArray *pairs;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	pairs = sdt_client_series_objects(obj, NULL, "series", &first);
 	for (guint i = 0; i + 1 < pairs->len; i += 2)
 		g_ptr_array_add(out,
 				sdt_client_series_one(g_ptr_array_index(pairs, i),

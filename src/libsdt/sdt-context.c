@@ -58,9 +58,10 @@ sdt_context_init(SdtContext *self)
 SdtContext *
 sdt_context_new(const gchar *root, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtContext) self = g_object_new(SDT_TYPE_CONTEXT, NULL);
 	g_autofree gchar *canon = NULL;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 
 	if (root == NULL)
 		root = g_getenv("SDTUNER_ROOT");
@@ -138,9 +139,10 @@ sdt_context_read_kernel_file(SdtContext *self,
 gchar *
 sdt_context_get_boot_id(SdtContext *self, GError **error)
 {
+	g_autofree gchar *text = NULL;
+
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(self != NULL, NULL);
-	g_autofree gchar *text = NULL;
 
 	if (!sdt_context_read_kernel_file(self,
 					  "/proc/sys/kernel/random/boot_id",

@@ -81,9 +81,10 @@ sdt_error_from_errno(gint errsv)
 gboolean
 sdt_error_set_from_errno(GError **error, gint errsv, const gchar *format, ...)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	va_list args;
 	g_autofree gchar *msg = NULL;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 
 	va_start(args, format);
 	msg = g_strdup_vprintf(format, args);

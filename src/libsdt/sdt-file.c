@@ -77,12 +77,12 @@ sdt_file_read_bounded_fd(const gchar *path,
 			 gint *fd_out,
 			 GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autofree gchar *buf = NULL;
 	struct stat st;
 	gsize used = 0;
 	gint fd;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_return_val_if_fail(path != NULL, FALSE);
 	g_return_val_if_fail(contents != NULL, FALSE);
 
@@ -220,12 +220,13 @@ sdt_file_open_under_root(const gchar *root, const gchar *path, gint flags, gbool
 gint
 sdt_file_open_in_root(const gchar *root, const gchar *path, gint flags, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, -1);
 	g_autofree gchar *shown = NULL;
 	gboolean outside = FALSE;
 	gint fd, errsv;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, -1);
 	g_return_val_if_fail(path != NULL && path[0] == '/', -1);
+
 	flags |= O_NOFOLLOW | O_CLOEXEC | O_NOCTTY;
 	if (!sdt_file_has_root(root))
 		fd = open(path, flags);
@@ -342,13 +343,13 @@ sdt_file_read_kernel(const gchar *root,
 		     gsize *len,
 		     GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autofree gchar *shown = NULL;
 	struct stat st;
 	gsize used = 0;
 	gint fd, errsv = 0;
 	gboolean ok;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_return_val_if_fail(contents != NULL, FALSE);
 	g_return_val_if_fail(max_len < G_MAXSIZE / 2, FALSE);
 

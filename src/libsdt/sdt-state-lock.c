@@ -85,11 +85,14 @@ sdt_state_dir_trusted(const gchar *path, const struct stat *st, gboolean strict,
 gboolean
 sdt_state_lock_check_dir(const gchar *dir, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_autofree gchar *path = g_canonicalize_filename(dir, NULL);
-	gboolean ours = sdt_state_dir_is_ours(path);
+	g_autofree gchar *path = NULL;
+	gboolean ours;
 	gboolean first = TRUE;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	path = g_canonicalize_filename(dir, NULL);
+	ours = sdt_state_dir_is_ours(path);
 	/* @dir itself never through a link; the folders above it as the kernel
 	 * resolves them (/var/run is a link to /run on every Debian) */
 	for (gchar *p = g_strdup(path);; first = FALSE) {
@@ -122,10 +125,11 @@ sdt_state_lock_check_dir(const gchar *dir, GError **error)
 gint
 sdt_state_lock(const gchar *dir, const gchar *name, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, -1);
 	g_autoptr(GDir) d = NULL;
 	const gchar *entry;
 	gint fd;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, -1);
 
 	if (!sdt_state_lock_check_dir(dir, error))
 		return -1;
@@ -174,9 +178,10 @@ sdt_state_dir_create(const gchar *dir, mode_t mode)
 gboolean
 sdt_state_lock_make_dir(const gchar *dir, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	struct stat st;
 	gint errsv;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 
 	/* before anything is created in it: whose it is */
 	if (!sdt_state_lock_check_dir(dir, error))

@@ -248,8 +248,6 @@ sdt_ops_bench_device(SdtContext *ctx,
 		     GCancellable *cancellable,
 		     GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_return_val_if_fail(SDT_IS_CONTEXT(ctx) && device != NULL, NULL);
 	g_autoptr(SdtContext) host = NULL;
 	g_autoptr(GPtrArray) mounts = NULL;
 	g_autoptr(GPtrArray) devices = NULL;
@@ -260,6 +258,9 @@ sdt_ops_bench_device(SdtContext *ctx,
 	const gchar *writes;
 	gboolean read_only = FALSE;
 	SdtDevice *d;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(SDT_IS_CONTEXT(ctx) && device != NULL, NULL);
 
 	if (g_strcmp0(profile, "soak") == 0) {
 		g_set_error_literal(error,

@@ -238,7 +238,6 @@ sdt_ops_bench_run(SdtContext *ctx,
 		  GCancellable *cancellable,
 		  GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtBenchTarget) target = NULL;
 	g_autoptr(SdtBenchResult) result = NULL;
 	g_autoptr(SdtBenchRecord) record = NULL;
@@ -247,7 +246,9 @@ sdt_ops_bench_run(SdtContext *ctx,
 	g_autoptr(GError) error_history = NULL;
 	g_auto(SdtBenchCardDir) card = {0};
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(SDT_IS_CONTEXT(ctx), NULL);
+
 	dir = sdt_ops_bench_card_dir(ctx,
 				     dir,
 				     config->file_size,
@@ -298,8 +299,9 @@ sdt_ops_bench(SdtContext *ctx,
 	      GCancellable *cancellable,
 	      GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	SdtBenchConfig config;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 
 	if (g_strcmp0(profile, "soak") == 0)
 		return sdt_ops_bench_soak(ctx,
@@ -378,14 +380,15 @@ sdt_ops_bench_soak(SdtContext *ctx,
 		   GCancellable *cancellable,
 		   GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtBenchTarget) target = NULL;
 	g_autoptr(GError) error_history = NULL;
 	SdtSoakConfig config = {0};
 	SdtSoakResult res;
 	JsonNode *node;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(SDT_IS_CONTEXT(ctx), NULL);
+
 	if (!sdt_soak_check_args(size, seconds, error))
 		return NULL;
 	target = sdt_ops_soak_open(ctx, dir, size, progress, user_data, error);

@@ -59,7 +59,6 @@ sdt_ops_check_owned(SdtContext *ctx,
 		    GCancellable *cancellable,
 		    GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	SdtCheckConfig config;
 	SdtCheckMode check_mode;
 	g_auto(SdtBenchCardDir) card = {0};
@@ -68,7 +67,9 @@ sdt_ops_check_owned(SdtContext *ctx,
 	g_autoptr(GError) error_history = NULL;
 	g_auto(GStrv) journal_dirs = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(SDT_IS_CONTEXT(ctx), NULL);
+
 	if (!sdt_check_config_mode_from_string(mode, &check_mode, error))
 		return NULL;
 	sdt_check_config_init(&config, check_mode);
@@ -380,8 +381,6 @@ sdt_ops_check_device(SdtContext *ctx,
 		     GCancellable *cancellable,
 		     GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_return_val_if_fail(SDT_IS_CONTEXT(ctx) && device != NULL, NULL);
 	SdtCheckConfig config;
 	SdtCheckMode check_mode;
 	g_auto(GStrv) journal_dirs = NULL;
@@ -390,6 +389,9 @@ sdt_ops_check_device(SdtContext *ctx,
 	g_autoptr(JsonObject) identity = NULL;
 	g_autoptr(GError) error_history = NULL;
 	JsonNode *result;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(SDT_IS_CONTEXT(ctx) && device != NULL, NULL);
 
 	if (!sdt_check_config_mode_from_string(mode, &check_mode, error))
 		return NULL;

@@ -84,11 +84,13 @@ sdt_ops_config_report(const SdtRecommendResult *result)
 gchar *
 sdt_ops_config_recommend(SdtContext *ctx, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(SdtRecommendResult) result = sdt_ops_config_recommendation(ctx, warnings, error);
+	g_autoptr(SdtRecommendResult) result = NULL;
 	g_autoptr(SdtRecommendReport) report = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
+	result = sdt_ops_config_recommendation(ctx, warnings, error);
 	if (result == NULL)
 		return NULL;
 	report = sdt_ops_config_report(result);
@@ -507,7 +509,6 @@ sdt_ops_apply_write(SdtContext *ctx,
 gchar *
 sdt_ops_config_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtInfo) info = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
@@ -518,8 +519,9 @@ sdt_ops_config_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **
 	const SdtRecommendation *rec;
 	SdtRecommendFacts facts;
 
-	g_return_val_if_fail(id != NULL, NULL);
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(id != NULL, NULL);
+
 	/* one read of config.txt under the lock: the facts, the recommendation and
 	 * the edit are all made on it, and the write refuses if it changed since */
 	cfg = sdt_ops_apply_load(ctx, &writer, &old, error);
@@ -544,11 +546,13 @@ sdt_ops_config_apply(SdtContext *ctx, const gchar *id, gboolean trial, GError **
 gchar *
 sdt_ops_config_revert(SdtContext *ctx, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, error);
+	g_autoptr(SdtConfigWriter) writer = NULL;
 	g_autoptr(SdtConfigApplyRevert) done = NULL;
 	g_autoptr(SdtConfigAnswerRevert) res = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
+	writer = sdt_config_writer_new(ctx, error);
 	if (writer == NULL)
 		return NULL;
 	done = sdt_config_apply_revert(writer, error);

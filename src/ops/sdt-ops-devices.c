@@ -113,11 +113,12 @@ sdt_ops_devices_repair(SdtContext *ctx, SdtDeviceList *list)
 gchar *
 sdt_ops_devices(SdtContext *ctx, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_return_val_if_fail(ctx != NULL, NULL);
 	g_autoptr(GPtrArray) mounts = NULL;
 	g_autoptr(GPtrArray) devices = NULL;
 	g_autoptr(SdtDeviceList) list = sdt_device_list_new();
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(ctx != NULL, NULL);
 
 	/* without the mount table the system disk is unknown: nothing may be offered */
 	mounts = sdt_mounts_load(ctx, error);

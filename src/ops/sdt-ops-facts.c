@@ -164,10 +164,12 @@ sdt_ops_facts_recommend(SdtRecommendFacts *facts, const SdtInfo *info, SdtConfig
 SdtConfigTxt *
 sdt_ops_facts_load_config(SdtContext *ctx, SdtConfigWriter **writer_out, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, error);
+	g_autoptr(SdtConfigWriter) writer = NULL;
 	SdtConfigTxt *cfg;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
+	writer = sdt_config_writer_new(ctx, error);
 	if (writer == NULL)
 		return NULL;
 	cfg = sdt_config_writer_load(writer, NULL, error);

@@ -280,14 +280,16 @@ sdt_ops_history_series(JsonArray *entries, const gchar *slot_id)
 JsonNode *
 sdt_ops_history(SdtContext *ctx, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(JsonArray) entries = sdt_history_list_full(ctx, warnings, error);
+	g_autoptr(JsonArray) entries = NULL;
 	g_autoptr(JsonObject) obj = NULL;
 	JsonObject *slot;
 	JsonArray *series;
 	JsonNode *node;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
+	entries = sdt_history_list_full(ctx, warnings, error);
 	if (entries == NULL)
 		return NULL;
 	slot = sdt_ops_history_card(ctx);

@@ -83,10 +83,12 @@ sdt_ops_info_config(SdtContext *ctx, const SdtInfo *info, SdtInfoReport *report)
 gchar *
 sdt_ops_info(SdtContext *ctx, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
+	g_autoptr(SdtInfo) info = NULL;
 	g_autoptr(SdtInfoReport) report = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
+	info = sdt_info_collect(ctx, error);
 	if (info == NULL)
 		return NULL;
 	report = sdt_info_to_report(info);

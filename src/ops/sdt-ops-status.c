@@ -196,8 +196,7 @@ sdt_ops_status_trial(SdtContext *ctx, SdtConfigWriter *writer, SdtStatusReport *
 gchar *
 sdt_ops_status(SdtContext *ctx, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
+	g_autoptr(SdtInfo) info = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	g_autoptr(GError) error_cfg = NULL;
@@ -205,6 +204,9 @@ sdt_ops_status(SdtContext *ctx, GError **error)
 	g_autofree gchar *id = NULL;
 	g_autofree gchar *damage = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
+	info = sdt_info_collect(ctx, error);
 	if (info == NULL)
 		return NULL;
 	s = sdt_status_report_new();

@@ -248,11 +248,14 @@ sdt_ops_verify_recorded(SdtContext *ctx, const SdtVerifyReport *out)
 gboolean
 sdt_ops_verify_act_history_append(SdtContext *ctx, SdtVerifyReport *entry, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_autoptr(JsonNode) node = sdt_verify_report_to_json(entry);
-	JsonObject *obj = json_node_get_object(node);
+	g_autoptr(JsonNode) node = NULL;
+	JsonObject *obj;
 	gboolean ok;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	node = sdt_verify_report_to_json(entry);
+	obj = json_node_get_object(node);
 	sdt_ops_facts_history_mark_boot(ctx, obj);
 	ok = sdt_history_append(ctx, "verify", obj, error);
 	/* the envelope the history gave it (boot, kind, time), saved or not */
@@ -359,9 +362,10 @@ sdt_ops_verify_act(SdtContext *ctx,
 		   SdtVerifyReport *out,
 		   GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	SdtVerifyReportAction *action;
 	gboolean done;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 
 	if (decision == SDT_VERIFY_KEEP)
 		action = sdt_ops_verify_keep(writer, p, error);
@@ -385,10 +389,11 @@ sdt_ops_verify_act(SdtContext *ctx,
 void
 sdt_ops_verify_act_failed(SdtContext *ctx, SdtVerifyReport *out, GError *failure, GError **error)
 {
-	g_return_if_fail(error == NULL || *error == NULL);
 	GError *local = failure;
 
+	g_return_if_fail(error == NULL || *error == NULL);
 	g_return_if_fail(failure != NULL);
+
 	/* it used to assert that the failure it is given was not set: a
 	 * GLib-CRITICAL instead of the answer (issue 33) */
 	sdt_ops_verify_failed(ctx, NULL, out, &local);

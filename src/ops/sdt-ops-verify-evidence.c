@@ -380,9 +380,11 @@ sdt_ops_verify_evidence_get(SdtContext *ctx,
 			    GCancellable *cancellable,
 			    GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	gboolean safety = sdt_verify_change_is_safety(&facts->change);
+	gboolean safety;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	safety = sdt_verify_change_is_safety(&facts->change);
 	ev->before = p->before != NULL ? g_ptr_array_ref(p->before) : NULL;
 	if (ev->before == NULL)
 		/* a change recorded before the figures were kept with it */

@@ -308,7 +308,6 @@ sdt_ops_verify(SdtContext *ctx,
 	       GCancellable *cancellable,
 	       GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtVerifyPendingState) p = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
 	g_autoptr(SdtVerifyResult) r = NULL;
@@ -317,6 +316,8 @@ sdt_ops_verify(SdtContext *ctx,
 	g_autofree gchar *boot_now = NULL;
 	g_autofree gchar *next_id = NULL;
 	SdtVerifyDecision decision;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 
 	sdt_ops_verify_repair_check(ctx);
 	/* a state folder another user could write is not a damaged record to undo

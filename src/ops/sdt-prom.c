@@ -335,14 +335,17 @@ sdt_prom_create_temp(gint dir_fd, const gchar *name, gchar **tmp)
 gboolean
 sdt_prom_write_file(const gchar *path, const gchar *text, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_autofree gchar *dir = g_path_get_dirname(path);
-	g_autofree gchar *name = g_path_get_basename(path);
+	g_autofree gchar *dir = NULL;
+	g_autofree gchar *name = NULL;
 	g_autofree gchar *tmp = NULL;
 	gint dir_fd;
 	gint fd;
 	gint errsv;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	dir = g_path_get_dirname(path);
+	name = g_path_get_basename(path);
 	if (g_str_has_suffix(path, G_DIR_SEPARATOR_S))
 		return sdt_prom_write_error(error, EISDIR, path);
 	/* every step relative to the folder opened once: a folder swapped for a

@@ -74,9 +74,10 @@ sdt_card_regs_manufacturer_name(guint manfid)
 gboolean
 sdt_card_regs_unhex(const gchar *hex, const gchar *what, guint8 *buf, gsize n_bytes, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autofree gchar *tmp = NULL;
 	gsize len;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 
 	if (hex == NULL) {
 		/* Translators: %s is a card register: CID, CSD, SCR, SSR */
@@ -141,10 +142,11 @@ sdt_card_regs_printable(guint8 c)
 gboolean
 sdt_card_regs_cid_parse(const gchar *hex, SdtCid *cid, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	guint8 b[SDT_CID_BYTES];
 	GString *name;
 	gsize len = 5;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 
 	memset(cid, 0, sizeof(*cid));
 	if (!sdt_card_regs_unhex(hex, "CID", b, sizeof(b), error))
@@ -203,9 +205,10 @@ sdt_csd_decode_tran_speed(guint tran_speed)
 gboolean
 sdt_card_regs_csd_parse(const gchar *hex, SdtCsd *csd, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	guint8 b[SDT_CSD_BYTES];
 	gsize n = sizeof(b);
+
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 
 	memset(csd, 0, sizeof(*csd));
 	if (!sdt_card_regs_unhex(hex, "CSD", b, n, error))
@@ -246,9 +249,10 @@ sdt_card_regs_csd_parse(const gchar *hex, SdtCsd *csd, GError **error)
 gboolean
 sdt_card_regs_scr_parse(const gchar *hex, SdtScr *scr, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	guint8 b[SDT_SCR_BYTES];
 	gsize n = sizeof(b);
+
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 
 	memset(scr, 0, sizeof(*scr));
 	if (!sdt_card_regs_unhex(hex, "SCR", b, n, error))
@@ -334,7 +338,6 @@ sdt_ssr_video_class(guint raw)
 gboolean
 sdt_card_regs_ssr_parse(const gchar *hex, SdtSsr *ssr, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	static const gint speed_classes[] = {0, 2, 4, 6, 10};
 	/* AU sizes in KiB, index = AU_SIZE (kernel sd_au_size[]) */
 	static const guint au_kib[] = {0,
@@ -355,6 +358,8 @@ sdt_card_regs_ssr_parse(const gchar *hex, SdtSsr *ssr, GError **error)
 				       65536};
 	guint8 b[SDT_SSR_BYTES];
 	gsize n = sizeof(b);
+
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 
 	memset(ssr, 0, sizeof(*ssr));
 	if (!sdt_card_regs_unhex(hex, "SSR", b, n, error))

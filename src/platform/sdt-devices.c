@@ -469,13 +469,15 @@ sdt_devices_compare(gconstpointer a, gconstpointer b)
 GPtrArray *
 sdt_devices_list(GPtrArray *mounts, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_autoptr(SdtUdev) udev = udev_new();
+	g_autoptr(SdtUdev) udev = NULL;
 	g_autoptr(SdtUdevEnumerate) e = NULL;
 	g_autoptr(GHashTable) system_disks = NULL;
 	g_autoptr(GPtrArray) devices = NULL;
 	struct udev_list_entry *entry;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
+	udev = udev_new();
 	if (udev == NULL) {
 		g_set_error_literal(error,
 				    SDT_ERROR,
@@ -551,11 +553,13 @@ sdt_devices_disk_name(const gchar *name)
 SdtDevice *
 sdt_devices_lookup(GPtrArray *devices, const gchar *name, GError **error)
 {
+	g_autofree gchar *disk = NULL;
+
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(devices != NULL, NULL);
 	g_return_val_if_fail(name != NULL, NULL);
-	g_autofree gchar *disk = sdt_devices_disk_name(name);
 
+	disk = sdt_devices_disk_name(name);
 	for (guint i = 0; disk != NULL && i < devices->len; i++) {
 		SdtDevice *device = g_ptr_array_index(devices, i);
 		if (g_strcmp0(device->name, disk) == 0)

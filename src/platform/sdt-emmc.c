@@ -100,8 +100,9 @@ sdt_emmc_parse_bytes(const gchar *text,
 gboolean
 sdt_emmc_life_time_parse(const gchar *text, gint *type_a, gint *type_b, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	gint v[2];
+
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 
 	*type_a = *type_b = SDT_EMMC_VALUE_UNKNOWN;
 	if (!sdt_emmc_parse_bytes(text, "life_time", FALSE, v, 2, error))
@@ -114,8 +115,9 @@ sdt_emmc_life_time_parse(const gchar *text, gint *type_a, gint *type_b, GError *
 gboolean
 sdt_emmc_pre_eol_parse(const gchar *text, gint *value, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	gint v;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 
 	*value = SDT_EMMC_VALUE_UNKNOWN;
 	if (!sdt_emmc_parse_bytes(text, "pre_eol_info", TRUE, &v, 1, error))
@@ -245,10 +247,11 @@ sdt_emmc_manufacturer_name(guint manfid)
 gboolean
 sdt_emmc_cid_parse(const gchar *hex, gint ext_csd_rev, SdtCid *cid, guint *oemid, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	guint8 b[SDT_EMMC_CID_BYTES];
 	GString *name;
 	gsize len = 6;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 
 	memset(cid, 0, sizeof(*cid));
 	*oemid = 0;

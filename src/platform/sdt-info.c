@@ -221,11 +221,11 @@ sdt_info_cqe_state(SdtInfo *info)
 SdtInfo *
 sdt_info_collect(SdtContext *ctx, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtInfo) info = g_new0(SdtInfo, 1);
 	g_autoptr(GError) error_mounts = NULL;
 	gint64 clock;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(SDT_IS_CONTEXT(ctx), NULL);
 
 	info->warnings = g_ptr_array_new_with_free_func(g_free);

@@ -163,13 +163,15 @@ sdt_kmsg_open(SdtContext *ctx, GError **error)
 gchar *
 sdt_kmsg_read(SdtContext *ctx, gsize *len, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autofree gchar *path = NULL;
 	g_autoptr(GString) str = NULL;
 	g_autofree gchar *buf = NULL;
-	GBytes *kept = sdt_context_get_kernel_log(ctx);
+	GBytes *kept;
 	gint fd;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
+	kept = sdt_context_get_kernel_log(ctx);
 	if (kept != NULL) {
 		gsize size = 0;
 		const gchar *data = g_bytes_get_data(kept, &size);

@@ -141,9 +141,10 @@ sdt_mounts_parse(const gchar *text, guint *n_bad)
 GPtrArray *
 sdt_mounts_load(SdtContext *ctx, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autofree gchar *text = NULL;
 	gsize len = 0;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 
 	if (!sdt_context_read_kernel_file(ctx,
 					  "/proc/self/mountinfo",

@@ -141,9 +141,10 @@ sdt_sd_bus_paren(const gchar *value)
 gboolean
 sdt_sd_bus_ios_parse(SdtSdBusIos *ios, const gchar *text, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_auto(GStrv) lines = NULL;
 	guint used = 0;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 
 	sdt_sd_bus_ios_clear(ios);
 	if (text == NULL || text[0] == '\0') {

@@ -107,11 +107,13 @@ sdt_history_remove_temp_locked(const gchar *dir)
 guint
 sdt_history_remove_stale(SdtContext *ctx, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, 0);
-	g_autofree gchar *dir = sdt_history_get_dir(ctx);
+	g_autofree gchar *dir = NULL;
 	guint removed;
 	gint fd;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, 0);
+
+	dir = sdt_history_get_dir(ctx);
 	if (!g_file_test(dir, G_FILE_TEST_IS_DIR))
 		return 0;
 	fd = sdt_history_lock(dir, error);
@@ -132,11 +134,13 @@ sdt_history_append(SdtContext *ctx, const gchar *kind, JsonObject *entry, GError
 gboolean
 sdt_history_remove_entry(SdtContext *ctx, const gchar *name, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_autofree gchar *dir = sdt_history_get_dir(ctx);
+	g_autofree gchar *dir = NULL;
 	g_autofree gchar *path = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_return_val_if_fail(name != NULL && strchr(name, '/') == NULL, FALSE);
+
+	dir = sdt_history_get_dir(ctx);
 	path = g_build_filename(dir, name, NULL);
 	if (g_unlink(path) != 0 && errno != ENOENT)
 		return sdt_error_set_from_errno(error, errno, _("cannot remove %s"), path);
@@ -150,20 +154,24 @@ sdt_history_append_named(SdtContext *ctx,
 			 gchar **name,
 			 GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_autofree gchar *dir = sdt_history_get_dir(ctx);
+	g_autofree gchar *dir = NULL;
 	g_autofree gchar *fn = NULL;
 	g_autofree gchar *path = NULL;
 	g_autofree gchar *text = NULL;
-	g_autoptr(GDateTime) now = sdt_context_get_now(ctx);
+	g_autoptr(GDateTime) now = NULL;
 	g_autoptr(JsonNode) node = json_node_new(JSON_NODE_OBJECT);
-	g_autofree gchar *iso = g_date_time_format_iso8601(now);
-	gint64 usec = g_date_time_to_unix(now) * G_USEC_PER_SEC + g_date_time_get_microsecond(now);
+	g_autofree gchar *iso = NULL;
+	gint64 usec;
 	gint lock_fd;
 	gboolean ok;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_return_val_if_fail(sdt_history_kind_valid(kind), FALSE);
 
+	dir = sdt_history_get_dir(ctx);
+	now = sdt_context_get_now(ctx);
+	iso = g_date_time_format_iso8601(now);
+	usec = g_date_time_to_unix(now) * G_USEC_PER_SEC + g_date_time_get_microsecond(now);
 	if (!sdt_state_lock_make_dir(dir, error))
 		return FALSE;
 	lock_fd = sdt_history_lock(dir, error);
@@ -321,11 +329,12 @@ sdt_history_check_members(JsonObject *obj, GError **error)
 JsonNode *
 sdt_history_parse_entry(const gchar *data, gsize len, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(JsonParser) parser = json_parser_new();
 	g_autoptr(GError) error_local = NULL;
 	JsonNode *root;
 	JsonObject *obj;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 
 	if (len > SDT_HISTORY_MAX_SIZE) {
 		g_set_error(error,
@@ -389,8 +398,7 @@ sdt_history_list(SdtContext *ctx, GError **error)
 JsonArray *
 sdt_history_list_full(SdtContext *ctx, GPtrArray *warnings, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_autofree gchar *dir = sdt_history_get_dir(ctx);
+	g_autofree gchar *dir = NULL;
 	g_autoptr(GDir) d = NULL;
 	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(JsonArray) array = json_array_new();
@@ -398,6 +406,9 @@ sdt_history_list_full(SdtContext *ctx, GPtrArray *warnings, GError **error)
 	const gchar *name;
 	guint start;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
+	dir = sdt_history_get_dir(ctx);
 	/* entries another user could have written are not SD Tuner's (issue 33) */
 	if (!sdt_state_lock_check_dir(dir, error))
 		return NULL;

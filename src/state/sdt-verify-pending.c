@@ -37,10 +37,12 @@ sdt_verify_pending_setting_line(const gchar *id)
 SdtVerifyPendingState *
 sdt_verify_pending_parse(const gchar *data, gsize len, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_autoptr(SdtVerifyPendingState) p = sdt_verify_pending_state_parse(data, len, error);
+	g_autoptr(SdtVerifyPendingState) p = NULL;
 	SdtVerifyChange change;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
+	p = sdt_verify_pending_state_parse(data, len, error);
 	if (p == NULL)
 		return NULL;
 	/* the codec checks the id's form; only the decision knows the ids SD Tuner writes */
@@ -61,13 +63,16 @@ sdt_verify_pending_path(SdtContext *ctx)
 gboolean
 sdt_verify_pending_load(SdtContext *ctx, SdtVerifyPendingState **pending, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_autofree gchar *path = sdt_verify_pending_path(ctx);
-	g_autofree gchar *dir = sdt_context_get_state_dir(ctx);
+	g_autofree gchar *path = NULL;
+	g_autofree gchar *dir = NULL;
 	g_autofree gchar *data = NULL;
 	g_autoptr(GError) local = NULL;
 	gsize len = 0;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	path = sdt_verify_pending_path(ctx);
+	dir = sdt_context_get_state_dir(ctx);
 	*pending = NULL;
 	/* a record another user could have written is never acted on (issue 33) */
 	if (!sdt_state_lock_check_dir(dir, error))
@@ -92,13 +97,16 @@ sdt_verify_pending_load(SdtContext *ctx, SdtVerifyPendingState **pending, GError
 gboolean
 sdt_verify_pending_save(SdtContext *ctx, const SdtVerifyPendingState *pending, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_autofree gchar *dir = sdt_context_get_state_dir(ctx);
-	g_autofree gchar *path = sdt_verify_pending_path(ctx);
+	g_autofree gchar *dir = NULL;
+	g_autofree gchar *path = NULL;
 	g_autofree gchar *text = NULL;
 	gboolean ok;
 	gint lock;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	dir = sdt_context_get_state_dir(ctx);
+	path = sdt_verify_pending_path(ctx);
 	if (!sdt_state_lock_make_dir(dir, error))
 		return FALSE;
 	/* also removes what a run killed in the middle of this left (pending.json.XXXXXX) */
@@ -120,11 +128,14 @@ sdt_verify_pending_save(SdtContext *ctx, const SdtVerifyPendingState *pending, G
 gboolean
 sdt_verify_pending_remove(SdtContext *ctx, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_autofree gchar *dir = sdt_context_get_state_dir(ctx);
-	g_autofree gchar *path = sdt_verify_pending_path(ctx);
+	g_autofree gchar *dir = NULL;
+	g_autofree gchar *path = NULL;
 	gint lock;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	dir = sdt_context_get_state_dir(ctx);
+	path = sdt_verify_pending_path(ctx);
 	if (!g_file_test(dir, G_FILE_TEST_IS_DIR))
 		return TRUE;
 	lock = sdt_state_lock(dir, SDT_VERIFY_PENDING, error);
@@ -155,14 +166,17 @@ sdt_verify_pending_read_raw(SdtContext *ctx)
 gboolean
 sdt_verify_pending_restore_raw(SdtContext *ctx, GBytes *raw, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_autofree gchar *dir = sdt_context_get_state_dir(ctx);
-	g_autofree gchar *path = sdt_verify_pending_path(ctx);
+	g_autofree gchar *dir = NULL;
+	g_autofree gchar *path = NULL;
 	gsize len = 0;
 	const gchar *data;
 	gboolean ok;
 	gint lock;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	dir = sdt_context_get_state_dir(ctx);
+	path = sdt_verify_pending_path(ctx);
 	if (raw == NULL)
 		return sdt_verify_pending_remove(ctx, error);
 	lock = sdt_state_lock(dir, SDT_VERIFY_PENDING, error);

@@ -306,10 +306,10 @@ sdt_bench_record_read_document(JsonObject *obj, SdtBenchRecord *bench, GError **
 SdtBenchRecord *
 sdt_bench_record_from_json(JsonObject *obj, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtBenchRecord) bench = NULL;
 	JsonArray *tests;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(obj != NULL, NULL);
 
 	bench = sdt_bench_record_new();
@@ -338,10 +338,11 @@ sdt_bench_record_from_json(JsonObject *obj, GError **error)
 SdtBenchRecord *
 sdt_bench_record_parse(const gchar *json, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(JsonNode) root = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(json != NULL, NULL);
+
 	root = sdt_json_reader_parse(json, error);
 	if (root == NULL)
 		return NULL;

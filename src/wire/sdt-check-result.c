@@ -223,9 +223,10 @@ sdt_check_result_read_finding(JsonObject *obj, SdtCheckResult *r, GError **error
 SdtCheckResult *
 sdt_check_result_from_json(JsonObject *obj, GError **error)
 {
+	g_autoptr(SdtCheckResult) r = NULL;
+
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(obj != NULL, NULL);
-	g_autoptr(SdtCheckResult) r = NULL;
 
 	r = sdt_check_result_new();
 	if (!sdt_check_result_read_finding(obj, r, error) ||
@@ -250,10 +251,11 @@ sdt_check_result_from_json(JsonObject *obj, GError **error)
 SdtCheckResult *
 sdt_check_result_parse(const gchar *text, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(JsonNode) root = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(text != NULL, NULL);
+
 	root = sdt_json_reader_parse(text, error);
 	if (root == NULL)
 		return NULL;

@@ -114,10 +114,11 @@ sdt_config_answer_read_list(JsonObject *obj, const gchar *member, GPtrArray **ou
 SdtConfigAnswerApply *
 sdt_config_answer_apply_from_json(JsonObject *obj, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtConfigAnswerApply) a = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(obj != NULL, NULL);
+
 	a = sdt_config_answer_apply_new();
 	if (!sdt_json_strict_string(obj, NULL, SDT_CONFIG_ANSWER_KEY_PATH, &a->path, error) ||
 	    !sdt_json_strict_bool(obj,
@@ -182,10 +183,11 @@ sdt_config_answer_revert_read_files(JsonObject *obj, SdtConfigAnswerRevert *r, G
 SdtConfigAnswerRevert *
 sdt_config_answer_revert_from_json(JsonObject *obj, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtConfigAnswerRevert) r = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(obj != NULL, NULL);
+
 	r = sdt_config_answer_revert_new();
 	if (!sdt_config_answer_revert_read_files(obj, r, error) ||
 	    !sdt_json_strict_bool(obj,
@@ -221,11 +223,12 @@ sdt_config_answer_parse_object(const gchar *text, JsonNode **root, GError **erro
 SdtConfigAnswerApply *
 sdt_config_answer_apply_parse(const gchar *text, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(JsonNode) root = NULL;
 	JsonObject *obj;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(text != NULL, NULL);
+
 	obj = sdt_config_answer_parse_object(text, &root, error);
 	return obj != NULL ? sdt_config_answer_apply_from_json(obj, error) : NULL;
 }
@@ -233,11 +236,12 @@ sdt_config_answer_apply_parse(const gchar *text, GError **error)
 SdtConfigAnswerRevert *
 sdt_config_answer_revert_parse(const gchar *text, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(JsonNode) root = NULL;
 	JsonObject *obj;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(text != NULL, NULL);
+
 	obj = sdt_config_answer_parse_object(text, &root, error);
 	return obj != NULL ? sdt_config_answer_revert_from_json(obj, error) : NULL;
 }

@@ -240,10 +240,11 @@ sdt_device_list_read_repaired(JsonObject *obj, SdtDeviceList *list, GError **err
 SdtDeviceList *
 sdt_device_list_from_json(JsonObject *obj, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_return_val_if_fail(obj != NULL, NULL);
 	g_autoptr(SdtDeviceList) list = sdt_device_list_new();
 	JsonArray *array = NULL;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(obj != NULL, NULL);
 
 	if (!sdt_device_list_read_repaired(obj, list, error) ||
 	    !sdt_json_strict_array(obj, NULL, KEY_DEVICES, &array, error))
@@ -266,10 +267,11 @@ sdt_device_list_from_json(JsonObject *obj, GError **error)
 SdtDeviceList *
 sdt_device_list_parse(const gchar *text, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(JsonNode) root = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(text != NULL, NULL);
+
 	root = sdt_json_reader_parse(text, error);
 	if (root == NULL)
 		return NULL;

@@ -39,10 +39,11 @@ sdt_error_report_free(SdtErrorReport *report)
 SdtErrorReport *
 sdt_error_report_from_json(JsonObject *obj, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_return_val_if_fail(obj != NULL, NULL);
 	g_autoptr(SdtErrorReport) report = sdt_error_report_new(NULL, 0, NULL);
 	JsonObject *e = NULL;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(obj != NULL, NULL);
 
 	if (!sdt_json_strict_object(obj, NULL, KEY_ERROR, &e, error))
 		return NULL;
@@ -60,10 +61,11 @@ sdt_error_report_from_json(JsonObject *obj, GError **error)
 SdtErrorReport *
 sdt_error_report_parse(const gchar *text, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(JsonNode) root = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(text != NULL, NULL);
+
 	root = sdt_json_reader_parse(text, error);
 	if (root == NULL)
 		return NULL;

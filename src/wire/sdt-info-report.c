@@ -638,11 +638,13 @@ sdt_info_report_read_emmc(JsonObject *card,
 			  SdtInfoReportEmmc **emmc,
 			  GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autoptr(SdtInfoReportEmmc) read = NULL;
-	g_autofree gchar *at = g_strdup_printf("%s.%s", where, SDT_INFO_REPORT_KEY_EMMC);
+	g_autofree gchar *at = NULL;
 	JsonObject *obj = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	at = g_strdup_printf("%s.%s", where, SDT_INFO_REPORT_KEY_EMMC);
 	*emmc = NULL;
 	if (!sdt_json_strict_object(card, where, SDT_INFO_REPORT_KEY_EMMC, &obj, error))
 		return FALSE;
@@ -701,9 +703,9 @@ sdt_info_report_read_config(JsonObject *obj, SdtInfoReport *report, GError **err
 SdtInfoReport *
 sdt_info_report_from_json(JsonObject *obj, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtInfoReport) report = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(obj != NULL, NULL);
 
 	report = sdt_info_report_new();
@@ -718,10 +720,11 @@ sdt_info_report_from_json(JsonObject *obj, GError **error)
 SdtInfoReport *
 sdt_info_report_parse(const gchar *text, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(JsonNode) root = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(text != NULL, NULL);
+
 	root = sdt_json_reader_parse(text, error);
 	if (root == NULL)
 		return NULL;

@@ -13,10 +13,11 @@
 JsonNode *
 sdt_json_reader_parse(const gchar *json, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(JsonParser) parser = json_parser_new();
 	g_autoptr(GError) error_local = NULL;
 	JsonNode *root;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 
 	if (!json_parser_load_from_data(parser, json, -1, &error_local)) {
 		g_set_error(error,

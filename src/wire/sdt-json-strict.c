@@ -36,9 +36,11 @@ sdt_json_strict_wrong_type(const gchar *where, const gchar *member, GError **err
 gboolean
 sdt_json_strict_missing(const gchar *where, const gchar *member, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_autofree gchar *path = sdt_json_strict_path(where, member);
+	g_autofree gchar *path = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	path = sdt_json_strict_path(where, member);
 	g_set_error(error,
 		    SDT_ERROR,
 		    SDT_ERROR_INVALID_DATA,
@@ -91,9 +93,11 @@ sdt_json_strict_number(JsonObject *obj,
 		       gdouble *value,
 		       GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	JsonNode *node = sdt_json_strict_node(obj, member);
+	JsonNode *node;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	node = sdt_json_strict_node(obj, member);
 	*value = NAN;
 	if (node == NULL)
 		return TRUE;
@@ -114,9 +118,11 @@ sdt_json_strict_int(JsonObject *obj,
 		    gint64 *value,
 		    GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	JsonNode *node = sdt_json_strict_node(obj, member);
+	JsonNode *node;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	node = sdt_json_strict_node(obj, member);
 	*value = fallback;
 	if (node == NULL)
 		return TRUE;
@@ -134,9 +140,11 @@ sdt_json_strict_bool(JsonObject *obj,
 		     gboolean *value,
 		     GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	JsonNode *node = sdt_json_strict_node(obj, member);
+	JsonNode *node;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	node = sdt_json_strict_node(obj, member);
 	*value = fallback;
 	if (node == NULL)
 		return TRUE;
@@ -153,9 +161,11 @@ sdt_json_strict_string(JsonObject *obj,
 		       gchar **value,
 		       GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	JsonNode *node = sdt_json_strict_node(obj, member);
+	JsonNode *node;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	node = sdt_json_strict_node(obj, member);
 	*value = NULL;
 	if (node == NULL)
 		return TRUE;
@@ -172,9 +182,11 @@ sdt_json_strict_object(JsonObject *obj,
 		       JsonObject **value,
 		       GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	JsonNode *node = sdt_json_strict_node(obj, member);
+	JsonNode *node;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	node = sdt_json_strict_node(obj, member);
 	*value = NULL;
 	if (node == NULL)
 		return TRUE;
@@ -191,9 +203,11 @@ sdt_json_strict_array(JsonObject *obj,
 		      JsonArray **value,
 		      GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	JsonNode *node = sdt_json_strict_node(obj, member);
+	JsonNode *node;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	node = sdt_json_strict_node(obj, member);
 	*value = NULL;
 	if (node == NULL)
 		return TRUE;
@@ -210,8 +224,9 @@ sdt_json_strict_strings(JsonObject *obj,
 			GPtrArray *out,
 			GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	JsonArray *array;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 
 	if (!sdt_json_strict_array(obj, where, member, &array, error))
 		return FALSE;

@@ -628,11 +628,14 @@ sdt_l10n_record_reason_read(JsonObject *obj,
 			    SdtL10nRecordReason **reason,
 			    GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autoptr(SdtL10nRecordReason) r = g_new0(SdtL10nRecordReason, 1);
-	JsonNode *code = json_object_get_member(obj, SDT_L10N_RECORD_KEY_CODE);
-	JsonNode *args = json_object_get_member(obj, SDT_L10N_RECORD_KEY_ARGS);
+	JsonNode *code;
+	JsonNode *args;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	code = json_object_get_member(obj, SDT_L10N_RECORD_KEY_CODE);
+	args = json_object_get_member(obj, SDT_L10N_RECORD_KEY_ARGS);
 	*reason = NULL;
 	if (!sdt_json_strict_string(obj, where, SDT_L10N_RECORD_KEY_REASON, &r->text, error))
 		return FALSE;

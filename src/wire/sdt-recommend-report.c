@@ -176,10 +176,11 @@ sdt_recommend_report_read_clock(JsonObject *obj, SdtRecommendReport *r, GError *
 SdtRecommendReport *
 sdt_recommend_report_from_json(JsonObject *obj, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtRecommendReport) r = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(obj != NULL, NULL);
+
 	r = sdt_recommend_report_new();
 	if (!sdt_recommend_report_read_items(obj, r->recommendations, error) ||
 	    !sdt_json_strict_strings(obj, NULL, SDT_RECOMMEND_REPORT_KEY_NOTES, r->notes, error) ||
@@ -196,10 +197,11 @@ sdt_recommend_report_from_json(JsonObject *obj, GError **error)
 SdtRecommendReport *
 sdt_recommend_report_parse(const gchar *text, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(JsonNode) root = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(text != NULL, NULL);
+
 	root = sdt_json_reader_parse(text, error);
 	if (root == NULL)
 		return NULL;

@@ -108,10 +108,11 @@ sdt_soak_report_read_soak(JsonObject *soak, SdtSoakReport *r, GError **error)
 SdtSoakReport *
 sdt_soak_report_from_json(JsonObject *obj, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_return_val_if_fail(obj != NULL, NULL);
 	g_autoptr(SdtSoakReport) r = sdt_soak_report_new();
 	JsonObject *soak = NULL;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(obj != NULL, NULL);
 
 	g_clear_pointer(&r->profile, g_free);
 	if (!sdt_soak_report_read_target(obj, &r->target, error) ||
@@ -131,10 +132,11 @@ sdt_soak_report_from_json(JsonObject *obj, GError **error)
 SdtSoakReport *
 sdt_soak_report_parse(const gchar *text, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(JsonNode) root = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(text != NULL, NULL);
+
 	root = sdt_json_reader_parse(text, error);
 	if (root == NULL)
 		return NULL;

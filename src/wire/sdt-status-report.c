@@ -311,10 +311,11 @@ sdt_status_report_read_block(JsonObject *obj, SdtStatusReport *s, GError **error
 SdtStatusReport *
 sdt_status_report_from_json(JsonObject *obj, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtStatusReport) s = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(obj != NULL, NULL);
+
 	s = sdt_status_report_new();
 	sdt_status_report_read_members(obj, s);
 	if (!sdt_status_report_read_block(obj, s, error) ||
@@ -344,10 +345,11 @@ sdt_status_report_from_json(JsonObject *obj, GError **error)
 SdtStatusReport *
 sdt_status_report_parse(const gchar *text, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(JsonNode) root = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(text != NULL, NULL);
+
 	root = sdt_json_reader_parse(text, error);
 	if (root == NULL)
 		return NULL;

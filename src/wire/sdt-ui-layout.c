@@ -143,9 +143,10 @@ sdt_ui_layout_read_window(JsonObject *o, const gchar *at, SdtUiLayout *layout, G
 SdtUiLayout *
 sdt_ui_layout_from_json(JsonArray *windows, GError **error)
 {
+	g_autoptr(SdtUiLayout) layout = sdt_ui_layout_new();
+
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(windows != NULL, NULL);
-	g_autoptr(SdtUiLayout) layout = sdt_ui_layout_new();
 
 	for (guint i = 0; i < json_array_get_length(windows); i++) {
 		g_autofree gchar *at = g_strdup_printf("[%u]", i);
@@ -161,12 +162,13 @@ sdt_ui_layout_from_json(JsonArray *windows, GError **error)
 SdtUiLayout *
 sdt_ui_layout_parse(const gchar *text, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(JsonParser) parser = json_parser_new();
 	g_autoptr(GError) error_local = NULL;
 	JsonNode *root;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(text != NULL, NULL);
+
 	if (!json_parser_load_from_data(parser, text, -1, &error_local)) {
 		g_autofree gchar *where = sdt_json_parse_problem(error_local);
 		g_set_error(error,

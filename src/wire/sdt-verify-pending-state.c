@@ -470,9 +470,10 @@ sdt_verify_pending_state_read_block(JsonObject *obj, SdtVerifyPendingState *p, c
 SdtVerifyPendingState *
 sdt_verify_pending_state_from_json(JsonObject *obj, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtVerifyPendingState) p = sdt_verify_pending_state_new();
 	const gchar *bad = "(root)";
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 
 	if (obj != NULL && sdt_verify_pending_state_read_change(obj, p, &bad) &&
 	    sdt_verify_pending_state_read_progress(obj, p, &bad) &&
@@ -485,10 +486,11 @@ sdt_verify_pending_state_from_json(JsonObject *obj, GError **error)
 SdtVerifyPendingState *
 sdt_verify_pending_state_parse(const gchar *text, gsize len, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(JsonParser) parser = json_parser_new();
 	g_autoptr(GError) local = NULL;
 	JsonNode *root;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 
 	if (!json_parser_load_from_data(parser, text, (gssize) len, &local)) {
 		g_autofree gchar *where = sdt_json_parse_problem(local);

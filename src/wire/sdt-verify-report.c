@@ -501,10 +501,11 @@ sdt_verify_report_read_members(JsonObject *obj, SdtVerifyReport *r)
 SdtVerifyReport *
 sdt_verify_report_from_json_at(JsonObject *obj, const gchar *where, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtVerifyReport) r = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(obj != NULL, NULL);
+
 	r = sdt_verify_report_new();
 	sdt_verify_report_read_members(obj, r);
 	if (!sdt_json_strict_bool(obj,
@@ -578,10 +579,11 @@ sdt_verify_report_from_json(JsonObject *obj, GError **error)
 SdtVerifyReport *
 sdt_verify_report_parse(const gchar *text, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(JsonNode) root = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(text != NULL, NULL);
+
 	root = sdt_json_reader_parse(text, error);
 	if (root == NULL)
 		return NULL;

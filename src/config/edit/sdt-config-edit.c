@@ -273,7 +273,6 @@ sdt_config_edit_apply(SdtConfigTxt *cfg,
 		      const gchar *const *previous_block,
 		      GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtConfigEdit) edit = sdt_config_block_edit_new();
 	g_autoptr(SdtConfigTxt) work = NULL;
 	g_autoptr(GPtrArray) out = NULL;
@@ -281,7 +280,9 @@ sdt_config_edit_apply(SdtConfigTxt *cfg,
 	g_autofree gchar *filter_name = NULL;
 	g_autofree gchar *begin_line = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(block != NULL && block->id != NULL && block->lines != NULL, NULL);
+
 	if (!sdt_config_block_filter_valid(block->filter, &filter_name)) {
 		g_set_error(error,
 			    SDT_ERROR,

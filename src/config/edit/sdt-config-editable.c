@@ -17,11 +17,13 @@
 gboolean
 sdt_config_editable_check_bytes(GBytes *bytes, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	gsize len = 0;
-	const gchar *data = g_bytes_get_data(bytes, &len);
+	const gchar *data;
 	const gchar *nul;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	data = g_bytes_get_data(bytes, &len);
 	if (len > SDT_CONFIG_TXT_MAX_SIZE) {
 		g_set_error(error,
 			    SDT_ERROR,
@@ -167,12 +169,13 @@ sdt_config_editable_file(SdtConfigTxt *self, const SdtConfigEditableScan *scan, 
 gboolean
 sdt_config_editable_check(SdtConfigTxt *self, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_return_val_if_fail(self != NULL, FALSE);
 	SdtConfigEditableScan scan = {0};
 	GPtrArray *lines;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	g_return_val_if_fail(SDT_IS_CONFIG_TXT(self), FALSE);
+
 	lines = sdt_config_txt_get_lines(self);
 	for (guint i = 0; i < lines->len; i++) {
 		SdtConfigLine *line = g_ptr_array_index(lines, i);

@@ -146,12 +146,13 @@ sdt_config_entries_get(SdtConfigTxt *self, gint type_code, gboolean tryboot)
 gboolean
 sdt_config_entries_check_include_budget(SdtConfigTxt *self, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_return_val_if_fail(self != NULL, FALSE);
 	SdtConfigWalk walk = {NULL};
 	g_autoptr(GPtrArray) stack = g_ptr_array_new();
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	g_return_val_if_fail(SDT_IS_CONFIG_TXT(self), FALSE);
+
 	walk.stack = stack;
 	walk.root = self;
 	sdt_config_txt_walk(self, &walk, FALSE, 0);

@@ -228,10 +228,11 @@ sdt_config_revert_lines(SdtConfigTxt *cfg,
 SdtConfigEdit *
 sdt_config_revert(SdtConfigTxt *cfg, const gchar *const *previous_block, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtConfigEdit) edit = sdt_config_block_edit_new();
 	g_autoptr(GPtrArray) lines = NULL;
 	gboolean changed = FALSE;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 
 	if (!sdt_config_editable_check(cfg, error))
 		return NULL;

@@ -263,15 +263,15 @@ sdt_config_writer_apply_locked(SdtConfigWriter *self,
 SdtConfigApplyResult *
 sdt_config_apply(SdtConfigWriter *self, const SdtConfigBlock *block, gboolean trial, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_return_val_if_fail(self != NULL, NULL);
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	SdtConfigApplyResult *result;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
 	g_return_val_if_fail(block != NULL, NULL);
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
 	cfg = sdt_config_writer_begin(self, &old, error);
 	if (cfg == NULL)
 		return NULL;
@@ -529,14 +529,14 @@ sdt_config_writer_revert_locked(SdtConfigWriter *self,
 SdtConfigApplyRevert *
 sdt_config_apply_revert(SdtConfigWriter *self, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_return_val_if_fail(self != NULL, NULL);
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	SdtConfigApplyRevert *result;
 
-	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
+	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
+
 	cfg = sdt_config_writer_begin(self, &old, error);
 	if (cfg == NULL)
 		return NULL;
@@ -548,8 +548,6 @@ sdt_config_apply_revert(SdtConfigWriter *self, GError **error)
 SdtConfigApplyTrialEnd *
 sdt_config_apply_end_trial(SdtConfigWriter *self, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_return_val_if_fail(self != NULL, NULL);
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
@@ -557,8 +555,10 @@ sdt_config_apply_end_trial(SdtConfigWriter *self, GError **error)
 	SdtConfigApplyTrialEnd *end;
 	gboolean ok;
 
-	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
+	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
+
 	cfg = sdt_config_writer_begin(self, &old, error);
 	if (cfg == NULL)
 		return NULL;
@@ -577,8 +577,6 @@ sdt_config_apply_end_trial(SdtConfigWriter *self, GError **error)
 gboolean
 sdt_config_apply_diagnose_revert(SdtConfigWriter *self, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_return_val_if_fail(self != NULL, FALSE);
 	g_autoptr(GBytes) old = NULL;
 	g_autoptr(SdtConfigTxt) cfg = NULL;
 	g_autoptr(SdtConfigEdit) edit = NULL;
@@ -588,7 +586,10 @@ sdt_config_apply_diagnose_revert(SdtConfigWriter *self, GError **error)
 	guint begin = 0;
 	guint end = 0;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), FALSE);
+
 	cfg = sdt_config_writer_load(self, &old, error);
 	if (cfg == NULL || !sdt_config_evidence_collect(self, cfg, old, &ev, error) ||
 	    !sdt_config_writer_check_tryboot(self, error))

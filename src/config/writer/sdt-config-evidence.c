@@ -166,17 +166,19 @@ sdt_config_evidence_collect(SdtConfigWriter *self,
 			    SdtConfigEvidence *ev,
 			    GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_return_val_if_fail(self != NULL, FALSE);
 	g_autoptr(JsonObject) journal = NULL;
 	g_autoptr(GError) local = NULL;
-	g_autofree gchar *id = sdt_config_sd_get_block_id(cfg);
+	g_autofree gchar *id = NULL;
 	g_autofree gchar *hash = NULL;
 	g_auto(GStrv) block = NULL;
 	g_auto(GStrv) template = NULL;
 	g_autofree gchar *filter_name = NULL;
 	const gchar *backup_path;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
+
+	id = sdt_config_sd_get_block_id(cfg);
 	if (!sdt_config_journal_read(self, &journal, &local))
 		return sdt_config_writer_corrupt(self, ev, error, local->message);
 	if (journal != NULL &&
@@ -257,16 +259,19 @@ sdt_config_evidence_verify_revert(SdtConfigWriter *self,
 				  SdtConfigEvidence *ev,
 				  GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_return_val_if_fail(self != NULL, FALSE);
-	g_autoptr(SdtConfigTxt) result =
-		sdt_config_txt_new_from_bytes(edit->new_bytes, "config.txt");
-	GPtrArray *after = sdt_config_txt_get_lines(result);
-	GPtrArray *before = sdt_config_txt_get_lines(cfg);
+	g_autoptr(SdtConfigTxt) result = NULL;
+	GPtrArray *after;
+	GPtrArray *before;
 	guint begin = 0;
 	guint end = 0;
 	const gchar *left = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
+
+	result = sdt_config_txt_new_from_bytes(edit->new_bytes, "config.txt");
+	after = sdt_config_txt_get_lines(result);
+	before = sdt_config_txt_get_lines(cfg);
 	sdt_config_sd_find_block(cfg, &begin, &end);
 	for (guint i = 0; i < after->len && left == NULL; i++) {
 		SdtConfigLine *line = g_ptr_array_index(after, i);

@@ -144,16 +144,17 @@ sdt_config_includes_read(SdtConfigIncludes *inc, const gchar *name, guint depth,
 gboolean
 sdt_config_includes_load(SdtConfigTxt *self, const gchar *dir, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_return_val_if_fail(self != NULL, FALSE);
 	g_autoptr(GPtrArray) queue = g_ptr_array_new_with_free_func(g_object_unref);
 	g_autoptr(GArray) depths = g_array_new(FALSE, FALSE, sizeof(guint));
 	g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	SdtConfigIncludes inc = {self, dir, queue, depths, seen, 0, 0};
 	guint depth = 0;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	g_return_val_if_fail(SDT_IS_CONFIG_TXT(self), FALSE);
 	g_return_val_if_fail(dir != NULL, FALSE);
+
 	g_ptr_array_add(queue, g_object_ref(self));
 	g_array_append_val(depths, depth);
 	/* breadth first: each file is read once, however often it is named */

@@ -268,13 +268,15 @@ sdt_config_journal_write_json(SdtConfigWriter *self,
 			      JsonObject *obj,
 			      GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_return_val_if_fail(self != NULL, FALSE);
-	g_autofree gchar *path = sdt_config_writer_state_path(self, name);
+	g_autofree gchar *path = NULL;
 	g_autoptr(JsonNode) node = json_node_new(JSON_NODE_OBJECT);
 	g_autofree gchar *text = NULL;
 	g_autoptr(GBytes) bytes = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
+
+	path = sdt_config_writer_state_path(self, name);
 	json_node_set_object(node, obj);
 	text = json_to_string(node, TRUE);
 	bytes = g_bytes_new(text, strlen(text));

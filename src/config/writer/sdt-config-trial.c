@@ -49,11 +49,13 @@ sdt_config_trial_get_tryboot_display(SdtConfigWriter *self)
 GBytes *
 sdt_config_trial_read_tryboot(SdtConfigWriter *self, gboolean *exists, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_return_val_if_fail(self != NULL, NULL);
-	g_autofree gchar *path = sdt_config_writer_get_tryboot_path(self);
+	g_autofree gchar *path = NULL;
 	GStatBuf st;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
+
+	path = sdt_config_writer_get_tryboot_path(self);
 	*exists = g_lstat(path, &st) == 0;
 	if (!*exists)
 		return NULL;
@@ -72,8 +74,6 @@ sdt_config_trial_has_block(GBytes *bytes)
 JsonObject *
 sdt_config_trial_get(SdtConfigWriter *self, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_return_val_if_fail(self != NULL, NULL);
 	g_autoptr(GBytes) bytes = NULL;
 	g_autoptr(SdtConfigTxt) t = NULL;
 	g_autoptr(JsonObject) journal = NULL;
@@ -82,7 +82,10 @@ sdt_config_trial_get(SdtConfigWriter *self, GError **error)
 	g_autofree gchar *display = NULL;
 	gboolean exists = FALSE;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
+
 	bytes = sdt_config_trial_read_tryboot(self, &exists, error);
 	if (bytes == NULL)
 		return NULL;
@@ -115,6 +118,16 @@ sdt_config_trial_get(SdtConfigWriter *self, GError **error)
 	return g_steal_pointer(&trial);
 }
 
+/* @value as the string member @member of @journal, or null when there is none */
+static void
+sdt_config_trial_set_string_or_null(JsonObject *journal, const gchar *member, const gchar *value)
+{
+	if (value != NULL)
+		json_object_set_string_member(journal, member, value);
+	else
+		json_object_set_null_member(journal, member);
+}
+
 /*
  * Puts tryboot.txt for a trial of @bytes in place.  An existing tryboot.txt
  * that is not SD Tuner's own earlier trial is backed up first, whatever its
@@ -128,21 +141,27 @@ sdt_config_trial_write(SdtConfigWriter *self,
 		       gchar **previous_backup,
 		       GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_return_val_if_fail(self != NULL, FALSE);
-	g_autofree gchar *tryboot = sdt_config_writer_get_tryboot_path(self);
-	g_autofree gchar *display = sdt_config_trial_get_tryboot_display(self);
+	g_autofree gchar *tryboot = NULL;
+	g_autofree gchar *display = NULL;
 	g_autoptr(JsonObject) old_journal = NULL;
 	g_autoptr(JsonObject) journal = json_object_new();
 	g_autoptr(GBytes) prev = NULL;
 	g_autoptr(GError) local = NULL;
 	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
-	g_autofree gchar *iso = g_date_time_format_iso8601(now);
-	g_autofree gchar *boot_id = sdt_config_writer_get_boot_id(self);
+	g_autofree gchar *iso = NULL;
+	g_autofree gchar *boot_id = NULL;
 	g_autofree gchar *backup = NULL;
-	g_autofree gchar *hash = sdt_config_writer_hash(bytes);
+	g_autofree gchar *hash = NULL;
 	gboolean exists = FALSE;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
+
+	tryboot = sdt_config_writer_get_tryboot_path(self);
+	display = sdt_config_trial_get_tryboot_display(self);
+	iso = g_date_time_format_iso8601(now);
+	boot_id = sdt_config_writer_get_boot_id(self);
+	hash = sdt_config_writer_hash(bytes);
 	/* a damaged trial journal only means the old tryboot.txt is backed up */
 	if (!sdt_config_journal_read_trial(self, &old_journal, NULL))
 		old_journal = NULL;
@@ -181,15 +200,9 @@ sdt_config_trial_write(SdtConfigWriter *self,
 	json_object_set_string_member(journal, "path", display);
 	json_object_set_string_member(journal, "config_sha256", config_hash);
 	json_object_set_string_member(journal, "tryboot_sha256", hash);
-	if (backup != NULL)
-		json_object_set_string_member(journal, "previous_backup", backup);
-	else
-		json_object_set_null_member(journal, "previous_backup");
+	sdt_config_trial_set_string_or_null(journal, "previous_backup", backup);
 	json_object_set_string_member(journal, "time", iso);
-	if (boot_id != NULL)
-		json_object_set_string_member(journal, "boot_id", boot_id);
-	else
-		json_object_set_null_member(journal, "boot_id");
+	sdt_config_trial_set_string_or_null(journal, "boot_id", boot_id);
 	if (!sdt_config_journal_write_json(self, SDT_TRIAL_JOURNAL, journal, error)) {
 		g_prefix_error(error,
 			       _("%s was written, but SD Tuner's record of it could not be "
@@ -304,9 +317,7 @@ sdt_config_trial_cancel(SdtConfigWriter *self,
 			GPtrArray *warnings,
 			GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_return_val_if_fail(self != NULL, FALSE);
-	g_autofree gchar *display = sdt_config_trial_get_tryboot_display(self);
+	g_autofree gchar *display = NULL;
 	g_autoptr(JsonObject) journal = NULL;
 	g_autoptr(GBytes) bytes = NULL;
 	g_autoptr(GBytes) previous = NULL;
@@ -314,7 +325,11 @@ sdt_config_trial_cancel(SdtConfigWriter *self,
 	const gchar *previous_path = NULL;
 	gboolean exists = FALSE;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
 	g_return_val_if_fail(cancel != NULL, FALSE);
+
+	display = sdt_config_trial_get_tryboot_display(self);
 	cancel->cancelled = FALSE;
 	if (!sdt_config_journal_read_trial(self, &journal, NULL))
 		journal = NULL;

@@ -75,13 +75,18 @@ sdt_config_writer_fw_loc(SdtContext *ctx)
 gchar *
 sdt_config_writer_locate(SdtContext *ctx, gchar **display_path, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_autofree gchar *fw = sdt_context_build_path(ctx, "/boot/firmware/config.txt");
-	g_autofree gchar *legacy = sdt_context_build_path(ctx, "/boot/config.txt");
-	g_autofree gchar *fw_dir = sdt_context_build_path(ctx, "/boot/firmware");
-	g_autofree gchar *fw_loc = sdt_config_writer_fw_loc(ctx);
+	g_autofree gchar *fw = NULL;
+	g_autofree gchar *legacy = NULL;
+	g_autofree gchar *fw_dir = NULL;
+	g_autofree gchar *fw_loc = NULL;
 	GStatBuf st;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
+	fw = sdt_context_build_path(ctx, "/boot/firmware/config.txt");
+	legacy = sdt_context_build_path(ctx, "/boot/config.txt");
+	fw_dir = sdt_context_build_path(ctx, "/boot/firmware");
+	fw_loc = sdt_config_writer_fw_loc(ctx);
 	if (fw_loc != NULL) {
 		g_autofree gchar *shown = g_build_filename(fw_loc, "config.txt", NULL);
 		g_autofree gchar *there = sdt_context_build_path(ctx, shown);

@@ -95,12 +95,14 @@ sdt_config_writer_new_for_paths(const gchar *config_path,
 SdtConfigWriter *
 sdt_config_writer_new(SdtContext *ctx, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autofree gchar *display = NULL;
-	g_autofree gchar *path = sdt_config_writer_locate(ctx, &display, error);
+	g_autofree gchar *path = NULL;
 	g_autofree gchar *state = NULL;
 	SdtConfigWriter *self;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
+	path = sdt_config_writer_locate(ctx, &display, error);
 	if (path == NULL)
 		return NULL;
 
@@ -151,9 +153,10 @@ sdt_config_writer_run_commit(SdtConfigWriter *self,
 			     const gchar *backup,
 			     GError **error)
 {
+	gboolean ok;
+
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_return_val_if_fail(self != NULL, FALSE);
-	gboolean ok;
 
 	if (self->commit == NULL)
 		return TRUE;
@@ -257,11 +260,12 @@ sdt_config_writer_resolve(SdtConfigWriter *self, GError **error)
 static GBytes *
 sdt_config_writer_read_limited_fd(const gchar *path, gint *fd_out, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(GError) local = NULL;
 	gchar *data = NULL;
 	gsize len = 0;
 	GStatBuf st;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 
 	if (sdt_file_read_bounded_fd(path, SDT_CONFIG_TXT_MAX_SIZE, &data, &len, fd_out, &local))
 		return g_bytes_new_take(data, len);
@@ -311,12 +315,13 @@ sdt_config_writer_forget_config_fd(SdtConfigWriter *self)
 SdtConfigTxt *
 sdt_config_writer_load(SdtConfigWriter *self, GBytes **bytes_out, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_return_val_if_fail(self != NULL, NULL);
 	g_autoptr(GBytes) bytes = NULL;
 	SdtConfigTxt *cfg;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
 	g_return_val_if_fail(SDT_IS_CONFIG_WRITER(self), NULL);
+
 	if (!sdt_config_writer_resolve(self, error))
 		return NULL;
 	sdt_config_writer_forget_config_fd(self);
@@ -351,8 +356,9 @@ sdt_config_writer_hash(GBytes *bytes)
 gboolean
 sdt_config_writer_set_write_error(GError **error, gint errsv, const gchar *path)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	const gchar *hint;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 
 	switch (errsv) {
 	case ENOSPC:
@@ -497,14 +503,17 @@ sdt_config_writer_write_atomic_like(SdtConfigWriter *self,
 				    const gchar *like,
 				    GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_return_val_if_fail(self != NULL, FALSE);
-	g_autofree gchar *dir = g_path_get_dirname(path);
-	g_autofree gchar *base = g_path_get_basename(path);
+	g_autofree gchar *dir = NULL;
+	g_autofree gchar *base = NULL;
 	g_autofree gchar *tmp = NULL;
 	GStatBuf st;
 	gint errsv;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(self != NULL, FALSE);
+
+	dir = g_path_get_dirname(path);
+	base = g_path_get_basename(path);
 	if (g_stat(path, &st) != 0 && (like == NULL || g_stat(like, &st) != 0)) {
 		st.st_mode = 0644;
 		st.st_uid = geteuid();
@@ -582,13 +591,17 @@ sdt_config_writer_cleanup(SdtConfigWriter *self)
 gchar *
 sdt_config_writer_backup(SdtConfigWriter *self, GBytes *bytes, const gchar *stem, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_return_val_if_fail(self != NULL, NULL);
-	g_autofree gchar *dir = g_build_filename(self->state_dir, "backups", NULL);
-	g_autoptr(GDateTime) now = sdt_config_writer_now(self);
-	g_autofree gchar *stamp = g_date_time_format(now, "%Y%m%dT%H%M%S");
+	g_autofree gchar *dir = NULL;
+	g_autoptr(GDateTime) now = NULL;
+	g_autofree gchar *stamp = NULL;
 	g_autofree gchar *path = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
+
+	dir = g_build_filename(self->state_dir, "backups", NULL);
+	now = sdt_config_writer_now(self);
+	stamp = g_date_time_format(now, "%Y%m%dT%H%M%S");
 	if (!sdt_state_lock_make_dir(self->state_dir, error) ||
 	    !sdt_state_lock_make_dir(dir, error))
 		return NULL;
@@ -718,10 +731,11 @@ sdt_config_writer_prepare(SdtConfigWriter *self, GError **error)
 SdtConfigTxt *
 sdt_config_writer_begin(SdtConfigWriter *self, GBytes **old, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_return_val_if_fail(self != NULL, NULL);
 	SdtConfigTxt *cfg;
 	g_autofree gchar *damage = NULL;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(self != NULL, NULL);
 
 	if (!sdt_config_writer_check_writable(self, error))
 		return NULL;
