@@ -32,8 +32,7 @@
     `error` (a call that could set it runs after the check: declare the
     variable plain, `= NULL` or no initializer, and assign it after the
     checks; so does other work that must wait for the checks, which review
-    sees, not this script); the files of ERROR_CHECK_LATER are not held to
-    it yet;
+    sees, not this script);
   - a `-private.h` (what a family of files shares only among itself) is
     included only by its family: the files of its own folder of src/, and the
     tests of that folder (tests/<folder>/, or a test named after the folder,
@@ -49,7 +48,6 @@
 and exits 0; without it, any breach is an error.  --gui-writer checks only
 that the GUI binary links none of the writer (the `gui-links-no-writer` test).
 """
-import fnmatch
 import os
 import re
 import subprocess
@@ -107,17 +105,6 @@ JSON_OUTSIDE_WIRE = [
 # a call of json-glib or of the wire's JSON helpers, or a node-type macro
 JSON_USE_RE = re.compile(r'\b(json_\w+|sdt_json_\w+)\s*\(|\bJSON_NODE_\w+')
 
-# TEMPORARY: the files another change converts right now (the health codec, issue 36);
-# their functions still check the error argument before their declarations. They are
-# restyled when the health codec lands, and this list goes with them.
-ERROR_CHECK_LATER = [
-    'src/app/sdt-health-page.c',
-    'src/client/sdt-client-disk-words.c',
-    'src/decide/sdt-health.c',
-    'src/ops/sdt-ops-health.c',
-    'src/ops/sdt-ops-metrics.c',
-    'src/wire/*health*',
-]
 
 
 args = [a for a in sys.argv[1:] if not a.startswith('--')]
@@ -346,7 +333,6 @@ json_outside = []
 error_api = 0
 checked_api = 0
 unchecked = []
-error_later = []
 include_graph = {}
 layer_breaches = []
 headers = {os.path.basename(p): module(p) for p in files if p.endswith('.h')}
@@ -374,9 +360,7 @@ for path in files:
                 if top not in PROGRAMS else None
             if breach is not None:
                 error_api += 1
-                if breach and any(fnmatch.fnmatch(rel, f) for f in ERROR_CHECK_LATER):
-                    error_later.append(f'{rel}:{first} {name}')
-                elif breach:
+                if breach:
                     unchecked.append(f'{rel}:{first} {name}')
                     problems.append(f'{rel}:{first}: public {name}() takes a GError ** but {breach} '
                                     '(docs/ARCHITECTURE.md, "Rules the build checks")')
@@ -622,13 +606,10 @@ if report:
     for m in misnamed:
         print('  ' + m)
     print(f'public library functions taking GError **: {error_api}; without the error '
-          f'check first after their declarations, once: {len(unchecked)} (and '
-          f'{len(error_later)} in ERROR_CHECK_LATER); public library functions that check '
-          f'their arguments: {checked_api}')
+          f'check first after their declarations, once: {len(unchecked)}; public library '
+          f'functions that check their arguments: {checked_api}')
     for u in unchecked:
         print('  ' + u)
-    for u in error_later:
-        print('  (later) ' + u)
     print(f'-private.h headers: {len(private_headers)}; included outside their family: '
           f'{len(private_breaches)}')
     for b in private_breaches:

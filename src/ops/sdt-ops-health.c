@@ -303,11 +303,13 @@ sdt_ops_health_history(SdtHealthReport *r, SdtContext *ctx, SdtCard *card)
 SdtHealthReport *
 sdt_ops_health_report(SdtContext *ctx, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
+	g_autoptr(SdtInfo) info = NULL;
 	g_autoptr(SdtHealthReport) r = NULL;
 	SdtOpsHealth h = {0};
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
+	info = sdt_info_collect(ctx, error);
 	if (info == NULL)
 		return NULL;
 	r = sdt_health_report_new();
@@ -327,8 +329,10 @@ sdt_ops_health_report(SdtContext *ctx, GError **error)
 gchar *
 sdt_ops_health(SdtContext *ctx, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_autoptr(SdtHealthReport) report = sdt_ops_health_report(ctx, error);
+	g_autoptr(SdtHealthReport) report = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
+	report = sdt_ops_health_report(ctx, error);
 	return report != NULL ? sdt_health_report_to_string(report) : NULL;
 }

@@ -469,14 +469,16 @@ sdt_metrics_check(SdtProm *prom, JsonArray *history)
 gchar *
 sdt_ops_metrics(SdtContext *ctx, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	g_autoptr(SdtInfo) info = sdt_info_collect(ctx, error);
+	g_autoptr(SdtInfo) info = NULL;
 	g_autoptr(SdtInfoReport) report = NULL;
 	g_autoptr(JsonNode) info_doc = NULL;
 	g_autoptr(SdtHealthReport) health = NULL;
 	g_autoptr(JsonArray) history = NULL;
-	g_autoptr(SdtProm) prom = sdt_prom_new();
+	g_autoptr(SdtProm) prom = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
+	info = sdt_info_collect(ctx, error);
 	if (info == NULL)
 		return NULL;
 	report = sdt_info_to_report(info);
@@ -486,6 +488,7 @@ sdt_ops_metrics(SdtContext *ctx, GError **error)
 		return NULL;
 	/* a damaged entry is skipped, as `history` does */
 	history = sdt_history_list(ctx, NULL);
+	prom = sdt_prom_new();
 	sdt_metrics_info(prom, json_node_get_object(info_doc));
 	if (sdt_metrics_num(json_node_get_object(info_doc), "card.present") == 1)
 		sdt_metrics_health(prom, health);

@@ -618,13 +618,15 @@ sdt_health_report_read_registers(JsonObject *obj,
 				 SdtHealthReportRegisters **registers,
 				 GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 	g_autoptr(SdtHealthReportRegisters) r = NULL;
-	g_autofree gchar *at = where != NULL && where[0] != '\0'
-				       ? g_strdup_printf("%s.%s", where, SDT_HEALTH_KEY_REGISTERS)
-				       : g_strdup(SDT_HEALTH_KEY_REGISTERS);
+	g_autofree gchar *at = NULL;
 	JsonObject *o = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+
+	at = where != NULL && where[0] != '\0'
+		     ? g_strdup_printf("%s.%s", where, SDT_HEALTH_KEY_REGISTERS)
+		     : g_strdup(SDT_HEALTH_KEY_REGISTERS);
 	*registers = NULL;
 	if (!sdt_json_strict_object(obj, where, SDT_HEALTH_KEY_REGISTERS, &o, error))
 		return FALSE;
@@ -734,10 +736,11 @@ sdt_health_report_read_checked_before(JsonObject *obj, SdtHealthReport *r, GErro
 SdtHealthReport *
 sdt_health_report_from_json(JsonObject *obj, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(SdtHealthReport) r = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(obj != NULL, NULL);
+
 	r = sdt_health_report_new();
 	if (!sdt_health_report_read_card(obj, &r->card, error) ||
 	    !sdt_health_report_read_objects(obj,
@@ -784,10 +787,11 @@ sdt_health_report_from_json(JsonObject *obj, GError **error)
 SdtHealthReport *
 sdt_health_report_parse(const gchar *text, GError **error)
 {
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_autoptr(JsonNode) root = NULL;
 
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(text != NULL, NULL);
+
 	root = sdt_json_reader_parse(text, error);
 	if (root == NULL)
 		return NULL;
