@@ -100,7 +100,6 @@ JSON_OUTSIDE_WIRE = [
     'src/ops/sdt-ops-verify-act.c',
     'src/ops/sdt-ops-verify-evidence.c',
     'src/ops/sdt-ops-verify-record.c',
-    'src/state/sdt-history.c',
 ]
 # a call of json-glib or of the wire's JSON helpers, or a node-type macro
 JSON_USE_RE = re.compile(r'\b(json_\w+|sdt_json_\w+)\s*\(|\bJSON_NODE_\w+')

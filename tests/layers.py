@@ -15,7 +15,7 @@ LAYERS = {
     'bench': ['wire', 'libsdt'],
     'check': ['bench', 'platform', 'wire', 'libsdt'],
     'decide': ['bench', 'platform', 'config/edit', 'wire', 'libsdt'],
-    'state': ['decide', 'libsdt'],
+    'state': ['decide', 'wire', 'libsdt'],
     'ops': ['config/writer', 'check', 'bench', 'decide', 'state', 'platform', 'config/edit',
             'libsdt'],
     'dbus': ['libsdt'],

@@ -1,0 +1,326 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "sdt-error.h"
+#include "sdt-history-entry.h"
+#include "sdt-json.h"
+
+#define KEY_KIND          "kind"
+#define KEY_TIME          "time"
+#define KEY_ID            "id"
+#define KEY_PATH          "path"
+#define KEY_BACKUP        "backup"
+#define KEY_TRIAL         "trial"
+#define KEY_CHANGED       "changed"
+#define KEY_PROFILE       "profile"
+#define KEY_TARGET        "target"
+#define KEY_TESTS         "tests"
+#define KEY_VERDICT       "verdict"
+#define KEY_CONFIG_SHA256 "config_sha256"
+#define KEY_BOOT_ID       "boot_id"
+#define KEY_CARD          "card"
+#define KEY_IDENTITY      "identity"
+
+#define KIND_BENCH "bench"
+#define KIND_CHECK "check"
+
+typedef enum {
+	SDT_HISTORY_ENTRY_STRING,
+	SDT_HISTORY_ENTRY_STRING_OR_NULL,
+	SDT_HISTORY_ENTRY_BOOLEAN,
+	SDT_HISTORY_ENTRY_OBJECT,
+	SDT_HISTORY_ENTRY_OBJECT_OR_NULL,
+	SDT_HISTORY_ENTRY_ARRAY,
+} SdtHistoryEntryType;
+
+/* the members SD Tuner writes (sdt-ops-config.c, sdt-ops-bench.c, sdt-bench.c) and their
+ * types; the first two are required */
+static const struct {
+	const gchar *name;
+	SdtHistoryEntryType type;
+} sdt_history_entry_members[] = {
+	{KEY_KIND, SDT_HISTORY_ENTRY_STRING},
+	{KEY_TIME, SDT_HISTORY_ENTRY_STRING},
+	{KEY_ID, SDT_HISTORY_ENTRY_STRING_OR_NULL},
+	{KEY_PATH, SDT_HISTORY_ENTRY_STRING},
+	{KEY_BACKUP, SDT_HISTORY_ENTRY_STRING_OR_NULL},
+	{KEY_TRIAL, SDT_HISTORY_ENTRY_BOOLEAN},
+	{KEY_CHANGED, SDT_HISTORY_ENTRY_BOOLEAN},
+	{KEY_PROFILE, SDT_HISTORY_ENTRY_STRING},
+	{KEY_TARGET, SDT_HISTORY_ENTRY_OBJECT},
+	{KEY_TESTS, SDT_HISTORY_ENTRY_ARRAY},
+	{KEY_VERDICT, SDT_HISTORY_ENTRY_OBJECT},
+	{KEY_CONFIG_SHA256, SDT_HISTORY_ENTRY_STRING_OR_NULL},
+	{KEY_BOOT_ID, SDT_HISTORY_ENTRY_STRING_OR_NULL},
+	{KEY_CARD, SDT_HISTORY_ENTRY_OBJECT_OR_NULL},
+	{KEY_IDENTITY, SDT_HISTORY_ENTRY_OBJECT_OR_NULL}, /* a device check's card (issue 34) */
+};
+
+gboolean
+sdt_history_entry_kind_valid(const gchar *kind)
+{
+	if (kind == NULL || kind[0] == '\0')
+		return FALSE;
+	for (const gchar *p = kind; *p != '\0'; p++) {
+		if (!g_ascii_islower(*p) && *p != '-')
+			return FALSE;
+	}
+	return TRUE;
+}
+
+SdtHistoryEntry *
+sdt_history_entry_new(const gchar *kind, const gchar *time, JsonObject *doc)
+{
+	SdtHistoryEntry *e;
+
+	g_return_val_if_fail(sdt_history_entry_kind_valid(kind), NULL);
+	g_return_val_if_fail(time != NULL, NULL);
+	g_return_val_if_fail(doc != NULL, NULL);
+
+	json_object_set_string_member(doc, KEY_KIND, kind);
+	json_object_set_string_member(doc, KEY_TIME, time);
+	e = g_new0(SdtHistoryEntry, 1);
+	e->kind = g_strdup(kind);
+	e->time = g_strdup(time);
+	e->doc = json_object_ref(doc);
+	return e;
+}
+
+void
+sdt_history_entry_free(SdtHistoryEntry *entry)
+{
+	if (entry == NULL)
+		return;
+	g_free(entry->kind);
+	g_free(entry->time);
+	if (entry->doc != NULL)
+		json_object_unref(entry->doc);
+	g_free(entry);
+}
+
+/* the reading direction */
+
+static gboolean
+sdt_history_entry_type_ok(JsonNode *node, SdtHistoryEntryType type)
+{
+	switch (type) {
+	case SDT_HISTORY_ENTRY_STRING_OR_NULL:
+		if (JSON_NODE_HOLDS_NULL(node))
+			return TRUE;
+		/* fall through */
+	case SDT_HISTORY_ENTRY_STRING:
+		return JSON_NODE_HOLDS_VALUE(node) &&
+		       json_node_get_value_type(node) == G_TYPE_STRING;
+	case SDT_HISTORY_ENTRY_BOOLEAN:
+		return JSON_NODE_HOLDS_VALUE(node) &&
+		       json_node_get_value_type(node) == G_TYPE_BOOLEAN;
+	case SDT_HISTORY_ENTRY_OBJECT_OR_NULL:
+		if (JSON_NODE_HOLDS_NULL(node))
+			return TRUE;
+		/* fall through */
+	case SDT_HISTORY_ENTRY_OBJECT:
+		return JSON_NODE_HOLDS_OBJECT(node);
+	case SDT_HISTORY_ENTRY_ARRAY:
+		return JSON_NODE_HOLDS_ARRAY(node);
+	default:
+		return FALSE;
+	}
+}
+
+/* a check's verdict is a word ("genuine", "fake", "undetermined", sdt-check.c), a
+ * benchmark's an object; "kind", checked first, is a string by then */
+static SdtHistoryEntryType
+sdt_history_entry_member_type(JsonObject *obj, guint i)
+{
+	if (g_strcmp0(sdt_history_entry_members[i].name, KEY_VERDICT) == 0 &&
+	    g_strcmp0(json_object_get_string_member(obj, KEY_KIND), KIND_CHECK) == 0)
+		return SDT_HISTORY_ENTRY_STRING;
+	return sdt_history_entry_members[i].type;
+}
+
+/* the members an entry must have, and every member of the right type */
+static gboolean
+sdt_history_entry_check_members(JsonObject *obj, GError **error)
+{
+	for (guint i = 0; i < G_N_ELEMENTS(sdt_history_entry_members); i++) {
+		const gchar *name = sdt_history_entry_members[i].name;
+		JsonNode *member = json_object_get_member(obj, name);
+		gboolean required = i < 2; /* kind and time */
+
+		if (member == NULL && !required)
+			continue;
+		if (member == NULL) {
+			/* Translators: why a history entry is damaged, in parentheses;
+			 * %s is a JSON member's name */
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_DATA,
+				    _("no \"%s\" member"),
+				    name);
+			return FALSE;
+		}
+		if (!sdt_history_entry_type_ok(member, sdt_history_entry_member_type(obj, i))) {
+			/* Translators: why a history entry is damaged, in parentheses;
+			 * %s is a JSON member's name */
+			g_set_error(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_DATA,
+				    _("\"%s\" has the wrong type"),
+				    name);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+SdtHistoryEntry *
+sdt_history_entry_from_json(JsonObject *obj, GError **error)
+{
+	SdtHistoryEntry *e;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(obj != NULL, NULL);
+
+	if (!sdt_history_entry_check_members(obj, error))
+		return NULL;
+	if (!sdt_history_entry_kind_valid(json_object_get_string_member(obj, KEY_KIND))) {
+		g_set_error_literal(
+			error,
+			SDT_ERROR,
+			SDT_ERROR_INVALID_DATA,
+			/* Translators: why a history entry is damaged, in parentheses */
+			_("an unknown \"kind\""));
+		return NULL;
+	}
+	e = g_new0(SdtHistoryEntry, 1);
+	e->kind = g_strdup(json_object_get_string_member(obj, KEY_KIND));
+	e->time = g_strdup(json_object_get_string_member(obj, KEY_TIME));
+	e->doc = json_object_ref(obj);
+	return e;
+}
+
+/* the bytes of an entry's file as a JSON object (a copy of its own), or NULL */
+static JsonNode *
+sdt_history_entry_load(const gchar *data, gsize len, GError **error)
+{
+	g_autoptr(JsonParser) parser = json_parser_new();
+	g_autoptr(GError) error_local = NULL;
+	JsonNode *root;
+
+	if (len > SDT_HISTORY_ENTRY_MAX_SIZE) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    /* Translators: why a history entry is damaged, in parentheses */
+			    _("%" PRIu64 " bytes, more than a history entry can be"),
+			    (uint64_t) len);
+		return NULL;
+	}
+	if (len > 0 && memchr(data, '\0', len) != NULL) {
+		/* Translators: why a history entry is damaged, in parentheses */
+		g_set_error_literal(error, SDT_ERROR, SDT_ERROR_INVALID_DATA, _("a NUL byte"));
+		return NULL;
+	}
+	if (!json_parser_load_from_data(parser, data, (gssize) len, &error_local)) {
+		g_autofree gchar *where = sdt_json_parse_problem(error_local);
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    /* Translators: why a history entry is damaged, in parentheses;
+			     * then where its text stops being JSON */
+			    _("not JSON: %s"),
+			    where);
+		return NULL;
+	}
+	root = json_parser_get_root(parser);
+	if (root == NULL || !JSON_NODE_HOLDS_OBJECT(root)) {
+		/* Translators: why a history entry is damaged, in parentheses */
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_DATA,
+				    _("not a JSON object"));
+		return NULL;
+	}
+	return json_node_copy(root);
+}
+
+SdtHistoryEntry *
+sdt_history_entry_parse_data(const gchar *data, gsize len, GError **error)
+{
+	g_autoptr(JsonNode) root = NULL;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(data != NULL || len == 0, NULL);
+
+	root = sdt_history_entry_load(data, len, error);
+	if (root == NULL)
+		return NULL;
+	/* a "\ud800" escape decodes to bytes that are not UTF-8: replace them visibly (a
+	 * kind stays invalid, every member keeps its type) */
+	sdt_json_sanitize_utf8(root);
+	return sdt_history_entry_from_json(json_node_get_object(root), error);
+}
+
+SdtHistoryEntry *
+sdt_history_entry_parse(const gchar *text, GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(text != NULL, NULL);
+
+	return sdt_history_entry_parse_data(text, strlen(text), error);
+}
+
+SdtBenchRecord *
+sdt_history_entry_get_bench(const SdtHistoryEntry *entry, GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(entry != NULL, NULL);
+
+	g_return_val_if_fail(g_strcmp0(entry->kind, KIND_BENCH) == 0, NULL);
+
+	return sdt_bench_record_from_json(entry->doc, error);
+}
+
+/* the writing direction: the document as it was written or read */
+
+JsonNode *
+sdt_history_entry_to_json(const SdtHistoryEntry *entry)
+{
+	JsonNode *node;
+
+	g_return_val_if_fail(entry != NULL, NULL);
+
+	node = json_node_new(JSON_NODE_OBJECT);
+	json_node_set_object(node, entry->doc);
+	return node;
+}
+
+gchar *
+sdt_history_entry_to_string(const SdtHistoryEntry *entry)
+{
+	g_autoptr(JsonNode) node = NULL;
+
+	g_return_val_if_fail(entry != NULL, NULL);
+
+	node = sdt_history_entry_to_json(entry);
+	return sdt_json_to_string(node, TRUE);
+}
+
+JsonArray *
+sdt_history_entry_list_to_json(GPtrArray *entries)
+{
+	JsonArray *array = json_array_new();
+
+	for (guint i = 0; entries != NULL && i < entries->len; i++)
+		json_array_add_element(array,
+				       sdt_history_entry_to_json(g_ptr_array_index(entries, i)));
+	return array;
+}

@@ -1,0 +1,64 @@
+/*
+ * Copyright 2026 SD Tuner developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "sdt-bench-record.h"
+
+G_BEGIN_DECLS
+
+/*
+ * One entry of the history (<state dir>/history/, DESIGN.md "History"): an envelope
+ * ("kind", "time") around the document of what happened, which is its kind's own
+ * document: a bench entry is a bench record (sdt-bench-record.h), a check entry a check
+ * result (sdt-check-result.h), a soak entry a soak report, an apply, revert or verify
+ * entry the config writer's and the verification's members.  The entry keeps that
+ * document as it was written (@doc, its members in their order), so an entry reads back
+ * and is listed byte for byte, whichever SD Tuner version wrote it; the kind's codec
+ * reads the payload (sdt_history_entry_get_bench()).
+ */
+typedef struct {
+	gchar *kind;     /* lower-case letters and '-': "apply", "bench", "check", ... */
+	gchar *time;     /* ISO 8601 UTC, as written */
+	JsonObject *doc; /* the whole entry, "kind" and "time" included */
+} SdtHistoryEntry;
+
+/* the most an entry's file can hold (files are tiny) */
+#define SDT_HISTORY_ENTRY_MAX_SIZE (256 * 1024)
+
+/* whether @kind can name an entry (and its file): lower-case letters and '-' */
+gboolean sdt_history_entry_kind_valid(const gchar *kind);
+
+/*
+ * A new entry of @kind at @time around @doc (referenced): @doc gets the "kind" and
+ * "time" members (the caller's object changes, as the history always did).
+ */
+SdtHistoryEntry *sdt_history_entry_new(const gchar *kind, const gchar *time, JsonObject *doc);
+void sdt_history_entry_free(SdtHistoryEntry *entry);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtHistoryEntry, sdt_history_entry_free)
+
+/*
+ * strict: "kind" and "time" are required strings, "kind" a valid kind; every member SD
+ * Tuner writes has the type it writes it with (a check's "verdict" a word, a bench's an
+ * object), or is SDT_ERROR_INVALID_DATA naming it; other members are kept, unread
+ */
+SdtHistoryEntry *sdt_history_entry_from_json(JsonObject *obj, GError **error);
+SdtHistoryEntry *sdt_history_entry_parse(const gchar *text, GError **error);
+/* the same from the bytes of an entry's file: too large, a NUL byte or not JSON is
+ * SDT_ERROR_INVALID_DATA too; a string that is not UTF-8 is replaced visibly */
+SdtHistoryEntry *sdt_history_entry_parse_data(const gchar *data, gsize len, GError **error);
+JsonNode *sdt_history_entry_to_json(const SdtHistoryEntry *entry);
+/* the text of the entry's file */
+gchar *sdt_history_entry_to_string(const SdtHistoryEntry *entry);
+/* the entries (of SdtHistoryEntry*) as the "entries" array of `history --json` */
+JsonArray *sdt_history_entry_list_to_json(GPtrArray *entries);
+
+/* a bench entry's payload, read by the bench record's codec; NULL (and @error) for a
+ * bad record */
+SdtBenchRecord *sdt_history_entry_get_bench(const SdtHistoryEntry *entry, GError **error);
+
+G_END_DECLS
