@@ -159,4 +159,30 @@ void sdt_bench_io_cpu_snapshot(SdtBenchIo *io, SdtBenchIoCpuSnapshot *snap);
 /* CPU time of the I/O threads between @start and @end; frees both */
 guint64 sdt_bench_io_cpu_between(SdtBenchIoCpuSnapshot *start, SdtBenchIoCpuSnapshot *end);
 
+const gchar *sdt_bench_io_backend_to_string(SdtBenchIoBackend backend);
+
+/* @fd is duplicated; the copy lives as long as IO may be in flight */
+SdtBenchIo *
+sdt_bench_io_new(SdtBenchIoBackend backend, guint depth, gint fd, gsize block_size, GError **error);
+
+SdtBenchIoBackend sdt_bench_io_get_backend(SdtBenchIo *io);
+guint sdt_bench_io_get_in_flight(SdtBenchIo *io);
+guint sdt_bench_io_get_in_flight_max(SdtBenchIo *io);
+
+/*
+ * Error injection: the completion of IO number @after_ios (counting from 0)
+ * reports -@errsv instead of its real result, as a failing card would.
+ */
+void sdt_bench_io_inject_error(SdtBenchIo *io, guint64 after_ios, gint errsv);
+
+/*
+ * Runs @job.  Returns %FALSE with SDT_ERROR_IO (or the errno's code) on a
+ * failed or short IO, SDT_ERROR_CANCELLED when @job->cancellable fires, with
+ * @stats filled up to that point.  Waiting for a completion blocks until one
+ * arrives or the cancellable fires (its fd wakes the wait: no polling); only
+ * a cancellable without an fd is looked at every 50 ms.
+ */
+gboolean
+sdt_bench_io_run(SdtBenchIo *io, const SdtBenchIoJob *job, SdtBenchIoStats *stats, GError **error);
+
 G_END_DECLS

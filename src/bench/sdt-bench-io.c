@@ -22,7 +22,9 @@
 #include "sdt-bench-io-private.h"
 #include "sdt-bench-io.h"
 #include "sdt-bench-stop.h"
+#include "sdt-bench-stop-private.h"
 #include "sdt-error.h"
+#include "sdt-bench-rng-private.h"
 
 const gchar *
 sdt_bench_io_backend_to_string(SdtBenchIoBackend backend)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sdt-bench-latency.h"
+#include "sdt-bench-latency-private.h"
 
 void
 sdt_bench_latency_reset(SdtBenchLatency *lat)

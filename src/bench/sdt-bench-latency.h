@@ -21,9 +21,6 @@ typedef struct {
 	guint64 buckets[SDT_BENCH_LATENCY_BUCKETS];
 } SdtBenchLatency;
 
-void sdt_bench_latency_reset(SdtBenchLatency *lat);
 void sdt_bench_latency_add(SdtBenchLatency *lat, guint64 ns);
-/* @p in [0, 100]; 0 for an empty histogram */
-guint64 sdt_bench_latency_percentile(const SdtBenchLatency *lat, gdouble p);
 
 G_END_DECLS

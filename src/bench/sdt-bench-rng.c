@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sdt-bench-rng.h"
+#include "sdt-bench-rng-private.h"
 
 static guint64
 sdt_bench_splitmix64(guint64 *x)

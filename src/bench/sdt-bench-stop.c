@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sdt-bench-stop.h"
+#include "sdt-bench-stop-private.h"
 
 /* Student's t, two-sided 95% (SDT_BENCH_STOP_CONFIDENCE), by degrees of freedom */
 static gdouble

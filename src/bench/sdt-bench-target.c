@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "sdt-bench-target.h"
+#include "sdt-bench-target-private.h"
 #include "sdt-error.h"
 
 /* free space needed on top of the file */

@@ -82,19 +82,8 @@ SdtBenchTarget *sdt_bench_target_open_device(const gchar *node,
 					     gboolean *read_only,
 					     GError **error);
 
-/* opens @self->disk_node with SDT_BENCH_RAW_OPEN_FLAGS; returns the fd or -1 */
-gint sdt_bench_target_open_raw(SdtBenchTarget *self, GError **error);
-
 /* the name of a file system from its statfs() magic, or %NULL */
 const gchar *sdt_bench_target_fs_name(guint32 magic);
-/*
- * The magic of a statfs() result. f_type is a signed word, an int on 32-bit
- * targets: magics at or above 0x80000000 (ramfs, btrfs, f2fs) are negative
- * there and must not be sign-extended to 64 bits.
- */
-guint32 sdt_bench_target_fs_magic(const struct statfs *sfs);
-/* the file system's name, else its magic in hex: "0xcafe4a11" */
-gchar *sdt_bench_target_fs_describe(const struct statfs *sfs);
 
 /*
  * FALSE, with SDT_ERROR_NOT_SUPPORTED saying that @dir is in memory and what

@@ -15,7 +15,12 @@
 #include <unistd.h>
 
 #include "sdt-bench.h"
+#include "sdt-bench-private.h"
 #include "sdt-error.h"
+#include "sdt-bench-io-private.h"
+#include "sdt-bench-latency-private.h"
+#include "sdt-bench-stop-private.h"
+#include "sdt-bench-target-private.h"
 
 #define MIB (G_GUINT64_CONSTANT(1024) * 1024)
 

@@ -116,14 +116,6 @@ typedef struct {
 void sdt_bench_result_free(SdtBenchResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtBenchResult, sdt_bench_result_free)
 
-SdtBenchTestResult *sdt_bench_result_get_test(SdtBenchResult *result, const gchar *name);
-
-/* pure: the A1/A2 verdict of these figures */
-void sdt_bench_verdict_compute(SdtBenchVerdict *verdict,
-			       gdouble seq_write_mb_s,
-			       gdouble read_iops,
-			       gdouble write_iops);
-
 /*
  * Runs the tests of @config on @target, calling @progress at most ~10 times a
  * second.  Cancelling @cancellable stops it within 200 ms (SDT_ERROR_CANCELLED).

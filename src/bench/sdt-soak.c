@@ -20,6 +20,7 @@
 #include "sdt-error.h"
 #include "sdt-file.h"
 #include "sdt-soak.h"
+#include "sdt-soak-private.h"
 
 #define SDT_SOAK_ALIGN  4096
 #define SDT_SOAK_GOLDEN G_GUINT64_CONSTANT(0x9e3779b97f4a7c15)

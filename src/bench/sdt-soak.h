@@ -52,12 +52,6 @@ typedef struct {
 	gdouble read_seconds;
 } SdtSoakResult;
 
-/* the byte at @offset of round @round's data for @seed (what a mismatch is compared to) */
-guint8 sdt_soak_expected_byte(guint64 seed, guint round, guint64 offset);
-/* fills @buf with round @round's data for [@offset, @offset + @len); @offset, @len multiples of 8
- */
-void sdt_soak_fill(guint8 *buf, gsize len, guint64 seed, guint round, guint64 offset);
-
 /*
  * The soak test's own limits (the CLI's and the helper's arguments alike): @size a whole
  * number of MiB from SDT_SOAK_MIN_SIZE to SDT_SOAK_MAX_SIZE, @seconds from 0 to a day.

@@ -13,6 +13,7 @@
 #include <gio/gio.h>
 
 #include "sdt-bench-rng.h"
+#include "sdt-bench-rng-private.h"
 
 #define MIB (1024 * 1024)
 

@@ -23,11 +23,15 @@
 
 #include "sdt-bench-io-private.h"
 #include "sdt-bench-stop.h"
+#include "sdt-bench-stop-private.h"
 #include "sdt-bench.h"
+#include "sdt-bench-private.h"
 #include "sdt-ops.h"
 #include "sdt-error.h"
 #include "sdt-history.h"
 #include "sdt-test-config.h"
+#include "sdt-bench-latency-private.h"
+#include "sdt-bench-target-private.h"
 
 #define MIB (1024 * 1024)
 

@@ -14,6 +14,7 @@
 
 #include "sdt-error.h"
 #include "sdt-soak.h"
+#include "sdt-soak-private.h"
 
 /* the data is a pure function of seed, round and offset: any slice is the same bytes */
 static void
