@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sdt-check-config.h"
+#include "sdt-check-config-private.h"
 #include "sdt-error.h"
 
 #define SDT_CHECK_CONFIG_MIB (G_GUINT64_CONSTANT(1) << 20)

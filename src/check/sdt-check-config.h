@@ -54,13 +54,4 @@ void sdt_check_config_init(SdtCheckConfig *config, SdtCheckMode mode);
 /* "quick" or "full" */
 gboolean sdt_check_config_mode_from_string(const gchar *name, SdtCheckMode *mode, GError **error);
 
-/* file systems whose FIEMAP offsets are offsets on their block device */
-gboolean sdt_check_config_fs_supported(const gchar *filesystem);
-
-/* the candidate real sizes below @claim, ascending (powers of two, marketing sizes) */
-GArray *sdt_check_config_candidate_sizes(guint64 claim);
-
-/* orders guint64 values (and structs that begin with one) */
-gint sdt_check_config_cmp_u64(gconstpointer a, gconstpointer b);
-
 G_END_DECLS

@@ -23,6 +23,7 @@
 #include "sdt-state-lock.h"
 #include "sdt-error.h"
 #include "sdt-file.h"
+#include "sdt-check-config-private.h"
 
 #define SDT_JOURNAL_MAGIC_V1 "SDTJRN01" /* no generation: read only */
 #define SDT_JOURNAL_MAGIC    "SDTJRN02"

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "sdt-check-private.h"
+#include "sdt-check-config-private.h"
 
 #define SDT_CHECK_MAX_DIVISOR 1024
 

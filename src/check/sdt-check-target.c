@@ -30,6 +30,7 @@
 #include "sdt-file.h"
 #include "sdt-error.h"
 #include "sdt-mounts.h"
+#include "sdt-check-config-private.h"
 
 typedef struct udev SdtCheckUdev;
 typedef struct udev_device SdtCheckUdevDevice;

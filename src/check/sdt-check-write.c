@@ -9,6 +9,7 @@
 #include <inttypes.h>
 
 #include "sdt-check-private.h"
+#include "sdt-check-config-private.h"
 
 #define SDT_CHECK_READS_MAX 65536 /* the wrap search's reads */
 #define SDT_CHECK_REFINE    32    /* samples per narrowing round */

@@ -19,6 +19,7 @@
 #include "sdt-context.h"
 #include "sdt-error.h"
 #include "sdt-state-lock.h"
+#include "sdt-check-config-private.h"
 
 #define SDT_CHECK_RUN_LOCK "check.lock"
 

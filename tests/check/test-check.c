@@ -26,6 +26,7 @@
 #include "sdt-check-private.h"
 #include "sdt-check.h"
 #include "sdt-error.h"
+#include "sdt-check-config-private.h"
 
 #define MIB       (G_GUINT64_CONSTANT(1) << 20)
 #define CLAIM_MIB 512
