@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sdt-client-check-map.h"
+#include "sdt-client-check-map-private.h"
 #include "sdt-l10n.h"
 
 /* the engine's words for the states (sdt-check-result.h), in the order of the enum */

@@ -47,9 +47,6 @@ SdtClientCheckMap *sdt_client_check_map_new(const SdtCheckResult *result);
 void sdt_client_check_map_free(SdtClientCheckMap *map);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientCheckMap, sdt_client_check_map_free)
 
-/* "ok", "wrap", "lost-writes", "io-error", "corrupted", "untested"; anything else OTHER */
-SdtClientMapState sdt_client_check_map_state_from_string(const gchar *state);
-
 /* translated: what a state means, for the legend and the words ("holds data") */
 const gchar *sdt_client_check_map_state_label(SdtClientMapState state);
 

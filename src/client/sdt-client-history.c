@@ -7,6 +7,7 @@
 
 #include "sdt-client-history.h"
 #include "sdt-json-strict.h"
+#include "sdt-client-series-private.h"
 
 static void
 sdt_client_figure_free(SdtClientFigure *f)

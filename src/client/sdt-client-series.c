@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "sdt-client-series.h"
+#include "sdt-client-series-private.h"
 #include "sdt-json-strict.h"
 
 static void

@@ -46,14 +46,6 @@ void sdt_client_series_free(SdtClientSeries *series);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientSeries, sdt_client_series_free)
 
 /*
- * The "series" of a `history --json` document into @out (of SdtClientSeries); absent
- * (an older helper) is none.  Read leniently, as the history's entries: an element or
- * member of the wrong type is left out and the first such is reported in @error, and
- * the rest is read (returns FALSE then).
- */
-gboolean sdt_client_series_read(JsonObject *obj, GPtrArray *out, GError **error);
-
-/*
  * The series to show for the card in the slot: the one marked in_slot; else the one of
  * runs that did not record their card (an older history: they may be another card's,
  * @unidentified is set TRUE to say so); else NULL.  Borrowed from @all.

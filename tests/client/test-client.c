@@ -15,6 +15,7 @@
 #include "sdt-bench-record.h"
 #include "sdt-bench.h"
 #include "sdt-client-check-map.h"
+#include "sdt-client-check-map-private.h"
 #include "sdt-client-devices.h"
 #include "sdt-client-history.h"
 #include "sdt-client-disk-words.h"
