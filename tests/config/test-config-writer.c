@@ -17,6 +17,7 @@
 
 #include "sdt-config-apply.h"
 #include "sdt-config-writer.h"
+#include "sdt-config-writer-private.h"
 #include "sdt-ops-config.h"
 #include "sdt-error.h"
 #include "sdt-history.h"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sdt-config-block.h"
+#include "sdt-config-block-private.h"
 
 void
 sdt_config_block_line_free(SdtEditLine *line)

@@ -38,11 +38,6 @@ typedef struct {
 	gchar *eol;
 } SdtEditLine;
 
-void sdt_config_block_line_free(SdtEditLine *line);
-SdtEditLine *sdt_config_block_line_new(const gchar *text, const gchar *eol);
-GBytes *sdt_config_block_lines_to_bytes(GPtrArray *lines);
-SdtConfigEdit *sdt_config_block_edit_new(void);
-
 /* TRUE when @filter is one model filter line, e.g. "[pi4]"; @name: (out): its name */
 gboolean sdt_config_block_filter_valid(const gchar *filter, gchar **name);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sdt-config-diagnose.h"
+#include "sdt-config-txt-private.h"
 
 /* the SD settings at lines [@from, @to) of @cfg, as "line N “text”", or NULL */
 static gchar *

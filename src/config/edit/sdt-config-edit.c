@@ -12,6 +12,9 @@
 
 #include "sdt-config-edit.h"
 #include "sdt-error.h"
+#include "sdt-config-block-private.h"
+#include "sdt-config-revert-private.h"
+#include "sdt-config-txt-private.h"
 
 /* the type codes a filter state reaches, ignoring run-time filters */
 static gboolean

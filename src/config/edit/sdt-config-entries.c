@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sdt-config-txt.h"
+#include "sdt-config-txt-private.h"
 #include "sdt-error.h"
 
 /* @filter is the line's own string: the state lives as long as the model */

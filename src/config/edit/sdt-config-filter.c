@@ -12,6 +12,7 @@
 
 #include "sdt-board-model.h"
 #include "sdt-config-txt.h"
+#include "sdt-config-txt-private.h"
 
 typedef struct {
 	const gchar *name;

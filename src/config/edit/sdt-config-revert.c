@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "sdt-config-revert.h"
+#include "sdt-config-revert-private.h"
 #include "sdt-error.h"
+#include "sdt-config-block-private.h"
 
 /*
  * Marks in @ours the lines between @begin and @end that are byte-identical to

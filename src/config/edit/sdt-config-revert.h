@@ -20,10 +20,4 @@ G_BEGIN_DECLS
 SdtConfigEdit *
 sdt_config_revert(SdtConfigTxt *cfg, const gchar *const *previous_block, GError **error);
 
-/* the lines of @cfg without SD Tuner's block and with its disabled lines back */
-GPtrArray *sdt_config_revert_lines(SdtConfigTxt *cfg,
-				   const gchar *const *previous_block,
-				   SdtConfigEdit *edit,
-				   gboolean *changed);
-
 G_END_DECLS

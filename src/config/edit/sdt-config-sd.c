@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sdt-config-txt.h"
+#include "sdt-config-txt-private.h"
 
 static gchar *
 sdt_config_filter_state_to_string(const SdtConfigFilterState *state)

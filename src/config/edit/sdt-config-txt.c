@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sdt-config-txt.h"
+#include "sdt-config-txt-private.h"
 
 struct _SdtConfigTxt {
 	GObject parent_instance;

@@ -133,9 +133,6 @@ const gchar *sdt_config_txt_get_eol_style(SdtConfigTxt *self);
 /* the file names of the `include` lines, in order (duplicates removed) */
 GPtrArray *sdt_config_txt_get_include_names(SdtConfigTxt *self);
 void sdt_config_txt_set_include(SdtConfigTxt *self, const gchar *name, SdtConfigTxt *included);
-/* the attached file of an include line, or NULL */
-SdtConfigTxt *sdt_config_txt_get_include(SdtConfigTxt *self, const gchar *name);
-void sdt_config_txt_copy_includes(SdtConfigTxt *self, SdtConfigTxt *from);
 /* FALSE with a clear error when the attached includes exceed the walk budget */
 gboolean sdt_config_entries_check_include_budget(SdtConfigTxt *self, GError **error);
 
@@ -146,9 +143,6 @@ gboolean sdt_config_editable_check(SdtConfigTxt *self, GError **error);
 /* filters */
 gboolean sdt_config_filter_parse(const gchar *name, SdtConfigFilterType *type);
 gboolean sdt_config_filter_model_matches(const gchar *filter, gint type_code);
-SdtConfigApplies sdt_config_filter_state_applies(const SdtConfigFilterState *state,
-						 gint type_code,
-						 gboolean tryboot);
 /* boards with Wi-Fi/Bluetooth: 3B, 3B+, 3A+, Zero W, Zero 2 W */
 gboolean sdt_config_filter_board_has_wireless(gint type_code);
 /* every type code of the board table, for reach computations */
@@ -173,11 +167,5 @@ const gchar *sdt_config_entries_get_value(SdtConfigTxt *self, const gchar *key, 
 
 gboolean sdt_config_sd_find_block(SdtConfigTxt *self, guint *begin, guint *end);
 gchar *sdt_config_sd_get_block_id(SdtConfigTxt *self);
-
-/* classifies one dtparam/dtoverlay line; @overlay is the overlay in scope */
-SdtConfigSdKind sdt_config_sd_line_kind(const SdtConfigLine *line,
-					const gchar *overlay,
-					gint *overclock_mhz,
-					gchar **cqe);
 
 G_END_DECLS

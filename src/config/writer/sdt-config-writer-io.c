@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "sdt-config-writer-io.h"
+#include "sdt-config-writer-io-private.h"
 #include "sdt-file.h"
 
 static gint

@@ -109,6 +109,9 @@ sdt_config_writer_backup(SdtConfigWriter *self, GBytes *bytes, const gchar *stem
 /* checks, locks and reads config.txt; the lock is held when a model is returned */
 SdtConfigTxt *sdt_config_writer_begin(SdtConfigWriter *self, GBytes **old, GError **error);
 
+/* for tests: file system calls that fail on cue (sdt-config-writer-io.h) */
+void sdt_config_writer_set_io(SdtConfigWriter *self, const SdtConfigWriterIo *io);
+
 /* with the journal fallback set (sdt_config_writer_set_journal_fallback()) */
 gboolean sdt_config_writer_get_journal_fallback(SdtConfigWriter *self);
 /* the commit callback, if any; TRUE without one */
@@ -129,6 +132,12 @@ gboolean sdt_config_journal_write_json(SdtConfigWriter *self,
 				       GError **error);
 void sdt_config_journal_remove_state(SdtConfigWriter *self, const gchar *name);
 gchar **sdt_config_journal_array_to_strv(JsonArray *array);
+
+/*
+ * Reads the journal: TRUE with *@journal NULL when there is none, FALSE with
+ * @error when it cannot be read or does not match the schema.
+ */
+gboolean sdt_config_journal_read(SdtConfigWriter *self, JsonObject **journal, GError **error);
 
 /* ---- sdt-config-trial.c ---- */
 

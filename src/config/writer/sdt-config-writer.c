@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "sdt-config-writer-io.h"
+#include "sdt-config-writer-io-private.h"
 #include "sdt-config-writer-private.h"
 #include "sdt-error.h"
 #include "sdt-state-lock.h"

@@ -42,7 +42,6 @@ SdtConfigWriter *sdt_config_writer_new(SdtContext *ctx, GError **error);
 SdtConfigWriter *sdt_config_writer_new_for_paths(const gchar *config_path,
 						 const gchar *display_path,
 						 const gchar *state_dir);
-void sdt_config_writer_set_io(SdtConfigWriter *self, const SdtConfigWriterIo *io);
 const gchar *sdt_config_writer_get_display_path(SdtConfigWriter *self);
 /*
  * With @fallback, a journal that is damaged (not valid, or not the lines SD
@@ -116,11 +115,6 @@ JsonObject *sdt_config_journal_parse_trial(const gchar *data, gsize len, GError 
 
 /* the journal of the change in place, or NULL (missing or corrupt) */
 JsonObject *sdt_config_journal_get(SdtConfigWriter *self);
-/*
- * Reads the journal: TRUE with *@journal NULL when there is none, FALSE with
- * @error when it cannot be read or does not match the schema.
- */
-gboolean sdt_config_journal_read(SdtConfigWriter *self, JsonObject **journal, GError **error);
 /*
  * sdt_context_get_boot_id() of the writer's context, or NULL (none for explicit
  * paths); the one given to sdt_config_writer_set_boot_id() once it is set
