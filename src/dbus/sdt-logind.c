@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sdt-logind.h"
+#include "sdt-logind-private.h"
 
 /* shared by the caller's handle and a call in flight; the last one out frees it */
 struct _SdtLogindInhibitor {

@@ -50,9 +50,6 @@ typedef void (*SdtLogindAnswerFunc)(SdtLogindInhibitor *inhibitor,
 				    const GError *error,
 				    gpointer user_data);
 
-SdtLogindAnswer sdt_logind_answer_from_error(const GError *error);
-const gchar *sdt_logind_answer_to_string(SdtLogindAnswer answer);
-
 /* asks logind on @bus (NULL: the system bus, connected asynchronously) for @request,
  * without D-Bus activation; @request's strings are copied */
 SdtLogindInhibitor *sdt_logind_inhibitor_new(GDBusConnection *bus,

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "sdt-logind.h"
+#include "sdt-logind-private.h"
 
 #define LOGIND_NAME    "org.freedesktop.login1"
 #define LOGIND_PATH    "/org/freedesktop/login1"
