@@ -14,6 +14,7 @@
 #include "sdt-context.h"
 #include "sdt-error.h"
 #include "sdt-file.h"
+#include "sdt-file-private.h"
 
 struct _SdtContext {
 	GObject parent_instance;

@@ -26,6 +26,7 @@
 
 #include "sdt-error.h"
 #include "sdt-file.h"
+#include "sdt-file-private.h"
 
 /* 64-bit times and file offsets on 32-bit Raspberry Pi OS (armhf) too: meson.build
  * defines _TIME_BITS=64 and _FILE_OFFSET_BITS=64 for every target; a build
