@@ -9,7 +9,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "sdt-card-plausible.h"
+#include "sdt-card-plausible-private.h"
 
 /* (MID, OID) pairs seen on real cards (PLATFORM.md §8, public register dumps) */
 static const struct {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "sdt-bench-record.h"
-#include "sdt-card-plausible.h"
+#include "sdt-card-plausible-private.h"
 #include "sdt-health.h"
 
 /* median of up to three values */

@@ -12,6 +12,7 @@
 #include "sdt-board.h"
 #include "sdt-cqe-quirks.h"
 #include "sdt-recommend.h"
+#include "sdt-recommend-private.h"
 
 #define SDT_MHZ G_GUINT64_CONSTANT(1000000)
 

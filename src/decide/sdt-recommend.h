@@ -113,7 +113,6 @@ const gchar *sdt_recommend_filter_for_type(gint type_code);
  * board's default) with force_turbo=1; else core_freq if set; else the
  * board's default.  @source (optional) says which rule gave the figure.
  */
-guint sdt_recommend_core_clock(const SdtRecommendFacts *facts, SdtCoreClockSource *source);
 guint sdt_recommend_core_clock_mhz(const SdtRecommendFacts *facts);
 
 /* the config.txt facts of the clock rules: enable_uart, force_turbo, core_freq

@@ -9,6 +9,7 @@
 
 #include "sdt-kmsg.h"
 #include "sdt-verify.h"
+#include "sdt-verify-private.h"
 
 /* the kernel log since boot: the error lines verification looks for */
 

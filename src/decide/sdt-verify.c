@@ -14,6 +14,7 @@
 #include "sdt-l10n-record.h"
 #include "sdt-recommend.h"
 #include "sdt-verify.h"
+#include "sdt-verify-private.h"
 
 #define SDT_VERIFY_MHZ G_GUINT64_CONSTANT(1000000)
 /* the card's own high-speed clock: stepping down to it is undoing the overclock */

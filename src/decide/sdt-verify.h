@@ -69,7 +69,6 @@ void sdt_verify_log_init(SdtVerifyLog *log);
 void sdt_verify_log_clear(SdtVerifyLog *log);
 /* scans kmsg text (sdt_kmsg_parse() format) for the error lines above */
 void sdt_verify_log_scan(SdtVerifyLog *log, const gchar *kmsg, gsize len);
-guint sdt_verify_log_errors(const SdtVerifyLog *log);
 
 /* the soak test's result */
 typedef struct {
@@ -140,14 +139,6 @@ typedef struct {
 
 void sdt_verify_result_free(SdtVerifyResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtVerifyResult, sdt_verify_result_free)
-
-/*
- * The next divisor step below sd-overclock-@mhz on an sdhost core of
- * @core_hz: the sd_overclock value (MHz) that gives core / (n + 1) where
- * core / n is the clock of @mhz, or 0 when that is at or below 50 MHz (the
- * card's own high-speed clock: no overclock left to step down to).
- */
-guint sdt_verify_next_step_mhz(guint64 core_hz, guint mhz);
 
 /* the decision; pure: the same facts give the same result */
 SdtVerifyResult *sdt_verify_decide(const SdtVerifyFacts *facts);

@@ -28,7 +28,7 @@ G_BEGIN_DECLS
 
 /* "registers" (health, and check's reply): the register plausibility of the card */
 typedef struct {
-	gchar *rule;    /* "manfid-zero", ... (sdt-card-plausible.h) */
+	gchar *rule;    /* "manfid-zero", ... (sdt-card-plausible-private.h) */
 	gchar *message; /* English */
 } SdtHealthReportFinding;
 

@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "sdt-card-plausible.h"
+#include "sdt-card-plausible-private.h"
 
 typedef struct {
 	const gchar *cid;

@@ -9,6 +9,7 @@
 
 #include "sdt-board.h"
 #include "sdt-recommend.h"
+#include "sdt-recommend-private.h"
 
 /* a Pi 3B with a High Speed card at 50 MHz and nothing in config.txt */
 static SdtRecommendFacts

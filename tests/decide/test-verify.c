@@ -13,6 +13,7 @@
 #include "sdt-error.h"
 #include "sdt-test-config.h"
 #include "sdt-verify.h"
+#include "sdt-verify-private.h"
 #include "sdt-verify-pending.h"
 
 /* the simulated matrix, at the level of the pure decision */

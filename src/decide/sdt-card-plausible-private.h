@@ -11,6 +11,12 @@
 G_BEGIN_DECLS
 
 /*
+ * The register judge of sdt-health.c: no other folder calls it, so it has no public
+ * header.  Private to src/decide and its tests: tests/check-shape.py fails any other
+ * file that includes it.
+ */
+
+/*
  * Register plausibility, instant and without I/O: a card whose registers break
  * one of these rules is "suspicious" (never "fake": registers alone prove
  * nothing).  Rule ids:
