@@ -28,6 +28,7 @@
 #include "sdt-error.h"
 #include "sdt-mounts.h"
 #include "sdt-ops.h"
+#include "sdt-ops-private.h"
 
 #define MIB (G_GUINT64_CONSTANT(1024) * 1024)
 

@@ -14,6 +14,7 @@
 #include "sdt-error.h"
 #include "sdt-history.h"
 #include "sdt-ops-config.h"
+#include "sdt-ops-config-private.h"
 #include "sdt-ops-private.h"
 #include "sdt-ops.h"
 #include "sdt-recommend-report.h"

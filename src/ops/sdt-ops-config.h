@@ -30,7 +30,5 @@ JsonObject *sdt_ops_config_apply_reply(const SdtConfigApplyResult *result);
  * after "tryboot_backup" and "tryboot_restored" when a trial was cancelled so.
  */
 JsonObject *sdt_ops_config_revert_reply(const SdtConfigApplyRevert *revert);
-/* {"tryboot_backup"?, "tryboot_restored"?, "trial_cancelled", "warnings": [...]} */
-JsonObject *sdt_ops_config_end_trial_reply(const SdtConfigApplyTrialEnd *end);
 
 G_END_DECLS

@@ -12,7 +12,9 @@
 #include "sdt-info.h"
 #include "sdt-ops-verify-private.h"
 #include "sdt-ops.h"
+#include "sdt-ops-private.h"
 #include "sdt-prom.h"
+#include "sdt-prom-private.h"
 
 /*
  * `metrics`: the documents of info, health and the history as Prometheus

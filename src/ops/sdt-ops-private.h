@@ -9,6 +9,7 @@
 
 #include "sdt-config-txt.h"
 #include "sdt-config-writer.h"
+#include "sdt-ops.h"
 #include "sdt-health-report.h"
 #include "sdt-info.h"
 #include "sdt-recommend.h"
@@ -136,5 +137,60 @@ GPtrArray *sdt_ops_history_benches(JsonArray *history);
  * @size_bytes is (sdt_ops_check_recognise()), or NULL */
 SdtHealthReportCheckedBefore *
 sdt_ops_check_checked_before(JsonArray *history, const gchar *cid, gint64 size_bytes);
+
+/* ---- shared by bench, check, health, status and metrics ---- */
+
+/*
+ * status and health: "check_journal_damaged", the path of a check journal that
+ * repair kept because no copy of it was whole (sdt_check_damaged_journal()), as the
+ * user sees it (without --root's prefix), or NULL.  What the user can still do is said
+ * where it is shown.
+ */
+gchar *sdt_ops_check_journal_damaged_path(SdtContext *ctx);
+
+/*
+ * The device check in @history (newest first) that a card of CID @cid (hex, may be NULL)
+ * and @size_bytes is (docs/DESIGN.md "A checked card's identity"): one of the same CID
+ * (@match "cid"), else one without a CID (a card in a reader) of exactly @size_bytes
+ * (@match "size": maybe this card).  NULL when none; the entry is @history's.
+ */
+JsonObject *sdt_ops_check_recognise(JsonArray *history,
+				    const gchar *cid,
+				    gint64 size_bytes,
+				    const gchar **match);
+
+/* the document of sdt_ops_health(), filled in (metrics reads it) */
+SdtHealthReport *sdt_ops_health_report(SdtContext *ctx, GError **error);
+
+/*
+ * Where the benchmark, the soak test and the check put their file: @dir when
+ * the caller names one, else the directory on the SD card's file system (the
+ * root partition's state dir, else the partition itself), after refusing a
+ * missing card, an unmounted or read-only one, and a card smaller than
+ * @file_size + 10%; that one and its partition go into @card.  Then tells
+ * @progress (if any) "prepare".  sdt-ops-bench.c.
+ */
+const gchar *sdt_ops_bench_card_dir(SdtContext *ctx,
+				    const gchar *dir,
+				    guint64 file_size,
+				    SdtBenchCardDir *card,
+				    SdtBenchProgressFunc progress,
+				    gpointer user_data,
+				    GError **error);
+
+/* what a USB reader's link of @mbit_s carries in practice, MB/s; 0: unknown */
+gdouble sdt_ops_bench_device_usb_ceiling(gdouble mbit_s);
+
+/*
+ * The record of sdt_ops_bench_device()'s run @result on @target, the card @d (its bus and
+ * USB link: the reader's ceiling, reader_bottleneck and the notes of what a reader hides),
+ * @writes ("blank", "confirmed" or NULL) and @skip_note (taken: why the write tests were
+ * skipped, or NULL).  Pure, for tests.
+ */
+JsonNode *sdt_ops_bench_device_record(SdtBenchResult *result,
+				      SdtBenchTarget *target,
+				      const SdtDevice *d,
+				      const gchar *writes,
+				      gchar *skip_note);
 
 G_END_DECLS

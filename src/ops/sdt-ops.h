@@ -141,14 +141,6 @@ gchar *sdt_ops_metrics(SdtContext *ctx, GError **error);
  * card's result (not a stand-in's) is appended to the history as "check".  The signature is
  * the benchmark's, so the helper runs it as a job the same way.
  */
-/*
- * status and health: "check_journal_damaged", the path of a check journal that
- * repair kept because no copy of it was whole (sdt_check_damaged_journal()), as the
- * user sees it (without --root's prefix), or NULL.  What the user can still do is said
- * where it is shown.
- */
-gchar *sdt_ops_check_journal_damaged_path(SdtContext *ctx);
-
 JsonNode *sdt_ops_check(SdtContext *ctx,
 			const gchar *mode,
 			const gchar *dir,
@@ -179,17 +171,6 @@ JsonNode *sdt_ops_check_device(SdtContext *ctx,
 			       gpointer user_data,
 			       GCancellable *cancellable,
 			       GError **error);
-
-/*
- * The device check in @history (newest first) that a card of CID @cid (hex, may be NULL)
- * and @size_bytes is (docs/DESIGN.md "A checked card's identity"): one of the same CID
- * (@match "cid"), else one without a CID (a card in a reader) of exactly @size_bytes
- * (@match "size": maybe this card).  NULL when none; the entry is @history's.
- */
-JsonObject *sdt_ops_check_recognise(JsonArray *history,
-				    const gchar *cid,
-				    gint64 size_bytes,
-				    const gchar **match);
 
 /* sdt_ops_check() on @dir, a folder that must belong to the user @dir_owner
  * (the helper's caller, issue 32); -1 as sdt_ops_check(): root's or ours */
@@ -229,8 +210,6 @@ JsonNode *sdt_ops_bench_soak(SdtContext *ctx,
  * SdtHealthReport (sdt-health-report.h).
  */
 gchar *sdt_ops_health(SdtContext *ctx, GError **error);
-/* the same document, filled in (metrics reads it) */
-SdtHealthReport *sdt_ops_health_report(SdtContext *ctx, GError **error);
 
 /*
  * `devices --json` (issue 34): the block devices that might be cards, each with what udev
@@ -243,22 +222,6 @@ gchar *sdt_ops_devices(SdtContext *ctx, GError **error);
 
 void sdt_ops_bench_card_dir_clear(SdtBenchCardDir *card);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SdtBenchCardDir, sdt_ops_bench_card_dir_clear)
-
-/*
- * Where the benchmark, the soak test and the check put their file: @dir when
- * the caller names one, else the directory on the SD card's file system (the
- * root partition's state dir, else the partition itself), after refusing a
- * missing card, an unmounted or read-only one, and a card smaller than
- * @file_size + 10%; that one and its partition go into @card.  Then tells
- * @progress (if any) "prepare".  sdt-ops-bench.c.
- */
-const gchar *sdt_ops_bench_card_dir(SdtContext *ctx,
-				    const gchar *dir,
-				    guint64 file_size,
-				    SdtBenchCardDir *card,
-				    SdtBenchProgressFunc progress,
-				    gpointer user_data,
-				    GError **error);
 
 /*
  * `bench --device` (issue 34): the benchmark of a whole unmounted card @device (a kernel
@@ -280,21 +243,6 @@ JsonNode *sdt_ops_bench_device(SdtContext *ctx,
 			       gpointer user_data,
 			       GCancellable *cancellable,
 			       GError **error);
-
-/* what a USB reader's link of @mbit_s carries in practice, MB/s; 0: unknown */
-gdouble sdt_ops_bench_device_usb_ceiling(gdouble mbit_s);
-
-/*
- * The record of sdt_ops_bench_device()'s run @result on @target, the card @d (its bus and
- * USB link: the reader's ceiling, reader_bottleneck and the notes of what a reader hides),
- * @writes ("blank", "confirmed" or NULL) and @skip_note (taken: why the write tests were
- * skipped, or NULL).  Pure, for tests.
- */
-JsonNode *sdt_ops_bench_device_record(SdtBenchResult *result,
-				      SdtBenchTarget *target,
-				      const SdtDevice *d,
-				      const gchar *writes,
-				      gchar *skip_note);
 
 /* sdt_ops_bench() with an explicit configuration (tests use tiny sizes) */
 JsonNode *sdt_ops_bench_run(SdtContext *ctx,

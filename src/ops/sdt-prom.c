@@ -17,6 +17,7 @@
 #include "sdt-error.h"
 #include "sdt-file.h"
 #include "sdt-prom.h"
+#include "sdt-prom-private.h"
 #include "sdt-utf8.h"
 
 /* the Prometheus text exposition format:

@@ -26,28 +26,8 @@ typedef enum {
 
 typedef struct _SdtProm SdtProm;
 
-SdtProm *sdt_prom_new(void);
 void sdt_prom_free(SdtProm *prom);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtProm, sdt_prom_free)
-
-/*
- * Adds a sample to the family @name (created at its first sample, in that
- * order; later calls for the same name must give the same @type and @help).
- * @labels: NULL, or names and values in turn, NULL-terminated
- * ({"test", "seq-write", NULL}); a NULL value is an empty label value.
- */
-void sdt_prom_add(SdtProm *prom,
-		  const gchar *name,
-		  SdtPromType type,
-		  const gchar *help,
-		  const gchar *const *labels,
-		  gdouble value);
-
-/* the exposition text, UTF-8, ending in a line feed (empty when nothing was added) */
-gchar *sdt_prom_to_string(SdtProm *prom);
-
-/* @value with the format's escapes (\\, \", \n) after sdt_utf8_make_valid() */
-gchar *sdt_prom_escape_label_value(const gchar *value);
 
 /*
  * Writes @text to @path atomically, as the textfile collector needs (it may

@@ -12,6 +12,7 @@
 #include "sdt-error.h"
 #include "sdt-history.h"
 #include "sdt-ops.h"
+#include "sdt-ops-private.h"
 #include "sdt-test-root.h"
 
 /*

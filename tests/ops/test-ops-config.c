@@ -23,6 +23,7 @@
 #include "sdt-error.h"
 #include "sdt-json.h"
 #include "sdt-ops-config.h"
+#include "sdt-ops-config-private.h"
 #include "sdt-ops.h"
 
 #define BOOT_ID "0b6f8a52-2a4e-4a55-9a43-6a5f0d3b1c11\n"

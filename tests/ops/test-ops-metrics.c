@@ -9,6 +9,7 @@
 
 #include "sdt-error.h"
 #include "sdt-ops.h"
+#include "sdt-ops-private.h"
 #include "sdt-check.h"
 #include "sdt-test-root.h"
 

@@ -12,6 +12,7 @@
 
 #include "sdt-error.h"
 #include "sdt-prom.h"
+#include "sdt-prom-private.h"
 #include "sdt-test-util.h"
 
 /* issue 27: the exposition format, label values from hostile card registers */
