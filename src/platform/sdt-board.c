@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sdt-board.h"
+#include "sdt-board-private.h"
 #include "sdt-error.h"
 
 /* the Model B rev 2 has its own board string */

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sdt-card-regs.h"
+#include "sdt-card-regs-private.h"
 #include "sdt-error.h"
 
 #define SDT_CID_BYTES 16

@@ -29,8 +29,6 @@ typedef struct {
 } SdtCid;
 
 gboolean sdt_card_regs_cid_parse(const gchar *hex, SdtCid *cid, GError **error);
-/* "YYYY-MM", or NULL if the month is invalid */
-gchar *sdt_card_regs_cid_get_date(const SdtCid *cid);
 
 typedef struct {
 	guint structure;    /* 0 = v1 (SDSC), 1 = v2 (SDHC/SDXC), 2 = v3 (SDUC) */
@@ -112,10 +110,5 @@ gboolean sdt_card_regs_ext_byte_parse(const gchar *hex, guint8 *value, GError **
 
 /* the likely maker behind an SD manufacturer id, NULL if not in the table (PLATFORM.md §8) */
 const gchar *sdt_card_regs_manufacturer_name(guint manfid);
-gboolean sdt_card_regs_unhex(const gchar *hex,
-			     const gchar *what,
-			     guint8 *buf,
-			     gsize n_bytes,
-			     GError **error);
 
 G_END_DECLS

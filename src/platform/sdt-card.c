@@ -12,6 +12,7 @@
 #include "sdt-card.h"
 #include "sdt-file.h"
 #include "sdt-mounts.h"
+#include "sdt-emmc-private.h"
 
 typedef struct udev SdtUdev;
 typedef struct udev_device SdtUdevDevice;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sdt-cqe-quirks.h"
+#include "sdt-cqe-quirks-private.h"
 
 #define ANY_YEAR  0
 #define ANY_MONTH 0

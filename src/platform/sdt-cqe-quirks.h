@@ -28,9 +28,6 @@ typedef enum {
 	SDT_CQE_LIST_DENY,
 } SdtCqeList;
 
-/* "none", "allow", "deny" */
-const gchar *sdt_cqe_quirks_list_to_string(SdtCqeList list);
-
 /*
  * The list the card is on; @why (optional) is the kernel's reason (English,
  * from the table's comment, marked with N_(): translate it with _() where it

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sdt-device-offer.h"
+#include "sdt-device-offer-private.h"
 
 /*
  * A device is offered when writing to it (with every block saved and put back, as the

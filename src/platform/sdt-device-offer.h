@@ -36,9 +36,6 @@ typedef struct {
 	gboolean loop;        /* a loop device (with a backing file) */
 } SdtDeviceOfferFacts;
 
-/* the pure decision: offered, or the first reason in the order of SdtDeviceOffer */
-SdtDeviceOffer sdt_device_offer_decide(const SdtDeviceOfferFacts *facts);
-
 /*
  * On a simulated board only (a root prefix: the tests, tools/run.sh), where the only block
  * devices a test can make are loop devices: a loop device that nothing but being fixed

@@ -14,6 +14,7 @@
 #include "sdt-devices.h"
 #include "sdt-error.h"
 #include "sdt-mounts.h"
+#include "sdt-device-offer-private.h"
 
 typedef struct udev SdtUdev;
 typedef struct udev_device SdtUdevDevice;

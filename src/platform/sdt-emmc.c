@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "sdt-card-regs.h"
+#include "sdt-card-regs-private.h"
 #include "sdt-emmc.h"
+#include "sdt-emmc-private.h"
 #include "sdt-error.h"
 
 #define SDT_EMMC_CID_BYTES 16

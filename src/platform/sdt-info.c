@@ -12,6 +12,11 @@
 #include "sdt-error.h"
 #include "sdt-info.h"
 #include "sdt-mounts.h"
+#include "sdt-board-private.h"
+#include "sdt-card-regs-private.h"
+#include "sdt-emmc-private.h"
+#include "sdt-kmsg-private.h"
+#include "sdt-sd-bus-private.h"
 
 /* debugfs ios is a few hundred bytes */
 #define SDT_INFO_IOS_MAX_SIZE (64 * 1024)

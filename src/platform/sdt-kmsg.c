@@ -15,6 +15,8 @@
 
 #include "sdt-error.h"
 #include "sdt-kmsg.h"
+#include "sdt-kmsg-private.h"
+#include "sdt-sd-bus-private.h"
 
 /* a real /dev/kmsg record is at most 8 KiB; a test file is read in chunks of this size */
 #define SDT_KMSG_READ_CHUNK (16 * 1024)

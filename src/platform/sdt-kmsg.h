@@ -61,14 +61,4 @@ typedef struct {
 	gchar *block_line;     /* "mmcblk0: mmc0:aaaa SN256 238 GiB (quirks …)" */
 } SdtKmsgFacts;
 
-void sdt_kmsg_facts_init(SdtKmsgFacts *facts);
-void sdt_kmsg_facts_clear(SdtKmsgFacts *facts);
-
-/*
- * Collects the facts of the lines about @host ("mmc0") and @disk ("mmcblk0");
- * %NULL for either matches any mmcN / mmcblkN.
- */
-void
-sdt_kmsg_facts_scan(SdtKmsgFacts *facts, GPtrArray *records, const gchar *host, const gchar *disk);
-
 G_END_DECLS

@@ -9,6 +9,7 @@
 
 #include "sdt-error.h"
 #include "sdt-mounts.h"
+#include "sdt-mounts-private.h"
 
 /* mountinfo is small; anything bigger than this is not one */
 #define SDT_MOUNTS_MAX_SIZE (8 * 1024 * 1024)

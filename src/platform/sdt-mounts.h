@@ -47,7 +47,5 @@ SdtMount *sdt_mounts_find_mount_point(GPtrArray *mounts, const gchar *mount_poin
 gboolean sdt_mounts_is_own_mount(GPtrArray *mounts, SdtMount *mount);
 /* the mount that holds @path: the longest mount point that is a prefix of it */
 SdtMount *sdt_mounts_find_for_path(GPtrArray *mounts, const gchar *path);
-/* every mount of the block device @major:@minor, in file order (the array does not own them) */
-GPtrArray *sdt_mounts_find_device(GPtrArray *mounts, guint major, guint minor);
 
 G_END_DECLS

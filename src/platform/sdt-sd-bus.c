@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "sdt-sd-bus.h"
+#include "sdt-sd-bus-private.h"
 #include "sdt-error.h"
 
 static const struct {

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "sdt-board.h"
+#include "sdt-board-private.h"
 #include "sdt-error.h"
 
 /* tests/data/boards/<dir>: device-tree files and cpuinfo with real revision codes

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "sdt-card-regs.h"
+#include "sdt-card-regs-private.h"
 #include "sdt-error.h"
 
 /*

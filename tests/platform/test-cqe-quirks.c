@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sdt-cqe-quirks.h"
+#include "sdt-cqe-quirks-private.h"
 #include "sdt-recommend.h"
 
 static SdtCid

@@ -11,6 +11,7 @@
 
 #include "sdt-client-device-monitor.h"
 #include "sdt-device-offer.h"
+#include "sdt-device-offer-private.h"
 #include "sdt-devices.h"
 #include "sdt-error.h"
 #include "sdt-mounts.h"

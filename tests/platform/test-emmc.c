@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sdt-emmc.h"
+#include "sdt-emmc-private.h"
 #include "sdt-error.h"
 #include "sdt-recommend.h"
 

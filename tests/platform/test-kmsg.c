@@ -10,6 +10,7 @@
 
 #include "sdt-error.h"
 #include "sdt-kmsg.h"
+#include "sdt-kmsg-private.h"
 
 /* message formats: PLATFORM.md §5.1 (RPL bcm2835-sdhost.c, sd.c, block.c) */
 static const gchar *pi3_log = "6,228,2496288,-;mmc0: sdhost-bcm2835 loaded - DMA enabled (>1)\n"

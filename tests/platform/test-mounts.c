@@ -7,6 +7,7 @@
 
 #include "sdt-error.h"
 #include "sdt-mounts.h"
+#include "sdt-mounts-private.h"
 
 /* a Raspberry Pi OS layout, plus an escaped path and an overmount */
 static const gchar *mountinfo =

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "sdt-sd-bus.h"
+#include "sdt-sd-bus-private.h"
 #include "sdt-error.h"
 
 /* observed (QEMU 7.2 raspi3b, Linux 6.1): the shared fixture qemu-rpi3/ios */
