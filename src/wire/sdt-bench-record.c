@@ -10,6 +10,7 @@
 
 #include "sdt-bench-record.h"
 #include "sdt-json.h"
+#include "sdt-json-private.h"
 #include "sdt-json-strict.h"
 #include "sdt-error.h"
 #include "sdt-json-reader.h"

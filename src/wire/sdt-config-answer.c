@@ -6,9 +6,11 @@
 #include "config.h"
 
 #include "sdt-config-answer.h"
+#include "sdt-config-answer-private.h"
 #include "sdt-json-reader.h"
 #include "sdt-json-strict.h"
 #include "sdt-json.h"
+#include "sdt-json-private.h"
 
 #define SDT_CONFIG_ANSWER_KEY_PATH                 "path"
 #define SDT_CONFIG_ANSWER_KEY_TRIAL                "trial"

@@ -40,7 +40,6 @@ void sdt_config_answer_apply_free(SdtConfigAnswerApply *answer);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtConfigAnswerApply, sdt_config_answer_apply_free)
 
 JsonNode *sdt_config_answer_apply_to_json(const SdtConfigAnswerApply *answer);
-SdtConfigAnswerApply *sdt_config_answer_apply_from_json(JsonObject *obj, GError **error);
 /* the text as `sdtunerctl apply --json` prints it (indented, valid UTF-8) */
 gchar *sdt_config_answer_apply_to_string(const SdtConfigAnswerApply *answer);
 SdtConfigAnswerApply *sdt_config_answer_apply_parse(const gchar *text, GError **error);
@@ -68,7 +67,6 @@ void sdt_config_answer_revert_free(SdtConfigAnswerRevert *answer);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtConfigAnswerRevert, sdt_config_answer_revert_free)
 
 JsonNode *sdt_config_answer_revert_to_json(const SdtConfigAnswerRevert *answer);
-SdtConfigAnswerRevert *sdt_config_answer_revert_from_json(JsonObject *obj, GError **error);
 /* the text as `sdtunerctl revert --json` prints it (indented, valid UTF-8) */
 gchar *sdt_config_answer_revert_to_string(const SdtConfigAnswerRevert *answer);
 SdtConfigAnswerRevert *sdt_config_answer_revert_parse(const gchar *text, GError **error);

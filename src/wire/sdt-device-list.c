@@ -8,7 +8,9 @@
 #include <math.h>
 
 #include "sdt-device-list.h"
+#include "sdt-device-list-private.h"
 #include "sdt-json.h"
+#include "sdt-json-private.h"
 #include "sdt-json-reader.h"
 #include "sdt-json-strict.h"
 

@@ -77,9 +77,7 @@ void sdt_device_list_add_repair(SdtDeviceList *list, const gchar *device, gint64
 
 /* strict: a member of the wrong type is SDT_ERROR_INVALID_DATA naming it
  * ("devices[1].size_bytes"); "devices" and each device's "device" are required */
-SdtDeviceList *sdt_device_list_from_json(JsonObject *obj, GError **error);
 SdtDeviceList *sdt_device_list_parse(const gchar *text, GError **error);
-JsonNode *sdt_device_list_to_json(const SdtDeviceList *list);
 /* the document as `devices --json` prints it (valid UTF-8 whatever sysfs holds) */
 gchar *sdt_device_list_to_string(const SdtDeviceList *list);
 

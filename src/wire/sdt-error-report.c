@@ -6,7 +6,9 @@
 #include "config.h"
 
 #include "sdt-error-report.h"
+#include "sdt-error-report-private.h"
 #include "sdt-json.h"
+#include "sdt-json-private.h"
 #include "sdt-json-reader.h"
 #include "sdt-json-strict.h"
 

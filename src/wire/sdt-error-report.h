@@ -25,11 +25,6 @@ SdtErrorReport *sdt_error_report_new(const gchar *name, gint64 code, const gchar
 void sdt_error_report_free(SdtErrorReport *report);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtErrorReport, sdt_error_report_free)
 
-/* strict: "error" is required, its members of the wrong type are SDT_ERROR_INVALID_DATA
- * naming them ("error.code"); absent or null they read NULL and 0 */
-SdtErrorReport *sdt_error_report_from_json(JsonObject *obj, GError **error);
-SdtErrorReport *sdt_error_report_parse(const gchar *text, GError **error);
-JsonNode *sdt_error_report_to_json(const SdtErrorReport *report);
 /* the document as the CLI prints it (valid UTF-8) */
 gchar *sdt_error_report_to_string(const SdtErrorReport *report);
 

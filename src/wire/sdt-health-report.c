@@ -7,10 +7,11 @@
 
 #include <math.h>
 
-#include "sdt-health-report.h"
+#include "sdt-health-report-private.h"
 #include "sdt-json-reader.h"
 #include "sdt-json-strict.h"
-#include "sdt-json.h"
+#include "sdt-json-private.h"
+#include "sdt-info-report-private.h"
 
 #define SDT_HEALTH_KEY_CARD                  "card"
 #define SDT_HEALTH_KEY_PARTITIONS            "partitions"

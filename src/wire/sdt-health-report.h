@@ -143,9 +143,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtHealthReport, sdt_health_report_free)
 /* a new partition, appended to @report's */
 SdtHealthReportPartition *sdt_health_report_add_partition(SdtHealthReport *report);
 
-SdtHealthReport *sdt_health_report_from_json(JsonObject *obj, GError **error);
 SdtHealthReport *sdt_health_report_parse(const gchar *text, GError **error);
-JsonNode *sdt_health_report_to_json(const SdtHealthReport *report);
 /* the text (pretty, valid UTF-8, as `sdtunerctl --json health` prints it) */
 gchar *sdt_health_report_to_string(const SdtHealthReport *report);
 

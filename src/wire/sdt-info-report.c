@@ -8,9 +8,11 @@
 #include <math.h>
 
 #include "sdt-info-report.h"
+#include "sdt-info-report-private.h"
 #include "sdt-json-reader.h"
 #include "sdt-json-strict.h"
 #include "sdt-json.h"
+#include "sdt-json-private.h"
 
 /*
  * Each object of the document is a table of its members, in the order the

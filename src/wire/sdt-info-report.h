@@ -224,13 +224,4 @@ SdtInfoReport *sdt_info_report_from_json(JsonObject *obj, GError **error);
 gchar *sdt_info_report_to_string(const SdtInfoReport *report);
 SdtInfoReport *sdt_info_report_parse(const gchar *text, GError **error);
 
-/* the member "emmc" of a card object (info, health): a null node for NULL */
-JsonNode *sdt_info_report_emmc_to_json(const SdtInfoReportEmmc *emmc);
-/* reads @card's member "emmc" (@where: the card's path, "card"): *@emmc NULL when null or
- * absent; a member of the wrong type is SDT_ERROR_INVALID_DATA naming it */
-gboolean sdt_info_report_read_emmc(JsonObject *card,
-				   const gchar *where,
-				   SdtInfoReportEmmc **emmc,
-				   GError **error);
-
 G_END_DECLS

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sdt-json.h"
+#include "sdt-json-private.h"
 #include "sdt-utf8.h"
 
 gchar *

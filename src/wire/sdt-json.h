@@ -38,17 +38,6 @@ void sdt_json_task_return_text(GTask *task, gchar *text, GError *error);
  * sdt_json_sanitize_utf8(), as sdt_json_task_return() sends it */
 gchar *sdt_json_take_text(JsonNode *node);
 
-/* a JsonBuilder member whose value is null when unknown (not @known, or NULL) */
-void sdt_json_int_or_null(JsonBuilder *b, const gchar *name, gboolean known, gint64 value);
-void sdt_json_string_or_null(JsonBuilder *b, const gchar *name, const gchar *value);
-void sdt_json_bool_or_null(JsonBuilder *b, const gchar *name, gboolean known, gboolean value);
-/* NaN (the wire's one unknown, docs/ARCHITECTURE.md "The wire layer") as null */
-void sdt_json_number_or_null(JsonBuilder *b, const gchar *name, gdouble value);
-/* a member that is always known: its name and value, a JSON array of @strings */
-void sdt_json_put_int(JsonBuilder *b, const gchar *name, gint64 value);
-void sdt_json_put_bool(JsonBuilder *b, const gchar *name, gboolean value);
-void sdt_json_put_strings(JsonBuilder *b, const gchar *name, GPtrArray *strings);
-
 /* replaces, in place, every string value and member name of @node that is not
  * valid UTF-8 (sdt-utf8.h); returns how many were replaced */
 guint sdt_json_sanitize_utf8(JsonNode *node);

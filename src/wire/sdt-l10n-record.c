@@ -25,6 +25,7 @@
 #include "sdt-json.h"
 #include "sdt-json-strict.h"
 #include "sdt-l10n-record.h"
+#include "sdt-l10n-record-private.h"
 #include "sdt-l10n.h"
 
 /* a sentence with a plural: its form for @n in the thread's language (the literals must

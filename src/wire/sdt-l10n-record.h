@@ -50,23 +50,6 @@ SdtL10nRecordReason *sdt_l10n_record_reason_copy(const SdtL10nRecordReason *reas
 void sdt_l10n_record_reason_free(SdtL10nRecordReason *reason);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtL10nRecordReason, sdt_l10n_record_reason_free)
 
-/* @reason in the reader's language ("" for NULL or a reason without text) */
-const gchar *sdt_l10n_record_reason_shown(const SdtL10nRecordReason *reason);
-
-/*
- * The codecs' part: reads "reason", "reason_code" and "reason_args" of @obj into
- * *@reason (NULL when it has none of them).  "reason" of the wrong type is
- * SDT_ERROR_INVALID_DATA naming it; a code or arguments of another version or edited
- * by hand are never an error: they are left out (NULL), and the reason is then shown
- * from its text.
- */
-gboolean sdt_l10n_record_reason_read(JsonObject *obj,
-				     const gchar *where,
-				     SdtL10nRecordReason **reason,
-				     GError **error);
-/* writes the members of @reason that it has (nothing for NULL) */
-void sdt_l10n_record_reason_write(JsonBuilder *b, const SdtL10nRecordReason *reason);
-
 /* the English sentence of @code with @args, NULL when @code is unknown */
 gchar *sdt_l10n_record_reason_english(const gchar *code, JsonArray *args);
 

@@ -8,7 +8,9 @@
 #include "sdt-json-reader.h"
 #include "sdt-json-strict.h"
 #include "sdt-json.h"
+#include "sdt-json-private.h"
 #include "sdt-recommend-report.h"
+#include "sdt-recommend-report-private.h"
 
 #define SDT_RECOMMEND_REPORT_KEY_RECOMMENDATIONS   "recommendations"
 #define SDT_RECOMMEND_REPORT_KEY_ID                "id"

@@ -53,9 +53,6 @@ SdtRecommendReport *sdt_recommend_report_new(void);
 void sdt_recommend_report_free(SdtRecommendReport *report);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtRecommendReport, sdt_recommend_report_free)
 
-SdtRecommendReport *sdt_recommend_report_from_json(JsonObject *obj, GError **error);
-JsonNode *sdt_recommend_report_to_json(const SdtRecommendReport *report);
-
 /* the document's text as `sdtunerctl recommend --json` prints it (indented, valid UTF-8) */
 gchar *sdt_recommend_report_to_string(const SdtRecommendReport *report);
 SdtRecommendReport *sdt_recommend_report_parse(const gchar *text, GError **error);

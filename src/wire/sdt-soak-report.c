@@ -8,9 +8,11 @@
 #include <math.h>
 
 #include "sdt-json.h"
+#include "sdt-json-private.h"
 #include "sdt-json-reader.h"
 #include "sdt-json-strict.h"
 #include "sdt-soak-report.h"
+#include "sdt-soak-report-private.h"
 
 #define KEY_TARGET                    "target"
 #define KEY_PATH                      "path"

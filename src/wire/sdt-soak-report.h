@@ -49,8 +49,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtSoakReport, sdt_soak_report_free)
 /* strict: "soak" is required; a member of the wrong type is SDT_ERROR_INVALID_DATA
  * naming it ("soak.rounds") */
 SdtSoakReport *sdt_soak_report_from_json(JsonObject *obj, GError **error);
-SdtSoakReport *sdt_soak_report_parse(const gchar *text, GError **error);
 JsonNode *sdt_soak_report_to_json(const SdtSoakReport *report);
-gchar *sdt_soak_report_to_string(const SdtSoakReport *report);
 
 G_END_DECLS

@@ -8,7 +8,10 @@
 #include "sdt-json-reader.h"
 #include "sdt-json-strict.h"
 #include "sdt-json.h"
+#include "sdt-json-private.h"
 #include "sdt-status-report.h"
+#include "sdt-status-report-private.h"
+#include "sdt-l10n-record-private.h"
 
 #define SDT_STATUS_REPORT_KEY_PATH                 "path"
 #define SDT_STATUS_REPORT_KEY_DAMAGED              "damaged"

@@ -96,7 +96,6 @@ const gchar *sdt_status_report_pending_reason(const SdtStatusReport *report);
 /* a member of the wrong type is SDT_ERROR_INVALID_DATA naming it */
 SdtStatusReport *sdt_status_report_from_json(JsonObject *obj, GError **error);
 SdtStatusReport *sdt_status_report_parse(const gchar *text, GError **error);
-JsonNode *sdt_status_report_to_json(const SdtStatusReport *report);
 /* the text (pretty, as `sdtunerctl --json status` prints it) */
 gchar *sdt_status_report_to_string(const SdtStatusReport *report);
 

@@ -9,8 +9,10 @@
 
 #include "sdt-error.h"
 #include "sdt-json.h"
+#include "sdt-json-private.h"
 #include "sdt-json-strict.h"
 #include "sdt-ui-layout.h"
+#include "sdt-ui-layout-private.h"
 
 #define KEY_WINDOW_WIDTH     "window_width"
 #define KEY_WINDOW_HEIGHT    "window_height"

@@ -49,11 +49,6 @@ SdtUiLayoutWindow *sdt_ui_layout_add_window(SdtUiLayout *layout, gint64 width, g
 /* a label appended to @window, its @text copied, every number 0 */
 SdtUiLayoutLabel *sdt_ui_layout_add_label(SdtUiLayoutWindow *window, const gchar *text);
 
-/* strict: a member of the wrong type is SDT_ERROR_INVALID_DATA naming it
- * ("[0].labels[2].x"); absent or null numbers read 0, flags FALSE */
-SdtUiLayout *sdt_ui_layout_from_json(JsonArray *windows, GError **error);
-SdtUiLayout *sdt_ui_layout_parse(const gchar *text, GError **error);
-JsonNode *sdt_ui_layout_to_json(const SdtUiLayout *layout);
 gchar *sdt_ui_layout_to_string(const SdtUiLayout *layout);
 
 G_END_DECLS

@@ -12,7 +12,10 @@
 #include "sdt-error.h"
 #include "sdt-json-strict.h"
 #include "sdt-json.h"
+#include "sdt-json-private.h"
 #include "sdt-verify-pending-state.h"
+#include "sdt-verify-pending-state-private.h"
+#include "sdt-l10n-record-private.h"
 
 #define SDT_VERIFY_PENDING_STATE_KEY_VERSION       "version"
 #define SDT_VERIFY_PENDING_STATE_KEY_ID            "id"

@@ -110,7 +110,6 @@ SdtVerifyPendingState *sdt_verify_pending_state_parse(const gchar *text, gsize l
 /* the error of a record whose @member is damaged, as sdt_verify_pending_state_parse()
  * gives it (for what only the reader can judge: an id SD Tuner would not write) */
 gboolean sdt_verify_pending_state_damaged(const gchar *member, GError **error);
-SdtVerifyPendingState *sdt_verify_pending_state_from_json(JsonObject *obj, GError **error);
 JsonNode *sdt_verify_pending_state_to_json(const SdtVerifyPendingState *state);
 /* the file's text (pretty) */
 gchar *sdt_verify_pending_state_to_string(const SdtVerifyPendingState *state);

@@ -10,7 +10,10 @@
 #include "sdt-json-reader.h"
 #include "sdt-json-strict.h"
 #include "sdt-json.h"
+#include "sdt-json-private.h"
 #include "sdt-verify-report.h"
+#include "sdt-verify-report-private.h"
+#include "sdt-l10n-record-private.h"
 
 #define SDT_VERIFY_REPORT_KEY_PENDING        "pending"
 #define SDT_VERIFY_REPORT_KEY_ID             "id"

@@ -153,7 +153,6 @@ const gchar *sdt_verify_report_reason(const SdtVerifyReport *report);
 SdtVerifyReport *
 sdt_verify_report_from_json_at(JsonObject *obj, const gchar *where, GError **error);
 SdtVerifyReport *sdt_verify_report_from_json(JsonObject *obj, GError **error);
-SdtVerifyReport *sdt_verify_report_parse(const gchar *text, GError **error);
 JsonNode *sdt_verify_report_to_json(const SdtVerifyReport *report);
 /* the text (pretty, as `sdtunerctl --json` prints it) */
 gchar *sdt_verify_report_to_string(const SdtVerifyReport *report);

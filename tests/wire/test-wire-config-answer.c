@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sdt-config-answer.h"
+#include "sdt-config-answer-private.h"
 #include "sdt-error.h"
 
 static gchar *

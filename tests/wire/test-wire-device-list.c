@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "sdt-device-list.h"
+#include "sdt-device-list-private.h"
 #include "wire-golden.h"
 
 static gchar *

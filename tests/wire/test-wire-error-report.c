@@ -8,6 +8,7 @@
  */
 
 #include "sdt-error-report.h"
+#include "sdt-error-report-private.h"
 #include "wire-golden.h"
 
 static gchar *

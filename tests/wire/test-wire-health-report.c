@@ -17,6 +17,7 @@
 
 #include "sdt-error.h"
 #include "sdt-health-report.h"
+#include "sdt-health-report-private.h"
 #include "wire-golden.h"
 
 static const gchar *const goldens[] = {

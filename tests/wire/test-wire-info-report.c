@@ -15,6 +15,7 @@
 
 #include "sdt-error.h"
 #include "sdt-info-report.h"
+#include "sdt-info-report-private.h"
 #include "sdt-json.h"
 
 static const gchar *const fixtures[] = {

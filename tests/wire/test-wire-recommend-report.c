@@ -16,6 +16,7 @@
 
 #include "sdt-error.h"
 #include "sdt-recommend-report.h"
+#include "sdt-recommend-report-private.h"
 
 static gchar *
 test_golden(const gchar *name)

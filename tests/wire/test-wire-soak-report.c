@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "sdt-soak-report.h"
+#include "sdt-soak-report-private.h"
 #include "wire-golden.h"
 
 static gchar *

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sdt-status-report.h"
+#include "sdt-status-report-private.h"
 #include "wire-golden.h"
 
 static gchar *

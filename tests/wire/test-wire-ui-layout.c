@@ -8,6 +8,7 @@
  */
 
 #include "sdt-ui-layout.h"
+#include "sdt-ui-layout-private.h"
 #include "wire-golden.h"
 
 static gchar *

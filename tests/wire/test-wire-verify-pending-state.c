@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include "sdt-verify-pending-state.h"
+#include "sdt-verify-pending-state-private.h"
 #include "wire-golden.h"
+#include "sdt-verify-report-private.h"
 
 static gpointer
 parse_state(const gchar *text, GError **error)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sdt-verify-report.h"
+#include "sdt-verify-report-private.h"
 #include "wire-golden.h"
 
 static gchar *
