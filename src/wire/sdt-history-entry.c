@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "sdt-error.h"
-#include "sdt-history-entry.h"
+#include "sdt-history-entry-private.h"
 #include "sdt-json.h"
 
 #define KEY_KIND          "kind"

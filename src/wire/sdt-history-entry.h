@@ -42,23 +42,17 @@ void sdt_history_entry_free(SdtHistoryEntry *entry);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtHistoryEntry, sdt_history_entry_free)
 
 /*
- * strict: "kind" and "time" are required strings, "kind" a valid kind; every member SD
- * Tuner writes has the type it writes it with (a check's "verdict" a word, a bench's an
- * object), or is SDT_ERROR_INVALID_DATA naming it; other members are kept, unread
+ * An entry from the bytes of its file, strict: "kind" and "time" are required strings,
+ * "kind" a valid kind; every member SD Tuner writes has the type it writes it with (a
+ * check's "verdict" a word, a bench's an object), or is SDT_ERROR_INVALID_DATA naming it;
+ * other members are kept, unread.  Too large, a NUL byte or not JSON is
+ * SDT_ERROR_INVALID_DATA too; a string that is not UTF-8 is replaced visibly.
  */
-SdtHistoryEntry *sdt_history_entry_from_json(JsonObject *obj, GError **error);
-SdtHistoryEntry *sdt_history_entry_parse(const gchar *text, GError **error);
-/* the same from the bytes of an entry's file: too large, a NUL byte or not JSON is
- * SDT_ERROR_INVALID_DATA too; a string that is not UTF-8 is replaced visibly */
 SdtHistoryEntry *sdt_history_entry_parse_data(const gchar *data, gsize len, GError **error);
 JsonNode *sdt_history_entry_to_json(const SdtHistoryEntry *entry);
 /* the text of the entry's file */
 gchar *sdt_history_entry_to_string(const SdtHistoryEntry *entry);
 /* the entries (of SdtHistoryEntry*) as the "entries" array of `history --json` */
 JsonArray *sdt_history_entry_list_to_json(GPtrArray *entries);
-
-/* a bench entry's payload, read by the bench record's codec; NULL (and @error) for a
- * bad record */
-SdtBenchRecord *sdt_history_entry_get_bench(const SdtHistoryEntry *entry, GError **error);
 
 G_END_DECLS

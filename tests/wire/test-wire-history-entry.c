@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "sdt-error.h"
-#include "sdt-history-entry.h"
+#include "sdt-history-entry-private.h"
 #include "wire-golden.h"
 
 static const gchar *const goldens[] = {
