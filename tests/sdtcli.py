@@ -44,6 +44,14 @@ def main(prefix, *cases):
     sys.exit(finish())
 
 
+def strace_works():
+    """None when strace can trace here, else why not"""
+    if shutil.which('strace') is None:
+        return 'strace is not installed (tools/deps.sh test installs it)'
+    p = subprocess.run(['strace', '-f', '-qq', '-e', 'trace=none', 'true'], capture_output=True, text=True)
+    return None if p.returncode == 0 else f'strace cannot trace here: {p.stderr.strip()}'
+
+
 def read(path, mode='r'):
     with open(path, mode) as f:
         return f.read()

@@ -10,7 +10,6 @@ its first fsync(2), the backup's, while the test edits the file in place, or rep
 
 usage: test-apply-once.py SDTUNERCTL   (run by meson; prints TAP)"""
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -23,14 +22,6 @@ SDTUNERCTL = sdtcli.init()
 CI = os.environ.get('CI') == 'true'
 BOOT_ID = '0b6f8a52-2a4e-4a55-9a43-6a5f0d3b1c11\n'
 CHANGED = 'was changed by another program while SD Tuner was editing it'
-
-
-def strace_works():
-    """None when strace can trace here, else why not"""
-    if shutil.which('strace') is None:
-        return 'strace is not installed (tools/deps.sh test installs it)'
-    p = subprocess.run(['strace', '-f', '-qq', '-e', 'trace=none', 'true'], capture_output=True, text=True)
-    return None if p.returncode == 0 else f'strace cannot trace here: {p.stderr.strip()}'
 
 
 def root(tmp, name):
@@ -144,7 +135,7 @@ def case_race(tmp):
 
 
 def main():
-    why = strace_works()
+    why = sdtcli.strace_works()
     if why is not None:
         if CI:
             ok(False, 'strace traces sdtunerctl', why + '; CI=true forbids a skip')

@@ -12,7 +12,6 @@ The trial apply and revert are counted too and printed; what they must hold is a
 usage: test-apply-reads.py SDTUNERCTL   (run by meson; prints TAP)"""
 import json
 import os
-import shutil
 import subprocess
 import sys
 
@@ -24,14 +23,6 @@ SDTUNERCTL = sdtcli.init()
 CI = os.environ.get('CI') == 'true'
 BOOT_ID = '0b6f8a52-2a4e-4a55-9a43-6a5f0d3b1c11\n'
 BENCH = '1767225600000000-bench.json'
-
-
-def strace_works():
-    """None when strace can trace here, else why not"""
-    if shutil.which('strace') is None:
-        return 'strace is not installed (tools/deps.sh test installs it)'
-    p = subprocess.run(['strace', '-f', '-qq', '-e', 'trace=none', 'true'], capture_output=True, text=True)
-    return None if p.returncode == 0 else f'strace cannot trace here: {p.stderr.strip()}'
 
 
 def root(tmp, name):
@@ -115,7 +106,7 @@ def case_trial(tmp):
 
 
 def main():
-    why = strace_works()
+    why = sdtcli.strace_works()
     if why is not None:
         if CI:
             ok(False, 'strace traces sdtunerctl', why + '; CI=true forbids a skip')
