@@ -38,13 +38,34 @@
 /* disk-backed scratch space: /tmp may be tmpfs, which the engine refuses */
 #define TEST_DISK_DIR "/var/tmp"
 
+/* every folder test_dir_new() made: each test removes its own, main() checks they are gone */
+static GPtrArray *test_dirs_made;
+
 static gchar *
 test_dir_new(const gchar *base)
 {
 	g_autofree gchar *tmpl = g_build_filename(base, "sdt-bench-test-XXXXXX", NULL);
 	gchar *dir = g_mkdtemp_full(g_steal_pointer(&tmpl), 0700);
 	g_assert_nonnull(dir);
+	g_ptr_array_add(test_dirs_made, g_strdup(dir));
 	return dir;
+}
+
+/* the folders a test left behind, each named on stderr and then removed: 0 when none */
+static guint
+test_dirs_left_behind(void)
+{
+	guint left = 0;
+
+	for (guint i = 0; i < test_dirs_made->len; i++) {
+		const gchar *dir = g_ptr_array_index(test_dirs_made, i);
+		if (!g_file_test(dir, G_FILE_TEST_EXISTS))
+			continue;
+		g_printerr("test-bench: a test left %s behind\n", dir);
+		sdt_test_rm_rf(dir);
+		left++;
+	}
+	return left;
 }
 
 /* a new folder in /dev/shm (a tmpfs), or NULL after g_test_skip() where there is none */
@@ -574,6 +595,10 @@ test_bench_io_large_buffers(gconstpointer data)
 	small = sdt_bench_io_new(SDT_BENCH_IO_BACKEND_THREADS, 4, target->fd, 4096, &error);
 	g_assert_no_error(error);
 	g_assert_false(small->buffers_mapped);
+	g_clear_pointer(&small, sdt_bench_io_free);
+	g_clear_pointer(&io, sdt_bench_io_free);
+	g_clear_pointer(&target, sdt_bench_target_free);
+	sdt_test_rm_rf(dir);
 }
 
 static void
@@ -1857,7 +1882,10 @@ test_bench_loop_live_rate_throttled(void)
 int
 main(int argc, char **argv)
 {
+	gint rc;
+
 	g_test_init(&argc, &argv, NULL);
+	test_dirs_made = g_ptr_array_new_with_free_func(g_free);
 
 	g_test_add_func("/sdtuner/bench/latency/percentiles", test_bench_latency_percentiles);
 	g_test_add_func("/sdtuner/bench/profiles", test_bench_profiles);
@@ -1942,5 +1970,10 @@ main(int argc, char **argv)
 	g_test_add_func("/sdtuner/bench/loop/device-gone", test_bench_loop_device_gone);
 	g_test_add_func("/sdtuner/bench/loop/live-rate-throttled",
 			test_bench_loop_live_rate_throttled);
-	return g_test_run();
+	rc = g_test_run();
+	/* a scratch folder left in /var/tmp is a stray test file: the run fails */
+	if (test_dirs_left_behind() > 0)
+		rc = 1;
+	g_ptr_array_unref(test_dirs_made);
+	return rc;
 }
