@@ -193,8 +193,22 @@ for line in lines:
 # with the end of what it printed
 for t in bad:
     print(f"test.sh: FAILED {t.get('name')} ({t.get('result')}, "
-          f"{t.get('duration', 0):.0f} s), the end of its output:")
+          f"{t.get('duration', 0):.0f} s):")
     out = (t.get("stdout") or "") + (t.get("stderr") or "")
+    # TAP: the first "not ok" and its "# " detail (a console's end, a diff), which the
+    # end of the output may not reach
+    tap = (t.get("stdout") or "").splitlines()
+    first = next((i for i, l in enumerate(tap) if l.startswith("not ok")), None)
+    if first is not None:
+        detail = [tap[first]]
+        for l in tap[first + 1:]:
+            if not l.startswith("#"):
+                break
+            detail.append(l)
+        print("  its first failed check:")
+        for l in detail[:1] + detail[1:][-60:]:
+            print(f"  | {l[:200]}")
+    print("  the end of its output:")
     for l in out.splitlines()[-25:]:
         print(f"  | {l[:200]}")
 print(f"{passed} passed, {failed} failed, {skipped} skipped")
