@@ -113,6 +113,18 @@ case " $* " in
   ;;
 esac
 rc=0
+# a whole run leaves no stray file: what /var/tmp, /dev/shm and /tmp's sdt* hold now, to
+# compare with after the run (the VM cache, SDT_VM_CACHE, may live there and stays)
+stray_list() {
+  {
+    for d in /var/tmp /dev/shm; do
+      find "$d" -mindepth 1 -maxdepth 1 2>/dev/null
+    done
+    find /tmp -mindepth 1 -maxdepth 1 \( -name 'sdt*' -o -name 'sd-tuner*' \) 2>/dev/null
+  } | grep -v -x -F "${SDT_VM_CACHE:-/nonexistent}" | sort || true
+}
+stray_before=$(mktemp)
+[ $# -ne 0 ] || stray_list >"$stray_before"
 vmpid=""
 vmlog="$builddir/meson-logs/vm-run.txt"
 if [ $# -eq 0 ]; then
@@ -163,6 +175,15 @@ if [ -n "$vmpid" ]; then
   [ "$vmrc" -eq 0 ] || rc=$vmrc
   logs="$logs $builddir/meson-logs/testlog-vm.json"
 fi
+if [ $# -eq 0 ]; then
+  stray=$(stray_list | grep -v -x -F -f "$stray_before" || true)
+  if [ -n "$stray" ]; then
+    echo "test.sh: FAILED: the tests left stray files behind:"
+    echo "$stray" | sed 's/^/  | /'
+    rc=1
+  fi
+fi
+rm -f "$stray_before"
 
 # one plain summary line that any CI reader understands
 if [ $# -eq 0 ] || [ -n "$suites" ]; then
