@@ -310,7 +310,18 @@ vm_fat_ls() {
 # QEMU. Returns QEMU's exit status (124 when VM_BOOT_TIMEOUT, default 900 s, ran out) and sets
 # VM_BOOT_SECONDS. SDT_VM_QEMU_ARGS: more QEMU options (words), e.g. "-icount shift=0,sleep=off";
 # SDT_VM_KARGS: more kernel arguments, e.g. "maxcpus=1".
-vm_boot() {
+#
+# The emulated SD controller and a loaded host: the guest's clock runs with the host's, and
+# the kernel's sdhost driver gives a request 10 s. When the host starves QEMU's threads (the
+# tier runs niced beside the other tests) an interrupt comes too late: "sdhost-bcm2835 ...:
+# timeout waiting for hardware interrupt", and the retried read hands back stale data (seen
+# in CI and here with a loaded host: "EXT4-fs (mmcblk0p2): group descriptors corrupted!", the
+# root not mounted, 1 boot in 4 under 3 busy loops). No real board does this, and the card is
+# untouched while its root cannot be mounted, so such a boot is made again, at most twice;
+# its console is kept as LOG.lost-irq-N. A timeout in any other boot is only reported.
+VM_LOST_IRQ='timeout waiting for hardware interrupt'
+VM_ROOT_NOT_MOUNTED='^### \(GUEST-FAILED mount mmcblk0p2\|INITRAMFS: mounting the root failed\)'
+vm_boot_once() {
   local log=$1 kernel=$2 dtb=$3 initrd=$4 img=$5 append=${6:-} t0 rc=0
   local kargs="console=ttyAMA0,115200 earlycon=pl011,0x3f201000 rdinit=/init loglevel=4 $append ${SDT_VM_KARGS:-}"
   t0=$(date +%s.%N)
@@ -321,6 +332,21 @@ vm_boot() {
   VM_BOOT_SECONDS=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
   vm_log "boot on $VM_MACHINE: qemu exit $rc after $VM_BOOT_SECONDS s (console $log)"
   return $rc
+}
+vm_boot() {
+  local log=$1 try rc lost
+  for try in 1 2 3; do
+    rc=0
+    vm_boot_once "$@" || rc=$?
+    lost=$(grep -c "$VM_LOST_IRQ" "$log" 2>/dev/null || true)
+    [ "${lost:-0}" -gt 0 ] || return $rc
+    vm_log "the emulated SD controller lost $lost interrupt(s) in this boot (the host starved QEMU)"
+    if [ "$rc" -ne 0 ] || ! grep -q "$VM_ROOT_NOT_MOUNTED" "$log" || [ "$try" -eq 3 ]; then
+      return $rc
+    fi
+    cp "$log" "$log.lost-irq-$try"
+    vm_log "the guest could not mount the card's root after it (stale data, no real card does this; the card is untouched): booting again, console kept as $log.lost-irq-$try"
+  done
 }
 
 # vm_sysroot DIR PKG...: VM_ARCH's packages PKG and their whole dependency closure (apt resolves
