@@ -17,7 +17,6 @@
 #include "sdt-history-chart.h"
 #include "sdt-history-page.h"
 #include "sdt-history-words.h"
-#include "sdt-json-reader.h"
 #include "sdt-loop-state.h"
 #include "sdt-series-chart.h"
 #include "sdt-session.h"
@@ -218,14 +217,14 @@ sdt_history_page_show(SdtHistoryPage *self, const SdtClientHistory *history)
 }
 
 static void
-sdt_history_page_history_done(gpointer page, JsonNode *root, const GError *call_error)
+sdt_history_page_history_done(gpointer page, const gchar *text, const GError *call_error)
 {
 	SdtHistoryPage *self = SDT_HISTORY_PAGE(page);
 	g_autoptr(GError) error = call_error != NULL ? g_error_copy(call_error) : NULL;
 	g_autoptr(SdtClientHistory) history = NULL;
 
-	if (root != NULL)
-		history = sdt_client_history_from_json(json_node_get_object(root), &error);
+	if (text != NULL)
+		history = sdt_history_report_parse(text, &error);
 	if (history == NULL) {
 		/* GetInfo already reports a missing helper; say it here too */
 		gtk_label_set_text(GTK_LABEL(self->summary_label),
@@ -243,7 +242,7 @@ sdt_history_page_refresh(gpointer page)
 
 	if (self->manager == NULL)
 		return;
-	sdt_session_call_json(self->manager,
+	sdt_session_call_text(self->manager,
 			      sdt_manager_call_get_history,
 			      sdt_manager_call_get_history_finish,
 			      self->cancellable,

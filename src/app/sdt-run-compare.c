@@ -67,7 +67,7 @@ sdt_run_compare_fill(SdtRunCompare *self, const SdtClientSeries *series)
 }
 
 static void
-sdt_run_compare_history_done(gpointer widget, JsonNode *root, const GError *call_error)
+sdt_run_compare_history_done(gpointer widget, const gchar *text, const GError *call_error)
 {
 	SdtRunCompare *self = SDT_RUN_COMPARE(widget);
 	g_autoptr(GError) error = NULL;
@@ -75,8 +75,8 @@ sdt_run_compare_history_done(gpointer widget, JsonNode *root, const GError *call
 	const SdtClientSeries *series = NULL;
 	gboolean unidentified = FALSE;
 
-	if (root != NULL)
-		history = sdt_client_history_from_json(json_node_get_object(root), &error);
+	if (text != NULL)
+		history = sdt_history_report_parse(text, &error);
 	if (history != NULL)
 		series = sdt_client_series_for_slot(history->series, &unidentified);
 	if (series == NULL || !sdt_run_compare_fill(self, series)) {
@@ -100,7 +100,7 @@ sdt_run_compare_refresh(SdtRunCompare *self, SdtManager *manager)
 		gtk_widget_hide(GTK_WIDGET(self));
 		return;
 	}
-	sdt_session_call_json(manager,
+	sdt_session_call_text(manager,
 			      sdt_manager_call_get_history,
 			      sdt_manager_call_get_history_finish,
 			      self->cancellable,

@@ -509,7 +509,7 @@ sdtunerctl_config_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 		sdt_cli_print_json(cli, node);
 		return SDT_CLI_EXIT_OK;
 	}
-	history = sdt_client_history_from_json(json_node_get_object(node), error);
+	history = sdt_history_report_from_json(json_node_get_object(node), error);
 	if (history == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	for (guint i = 0; i < history->warnings->len; i++)

@@ -7,57 +7,16 @@
 
 #include "sdt-bench-record.h"
 #include "sdt-client-series.h"
-#include "sdt-verify-report.h"
+#include "sdt-history-report.h"
 
 G_BEGIN_DECLS
 
-/* one before/after figure of a verification's evidence ("evidence.figures") */
-typedef struct {
-	gchar *name;           /* "seq-read", ...; NULL: not said */
-	gchar *unit;           /* "MB/s" or "IOPS" */
-	gdouble before;        /* NaN: unknown */
-	gdouble before_spread; /* absolute, in @unit; NaN: unknown */
-	gdouble after;
-	gdouble after_spread;
-} SdtClientFigure;
-
-/*
- * One entry of `history --json` (DESIGN.md).  The history holds entries of
- * other versions and files edited by hand, so an entry is read member by
- * member: a member of the wrong type stays unknown (NULL, FALSE) and @error
- * says which, while the other entries and members are read.
- */
-typedef struct {
-	gchar *kind; /* "bench", "apply", "revert", "verify", or another word; NULL: unknown */
-	gchar *time; /* ISO 8601 */
-	gchar *id;
-	gboolean trial;
-	gboolean trial_cancelled;      /* revert: it cancelled a trial (tryboot.txt) */
-	gboolean changed;              /* apply, revert: config.txt changed (TRUE when not said) */
-	gchar *profile;                /* bench */
-	gchar *target_path;            /* bench: the test file's directory */
-	gboolean stand_in;             /* bench: not the SD card */
-	SdtBenchRecord *bench;         /* bench: its result, NULL when none is readable */
-	SdtVerifyReport *verification; /* verify: never NULL for those */
-	GPtrArray *figures;            /* verify: of SdtClientFigure, the evidence's; never NULL */
-	gchar *verdict;                /* check: "genuine", "fake", "undetermined"; NULL: unknown */
-	gchar *reason;                 /* check: English */
-	gchar *checked_device;  /* check of a card in a reader or slot: "sdb"; NULL: the card's */
-	gint64 soak_mismatches; /* soak: bytes that read back wrong; -1: unknown */
-	GError *error;          /* the first member that could not be read */
-} SdtClientHistoryEntry;
-
-typedef struct {
-	GPtrArray *entries;  /* of SdtClientHistoryEntry, oldest first */
-	GPtrArray *warnings; /* of gchar*, English */
-	GPtrArray *series;   /* of SdtClientSeries: each card's figures over time; never NULL */
-} SdtClientHistory;
-
-void sdt_client_history_free(SdtClientHistory *history);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientHistory, sdt_client_history_free)
-
-/* "entries" and "warnings" of the wrong type are SDT_ERROR_INVALID_DATA */
-SdtClientHistory *sdt_client_history_from_json(JsonObject *obj, GError **error);
+/* the `history --json` document, read by its codec (sdt-history-report.h:
+ * sdt_history_report_parse()); the client's names for its types */
+typedef SdtHistoryReportFigure SdtClientFigure;
+typedef SdtHistoryReportEntry SdtClientHistoryEntry;
+typedef SdtHistoryReport SdtClientHistory;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtClientHistory, sdt_history_report_free)
 
 typedef enum {
 	SDT_HISTORY_COMPARE_NONE,    /* no benchmark of the card yet */

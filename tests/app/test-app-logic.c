@@ -284,7 +284,7 @@ test_chart_figures_from_verify(void)
 	g_autoptr(JsonNode) root = json_from_string(json, NULL);
 	g_autoptr(GError) error = NULL;
 	g_autoptr(SdtClientHistory) history =
-		sdt_client_history_from_json(json_node_get_object(root), &error);
+		sdt_history_report_from_json(json_node_get_object(root), &error);
 	g_autoptr(GPtrArray) figures = NULL;
 	const gchar *time = NULL;
 	SdtChartFigure *f;
@@ -492,7 +492,7 @@ test_history_entry_words(void)
 	g_autoptr(JsonNode) root = json_from_string(json, NULL);
 	g_autoptr(GError) error = NULL;
 	g_autoptr(SdtClientHistory) history =
-		sdt_client_history_from_json(json_node_get_object(root), &error);
+		sdt_history_report_from_json(json_node_get_object(root), &error);
 	const gchar *want[] = {
 		"  Authenticity check: genuine. No fake found.",
 		"  Soak test: every byte read back intact",
@@ -529,7 +529,7 @@ test_history_failed_action_words(void)
 	g_autoptr(JsonNode) root = json_from_string("{\"entries\": [" FAILED_STEP_DOWN "]}", NULL);
 	g_autoptr(GError) error = NULL;
 	g_autoptr(SdtClientHistory) history =
-		sdt_client_history_from_json(json_node_get_object(root), &error);
+		sdt_history_report_from_json(json_node_get_object(root), &error);
 	g_autoptr(SdtStatusReport) status =
 		status_read("{\"last_verification\": " FAILED_STEP_DOWN "}");
 	g_autoptr(SdtLoopState) state = sdt_loop_state_new(status);

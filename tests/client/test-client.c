@@ -167,7 +167,7 @@ test_history_entries(const gchar *const *spec)
 		json_array_add_element(entries, g_steal_pointer(&node));
 	}
 	json_object_set_array_member(doc, "entries", json_array_ref(entries));
-	history = sdt_client_history_from_json(doc, &error);
+	history = sdt_history_report_from_json(doc, &error);
 	g_assert_no_error(error);
 	return history;
 }
@@ -483,7 +483,7 @@ test_history_read(void)
 		"  [{\"name\": \"seq-read\", \"mb_s\": 20, \"iops\": 5, \"seconds\": 2}]}}],"
 		" \"warnings\": [\"w\"]}");
 	g_autoptr(SdtClientHistory) h =
-		sdt_client_history_from_json(json_node_get_object(root), &error);
+		sdt_history_report_from_json(json_node_get_object(root), &error);
 	SdtClientHistoryEntry *e;
 	SdtClientFigure *f;
 
@@ -537,7 +537,7 @@ test_history_bad(void)
 		g_autoptr(GError) error = NULL;
 		g_autoptr(JsonNode) root = parse_object(cases[i]);
 		g_autoptr(SdtClientHistory) h =
-			sdt_client_history_from_json(json_node_get_object(root), &error);
+			sdt_history_report_from_json(json_node_get_object(root), &error);
 
 		g_assert_null(h);
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
@@ -721,7 +721,7 @@ test_history_series(void)
 		"  \"changes\": [{\"time\": \"2026-02-01T12:00:00Z\", \"kind\": \"apply\", \"id\": "
 		"\"sd-overclock-100\"}]}]}");
 	g_autoptr(SdtClientHistory) h =
-		sdt_client_history_from_json(json_node_get_object(root), &error);
+		sdt_history_report_from_json(json_node_get_object(root), &error);
 	const SdtClientSeries *s;
 	const SdtClientSeriesTest *t;
 	const SdtClientPoint *p;
@@ -751,7 +751,7 @@ test_history_series(void)
 	{
 		g_autoptr(JsonNode) old = parse_object("{\"entries\": []}");
 		g_autoptr(SdtClientHistory) h2 =
-			sdt_client_history_from_json(json_node_get_object(old), &error);
+			sdt_history_report_from_json(json_node_get_object(old), &error);
 		g_assert_no_error(error);
 		g_assert_cmpuint(h2->series->len, ==, 0);
 		g_assert_null(sdt_client_series_for_slot(h2->series, &unidentified));
@@ -762,7 +762,7 @@ test_history_series(void)
 			"{\"entries\": [], \"series\": [{\"card\": null, \"in_slot\": false, "
 			"\"tests\": [], \"changes\": []}]}");
 		g_autoptr(SdtClientHistory) h3 =
-			sdt_client_history_from_json(json_node_get_object(older), &error);
+			sdt_history_report_from_json(json_node_get_object(older), &error);
 		g_assert_no_error(error);
 		g_assert_nonnull(sdt_client_series_for_slot(h3->series, &unidentified));
 		g_assert_true(unidentified);
