@@ -17,7 +17,6 @@ G_BEGIN_DECLS
  * includes it.
  */
 
-SdtSoakReport *sdt_soak_report_parse(const gchar *text, GError **error);
 gchar *sdt_soak_report_to_string(const SdtSoakReport *report);
 
 G_END_DECLS

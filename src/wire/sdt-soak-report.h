@@ -50,5 +50,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtSoakReport, sdt_soak_report_free)
  * naming it ("soak.rounds") */
 SdtSoakReport *sdt_soak_report_from_json(JsonObject *obj, GError **error);
 JsonNode *sdt_soak_report_to_json(const SdtSoakReport *report);
+SdtSoakReport *sdt_soak_report_parse(const gchar *text, GError **error);
 
 G_END_DECLS
