@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "sdt-check-result.h"
+#include "sdt-health-report-private.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"
 #include "sdt-json-reader.h"
