@@ -9,11 +9,11 @@
 #include <errno.h>
 
 #include "sdt-file.h"
-#include "sdt-json-reader.h"
 #include "sdt-l10n.h"
 #include "sdt-loop-state.h"
 #include "sdt-outcome-bar.h"
 #include "sdt-session.h"
+#include "sdt-status-report.h"
 
 struct _SdtOutcomeBar {
 	GtkInfoBar parent_instance;
@@ -91,14 +91,14 @@ sdt_outcome_bar_show_state(SdtOutcomeBar *self, const SdtLoopState *state)
 }
 
 static void
-sdt_outcome_bar_status_done(gpointer bar, JsonNode *root, const GError *call_error)
+sdt_outcome_bar_status_done(gpointer bar, const gchar *text, const GError *call_error)
 {
 	g_autoptr(GError) error = call_error != NULL ? g_error_copy(call_error) : NULL;
 	g_autoptr(SdtStatusReport) status = NULL;
 	g_autoptr(SdtLoopState) state = NULL;
 
-	if (root != NULL)
-		status = sdt_status_report_from_json(json_node_get_object(root), &error);
+	if (text != NULL)
+		status = sdt_status_report_parse(text, &error);
 	if (status == NULL) {
 		g_debug("no status for the verification message: %s", error->message);
 		return;
@@ -113,7 +113,7 @@ sdt_outcome_bar_set_manager(SdtOutcomeBar *self, SdtManager *manager)
 	g_return_if_fail(SDT_IS_OUTCOME_BAR(self));
 	if (manager == NULL)
 		return;
-	sdt_session_call_json(manager,
+	sdt_session_call_text(manager,
 			      sdt_manager_call_get_status,
 			      sdt_manager_call_get_status_finish,
 			      self->cancellable,

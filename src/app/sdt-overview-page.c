@@ -12,7 +12,6 @@
 #include "sdt-card-badges.h"
 #include "sdt-info-report.h"
 #include "sdt-disk-words.h"
-#include "sdt-json-reader.h"
 #include "sdt-overview-page.h"
 #include "sdt-session.h"
 
@@ -364,14 +363,14 @@ sdt_overview_page_show_info(SdtOverviewPage *self, const SdtInfoReport *info)
 }
 
 static void
-sdt_overview_page_info_done(gpointer page, JsonNode *root, const GError *call_error)
+sdt_overview_page_info_done(gpointer page, const gchar *text, const GError *call_error)
 {
 	SdtOverviewPage *self = SDT_OVERVIEW_PAGE(page);
 	g_autoptr(GError) error = call_error != NULL ? g_error_copy(call_error) : NULL;
 	g_autoptr(SdtInfoReport) info = NULL;
 
-	if (root != NULL)
-		info = sdt_info_report_from_json(json_node_get_object(root), &error);
+	if (text != NULL)
+		info = sdt_info_report_parse(text, &error);
 	if (info == NULL) {
 		gtk_label_set_text(GTK_LABEL(self->board_label),
 				   _("The board and card details are not available."));
@@ -389,7 +388,7 @@ sdt_overview_page_refresh(gpointer page)
 
 	if (self->manager == NULL)
 		return;
-	sdt_session_call_json(self->manager,
+	sdt_session_call_text(self->manager,
 			      sdt_manager_call_get_info,
 			      sdt_manager_call_get_info_finish,
 			      self->cancellable,

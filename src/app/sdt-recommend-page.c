@@ -376,14 +376,14 @@ sdt_recommend_page_show_status(SdtRecommendPage *self, const SdtStatusReport *st
 }
 
 static void
-sdt_recommend_page_status_done(gpointer page, JsonNode *root, const GError *call_error)
+sdt_recommend_page_status_done(gpointer page, const gchar *text, const GError *call_error)
 {
 	SdtRecommendPage *self = SDT_RECOMMEND_PAGE(page);
 	g_autoptr(GError) error = call_error != NULL ? g_error_copy(call_error) : NULL;
 	SdtStatusReport *status = NULL;
 
-	if (root != NULL)
-		status = sdt_status_report_from_json(json_node_get_object(root), &error);
+	if (text != NULL)
+		status = sdt_status_report_parse(text, &error);
 	if (status == NULL) {
 		/* GetInfo already reports a missing helper; keep this quiet */
 		g_debug("no status: %s", error->message);
@@ -408,7 +408,7 @@ sdt_recommend_page_refresh(gpointer page)
 			      self->cancellable,
 			      sdt_recommend_page_recommendations_done,
 			      self);
-	sdt_session_call_json(self->manager,
+	sdt_session_call_text(self->manager,
 			      sdt_manager_call_get_status,
 			      sdt_manager_call_get_status_finish,
 			      self->cancellable,

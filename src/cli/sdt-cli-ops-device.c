@@ -27,7 +27,7 @@ sdt_cli_ops_device_path(const gchar *name)
 }
 
 /* the helper's @method on @device with its confirmation @confirm (or NULL) */
-static JsonNode *
+static gchar *
 sdt_cli_ops_device_job(SdtCli *cli,
 		       const gchar *method,
 		       const gchar *arg,
@@ -39,7 +39,7 @@ sdt_cli_ops_device_job(SdtCli *cli,
 		       GError **error)
 {
 	g_auto(GVariantBuilder) builder = G_VARIANT_BUILDER_INIT(G_VARIANT_TYPE_VARDICT);
-	JsonNode *node;
+	gchar *text;
 
 	g_variant_builder_add(&builder, "{sv}", "device", sdt_cli_ops_device_path(device));
 	if (confirm != NULL)
@@ -47,7 +47,7 @@ sdt_cli_ops_device_job(SdtCli *cli,
 				      "{sv}",
 				      "destroy_data_on",
 				      sdt_cli_ops_device_path(confirm));
-	node = sdt_cli_ops_run_job(cli,
+	text = sdt_cli_ops_run_job(cli,
 				   method,
 				   arg,
 				   g_variant_builder_end(&builder),
@@ -55,12 +55,12 @@ sdt_cli_ops_device_job(SdtCli *cli,
 				   user_data,
 				   cancellable,
 				   error);
-	if (node == NULL)
+	if (text == NULL)
 		sdt_cli_ops_privileged_hint(cli, error);
-	return node;
+	return text;
 }
 
-JsonNode *
+gchar *
 sdt_cli_ops_device_check(SdtCli *cli,
 			 const gchar *mode,
 			 const gchar *device,
@@ -108,7 +108,7 @@ sdt_cli_ops_device_check(SdtCli *cli,
 	return sdt_cli_ops_local(node, error);
 }
 
-JsonNode *
+gchar *
 sdt_cli_ops_device_bench(SdtCli *cli,
 			 const gchar *profile,
 			 const gchar *device,

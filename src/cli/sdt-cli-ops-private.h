@@ -16,8 +16,9 @@ G_BEGIN_DECLS
  * to its end.  Private to src/cli.
  */
 
-/* a result read in this process: what it prints is valid UTF-8, as over the bus */
-JsonNode *sdt_cli_ops_local(JsonNode *node, GError **error);
+/* a result read in this process (@node taken): its text as `--json` prints it, valid
+ * UTF-8 as over the bus; NULL: NULL, and @error's message made valid UTF-8 */
+gchar *sdt_cli_ops_local(JsonNode *node, GError **error);
 
 /* a progress callback of library code running in English: it shows in the user's;
  * @data is an SdtCliUserProgress */
@@ -34,13 +35,13 @@ sdt_cli_ops_user_progress_cb(const gchar *phase, gdouble fraction, gdouble rate,
 void sdt_cli_ops_privileged_hint(SdtCli *cli, GError **error);
 
 /* the helper's job @method (@arg, @options floating or NULL) followed until Completed */
-JsonNode *sdt_cli_ops_run_job(SdtCli *cli,
-			      const gchar *method,
-			      const gchar *arg,
-			      GVariant *options,
-			      SdtBenchProgressFunc progress,
-			      gpointer user_data,
-			      GCancellable *cancellable,
-			      GError **error);
+gchar *sdt_cli_ops_run_job(SdtCli *cli,
+			   const gchar *method,
+			   const gchar *arg,
+			   GVariant *options,
+			   SdtBenchProgressFunc progress,
+			   gpointer user_data,
+			   GCancellable *cancellable,
+			   GError **error);
 
 G_END_DECLS

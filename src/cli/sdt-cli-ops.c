@@ -49,14 +49,18 @@ sdt_cli_ops_helper_missing(SdtCli *cli)
 }
 
 /* a result read in this process: what it prints is valid UTF-8, as over the bus */
-JsonNode *
+gchar *
 sdt_cli_ops_local(JsonNode *node, GError **error)
 {
-	if (node != NULL)
-		sdt_json_sanitize_utf8(node);
-	else if (error != NULL)
-		sdt_utf8_sanitize_error(*error);
-	return node;
+	g_autoptr(JsonNode) owned = node;
+
+	if (owned == NULL) {
+		if (error != NULL)
+			sdt_utf8_sanitize_error(*error);
+		return NULL;
+	}
+	sdt_json_sanitize_utf8(owned);
+	return sdt_json_to_string(owned, TRUE);
 }
 
 /*
@@ -540,7 +544,7 @@ sdt_cli_job_wait_run(SdtCliJobWait *w,
  * and follows it until Completed, from the helper's unique name only: the
  * system bus lets any user emit a Completed for our job's predictable path.
  */
-JsonNode *
+gchar *
 sdt_cli_ops_run_job(SdtCli *cli,
 		    const gchar *method,
 		    const gchar *arg,
@@ -552,7 +556,7 @@ sdt_cli_ops_run_job(SdtCli *cli,
 {
 	SdtCliBus *bus = sdt_cli_ops_bus(cli, error);
 	SdtCliJobWait w = {.progress = progress, .user_data = user_data};
-	JsonNode *node = NULL;
+	gchar *text = NULL;
 
 	if (bus == NULL) {
 		if (options != NULL)
@@ -576,12 +580,15 @@ sdt_cli_ops_run_job(SdtCli *cli,
 		sdt_cli_ops_fixup_error(cli, &w.error);
 		g_propagate_error(error, g_steal_pointer(&w.error));
 	} else {
-		node = sdt_cli_ops_parse(w.result, error);
+		/* checked, and printed as a result read in this process is */
+		JsonNode *node = sdt_cli_ops_parse(w.result, error);
+
+		text = node != NULL ? sdt_cli_ops_local(node, NULL) : NULL;
 	}
 	g_free(w.result);
 	g_main_loop_unref(w.loop);
 	g_main_context_unref(w.context);
-	return node;
+	return text;
 }
 
 /* `bench` and `check`: the same way, each with its own names */
@@ -621,7 +628,7 @@ static const SdtCliOpsJob sdt_cli_ops_jobs[] = {
 	[SDT_CLI_JOB_CHECK_DEVICE] = {sdt_cli_ops_check_device_local, "StartCheck", NULL},
 };
 
-JsonNode *
+gchar *
 sdt_cli_ops_job(SdtCli *cli,
 		SdtCliJob job,
 		const gchar *arg,
@@ -634,6 +641,7 @@ sdt_cli_ops_job(SdtCli *cli,
 	const SdtCliOpsJob *how;
 	GVariant *options = NULL;
 	JsonNode *node;
+	gchar *text;
 
 	g_return_val_if_fail((guint) job < G_N_ELEMENTS(sdt_cli_ops_jobs), NULL);
 	how = &sdt_cli_ops_jobs[job];
@@ -670,7 +678,7 @@ sdt_cli_ops_job(SdtCli *cli,
 				      g_variant_new_bytestring(absolute));
 		options = g_variant_builder_end(&builder);
 	}
-	node = sdt_cli_ops_run_job(cli,
+	text = sdt_cli_ops_run_job(cli,
 				   how->method,
 				   arg,
 				   options,
@@ -678,12 +686,12 @@ sdt_cli_ops_job(SdtCli *cli,
 				   user_data,
 				   cancellable,
 				   error);
-	if (node == NULL)
+	if (text == NULL)
 		sdt_cli_ops_privileged_hint(cli, error);
-	return node;
+	return text;
 }
 
-JsonNode *
+gchar *
 sdt_cli_ops_soak(SdtCli *cli,
 		 const gchar *dir,
 		 guint64 size,
@@ -697,6 +705,7 @@ sdt_cli_ops_soak(SdtCli *cli,
 	g_auto(GVariantBuilder) builder = G_VARIANT_BUILDER_INIT(G_VARIANT_TYPE_VARDICT);
 	gpointer before;
 	JsonNode *node;
+	gchar *text;
 
 	if (cli->ctx == NULL) {
 		/* issue 32: a job of the helper, a benchmark to polkit */
@@ -709,7 +718,7 @@ sdt_cli_ops_soak(SdtCli *cli,
 		}
 		g_variant_builder_add(&builder, "{sv}", "size", g_variant_new_uint64(size));
 		g_variant_builder_add(&builder, "{sv}", "seconds", g_variant_new_double(seconds));
-		node = sdt_cli_ops_run_job(cli,
+		text = sdt_cli_ops_run_job(cli,
 					   "StartSoak",
 					   NULL,
 					   g_variant_builder_end(&builder),
@@ -717,9 +726,9 @@ sdt_cli_ops_soak(SdtCli *cli,
 					   user_data,
 					   cancellable,
 					   error);
-		if (node == NULL)
+		if (text == NULL)
 			sdt_cli_ops_privileged_hint(cli, error);
-		return node;
+		return text;
 	}
 	before = sdt_l10n_english_begin();
 	node = sdt_ops_bench_soak(cli->ctx,
@@ -755,7 +764,7 @@ sdt_cli_ops_verify_progress_cb(const gchar *phase, gdouble fraction, gdouble rat
 		p->progress(SDT_OPS_VERIFY_STAGE_SOAK, fraction, p->user_data);
 }
 
-JsonNode *
+gchar *
 sdt_cli_ops_verify(SdtCli *cli,
 		   gdouble soak_seconds,
 		   SdtOpsVerifyProgressFunc progress,
@@ -765,7 +774,7 @@ sdt_cli_ops_verify(SdtCli *cli,
 {
 	SdtCliVerifyProgress p = {progress, user_data};
 	g_auto(GVariantBuilder) builder = G_VARIANT_BUILDER_INIT(G_VARIANT_TYPE_VARDICT);
-	JsonNode *node;
+	gchar *text;
 
 	g_return_val_if_fail(cli->ctx == NULL, NULL);
 	if (soak_seconds != -1)
@@ -773,7 +782,7 @@ sdt_cli_ops_verify(SdtCli *cli,
 				      "{sv}",
 				      "soak_seconds",
 				      g_variant_new_double(soak_seconds));
-	node = sdt_cli_ops_run_job(cli,
+	text = sdt_cli_ops_run_job(cli,
 				   "StartVerify",
 				   NULL,
 				   g_variant_builder_end(&builder),
@@ -781,7 +790,7 @@ sdt_cli_ops_verify(SdtCli *cli,
 				   &p,
 				   cancellable,
 				   error);
-	if (node == NULL)
+	if (text == NULL)
 		sdt_cli_ops_privileged_hint(cli, error);
-	return node;
+	return text;
 }

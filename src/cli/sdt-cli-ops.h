@@ -45,49 +45,51 @@ typedef enum {
  * `--root / check --dir MNT` as root) and, for the check only, over the bus
  * (StartCheck's "dir" option: the helper checks the caller's own folder);
  * with SDT_CLI_JOB_CHECK_DEVICE it is the card's device (StartCheck's "device").
+ * Returns the document's text as `--json` prints it (indented, valid UTF-8), in
+ * both modes; so do the jobs below.
  */
-JsonNode *sdt_cli_ops_job(SdtCli *cli,
-			  SdtCliJob job,
-			  const gchar *arg,
-			  const gchar *dir,
-			  SdtBenchProgressFunc progress,
-			  gpointer user_data,
-			  GCancellable *cancellable,
-			  GError **error);
+gchar *sdt_cli_ops_job(SdtCli *cli,
+		       SdtCliJob job,
+		       const gchar *arg,
+		       const gchar *dir,
+		       SdtBenchProgressFunc progress,
+		       gpointer user_data,
+		       GCancellable *cancellable,
+		       GError **error);
 
 /* `check --device DEV [--full --destroy-data-on CONFIRM]`: sdt_ops_check_device()
  * in-process with --root, else StartCheck with "device" and "destroy_data_on"; without
  * @confirm as sdt_cli_ops_job() with SDT_CLI_JOB_CHECK_DEVICE */
-JsonNode *sdt_cli_ops_device_check(SdtCli *cli,
-				   const gchar *mode,
-				   const gchar *device,
-				   const gchar *confirm,
-				   SdtBenchProgressFunc progress,
-				   gpointer user_data,
-				   GCancellable *cancellable,
-				   GError **error);
+gchar *sdt_cli_ops_device_check(SdtCli *cli,
+				const gchar *mode,
+				const gchar *device,
+				const gchar *confirm,
+				SdtBenchProgressFunc progress,
+				gpointer user_data,
+				GCancellable *cancellable,
+				GError **error);
 
 /* `bench --device` as sdt_ops_bench_device(): in-process with --root (a fixed disk too),
  * else the helper's StartBenchmark with the options "device" and "destroy_data_on" */
-JsonNode *sdt_cli_ops_device_bench(SdtCli *cli,
-				   const gchar *profile,
-				   const gchar *device,
-				   const gchar *confirm,
-				   SdtBenchProgressFunc progress,
-				   gpointer user_data,
-				   GCancellable *cancellable,
-				   GError **error);
+gchar *sdt_cli_ops_device_bench(SdtCli *cli,
+				const gchar *profile,
+				const gchar *device,
+				const gchar *confirm,
+				SdtBenchProgressFunc progress,
+				gpointer user_data,
+				GCancellable *cancellable,
+				GError **error);
 
 /* the soak test as sdt_ops_bench_soak(): in-process with --root, else the
  * helper's StartSoak job (@dir only with --root) */
-JsonNode *sdt_cli_ops_soak(SdtCli *cli,
-			   const gchar *dir,
-			   guint64 size,
-			   gdouble seconds,
-			   SdtBenchProgressFunc progress,
-			   gpointer user_data,
-			   GCancellable *cancellable,
-			   GError **error);
+gchar *sdt_cli_ops_soak(SdtCli *cli,
+			const gchar *dir,
+			guint64 size,
+			gdouble seconds,
+			SdtBenchProgressFunc progress,
+			gpointer user_data,
+			GCancellable *cancellable,
+			GError **error);
 
 /*
  * `verify` over the bus: the helper's StartVerify job, @soak_seconds -1 for
@@ -95,12 +97,12 @@ JsonNode *sdt_cli_ops_soak(SdtCli *cli,
  * sdt_cli_ops_job(): synchronous, cancelled through @cancellable.  In-process
  * (--root) verify calls sdt_ops_verify() itself.
  */
-JsonNode *sdt_cli_ops_verify(SdtCli *cli,
-			     gdouble soak_seconds,
-			     SdtOpsVerifyProgressFunc progress,
-			     gpointer user_data,
-			     GCancellable *cancellable,
-			     GError **error);
+gchar *sdt_cli_ops_verify(SdtCli *cli,
+			  gdouble soak_seconds,
+			  SdtOpsVerifyProgressFunc progress,
+			  gpointer user_data,
+			  GCancellable *cancellable,
+			  GError **error);
 
 /*
  * An operation that only reads (info, recommend, status, history, health):

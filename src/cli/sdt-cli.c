@@ -216,7 +216,7 @@ typedef struct {
 	gpointer data;
 	GMainLoop *loop;
 	GCancellable *cancellable;
-	JsonNode *result;
+	gchar *result;
 	GError *error;
 } SdtCliRun;
 
@@ -236,12 +236,12 @@ sdt_cli_run_thread_cb(GTask *task, gpointer source, gpointer task_data, GCancell
 {
 	SdtCliRun *run = task_data;
 	GError *error = NULL;
-	JsonNode *node = run->work(run->data, cancellable, &error);
+	gchar *text = run->work(run->data, cancellable, &error);
 
-	if (node == NULL)
+	if (text == NULL)
 		g_task_return_error(task, error);
 	else
-		g_task_return_pointer(task, node, (GDestroyNotify) json_node_unref);
+		g_task_return_pointer(task, text, g_free);
 }
 
 static void
@@ -253,7 +253,7 @@ sdt_cli_run_done_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 	g_main_loop_quit(run->loop);
 }
 
-JsonNode *
+gchar *
 sdt_cli_run_in_thread(SdtCliWorkFunc work,
 		      SdtCliInterruptFunc interrupted,
 		      gpointer data,

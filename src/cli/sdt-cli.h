@@ -73,14 +73,15 @@ gboolean sdt_cli_no_args(SdtCli *cli, gint argc, gchar **argv, gint *rc, GError 
  * thread's main loop answers SIGINT and SIGTERM (systemd stopping a unit):
  * @interrupted (may be NULL) is called first, e.g. to end a progress line and
  * say what happens, then the work's cancellable is cancelled.  Returns what
- * the work returned, or NULL with its own error (e.g. SDT_ERROR_CANCELLED).
+ * the work returned (a document's text), or NULL with its own error (e.g.
+ * SDT_ERROR_CANCELLED).
  */
-typedef JsonNode *(*SdtCliWorkFunc)(gpointer data, GCancellable *cancellable, GError **error);
+typedef gchar *(*SdtCliWorkFunc)(gpointer data, GCancellable *cancellable, GError **error);
 typedef void (*SdtCliInterruptFunc)(gpointer data);
-JsonNode *sdt_cli_run_in_thread(SdtCliWorkFunc work,
-				SdtCliInterruptFunc interrupted,
-				gpointer data,
-				GError **error);
+gchar *sdt_cli_run_in_thread(SdtCliWorkFunc work,
+			     SdtCliInterruptFunc interrupted,
+			     gpointer data,
+			     GError **error);
 
 /* text for people through g_print()/g_printerr(), in the locale's charset */
 void sdt_cli_set_print_handlers(void);

@@ -32,7 +32,7 @@ typedef struct {
 	gboolean bar_shown;
 	gchar *last_phase;
 	gint64 last_line;
-	JsonNode *result;
+	gchar *result; /* the document's text */
 	GError *error;
 	const gchar *profile;
 	const gchar *dir;
@@ -46,7 +46,7 @@ static void
 sdt_cli_bench_clear(SdtCliBenchRun *self)
 {
 	g_clear_pointer(&self->last_phase, g_free);
-	g_clear_pointer(&self->result, json_node_unref);
+	g_clear_pointer(&self->result, g_free);
 	g_clear_error(&self->error);
 }
 
@@ -104,7 +104,14 @@ sdt_cli_bench_interrupted(gpointer data)
 	g_printerr(_("Cancelling…\n"));
 }
 
-static JsonNode *
+/* the soak test: in-process with --root, else the helper's StartSoak job */
+static gboolean
+sdt_cli_bench_is_soak(const SdtCliBenchRun *self)
+{
+	return self->device == NULL && g_strcmp0(self->profile, "soak") == 0;
+}
+
+static gchar *
 sdt_cli_bench_work(gpointer data, GCancellable *cancellable, GError **error)
 {
 	SdtCliBenchRun *self = data;
@@ -118,8 +125,7 @@ sdt_cli_bench_work(gpointer data, GCancellable *cancellable, GError **error)
 						self,
 						cancellable,
 						error);
-	/* the soak test: in-process with --root, else the helper's StartSoak job */
-	if (g_strcmp0(self->profile, "soak") == 0)
+	if (sdt_cli_bench_is_soak(self))
 		return sdt_cli_ops_soak(self->cli,
 					self->dir,
 					(guint64) self->soak_mib * 1024 * 1024,
@@ -438,7 +444,6 @@ sdt_cli_bench_run(SdtCliBenchRun *self)
 static gint
 sdt_cli_bench_print_result(SdtCli *cli, SdtCliBenchRun *self, GError **error)
 {
-	JsonObject *obj;
 	g_autoptr(SdtBenchRecord) bench = NULL;
 
 	if (self->error != NULL) {
@@ -446,18 +451,17 @@ sdt_cli_bench_print_result(SdtCli *cli, SdtCliBenchRun *self, GError **error)
 		return SDT_CLI_EXIT_FAILED;
 	}
 	if (cli->json) {
-		sdt_cli_print_json(cli, self->result);
+		sdt_cli_print_text(cli, self->result);
 		return SDT_CLI_EXIT_OK;
 	}
-	obj = json_node_get_object(self->result);
-	if (json_object_has_member(obj, "soak")) {
-		g_autoptr(SdtSoakReport) soak = sdt_soak_report_from_json(obj, error);
+	if (sdt_cli_bench_is_soak(self)) {
+		g_autoptr(SdtSoakReport) soak = sdt_soak_report_parse(self->result, error);
 		if (soak == NULL)
 			return SDT_CLI_EXIT_FAILED;
 		sdt_cli_bench_print_soak(soak);
 		return SDT_CLI_EXIT_OK;
 	}
-	bench = sdt_bench_record_from_json(obj, error);
+	bench = sdt_bench_record_parse(self->result, error);
 	if (bench == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	sdt_cli_bench_print_human(bench);

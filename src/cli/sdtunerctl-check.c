@@ -104,7 +104,7 @@ sdt_cli_check_interrupted(gpointer data)
 		g_printerr(_("Stopping the check and removing its reserved file…\n"));
 }
 
-static JsonNode *
+static gchar *
 sdt_cli_check_work(gpointer data, GCancellable *cancellable, GError **error)
 {
 	SdtCliCheck *self = data;
@@ -153,11 +153,11 @@ sdt_cli_print_registers(const SdtHealthReportRegisters *registers)
 
 /* the registers ops adds to the check result (@obj: the reply) */
 static void
-sdt_cli_check_print_registers(JsonObject *obj)
+sdt_cli_check_print_registers(const gchar *reply)
 {
 	g_autoptr(SdtHealthReportRegisters) registers = NULL;
 
-	if (sdt_health_report_read_registers(obj, NULL, &registers, NULL))
+	if (sdt_check_result_parse_registers(reply, &registers, NULL))
 		sdt_cli_print_registers(registers);
 }
 
@@ -202,7 +202,7 @@ sdt_cli_check_print_map(const SdtCheckResult *r)
 
 /* @obj: the reply, for the card's registers that ops adds to the check result */
 static void
-sdt_cli_check_print_human(const SdtCheckResult *r, JsonObject *obj)
+sdt_cli_check_print_human(const SdtCheckResult *r, const gchar *reply)
 {
 	if (g_strcmp0(r->verdict, "genuine") == 0)
 		g_print(_("Verdict: genuine\n"));
@@ -277,7 +277,7 @@ sdt_cli_check_print_human(const SdtCheckResult *r, JsonObject *obj)
 			r->cache_flushed_bytes / 1048576.0);
 	if (r->map->len > 0)
 		sdt_cli_check_print_map(r);
-	sdt_cli_check_print_registers(obj);
+	sdt_cli_check_print_registers(reply);
 	for (guint i = 0; i < r->notes->len; i++)
 		g_print(_("Note: %s\n"), sdt_l10n_tr(g_ptr_array_index(r->notes, i)));
 }
@@ -285,14 +285,14 @@ sdt_cli_check_print_human(const SdtCheckResult *r, JsonObject *obj)
 /* the check's reply (an object: sdt-cli-ops checks) in words; a reply the codec
  * refuses is an error */
 static gboolean
-sdt_cli_check_print_reply(JsonNode *reply, GError **error)
+sdt_cli_check_print_reply(const gchar *reply, GError **error)
 {
 	g_autoptr(SdtCheckResult) result = NULL;
 
-	result = sdt_check_result_from_json(json_node_get_object(reply), error);
+	result = sdt_check_result_parse(reply, error);
 	if (result == NULL)
 		return FALSE;
-	sdt_cli_check_print_human(result, json_node_get_object(reply));
+	sdt_cli_check_print_human(result, reply);
 	return TRUE;
 }
 
@@ -340,7 +340,7 @@ gint
 sdtunerctl_check(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
 	SdtCliCheck self = {.cli = cli};
-	g_autoptr(JsonNode) result = NULL;
+	g_autofree gchar *result = NULL;
 	g_autofree gchar *dir = NULL;
 	g_autofree gchar *device = NULL;
 	g_autofree gchar *confirm = NULL;
@@ -402,7 +402,7 @@ sdtunerctl_check(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	if (result == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json)
-		sdt_cli_print_json(cli, result);
+		sdt_cli_print_text(cli, result);
 	else if (!sdt_cli_check_print_reply(result, error))
 		return SDT_CLI_EXIT_FAILED;
 	return rc;

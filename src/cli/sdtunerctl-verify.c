@@ -53,11 +53,11 @@ sdt_cli_verify_progress_cb(SdtOpsVerifyStage stage, gdouble fraction, gpointer u
 	p->percent = percent;
 }
 
-static JsonNode *
+static gchar *
 sdt_cli_verify_work(gpointer data, GCancellable *cancellable, GError **error)
 {
 	SdtCliVerify *self = data;
-	g_autofree gchar *text = NULL;
+	gchar *text;
 	gpointer before;
 
 	/* a user: the helper's StartVerify job, behind polkit (issue 32) */
@@ -73,8 +73,8 @@ sdt_cli_verify_work(gpointer data, GCancellable *cancellable, GError **error)
 	 * English with its reason's code and arguments, shown in the reader's language */
 	text = sdt_ops_verify(self->cli->ctx, &self->options, cancellable, error);
 	sdt_l10n_english_end(before);
-	/* one path for both: the bus job's answer is a JSON document too */
-	return text != NULL ? json_from_string(text, error) : NULL;
+	/* one path for both: the codec's text, as the bus job's answer is printed */
+	return text;
 }
 
 /* --evidence only in-process (--root); --soak-seconds within a day.  Without
@@ -140,7 +140,7 @@ sdt_cli_verify_print(const SdtVerifyReport *r)
 gint
 sdtunerctl_verify(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
-	g_autoptr(JsonNode) node = NULL;
+	g_autofree gchar *text = NULL;
 	g_autoptr(SdtVerifyReport) report = NULL;
 	g_autofree gchar *evidence = NULL;
 	gdouble soak_seconds = -1;
@@ -183,16 +183,16 @@ sdtunerctl_verify(SdtCli *cli, gint argc, gchar **argv, GError **error)
 	/* in a worker thread, so that SIGTERM (systemd stopping the unit) and SIGINT cancel it */
 	verify.cli = cli;
 	verify.options = options;
-	node = sdt_cli_run_in_thread(sdt_cli_verify_work, NULL, &verify, error);
+	text = sdt_cli_run_in_thread(sdt_cli_verify_work, NULL, &verify, error);
 	if (progress.tty && progress.stage >= 0)
 		g_printerr("\n");
-	if (node == NULL)
+	if (text == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {
-		sdt_cli_print_json(cli, node);
+		sdt_cli_print_text(cli, text);
 		return SDT_CLI_EXIT_OK;
 	}
-	report = sdt_verify_report_from_json(json_node_get_object(node), error);
+	report = sdt_verify_report_parse(text, error);
 	if (report == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	sdt_cli_verify_print(report);

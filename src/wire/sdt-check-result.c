@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "sdt-check-result.h"
+#include "sdt-health-report-private.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"
 #include "sdt-json-reader.h"
@@ -261,6 +262,23 @@ sdt_check_result_parse(const gchar *text, GError **error)
 	if (root == NULL)
 		return NULL;
 	return sdt_check_result_from_json(json_node_get_object(root), error);
+}
+
+gboolean
+sdt_check_result_parse_registers(const gchar *text,
+				 SdtHealthReportRegisters **registers,
+				 GError **error)
+{
+	g_autoptr(JsonNode) root = NULL;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+	g_return_val_if_fail(text != NULL, FALSE);
+	g_return_val_if_fail(registers != NULL, FALSE);
+
+	*registers = NULL;
+	root = sdt_json_reader_parse(text, error);
+	return root != NULL &&
+	       sdt_health_report_read_registers(json_node_get_object(root), NULL, registers, error);
 }
 
 /* the writing direction: every member in the engine's order */

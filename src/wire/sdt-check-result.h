@@ -7,6 +7,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "sdt-health-report.h"
+
 G_BEGIN_DECLS
 
 /*
@@ -105,6 +107,12 @@ gboolean sdt_check_result_has_capacity(const SdtCheckResult *result);
 SdtCheckResult *sdt_check_result_from_json(JsonObject *obj, GError **error);
 /* the same from the document's text (the helper's answer) */
 SdtCheckResult *sdt_check_result_parse(const gchar *text, GError **error);
+/* the register plausibility the helper's answer carries beside the result ("registers", as
+ * health's: sdt_health_report_read_registers()): *@registers NULL when null or absent; FALSE
+ * and @error when @text is not a JSON object or the member is of the wrong type */
+gboolean sdt_check_result_parse_registers(const gchar *text,
+					  SdtHealthReportRegisters **registers,
+					  GError **error);
 
 /*
  * The document: the members the engine writes, in its order; an unknown

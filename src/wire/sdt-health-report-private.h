@@ -19,5 +19,11 @@ G_BEGIN_DECLS
 
 SdtHealthReport *sdt_health_report_from_json(JsonObject *obj, GError **error);
 JsonNode *sdt_health_report_to_json(const SdtHealthReport *report);
+/* the member "registers" of @obj (health, or check's reply; @where its path, NULL at the
+ * top): *@registers NULL when null or absent */
+gboolean sdt_health_report_read_registers(JsonObject *obj,
+					  const gchar *where,
+					  SdtHealthReportRegisters **registers,
+					  GError **error);
 
 G_END_DECLS

@@ -147,12 +147,6 @@ SdtHealthReport *sdt_health_report_parse(const gchar *text, GError **error);
 /* the text (pretty, valid UTF-8, as `sdtunerctl --json health` prints it) */
 gchar *sdt_health_report_to_string(const SdtHealthReport *report);
 
-/* the member "registers" of @obj (health, or check's reply; @where its path, NULL at the
- * top): *@registers NULL when null or absent */
-gboolean sdt_health_report_read_registers(JsonObject *obj,
-					  const gchar *where,
-					  SdtHealthReportRegisters **registers,
-					  GError **error);
 /* "registers" as a node: null for NULL */
 JsonNode *sdt_health_report_registers_to_json(const SdtHealthReportRegisters *registers);
 

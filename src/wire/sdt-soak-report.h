@@ -46,9 +46,7 @@ SdtSoakReport *sdt_soak_report_new(void);
 void sdt_soak_report_free(SdtSoakReport *report);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtSoakReport, sdt_soak_report_free)
 
-/* strict: "soak" is required; a member of the wrong type is SDT_ERROR_INVALID_DATA
- * naming it ("soak.rounds") */
-SdtSoakReport *sdt_soak_report_from_json(JsonObject *obj, GError **error);
 JsonNode *sdt_soak_report_to_json(const SdtSoakReport *report);
+SdtSoakReport *sdt_soak_report_parse(const gchar *text, GError **error);
 
 G_END_DECLS

@@ -314,6 +314,39 @@ test_check_result_malformed(void)
 	}
 }
 
+/* the register plausibility beside the result in the helper's answer, read from its text */
+static void
+test_check_result_registers(void)
+{
+	g_autoptr(SdtHealthReportRegisters) registers = NULL;
+	g_autoptr(GError) error = NULL;
+
+	g_assert_true(sdt_check_result_parse_registers(
+		"{\"registers\": {\"verdict\": \"suspicious\", \"findings\": "
+		"[{\"rule\": \"manfid-zero\", \"message\": \"m\"}]}}",
+		&registers,
+		&error));
+	g_assert_no_error(error);
+	g_assert_cmpstr(registers->verdict, ==, "suspicious");
+	g_assert_cmpuint(registers->findings->len, ==, 1);
+	g_clear_pointer(&registers, sdt_health_report_registers_free);
+	/* absent and null: none */
+	g_assert_true(sdt_check_result_parse_registers("{}", &registers, &error));
+	g_assert_no_error(error);
+	g_assert_null(registers);
+	g_assert_true(
+		sdt_check_result_parse_registers("{\"registers\": null}", &registers, &error));
+	g_assert_no_error(error);
+	g_assert_null(registers);
+	/* the wrong type is refused by name; so is a reply that is not an object */
+	g_assert_false(sdt_check_result_parse_registers("{\"registers\": 3}", &registers, &error));
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+	g_assert_nonnull(strstr(error->message, "registers"));
+	g_clear_error(&error);
+	g_assert_false(sdt_check_result_parse_registers("[1]", &registers, &error));
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -324,5 +357,6 @@ main(int argc, char **argv)
 	g_test_add_func("/check-result/write-cache", test_check_result_write_cache);
 	g_test_add_func("/check-result/unknown", test_check_result_unknown);
 	g_test_add_func("/check-result/malformed", test_check_result_malformed);
+	g_test_add_func("/check-result/registers", test_check_result_registers);
 	return g_test_run();
 }

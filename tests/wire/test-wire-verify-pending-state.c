@@ -15,7 +15,7 @@
 #include "sdt-verify-pending-state.h"
 #include "sdt-verify-pending-state-private.h"
 #include "wire-golden.h"
-#include "sdt-verify-report-private.h"
+#include "sdt-verify-report.h"
 
 static gpointer
 parse_state(const gchar *text, GError **error)

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "sdt-verify-report.h"
-#include "sdt-verify-report-private.h"
 #include "wire-golden.h"
 
 static gchar *
