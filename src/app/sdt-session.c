@@ -8,7 +8,6 @@
 #include <glib/gi18n.h>
 
 #include "sdt-client.h"
-#include "sdt-json-reader.h"
 #include "sdt-session.h"
 
 struct _SdtSession {
@@ -90,57 +89,22 @@ sdt_session_dismiss(SdtSession *self)
 
 typedef struct {
 	SdtSessionFinishFunc finish;
-	SdtSessionJsonFunc done;
-	SdtSessionTextFunc done_text; /* instead of @done: the text, not parsed */
+	SdtSessionTextFunc done;
 	gpointer page;
-} SdtSessionJsonCall;
+} SdtSessionTextCall;
 
 static void
-sdt_session_call_json_cb(GObject *source, GAsyncResult *res, gpointer user_data)
+sdt_session_call_text_cb(GObject *source, GAsyncResult *res, gpointer user_data)
 {
-	g_autofree SdtSessionJsonCall *call = user_data;
+	g_autofree SdtSessionTextCall *call = user_data;
 	g_autoptr(GError) error = NULL;
-	g_autofree gchar *json = NULL;
-	g_autoptr(JsonNode) root = NULL;
+	g_autofree gchar *text = NULL;
 
 	/* cancelled: the page is going away, leave it alone */
-	if (!call->finish(SDT_MANAGER(source), &json, res, &error) &&
+	if (!call->finish(SDT_MANAGER(source), &text, res, &error) &&
 	    g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
 		return;
-	if (call->done_text != NULL) {
-		call->done_text(call->page, json, json != NULL ? NULL : error);
-		return;
-	}
-	if (json != NULL)
-		root = sdt_json_reader_parse(json, &error);
-	call->done(call->page, root, error);
-}
-
-static void
-sdt_session_call(SdtManager *manager,
-		 SdtSessionCallFunc call,
-		 GCancellable *cancellable,
-		 SdtSessionJsonCall *data)
-{
-	call(manager, sdt_client_no_options(), cancellable, sdt_session_call_json_cb, data);
-}
-
-void
-sdt_session_call_json(SdtManager *manager,
-		      SdtSessionCallFunc call,
-		      SdtSessionFinishFunc finish,
-		      GCancellable *cancellable,
-		      SdtSessionJsonFunc done,
-		      gpointer page)
-{
-	SdtSessionJsonCall *data;
-
-	g_return_if_fail(SDT_IS_MANAGER(manager));
-	data = g_new0(SdtSessionJsonCall, 1);
-	data->finish = finish;
-	data->done = done;
-	data->page = page;
-	sdt_session_call(manager, call, cancellable, data);
+	call->done(call->page, text, text != NULL ? NULL : error);
 }
 
 void
@@ -151,14 +115,14 @@ sdt_session_call_text(SdtManager *manager,
 		      SdtSessionTextFunc done,
 		      gpointer page)
 {
-	SdtSessionJsonCall *data;
+	SdtSessionTextCall *data;
 
 	g_return_if_fail(SDT_IS_MANAGER(manager));
-	data = g_new0(SdtSessionJsonCall, 1);
+	data = g_new0(SdtSessionTextCall, 1);
 	data->finish = finish;
-	data->done_text = done;
+	data->done = done;
 	data->page = page;
-	sdt_session_call(manager, call, cancellable, data);
+	call(manager, sdt_client_no_options(), cancellable, sdt_session_call_text_cb, data);
 }
 
 SdtClientJob *

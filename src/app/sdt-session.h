@@ -6,7 +6,6 @@
 #pragma once
 
 #include <gtk/gtk.h>
-#include <json-glib/json-glib.h>
 
 #include "sdt-client-job.h"
 #include "sdt-dbus-generated.h"
@@ -82,23 +81,12 @@ typedef gboolean (*SdtSessionFinishFunc)(SdtManager *proxy,
 					 gchar **out_json,
 					 GAsyncResult *res,
 					 GError **error);
-/* @root: the answer's parsed document (the callee refs what it keeps), or NULL and @error */
-typedef void (*SdtSessionJsonFunc)(gpointer page, JsonNode *root, const GError *error);
-
 /*
- * Calls such a method of @manager with no options; @done gets the parsed
- * answer or the error (the call's, or the parser's) unless the call was
- * cancelled through @cancellable, the page's own, which it cancels before it
- * goes away.
+ * Calls such a method of @manager with no options; @done gets the answer's text
+ * (a document the page reads with its codec, src/wire) or the error, unless the
+ * call was cancelled through @cancellable, the page's own, which it cancels
+ * before it goes away.
  */
-void sdt_session_call_json(SdtManager *manager,
-			   SdtSessionCallFunc call,
-			   SdtSessionFinishFunc finish,
-			   GCancellable *cancellable,
-			   SdtSessionJsonFunc done,
-			   gpointer page);
-/* the same for a document the page reads with its codec (src/wire): @text is the
- * answer as received, or NULL and @error */
 typedef void (*SdtSessionTextFunc)(gpointer page, const gchar *text, const GError *error);
 void sdt_session_call_text(SdtManager *manager,
 			   SdtSessionCallFunc call,
