@@ -69,18 +69,12 @@ sdt_cli_ops_local(JsonNode *node, GError **error)
  * the same whatever the locale, and is translated where sdtunerctl shows it,
  * over the bus and with --root alike (docs/ARCHITECTURE.md).
  */
-/* a reading operation run in this process: its text (its codec's UTF-8) or its node */
-typedef struct {
-	SdtCliLocalFunc node;
-	SdtCliTextFunc text;
-} SdtCliLocal;
-
+/* a reading operation run in this process: its text (its codec's UTF-8) */
 static gchar *
-sdt_cli_ops_read_local_text(const SdtCliLocal *local, SdtContext *ctx, GError **error)
+sdt_cli_ops_read_local_text(SdtCliTextFunc local, SdtContext *ctx, GError **error)
 {
 	gpointer before = sdt_l10n_english_begin();
-	gchar *text = local->text != NULL ? local->text(ctx, error)
-					  : sdt_json_take_text(local->node(ctx, error));
+	gchar *text = local(ctx, error);
 
 	sdt_l10n_english_end(before);
 	if (text == NULL && error != NULL)
@@ -355,7 +349,7 @@ sdt_cli_ops_call_bus_text(SdtCli *cli, SdtCliCallFunc func, GError **error)
 }
 
 static gchar *
-sdt_cli_ops_read_any(SdtCli *cli, const SdtCliLocal *local, SdtCliCallFunc call, GError **error)
+sdt_cli_ops_read_any(SdtCli *cli, SdtCliTextFunc local, SdtCliCallFunc call, GError **error)
 {
 	g_autoptr(GError) error_local = NULL;
 	g_autoptr(SdtContext) ctx = NULL;
@@ -377,19 +371,10 @@ sdt_cli_ops_read_any(SdtCli *cli, const SdtCliLocal *local, SdtCliCallFunc call,
 	return sdt_cli_ops_read_local_text(local, ctx, error);
 }
 
-JsonNode *
-sdt_cli_ops_read(SdtCli *cli, SdtCliLocalFunc local, SdtCliCallFunc call, GError **error)
-{
-	SdtCliLocal any = {.node = local};
-	g_autofree gchar *text = sdt_cli_ops_read_any(cli, &any, call, error);
-
-	return text != NULL ? sdt_cli_ops_parse(text, error) : NULL;
-}
-
 gchar *
 sdt_cli_ops_read_text(SdtCli *cli, SdtCliTextFunc local, SdtCliCallFunc call, GError **error)
 {
-	return sdt_cli_ops_read_any(cli, &(SdtCliLocal){.text = local}, call, error);
+	return sdt_cli_ops_read_any(cli, local, call, error);
 }
 
 /* Apply (@apply_id) or Revert (NULL) through the helper, which asks polkit */
@@ -430,9 +415,7 @@ gchar *
 sdt_cli_ops_revert(SdtCli *cli, GError **error)
 {
 	if (cli->ctx != NULL)
-		return sdt_cli_ops_read_local_text(&(SdtCliLocal){.text = sdt_ops_config_revert},
-						   cli->ctx,
-						   error);
+		return sdt_cli_ops_read_local_text(sdt_ops_config_revert, cli->ctx, error);
 	return sdt_cli_ops_change(cli, NULL, FALSE, error);
 }
 

@@ -110,15 +110,13 @@ gchar *sdt_cli_ops_verify(SdtCli *cli,
  * generated sdt_manager_call_*_sync; when no helper is installed, @local
  * reads this machine in-process instead and a line on stderr says so.
  */
-typedef JsonNode *(*SdtCliLocalFunc)(SdtContext *ctx, GError **error);
 typedef gboolean (*SdtCliCallFunc)(SdtManager *proxy,
 				   GVariant *arg_options,
 				   gchar **out,
 				   GCancellable *cancellable,
 				   GError **error);
-JsonNode *sdt_cli_ops_read(SdtCli *cli, SdtCliLocalFunc local, SdtCliCallFunc call, GError **error);
-/* the same for an operation whose answer is a document's text (src/wire), returned as
- * received: the command reads it with the document's codec */
+/* its answer is the document's text (src/wire), returned as received: the command
+ * reads it with the document's codec */
 typedef gchar *(*SdtCliTextFunc)(SdtContext *ctx, GError **error);
 gchar *
 sdt_cli_ops_read_text(SdtCli *cli, SdtCliTextFunc local, SdtCliCallFunc call, GError **error);

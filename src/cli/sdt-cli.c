@@ -15,7 +15,6 @@
 #include <stdio.h>
 
 #include "sdt-cli.h"
-#include "sdt-json.h"
 
 /*
  * Text for people in a locale whose charset is not UTF-8 (the C locale of
@@ -72,17 +71,6 @@ sdt_cli_set_print_handlers(void)
 {
 	g_set_print_handler(sdt_cli_print_handler);
 	g_set_printerr_handler(sdt_cli_printerr_handler);
-}
-
-void
-sdt_cli_print_json(SdtCli *cli, JsonNode *node)
-{
-	g_autofree gchar *text = NULL;
-
-	/* JSON is UTF-8: bytes of config.txt that are not become U+FFFD */
-	sdt_json_sanitize_utf8(node);
-	text = sdt_json_to_string(node, TRUE);
-	sdt_cli_print_text(cli, text);
 }
 
 void

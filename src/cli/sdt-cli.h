@@ -6,7 +6,6 @@
 #pragma once
 
 #include <gio/gio.h>
-#include <json-glib/json-glib.h>
 
 #include "sdt-context.h"
 
@@ -43,8 +42,6 @@ struct _SdtCli {
 	const SdtCliCommand *command; /* the command running, set by the dispatcher */
 };
 
-/* JSON on stdout as UTF-8 whatever the locale, numbers in their shortest form */
-void sdt_cli_print_json(SdtCli *cli, JsonNode *node);
 /* a document's text (its codec's, src/wire) on stdout as it is, and a newline */
 void sdt_cli_print_text(SdtCli *cli, const gchar *text);
 

@@ -496,20 +496,23 @@ sdt_cli_history_print_series(const SdtClientHistory *history)
 gint
 sdtunerctl_config_history(SdtCli *cli, gint argc, gchar **argv, GError **error)
 {
-	g_autoptr(JsonNode) node = NULL;
+	g_autofree gchar *text = NULL;
 	g_autoptr(SdtClientHistory) history = NULL;
 	gint rc;
 
 	if (!sdt_cli_no_args(cli, argc, argv, &rc, error))
 		return rc;
-	node = sdt_cli_ops_read(cli, sdt_ops_history, sdt_manager_call_get_history_sync, error);
-	if (node == NULL)
+	text = sdt_cli_ops_read_text(cli,
+				     sdt_ops_history,
+				     sdt_manager_call_get_history_sync,
+				     error);
+	if (text == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	if (cli->json) {
-		sdt_cli_print_json(cli, node);
+		sdt_cli_print_text(cli, text);
 		return SDT_CLI_EXIT_OK;
 	}
-	history = sdt_history_report_from_json(json_node_get_object(node), error);
+	history = sdt_history_report_parse(text, error);
 	if (history == NULL)
 		return SDT_CLI_EXIT_FAILED;
 	for (guint i = 0; i < history->warnings->len; i++)

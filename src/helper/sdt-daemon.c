@@ -159,7 +159,7 @@ sdt_daemon_run_op(SdtDaemon *self, SdtDaemonCall *call, GError **error)
 	case SDT_DAEMON_OP_RECOMMEND:
 		return sdt_ops_config_recommend(self->ctx, error);
 	case SDT_DAEMON_OP_HISTORY:
-		return sdt_json_take_text(sdt_ops_history(self->ctx, error));
+		return sdt_ops_history(self->ctx, error);
 	case SDT_DAEMON_OP_HEALTH:
 		return sdt_ops_health(self->ctx, error);
 	case SDT_DAEMON_OP_DEVICES:

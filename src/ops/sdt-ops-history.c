@@ -233,7 +233,7 @@ sdt_ops_history_series(JsonArray *entries, const gchar *slot_id)
 	return json_array_ref(json_object_get_array_member(json_node_get_object(node), "series"));
 }
 
-JsonNode *
+gchar *
 sdt_ops_history(SdtContext *ctx, GError **error)
 {
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
@@ -253,7 +253,7 @@ sdt_ops_history(SdtContext *ctx, GError **error)
 				    entries,
 				    report->card_in_slot != NULL ? report->card_in_slot->id : NULL);
 	g_ptr_array_extend_and_steal(report->warnings, g_steal_pointer(&warnings));
-	return sdt_history_report_to_json(report);
+	return sdt_history_report_to_string(report);
 }
 
 GPtrArray *

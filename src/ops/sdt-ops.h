@@ -45,8 +45,9 @@ gchar *sdt_ops_config_revert(SdtContext *ctx, GError **error);
  * text (sdt-status-report.h) */
 gchar *sdt_ops_status(SdtContext *ctx, GError **error);
 
-/* `history`: config changes and benchmark results, oldest first */
-JsonNode *sdt_ops_history(SdtContext *ctx, GError **error);
+/* `history`: config changes and benchmark results, oldest first; its JSON text
+ * (sdt-history-report.h) */
+gchar *sdt_ops_history(SdtContext *ctx, GError **error);
 
 /*
  * `bench --json`: runs synchronously (call it from a worker thread); @dir is

@@ -13,6 +13,20 @@
 #include "sdt-ops.h"
 #include "sdt-test-root.h"
 
+/* sdt_ops_history()'s text, parsed: NULL with @error when the op failed */
+static JsonNode *
+test_ops_history_node(SdtContext *ctx, GError **error)
+{
+	g_autofree gchar *text = sdt_ops_history(ctx, error);
+	JsonNode *node;
+
+	if (text == NULL)
+		return NULL;
+	node = json_from_string(text, error);
+	g_assert_nonnull(node);
+	return node;
+}
+
 /*
  * sdt_ops_history(): the `history` document from the entries of tests/data/history in a
  * scratch state dir, a damaged entry named in "warnings", a state dir that is not one.
@@ -23,7 +37,7 @@ test_ops_history_entries(void)
 {
 	g_autoptr(SdtTestRoot) root = sdt_test_root_new("pi3", NULL, TRUE);
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) node = sdt_ops_history(root->ctx, &error);
+	g_autoptr(JsonNode) node = test_ops_history_node(root->ctx, &error);
 
 	g_assert_no_error(error);
 	/* oldest first: the apply, its revert, a benchmark */
@@ -51,7 +65,7 @@ test_ops_history_none_yet(void)
 {
 	g_autoptr(SdtTestRoot) root = sdt_test_root_new("pi3", NULL, FALSE);
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) node = sdt_ops_history(root->ctx, &error);
+	g_autoptr(JsonNode) node = test_ops_history_node(root->ctx, &error);
 
 	g_assert_no_error(error);
 	g_assert_cmpuint(sdt_test_root_json_len(node, "entries"), ==, 0);
@@ -71,7 +85,7 @@ test_ops_history_damaged_entry(void)
 	sdt_test_root_write(root,
 			    "var/lib/sd-tuner/history/1767225600000004-bench.json",
 			    "{\"kind\": \"bench\", \"time\": \"t\", \"tests\": 5}");
-	node = sdt_ops_history(root->ctx, &error);
+	node = test_ops_history_node(root->ctx, &error);
 	g_assert_no_error(error);
 	g_assert_cmpuint(sdt_test_root_json_len(node, "entries"), ==, 3);
 	g_assert_cmpstr(sdt_test_root_json_str(node, "entries.2.kind"), ==, "bench");
@@ -92,7 +106,7 @@ test_ops_history_not_a_folder(void)
 	g_autoptr(JsonNode) node = NULL;
 
 	sdt_test_root_write(root, "var/lib/sd-tuner/history", "not a folder\n");
-	node = sdt_ops_history(root->ctx, &error);
+	node = test_ops_history_node(root->ctx, &error);
 	g_assert_null(node);
 	g_assert_nonnull(error);
 	g_assert_true(error->domain == SDT_ERROR);
@@ -182,7 +196,7 @@ test_ops_history_series(void)
 			   "{\"kind\": \"revert\", \"time\": \"2026-02-01T00:45:00Z\", \"id\": "
 			   "\"sd-overclock-80\"}");
 	test_history_write(root, 8, "bench", b5);
-	node = sdt_ops_history(root->ctx, &error);
+	node = test_ops_history_node(root->ctx, &error);
 	g_assert_no_error(error);
 	g_assert_cmpstr(sdt_test_root_json_str(node, "card_in_slot.id"), ==, TEST_CARD_SLOT);
 	g_assert_cmpstr(sdt_test_root_json_str(node, "card_in_slot.serial"), ==, "0x1e4c2983");
@@ -247,7 +261,7 @@ test_ops_history_series_edges(void)
 	g_autoptr(SdtTestRoot) root = sdt_test_root_new("pi3", NULL, FALSE);
 	g_autoptr(SdtTestRoot) old = sdt_test_root_new("pi3", NULL, TRUE);
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) empty = sdt_ops_history(root->ctx, &error);
+	g_autoptr(JsonNode) empty = test_ops_history_node(root->ctx, &error);
 	g_autoptr(JsonNode) one = NULL;
 	g_autoptr(JsonNode) older = NULL;
 	g_autofree gchar *b0 = test_history_bench(TEST_CARD_SLOT, 0, 20.0, 5.0, FALSE);
@@ -257,13 +271,13 @@ test_ops_history_series_edges(void)
 	g_assert_cmpstr(sdt_test_root_json_str(empty, "card_in_slot.id"), ==, TEST_CARD_SLOT);
 
 	test_history_write(root, 0, "bench", b0);
-	one = sdt_ops_history(root->ctx, &error);
+	one = test_ops_history_node(root->ctx, &error);
 	g_assert_no_error(error);
 	g_assert_cmpuint(sdt_test_root_json_len(one, "series.0.tests.0.points"), ==, 1);
 	g_assert_cmpuint(sdt_test_root_json_len(one, "series.0.changes"), ==, 0);
 
 	/* tests/data/history: a benchmark without "card" after an apply and a revert */
-	older = sdt_ops_history(old->ctx, &error);
+	older = test_ops_history_node(old->ctx, &error);
 	g_assert_no_error(error);
 	g_assert_cmpuint(sdt_test_root_json_len(older, "series"), ==, 1);
 	g_assert_true(sdt_test_root_json_is_null(older, "series.0.card"));

@@ -15,6 +15,20 @@
 #include "sdt-ops.h"
 #include "sdt-test-config.h"
 
+/* sdt_ops_history()'s text, parsed: NULL with @error when the op failed */
+static JsonNode *
+test_ops_history_node(SdtContext *ctx, GError **error)
+{
+	g_autofree gchar *text = sdt_ops_history(ctx, error);
+	JsonNode *node;
+
+	if (text == NULL)
+		return NULL;
+	node = json_from_string(text, error);
+	g_assert_nonnull(node);
+	return node;
+}
+
 static SdtContext *
 test_root_new(gchar **root_out)
 {
@@ -34,7 +48,7 @@ test_history_empty_is_empty_array(void)
 	g_autofree gchar *root = NULL;
 	g_autoptr(SdtContext) ctx = test_root_new(&root);
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) node = sdt_ops_history(ctx, &error);
+	g_autoptr(JsonNode) node = test_ops_history_node(ctx, &error);
 
 	g_assert_no_error(error);
 	g_assert_nonnull(node);
@@ -333,7 +347,7 @@ test_history_tampered_entries(void)
 	fifo = g_build_filename(root, "var/lib/sd-tuner/history/1767225600000008-bench.json", NULL);
 	g_assert_cmpint(mkfifo(fifo, 0600), ==, 0);
 
-	node = sdt_ops_history(ctx, &error);
+	node = test_ops_history_node(ctx, &error);
 	g_assert_no_error(error);
 	obj = json_node_get_object(node);
 	entries = json_object_get_array_member(obj, "entries");
@@ -414,7 +428,7 @@ test_history_check_entry(void)
 			   "{\"kind\": \"check\", \"time\": \"t\", \"verdict\": {\"a1\": true}}",
 			   -1);
 
-	node = sdt_ops_history(ctx, &error);
+	node = test_ops_history_node(ctx, &error);
 	g_assert_no_error(error);
 	obj = json_node_get_object(node);
 	entries = json_object_get_array_member(obj, "entries");
