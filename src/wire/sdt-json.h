@@ -20,7 +20,6 @@ G_BEGIN_DECLS
  * 1e999 as infinity) is written as null: the text is always valid JSON.
  */
 gchar *sdt_json_to_string(JsonNode *node, gboolean pretty);
-gchar *sdt_json_parse_problem(const GError *parse_error);
 
 /* the shortest decimal text that reads back as @value, with a '.' or an exponent */
 gchar *sdt_json_format_double(gdouble value);
