@@ -12,7 +12,6 @@
 #include "sdt-error.h"
 #include "sdt-inhibit.h"
 #include "sdt-json.h"
-#include "sdt-json-reader.h"
 #include "sdt-utf8.h"
 
 /* property updates reach the bus at most this often (plus one per phase) */

@@ -13,7 +13,6 @@
 #include "sdt-json-private.h"
 #include "sdt-json-strict.h"
 #include "sdt-error.h"
-#include "sdt-json-reader.h"
 
 static void
 sdt_bench_record_test_free(SdtBenchRecordTest *test)

@@ -12,7 +12,6 @@
 #include "sdt-health-report-private.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"
-#include "sdt-json-reader.h"
 #include "sdt-json-strict.h"
 #include "sdt-error.h"
 

@@ -11,7 +11,6 @@
 #include "sdt-device-list-private.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"
-#include "sdt-json-reader.h"
 #include "sdt-json-strict.h"
 
 #define KEY_REPAIRED        "repaired"

@@ -9,7 +9,6 @@
 #include "sdt-error-report-private.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"
-#include "sdt-json-reader.h"
 #include "sdt-json-strict.h"
 
 #define KEY_ERROR   "error"

@@ -8,7 +8,7 @@
 #include <math.h>
 
 #include "sdt-health-report-private.h"
-#include "sdt-json-reader.h"
+#include "sdt-json.h"
 #include "sdt-json-strict.h"
 #include "sdt-json-private.h"
 #include "sdt-info-report-private.h"

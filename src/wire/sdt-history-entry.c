@@ -12,6 +12,7 @@
 #include "sdt-error.h"
 #include "sdt-history-entry-private.h"
 #include "sdt-json.h"
+#include "sdt-json-private.h"
 
 #define KEY_KIND          "kind"
 #define KEY_TIME          "time"

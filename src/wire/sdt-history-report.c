@@ -9,7 +9,6 @@
 
 #include "sdt-history-report.h"
 #include "sdt-json-private.h"
-#include "sdt-json-reader.h"
 #include "sdt-json-strict.h"
 #include "sdt-json.h"
 

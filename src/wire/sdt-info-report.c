@@ -9,7 +9,6 @@
 
 #include "sdt-info-report.h"
 #include "sdt-info-report-private.h"
-#include "sdt-json-reader.h"
 #include "sdt-json-strict.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"

@@ -26,4 +26,7 @@ void sdt_json_put_int(JsonBuilder *b, const gchar *name, gint64 value);
 void sdt_json_put_bool(JsonBuilder *b, const gchar *name, gboolean value);
 void sdt_json_put_strings(JsonBuilder *b, const gchar *name, GPtrArray *strings);
 
+/* where json-glib's parser found @parse_error, for the codecs' messages */
+gchar *sdt_json_parse_problem(const GError *parse_error);
+
 G_END_DECLS

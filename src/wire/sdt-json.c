@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sdt-error.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"
 #include "sdt-utf8.h"
@@ -276,4 +277,35 @@ sdt_json_put_strings(JsonBuilder *b, const gchar *name, GPtrArray *strings)
 	for (guint i = 0; strings != NULL && i < strings->len; i++)
 		json_builder_add_string_value(b, g_ptr_array_index(strings, i));
 	json_builder_end_array(b);
+}
+
+/* a reply of the helper: one JSON object (the app and the CLI read documents with their
+ * codecs; this is the parser those codecs share) */
+JsonNode *
+sdt_json_reader_parse(const gchar *json, GError **error)
+{
+	g_autoptr(JsonParser) parser = json_parser_new();
+	g_autoptr(GError) error_local = NULL;
+	JsonNode *root;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
+	if (!json_parser_load_from_data(parser, json, -1, &error_local)) {
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    _("The SD Tuner service sent a reply that is not valid JSON: %s"),
+			    error_local->message);
+		return NULL;
+	}
+	root = json_parser_get_root(parser);
+	if (root == NULL || !JSON_NODE_HOLDS_OBJECT(root)) {
+		g_set_error_literal(
+			error,
+			SDT_ERROR,
+			SDT_ERROR_INVALID_DATA,
+			_("The SD Tuner service sent a reply that is not a JSON object"));
+		return NULL;
+	}
+	return json_node_copy(root);
 }

@@ -20,7 +20,6 @@ G_BEGIN_DECLS
  * 1e999 as infinity) is written as null: the text is always valid JSON.
  */
 gchar *sdt_json_to_string(JsonNode *node, gboolean pretty);
-gchar *sdt_json_parse_problem(const GError *parse_error);
 
 /* the shortest decimal text that reads back as @value, with a '.' or an exponent */
 gchar *sdt_json_format_double(gdouble value);
@@ -41,5 +40,11 @@ gchar *sdt_json_take_text(JsonNode *node);
 /* replaces, in place, every string value and member name of @node that is not
  * valid UTF-8 (sdt-utf8.h); returns how many were replaced */
 guint sdt_json_sanitize_utf8(JsonNode *node);
+
+/*
+ * The text of a helper's answer as a JSON object, for the codecs' _parse(): text that is
+ * not JSON, or not an object, is SDT_ERROR_INVALID_DATA.
+ */
+JsonNode *sdt_json_reader_parse(const gchar *json, GError **error);
 
 G_END_DECLS

@@ -9,7 +9,6 @@
 
 #include "sdt-json.h"
 #include "sdt-json-private.h"
-#include "sdt-json-reader.h"
 #include "sdt-json-strict.h"
 #include "sdt-soak-report.h"
 #include "sdt-soak-report-private.h"

@@ -5,7 +5,6 @@
 
 #include "config.h"
 
-#include "sdt-json-reader.h"
 #include "sdt-json-strict.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"

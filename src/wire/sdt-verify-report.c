@@ -7,7 +7,6 @@
 
 #include <math.h>
 
-#include "sdt-json-reader.h"
 #include "sdt-json-strict.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"

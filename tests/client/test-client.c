@@ -21,7 +21,6 @@
 #include "sdt-client-disk-words.h"
 #include "sdt-status-report.h"
 #include "sdt-error.h"
-#include "sdt-json-reader.h"
 #include "sdt-json.h"
 
 /* a `bench --json` document in the DESIGN.md schema */

@@ -1751,14 +1751,15 @@ test_config_writer_journal_schema(void)
 
 	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
 		g_autoptr(GError) error = NULL;
-		g_autoptr(JsonObject) obj =
-			sdt_config_journal_parse(bad[i], strlen(bad[i]), &error);
+		g_autoptr(SdtConfigJournalDoc) obj =
+			sdt_config_journal_doc_parse(bad[i], strlen(bad[i]), &error);
 		g_assert_null(obj);
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
 	}
 	{
 		g_autoptr(GError) error = NULL;
-		g_autoptr(JsonObject) obj = sdt_config_journal_parse(good, strlen(good), &error);
+		g_autoptr(SdtConfigJournalDoc) obj =
+			sdt_config_journal_doc_parse(good, strlen(good), &error);
 		g_assert_no_error(error);
 		g_assert_nonnull(obj);
 	}
@@ -1772,7 +1773,7 @@ test_config_writer_boot_id(void)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(JsonObject) res = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
-	g_autoptr(JsonObject) journal = NULL;
+	g_autoptr(SdtConfigJournalDoc) journal = NULL;
 	g_autofree gchar *boot_id = NULL;
 	TestRoot r = {NULL};
 
@@ -1785,9 +1786,7 @@ test_config_writer_boot_id(void)
 	writer = test_writer_new_ok(&r);
 	g_assert_true(sdt_config_journal_read(writer, &journal, &error));
 	g_assert_no_error(error);
-	g_assert_cmpstr(json_object_get_string_member(journal, "boot_id"),
-			==,
-			"3f1c9b2e-6a4d-4e8f-9b1a-0c2d3e4f5a6b");
+	g_assert_cmpstr(journal->boot_id, ==, "3f1c9b2e-6a4d-4e8f-9b1a-0c2d3e4f5a6b");
 	test_root_clear(&r);
 }
 

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "sdt-config-apply.h"
+#include "sdt-config-journal-doc.h"
 #include "sdt-config-writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -75,8 +76,8 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	g_autoptr(SdtConfigWriter) writer = NULL;
-	g_autoptr(JsonObject) journal = NULL;
-	g_autoptr(JsonObject) trial = NULL;
+	g_autoptr(SdtConfigJournalDoc) journal = NULL;
+	g_autoptr(SdtConfigJournalDocTrial) trial = NULL;
 	g_autoptr(SdtConfigApplyRevert) res = NULL;
 	g_autoptr(GError) error = NULL;
 	g_autoptr(GString) text = NULL;
@@ -90,13 +91,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_setup();
 
 	/* the readers on the raw bytes */
-	journal = sdt_config_journal_parse((const gchar *) data, size, NULL);
-	trial = sdt_config_journal_parse_trial((const gchar *) data, size, NULL);
+	journal = sdt_config_journal_doc_parse((const gchar *) data, size, NULL);
+	trial = sdt_config_journal_doc_trial_parse((const gchar *) data, size, NULL);
 	if (journal != NULL) {
-		/* every member the writer reads has the type the schema says */
-		(void) json_object_get_string_member(journal, "id");
-		(void) json_object_get_int_member(journal, "type_code");
-		(void) json_array_get_length(json_object_get_array_member(journal, "block"));
+		/* what the codec accepted it writes back, and reads again */
+		g_autofree gchar *again = sdt_config_journal_doc_to_string(journal);
+		g_autoptr(SdtConfigJournalDoc) reread =
+			sdt_config_journal_doc_parse(again, strlen(again), NULL);
+		if (reread == NULL || g_strcmp0(reread->id, journal->id) != 0)
+			abort();
 	}
 
 	/* the revert that trusts it */

@@ -116,8 +116,19 @@ sdt_config_writer_apply_trial(SdtConfigWriter *self,
 	return TRUE;
 }
 
+/* @strings (of gchar *) as a NULL-terminated copy */
+static gchar **
+sdt_config_writer_strv_from_array(GPtrArray *strings)
+{
+	gchar **strv = g_new0(gchar *, strings->len + 1);
+
+	for (guint i = 0; i < strings->len; i++)
+		strv[i] = g_strdup(g_ptr_array_index(strings, i));
+	return strv;
+}
+
 /* the journal of an apply that wrote @edit at @now, with the backup @backup */
-static JsonObject *
+static SdtConfigJournalDoc *
 sdt_config_writer_journal_new(SdtConfigWriter *self,
 			      const SdtConfigBlock *block,
 			      SdtConfigEdit *edit,
@@ -126,40 +137,32 @@ sdt_config_writer_journal_new(SdtConfigWriter *self,
 			      const gchar *hash_before,
 			      GDateTime *now)
 {
-	JsonObject *journal = json_object_new();
-	g_autofree gchar *iso = g_date_time_format_iso8601(now);
-	g_autofree gchar *boot_id = sdt_config_writer_get_boot_id(self);
-	g_autofree gchar *hash_after = sdt_config_writer_hash(edit->new_bytes);
+	SdtConfigJournalDoc *journal = sdt_config_journal_doc_new();
 
-	json_object_set_int_member(journal, "version", 2);
-	json_object_set_string_member(journal, "id", block->id);
-	json_object_set_string_member(journal, "path", sdt_config_writer_get_display_path(self));
-	json_object_set_string_member(journal, "filter", block->filter);
-	json_object_set_int_member(journal, "type_code", block->type_code);
-	json_object_set_array_member(journal,
-				     "block",
-				     sdt_config_journal_array_from_strings(edit->block));
-	json_object_set_array_member(journal,
-				     "disabled",
-				     sdt_config_journal_array_from_strings(edit->disabled));
+	journal->has_version = TRUE;
+	journal->version = SDT_CONFIG_JOURNAL_DOC_VERSION;
+	journal->id = g_strdup(block->id);
+	journal->path = g_strdup(sdt_config_writer_get_display_path(self));
+	journal->filter = g_strdup(block->filter);
+	journal->type_code = block->type_code;
+	g_strfreev(journal->block);
+	journal->block = sdt_config_writer_strv_from_array(edit->block);
+	g_strfreev(journal->disabled);
+	journal->disabled = sdt_config_writer_strv_from_array(edit->disabled);
 	/* a block of SD Tuner's replaced in a file as SD Tuner left it (a step down,
 	 * a card moved between boards): the file before SD Tuner's first change
 	 * stays the one revert gives back */
 	if (ev->own_state && ev->backup != NULL && ev->backup_path != NULL) {
-		g_autofree gchar *first = sdt_config_writer_hash(ev->backup);
-		json_object_set_string_member(journal, "backup", ev->backup_path);
-		json_object_set_string_member(journal, "sha256_before", first);
+		journal->backup = g_strdup(ev->backup_path);
+		journal->sha256_before = sdt_config_writer_hash(ev->backup);
 	} else {
-		json_object_set_string_member(journal, "backup", backup);
-		json_object_set_string_member(journal, "sha256_before", hash_before);
+		journal->backup = g_strdup(backup);
+		journal->sha256_before = g_strdup(hash_before);
 	}
-	json_object_set_string_member(journal, "sha256_after", hash_after);
-	json_object_set_string_member(journal, "time", iso);
+	journal->sha256_after = sdt_config_writer_hash(edit->new_bytes);
+	journal->time = g_date_time_format_iso8601(now);
 	/* "has it rebooted since": compared by boot id, never by the clock */
-	if (boot_id != NULL)
-		json_object_set_string_member(journal, "boot_id", boot_id);
-	else
-		json_object_set_null_member(journal, "boot_id");
+	journal->boot_id = sdt_config_writer_get_boot_id(self);
 	return journal;
 }
 
@@ -173,7 +176,7 @@ sdt_config_writer_apply_in_place(SdtConfigWriter *self,
 				 gchar **backup,
 				 GError **error)
 {
-	g_autoptr(JsonObject) journal = NULL;
+	g_autoptr(SdtConfigJournalDoc) journal = NULL;
 	g_autoptr(GDateTime) now = sdt_config_writer_now(self); /* the time of the change */
 	g_autoptr(GError) local = NULL;
 	g_autofree gchar *hash_after = NULL;
@@ -182,7 +185,7 @@ sdt_config_writer_apply_in_place(SdtConfigWriter *self,
 	if (*backup == NULL)
 		return FALSE;
 	journal = sdt_config_writer_journal_new(self, block, edit, ev, *backup, hash_before, now);
-	if (sdt_config_journal_write_json(self, SDT_CONFIG_JOURNAL, journal, &local))
+	if (sdt_config_journal_write(self, journal, &local))
 		return TRUE;
 	/* all or nothing: without its journal the change is taken back */
 	hash_after = sdt_config_writer_hash(edit->new_bytes);
@@ -317,14 +320,14 @@ sdt_config_writer_check_tryboot(SdtConfigWriter *self, GError **error)
 {
 	g_autoptr(GError) local = NULL;
 	g_autoptr(GBytes) tryboot = NULL;
-	g_autoptr(JsonObject) journal = NULL;
+	g_autoptr(SdtConfigJournalDocTrial) journal = NULL;
 	g_autofree gchar *display = NULL;
 	gboolean exists = FALSE;
 
 	tryboot = sdt_config_trial_read_tryboot(self, &exists, &local);
 	if (!exists || tryboot != NULL)
 		return TRUE;
-	if (!sdt_config_journal_read_trial(self, &journal, NULL) || journal == NULL)
+	if (!sdt_config_journal_read_trial_doc(self, &journal, NULL) || journal == NULL)
 		return TRUE;
 	display = sdt_config_trial_get_tryboot_display(self);
 	g_set_error(error,

@@ -18,7 +18,7 @@
 void
 sdt_config_evidence_clear(SdtConfigEvidence *ev)
 {
-	g_clear_pointer(&ev->journal, json_object_unref);
+	g_clear_pointer(&ev->journal, sdt_config_journal_doc_free);
 	g_clear_pointer(&ev->block, g_strfreev);
 	g_clear_pointer(&ev->backup, g_bytes_unref);
 	g_clear_pointer(&ev->backup_path, g_free);
@@ -120,19 +120,17 @@ sdt_config_evidence_file_block(SdtConfigTxt *cfg)
 static gboolean
 sdt_config_evidence_check_marker(SdtConfigWriter *self,
 				 SdtConfigTxt *cfg,
-				 JsonObject *journal,
+				 SdtConfigJournalDoc *journal,
 				 const gchar *id,
 				 GError **error)
 {
 	g_auto(GStrv) in_file = NULL;
-	g_auto(GStrv) named = NULL;
-	const gchar *journal_id = json_object_get_string_member(journal, "id");
+	const gchar *journal_id = journal->id;
 
 	if (id == NULL || g_strcmp0(journal_id, id) == 0)
 		return TRUE;
 	in_file = sdt_config_evidence_file_block(cfg);
-	named = sdt_config_journal_array_to_strv(json_object_get_array_member(journal, "block"));
-	if (!g_strv_equal((const gchar *const *) in_file, (const gchar *const *) named))
+	if (!g_strv_equal((const gchar *const *) in_file, (const gchar *const *) journal->block))
 		return TRUE;
 	g_set_error(error,
 		    SDT_ERROR,
@@ -166,7 +164,7 @@ sdt_config_evidence_collect(SdtConfigWriter *self,
 			    SdtConfigEvidence *ev,
 			    GError **error)
 {
-	g_autoptr(JsonObject) journal = NULL;
+	g_autoptr(SdtConfigJournalDoc) journal = NULL;
 	g_autoptr(GError) local = NULL;
 	g_autofree gchar *id = NULL;
 	g_autofree gchar *hash = NULL;
@@ -182,22 +180,17 @@ sdt_config_evidence_collect(SdtConfigWriter *self,
 	if (!sdt_config_journal_read(self, &journal, &local))
 		return sdt_config_writer_corrupt(self, ev, error, local->message);
 	if (journal != NULL &&
-	    g_strcmp0(json_object_get_string_member(journal, "path"),
-		      sdt_config_writer_get_display_path(self)) == 0 &&
+	    g_strcmp0(journal->path, sdt_config_writer_get_display_path(self)) == 0 &&
 	    !sdt_config_evidence_check_marker(self, cfg, journal, id, error))
 		return FALSE;
-	if (journal == NULL || id == NULL ||
-	    g_strcmp0(json_object_get_string_member(journal, "id"), id) != 0 ||
-	    g_strcmp0(json_object_get_string_member(journal, "path"),
-		      sdt_config_writer_get_display_path(self)) != 0)
+	if (journal == NULL || id == NULL || g_strcmp0(journal->id, id) != 0 ||
+	    g_strcmp0(journal->path, sdt_config_writer_get_display_path(self)) != 0)
 		return TRUE;
 
-	block = sdt_config_journal_array_to_strv(json_object_get_array_member(journal, "block"));
-	template = sdt_config_block_template(id, json_object_get_string_member(journal, "filter"));
+	block = g_strdupv(journal->block);
+	template = sdt_config_block_template(id, journal->filter);
 	/* the filter too: SD Tuner writes only under a model filter */
-	if (!sdt_config_block_filter_valid(json_object_get_string_member(journal, "filter"),
-					   &filter_name) ||
-	    template == NULL ||
+	if (!sdt_config_block_filter_valid(journal->filter, &filter_name) || template == NULL ||
 	    !g_strv_equal((const gchar *const *) template, (const gchar *const *) block)) {
 		g_autofree gchar *reason = g_strdup_printf(
 			_("SD Tuner's record of its change does not list the lines SD Tuner "
@@ -206,15 +199,12 @@ sdt_config_evidence_collect(SdtConfigWriter *self,
 		return sdt_config_writer_corrupt(self, ev, error, reason);
 	}
 	hash = sdt_config_writer_hash(old);
-	ev->own_state =
-		g_strcmp0(hash, json_object_get_string_member(journal, "sha256_after")) == 0;
-	backup_path = json_object_get_string_member(journal, "backup");
+	ev->own_state = g_strcmp0(hash, journal->sha256_after) == 0;
+	backup_path = journal->backup;
 	if (sdt_config_evidence_is_backup_path(self, backup_path)) {
 		g_autoptr(GBytes) bytes = sdt_config_writer_read_limited(backup_path, NULL);
 		g_autofree gchar *bhash = bytes != NULL ? sdt_config_writer_hash(bytes) : NULL;
-		if (bhash != NULL &&
-		    g_strcmp0(bhash, json_object_get_string_member(journal, "sha256_before")) !=
-			    0) {
+		if (bhash != NULL && g_strcmp0(bhash, journal->sha256_before) != 0) {
 			g_autofree gchar *reason = g_strdup_printf(
 				_("the backup %s no longer holds the file SD Tuner's record of "
 				  "its change describes"),

@@ -18,9 +18,14 @@ G_BEGIN_DECLS
 #define SDT_CONFIG_JOURNAL "config-journal.json"
 #define SDT_TRIAL_JOURNAL  "trial-journal.json"
 
-/* the trial journal, with the contract of sdt_config_journal_read() */
+/*
+ * The trial journal, with the contract of sdt_config_journal_read(), as a JSON
+ * object (its codec: SdtConfigJournalDocTrial of sdt-config-journal-doc.h; the
+ * writer's files read that type with sdt_config_journal_read_trial_doc())
+ */
 gboolean sdt_config_journal_read_trial(SdtConfigWriter *self, JsonObject **journal, GError **error);
-/* a JSON array of the strings (the ops put the edit's lines into their replies) */
+/* a JSON array of the strings (the ops put the edit's lines into their replies;
+ * built by sdt_config_journal_doc_strings_to_array()) */
 JsonArray *sdt_config_journal_array_from_strings(GPtrArray *strings);
 
 G_END_DECLS

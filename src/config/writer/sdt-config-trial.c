@@ -14,6 +14,7 @@
 #include "sdt-config-writer-private.h"
 #include "sdt-config-journal.h"
 #include "sdt-config-trial.h"
+#include "sdt-config-trial-state.h"
 #include "sdt-error.h"
 
 static gchar *
@@ -76,10 +77,9 @@ sdt_config_trial_get(SdtConfigWriter *self, GError **error)
 {
 	g_autoptr(GBytes) bytes = NULL;
 	g_autoptr(SdtConfigTxt) t = NULL;
-	g_autoptr(JsonObject) journal = NULL;
-	g_autoptr(JsonObject) trial = NULL;
+	g_autoptr(SdtConfigJournalDocTrial) journal = NULL;
+	g_autoptr(SdtConfigTrialState) trial = NULL;
 	g_autofree gchar *id = NULL;
-	g_autofree gchar *display = NULL;
 	gboolean exists = FALSE;
 
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
@@ -93,39 +93,24 @@ sdt_config_trial_get(SdtConfigWriter *self, GError **error)
 	id = sdt_config_sd_get_block_id(t);
 	if (id == NULL)
 		return NULL;
-	display = sdt_config_trial_get_tryboot_display(self);
-	trial = json_object_new();
-	json_object_set_string_member(trial, "id", id);
-	json_object_set_string_member(trial, "path", display);
-	json_object_set_string_member(trial, "reboot_command", "sudo reboot '0 tryboot'");
-	json_object_set_boolean_member(trial, "stale", FALSE);
-	json_object_set_null_member(trial, "note");
-	if (sdt_config_journal_read_trial(self, &journal, NULL) && journal != NULL) {
+	trial = sdt_config_trial_state_new();
+	trial->id = g_strdup(id);
+	trial->path = sdt_config_trial_get_tryboot_display(self);
+	trial->reboot_command = g_strdup(SDT_CONFIG_TRIAL_STATE_REBOOT_COMMAND);
+	if (sdt_config_journal_read_trial_doc(self, &journal, NULL) && journal != NULL) {
 		g_autofree gchar *now = sdt_config_writer_hash_config(self);
-		if (now != NULL &&
-		    g_strcmp0(now, json_object_get_string_member(journal, "config_sha256")) != 0) {
-			g_autofree gchar *note = g_strdup_printf(
+		if (now != NULL && g_strcmp0(now, journal->config_sha256) != 0) {
+			trial->note = g_strdup_printf(
 				_("%s has changed since the trial was prepared, and the trial boot "
 				  "would not have those changes: run “sdtunerctl apply %s --trial” "
 				  "again to rebuild %s from it."),
 				sdt_config_writer_get_display_path(self),
 				id,
-				display);
-			json_object_set_boolean_member(trial, "stale", TRUE);
-			json_object_set_string_member(trial, "note", note);
+				trial->path);
+			trial->stale = TRUE;
 		}
 	}
-	return g_steal_pointer(&trial);
-}
-
-/* @value as the string member @member of @journal, or null when there is none */
-static void
-sdt_config_trial_set_string_or_null(JsonObject *journal, const gchar *member, const gchar *value)
-{
-	if (value != NULL)
-		json_object_set_string_member(journal, member, value);
-	else
-		json_object_set_null_member(journal, member);
+	return sdt_config_trial_state_to_object(trial);
 }
 
 /*
@@ -143,13 +128,11 @@ sdt_config_trial_write(SdtConfigWriter *self,
 {
 	g_autofree gchar *tryboot = NULL;
 	g_autofree gchar *display = NULL;
-	g_autoptr(JsonObject) old_journal = NULL;
-	g_autoptr(JsonObject) journal = json_object_new();
+	g_autoptr(SdtConfigJournalDocTrial) old_journal = NULL;
+	g_autoptr(SdtConfigJournalDocTrial) journal = sdt_config_journal_doc_trial_new();
 	g_autoptr(GBytes) prev = NULL;
 	g_autoptr(GError) local = NULL;
 	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
-	g_autofree gchar *iso = NULL;
-	g_autofree gchar *boot_id = NULL;
 	g_autofree gchar *backup = NULL;
 	g_autofree gchar *hash = NULL;
 	gboolean exists = FALSE;
@@ -159,11 +142,9 @@ sdt_config_trial_write(SdtConfigWriter *self,
 
 	tryboot = sdt_config_writer_get_tryboot_path(self);
 	display = sdt_config_trial_get_tryboot_display(self);
-	iso = g_date_time_format_iso8601(now);
-	boot_id = sdt_config_writer_get_boot_id(self);
 	hash = sdt_config_writer_hash(bytes);
 	/* a damaged trial journal only means the old tryboot.txt is backed up */
-	if (!sdt_config_journal_read_trial(self, &old_journal, NULL))
+	if (!sdt_config_journal_read_trial_doc(self, &old_journal, NULL))
 		old_journal = NULL;
 	prev = sdt_config_trial_read_tryboot(self, &exists, &local);
 	if (exists && prev == NULL) {
@@ -178,13 +159,9 @@ sdt_config_trial_write(SdtConfigWriter *self,
 	}
 	if (prev != NULL) {
 		g_autofree gchar *prev_hash = sdt_config_writer_hash(prev);
-		if (old_journal != NULL &&
-		    g_strcmp0(prev_hash,
-			      json_object_get_string_member(old_journal, "tryboot_sha256")) == 0) {
+		if (old_journal != NULL && g_strcmp0(prev_hash, old_journal->tryboot_sha256) == 0) {
 			/* SD Tuner's own trial: the user's file from before it is already saved */
-			if (json_object_get_string_member(old_journal, "previous_backup") != NULL)
-				backup = g_strdup(json_object_get_string_member(old_journal,
-										"previous_backup"));
+			backup = g_strdup(old_journal->previous_backup);
 		} else {
 			backup = sdt_config_writer_backup(self, prev, "tryboot.txt", error);
 			if (backup == NULL)
@@ -195,15 +172,16 @@ sdt_config_trial_write(SdtConfigWriter *self,
 	if (!sdt_config_writer_run_commit(self, id, TRUE, config_hash, hash, backup, error) ||
 	    !sdt_config_writer_write_tryboot(self, tryboot, bytes, error))
 		return FALSE;
-	json_object_set_int_member(journal, "version", 1);
-	json_object_set_string_member(journal, "id", id);
-	json_object_set_string_member(journal, "path", display);
-	json_object_set_string_member(journal, "config_sha256", config_hash);
-	json_object_set_string_member(journal, "tryboot_sha256", hash);
-	sdt_config_trial_set_string_or_null(journal, "previous_backup", backup);
-	json_object_set_string_member(journal, "time", iso);
-	sdt_config_trial_set_string_or_null(journal, "boot_id", boot_id);
-	if (!sdt_config_journal_write_json(self, SDT_TRIAL_JOURNAL, journal, error)) {
+	journal->has_version = TRUE;
+	journal->version = SDT_CONFIG_JOURNAL_DOC_TRIAL_VERSION;
+	journal->id = g_strdup(id);
+	journal->path = g_strdup(display);
+	journal->config_sha256 = g_strdup(config_hash);
+	journal->tryboot_sha256 = g_strdup(hash);
+	journal->previous_backup = g_strdup(backup);
+	journal->time = g_date_time_format_iso8601(now);
+	journal->boot_id = sdt_config_writer_get_boot_id(self);
+	if (!sdt_config_journal_write_trial(self, journal, error)) {
 		g_prefix_error(error,
 			       _("%s was written, but SD Tuner's record of it could not be "
 				 "saved: "),
@@ -221,15 +199,15 @@ sdt_config_trial_write(SdtConfigWriter *self,
  */
 static gboolean
 sdt_config_trial_previous(SdtConfigWriter *self,
-			  JsonObject *journal,
+			  SdtConfigJournalDocTrial *journal,
 			  const gchar *display,
 			  const gchar **previous_path,
 			  GBytes **previous,
 			  GError **error)
 {
-	if (journal == NULL || json_object_get_string_member(journal, "previous_backup") == NULL)
+	if (journal == NULL || journal->previous_backup == NULL)
 		return TRUE;
-	*previous_path = json_object_get_string_member(journal, "previous_backup");
+	*previous_path = journal->previous_backup;
 	if (sdt_config_evidence_is_backup_path(self, *previous_path))
 		*previous = sdt_config_writer_read_limited(*previous_path, NULL);
 	if (*previous != NULL)
@@ -249,7 +227,7 @@ sdt_config_trial_previous(SdtConfigWriter *self,
 /* a tryboot.txt edited since SD Tuner wrote it, or with no record of it: keep a copy */
 static gboolean
 sdt_config_trial_keep_copy(SdtConfigWriter *self,
-			   JsonObject *journal,
+			   SdtConfigJournalDocTrial *journal,
 			   GBytes *bytes,
 			   SdtConfigTrialCancel *cancel,
 			   GError **error)
@@ -257,8 +235,7 @@ sdt_config_trial_keep_copy(SdtConfigWriter *self,
 	g_autofree gchar *hash = sdt_config_writer_hash(bytes);
 	g_autofree gchar *backup = NULL;
 
-	if (journal != NULL &&
-	    g_strcmp0(hash, json_object_get_string_member(journal, "tryboot_sha256")) == 0)
+	if (journal != NULL && g_strcmp0(hash, journal->tryboot_sha256) == 0)
 		return TRUE;
 	backup = sdt_config_writer_backup(self, bytes, "tryboot.txt", error);
 	if (backup == NULL)
@@ -318,7 +295,7 @@ sdt_config_trial_cancel(SdtConfigWriter *self,
 			GError **error)
 {
 	g_autofree gchar *display = NULL;
-	g_autoptr(JsonObject) journal = NULL;
+	g_autoptr(SdtConfigJournalDocTrial) journal = NULL;
 	g_autoptr(GBytes) bytes = NULL;
 	g_autoptr(GBytes) previous = NULL;
 	g_autoptr(GError) local = NULL;
@@ -331,7 +308,7 @@ sdt_config_trial_cancel(SdtConfigWriter *self,
 
 	display = sdt_config_trial_get_tryboot_display(self);
 	cancel->cancelled = FALSE;
-	if (!sdt_config_journal_read_trial(self, &journal, NULL))
+	if (!sdt_config_journal_read_trial_doc(self, &journal, NULL))
 		journal = NULL;
 	bytes = sdt_config_trial_read_tryboot(self, &exists, &local);
 	if (exists && bytes == NULL && journal == NULL) {

@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include "sdt-config-journal-doc.h"
 #include "sdt-config-writer.h"
 
 G_BEGIN_DECLS
@@ -20,9 +21,9 @@ G_BEGIN_DECLS
 
 /* what tells SD Tuner's lines from the user's, for apply and revert */
 typedef struct {
-	JsonObject *journal; /* validated, and about the block in the file */
-	gchar **block;       /* the journal's lines of the block */
-	GBytes *backup;      /* the file before the apply, checked against the journal */
+	SdtConfigJournalDoc *journal; /* validated, and about the block in the file */
+	gchar **block;                /* the journal's lines of the block */
+	GBytes *backup;               /* the file before the apply, checked against the journal */
 	gchar *backup_path;
 	gboolean own_state; /* config.txt is exactly as SD Tuner's apply left it */
 	gchar *set_aside;   /* a damaged journal set aside (journal fallback): why */
@@ -125,19 +126,24 @@ gboolean sdt_config_writer_run_commit(SdtConfigWriter *self,
 
 /* ---- sdt-config-journal.c ---- */
 
-/* writes @obj as <state>/@name, atomically */
-gboolean sdt_config_journal_write_json(SdtConfigWriter *self,
-				       const gchar *name,
-				       JsonObject *obj,
-				       GError **error);
+/* writes the journal of the change in place (of the trial) atomically */
+gboolean
+sdt_config_journal_write(SdtConfigWriter *self, const SdtConfigJournalDoc *journal, GError **error);
+gboolean sdt_config_journal_write_trial(SdtConfigWriter *self,
+					const SdtConfigJournalDocTrial *journal,
+					GError **error);
 void sdt_config_journal_remove_state(SdtConfigWriter *self, const gchar *name);
-gchar **sdt_config_journal_array_to_strv(JsonArray *array);
 
 /*
  * Reads the journal: TRUE with *@journal NULL when there is none, FALSE with
  * @error when it cannot be read or does not match the schema.
  */
-gboolean sdt_config_journal_read(SdtConfigWriter *self, JsonObject **journal, GError **error);
+gboolean
+sdt_config_journal_read(SdtConfigWriter *self, SdtConfigJournalDoc **journal, GError **error);
+/* the trial journal, with the contract of sdt_config_journal_read() */
+gboolean sdt_config_journal_read_trial_doc(SdtConfigWriter *self,
+					   SdtConfigJournalDocTrial **journal,
+					   GError **error);
 
 /* ---- sdt-config-trial.c ---- */
 

@@ -38,7 +38,7 @@ G_DECLARE_FINAL_TYPE(SdtConfigWriter, sdt_config_writer, SDT, CONFIG_WRITER, GOb
 gchar *sdt_config_writer_locate(SdtContext *ctx, gchar **display_path, GError **error);
 
 SdtConfigWriter *sdt_config_writer_new(SdtContext *ctx, GError **error);
-/* for tests: a writer on explicit paths */
+/* a writer on explicit paths (the tests, the journal fuzz target) */
 SdtConfigWriter *sdt_config_writer_new_for_paths(const gchar *config_path,
 						 const gchar *display_path,
 						 const gchar *state_dir);
@@ -103,17 +103,9 @@ gboolean sdt_config_writer_prepare(SdtConfigWriter *self, GError **error);
 gboolean sdt_config_apply_diagnose_revert(SdtConfigWriter *self, GError **error);
 
 /*
- * The journal (`<state>/config-journal.json`): what the last apply wrote.
- * Schema (every member type-checked): version (int, optional), id, path,
- * filter (strings), type_code (int), block, disabled (arrays of strings),
- * backup, sha256_before, sha256_after, time (strings), boot_id (string or
- * null, optional).  Returns NULL with SDT_ERROR_INVALID_DATA for anything else.
+ * The journal of the change in place (`<state>/config-journal.json`, its codec
+ * sdt-config-journal-doc.h), or NULL (missing or corrupt)
  */
-JsonObject *sdt_config_journal_parse(const gchar *data, gsize len, GError **error);
-/* the trial journal (`<state>/trial-journal.json`) */
-JsonObject *sdt_config_journal_parse_trial(const gchar *data, gsize len, GError **error);
-
-/* the journal of the change in place, or NULL (missing or corrupt) */
 JsonObject *sdt_config_journal_get(SdtConfigWriter *self);
 /*
  * sdt_context_get_boot_id() of the writer's context, or NULL (none for explicit
