@@ -15,6 +15,9 @@ G_BEGIN_DECLS
  * other file that includes it.
  */
 
+/* the document from its parsed object (the public reader is sdt_info_report_parse()) */
+SdtInfoReport *sdt_info_report_from_json(JsonObject *obj, GError **error);
+
 /* the member "emmc" of a card object (info, health): a null node for NULL */
 JsonNode *sdt_info_report_emmc_to_json(const SdtInfoReportEmmc *emmc);
 /* reads @card's member "emmc" (@where: the card's path, "card"): *@emmc NULL when null or
