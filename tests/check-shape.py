@@ -252,6 +252,18 @@ def private_family_ok(header, includer):
     return False
 
 
+def walk_build(top):
+    """os.walk() of a folder of the build tree, without the build trees nested in it (the
+    real-kernel tier's cross builds in tests/vm/<case>/build, made from the sources of
+    their own run: their objects are not this build's, and a stale one would count as a
+    caller)"""
+    for d, dirs, fs in os.walk(top):
+        dirs[:] = [x for x in dirs
+                   if not os.path.exists(os.path.join(d, x, 'build.ninja'))
+                   and not os.path.isdir(os.path.join(d, x, 'meson-private'))]
+        yield d, dirs, fs
+
+
 def test_sources():
     out = []
     for d, _, fs in os.walk(os.path.join(src, 'tests')):
@@ -448,7 +460,7 @@ gui_writer = []
 if build:
     # objects of src/ in the build tree: src/<dir>/<target>.p/<file>.c.o
     objs = {}
-    for d, _, fs in os.walk(os.path.join(build, 'src')):
+    for d, _, fs in walk_build(os.path.join(build, 'src')):
         for f in fs:
             if f.endswith('.c.o'):
                 cname = f[:-2]
@@ -489,7 +501,7 @@ if build:
     used = set()
     for mod, undefs in undefined.items():
         used |= undefs
-    for d, _, fs in os.walk(os.path.join(build, 'tests')):
+    for d, _, fs in walk_build(os.path.join(build, 'tests')):
         for f in fs:
             if f.endswith('.o'):
                 out = subprocess.run(['nm', '-P', '-u', os.path.join(d, f)], capture_output=True,
@@ -515,7 +527,7 @@ if build:
             users.setdefault(sym, set()).add(folder_of(os.path.join(src, mod + '.c')))
     # a test uses a folder from inside when it is one of that folder's own tests (the
     # -private.h rule's family), from outside otherwise
-    for d, _, fs in os.walk(os.path.join(build, 'tests')):
+    for d, _, fs in walk_build(os.path.join(build, 'tests')):
         for f in fs:
             if not f.endswith('.c.o'):
                 continue

@@ -86,7 +86,9 @@ sdt_json_to_string(JsonNode *node, gboolean pretty)
 	return g_string_free(out, FALSE);
 }
 
-gchar *
+/* a document not yet written by its codec: @node's (taken; NULL: NULL) compact text after
+ * sdt_json_sanitize_utf8() */
+static gchar *
 sdt_json_take_text(JsonNode *node)
 {
 	g_autoptr(JsonNode) owned = node;

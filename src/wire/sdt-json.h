@@ -33,9 +33,6 @@ void sdt_json_task_return(GTask *task, JsonNode *node, GError *error);
 /* the same for an answer that is already its document's text (taken), from the document's
  * codec (src/wire) */
 void sdt_json_task_return_text(GTask *task, gchar *text, GError *error);
-/* a document not yet written by its codec: @node's (taken; NULL: NULL) compact text after
- * sdt_json_sanitize_utf8(), as sdt_json_task_return() sends it */
-gchar *sdt_json_take_text(JsonNode *node);
 
 /* replaces, in place, every string value and member name of @node that is not
  * valid UTF-8 (sdt-utf8.h); returns how many were replaced */
