@@ -11,7 +11,7 @@
 #include "sdt-bench-record.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"
-#include "sdt-json-strict.h"
+#include "sdt-json-strict-private.h"
 #include "sdt-error.h"
 
 static void

@@ -12,7 +12,7 @@
 #include "sdt-health-report-private.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"
-#include "sdt-json-strict.h"
+#include "sdt-json-strict-private.h"
 #include "sdt-error.h"
 
 SdtCheckResult *

@@ -7,7 +7,7 @@
 
 #include "sdt-config-answer.h"
 #include "sdt-config-answer-private.h"
-#include "sdt-json-strict.h"
+#include "sdt-json-strict-private.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"
 

@@ -9,7 +9,7 @@
 #include "sdt-config-trial-state-private.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"
-#include "sdt-json-strict.h"
+#include "sdt-json-strict-private.h"
 
 #define KEY_ID             "id"
 #define KEY_PATH           "path"

@@ -11,7 +11,7 @@
 #include "sdt-device-list-private.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"
-#include "sdt-json-strict.h"
+#include "sdt-json-strict-private.h"
 
 #define KEY_REPAIRED        "repaired"
 #define KEY_REPAIR_WAITING  "repair_waiting"

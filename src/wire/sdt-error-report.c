@@ -9,7 +9,7 @@
 #include "sdt-error-report-private.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"
-#include "sdt-json-strict.h"
+#include "sdt-json-strict-private.h"
 
 #define KEY_ERROR   "error"
 #define KEY_NAME    "name"

@@ -9,7 +9,7 @@
 
 #include "sdt-health-report-private.h"
 #include "sdt-json.h"
-#include "sdt-json-strict.h"
+#include "sdt-json-strict-private.h"
 #include "sdt-json-private.h"
 #include "sdt-info-report-private.h"
 

@@ -9,8 +9,9 @@
 
 #include "sdt-history-report.h"
 #include "sdt-json-private.h"
-#include "sdt-json-strict.h"
+#include "sdt-json-strict-private.h"
 #include "sdt-json.h"
+#include "sdt-verify-report-private.h"
 
 #define KEY_KIND            "kind"
 #define KEY_TIME            "time"

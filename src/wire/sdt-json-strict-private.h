@@ -10,6 +10,9 @@
 G_BEGIN_DECLS
 
 /*
+ * Private to src/wire (and its tests): only the codecs read members, so only they share
+ * these (docs/ARCHITECTURE.md, "The wire layer").
+ *
  * Strict member access for the typed readers (sdt-bench-record.h, ...).  A
  * member that is absent or null is "unknown": NaN, NULL or @fallback, and the
  * call succeeds.  A member of another type is SDT_ERROR_INVALID_DATA naming it

@@ -8,7 +8,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "sdt-json-strict.h"
+#include "sdt-json-strict-private.h"
 #include "sdt-error.h"
 
 static gchar *

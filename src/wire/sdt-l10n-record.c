@@ -23,7 +23,7 @@
 
 #include "sdt-error.h"
 #include "sdt-json.h"
-#include "sdt-json-strict.h"
+#include "sdt-json-strict-private.h"
 #include "sdt-l10n-record.h"
 #include "sdt-l10n-record-private.h"
 #include "sdt-l10n.h"

@@ -5,7 +5,7 @@
 
 #include "config.h"
 
-#include "sdt-json-strict.h"
+#include "sdt-json-strict-private.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"
 #include "sdt-recommend-report.h"

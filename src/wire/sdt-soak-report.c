@@ -9,7 +9,7 @@
 
 #include "sdt-json.h"
 #include "sdt-json-private.h"
-#include "sdt-json-strict.h"
+#include "sdt-json-strict-private.h"
 #include "sdt-soak-report.h"
 #include "sdt-soak-report-private.h"
 

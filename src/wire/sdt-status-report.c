@@ -5,12 +5,13 @@
 
 #include "config.h"
 
-#include "sdt-json-strict.h"
+#include "sdt-json-strict-private.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"
 #include "sdt-status-report.h"
 #include "sdt-status-report-private.h"
 #include "sdt-l10n-record-private.h"
+#include "sdt-verify-report-private.h"
 
 #define SDT_STATUS_REPORT_KEY_PATH                 "path"
 #define SDT_STATUS_REPORT_KEY_DAMAGED              "damaged"

@@ -10,7 +10,7 @@
 #include "sdt-error.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"
-#include "sdt-json-strict.h"
+#include "sdt-json-strict-private.h"
 #include "sdt-ui-layout.h"
 #include "sdt-ui-layout-private.h"
 

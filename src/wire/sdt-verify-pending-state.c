@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "sdt-error.h"
-#include "sdt-json-strict.h"
+#include "sdt-json-strict-private.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"
 #include "sdt-verify-pending-state.h"

@@ -7,10 +7,11 @@
 
 #include <math.h>
 
-#include "sdt-json-strict.h"
+#include "sdt-json-strict-private.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"
 #include "sdt-verify-report.h"
+#include "sdt-verify-report-private.h"
 #include "sdt-l10n-record-private.h"
 
 #define SDT_VERIFY_REPORT_KEY_PENDING        "pending"

@@ -145,13 +145,6 @@ void sdt_verify_report_action_warn(SdtVerifyReportAction *action, const gchar *t
 /* the reason in the reader's language ("" when none) */
 const gchar *sdt_verify_report_reason(const SdtVerifyReport *report);
 
-/*
- * Reads a verify document, a history entry of kind "verify" or a last_verification
- * (@where: where it stands in its document, e.g. "last_verification", or NULL).  A
- * member of the wrong type is SDT_ERROR_INVALID_DATA naming it.
- */
-SdtVerifyReport *
-sdt_verify_report_from_json_at(JsonObject *obj, const gchar *where, GError **error);
 SdtVerifyReport *sdt_verify_report_from_json(JsonObject *obj, GError **error);
 JsonNode *sdt_verify_report_to_json(const SdtVerifyReport *report);
 /* the text (pretty, as `sdtunerctl --json` prints it) */
