@@ -102,8 +102,12 @@ set -- -max_total_time="$seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=
 if [ -f "$top/tests/fuzz/$name.dict" ]; then
   set -- "$@" -dict="$top/tests/fuzz/$name.dict"
 fi
+# the target's own scratch folders (the journal target's state and config.txt: libFuzzer
+# has no teardown to remove them) go to a TMPDIR of this run, removed after it
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/$name-run.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
 rc=0
-"$builddir/tests/fuzz/$name" "$@" "$corpus" >"$log" 2>&1 || rc=$?
+TMPDIR=$scratch "$builddir/tests/fuzz/$name" "$@" "$corpus" >"$log" 2>&1 || rc=$?
 grep -E '^INFO: Seed|^Done|^stat::' "$log" || true
 found=$(find "$artifacts" -type f | wc -l)
 if [ "$found" -gt 0 ] || [ "$rc" -ne 0 ]; then
