@@ -323,6 +323,18 @@ CQE_ON = 'Command Queue Engine enabled, 31 tags'
 CQE_RECOVERY = '4,20,9000000,-;mmc0: running CQE recovery'
 
 
+def bad_evidence(tmp):
+    r = Root(tmp, 'bad-evidence')
+    apply(r, 'sd-overclock-100')
+    r.boot(1, 100000000, r.pi3_log(100000000))
+    # a member of the wrong type (read as "no soak test" before): refused by name with the
+    # file's path, the try counted as an interrupted one, nothing else changed
+    p, res = r.verify(dict(FASTER, soak=dict(SOAK_CLEAN, mismatches='0')))
+    ok(p.returncode == 1 and r.evidence in p.stderr and '“soak.mismatches”' in p.stderr
+       and r.pending()['attempts'] == 1 and r.files() == (r.old + oc(100), None),
+       'an evidence file with "mismatches" a string: refused by name, nothing changed', p.stderr)
+
+
 def pi5_cqe_not_in_effect(tmp):
     # issue 10: the reason is one whole sentence for the state found, never an English
     # state word ("off", "enabled") put into a translated sentence
@@ -496,6 +508,7 @@ try:
                 and res['evidence']['soak']['first_bad_offset'] == 12582912)
     fell_back(tmp)
     killed_twice(tmp)
+    bad_evidence(tmp)
     hand_edit(tmp)
     simple_undo(tmp, 'no soak result', {k: v for k, v in FASTER.items() if k != 'soak'},
                 check=lambda res: 'could not run' in res['reason'])

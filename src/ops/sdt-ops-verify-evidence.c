@@ -12,98 +12,45 @@
 #include "sdt-error.h"
 #include "sdt-file.h"
 #include "sdt-ops-verify-private.h"
+#include "sdt-soak-report.h"
 #include "sdt-soak.h"
 
 /* the evidence of `verify`: the soak test and the benchmark, run now or read from a file */
 
 #define SDT_OPS_VERIFY_EVIDENCE_MAX (1024 * 1024)
 
-/* the evidence file of tests: {"soak": {...}, "before": {...}, "after": {...}} */
-static JsonObject *
+/* the evidence file of tests (sdt_verify_pending_state_evidence_parse()), its path named */
+static SdtVerifyPendingStateEvidence *
 sdt_ops_verify_read_evidence(const gchar *path, GError **error)
 {
 	g_autofree gchar *data = NULL;
-	g_autoptr(JsonParser) parser = json_parser_new();
+	SdtVerifyPendingStateEvidence *evidence;
 	gsize len = 0;
 
 	if (!sdt_file_read_bounded(path, SDT_OPS_VERIFY_EVIDENCE_MAX, &data, &len, error))
 		return NULL;
-	if (!json_parser_load_from_data(parser, data, (gssize) len, error))
-		return NULL;
-	if (!JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser))) {
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_INVALID_DATA,
-			    _("%s is not a JSON object"),
-			    path);
-		return NULL;
-	}
-	return json_object_ref(json_node_get_object(json_parser_get_root(parser)));
+	evidence = sdt_verify_pending_state_evidence_parse(data, len, error);
+	if (evidence == NULL)
+		g_prefix_error(error, "%s: ", path);
+	return evidence;
 }
 
-/* a number member, or NAN */
-static gdouble
-sdt_ops_verify_num(JsonObject *obj, const gchar *name)
-{
-	JsonNode *n = obj != NULL ? json_object_get_member(obj, name) : NULL;
-	if (n == NULL || !JSON_NODE_HOLDS_VALUE(n))
-		return NAN;
-	if (json_node_get_value_type(n) == G_TYPE_DOUBLE)
-		return json_node_get_double(n);
-	if (json_node_get_value_type(n) == G_TYPE_INT64)
-		return (gdouble) json_node_get_int(n);
-	return NAN;
-}
-
-/* an object member, or NULL */
-static JsonObject *
-sdt_ops_verify_obj(JsonObject *obj, const gchar *name)
-{
-	JsonNode *n = obj != NULL ? json_object_get_member(obj, name) : NULL;
-	return n != NULL && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
-}
-
-/* the soak test's "soak" member, as the decision reads it */
+/* the soak test's figures, as the decision reads them (NaN: unknown) */
 static void
-sdt_ops_verify_soak(SdtOpsVerifyEvidence *ev, JsonObject *obj)
+sdt_ops_verify_soak(SdtOpsVerifyEvidence *ev, gdouble w, gdouble c, gdouble m, gdouble off)
 {
 	SdtVerifySoak *soak = &ev->soak;
-	gdouble w = sdt_ops_verify_num(obj, "bytes_written");
-	gdouble c = sdt_ops_verify_num(obj, "bytes_checked");
-	gdouble m = sdt_ops_verify_num(obj, "mismatches");
-	gdouble off = sdt_ops_verify_num(obj, "first_bad_offset");
 
 	ev->have_soak = TRUE;
 	memset(soak, 0, sizeof(*soak));
 	soak->first_bad_offset = -1;
-	if (obj == NULL || !(w >= 0) || !(c >= 0) || !(m >= 0))
+	if (!(w >= 0) || !(c >= 0) || !(m >= 0))
 		return;
 	soak->ran = TRUE;
 	soak->bytes_written = (guint64) w;
 	soak->bytes_checked = (guint64) c;
 	soak->mismatches = (guint64) m;
 	soak->first_bad_offset = off >= 0 ? (gint64) off : -1;
-}
-
-/* the figures {name: {median, spread, unit}} of the evidence file */
-static GPtrArray *
-sdt_ops_verify_file_figures(JsonObject *obj)
-{
-	GPtrArray *figures = sdt_verify_pending_state_figures_new();
-	g_autoptr(GList) names = json_object_get_members(obj);
-
-	for (GList *l = names; l != NULL; l = l->next) {
-		JsonObject *f = sdt_ops_verify_obj(obj, l->data);
-		if (f == NULL)
-			continue;
-		sdt_verify_pending_state_figures_add(
-			figures,
-			l->data,
-			sdt_ops_verify_num(f, "median"),
-			sdt_ops_verify_num(f, "spread"),
-			json_object_get_string_member_with_default(f, "unit", ""));
-	}
-	return figures;
 }
 
 /* before/after figures present in both, in the order of @after */
@@ -289,7 +236,19 @@ sdt_ops_verify_run_tests(SdtContext *ctx,
 				  &local);
 	if (soak == NULL)
 		return local;
-	sdt_ops_verify_soak(ev, sdt_ops_verify_obj(json_node_get_object(soak), "soak"));
+	{
+		g_autofree gchar *text = json_to_string(soak, FALSE);
+		g_autoptr(SdtSoakReport) r = sdt_soak_report_parse(text, NULL);
+
+		if (r != NULL)
+			sdt_ops_verify_soak(ev,
+					    (gdouble) r->bytes_written,
+					    (gdouble) r->bytes_checked,
+					    (gdouble) r->mismatches,
+					    (gdouble) r->first_bad_offset);
+		else
+			sdt_ops_verify_soak(ev, NAN, NAN, NAN, NAN);
+	}
 	return NULL;
 }
 
@@ -345,20 +304,23 @@ sdt_ops_verify_gather(SdtContext *ctx,
 static gboolean
 sdt_ops_verify_read_evidence_file(const gchar *path, SdtOpsVerifyEvidence *ev, GError **error)
 {
-	g_autoptr(JsonObject) evidence = sdt_ops_verify_read_evidence(path, error);
-	JsonObject *b;
+	g_autoptr(SdtVerifyPendingStateEvidence) evidence =
+		sdt_ops_verify_read_evidence(path, error);
 
 	if (evidence == NULL)
 		return FALSE;
-	b = sdt_ops_verify_obj(evidence, "before");
-	if (b != NULL) {
+	if (evidence->before != NULL) {
 		g_clear_pointer(&ev->before, g_ptr_array_unref);
-		ev->before = sdt_ops_verify_file_figures(b);
+		ev->before = g_ptr_array_ref(evidence->before);
 	}
-	if (sdt_ops_verify_obj(evidence, "after") != NULL)
-		ev->after = sdt_ops_verify_file_figures(sdt_ops_verify_obj(evidence, "after"));
-	if (sdt_ops_verify_obj(evidence, "soak") != NULL)
-		sdt_ops_verify_soak(ev, sdt_ops_verify_obj(evidence, "soak"));
+	if (evidence->after != NULL)
+		ev->after = g_ptr_array_ref(evidence->after);
+	if (evidence->has_soak)
+		sdt_ops_verify_soak(ev,
+				    evidence->soak_bytes_written,
+				    evidence->soak_bytes_checked,
+				    evidence->soak_mismatches,
+				    evidence->soak_first_bad_offset);
 	return TRUE;
 }
 

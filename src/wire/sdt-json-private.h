@@ -28,5 +28,7 @@ void sdt_json_put_strings(JsonBuilder *b, const gchar *name, GPtrArray *strings)
 
 /* where json-glib's parser found @parse_error, for the codecs' messages */
 gchar *sdt_json_parse_problem(const GError *parse_error);
+/* text to a JSON object, for the codecs' readers (sdt-json.c) */
+JsonObject *sdt_json_parse_object(const gchar *text, gsize len, GError **error);
 
 G_END_DECLS

@@ -194,6 +194,48 @@ sdt_json_parse_problem(const GError *parse_error)
 	return g_strdup(_("its text is not well-formed"));
 }
 
+/**
+ * sdt_json_parse_object:
+ * @text: the document's text
+ * @len: its length in bytes
+ * @error: "it is not valid JSON (…)" or "it is not a JSON object", SDT_ERROR_INVALID_DATA,
+ *   for a message that names the document
+ *
+ * The first step of a codec's reader: text to the object its members are read from.
+ *
+ * Returns: (transfer full): the object, or NULL
+ */
+JsonObject *
+sdt_json_parse_object(const gchar *text, gsize len, GError **error)
+{
+	g_autoptr(JsonParser) parser = NULL;
+	g_autoptr(GError) local = NULL;
+	JsonNode *root;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(text != NULL || len == 0, NULL);
+
+	parser = json_parser_new_immutable();
+	if (!json_parser_load_from_data(parser, text != NULL ? text : "", (gssize) len, &local)) {
+		g_autofree gchar *where = sdt_json_parse_problem(local);
+		g_set_error(error,
+			    SDT_ERROR,
+			    SDT_ERROR_INVALID_DATA,
+			    _("it is not valid JSON (%s)"),
+			    where);
+		return NULL;
+	}
+	root = json_parser_get_root(parser);
+	if (root == NULL || !JSON_NODE_HOLDS_OBJECT(root)) {
+		g_set_error_literal(error,
+				    SDT_ERROR,
+				    SDT_ERROR_INVALID_DATA,
+				    _("it is not a JSON object"));
+		return NULL;
+	}
+	return json_object_ref(json_node_get_object(root));
+}
+
 static guint
 sdt_json_sanitize_object(JsonNode *node)
 {

@@ -40,6 +40,12 @@
 #define SDT_VERIFY_PENDING_STATE_KEY_NEXT_ID       "next_id"
 #define SDT_VERIFY_PENDING_STATE_KEY_ERROR         "error"
 #define SDT_VERIFY_PENDING_STATE_KEY_RESULT        "result"
+#define SDT_VERIFY_PENDING_STATE_KEY_AFTER         "after"
+#define SDT_VERIFY_PENDING_STATE_KEY_SOAK          "soak"
+#define SDT_VERIFY_PENDING_STATE_KEY_WRITTEN       "bytes_written"
+#define SDT_VERIFY_PENDING_STATE_KEY_CHECKED       "bytes_checked"
+#define SDT_VERIFY_PENDING_STATE_KEY_MISMATCHES    "mismatches"
+#define SDT_VERIFY_PENDING_STATE_KEY_FIRST_BAD     "first_bad_offset"
 
 #define SDT_VERIFY_PENDING_STATE_VERSION 1
 
@@ -613,4 +619,130 @@ sdt_verify_pending_state_to_string(const SdtVerifyPendingState *state)
 
 	node = sdt_verify_pending_state_to_json(state);
 	return sdt_json_to_string(node, TRUE);
+}
+
+/* the evidence file of `verify --evidence` */
+
+void
+sdt_verify_pending_state_evidence_free(SdtVerifyPendingStateEvidence *evidence)
+{
+	if (evidence == NULL)
+		return;
+	g_clear_pointer(&evidence->before, g_ptr_array_unref);
+	g_clear_pointer(&evidence->after, g_ptr_array_unref);
+	g_free(evidence);
+}
+
+/* {NAME: {median, spread, unit}} of @member; *@figures stays NULL when absent or null */
+static gboolean
+sdt_verify_pending_state_evidence_figures(JsonObject *obj,
+					  const gchar *member,
+					  GPtrArray **figures,
+					  GError **error)
+{
+	JsonObject *fig = NULL;
+	g_autoptr(GList) names = NULL;
+
+	if (!sdt_json_strict_object(obj, NULL, member, &fig, error))
+		return FALSE;
+	if (fig == NULL)
+		return TRUE;
+	*figures = sdt_verify_pending_state_figures_new();
+	names = json_object_get_members(fig);
+	for (GList *l = names; l != NULL; l = l->next) {
+		g_autofree gchar *where = g_strdup_printf("%s.%s", member, (const gchar *) l->data);
+		g_autofree gchar *unit = NULL;
+		JsonObject *f = NULL;
+		gdouble median = NAN;
+		gdouble spread = NAN;
+
+		if (!sdt_json_strict_object(fig, member, l->data, &f, error))
+			return FALSE;
+		if (f == NULL)
+			continue;
+		if (!sdt_json_strict_number(f,
+					    where,
+					    SDT_VERIFY_PENDING_STATE_KEY_MEDIAN,
+					    &median,
+					    error) ||
+		    !sdt_json_strict_number(f,
+					    where,
+					    SDT_VERIFY_PENDING_STATE_KEY_SPREAD,
+					    &spread,
+					    error) ||
+		    !sdt_json_strict_string(f,
+					    where,
+					    SDT_VERIFY_PENDING_STATE_KEY_UNIT,
+					    &unit,
+					    error))
+			return FALSE;
+		sdt_verify_pending_state_figures_add(*figures,
+						     l->data,
+						     median,
+						     spread,
+						     unit != NULL ? unit : "");
+	}
+	return TRUE;
+}
+
+static gboolean
+sdt_verify_pending_state_evidence_soak(JsonObject *obj,
+				       SdtVerifyPendingStateEvidence *ev,
+				       GError **error)
+{
+	const gchar *key = SDT_VERIFY_PENDING_STATE_KEY_SOAK;
+	JsonObject *soak = NULL;
+
+	if (!sdt_json_strict_object(obj, NULL, key, &soak, error))
+		return FALSE;
+	ev->has_soak = soak != NULL;
+	return soak == NULL || (sdt_json_strict_number(soak,
+						       key,
+						       SDT_VERIFY_PENDING_STATE_KEY_WRITTEN,
+						       &ev->soak_bytes_written,
+						       error) &&
+				sdt_json_strict_number(soak,
+						       key,
+						       SDT_VERIFY_PENDING_STATE_KEY_CHECKED,
+						       &ev->soak_bytes_checked,
+						       error) &&
+				sdt_json_strict_number(soak,
+						       key,
+						       SDT_VERIFY_PENDING_STATE_KEY_MISMATCHES,
+						       &ev->soak_mismatches,
+						       error) &&
+				sdt_json_strict_number(soak,
+						       key,
+						       SDT_VERIFY_PENDING_STATE_KEY_FIRST_BAD,
+						       &ev->soak_first_bad_offset,
+						       error));
+}
+
+SdtVerifyPendingStateEvidence *
+sdt_verify_pending_state_evidence_parse(const gchar *text, gsize len, GError **error)
+{
+	g_autoptr(JsonObject) obj = NULL;
+	g_autoptr(SdtVerifyPendingStateEvidence) ev = NULL;
+
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+
+	obj = sdt_json_parse_object(text, len, error);
+	if (obj == NULL)
+		return NULL;
+	ev = g_new0(SdtVerifyPendingStateEvidence, 1);
+	ev->soak_bytes_written = NAN;
+	ev->soak_bytes_checked = NAN;
+	ev->soak_mismatches = NAN;
+	ev->soak_first_bad_offset = NAN;
+	if (!sdt_verify_pending_state_evidence_figures(obj,
+						       SDT_VERIFY_PENDING_STATE_KEY_BEFORE,
+						       &ev->before,
+						       error) ||
+	    !sdt_verify_pending_state_evidence_figures(obj,
+						       SDT_VERIFY_PENDING_STATE_KEY_AFTER,
+						       &ev->after,
+						       error) ||
+	    !sdt_verify_pending_state_evidence_soak(obj, ev, error))
+		return NULL;
+	return g_steal_pointer(&ev);
 }

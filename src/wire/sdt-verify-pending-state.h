@@ -114,4 +114,29 @@ JsonNode *sdt_verify_pending_state_to_json(const SdtVerifyPendingState *state);
 /* the file's text (pretty) */
 gchar *sdt_verify_pending_state_to_string(const SdtVerifyPendingState *state);
 
+/*
+ * The evidence file of `verify --evidence FILE` (tests; --root only, DESIGN.md "verify"):
+ * {"soak": {bytes_written, bytes_checked, mismatches, first_bad_offset}, "before": {NAME:
+ * {median, spread, unit}}, "after": {…}}; each part absent or null when not given.
+ */
+typedef struct {
+	GPtrArray *before;          /* SdtVerifyPendingStateFigure; NULL: not given */
+	GPtrArray *after;           /* the same */
+	gboolean has_soak;          /* "soak" was given */
+	gdouble soak_bytes_written; /* NaN: unknown (absent or null) */
+	gdouble soak_bytes_checked;
+	gdouble soak_mismatches;
+	gdouble soak_first_bad_offset;
+} SdtVerifyPendingStateEvidence;
+
+void sdt_verify_pending_state_evidence_free(SdtVerifyPendingStateEvidence *evidence);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtVerifyPendingStateEvidence, sdt_verify_pending_state_evidence_free)
+/*
+ * Reads the evidence file's text, strictly: NULL with SDT_ERROR_INVALID_DATA when it is
+ * not a JSON object ("it is not valid JSON (…)") or a member is of another type than the
+ * above, naming it ("before.seq-write.median"); unknown members are ignored
+ */
+SdtVerifyPendingStateEvidence *
+sdt_verify_pending_state_evidence_parse(const gchar *text, gsize len, GError **error);
+
 G_END_DECLS

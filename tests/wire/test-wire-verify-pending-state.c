@@ -6,7 +6,8 @@
  * (tests/test-verify-cli.py's simulated Pi 3: right after apply, and after a step down
  * with its step and "before" figures) read back byte for byte; a decision being carried
  * out; a missing member, one of the wrong type or out of range refused by name, as
- * a hand-edited file always was.
+ * a hand-edited file always was.  The evidence file of `verify --evidence`: read, every
+ * part optional, a member of the wrong type refused by name.
  */
 
 #include <math.h>
@@ -154,6 +155,74 @@ test_refused(void)
 	}
 }
 
+static gpointer
+parse_evidence(const gchar *text, GError **error)
+{
+	return sdt_verify_pending_state_evidence_parse(text, strlen(text), error);
+}
+
+/* the evidence file of `verify --evidence` (as tests/test-verify-cli.py writes it) */
+static const gchar evidence_text[] =
+	"{\"soak\": {\"bytes_written\": 67108864, \"bytes_checked\": 67108864, "
+	"\"mismatches\": 0, \"first_bad_offset\": null}, "
+	"\"before\": {\"seq-write\": {\"median\": 20.5, \"spread\": 1.5, \"unit\": \"MB/s\"}, "
+	"\"rand-4k-read\": {\"median\": 1800, \"spread\": 40, \"unit\": \"IOPS\"}}, "
+	"\"after\": {\"seq-write\": {\"median\": 22, \"spread\": null}}, \"note\": 1}";
+
+static void
+test_evidence(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtVerifyPendingStateEvidence) ev = parse_evidence(evidence_text, &error);
+	g_autoptr(SdtVerifyPendingStateEvidence) empty = NULL;
+	const SdtVerifyPendingStateFigure *f;
+
+	g_assert_no_error(error);
+	g_assert_true(ev->has_soak);
+	g_assert_cmpfloat(ev->soak_bytes_written, ==, 67108864.0);
+	g_assert_cmpfloat(ev->soak_mismatches, ==, 0.0);
+	g_assert_true(isnan(ev->soak_first_bad_offset));
+	g_assert_cmpuint(ev->before->len, ==, 2);
+	f = sdt_verify_pending_state_figures_find(ev->before, "rand-4k-read");
+	g_assert_cmpfloat(f->median, ==, 1800.0);
+	g_assert_cmpstr(f->unit, ==, "IOPS");
+	f = g_ptr_array_index(ev->after, 0);
+	g_assert_cmpstr(f->name, ==, "seq-write");
+	g_assert_cmpfloat(f->median, ==, 22.0);
+	g_assert_true(isnan(f->spread));
+	/* no unit: "" as the decision compares it */
+	g_assert_cmpstr(f->unit, ==, "");
+
+	/* every part may be left out or null */
+	empty = parse_evidence("{\"before\": null}", &error);
+	g_assert_no_error(error);
+	g_assert_null(empty->before);
+	g_assert_null(empty->after);
+	g_assert_false(empty->has_soak);
+	g_assert_true(isnan(empty->soak_bytes_checked));
+}
+
+static void
+test_evidence_refused(void)
+{
+	const gchar *const bad[][2] = {
+		{"not json", "not valid JSON"},
+		{"[1]", "not a JSON object"},
+		{"{\"soak\": 1}", "“soak”"},
+		{"{\"soak\": {\"mismatches\": \"0\"}}", "“soak.mismatches”"},
+		{"{\"before\": []}", "“before”"},
+		{"{\"after\": {\"seq-write\": 22}}", "“after.seq-write”"},
+		{"{\"before\": {\"seq-write\": {\"median\": \"20\"}}}",
+		 "“before.seq-write.median”"},
+		{"{\"before\": {\"seq-write\": {\"unit\": 1}}}", "“before.seq-write.unit”"},
+	};
+
+	wire_golden_refused(bad,
+			    G_N_ELEMENTS(bad),
+			    parse_evidence,
+			    (GDestroyNotify) sdt_verify_pending_state_evidence_free);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -169,5 +238,7 @@ main(int argc, char **argv)
 	g_test_add_func("/wire/verify-pending-state/fields", test_fields);
 	g_test_add_func("/wire/verify-pending-state/decided", test_decided);
 	g_test_add_func("/wire/verify-pending-state/refused", test_refused);
+	g_test_add_func("/wire/verify-pending-state/evidence", test_evidence);
+	g_test_add_func("/wire/verify-pending-state/evidence-refused", test_evidence_refused);
 	return g_test_run();
 }
