@@ -5,7 +5,6 @@
 
 #pragma once
 
-#include <json-glib/json-glib.h>
 #include <sys/types.h>
 
 #include "sdt-config-diff.h"
