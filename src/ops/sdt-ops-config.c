@@ -9,12 +9,10 @@
 
 #include "sdt-config-answer.h"
 #include "sdt-config-apply.h"
-#include "sdt-config-journal.h"
 #include "sdt-config-trial.h"
 #include "sdt-error.h"
 #include "sdt-history.h"
 #include "sdt-ops-config.h"
-#include "sdt-ops-config-private.h"
 #include "sdt-ops-private.h"
 #include "sdt-ops.h"
 #include "sdt-recommend-report.h"
@@ -122,12 +120,14 @@ sdt_ops_config_strings(GPtrArray *strings)
 	return copy;
 }
 
-/* the answer of an apply: for a trial "path" is tryboot.txt, and it says how to boot it once */
-static SdtConfigAnswerApply *
+SdtConfigAnswerApply *
 sdt_ops_config_apply_answer(const SdtConfigApplyResult *result)
 {
-	SdtConfigAnswerApply *a = sdt_config_answer_apply_new();
+	SdtConfigAnswerApply *a = NULL;
 
+	g_return_val_if_fail(result != NULL, NULL);
+
+	a = sdt_config_answer_apply_new();
 	a->path = g_strdup(result->path);
 	a->trial = result->trial;
 	if (result->trial)
@@ -142,31 +142,14 @@ sdt_ops_config_apply_answer(const SdtConfigApplyResult *result)
 	return a;
 }
 
-/* the members of @node, an object */
-static JsonObject *
-sdt_ops_config_object(JsonNode *node)
-{
-	JsonObject *obj = json_object_ref(json_node_get_object(node));
-
-	json_node_unref(node);
-	return obj;
-}
-
-JsonObject *
-sdt_ops_config_apply_reply(const SdtConfigApplyResult *result)
-{
-	g_autoptr(SdtConfigAnswerApply) answer = NULL;
-
-	g_return_val_if_fail(result != NULL, NULL);
-	answer = sdt_ops_config_apply_answer(result);
-	return sdt_ops_config_object(sdt_config_answer_apply_to_json(answer));
-}
-
-static SdtConfigAnswerRevert *
+SdtConfigAnswerRevert *
 sdt_ops_config_revert_answer(const SdtConfigApplyRevert *revert)
 {
-	SdtConfigAnswerRevert *r = sdt_config_answer_revert_new();
+	SdtConfigAnswerRevert *r = NULL;
 
+	g_return_val_if_fail(revert != NULL, NULL);
+
+	r = sdt_config_answer_revert_new();
 	r->tryboot_backup = g_strdup(revert->tryboot_backup);
 	r->tryboot_restored = g_strdup(revert->tryboot_restored);
 	r->id = g_strdup(revert->id);
@@ -180,41 +163,6 @@ sdt_ops_config_revert_answer(const SdtConfigApplyRevert *revert)
 	g_ptr_array_extend_and_steal(r->kept, sdt_ops_config_strings(revert->kept));
 	g_ptr_array_extend_and_steal(r->warnings, sdt_ops_config_strings(revert->warnings));
 	return r;
-}
-
-JsonObject *
-sdt_ops_config_revert_reply(const SdtConfigApplyRevert *revert)
-{
-	g_autoptr(SdtConfigAnswerRevert) answer = NULL;
-
-	g_return_val_if_fail(revert != NULL, NULL);
-	answer = sdt_ops_config_revert_answer(revert);
-	return sdt_ops_config_object(sdt_config_answer_revert_to_json(answer));
-}
-
-/* how a trial was cancelled: the copies kept or put back */
-static void
-sdt_ops_config_set_tryboot(JsonObject *obj, const gchar *backup, const gchar *restored)
-{
-	if (backup != NULL)
-		json_object_set_string_member(obj, "tryboot_backup", backup);
-	if (restored != NULL)
-		json_object_set_string_member(obj, "tryboot_restored", restored);
-}
-
-JsonObject *
-sdt_ops_config_end_trial_reply(const SdtConfigApplyTrialEnd *end)
-{
-	JsonObject *obj;
-
-	g_return_val_if_fail(end != NULL, NULL);
-	obj = json_object_new();
-	sdt_ops_config_set_tryboot(obj, end->tryboot_backup, end->tryboot_restored);
-	json_object_set_boolean_member(obj, "trial_cancelled", end->trial_cancelled);
-	json_object_set_array_member(obj,
-				     "warnings",
-				     sdt_config_journal_array_from_strings(end->warnings));
-	return obj;
 }
 
 /* the history entry of a revert (id, path, backup, trial_cancelled, changed, boot_id) */

@@ -94,11 +94,11 @@ sdt_ops_status_damaged(SdtStatusReport *s, SdtConfigTxt *cfg, const gchar *damag
 static gchar *
 sdt_ops_status_boot_id_then(SdtConfigWriter *writer, const gchar *id)
 {
-	g_autoptr(JsonObject) journal = sdt_config_journal_get(writer);
+	g_autoptr(SdtConfigJournalDoc) journal = sdt_config_journal_get(writer);
 
-	if (journal == NULL || g_strcmp0(json_object_get_string_member(journal, "id"), id) != 0)
+	if (journal == NULL || g_strcmp0(journal->id, id) != 0)
 		return NULL;
-	return g_strdup(json_object_get_string_member_with_default(journal, "boot_id", NULL));
+	return g_strdup(journal->boot_id);
 }
 
 /* SD Tuner's block @id: its lines and whether it is in effect (sdt_verify_status_decide()) */
@@ -166,17 +166,16 @@ static void
 sdt_ops_status_trial(SdtContext *ctx, SdtConfigWriter *writer, SdtStatusReport *s, const gchar *id)
 {
 	g_autoptr(GError) error_trial = NULL;
-	g_autoptr(JsonObject) journal = NULL;
-	g_autoptr(JsonObject) trial = sdt_config_trial_get(writer, &error_trial);
+	g_autoptr(SdtConfigJournalDoc) journal = NULL;
+	g_autoptr(SdtConfigTrialState) trial = sdt_config_trial_get(writer, &error_trial);
 
 	if (trial != NULL) {
 		SdtStatusReportTrial *t = s->trial = sdt_status_report_trial_new();
-		t->id = g_strdup(json_object_get_string_member_with_default(trial, "id", NULL));
-		t->path = g_strdup(json_object_get_string_member_with_default(trial, "path", NULL));
-		t->reboot_command = g_strdup(
-			json_object_get_string_member_with_default(trial, "reboot_command", NULL));
-		t->stale = json_object_get_boolean_member_with_default(trial, "stale", FALSE);
-		t->note = g_strdup(json_object_get_string_member_with_default(trial, "note", NULL));
+		t->id = g_steal_pointer(&trial->id);
+		t->path = g_steal_pointer(&trial->path);
+		t->reboot_command = g_steal_pointer(&trial->reboot_command);
+		t->stale = trial->stale;
+		t->note = g_steal_pointer(&trial->note);
 	}
 	if (error_trial != NULL) {
 		s->members |= SDT_STATUS_REPORT_TRIAL_ERROR;
@@ -185,12 +184,11 @@ sdt_ops_status_trial(SdtContext *ctx, SdtConfigWriter *writer, SdtStatusReport *
 	s->tryboot_active = sdt_ops_facts_tryboot_active(ctx);
 
 	journal = sdt_config_journal_get(writer);
-	if (journal == NULL || id == NULL ||
-	    g_strcmp0(json_object_get_string_member_with_default(journal, "id", ""), id) != 0)
+	if (journal == NULL || id == NULL || g_strcmp0(journal->id, id) != 0)
 		return;
 	s->members |= SDT_STATUS_REPORT_APPLIED_AT;
-	s->applied_at = g_strdup(json_object_get_string_member_with_default(journal, "time", ""));
-	s->backup = g_strdup(json_object_get_string_member_with_default(journal, "backup", ""));
+	s->applied_at = g_strdup(journal->time);
+	s->backup = g_strdup(journal->backup);
 }
 
 gchar *

@@ -74,11 +74,11 @@ gchar *
 sdt_ops_verify_act_block_id(SdtConfigWriter *writer, gboolean trial)
 {
 	g_autoptr(SdtConfigTxt) cfg = NULL;
-	g_autoptr(JsonObject) t = NULL;
+	g_autoptr(SdtConfigTrialState) t = NULL;
 
 	if (trial) {
 		t = sdt_config_trial_get(writer, NULL);
-		return t != NULL ? g_strdup(json_object_get_string_member(t, "id")) : NULL;
+		return t != NULL ? g_steal_pointer(&t->id) : NULL;
 	}
 	cfg = sdt_config_writer_load(writer, NULL, NULL);
 	return cfg != NULL ? sdt_config_sd_get_block_id(cfg) : NULL;
@@ -93,7 +93,7 @@ sdt_ops_verify_act_block_id(SdtConfigWriter *writer, gboolean trial)
 static gchar *
 sdt_ops_verify_tryboot_edits(SdtConfigWriter *writer)
 {
-	g_autoptr(JsonObject) journal = NULL;
+	g_autoptr(SdtConfigJournalDocTrial) journal = NULL;
 	g_autoptr(GBytes) tryboot = NULL;
 	g_autoptr(GBytes) config = NULL;
 	g_autofree gchar *hash = NULL;
@@ -106,7 +106,7 @@ sdt_ops_verify_tryboot_edits(SdtConfigWriter *writer)
 	if (tryboot == NULL)
 		return NULL;
 	hash = sdt_config_writer_hash(tryboot);
-	if (g_strcmp0(hash, json_object_get_string_member(journal, "tryboot_sha256")) == 0)
+	if (g_strcmp0(hash, journal->tryboot_sha256) == 0)
 		return NULL;
 	if (sdt_config_writer_load(writer, &config, NULL) == NULL)
 		return NULL;

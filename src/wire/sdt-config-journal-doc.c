@@ -313,29 +313,6 @@ sdt_config_journal_doc_to_string(const SdtConfigJournalDoc *doc)
 	return json_to_string(node, TRUE);
 }
 
-JsonObject *
-sdt_config_journal_doc_to_object(const SdtConfigJournalDoc *doc)
-{
-	g_autoptr(JsonNode) node = NULL;
-
-	g_return_val_if_fail(doc != NULL, NULL);
-
-	node = sdt_config_journal_doc_to_json(doc);
-	return json_node_dup_object(node);
-}
-
-JsonArray *
-sdt_config_journal_doc_strings_to_array(GPtrArray *strings)
-{
-	JsonArray *array = json_array_new();
-
-	g_return_val_if_fail(strings != NULL, array);
-
-	for (guint i = 0; i < strings->len; i++)
-		json_array_add_string_element(array, g_ptr_array_index(strings, i));
-	return array;
-}
-
 /* ---- the journal of the pending trial ---- */
 
 #define KEY_CONFIG_SHA256   "config_sha256"
@@ -444,15 +421,4 @@ sdt_config_journal_doc_trial_to_string(const SdtConfigJournalDocTrial *doc)
 
 	node = sdt_config_journal_doc_trial_to_json(doc);
 	return json_to_string(node, TRUE);
-}
-
-JsonObject *
-sdt_config_journal_doc_trial_to_object(const SdtConfigJournalDocTrial *doc)
-{
-	g_autoptr(JsonNode) node = NULL;
-
-	g_return_val_if_fail(doc != NULL, NULL);
-
-	node = sdt_config_journal_doc_trial_to_json(doc);
-	return json_node_dup_object(node);
 }

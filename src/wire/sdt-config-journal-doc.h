@@ -59,13 +59,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtConfigJournalDoc, sdt_config_journal_doc_free)
 SdtConfigJournalDoc *sdt_config_journal_doc_parse(const gchar *text, gsize len, GError **error);
 /* the file's text (pretty) */
 gchar *sdt_config_journal_doc_to_string(const SdtConfigJournalDoc *doc);
-/*
- * The journal as a JSON object, for the readers that still pick it apart by member
- * (src/ops: status) until they read the type
- */
-JsonObject *sdt_config_journal_doc_to_object(const SdtConfigJournalDoc *doc);
-/* a JSON array of @strings (the ops put the lines of an edit into their replies) */
-JsonArray *sdt_config_journal_doc_strings_to_array(GPtrArray *strings);
 
 /* ---- the journal of the pending trial ---- */
 
@@ -105,10 +98,5 @@ SdtConfigJournalDocTrial *
 sdt_config_journal_doc_trial_parse(const gchar *text, gsize len, GError **error);
 /* the file's text (pretty) */
 gchar *sdt_config_journal_doc_trial_to_string(const SdtConfigJournalDocTrial *doc);
-/*
- * The journal as a JSON object, for the readers that still pick it apart by member
- * (src/ops: verify) until they read the type
- */
-JsonObject *sdt_config_journal_doc_trial_to_object(const SdtConfigJournalDocTrial *doc);
 
 G_END_DECLS

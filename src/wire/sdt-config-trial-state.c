@@ -94,14 +94,3 @@ sdt_config_trial_state_to_string(const SdtConfigTrialState *state)
 	sdt_json_sanitize_utf8(node);
 	return sdt_json_to_string(node, TRUE);
 }
-
-JsonObject *
-sdt_config_trial_state_to_object(const SdtConfigTrialState *state)
-{
-	g_autoptr(JsonNode) node = NULL;
-
-	g_return_val_if_fail(state != NULL, NULL);
-
-	node = sdt_config_trial_state_to_json(state);
-	return json_node_dup_object(node);
-}

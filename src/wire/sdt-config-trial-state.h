@@ -32,10 +32,4 @@ SdtConfigTrialState *sdt_config_trial_state_new(void);
 void sdt_config_trial_state_free(SdtConfigTrialState *state);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtConfigTrialState, sdt_config_trial_state_free)
 
-/*
- * The trial as a JSON object, for the readers that still pick it apart by member
- * (src/ops: status, verify) until they read the type
- */
-JsonObject *sdt_config_trial_state_to_object(const SdtConfigTrialState *state);
-
 G_END_DECLS

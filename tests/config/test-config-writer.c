@@ -912,6 +912,26 @@ test_check_backups(TestRoot *r, GBytes *content)
 	return n;
 }
 
+/* the answer of an apply as `apply --json` has it, as an object */
+static JsonObject *
+test_apply_object(const SdtConfigApplyResult *done)
+{
+	g_autoptr(SdtConfigAnswerApply) answer = sdt_ops_config_apply_answer(done);
+	g_autoptr(JsonNode) node = sdt_config_answer_apply_to_json(answer);
+
+	return json_node_dup_object(node);
+}
+
+/* the answer of a revert as `revert --json` has it, as an object */
+static JsonObject *
+test_revert_object(const SdtConfigApplyRevert *done)
+{
+	g_autoptr(SdtConfigAnswerRevert) answer = sdt_ops_config_revert_answer(done);
+	g_autoptr(JsonNode) node = sdt_config_answer_revert_to_json(answer);
+
+	return json_node_dup_object(node);
+}
+
 static JsonObject *
 test_writer_apply(TestRoot *r, gint type_code, gboolean trial, TestIo *t, GError **error)
 {
@@ -926,8 +946,8 @@ test_writer_apply(TestRoot *r, gint type_code, gboolean trial, TestIo *t, GError
 	test_block_init(&tb, type_code);
 	done = sdt_config_apply(writer, &tb.block, trial, error);
 	test_block_clear(&tb);
-	/* the reply the ops layer composes of the typed result */
-	return done != NULL ? sdt_ops_config_apply_reply(done) : NULL;
+	/* the answer the ops layer composes of the typed result */
+	return done != NULL ? test_apply_object(done) : NULL;
 }
 
 /* test_writer_apply() that must succeed */
@@ -965,7 +985,7 @@ test_writer_revert(TestRoot *r, TestIo *t, GError **error)
 	if (t != NULL)
 		test_writer_set_io(writer, t);
 	done = sdt_config_apply_revert(writer, error);
-	return done != NULL ? sdt_ops_config_revert_reply(done) : NULL;
+	return done != NULL ? test_revert_object(done) : NULL;
 }
 
 /* a change made past 2038 (32-bit time_t runs out): the journal and the backup keep the time */
@@ -974,7 +994,7 @@ test_config_writer_journal_past_2038(void)
 {
 	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
 	g_autoptr(JsonObject) res = NULL;
-	g_autoptr(JsonObject) journal = NULL;
+	g_autoptr(SdtConfigJournalDoc) journal = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
 	g_autoptr(GDateTime) when =
 		g_date_time_new_from_iso8601("2040-02-29T12:34:56.789012Z", NULL);
@@ -992,7 +1012,7 @@ test_config_writer_journal_past_2038(void)
 	writer = test_writer_new_ok(&r);
 	journal = sdt_config_journal_get(writer);
 	g_assert_nonnull(journal);
-	got = g_date_time_new_from_iso8601(json_object_get_string_member(journal, "time"), NULL);
+	got = g_date_time_new_from_iso8601(journal->time, NULL);
 	g_assert_nonnull(got);
 	g_assert_true(g_date_time_equal(got, when));
 	g_assert_cmpint(g_date_time_to_unix(got), ==, G_GINT64_CONSTANT(2214131696));
@@ -1801,7 +1821,7 @@ test_config_writer_trial_cancel(void)
 		g_autoptr(GError) error = NULL;
 		g_autoptr(JsonObject) res = NULL;
 		g_autoptr(JsonObject) rev = NULL;
-		g_autoptr(JsonObject) trial = NULL;
+		g_autoptr(SdtConfigTrialState) trial = NULL;
 		g_autoptr(SdtConfigWriter) writer = NULL;
 		TestRoot r = {NULL};
 
@@ -1811,13 +1831,13 @@ test_config_writer_trial_cancel(void)
 		trial = sdt_config_trial_get(writer, &error);
 		g_assert_no_error(error);
 		g_assert_nonnull(trial);
-		g_assert_false(json_object_get_boolean_member(trial, "stale"));
+		g_assert_false(trial->stale);
 		rev = test_writer_revert(&r, NULL, &error);
 		g_assert_no_error(error);
 		g_assert_true(json_object_get_boolean_member(rev, "trial_cancelled"));
 		g_assert_false(g_file_test(r.tryboot, G_FILE_TEST_EXISTS));
 		test_assert_file_is(r.config, old);
-		g_clear_pointer(&trial, json_object_unref);
+		g_clear_pointer(&trial, sdt_config_trial_state_free);
 		trial = sdt_config_trial_get(writer, &error);
 		g_assert_no_error(error);
 		g_assert_null(trial);
@@ -1873,7 +1893,7 @@ test_config_writer_trial_cancel(void)
 		g_autoptr(GError) error = NULL;
 		g_autoptr(JsonObject) res = NULL;
 		g_autoptr(JsonObject) res2 = NULL;
-		g_autoptr(JsonObject) trial = NULL;
+		g_autoptr(SdtConfigTrialState) trial = NULL;
 		g_autoptr(SdtConfigWriter) writer = NULL;
 		g_autoptr(GBytes) now = NULL;
 		g_autoptr(GBytes) edited = NULL;
@@ -1890,8 +1910,8 @@ test_config_writer_trial_cancel(void)
 		writer = sdt_config_writer_new(r.ctx, &error);
 		trial = sdt_config_trial_get(writer, &error);
 		g_assert_no_error(error);
-		g_assert_true(json_object_get_boolean_member(trial, "stale"));
-		g_assert_nonnull(strstr(json_object_get_string_member(trial, "note"), "--trial"));
+		g_assert_true(trial->stale);
+		g_assert_nonnull(strstr(trial->note, "--trial"));
 		res2 = test_writer_apply_ok(&r, 0x08, TRUE);
 		now = test_read(r.tryboot);
 		want = g_strconcat(g_bytes_get_data(edited, NULL), test_pi3_block, NULL);
@@ -1961,7 +1981,7 @@ test_config_writer_fifo(void)
 	g_autoptr(GBytes) old = test_load("rpios-bookworm.txt");
 	g_autoptr(GError) error = NULL;
 	g_autoptr(JsonObject) res = NULL;
-	g_autoptr(JsonObject) trial = NULL;
+	g_autoptr(SdtConfigTrialState) trial = NULL;
 	g_autoptr(SdtConfigWriter) writer = NULL;
 	TestRoot r = {NULL};
 
@@ -2181,7 +2201,7 @@ test_config_writer_kill(void)
 			if (revert) {
 				g_autoptr(SdtConfigApplyRevert) done =
 					sdt_config_apply_revert(cleaner, &error);
-				res = done != NULL ? sdt_ops_config_revert_reply(done) : NULL;
+				res = done != NULL ? test_revert_object(done) : NULL;
 			} else {
 				res = test_writer_apply(&r, 0x08, FALSE, NULL, &error);
 			}

@@ -327,7 +327,7 @@ sdt_config_writer_check_tryboot(SdtConfigWriter *self, GError **error)
 	tryboot = sdt_config_trial_read_tryboot(self, &exists, &local);
 	if (!exists || tryboot != NULL)
 		return TRUE;
-	if (!sdt_config_journal_read_trial_doc(self, &journal, NULL) || journal == NULL)
+	if (!sdt_config_journal_read_trial(self, &journal, NULL) || journal == NULL)
 		return TRUE;
 	display = sdt_config_trial_get_tryboot_display(self);
 	g_set_error(error,

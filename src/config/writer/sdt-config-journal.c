@@ -73,9 +73,9 @@ sdt_config_journal_read(SdtConfigWriter *self, SdtConfigJournalDoc **journal, GE
 }
 
 gboolean
-sdt_config_journal_read_trial_doc(SdtConfigWriter *self,
-				  SdtConfigJournalDocTrial **journal,
-				  GError **error)
+sdt_config_journal_read_trial(SdtConfigWriter *self,
+			      SdtConfigJournalDocTrial **journal,
+			      GError **error)
 {
 	g_autofree gchar *path = NULL;
 	g_autofree gchar *data = NULL;
@@ -97,36 +97,14 @@ sdt_config_journal_read_trial_doc(SdtConfigWriter *self,
 	return TRUE;
 }
 
-gboolean
-sdt_config_journal_read_trial(SdtConfigWriter *self, JsonObject **journal, GError **error)
-{
-	g_autoptr(SdtConfigJournalDocTrial) doc = NULL;
-
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_return_val_if_fail(journal != NULL, FALSE);
-
-	*journal = NULL;
-	if (!sdt_config_journal_read_trial_doc(self, &doc, error))
-		return FALSE;
-	if (doc != NULL)
-		*journal = sdt_config_journal_doc_trial_to_object(doc);
-	return TRUE;
-}
-
-JsonObject *
+SdtConfigJournalDoc *
 sdt_config_journal_get(SdtConfigWriter *self)
 {
-	g_autoptr(SdtConfigJournalDoc) journal = NULL;
+	SdtConfigJournalDoc *journal = NULL;
 
-	if (!sdt_config_journal_read(self, &journal, NULL) || journal == NULL)
+	if (!sdt_config_journal_read(self, &journal, NULL))
 		return NULL;
-	return sdt_config_journal_doc_to_object(journal);
-}
-
-JsonArray *
-sdt_config_journal_array_from_strings(GPtrArray *strings)
-{
-	return sdt_config_journal_doc_strings_to_array(strings);
+	return journal;
 }
 
 /* @text as <state>/@name, atomically */

@@ -5,6 +5,7 @@
 
 #pragma once
 
+#include "sdt-config-journal-doc.h"
 #include "sdt-config-writer.h"
 
 G_BEGIN_DECLS
@@ -19,13 +20,12 @@ G_BEGIN_DECLS
 #define SDT_TRIAL_JOURNAL  "trial-journal.json"
 
 /*
- * The trial journal, with the contract of sdt_config_journal_read(), as a JSON
- * object (its codec: SdtConfigJournalDocTrial of sdt-config-journal-doc.h; the
- * writer's files read that type with sdt_config_journal_read_trial_doc())
+ * Reads the trial journal (its codec: SdtConfigJournalDocTrial of
+ * sdt-config-journal-doc.h): TRUE with *@journal NULL when there is none,
+ * FALSE with @error when it cannot be read or does not match the schema.
  */
-gboolean sdt_config_journal_read_trial(SdtConfigWriter *self, JsonObject **journal, GError **error);
-/* a JSON array of the strings (the ops put the edit's lines into their replies;
- * built by sdt_config_journal_doc_strings_to_array()) */
-JsonArray *sdt_config_journal_array_from_strings(GPtrArray *strings);
+gboolean sdt_config_journal_read_trial(SdtConfigWriter *self,
+				       SdtConfigJournalDocTrial **journal,
+				       GError **error);
 
 G_END_DECLS

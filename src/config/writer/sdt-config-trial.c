@@ -72,7 +72,7 @@ sdt_config_trial_has_block(GBytes *bytes)
 			    SDT_CONFIG_BLOCK_BEGIN) != NULL;
 }
 
-JsonObject *
+SdtConfigTrialState *
 sdt_config_trial_get(SdtConfigWriter *self, GError **error)
 {
 	g_autoptr(GBytes) bytes = NULL;
@@ -97,7 +97,7 @@ sdt_config_trial_get(SdtConfigWriter *self, GError **error)
 	trial->id = g_strdup(id);
 	trial->path = sdt_config_trial_get_tryboot_display(self);
 	trial->reboot_command = g_strdup(SDT_CONFIG_TRIAL_STATE_REBOOT_COMMAND);
-	if (sdt_config_journal_read_trial_doc(self, &journal, NULL) && journal != NULL) {
+	if (sdt_config_journal_read_trial(self, &journal, NULL) && journal != NULL) {
 		g_autofree gchar *now = sdt_config_writer_hash_config(self);
 		if (now != NULL && g_strcmp0(now, journal->config_sha256) != 0) {
 			trial->note = g_strdup_printf(
@@ -110,7 +110,7 @@ sdt_config_trial_get(SdtConfigWriter *self, GError **error)
 			trial->stale = TRUE;
 		}
 	}
-	return sdt_config_trial_state_to_object(trial);
+	return g_steal_pointer(&trial);
 }
 
 /*
@@ -144,7 +144,7 @@ sdt_config_trial_write(SdtConfigWriter *self,
 	display = sdt_config_trial_get_tryboot_display(self);
 	hash = sdt_config_writer_hash(bytes);
 	/* a damaged trial journal only means the old tryboot.txt is backed up */
-	if (!sdt_config_journal_read_trial_doc(self, &old_journal, NULL))
+	if (!sdt_config_journal_read_trial(self, &old_journal, NULL))
 		old_journal = NULL;
 	prev = sdt_config_trial_read_tryboot(self, &exists, &local);
 	if (exists && prev == NULL) {
@@ -308,7 +308,7 @@ sdt_config_trial_cancel(SdtConfigWriter *self,
 
 	display = sdt_config_trial_get_tryboot_display(self);
 	cancel->cancelled = FALSE;
-	if (!sdt_config_journal_read_trial_doc(self, &journal, NULL))
+	if (!sdt_config_journal_read_trial(self, &journal, NULL))
 		journal = NULL;
 	bytes = sdt_config_trial_read_tryboot(self, &exists, &local);
 	if (exists && bytes == NULL && journal == NULL) {

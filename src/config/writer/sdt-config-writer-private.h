@@ -140,10 +140,7 @@ void sdt_config_journal_remove_state(SdtConfigWriter *self, const gchar *name);
  */
 gboolean
 sdt_config_journal_read(SdtConfigWriter *self, SdtConfigJournalDoc **journal, GError **error);
-/* the trial journal, with the contract of sdt_config_journal_read() */
-gboolean sdt_config_journal_read_trial_doc(SdtConfigWriter *self,
-					   SdtConfigJournalDocTrial **journal,
-					   GError **error);
+/* the trial journal: sdt_config_journal_read_trial() of sdt-config-journal.h */
 
 /* ---- sdt-config-trial.c ---- */
 

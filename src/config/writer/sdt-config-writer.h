@@ -5,11 +5,12 @@
 
 #pragma once
 
-#include <json-glib/json-glib.h>
 #include <sys/types.h>
 
 #include "sdt-config-diff.h"
 #include "sdt-config-edit.h"
+#include "sdt-config-journal-doc.h"
+#include "sdt-config-trial-state.h"
 #include "sdt-config-txt.h"
 #include "sdt-config-writer-io.h"
 #include "sdt-context.h"
@@ -106,7 +107,7 @@ gboolean sdt_config_apply_diagnose_revert(SdtConfigWriter *self, GError **error)
  * The journal of the change in place (`<state>/config-journal.json`, its codec
  * sdt-config-journal-doc.h), or NULL (missing or corrupt)
  */
-JsonObject *sdt_config_journal_get(SdtConfigWriter *self);
+SdtConfigJournalDoc *sdt_config_journal_get(SdtConfigWriter *self);
 /*
  * sdt_context_get_boot_id() of the writer's context, or NULL (none for explicit
  * paths); the one given to sdt_config_writer_set_boot_id() once it is set
@@ -120,12 +121,12 @@ void sdt_config_writer_set_boot_id(SdtConfigWriter *self, const gchar *boot_id);
 /* the sha256 of config.txt now, or NULL when it cannot be read */
 gchar *sdt_config_writer_hash_config(SdtConfigWriter *self);
 /*
- * The pending trial: {"id", "path", "reboot_command", "stale", "note"} when
- * tryboot.txt holds SD Tuner's block, else NULL (with @error when tryboot.txt
- * cannot be read).  "stale" is TRUE when config.txt changed since the trial
- * was prepared; "note" then says how to rebuild it.
+ * The pending trial (sdt-config-trial-state.h) when tryboot.txt holds SD
+ * Tuner's block, else NULL (with @error when tryboot.txt cannot be read).
+ * "stale" is TRUE when config.txt changed since the trial was prepared;
+ * "note" then says how to rebuild it.
  */
-JsonObject *sdt_config_trial_get(SdtConfigWriter *self, GError **error);
+SdtConfigTrialState *sdt_config_trial_get(SdtConfigWriter *self, GError **error);
 
 /* the sha256 of @bytes */
 gchar *sdt_config_writer_hash(GBytes *bytes);
