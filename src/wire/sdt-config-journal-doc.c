@@ -124,10 +124,6 @@ sdt_config_journal_doc_member_valid(JsonNode *node, SdtConfigJournalDocType type
 static JsonObject *
 sdt_config_journal_doc_load(const gchar *text, gsize len, GError **error)
 {
-	g_autoptr(JsonParser) parser = NULL;
-	g_autoptr(GError) local = NULL;
-	JsonNode *root;
-
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(text != NULL || len == 0, NULL);
 
@@ -139,25 +135,7 @@ sdt_config_journal_doc_load(const gchar *text, gsize len, GError **error)
 			    (guint64) len);
 		return NULL;
 	}
-	parser = json_parser_new_immutable();
-	if (!json_parser_load_from_data(parser, text, (gssize) len, &local)) {
-		g_autofree gchar *where = sdt_json_parse_problem(local);
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_INVALID_DATA,
-			    _("it is not valid JSON (%s)"),
-			    where);
-		return NULL;
-	}
-	root = json_parser_get_root(parser);
-	if (root == NULL || !JSON_NODE_HOLDS_OBJECT(root)) {
-		g_set_error_literal(error,
-				    SDT_ERROR,
-				    SDT_ERROR_INVALID_DATA,
-				    _("it is not a JSON object"));
-		return NULL;
-	}
-	return json_object_ref(json_node_get_object(root));
+	return sdt_json_parse_object(text, len, error);
 }
 
 static gboolean
