@@ -10,7 +10,6 @@
 #include "sdt-check-result.h"
 #include "sdt-history.h"
 #include "sdt-info.h"
-#include "sdt-ops-verify-private.h"
 #include "sdt-ops.h"
 #include "sdt-ops-private.h"
 #include "sdt-prom.h"
@@ -314,26 +313,23 @@ sdt_metrics_health(SdtProm *prom, const SdtHealthReport *health)
 
 /* seconds since the epoch of an entry's "time", or NAN */
 static gdouble
-sdt_metrics_entry_time(JsonObject *entry)
+sdt_metrics_entry_time(const SdtHistoryEntry *entry)
 {
-	const gchar *text = sdt_metrics_str(entry, "time");
-	g_autoptr(GDateTime) t = text != NULL ? g_date_time_new_from_iso8601(text, NULL) : NULL;
+	g_autoptr(GDateTime) t = g_date_time_new_from_iso8601(entry->time, NULL);
 
 	if (t == NULL)
 		return NAN;
 	return (gdouble) g_date_time_to_unix(t) + g_date_time_get_microsecond(t) / 1e6;
 }
 
-/* the last entry of @kind in @history that @accept takes (NULL: any), or NULL */
-static JsonObject *
-sdt_metrics_last(JsonArray *history, const gchar *kind, gboolean (*accept)(JsonObject *))
+/* the last entry of @kind in @history, or NULL */
+static const SdtHistoryEntry *
+sdt_metrics_last(GPtrArray *history, const gchar *kind)
 {
-	for (guint i = history != NULL ? json_array_get_length(history) : 0; i > 0; i--) {
-		JsonNode *e = json_array_get_element(history, i - 1);
-		JsonObject *o = JSON_NODE_HOLDS_OBJECT(e) ? json_node_get_object(e) : NULL;
-		if (o != NULL && g_strcmp0(sdt_metrics_str(o, "kind"), kind) == 0 &&
-		    (accept == NULL || accept(o)))
-			return o;
+	for (guint i = history != NULL ? history->len : 0; i > 0; i--) {
+		const SdtHistoryEntry *e = g_ptr_array_index(history, i - 1);
+		if (g_strcmp0(e->kind, kind) == 0)
+			return e;
 	}
 	return NULL;
 }
@@ -372,12 +368,19 @@ sdt_metrics_bench_test(SdtProm *prom, const SdtBenchRecordTest *test)
 
 /* the last benchmark of the card itself (not a stand-in), as the history recorded it */
 static void
-sdt_metrics_bench(SdtProm *prom, JsonArray *history)
+sdt_metrics_bench(SdtProm *prom, GPtrArray *history)
 {
-	JsonObject *bench = sdt_metrics_last(history, "bench", sdt_ops_verify_record_on_card);
-	g_autoptr(SdtBenchRecord) record =
-		bench != NULL ? sdt_ops_verify_record_card_bench(bench) : NULL;
+	const SdtHistoryEntry *bench = NULL;
+	g_autoptr(SdtBenchRecord) record = NULL;
 
+	for (guint i = history != NULL ? history->len : 0; record == NULL && i > 0; i--) {
+		bench = g_ptr_array_index(history, i - 1);
+		if (g_strcmp0(bench->kind, SDT_HISTORY_ENTRY_KIND_BENCH) != 0)
+			continue;
+		record = sdt_history_entry_get_bench(bench, NULL);
+		if (record != NULL && record->target_stand_in)
+			g_clear_pointer(&record, sdt_bench_record_free);
+	}
 	if (record == NULL)
 		return;
 	sdt_metrics_gauge(prom,
@@ -403,13 +406,15 @@ sdt_metrics_bench(SdtProm *prom, JsonArray *history)
 
 /* the last verification after a reboot (keep, step down, undo) */
 static void
-sdt_metrics_verify(SdtProm *prom, JsonArray *history)
+sdt_metrics_verify(SdtProm *prom, GPtrArray *history)
 {
 	static const gchar *const decisions[] = {"keep", "step-down", "undo", NULL};
-	JsonObject *verify = sdt_metrics_last(history, "verify", NULL);
+	const SdtHistoryEntry *verify = sdt_metrics_last(history, SDT_HISTORY_ENTRY_KIND_VERIFY);
+	SdtHistoryEntryChange change;
 
 	if (verify == NULL)
 		return;
+	sdt_history_entry_get_change(verify, &change);
 	sdt_metrics_gauge(prom,
 			  "sdtuner_verification_timestamp_seconds",
 			  "When the last verification of a change decided, seconds since the epoch",
@@ -419,28 +424,27 @@ sdt_metrics_verify(SdtProm *prom, JsonArray *history)
 			      "decision",
 			      "The last verification's decision: 1 for it, 0 for the others",
 			      decisions,
-			      sdt_metrics_str(verify, "decision"));
+			      change.decision);
 }
 
-/* a check of the running card: not one of a card in a reader (issue 34: it has an
- * "identity") */
-static gboolean
-sdt_metrics_check_of_card(JsonObject *e)
-{
-	return !json_object_has_member(e, "identity");
-}
-
-/* the last authenticity check of the card; an entry the check result's codec
- * refuses (a member of the wrong type) is left out whole, as a benchmark is */
+/* the last authenticity check of the card (not one of a card in a reader, issue 34: it
+ * has an "identity"); an entry the check result's codec refuses (a member of the wrong
+ * type) is left out whole, as a benchmark is */
 static void
-sdt_metrics_check(SdtProm *prom, JsonArray *history)
+sdt_metrics_check(SdtProm *prom, GPtrArray *history)
 {
 	static const gchar *const verdicts[] = {"genuine", "fake", "undetermined", NULL};
-	JsonObject *check = sdt_metrics_last(history, "check", sdt_metrics_check_of_card);
-	g_autoptr(SdtCheckResult) result =
-		check != NULL ? sdt_check_result_from_json(check, NULL) : NULL;
+	const SdtHistoryEntry *check = NULL;
+	g_autoptr(SdtCheckResult) result = NULL;
 	gdouble real = NAN;
 
+	for (guint i = history != NULL ? history->len : 0; check == NULL && i > 0; i--) {
+		const SdtHistoryEntry *e = g_ptr_array_index(history, i - 1);
+		if (g_strcmp0(e->kind, SDT_HISTORY_ENTRY_KIND_CHECK) == 0 &&
+		    !sdt_history_entry_has_identity(e))
+			check = e;
+	}
+	result = check != NULL ? sdt_history_entry_get_check(check, NULL) : NULL;
 	if (result == NULL)
 		return;
 	sdt_metrics_gauge(prom,
@@ -475,7 +479,7 @@ sdt_ops_metrics(SdtContext *ctx, GError **error)
 	g_autoptr(SdtInfoReport) report = NULL;
 	g_autoptr(JsonNode) info_doc = NULL;
 	g_autoptr(SdtHealthReport) health = NULL;
-	g_autoptr(JsonArray) history = NULL;
+	g_autoptr(GPtrArray) history = NULL;
 	g_autoptr(SdtProm) prom = NULL;
 
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
@@ -489,7 +493,7 @@ sdt_ops_metrics(SdtContext *ctx, GError **error)
 	if (health == NULL)
 		return NULL;
 	/* a damaged entry is skipped, as `history` does */
-	history = sdt_history_list(ctx, NULL);
+	history = sdt_history_entries(ctx, NULL, NULL);
 	prom = sdt_prom_new();
 	sdt_metrics_info(prom, json_node_get_object(info_doc));
 	if (sdt_metrics_num(json_node_get_object(info_doc), "card.present") == 1)
