@@ -77,7 +77,6 @@ JSON_OUTSIDE_WIRE = [
     'src/ops/sdt-ops-check.c',
     'src/ops/sdt-ops-config.c',
     'src/ops/sdt-ops-facts.c',
-    'src/ops/sdt-ops-metrics.c',
     'src/ops/sdt-ops-status.c',
     'src/ops/sdt-ops-verify-act.c',
     'src/ops/sdt-ops-verify-evidence.c',
