@@ -77,11 +77,8 @@ JSON_OUTSIDE_WIRE = [
     'src/ops/sdt-ops-check.c',
     'src/ops/sdt-ops-config.c',
     'src/ops/sdt-ops-facts.c',
-    'src/ops/sdt-ops-history.c',
-    'src/ops/sdt-ops-metrics.c',
     'src/ops/sdt-ops-verify-act.c',
     'src/ops/sdt-ops-verify-evidence.c',
-    'src/ops/sdt-ops-verify-record.c',
 ]
 # a call of json-glib or of the wire's JSON helpers, or a node-type macro
 JSON_USE_RE = re.compile(r'\b(json_\w+|sdt_json_\w+)\s*\(|\bJSON_NODE_\w+')

@@ -85,7 +85,7 @@ sdt_ops_check_owned(SdtContext *ctx,
 		return NULL;
 	/* the card's registers say "plausible" or "suspicious", never "fake" */
 	{
-		g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
+		g_autoptr(GPtrArray) history = sdt_history_entries(ctx, NULL, NULL);
 		g_autoptr(GPtrArray) benches = sdt_ops_history_benches(history);
 		SdtInfo *info = config.stand_in ? NULL : sdt_info_collect(ctx, NULL);
 		g_autoptr(SdtHealthReportRegisters) registers =
@@ -194,85 +194,66 @@ sdt_ops_check_identity(const SdtDevice *d)
 	return o;
 }
 
-/* the identity of a device check entry, NULL for the running card's */
-static JsonObject *
-sdt_ops_check_entry_identity(JsonObject *e)
-{
-	JsonNode *id = json_object_get_member(e, "identity");
-
-	if (g_strcmp0(json_object_get_string_member_with_default(e, "kind", NULL), "check") != 0 ||
-	    id == NULL || !JSON_NODE_HOLDS_OBJECT(id))
-		return NULL;
-	return json_node_get_object(id);
-}
-
-JsonObject *
-sdt_ops_check_recognise(JsonArray *history,
+const SdtHistoryEntry *
+sdt_ops_check_recognise(GPtrArray *history,
 			const gchar *cid,
 			gint64 size_bytes,
 			const gchar **match)
 {
-	guint n = history != NULL ? json_array_get_length(history) : 0;
+	guint n = history != NULL ? history->len : 0;
+	SdtHistoryEntryIdentity id;
 
 	*match = NULL;
 	/* the same CID: the same card, whatever else */
 	for (guint i = n; cid != NULL && cid[0] != '\0' && i > 0; i--) {
-		JsonNode *e = json_array_get_element(history, i - 1);
-		JsonObject *id = JSON_NODE_HOLDS_OBJECT(e)
-					 ? sdt_ops_check_entry_identity(json_node_get_object(e))
-					 : NULL;
-		const gchar *theirs =
-			id != NULL ? json_object_get_string_member_with_default(id, "cid", NULL)
-				   : NULL;
-		if (theirs != NULL && g_ascii_strcasecmp(theirs, cid) == 0) {
+		const SdtHistoryEntry *e = g_ptr_array_index(history, i - 1);
+
+		if (sdt_history_entry_get_identity(e, &id) && id.cid != NULL &&
+		    g_ascii_strcasecmp(id.cid, cid) == 0) {
 			*match = "cid";
-			return json_node_get_object(e);
+			return e;
 		}
 	}
 	/* else a card checked where no CID was read (a reader) of exactly this size: maybe
 	 * this one; an entry with another card's CID is not */
 	for (guint i = n; size_bytes > 0 && i > 0; i--) {
-		JsonNode *e = json_array_get_element(history, i - 1);
-		JsonObject *id = JSON_NODE_HOLDS_OBJECT(e)
-					 ? sdt_ops_check_entry_identity(json_node_get_object(e))
-					 : NULL;
-		if (id == NULL ||
-		    json_object_get_string_member_with_default(id, "cid", NULL) != NULL)
+		const SdtHistoryEntry *e = g_ptr_array_index(history, i - 1);
+
+		if (!sdt_history_entry_get_identity(e, &id) || id.cid != NULL)
 			continue;
-		if (json_object_get_int_member_with_default(id, "size_bytes", -1) == size_bytes) {
+		if (id.size_bytes == size_bytes) {
 			*match = "size";
-			return json_node_get_object(e);
+			return e;
 		}
 	}
 	return NULL;
 }
 
 SdtHealthReportCheckedBefore *
-sdt_ops_check_checked_before(JsonArray *history, const gchar *cid, gint64 size_bytes)
+sdt_ops_check_checked_before(GPtrArray *history, const gchar *cid, gint64 size_bytes)
 {
 	const gchar *match = NULL;
-	JsonObject *e = sdt_ops_check_recognise(history, cid, size_bytes, &match);
-	JsonObject *id = e != NULL ? sdt_ops_check_entry_identity(e) : NULL;
+	const SdtHistoryEntry *e = sdt_ops_check_recognise(history, cid, size_bytes, &match);
+	SdtHistoryEntryIdentity id;
 	SdtHealthReportCheckedBefore *before;
 	SdtHealthReportIdentity *i;
 
-	if (id == NULL)
+	if (e == NULL || !sdt_history_entry_get_identity(e, &id))
 		return NULL;
 	before = sdt_health_report_checked_before_new();
 	i = &before->identity;
 	before->match = g_strdup(match);
-	before->time = g_strdup(json_object_get_string_member_with_default(e, "time", NULL));
-	before->verdict = g_strdup(json_object_get_string_member_with_default(e, "verdict", NULL));
-	i->device = g_strdup(json_object_get_string_member_with_default(id, "device", NULL));
-	i->size_bytes = json_object_get_int_member_with_default(id, "size_bytes", -1);
-	i->vendor = g_strdup(json_object_get_string_member_with_default(id, "vendor", NULL));
-	i->model = g_strdup(json_object_get_string_member_with_default(id, "model", NULL));
-	i->serial = g_strdup(json_object_get_string_member_with_default(id, "serial", NULL));
-	i->bus = g_strdup(json_object_get_string_member_with_default(id, "bus", NULL));
-	i->serial_of = g_strdup(json_object_get_string_member_with_default(id, "serial_of", NULL));
-	i->cid = g_strdup(json_object_get_string_member_with_default(id, "cid", NULL));
-	i->cid_serial =
-		g_strdup(json_object_get_string_member_with_default(id, "cid_serial", NULL));
+	before->time = g_strdup(e->time);
+	before->verdict = g_strdup(id.verdict);
+	i->device = g_strdup(id.device);
+	i->size_bytes = id.size_bytes;
+	i->vendor = g_strdup(id.vendor);
+	i->model = g_strdup(id.model);
+	i->serial = g_strdup(id.serial);
+	i->bus = g_strdup(id.bus);
+	i->serial_of = g_strdup(id.serial_of);
+	i->cid = g_strdup(id.cid);
+	i->cid_serial = g_strdup(id.cid_serial);
 	return before;
 }
 

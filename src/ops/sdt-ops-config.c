@@ -414,7 +414,7 @@ sdt_ops_apply_write(SdtContext *ctx,
 {
 	g_autofree const gchar **lines = g_new0(const gchar *, rec->lines->len + 1);
 	g_autofree gchar *boot_id = sdt_context_get_boot_id(ctx, NULL);
-	g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
+	g_autoptr(GPtrArray) history = sdt_history_entries(ctx, NULL, NULL);
 	const SdtOpsApplyReads reads = {boot_id, history};
 	/* the config.txt the "before" figures must have been measured under */
 	g_autofree gchar *running = sdt_ops_facts_running_sha256_of(ctx, old, &reads);

@@ -245,18 +245,17 @@ sdt_ops_facts_history_lost_warning(const gchar *why)
 
 /* SD Tuner changed config.txt (apply, revert, verify) since boot @boot_id, says @history */
 static gboolean
-sdt_ops_config_changed_this_boot(JsonArray *history, const gchar *boot_id)
+sdt_ops_config_changed_this_boot(GPtrArray *history, const gchar *boot_id)
 {
-	static const gchar *const kinds[] = {"apply", "revert", "verify", NULL};
+	static const gchar *const kinds[] = {SDT_HISTORY_ENTRY_KIND_APPLY,
+					     SDT_HISTORY_ENTRY_KIND_REVERT,
+					     SDT_HISTORY_ENTRY_KIND_VERIFY,
+					     NULL};
 
-	for (guint i = 0; history != NULL && i < json_array_get_length(history); i++) {
-		JsonNode *n = json_array_get_element(history, i);
-		JsonObject *e = JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
-		if (e != NULL &&
-		    g_strv_contains(kinds,
-				    json_object_get_string_member_with_default(e, "kind", "")) &&
-		    g_strcmp0(json_object_get_string_member_with_default(e, "boot_id", NULL),
-			      boot_id) == 0)
+	for (guint i = 0; history != NULL && i < history->len; i++) {
+		const SdtHistoryEntry *e = g_ptr_array_index(history, i);
+		if (g_strv_contains(kinds, e->kind) &&
+		    g_strcmp0(sdt_history_entry_get_boot_id(e), boot_id) == 0)
 			return TRUE;
 	}
 	return FALSE;
@@ -275,14 +274,14 @@ sdt_ops_facts_running_sha256(SdtContext *ctx)
 {
 	g_autoptr(SdtConfigWriter) writer = sdt_config_writer_new(ctx, NULL);
 	g_autofree gchar *boot_id = NULL;
-	g_autoptr(JsonArray) history = NULL;
+	g_autoptr(GPtrArray) history = NULL;
 
 	if (writer == NULL)
 		return NULL;
 	boot_id = sdt_context_get_boot_id(ctx, NULL);
 	if (boot_id == NULL || sdt_ops_facts_tryboot_active(ctx))
 		return NULL;
-	history = sdt_history_list(ctx, NULL);
+	history = sdt_history_entries(ctx, NULL, NULL);
 	if (sdt_ops_config_changed_this_boot(history, boot_id))
 		return NULL;
 	return sdt_config_writer_hash_config(writer);

@@ -286,7 +286,7 @@ static void
 sdt_ops_health_history(SdtHealthReport *r, SdtContext *ctx, SdtCard *card)
 {
 	g_autoptr(GError) error_history = NULL;
-	g_autoptr(JsonArray) history = sdt_history_list(ctx, &error_history);
+	g_autoptr(GPtrArray) history = sdt_history_entries(ctx, NULL, &error_history);
 	g_autoptr(GPtrArray) benches = sdt_ops_history_benches(history);
 
 	/* a refused state folder (another user's, or others may write it, issue 33) is said,

@@ -56,44 +56,25 @@ JsonObject *
 sdt_ops_history_card(SdtContext *ctx)
 {
 	g_autoptr(SdtHistoryReportCard) card = sdt_ops_history_detect_card(ctx);
-	JsonObject *o;
 
 	if (card == NULL)
 		return NULL;
-	o = json_object_new();
-	json_object_set_string_member(o, "id", card->id);
-	json_object_set_string_member(o, "name", card->name);
-	json_object_set_string_member(o, "serial", card->serial);
-	return o;
-}
-
-static const gchar *
-sdt_ops_history_str(JsonObject *o, const gchar *name)
-{
-	JsonNode *n = o != NULL ? json_object_get_member(o, name) : NULL;
-
-	if (n == NULL || !JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING)
-		return NULL;
-	return json_node_get_string(n);
-}
-
-/* the object member @name of @o, or NULL */
-static JsonObject *
-sdt_ops_history_obj(JsonObject *o, const gchar *name)
-{
-	JsonNode *n = o != NULL ? json_object_get_member(o, name) : NULL;
-
-	return n != NULL && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+	return sdt_history_entry_card_new(card->id, card->name, card->serial);
 }
 
 /* the change a config entry made: a marker (NULL: none) and the id in force after it */
 static SdtHistoryReportChange *
-sdt_ops_history_change(JsonObject *e, const gchar *kind, gchar **in_force)
+sdt_ops_history_change(const SdtHistoryEntry *e, gchar **in_force)
 {
-	const gchar *what = sdt_ops_history_str(sdt_ops_history_obj(e, "action"), "what");
+	const gchar *kind = e->kind;
+	SdtHistoryEntryChange change;
+	const gchar *what;
 	const gchar *marker = NULL;
-	const gchar *id = sdt_ops_history_str(e, "id");
+	const gchar *id;
 
+	sdt_history_entry_get_change(e, &change);
+	what = change.what;
+	id = change.id;
 	if (g_strcmp0(kind, "apply") == 0) {
 		marker = "apply";
 		g_free(*in_force);
@@ -103,20 +84,20 @@ sdt_ops_history_change(JsonObject *e, const gchar *kind, gchar **in_force)
 		g_clear_pointer(in_force, g_free);
 	} else if (g_strcmp0(what, "stepped-down") == 0) {
 		marker = "step-down";
-		id = sdt_ops_history_str(e, "next_id");
+		id = change.next_id;
 		g_free(*in_force);
 		*in_force = g_strdup(id);
 	}
 	if (marker == NULL)
 		return NULL;
-	return sdt_history_report_change_new(sdt_ops_history_str(e, "time"), marker, id);
+	return sdt_history_report_change_new(e->time, marker, id);
 }
 
 /* the series of @card_id (NULL: runs that did not record their card), new when none */
 static SdtHistoryReportSeries *
-sdt_ops_series_get(GPtrArray *all, const gchar *card_id, JsonObject *e)
+sdt_ops_series_get(GPtrArray *all, const SdtHistoryEntryCard *card)
 {
-	JsonObject *card = sdt_ops_history_obj(e, "card");
+	const gchar *card_id = card->id;
 	SdtHistoryReportSeries *s;
 
 	for (guint i = 0; i < all->len; i++) {
@@ -127,8 +108,8 @@ sdt_ops_series_get(GPtrArray *all, const gchar *card_id, JsonObject *e)
 	s = sdt_history_report_series_new();
 	s->card_id = g_strdup(card_id);
 	if (card_id != NULL) {
-		s->card_name = g_strdup(sdt_ops_history_str(card, "name"));
-		s->card_serial = g_strdup(sdt_ops_history_str(card, "serial"));
+		s->card_name = g_strdup(card->name);
+		s->card_serial = g_strdup(card->serial);
 	}
 	g_ptr_array_add(all, s);
 	return s;
@@ -158,9 +139,9 @@ sdt_ops_series_test(SdtHistoryReportSeries *s, const gchar *name)
 
 /* a benchmark of the card (never a stand-in's): one point per valid test */
 static void
-sdt_ops_series_add_bench(SdtHistoryReportSeries *s, JsonObject *e, const gchar *in_force)
+sdt_ops_series_add_bench(SdtHistoryReportSeries *s, const SdtHistoryEntry *e, const gchar *in_force)
 {
-	g_autoptr(SdtBenchRecord) r = sdt_bench_record_from_json(e, NULL);
+	g_autoptr(SdtBenchRecord) r = sdt_history_entry_get_bench(e, NULL);
 
 	for (guint i = 0; r != NULL && i < r->tests->len; i++) {
 		SdtBenchRecordTest *t = g_ptr_array_index(r->tests, i);
@@ -170,7 +151,7 @@ sdt_ops_series_add_bench(SdtHistoryReportSeries *s, JsonObject *e, const gchar *
 		if (t->name == NULL || !t->valid || !isfinite(value))
 			continue;
 		p = sdt_history_report_point_new();
-		p->time = g_strdup(sdt_ops_history_str(e, "time"));
+		p->time = g_strdup(e->time);
 		p->value = value;
 		if (isfinite(t->ci_percent) && t->ci_percent >= 0)
 			p->spread = round(value * t->ci_percent * 10) / 1000;
@@ -181,34 +162,27 @@ sdt_ops_series_add_bench(SdtHistoryReportSeries *s, JsonObject *e, const gchar *
 
 /* each card's figures over time, and SD Tuner's changes as markers in every series */
 static void
-sdt_ops_history_fill_series(GPtrArray *all, JsonArray *entries, const gchar *slot_id)
+sdt_ops_history_fill_series(GPtrArray *all, GPtrArray *entries, const gchar *slot_id)
 {
 	g_autoptr(GPtrArray) changes =
 		g_ptr_array_new_with_free_func((GDestroyNotify) sdt_history_report_change_free);
 	g_autofree gchar *in_force = NULL;
 
-	for (guint i = 0; entries != NULL && i < json_array_get_length(entries); i++) {
-		JsonObject *e = json_array_get_object_element(entries, i);
-		const gchar *kind = sdt_ops_history_str(e, "kind");
-		JsonObject *target = sdt_ops_history_obj(e, "target");
+	for (guint i = 0; entries != NULL && i < entries->len; i++) {
+		const SdtHistoryEntry *e = g_ptr_array_index(entries, i);
+		SdtHistoryEntryCard card;
 		SdtHistoryReportChange *marker;
 
-		if (g_strcmp0(kind, "bench") != 0) {
-			marker = sdt_ops_history_change(e, kind, &in_force);
+		if (g_strcmp0(e->kind, SDT_HISTORY_ENTRY_KIND_BENCH) != 0) {
+			marker = sdt_ops_history_change(e, &in_force);
 			if (marker != NULL)
 				g_ptr_array_add(changes, marker);
 			continue;
 		}
-		if (target != NULL &&
-		    json_object_get_boolean_member_with_default(target, "stand_in", FALSE))
+		sdt_history_entry_get_card(e, &card);
+		if (card.stand_in)
 			continue;
-		sdt_ops_series_add_bench(
-			sdt_ops_series_get(
-				all,
-				sdt_ops_history_str(sdt_ops_history_obj(e, "card"), "id"),
-				e),
-			e,
-			in_force);
+		sdt_ops_series_add_bench(sdt_ops_series_get(all, &card), e, in_force);
 	}
 	for (guint i = 0; i < all->len; i++) {
 		SdtHistoryReportSeries *s = g_ptr_array_index(all, i);
@@ -222,32 +196,30 @@ sdt_ops_history_fill_series(GPtrArray *all, JsonArray *entries, const gchar *slo
 	}
 }
 
-JsonArray *
-sdt_ops_history_series(JsonArray *entries, const gchar *slot_id)
+SdtHistoryReport *
+sdt_ops_history_series(GPtrArray *entries, const gchar *slot_id)
 {
-	g_autoptr(SdtHistoryReport) report = sdt_history_report_new();
-	g_autoptr(JsonNode) node = NULL;
+	SdtHistoryReport *report = sdt_history_report_new();
 
 	sdt_ops_history_fill_series(report->series, entries, slot_id);
-	node = sdt_history_report_to_json(report);
-	return json_array_ref(json_object_get_array_member(json_node_get_object(node), "series"));
+	return report;
 }
 
 gchar *
 sdt_ops_history(SdtContext *ctx, GError **error)
 {
 	g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(JsonArray) entries = NULL;
+	g_autoptr(GPtrArray) entries = NULL;
 	g_autoptr(SdtHistoryReport) report = NULL;
 
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 
-	entries = sdt_history_list_full(ctx, warnings, error);
+	entries = sdt_history_entries(ctx, warnings, error);
 	if (entries == NULL)
 		return NULL;
 	report = sdt_history_report_new();
-	for (guint i = 0; i < json_array_get_length(entries); i++)
-		sdt_history_report_add_entry(report, json_array_get_element(entries, i));
+	for (guint i = 0; i < entries->len; i++)
+		sdt_history_report_add_history_entry(report, g_ptr_array_index(entries, i));
 	report->card_in_slot = sdt_ops_history_detect_card(ctx);
 	sdt_ops_history_fill_series(report->series,
 				    entries,
@@ -257,20 +229,17 @@ sdt_ops_history(SdtContext *ctx, GError **error)
 }
 
 GPtrArray *
-sdt_ops_history_benches(JsonArray *history)
+sdt_ops_history_benches(GPtrArray *history)
 {
 	GPtrArray *benches = g_ptr_array_new_with_free_func((GDestroyNotify) sdt_bench_record_free);
 
-	for (guint i = 0; history != NULL && i < json_array_get_length(history); i++) {
-		JsonNode *node = json_array_get_element(history, i);
-		JsonObject *e = JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
+	for (guint i = 0; history != NULL && i < history->len; i++) {
+		const SdtHistoryEntry *e = g_ptr_array_index(history, i);
 		SdtBenchRecord *record;
 
-		if (e == NULL ||
-		    g_strcmp0(json_object_get_string_member_with_default(e, "kind", ""), "bench") !=
-			    0)
+		if (g_strcmp0(e->kind, SDT_HISTORY_ENTRY_KIND_BENCH) != 0)
 			continue;
-		record = sdt_bench_record_from_json(e, NULL);
+		record = sdt_history_entry_get_bench(e, NULL);
 		if (record != NULL)
 			g_ptr_array_add(benches, record);
 	}

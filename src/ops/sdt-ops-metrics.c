@@ -10,7 +10,6 @@
 #include "sdt-check-result.h"
 #include "sdt-history.h"
 #include "sdt-info.h"
-#include "sdt-ops-verify-private.h"
 #include "sdt-ops.h"
 #include "sdt-ops-private.h"
 #include "sdt-prom.h"
@@ -27,52 +26,20 @@
 
 #define SDT_METRICS_ONE_BOOT "; since boot, reset at each boot"
 
-/* the member at @path ("since_boot.written_bytes") of @obj, or NULL */
-static JsonNode *
-sdt_metrics_member(JsonObject *obj, const gchar *path)
-{
-	g_auto(GStrv) parts = g_strsplit(path, ".", -1);
-	JsonNode *node = NULL;
-
-	for (guint i = 0; obj != NULL && parts[i] != NULL; i++) {
-		node = json_object_get_member(obj, parts[i]);
-		obj = node != NULL && JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node)
-								   : NULL;
-		if (parts[i + 1] != NULL && obj == NULL)
-			return NULL;
-	}
-	return node;
-}
-
-/* a number (a boolean is 0 or 1), or NAN: absent, null, of another type */
+/* a number of `info` (SDT_INFO_REPORT_UNKNOWN: not known), or NAN */
 static gdouble
-sdt_metrics_num(JsonObject *obj, const gchar *path)
+sdt_metrics_num(gint64 value)
 {
-	JsonNode *node = sdt_metrics_member(obj, path);
-	GType type;
-
-	if (node == NULL || !JSON_NODE_HOLDS_VALUE(node))
-		return NAN;
-	type = json_node_get_value_type(node);
-	if (type == G_TYPE_INT64)
-		return (gdouble) json_node_get_int(node);
-	if (type == G_TYPE_DOUBLE)
-		return json_node_get_double(node);
-	if (type == G_TYPE_BOOLEAN)
-		return json_node_get_boolean(node) ? 1 : 0;
-	return NAN;
+	return value != SDT_INFO_REPORT_UNKNOWN ? (gdouble) value : NAN;
 }
 
-/* a string member, or NULL */
-static const gchar *
-sdt_metrics_str(JsonObject *obj, const gchar *path)
+/* a yes/no of `info` as 1 or 0, or NAN */
+static gdouble
+sdt_metrics_flag(SdtInfoReportFlag flag)
 {
-	JsonNode *node = sdt_metrics_member(obj, path);
-
-	if (node == NULL || !JSON_NODE_HOLDS_VALUE(node) ||
-	    json_node_get_value_type(node) != G_TYPE_STRING)
-		return NULL;
-	return json_node_get_string(node);
+	if (flag == SDT_INFO_REPORT_FLAG_UNKNOWN)
+		return NAN;
+	return flag == SDT_INFO_REPORT_FLAG_YES ? 1 : 0;
 }
 
 static void
@@ -87,12 +54,12 @@ sdt_metrics_counter(SdtProm *prom, const gchar *name, const gchar *help, gdouble
 	sdt_prom_add(prom, name, SDT_PROM_COUNTER, help, NULL, value);
 }
 
-/* a label value from a number member ("" when unknown) */
+/* a label value from a number ("" when unknown) */
 static gchar *
-sdt_metrics_label_num(JsonObject *obj, const gchar *path)
+sdt_metrics_label_num(gint64 value)
 {
-	gdouble v = sdt_metrics_num(obj, path);
-	return isfinite(v) ? g_strdup_printf("%" G_GINT64_FORMAT, (gint64) v) : g_strdup("");
+	return value != SDT_INFO_REPORT_UNKNOWN ? g_strdup_printf("%" G_GINT64_FORMAT, value)
+						: g_strdup("");
 }
 
 /* one of @states is 1, the others 0 (a state set); none known: no samples */
@@ -119,32 +86,32 @@ sdt_metrics_state_set(SdtProm *prom,
 
 /* the card's identity: one sample with the registers' words as labels */
 static void
-sdt_metrics_card_info(SdtProm *prom, JsonObject *card)
+sdt_metrics_card_info(SdtProm *prom, const SdtInfoReportCard *card)
 {
-	gdouble manfid = sdt_metrics_num(card, "manfid");
-	g_autofree gchar *mid =
-		isfinite(manfid) ? g_strdup_printf("0x%02x", (guint) manfid) : g_strdup("");
-	gdouble emmc_oemid = sdt_metrics_num(card, "emmc.oemid");
+	g_autofree gchar *mid = card->manfid != SDT_INFO_REPORT_UNKNOWN
+					? g_strdup_printf("0x%02x", (guint) card->manfid)
+					: g_strdup("");
+	gint64 emmc_oemid = card->emmc != NULL ? card->emmc->oemid : SDT_INFO_REPORT_UNKNOWN;
 	/* an eMMC's OID is one byte (card.emmc.oemid), an SD card's two characters */
-	g_autofree gchar *oemid =
-		sdt_metrics_str(card, "oemid") != NULL ? g_strdup(sdt_metrics_str(card, "oemid"))
-		: isfinite(emmc_oemid) ? g_strdup_printf("0x%02x", (guint) emmc_oemid)
-				       : NULL;
-	g_autofree gchar *app_class = sdt_metrics_label_num(card, "app_class");
-	g_autofree gchar *speed_class = sdt_metrics_label_num(card, "speed_class");
+	g_autofree gchar *oemid = card->oemid != NULL ? g_strdup(card->oemid)
+				  : emmc_oemid != SDT_INFO_REPORT_UNKNOWN
+					  ? g_strdup_printf("0x%02x", (guint) emmc_oemid)
+					  : NULL;
+	g_autofree gchar *app_class = sdt_metrics_label_num(card->app_class);
+	g_autofree gchar *speed_class = sdt_metrics_label_num(card->speed_class);
 	const gchar *labels[] = {
 		"device",
-		sdt_metrics_str(card, "device"),
+		card->device,
 		"type",
-		sdt_metrics_str(card, "type"),
+		card->type,
 		"manfid",
 		mid,
 		"oemid",
 		oemid,
 		"name",
-		sdt_metrics_str(card, "name"),
+		card->name,
 		"serial",
-		sdt_metrics_str(card, "serial"),
+		card->serial,
 		"app_class",
 		app_class,
 		"speed_class",
@@ -163,12 +130,11 @@ sdt_metrics_card_info(SdtProm *prom, JsonObject *card)
 
 /* an eMMC's own wear figures (EXT_CSD through sysfs: life_time, pre_eol_info) */
 static void
-sdt_metrics_emmc(SdtProm *prom, JsonObject *card)
+sdt_metrics_emmc(SdtProm *prom, const SdtInfoReportEmmc *emmc)
 {
 	static const gchar *const levels[] = {"normal", "warning", "urgent", "unknown", NULL};
-	JsonNode *emmc = sdt_metrics_member(card, "emmc");
 
-	if (emmc == NULL || !JSON_NODE_HOLDS_OBJECT(emmc))
+	if (emmc == NULL)
 		return;
 	for (guint i = 0; i < 2; i++) {
 		const gchar *labels[] = {"type", i == 0 ? "a" : "b", NULL};
@@ -179,16 +145,15 @@ sdt_metrics_emmc(SdtProm *prom, JsonObject *card)
 			"The eMMC's DEVICE_LIFE_TIME_EST_TYP_A/B (JEDEC: 1 = 0-10% of its rated "
 			"life used ... 10 = 90-100%, 11 = exceeded, 0 = not defined)",
 			labels,
-			sdt_metrics_num(card,
-					i == 0 ? "emmc.life_time_a.value"
-					       : "emmc.life_time_b.value"));
+			sdt_metrics_num(i == 0 ? emmc->life_time_a.value
+					       : emmc->life_time_b.value));
 	}
 	sdt_metrics_gauge(
 		prom,
 		"sdtuner_emmc_pre_eol_info",
 		"The eMMC's PRE_EOL_INFO (1 normal, 2 warning: 80% of the reserved blocks "
 		"used, 3 urgent, 0 not defined)",
-		sdt_metrics_num(card, "emmc.pre_eol.value"));
+		sdt_metrics_num(emmc->pre_eol));
 	sdt_metrics_state_set(
 		prom,
 		"sdtuner_emmc_wear",
@@ -196,57 +161,53 @@ sdt_metrics_emmc(SdtProm *prom, JsonObject *card)
 		"The eMMC's wear, the worst of its three figures: 1 for the level, 0 for "
 		"the others",
 		levels,
-		sdt_metrics_str(card, "emmc.wear"));
+		emmc->wear);
 }
 
 /* board and card from `info` */
 static void
-sdt_metrics_info(SdtProm *prom, JsonObject *info)
+sdt_metrics_info(SdtProm *prom, const SdtInfoReport *info)
 {
 	static const gchar *const cqe[] = {"enabled",
 					   "host-software-queue",
 					   "off",
 					   "unknown",
 					   NULL};
-	JsonNode *card_node = sdt_metrics_member(info, "card");
-	JsonObject *card = card_node != NULL && JSON_NODE_HOLDS_OBJECT(card_node)
-				   ? json_node_get_object(card_node)
-				   : NULL;
-	gdouble present = sdt_metrics_num(card, "present");
+	const SdtInfoReportCard *card = &info->card;
 
 	sdt_metrics_gauge(prom,
 			  "sdtuner_card_present",
 			  "1 when SD Tuner found the SD card (or eMMC), else 0",
-			  isfinite(present) ? present : 0);
-	if (present != 1)
+			  card->present ? 1 : 0);
+	if (!card->present)
 		return;
 	sdt_metrics_card_info(prom, card);
-	sdt_metrics_emmc(prom, card);
+	sdt_metrics_emmc(prom, card->emmc);
 	sdt_metrics_gauge(prom,
 			  "sdtuner_card_holds_system",
 			  "1 when / or /boot/firmware is on this card, 0 when the system boots "
 			  "from elsewhere (USB, NVMe)",
-			  sdt_metrics_num(card, "holds_system"));
+			  sdt_metrics_flag(card->holds_system));
 	sdt_metrics_gauge(prom,
 			  "sdtuner_card_capacity_bytes",
 			  "The card's capacity as its CSD register states it",
-			  sdt_metrics_num(card, "capacity_bytes"));
+			  sdt_metrics_num(card->capacity_bytes));
 	sdt_metrics_gauge(prom,
 			  "sdtuner_bus_requested_clock_hertz",
 			  "The SD clock the host asks for (debugfs ios \"clock\")",
-			  sdt_metrics_num(info, "bus.clock_hz"));
+			  sdt_metrics_num(info->bus.clock_hz));
 	sdt_metrics_gauge(prom,
 			  "sdtuner_bus_actual_clock_hertz",
 			  "The SD clock the host runs (debugfs ios \"actual clock\", or the kernel "
 			  "log's overclock line)",
-			  sdt_metrics_num(info, "bus.actual_clock_hz"));
+			  sdt_metrics_num(info->bus.actual_clock_hz));
 	sdt_metrics_state_set(
 		prom,
 		"sdtuner_bus_command_queue",
 		"state",
 		"Command queueing: 1 for the state the kernel reports, 0 for the others",
 		cqe,
-		sdt_metrics_str(info, "bus.cqe"));
+		info->bus.cqe);
 }
 
 /* a count or size of health: NaN when unknown */
@@ -314,26 +275,23 @@ sdt_metrics_health(SdtProm *prom, const SdtHealthReport *health)
 
 /* seconds since the epoch of an entry's "time", or NAN */
 static gdouble
-sdt_metrics_entry_time(JsonObject *entry)
+sdt_metrics_entry_time(const SdtHistoryEntry *entry)
 {
-	const gchar *text = sdt_metrics_str(entry, "time");
-	g_autoptr(GDateTime) t = text != NULL ? g_date_time_new_from_iso8601(text, NULL) : NULL;
+	g_autoptr(GDateTime) t = g_date_time_new_from_iso8601(entry->time, NULL);
 
 	if (t == NULL)
 		return NAN;
 	return (gdouble) g_date_time_to_unix(t) + g_date_time_get_microsecond(t) / 1e6;
 }
 
-/* the last entry of @kind in @history that @accept takes (NULL: any), or NULL */
-static JsonObject *
-sdt_metrics_last(JsonArray *history, const gchar *kind, gboolean (*accept)(JsonObject *))
+/* the last entry of @kind in @history, or NULL */
+static const SdtHistoryEntry *
+sdt_metrics_last(GPtrArray *history, const gchar *kind)
 {
-	for (guint i = history != NULL ? json_array_get_length(history) : 0; i > 0; i--) {
-		JsonNode *e = json_array_get_element(history, i - 1);
-		JsonObject *o = JSON_NODE_HOLDS_OBJECT(e) ? json_node_get_object(e) : NULL;
-		if (o != NULL && g_strcmp0(sdt_metrics_str(o, "kind"), kind) == 0 &&
-		    (accept == NULL || accept(o)))
-			return o;
+	for (guint i = history != NULL ? history->len : 0; i > 0; i--) {
+		const SdtHistoryEntry *e = g_ptr_array_index(history, i - 1);
+		if (g_strcmp0(e->kind, kind) == 0)
+			return e;
 	}
 	return NULL;
 }
@@ -372,12 +330,19 @@ sdt_metrics_bench_test(SdtProm *prom, const SdtBenchRecordTest *test)
 
 /* the last benchmark of the card itself (not a stand-in), as the history recorded it */
 static void
-sdt_metrics_bench(SdtProm *prom, JsonArray *history)
+sdt_metrics_bench(SdtProm *prom, GPtrArray *history)
 {
-	JsonObject *bench = sdt_metrics_last(history, "bench", sdt_ops_verify_record_on_card);
-	g_autoptr(SdtBenchRecord) record =
-		bench != NULL ? sdt_ops_verify_record_card_bench(bench) : NULL;
+	const SdtHistoryEntry *bench = NULL;
+	g_autoptr(SdtBenchRecord) record = NULL;
 
+	for (guint i = history != NULL ? history->len : 0; record == NULL && i > 0; i--) {
+		bench = g_ptr_array_index(history, i - 1);
+		if (g_strcmp0(bench->kind, SDT_HISTORY_ENTRY_KIND_BENCH) != 0)
+			continue;
+		record = sdt_history_entry_get_bench(bench, NULL);
+		if (record != NULL && record->target_stand_in)
+			g_clear_pointer(&record, sdt_bench_record_free);
+	}
 	if (record == NULL)
 		return;
 	sdt_metrics_gauge(prom,
@@ -403,13 +368,15 @@ sdt_metrics_bench(SdtProm *prom, JsonArray *history)
 
 /* the last verification after a reboot (keep, step down, undo) */
 static void
-sdt_metrics_verify(SdtProm *prom, JsonArray *history)
+sdt_metrics_verify(SdtProm *prom, GPtrArray *history)
 {
 	static const gchar *const decisions[] = {"keep", "step-down", "undo", NULL};
-	JsonObject *verify = sdt_metrics_last(history, "verify", NULL);
+	const SdtHistoryEntry *verify = sdt_metrics_last(history, SDT_HISTORY_ENTRY_KIND_VERIFY);
+	SdtHistoryEntryChange change;
 
 	if (verify == NULL)
 		return;
+	sdt_history_entry_get_change(verify, &change);
 	sdt_metrics_gauge(prom,
 			  "sdtuner_verification_timestamp_seconds",
 			  "When the last verification of a change decided, seconds since the epoch",
@@ -419,28 +386,27 @@ sdt_metrics_verify(SdtProm *prom, JsonArray *history)
 			      "decision",
 			      "The last verification's decision: 1 for it, 0 for the others",
 			      decisions,
-			      sdt_metrics_str(verify, "decision"));
+			      change.decision);
 }
 
-/* a check of the running card: not one of a card in a reader (issue 34: it has an
- * "identity") */
-static gboolean
-sdt_metrics_check_of_card(JsonObject *e)
-{
-	return !json_object_has_member(e, "identity");
-}
-
-/* the last authenticity check of the card; an entry the check result's codec
- * refuses (a member of the wrong type) is left out whole, as a benchmark is */
+/* the last authenticity check of the card (not one of a card in a reader, issue 34: it
+ * has an "identity"); an entry the check result's codec refuses (a member of the wrong
+ * type) is left out whole, as a benchmark is */
 static void
-sdt_metrics_check(SdtProm *prom, JsonArray *history)
+sdt_metrics_check(SdtProm *prom, GPtrArray *history)
 {
 	static const gchar *const verdicts[] = {"genuine", "fake", "undetermined", NULL};
-	JsonObject *check = sdt_metrics_last(history, "check", sdt_metrics_check_of_card);
-	g_autoptr(SdtCheckResult) result =
-		check != NULL ? sdt_check_result_from_json(check, NULL) : NULL;
+	const SdtHistoryEntry *check = NULL;
+	g_autoptr(SdtCheckResult) result = NULL;
 	gdouble real = NAN;
 
+	for (guint i = history != NULL ? history->len : 0; check == NULL && i > 0; i--) {
+		const SdtHistoryEntry *e = g_ptr_array_index(history, i - 1);
+		if (g_strcmp0(e->kind, SDT_HISTORY_ENTRY_KIND_CHECK) == 0 &&
+		    !sdt_history_entry_has_identity(e))
+			check = e;
+	}
+	result = check != NULL ? sdt_history_entry_get_check(check, NULL) : NULL;
 	if (result == NULL)
 		return;
 	sdt_metrics_gauge(prom,
@@ -473,9 +439,8 @@ sdt_ops_metrics(SdtContext *ctx, GError **error)
 {
 	g_autoptr(SdtInfo) info = NULL;
 	g_autoptr(SdtInfoReport) report = NULL;
-	g_autoptr(JsonNode) info_doc = NULL;
 	g_autoptr(SdtHealthReport) health = NULL;
-	g_autoptr(JsonArray) history = NULL;
+	g_autoptr(GPtrArray) history = NULL;
 	g_autoptr(SdtProm) prom = NULL;
 
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
@@ -484,15 +449,14 @@ sdt_ops_metrics(SdtContext *ctx, GError **error)
 	if (info == NULL)
 		return NULL;
 	report = sdt_info_to_report(info);
-	info_doc = sdt_info_report_to_json(report);
 	health = sdt_ops_health_report(ctx, error);
 	if (health == NULL)
 		return NULL;
 	/* a damaged entry is skipped, as `history` does */
-	history = sdt_history_list(ctx, NULL);
+	history = sdt_history_entries(ctx, NULL, NULL);
 	prom = sdt_prom_new();
-	sdt_metrics_info(prom, json_node_get_object(info_doc));
-	if (sdt_metrics_num(json_node_get_object(info_doc), "card.present") == 1)
+	sdt_metrics_info(prom, report);
+	if (report->card.present)
 		sdt_metrics_health(prom, health);
 	sdt_metrics_bench(prom, history);
 	sdt_metrics_check(prom, history);

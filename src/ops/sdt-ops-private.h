@@ -11,6 +11,8 @@
 #include "sdt-config-writer.h"
 #include "sdt-ops.h"
 #include "sdt-health-report.h"
+#include "sdt-history-entry.h"
+#include "sdt-history-report.h"
 #include "sdt-info.h"
 #include "sdt-recommend.h"
 #include "sdt-status-report.h"
@@ -58,12 +60,12 @@ void sdt_ops_facts_status(SdtVerifyStatusFacts *status,
 /*
  * What one apply reads once, at its start, and hands down (issue 36): this
  * boot's id (sdt_context_get_boot_id()) and the history before the change
- * (sdt_history_list()).  The running config.txt, the pending record, the
+ * (sdt_history_entries()).  The running config.txt, the pending record, the
  * history entry and the writer's journal all take them from here.
  */
 typedef struct {
 	const gchar *boot_id; /* NULL: unknown */
-	JsonArray *history;   /* oldest first; NULL: none or unreadable */
+	GPtrArray *history;   /* of SdtHistoryEntry, oldest first; NULL: none or unreadable */
 } SdtOpsApplyReads;
 
 /*
@@ -118,25 +120,26 @@ void sdt_ops_verify_record_add_status(SdtContext *ctx, SdtStatusReport *status);
 JsonObject *sdt_ops_history_card(SdtContext *ctx);
 
 /*
- * The "series" of `history --json` from its entries (oldest first): per card (the
+ * The "series" of `history --json` (the report's, nothing else filled in) from its
+ * entries (of SdtHistoryEntry, oldest first): per card (the
  * entries' "card.id"; one series with card null for runs that did not record it) and
  * per test, a point per benchmark of the card (never a stand-in's) with its value,
  * absolute spread and the change in force; SD Tuner's changes as markers.  @slot_id
  * (may be NULL) marks the series of the card in the slot ("in_slot").
  */
-JsonArray *sdt_ops_history_series(JsonArray *entries, const gchar *slot_id);
+SdtHistoryReport *sdt_ops_history_series(GPtrArray *entries, const gchar *slot_id);
 
 /*
  * The benchmark records (SdtBenchRecord) of @history's "bench" entries, oldest first; a
  * damaged entry (a member of the wrong type) is left out.  For health's trend and the
  * registers of health and check.
  */
-GPtrArray *sdt_ops_history_benches(JsonArray *history);
+GPtrArray *sdt_ops_history_benches(GPtrArray *history);
 
 /* health "checked_before": the device check in @history that the card of CID @cid and
  * @size_bytes is (sdt_ops_check_recognise()), or NULL */
 SdtHealthReportCheckedBefore *
-sdt_ops_check_checked_before(JsonArray *history, const gchar *cid, gint64 size_bytes);
+sdt_ops_check_checked_before(GPtrArray *history, const gchar *cid, gint64 size_bytes);
 
 /* ---- shared by bench, check, health, status and metrics ---- */
 
@@ -154,10 +157,10 @@ gchar *sdt_ops_check_journal_damaged_path(SdtContext *ctx);
  * (@match "cid"), else one without a CID (a card in a reader) of exactly @size_bytes
  * (@match "size": maybe this card).  NULL when none; the entry is @history's.
  */
-JsonObject *sdt_ops_check_recognise(JsonArray *history,
-				    const gchar *cid,
-				    gint64 size_bytes,
-				    const gchar **match);
+const SdtHistoryEntry *sdt_ops_check_recognise(GPtrArray *history,
+					       const gchar *cid,
+					       gint64 size_bytes,
+					       const gchar **match);
 
 /* the document of sdt_ops_health(), filled in (metrics reads it) */
 SdtHealthReport *sdt_ops_health_report(SdtContext *ctx, GError **error);

@@ -32,8 +32,6 @@ gchar *sdt_ops_verify_record_now_iso(SdtContext *ctx);
  * refuses it)
  */
 SdtBenchRecord *sdt_ops_verify_record_card_bench(JsonObject *bench);
-/* the same as a yes/no, for filters */
-gboolean sdt_ops_verify_record_on_card(JsonObject *bench);
 /*
  * The figures of a benchmark result as the decision compares them
  * (SdtVerifyPendingStateFigure: test, median, spread, unit); NULL when it has none

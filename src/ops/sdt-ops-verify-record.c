@@ -59,38 +59,35 @@ sdt_ops_verify_record_card_bench(JsonObject *bench)
 	return g_steal_pointer(&record);
 }
 
-gboolean
-sdt_ops_verify_record_on_card(JsonObject *bench)
-{
-	g_autoptr(SdtBenchRecord) record = sdt_ops_verify_record_card_bench(bench);
-	return record != NULL;
-}
-
 /* a history entry of a benchmark of the SD card itself */
 static SdtBenchRecord *
-sdt_ops_verify_entry_card_bench(JsonObject *e)
+sdt_ops_verify_entry_card_bench(const SdtHistoryEntry *e)
 {
-	if (g_strcmp0(json_object_get_string_member_with_default(e, "kind", ""), "bench") != 0)
+	g_autoptr(SdtBenchRecord) record = NULL;
+
+	if (g_strcmp0(e->kind, SDT_HISTORY_ENTRY_KIND_BENCH) != 0)
 		return NULL;
-	return sdt_ops_verify_record_card_bench(e);
+	record = sdt_history_entry_get_bench(e, NULL);
+	if (record == NULL || record->target_stand_in)
+		return NULL;
+	return g_steal_pointer(&record);
 }
 
 /* entry @e of the history was taken at or before @until_dt (NULL: any time) */
 static gboolean
-sdt_ops_verify_taken_by(JsonObject *e, GDateTime *until_dt)
+sdt_ops_verify_taken_by(const SdtHistoryEntry *e, GDateTime *until_dt)
 {
 	g_autoptr(GDateTime) t = NULL;
 
 	if (until_dt == NULL)
 		return TRUE;
-	t = g_date_time_new_from_iso8601(json_object_get_string_member_with_default(e, "time", ""),
-					 NULL);
+	t = g_date_time_new_from_iso8601(e->time, NULL);
 	return t != NULL && g_date_time_compare(t, until_dt) <= 0;
 }
 
 /* sdt_ops_verify_record_last_card_bench() in @history, as read (oldest first; NULL: none) */
 static GPtrArray *
-sdt_ops_verify_record_last_card_bench_in(JsonArray *history,
+sdt_ops_verify_record_last_card_bench_in(GPtrArray *history,
 					 const gchar *until,
 					 const gchar *config_sha256)
 {
@@ -99,21 +96,19 @@ sdt_ops_verify_record_last_card_bench_in(JsonArray *history,
 
 	if (until != NULL && until_dt == NULL)
 		return NULL;
-	for (guint i = history != NULL ? json_array_get_length(history) : 0; i > 0; i--) {
-		JsonNode *n = json_array_get_element(history, i - 1);
-		JsonObject *e = JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+	for (guint i = history != NULL ? history->len : 0; i > 0; i--) {
+		const SdtHistoryEntry *e = g_ptr_array_index(history, i - 1);
 		g_autoptr(SdtBenchRecord) record = NULL;
 		GPtrArray *figures;
 
-		if (e == NULL || !sdt_ops_verify_taken_by(e, until_dt))
+		if (!sdt_ops_verify_taken_by(e, until_dt))
 			continue;
 		record = sdt_ops_verify_entry_card_bench(e);
 		if (record == NULL)
 			continue;
 		/* measured under another config.txt (or an unknown one): not this one's figures */
 		if (config_sha256 != NULL &&
-		    g_strcmp0(json_object_get_string_member_with_default(e, "config_sha256", NULL),
-			      config_sha256) != 0)
+		    g_strcmp0(sdt_history_entry_get_config_sha256(e), config_sha256) != 0)
 			continue;
 		figures = sdt_ops_verify_record_bench_figures(record);
 		if (figures != NULL)
@@ -127,7 +122,7 @@ sdt_ops_verify_record_last_card_bench(SdtContext *ctx,
 				      const gchar *until,
 				      const gchar *config_sha256)
 {
-	g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
+	g_autoptr(GPtrArray) history = sdt_history_entries(ctx, NULL, NULL);
 
 	return sdt_ops_verify_record_last_card_bench_in(history, until, config_sha256);
 }
@@ -138,7 +133,7 @@ sdt_ops_verify_record_last_card_bench(SdtContext *ctx,
  * (@config_sha256).  Without them a warning says what the verification will do.
  */
 static GPtrArray *
-sdt_ops_verify_before(JsonArray *history,
+sdt_ops_verify_before(GPtrArray *history,
 		      const SdtVerifyChange *change,
 		      const gchar *config_sha256,
 		      GPtrArray *warnings)
@@ -243,15 +238,12 @@ sdt_ops_verify_status_pending(SdtContext *ctx, SdtStatusReport *status)
 SdtVerifyReport *
 sdt_ops_verify_record_last_entry(SdtContext *ctx)
 {
-	g_autoptr(JsonArray) history = sdt_history_list(ctx, NULL);
+	g_autoptr(GPtrArray) history = sdt_history_entries(ctx, NULL, NULL);
 
-	for (guint i = history != NULL ? json_array_get_length(history) : 0; i > 0; i--) {
-		JsonNode *e = json_array_get_element(history, i - 1);
-		JsonObject *o = JSON_NODE_HOLDS_OBJECT(e) ? json_node_get_object(e) : NULL;
-		if (o != NULL &&
-		    g_strcmp0(json_object_get_string_member_with_default(o, "kind", ""),
-			      "verify") == 0)
-			return sdt_verify_report_from_json(o, NULL);
+	for (guint i = history != NULL ? history->len : 0; i > 0; i--) {
+		const SdtHistoryEntry *e = g_ptr_array_index(history, i - 1);
+		if (g_strcmp0(e->kind, SDT_HISTORY_ENTRY_KIND_VERIFY) == 0)
+			return sdt_history_entry_get_verify(e, NULL);
 	}
 	return NULL;
 }

@@ -206,26 +206,8 @@ sdt_history_name_cmp(gconstpointer a, gconstpointer b)
 	return g_strcmp0(*(const gchar **) a, *(const gchar **) b);
 }
 
-JsonNode *
-sdt_history_parse_entry(const gchar *data, gsize len, GError **error)
-{
-	g_autoptr(SdtHistoryEntry) entry = NULL;
-
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-
-	entry = sdt_history_entry_parse_data(data, len, error);
-	return entry != NULL ? sdt_history_entry_to_json(entry) : NULL;
-}
-
-JsonArray *
-sdt_history_list(SdtContext *ctx, GError **error)
-{
-	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	return sdt_history_list_full(ctx, NULL, error);
-}
-
-JsonArray *
-sdt_history_list_full(SdtContext *ctx, GPtrArray *warnings, GError **error)
+GPtrArray *
+sdt_history_entries(SdtContext *ctx, GPtrArray *warnings, GError **error)
 {
 	g_autofree gchar *dir = NULL;
 	g_autoptr(GDir) d = NULL;
@@ -245,7 +227,7 @@ sdt_history_list_full(SdtContext *ctx, GPtrArray *warnings, GError **error)
 	d = g_dir_open(dir, 0, &error_local);
 	if (d == NULL) {
 		if (g_error_matches(error_local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-			return sdt_history_entry_list_to_json(entries);
+			return g_steal_pointer(&entries);
 		g_set_error(error,
 			    SDT_ERROR,
 			    SDT_ERROR_IO,
@@ -289,5 +271,5 @@ sdt_history_list_full(SdtContext *ctx, GPtrArray *warnings, GError **error)
 		}
 		g_ptr_array_add(entries, entry);
 	}
-	return sdt_history_entry_list_to_json(entries);
+	return g_steal_pointer(&entries);
 }

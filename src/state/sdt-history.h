@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sdt-context.h"
+#include "sdt-history-entry.h"
 
 G_BEGIN_DECLS
 
@@ -35,17 +36,11 @@ gboolean sdt_history_remove_entry(SdtContext *ctx, const gchar *name, GError **e
  */
 guint sdt_history_remove_stale(SdtContext *ctx, GError **error);
 
-/* all entries, oldest first; an empty or missing history is an empty array */
-JsonArray *sdt_history_list(SdtContext *ctx, GError **error);
-/* the same; each entry skipped as damaged adds a sentence to @warnings (may be NULL) */
-JsonArray *sdt_history_list_full(SdtContext *ctx, GPtrArray *warnings, GError **error);
-
 /*
- * One history entry from the bytes of its file: a JSON object with a "kind"
- * and a "time" string, whose members SD Tuner writes have the types it writes
- * them with (so that a reader never meets a string where it wants an object).
- * NULL with SDT_ERROR_INVALID_DATA and the reason otherwise.
+ * All entries (of SdtHistoryEntry*, sdt-history-entry.h), oldest first; an empty or
+ * missing history is an empty array.  Each entry skipped as damaged adds a sentence to
+ * @warnings (may be NULL).
  */
-JsonNode *sdt_history_parse_entry(const gchar *data, gsize len, GError **error);
+GPtrArray *sdt_history_entries(SdtContext *ctx, GPtrArray *warnings, GError **error);
 
 G_END_DECLS

@@ -21,8 +21,4 @@ G_BEGIN_DECLS
 SdtHistoryEntry *sdt_history_entry_from_json(JsonObject *obj, GError **error);
 SdtHistoryEntry *sdt_history_entry_parse(const gchar *text, GError **error);
 
-/* a bench entry's payload, read by the bench record's codec; NULL (and @error) for a
- * bad record */
-SdtBenchRecord *sdt_history_entry_get_bench(const SdtHistoryEntry *entry, GError **error);
-
 G_END_DECLS

@@ -29,9 +29,25 @@
 #define KEY_BOOT_ID       "boot_id"
 #define KEY_CARD          "card"
 #define KEY_IDENTITY      "identity"
+#define KEY_NEXT_ID       "next_id"
+#define KEY_ACTION        "action"
+#define KEY_WHAT          "what"
+#define KEY_DECISION      "decision"
+#define KEY_STAND_IN      "stand_in"
+#define KEY_NAME          "name"
+#define KEY_SERIAL        "serial"
+#define KEY_DEVICE        "device"
+#define KEY_SIZE_BYTES    "size_bytes"
+#define KEY_VENDOR        "vendor"
+#define KEY_MODEL         "model"
+#define KEY_BUS           "bus"
+#define KEY_SERIAL_OF     "serial_of"
+#define KEY_CID           "cid"
+#define KEY_CID_SERIAL    "cid_serial"
 
-#define KIND_BENCH "bench"
-#define KIND_CHECK "check"
+#define KIND_BENCH  SDT_HISTORY_ENTRY_KIND_BENCH
+#define KIND_CHECK  SDT_HISTORY_ENTRY_KIND_CHECK
+#define KIND_VERIFY SDT_HISTORY_ENTRY_KIND_VERIFY
 
 typedef enum {
 	SDT_HISTORY_ENTRY_STRING,
@@ -288,6 +304,135 @@ sdt_history_entry_get_bench(const SdtHistoryEntry *entry, GError **error)
 	g_return_val_if_fail(g_strcmp0(entry->kind, KIND_BENCH) == 0, NULL);
 
 	return sdt_bench_record_from_json(entry->doc, error);
+}
+
+SdtCheckResult *
+sdt_history_entry_get_check(const SdtHistoryEntry *entry, GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(entry != NULL, NULL);
+
+	g_return_val_if_fail(g_strcmp0(entry->kind, KIND_CHECK) == 0, NULL);
+
+	return sdt_check_result_from_json(entry->doc, error);
+}
+
+SdtVerifyReport *
+sdt_history_entry_get_verify(const SdtHistoryEntry *entry, GError **error)
+{
+	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+	g_return_val_if_fail(entry != NULL, NULL);
+
+	g_return_val_if_fail(g_strcmp0(entry->kind, KIND_VERIFY) == 0, NULL);
+
+	return sdt_verify_report_from_json(entry->doc, error);
+}
+
+/* the string member @name of @obj (may be NULL), NULL when absent or of another type */
+static const gchar *
+sdt_history_entry_str(JsonObject *obj, const gchar *name)
+{
+	JsonNode *n = obj != NULL ? json_object_get_member(obj, name) : NULL;
+
+	if (n == NULL || !JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING)
+		return NULL;
+	return json_node_get_string(n);
+}
+
+/* the object member @name of @obj (may be NULL), or NULL */
+static JsonObject *
+sdt_history_entry_obj(JsonObject *obj, const gchar *name)
+{
+	JsonNode *n = obj != NULL ? json_object_get_member(obj, name) : NULL;
+
+	return n != NULL && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+}
+
+const gchar *
+sdt_history_entry_get_boot_id(const SdtHistoryEntry *entry)
+{
+	g_return_val_if_fail(entry != NULL, NULL);
+	return sdt_history_entry_str(entry->doc, KEY_BOOT_ID);
+}
+
+const gchar *
+sdt_history_entry_get_config_sha256(const SdtHistoryEntry *entry)
+{
+	g_return_val_if_fail(entry != NULL, NULL);
+	return sdt_history_entry_str(entry->doc, KEY_CONFIG_SHA256);
+}
+
+void
+sdt_history_entry_get_change(const SdtHistoryEntry *entry, SdtHistoryEntryChange *change)
+{
+	g_return_if_fail(entry != NULL);
+	g_return_if_fail(change != NULL);
+
+	change->id = sdt_history_entry_str(entry->doc, KEY_ID);
+	change->what =
+		sdt_history_entry_str(sdt_history_entry_obj(entry->doc, KEY_ACTION), KEY_WHAT);
+	change->next_id = sdt_history_entry_str(entry->doc, KEY_NEXT_ID);
+	change->decision = sdt_history_entry_str(entry->doc, KEY_DECISION);
+}
+
+void
+sdt_history_entry_get_card(const SdtHistoryEntry *entry, SdtHistoryEntryCard *card)
+{
+	JsonObject *c;
+	JsonObject *target;
+
+	g_return_if_fail(entry != NULL);
+	g_return_if_fail(card != NULL);
+
+	c = sdt_history_entry_obj(entry->doc, KEY_CARD);
+	target = sdt_history_entry_obj(entry->doc, KEY_TARGET);
+	card->id = sdt_history_entry_str(c, KEY_ID);
+	card->name = sdt_history_entry_str(c, KEY_NAME);
+	card->serial = sdt_history_entry_str(c, KEY_SERIAL);
+	card->stand_in = target != NULL &&
+			 json_object_get_boolean_member_with_default(target, KEY_STAND_IN, FALSE);
+}
+
+JsonObject *
+sdt_history_entry_card_new(const gchar *id, const gchar *name, const gchar *serial)
+{
+	JsonObject *o = json_object_new();
+
+	json_object_set_string_member(o, KEY_ID, id);
+	json_object_set_string_member(o, KEY_NAME, name);
+	json_object_set_string_member(o, KEY_SERIAL, serial);
+	return o;
+}
+
+gboolean
+sdt_history_entry_has_identity(const SdtHistoryEntry *entry)
+{
+	g_return_val_if_fail(entry != NULL, FALSE);
+	return json_object_has_member(entry->doc, KEY_IDENTITY);
+}
+
+gboolean
+sdt_history_entry_get_identity(const SdtHistoryEntry *entry, SdtHistoryEntryIdentity *identity)
+{
+	JsonObject *id;
+
+	g_return_val_if_fail(entry != NULL, FALSE);
+	g_return_val_if_fail(identity != NULL, FALSE);
+
+	id = sdt_history_entry_obj(entry->doc, KEY_IDENTITY);
+	if (g_strcmp0(entry->kind, KIND_CHECK) != 0 || id == NULL)
+		return FALSE;
+	identity->verdict = sdt_history_entry_str(entry->doc, KEY_VERDICT);
+	identity->device = sdt_history_entry_str(id, KEY_DEVICE);
+	identity->size_bytes = json_object_get_int_member_with_default(id, KEY_SIZE_BYTES, -1);
+	identity->vendor = sdt_history_entry_str(id, KEY_VENDOR);
+	identity->model = sdt_history_entry_str(id, KEY_MODEL);
+	identity->serial = sdt_history_entry_str(id, KEY_SERIAL);
+	identity->bus = sdt_history_entry_str(id, KEY_BUS);
+	identity->serial_of = sdt_history_entry_str(id, KEY_SERIAL_OF);
+	identity->cid = sdt_history_entry_str(id, KEY_CID);
+	identity->cid_serial = sdt_history_entry_str(id, KEY_CID_SERIAL);
+	return TRUE;
 }
 
 /* the writing direction: the document as it was written or read */

@@ -8,6 +8,8 @@
 #include <json-glib/json-glib.h>
 
 #include "sdt-bench-record.h"
+#include "sdt-check-result.h"
+#include "sdt-verify-report.h"
 
 G_BEGIN_DECLS
 
@@ -54,5 +56,77 @@ JsonNode *sdt_history_entry_to_json(const SdtHistoryEntry *entry);
 gchar *sdt_history_entry_to_string(const SdtHistoryEntry *entry);
 /* the entries (of SdtHistoryEntry*) as the "entries" array of `history --json` */
 JsonArray *sdt_history_entry_list_to_json(GPtrArray *entries);
+
+/*
+ * Reading an entry: its kind's document through the kind's codec, or the members the
+ * readers of the history use, typed.  A member of another type than SD Tuner writes
+ * it with reads as not said (NULL, -1, FALSE), as those readers always took it.
+ */
+
+/* the kinds SD Tuner writes (SdtHistoryEntry.kind) */
+#define SDT_HISTORY_ENTRY_KIND_APPLY  "apply"
+#define SDT_HISTORY_ENTRY_KIND_REVERT "revert"
+#define SDT_HISTORY_ENTRY_KIND_VERIFY "verify"
+#define SDT_HISTORY_ENTRY_KIND_BENCH  "bench"
+#define SDT_HISTORY_ENTRY_KIND_CHECK  "check"
+
+/* a bench entry's payload, read by the bench record's codec; NULL (and @error) for a
+ * bad record */
+SdtBenchRecord *sdt_history_entry_get_bench(const SdtHistoryEntry *entry, GError **error);
+/* a check entry's payload, read by the check result's codec; NULL (and @error) for a
+ * bad result */
+SdtCheckResult *sdt_history_entry_get_check(const SdtHistoryEntry *entry, GError **error);
+/* a verify entry's payload, read by the verification's codec; NULL (and @error) */
+SdtVerifyReport *sdt_history_entry_get_verify(const SdtHistoryEntry *entry, GError **error);
+
+/* "boot_id": the boot a config change was made in; NULL: not said */
+const gchar *sdt_history_entry_get_boot_id(const SdtHistoryEntry *entry);
+/* "config_sha256": the config.txt a benchmark ran under; NULL: not said or unknown */
+const gchar *sdt_history_entry_get_config_sha256(const SdtHistoryEntry *entry);
+
+/* the change an apply, revert or verify entry records; the strings are the entry's,
+ * NULL: not said */
+typedef struct {
+	const gchar *id;       /* "id": the change applied, reverted or verified */
+	const gchar *what;     /* a verify's "action.what": "reverted", "stepped-down", ... */
+	const gchar *next_id;  /* a verify's "next_id": the step it stepped down to */
+	const gchar *decision; /* a verify's "decision": "keep", "step-down", "undo", ... */
+} SdtHistoryEntryChange;
+
+void sdt_history_entry_get_change(const SdtHistoryEntry *entry, SdtHistoryEntryChange *change);
+
+/* the card a bench entry measured ("card", "target.stand_in"); the strings are the
+ * entry's, NULL: not recorded */
+typedef struct {
+	const gchar *id; /* its CID in lower-case hex */
+	const gchar *name;
+	const gchar *serial;
+	gboolean stand_in; /* a stand-in directory, not the card */
+} SdtHistoryEntryCard;
+
+void sdt_history_entry_get_card(const SdtHistoryEntry *entry, SdtHistoryEntryCard *card);
+/* the "card" member of a bench entry, {id, name, serial}; @name, @serial NULL: null */
+JsonObject *sdt_history_entry_card_new(const gchar *id, const gchar *name, const gchar *serial);
+
+/* the card a device check checked ("identity", issue 34); the strings are the entry's,
+ * NULL: not said */
+typedef struct {
+	const gchar *verdict; /* the check's: "genuine", "fake", "undetermined" */
+	const gchar *device;  /* "sdb" */
+	gint64 size_bytes;    /* -1: not said */
+	const gchar *vendor;
+	const gchar *model;
+	const gchar *serial;
+	const gchar *bus;
+	const gchar *serial_of; /* "reader", "card" */
+	const gchar *cid;
+	const gchar *cid_serial;
+} SdtHistoryEntryIdentity;
+
+/* whether the entry has an "identity" member (null included): a device check's */
+gboolean sdt_history_entry_has_identity(const SdtHistoryEntry *entry);
+/* the identity of a check entry that has one (an object); FALSE for every other entry */
+gboolean sdt_history_entry_get_identity(const SdtHistoryEntry *entry,
+					SdtHistoryEntryIdentity *identity);
 
 G_END_DECLS

@@ -286,7 +286,7 @@ sdt_history_report_read_common(JsonObject *obj, const gchar *at, SdtHistoryRepor
 	sdt_history_report_note(e, ok, g_steal_pointer(&error));
 }
 
-void
+static void
 sdt_history_report_add_entry(SdtHistoryReport *report, JsonNode *node)
 {
 	SdtHistoryReportEntry *e;
@@ -373,6 +373,18 @@ sdt_history_report_from_json(JsonObject *obj, GError **error)
 	if (!sdt_history_report_read_series(series, r->series, &error_series))
 		g_debug("history series: %s", error_series->message);
 	return g_steal_pointer(&r);
+}
+
+void
+sdt_history_report_add_history_entry(SdtHistoryReport *report, const SdtHistoryEntry *entry)
+{
+	g_autoptr(JsonNode) node = NULL;
+
+	g_return_if_fail(report != NULL);
+	g_return_if_fail(entry != NULL);
+
+	node = sdt_history_entry_to_json(entry);
+	sdt_history_report_add_entry(report, node);
 }
 
 SdtHistoryReport *

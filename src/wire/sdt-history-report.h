@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sdt-bench-record.h"
+#include "sdt-history-entry.h"
 #include "sdt-verify-report.h"
 
 G_BEGIN_DECLS
@@ -114,8 +115,9 @@ SdtHistoryReport *sdt_history_report_new(void);
 void sdt_history_report_free(SdtHistoryReport *report);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtHistoryReport, sdt_history_report_free)
 
-/* appends the entry @node (referenced), read as the document's entries are */
-void sdt_history_report_add_entry(SdtHistoryReport *report, JsonNode *node);
+/* appends the history's @entry (its document referenced), read as the document's
+ * entries are */
+void sdt_history_report_add_history_entry(SdtHistoryReport *report, const SdtHistoryEntry *entry);
 
 SdtHistoryReportCard *
 sdt_history_report_card_new(const gchar *id, const gchar *name, const gchar *serial);

@@ -8,14 +8,14 @@
  * input is the content of one history entry file.  Properties checked on every
  * input:
  * - no crash and no GLib or json-glib critical or warning (they are made fatal);
- * - sdt_history_parse_entry() refuses the entry with an SDT_ERROR_INVALID_DATA
+ * - sdt_history_entry_parse_data() refuses the entry with an SDT_ERROR_INVALID_DATA
  *   message, or returns an object whose strings are valid UTF-8 and whose
  *   members the CLI's history listing reads can be read without a critical;
- * - sdt_history_list(), with the input as the only file of the history folder,
- *   never fails and returns exactly what sdt_history_parse_entry() accepted
+ * - sdt_history_entries(), with the input as the only file of the history folder,
+ *   never fails and returns exactly what sdt_history_entry_parse_data() accepted
  *   (a damaged entry is skipped);
  * - an accepted entry written by sdt_json_to_string() (pretty and compact, with
- *   its number rewriting) reads back through sdt_history_parse_entry() as an
+ *   its number rewriting) reads back through sdt_history_entry_parse_data() as an
  *   equal document (a number too large for a double, read as infinity, comes
  *   back as null).
  * Build and run with `tools/fuzz.sh history` (meson -Dfuzzing=true, clang).
@@ -53,6 +53,15 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	g_log_set_default_handler(fuzz_log_handler, NULL);
 	return 0;
+}
+
+/* the entry of @len bytes at @data as a JSON object, or NULL (and @error) */
+static JsonNode *
+fuzz_parse_entry(const gchar *data, gsize len, GError **error)
+{
+	g_autoptr(SdtHistoryEntry) entry = sdt_history_entry_parse_data(data, len, error);
+
+	return entry != NULL ? sdt_history_entry_to_json(entry) : NULL;
 }
 
 static void
@@ -145,13 +154,13 @@ static void
 fuzz_check_round_trip(JsonNode *entry, gboolean pretty)
 {
 	g_autofree gchar *text = sdt_json_to_string(entry, pretty);
-	g_autoptr(JsonNode) back = sdt_history_parse_entry(text, strlen(text), NULL);
+	g_autoptr(JsonNode) back = fuzz_parse_entry(text, strlen(text), NULL);
 
 	if (back == NULL || !fuzz_equal(entry, back))
 		abort();
 }
 
-/* one entry as sdt_history_parse_entry() returns it */
+/* one entry as sdt_history_entry_parse_data() returns it */
 static void
 fuzz_check_entry(JsonNode *entry, const GError *error)
 {
@@ -185,7 +194,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(GError) error_list = NULL;
 	g_autoptr(JsonNode) entry = NULL;
-	g_autoptr(JsonArray) list = NULL;
+	g_autoptr(GPtrArray) list = NULL;
 
 	if (size > 300 * 1024)
 		return 0;
@@ -193,16 +202,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_setup();
 
 	/* the entry parser on the raw bytes */
-	entry = sdt_history_parse_entry((const gchar *) data, size, &error);
+	entry = fuzz_parse_entry((const gchar *) data, size, &error);
 	fuzz_check_entry(entry, error);
 
 	/* the same bytes as a file of the history folder */
 	if (!g_file_set_contents(fuzz_entry, (const gchar *) data, (gssize) size, NULL))
 		abort();
-	list = sdt_history_list(fuzz_ctx, &error_list);
-	if (list == NULL || json_array_get_length(list) != (entry != NULL ? 1u : 0u))
+	list = sdt_history_entries(fuzz_ctx, NULL, &error_list);
+	if (list == NULL || list->len != (entry != NULL ? 1u : 0u))
 		abort();
-	if (entry != NULL && !json_node_equal(json_array_get_element(list, 0), entry))
-		abort();
+	if (entry != NULL) {
+		g_autoptr(JsonNode) listed = sdt_history_entry_to_json(g_ptr_array_index(list, 0));
+		if (!json_node_equal(listed, entry))
+			abort();
+	}
 	return 0;
 }

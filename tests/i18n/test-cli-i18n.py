@@ -82,7 +82,7 @@ with tempfile.TemporaryDirectory(prefix='sdt-cli-i18n-') as tmp:
         ok(not bad, f'qps: sdtunerctl {" ".join(args)}: nothing unmarked', '\n'.join(bad))
 
     # an error raised deep in the library, inside a sentence: a damaged history entry's
-    # reason (sdt_history_parse_entry()) is translated itself, not English in ⟦…(…)…⟧
+    # reason (sdt_history_entry_parse_data()) is translated itself, not English in ⟦…(…)…⟧
     root = make_root(tmp, 'qps-damaged')
     hist = os.path.join(root, 'var', 'lib', 'sd-tuner', 'history')
     os.makedirs(hist, exist_ok=True)

@@ -14,6 +14,15 @@
 #include "sdt-test-util.h"
 #include "sdt-ops.h"
 
+/* the history's entries as `history --json` lists them (sdt_history_entries()) */
+static JsonArray *
+test_history_json(SdtContext *ctx, GError **error)
+{
+	g_autoptr(GPtrArray) entries = sdt_history_entries(ctx, NULL, error);
+
+	return entries != NULL ? sdt_history_entry_list_to_json(entries) : NULL;
+}
+
 /*
  * sdt_ops_bench_run() finding the card's file system: the SD device chain
  * comes from UMockdevTestbed (this binary runs under umockdev-wrapper), the
@@ -91,7 +100,7 @@ static void
 fixture_assert_nothing_left(Fixture *fx)
 {
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonArray) history = sdt_history_list(fx->ctx, &error);
+	g_autoptr(JsonArray) history = test_history_json(fx->ctx, &error);
 	g_autofree gchar *state = sdt_context_get_state_dir(fx->ctx);
 	g_autoptr(GDir) dir = NULL;
 
@@ -142,7 +151,7 @@ test_bench_card_simulated_board(Fixture *fx, gconstpointer data)
 						     "stand_in"));
 	g_assert_nonnull(strstr(json_array_get_string_element(notes, 0), "/dev/mmcblk0p2"));
 
-	history = sdt_history_list(fx->ctx, &error);
+	history = test_history_json(fx->ctx, &error);
 	g_assert_no_error(error);
 	g_assert_cmpuint(json_array_get_length(history), ==, 1);
 }

@@ -290,30 +290,27 @@ test_ops_history_series_edges(void)
 static void
 test_ops_history_series_many(void)
 {
-	g_autoptr(JsonArray) entries = json_array_new();
-	g_autoptr(JsonArray) series = NULL;
+	g_autoptr(GPtrArray) entries =
+		g_ptr_array_new_with_free_func((GDestroyNotify) sdt_history_entry_free);
+	g_autoptr(SdtHistoryReport) report = NULL;
+	SdtHistoryReportSeries *series;
+	SdtHistoryReportTest *test;
 	gint64 start;
 
 	for (guint i = 0; i < 600; i++) {
 		g_autofree gchar *text =
 			test_history_bench(TEST_CARD_SLOT, i, 20.0 + i % 7, 3, FALSE);
-		g_autoptr(JsonNode) e = sdt_history_parse_entry(text, strlen(text), NULL);
+		SdtHistoryEntry *e = sdt_history_entry_parse_data(text, strlen(text), NULL);
 		g_assert_nonnull(e);
-		json_array_add_element(entries, g_steal_pointer(&e));
+		g_ptr_array_add(entries, e);
 	}
 	start = g_get_monotonic_time();
-	series = sdt_ops_history_series(entries, TEST_CARD_SLOT);
+	report = sdt_ops_history_series(entries, TEST_CARD_SLOT);
 	g_test_message("600 entries: series in %.1f ms", (g_get_monotonic_time() - start) / 1000.0);
-	g_assert_cmpuint(json_array_get_length(series), ==, 1);
-	g_assert_cmpuint(json_array_get_length(json_object_get_array_member(
-				 json_array_get_object_element(
-					 json_object_get_array_member(
-						 json_array_get_object_element(series, 0),
-						 "tests"),
-					 0),
-				 "points")),
-			 ==,
-			 600);
+	g_assert_cmpuint(report->series->len, ==, 1);
+	series = g_ptr_array_index(report->series, 0);
+	test = g_ptr_array_index(series->tests, 0);
+	g_assert_cmpuint(test->points->len, ==, 600);
 }
 
 /* the recognition rule (docs/DESIGN.md "A checked card's identity") on fixture entries:
@@ -341,10 +338,18 @@ test_ops_history_recognise(void)
 		"{\"kind\":\"bench\",\"time\":\"2026-01-06T00:00:00Z\"}"
 		"]";
 	g_autoptr(JsonNode) node = json_from_string(text, NULL);
-	JsonArray *history = json_node_get_array(node);
+	JsonArray *array = json_node_get_array(node);
+	g_autoptr(GPtrArray) history =
+		g_ptr_array_new_with_free_func((GDestroyNotify) sdt_history_entry_free);
 	const gchar *match = NULL;
-	JsonObject *e;
+	const SdtHistoryEntry *e;
 
+	for (guint i = 0; i < json_array_get_length(array); i++) {
+		g_autofree gchar *one = json_to_string(json_array_get_element(array, i), FALSE);
+		SdtHistoryEntry *entry = sdt_history_entry_parse_data(one, strlen(one), NULL);
+		g_assert_nonnull(entry);
+		g_ptr_array_add(history, entry);
+	}
 	/* CID match (its size would match a newer reader entry too: the CID wins) */
 	e = sdt_ops_check_recognise(history,
 				    "1B534D4A4431593730D27654A6A19C00",
@@ -352,7 +357,7 @@ test_ops_history_recognise(void)
 				    &match);
 	g_assert_nonnull(e);
 	g_assert_cmpstr(match, ==, "cid");
-	g_assert_cmpstr(json_object_get_string_member(e, "time"), ==, "2026-01-01T00:00:00Z");
+	g_assert_cmpstr(e->time, ==, "2026-01-01T00:00:00Z");
 	/* another CID, the size of a reader entry: maybe that card */
 	e = sdt_ops_check_recognise(history,
 				    "02544d5341303847049c7a5b8e00c600",
@@ -360,12 +365,12 @@ test_ops_history_recognise(void)
 				    &match);
 	g_assert_nonnull(e);
 	g_assert_cmpstr(match, ==, "size");
-	g_assert_cmpstr(json_object_get_string_member(e, "time"), ==, "2026-01-03T00:00:00Z");
+	g_assert_cmpstr(e->time, ==, "2026-01-03T00:00:00Z");
 	/* no CID read, the size of both the slot entry and a reader's: the reader's only */
 	e = sdt_ops_check_recognise(history, NULL, 31914983424, &match);
 	g_assert_nonnull(e);
 	g_assert_cmpstr(match, ==, "size");
-	g_assert_cmpstr(json_object_get_string_member(e, "time"), ==, "2026-01-02T00:00:00Z");
+	g_assert_cmpstr(e->time, ==, "2026-01-02T00:00:00Z");
 	/* the size of an entry with another card's CID: not that card */
 	e = sdt_ops_check_recognise(history,
 				    "02544d5341303847049c7a5b8e00c600",

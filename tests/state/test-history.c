@@ -15,6 +15,15 @@
 #include "sdt-ops.h"
 #include "sdt-test-config.h"
 
+/* the history's entries as `history --json` lists them (sdt_history_entries()) */
+static JsonArray *
+test_history_json(SdtContext *ctx, GError **error)
+{
+	g_autoptr(GPtrArray) entries = sdt_history_entries(ctx, NULL, error);
+
+	return entries != NULL ? sdt_history_entry_list_to_json(entries) : NULL;
+}
+
 /* sdt_ops_history()'s text, parsed: NULL with @error when the op failed */
 static JsonNode *
 test_ops_history_node(SdtContext *ctx, GError **error)
@@ -82,7 +91,7 @@ test_history_append_keeps_order_and_skips_damage(void)
 	junk = g_build_filename(root, "var/lib/sd-tuner/history/.0000-bench.json.XYZ123", NULL);
 	g_assert_true(g_file_set_contents(junk, "{}", -1, NULL));
 
-	list = sdt_history_list(ctx, &error);
+	list = test_history_json(ctx, &error);
 	g_assert_no_error(error);
 	g_assert_cmpuint(json_array_get_length(list), ==, 5);
 	for (guint i = 0; i < 5; i++) {
@@ -158,7 +167,7 @@ test_history_past_2038(void)
 		g_assert_no_error(error);
 	}
 
-	list = sdt_history_list(ctx, &error);
+	list = test_history_json(ctx, &error);
 	g_assert_no_error(error);
 	g_assert_cmpuint(json_array_get_length(list), ==, G_N_ELEMENTS(when) + 1);
 	g_assert_cmpint(json_object_get_int_member(json_array_get_object_element(list, 0), "n"),
@@ -214,7 +223,7 @@ test_history_stale_temp_files_removed(void)
 	g_assert_false(g_file_test(stale2, G_FILE_TEST_EXISTS));
 	g_assert_true(g_file_test(other, G_FILE_TEST_EXISTS));
 	g_assert_true(g_file_test(other2, G_FILE_TEST_EXISTS));
-	list = sdt_history_list(ctx, &error);
+	list = test_history_json(ctx, &error);
 	g_assert_no_error(error);
 	g_assert_cmpuint(json_array_get_length(list), ==, 1);
 
@@ -226,7 +235,7 @@ test_history_stale_temp_files_removed(void)
 	g_assert_false(g_file_test(stale1, G_FILE_TEST_EXISTS));
 	g_assert_true(g_file_test(other, G_FILE_TEST_EXISTS));
 	g_clear_pointer(&list, json_array_unref);
-	list = sdt_history_list(ctx, &error);
+	list = test_history_json(ctx, &error);
 	g_assert_cmpuint(json_array_get_length(list), ==, 1);
 	sdt_test_rm_rf(root);
 }
@@ -259,7 +268,7 @@ test_history_odd_files_skipped_subprocess(void)
 	g_string_append(padding, "\"}");
 	g_assert_true(g_file_set_contents(big, padding->str, -1, NULL));
 
-	list = sdt_history_list(ctx, &error);
+	list = test_history_json(ctx, &error);
 	g_assert_no_error(error);
 	g_assert_cmpuint(json_array_get_length(list), ==, 1);
 	g_assert_cmpstr(

@@ -146,13 +146,13 @@ test_history_entry(void)
 {
 	g_autoptr(GError) nul = NULL;
 	g_autoptr(GError) member = NULL;
-	g_autoptr(JsonNode) a = NULL;
-	g_autoptr(JsonNode) b = NULL;
+	g_autoptr(SdtHistoryEntry) a = NULL;
+	g_autoptr(SdtHistoryEntry) b = NULL;
 	const gchar *allowed[] = {"kind", NULL};
 
 	as_helper();
-	a = sdt_history_parse_entry("{\0}", 3, &nul);
-	b = sdt_history_parse_entry("{}", 2, &member);
+	a = sdt_history_entry_parse_data("{\0}", 3, &nul);
+	b = sdt_history_entry_parse_data("{}", 2, &member);
 	as_client();
 	g_assert_null(a);
 	g_assert_null(b);

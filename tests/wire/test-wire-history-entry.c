@@ -8,7 +8,8 @@
  * temporary root and folder written ROOT and /var/tmp/sd-tuner-bench), and a quick
  * benchmark in the VM (tests/data/bench/quick-run-history-entry.json).  Each reads back
  * byte for byte; each member the entry knows is refused by name when of the wrong type;
- * unknown members are kept; a bench entry's payload reads with the bench record's codec.
+ * unknown members are kept; a bench entry's payload reads with the bench record's codec,
+ * and the members the history's readers use read typed.
  */
 
 #include <string.h>
@@ -103,6 +104,59 @@ test_fields(void)
 	g_assert_no_error(error);
 	g_assert_cmpstr(r->profile, ==, "quick");
 	g_assert_cmpuint(r->tests->len, >, 0);
+}
+
+/* what the history's readers use, typed: a member of another type is not said */
+static void
+test_accessors(void)
+{
+	g_autofree gchar *text = wire_golden_read("history-entry-apply.json");
+	g_autofree gchar *stand_in_text = wire_golden_read("history-entry-bench-stand-in.json");
+	g_autoptr(SdtHistoryEntry) apply = sdt_history_entry_parse(text, NULL);
+	g_autoptr(SdtHistoryEntry) stand_in = sdt_history_entry_parse(stand_in_text, NULL);
+	g_autoptr(SdtHistoryEntry) verify = sdt_history_entry_parse(
+		"{\"kind\": \"verify\", \"time\": \"t\", \"id\": \"sd-overclock-100\", "
+		"\"decision\": \"step-down\", \"next_id\": \"sd-overclock-80\", "
+		"\"action\": {\"what\": \"stepped-down\"}, \"boot_id\": \"b1\"}",
+		NULL);
+	g_autoptr(SdtHistoryEntry) check = sdt_history_entry_parse(
+		"{\"kind\": \"check\", \"time\": \"t\", \"verdict\": \"fake\", "
+		"\"identity\": {\"device\": \"sdb\", \"size_bytes\": 31914983424, "
+		"\"bus\": \"usb\", \"cid\": null, \"vendor\": 7}}",
+		NULL);
+	g_autoptr(SdtHistoryEntry) slot = sdt_history_entry_parse(
+		"{\"kind\": \"check\", \"time\": \"t\", \"verdict\": \"genuine\", "
+		"\"identity\": null}",
+		NULL);
+	g_autoptr(SdtVerifyReport) report = NULL;
+	SdtHistoryEntryChange change;
+	SdtHistoryEntryCard card;
+	SdtHistoryEntryIdentity id;
+
+	sdt_history_entry_get_change(apply, &change);
+	g_assert_cmpstr(change.id, ==, "sd-overclock-100");
+	g_assert_null(change.what);
+	g_assert_null(sdt_history_entry_get_config_sha256(stand_in));
+	sdt_history_entry_get_card(stand_in, &card);
+	g_assert_true(card.stand_in);
+	g_assert_null(card.id);
+	sdt_history_entry_get_change(verify, &change);
+	g_assert_cmpstr(change.what, ==, "stepped-down");
+	g_assert_cmpstr(change.next_id, ==, "sd-overclock-80");
+	g_assert_cmpstr(change.decision, ==, "step-down");
+	g_assert_cmpstr(sdt_history_entry_get_boot_id(verify), ==, "b1");
+	report = sdt_history_entry_get_verify(verify, NULL);
+	g_assert_nonnull(report);
+	g_assert_true(sdt_history_entry_get_identity(check, &id));
+	g_assert_cmpstr(id.verdict, ==, "fake");
+	g_assert_cmpstr(id.device, ==, "sdb");
+	g_assert_cmpint(id.size_bytes, ==, 31914983424);
+	g_assert_null(id.cid);
+	g_assert_null(id.vendor);
+	g_assert_true(sdt_history_entry_has_identity(slot));
+	g_assert_false(sdt_history_entry_get_identity(slot, &id));
+	g_assert_false(sdt_history_entry_has_identity(apply));
+	g_assert_false(sdt_history_entry_get_identity(apply, &id));
 }
 
 /* an entry SD Tuner writes: the caller's object gets "kind" and "time" last */
@@ -219,6 +273,7 @@ main(int argc, char **argv)
 		g_test_add_data_func(refused, goldens[i], test_golden_refused);
 	}
 	g_test_add_func("/wire/history-entry/fields", test_fields);
+	g_test_add_func("/wire/history-entry/accessors", test_accessors);
 	g_test_add_func("/wire/history-entry/new", test_new);
 	g_test_add_func("/wire/history-entry/unknown", test_unknown);
 	g_test_add_func("/wire/history-entry/from-json", test_from_json);

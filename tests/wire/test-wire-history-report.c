@@ -167,10 +167,18 @@ test_older(void)
 	g_autoptr(SdtHistoryReport) r =
 		sdt_history_report_from_json(json_node_get_object(root), &error);
 
+	g_autoptr(JsonNode) node = NULL;
+	JsonObject *obj;
+
 	g_assert_no_error(error);
 	g_assert_cmpuint(r->entries->len, ==, 0);
 	g_assert_cmpuint(r->series->len, ==, 0);
 	g_assert_null(r->card_in_slot);
+	/* written back with every member of its own: empty arrays and a null card */
+	node = sdt_history_report_to_json(r);
+	obj = json_node_get_object(node);
+	g_assert_cmpuint(json_array_get_length(json_object_get_array_member(obj, "series")), ==, 0);
+	g_assert_true(json_object_get_null_member(obj, "card_in_slot"));
 }
 
 /* filled in as sdt_ops_history() fills it: null where unknown */
