@@ -222,6 +222,7 @@ static void
 sdt_ops_config_history(SdtContext *ctx, SdtConfigAnswerRevert *answer)
 {
 	g_autoptr(JsonObject) entry = json_object_new();
+	g_autoptr(SdtHistoryEntry) history = NULL;
 	g_autoptr(GError) error = NULL;
 
 	sdt_ops_config_set_string(entry, "id", answer->id);
@@ -234,7 +235,8 @@ sdt_ops_config_history(SdtContext *ctx, SdtConfigAnswerRevert *answer)
 	sdt_ops_facts_history_mark_boot(ctx, entry);
 	/* the change is made (the way back, never refused for its record); a
 	 * history entry that cannot be written is said in the answer (issue 33) */
-	if (!sdt_history_append(ctx, "revert", entry, &error)) {
+	history = sdt_history_entry_new("revert", NULL, entry);
+	if (!sdt_history_append(ctx, history, NULL, &error)) {
 		g_warning("%s", error->message);
 		g_ptr_array_add(answer->warnings,
 				sdt_ops_facts_history_lost_warning(error->message));
@@ -376,6 +378,7 @@ sdt_ops_apply_commit(SdtConfigWriter *writer,
 {
 	SdtOpsApplyCommit *c = data;
 	g_autoptr(JsonObject) entry = NULL;
+	g_autoptr(SdtHistoryEntry) history = NULL;
 
 	if (c->pending != NULL) {
 		g_free(c->pending->config_sha256);
@@ -397,7 +400,8 @@ sdt_ops_apply_commit(SdtConfigWriter *writer,
 					    trial,
 					    config_sha256,
 					    target_sha256);
-	if (!sdt_history_append_named(c->ctx, "apply", entry, &c->history_name, error)) {
+	history = sdt_history_entry_new("apply", NULL, entry);
+	if (!sdt_history_append(c->ctx, history, &c->history_name, error)) {
 		g_prefix_error(error,
 			       _("SD Tuner changed nothing: the history entry that records the "
 				 "change could not be saved: "));

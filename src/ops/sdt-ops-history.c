@@ -52,19 +52,10 @@ sdt_ops_history_detect_card(SdtContext *ctx)
 	return sdt_ops_history_slot_card(card);
 }
 
-JsonObject *
+SdtHistoryReportCard *
 sdt_ops_history_card(SdtContext *ctx)
 {
-	g_autoptr(SdtHistoryReportCard) card = sdt_ops_history_detect_card(ctx);
-	JsonObject *o;
-
-	if (card == NULL)
-		return NULL;
-	o = json_object_new();
-	json_object_set_string_member(o, "id", card->id);
-	json_object_set_string_member(o, "name", card->name);
-	json_object_set_string_member(o, "serial", card->serial);
-	return o;
+	return sdt_ops_history_detect_card(ctx);
 }
 
 static const gchar *

@@ -11,6 +11,7 @@
 #include "sdt-config-writer.h"
 #include "sdt-ops.h"
 #include "sdt-health-report.h"
+#include "sdt-history-report.h"
 #include "sdt-info.h"
 #include "sdt-recommend.h"
 #include "sdt-status-report.h"
@@ -113,9 +114,10 @@ void sdt_ops_verify_record_add_status(SdtContext *ctx, SdtStatusReport *status);
 
 /*
  * The card in the slot as the history records it with a benchmark ("card" of a bench
- * entry): {id (its CID in lower-case hex), name, serial}, or NULL without a card or CID.
+ * entry): its id (its CID in lower-case hex), name and serial, or NULL without a card or
+ * CID.
  */
-JsonObject *sdt_ops_history_card(SdtContext *ctx);
+SdtHistoryReportCard *sdt_ops_history_card(SdtContext *ctx);
 
 /*
  * The "series" of `history --json` from its entries (oldest first): per card (the
@@ -187,10 +189,10 @@ gdouble sdt_ops_bench_device_usb_ceiling(gdouble mbit_s);
  * @writes ("blank", "confirmed" or NULL) and @skip_note (taken: why the write tests were
  * skipped, or NULL).  Pure, for tests.
  */
-JsonNode *sdt_ops_bench_device_record(SdtBenchResult *result,
-				      SdtBenchTarget *target,
-				      const SdtDevice *d,
-				      const gchar *writes,
-				      gchar *skip_note);
+SdtBenchRecord *sdt_ops_bench_device_record(SdtBenchResult *result,
+					    SdtBenchTarget *target,
+					    const SdtDevice *d,
+					    const gchar *writes,
+					    gchar *skip_note);
 
 G_END_DECLS

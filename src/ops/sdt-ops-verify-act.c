@@ -249,6 +249,7 @@ gboolean
 sdt_ops_verify_act_history_append(SdtContext *ctx, SdtVerifyReport *entry, GError **error)
 {
 	g_autoptr(JsonNode) node = NULL;
+	g_autoptr(SdtHistoryEntry) history = NULL;
 	JsonObject *obj;
 	gboolean ok;
 
@@ -257,7 +258,8 @@ sdt_ops_verify_act_history_append(SdtContext *ctx, SdtVerifyReport *entry, GErro
 	node = sdt_verify_report_to_json(entry);
 	obj = json_node_get_object(node);
 	sdt_ops_facts_history_mark_boot(ctx, obj);
-	ok = sdt_history_append(ctx, "verify", obj, error);
+	history = sdt_history_entry_new("verify", NULL, obj);
+	ok = sdt_history_append(ctx, history, NULL, error);
 	/* the envelope the history gave it (boot, kind, time), saved or not */
 	if (json_object_has_member(obj, "boot_id")) {
 		g_free(entry->boot_id);

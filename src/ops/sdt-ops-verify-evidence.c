@@ -263,8 +263,11 @@ sdt_ops_verify_run_tests(SdtContext *ctx,
 			 GCancellable *gather)
 {
 	GError *local = NULL;
+	g_autoptr(SdtBenchRecord) record = NULL;
+	g_autoptr(SdtSoakReport) report = NULL;
 	g_autoptr(JsonNode) bench = NULL;
 	g_autoptr(JsonNode) soak = NULL;
+	SdtBenchConfig config;
 	SdtOpsVerifyProgress bp = {options, SDT_OPS_VERIFY_STAGE_BENCHMARK};
 	SdtOpsVerifyProgress sp = {options, SDT_OPS_VERIFY_STAGE_SOAK};
 	SdtBenchProgressFunc progress =
@@ -273,22 +276,26 @@ sdt_ops_verify_run_tests(SdtContext *ctx,
 		options->soak_seconds >= 0 ? options->soak_seconds : SDT_SOAK_DEFAULT_SECONDS;
 	g_autoptr(SdtBenchRecord) b = NULL;
 
-	bench = sdt_ops_bench(ctx, "standard", NULL, progress, &bp, gather, &local);
-	if (bench == NULL)
+	if (!sdt_bench_config_for_profile("standard", &config, &local))
 		return local;
+	record = sdt_ops_bench_run(ctx, &config, NULL, progress, &bp, gather, &local);
+	if (record == NULL)
+		return local;
+	bench = sdt_bench_record_to_json(record);
 	/* a simulated board's stand-in says nothing about the card */
 	b = sdt_ops_verify_record_card_bench(json_node_get_object(bench));
 	ev->after = b != NULL ? sdt_ops_verify_record_bench_figures(b) : NULL;
-	soak = sdt_ops_bench_soak(ctx,
-				  NULL,
-				  SDT_SOAK_DEFAULT_SIZE,
-				  soak_seconds,
-				  progress,
-				  &sp,
-				  gather,
-				  &local);
-	if (soak == NULL)
+	report = sdt_ops_bench_soak(ctx,
+				    NULL,
+				    SDT_SOAK_DEFAULT_SIZE,
+				    soak_seconds,
+				    progress,
+				    &sp,
+				    gather,
+				    &local);
+	if (report == NULL)
 		return local;
+	soak = sdt_soak_report_to_json(report);
 	sdt_ops_verify_soak(ev, sdt_ops_verify_obj(json_node_get_object(soak), "soak"));
 	return NULL;
 }

@@ -32,6 +32,7 @@
 
 #define KIND_BENCH "bench"
 #define KIND_CHECK "check"
+#define KIND_SOAK  "soak"
 
 typedef enum {
 	SDT_HISTORY_ENTRY_STRING,
@@ -83,16 +84,84 @@ sdt_history_entry_new(const gchar *kind, const gchar *time, JsonObject *doc)
 	SdtHistoryEntry *e;
 
 	g_return_val_if_fail(sdt_history_entry_kind_valid(kind), NULL);
-	g_return_val_if_fail(time != NULL, NULL);
 	g_return_val_if_fail(doc != NULL, NULL);
 
-	json_object_set_string_member(doc, KEY_KIND, kind);
-	json_object_set_string_member(doc, KEY_TIME, time);
 	e = g_new0(SdtHistoryEntry, 1);
 	e->kind = g_strdup(kind);
-	e->time = g_strdup(time);
 	e->doc = json_object_ref(doc);
+	if (time != NULL)
+		sdt_history_entry_stamp(e, time);
 	return e;
+}
+
+void
+sdt_history_entry_stamp(SdtHistoryEntry *entry, const gchar *time)
+{
+	g_return_if_fail(entry != NULL && time != NULL);
+
+	json_object_set_string_member(entry->doc, KEY_KIND, entry->kind);
+	json_object_set_string_member(entry->doc, KEY_TIME, time);
+	g_free(entry->time);
+	entry->time = g_strdup(time);
+}
+
+/* an entry of @kind around the document @node (taken), not yet stamped */
+static SdtHistoryEntry *
+sdt_history_entry_new_doc(const gchar *kind, JsonNode *node)
+{
+	g_autoptr(JsonNode) owned = node;
+
+	return sdt_history_entry_new(kind, NULL, json_node_get_object(owned));
+}
+
+/* @name: @value, or null */
+static void
+sdt_history_entry_set_string(JsonObject *o, const gchar *name, const gchar *value)
+{
+	if (value != NULL)
+		json_object_set_string_member(o, name, value);
+	else
+		json_object_set_null_member(o, name);
+}
+
+SdtHistoryEntry *
+sdt_history_entry_new_bench(const SdtBenchRecord *record)
+{
+	JsonNode *node;
+	JsonObject *doc;
+	JsonObject *card;
+
+	g_return_val_if_fail(record != NULL, NULL);
+
+	node = sdt_bench_record_to_json(record);
+	doc = json_node_get_object(node);
+	sdt_history_entry_set_string(doc, KEY_CONFIG_SHA256, record->config_sha256);
+	if (record->card_id == NULL) {
+		json_object_set_null_member(doc, KEY_CARD);
+	} else {
+		card = json_object_new();
+		sdt_history_entry_set_string(card, "id", record->card_id);
+		sdt_history_entry_set_string(card, "name", record->card_name);
+		sdt_history_entry_set_string(card, "serial", record->card_serial);
+		json_object_set_object_member(doc, KEY_CARD, card);
+	}
+	return sdt_history_entry_new_doc(KIND_BENCH, node);
+}
+
+SdtHistoryEntry *
+sdt_history_entry_new_check(const SdtCheckResult *result)
+{
+	g_return_val_if_fail(result != NULL, NULL);
+
+	return sdt_history_entry_new_doc(KIND_CHECK, sdt_check_result_to_json(result));
+}
+
+SdtHistoryEntry *
+sdt_history_entry_new_soak(const SdtSoakReport *report)
+{
+	g_return_val_if_fail(report != NULL, NULL);
+
+	return sdt_history_entry_new_doc(KIND_SOAK, sdt_soak_report_to_json(report));
 }
 
 void

@@ -8,6 +8,8 @@
 #include <json-glib/json-glib.h>
 
 #include "sdt-bench-record.h"
+#include "sdt-check-result.h"
+#include "sdt-soak-report.h"
 
 G_BEGIN_DECLS
 
@@ -23,7 +25,7 @@ G_BEGIN_DECLS
  */
 typedef struct {
 	gchar *kind;     /* lower-case letters and '-': "apply", "bench", "check", ... */
-	gchar *time;     /* ISO 8601 UTC, as written */
+	gchar *time;     /* ISO 8601 UTC, as written; NULL: not yet stamped (appended) */
 	JsonObject *doc; /* the whole entry, "kind" and "time" included */
 } SdtHistoryEntry;
 
@@ -35,9 +37,20 @@ gboolean sdt_history_entry_kind_valid(const gchar *kind);
 
 /*
  * A new entry of @kind at @time around @doc (referenced): @doc gets the "kind" and
- * "time" members (the caller's object changes, as the history always did).
+ * "time" members (the caller's object changes, as the history always did).  @time NULL:
+ * not yet stamped; sdt_history_append() stamps it.
  */
 SdtHistoryEntry *sdt_history_entry_new(const gchar *kind, const gchar *time, JsonObject *doc);
+/*
+ * The entries SD Tuner appends, each its kind's document as the codec writes it, not yet
+ * stamped: a benchmark of the card (with its own members, "config_sha256" and "card",
+ * null when unknown), a check (with what ops added: "registers", "identity"), a soak test.
+ */
+SdtHistoryEntry *sdt_history_entry_new_bench(const SdtBenchRecord *record);
+SdtHistoryEntry *sdt_history_entry_new_check(const SdtCheckResult *result);
+SdtHistoryEntry *sdt_history_entry_new_soak(const SdtSoakReport *report);
+/* gives @entry its "kind" and "time" members (after the document's), @time ISO 8601 UTC */
+void sdt_history_entry_stamp(SdtHistoryEntry *entry, const gchar *time);
 void sdt_history_entry_free(SdtHistoryEntry *entry);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtHistoryEntry, sdt_history_entry_free)
 
