@@ -218,7 +218,8 @@ sdt_ops_facts_status(SdtVerifyStatusFacts *status,
 	status->for_this_board = TRUE;
 }
 
-void
+/* the boot id as read (@boot_id NULL: unknown, no member) */
+static void
 sdt_ops_facts_history_set_boot(JsonObject *entry, const gchar *boot_id)
 {
 	if (boot_id != NULL)

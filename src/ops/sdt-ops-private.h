@@ -84,8 +84,6 @@ sdt_ops_facts_running_sha256_of(SdtContext *ctx, GBytes *config, const SdtOpsApp
 
 /* adds "boot_id", this boot's, to a history entry of a config change */
 void sdt_ops_facts_history_mark_boot(SdtContext *ctx, JsonObject *entry);
-/* the same with the boot id as read (@boot_id NULL: unknown, no member) */
-void sdt_ops_facts_history_set_boot(JsonObject *entry, const gchar *boot_id);
 /* the warning of an answer whose history entry could not be saved (@why: the error) */
 gchar *sdt_ops_facts_history_lost_warning(const gchar *why);
 

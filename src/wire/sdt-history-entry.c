@@ -30,9 +30,13 @@
 #define KEY_CARD          "card"
 #define KEY_IDENTITY      "identity"
 
-#define KIND_BENCH "bench"
-#define KIND_CHECK "check"
-#define KIND_SOAK  "soak"
+#define KIND_BENCH          "bench"
+#define KIND_CHECK          "check"
+#define KIND_SOAK           "soak"
+#define KIND_APPLY          "apply"
+#define KIND_REVERT         "revert"
+#define KIND_VERIFY         "verify"
+#define KEY_TRIAL_CANCELLED "trial_cancelled"
 
 typedef enum {
 	SDT_HISTORY_ENTRY_STRING,
@@ -105,7 +109,16 @@ sdt_history_entry_stamp(SdtHistoryEntry *entry, const gchar *time)
 	entry->time = g_strdup(time);
 }
 
-/* an entry of @kind around the document @node (taken), not yet stamped */
+/* an entry of @kind around the document @doc (taken), not yet stamped */
+static SdtHistoryEntry *
+sdt_history_entry_new_object(const gchar *kind, JsonObject *doc)
+{
+	g_autoptr(JsonObject) owned = doc;
+
+	return sdt_history_entry_new(kind, NULL, owned);
+}
+
+/* the same around the object @node (taken) holds */
 static SdtHistoryEntry *
 sdt_history_entry_new_doc(const gchar *kind, JsonNode *node)
 {
@@ -162,6 +175,59 @@ sdt_history_entry_new_soak(const SdtSoakReport *report)
 	g_return_val_if_fail(report != NULL, NULL);
 
 	return sdt_history_entry_new_doc(KIND_SOAK, sdt_soak_report_to_json(report));
+}
+
+/* the boot a change was made in, when known */
+static void
+sdt_history_entry_set_boot(JsonObject *doc, const gchar *boot_id)
+{
+	if (boot_id != NULL)
+		json_object_set_string_member(doc, KEY_BOOT_ID, boot_id);
+}
+
+SdtHistoryEntry *
+sdt_history_entry_new_apply(const SdtConfigAnswerApply *answer, const gchar *boot_id)
+{
+	JsonObject *doc;
+
+	g_return_val_if_fail(answer != NULL, NULL);
+
+	doc = json_object_new();
+	sdt_history_entry_set_string(doc, KEY_ID, answer->id);
+	sdt_history_entry_set_string(doc, KEY_PATH, answer->path);
+	sdt_history_entry_set_string(doc, KEY_BACKUP, answer->backup);
+	if (answer->trial)
+		json_object_set_boolean_member(doc, KEY_TRIAL, TRUE);
+	json_object_set_boolean_member(doc, KEY_CHANGED, answer->changed);
+	sdt_history_entry_set_boot(doc, boot_id);
+	return sdt_history_entry_new_object(KIND_APPLY, doc);
+}
+
+SdtHistoryEntry *
+sdt_history_entry_new_revert(const SdtConfigAnswerRevert *answer, const gchar *boot_id)
+{
+	JsonObject *doc;
+
+	g_return_val_if_fail(answer != NULL, NULL);
+
+	doc = json_object_new();
+	sdt_history_entry_set_string(doc, KEY_ID, answer->id);
+	sdt_history_entry_set_string(doc, KEY_PATH, answer->path);
+	sdt_history_entry_set_string(doc, KEY_BACKUP, answer->backup);
+	json_object_set_boolean_member(doc, KEY_TRIAL_CANCELLED, answer->trial_cancelled);
+	/* whether config.txt changed (a trial's cancel alone leaves it) */
+	if (answer->diff != NULL)
+		json_object_set_boolean_member(doc, KEY_CHANGED, *answer->diff != '\0');
+	sdt_history_entry_set_boot(doc, boot_id);
+	return sdt_history_entry_new_object(KIND_REVERT, doc);
+}
+
+SdtHistoryEntry *
+sdt_history_entry_new_verify(const SdtVerifyReport *report)
+{
+	g_return_val_if_fail(report != NULL, NULL);
+
+	return sdt_history_entry_new_doc(KIND_VERIFY, sdt_verify_report_to_json(report));
 }
 
 void

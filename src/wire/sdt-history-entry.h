@@ -9,7 +9,9 @@
 
 #include "sdt-bench-record.h"
 #include "sdt-check-result.h"
+#include "sdt-config-answer.h"
 #include "sdt-soak-report.h"
+#include "sdt-verify-report.h"
 
 G_BEGIN_DECLS
 
@@ -49,6 +51,18 @@ SdtHistoryEntry *sdt_history_entry_new(const gchar *kind, const gchar *time, Jso
 SdtHistoryEntry *sdt_history_entry_new_bench(const SdtBenchRecord *record);
 SdtHistoryEntry *sdt_history_entry_new_check(const SdtCheckResult *result);
 SdtHistoryEntry *sdt_history_entry_new_soak(const SdtSoakReport *report);
+/*
+ * SD Tuner's changes, each with the boot it was made in (@boot_id; NULL: unknown, not
+ * written): an apply ("id", "path", "backup", "trial" when TRUE, "changed" of @answer's),
+ * a revert ("id", "path", "backup", "trial_cancelled", and "changed" when @answer has a
+ * diff: whether config.txt changed), a verification's outcome (@report as it writes it;
+ * its boot_id is the report's).
+ */
+SdtHistoryEntry *sdt_history_entry_new_apply(const SdtConfigAnswerApply *answer,
+					     const gchar *boot_id);
+SdtHistoryEntry *sdt_history_entry_new_revert(const SdtConfigAnswerRevert *answer,
+					      const gchar *boot_id);
+SdtHistoryEntry *sdt_history_entry_new_verify(const SdtVerifyReport *report);
 /* gives @entry its "kind" and "time" members (after the document's), @time ISO 8601 UTC */
 void sdt_history_entry_stamp(SdtHistoryEntry *entry, const gchar *time);
 void sdt_history_entry_free(SdtHistoryEntry *entry);
