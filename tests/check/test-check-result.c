@@ -297,6 +297,12 @@ test_check_result_malformed(void)
 		{"{\"verdict\": \"fake\", \"write_cache\": {\"flushed_bytes\": 1, "
 		 "\"at_most_bytes\": \"32 MiB\"}}",
 		 "write_cache.at_most_bytes"},
+		/* what ops adds */
+		{"{\"verdict\": \"fake\", \"registers\": \"plausible\"}", "registers"},
+		{"{\"verdict\": \"fake\", \"identity\": \"sdb\"}", "identity"},
+		{"{\"verdict\": \"fake\", \"identity\": {\"size_bytes\": \"8 GB\"}}",
+		 "identity.size_bytes"},
+		{"{\"verdict\": \"fake\", \"identity\": {\"cid\": 1}}", "identity.cid"},
 	};
 
 	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
