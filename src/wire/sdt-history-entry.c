@@ -11,6 +11,7 @@
 
 #include "sdt-error.h"
 #include "sdt-history-entry-private.h"
+#include "sdt-verify-report-private.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"
 
