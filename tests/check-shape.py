@@ -18,8 +18,7 @@
     (LAYERS: the direct dependencies, as src/*/meson.build declares them),
     by their bare name (no path: the include path decides what is visible);
   - JSON is built and read (json-glib, sdt_json_*) only in src/wire/, the
-    codecs; the files of JSON_OUTSIDE_WIRE still do (the list only shrinks;
-    docs/ARCHITECTURE.md, "The wire layer");
+    codecs (docs/ARCHITECTURE.md, "The wire layer");
   - a public (non-static) function's name starts with its file's name
     (sdt-check-block.c: sdt_check_block_*, or sdt_check_block itself; main()
     is the one exception);
@@ -64,22 +63,8 @@ MAX_FOLDER = 20  # .c files in one folder of src/
 GUI_NEVER_LINKS = ('bench', 'check', 'platform', 'decide', 'state', 'ops', 'config/writer')
 
 # The wire layer (docs/ARCHITECTURE.md, "The wire layer"): JSON is built and read
-# only in src/wire/, where every document has one type and one codec. The files
-# below still build or read JSON themselves (issue 36 moves them onto the codecs);
-# a file that is not listed and uses json-glib or sdt_json_* fails the shape test,
-# and so does a listed file that no longer does (take it off the list: the list
-# only shrinks).
-JSON_OUTSIDE_WIRE = [
-    'src/cli/sdt-cli-ops.c',
-    'src/helper/sdt-benchmark-job.c',
-    'src/helper/sdt-daemon.c',
-    'src/ops/sdt-ops-bench.c',
-    'src/ops/sdt-ops-check.c',
-    'src/ops/sdt-ops-config.c',
-    'src/ops/sdt-ops-facts.c',
-    'src/ops/sdt-ops-verify-act.c',
-    'src/ops/sdt-ops-verify-evidence.c',
-]
+# only in src/wire/, where every document has one type and one codec; a .c file of
+# src/ elsewhere that uses json-glib or sdt_json_* fails the shape test (issue 36)
 # a call of json-glib or of the wire's JSON helpers, or a node-type macro
 JSON_USE_RE = re.compile(r'\b(json_\w+|sdt_json_\w+)\s*\(|\bJSON_NODE_\w+')
 
@@ -367,13 +352,9 @@ for path in files:
         uses = [i for i, line in enumerate(code_lines(lines)) if JSON_USE_RE.search(line)]
         if uses:
             json_outside.append(rel)
-        if uses and rel not in JSON_OUTSIDE_WIRE:
             problems.append(f'{rel}:{uses[0] + 1}: builds or reads JSON; JSON is built and read '
                             f'only in src/wire/ (docs/ARCHITECTURE.md, "The wire layer"): fill '
                             f'the document\'s type and encode it with its codec')
-        if not uses and rel in JSON_OUTSIDE_WIRE:
-            problems.append(f'{rel}: no longer builds or reads JSON: take it off '
-                            'JSON_OUTSIDE_WIRE in tests/check-shape.py')
     mod = module(path)
     folder = folder_of(path)
     if folder not in LAYERS:

@@ -157,13 +157,10 @@ sdt_check_json_result(SdtCheck *self)
 	return r;
 }
 
-JsonNode *
+SdtCheckResult *
 sdt_check_json_build(SdtCheck *self)
 {
-	g_autoptr(SdtCheckResult) result = NULL;
-
 	g_return_val_if_fail(self != NULL, NULL);
 
-	result = sdt_check_json_result(self);
-	return sdt_check_result_to_json(result);
+	return sdt_check_json_result(self);
 }

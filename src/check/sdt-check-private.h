@@ -11,6 +11,7 @@
 #include <gio/gio.h>
 
 #include "sdt-check-config.h"
+#include "sdt-check-result.h"
 #include "sdt-bench.h"
 #include "sdt-context.h"
 
@@ -358,7 +359,7 @@ gboolean sdt_check_full_device(SdtCheck *self, GError **error);
 /* the verdict ("genuine", "fake", "undetermined") with its reason, and the
  * figures: the check's result (sdt-check-result.h) as the JSON of
  * `sdtunerctl check --json` (docs/DESIGN.md), written by its codec */
-JsonNode *sdt_check_json_build(SdtCheck *self);
+SdtCheckResult *sdt_check_json_build(SdtCheck *self);
 
 /* ---- sdt-check-journal.c ---- */
 

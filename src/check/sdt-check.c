@@ -127,7 +127,7 @@ sdt_check_start(const gchar *const *dirs, gint *lock, GError **error)
 	return TRUE;
 }
 
-JsonNode *
+SdtCheckResult *
 sdt_check_run(const gchar *dir,
 	      const SdtCheckConfig *config,
 	      SdtBenchProgressFunc progress,
@@ -136,7 +136,7 @@ sdt_check_run(const gchar *dir,
 	      GError **error)
 {
 	SdtCheck self;
-	JsonNode *node = NULL;
+	SdtCheckResult *result = NULL;
 	gint lock = -1;
 
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
@@ -194,11 +194,11 @@ sdt_check_run(const gchar *dir,
 			self.n_left,
 			self.n_spots,
 			self.top_done ? "done" : "not run");
-		node = sdt_check_json_build(&self);
+		result = sdt_check_json_build(&self);
 	}
 	sdt_check_block_clear(&self);
 	sdt_check_run_unlock(config->journal_dirs, lock);
-	return node;
+	return result;
 }
 
 gboolean

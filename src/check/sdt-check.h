@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "sdt-check-config.h"
+#include "sdt-check-result.h"
 #include "sdt-bench.h"
 #include "sdt-context.h"
 
@@ -45,14 +46,14 @@ G_BEGIN_DECLS
  * (NotSupported), read-only (ReadOnly), too little free space (NoSpace), a
  * card that is mounted, held or the system disk (Busy, NotSupported).
  * Cancelling stops it within about 200 ms and removes the reserved file.
- * Returns the JSON of `sdtunerctl check --json` (docs/DESIGN.md).
+ * Returns the result of `sdtunerctl check --json` (docs/DESIGN.md, sdt-check-result.h).
  */
-JsonNode *sdt_check_run(const gchar *dir,
-			const SdtCheckConfig *config,
-			SdtBenchProgressFunc progress,
-			gpointer user_data,
-			GCancellable *cancellable,
-			GError **error);
+SdtCheckResult *sdt_check_run(const gchar *dir,
+			      const SdtCheckConfig *config,
+			      SdtBenchProgressFunc progress,
+			      gpointer user_data,
+			      GCancellable *cancellable,
+			      GError **error);
 
 /* what sdt_ops_bench_card_dir() found on the SD card */
 typedef struct {

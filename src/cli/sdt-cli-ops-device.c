@@ -72,7 +72,7 @@ sdt_cli_ops_device_check(SdtCli *cli,
 {
 	SdtCliUserProgress user = {progress, user_data};
 	gpointer before;
-	JsonNode *node;
+	g_autoptr(SdtCheckResult) result = NULL;
 
 	if (confirm == NULL)
 		return sdt_cli_ops_job(cli,
@@ -95,17 +95,18 @@ sdt_cli_ops_device_check(SdtCli *cli,
 					      error);
 	before = sdt_l10n_english_begin();
 	/* in-process (--root: root, the tests' loop devices) a stand-in too */
-	node = sdt_ops_check_device(cli->ctx,
-				    mode,
-				    device,
-				    confirm,
-				    TRUE,
-				    sdt_cli_ops_user_progress_cb,
-				    &user,
-				    cancellable,
-				    error);
+	result = sdt_ops_check_device(cli->ctx,
+				      mode,
+				      device,
+				      confirm,
+				      TRUE,
+				      sdt_cli_ops_user_progress_cb,
+				      &user,
+				      cancellable,
+				      error);
 	sdt_l10n_english_end(before);
-	return sdt_cli_ops_local(node, error);
+	return sdt_cli_ops_local(result != NULL ? sdt_check_result_to_string(result, TRUE) : NULL,
+				 error);
 }
 
 gchar *
@@ -120,7 +121,7 @@ sdt_cli_ops_device_bench(SdtCli *cli,
 {
 	SdtCliUserProgress user = {progress, user_data};
 	gpointer before;
-	JsonNode *node;
+	g_autoptr(SdtBenchRecord) record = NULL;
 
 	if (cli->ctx == NULL)
 		/* the helper's StartBenchmark on a whole card, the check-device action */
@@ -135,15 +136,16 @@ sdt_cli_ops_device_bench(SdtCli *cli,
 					      error);
 	before = sdt_l10n_english_begin();
 	/* in-process (--root: root, the tests' loop devices) a disk that is not removable too */
-	node = sdt_ops_bench_device(cli->ctx,
-				    profile,
-				    device,
-				    confirm,
-				    TRUE,
-				    sdt_cli_ops_user_progress_cb,
-				    &user,
-				    cancellable,
-				    error);
+	record = sdt_ops_bench_device(cli->ctx,
+				      profile,
+				      device,
+				      confirm,
+				      TRUE,
+				      sdt_cli_ops_user_progress_cb,
+				      &user,
+				      cancellable,
+				      error);
 	sdt_l10n_english_end(before);
-	return sdt_cli_ops_local(node, error);
+	return sdt_cli_ops_local(record != NULL ? sdt_bench_record_to_string(record, TRUE) : NULL,
+				 error);
 }

@@ -16,9 +16,9 @@ G_BEGIN_DECLS
  * to its end.  Private to src/cli.
  */
 
-/* a result read in this process (@node taken): its text as `--json` prints it, valid
- * UTF-8 as over the bus; NULL: NULL, and @error's message made valid UTF-8 */
-gchar *sdt_cli_ops_local(JsonNode *node, GError **error);
+/* a result made in this process (@text taken: its codec's text, as `--json` prints it),
+ * returned; NULL: NULL, and @error's message made valid UTF-8 as over the bus */
+gchar *sdt_cli_ops_local(gchar *text, GError **error);
 
 /* a progress callback of library code running in English: it shows in the user's;
  * @data is an SdtCliUserProgress */

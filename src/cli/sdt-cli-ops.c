@@ -23,7 +23,7 @@
 #include "sdt-client.h"
 #include "sdt-dbus-generated.h"
 #include "sdt-error.h"
-#include "sdt-json.h"
+#include "sdt-verify-report.h"
 #include "sdt-utf8.h"
 #include "sdt-health.h"
 
@@ -48,19 +48,42 @@ sdt_cli_ops_helper_missing(SdtCli *cli)
 	return cli->ctx == NULL && cli->bus != NULL && ((SdtCliBus *) cli->bus)->helper_missing;
 }
 
-/* a result read in this process: what it prints is valid UTF-8, as over the bus */
+/* a result made in this process (its codec's text, valid UTF-8): the error's message
+ * is too, as over the bus */
 gchar *
-sdt_cli_ops_local(JsonNode *node, GError **error)
+sdt_cli_ops_local(gchar *text, GError **error)
 {
-	g_autoptr(JsonNode) owned = node;
+	if (text == NULL && error != NULL)
+		sdt_utf8_sanitize_error(*error);
+	return text;
+}
 
-	if (owned == NULL) {
-		if (error != NULL)
-			sdt_utf8_sanitize_error(*error);
-		return NULL;
+/*
+ * A job's result (@text, its document's compact text: the helper's answer, or one made
+ * in this process) as `--json` prints it: read back by the document's codec, so an
+ * answer is checked, and written by it.  The document is the job's: StartCheck a check
+ * result, StartVerify a verify report, StartSoak and the profile "soak" a soak report,
+ * StartBenchmark a bench record.
+ */
+static gchar *
+sdt_cli_ops_job_text(const gchar *method, const gchar *arg, const gchar *text, GError **error)
+{
+	if (g_strcmp0(method, "StartCheck") == 0) {
+		g_autoptr(SdtCheckResult) r = sdt_check_result_parse(text, error);
+		return r != NULL ? sdt_check_result_to_string(r, TRUE) : NULL;
 	}
-	sdt_json_sanitize_utf8(owned);
-	return sdt_json_to_string(owned, TRUE);
+	if (g_strcmp0(method, "StartVerify") == 0) {
+		g_autoptr(SdtVerifyReport) r = sdt_verify_report_parse(text, error);
+		return r != NULL ? sdt_verify_report_to_string(r) : NULL;
+	}
+	if (g_strcmp0(method, "StartSoak") == 0 || g_strcmp0(arg, "soak") == 0) {
+		g_autoptr(SdtSoakReport) r = sdt_soak_report_parse(text, error);
+		return r != NULL ? sdt_soak_report_to_string(r, TRUE) : NULL;
+	}
+	{
+		g_autoptr(SdtBenchRecord) r = sdt_bench_record_parse(text, error);
+		return r != NULL ? sdt_bench_record_to_string(r, TRUE) : NULL;
+	}
 }
 
 /*
@@ -305,24 +328,6 @@ sdt_cli_ops_shutdown(SdtCli *cli)
 	cli->bus = NULL;
 }
 
-static JsonNode *
-sdt_cli_ops_parse(const gchar *json, GError **error)
-{
-	g_autoptr(GError) error_local = NULL;
-	g_autoptr(JsonNode) node = json_from_string(json, &error_local);
-
-	if (node == NULL || !JSON_NODE_HOLDS_OBJECT(node)) {
-		g_set_error(error,
-			    SDT_ERROR,
-			    SDT_ERROR_INVALID_DATA,
-			    /* Translators: %s is a parser message */
-			    _("sd-tuner-helper sent a reply that is not a JSON object: %s"),
-			    error_local != NULL ? error_local->message : _("not an object"));
-		return NULL;
-	}
-	return g_steal_pointer(&node);
-}
-
 static GVariant *
 sdt_cli_ops_options(gboolean trial)
 {
@@ -563,10 +568,8 @@ sdt_cli_ops_run_job(SdtCli *cli,
 		sdt_cli_ops_fixup_error(cli, &w.error);
 		g_propagate_error(error, g_steal_pointer(&w.error));
 	} else {
-		/* checked, and printed as a result read in this process is */
-		JsonNode *node = sdt_cli_ops_parse(w.result, error);
-
-		text = node != NULL ? sdt_cli_ops_local(node, NULL) : NULL;
+		/* checked, and printed as a result made in this process is */
+		text = sdt_cli_ops_job_text(method, arg, w.result, error);
 	}
 	g_free(w.result);
 	g_main_loop_unref(w.loop);
@@ -582,7 +585,7 @@ typedef struct {
 } SdtCliOpsJob;
 
 /* in-process (--root: root, the tests' loop devices) a disk that is not removable too */
-static JsonNode *
+static gchar *
 sdt_cli_ops_check_device_local(SdtContext *ctx,
 			       const gchar *mode,
 			       const gchar *device,
@@ -591,15 +594,17 @@ sdt_cli_ops_check_device_local(SdtContext *ctx,
 			       GCancellable *cancellable,
 			       GError **error)
 {
-	return sdt_ops_check_device(ctx,
-				    mode,
-				    device,
-				    NULL,
-				    TRUE,
-				    progress,
-				    user_data,
-				    cancellable,
-				    error);
+	g_autoptr(SdtCheckResult) result = sdt_ops_check_device(ctx,
+								mode,
+								device,
+								NULL,
+								TRUE,
+								progress,
+								user_data,
+								cancellable,
+								error);
+
+	return result != NULL ? sdt_check_result_to_string(result, FALSE) : NULL;
 }
 
 static const SdtCliOpsJob sdt_cli_ops_jobs[] = {
@@ -623,7 +628,6 @@ sdt_cli_ops_job(SdtCli *cli,
 {
 	const SdtCliOpsJob *how;
 	GVariant *options = NULL;
-	JsonNode *node;
 	gchar *text;
 
 	g_return_val_if_fail((guint) job < G_N_ELEMENTS(sdt_cli_ops_jobs), NULL);
@@ -632,15 +636,18 @@ sdt_cli_ops_job(SdtCli *cli,
 		SdtCliUserProgress user = {progress, user_data};
 		gpointer before = sdt_l10n_english_begin();
 
-		node = how->local(cli->ctx,
-				  arg,
-				  dir,
-				  sdt_cli_ops_user_progress_cb,
-				  &user,
-				  cancellable,
-				  error);
+		g_autofree gchar *compact = how->local(cli->ctx,
+						       arg,
+						       dir,
+						       sdt_cli_ops_user_progress_cb,
+						       &user,
+						       cancellable,
+						       error);
+
 		sdt_l10n_english_end(before);
-		return sdt_cli_ops_local(node, error);
+		if (compact == NULL)
+			return sdt_cli_ops_local(NULL, error);
+		return sdt_cli_ops_job_text(how->method, arg, compact, error);
 	}
 	if (dir != NULL && how->dir_refused != NULL) {
 		g_set_error_literal(error,
@@ -686,8 +693,8 @@ sdt_cli_ops_soak(SdtCli *cli,
 {
 	SdtCliUserProgress user = {progress, user_data};
 	g_auto(GVariantBuilder) builder = G_VARIANT_BUILDER_INIT(G_VARIANT_TYPE_VARDICT);
+	g_autoptr(SdtSoakReport) report = NULL;
 	gpointer before;
-	JsonNode *node;
 	gchar *text;
 
 	if (cli->ctx == NULL) {
@@ -714,16 +721,17 @@ sdt_cli_ops_soak(SdtCli *cli,
 		return text;
 	}
 	before = sdt_l10n_english_begin();
-	node = sdt_ops_bench_soak(cli->ctx,
-				  dir,
-				  size,
-				  seconds,
-				  sdt_cli_ops_user_progress_cb,
-				  &user,
-				  cancellable,
-				  error);
+	report = sdt_ops_bench_soak(cli->ctx,
+				    dir,
+				    size,
+				    seconds,
+				    sdt_cli_ops_user_progress_cb,
+				    &user,
+				    cancellable,
+				    error);
 	sdt_l10n_english_end(before);
-	return sdt_cli_ops_local(node, error);
+	return sdt_cli_ops_local(report != NULL ? sdt_soak_report_to_string(report, TRUE) : NULL,
+				 error);
 }
 
 /* a verify job's Phase back to its stage */

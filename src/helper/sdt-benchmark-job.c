@@ -11,7 +11,6 @@
 #include "sdt-check.h"
 #include "sdt-error.h"
 #include "sdt-inhibit.h"
-#include "sdt-json.h"
 #include "sdt-utf8.h"
 
 /* property updates reach the bus at most this often (plus one per phase) */
@@ -148,7 +147,7 @@ sdt_benchmark_job_thread(GTask *task,
 {
 	SdtBenchmarkJob *self = SDT_BENCHMARK_JOB(source_object);
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) result = NULL;
+	gchar *result = NULL;
 
 	if (self->run != NULL)
 		result = self->run(self->ctx,
@@ -168,7 +167,13 @@ sdt_benchmark_job_thread(GTask *task,
 				    cancellable,
 				    &error);
 
-	sdt_json_task_return(task, result, g_steal_pointer(&error));
+	/* the document's text from its codec, or the error with a valid UTF-8 message */
+	if (result == NULL) {
+		sdt_utf8_sanitize_error(error);
+		g_task_return_error(task, g_steal_pointer(&error));
+		return;
+	}
+	g_task_return_pointer(task, result, g_free);
 }
 
 static void
@@ -371,16 +376,6 @@ sdt_benchmark_job_new(SdtContext *ctx,
 	sdt_job_set_progress(SDT_JOB(self), 0.0);
 	sdt_job_set_rate(SDT_JOB(self), 0.0);
 	return self;
-}
-
-JsonNode *
-sdt_benchmark_job_result_from_text(gchar *text, GError **error)
-{
-	g_autofree gchar *owned = text;
-
-	if (owned == NULL)
-		return NULL;
-	return sdt_json_reader_parse(owned, error);
 }
 
 SdtBenchmarkJob *

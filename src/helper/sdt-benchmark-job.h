@@ -35,23 +35,18 @@ SdtBenchmarkJob *sdt_benchmark_job_new(SdtContext *ctx,
 				       SdtOpsJobFunc func);
 /*
  * A job that is not sdt_ops_bench() or sdt_ops_check() (issue 32: the soak test,
- * verify): @run gets @data and the rest as an SdtOpsJobFunc; @why is the reason
+ * verify): @run gets @data and the rest as an SdtOpsJobFunc (its result, as theirs, its
+ * document's text from the codec, which the job carries as it is); @why is the reason
  * the job gives logind for holding off a shutdown (English, static).
  */
-typedef JsonNode *(*SdtBenchmarkJobRunFunc)(SdtContext *ctx,
-					    const gchar *profile,
-					    const gchar *dir,
-					    gpointer data,
-					    SdtBenchProgressFunc progress,
-					    gpointer user_data,
-					    GCancellable *cancellable,
-					    GError **error);
-/*
- * The result of a run whose operation answers with its document's text (src/wire:
- * verify) as the job carries it: @text (taken) read back, NULL with @error when
- * @text is NULL (@error set by the operation) or not a JSON object.
- */
-JsonNode *sdt_benchmark_job_result_from_text(gchar *text, GError **error);
+typedef gchar *(*SdtBenchmarkJobRunFunc)(SdtContext *ctx,
+					 const gchar *profile,
+					 const gchar *dir,
+					 gpointer data,
+					 SdtBenchProgressFunc progress,
+					 gpointer user_data,
+					 GCancellable *cancellable,
+					 GError **error);
 SdtBenchmarkJob *sdt_benchmark_job_new_full(SdtContext *ctx,
 					    const gchar *profile,
 					    const gchar *dir,

@@ -20,7 +20,7 @@ typedef struct {
 	gdouble seconds;
 } SdtDaemonSoak;
 
-static JsonNode *
+static gchar *
 sdt_daemon_soak_run(SdtContext *ctx,
 		    const gchar *profile,
 		    const gchar *dir,
@@ -31,15 +31,16 @@ sdt_daemon_soak_run(SdtContext *ctx,
 		    GError **error)
 {
 	SdtDaemonSoak *soak = data;
+	g_autoptr(SdtSoakReport) report = sdt_ops_bench_soak(ctx,
+							     dir,
+							     soak->size,
+							     soak->seconds,
+							     progress,
+							     user_data,
+							     cancellable,
+							     error);
 
-	return sdt_ops_bench_soak(ctx,
-				  dir,
-				  soak->size,
-				  soak->seconds,
-				  progress,
-				  user_data,
-				  cancellable,
-				  error);
+	return report != NULL ? sdt_soak_report_to_string(report, FALSE) : NULL;
 }
 
 /* verify's stages as the job's Phase (docs/DESIGN.md), each with its own fraction */
@@ -62,7 +63,7 @@ sdt_daemon_verify_progress_cb(SdtOpsVerifyStage stage, gdouble fraction, gpointe
 		p->progress(phases[stage], fraction, 0.0, p->user_data);
 }
 
-static JsonNode *
+static gchar *
 sdt_daemon_verify_run(SdtContext *ctx,
 		      const gchar *profile,
 		      const gchar *dir,
@@ -79,11 +80,10 @@ sdt_daemon_verify_run(SdtContext *ctx,
 	options.soak_seconds = *(gdouble *) data;
 	options.progress = sdt_daemon_verify_progress_cb;
 	options.progress_data = &p;
-	return sdt_benchmark_job_result_from_text(sdt_ops_verify(ctx, &options, cancellable, error),
-						  error);
+	return sdt_ops_verify(ctx, &options, cancellable, error);
 }
 
-static JsonNode *
+static gchar *
 sdt_daemon_check_dir_run(SdtContext *ctx,
 			 const gchar *mode,
 			 const gchar *dir,
@@ -94,6 +94,7 @@ sdt_daemon_check_dir_run(SdtContext *ctx,
 			 GError **error)
 {
 	SdtDaemonJobsCheckDir *checked = data;
+	g_autoptr(SdtCheckResult) result = NULL;
 	struct stat st;
 
 	/* the same folder as at the call, still the caller's */
@@ -108,14 +109,15 @@ sdt_daemon_check_dir_run(SdtContext *ctx,
 			    dir);
 		return NULL;
 	}
-	return sdt_ops_check_owned(ctx,
-				   mode,
-				   dir,
-				   (gint64) checked->uid,
-				   progress,
-				   user_data,
-				   cancellable,
-				   error);
+	result = sdt_ops_check_owned(ctx,
+				     mode,
+				     dir,
+				     (gint64) checked->uid,
+				     progress,
+				     user_data,
+				     cancellable,
+				     error);
+	return result != NULL ? sdt_check_result_to_string(result, FALSE) : NULL;
 }
 
 SdtBenchmarkJob *
@@ -174,7 +176,7 @@ sdt_daemon_jobs_check_dir(SdtContext *ctx,
 					  "writes could damage the data on it");
 }
 
-static JsonNode *
+static gchar *
 sdt_daemon_check_device_run(SdtContext *ctx,
 			    const gchar *mode,
 			    const gchar *device,
@@ -188,15 +190,17 @@ sdt_daemon_check_device_run(SdtContext *ctx,
 	 * on a simulated board (a root prefix) a loop device standing in for a card, as the
 	 * device list offers it there (docs/DESIGN.md "Stand-ins"); @data: the full mode's
 	 * confirmation, or NULL */
-	return sdt_ops_check_device(ctx,
-				    mode,
-				    device,
-				    data,
-				    sdt_context_is_simulated(ctx),
-				    progress,
-				    user_data,
-				    cancellable,
-				    error);
+	g_autoptr(SdtCheckResult) result = sdt_ops_check_device(ctx,
+								mode,
+								device,
+								data,
+								sdt_context_is_simulated(ctx),
+								progress,
+								user_data,
+								cancellable,
+								error);
+
+	return result != NULL ? sdt_check_result_to_string(result, FALSE) : NULL;
 }
 
 SdtBenchmarkJob *
@@ -217,7 +221,7 @@ sdt_daemon_jobs_check_device(SdtContext *ctx,
 					  "its writes leaves them for the next start to put back");
 }
 
-static JsonNode *
+static gchar *
 sdt_daemon_bench_device_run(SdtContext *ctx,
 			    const gchar *profile,
 			    const gchar *device,
@@ -228,15 +232,17 @@ sdt_daemon_bench_device_run(SdtContext *ctx,
 			    GError **error)
 {
 	/* only a card `sdtunerctl devices` offers: never a fixed disk through the helper */
-	return sdt_ops_bench_device(ctx,
-				    profile,
-				    device,
-				    data,
-				    FALSE,
-				    progress,
-				    user_data,
-				    cancellable,
-				    error);
+	g_autoptr(SdtBenchRecord) record = sdt_ops_bench_device(ctx,
+								profile,
+								device,
+								data,
+								FALSE,
+								progress,
+								user_data,
+								cancellable,
+								error);
+
+	return record != NULL ? sdt_bench_record_to_string(record, FALSE) : NULL;
 }
 
 static SdtBenchmarkJob *

@@ -15,7 +15,6 @@
 #include "sdt-daemon.h"
 #include "sdt-daemon-jobs.h"
 #include "sdt-error.h"
-#include "sdt-json.h"
 #include "sdt-utf8.h"
 #include "sdt-health.h"
 #include "sdt-ops.h"
@@ -194,7 +193,12 @@ sdt_daemon_op_thread(GTask *task, gpointer source_object, gpointer task_data, GC
 	g_autoptr(GError) error = NULL;
 	gchar *text = sdt_daemon_run_op(self, call, &error);
 
-	sdt_json_task_return_text(task, text, g_steal_pointer(&error));
+	if (text == NULL) {
+		sdt_utf8_sanitize_error(error); /* it goes out over D-Bus */
+		g_task_return_error(task, g_steal_pointer(&error));
+		return;
+	}
+	g_task_return_pointer(task, text, g_free);
 }
 
 static void

@@ -201,7 +201,7 @@ sdt_ops_bench_device_reader_notes(SdtBenchRecord *record, const SdtDevice *d, gd
 						record->ceiling_percent));
 }
 
-JsonNode *
+SdtBenchRecord *
 sdt_ops_bench_device_record(SdtBenchResult *result,
 			    SdtBenchTarget *target,
 			    const SdtDevice *d,
@@ -209,7 +209,7 @@ sdt_ops_bench_device_record(SdtBenchResult *result,
 			    gchar *skip_note)
 {
 	gdouble ceiling = sdt_ops_bench_device_usb_ceiling(d->usb_speed_mbit_s);
-	g_autoptr(SdtBenchRecord) record = NULL;
+	SdtBenchRecord *record;
 
 	if (skip_note != NULL) {
 		g_ptr_array_insert(result->notes, 0, skip_note);
@@ -235,10 +235,10 @@ sdt_ops_bench_device_record(SdtBenchResult *result,
 		ceiling > 0 && isfinite(record->ceiling_percent) &&
 		record->ceiling_percent >= SDT_OPS_BENCH_DEVICE_BOTTLENECK_PERCENT;
 	sdt_ops_bench_device_reader_notes(record, d, ceiling);
-	return sdt_bench_record_to_json(record);
+	return record;
 }
 
-JsonNode *
+SdtBenchRecord *
 sdt_ops_bench_device(SdtContext *ctx,
 		     const gchar *profile,
 		     const gchar *device,

@@ -199,37 +199,27 @@ sdt_ops_bench_card_dir(SdtContext *ctx,
 }
 
 /*
- * The config.txt a benchmark of the card ran under (sdt_ops_facts_running_sha256()),
- * null when unknown: only a benchmark measured under the config in effect is
- * the "before" of a change.
+ * A benchmark's history entry: the config.txt the run was under
+ * (sdt_ops_facts_running_sha256(), null when unknown: only a benchmark measured under
+ * the config in effect is the "before" of a change) and the card it measured
+ * (sdt_ops_history_card(), so that the history's series keep each card's figures
+ * apart; a stand-in's run records none).
  */
-static void
-sdt_bench_ops_mark_config(SdtContext *ctx, JsonObject *entry)
+static SdtHistoryEntry *
+sdt_bench_ops_entry(SdtContext *ctx, SdtBenchRecord *record, gboolean stand_in)
 {
-	g_autofree gchar *sha = sdt_ops_facts_running_sha256(ctx);
+	g_autoptr(SdtHistoryReportCard) card = stand_in ? NULL : sdt_ops_history_card(ctx);
 
-	if (sha != NULL)
-		json_object_set_string_member(entry, "config_sha256", sha);
-	else
-		json_object_set_null_member(entry, "config_sha256");
+	record->config_sha256 = sdt_ops_facts_running_sha256(ctx);
+	if (card != NULL) {
+		record->card_id = g_strdup(card->id);
+		record->card_name = g_strdup(card->name);
+		record->card_serial = g_strdup(card->serial);
+	}
+	return sdt_history_entry_new_bench(record);
 }
 
-/*
- * The card a benchmark of the card measured (sdt_ops_history_card()), so that the
- * history's series keep each card's figures apart; a stand-in's run records none.
- */
-static void
-sdt_bench_ops_mark_card(SdtContext *ctx, JsonObject *entry, gboolean stand_in)
-{
-	JsonObject *card = stand_in ? NULL : sdt_ops_history_card(ctx);
-
-	if (card != NULL)
-		json_object_set_object_member(entry, "card", card);
-	else
-		json_object_set_null_member(entry, "card");
-}
-
-JsonNode *
+SdtBenchRecord *
 sdt_ops_bench_run(SdtContext *ctx,
 		  const SdtBenchConfig *config,
 		  const gchar *dir,
@@ -240,9 +230,8 @@ sdt_ops_bench_run(SdtContext *ctx,
 {
 	g_autoptr(SdtBenchTarget) target = NULL;
 	g_autoptr(SdtBenchResult) result = NULL;
-	g_autoptr(SdtBenchRecord) record = NULL;
-	g_autoptr(JsonNode) node = NULL;
-	g_autoptr(JsonNode) entry = NULL;
+	SdtBenchRecord *record;
+	g_autoptr(SdtHistoryEntry) entry = NULL;
 	g_autoptr(GError) error_history = NULL;
 	g_auto(SdtBenchCardDir) card = {0};
 
@@ -279,18 +268,15 @@ sdt_ops_bench_run(SdtContext *ctx,
 					card.source));
 	}
 	record = sdt_bench_result_to_record(result, target, card.ceiling_mb_s);
-	node = sdt_bench_record_to_json(record);
 
 	/* a failure to save the history does not throw the measurement away */
-	entry = sdt_bench_record_to_json(record);
-	sdt_bench_ops_mark_config(ctx, json_node_get_object(entry));
-	sdt_bench_ops_mark_card(ctx, json_node_get_object(entry), target->stand_in);
-	if (!sdt_history_append(ctx, "bench", json_node_get_object(entry), &error_history))
+	entry = sdt_bench_ops_entry(ctx, record, target->stand_in);
+	if (!sdt_history_append(ctx, entry, NULL, &error_history))
 		g_warning("benchmark result not saved: %s", error_history->message);
-	return g_steal_pointer(&node);
+	return record;
 }
 
-JsonNode *
+gchar *
 sdt_ops_bench(SdtContext *ctx,
 	      const gchar *profile,
 	      const gchar *dir,
@@ -299,22 +285,27 @@ sdt_ops_bench(SdtContext *ctx,
 	      GCancellable *cancellable,
 	      GError **error)
 {
+	g_autoptr(SdtBenchRecord) record = NULL;
+	g_autoptr(SdtSoakReport) report = NULL;
 	SdtBenchConfig config;
 
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 
-	if (g_strcmp0(profile, "soak") == 0)
-		return sdt_ops_bench_soak(ctx,
-					  dir,
-					  SDT_SOAK_DEFAULT_SIZE,
-					  SDT_SOAK_DEFAULT_SECONDS,
-					  progress,
-					  user_data,
-					  cancellable,
-					  error);
+	if (g_strcmp0(profile, "soak") == 0) {
+		report = sdt_ops_bench_soak(ctx,
+					    dir,
+					    SDT_SOAK_DEFAULT_SIZE,
+					    SDT_SOAK_DEFAULT_SECONDS,
+					    progress,
+					    user_data,
+					    cancellable,
+					    error);
+		return report != NULL ? sdt_soak_report_to_string(report, FALSE) : NULL;
+	}
 	if (!sdt_bench_config_for_profile(profile, &config, error))
 		return NULL;
-	return sdt_ops_bench_run(ctx, &config, dir, progress, user_data, cancellable, error);
+	record = sdt_ops_bench_run(ctx, &config, dir, progress, user_data, cancellable, error);
+	return record != NULL ? sdt_bench_record_to_string(record, FALSE) : NULL;
 }
 
 /* the test file of @size bytes on the card's file system, or in @dir under a root */
@@ -340,10 +331,10 @@ sdt_ops_soak_open(SdtContext *ctx,
 }
 
 /* the `bench --profile soak` document: where, and what was written, checked and found */
-static JsonNode *
-sdt_ops_soak_to_json(SdtBenchTarget *target, const SdtSoakConfig *config, const SdtSoakResult *res)
+static SdtSoakReport *
+sdt_ops_soak_report(SdtBenchTarget *target, const SdtSoakConfig *config, const SdtSoakResult *res)
 {
-	g_autoptr(SdtSoakReport) r = sdt_soak_report_new();
+	SdtSoakReport *r = sdt_soak_report_new();
 
 	r->target.path = g_strdup(target->dir);
 	r->target.device = g_strdup(target->device);
@@ -366,11 +357,11 @@ sdt_ops_soak_to_json(SdtBenchTarget *target, const SdtSoakConfig *config, const 
 			       : 0.0;
 	r->checked_mb_per_run_second =
 		res->seconds > 0 ? (gdouble) res->bytes_checked / 1e6 / res->seconds : 0.0;
-	return sdt_soak_report_to_json(r);
+	return r;
 }
 
 /* the soak test (sdt-soak.c) on the card's file system, or in @dir under a root */
-JsonNode *
+SdtSoakReport *
 sdt_ops_bench_soak(SdtContext *ctx,
 		   const gchar *dir,
 		   guint64 size,
@@ -382,9 +373,10 @@ sdt_ops_bench_soak(SdtContext *ctx,
 {
 	g_autoptr(SdtBenchTarget) target = NULL;
 	g_autoptr(GError) error_history = NULL;
+	g_autoptr(SdtHistoryEntry) entry = NULL;
+	SdtSoakReport *report;
 	SdtSoakConfig config = {0};
 	SdtSoakResult res;
-	JsonNode *node;
 
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(SDT_IS_CONTEXT(ctx), NULL);
@@ -399,15 +391,9 @@ sdt_ops_bench_soak(SdtContext *ctx,
 	config.seed = g_random_int() | ((guint64) g_random_int() << 32);
 	if (!sdt_soak_run(target->fd, &config, &res, progress, user_data, cancellable, error))
 		return NULL;
-	node = sdt_ops_soak_to_json(target, &config, &res);
-	{
-		/* a deep copy: the history adds its members to the entry */
-		g_autofree gchar *text = json_to_string(node, FALSE);
-		g_autoptr(JsonNode) copy = json_from_string(text, NULL);
-		if (copy == NULL ||
-		    !sdt_history_append(ctx, "soak", json_node_get_object(copy), &error_history))
-			g_warning("soak result not saved: %s",
-				  error_history != NULL ? error_history->message : "?");
-	}
-	return node;
+	report = sdt_ops_soak_report(target, &config, &res);
+	entry = sdt_history_entry_new_soak(report);
+	if (!sdt_history_append(ctx, entry, NULL, &error_history))
+		g_warning("soak result not saved: %s", error_history->message);
+	return report;
 }

@@ -36,7 +36,7 @@ sdt_ops_check_journal_damaged_path(SdtContext *ctx)
 	return g_steal_pointer(&path);
 }
 
-JsonNode *
+gchar *
 sdt_ops_check(SdtContext *ctx,
 	      const gchar *mode,
 	      const gchar *dir,
@@ -45,11 +45,15 @@ sdt_ops_check(SdtContext *ctx,
 	      GCancellable *cancellable,
 	      GError **error)
 {
+	g_autoptr(SdtCheckResult) result = NULL;
+
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
-	return sdt_ops_check_owned(ctx, mode, dir, -1, progress, user_data, cancellable, error);
+
+	result = sdt_ops_check_owned(ctx, mode, dir, -1, progress, user_data, cancellable, error);
+	return result != NULL ? sdt_check_result_to_string(result, FALSE) : NULL;
 }
 
-JsonNode *
+SdtCheckResult *
 sdt_ops_check_owned(SdtContext *ctx,
 		    const gchar *mode,
 		    const gchar *dir,
@@ -62,8 +66,8 @@ sdt_ops_check_owned(SdtContext *ctx,
 	SdtCheckConfig config;
 	SdtCheckMode check_mode;
 	g_auto(SdtBenchCardDir) card = {0};
-	g_autoptr(JsonNode) node = NULL;
-	g_autoptr(JsonNode) entry = NULL;
+	g_autoptr(SdtCheckResult) result = NULL;
+	g_autoptr(SdtHistoryEntry) entry = NULL;
 	g_autoptr(GError) error_history = NULL;
 	g_auto(GStrv) journal_dirs = NULL;
 
@@ -80,19 +84,16 @@ sdt_ops_check_owned(SdtContext *ctx,
 	dir = sdt_ops_bench_card_dir(ctx, dir, 0, &card, progress, user_data, error);
 	if (dir == NULL)
 		return NULL;
-	node = sdt_check_run(dir, &config, progress, user_data, cancellable, error);
-	if (node == NULL)
+	result = sdt_check_run(dir, &config, progress, user_data, cancellable, error);
+	if (result == NULL)
 		return NULL;
 	/* the card's registers say "plausible" or "suspicious", never "fake" */
 	{
 		g_autoptr(GPtrArray) history = sdt_history_entries(ctx, NULL, NULL);
 		g_autoptr(GPtrArray) benches = sdt_ops_history_benches(history);
 		SdtInfo *info = config.stand_in ? NULL : sdt_info_collect(ctx, NULL);
-		g_autoptr(SdtHealthReportRegisters) registers =
-			sdt_health_registers(info != NULL ? info->card : NULL, benches);
-		json_object_set_member(json_node_get_object(node),
-				       "registers",
-				       sdt_health_report_registers_to_json(registers));
+		result->has_registers = TRUE;
+		result->registers = sdt_health_registers(info != NULL ? info->card : NULL, benches);
 		if (info != NULL)
 			sdt_info_free(info);
 	}
@@ -100,12 +101,11 @@ sdt_ops_check_owned(SdtContext *ctx,
 	/* the card's history; a stand-in is not the card.  A failure to save the
 	 * history does not throw the verdict away */
 	if (!config.stand_in) {
-		g_autofree gchar *text = json_to_string(node, FALSE);
-		entry = json_from_string(text, NULL);
-		if (!sdt_history_append(ctx, "check", json_node_get_object(entry), &error_history))
+		entry = sdt_history_entry_new_check(result);
+		if (!sdt_history_append(ctx, entry, NULL, &error_history))
 			g_warning("check result not saved: %s", error_history->message);
 	}
-	return g_steal_pointer(&node);
+	return g_steal_pointer(&result);
 }
 
 /* what the full check of @d gives up, in words: its partition table and file systems as
@@ -142,55 +142,37 @@ sdt_ops_check_device_contents(const SdtDevice *d)
 	return g_string_free(s, FALSE);
 }
 
-/* @name: @value, or null */
-static void
-sdt_ops_check_set_string(JsonObject *o, const gchar *name, const gchar *value)
-{
-	if (value != NULL)
-		json_object_set_string_member(o, name, value);
-	else
-		json_object_set_null_member(o, name);
-}
-
 /*
  * The identity a device check is kept under in the history (docs/DESIGN.md "A checked
  * card's identity"): its size, what udev says, and in an mmc slot the card's CID and the
  * serial in it.  A USB reader's serial is the reader's, never the card's.
  */
-static JsonObject *
+static SdtHealthReportIdentity *
 sdt_ops_check_identity(const SdtDevice *d)
 {
-	JsonObject *o = json_object_new();
+	SdtHealthReportIdentity *o = sdt_check_result_identity_new();
 	g_autofree gchar *cid_path =
 		d->syspath != NULL ? g_build_filename(d->syspath, "device", "cid", NULL) : NULL;
 	g_autofree gchar *cid = NULL;
 	SdtCid parsed;
 
-	json_object_set_string_member(o, "device", d->name);
-	json_object_set_int_member(o, "size_bytes", (gint64) MIN(d->size_bytes, G_MAXINT64));
-	sdt_ops_check_set_string(o, "vendor", d->vendor);
-	sdt_ops_check_set_string(o, "model", d->model);
-	sdt_ops_check_set_string(o, "serial", d->serial);
-	sdt_ops_check_set_string(o, "bus", d->bus);
+	o->device = g_strdup(d->name);
+	o->size_bytes = (gint64) MIN(d->size_bytes, G_MAXINT64);
+	o->vendor = g_strdup(d->vendor);
+	o->model = g_strdup(d->model);
+	o->serial = g_strdup(d->serial);
+	o->bus = g_strdup(d->bus);
 	/* whose serial udev gave: a reader's (USB mass storage: its own), the card's (mmc) */
-	if (d->serial == NULL)
-		json_object_set_null_member(o, "serial_of");
-	else
-		json_object_set_string_member(o,
-					      "serial_of",
-					      g_strcmp0(d->bus, "mmc") == 0 ? "card" : "reader");
+	if (d->serial != NULL)
+		o->serial_of = g_strdup(g_strcmp0(d->bus, "mmc") == 0 ? "card" : "reader");
 	if (g_strcmp0(d->bus, "mmc") == 0 && cid_path != NULL &&
 	    g_file_get_contents(cid_path, &cid, NULL, NULL)) {
 		g_strstrip(cid);
 		cid = g_ascii_strdown(g_steal_pointer(&cid), -1);
 	}
-	sdt_ops_check_set_string(o, "cid", cid);
-	if (cid != NULL && sdt_card_regs_cid_parse(cid, &parsed, NULL)) {
-		g_autofree gchar *serial = g_strdup_printf("0x%08x", parsed.serial);
-		json_object_set_string_member(o, "cid_serial", serial);
-	} else {
-		json_object_set_null_member(o, "cid_serial");
-	}
+	o->cid = g_strdup(cid);
+	if (cid != NULL && sdt_card_regs_cid_parse(cid, &parsed, NULL))
+		o->cid_serial = g_strdup_printf("0x%08x", parsed.serial);
 	return o;
 }
 
@@ -264,7 +246,7 @@ static gchar *
 sdt_ops_check_device_node(const gchar *name,
 			  gboolean allow_fixed,
 			  gchar **contents,
-			  JsonObject **identity,
+			  SdtHealthReportIdentity **identity,
 			  GError **error)
 {
 	g_autoptr(SdtContext) host = NULL;
@@ -351,7 +333,7 @@ sdt_ops_check_device_confirmed(const gchar *node,
 	return TRUE;
 }
 
-JsonNode *
+SdtCheckResult *
 sdt_ops_check_device(SdtContext *ctx,
 		     const gchar *mode,
 		     const gchar *device,
@@ -367,9 +349,10 @@ sdt_ops_check_device(SdtContext *ctx,
 	g_auto(GStrv) journal_dirs = NULL;
 	g_autofree gchar *node = NULL;
 	g_autofree gchar *contents = NULL;
-	g_autoptr(JsonObject) identity = NULL;
+	g_autoptr(SdtHealthReportIdentity) identity = NULL;
+	g_autoptr(SdtCheckResult) result = NULL;
+	g_autoptr(SdtHistoryEntry) entry = NULL;
 	g_autoptr(GError) error_history = NULL;
-	JsonNode *result;
 
 	g_return_val_if_fail(error == NULL || *error == NULL, NULL);
 	g_return_val_if_fail(SDT_IS_CONTEXT(ctx) && device != NULL, NULL);
@@ -402,14 +385,9 @@ sdt_ops_check_device(SdtContext *ctx,
 		return NULL;
 	/* kept under the card's identity, so that it is known again in the Pi's slot; a
 	 * failure to save the history does not throw the verdict away */
-	json_object_set_object_member(json_node_get_object(result),
-				      "identity",
-				      g_steal_pointer(&identity));
-	{
-		g_autofree gchar *text = json_to_string(result, FALSE);
-		g_autoptr(JsonNode) entry = json_from_string(text, NULL);
-		if (!sdt_history_append(ctx, "check", json_node_get_object(entry), &error_history))
-			g_warning("check result not saved: %s", error_history->message);
-	}
-	return result;
+	result->identity = g_steal_pointer(&identity);
+	entry = sdt_history_entry_new_check(result);
+	if (!sdt_history_append(ctx, entry, NULL, &error_history))
+		g_warning("check result not saved: %s", error_history->message);
+	return g_steal_pointer(&result);
 }

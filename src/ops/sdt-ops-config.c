@@ -99,16 +99,6 @@ sdt_ops_config_recommend(SdtContext *ctx, GError **error)
 	return sdt_recommend_report_to_string(report);
 }
 
-/* a string member, or null */
-static void
-sdt_ops_config_set_string(JsonObject *obj, const gchar *name, const gchar *value)
-{
-	if (value != NULL)
-		json_object_set_string_member(obj, name, value);
-	else
-		json_object_set_null_member(obj, name);
-}
-
 /* a copy of @strings (NULL: none) */
 static GPtrArray *
 sdt_ops_config_strings(GPtrArray *strings)
@@ -169,20 +159,13 @@ sdt_ops_config_revert_answer(const SdtConfigApplyRevert *revert)
 static void
 sdt_ops_config_history(SdtContext *ctx, SdtConfigAnswerRevert *answer)
 {
-	g_autoptr(JsonObject) entry = json_object_new();
+	g_autofree gchar *boot_id = sdt_context_get_boot_id(ctx, NULL);
+	g_autoptr(SdtHistoryEntry) history = sdt_history_entry_new_revert(answer, boot_id);
 	g_autoptr(GError) error = NULL;
 
-	sdt_ops_config_set_string(entry, "id", answer->id);
-	sdt_ops_config_set_string(entry, "path", answer->path);
-	sdt_ops_config_set_string(entry, "backup", answer->backup);
-	json_object_set_boolean_member(entry, "trial_cancelled", answer->trial_cancelled);
-	/* whether config.txt changed (a trial's cancel alone leaves it) */
-	if (answer->diff != NULL)
-		json_object_set_boolean_member(entry, "changed", *answer->diff != '\0');
-	sdt_ops_facts_history_mark_boot(ctx, entry);
 	/* the change is made (the way back, never refused for its record); a
 	 * history entry that cannot be written is said in the answer (issue 33) */
-	if (!sdt_history_append(ctx, "revert", entry, &error)) {
+	if (!sdt_history_append(ctx, history, NULL, &error)) {
 		g_warning("%s", error->message);
 		g_ptr_array_add(answer->warnings,
 				sdt_ops_facts_history_lost_warning(error->message));
@@ -277,7 +260,7 @@ typedef struct {
 } SdtOpsApplyCommit;
 
 /* the history entry of an apply, as sdt_ops_config_history() makes it from the answer */
-static JsonObject *
+static SdtHistoryEntry *
 sdt_ops_apply_history_entry(const gchar *boot_id,
 			    SdtConfigWriter *writer,
 			    const gchar *id,
@@ -285,22 +268,16 @@ sdt_ops_apply_history_entry(const gchar *boot_id,
 			    const gchar *config_sha256,
 			    const gchar *target_sha256)
 {
-	JsonObject *entry = json_object_new();
-	g_autofree gchar *tryboot = trial ? sdt_config_trial_get_tryboot_display(writer) : NULL;
+	g_autoptr(SdtConfigAnswerApply) a = sdt_config_answer_apply_new();
 
-	json_object_set_string_member(entry, "id", id);
-	json_object_set_string_member(entry,
-				      "path",
-				      trial ? tryboot : sdt_config_writer_get_display_path(writer));
-	sdt_ops_config_set_string(entry, "backup", sdt_config_writer_get_commit_backup(writer));
-	if (trial)
-		json_object_set_boolean_member(entry, "trial", TRUE);
+	a->id = g_strdup(id);
+	a->path = trial ? sdt_config_trial_get_tryboot_display(writer)
+			: g_strdup(sdt_config_writer_get_display_path(writer));
+	a->backup = g_strdup(sdt_config_writer_get_commit_backup(writer));
+	a->trial = trial;
 	/* a trial leaves config.txt; it differs from tryboot.txt unless already in it */
-	json_object_set_boolean_member(entry,
-				       "changed",
-				       !trial || g_strcmp0(config_sha256, target_sha256) != 0);
-	sdt_ops_facts_history_set_boot(entry, boot_id);
-	return entry;
+	a->changed = !trial || g_strcmp0(config_sha256, target_sha256) != 0;
+	return sdt_history_entry_new_apply(a, boot_id);
 }
 
 /* the pending record back as it was before this apply */
@@ -323,7 +300,7 @@ sdt_ops_apply_commit(SdtConfigWriter *writer,
 		     GError **error)
 {
 	SdtOpsApplyCommit *c = data;
-	g_autoptr(JsonObject) entry = NULL;
+	g_autoptr(SdtHistoryEntry) history = NULL;
 
 	if (c->pending != NULL) {
 		g_free(c->pending->config_sha256);
@@ -339,13 +316,13 @@ sdt_ops_apply_commit(SdtConfigWriter *writer,
 	/* and so is its history entry (issue 33: with 4 KiB free it was lost with a
 	 * warning on stderr, and the change done): status, the History page and
 	 * the verification's outcome rest on it (docs/ARCHITECTURE.md) */
-	entry = sdt_ops_apply_history_entry(c->reads->boot_id,
-					    writer,
-					    id,
-					    trial,
-					    config_sha256,
-					    target_sha256);
-	if (!sdt_history_append_named(c->ctx, "apply", entry, &c->history_name, error)) {
+	history = sdt_ops_apply_history_entry(c->reads->boot_id,
+					      writer,
+					      id,
+					      trial,
+					      config_sha256,
+					      target_sha256);
+	if (!sdt_history_append(c->ctx, history, &c->history_name, error)) {
 		g_prefix_error(error,
 			       _("SD Tuner changed nothing: the history entry that records the "
 				 "change could not be saved: "));

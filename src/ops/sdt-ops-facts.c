@@ -218,21 +218,6 @@ sdt_ops_facts_status(SdtVerifyStatusFacts *status,
 	status->for_this_board = TRUE;
 }
 
-void
-sdt_ops_facts_history_set_boot(JsonObject *entry, const gchar *boot_id)
-{
-	if (boot_id != NULL)
-		json_object_set_string_member(entry, "boot_id", boot_id);
-}
-
-void
-sdt_ops_facts_history_mark_boot(SdtContext *ctx, JsonObject *entry)
-{
-	g_autofree gchar *boot_id = sdt_context_get_boot_id(ctx, NULL);
-
-	sdt_ops_facts_history_set_boot(entry, boot_id);
-}
-
 gchar *
 sdt_ops_facts_history_lost_warning(const gchar *why)
 {

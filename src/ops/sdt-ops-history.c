@@ -52,14 +52,10 @@ sdt_ops_history_detect_card(SdtContext *ctx)
 	return sdt_ops_history_slot_card(card);
 }
 
-JsonObject *
+SdtHistoryReportCard *
 sdt_ops_history_card(SdtContext *ctx)
 {
-	g_autoptr(SdtHistoryReportCard) card = sdt_ops_history_detect_card(ctx);
-
-	if (card == NULL)
-		return NULL;
-	return sdt_history_entry_card_new(card->id, card->name, card->serial);
+	return sdt_ops_history_detect_card(ctx);
 }
 
 /* the change a config entry made: a marker (NULL: none) and the id in force after it */

@@ -83,10 +83,6 @@ gchar *sdt_ops_facts_running_sha256(SdtContext *ctx);
 gchar *
 sdt_ops_facts_running_sha256_of(SdtContext *ctx, GBytes *config, const SdtOpsApplyReads *reads);
 
-/* adds "boot_id", this boot's, to a history entry of a config change */
-void sdt_ops_facts_history_mark_boot(SdtContext *ctx, JsonObject *entry);
-/* the same with the boot id as read (@boot_id NULL: unknown, no member) */
-void sdt_ops_facts_history_set_boot(JsonObject *entry, const gchar *boot_id);
 /* the warning of an answer whose history entry could not be saved (@why: the error) */
 gchar *sdt_ops_facts_history_lost_warning(const gchar *why);
 
@@ -115,9 +111,10 @@ void sdt_ops_verify_record_add_status(SdtContext *ctx, SdtStatusReport *status);
 
 /*
  * The card in the slot as the history records it with a benchmark ("card" of a bench
- * entry): {id (its CID in lower-case hex), name, serial}, or NULL without a card or CID.
+ * entry): its id (its CID in lower-case hex), name and serial, or NULL without a card or
+ * CID.
  */
-JsonObject *sdt_ops_history_card(SdtContext *ctx);
+SdtHistoryReportCard *sdt_ops_history_card(SdtContext *ctx);
 
 /*
  * The "series" of `history --json` (the report's, nothing else filled in) from its
@@ -190,10 +187,10 @@ gdouble sdt_ops_bench_device_usb_ceiling(gdouble mbit_s);
  * @writes ("blank", "confirmed" or NULL) and @skip_note (taken: why the write tests were
  * skipped, or NULL).  Pure, for tests.
  */
-JsonNode *sdt_ops_bench_device_record(SdtBenchResult *result,
-				      SdtBenchTarget *target,
-				      const SdtDevice *d,
-				      const gchar *writes,
-				      gchar *skip_note);
+SdtBenchRecord *sdt_ops_bench_device_record(SdtBenchResult *result,
+					    SdtBenchTarget *target,
+					    const SdtDevice *d,
+					    const gchar *writes,
+					    gchar *skip_note);
 
 G_END_DECLS

@@ -248,28 +248,27 @@ sdt_ops_verify_recorded(SdtContext *ctx, const SdtVerifyReport *out)
 gboolean
 sdt_ops_verify_act_history_append(SdtContext *ctx, SdtVerifyReport *entry, GError **error)
 {
-	g_autoptr(JsonNode) node = NULL;
-	JsonObject *obj;
+	g_autoptr(SdtHistoryEntry) history = NULL;
+	g_autofree gchar *boot_id = NULL;
 	gboolean ok;
 
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
 
-	node = sdt_verify_report_to_json(entry);
-	obj = json_node_get_object(node);
-	sdt_ops_facts_history_mark_boot(ctx, obj);
-	ok = sdt_history_append(ctx, "verify", obj, error);
-	/* the envelope the history gave it (boot, kind, time), saved or not */
-	if (json_object_has_member(obj, "boot_id")) {
+	/* the boot it was decided in, when known */
+	boot_id = sdt_context_get_boot_id(ctx, NULL);
+	if (boot_id != NULL) {
 		g_free(entry->boot_id);
-		entry->boot_id = g_strdup(json_object_get_string_member(obj, "boot_id"));
+		entry->boot_id = g_steal_pointer(&boot_id);
 		entry->members |= SDT_VERIFY_REPORT_BOOT_ID;
 	}
-	if (json_object_has_member(obj, "kind")) {
+	history = sdt_history_entry_new_verify(entry);
+	ok = sdt_history_append(ctx, history, NULL, error);
+	/* the envelope the history gave it (kind, time), saved or not */
+	if (history->time != NULL) {
 		g_free(entry->kind);
 		g_free(entry->time);
-		entry->kind = g_strdup(json_object_get_string_member(obj, "kind"));
-		entry->time =
-			g_strdup(json_object_get_string_member_with_default(obj, "time", NULL));
+		entry->kind = g_strdup(history->kind);
+		entry->time = g_strdup(history->time);
 		entry->members |= SDT_VERIFY_REPORT_KIND | SDT_VERIFY_REPORT_TIME;
 	}
 	return ok;

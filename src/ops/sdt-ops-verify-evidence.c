@@ -210,45 +210,38 @@ sdt_ops_verify_run_tests(SdtContext *ctx,
 			 GCancellable *gather)
 {
 	GError *local = NULL;
-	g_autoptr(JsonNode) bench = NULL;
-	g_autoptr(JsonNode) soak = NULL;
+	g_autoptr(SdtBenchRecord) record = NULL;
+	g_autoptr(SdtSoakReport) report = NULL;
+	SdtBenchConfig config;
 	SdtOpsVerifyProgress bp = {options, SDT_OPS_VERIFY_STAGE_BENCHMARK};
 	SdtOpsVerifyProgress sp = {options, SDT_OPS_VERIFY_STAGE_SOAK};
 	SdtBenchProgressFunc progress =
 		options->progress != NULL ? sdt_ops_verify_engine_progress : NULL;
 	gdouble soak_seconds =
 		options->soak_seconds >= 0 ? options->soak_seconds : SDT_SOAK_DEFAULT_SECONDS;
-	g_autoptr(SdtBenchRecord) b = NULL;
 
-	bench = sdt_ops_bench(ctx, "standard", NULL, progress, &bp, gather, &local);
-	if (bench == NULL)
+	if (!sdt_bench_config_for_profile("standard", &config, &local))
+		return local;
+	record = sdt_ops_bench_run(ctx, &config, NULL, progress, &bp, gather, &local);
+	if (record == NULL)
 		return local;
 	/* a simulated board's stand-in says nothing about the card */
-	b = sdt_ops_verify_record_card_bench(json_node_get_object(bench));
-	ev->after = b != NULL ? sdt_ops_verify_record_bench_figures(b) : NULL;
-	soak = sdt_ops_bench_soak(ctx,
-				  NULL,
-				  SDT_SOAK_DEFAULT_SIZE,
-				  soak_seconds,
-				  progress,
-				  &sp,
-				  gather,
-				  &local);
-	if (soak == NULL)
+	ev->after = !record->target_stand_in ? sdt_ops_verify_record_bench_figures(record) : NULL;
+	report = sdt_ops_bench_soak(ctx,
+				    NULL,
+				    SDT_SOAK_DEFAULT_SIZE,
+				    soak_seconds,
+				    progress,
+				    &sp,
+				    gather,
+				    &local);
+	if (report == NULL)
 		return local;
-	{
-		g_autofree gchar *text = json_to_string(soak, FALSE);
-		g_autoptr(SdtSoakReport) r = sdt_soak_report_parse(text, NULL);
-
-		if (r != NULL)
-			sdt_ops_verify_soak(ev,
-					    (gdouble) r->bytes_written,
-					    (gdouble) r->bytes_checked,
-					    (gdouble) r->mismatches,
-					    (gdouble) r->first_bad_offset);
-		else
-			sdt_ops_verify_soak(ev, NAN, NAN, NAN, NAN);
-	}
+	sdt_ops_verify_soak(ev,
+			    (gdouble) report->bytes_written,
+			    (gdouble) report->bytes_checked,
+			    (gdouble) report->mismatches,
+			    (gdouble) report->first_bad_offset);
 	return NULL;
 }
 

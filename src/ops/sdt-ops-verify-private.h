@@ -27,12 +27,6 @@ G_BEGIN_DECLS
 /* the context's time, ISO 8601 */
 gchar *sdt_ops_verify_record_now_iso(SdtContext *ctx);
 /*
- * The record of a benchmark result measured on the SD card itself (one without
- * target.stand_in is), or NULL: a stand-in's, or damaged (sdt_bench_record_from_json()
- * refuses it)
- */
-SdtBenchRecord *sdt_ops_verify_record_card_bench(JsonObject *bench);
-/*
  * The figures of a benchmark result as the decision compares them
  * (SdtVerifyPendingStateFigure: test, median, spread, unit); NULL when it has none
  * with a known spread.

@@ -49,16 +49,6 @@ sdt_ops_verify_record_bench_figures(const SdtBenchRecord *bench)
 	return figures->len > 0 ? g_steal_pointer(&figures) : NULL;
 }
 
-SdtBenchRecord *
-sdt_ops_verify_record_card_bench(JsonObject *bench)
-{
-	g_autoptr(SdtBenchRecord) record = sdt_bench_record_from_json(bench, NULL);
-
-	if (record == NULL || record->target_stand_in)
-		return NULL;
-	return g_steal_pointer(&record);
-}
-
 /* a history entry of a benchmark of the SD card itself */
 static SdtBenchRecord *
 sdt_ops_verify_entry_card_bench(const SdtHistoryEntry *e)

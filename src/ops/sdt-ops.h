@@ -13,6 +13,7 @@
 #include "sdt-check.h"
 #include "sdt-devices.h"
 #include "sdt-health-report.h"
+#include "sdt-soak-report.h"
 
 G_BEGIN_DECLS
 
@@ -23,9 +24,9 @@ G_BEGIN_DECLS
  * and the GTK app parses the same document.  Schemas: docs/DESIGN.md and the
  * documentation in src/dbus/org.example.SdTuner1.xml.
  *
- * Every function returns a new JSON object node or %NULL with @error set in
- * the SDT_ERROR domain.  None of them checks authorization: that is the
- * helper's job.
+ * Every function returns its document, typed (sdt-bench-record.h, ...) or as
+ * its codec's text, or %NULL with @error set in the SDT_ERROR domain.  None of them checks
+ * authorization: that is the helper's job.
  */
 
 /* `info --json`: board, card, bus, config, warnings (sdt-info-report.h) */
@@ -53,27 +54,30 @@ gchar *sdt_ops_history(SdtContext *ctx, GError **error);
  * `bench --json`: runs synchronously (call it from a worker thread); @dir is
  * %NULL except in --root mode tests.  Cancelling @cancellable stops it within
  * 200 ms with SDT_ERROR_CANCELLED and no file left behind.  The result is
- * appended to the history under the context's state dir.
+ * appended to the history under the context's state dir.  Returns the compact
+ * text of the bench record (sdt_ops_bench_run()), or of the soak report for the
+ * profile "soak" (sdt_ops_bench_soak()).
  */
-JsonNode *sdt_ops_bench(SdtContext *ctx,
-			const gchar *profile,
-			const gchar *dir,
-			SdtBenchProgressFunc progress,
-			gpointer user_data,
-			GCancellable *cancellable,
-			GError **error);
+gchar *sdt_ops_bench(SdtContext *ctx,
+		     const gchar *profile,
+		     const gchar *dir,
+		     SdtBenchProgressFunc progress,
+		     gpointer user_data,
+		     GCancellable *cancellable,
+		     GError **error);
 
 /*
  * What the helper runs as a job in a worker thread, sdt_ops_bench() or
- * sdt_ops_check(): @arg is the profile or the mode, the rest as theirs.
+ * sdt_ops_check(): @arg is the profile or the mode, the rest as theirs; the
+ * result is its document's compact text, as the job hands it on.
  */
-typedef JsonNode *(*SdtOpsJobFunc)(SdtContext *ctx,
-				   const gchar *arg,
-				   const gchar *dir,
-				   SdtBenchProgressFunc progress,
-				   gpointer user_data,
-				   GCancellable *cancellable,
-				   GError **error);
+typedef gchar *(*SdtOpsJobFunc)(SdtContext *ctx,
+				const gchar *arg,
+				const gchar *dir,
+				SdtBenchProgressFunc progress,
+				gpointer user_data,
+				GCancellable *cancellable,
+				GError **error);
 
 /* what `verify` is doing, for its progress */
 typedef enum {
@@ -140,15 +144,16 @@ gchar *sdt_ops_metrics(SdtContext *ctx, GError **error);
  * `check --json`: sdt_check_run() on the SD card's file system, or on @dir
  * (a stand-in, labelled so in the result); @mode is "quick" or "full".  The
  * card's result (not a stand-in's) is appended to the history as "check".  The signature is
- * the benchmark's, so the helper runs it as a job the same way.
+ * the benchmark's, so the helper runs it as a job the same way: the result's compact text
+ * (sdt_check_result_to_string(), with its "registers").
  */
-JsonNode *sdt_ops_check(SdtContext *ctx,
-			const gchar *mode,
-			const gchar *dir,
-			SdtBenchProgressFunc progress,
-			gpointer user_data,
-			GCancellable *cancellable,
-			GError **error);
+gchar *sdt_ops_check(SdtContext *ctx,
+		     const gchar *mode,
+		     const gchar *dir,
+		     SdtBenchProgressFunc progress,
+		     gpointer user_data,
+		     GCancellable *cancellable,
+		     GError **error);
 
 /*
  * The check of a whole unmounted card in place (issue 34): @device a kernel name, a node
@@ -163,26 +168,26 @@ JsonNode *sdt_ops_check(SdtContext *ctx,
  * not), else refused before anything is opened for writing, with what would be lost
  * (its partition table and file systems).  @confirm with the quick mode is refused.
  */
-JsonNode *sdt_ops_check_device(SdtContext *ctx,
-			       const gchar *mode,
-			       const gchar *device,
-			       const gchar *confirm,
-			       gboolean allow_fixed,
-			       SdtBenchProgressFunc progress,
-			       gpointer user_data,
-			       GCancellable *cancellable,
-			       GError **error);
+SdtCheckResult *sdt_ops_check_device(SdtContext *ctx,
+				     const gchar *mode,
+				     const gchar *device,
+				     const gchar *confirm,
+				     gboolean allow_fixed,
+				     SdtBenchProgressFunc progress,
+				     gpointer user_data,
+				     GCancellable *cancellable,
+				     GError **error);
 
 /* sdt_ops_check() on @dir, a folder that must belong to the user @dir_owner
  * (the helper's caller, issue 32); -1 as sdt_ops_check(): root's or ours */
-JsonNode *sdt_ops_check_owned(SdtContext *ctx,
-			      const gchar *mode,
-			      const gchar *dir,
-			      gint64 dir_owner,
-			      SdtBenchProgressFunc progress,
-			      gpointer user_data,
-			      GCancellable *cancellable,
-			      GError **error);
+SdtCheckResult *sdt_ops_check_owned(SdtContext *ctx,
+				    const gchar *mode,
+				    const gchar *dir,
+				    gint64 dir_owner,
+				    SdtBenchProgressFunc progress,
+				    gpointer user_data,
+				    GCancellable *cancellable,
+				    GError **error);
 
 /*
  * `bench --profile soak --json`: {"target", "profile": "soak", "tests": [],
@@ -191,14 +196,14 @@ JsonNode *sdt_ops_check_owned(SdtContext *ctx,
  * The file is created like the benchmark's (sdt_bench_target_open(): no
  * name, refused without @size + 10% free).  Appended to the history as "soak".
  */
-JsonNode *sdt_ops_bench_soak(SdtContext *ctx,
-			     const gchar *dir,
-			     guint64 size,
-			     gdouble seconds,
-			     SdtBenchProgressFunc progress,
-			     gpointer user_data,
-			     GCancellable *cancellable,
-			     GError **error);
+SdtSoakReport *sdt_ops_bench_soak(SdtContext *ctx,
+				  const gchar *dir,
+				  guint64 size,
+				  gdouble seconds,
+				  SdtBenchProgressFunc progress,
+				  gpointer user_data,
+				  GCancellable *cancellable,
+				  GError **error);
 
 /*
  * `health --json`: how much has been written to the card and what the kernel
@@ -235,23 +240,23 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SdtBenchCardDir, sdt_ops_bench_card_dir_clear)
  * record (target.whole_device and its members, docs/DESIGN.md); not added to history.
  * sdt-ops-bench-device.c.
  */
-JsonNode *sdt_ops_bench_device(SdtContext *ctx,
-			       const gchar *profile,
-			       const gchar *device,
-			       const gchar *confirm,
-			       gboolean allow_fixed,
-			       SdtBenchProgressFunc progress,
-			       gpointer user_data,
-			       GCancellable *cancellable,
-			       GError **error);
+SdtBenchRecord *sdt_ops_bench_device(SdtContext *ctx,
+				     const gchar *profile,
+				     const gchar *device,
+				     const gchar *confirm,
+				     gboolean allow_fixed,
+				     SdtBenchProgressFunc progress,
+				     gpointer user_data,
+				     GCancellable *cancellable,
+				     GError **error);
 
 /* sdt_ops_bench() with an explicit configuration (tests use tiny sizes) */
-JsonNode *sdt_ops_bench_run(SdtContext *ctx,
-			    const SdtBenchConfig *config,
-			    const gchar *dir,
-			    SdtBenchProgressFunc progress,
-			    gpointer user_data,
-			    GCancellable *cancellable,
-			    GError **error);
+SdtBenchRecord *sdt_ops_bench_run(SdtContext *ctx,
+				  const SdtBenchConfig *config,
+				  const gchar *dir,
+				  SdtBenchProgressFunc progress,
+				  gpointer user_data,
+				  GCancellable *cancellable,
+				  GError **error);
 
 G_END_DECLS

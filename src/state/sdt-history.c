@@ -111,13 +111,6 @@ sdt_history_remove_stale(SdtContext *ctx, GError **error)
 }
 
 gboolean
-sdt_history_append(SdtContext *ctx, const gchar *kind, JsonObject *entry, GError **error)
-{
-	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	return sdt_history_append_named(ctx, kind, entry, NULL, error);
-}
-
-gboolean
 sdt_history_remove_entry(SdtContext *ctx, const gchar *name, GError **error)
 {
 	g_autofree gchar *dir = NULL;
@@ -134,25 +127,20 @@ sdt_history_remove_entry(SdtContext *ctx, const gchar *name, GError **error)
 }
 
 gboolean
-sdt_history_append_named(SdtContext *ctx,
-			 const gchar *kind,
-			 JsonObject *entry,
-			 gchar **name,
-			 GError **error)
+sdt_history_append(SdtContext *ctx, SdtHistoryEntry *entry, gchar **name, GError **error)
 {
 	g_autofree gchar *dir = NULL;
 	g_autofree gchar *fn = NULL;
 	g_autofree gchar *path = NULL;
 	g_autofree gchar *text = NULL;
 	g_autoptr(GDateTime) now = NULL;
-	g_autoptr(SdtHistoryEntry) stamped = NULL;
 	g_autofree gchar *iso = NULL;
 	gint64 usec;
 	gint lock_fd;
 	gboolean ok;
 
 	g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
-	g_return_val_if_fail(sdt_history_entry_kind_valid(kind), FALSE);
+	g_return_val_if_fail(entry != NULL && sdt_history_entry_kind_valid(entry->kind), FALSE);
 
 	dir = sdt_history_get_dir(ctx);
 	now = sdt_context_get_now(ctx);
@@ -164,14 +152,14 @@ sdt_history_append_named(SdtContext *ctx,
 	if (lock_fd < 0)
 		return FALSE;
 	sdt_history_remove_temp_locked(dir);
-	stamped = sdt_history_entry_new(kind, iso, entry);
-	text = sdt_history_entry_to_string(stamped);
+	sdt_history_entry_stamp(entry, iso);
+	text = sdt_history_entry_to_string(entry);
 
 	/* two entries in the same microsecond get distinct names */
 	for (guint i = 0; i < 100; i++) {
 		g_free(fn);
 		g_free(path);
-		fn = g_strdup_printf("%016" G_GINT64_FORMAT "-%s.json", usec + i, kind);
+		fn = g_strdup_printf("%016" G_GINT64_FORMAT "-%s.json", usec + i, entry->kind);
 		path = g_build_filename(dir, fn, NULL);
 		if (!g_file_test(path, G_FILE_TEST_EXISTS))
 			break;

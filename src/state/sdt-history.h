@@ -16,16 +16,11 @@ G_BEGIN_DECLS
  * The history under <state dir>/history/: one JSON file per entry, named
  * <microseconds since the epoch>-<kind>.json and written atomically, so a
  * killed writer never leaves half an entry and readers need no lock.
- * @kind is "bench", "apply" or "revert"; the entry gets "kind" and "time"
- * (ISO 8601 UTC) members added.
+ * @entry (sdt-history-entry.h: sdt_history_entry_new_bench(), ...) is stamped
+ * with its "kind" and the time (ISO 8601 UTC) and written; @name (may be NULL)
+ * gets its file's name, for sdt_history_remove_entry().
  */
-gboolean sdt_history_append(SdtContext *ctx, const gchar *kind, JsonObject *entry, GError **error);
-/* the same; @name (may be NULL) gets the entry's file name, for sdt_history_remove_entry() */
-gboolean sdt_history_append_named(SdtContext *ctx,
-				  const gchar *kind,
-				  JsonObject *entry,
-				  gchar **name,
-				  GError **error);
+gboolean sdt_history_append(SdtContext *ctx, SdtHistoryEntry *entry, gchar **name, GError **error);
 /* the entry of file @name goes (an apply that failed after writing it); gone is fine */
 gboolean sdt_history_remove_entry(SdtContext *ctx, const gchar *name, GError **error);
 

@@ -42,6 +42,10 @@ sdt_bench_record_free(SdtBenchRecord *bench)
 	g_free(bench->bus);
 	g_free(bench->profile);
 	g_free(bench->verdict.basis);
+	g_free(bench->config_sha256);
+	g_free(bench->card_id);
+	g_free(bench->card_name);
+	g_free(bench->card_serial);
 	g_free(bench);
 }
 
@@ -303,6 +307,26 @@ sdt_bench_record_read_document(JsonObject *obj, SdtBenchRecord *bench, GError **
 	return TRUE;
 }
 
+/* a bench entry's own members (absent in a `bench --json` document) */
+static gboolean
+sdt_bench_record_read_entry(JsonObject *obj, SdtBenchRecord *bench, GError **error)
+{
+	const gchar *at = SDT_BENCH_RECORD_KEY_CARD;
+	JsonObject *card;
+
+	if (!sdt_json_strict_string(obj,
+				    NULL,
+				    SDT_BENCH_RECORD_KEY_CONFIG_SHA256,
+				    &bench->config_sha256,
+				    error) ||
+	    !sdt_json_strict_object(obj, NULL, at, &card, error))
+		return FALSE;
+	return card == NULL ||
+	       (sdt_json_strict_string(card, at, "id", &bench->card_id, error) &&
+		sdt_json_strict_string(card, at, "name", &bench->card_name, error) &&
+		sdt_json_strict_string(card, at, "serial", &bench->card_serial, error));
+}
+
 SdtBenchRecord *
 sdt_bench_record_from_json(JsonObject *obj, GError **error)
 {
@@ -322,7 +346,8 @@ sdt_bench_record_from_json(JsonObject *obj, GError **error)
 				    _("The benchmark result has no list of tests"));
 		return NULL;
 	}
-	if (!sdt_bench_record_read_document(obj, bench, error))
+	if (!sdt_bench_record_read_document(obj, bench, error) ||
+	    !sdt_bench_record_read_entry(obj, bench, error))
 		return NULL;
 	for (guint i = 0; i < json_array_get_length(tests); i++) {
 		SdtBenchRecordTest *t =
@@ -490,4 +515,16 @@ sdt_bench_record_to_json(const SdtBenchRecord *record)
 	sdt_json_number_or_null(b, "seconds", record->seconds);
 	json_builder_end_object(b);
 	return json_builder_get_root(b);
+}
+
+gchar *
+sdt_bench_record_to_string(const SdtBenchRecord *record, gboolean pretty)
+{
+	g_autoptr(JsonNode) node = NULL;
+
+	g_return_val_if_fail(record != NULL, NULL);
+
+	node = sdt_bench_record_to_json(record);
+	sdt_json_sanitize_utf8(node);
+	return sdt_json_to_string(node, pretty);
 }

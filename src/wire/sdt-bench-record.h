@@ -7,6 +7,9 @@
 
 #include <json-glib/json-glib.h>
 
+#define SDT_BENCH_RECORD_KEY_CONFIG_SHA256 "config_sha256"
+#define SDT_BENCH_RECORD_KEY_CARD          "card"
+
 G_BEGIN_DECLS
 
 /* SD Association application performance classes (PLATFORM.md 7.1) */
@@ -129,6 +132,16 @@ typedef struct {
 	gdouble ceiling_mb_s;    /* NaN: unknown */
 	gdouble ceiling_percent; /* NaN: unknown */
 	gdouble seconds;         /* NaN: not written */
+	/*
+	 * a bench entry's own members (the history, sdt_history_entry_new_bench()), not the
+	 * `bench --json` document's: the SHA-256 of the config.txt the run was under (NULL:
+	 * unknown) and the card it measured, its CID (NULL: none known, or a stand-in), name
+	 * and serial ("0x1e4c2983"; NULL: unknown)
+	 */
+	gchar *config_sha256;
+	gchar *card_id;
+	gchar *card_name;
+	gchar *card_serial;
 	/* derived */
 	guint invalid_rows;
 	SdtTarget a1; /* whole-card verdict; NONE for a stand-in or unusable figures */
@@ -166,6 +179,8 @@ SdtBenchRecord *sdt_bench_record_parse(const gchar *json, GError **error);
  * verdict), so a current document reads back and writes the same bytes.
  */
 JsonNode *sdt_bench_record_to_json(const SdtBenchRecord *record);
+/* its text, compact or @pretty, valid UTF-8 (sdt_json_sanitize_utf8()) */
+gchar *sdt_bench_record_to_string(const SdtBenchRecord *record, gboolean pretty);
 
 /* the test of that name, or NULL */
 SdtBenchRecordTest *sdt_bench_record_get_test(SdtBenchRecord *bench, const gchar *name);

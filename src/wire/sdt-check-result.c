@@ -45,7 +45,31 @@ sdt_check_result_free(SdtCheckResult *result)
 	g_free(result->target.filesystem);
 	g_ptr_array_unref(result->notes);
 	g_ptr_array_unref(result->map);
+	sdt_health_report_registers_free(result->registers);
+	sdt_check_result_identity_free(result->identity);
 	g_free(result);
+}
+
+SdtHealthReportIdentity *
+sdt_check_result_identity_new(void)
+{
+	return g_new0(SdtHealthReportIdentity, 1);
+}
+
+void
+sdt_check_result_identity_free(SdtHealthReportIdentity *identity)
+{
+	if (identity == NULL)
+		return;
+	g_free(identity->device);
+	g_free(identity->vendor);
+	g_free(identity->model);
+	g_free(identity->serial);
+	g_free(identity->bus);
+	g_free(identity->serial_of);
+	g_free(identity->cid);
+	g_free(identity->cid_serial);
+	g_free(identity);
 }
 
 void
@@ -221,6 +245,41 @@ sdt_check_result_read_finding(JsonObject *obj, SdtCheckResult *r, GError **error
 	       sdt_json_strict_number(obj, NULL, "seconds", &r->seconds, error);
 }
 
+/* a device check's "identity": null or absent is none */
+static gboolean
+sdt_check_result_read_identity(JsonObject *obj, SdtCheckResult *r, GError **error)
+{
+	SdtHealthReportIdentity *id = sdt_check_result_identity_new();
+	const gchar *at = SDT_CHECK_RESULT_KEY_IDENTITY;
+	JsonObject *o;
+
+	r->identity = id;
+	if (!sdt_json_strict_object(obj, NULL, at, &o, error))
+		return FALSE;
+	if (o == NULL) {
+		g_clear_pointer(&r->identity, sdt_check_result_identity_free);
+		return TRUE;
+	}
+	return sdt_json_strict_string(o, at, "device", &id->device, error) &&
+	       sdt_json_strict_int(o, at, "size_bytes", 0, &id->size_bytes, error) &&
+	       sdt_json_strict_string(o, at, "vendor", &id->vendor, error) &&
+	       sdt_json_strict_string(o, at, "model", &id->model, error) &&
+	       sdt_json_strict_string(o, at, "serial", &id->serial, error) &&
+	       sdt_json_strict_string(o, at, "bus", &id->bus, error) &&
+	       sdt_json_strict_string(o, at, "serial_of", &id->serial_of, error) &&
+	       sdt_json_strict_string(o, at, "cid", &id->cid, error) &&
+	       sdt_json_strict_string(o, at, "cid_serial", &id->cid_serial, error);
+}
+
+/* what ops adds: "registers" (present, maybe null) and "identity" */
+static gboolean
+sdt_check_result_read_added(JsonObject *obj, SdtCheckResult *r, GError **error)
+{
+	r->has_registers = json_object_has_member(obj, SDT_CHECK_RESULT_KEY_REGISTERS);
+	return sdt_health_report_read_registers(obj, NULL, &r->registers, error) &&
+	       sdt_check_result_read_identity(obj, r, error);
+}
+
 SdtCheckResult *
 sdt_check_result_from_json(JsonObject *obj, GError **error)
 {
@@ -244,7 +303,8 @@ sdt_check_result_from_json(JsonObject *obj, GError **error)
 	    !sdt_check_result_read_samples(obj, &r->samples, error) ||
 	    !sdt_check_result_read_cache(obj, r, error) ||
 	    !sdt_json_strict_strings(obj, NULL, "notes", r->notes, error) ||
-	    !sdt_check_result_read_map(obj, r->map, error))
+	    !sdt_check_result_read_map(obj, r->map, error) ||
+	    !sdt_check_result_read_added(obj, r, error))
 		return NULL;
 	return g_steal_pointer(&r);
 }
@@ -342,6 +402,32 @@ sdt_check_result_put_finding(JsonBuilder *b, const SdtCheckResult *r)
 	sdt_json_number_or_null(b, "seconds", r->seconds);
 }
 
+/* what ops adds, after the engine's members */
+static void
+sdt_check_result_put_added(JsonBuilder *b, const SdtCheckResult *r)
+{
+	const SdtHealthReportIdentity *id = r->identity;
+
+	if (r->has_registers) {
+		json_builder_set_member_name(b, SDT_CHECK_RESULT_KEY_REGISTERS);
+		json_builder_add_value(b, sdt_health_report_registers_to_json(r->registers));
+	}
+	if (id == NULL)
+		return;
+	json_builder_set_member_name(b, SDT_CHECK_RESULT_KEY_IDENTITY);
+	json_builder_begin_object(b);
+	sdt_json_string_or_null(b, "device", id->device);
+	sdt_json_put_int(b, "size_bytes", id->size_bytes);
+	sdt_json_string_or_null(b, "vendor", id->vendor);
+	sdt_json_string_or_null(b, "model", id->model);
+	sdt_json_string_or_null(b, "serial", id->serial);
+	sdt_json_string_or_null(b, "bus", id->bus);
+	sdt_json_string_or_null(b, "serial_of", id->serial_of);
+	sdt_json_string_or_null(b, "cid", id->cid);
+	sdt_json_string_or_null(b, "cid_serial", id->cid_serial);
+	json_builder_end_object(b);
+}
+
 JsonNode *
 sdt_check_result_to_json(const SdtCheckResult *result)
 {
@@ -386,6 +472,19 @@ sdt_check_result_to_json(const SdtCheckResult *result)
 		}
 		json_builder_end_array(b);
 	}
+	sdt_check_result_put_added(b, result);
 	json_builder_end_object(b);
 	return json_builder_get_root(b);
+}
+
+gchar *
+sdt_check_result_to_string(const SdtCheckResult *result, gboolean pretty)
+{
+	g_autoptr(JsonNode) node = NULL;
+
+	g_return_val_if_fail(result != NULL, NULL);
+
+	node = sdt_check_result_to_json(result);
+	sdt_json_sanitize_utf8(node);
+	return sdt_json_to_string(node, pretty);
 }

@@ -22,9 +22,13 @@ G_BEGIN_DECLS
  * is unknown is NaN here and null on the wire (the capacity figures and the
  * first bad offset are known only for a fake card), a string NULL.  Counts and
  * sizes (gint64) are never unknown: a document without them reads 0.  A member
- * of the wrong type is an error.  The members ops adds around it (the card's
- * "registers", the history's envelope) are not part of it and are ignored.
+ * of the wrong type is an error.  What ops adds to the engine's result is part of it too:
+ * the slot check's "registers" and a device check's "identity"; the history's envelope
+ * ("kind", "time") is not, and is ignored.
  */
+
+#define SDT_CHECK_RESULT_KEY_REGISTERS "registers"
+#define SDT_CHECK_RESULT_KEY_IDENTITY  "identity"
 
 typedef struct {
 	gchar *path; /* the directory the check wrote in */
@@ -34,6 +38,12 @@ typedef struct {
 	gboolean stand_in;     /* not the SD card (--dir) */
 	gboolean whole_device; /* a whole unmounted card (--device): written only when TRUE */
 } SdtCheckResultTarget;
+
+/* a device check's card, as the history keeps it (docs/DESIGN.md "A checked card's
+ * identity"): health's SdtHealthReportIdentity, a string NULL is null */
+SdtHealthReportIdentity *sdt_check_result_identity_new(void);
+void sdt_check_result_identity_free(SdtHealthReportIdentity *identity);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtHealthReportIdentity, sdt_check_result_identity_free)
 
 /* one run of the map of a whole card: [from, to) bytes, all in one state: "ok" (written,
  * read back right, put back), "wrap", "lost-writes", "io-error", "corrupted", "untested" */
@@ -81,6 +91,12 @@ typedef struct {
 	gdouble cache_at_most_bytes;  /* NaN: none found */
 	GPtrArray *notes;             /* of gchar*: English */
 	GPtrArray *map; /* SdtCheckResultRegion, ascending; empty (not written): no map */
+	/* what ops adds (sdt-ops-check.c): the card's register plausibility, written after
+	 * the engine's members when @has_registers (NULL: null), and a device check's card
+	 * (NULL: not written), which the history keeps it under */
+	gboolean has_registers;
+	SdtHealthReportRegisters *registers;
+	SdtHealthReportIdentity *identity;
 } SdtCheckResult;
 
 /* an empty result (no notes) with every number unknown and every count 0 */
@@ -120,5 +136,7 @@ gboolean sdt_check_result_parse_registers(const gchar *text,
  * back writes the same bytes.
  */
 JsonNode *sdt_check_result_to_json(const SdtCheckResult *result);
+/* its text, compact or @pretty, valid UTF-8 (sdt_json_sanitize_utf8()) */
+gchar *sdt_check_result_to_string(const SdtCheckResult *result, gboolean pretty);
 
 G_END_DECLS

@@ -25,5 +25,7 @@ gboolean sdt_health_report_read_registers(JsonObject *obj,
 					  const gchar *where,
 					  SdtHealthReportRegisters **registers,
 					  GError **error);
+/* "registers" as a node: null for NULL (health, and the check result's) */
+JsonNode *sdt_health_report_registers_to_json(const SdtHealthReportRegisters *registers);
 
 G_END_DECLS

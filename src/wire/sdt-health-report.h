@@ -147,7 +147,4 @@ SdtHealthReport *sdt_health_report_parse(const gchar *text, GError **error);
 /* the text (pretty, valid UTF-8, as `sdtunerctl --json health` prints it) */
 gchar *sdt_health_report_to_string(const SdtHealthReport *report);
 
-/* "registers" as a node: null for NULL */
-JsonNode *sdt_health_report_registers_to_json(const SdtHealthReportRegisters *registers);
-
 G_END_DECLS

@@ -11,6 +11,8 @@
 
 #include "sdt-error.h"
 #include "sdt-history-entry-private.h"
+#include "sdt-verify-report-private.h"
+#include "sdt-soak-report-private.h"
 #include "sdt-json.h"
 #include "sdt-json-private.h"
 
@@ -45,9 +47,13 @@
 #define KEY_CID           "cid"
 #define KEY_CID_SERIAL    "cid_serial"
 
-#define KIND_BENCH  SDT_HISTORY_ENTRY_KIND_BENCH
-#define KIND_CHECK  SDT_HISTORY_ENTRY_KIND_CHECK
-#define KIND_VERIFY SDT_HISTORY_ENTRY_KIND_VERIFY
+#define KIND_BENCH          SDT_HISTORY_ENTRY_KIND_BENCH
+#define KIND_CHECK          SDT_HISTORY_ENTRY_KIND_CHECK
+#define KIND_VERIFY         SDT_HISTORY_ENTRY_KIND_VERIFY
+#define KIND_APPLY          SDT_HISTORY_ENTRY_KIND_APPLY
+#define KIND_REVERT         SDT_HISTORY_ENTRY_KIND_REVERT
+#define KIND_SOAK           SDT_HISTORY_ENTRY_KIND_SOAK
+#define KEY_TRIAL_CANCELLED "trial_cancelled"
 
 typedef enum {
 	SDT_HISTORY_ENTRY_STRING,
@@ -99,16 +105,146 @@ sdt_history_entry_new(const gchar *kind, const gchar *time, JsonObject *doc)
 	SdtHistoryEntry *e;
 
 	g_return_val_if_fail(sdt_history_entry_kind_valid(kind), NULL);
-	g_return_val_if_fail(time != NULL, NULL);
 	g_return_val_if_fail(doc != NULL, NULL);
 
-	json_object_set_string_member(doc, KEY_KIND, kind);
-	json_object_set_string_member(doc, KEY_TIME, time);
 	e = g_new0(SdtHistoryEntry, 1);
 	e->kind = g_strdup(kind);
-	e->time = g_strdup(time);
 	e->doc = json_object_ref(doc);
+	if (time != NULL)
+		sdt_history_entry_stamp(e, time);
 	return e;
+}
+
+void
+sdt_history_entry_stamp(SdtHistoryEntry *entry, const gchar *time)
+{
+	g_return_if_fail(entry != NULL && time != NULL);
+
+	json_object_set_string_member(entry->doc, KEY_KIND, entry->kind);
+	json_object_set_string_member(entry->doc, KEY_TIME, time);
+	g_free(entry->time);
+	entry->time = g_strdup(time);
+}
+
+/* an entry of @kind around the document @doc (taken), not yet stamped */
+static SdtHistoryEntry *
+sdt_history_entry_new_object(const gchar *kind, JsonObject *doc)
+{
+	g_autoptr(JsonObject) owned = doc;
+
+	return sdt_history_entry_new(kind, NULL, owned);
+}
+
+/* the same around the object @node (taken) holds */
+static SdtHistoryEntry *
+sdt_history_entry_new_doc(const gchar *kind, JsonNode *node)
+{
+	g_autoptr(JsonNode) owned = node;
+
+	return sdt_history_entry_new(kind, NULL, json_node_get_object(owned));
+}
+
+/* @name: @value, or null */
+static void
+sdt_history_entry_set_string(JsonObject *o, const gchar *name, const gchar *value)
+{
+	if (value != NULL)
+		json_object_set_string_member(o, name, value);
+	else
+		json_object_set_null_member(o, name);
+}
+
+SdtHistoryEntry *
+sdt_history_entry_new_bench(const SdtBenchRecord *record)
+{
+	JsonNode *node;
+	JsonObject *doc;
+	JsonObject *card;
+
+	g_return_val_if_fail(record != NULL, NULL);
+
+	node = sdt_bench_record_to_json(record);
+	doc = json_node_get_object(node);
+	sdt_history_entry_set_string(doc, KEY_CONFIG_SHA256, record->config_sha256);
+	if (record->card_id == NULL) {
+		json_object_set_null_member(doc, KEY_CARD);
+	} else {
+		card = json_object_new();
+		sdt_history_entry_set_string(card, "id", record->card_id);
+		sdt_history_entry_set_string(card, "name", record->card_name);
+		sdt_history_entry_set_string(card, "serial", record->card_serial);
+		json_object_set_object_member(doc, KEY_CARD, card);
+	}
+	return sdt_history_entry_new_doc(KIND_BENCH, node);
+}
+
+SdtHistoryEntry *
+sdt_history_entry_new_check(const SdtCheckResult *result)
+{
+	g_return_val_if_fail(result != NULL, NULL);
+
+	return sdt_history_entry_new_doc(KIND_CHECK, sdt_check_result_to_json(result));
+}
+
+SdtHistoryEntry *
+sdt_history_entry_new_soak(const SdtSoakReport *report)
+{
+	g_return_val_if_fail(report != NULL, NULL);
+
+	return sdt_history_entry_new_doc(KIND_SOAK, sdt_soak_report_to_json(report));
+}
+
+/* the boot a change was made in, when known */
+static void
+sdt_history_entry_set_boot(JsonObject *doc, const gchar *boot_id)
+{
+	if (boot_id != NULL)
+		json_object_set_string_member(doc, KEY_BOOT_ID, boot_id);
+}
+
+SdtHistoryEntry *
+sdt_history_entry_new_apply(const SdtConfigAnswerApply *answer, const gchar *boot_id)
+{
+	JsonObject *doc;
+
+	g_return_val_if_fail(answer != NULL, NULL);
+
+	doc = json_object_new();
+	sdt_history_entry_set_string(doc, KEY_ID, answer->id);
+	sdt_history_entry_set_string(doc, KEY_PATH, answer->path);
+	sdt_history_entry_set_string(doc, KEY_BACKUP, answer->backup);
+	if (answer->trial)
+		json_object_set_boolean_member(doc, KEY_TRIAL, TRUE);
+	json_object_set_boolean_member(doc, KEY_CHANGED, answer->changed);
+	sdt_history_entry_set_boot(doc, boot_id);
+	return sdt_history_entry_new_object(KIND_APPLY, doc);
+}
+
+SdtHistoryEntry *
+sdt_history_entry_new_revert(const SdtConfigAnswerRevert *answer, const gchar *boot_id)
+{
+	JsonObject *doc;
+
+	g_return_val_if_fail(answer != NULL, NULL);
+
+	doc = json_object_new();
+	sdt_history_entry_set_string(doc, KEY_ID, answer->id);
+	sdt_history_entry_set_string(doc, KEY_PATH, answer->path);
+	sdt_history_entry_set_string(doc, KEY_BACKUP, answer->backup);
+	json_object_set_boolean_member(doc, KEY_TRIAL_CANCELLED, answer->trial_cancelled);
+	/* whether config.txt changed (a trial's cancel alone leaves it) */
+	if (answer->diff != NULL)
+		json_object_set_boolean_member(doc, KEY_CHANGED, *answer->diff != '\0');
+	sdt_history_entry_set_boot(doc, boot_id);
+	return sdt_history_entry_new_object(KIND_REVERT, doc);
+}
+
+SdtHistoryEntry *
+sdt_history_entry_new_verify(const SdtVerifyReport *report)
+{
+	g_return_val_if_fail(report != NULL, NULL);
+
+	return sdt_history_entry_new_doc(KIND_VERIFY, sdt_verify_report_to_json(report));
 }
 
 void
@@ -391,17 +527,6 @@ sdt_history_entry_get_card(const SdtHistoryEntry *entry, SdtHistoryEntryCard *ca
 	card->serial = sdt_history_entry_str(c, KEY_SERIAL);
 	card->stand_in = target != NULL &&
 			 json_object_get_boolean_member_with_default(target, KEY_STAND_IN, FALSE);
-}
-
-JsonObject *
-sdt_history_entry_card_new(const gchar *id, const gchar *name, const gchar *serial)
-{
-	JsonObject *o = json_object_new();
-
-	json_object_set_string_member(o, KEY_ID, id);
-	json_object_set_string_member(o, KEY_NAME, name);
-	json_object_set_string_member(o, KEY_SERIAL, serial);
-	return o;
 }
 
 gboolean

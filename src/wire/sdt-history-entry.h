@@ -9,6 +9,8 @@
 
 #include "sdt-bench-record.h"
 #include "sdt-check-result.h"
+#include "sdt-config-answer.h"
+#include "sdt-soak-report.h"
 #include "sdt-verify-report.h"
 
 G_BEGIN_DECLS
@@ -25,7 +27,7 @@ G_BEGIN_DECLS
  */
 typedef struct {
 	gchar *kind;     /* lower-case letters and '-': "apply", "bench", "check", ... */
-	gchar *time;     /* ISO 8601 UTC, as written */
+	gchar *time;     /* ISO 8601 UTC, as written; NULL: not yet stamped (appended) */
 	JsonObject *doc; /* the whole entry, "kind" and "time" included */
 } SdtHistoryEntry;
 
@@ -37,9 +39,32 @@ gboolean sdt_history_entry_kind_valid(const gchar *kind);
 
 /*
  * A new entry of @kind at @time around @doc (referenced): @doc gets the "kind" and
- * "time" members (the caller's object changes, as the history always did).
+ * "time" members (the caller's object changes, as the history always did).  @time NULL:
+ * not yet stamped; sdt_history_append() stamps it.
  */
 SdtHistoryEntry *sdt_history_entry_new(const gchar *kind, const gchar *time, JsonObject *doc);
+/*
+ * The entries SD Tuner appends, each its kind's document as the codec writes it, not yet
+ * stamped: a benchmark of the card (with its own members, "config_sha256" and "card",
+ * null when unknown), a check (with what ops added: "registers", "identity"), a soak test.
+ */
+SdtHistoryEntry *sdt_history_entry_new_bench(const SdtBenchRecord *record);
+SdtHistoryEntry *sdt_history_entry_new_check(const SdtCheckResult *result);
+SdtHistoryEntry *sdt_history_entry_new_soak(const SdtSoakReport *report);
+/*
+ * SD Tuner's changes, each with the boot it was made in (@boot_id; NULL: unknown, not
+ * written): an apply ("id", "path", "backup", "trial" when TRUE, "changed" of @answer's),
+ * a revert ("id", "path", "backup", "trial_cancelled", and "changed" when @answer has a
+ * diff: whether config.txt changed), a verification's outcome (@report as it writes it;
+ * its boot_id is the report's).
+ */
+SdtHistoryEntry *sdt_history_entry_new_apply(const SdtConfigAnswerApply *answer,
+					     const gchar *boot_id);
+SdtHistoryEntry *sdt_history_entry_new_revert(const SdtConfigAnswerRevert *answer,
+					      const gchar *boot_id);
+SdtHistoryEntry *sdt_history_entry_new_verify(const SdtVerifyReport *report);
+/* gives @entry its "kind" and "time" members (after the document's), @time ISO 8601 UTC */
+void sdt_history_entry_stamp(SdtHistoryEntry *entry, const gchar *time);
 void sdt_history_entry_free(SdtHistoryEntry *entry);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtHistoryEntry, sdt_history_entry_free)
 
@@ -69,6 +94,7 @@ JsonArray *sdt_history_entry_list_to_json(GPtrArray *entries);
 #define SDT_HISTORY_ENTRY_KIND_VERIFY "verify"
 #define SDT_HISTORY_ENTRY_KIND_BENCH  "bench"
 #define SDT_HISTORY_ENTRY_KIND_CHECK  "check"
+#define SDT_HISTORY_ENTRY_KIND_SOAK   "soak"
 
 /* a bench entry's payload, read by the bench record's codec; NULL (and @error) for a
  * bad record */
@@ -105,8 +131,6 @@ typedef struct {
 } SdtHistoryEntryCard;
 
 void sdt_history_entry_get_card(const SdtHistoryEntry *entry, SdtHistoryEntryCard *card);
-/* the "card" member of a bench entry, {id, name, serial}; @name, @serial NULL: null */
-JsonObject *sdt_history_entry_card_new(const gchar *id, const gchar *name, const gchar *serial);
 
 /* the card a device check checked ("identity", issue 34); the strings are the entry's,
  * NULL: not said */

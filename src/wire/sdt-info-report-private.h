@@ -27,4 +27,6 @@ gboolean sdt_info_report_read_emmc(JsonObject *card,
 				   SdtInfoReportEmmc **emmc,
 				   GError **error);
 
+JsonNode *sdt_info_report_to_json(const SdtInfoReport *report);
+
 G_END_DECLS

@@ -218,7 +218,6 @@ SdtInfoReportConfig *sdt_info_report_ensure_config(SdtInfoReport *report);
 /* a new empty setting, appended to @config's sd_settings */
 SdtInfoReportSetting *sdt_info_report_add_setting(SdtInfoReportConfig *config);
 
-JsonNode *sdt_info_report_to_json(const SdtInfoReport *report);
 /* the document as sdtunerctl prints it (pretty, valid UTF-8) */
 gchar *sdt_info_report_to_string(const SdtInfoReport *report);
 SdtInfoReport *sdt_info_report_parse(const gchar *text, GError **error);

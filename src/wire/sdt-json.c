@@ -86,40 +86,6 @@ sdt_json_to_string(JsonNode *node, gboolean pretty)
 	return g_string_free(out, FALSE);
 }
 
-/* a document not yet written by its codec: @node's (taken; NULL: NULL) compact text after
- * sdt_json_sanitize_utf8() */
-static gchar *
-sdt_json_take_text(JsonNode *node)
-{
-	g_autoptr(JsonNode) owned = node;
-
-	if (owned == NULL)
-		return NULL;
-	/* config.txt, sysfs and the kernel log may hold any bytes: the reply is UTF-8 */
-	sdt_json_sanitize_utf8(owned);
-	return sdt_json_to_string(owned, FALSE);
-}
-
-void
-sdt_json_task_return_text(GTask *task, gchar *text, GError *error)
-{
-	if (text == NULL) {
-		sdt_utf8_sanitize_error(error);
-		g_task_return_error(task, error);
-		return;
-	}
-	g_clear_error(&error);
-	g_task_return_pointer(task, text, g_free);
-}
-
-void
-sdt_json_task_return(GTask *task, JsonNode *node, GError *error)
-{
-	sdt_json_task_return_text(task,
-				  node != NULL ? sdt_json_take_text(json_node_ref(node)) : NULL,
-				  error);
-}
-
 /* the member's name, and null for its value when it is not @known */
 static gboolean
 sdt_json_member_known(JsonBuilder *b, const gchar *name, gboolean known)

@@ -24,16 +24,6 @@ gchar *sdt_json_to_string(JsonNode *node, gboolean pretty);
 /* the shortest decimal text that reads back as @value, with a '.' or an exponent */
 gchar *sdt_json_format_double(gdouble value);
 
-/*
- * Ends a GTask worker of the helper whose answer goes out over D-Bus: @node's
- * JSON text (sdt_json_to_string()) after sdt_json_sanitize_utf8(), or, when
- * @node is NULL, @error (taken) with its message made valid UTF-8.
- */
-void sdt_json_task_return(GTask *task, JsonNode *node, GError *error);
-/* the same for an answer that is already its document's text (taken), from the document's
- * codec (src/wire) */
-void sdt_json_task_return_text(GTask *task, gchar *text, GError *error);
-
 /* replaces, in place, every string value and member name of @node that is not
  * valid UTF-8 (sdt-utf8.h); returns how many were replaced */
 guint sdt_json_sanitize_utf8(JsonNode *node);

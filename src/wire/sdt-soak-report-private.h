@@ -20,6 +20,7 @@ G_BEGIN_DECLS
 /* strict: "soak" is required; a member of the wrong type is SDT_ERROR_INVALID_DATA
  * naming it ("soak.rounds") */
 SdtSoakReport *sdt_soak_report_from_json(JsonObject *obj, GError **error);
-gchar *sdt_soak_report_to_string(const SdtSoakReport *report);
+
+JsonNode *sdt_soak_report_to_json(const SdtSoakReport *report);
 
 G_END_DECLS

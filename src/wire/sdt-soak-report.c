@@ -209,7 +209,7 @@ sdt_soak_report_to_json(const SdtSoakReport *report)
 }
 
 gchar *
-sdt_soak_report_to_string(const SdtSoakReport *report)
+sdt_soak_report_to_string(const SdtSoakReport *report, gboolean pretty)
 {
 	g_autoptr(JsonNode) node = NULL;
 
@@ -217,5 +217,5 @@ sdt_soak_report_to_string(const SdtSoakReport *report)
 
 	node = sdt_soak_report_to_json(report);
 	sdt_json_sanitize_utf8(node);
-	return sdt_json_to_string(node, TRUE);
+	return sdt_json_to_string(node, pretty);
 }

@@ -46,7 +46,8 @@ SdtSoakReport *sdt_soak_report_new(void);
 void sdt_soak_report_free(SdtSoakReport *report);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SdtSoakReport, sdt_soak_report_free)
 
-JsonNode *sdt_soak_report_to_json(const SdtSoakReport *report);
+/* its text, compact or @pretty, valid UTF-8 (sdt_json_sanitize_utf8()) */
+gchar *sdt_soak_report_to_string(const SdtSoakReport *report, gboolean pretty);
 SdtSoakReport *sdt_soak_report_parse(const gchar *text, GError **error);
 
 G_END_DECLS

@@ -15,6 +15,7 @@
 #include "sdt-json-private.h"
 #include "sdt-verify-pending-state.h"
 #include "sdt-verify-pending-state-private.h"
+#include "sdt-verify-report-private.h"
 #include "sdt-l10n-record-private.h"
 
 #define SDT_VERIFY_PENDING_STATE_KEY_VERSION       "version"

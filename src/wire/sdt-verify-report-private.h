@@ -22,5 +22,9 @@ G_BEGIN_DECLS
  */
 SdtVerifyReport *
 sdt_verify_report_from_json_at(JsonObject *obj, const gchar *where, GError **error);
+/* the document (a history entry's payload: sdt_history_entry_new_verify()) */
+JsonNode *sdt_verify_report_to_json(const SdtVerifyReport *report);
+
+SdtVerifyReport *sdt_verify_report_from_json(JsonObject *obj, GError **error);
 
 G_END_DECLS

@@ -145,8 +145,6 @@ void sdt_verify_report_action_warn(SdtVerifyReportAction *action, const gchar *t
 /* the reason in the reader's language ("" when none) */
 const gchar *sdt_verify_report_reason(const SdtVerifyReport *report);
 
-SdtVerifyReport *sdt_verify_report_from_json(JsonObject *obj, GError **error);
-JsonNode *sdt_verify_report_to_json(const SdtVerifyReport *report);
 /* the text (pretty, as `sdtunerctl --json` prints it) */
 gchar *sdt_verify_report_to_string(const SdtVerifyReport *report);
 SdtVerifyReport *sdt_verify_report_parse(const gchar *text, GError **error);

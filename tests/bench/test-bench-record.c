@@ -278,6 +278,11 @@ test_bench_record_malformed(void)
 		{"{\"tests\": [{\"name\": \"seq-write\", \"stopped\": 1}]}", "“tests[0].stopped”"},
 		{"{\"tests\": [{\"name\": \"seq-write\", \"confidence_percent\": \"95\"}]}",
 		 "“tests[0].confidence_percent”"},
+		/* a bench entry's own members */
+		{"{\"tests\": [], \"config_sha256\": 7}", "“config_sha256”"},
+		{"{\"tests\": [], \"card\": \"sd\"}", "“card”"},
+		{"{\"tests\": [], \"card\": {\"id\": 3}}", "“card.id”"},
+		{"{\"tests\": [], \"card\": {\"id\": \"03\", \"serial\": 1}}", "“card.serial”"},
 	};
 
 	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {

@@ -1313,6 +1313,7 @@ test_bench_ops_json_and_history(void)
 	g_autofree gchar *dir = test_dir_new(TEST_DISK_DIR);
 	g_autoptr(GError) error = NULL;
 	g_autoptr(SdtContext) ctx = sdt_context_new(root, &error);
+	g_autoptr(SdtBenchRecord) record = NULL;
 	g_autoptr(JsonNode) node = NULL;
 	g_autoptr(JsonArray) history = NULL;
 	JsonObject *obj;
@@ -1329,8 +1330,9 @@ test_bench_ops_json_and_history(void)
 
 	g_assert_no_error(error);
 	test_config_tiny(&config);
-	node = sdt_ops_bench_run(ctx, &config, dir, NULL, NULL, NULL, &error);
+	record = sdt_ops_bench_run(ctx, &config, dir, NULL, NULL, NULL, &error);
 	g_assert_no_error(error);
+	node = sdt_bench_record_to_json(record);
 	obj = json_node_get_object(node);
 
 	target = json_object_get_object_member(obj, "target");
@@ -1381,7 +1383,7 @@ test_bench_ops_dir_needs_root(void)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(SdtContext) ctx = sdt_context_new("/", &error);
-	g_autoptr(JsonNode) node = NULL;
+	g_autofree gchar *node = NULL;
 
 	g_assert_no_error(error);
 	node = sdt_ops_bench(ctx, "quick", "/var/tmp", NULL, NULL, NULL, &error);
@@ -1394,7 +1396,7 @@ test_bench_ops_unknown_profile(void)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(SdtContext) ctx = sdt_context_new("/", &error);
-	g_autoptr(JsonNode) node = sdt_ops_bench(ctx, "turbo", NULL, NULL, NULL, NULL, &error);
+	g_autofree gchar *node = sdt_ops_bench(ctx, "turbo", NULL, NULL, NULL, NULL, &error);
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_ARGUMENT);
 	g_assert_null(node);
 }

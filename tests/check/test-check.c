@@ -51,6 +51,21 @@ test_card_config(TestCard *card, SdtCheckConfig *config, SdtCheckMode mode)
 
 static void test_shell(const gchar *line);
 
+/* sdt_check_run()'s result as its document (sdt_check_result_to_json()), NULL as NULL */
+static JsonNode *
+test_check_run(const gchar *dir,
+	       const SdtCheckConfig *config,
+	       SdtBenchProgressFunc progress,
+	       gpointer user_data,
+	       GCancellable *cancellable,
+	       GError **error)
+{
+	g_autoptr(SdtCheckResult) result =
+		sdt_check_run(dir, config, progress, user_data, cancellable, error);
+
+	return result != NULL ? sdt_check_result_to_json(result) : NULL;
+}
+
 static gchar *
 test_script(void)
 {
@@ -147,7 +162,7 @@ test_check(TestCard *card, const SdtCheckConfig *config, JsonNode **node_out)
 {
 	g_autoptr(GError) error = NULL;
 	guint64 free_before = test_free_bytes(card->mnt);
-	JsonNode *node = sdt_check_run(card->mnt, config, NULL, NULL, NULL, &error);
+	JsonNode *node = test_check_run(card->mnt, config, NULL, NULL, NULL, &error);
 	g_autofree gchar *text = NULL;
 
 	g_assert_no_error(error);
@@ -340,7 +355,7 @@ test_check_pios_layout(void)
 	test_card_config(card, &config, SDT_CHECK_MODE_QUICK);
 	for (guint run = 0; run < 3; run++) {
 		g_autoptr(GError) error = NULL;
-		g_autoptr(JsonNode) node = sdt_check_run(state, &config, NULL, NULL, NULL, &error);
+		g_autoptr(JsonNode) node = test_check_run(state, &config, NULL, NULL, NULL, &error);
 		JsonObject *obj;
 		g_assert_no_error(error);
 		obj = json_node_get_object(node);
@@ -408,7 +423,7 @@ test_check_killed(void)
 		pid_t pid = fork();
 		g_assert_cmpint(pid, >=, 0);
 		if (pid == 0) {
-			JsonNode *node = sdt_check_run(card->mnt, &config, NULL, NULL, NULL, NULL);
+			JsonNode *node = test_check_run(card->mnt, &config, NULL, NULL, NULL, NULL);
 			_exit(node != NULL ? 0 : 1);
 		}
 		/* until its first journal is there, then a random moment later */
@@ -566,7 +581,7 @@ test_check_power_cut(gconstpointer data)
 		pid_t pid = fork();
 		g_assert_cmpint(pid, >=, 0);
 		if (pid == 0) {
-			JsonNode *node = sdt_check_run(card->mnt, &config, NULL, NULL, NULL, NULL);
+			JsonNode *node = test_check_run(card->mnt, &config, NULL, NULL, NULL, NULL);
 			_exit(node != NULL ? 0 : 1);
 		}
 		/* the first cut 50 ms after a journal is on the card, the others the moment
@@ -1418,7 +1433,7 @@ test_check_bad_input(void)
 	/* read-only */
 	line = g_strdup_printf("mount -o remount,ro %s", card->mnt);
 	test_shell(line);
-	node = sdt_check_run(card->mnt, &config, NULL, NULL, NULL, &error);
+	node = test_check_run(card->mnt, &config, NULL, NULL, NULL, &error);
 	g_assert_null(node);
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_READ_ONLY);
 	g_test_message("%s", error->message);
@@ -1434,7 +1449,7 @@ test_check_bad_input(void)
 	if (g_file_test("/dev/shm", G_FILE_TEST_IS_DIR)) {
 		g_autofree gchar *tdir = g_build_filename("/dev/shm", "sdt-check-tmpfs", NULL);
 		g_mkdir(tdir, 0755);
-		node = sdt_check_run(tdir, &config, NULL, NULL, NULL, &error);
+		node = test_check_run(tdir, &config, NULL, NULL, NULL, &error);
 		g_assert_null(node);
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_SUPPORTED);
 		g_test_message("%s", error->message);
@@ -1444,7 +1459,7 @@ test_check_bad_input(void)
 	g_rmdir(shm);
 
 	/* not a directory */
-	node = sdt_check_run("/nonexistent/sdt-check", &config, NULL, NULL, NULL, &error);
+	node = test_check_run("/nonexistent/sdt-check", &config, NULL, NULL, NULL, &error);
 	g_assert_null(node);
 	g_assert_nonnull(error);
 	g_clear_error(&error);
@@ -1457,7 +1472,7 @@ test_check_bad_input(void)
 			       free_before - 40 * MIB,
 			       filler);
 	test_shell(line);
-	node = sdt_check_run(card->mnt, &config, NULL, NULL, NULL, &error);
+	node = test_check_run(card->mnt, &config, NULL, NULL, NULL, &error);
 	g_assert_null(node);
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_NO_SPACE);
 	g_test_message("%s", error->message);
@@ -1467,12 +1482,12 @@ test_check_bad_input(void)
 
 	/* Stop during the probe: Cancelled, the blocks put back, the reserved file gone */
 	free_before = test_free_bytes(card->mnt);
-	node = sdt_check_run(card->mnt,
-			     &config,
-			     test_cancel_in_write_cb,
-			     cancellable,
-			     cancellable,
-			     &error);
+	node = test_check_run(card->mnt,
+			      &config,
+			      test_cancel_in_write_cb,
+			      cancellable,
+			      cancellable,
+			      &error);
 	g_assert_null(node);
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_CANCELLED);
 	g_clear_error(&error);

@@ -25,6 +25,15 @@
 #include "sdt-state-lock.h"
 #include "sdt-test-config.h"
 
+/* sdt_history_append() of an entry of @kind around @doc (its members as given) */
+static gboolean
+test_history_append(SdtContext *ctx, const gchar *kind, JsonObject *doc, GError **error)
+{
+	g_autoptr(SdtHistoryEntry) entry = sdt_history_entry_new(kind, NULL, doc);
+
+	return sdt_history_append(ctx, entry, NULL, error);
+}
+
 /* the block SD Tuner writes for a board family */
 typedef struct {
 	gchar *filter;
@@ -1155,7 +1164,7 @@ test_config_writer_modes(void)
 			test_assert_mode(r.tryboot, modes[m], uid, gid);
 			test_assert_mode(r.config, modes[m], uid, gid);
 			/* the history folder, made by sdt_history_append() */
-			g_assert_true(sdt_history_append(r.ctx, "apply", entry, &error));
+			g_assert_true(test_history_append(r.ctx, "apply", entry, &error));
 			g_assert_no_error(error);
 			history = g_build_filename(r.state, "history", NULL);
 			test_assert_mode(history, SDT_STATE_DIR_MODE, geteuid(), getegid());

@@ -29,7 +29,7 @@ typedef struct {
 } TestJob;
 
 /* 2000 callbacks in about 1 s over three phases */
-static JsonNode *
+static gchar *
 test_engine_ok(SdtContext *ctx,
 	       const gchar *profile,
 	       const gchar *dir,
@@ -39,20 +39,16 @@ test_engine_ok(SdtContext *ctx,
 	       GError **error)
 {
 	const gchar *phases[] = {"prepare", "seq-write", "seq-read"};
-	g_autoptr(JsonBuilder) builder = json_builder_new();
 
 	for (guint i = 0; i < 2000; i++) {
 		progress(phases[i * 3 / 2000], i / 2000.0, (gdouble) i, user_data);
 		g_usleep(500);
 	}
-	json_builder_begin_object(builder);
-	json_builder_set_member_name(builder, "profile");
-	json_builder_add_string_value(builder, profile);
-	json_builder_end_object(builder);
-	return json_builder_get_root(builder);
+	/* the document's text, as the ops give it */
+	return g_strdup_printf("{\"profile\":\"%s\"}", profile);
 }
 
-static JsonNode *
+static gchar *
 test_engine_until_cancelled(SdtContext *ctx,
 			    const gchar *profile,
 			    const gchar *dir,
@@ -76,7 +72,7 @@ test_engine_until_cancelled(SdtContext *ctx,
 	return NULL;
 }
 
-static JsonNode *
+static gchar *
 test_engine_no_card(SdtContext *ctx,
 		    const gchar *profile,
 		    const gchar *dir,

@@ -115,8 +115,11 @@ static JsonNode *
 fixture_run(Fixture *fx, GError **error)
 {
 	SdtBenchConfig config;
+	g_autoptr(SdtBenchRecord) record = NULL;
+
 	test_config_tiny(&config);
-	return sdt_ops_bench_run(fx->ctx, &config, NULL, NULL, NULL, NULL, error);
+	record = sdt_ops_bench_run(fx->ctx, &config, NULL, NULL, NULL, NULL, error);
+	return record != NULL ? sdt_bench_record_to_json(record) : NULL;
 }
 
 static void

@@ -76,6 +76,7 @@ test_ops_bench_short_run(void)
 	g_autoptr(GPtrArray) phases = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GError) error = NULL;
 	g_autoptr(JsonNode) node = NULL;
+	g_autoptr(SdtBenchRecord) record = NULL;
 	g_autoptr(JsonArray) history = NULL;
 	JsonObject *entry;
 	SdtBenchConfig config;
@@ -87,14 +88,15 @@ test_ops_bench_short_run(void)
 	config.rand_seconds = 0.2;
 	config.rand_qd1_seconds = 0.1;
 	config.raw_seconds = 0;
-	node = sdt_ops_bench_run(root->ctx,
-				 &config,
-				 dir,
-				 test_ops_bench_progress,
-				 phases,
-				 NULL,
-				 &error);
+	record = sdt_ops_bench_run(root->ctx,
+				   &config,
+				   dir,
+				   test_ops_bench_progress,
+				   phases,
+				   NULL,
+				   &error);
 	g_assert_no_error(error);
+	node = sdt_bench_record_to_json(record);
 	g_assert_cmpstr(sdt_test_root_json_str(node, "profile"), ==, "test");
 	g_assert_cmpstr(sdt_test_root_json_str(node, "target.path"), ==, dir);
 	g_assert_true(sdt_test_root_json_bool(node, "target.stand_in"));
@@ -136,7 +138,7 @@ test_ops_bench_cancelled(void)
 	g_autofree gchar *dir = test_ops_bench_dir();
 	g_autoptr(GCancellable) cancellable = g_cancellable_new();
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) node = NULL;
+	g_autofree gchar *node = NULL;
 	g_autoptr(JsonArray) history = NULL;
 
 	node = sdt_ops_bench(root->ctx,
@@ -161,10 +163,9 @@ test_ops_bench_refused(void)
 {
 	g_autoptr(SdtTestRoot) root = sdt_test_root_new("pi3", NULL, FALSE);
 	g_autoptr(GError) error = NULL;
-	g_autoptr(JsonNode) turbo =
-		sdt_ops_bench(root->ctx, "turbo", NULL, NULL, NULL, NULL, &error);
+	g_autofree gchar *turbo = sdt_ops_bench(root->ctx, "turbo", NULL, NULL, NULL, NULL, &error);
 	g_autoptr(SdtContext) real = NULL;
-	g_autoptr(JsonNode) dir = NULL;
+	g_autofree gchar *dir = NULL;
 
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_ARGUMENT);
 	g_assert_nonnull(strstr(error->message, "turbo"));
@@ -219,14 +220,15 @@ test_ops_bench_device_run(const gchar *bus, gdouble mbit_s, gdouble seq_read_mb_
 	read->ci_percent = 1;
 	g_ptr_array_add(result->tests, read);
 	{
-		JsonNode *node = sdt_ops_bench_device_record(result,
-							     &target,
-							     &d,
-							     NULL,
-							     g_strdup("write tests skipped: test"));
+		g_autoptr(SdtBenchRecord) record =
+			sdt_ops_bench_device_record(result,
+						    &target,
+						    &d,
+						    NULL,
+						    g_strdup("write tests skipped: test"));
 		g_free(read->name);
 		g_free(read);
-		return node;
+		return sdt_bench_record_to_json(record);
 	}
 }
 

@@ -23,6 +23,16 @@ test_history_json(SdtContext *ctx, GError **error)
 	return entries != NULL ? sdt_history_entry_list_to_json(entries) : NULL;
 }
 
+/* sdt_ops_check()'s result (sdt_ops_check_owned(), -1: root's or ours) as its document */
+static JsonNode *
+test_ops_check_run(SdtContext *ctx, const gchar *mode, const gchar *dir, GError **error)
+{
+	g_autoptr(SdtCheckResult) result =
+		sdt_ops_check_owned(ctx, mode, dir, -1, NULL, NULL, NULL, error);
+
+	return result != NULL ? sdt_check_result_to_json(result) : NULL;
+}
+
 /*
  * sdt_ops_check() (sdt-ops-check.c): the quick check of a small real card, an ext4 file
  * system on a loop device (root; under CI=true a machine without loop devices fails), and
@@ -191,7 +201,7 @@ test_ops_check_genuine_body(void)
 	JsonObject *obj;
 
 	g_assert_no_error(error);
-	node = sdt_ops_check(ctx, "quick", mnt, NULL, NULL, NULL, &error);
+	node = test_ops_check_run(ctx, "quick", mnt, &error);
 	g_assert_no_error(error);
 	obj = json_node_get_object(node);
 	g_assert_cmpstr(json_object_get_string_member(obj, "verdict"), ==, "genuine");
@@ -231,7 +241,7 @@ test_ops_check_read_only_body(void)
 	g_autoptr(JsonNode) node = NULL;
 
 	g_assert_no_error(error);
-	node = sdt_ops_check(ctx, "quick", mnt, NULL, NULL, NULL, &error);
+	node = test_ops_check_run(ctx, "quick", mnt, &error);
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_READ_ONLY);
 	g_assert_nonnull(strstr(error->message, "remount it read-write"));
 	g_assert_null(node);
@@ -250,14 +260,14 @@ test_ops_check_refused(void)
 	g_autoptr(JsonNode) tmpfs = NULL;
 
 	g_assert_no_error(error);
-	turbo = sdt_ops_check(ctx, "turbo", "/var/tmp", NULL, NULL, NULL, &error);
+	turbo = test_ops_check_run(ctx, "turbo", "/var/tmp", &error);
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_ARGUMENT);
 	g_assert_nonnull(strstr(error->message, "use quick or full"));
 	g_assert_null(turbo);
 	g_clear_error(&error);
 	if (g_file_test("/dev/shm", G_FILE_TEST_IS_DIR)) {
 		shm = test_ops_check_mkdtemp("/dev/shm/sdt-ops-check-XXXXXX");
-		tmpfs = sdt_ops_check(ctx, "quick", shm, NULL, NULL, NULL, &error);
+		tmpfs = test_ops_check_run(ctx, "quick", shm, &error);
 		g_assert_error(error, SDT_ERROR, SDT_ERROR_NOT_SUPPORTED);
 		/* memory is what is wrong with it, said first (issue 32) */
 		g_assert_nonnull(strstr(error->message, "is in memory (tmpfs), not on a card"));

@@ -24,6 +24,15 @@ test_history_json(SdtContext *ctx, GError **error)
 	return entries != NULL ? sdt_history_entry_list_to_json(entries) : NULL;
 }
 
+/* sdt_history_append() of an entry of @kind around @doc (its members as given) */
+static gboolean
+test_history_append(SdtContext *ctx, const gchar *kind, JsonObject *doc, GError **error)
+{
+	g_autoptr(SdtHistoryEntry) entry = sdt_history_entry_new(kind, NULL, doc);
+
+	return sdt_history_append(ctx, entry, NULL, error);
+}
+
 /* sdt_ops_history()'s text, parsed: NULL with @error when the op failed */
 static JsonNode *
 test_ops_history_node(SdtContext *ctx, GError **error)
@@ -81,7 +90,7 @@ test_history_append_keeps_order_and_skips_damage(void)
 	for (gint i = 0; i < 5; i++) {
 		g_autoptr(JsonObject) entry = json_object_new();
 		json_object_set_int_member(entry, "n", i);
-		g_assert_true(sdt_history_append(ctx, i % 2 ? "apply" : "bench", entry, &error));
+		g_assert_true(test_history_append(ctx, i % 2 ? "apply" : "bench", entry, &error));
 		g_assert_no_error(error);
 	}
 	/* a damaged entry and a leftover temporary file must not hide the rest */
@@ -116,7 +125,7 @@ test_history_unwritable_state_dir_is_an_error(void)
 
 	/* "var" is a file, so the state dir cannot be made */
 	g_assert_true(g_file_set_contents(blocker, "", 0, NULL));
-	g_assert_false(sdt_history_append(ctx, "bench", entry, &error));
+	g_assert_false(test_history_append(ctx, "bench", entry, &error));
 	g_assert_error(error, SDT_ERROR, SDT_ERROR_FAILED);
 	g_assert_nonnull(strstr(error->message, "var/lib/sd-tuner/history"));
 	sdt_test_rm_rf(root);
@@ -153,7 +162,7 @@ test_history_past_2038(void)
 		g_assert_nonnull(t);
 		sdt_context_set_now(ctx, t);
 		json_object_set_int_member(entry, "n", i);
-		g_assert_true(sdt_history_append(ctx, "apply", entry, &error));
+		g_assert_true(test_history_append(ctx, "apply", entry, &error));
 		g_assert_no_error(error);
 		path = g_build_filename(root, "var/lib/sd-tuner/history", when[i].file, NULL);
 		g_assert_true(g_file_test(path, G_FILE_TEST_IS_REGULAR));
@@ -163,7 +172,7 @@ test_history_past_2038(void)
 	{
 		g_autoptr(JsonObject) entry = json_object_new();
 		json_object_set_int_member(entry, "n", -1);
-		g_assert_true(sdt_history_append(ctx, "bench", entry, &error));
+		g_assert_true(test_history_append(ctx, "bench", entry, &error));
 		g_assert_no_error(error);
 	}
 
@@ -217,7 +226,7 @@ test_history_stale_temp_files_removed(void)
 	g_autofree gchar *other2 = test_history_make_temp(root, "1764579600000002-bench.json.x");
 
 	/* a write cleans up first */
-	g_assert_true(sdt_history_append(ctx, "bench", entry, &error));
+	g_assert_true(test_history_append(ctx, "bench", entry, &error));
 	g_assert_no_error(error);
 	g_assert_false(g_file_test(stale1, G_FILE_TEST_EXISTS));
 	g_assert_false(g_file_test(stale2, G_FILE_TEST_EXISTS));
@@ -257,7 +266,7 @@ test_history_odd_files_skipped_subprocess(void)
 	g_autoptr(GString) padding = g_string_new("{\"kind\": \"bench\", \"pad\": \"");
 
 	json_object_set_int_member(entry, "n", 1);
-	g_assert_true(sdt_history_append(ctx, "apply", entry, &error));
+	g_assert_true(test_history_append(ctx, "apply", entry, &error));
 	g_assert_no_error(error);
 	/* a FIFO would block a plain read for ever, with the helper's caller waiting */
 	g_assert_cmpint(mkfifo(fifo, 0644), ==, 0);
@@ -425,7 +434,7 @@ test_history_check_entry(void)
 				 "\"written\": 308, \"bad\": 0, \"top_verified\": 12}}",
 				 &error);
 	g_assert_no_error(error);
-	g_assert_true(sdt_history_append(ctx, "check", json_node_get_object(check), &error));
+	g_assert_true(test_history_append(ctx, "check", json_node_get_object(check), &error));
 	g_assert_no_error(error);
 	/* the other way round is still damage */
 	test_history_write(root,

@@ -180,6 +180,93 @@ test_new(void)
 	g_assert_false(sdt_history_entry_kind_valid(""));
 }
 
+/* a bench entry from its record (the entry members config_sha256 and card are the
+ * record's): the golden written by `sdtunerctl --root bench` again, byte for byte */
+static void
+test_new_bench(void)
+{
+	g_autofree gchar *text = wire_golden_read("history-entry-bench-stand-in.json");
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtHistoryEntry) e = sdt_history_entry_parse(text, &error);
+	g_autoptr(SdtBenchRecord) r = NULL;
+	g_autoptr(SdtHistoryEntry) again = NULL;
+	g_autofree gchar *written = NULL;
+	g_autofree gchar *with_card = NULL;
+
+	g_assert_no_error(error);
+	r = sdt_history_entry_get_bench(e, &error);
+	g_assert_no_error(error);
+	g_assert_null(r->config_sha256);
+	g_assert_null(r->card_id);
+	again = sdt_history_entry_new_bench(r);
+	g_assert_null(again->time);
+	sdt_history_entry_stamp(again, e->time);
+	written = sdt_history_entry_to_string(again);
+	g_assert_cmpstr(written, ==, text);
+
+	/* a card's: {id, name, serial}, an unknown one null */
+	r->config_sha256 = g_strdup("00ff");
+	r->card_id = g_strdup("0353445345333247");
+	r->card_serial = g_strdup("0x1e4c2983");
+	g_clear_pointer(&again, sdt_history_entry_free);
+	again = sdt_history_entry_new_bench(r);
+	with_card = sdt_history_entry_to_string(again);
+	g_assert_nonnull(strstr(with_card,
+				"\"config_sha256\" : \"00ff\",\n  \"card\" : {\n    \"id\" : "
+				"\"0353445345333247\",\n    \"name\" : null,\n    \"serial\" : "
+				"\"0x1e4c2983\"\n  }\n}"));
+}
+
+/* a string member of @doc, or NULL */
+static gchar *
+dup_member(JsonObject *doc, const gchar *name)
+{
+	return g_strdup(json_object_get_string_member_with_default(doc, name, NULL));
+}
+
+/* the entry of an apply or a revert made from its answer's fields, stamped with the
+ * golden's time: the golden again, byte for byte (with a boot id after the rest) */
+static void
+test_new_change(gconstpointer name)
+{
+	g_autofree gchar *text = wire_golden_read(name);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(SdtHistoryEntry) e = sdt_history_entry_parse(text, &error);
+	g_autoptr(SdtHistoryEntry) again = NULL;
+	g_autoptr(SdtHistoryEntry) booted = NULL;
+	g_autofree gchar *written = NULL;
+	g_autofree gchar *with_boot = NULL;
+	JsonObject *doc;
+
+	g_assert_no_error(error);
+	doc = e->doc;
+	if (g_strcmp0(e->kind, "apply") == 0) {
+		g_autoptr(SdtConfigAnswerApply) a = sdt_config_answer_apply_new();
+		a->id = dup_member(doc, "id");
+		a->path = dup_member(doc, "path");
+		a->backup = dup_member(doc, "backup");
+		a->trial = json_object_get_boolean_member_with_default(doc, "trial", FALSE);
+		a->changed = json_object_get_boolean_member(doc, "changed");
+		again = sdt_history_entry_new_apply(a, NULL);
+		booted = sdt_history_entry_new_apply(a, "b00t");
+	} else {
+		g_autoptr(SdtConfigAnswerRevert) r = sdt_config_answer_revert_new();
+		r->id = dup_member(doc, "id");
+		r->path = dup_member(doc, "path");
+		r->backup = dup_member(doc, "backup");
+		r->trial_cancelled = json_object_get_boolean_member(doc, "trial_cancelled");
+		r->diff =
+			g_strdup(json_object_get_boolean_member(doc, "changed") ? "-a\n+b\n" : "");
+		again = sdt_history_entry_new_revert(r, NULL);
+		booted = sdt_history_entry_new_revert(r, "b00t");
+	}
+	sdt_history_entry_stamp(again, e->time);
+	written = sdt_history_entry_to_string(again);
+	g_assert_cmpstr(written, ==, text);
+	with_boot = sdt_history_entry_to_string(booted);
+	g_assert_true(g_str_has_suffix(with_boot, "\n  \"boot_id\" : \"b00t\"\n}"));
+}
+
 static void
 test_unknown(void)
 {
@@ -275,6 +362,12 @@ main(int argc, char **argv)
 	g_test_add_func("/wire/history-entry/fields", test_fields);
 	g_test_add_func("/wire/history-entry/accessors", test_accessors);
 	g_test_add_func("/wire/history-entry/new", test_new);
+	g_test_add_func("/wire/history-entry/new-bench", test_new_bench);
+	for (guint i = 0; i < 4; i++) {
+		g_autofree gchar *path =
+			g_strdup_printf("/wire/history-entry/new-change/%s", goldens[i]);
+		g_test_add_data_func(path, goldens[i], test_new_change);
+	}
 	g_test_add_func("/wire/history-entry/unknown", test_unknown);
 	g_test_add_func("/wire/history-entry/from-json", test_from_json);
 	g_test_add_func("/wire/history-entry/refused", test_refused);

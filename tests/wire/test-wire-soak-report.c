@@ -17,7 +17,7 @@
 static gchar *
 write_report(gconstpointer doc)
 {
-	return sdt_soak_report_to_string(doc);
+	return sdt_soak_report_to_string(doc, TRUE);
 }
 
 static void
