@@ -31,7 +31,7 @@ sdt_ops_verify_read_evidence(const gchar *path, GError **error)
 		return NULL;
 	evidence = sdt_verify_pending_state_evidence_parse(data, len, error);
 	if (evidence == NULL)
-		g_prefix_error(error, "%s: ", path);
+		g_prefix_error(error, _("cannot read %s: "), path);
 	return evidence;
 }
 
