@@ -190,9 +190,10 @@ SdtCheckResult *sdt_ops_check_owned(SdtContext *ctx,
 				    GError **error);
 
 /*
- * `bench --profile soak --json`: {"target", "profile": "soak", "tests": [],
- * "soak": {bytes_written, bytes_checked, mismatches, first_bad_offset (null
- * when clean), file_size, rounds, seed, seconds, write_mb_s, read_mb_s}}.
+ * `bench --profile soak --json`: the soak report (sdt-soak-report.h; on the wire
+ * {"target", "profile": "soak", "tests": [], "soak": {bytes_written, bytes_checked,
+ * mismatches, first_bad_offset (null when clean), file_size, rounds, seed, seconds,
+ * write_mb_s, read_mb_s}}).
  * The file is created like the benchmark's (sdt_bench_target_open(): no
  * name, refused without @size + 10% free).  Appended to the history as "soak".
  */
