@@ -176,6 +176,24 @@ sdt_ops_check_identity(const SdtDevice *d)
 	return o;
 }
 
+/*
+ * The check of @e when it is a device check (it has an identity), else NULL; a check
+ * whose document does not read back (a member of the wrong type) is none.
+ */
+static SdtCheckResult *
+sdt_ops_check_device_check_of(const SdtHistoryEntry *e)
+{
+	SdtCheckResult *r;
+
+	if (g_strcmp0(e->kind, SDT_HISTORY_ENTRY_KIND_CHECK) != 0 ||
+	    !sdt_history_entry_has_identity(e))
+		return NULL;
+	r = sdt_history_entry_get_check(e, NULL);
+	if (r != NULL && r->identity == NULL)
+		g_clear_pointer(&r, sdt_check_result_free);
+	return r;
+}
+
 const SdtHistoryEntry *
 sdt_ops_check_recognise(GPtrArray *history,
 			const gchar *cid,
@@ -183,15 +201,15 @@ sdt_ops_check_recognise(GPtrArray *history,
 			const gchar **match)
 {
 	guint n = history != NULL ? history->len : 0;
-	SdtHistoryEntryIdentity id;
 
 	*match = NULL;
 	/* the same CID: the same card, whatever else */
 	for (guint i = n; cid != NULL && cid[0] != '\0' && i > 0; i--) {
 		const SdtHistoryEntry *e = g_ptr_array_index(history, i - 1);
+		g_autoptr(SdtCheckResult) r = sdt_ops_check_device_check_of(e);
 
-		if (sdt_history_entry_get_identity(e, &id) && id.cid != NULL &&
-		    g_ascii_strcasecmp(id.cid, cid) == 0) {
+		if (r != NULL && r->identity->cid != NULL &&
+		    g_ascii_strcasecmp(r->identity->cid, cid) == 0) {
 			*match = "cid";
 			return e;
 		}
@@ -200,10 +218,10 @@ sdt_ops_check_recognise(GPtrArray *history,
 	 * this one; an entry with another card's CID is not */
 	for (guint i = n; size_bytes > 0 && i > 0; i--) {
 		const SdtHistoryEntry *e = g_ptr_array_index(history, i - 1);
+		g_autoptr(SdtCheckResult) r = sdt_ops_check_device_check_of(e);
 
-		if (!sdt_history_entry_get_identity(e, &id) || id.cid != NULL)
-			continue;
-		if (id.size_bytes == size_bytes) {
+		if (r != NULL && r->identity->cid == NULL &&
+		    r->identity->size_bytes == size_bytes) {
 			*match = "size";
 			return e;
 		}
@@ -216,26 +234,18 @@ sdt_ops_check_checked_before(GPtrArray *history, const gchar *cid, gint64 size_b
 {
 	const gchar *match = NULL;
 	const SdtHistoryEntry *e = sdt_ops_check_recognise(history, cid, size_bytes, &match);
-	SdtHistoryEntryIdentity id;
+	g_autoptr(SdtCheckResult) r = e != NULL ? sdt_ops_check_device_check_of(e) : NULL;
 	SdtHealthReportCheckedBefore *before;
-	SdtHealthReportIdentity *i;
 
-	if (e == NULL || !sdt_history_entry_get_identity(e, &id))
+	if (r == NULL)
 		return NULL;
 	before = sdt_health_report_checked_before_new();
-	i = &before->identity;
 	before->match = g_strdup(match);
 	before->time = g_strdup(e->time);
-	before->verdict = g_strdup(id.verdict);
-	i->device = g_strdup(id.device);
-	i->size_bytes = id.size_bytes;
-	i->vendor = g_strdup(id.vendor);
-	i->model = g_strdup(id.model);
-	i->serial = g_strdup(id.serial);
-	i->bus = g_strdup(id.bus);
-	i->serial_of = g_strdup(id.serial_of);
-	i->cid = g_strdup(id.cid);
-	i->cid_serial = g_strdup(id.cid_serial);
+	before->verdict = g_steal_pointer(&r->verdict);
+	/* the identity's strings move to @before, and its shell goes */
+	before->identity = *r->identity;
+	g_clear_pointer(&r->identity, g_free);
 	return before;
 }
 

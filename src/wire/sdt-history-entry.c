@@ -38,14 +38,6 @@
 #define KEY_STAND_IN      "stand_in"
 #define KEY_NAME          "name"
 #define KEY_SERIAL        "serial"
-#define KEY_DEVICE        "device"
-#define KEY_SIZE_BYTES    "size_bytes"
-#define KEY_VENDOR        "vendor"
-#define KEY_MODEL         "model"
-#define KEY_BUS           "bus"
-#define KEY_SERIAL_OF     "serial_of"
-#define KEY_CID           "cid"
-#define KEY_CID_SERIAL    "cid_serial"
 
 #define KIND_BENCH          SDT_HISTORY_ENTRY_KIND_BENCH
 #define KIND_CHECK          SDT_HISTORY_ENTRY_KIND_CHECK
@@ -534,30 +526,6 @@ sdt_history_entry_has_identity(const SdtHistoryEntry *entry)
 {
 	g_return_val_if_fail(entry != NULL, FALSE);
 	return json_object_has_member(entry->doc, KEY_IDENTITY);
-}
-
-gboolean
-sdt_history_entry_get_identity(const SdtHistoryEntry *entry, SdtHistoryEntryIdentity *identity)
-{
-	JsonObject *id;
-
-	g_return_val_if_fail(entry != NULL, FALSE);
-	g_return_val_if_fail(identity != NULL, FALSE);
-
-	id = sdt_history_entry_obj(entry->doc, KEY_IDENTITY);
-	if (g_strcmp0(entry->kind, KIND_CHECK) != 0 || id == NULL)
-		return FALSE;
-	identity->verdict = sdt_history_entry_str(entry->doc, KEY_VERDICT);
-	identity->device = sdt_history_entry_str(id, KEY_DEVICE);
-	identity->size_bytes = json_object_get_int_member_with_default(id, KEY_SIZE_BYTES, -1);
-	identity->vendor = sdt_history_entry_str(id, KEY_VENDOR);
-	identity->model = sdt_history_entry_str(id, KEY_MODEL);
-	identity->serial = sdt_history_entry_str(id, KEY_SERIAL);
-	identity->bus = sdt_history_entry_str(id, KEY_BUS);
-	identity->serial_of = sdt_history_entry_str(id, KEY_SERIAL_OF);
-	identity->cid = sdt_history_entry_str(id, KEY_CID);
-	identity->cid_serial = sdt_history_entry_str(id, KEY_CID_SERIAL);
-	return TRUE;
 }
 
 /* the writing direction: the document as it was written or read */

@@ -132,25 +132,7 @@ typedef struct {
 
 void sdt_history_entry_get_card(const SdtHistoryEntry *entry, SdtHistoryEntryCard *card);
 
-/* the card a device check checked ("identity", issue 34); the strings are the entry's,
- * NULL: not said */
-typedef struct {
-	const gchar *verdict; /* the check's: "genuine", "fake", "undetermined" */
-	const gchar *device;  /* "sdb" */
-	gint64 size_bytes;    /* -1: not said */
-	const gchar *vendor;
-	const gchar *model;
-	const gchar *serial;
-	const gchar *bus;
-	const gchar *serial_of; /* "reader", "card" */
-	const gchar *cid;
-	const gchar *cid_serial;
-} SdtHistoryEntryIdentity;
-
 /* whether the entry has an "identity" member (null included): a device check's */
 gboolean sdt_history_entry_has_identity(const SdtHistoryEntry *entry);
-/* the identity of a check entry that has one (an object); FALSE for every other entry */
-gboolean sdt_history_entry_get_identity(const SdtHistoryEntry *entry,
-					SdtHistoryEntryIdentity *identity);
 
 G_END_DECLS

@@ -315,7 +315,9 @@ test_ops_history_series_many(void)
 
 /* the recognition rule (docs/DESIGN.md "A checked card's identity") on fixture entries:
  * the same CID is the card, whatever its size and however old; else the newest entry
- * without a CID (a reader) of exactly the size; another card's CID never matches by size */
+ * without a CID (a reader) of exactly the size; another card's CID never matches by size,
+ * nor does an entry whose identity does not read back (its "cid" a number: it was read
+ * as no CID, and so as a reader's card of that size) */
 static void
 test_ops_history_recognise(void)
 {
@@ -335,7 +337,10 @@ test_ops_history_recognise(void)
 		"  \"cid\":\"035344534c3136478019d1a6c6013a00\"}},"
 		"{\"kind\":\"check\",\"time\":\"2026-01-05T00:00:00Z\",\"verdict\":\"genuine\","
 		" \"target\":{\"whole_device\":false}},"
-		"{\"kind\":\"bench\",\"time\":\"2026-01-06T00:00:00Z\"}"
+		"{\"kind\":\"bench\",\"time\":\"2026-01-06T00:00:00Z\"},"
+		"{\"kind\":\"check\",\"time\":\"2026-01-07T00:00:00Z\",\"verdict\":\"fake\","
+		" \"identity\":{\"device\":\"sdd\",\"size_bytes\":15931539456,\"bus\":\"usb\","
+		"  \"cid\":7}}"
 		"]";
 	g_autoptr(JsonNode) node = json_from_string(text, NULL);
 	JsonArray *array = json_node_get_array(node);
@@ -358,7 +363,7 @@ test_ops_history_recognise(void)
 	g_assert_nonnull(e);
 	g_assert_cmpstr(match, ==, "cid");
 	g_assert_cmpstr(e->time, ==, "2026-01-01T00:00:00Z");
-	/* another CID, the size of a reader entry: maybe that card */
+	/* another CID, the size of a reader entry: maybe that card (not the newer damaged one) */
 	e = sdt_ops_check_recognise(history,
 				    "02544d5341303847049c7a5b8e00c600",
 				    15931539456,

@@ -122,7 +122,11 @@ test_accessors(void)
 	g_autoptr(SdtHistoryEntry) check = sdt_history_entry_parse(
 		"{\"kind\": \"check\", \"time\": \"t\", \"verdict\": \"fake\", "
 		"\"identity\": {\"device\": \"sdb\", \"size_bytes\": 31914983424, "
-		"\"bus\": \"usb\", \"cid\": null, \"vendor\": 7}}",
+		"\"bus\": \"usb\", \"cid\": null}}",
+		NULL);
+	g_autoptr(SdtHistoryEntry) damaged = sdt_history_entry_parse(
+		"{\"kind\": \"check\", \"time\": \"t\", \"verdict\": \"fake\", "
+		"\"identity\": {\"device\": \"sdb\", \"vendor\": 7}}",
 		NULL);
 	g_autoptr(SdtHistoryEntry) slot = sdt_history_entry_parse(
 		"{\"kind\": \"check\", \"time\": \"t\", \"verdict\": \"genuine\", "
@@ -131,7 +135,8 @@ test_accessors(void)
 	g_autoptr(SdtVerifyReport) report = NULL;
 	SdtHistoryEntryChange change;
 	SdtHistoryEntryCard card;
-	SdtHistoryEntryIdentity id;
+	g_autoptr(SdtCheckResult) checked = NULL;
+	g_autoptr(GError) error = NULL;
 
 	sdt_history_entry_get_change(apply, &change);
 	g_assert_cmpstr(change.id, ==, "sd-overclock-100");
@@ -147,16 +152,30 @@ test_accessors(void)
 	g_assert_cmpstr(sdt_history_entry_get_boot_id(verify), ==, "b1");
 	report = sdt_history_entry_get_verify(verify, NULL);
 	g_assert_nonnull(report);
-	g_assert_true(sdt_history_entry_get_identity(check, &id));
-	g_assert_cmpstr(id.verdict, ==, "fake");
-	g_assert_cmpstr(id.device, ==, "sdb");
-	g_assert_cmpint(id.size_bytes, ==, 31914983424);
-	g_assert_null(id.cid);
-	g_assert_null(id.vendor);
+	/* a device check's identity is the check result's, health's type */
+	g_assert_true(sdt_history_entry_has_identity(check));
+	checked = sdt_history_entry_get_check(check, &error);
+	g_assert_no_error(error);
+	g_assert_cmpstr(checked->verdict, ==, "fake");
+	g_assert_nonnull(checked->identity);
+	g_assert_cmpstr(checked->identity->device, ==, "sdb");
+	g_assert_cmpint(checked->identity->size_bytes, ==, 31914983424);
+	g_assert_cmpstr(checked->identity->bus, ==, "usb");
+	g_assert_null(checked->identity->cid);
+	g_assert_null(checked->identity->vendor);
+	g_clear_pointer(&checked, sdt_check_result_free);
+	/* the slot's check has none, its "identity" null */
 	g_assert_true(sdt_history_entry_has_identity(slot));
-	g_assert_false(sdt_history_entry_get_identity(slot, &id));
+	checked = sdt_history_entry_get_check(slot, &error);
+	g_assert_no_error(error);
+	g_assert_null(checked->identity);
+	g_clear_pointer(&checked, sdt_check_result_free);
+	/* a member of the wrong type is refused by name, not read as unknown */
+	checked = sdt_history_entry_get_check(damaged, &error);
+	g_assert_null(checked);
+	g_assert_error(error, SDT_ERROR, SDT_ERROR_INVALID_DATA);
+	g_assert_nonnull(strstr(error->message, "identity.vendor"));
 	g_assert_false(sdt_history_entry_has_identity(apply));
-	g_assert_false(sdt_history_entry_get_identity(apply, &id));
 }
 
 /* an entry SD Tuner writes: the caller's object gets "kind" and "time" last */
