@@ -316,9 +316,12 @@ vm_fat_ls() {
 # tier runs niced beside the other tests) an interrupt comes too late: "sdhost-bcm2835 ...:
 # timeout waiting for hardware interrupt", and the retried read hands back stale data (seen
 # in CI and here with a loaded host: "EXT4-fs (mmcblk0p2): group descriptors corrupted!", the
-# root not mounted, 1 boot in 4 under 3 busy loops). No real board does this, and the card is
-# untouched while its root cannot be mounted, so such a boot is made again, at most twice;
-# its console is kept as LOG.lost-irq-N. A timeout in any other boot is only reported.
+# root not mounted, 1 boot in 4 under 3 busy loops). No real board does this, so such a boot is
+# made again, at most twice, on the card as it was before the boot (IMG.before-boot, a sparse
+# copy made before each boot and removed after): the failed mount may still have written to
+# it, ext4 recording its error in the superblock, and a write after a lost interrupt can carry
+# stale data (CI: the retried boot found the primary superblock's magic gone). Its console is
+# kept as LOG.lost-irq-N. A timeout in any other boot is only reported.
 VM_LOST_IRQ='timeout waiting for hardware interrupt'
 VM_ROOT_NOT_MOUNTED='^### \(GUEST-FAILED mount mmcblk0p2\|INITRAMFS: mounting the root failed\)'
 vm_boot_once() {
@@ -333,8 +336,8 @@ vm_boot_once() {
   vm_log "boot on $VM_MACHINE: qemu exit $rc after $VM_BOOT_SECONDS s (console $log)"
   return $rc
 }
-vm_boot() {
-  local log=$1 try rc lost
+vm_boot_tries() {
+  local log=$1 img=$5 try rc lost
   for try in 1 2 3; do
     rc=0
     vm_boot_once "$@" || rc=$?
@@ -345,8 +348,16 @@ vm_boot() {
       return $rc
     fi
     cp "$log" "$log.lost-irq-$try"
-    vm_log "the guest could not mount the card's root after it (stale data, no real card does this; the card is untouched): booting again, console kept as $log.lost-irq-$try"
+    cp --sparse=always "$img.before-boot" "$img" || vm_cannot "cannot put the card $img back as it was before the boot"
+    vm_log "the guest could not mount the card's root after it (stale data, no real card does this): booting again on the card as it was before, console kept as $log.lost-irq-$try"
   done
+}
+vm_boot() {
+  local img=$5 rc=0
+  cp --sparse=always "$img" "$img.before-boot" || vm_cannot "cannot copy the card $img before the boot"
+  vm_boot_tries "$@" || rc=$?
+  rm -f "$img.before-boot"
+  return $rc
 }
 
 # vm_sysroot DIR PKG...: VM_ARCH's packages PKG and their whole dependency closure (apt resolves
