@@ -1196,6 +1196,17 @@ test_bench_io_stopping_rule(void)
 	sdt_test_rm_rf(dir);
 }
 
+/* @o's "confidence_percent" is 95 beside a known @interval, and absent beside a null one */
+static void
+test_assert_confidence_beside(JsonObject *o, const gchar *interval)
+{
+	g_assert_true(json_object_has_member(o, interval));
+	if (json_node_is_null(json_object_get_member(o, interval)))
+		g_assert_false(json_object_has_member(o, "confidence_percent"));
+	else
+		g_assert_cmpfloat(json_object_get_double_member(o, "confidence_percent"), ==, 95);
+}
+
 /*
  * the record says at which confidence and target each test stopped, and why:
  * a confidence only beside an interval it belongs to (a test that ended with
@@ -1223,13 +1234,7 @@ test_assert_record_confidence(SdtBenchResult *result,
 		g_assert_true(g_strv_contains(
 			(const gchar *const[]){"settled", "time-limit", "length", NULL},
 			stopped));
-		g_assert_true(json_object_has_member(t, "ci_percent"));
-		if (json_node_is_null(json_object_get_member(t, "ci_percent")))
-			g_assert_false(json_object_has_member(t, "confidence_percent"));
-		else
-			g_assert_cmpfloat(json_object_get_double_member(t, "confidence_percent"),
-					  ==,
-					  95);
+		test_assert_confidence_beside(t, "ci_percent");
 		/*
 		 * settled: its interval was within the target when it stopped; the
 		 * record's is the final one, with the requests in flight at the stop
@@ -1240,13 +1245,7 @@ test_assert_record_confidence(SdtBenchResult *result,
 					  <=,
 					  2 * config->target_ci_percent);
 	}
-	g_assert_true(json_object_has_member(verdict, "spread_percent"));
-	if (json_node_is_null(json_object_get_member(verdict, "spread_percent")))
-		g_assert_false(json_object_has_member(verdict, "confidence_percent"));
-	else
-		g_assert_cmpfloat(json_object_get_double_member(verdict, "confidence_percent"),
-				  ==,
-				  95);
+	test_assert_confidence_beside(verdict, "spread_percent");
 }
 
 static void
