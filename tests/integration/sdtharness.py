@@ -190,6 +190,14 @@ def _exit_on_signal(signum, frame):
     raise SystemExit(128 + signum)
 
 
+# How long a service of the environment may take to start, leave the bus or reload: the wait
+# ends as soon as it has, so the limit costs nothing on a quiet machine. On a loaded one (CI
+# runs the emulated Pis beside these tests) polkitd took over 15 s to take its name.
+SERVICE_SECONDS = 120
+# the polkitd the environment runs (a test may put a slower start in front of it)
+POLKITD = '/usr/lib/polkit-1/polkitd'
+
+
 def _wait_for(pred, timeout, what):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -249,11 +257,7 @@ class TestEnv:
 
     # ---- setup and teardown -------------------------------------------------
     def __enter__(self):
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
+        self.start()  # stops what it started when it fails
         return self
 
     def __exit__(self, *exc):
@@ -269,6 +273,15 @@ class TestEnv:
                     signal.signal(sig, _exit_on_signal)
         if os.geteuid() != 0:
             raise RuntimeError('the integration harness needs root (private bus, polkitd)')
+        # a start that fails (a service that does not come up) stops what it started: its
+        # caller has no environment to stop, and the bus, polkitd and folders would stay
+        try:
+            self._start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self):
         self.work = tempfile.mkdtemp(prefix=f'sdt-itest-{os.getpid()}-')
         os.chmod(self.work, 0o755)  # unprivileged callers must reach the bus socket
         self.busdir = os.path.join(self.work, 'bus')
@@ -373,7 +386,8 @@ class TestEnv:
         self.bus_pid = p.pid
         self.procs.append(p)
         sock = f'{self.busdir}/system_bus_socket'
-        _wait_for(lambda: os.path.exists(sock) or p.poll() is not None, 10, 'dbus-daemon')
+        _wait_for(lambda: os.path.exists(sock) or p.poll() is not None, SERVICE_SECONDS,
+                  'dbus-daemon')
         if p.poll() is not None:
             raise RuntimeError('dbus-daemon failed: ' + self.log())
 
@@ -406,7 +420,7 @@ class TestEnv:
         script = (f"{actions} && "
                   f"mount --bind '{pk}/rules.d' /etc/polkit-1/rules.d && "
                   f"mount --bind '{pk}/share-rules.d' /usr/share/polkit-1/rules.d && "
-                  "exec /usr/lib/polkit-1/polkitd")
+                  f"exec '{POLKITD}'")
         self.polkit_log = open(os.path.join(pk, 'polkitd.log'), 'w')
         # G_DEBUG=fatal-criticals is for the helper: polkitd 126 (trixie) logs a critical of
         # its own (g_object_unref of NULL after "Error enumerating files in
@@ -417,7 +431,8 @@ class TestEnv:
                              env=self._foreign_environ())
         self.polkit_pid = p.pid  # unshare and sh exec: this is polkitd's pid
         self.procs.append(p)
-        _wait_for(lambda: self._has_owner(POLKIT_NAME) or p.poll() is not None, 15, 'polkitd')
+        _wait_for(lambda: self._has_owner(POLKIT_NAME) or p.poll() is not None, SERVICE_SECONDS,
+                  'polkitd')
         if p.poll() is not None:
             raise RuntimeError('polkitd failed: ' + open(os.path.join(pk, 'polkitd.log')).read())
 
@@ -443,9 +458,10 @@ class TestEnv:
         for p in self.procs:
             if p.pid == self.polkit_pid and p.poll() is None:
                 p.terminate()
-                p.wait(10)
+                p.wait(SERVICE_SECONDS)
         self.polkit_pid = None
-        _wait_for(lambda: not self._has_owner(POLKIT_NAME), 10, 'polkitd to leave the bus')
+        _wait_for(lambda: not self._has_owner(POLKIT_NAME), SERVICE_SECONDS,
+                  'polkitd to leave the bus')
 
     def stop(self):
         for c in self._conns:
@@ -520,8 +536,8 @@ class TestEnv:
                              stderr=subprocess.STDOUT)
         self.procs.append(p)   # stopped with the environment, by pid
         try:
-            _wait_for(lambda: self._has_owner(LOGIND_NAME) or p.poll() is not None, 10,
-                      'systemd-logind')
+            _wait_for(lambda: self._has_owner(LOGIND_NAME) or p.poll() is not None,
+                      SERVICE_SECONDS, 'systemd-logind')
         except TimeoutError:
             pass
         if p.poll() is not None or not self._has_owner(LOGIND_NAME):
@@ -541,7 +557,8 @@ class TestEnv:
         if pid is None:
             raise RuntimeError('the helper is not running')
         os.kill(pid, sig)
-        _wait_for(lambda: not self._has_owner(BUS_NAME), 10, 'the helper to leave the bus')
+        _wait_for(lambda: not self._has_owner(BUS_NAME), SERVICE_SECONDS,
+                  'the helper to leave the bus')
         return pid
 
     # ---- clients ------------------------------------------------------------
@@ -617,8 +634,8 @@ class TestEnv:
         shutil.chown(path, 'polkitd')
         # polkitd reloads rules through inotify; the log says when it is done
         before = self.polkitd_log().count('Finished loading')
-        _wait_for(lambda: self.polkitd_log().count('Finished loading') > before, 10,
-                  'polkitd to reload its rules')
+        _wait_for(lambda: self.polkitd_log().count('Finished loading') > before,
+                  SERVICE_SECONDS, 'polkitd to reload its rules')
 
 
 def main():

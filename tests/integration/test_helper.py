@@ -2,7 +2,8 @@
 # Copyright 2026 SD Tuner developers
 # SPDX-License-Identifier: GPL-2.0-or-later
 # meson-test: helper-{case} suite=integration timeout=120 run=exec needs=polkit
-#    env=integration cases=methods:HelperTest|NoCardTest args={id}
+#    env=integration cases=methods:HelperTest|NoCardTest|SlowStartTest|FailedStartTest
+#    args={id}
 #    depends=sd_tuner_helper,polkit_policy
 """Bus-level tests of sd-tuner-helper: each test gets its own private system
 bus, a real polkitd with the project's .policy, and the built helper started
@@ -17,10 +18,12 @@ import json
 import os
 import re
 import random
+import shutil
 import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import unittest
@@ -805,6 +808,49 @@ class NoCardTest(HelperTestBase):
         self.assertIn('card', msg.lower())
         self.assertEqual(os.listdir(self.env.bench_dir), [])
 
+
+class SlowStartTest(HelperTestBase):
+    """The environment on a loaded machine: CI once saw polkitd take over 15 s to take its
+    name (the emulated Pis run beside these tests), and the harness gave up at 15 s."""
+    delay = 20
+
+    def setUp(self):
+        work = tempfile.mkdtemp(prefix='sdt-slow-polkitd-')
+        self.addCleanup(shutil.rmtree, work)
+        wrapper = os.path.join(work, 'polkitd')
+        with open(wrapper, 'w') as f:
+            f.write(f'#!/bin/sh\nsleep {self.delay}\nexec {sdtharness.POLKITD}\n')
+        os.chmod(wrapper, 0o755)
+        real, sdtharness.POLKITD = sdtharness.POLKITD, wrapper
+        self.addCleanup(setattr, sdtharness, 'POLKITD', real)
+        t0 = time.monotonic()
+        super().setUp()
+        self.start_seconds = time.monotonic() - t0
+
+    def test_slow_polkitd_start(self):
+        # the environment waited for it, and polkitd is the one that answers
+        self.assertGreaterEqual(self.start_seconds, self.delay)
+        rec = self.recommendation_id()
+        rc, out = self.env.gdbus_as('nobody', 'Apply', rec, '{}')
+        self.assertNotEqual(rc, 0, out)
+        self.assertIn(f"{NOT_AUTHORIZED}: Not authorized: org.example.sdtuner.modify-boot-config "
+                      "needs an administrator's password", out)
+
+
+class FailedStartTest(unittest.TestCase):
+    """The environment's own start, when a service does not come up."""
+
+    def test_failed_start_leaves_nothing(self):
+        # a polkitd that does not come up: the start fails, and what it had started (the
+        # bus, the folders) is gone; it was all left before
+        env = sdtharness.TestEnv(fixture=FIXTURE)
+        real, sdtharness.POLKITD = sdtharness.POLKITD, '/bin/false'
+        self.addCleanup(setattr, sdtharness, 'POLKITD', real)
+        with self.assertRaisesRegex(RuntimeError, 'polkitd failed'):
+            env.start()
+        self.assertIsNotNone(env.work)
+        self.assertFalse(os.path.exists(env.work), env.work)
+        self.assertEqual([p.args for p in env.procs if p.poll() is None], [])
 
 if __name__ == '__main__':
     if os.geteuid() != 0:
