@@ -194,50 +194,69 @@ sdt_ops_check_device_check_of(const SdtHistoryEntry *e)
 	return r;
 }
 
+/*
+ * sdt_ops_check_recognise(), and the entry's check in *@check (may be NULL): one pass,
+ * newest first, each device check read once; a CID match anywhere wins over the newest
+ * size match
+ */
+static const SdtHistoryEntry *
+sdt_ops_check_find(GPtrArray *history,
+		   const gchar *cid,
+		   gint64 size_bytes,
+		   const gchar **match,
+		   SdtCheckResult **check)
+{
+	const SdtHistoryEntry *by_size = NULL;
+	g_autoptr(SdtCheckResult) by_size_check = NULL;
+	gboolean has_cid = cid != NULL && cid[0] != '\0';
+
+	*match = NULL;
+	for (guint i = history != NULL ? history->len : 0; i > 0; i--) {
+		const SdtHistoryEntry *e = g_ptr_array_index(history, i - 1);
+		g_autoptr(SdtCheckResult) r = sdt_ops_check_device_check_of(e);
+		const gchar *its_cid = r != NULL ? r->identity->cid : NULL;
+
+		/* the same CID: the same card, whatever else */
+		if (has_cid && its_cid != NULL && g_ascii_strcasecmp(its_cid, cid) == 0) {
+			*match = "cid";
+			if (check != NULL)
+				*check = g_steal_pointer(&r);
+			return e;
+		}
+		/* else a card checked where no CID was read (a reader) of exactly this size:
+		 * maybe this one; an entry with another card's CID is not */
+		if (r != NULL && by_size == NULL && size_bytes > 0 && its_cid == NULL &&
+		    r->identity->size_bytes == size_bytes) {
+			by_size = e;
+			by_size_check = g_steal_pointer(&r);
+		}
+	}
+	if (by_size != NULL) {
+		*match = "size";
+		if (check != NULL)
+			*check = g_steal_pointer(&by_size_check);
+	}
+	return by_size;
+}
+
 const SdtHistoryEntry *
 sdt_ops_check_recognise(GPtrArray *history,
 			const gchar *cid,
 			gint64 size_bytes,
 			const gchar **match)
 {
-	guint n = history != NULL ? history->len : 0;
-
-	*match = NULL;
-	/* the same CID: the same card, whatever else */
-	for (guint i = n; cid != NULL && cid[0] != '\0' && i > 0; i--) {
-		const SdtHistoryEntry *e = g_ptr_array_index(history, i - 1);
-		g_autoptr(SdtCheckResult) r = sdt_ops_check_device_check_of(e);
-
-		if (r != NULL && r->identity->cid != NULL &&
-		    g_ascii_strcasecmp(r->identity->cid, cid) == 0) {
-			*match = "cid";
-			return e;
-		}
-	}
-	/* else a card checked where no CID was read (a reader) of exactly this size: maybe
-	 * this one; an entry with another card's CID is not */
-	for (guint i = n; size_bytes > 0 && i > 0; i--) {
-		const SdtHistoryEntry *e = g_ptr_array_index(history, i - 1);
-		g_autoptr(SdtCheckResult) r = sdt_ops_check_device_check_of(e);
-
-		if (r != NULL && r->identity->cid == NULL &&
-		    r->identity->size_bytes == size_bytes) {
-			*match = "size";
-			return e;
-		}
-	}
-	return NULL;
+	return sdt_ops_check_find(history, cid, size_bytes, match, NULL);
 }
 
 SdtHealthReportCheckedBefore *
 sdt_ops_check_checked_before(GPtrArray *history, const gchar *cid, gint64 size_bytes)
 {
 	const gchar *match = NULL;
-	const SdtHistoryEntry *e = sdt_ops_check_recognise(history, cid, size_bytes, &match);
-	g_autoptr(SdtCheckResult) r = e != NULL ? sdt_ops_check_device_check_of(e) : NULL;
+	g_autoptr(SdtCheckResult) r = NULL;
+	const SdtHistoryEntry *e = sdt_ops_check_find(history, cid, size_bytes, &match, &r);
 	SdtHealthReportCheckedBefore *before;
 
-	if (r == NULL)
+	if (e == NULL)
 		return NULL;
 	before = sdt_health_report_checked_before_new();
 	before->match = g_strdup(match);
